@@ -1,0 +1,194 @@
+// Compiles path templates into anchored regexes with precedence keys (Java REST specification §3.7.2–3.7.3); knows nothing of requests.
+import { decodeRoutedValue, encodePathSegment, normalizeEscapes } from './percent-encoding';
+import { parseTemplate, TemplateError, type TemplateToken } from './template-parser';
+
+/** Where one occurrence of a variable lands in {@link PathTemplate.regex}'s match array. */
+export interface TemplateCapture {
+  readonly name: string;
+  readonly group: number;
+}
+
+/** A compiled path template. Build with {@link compilePathTemplate}. */
+export interface PathTemplate {
+  /** The template as given. */
+  readonly template: string;
+  /** Unique variable names, in order of first appearance. */
+  readonly variables: readonly string[];
+  /**
+   * Anchored; tolerates one trailing slash. Runs on paths from `parseRequestPath` (escapes decoded except
+   * `%2F` and `%25`), so read values through {@link readParams}, which decodes those two.
+   */
+  readonly regex: RegExp;
+  /** Characters left once variables are removed (with a leading `/`, escapes decoded): the first precedence key. */
+  readonly literalCharacters: number;
+  /** Variable occurrences: the second precedence key. */
+  readonly variableCount: number;
+  /** Variable occurrences with an explicit regex: the third precedence key. */
+  readonly regexVariableCount: number;
+  /** Variables replaced by `{}` or `{:regex}`: equal for templates that match the same paths alike (`v1/{a}`, `v1/{b}`). */
+  readonly normalized: string;
+  /** No variables: {@link normalized} is then the one path the template matches (besides a trailing slash). */
+  readonly isLiteral: boolean;
+  /** One entry per variable occurrence; a name used twice appears twice (the last occurrence wins in params). */
+  readonly captures: readonly TemplateCapture[];
+}
+
+/** A `{name}` without regex: one segment, shortest match as in the Java REST specification (`([^/]+?)`). */
+const DEFAULT_VARIABLE_REGEX = '[^/]+?';
+const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+const UNESCAPED_PERCENT = /%(?![0-9A-Fa-f]{2})/g;
+
+/**
+ * Joins application path, class `@Path` and method `@Path` into one template: empty parts ignored, one `/`
+ * between parts, a leading `/`, no trailing `/` except for the root.
+ *
+ * @example
+ * joinPaths('/api', 'rest/V1/', '{id}'); // '/api/rest/V1/{id}'
+ * joinPaths('', '/');                    // '/'
+ */
+export function joinPaths(...parts: string[]): string {
+  let joined = '';
+  for (const part of parts) {
+    const trimmed = trimSlashes(part);
+    if (trimmed !== '') joined += '/' + trimmed;
+  }
+  return joined === '' ? '/' : joined;
+}
+
+function trimSlashes(part: string): string {
+  let start = 0;
+  let end = part.length;
+  while (start < end && part.charCodeAt(start) === 0x2f) start++;
+  while (end > start && part.charCodeAt(end - 1) === 0x2f) end--;
+  return part.slice(start, end);
+}
+
+/**
+ * Compiles a template such as `/hello/{name}/{age: \d+}`. Literal text may be written raw or percent-encoded
+ * (`café` and `caf%C3%A9` are the same template); a variable's own capturing groups do not shift the others.
+ *
+ * @throws {TemplateError} unclosed `{`, stray `}`, empty or invalid name, invalid regex, a name reused with another regex.
+ * @example
+ * const t = compilePathTemplate('/hello/{name}/{age: \\d+}');
+ * readParams(t, t.regex.exec('/hello/stef/23')!); // { name: 'stef', age: '23' }
+ * t.regex.test('/hello/stef/0x23');               // false
+ */
+export function compilePathTemplate(template: string): PathTemplate {
+  const tokens = parseTemplate(joinPaths(template), template);
+  const captures: TemplateCapture[] = [];
+  const regexByName = new Map<string, string>();
+  let source = '^';
+  let normalized = '';
+  let literalCharacters = 0;
+  let regexVariableCount = 0;
+  let group = 1;
+  for (const token of tokens) {
+    if (token.kind === 'literal') {
+      const text = normalizeLiteral(token.text, template);
+      source += text.replace(REGEX_SPECIAL, '\\$&');
+      normalized += text;
+      literalCharacters += text.length;
+      continue;
+    }
+    const regex = checkReuse(token, regexByName, template);
+    source += `(${regex})`;
+    normalized += token.regex === undefined ? '{}' : `{:${token.regex}}`;
+    captures.push({ name: token.name, group });
+    group += 1 + countCapturingGroups(regex);
+    if (token.regex !== undefined) regexVariableCount++;
+  }
+  source += normalized === '/' ? '$' : '/?$';
+  return {
+    template,
+    variables: [...regexByName.keys()],
+    regex: compileRegex(source, template),
+    literalCharacters,
+    variableCount: captures.length,
+    regexVariableCount,
+    normalized,
+    isLiteral: captures.length === 0,
+    captures,
+  };
+}
+
+function normalizeLiteral(text: string, template: string): string {
+  if (text.indexOf('%') === -1) return text;
+  // A `%` that starts no escape is a literal percent sign (the @Path rule: never double-encode, never reject).
+  const normalized = normalizeEscapes(text.replace(UNESCAPED_PERCENT, '%25'));
+  if (normalized === undefined) throw new TemplateError(template, `percent-escapes in "${text}" are not UTF-8`);
+  return normalized;
+}
+
+function checkReuse(
+  token: Extract<TemplateToken, { kind: 'variable' }>,
+  regexByName: Map<string, string>,
+  template: string,
+): string {
+  const regex = token.regex ?? DEFAULT_VARIABLE_REGEX;
+  const previous = regexByName.get(token.name);
+  if (previous !== undefined && previous !== regex) {
+    throw new TemplateError(template, `variable {${token.name}} is used twice with different regular expressions`);
+  }
+  regexByName.set(token.name, regex);
+  return regex;
+}
+
+/** An empty alternative always matches, and its match array has one slot per capturing group of `regex`. */
+function countCapturingGroups(regex: string): number {
+  return (new RegExp(`(?:${regex})|`).exec('') as RegExpExecArray).length - 1;
+}
+
+function compileRegex(source: string, template: string): RegExp {
+  try {
+    return new RegExp(source);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TemplateError(template, `regular expressions do not combine: ${reason}`);
+  }
+}
+
+/**
+ * Reads a template's variables from a successful `template.regex.exec(path)`, decoding `%2F` and `%25`.
+ * The object has no prototype, so a variable named `__proto__` is an ordinary key.
+ *
+ * @example
+ * const t = compilePathTemplate('/files/{name}');
+ * readParams(t, t.regex.exec('/files/a%2Fb')!); // { name: 'a/b' }
+ */
+export function readParams(template: PathTemplate, match: RegExpExecArray): Record<string, string> {
+  const params = Object.create(null) as Record<string, string>;
+  for (const capture of template.captures) params[capture.name] = decodeRoutedValue(match[capture.group] ?? '');
+  return params;
+}
+
+/**
+ * Matches one template against a path from `parseRequestPath`: its params, or `undefined`.
+ *
+ * @example
+ * matchTemplate(compilePathTemplate('/a/{x}'), '/a/b'); // { x: 'b' }
+ */
+export function matchTemplate(template: PathTemplate, path: string): Record<string, string> | undefined {
+  const match = template.regex.exec(path);
+  return match === null ? undefined : readParams(template, match);
+}
+
+/**
+ * Fills a template's variables with percent-encoded values (one path segment each, RFC 3986 §3.3); a variable
+ * without a value is left as `{name}` (without its regex). Literal text is kept as written.
+ *
+ * @throws {TemplateError} when the template is malformed.
+ * @example
+ * expandTemplate('/records/{id: \\d+}/{slug}', (name) => (name === 'id' ? '42' : undefined)); // '/records/42/{slug}'
+ */
+export function expandTemplate(template: string, values: (name: string) => string | undefined): string {
+  let expanded = '';
+  for (const token of parseTemplate(template)) {
+    if (token.kind === 'literal') {
+      expanded += token.text;
+      continue;
+    }
+    const value = values(token.name);
+    expanded += value === undefined ? `{${token.name}}` : encodePathSegment(value);
+  }
+  return expanded;
+}

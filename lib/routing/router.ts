@@ -1,0 +1,159 @@
+// Finds every route whose path template matches a request path, best first (Java REST specification §3.7.2); knows nothing of HTTP methods.
+import { readParams, type PathTemplate } from './path-template';
+
+/** One matching template with every value registered on it (e.g. one per HTTP method), in registration order. */
+export interface RouteMatch<T> {
+  readonly template: PathTemplate;
+  readonly values: readonly T[];
+  /** Decoded variable values; computed on first read. No prototype. */
+  readonly params: Readonly<Record<string, string>>;
+}
+
+interface RouteGroup<T> {
+  readonly template: PathTemplate;
+  readonly values: T[];
+  /** Registration order of the group's first value: the last precedence key. */
+  readonly order: number;
+}
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null) as Record<string, string>);
+const NO_MATCHES: readonly never[] = Object.freeze([]);
+
+class TemplateMatch<T> implements RouteMatch<T> {
+  readonly template: PathTemplate;
+  readonly values: readonly T[];
+  #match: RegExpExecArray | undefined;
+  #params: Record<string, string> | undefined;
+
+  constructor(group: RouteGroup<T>, match: RegExpExecArray) {
+    this.template = group.template;
+    this.values = group.values;
+    this.#match = match;
+  }
+
+  get params(): Readonly<Record<string, string>> {
+    if (this.#params === undefined) {
+      this.#params = readParams(this.template, this.#match as RegExpExecArray);
+      this.#match = undefined;
+    }
+    return this.#params;
+  }
+}
+
+/**
+ * Orders templates as the Java REST specification §3.7.2 does: more literal characters first, then more
+ * variables, then more variables with an explicit regex; then earlier registration.
+ */
+function byPrecedence<T>(a: RouteGroup<T>, b: RouteGroup<T>): number {
+  return (
+    b.template.literalCharacters - a.template.literalCharacters ||
+    b.template.variableCount - a.template.variableCount ||
+    b.template.regexVariableCount - a.template.regexVariableCount ||
+    a.order - b.order
+  );
+}
+
+/**
+ * A set of path templates, each carrying values (typically one resource method per HTTP method). `add` them all,
+ * `freeze` once, then `match` request paths from `parseRequestPath`. `match` returns every matching template so
+ * that the caller can pick the first one with an acceptable method, media types (Java REST §3.7.2 step 3) and
+ * build an `Allow` header from all of them.
+ *
+ * @example
+ * const router = new Router<string>();
+ * router.add(compilePathTemplate('/a/{x}'), 'GET');
+ * router.add(compilePathTemplate('/a/b'), 'POST');
+ * router.freeze();
+ * router.match('/a/b').map((m) => m.values); // [['POST'], ['GET']]
+ */
+export class Router<T> {
+  #groups = new Map<string, RouteGroup<T>>();
+  #frozen = false;
+  /** Literal paths (with and without a trailing slash) → their complete, precomputed answer. */
+  #literalPaths = new Map<string, readonly RouteMatch<T>[]>();
+  /** Templated groups that can match a path whose first segment is the key, in precedence order. */
+  #byFirstSegment = new Map<string, readonly RouteGroup<T>[]>();
+  /** Templated groups whose first segment is not literal, in precedence order. */
+  #anyFirstSegment: readonly RouteGroup<T>[] = [];
+
+  /** Registers `value` under `template`; templates that differ only in spacing share one group. */
+  add(template: PathTemplate, value: T): void {
+    if (this.#frozen) throw new Error('Router.add called after freeze()');
+    const key = `${template.normalized}\u0000${template.captures.map((capture) => capture.name).join('\u0000')}`;
+    const group = this.#groups.get(key);
+    if (group === undefined) this.#groups.set(key, { template, values: [value], order: this.#groups.size });
+    else group.values.push(value);
+  }
+
+  /** Precomputes the indexes; further `add` calls throw. Calling it again does nothing. */
+  freeze(): void {
+    if (this.#frozen) return;
+    this.#frozen = true;
+    const groups = [...this.#groups.values()].sort(byPrecedence);
+    for (const group of groups) Object.freeze(group.values);
+    const templated = groups.filter((group) => !group.template.isLiteral);
+    this.#indexFirstSegments(templated);
+    for (const group of groups) {
+      if (!group.template.isLiteral) continue;
+      const path = group.template.normalized;
+      this.#literalPaths.set(path, answerFor(path, group, templated));
+      if (path !== '/') this.#literalPaths.set(`${path}/`, answerFor(`${path}/`, group, templated));
+    }
+  }
+
+  /**
+   * Every route matching `path` (from `parseRequestPath`), best first; an empty array when none does.
+   * The arrays are shared between calls: do not modify them.
+   */
+  match(path: string): readonly RouteMatch<T>[] {
+    if (!this.#frozen) throw new Error('Router.match called before freeze()');
+    // A literal path's answer, including templates that also match it, was computed by freeze().
+    const literal = this.#literalPaths.get(path);
+    if (literal !== undefined) return literal;
+    const candidates = this.#byFirstSegment.get(firstSegment(path)) ?? this.#anyFirstSegment;
+    let matches: RouteMatch<T>[] | undefined;
+    for (const group of candidates) {
+      const match = group.template.regex.exec(path);
+      if (match !== null) (matches ??= []).push(new TemplateMatch(group, match));
+    }
+    return matches ?? NO_MATCHES;
+  }
+
+  #indexFirstSegments(templated: readonly RouteGroup<T>[]): void {
+    const keyed = new Map<string, RouteGroup<T>[]>();
+    const any: RouteGroup<T>[] = [];
+    for (const group of templated) {
+      const key = literalFirstSegment(group.template.normalized);
+      if (key === undefined) any.push(group);
+      else keyed.set(key, [...(keyed.get(key) ?? []), group]);
+    }
+    this.#anyFirstSegment = any;
+    for (const [key, own] of keyed) this.#byFirstSegment.set(key, [...own, ...any].sort(byPrecedence));
+  }
+}
+
+function answerFor<T>(path: string, literal: RouteGroup<T>, templated: readonly RouteGroup<T>[]): readonly RouteMatch<T>[] {
+  const matching = templated.filter((group) => group.template.regex.test(path));
+  const answer = [literal, ...matching].sort(byPrecedence).map((group): RouteMatch<T> => {
+    if (group === literal) return Object.freeze({ template: group.template, values: group.values, params: NO_PARAMS });
+    const match = new TemplateMatch(group, group.template.regex.exec(path) as RegExpExecArray);
+    void match.params;
+    return match;
+  });
+  return Object.freeze(answer);
+}
+
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return end === -1 ? path.slice(1) : path.slice(1, end);
+}
+
+/** The first segment of a normalised template when it is pure literal text; `undefined` when a variable starts in it. */
+function literalFirstSegment(normalized: string): string | undefined {
+  for (let i = 1; i < normalized.length; i++) {
+    const code = normalized.charCodeAt(i);
+    if (code === 0x2f) return normalized.slice(1, i);
+    if (code === 0x7b) return undefined;
+  }
+  return normalized.slice(1);
+}

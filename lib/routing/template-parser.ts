@@ -1,0 +1,87 @@
+// Tokenises path templates (`{name}` / `{name: regex}`, Java REST specification §3.7.3); knows nothing of matching.
+
+/**
+ * A malformed path template. The build step collects these into its definition error.
+ *
+ * @example
+ * new TemplateError('/a/{', "unclosed '{' at position 3").message; // 'Invalid path template "/a/{": unclosed ...'
+ */
+export class TemplateError extends Error {
+  override readonly name: string;
+  /** The template as written. */
+  readonly template: string;
+  /** What is wrong with it. */
+  readonly problem: string;
+
+  constructor(template: string, problem: string) {
+    super(`Invalid path template "${template}": ${problem}`);
+    this.name = 'TemplateError';
+    this.template = template;
+    this.problem = problem;
+  }
+}
+
+/** A piece of a template: literal text (as written) or a variable with its optional explicit regex (trimmed). */
+export type TemplateToken =
+  | { readonly kind: 'literal'; readonly text: string }
+  | { readonly kind: 'variable'; readonly name: string; readonly regex: string | undefined };
+
+/** The Java REST specification's name grammar: a word character, then word characters, `.` or `-`. */
+const VARIABLE_NAME = /^\w[\w.-]*$/;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * Splits `text` into literal and variable tokens. A regex may contain balanced or backslash-escaped braces
+ * (`{year: \d{4}}`). Errors name `template` (the template as the user wrote it).
+ *
+ * @example
+ * parseTemplate('/a/{id: \\d+}'); // [{kind:'literal',text:'/a/'},{kind:'variable',name:'id',regex:'\\d+'}]
+ */
+export function parseTemplate(text: string, template: string = text): TemplateToken[] {
+  const tokens: TemplateToken[] = [];
+  let literalStart = 0;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code === CLOSE_BRACE) throw new TemplateError(template, `unexpected '}' in "${text.slice(0, i + 1)}"`);
+    if (code !== OPEN_BRACE) {
+      i++;
+      continue;
+    }
+    if (i > literalStart) tokens.push({ kind: 'literal', text: text.slice(literalStart, i) });
+    const end = closingBrace(text, i, template);
+    tokens.push(parseVariable(text.slice(i + 1, end), template));
+    i = literalStart = end + 1;
+  }
+  if (literalStart < text.length) tokens.push({ kind: 'literal', text: text.slice(literalStart) });
+  return tokens;
+}
+
+function closingBrace(text: string, open: number, template: string): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const char = text[i];
+    if (char === '\\') i++;
+    else if (char === '{') depth++;
+    else if (char === '}' && --depth === 0) return i;
+  }
+  throw new TemplateError(template, `unclosed '{' in "${text.slice(open)}"`);
+}
+
+function parseVariable(inner: string, template: string): TemplateToken {
+  const colon = inner.indexOf(':');
+  const name = (colon === -1 ? inner : inner.slice(0, colon)).trim();
+  if (name === '') throw new TemplateError(template, `empty variable name in "{${inner}}"`);
+  if (!VARIABLE_NAME.test(name)) throw new TemplateError(template, `invalid variable name "${name}"`);
+  if (colon === -1) return { kind: 'variable', name, regex: undefined };
+  const regex = inner.slice(colon + 1).trim();
+  if (regex === '') throw new TemplateError(template, `empty regular expression for {${name}}`);
+  try {
+    new RegExp(regex);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TemplateError(template, `invalid regular expression for {${name}}: ${reason}`);
+  }
+  return { kind: 'variable', name, regex };
+}
