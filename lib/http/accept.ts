@@ -1,0 +1,61 @@
+// The Accept request header (RFC 9110 §12.5.1): media ranges with their weights. Choosing a
+// response type from them is negotiate.ts's concern.
+
+import { memoize } from './bounded-cache';
+import { parseQuality, splitHeaderList } from './header-tokens';
+import { parseMediaType, type MediaType } from './media-type';
+
+/** A media range the client accepts, with its weight; `q` is not kept in `params`. */
+export interface AcceptRange extends MediaType {
+  readonly q: number;
+}
+
+const ANYTHING: readonly AcceptRange[] = Object.freeze([
+  Object.freeze({ type: '*', subtype: '*', params: Object.freeze({}), q: 1 }),
+]);
+
+/**
+ * Reads one `media-range [ weight ]`. Everything after `q` is dropped: it was the obsolete
+ * accept-ext of RFC 7231 and no longer part of the media range (RFC 9110 §12.5.1). A bare `*`,
+ * as Java's default Accept sends, is read as `*\/*`.
+ */
+function parseRange(member: string): AcceptRange | undefined {
+  const m = parseMediaType(member.startsWith('*') && !member.startsWith('*/') ? `*/${member}` : member);
+  if (m === undefined) return undefined;
+  const params: Record<string, string> = Object.create(null) as Record<string, string>;
+  let q = 1;
+  for (const [name, value] of Object.entries(m.params)) {
+    if (name === 'q') {
+      const quality = parseQuality(value);
+      if (quality === undefined) return undefined;
+      q = quality;
+      break;
+    }
+    params[name] = value;
+  }
+  return Object.freeze({ type: m.type, subtype: m.subtype, params: Object.freeze(params), q });
+}
+
+function parseUncached(header: string): readonly AcceptRange[] {
+  const ranges: AcceptRange[] = [];
+  for (const member of splitHeaderList(header)) {
+    const range = parseRange(member);
+    if (range !== undefined) ranges.push(range);
+  }
+  return ranges.length === 0 ? ANYTHING : Object.freeze(ranges);
+}
+
+const parseCached = memoize(500, parseUncached);
+
+/**
+ * Parses an Accept header into its media ranges, in header order. A deliberate leniency, as the
+ * newer Java framework behaves: a missing header, an empty one or one with no valid member counts
+ * as `*\/*` (q=1), and malformed members (`/`, `blah`, `q=2`) are skipped. A range with q=0 means
+ * "not acceptable" and is kept so that it can veto types. Results are cached and frozen.
+ *
+ * @example parseAccept('text/html, application/json;q=0.8') // [text/html q=1, application/json q=0.8]
+ */
+export function parseAccept(header: string | null | undefined): readonly AcceptRange[] {
+  if (header === null || header === undefined) return ANYTHING;
+  return parseCached(header);
+}

@@ -1,0 +1,64 @@
+// Accept-Encoding (RFC 9110 §12.5.3): chooses the content coding for a response among those the
+// server supports. Knows nothing of compressors.
+
+import { memoize } from './bounded-cache';
+import { parseParameters, parseQuality, splitHeaderList, TCHAR } from './header-tokens';
+
+/** Weights by lower-cased coding name (`*` included), as listed by the client. */
+type Weights = ReadonlyMap<string, number>;
+
+const CODING = new RegExp(`^([${TCHAR}]+)`);
+
+/** `x-gzip` and `x-compress` are equivalent to `gzip` and `compress` (RFC 9110 §8.4.1.1, §8.4.1.3). */
+const ALIASES: Readonly<Record<string, string>> = { 'x-gzip': 'gzip', 'x-compress': 'compress' };
+
+function parseUncached(header: string): Weights {
+  const weights = new Map<string, number>();
+  for (const member of splitHeaderList(header)) {
+    const match = CODING.exec(member);
+    const params = match && parseParameters(member.slice(match[0].length));
+    if (!match || !params) continue; // malformed members are skipped
+    const qParam = params.find(([name]) => name === 'q');
+    const q = qParam === undefined ? 1 : parseQuality(qParam[1]);
+    const name = match[1].toLowerCase();
+    const coding = ALIASES[name] ?? name;
+    if (q !== undefined && !weights.has(coding)) weights.set(coding, q);
+  }
+  return weights;
+}
+
+const parseCached = memoize(500, parseUncached);
+
+/**
+ * Picks the content coding for a response: the supported coding with the highest client weight,
+ * ties going to the earlier entry of `supported` (the server's preference). A coding not listed
+ * takes the weight of `*`, or is unacceptable without one. Returns undefined when the response
+ * should stay unencoded: no header (the framework compresses only for clients that ask), nothing
+ * acceptable, or an explicitly listed `identity` the client prefers. Names are returned as given
+ * in `supported`; `x-gzip` counts as `gzip`.
+ *
+ * @example negotiateEncoding('gzip;q=0.8, br', ['br', 'gzip']) // 'br'
+ * @example negotiateEncoding('gzip;q=0, *', ['gzip', 'deflate']) // 'deflate'
+ */
+export function negotiateEncoding(
+  acceptEncoding: string | null | undefined,
+  supported: readonly string[],
+): string | undefined {
+  if (acceptEncoding === null || acceptEncoding === undefined) return undefined;
+  const weights = parseCached(acceptEncoding);
+  const wildcard = weights.get('*') ?? 0;
+  let best: string | undefined;
+  let bestQ = 0;
+  for (const coding of supported) {
+    const name = coding.toLowerCase();
+    if (name === 'identity') continue;
+    const q = weights.get(ALIASES[name] ?? name) ?? wildcard;
+    if (q > bestQ) {
+      best = coding;
+      bestQ = q;
+    }
+  }
+  // Only an explicit identity competes: an unlisted one is acceptable but carries no preference.
+  const identity = weights.get('identity');
+  return identity !== undefined && identity > bestQ ? undefined : best;
+}

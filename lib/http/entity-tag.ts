@@ -1,0 +1,76 @@
+// Entity tags (RFC 9110 §8.8.3): the ETag value, its weak flag, the two comparison functions and
+// the lists carried by If-Match / If-None-Match (§13.1.1, §13.1.2).
+
+import { splitHeaderList } from './header-tokens';
+
+/** etagc (RFC 9110 §8.8.3): visible ASCII except `"`, plus obs-text. */
+const OPAQUE = /^[\x21\x23-\x7e\x80-\xff]*$/;
+
+/**
+ * An entity tag. Written always quoted (`"v1"`, weak `W/"v1"`), as the Java framework does; read
+ * leniently, quotes optional, because clients send `If-Match: v1`.
+ *
+ * @example new EntityTag('v1', true).toString() // 'W/"v1"'
+ */
+export class EntityTag {
+  readonly value: string;
+  readonly weak: boolean;
+
+  /** Throws a TypeError when `value` has a character an entity tag cannot carry (`"`, space, controls). */
+  constructor(value: string, weak = false) {
+    if (!OPAQUE.test(value)) throw new TypeError(`Invalid entity tag value: ${JSON.stringify(value)}`);
+    this.value = value;
+    this.weak = weak;
+  }
+
+  /**
+   * Reads `"v1"`, `W/"v1"`, or, leniently, `v1` and `W/v1`. Throws a TypeError for an empty or
+   * invalid tag.
+   *
+   * @example EntityTag.parse('W/"abc"').weak // true
+   */
+  static parse(text: string): EntityTag {
+    let rest = text.trim();
+    const weak = rest.startsWith('W/');
+    if (weak) rest = rest.slice(2);
+    if (rest.length >= 2 && rest.startsWith('"') && rest.endsWith('"')) rest = rest.slice(1, -1);
+    else if (rest === '') throw new TypeError(`Invalid entity tag: ${JSON.stringify(text)}`);
+    return new EntityTag(rest, weak);
+  }
+
+  /** Strong comparison (RFC 9110 §8.8.3.2): both strong and equal values. Used by If-Match. */
+  strongEquals(other: EntityTag): boolean {
+    return !this.weak && !other.weak && this.value === other.value;
+  }
+
+  /** Weak comparison (RFC 9110 §8.8.3.2): equal values, weak flags ignored. Used by If-None-Match. */
+  weakEquals(other: EntityTag): boolean {
+    return this.value === other.value;
+  }
+
+  /** The header form: `"v1"` or `W/"v1"`. */
+  toString(): string {
+    return `${this.weak ? 'W/' : ''}"${this.value}"`;
+  }
+}
+
+/**
+ * Parses an If-Match / If-None-Match value: `'*'` for the wildcard, else the listed tags
+ * (RFC 9110 §13.1.1); commas inside quotes belong to the tag, malformed members are skipped and a
+ * missing header gives an empty list.
+ *
+ * @example parseEntityTagList('"a", W/"b"') // [EntityTag("a"), EntityTag(W/"b")]
+ */
+export function parseEntityTagList(header: string | null | undefined): EntityTag[] | '*' {
+  if (header === null || header === undefined) return [];
+  if (header.trim() === '*') return '*';
+  const tags: EntityTag[] = [];
+  for (const member of splitHeaderList(header)) {
+    try {
+      tags.push(EntityTag.parse(member));
+    } catch {
+      // A malformed member cannot match anything; the rest of the list still counts.
+    }
+  }
+  return tags;
+}

@@ -1,0 +1,120 @@
+// Media types (RFC 9110 §8.3.1): parsing, formatting, wildcard compatibility and specificity.
+// Knows nothing of Accept negotiation or routing, which build on it.
+
+import { memoize } from './bounded-cache';
+import { parseParameters, quoteIfNeeded, TCHAR } from './header-tokens';
+
+/** A parsed media type; type, subtype and parameter names are lower-cased (case-insensitive). */
+export interface MediaType {
+  readonly type: string;
+  readonly subtype: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+const TYPE_SUBTYPE = new RegExp(`^[ \\t]*([${TCHAR}]+)/([${TCHAR}]+)`);
+
+/** `*` is a wildcard in media ranges only as `*\/*` or `type/*` (RFC 9110 §12.5.1). */
+function parseUncached(text: string): MediaType | undefined {
+  const match = TYPE_SUBTYPE.exec(text);
+  if (match === null) return undefined;
+  const type = match[1].toLowerCase();
+  const subtype = match[2].toLowerCase();
+  if (type === '*' && subtype !== '*') return undefined;
+  const pairs = parseParameters(text.slice(match[0].length));
+  if (pairs === undefined) return undefined;
+  const params = emptyParams();
+  for (const [name, value] of pairs) if (!Object.hasOwn(params, name)) params[name] = value;
+  return Object.freeze({ type, subtype, params: Object.freeze(params) });
+}
+
+const parseCached = memoize(500, parseUncached);
+
+/** A prototype-less record, so parameters named `__proto__` or `constructor` stay plain data. */
+function emptyParams(): Record<string, string> {
+  return Object.create(null) as Record<string, string>;
+}
+
+/**
+ * Parses a media type or media range such as `text/plain; charset="UTF-8"` (RFC 9110 §8.3.1).
+ * Returns undefined when malformed (`invalid`, `/`, `text/`, `*\/json`, a parameter without `=`).
+ * Results are cached and frozen.
+ *
+ * @example parseMediaType('Text/HTML;Charset=utf-8') // { type: 'text', subtype: 'html', params: { charset: 'utf-8' } }
+ */
+export function parseMediaType(text: string): MediaType | undefined {
+  return parseCached(text);
+}
+
+/**
+ * Creates a media type, lower-casing its names; handy for literals in code and tests.
+ *
+ * @example mediaType('application', 'json', { charset: 'UTF-8' })
+ */
+export function mediaType(type: string, subtype: string, params: Record<string, string> = {}): MediaType {
+  const lowered = emptyParams();
+  for (const [name, value] of Object.entries(params)) lowered[name.toLowerCase()] = value;
+  return Object.freeze({ type: type.toLowerCase(), subtype: subtype.toLowerCase(), params: Object.freeze(lowered) });
+}
+
+/**
+ * Formats a media type the way the Java framework writes `Content-Type`: no space after `;`,
+ * values quoted only when they are not tokens (RFC 9110 §5.6.6).
+ *
+ * @example formatMediaType(mediaType('text', 'plain', { charset: 'UTF-8' })) // 'text/plain;charset=UTF-8'
+ */
+export function formatMediaType(m: MediaType): string {
+  let text = `${m.type}/${m.subtype}`;
+  for (const [name, value] of Object.entries(m.params)) text += `;${name}=${quoteIfNeeded(value)}`;
+  return text;
+}
+
+/**
+ * Whether two media types or ranges can denote the same type, `*` matching anything on either
+ * side; parameters are ignored, as JAX-RS `MediaType.isCompatible` does.
+ *
+ * @example isCompatible(parseMediaType('text/*')!, parseMediaType('text/html')!) // true
+ */
+export function isCompatible(a: MediaType, b: MediaType): boolean {
+  if (a.type === '*' || b.type === '*') return true;
+  if (a.type !== b.type) return false;
+  return a.subtype === '*' || b.subtype === '*' || a.subtype === b.subtype;
+}
+
+/** Whether the type has no wildcard. @example isConcrete(parseMediaType('text/*')!) // false */
+export function isConcrete(m: MediaType): boolean {
+  return m.type !== '*' && m.subtype !== '*';
+}
+
+/**
+ * How specific a media range is (RFC 9110 §12.5.1 "more specific ranges override"):
+ * 0 for `*\/*`, 1 for `type/*`, 2 for `type/subtype`.
+ *
+ * @example specificity(parseMediaType('application/*')!) // 1
+ */
+export function specificity(m: MediaType): 0 | 1 | 2 {
+  if (m.type === '*') return 0;
+  return m.subtype === '*' ? 1 : 2;
+}
+
+/**
+ * Whether the type is JSON: `application/json` or any type with the `+json` structured suffix
+ * (RFC 6839 §3.1), e.g. `application/hal+json`, `application/merge-patch+json`.
+ *
+ * @example isJsonMediaType(parseMediaType('application/problem+json')!) // true
+ */
+export function isJsonMediaType(m: MediaType): boolean {
+  return (m.type === 'application' && m.subtype === 'json') || m.subtype.endsWith('+json');
+}
+
+/**
+ * A copy of `m` without the named parameters (e.g. `q` and `qs`, which rank but do not describe
+ * the representation). Returns `m` itself when none is present.
+ *
+ * @example withoutParams(parseMediaType('text/plain;qs=0.5')!, ['qs']) // text/plain
+ */
+export function withoutParams(m: MediaType, names: readonly string[]): MediaType {
+  if (!names.some((name) => Object.hasOwn(m.params, name))) return m;
+  const params = emptyParams();
+  for (const [name, value] of Object.entries(m.params)) if (!names.includes(name)) params[name] = value;
+  return Object.freeze({ type: m.type, subtype: m.subtype, params: Object.freeze(params) });
+}

@@ -1,0 +1,117 @@
+// Server-driven content negotiation (RFC 9110 §12.1, §12.5.1): picks the response media type from
+// the client's Accept ranges and the endpoint's @Produces list. Knows nothing of writers.
+
+import type { AcceptRange } from './accept';
+import { parseQuality } from './header-tokens';
+import { isCompatible, isConcrete, mediaType, specificity, withoutParams, type MediaType } from './media-type';
+
+/** The outcome of {@link negotiate}. */
+export interface Negotiated {
+  /** The concrete response type, without `q`/`qs` parameters. */
+  readonly type: MediaType;
+  /** Index of the `produces` entry that was chosen. */
+  readonly index: number;
+  /** The client's weight for `type`. */
+  readonly q: number;
+}
+
+interface Candidate extends Negotiated {
+  readonly qs: number;
+  readonly score: number;
+}
+
+interface RangeMatch {
+  readonly q: number;
+  readonly score: number;
+}
+
+const RANKING_PARAMS = ['q', 'qs'];
+
+/** Whether the range covers `target` (itself possibly a wildcard produced by the server). */
+function covers(range: MediaType, target: MediaType): boolean {
+  if (range.type === '*') return true;
+  return range.type === target.type && (range.subtype === '*' || range.subtype === target.subtype);
+}
+
+/**
+ * The weight given to `target` by the most specific range covering it (RFC 9110 §12.5.1). A range
+ * parameter that `target` carries with another value excludes the range; one that `target` lacks
+ * still matches, below a range whose parameters all agree, so `application/json;charset=utf-8`
+ * accepts a server's plain `application/json`.
+ */
+function bestRange(accept: readonly AcceptRange[], target: MediaType): RangeMatch | undefined {
+  let best: RangeMatch | undefined;
+  for (const range of accept) {
+    if (!covers(range, target)) continue;
+    let exact = true;
+    let conflict = false;
+    const names = Object.keys(range.params);
+    for (const name of names) {
+      const value = Object.hasOwn(target.params, name) ? target.params[name] : undefined;
+      if (value === undefined) exact = false;
+      else if (value.toLowerCase() !== range.params[name].toLowerCase()) conflict = true;
+    }
+    if (conflict) continue;
+    const score = specificity(range) * 100 + (exact ? 50 : 0) + names.length;
+    if (best === undefined || score > best.score) best = { q: range.q, score };
+  }
+  return best;
+}
+
+/** The narrower of two compatible types: the concrete side of a wildcard/concrete pair. */
+function narrower(produced: MediaType, range: MediaType): MediaType {
+  return specificity(range) > specificity(produced) ? range : produced;
+}
+
+function candidatesFor(accept: readonly AcceptRange[], produced: MediaType, index: number): Candidate[] {
+  const qs = parseQuality(produced.params.qs ?? '1') ?? 1;
+  const targets = isConcrete(produced)
+    ? [produced]
+    : accept.filter((range) => range.q > 0 && isCompatible(range, produced)).map((range) => narrower(produced, range));
+  const candidates: Candidate[] = [];
+  for (const target of targets) {
+    const match = bestRange(accept, target);
+    if (match === undefined || match.q <= 0) continue;
+    candidates.push({ type: withoutParams(target, RANKING_PARAMS), index, q: match.q, qs, score: match.score });
+  }
+  return candidates;
+}
+
+function compareCandidates(a: Candidate, b: Candidate): number {
+  return b.q - a.q || b.qs - a.qs || b.score - a.score || a.index - b.index;
+}
+
+/**
+ * A concrete stand-in for a wildcard both sides left open: JAX-RS picks
+ * `application/octet-stream` for `*\/*` and `application/*`; we also map `text/*` to `text/plain`
+ * (every text reader reads it). Other wildcards have no sensible default.
+ */
+function concreteFallback(wildcard: MediaType): MediaType | undefined {
+  if (wildcard.type === '*' || wildcard.type === 'application') return mediaType('application', 'octet-stream');
+  return wildcard.type === 'text' ? mediaType('text', 'plain') : undefined;
+}
+
+/**
+ * Chooses the response media type. Each `produces` entry acceptable to a range with q>0 is ranked
+ * by the client's weight from the most specific range covering it (`text/plain;q=0.5, text/*` gives
+ * text/plain 0.5), then the server quality `qs` (default 1), then how specific that range is, then
+ * `produces` order. A wildcard entry takes the concrete type of the range it meets. As in JAX-RS,
+ * the best concrete candidate wins; only when all are wildcards is a fallback used
+ * (`application/octet-stream`, or `text/plain` for `text/*`). Undefined means 406 Not Acceptable.
+ *
+ * @example negotiate(parseAccept('text/*;q=0.5, application/json'), [TEXT_PLAIN, APPLICATION_JSON]) // application/json
+ */
+export function negotiate(accept: readonly AcceptRange[], produces: readonly MediaType[]): Negotiated | undefined {
+  const candidates = produces.flatMap((produced, index) => candidatesFor(accept, produced, index));
+  candidates.sort(compareCandidates);
+  const concrete = candidates.find((candidate) => isConcrete(candidate.type));
+  if (concrete !== undefined) return { type: concrete.type, index: concrete.index, q: concrete.q };
+  for (const candidate of candidates) {
+    const fallback = concreteFallback(candidate.type);
+    const match = fallback && bestRange(accept, fallback);
+    if (fallback !== undefined && match !== undefined && match.q > 0) {
+      return { type: fallback, index: candidate.index, q: match.q };
+    }
+  }
+  return undefined;
+}

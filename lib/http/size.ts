@@ -1,0 +1,45 @@
+// Memory sizes in configuration (`10M`, `2048`, spec §4.16 and §8): `[0-9]+[KkMmGgTtPpEeZzYy]?`,
+// binary multiples. Knows nothing of which limit the size configures.
+
+import { z } from 'zod';
+
+const SIZE = /^([0-9]+)([KkMmGgTtPpEeZzYy]?)$/;
+const UNITS = 'KMGTPEZY';
+
+/**
+ * Parses a size: digits alone are bytes, a suffix multiplies by a power of 1024 (`K` = 1024,
+ * `M` = 1024², up to `Y` = 1024⁸), case-insensitively. Sizes above Number.MAX_SAFE_INTEGER
+ * (about 8 PiB) become Infinity, i.e. no limit, rather than an imprecise number. Throws a
+ * RangeError for anything else (`10MB`, `-1`, `1.5K`, `' 10M'`).
+ *
+ * @example parseSize('10M') // 10485760
+ */
+export function parseSize(text: string): number {
+  const match = SIZE.exec(text);
+  if (match === null) {
+    throw new RangeError(
+      `Invalid size ${JSON.stringify(text)}: expected digits with an optional K, M, G, T, P, E, Z or Y suffix, e.g. 10M`,
+    );
+  }
+  const exponent = match[2] === '' ? 0 : UNITS.indexOf(match[2].toUpperCase()) + 1;
+  const bytes = Number(match[1]) * 1024 ** exponent;
+  return bytes > Number.MAX_SAFE_INTEGER ? Infinity : bytes;
+}
+
+/**
+ * A zod schema for a size option: a string in {@link parseSize}'s format or a non-negative
+ * integer of bytes, transformed to bytes.
+ *
+ * @example sizeSchema.parse('1k') // 1024
+ */
+export const sizeSchema = z.union([
+  z.number().int().nonnegative(),
+  z.string().transform((text, ctx) => {
+    try {
+      return parseSize(text);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+      return z.NEVER;
+    }
+  }),
+]);
