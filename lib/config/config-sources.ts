@@ -1,0 +1,82 @@
+// Where raw settings come from (program overrides, environment, properties file) and how keys map to env names.
+import type { RawValue } from './setting-types';
+
+/** A raw value found for a key, and a human-readable name of where it was found. */
+export interface Found {
+  readonly value: RawValue;
+  readonly source: string;
+}
+
+/** One layer of configuration; earlier layers win. */
+export interface ConfigSource {
+  /** The value of exactly this key (profile prefix included), if the source has it. */
+  read(key: string): Found | undefined;
+  /** Keys this source lists itself (the environment lists none: it is only asked about known keys). */
+  keys(): Iterable<string>;
+}
+
+/**
+ * The environment variable name of a key, as MicroProfile Config maps it: upper case, every character
+ * other than A–Z and 0–9 replaced by `_`.
+ *
+ * @example
+ * envName('framework.http.enable-compression'); // 'FRAMEWORK_HTTP_ENABLE_COMPRESSION'
+ * envName('%dev.framework.http.port');          // '_DEV_FRAMEWORK_HTTP_PORT'
+ */
+export function envName(key: string): string {
+  return key.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+}
+
+/**
+ * Splits `%dev,test.key` into its profiles and the plain key; `profiles` is empty for a plain key.
+ *
+ * @example
+ * splitProfiles('%dev.framework.http.port'); // { profiles: ['dev'], key: 'framework.http.port' }
+ */
+export function splitProfiles(key: string): { profiles: readonly string[]; key: string } {
+  const match = /^%([^.]+)\.(.+)$/.exec(key);
+  if (!match) return { profiles: [], key };
+  return { profiles: match[1]!.split(',').map((profile) => profile.trim()), key: match[2]! };
+}
+
+/** A source over listed entries; `%a,b.key` entries answer for both `%a.key` and `%b.key`. */
+export function entriesSource(entries: Iterable<[string, RawValue]>, source: string): ConfigSource {
+  const expanded = new Map<string, RawValue>();
+  for (const [key, value] of entries) {
+    const split = splitProfiles(key);
+    if (split.profiles.length === 0) expanded.set(key, value);
+    for (const profile of split.profiles) expanded.set(`%${profile}.${split.key}`, value);
+  }
+  return {
+    read: (key) => (expanded.has(key) ? { value: expanded.get(key)!, source } : undefined),
+    keys: () => expanded.keys(),
+  };
+}
+
+/** The environment, asked by exact key first, then by {@link envName}. */
+export function environmentSource(env: NodeJS.ProcessEnv): ConfigSource {
+  const snapshot: Readonly<Record<string, string | undefined>> = { ...env };
+  return {
+    read(key) {
+      for (const name of [key, envName(key)]) {
+        const value = snapshot[name];
+        if (value !== undefined) return { value, source: name };
+      }
+      return undefined;
+    },
+    keys: () => [],
+  };
+}
+
+/**
+ * The winning value of a key across sources: the first source having `%<profile>.key` or `key` wins, and
+ * within one source the profile key beats the plain one (a plain key in a higher source still beats a
+ * profile key in a lower one, as in SmallRye Config).
+ */
+export function lookup(sources: readonly ConfigSource[], key: string, profile: string): Found | undefined {
+  for (const source of sources) {
+    const found = source.read(`%${profile}.${key}`) ?? source.read(key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

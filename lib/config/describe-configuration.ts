@@ -1,0 +1,46 @@
+// Lists every setting with its default and description, for documentation and its consistency test.
+import { logCategoryKey } from './log-category-key';
+import { frameworkSchema, FRAMEWORK_KEYS, type FrameworkKey } from './schema';
+import { logLevel } from './setting-types';
+
+/** One documented setting. */
+export interface SettingDescription {
+  readonly key: string;
+  /** The default as a user would write it; `undefined` when the setting is optional. */
+  readonly default: string | undefined;
+  readonly description: string;
+  /** What a valid value looks like, e.g. `an integer from 0 to 65535`. */
+  readonly expected: string;
+}
+
+/**
+ * Every `framework.*` setting of the schema in declaration order, then the per-category log level family.
+ *
+ * @example
+ * describeConfiguration().find((s) => s.key === 'framework.http.port')?.default; // '8080'
+ */
+export function describeConfiguration(): SettingDescription[] {
+  const settings: SettingDescription[] = FRAMEWORK_KEYS.map((key) => ({ key, ...documentationOf(key) }));
+  settings.push({
+    key: logCategoryKey('<category>'),
+    default: undefined,
+    description: 'Level of one log category and those below it (dot-separated); unset categories inherit.',
+    expected: logLevel.expected,
+  });
+  return settings;
+}
+
+/** The default text of a framework key, as declared in the schema. */
+export function defaultTextOf(key: FrameworkKey): string | undefined {
+  return documentationOf(key).default;
+}
+
+function documentationOf(key: FrameworkKey): Omit<SettingDescription, 'key'> {
+  const meta = frameworkSchema.shape[key].meta() ?? {};
+  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+  return {
+    default: text(meta['default']),
+    description: text(meta.description) ?? '',
+    expected: text(meta['expected']) ?? '',
+  };
+}

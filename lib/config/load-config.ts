@@ -1,0 +1,64 @@
+// Loads the configuration from application.properties, the environment and program overrides.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Config } from './config';
+import { ConfigError } from './config-error';
+import { parseProperties } from './properties';
+import { resolveConfig } from './resolve-config';
+import type { RawValue } from './setting-types';
+
+/** Where `loadConfig` looks; every field is optional. */
+export interface LoadConfigOptions {
+  /** Directory holding `application.properties`; defaults to `process.cwd()`. */
+  readonly directory?: string;
+  /** A properties file to read instead, resolved against `directory`; it must exist. */
+  readonly file?: string;
+  /** Forces the profile, above `framework.profile` in every source. */
+  readonly profile?: string;
+  /** Defaults to `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Program values; they beat the environment and the file. */
+  readonly overrides?: Readonly<Record<string, RawValue>>;
+}
+
+const DEFAULT_FILE = 'application.properties';
+
+/**
+ * Loads and validates the configuration: program overrides beat environment variables
+ * (`FRAMEWORK_HTTP_PORT`, `_DEV_FRAMEWORK_HTTP_PORT`), which beat `application.properties`; `%<profile>.`
+ * keys apply in their profile only and beat the plain key of the same source. A missing
+ * `application.properties` is fine; a missing file named by `options.file` is not.
+ *
+ * @throws ConfigError listing every invalid value and unknown `framework.*` key, with its source.
+ * @example
+ * const config = loadConfig({ overrides: { 'framework.http.port': 0 } });
+ * config.get('framework.http.enable-compression'); // false unless set
+ */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const path = resolve(options.directory ?? process.cwd(), options.file ?? DEFAULT_FILE);
+  return resolveConfig({
+    profile: options.profile,
+    overrides: options.overrides,
+    env: options.env ?? process.env,
+    file: readPropertiesFile(path, options.file !== undefined),
+  });
+}
+
+function readPropertiesFile(path: string, required: boolean): { path: string; entries: Map<string, string> } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (!required && isMissing(error)) return undefined;
+    throw new ConfigError([{ key: '(file)', value: path, source: path, expected: `a readable file (${String(error)})` }]);
+  }
+  try {
+    return { path, entries: parseProperties(text) };
+  } catch (error) {
+    throw new ConfigError([{ key: '(file)', value: path, source: path, expected: `valid properties (${String(error)})` }]);
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
+}

@@ -1,0 +1,107 @@
+// Parses the Java `.properties` text format into key/value pairs; knows nothing of what the keys mean.
+
+const WHITESPACE = new Set([' ', '\t', '\f']);
+const SEPARATORS = new Set(['=', ':']);
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { t: '\t', n: '\n', r: '\r', f: '\f' };
+
+/** A logical line (continuations joined) and the number of the natural line it started on. */
+interface LogicalLine {
+  readonly text: string;
+  readonly lineNumber: number;
+}
+
+/**
+ * Parses `.properties` text as `java.util.Properties.load` does: `key=value`, `key: value` and `key value`
+ * lines, `#`/`!` comment lines, a trailing odd backslash continuing the line (the next line's leading
+ * whitespace is dropped), and the escapes `\t \n \r \f \uXXXX` (any other escaped character stands for
+ * itself, so `\=`, `\:`, `\ ` and `\\` are literal). Leading whitespace of a value is trimmed, trailing
+ * whitespace kept. One addition to Java: inside a double-quoted key segment, separators do not end the key,
+ * so `framework.log.category."my logger".level=DEBUG` keeps the quotes and the space in its key.
+ * A repeated key keeps its last value.
+ *
+ * @throws SyntaxError on a malformed `\uXXXX` escape, naming the line.
+ * @example
+ * parseProperties('framework.http.port = 8080\n# comment\ngreeting=hello \\\n    world');
+ * // Map { 'framework.http.port' => '8080', 'greeting' => 'hello world' }
+ */
+export function parseProperties(text: string): Map<string, string> {
+  const entries = new Map<string, string>();
+  for (const line of logicalLines(text.replace(/^\uFEFF/, ''))) {
+    const [key, value] = splitEntry(line);
+    entries.set(key, value);
+  }
+  return entries;
+}
+
+/** Yields non-blank, non-comment logical lines; a comment line never continues (as in Java). */
+function* logicalLines(text: string): Generator<LogicalLine> {
+  const natural = text.split(/\r\n|\r|\n/);
+  for (let index = 0; index < natural.length; index++) {
+    let line = skipWhitespace(natural[index]!);
+    if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;
+    const lineNumber = index + 1;
+    while (endsWithContinuation(line) && index + 1 < natural.length) {
+      index++;
+      line = line.slice(0, -1) + skipWhitespace(natural[index]!);
+    }
+    if (endsWithContinuation(line)) line = line.slice(0, -1);
+    yield { text: line, lineNumber };
+  }
+}
+
+function skipWhitespace(text: string): string {
+  let start = 0;
+  while (start < text.length && WHITESPACE.has(text[start]!)) start++;
+  return text.slice(start);
+}
+
+/** An odd number of trailing backslashes continues the line; an even number is escaped backslashes. */
+function endsWithContinuation(line: string): boolean {
+  let count = 0;
+  for (let i = line.length - 1; i >= 0 && line[i] === '\\'; i--) count++;
+  return count % 2 === 1;
+}
+
+function splitEntry(line: LogicalLine): [string, string] {
+  const { text } = line;
+  let position = 0;
+  let inQuotes = false;
+  while (position < text.length) {
+    const char = text[position]!;
+    if (char === '\\') {
+      position += 2;
+      continue;
+    }
+    if (char === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && (WHITESPACE.has(char) || SEPARATORS.has(char))) break;
+    position++;
+  }
+  const key = unescape(text.slice(0, Math.min(position, text.length)), line.lineNumber);
+  let rest = skipWhitespace(text.slice(position));
+  if (rest !== '' && SEPARATORS.has(rest[0]!)) rest = skipWhitespace(rest.slice(1));
+  return [key, unescape(rest, line.lineNumber)];
+}
+
+function unescape(text: string, lineNumber: number): string {
+  if (!text.includes('\\')) return text;
+  let result = '';
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char !== '\\' || i + 1 >= text.length) {
+      result += char;
+      continue;
+    }
+    const next = text[++i]!;
+    if (next === 'u') {
+      const hex = text.slice(i + 1, i + 5);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+        throw new SyntaxError(`Malformed \\uXXXX escape "\\u${hex}" on line ${lineNumber}`);
+      }
+      result += String.fromCharCode(Number.parseInt(hex, 16));
+      i += 4;
+    } else {
+      result += SIMPLE_ESCAPES[next] ?? next;
+    }
+  }
+  return result;
+}

@@ -1,0 +1,129 @@
+// Resolves layered raw settings into a validated Config, collecting every problem before failing.
+import type { LogLevel } from '../logging/log-level';
+import { Config } from './config';
+import { ConfigError, type ConfigProblem } from './config-error';
+import { entriesSource, environmentSource, lookup, splitProfiles, type ConfigSource, type Found } from './config-sources';
+import { defaultTextOf } from './describe-configuration';
+import { isLogCategoryFamily, logCategoryKey, logCategoryOf } from './log-category-key';
+import { FRAMEWORK_KEYS, frameworkSchema } from './schema';
+import { logLevel, type RawValue } from './setting-types';
+import { suggestKey } from './suggest-key';
+
+/** The raw inputs of a configuration, highest precedence first: overrides, environment, file. */
+export interface ConfigInputs {
+  /** Forces the profile, above every source. */
+  readonly profile?: string;
+  readonly overrides?: Readonly<Record<string, RawValue>>;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Parsed properties and the path named in error messages. */
+  readonly file?: { readonly path: string; readonly entries: ReadonlyMap<string, string> };
+}
+
+const PROGRAM = 'program';
+const PROFILE_KEY = 'framework.profile';
+
+/**
+ * Builds a {@link Config} from raw inputs without touching the disk; `loadConfig` adds the file and
+ * `process.env`. Empty values count as unset (the default applies). Throws one {@link ConfigError} listing
+ * every invalid value and every unknown `framework.*` key.
+ *
+ * @example
+ * resolveConfig({ overrides: { 'framework.http.port': 0 } }).get('framework.http.port'); // 0
+ */
+export function resolveConfig(inputs: ConfigInputs = {}): Config {
+  const listed = [entriesSource(Object.entries(inputs.overrides ?? {}), PROGRAM)];
+  if (inputs.file) listed.push(entriesSource(inputs.file.entries, inputs.file.path));
+  const sources: ConfigSource[] = [listed[0]!, environmentSource(inputs.env ?? {}), ...listed.slice(1)];
+  const forced = textOf(inputs.profile);
+  const profileFound = forced !== undefined ? { value: forced, source: PROGRAM } : lookup(sources, PROFILE_KEY, '');
+  const profile = textOf(profileFound?.value)?.trim() ?? 'prod';
+
+  const raw = new Map<string, string>([[PROFILE_KEY, profile]]);
+  const origins = new Map<string, Found>([[PROFILE_KEY, { value: profile, source: profileFound?.source ?? PROGRAM }]]);
+  for (const key of activeKeys(listed, profile)) {
+    const found = key === PROFILE_KEY ? undefined : lookup(sources, key, profile);
+    if (found === undefined) continue;
+    raw.set(key, String(found.value));
+    if (textOf(found.value) !== undefined) origins.set(key, found);
+  }
+
+  const problems = unknownKeys(listed);
+  const parsed = frameworkSchema.safeParse(Object.fromEntries(FRAMEWORK_KEYS.flatMap((key) => {
+    const found = origins.get(key);
+    return found ? [[key, found.value]] : [];
+  })));
+  for (const issue of parsed.error?.issues ?? []) {
+    const key = String(issue.path[0]);
+    problems.push(problemOf(key, origins.get(key) ?? { value: '', source: PROGRAM }, issue.message));
+  }
+  const logCategoryLevels = readCategoryLevels(origins, problems);
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+
+  const fallback = (name: string): string | undefined =>
+    textOf(lookup(sources, name, profile)?.value) ?? frameworkDefault(name);
+  return new Config({ profile, values: parsed.data, raw, logCategoryLevels, fallback });
+}
+
+/** The schema keys plus every plain or active-profile key the listed sources name. */
+function activeKeys(listed: readonly ConfigSource[], profile: string): Set<string> {
+  const keys = new Set<string>(FRAMEWORK_KEYS);
+  for (const source of listed) {
+    for (const entry of source.keys()) {
+      const split = splitProfiles(entry);
+      if (split.profiles.length === 0 || split.profiles.includes(profile)) keys.add(split.key);
+    }
+  }
+  return keys;
+}
+
+/** Unknown `framework.*` keys in listed sources, under any profile, so typos surface in every profile. */
+function unknownKeys(listed: readonly ConfigSource[]): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const source of listed) {
+    for (const entry of source.keys()) {
+      const { key } = splitProfiles(entry);
+      if (!key.startsWith('framework.') || isKnown(key)) continue;
+      problems.push(problemOf(entry, source.read(entry)!, unknownKeyHint(key)));
+    }
+  }
+  return problems;
+}
+
+function isKnown(key: string): boolean {
+  return key in frameworkSchema.shape || logCategoryOf(key) !== undefined;
+}
+
+function unknownKeyHint(key: string): string {
+  if (isLogCategoryFamily(key)) return `expected a known framework.* key such as ${logCategoryKey('<category>')}`;
+  const suggestion = suggestKey(key, FRAMEWORK_KEYS);
+  const hint = suggestion === undefined ? '' : `, did you mean "${suggestion}"?`;
+  return `expected a known framework.* key${hint}`;
+}
+
+function readCategoryLevels(origins: ReadonlyMap<string, Found>, problems: ConfigProblem[]): Map<string, LogLevel> {
+  const levels = new Map<string, LogLevel>();
+  for (const [key, found] of origins) {
+    const category = logCategoryOf(key);
+    if (category === undefined) continue;
+    const level = logLevel.schema.safeParse(found.value);
+    if (level.success) levels.set(category, level.data);
+    else problems.push(problemOf(key, found, level.error.issues[0]?.message ?? `expected ${logLevel.expected}`));
+  }
+  return levels;
+}
+
+function problemOf(key: string, found: Found, expected: string): ConfigProblem {
+  return { key, value: String(found.value), source: found.source, expected };
+}
+
+/** Text of a raw value, or `undefined` when it is blank (blank means unset). */
+function textOf(value: RawValue | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  return text.trim() === '' ? undefined : text;
+}
+
+function frameworkDefault(name: string): string | undefined {
+  const key = FRAMEWORK_KEYS.find((candidate) => candidate === name);
+  return key === undefined ? undefined : defaultTextOf(key);
+}

@@ -1,0 +1,163 @@
+// The one schema of every `framework.*` setting: its type, default and description.
+import { z } from 'zod';
+import { boolean, duration, integer, list, listOf, logLevel, oneOf, setting, size, text } from './setting-types';
+
+/** The overflow policies of a bounded stream buffer (DESIGN §4). */
+export const OVERFLOW_POLICIES = ['fail', 'drop-oldest', 'drop-newest', 'latest'] as const;
+
+/** The response content codings the framework can apply, in the default order of preference. */
+export const COMPRESSORS = ['br', 'gzip', 'deflate'] as const;
+
+/**
+ * Every `framework.*` key. Values arrive as text (file, environment) or as program overrides, and come
+ * out typed: sizes in bytes, durations in milliseconds, lists as arrays. `framework.log.category."<name>".level`
+ * keys form an open family handled beside this schema (see `log-category-key.ts`).
+ *
+ * @example
+ * frameworkSchema.parse({ 'framework.http.port': '9000' })['framework.http.port']; // 9000
+ */
+export const frameworkSchema = z.object({
+  'framework.profile': setting(text, {
+    default: 'prod',
+    description: 'Active profile; `%<profile>.` keys apply only in it. Also set by FRAMEWORK_PROFILE.',
+  }),
+  'framework.rest.path': setting(text, {
+    default: '/',
+    description: 'Root path of every endpoint, like @ApplicationPath. Read at build().',
+  }),
+  'framework.rest.fail-on-duplicate': setting(boolean, {
+    default: 'true',
+    description: 'Fail the build on duplicate endpoints; when false, log a warning instead.',
+  }),
+  'framework.rest.worker.max-concurrency': setting(integer(1), {
+    default: '64',
+    description: 'Worker-lane methods allowed to run at once.',
+  }),
+  'framework.rest.blocked-warning-ms': setting(integer(0), {
+    default: '200',
+    description: 'Log a warning naming a method that blocks the event loop longer than this (ms); 0 disables.',
+  }),
+  'framework.rest.sse.keep-alive': setting(duration, {
+    default: '15s',
+    description: 'Interval of SSE keep-alive comments; 0 disables.',
+  }),
+  'framework.rest.stream.buffer-size': setting(integer(1), {
+    default: '1024',
+    description: 'Items an Observable result may get ahead of a slow client.',
+  }),
+  'framework.rest.stream.overflow': setting(oneOf(OVERFLOW_POLICIES), {
+    default: 'fail',
+    description: 'What a full stream buffer does: fail, drop-oldest, drop-newest or latest.',
+  }),
+  'framework.http.limits.max-body-size': setting(size, {
+    default: '10M',
+    description: 'Largest request body accepted; larger gets 413.',
+  }),
+  'framework.http.limits.max-form-attribute-size': setting(size, {
+    default: '2048',
+    description: 'Largest non-file multipart part; larger gets 413.',
+  }),
+  'framework.http.limits.max-multipart-file-size': setting(size, {
+    optional: true,
+    description: 'Largest uploaded file part; unlimited (within max-body-size) when absent.',
+  }),
+  'framework.http.limits.max-parts': setting(integer(1), {
+    default: '1000',
+    description: 'Most parts in one multipart request.',
+  }),
+  'framework.http.limits.max-fields': setting(integer(1), {
+    default: '1000',
+    description: 'Most non-file fields in one multipart request.',
+  }),
+  'framework.http.limits.max-header-size': setting(size, {
+    default: '20K',
+    description: 'Largest header block of one multipart part.',
+  }),
+  'framework.http.body.uploads-directory': setting(text, {
+    default: 'uploads',
+    description: 'Directory uploaded files are written to, relative to the working directory.',
+  }),
+  'framework.http.body.delete-uploaded-files-on-end': setting(boolean, {
+    default: 'true',
+    description: 'Delete uploaded files when the response has been sent.',
+  }),
+  'framework.http.enable-compression': setting(boolean, {
+    default: 'false',
+    description: 'Compress responses (@Compressed methods and compress-media-types).',
+  }),
+  'framework.http.compress-media-types': setting(list, {
+    default: 'text/html,text/plain,text/xml,text/css,text/javascript,application/javascript',
+    description: 'Content types compressed when compression is enabled.',
+  }),
+  'framework.http.compression-level': setting(integer(1, 9), {
+    default: '6',
+    description: 'Compression level, 1 (fastest) to 9 (smallest).',
+  }),
+  'framework.http.compressors': setting(listOf(COMPRESSORS), {
+    default: 'br,gzip,deflate',
+    description: 'Content codings offered, in order of preference.',
+  }),
+  'framework.http.static.directory': setting(text, {
+    optional: true,
+    description: 'Directory of static files to serve; no static serving when absent.',
+  }),
+  'framework.http.proxy.proxy-address-forwarding': setting(boolean, {
+    default: 'false',
+    description: 'Trust Forwarded / X-Forwarded-* headers for the client address, scheme and host.',
+  }),
+  'framework.http.port': setting(integer(0, 65535), {
+    default: '8080',
+    description: 'Port to listen on; 0 picks a free one.',
+  }),
+  'framework.http.host': setting(text, {
+    default: '0.0.0.0',
+    description: 'Interface to listen on.',
+  }),
+  'framework.http.request-timeout': setting(duration, {
+    default: '300s',
+    description: 'Time allowed to receive a whole request; 0 disables.',
+  }),
+  'framework.http.headers-timeout': setting(duration, {
+    default: '60s',
+    description: 'Time allowed to receive the request headers.',
+  }),
+  'framework.http.keep-alive-timeout': setting(duration, {
+    default: '5s',
+    description: 'Idle time before a keep-alive connection is closed.',
+  }),
+  'framework.shutdown.timeout': setting(duration, {
+    default: '10s',
+    description: 'Time in-flight requests get to finish on shutdown.',
+  }),
+  'framework.legacy.gzip.enabled': setting(boolean, {
+    default: 'false',
+    description: 'Legacy stack only: enable @GZIP request and response bodies.',
+  }),
+  'framework.legacy.gzip.max-input': setting(size, {
+    default: '10M',
+    description: 'Legacy stack only: largest inflated request body.',
+  }),
+  'framework.json.fail-on-unknown-properties': setting(boolean, {
+    default: 'false',
+    description: 'Reject JSON bodies with properties the target type does not declare.',
+  }),
+  'framework.json.write-dates-as-timestamps': setting(boolean, {
+    default: 'false',
+    description: 'Write dates as epoch milliseconds instead of ISO-8601 text.',
+  }),
+  'framework.log.level': setting(logLevel, {
+    default: 'INFO',
+    description: 'Root log level.',
+  }),
+});
+
+/** The typed configuration: every `framework.*` key with its parsed value. */
+export type FrameworkConfig = z.output<typeof frameworkSchema>;
+
+/** A `framework.*` key of the schema. */
+export type FrameworkKey = keyof FrameworkConfig;
+
+/** Every key of {@link frameworkSchema}, in declaration order. */
+export const FRAMEWORK_KEYS: readonly FrameworkKey[] = Object.keys(frameworkSchema.shape).filter(
+  (key): key is FrameworkKey => key in frameworkSchema.shape,
+);
