@@ -1,5 +1,6 @@
 // Finds every route whose path template matches a request path, best first (Java REST specification §3.7.2); knows nothing of HTTP methods.
 import { readParams, type PathTemplate } from './path-template';
+import { SegmentIndex } from './segment-index';
 
 /** One matching template with every value registered on it (e.g. one per HTTP method), in registration order. */
 export interface RouteMatch<T> {
@@ -71,10 +72,8 @@ export class Router<T> {
   #frozen = false;
   /** Literal paths (with and without a trailing slash) → their complete, precomputed answer. */
   #literalPaths = new Map<string, readonly RouteMatch<T>[]>();
-  /** Templated groups that can match a path whose first segment is the key, in precedence order. */
-  #byFirstSegment = new Map<string, readonly RouteGroup<T>[]>();
-  /** Templated groups whose first segment is not literal, in precedence order. */
-  #anyFirstSegment: readonly RouteGroup<T>[] = [];
+  /** Templated groups, narrowed by one literal segment of the path. */
+  #templated: SegmentIndex<RouteGroup<T>> = new SegmentIndex([]);
 
   /** Registers `value` under `template`; templates that differ only in spacing share one group. */
   add(template: PathTemplate, value: T): void {
@@ -92,7 +91,7 @@ export class Router<T> {
     const groups = [...this.#groups.values()].sort(byPrecedence);
     for (const group of groups) Object.freeze(group.values);
     const templated = groups.filter((group) => !group.template.isLiteral);
-    this.#indexFirstSegments(templated);
+    this.#templated = new SegmentIndex(templated);
     for (const group of groups) {
       if (!group.template.isLiteral) continue;
       const path = group.template.normalized;
@@ -110,25 +109,12 @@ export class Router<T> {
     // A literal path's answer, including templates that also match it, was computed by freeze().
     const literal = this.#literalPaths.get(path);
     if (literal !== undefined) return literal;
-    const candidates = this.#byFirstSegment.get(firstSegment(path)) ?? this.#anyFirstSegment;
     let matches: RouteMatch<T>[] | undefined;
-    for (const group of candidates) {
+    for (const group of this.#templated.candidates(path)) {
       const match = group.template.regex.exec(path);
       if (match !== null) (matches ??= []).push(new TemplateMatch(group, match));
     }
     return matches ?? NO_MATCHES;
-  }
-
-  #indexFirstSegments(templated: readonly RouteGroup<T>[]): void {
-    const keyed = new Map<string, RouteGroup<T>[]>();
-    const any: RouteGroup<T>[] = [];
-    for (const group of templated) {
-      const key = literalFirstSegment(group.template.normalized);
-      if (key === undefined) any.push(group);
-      else keyed.set(key, [...(keyed.get(key) ?? []), group]);
-    }
-    this.#anyFirstSegment = any;
-    for (const [key, own] of keyed) this.#byFirstSegment.set(key, [...own, ...any].sort(byPrecedence));
   }
 }
 
@@ -141,19 +127,4 @@ function answerFor<T>(path: string, literal: RouteGroup<T>, templated: readonly 
     return match;
   });
   return Object.freeze(answer);
-}
-
-function firstSegment(path: string): string {
-  const end = path.indexOf('/', 1);
-  return end === -1 ? path.slice(1) : path.slice(1, end);
-}
-
-/** The first segment of a normalised template when it is pure literal text; `undefined` when a variable starts in it. */
-function literalFirstSegment(normalized: string): string | undefined {
-  for (let i = 1; i < normalized.length; i++) {
-    const code = normalized.charCodeAt(i);
-    if (code === 0x2f) return normalized.slice(1, i);
-    if (code === 0x7b) return undefined;
-  }
-  return normalized.slice(1);
 }

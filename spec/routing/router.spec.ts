@@ -222,11 +222,13 @@ describe('Router', () => {
     const templates = [
       '/', '/a', '/a/b', '/a/{x}', '/a/{x}/c', '/{s}/b', '/{s}/{t}', '/a/b{rest: .*}', '/{any: .+}',
       '/b/{n: \\d+}', '/b/{w: \\w+}', '/a/{x}{y}', '/c;d', '/c/{x: [^/]*}', '/%2F/{x}',
+      '/api/users/{id}', '/api/users/{id}/roles', '/api/{kind}/{id}', '/api/orders/{id: \\d+}', '/api/orders',
     ];
     const router = routerOf(templates.map((template, index) => [template, String(index)]));
     const compiled = templates.map((template, index) => ({ template: compilePathTemplate(template), index }));
     const paths = ['/', '/a', '/a/', '/a/b', '/a/b/', '/a/bc', '/a/x/c', '/q/b', '/b/12', '/b/x', '/c/', '/c',
-      '/%2F/z', '/x/y/z', '//', '/a//c'];
+      '/%2F/z', '/x/y/z', '//', '/a//c', '/api/users/1', '/api/users/1/roles', '/api/orders/2', '/api/orders/x',
+      '/api/orders', '/api/orders/', '/api', '/api/users'];
     for (const path of paths) {
       const expected = compiled
         .filter(({ template }) => template.regex.test(path))
