@@ -32,7 +32,9 @@ export class Config {
 
   constructor(init: ConfigInit) {
     this.profile = init.profile;
-    this.#values = Object.freeze({ ...init.values });
+    // Lists are frozen too, so no caller can change what later callers read.
+    const values = Object.entries(init.values).map(([key, value]) => [key, Array.isArray(value) ? Object.freeze([...value]) : value]);
+    this.#values = Object.freeze({ ...init.values, ...Object.fromEntries(values) });
     this.#raw = new Map(init.raw);
     this.#logCategoryLevels = new Map(init.logCategoryLevels);
     this.#fallback = init.fallback;

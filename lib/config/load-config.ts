@@ -59,6 +59,7 @@ function readPropertiesFile(path: string, required: boolean): { path: string; en
   }
 }
 
+// Duck-typed: Node's fs errors are not always `instanceof Error` across realms (e.g. under Jest).
 function isMissing(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
 }
