@@ -99,7 +99,9 @@ function concreteFallback(wildcard: MediaType): MediaType | undefined {
  * the best concrete candidate wins; only when all are wildcards is a fallback used
  * (`application/octet-stream`, or `text/plain` for `text/*`). Undefined means 406 Not Acceptable.
  *
- * @example negotiate(parseAccept('text/*;q=0.5, application/json'), [TEXT_PLAIN, APPLICATION_JSON]) // application/json
+ * @example
+ * const produces = [mediaType('text', 'plain'), mediaType('application', 'json')];
+ * negotiate(parseAccept('text/*;q=0.5, application/json'), produces)?.type // application/json, index 1
  */
 export function negotiate(accept: readonly AcceptRange[], produces: readonly MediaType[]): Negotiated | undefined {
   const candidates = produces.flatMap((produced, index) => candidatesFor(accept, produced, index));

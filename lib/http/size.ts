@@ -9,7 +9,7 @@ const UNITS = 'KMGTPEZY';
 /**
  * Parses a size: digits alone are bytes, a suffix multiplies by a power of 1024 (`K` = 1024,
  * `M` = 1024², up to `Y` = 1024⁸), case-insensitively. Sizes above Number.MAX_SAFE_INTEGER
- * (about 8 PiB) become Infinity, i.e. no limit, rather than an imprecise number. Throws a
+ * (so 8P and above) become Infinity, i.e. no limit, rather than an imprecise number. Throws a
  * RangeError for anything else (`10MB`, `-1`, `1.5K`, `' 10M'`).
  *
  * @example parseSize('10M') // 10485760
@@ -32,14 +32,13 @@ export function parseSize(text: string): number {
  *
  * @example sizeSchema.parse('1k') // 1024
  */
-export const sizeSchema = z.union([
-  z.number().int().nonnegative(),
-  z.string().transform((text, ctx) => {
-    try {
-      return parseSize(text);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
-      return z.NEVER;
-    }
-  }),
-]);
+export const sizeSchema = z.union([z.number().int().nonnegative(), z.string()]).transform((value, ctx) => {
+  if (typeof value === 'number') return value;
+  try {
+    return parseSize(value);
+  } catch (error) {
+    // Transforming after the union keeps parseSize's message instead of zod's "Invalid input".
+    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+    return z.NEVER;
+  }
+});
