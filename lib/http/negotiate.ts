@@ -98,21 +98,41 @@ function concreteFallback(wildcard: MediaType): MediaType | undefined {
  * `produces` order. A wildcard entry takes the concrete type of the range it meets. As in JAX-RS,
  * the best concrete candidate wins; only when all are wildcards is a fallback used
  * (`application/octet-stream`, or `text/plain` for `text/*`). Undefined means 406 Not Acceptable.
+ * Results are memoised per pair of arrays (by identity), so do not mutate `produces` after use;
+ * {@link parseAccept} returns frozen, cached arrays.
  *
  * @example
  * const produces = [mediaType('text', 'plain'), mediaType('application', 'json')];
  * negotiate(parseAccept('text/*;q=0.5, application/json'), produces)?.type // application/json, index 1
  */
 export function negotiate(accept: readonly AcceptRange[], produces: readonly MediaType[]): Negotiated | undefined {
+  let byProduces = memo.get(accept);
+  if (byProduces === undefined) {
+    byProduces = new WeakMap();
+    memo.set(accept, byProduces);
+  }
+  let result = byProduces.get(produces);
+  if (result === undefined) {
+    result = choose(accept, produces) ?? null;
+    byProduces.set(produces, result);
+  }
+  return result ?? undefined;
+}
+
+// The same (parsed Accept, @Produces list) pair recurs on every request to an endpoint, and ranking
+// costs microseconds; weak keys let entries go with parseAccept's cleared cache or an endpoint.
+const memo = new WeakMap<readonly AcceptRange[], WeakMap<readonly MediaType[], Negotiated | null>>();
+
+function choose(accept: readonly AcceptRange[], produces: readonly MediaType[]): Negotiated | undefined {
   const candidates = produces.flatMap((produced, index) => candidatesFor(accept, produced, index));
   candidates.sort(compareCandidates);
   const concrete = candidates.find((candidate) => isConcrete(candidate.type));
-  if (concrete !== undefined) return { type: concrete.type, index: concrete.index, q: concrete.q };
+  if (concrete !== undefined) return Object.freeze({ type: concrete.type, index: concrete.index, q: concrete.q });
   for (const candidate of candidates) {
     const fallback = concreteFallback(candidate.type);
     const match = fallback && bestRange(accept, fallback);
     if (fallback !== undefined && match !== undefined && match.q > 0) {
-      return { type: fallback, index: candidate.index, q: match.q };
+      return Object.freeze({ type: fallback, index: candidate.index, q: match.q });
     }
   }
   return undefined;

@@ -97,4 +97,15 @@ describe('negotiate', () => {
     const result = negotiate(parseAccept('application/json;q=0.8'), types('text/plain', 'application/json'));
     expect(result).toMatchObject({ index: 1, q: 0.8 });
   });
+
+  it('returns the same frozen result for the same pair of arrays, and a fresh one for another list', () => {
+    const accept = parseAccept('text/plain;q=0.9, application/json');
+    const produces = types('text/plain', 'application/json');
+    const first = negotiate(accept, produces);
+    expect(negotiate(accept, produces)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(negotiate(accept, types('text/plain'))?.index).toBe(0);
+    expect(negotiate(accept, types('image/png'))).toBeUndefined();
+    expect(negotiate(accept, produces)?.index).toBe(1);
+  });
 });
