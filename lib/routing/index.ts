@@ -1,5 +1,6 @@
 // Public surface of path routing: templates, request paths, the router.
-export { compilePathTemplate, expandTemplate, joinPaths, matchTemplate, readParams } from './path-template';
+export { compilePathTemplate, joinPaths, matchTemplate, readParams } from './path-template';
+export { expandTemplate } from './expand-template';
 export type { PathTemplate, TemplateCapture } from './path-template';
 export { TemplateError } from './template-parser';
 export { parseRequestPath } from './request-path';

@@ -1,5 +1,6 @@
 // Compiles path templates into anchored regexes with precedence keys (Java REST specification §3.7.2–3.7.3); knows nothing of requests.
-import { decodeRoutedValue, encodePathSegment, normalizeEscapes } from './percent-encoding';
+import { decodeRoutedValue, normalizeEscapes } from './percent-encoding';
+import { mayMatchSlash } from './slash-analysis';
 import { parseTemplate, TemplateError, type TemplateToken } from './template-parser';
 
 /** Where one occurrence of a variable lands in {@link PathTemplate.regex}'s match array. */
@@ -31,6 +32,10 @@ export interface PathTemplate {
   readonly isLiteral: boolean;
   /** One entry per variable occurrence; a name used twice appears twice (the last occurrence wins in params). */
   readonly captures: readonly TemplateCapture[];
+  /** `/` characters in the literal text: a matching path (without trailing slash) has exactly as many, unless… */
+  readonly slashCount: number;
+  /** …a variable's regex may match `/` (`{path: .+}`): the path then has at least {@link slashCount}. */
+  readonly spansSegments: boolean;
 }
 
 /** A `{name}` without regex: one segment, shortest match as in the Java REST specification (`([^/]+?)`). */
@@ -81,6 +86,8 @@ export function compilePathTemplate(template: string): PathTemplate {
   let normalized = '';
   let literalCharacters = 0;
   let regexVariableCount = 0;
+  let slashCount = 0;
+  let spansSegments = false;
   let group = 1;
   for (const token of tokens) {
     if (token.kind === 'literal') {
@@ -88,6 +95,7 @@ export function compilePathTemplate(template: string): PathTemplate {
       source += text.replace(REGEX_SPECIAL, '\\$&');
       normalized += text;
       literalCharacters += text.length;
+      slashCount += text.split('/').length - 1;
       continue;
     }
     const regex = checkReuse(token, regexByName, template);
@@ -96,6 +104,7 @@ export function compilePathTemplate(template: string): PathTemplate {
     captures.push({ name: token.name, group });
     group += 1 + countCapturingGroups(regex);
     if (token.regex !== undefined) regexVariableCount++;
+    spansSegments ||= token.regex !== undefined && mayMatchSlash(token.regex);
   }
   source += normalized === '/' ? '$' : '/?$';
   return {
@@ -108,6 +117,8 @@ export function compilePathTemplate(template: string): PathTemplate {
     normalized,
     isLiteral: captures.length === 0,
     captures,
+    slashCount,
+    spansSegments,
   };
 }
 
@@ -170,25 +181,4 @@ export function readParams(template: PathTemplate, match: RegExpExecArray): Reco
 export function matchTemplate(template: PathTemplate, path: string): Record<string, string> | undefined {
   const match = template.regex.exec(path);
   return match === null ? undefined : readParams(template, match);
-}
-
-/**
- * Fills a template's variables with percent-encoded values (one path segment each, RFC 3986 §3.3); a variable
- * without a value is left as `{name}` (without its regex). Literal text is kept as written.
- *
- * @throws {TemplateError} when the template is malformed.
- * @example
- * expandTemplate('/records/{id: \\d+}/{slug}', (name) => (name === 'id' ? '42' : undefined)); // '/records/42/{slug}'
- */
-export function expandTemplate(template: string, values: (name: string) => string | undefined): string {
-  let expanded = '';
-  for (const token of parseTemplate(template)) {
-    if (token.kind === 'literal') {
-      expanded += token.text;
-      continue;
-    }
-    const value = values(token.name);
-    expanded += value === undefined ? `{${token.name}}` : encodePathSegment(value);
-  }
-  return expanded;
 }

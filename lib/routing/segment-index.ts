@@ -1,8 +1,19 @@
-// Narrows templated routes to those that can match a path, by the first literal segment where templates differ; knows nothing of regexes.
+// Narrows templated routes to those that can match a path, by one literal segment and the number of segments; knows nothing of regexes.
 
-/** Templates as the index sees them: their normalised form (variables as `{…}`), already in precedence order. */
+/** Templates as the index sees them, already in precedence order. */
 export interface IndexedTemplate {
-  readonly template: { readonly normalized: string };
+  readonly template: {
+    readonly normalized: string;
+    readonly slashCount: number;
+    readonly spansSegments: boolean;
+  };
+}
+
+/** A bucket's candidates: all of them (for paths with a trailing slash), and by the path's number of `/`. */
+interface Bucket<G> {
+  readonly all: readonly G[];
+  /** Index = the path's `/` count; the last entry serves every larger count. */
+  readonly bySlashCount: readonly (readonly G[])[];
 }
 
 const SLASH = 0x2f;
@@ -10,41 +21,62 @@ const OPEN_BRACE = 0x7b;
 
 /**
  * Buckets templates by their literal segment at one depth, chosen so that a path gets the fewest candidates at
- * worst (so `/api/users/{id}` and `/api/orders/{id}` split on `users`/`orders`, not on `api`). Templates with a
- * variable at or before that depth are candidates for every path. Each bucket keeps precedence order.
+ * worst (so `/api/users/{id}` and `/api/orders/{id}` split on `users`/`orders`, not on `api`); templates with a
+ * variable at or before that depth are candidates in every bucket. Within a bucket, a path without a trailing
+ * slash only meets templates with as many `/` (or fewer, for templates whose variables may span segments).
+ * Every list keeps precedence order.
  *
  * @example
  * const index = new SegmentIndex(groupsInPrecedenceOrder);
- * index.candidates('/api/users/7'); // the /api/users/... groups and the ones starting with a variable
+ * index.candidates('/api/users/7'); // the /api/users/{x} groups, and /api/{kind}/{x} ones
  */
 export class SegmentIndex<G extends IndexedTemplate> {
   readonly #depth: number;
-  readonly #buckets = new Map<string, readonly G[]>();
-  readonly #unkeyed: readonly G[];
+  readonly #buckets = new Map<string, Bucket<G>>();
+  readonly #unkeyed: Bucket<G>;
 
   constructor(sorted: readonly G[]) {
     const prefixes = sorted.map((entry) => literalSegments(entry.template.normalized));
     this.#depth = chooseDepth(prefixes);
-    const keyed = new Map<string, G[]>();
-    const unkeyed: G[] = [];
-    sorted.forEach((entry, i) => {
-      const key = (prefixes[i] as string[])[this.#depth];
-      if (key === undefined) unkeyed.push(entry);
-      else keyed.set(key, [...(keyed.get(key) ?? []), entry]);
-    });
-    this.#unkeyed = unkeyed;
-    // Filtering `sorted` keeps precedence order across a bucket's own templates and the unkeyed ones.
-    for (const [key, own] of keyed) {
-      const members = new Set([...own, ...unkeyed]);
-      this.#buckets.set(key, sorted.filter((entry) => members.has(entry)));
+    const keys = prefixes.map((prefix) => prefix[this.#depth]);
+    const unkeyed = sorted.filter((_, i) => keys[i] === undefined);
+    this.#unkeyed = bucketOf(unkeyed);
+    for (const key of new Set(keys)) {
+      // Filtering `sorted` keeps precedence order across a bucket's own templates and the unkeyed ones.
+      if (key !== undefined) this.#buckets.set(key, bucketOf(sorted.filter((_, i) => keys[i] === key || keys[i] === undefined)));
     }
   }
 
   /** Templates that may match `path`, in precedence order. */
   candidates(path: string): readonly G[] {
-    const key = segmentAt(path, this.#depth);
-    return (key === undefined ? undefined : this.#buckets.get(key)) ?? this.#unkeyed;
+    let slashes = 0;
+    let start = -1;
+    let end = path.length;
+    for (let i = 0; i < path.length; i++) {
+      if (path.charCodeAt(i) !== SLASH) continue;
+      if (slashes === this.#depth) start = i + 1;
+      else if (slashes === this.#depth + 1) end = i;
+      slashes++;
+    }
+    const bucket = (start === -1 ? undefined : this.#buckets.get(path.slice(start, end))) ?? this.#unkeyed;
+    // A trailing slash may be the template's optional one or a literal one before an empty variable: take all.
+    if (path.charCodeAt(path.length - 1) === SLASH) return bucket.all;
+    const lists = bucket.bySlashCount;
+    return lists[slashes < lists.length ? slashes : lists.length - 1] as readonly G[];
   }
+}
+
+function bucketOf<G extends IndexedTemplate>(all: readonly G[]): Bucket<G> {
+  const most = Math.max(0, ...all.map((entry) => entry.template.slashCount));
+  const bySlashCount: G[][] = [];
+  for (let count = 0; count <= most + 1; count++) {
+    bySlashCount.push(
+      all.filter(({ template }) =>
+        template.spansSegments ? template.slashCount <= count : template.slashCount === count,
+      ),
+    );
+  }
+  return { all, bySlashCount };
 }
 
 /** The leading segments of a normalised template that hold no variable (a regex may contain `/`, so stop at `{`). */
@@ -80,16 +112,4 @@ function chooseDepth(prefixes: readonly string[][]): number {
     if (cost < bestCost) [best, bestCost] = [depth, cost];
   }
   return best;
-}
-
-/** Segment `depth` (0 = first) of `path`, or `undefined` when the path is shorter. */
-function segmentAt(path: string, depth: number): string | undefined {
-  let start = 1;
-  for (let level = 0; level < depth; level++) {
-    const slash = path.indexOf('/', start);
-    if (slash === -1) return undefined;
-    start = slash + 1;
-  }
-  const end = path.indexOf('/', start);
-  return end === -1 ? path.slice(start) : path.slice(start, end);
 }

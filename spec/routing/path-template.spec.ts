@@ -1,10 +1,4 @@
-import {
-  compilePathTemplate,
-  expandTemplate,
-  joinPaths,
-  matchTemplate,
-  readParams,
-} from '../../lib/routing/path-template';
+import { compilePathTemplate, joinPaths, matchTemplate, readParams } from '../../lib/routing/path-template';
 import { TemplateError } from '../../lib/routing/template-parser';
 
 function params(template: string, path: string): Record<string, string> | undefined {
@@ -136,6 +130,14 @@ describe('compilePathTemplate', () => {
     expect(template.isLiteral).toBe(false);
   });
 
+  it('counts slashes of literal text and tells whether a variable may span segments', () => {
+    const plain = compilePathTemplate('/a/{x}/b/{y: \\d+}/');
+    expect([plain.slashCount, plain.spansSegments]).toEqual([4, false]);
+    const spanning = compilePathTemplate('/a/{rest: .+}');
+    expect([spanning.slashCount, spanning.spansSegments]).toEqual([2, true]);
+    expect(compilePathTemplate('/a%2Fb').slashCount).toBe(1);
+  });
+
   it('normalises templates differing only in variable names to the same string', () => {
     expect(compilePathTemplate('v1/{a}').normalized).toBe(compilePathTemplate('/v1/{b}').normalized);
     expect(compilePathTemplate('v1/{a:\\d+}').normalized).toBe(compilePathTemplate('v1/{b: \\d+ }').normalized);
@@ -210,28 +212,5 @@ describe('readParams', () => {
     expect(Object.getPrototypeOf(values)).toBeNull();
     expect(Object.keys(values)).toEqual(['__proto__']);
     expect(values['__proto__']).toBe('x');
-  });
-});
-
-describe('expandTemplate', () => {
-  it('fills variables with percent-encoded values and leaves unknown ones as {name}', () => {
-    const values: Record<string, string> = { id: '42', slug: 'a b/c;d' };
-    expect(expandTemplate('/records/{id: \\d+}/{slug}/{other: .+}', (name) => values[name])).toBe(
-      '/records/42/a%20b%2Fc%3Bd/{other}',
-    );
-  });
-
-  it('encodes UTF-8 and keeps characters that RFC 3986 allows in a segment', () => {
-    expect(expandTemplate('/{v}', () => 'é:@$&+,=!*()\'~-._')).toBe("/%C3%A9:@$&+,=!*()'~-._");
-    expect(expandTemplate('/{v}', () => '%?#')).toBe('/%25%3F%23');
-  });
-
-  it('replaces a lone surrogate instead of throwing', () => {
-    expect(expandTemplate('/{v}', () => 'a\uD800b')).toBe('/a%EF%BF%BDb');
-  });
-
-  it('keeps literal text as written and rejects a malformed template', () => {
-    expect(expandTemplate('api/{x}/end', () => 'v')).toBe('api/v/end');
-    expect(() => expandTemplate('/{x', () => 'v')).toThrow(TemplateError);
   });
 });

@@ -223,12 +223,22 @@ describe('Router', () => {
       '/', '/a', '/a/b', '/a/{x}', '/a/{x}/c', '/{s}/b', '/{s}/{t}', '/a/b{rest: .*}', '/{any: .+}',
       '/b/{n: \\d+}', '/b/{w: \\w+}', '/a/{x}{y}', '/c;d', '/c/{x: [^/]*}', '/%2F/{x}',
       '/api/users/{id}', '/api/users/{id}/roles', '/api/{kind}/{id}', '/api/orders/{id: \\d+}', '/api/orders',
+      '/e/{x: [a-z]*}', '/e/{x: [a-z]*}/{y: [a-z]*}', '/api/{p: [^.]+}', '/api/files/{path: .+}/meta',
     ];
     const router = routerOf(templates.map((template, index) => [template, String(index)]));
     const compiled = templates.map((template, index) => ({ template: compilePathTemplate(template), index }));
     const paths = ['/', '/a', '/a/', '/a/b', '/a/b/', '/a/bc', '/a/x/c', '/q/b', '/b/12', '/b/x', '/c/', '/c',
       '/%2F/z', '/x/y/z', '//', '/a//c', '/api/users/1', '/api/users/1/roles', '/api/orders/2', '/api/orders/x',
-      '/api/orders', '/api/orders/', '/api', '/api/users'];
+      '/api/orders', '/api/orders/', '/api', '/api/users', '/e/', '/e//', '/e/a/', '/e', '/api/a/b/c',
+      '/api/files/x/y/meta', '/api/files/meta', '/api/files/x/meta/'];
+    // Plus a deterministic sweep of generated paths, trailing slashes and empty segments included.
+    const words = ['', 'a', 'b', 'c', 'api', 'users', 'orders', 'files', 'meta', 'e', '1', '42', 'x.y', '%2F', 'roles'];
+    let seed = 7;
+    const next = (bound: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % bound;
+    for (let n = 0; n < 3000; n++) {
+      const segments = Array.from({ length: 1 + next(5) }, () => words[next(words.length)] as string);
+      paths.push(`/${segments.join('/')}${next(4) === 0 ? '/' : ''}`);
+    }
     for (const path of paths) {
       const expected = compiled
         .filter(({ template }) => template.regex.test(path))

@@ -1,0 +1,62 @@
+// Decides conservatively whether a variable's regex may match `/` (spanning segments); knows nothing of templates.
+
+const SLASH = 0x2f;
+/** Escapes that match or may produce `/`: `\D \W \S`, `\/`, code escapes, back-references. */
+const UNSAFE_ESCAPE = /[DWS/xuck0-9]/;
+
+/**
+ * `false` only when `regex` can never match a `/`: no `.`, no `/`, no negated class, no class range covering
+ * `/`, no `\D`, `\W`, `\S` or code escapes. `true` means "maybe" — the router then stops assuming the template's
+ * number of segments.
+ *
+ * @example
+ * mayMatchSlash('[a-zA-Z-]+'); // false
+ * mayMatchSlash('.+');         // true
+ */
+export function mayMatchSlash(regex: string): boolean {
+  for (let i = 0; i < regex.length; i++) {
+    const char = regex[i] as string;
+    if (char === '.' || char === '/') return true;
+    if (char === '\\') {
+      if (UNSAFE_ESCAPE.test(regex[i + 1] ?? '')) return true;
+      i++;
+    } else if (char === '[') {
+      const end = classEnd(regex, i);
+      if (end === -1 || classMayMatchSlash(regex.slice(i + 1, end))) return true;
+      i = end;
+    }
+  }
+  return false;
+}
+
+function classEnd(regex: string, open: number): number {
+  // A `]` right after `[` or `[^` is a literal member, as in Java.
+  let i = open + 1;
+  if (regex[i] === '^') i++;
+  if (regex[i] === ']') i++;
+  for (; i < regex.length; i++) {
+    if (regex[i] === '\\') i++;
+    else if (regex[i] === ']') return i;
+  }
+  return -1;
+}
+
+function classMayMatchSlash(members: string): boolean {
+  if (members.startsWith('^')) return true;
+  for (let i = 0; i < members.length; i++) {
+    const char = members[i] as string;
+    if (char === '\\') {
+      if (UNSAFE_ESCAPE.test(members[i + 1] ?? '')) return true;
+      i++;
+      continue;
+    }
+    if (char === '/') return true;
+    if (members[i + 1] === '-' && i + 2 < members.length) {
+      const last = members[i + 2] as string;
+      if (last === '\\') return true;
+      if (char.charCodeAt(0) <= SLASH && SLASH <= last.charCodeAt(0)) return true;
+      i += 2;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,55 @@
+// Micro-benchmark of parseRequestPath + Router.match on 100 routes; run: npm run build && node dist/spec/bench/router.bench.js
+import { performance } from 'node:perf_hooks';
+import { compilePathTemplate, joinPaths, parseRequestPath, Router } from '../../lib/routing';
+
+const RESOURCES = 25;
+
+/** 25 resources under `/api`, four templates each: 100 templates, 25 of them literal. */
+function buildRouter(): Router<string> {
+  const router = new Router<string>();
+  for (let r = 0; r < RESOURCES; r++) {
+    for (const [path, method] of [
+      ['', 'GET'],
+      ['{id}', 'GET'],
+      ['{id: \\d+}/items', 'GET'],
+      ['{id}/items/{item}', 'DELETE'],
+    ] as const) {
+      router.add(compilePathTemplate(joinPaths('/api', `resource${r}`, path)), method);
+    }
+  }
+  router.freeze();
+  return router;
+}
+
+function measure(label: string, paths: readonly string[], work: (path: string) => unknown): void {
+  const rounds = 2_000_000;
+  let sink = 0;
+  for (let i = 0; i < 200_000; i++) sink += work(paths[i % paths.length] as string) === undefined ? 0 : 1;
+  const start = performance.now();
+  for (let i = 0; i < rounds; i++) sink += work(paths[i % paths.length] as string) === undefined ? 0 : 1;
+  const nanoseconds = ((performance.now() - start) * 1e6) / rounds;
+  process.stdout.write(`${label.padEnd(44)} ${nanoseconds.toFixed(0).padStart(5)} ns/op  (${sink % 7})\n`);
+}
+
+function main(): void {
+  const router = buildRouter();
+  const literal = Array.from({ length: RESOURCES }, (_, r) => `/api/resource${r}`);
+  const oneVariable = literal.map((path, r) => `${path}/id-${r}`);
+  const regexVariable = literal.map((path, r) => `${path}/${r}/items`);
+  const twoVariables = literal.map((path, r) => `${path}/${r}/items/x${r}`);
+  const missing = literal.map((path) => `${path}/a/b/c/d`);
+  const parseAndMatch = (path: string): unknown => {
+    const parsed = parseRequestPath(path);
+    return parsed === undefined ? undefined : router.match(parsed.path)[0]?.params;
+  };
+  measure('parseRequestPath, plain path', oneVariable, parseRequestPath);
+  measure('parseRequestPath, %-escape and matrix', ['/api/caf%C3%A9;v=1/x'], parseRequestPath);
+  measure('match literal', literal, (path) => router.match(path)[0]);
+  measure('match {id} + read params', oneVariable, (path) => router.match(path)[0]?.params);
+  measure('match {id: \\d+}/items (two candidates)', regexVariable, (path) => router.match(path)[0]);
+  measure('match {id}/items/{item} + read params', twoVariables, (path) => router.match(path)[0]?.params);
+  measure('match nothing', missing, (path) => router.match(path)[0]);
+  measure('parse + match {id} + params', oneVariable, parseAndMatch);
+}
+
+if (require.main === module) main();
