@@ -21,6 +21,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 export function normalizeEscapes(text: string): string | undefined {
   if (text.indexOf('%') === -1) return text;
+  if (!KEPT_ESCAPE.test(text)) return decodeComponent(text);
   // %2F and %25 are ASCII bytes, so splitting on them never cuts a valid UTF-8 sequence in two.
   const parts = text.split(KEPT_ESCAPE);
   try {

@@ -1,4 +1,5 @@
 // Micro-benchmark of parseRequestPath + Router.match on 100 routes; run: npm run build && node dist/spec/bench/router.bench.js
+import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { compilePathTemplate, joinPaths, parseRequestPath, Router } from '../../lib/routing';
 
@@ -31,25 +32,41 @@ function measure(label: string, paths: readonly string[], work: (path: string) =
   process.stdout.write(`${label.padEnd(44)} ${nanoseconds.toFixed(0).padStart(5)} ns/op  (${sink % 7})\n`);
 }
 
-function main(): void {
+/** Each case runs in its own process so that one case's type feedback cannot slow another down. */
+function cases(): Record<string, [paths: readonly string[], work: (path: string) => unknown]> {
   const router = buildRouter();
   const literal = Array.from({ length: RESOURCES }, (_, r) => `/api/resource${r}`);
   const oneVariable = literal.map((path, r) => `${path}/id-${r}`);
-  const regexVariable = literal.map((path, r) => `${path}/${r}/items`);
-  const twoVariables = literal.map((path, r) => `${path}/${r}/items/x${r}`);
-  const missing = literal.map((path) => `${path}/a/b/c/d`);
   const parseAndMatch = (path: string): unknown => {
     const parsed = parseRequestPath(path);
     return parsed === undefined ? undefined : router.match(parsed.path)[0]?.params;
   };
-  measure('parseRequestPath, plain path', oneVariable, parseRequestPath);
-  measure('parseRequestPath, %-escape and matrix', ['/api/caf%C3%A9;v=1/x'], parseRequestPath);
-  measure('match literal', literal, (path) => router.match(path)[0]);
-  measure('match {id} + read params', oneVariable, (path) => router.match(path)[0]?.params);
-  measure('match {id: \\d+}/items (two candidates)', regexVariable, (path) => router.match(path)[0]);
-  measure('match {id}/items/{item} + read params', twoVariables, (path) => router.match(path)[0]?.params);
-  measure('match nothing', missing, (path) => router.match(path)[0]);
-  measure('parse + match {id} + params', oneVariable, parseAndMatch);
+  return {
+    'parseRequestPath, plain path': [oneVariable, parseRequestPath],
+    'parseRequestPath, %-escape and matrix': [['/api/caf%C3%A9;v=1/x'], parseRequestPath],
+    'match literal': [literal, (path) => router.match(path)[0]],
+    'match {id} + read params': [oneVariable, (path) => router.match(path)[0]?.params],
+    'match {id: \\d+}/items': [literal.map((path, r) => `${path}/${r}/items`), (path) => router.match(path)[0]],
+    'match {id}/items/{item} + read params': [
+      literal.map((path, r) => `${path}/${r}/items/x${r}`),
+      (path) => router.match(path)[0]?.params,
+    ],
+    'match nothing': [literal.map((path) => `${path}/a/b/c/d`), (path) => router.match(path)[0]],
+    'parse + match {id} + params': [oneVariable, parseAndMatch],
+  };
+}
+
+function main(): void {
+  const only = process.argv[2];
+  const all = cases();
+  if (only !== undefined) {
+    const [paths, work] = all[only] as [readonly string[], (path: string) => unknown];
+    measure(only, paths, work);
+    return;
+  }
+  for (const name of Object.keys(all)) {
+    process.stdout.write(execFileSync(process.execPath, [__filename, name], { encoding: 'utf8' }));
+  }
 }
 
 if (require.main === module) main();
