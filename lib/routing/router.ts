@@ -72,7 +72,7 @@ export class Router<T> {
   #frozen = false;
   /** Literal paths (with and without a trailing slash) → their complete, precomputed answer. */
   #literalPaths = new Map<string, readonly RouteMatch<T>[]>();
-  /** Templated groups, narrowed by one literal segment of the path. */
+  /** Templated groups, narrowed by one literal segment of the path and its number of segments. */
   #templated: SegmentIndex<RouteGroup<T>> = new SegmentIndex([]);
 
   /** Registers `value` under `template`; templates that differ only in spacing share one group. */
