@@ -1,0 +1,59 @@
+/** Serializes response entities: bytes and streams as they are, strings as text, everything else as JSON. */
+
+/** The body of a Web `Response`. */
+export type WrittenBody = string | Uint8Array | ReadableStream<Uint8Array> | null;
+
+/** Writes entities of some types as some media types; the first that accepts an entity writes it. */
+export interface EntityWriter {
+  isWriteable(entity: unknown, mediaType: string): boolean;
+  write(entity: unknown, mediaType: string): WrittenBody | Promise<WrittenBody>;
+}
+
+function isJsonType(mediaType: string): boolean {
+  const base = mediaType.split(';', 1)[0].trim().toLowerCase();
+  return base === 'application/json' || base.endsWith('+json');
+}
+
+/** Bytes, `ArrayBuffer`s and Web streams go out as they are, whatever the media type. */
+export const bytesWriter: EntityWriter = {
+  isWriteable: (entity) => entity instanceof Uint8Array || entity instanceof ArrayBuffer || entity instanceof ReadableStream,
+  write: (entity) => (entity instanceof ArrayBuffer ? new Uint8Array(entity) : (entity as Uint8Array | ReadableStream<Uint8Array>)),
+};
+
+/** A string is written as it is, also under a JSON media type (it is taken to be JSON text already). */
+export const stringWriter: EntityWriter = {
+  isWriteable: (entity) => typeof entity === 'string',
+  write: (entity) => entity as string,
+};
+
+/** JSON for JSON media types (dates as ISO-8601 strings, bigints as numbers' text). */
+export const jsonWriter: EntityWriter = {
+  isWriteable: (_entity, mediaType) => isJsonType(mediaType),
+  write: (entity) => JSON.stringify(entity, bigintReplacer) ?? 'null',
+};
+
+/** Any other value under a text type: its string form. */
+export const textWriter: EntityWriter = {
+  isWriteable: (_entity, mediaType) => mediaType.toLowerCase().startsWith('text/'),
+  write: (entity) => String(entity),
+};
+
+function bigintReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+export const builtinWriters: readonly EntityWriter[] = [bytesWriter, stringWriter, jsonWriter, textWriter];
+
+/** The media type of an entity when neither the endpoint nor the response gave one. */
+export function defaultMediaType(entity: unknown): string {
+  if (typeof entity === 'string') return 'text/plain';
+  if (entity instanceof Uint8Array || entity instanceof ArrayBuffer || entity instanceof ReadableStream) return 'application/octet-stream';
+  return 'application/json';
+}
+
+/** Adds `charset=UTF-8` to text and JSON types that have no charset (the Java framework's default). */
+export function withCharset(mediaType: string): string {
+  if (/;\s*charset=/i.test(mediaType)) return mediaType;
+  const lower = mediaType.toLowerCase();
+  return lower.startsWith('text/') || isJsonType(lower) ? `${mediaType};charset=UTF-8` : mediaType;
+}

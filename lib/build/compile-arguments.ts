@@ -1,0 +1,68 @@
+/** Compiles an endpoint method's parameters into one function reading every argument from the request. */
+import { readDesignType } from '../metadata/reflect-shim';
+import { readParameterNames } from '../metadata/param-names';
+import { Tags, type MethodMeta, type ParamMeta } from '../metadata/store';
+import { compileArgument, type ArgumentReader } from '../params/compile-argument';
+import { contextResolver } from '../params/context-types';
+import type { BodySettings } from '../params/read-body-argument';
+import type { StageFn } from '../pipeline/chain';
+import type { RequestContext } from '../pipeline/request-context';
+import type { PathTemplate } from '../routing/path-template';
+import { locate, type ProblemCollector } from './definition-error';
+
+export interface CompiledArguments {
+  readonly read: StageFn | undefined;
+  readonly readsBody: boolean;
+}
+
+/** The kind of an undecorated parameter: a context object by type, a template variable by name, else the body. */
+function implicitMeta(index: number, type: unknown, name: string | undefined, template: PathTemplate): ParamMeta {
+  const kind = contextResolver(type) ? 'context' : name !== undefined && template.variables.includes(name) ? 'path' : 'body';
+  return { index, kind, tags: new Tags() };
+}
+
+export function compileArguments(type: Function, method: MethodMeta, template: PathTemplate, settings: BodySettings, problems: ProblemCollector): CompiledArguments {
+  const fn = (type.prototype as Record<string, unknown>)[method.name] as Function;
+  const types = (readDesignType('design:paramtypes', type.prototype, method.name) as unknown[] | undefined) ?? [];
+  const names = readParameterNames(fn) ?? [];
+  const count = Math.max(types.length, fn.length, names.length, ...[...method.params.keys()].map((i) => i + 1));
+  const readers: ArgumentReader[] = [];
+  let bodies = 0;
+  let readsBody = false;
+  for (let i = 0; i < count; i++) {
+    const meta = method.params.get(i) ?? implicitMeta(i, types[i], names[i], template);
+    const where = locate(type, method.name, names[i] ?? i);
+    if (meta.kind === 'body') bodies++;
+    if (meta.kind === 'body' || meta.kind === 'form') readsBody = true;
+    if (meta.nameRequired && !meta.name) problems.add(where, `@${meta.kind[0].toUpperCase()}${meta.kind.slice(1)}Param needs a name`);
+    const name = meta.name ?? names[i];
+    if (meta.kind === 'path' && name !== undefined && !template.variables.includes(name)) {
+      problems.add(where, `the path parameter "${name}" is not a variable of the template ${template.template}`);
+    }
+    const reader = problems.attempt(where, () => compileArgument({ meta, name, designType: types[i], settings }));
+    if (reader) readers.push(reader);
+  }
+  if (bodies > 1) problems.add(locate(type, method.name), `only one parameter can receive the request body, but ${bodies} are undecorated or @Body`);
+  return { read: readers.length ? readAll(readers) : undefined, readsBody };
+}
+
+/** Reads every argument; waits only when some reader answers later (bodies, forms). */
+function readAll(readers: readonly ArgumentReader[]): StageFn {
+  return (ctx: RequestContext) => {
+    const args = new Array<unknown>(readers.length);
+    let pending: Promise<unknown>[] | undefined;
+    try {
+      for (let i = 0; i < readers.length; i++) {
+        const value = readers[i](ctx);
+        if (value instanceof Promise) (pending ??= []).push(value.then((resolved) => (args[i] = resolved)));
+        else args[i] = value;
+      }
+    } catch (error) {
+      // A later argument failed: earlier pending reads are abandoned, and must not reject unhandled.
+      for (const read of pending ?? []) read.catch(() => undefined);
+      throw error;
+    }
+    ctx.args = args;
+    return pending ? Promise.all(pending).then(() => ctx) : ctx;
+  };
+}

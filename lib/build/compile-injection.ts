@@ -1,0 +1,41 @@
+/** Compiles the parameters of filters, mappers and other callbacks: each is a context object chosen by type. */
+import { readDesignType } from '../metadata/reflect-shim';
+import { contextResolver } from '../params/context-types';
+import { isUnknownDesignType } from '../params/convert';
+import type { RequestContext } from '../pipeline/request-context';
+
+export type InjectedReader = (ctx: RequestContext, error?: unknown) => unknown;
+export type InjectedArgs = (ctx: RequestContext, error?: unknown) => unknown[];
+
+/** The handled exception, for a parameter typed `Error` or a subclass. */
+const readError: InjectedReader = (_ctx, error) => error;
+
+export const byPosition = {
+  requestFilter: [(ctx: RequestContext) => ctx] as InjectedReader[],
+  responseFilter: [(ctx: RequestContext) => ctx, (ctx: RequestContext) => ctx.response, (ctx: RequestContext) => ctx.error] as InjectedReader[],
+  mapper: [readError, (ctx: RequestContext) => ctx] as InjectedReader[],
+};
+
+function isErrorType(type: unknown): boolean {
+  return typeof type === 'function' && (type === Error || type.prototype instanceof Error);
+}
+
+/**
+ * Compiles a callback's arguments from its parameter types: context objects by type, the handled
+ * exception for `Error` types, and `fallback[i]` where metadata does not tell the type.
+ */
+export function compileInjection(type: Function, method: string, fallback: readonly InjectedReader[]): InjectedArgs {
+  const fn = (type.prototype as Record<string, unknown>)[method] as Function;
+  const types = (readDesignType('design:paramtypes', type.prototype, method) as unknown[] | undefined) ?? [];
+  const count = Math.max(types.length, fn.length);
+  const readers: InjectedReader[] = [];
+  for (let i = 0; i < count; i++) {
+    const resolve = contextResolver(types[i]);
+    if (resolve) readers.push(resolve);
+    else if (isErrorType(types[i])) readers.push(readError);
+    else if (isUnknownDesignType(types[i]) && fallback[i]) readers.push(fallback[i]);
+    else throw new Error(`parameter ${i} of type ${typeof types[i] === 'function' ? (types[i] as Function).name : String(types[i])} cannot be injected`);
+  }
+  if (readers.length === 0) return () => [];
+  return (ctx, error) => readers.map((read) => read(ctx, error));
+}

@@ -1,0 +1,48 @@
+/** Method interceptors: which wrap an invocation, in priority order, each as an RxJS operator. */
+import { defer, type Observable } from 'rxjs';
+import { INTERCEPTOR, type InvocationContext, type MethodInterceptor } from '../decorators/interceptors';
+import { locate, type ProblemCollector } from './definition-error';
+import type { Unit } from './discover';
+
+interface CompiledInterceptor {
+  readonly bindings: readonly string[];
+  readonly priority: number;
+  readonly instance: MethodInterceptor;
+}
+
+/** The application's interceptors, ready to wrap calls of methods carrying their bindings. */
+export class InterceptorChain {
+  readonly #interceptors: CompiledInterceptor[];
+
+  constructor(interceptors: CompiledInterceptor[]) {
+    this.#interceptors = interceptors.sort((a, b) => a.priority - b.priority);
+  }
+
+  /** Interceptors for a method carrying `bindings` (an interceptor needs at least one of its bindings present). */
+  select(bindings: ReadonlySet<string>): readonly CompiledInterceptor[] {
+    return this.#interceptors.filter((i) => i.bindings.some((name) => bindings.has(name)));
+  }
+
+  /** The call wrapped by every selected interceptor; the lowest priority is outermost. */
+  wrap(resourceClass: Function, methodName: string, target: object, args: unknown[], bindings: ReadonlySet<string>, call: () => Observable<unknown>): Observable<unknown> {
+    const selected = this.select(bindings);
+    const invocation: InvocationContext = { resourceClass, methodName, args, target };
+    let chain: Observable<unknown> = defer(call);
+    for (let i = selected.length - 1; i >= 0; i--) chain = chain.pipe(selected[i].instance.intercept(invocation));
+    return chain;
+  }
+}
+
+export function compileInterceptors(units: readonly Unit[], problems: ProblemCollector): InterceptorChain {
+  const interceptors: CompiledInterceptor[] = [];
+  for (const unit of units) {
+    const declared = unit.meta.tags.get(INTERCEPTOR);
+    if (!declared) continue;
+    if (typeof (unit.instance as Partial<MethodInterceptor>).intercept !== 'function') {
+      problems.add(locate(unit.type), '@Interceptor classes must have an intercept(invocation) method returning an RxJS operator');
+      continue;
+    }
+    interceptors.push({ bindings: declared.bindings, priority: declared.priority, instance: unit.instance as MethodInterceptor });
+  }
+  return new InterceptorChain(interceptors);
+}

@@ -1,0 +1,50 @@
+/** Problems found by the build step, collected and thrown together, each naming its class and method. */
+
+/** One problem in the application's definition. */
+export interface DefinitionProblem {
+  /** `Class#method`, `Class#method(param)` or `Class`. */
+  readonly location: string;
+  readonly message: string;
+}
+
+/**
+ * Thrown by `RestApplication.build()` when the application is not valid: it lists every problem found,
+ * not just the first.
+ */
+export class DefinitionError extends Error {
+  readonly problems: readonly DefinitionProblem[];
+
+  constructor(problems: readonly DefinitionProblem[]) {
+    super(`The application has ${problems.length} definition problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `- ${p.location}: ${p.message}`).join('\n')}`);
+    this.name = 'DefinitionError';
+    this.problems = problems;
+  }
+}
+
+/** Collects problems during the build; `throwIfAny` ends the build when there are some. */
+export class ProblemCollector {
+  readonly #problems: DefinitionProblem[] = [];
+
+  add(location: string, message: string): void {
+    this.#problems.push({ location, message });
+  }
+
+  /** Runs `fn`, recording what it throws as a problem at `location`; returns `undefined` then. */
+  attempt<T>(location: string, fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (error) {
+      this.add(location, error instanceof Error ? error.message : String(error));
+      return undefined;
+    }
+  }
+
+  throwIfAny(): void {
+    if (this.#problems.length) throw new DefinitionError(this.#problems);
+  }
+}
+
+export function locate(type: Function, method?: string, param?: string | number): string {
+  const base = method === undefined ? type.name : `${type.name}#${method}`;
+  return param === undefined ? base : `${base}(${typeof param === 'number' ? `parameter ${param}` : param})`;
+}

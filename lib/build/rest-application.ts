@@ -1,0 +1,138 @@
+/** The build step and the built application: decorated classes in, a fetch handler and a server out. */
+import { Hono } from 'hono';
+import { builtinWriters, type EntityWriter } from '../body/entity-writers';
+import { loadConfig, type Config, type LoadConfigOptions } from '../config';
+import type { Application } from '../decorators/application';
+import { APPLICATION_PATH } from '../decorators/resource';
+import { configureLogging, logging } from '../logging/logger';
+import { findClassMeta } from '../metadata/store';
+import { compileSteps } from '../pipeline/chain';
+import type { Endpoint } from '../pipeline/endpoint';
+import { RequestPipeline } from '../pipeline/request-pipeline';
+import { Router } from '../routing/router';
+import { listen, type RunningServer } from '../server/listen';
+import { compileEndpoint } from './compile-endpoint';
+import { applicable, compileFilters, requestSteps, responseSteps, type OperatorFilter } from './compile-filters';
+import { compileInterceptors } from './compile-interceptors';
+import { compileMappers, mappersFor } from './compile-mappers';
+import { ProblemCollector } from './definition-error';
+import { detectDuplicates } from './detect-duplicates';
+import { discover } from './discover';
+
+const log = logging.getLogger('rxrest.build');
+
+export interface BuildOptions extends LoadConfigOptions {
+  /** The resource and provider classes; every decorated class imported so far when absent. */
+  readonly classes?: readonly Function[];
+  /** An `Application` subclass instance: its `@ApplicationPath`, `getClasses()` and `getSingletons()`. */
+  readonly application?: Application;
+  /** Filters written as RxJS operators. */
+  readonly filters?: readonly OperatorFilter[];
+  /** A ready configuration, instead of loading one. */
+  readonly config?: Config;
+}
+
+/** What the application serves, for logs and tests. */
+export interface EndpointSummary {
+  readonly method: string;
+  readonly path: string;
+  readonly resource: string;
+  readonly handler: string;
+}
+
+/** A built application: serve it with `listen()`, or call `fetch()` in process. */
+export class RestApp {
+  readonly config: Config;
+  /** The Hono app serving every request through the rxrest pipeline; add Hono middleware here if you need it. */
+  readonly hono: Hono;
+  readonly endpoints: readonly EndpointSummary[];
+  readonly #pipeline: RequestPipeline;
+
+  constructor(config: Config, pipeline: RequestPipeline, endpoints: readonly EndpointSummary[]) {
+    this.config = config;
+    this.#pipeline = pipeline;
+    this.endpoints = endpoints;
+    this.hono = new Hono();
+    this.hono.all('*', (c) => this.#pipeline.execute(c.req.raw, c));
+  }
+
+  /**
+   * Answers a Web standard request in process (no socket), e.g. in tests.
+   *
+   * @example
+   * const response = await app.fetch(new Request('http://localhost/fruits'));
+   */
+  fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.hono.fetch(request, env);
+
+  /** Serves the application on `@hono/node-server`; port and host default to the configuration. */
+  listen(options: { port?: number; host?: string; handleSignals?: boolean } = {}): Promise<RunningServer> {
+    const { config } = this;
+    return listen(this.fetch, {
+      port: options.port ?? config.get('framework.http.port'),
+      host: options.host ?? config.get('framework.http.host'),
+      requestTimeout: config.get('framework.http.request-timeout'),
+      headersTimeout: config.get('framework.http.headers-timeout'),
+      keepAliveTimeout: config.get('framework.http.keep-alive-timeout'),
+      shutdownTimeout: config.get('framework.shutdown.timeout'),
+      handleSignals: options.handleSignals,
+    });
+  }
+}
+
+function applicationPath(options: BuildOptions, config: Config): string {
+  const type = options.application?.constructor;
+  return (type && findClassMeta(type)?.tags.get(APPLICATION_PATH)) ?? config.get('framework.rest.path');
+}
+
+/**
+ * The build step: reads the decorators of the application's classes once, validates them, and compiles
+ * every endpoint into its pipeline. Every problem found is reported together in one `DefinitionError`.
+ *
+ * @example
+ * const app = RestApplication.build({ classes: [FruitResource] });
+ * await app.listen({ port: 8080 });
+ */
+export const RestApplication = {
+  build(options: BuildOptions = {}): RestApp {
+    const config = options.config ?? loadConfig(options);
+    configureLogging(config);
+    const problems = new ProblemCollector();
+    const units = discover(options, problems);
+    const interceptors = compileInterceptors(units, problems);
+    const filters = compileFilters(units, options.filters ?? [], problems);
+    const mappers = compileMappers(units, problems, interceptors);
+    const body = { maxBodySize: config.get('framework.http.limits.max-body-size') };
+    const root = applicationPath(options, config);
+    const endpoints: Endpoint[] = [];
+    for (const unit of units.filter((u) => u.isResource)) {
+      const context = { applicationPath: root, filters, mappers: mappersFor(mappers, unit.type), interceptors, body, problems };
+      for (const method of unit.meta.methods.values()) {
+        if (method.httpMethods.length > 1) {
+          problems.add(`${unit.type.name}#${method.name}`, `has ${method.httpMethods.length} HTTP method decorators (${method.httpMethods.join(', ')}); an endpoint has exactly one`);
+          continue;
+        }
+        const endpoint = method.httpMethods.length ? compileEndpoint(unit, method, method.httpMethods[0], context) : undefined;
+        if (endpoint) endpoints.push(endpoint);
+      }
+    }
+    const duplicates = detectDuplicates(endpoints);
+    if (config.get('framework.rest.fail-on-duplicate')) for (const message of duplicates) problems.add('duplicate endpoints', message);
+    else for (const message of duplicates) log.warn(`Duplicate endpoints: ${message}`);
+    problems.throwIfAny();
+    const router = new Router<Endpoint>();
+    for (const endpoint of endpoints) router.add(endpoint.template, endpoint);
+    router.freeze();
+    const everywhere = new Set<string>();
+    const globalResponse = applicable(filters.response, everywhere);
+    const pipeline = new RequestPipeline({
+      router,
+      preMatching: filters.preMatching.length ? compileSteps(requestSteps(filters.preMatching)) : undefined,
+      mappers: mappersFor(mappers, undefined),
+      responseFilters: globalResponse.length ? compileSteps(responseSteps(globalResponse)) : undefined,
+      writers: builtinWriters as EntityWriter[],
+    });
+    const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));
+    log.debug(`Built ${summary.length} endpoints`);
+    return new RestApp(config, pipeline, summary);
+  },
+};

@@ -1,0 +1,109 @@
+/** Parameter decorators: where each argument of an endpoint comes from. They only record metadata. */
+import type { ZodType } from 'zod';
+import { metaKey, ownerOf, paramMeta, propertyMeta, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
+import { memberName, type ParamOrPropertyDecorator } from './decorator-types';
+
+/** An enum given as its object (`{ type: Color }`). */
+export type EnumLike = Readonly<Record<string, string | number>>;
+
+/**
+ * The type of a parameter when decorator metadata cannot tell it (erased generics, enums, builds
+ * without metadata): a constructor such as `Number`, `Date` or a class, an enum object, or a one-element
+ * array for a list of that type (`[Number]`).
+ */
+export type TypeHint = Function | EnumLike | readonly [Function | EnumLike];
+
+export interface ParamOptions {
+  /** The parameter's type, when metadata does not give it (see {@link TypeHint}). */
+  type?: TypeHint;
+  /** A zod schema the raw value is validated and converted with (failures answer 400 with each violation). */
+  schema?: ZodType;
+  /**
+   * Whether the value must be present. Bodies are required unless `false` (an empty body is then
+   * `undefined`); other parameters are optional (`undefined` when absent) unless `true`.
+   */
+  required?: boolean;
+}
+
+export const PARAM_OPTIONS = metaKey<ParamOptions>('param-options');
+export const DEFAULT_VALUE = metaKey<string>('default-value');
+
+function record(kind: ParamKind, name: string | undefined, options: ParamOptions | undefined, nameRequired: boolean): ParamOrPropertyDecorator {
+  return (target, propertyKey, parameterIndex) => {
+    const owner = ownerOf(target);
+    let meta: ParamMeta;
+    if (typeof parameterIndex === 'number') {
+      meta = paramMeta(owner, propertyKey === undefined ? 'constructor' : memberName(propertyKey), parameterIndex, kind);
+    } else {
+      meta = { index: -1, kind, tags: new Tags() };
+      propertyMeta(owner, memberName(propertyKey!)).params.push(meta);
+    }
+    meta.kind = kind;
+    meta.name = name;
+    meta.nameRequired = nameRequired;
+    if (options) meta.tags.set(PARAM_OPTIONS, options);
+  };
+}
+
+function restFamily(kind: ParamKind) {
+  return (nameOrOptions?: string | ParamOptions, options?: ParamOptions): ParamOrPropertyDecorator =>
+    typeof nameOrOptions === 'string' ? record(kind, nameOrOptions, options, false) : record(kind, undefined, nameOrOptions, false);
+}
+
+function specFamily(kind: ParamKind) {
+  return (name: string, options?: ParamOptions): ParamOrPropertyDecorator => record(kind, name, options, true);
+}
+
+/** A path template variable; optional when the parameter is named after the variable. */
+export const RestPath = restFamily('path');
+/** A query parameter, named after the parameter unless given. */
+export const RestQuery = restFamily('query');
+/** A request header, named after the parameter unless given. */
+export const RestHeader = restFamily('header');
+/** A cookie, named after the parameter unless given. */
+export const RestCookie = restFamily('cookie');
+/** A URL-encoded or multipart form field, named after the parameter unless given. */
+export const RestForm = restFamily('form');
+/** A matrix parameter of a path segment, named after the parameter unless given. */
+export const RestMatrix = restFamily('matrix');
+
+/** The specification's form of {@link RestPath}; the name is required. */
+export const PathParam = specFamily('path');
+/** The specification's form of {@link RestQuery}; the name is required. */
+export const QueryParam = specFamily('query');
+/** The specification's form of {@link RestHeader}; the name is required. */
+export const HeaderParam = specFamily('header');
+/** The specification's form of {@link RestCookie}; the name is required. */
+export const CookieParam = specFamily('cookie');
+/** The specification's form of {@link RestForm}; the name is required. */
+export const FormParam = specFamily('form');
+/** The specification's form of {@link RestMatrix}; the name is required. */
+export const MatrixParam = specFamily('matrix');
+
+/** The request body, for a parameter that needs options (an unannotated parameter is the body already). */
+export function Body(options?: ParamOptions): ParamOrPropertyDecorator {
+  return record('body', undefined, options, false);
+}
+
+/** A context object chosen by the parameter's type (`RequestContext`, `UriInfo`, `HttpHeaders`...). */
+export function Context(options?: ParamOptions): ParamOrPropertyDecorator {
+  return record('context', undefined, options, false);
+}
+
+/** A class whose properties carry parameter decorators, filled from one request. */
+export function BeanParam(options?: ParamOptions): ParamOrPropertyDecorator {
+  return record('bean', undefined, options, false);
+}
+
+/** The value used when the parameter is absent, converted like a sent value. */
+export function DefaultValue(value: string): ParamOrPropertyDecorator {
+  return (target, propertyKey, parameterIndex) => {
+    const owner = ownerOf(target);
+    if (typeof parameterIndex === 'number') {
+      const meta = paramMeta(owner, propertyKey === undefined ? 'constructor' : memberName(propertyKey), parameterIndex, 'body');
+      meta.tags.set(DEFAULT_VALUE, value);
+    } else {
+      propertyMeta(owner, memberName(propertyKey!)).tags.set(DEFAULT_VALUE, value);
+    }
+  };
+}

@@ -1,0 +1,33 @@
+/** Builds the exception for an error the framework raises, as the matching WebApplicationException subtype. */
+import { ErrorCodes, problemDetails, type ErrorCode, type Violation } from './problem-details';
+import {
+  BadRequestException,
+  InternalServerErrorException,
+  NotAcceptableException,
+  NotAllowedException,
+  NotFoundException,
+  NotSupportedException,
+  PayloadTooLargeException,
+  WebApplicationException,
+  type WebApplicationExceptionOptions,
+} from './web-application-exception';
+
+const byStatus: Record<number, new (message?: string, options?: WebApplicationExceptionOptions) => WebApplicationException> = {
+  400: BadRequestException,
+  404: NotFoundException,
+  406: NotAcceptableException,
+  413: PayloadTooLargeException,
+  415: NotSupportedException,
+  500: InternalServerErrorException,
+};
+
+/**
+ * The exception for a framework error: an instance of the usual subtype (so a user's mapper for
+ * `NotFoundException` also sees routing 404s) whose default response is problem JSON.
+ */
+export function httpProblem(code: ErrorCode, detail: string, options: { violations?: readonly Violation[]; cause?: unknown; allowed?: readonly string[] } = {}): WebApplicationException {
+  const problem = problemDetails(code, detail, options.violations);
+  if (code === 'RXREST_METHOD_NOT_ALLOWED') return new NotAllowedException(detail, options.allowed ?? [], { problem, cause: options.cause });
+  const Type = byStatus[ErrorCodes[code].status] ?? WebApplicationException;
+  return new Type(detail, { problem, cause: options.cause });
+}

@@ -1,0 +1,40 @@
+/** The public API of rxrest: everything users import comes from here. */
+export { Application } from './decorators/application';
+export { ApplicationPath, Path, HttpMethod, GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, Produces, Consumes, type MethodDecoratorFn } from './decorators/resource';
+export {
+  RestPath, RestQuery, RestHeader, RestCookie, RestForm, RestMatrix,
+  PathParam, QueryParam, HeaderParam, CookieParam, FormParam, MatrixParam,
+  Body, Context, BeanParam, DefaultValue,
+  type ParamOptions, type TypeHint, type EnumLike,
+} from './decorators/params';
+export {
+  ServerRequestFilter, ServerResponseFilter, ServerExceptionMapper, Provider, Priority, PreMatching, NameBinding,
+  ResponseStatus, ResponseHeader, DEFAULT_PRIORITY,
+  type RequestFilterOptions, type ResponseFilterOptions, type ProviderOptions, type NameBindingDecorator,
+} from './decorators/providers';
+export { UnwrapException, ExceptionUnwrapStrategy, type UnwrapStrategy } from './decorators/exceptions';
+export { Interceptor, InterceptorBinding, type MethodInterceptor, type InvocationContext, type InterceptorBindingDecorator } from './decorators/interceptors';
+export type { ClassOrMethodDecorator, ParamOrPropertyDecorator } from './decorators/decorator-types';
+
+export {
+  WebApplicationException, BadRequestException, NotAuthorizedException, ForbiddenException, NotFoundException,
+  NotAllowedException, NotAcceptableException, ConflictException, GoneException, PreconditionFailedException,
+  PayloadTooLargeException, NotSupportedException, InternalServerErrorException, ServiceUnavailableException,
+  RedirectionException, type WebApplicationExceptionOptions,
+} from './errors/web-application-exception';
+export { ErrorCodes, PROBLEM_JSON, type ErrorCode, type ProblemDetails, type Violation } from './errors/problem-details';
+
+export { RestResponse, ResponseBuilder } from './response/rest-response';
+export { ResponseHeaders } from './response/response-headers';
+export { RequestContext, RequestContext as ContainerRequestContext, type EndpointInfo, type Lane } from './pipeline/request-context';
+export { ResponseContext, ResponseContext as ContainerResponseContext } from './pipeline/response-context';
+
+export { EntityTag, NewCookie, type NewCookieOptions, type CacheControl, type WebLink, type MediaType, parseMediaType, formatMediaType, mediaType, formatHttpDate, parseHttpDate, parseSize } from './http';
+
+export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './build/rest-application';
+export type { OperatorFilter } from './build/compile-filters';
+export { DefinitionError, type DefinitionProblem } from './build/definition-error';
+export type { RunningServer } from './server/listen';
+
+export { Config, ConfigError, type ConfigProblem, loadConfig, type LoadConfigOptions, resolveConfig, describeConfiguration, type FrameworkConfig, type FrameworkKey } from './config';
+export { LogManager, logging, configureLogging, LOG_CATEGORIES, LOG_LEVELS, type Logger, type LogLevel, type LogRecord, type LogSink } from './logging';

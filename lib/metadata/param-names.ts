@@ -1,0 +1,71 @@
+/** Reads parameter names from a function's source text, the TypeScript form of "retain parameter names". */
+
+/**
+ * Returns the declared parameter names of `fn`, `undefined` for a destructured parameter, or `undefined`
+ * as a whole when the source cannot be read (native or bound functions). Comments, default values and
+ * nested brackets are skipped, so coverage instrumentation inside defaults does not confuse it.
+ */
+export function readParameterNames(fn: Function): (string | undefined)[] | undefined {
+  const source = Function.prototype.toString.call(fn);
+  const open = source.indexOf('(');
+  if (open < 0 || source.includes('[native code]')) return undefined;
+  const parts = splitTopLevel(source, open + 1);
+  if (!parts) return undefined;
+  return parts
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0)
+    .map((part) => {
+      const name = part.replace(/^\.\.\./, '').split('=')[0].trim();
+      return /^[A-Za-z_$][\w$]*$/.test(name) ? name : undefined;
+    });
+}
+
+function splitTopLevel(source: string, start: number): string[] | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (let i = start; i < source.length; i++) {
+    const ch = source[i];
+    const next = source[i + 1];
+    if (ch === '/' && next === '*') {
+      const end = source.indexOf('*/', i + 2);
+      if (end < 0) return undefined;
+      i = end + 1;
+      continue;
+    }
+    if (ch === '/' && next === '/') {
+      const end = source.indexOf('\n', i + 2);
+      i = end < 0 ? source.length : end;
+      continue;
+    }
+    if (ch === '"' || ch === "'" || ch === '`') {
+      const end = skipString(source, i);
+      current += source.slice(i, end + 1);
+      i = end;
+      continue;
+    }
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      if (depth === 0) {
+        parts.push(current);
+        return parts;
+      }
+      depth--;
+    } else if (ch === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+      continue;
+    }
+    current += ch;
+  }
+  return undefined;
+}
+
+function skipString(source: string, start: number): number {
+  const quote = source[start];
+  for (let i = start + 1; i < source.length; i++) {
+    if (source[i] === '\\') i++;
+    else if (source[i] === quote) return i;
+  }
+  return source.length - 1;
+}

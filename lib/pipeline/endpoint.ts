@@ -1,0 +1,18 @@
+/** A compiled endpoint: what routing selects on, and the request handling built for it once. */
+import type { Observable } from 'rxjs';
+import type { MediaType } from '../http/media-type';
+import type { PathTemplate } from '../routing/path-template';
+import type { EndpointInfo, RequestContext } from './request-context';
+
+export interface Endpoint {
+  readonly info: EndpointInfo;
+  readonly template: PathTemplate;
+  /** Accepted request types; empty accepts any. */
+  readonly consumes: readonly MediaType[];
+  /** Producible types; empty means "decided by the returned value" (text for strings, else JSON). */
+  readonly produces: readonly MediaType[];
+  /** Whether the endpoint reads a request body (a missing `Content-Type` is then checked against `consumes`). */
+  readonly readsBody: boolean;
+  /** Runs request filters, the method and response filters; errors are already mapped. */
+  readonly handle: (ctx: RequestContext) => Observable<RequestContext>;
+}

@@ -1,0 +1,65 @@
+/** Request and response filters as pipeline stages: run, continue, or answer the request now. */
+import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import { RequestAborted, type RequestContext } from './request-context';
+import { isResponseLike } from './to-response';
+import type { StageResult } from './stage';
+
+/** A filter compiled by the build step. */
+export interface CompiledFilter {
+  readonly name: string;
+  readonly priority: number;
+  readonly bindings: readonly string[];
+  readonly preMatching: boolean;
+  readonly nonBlocking: boolean;
+  /** A user method or provider call, or a user's RxJS operator. */
+  readonly run: ((ctx: RequestContext) => unknown) | { readonly operator: MonoTypeOperatorFunction<RequestContext> };
+}
+
+function settleRequestFilter(ctx: RequestContext, result: unknown): StageResult<RequestContext> {
+  if (result === undefined || result === null) return ctx;
+  if (isResponseLike(result)) throw new RequestAborted(result);
+  if (result instanceof Promise) return result.then((value: unknown) => settleRequestFilter(ctx, value) as RequestContext | Promise<RequestContext>);
+  if (result instanceof Observable) {
+    return new Observable<RequestContext>((subscriber) => {
+      let answered = false;
+      const subscription = result.subscribe({
+        next(value: unknown) {
+          if (answered) return;
+          answered = true;
+          if (isResponseLike(value)) subscriber.error(new RequestAborted(value));
+          else {
+            subscriber.next(ctx);
+            subscriber.complete();
+          }
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete() {
+          if (answered) return;
+          subscriber.next(ctx);
+          subscriber.complete();
+        },
+      });
+      return subscription;
+    });
+  }
+  return ctx;
+}
+
+/** A request filter method as a stage function: a returned response aborts to the response stages. */
+export function requestFilterStage(call: (ctx: RequestContext) => unknown): (ctx: RequestContext) => StageResult<RequestContext> {
+  return (ctx) => settleRequestFilter(ctx, call(ctx));
+}
+
+/** A response filter method as a stage function: its result only delays the response until settled. */
+export function responseFilterStage(call: (ctx: RequestContext) => unknown): (ctx: RequestContext) => StageResult<RequestContext> {
+  return (ctx) => {
+    const result = call(ctx);
+    if (result instanceof Promise) return result.then(() => ctx);
+    if (result instanceof Observable) {
+      return new Observable<RequestContext>((subscriber) =>
+        result.subscribe({ error: (error: unknown) => subscriber.error(error), complete: () => (subscriber.next(ctx), subscriber.complete()) }),
+      );
+    }
+    return ctx;
+  };
+}

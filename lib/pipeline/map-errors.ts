@@ -1,0 +1,86 @@
+/** The error path: exception mappers, then the default answer for WebApplicationExceptions and the rest. */
+import { Observable } from 'rxjs';
+import type { ExceptionMappers } from '../errors/exception-mappers';
+import { problemDetails, PROBLEM_JSON } from '../errors/problem-details';
+import { WebApplicationException } from '../errors/web-application-exception';
+import { logging } from '../logging/logger';
+import { ResponseHeaders } from '../response/response-headers';
+import { RequestAborted, type RequestContext } from './request-context';
+import { ResponseContext } from './response-context';
+import type { StageResult } from './stage';
+import { fromRestResponse, toResponseContext } from './to-response';
+
+const errorLog = logging.getLogger('rxrest.errors');
+const paramLog = logging.getLogger('rxrest.params');
+
+/** The answer to an error no mapper handled. Internals (messages of plain errors, stacks) never reach the client. */
+export function defaultErrorResponse(error: unknown): ResponseContext {
+  if (error instanceof WebApplicationException) {
+    const code = error.problem?.code;
+    const log = code === 'RXREST_PARAMETER_NOT_FOUND' || code === 'RXREST_INVALID_PARAMETER' ? paramLog : errorLog;
+    if (log.isEnabled('DEBUG')) log.debug(`${error.name}: ${error.message}`, error);
+    if (error.response) return fromRestResponse(error.response);
+    const headers = new ResponseHeaders(error.headers);
+    if (error.problem) return new ResponseContext(error.status, error.problem, headers, PROBLEM_JSON);
+    return new ResponseContext(error.status, error.hasMessage ? error.message : undefined, headers, error.hasMessage ? 'text/plain' : undefined);
+  }
+  errorLog.error('Unhandled error while processing a request', error);
+  return new ResponseContext(500, problemDetails('RXREST_INTERNAL_ERROR', 'An unexpected error occurred.'), new ResponseHeaders(), PROBLEM_JSON);
+}
+
+function settleMapped(ctx: RequestContext, error: unknown, result: unknown): StageResult<RequestContext> {
+  if (result instanceof Promise) return result.then((value: unknown) => settleMapped(ctx, error, value) as RequestContext);
+  if (result instanceof Observable) {
+    return new Observable<RequestContext>((subscriber) => {
+      let done = false;
+      const subscription = result.subscribe({
+        next(value: unknown) {
+          if (done) return;
+          done = true;
+          settleMapped(ctx, error, value);
+          subscriber.next(ctx);
+          subscriber.complete();
+        },
+        error: (mapperError: unknown) => {
+          ctx.response = defaultErrorResponse(mapperError);
+          subscriber.next(ctx);
+          subscriber.complete();
+        },
+        complete() {
+          if (done) return;
+          ctx.response = defaultErrorResponse(error);
+          subscriber.next(ctx);
+          subscriber.complete();
+        },
+      });
+      return subscription;
+    });
+  }
+  ctx.response = result === undefined ? defaultErrorResponse(error) : toResponseContext(result, {});
+  return ctx;
+}
+
+/**
+ * Recovers a request from an error: an abort becomes its response; anything else goes to the nearest
+ * mapper, or to the default answer. A mapper that fails is answered like an unmapped error.
+ */
+export function recover(ctx: RequestContext, error: unknown, mappers: ExceptionMappers | undefined): StageResult<RequestContext> {
+  if (error instanceof RequestAborted) {
+    ctx.response = fromRestResponse(error.response);
+    return ctx;
+  }
+  ctx.error = error;
+  const resolved = mappers?.resolve(error);
+  if (!resolved) {
+    ctx.response = defaultErrorResponse(error);
+    return ctx;
+  }
+  try {
+    const result = resolved.mapper.map(resolved.error, ctx);
+    if (result instanceof Promise) return result.then((value: unknown) => settleMapped(ctx, error, value) as RequestContext, (mapperError: unknown) => ((ctx.response = defaultErrorResponse(mapperError)), ctx));
+    return settleMapped(ctx, error, result);
+  } catch (mapperError) {
+    ctx.response = defaultErrorResponse(mapperError);
+    return ctx;
+  }
+}

@@ -1,0 +1,166 @@
+/** The state of one request as it travels the pipeline (ContainerRequestContext for filters). */
+import type { RestResponse } from '../response/rest-response';
+import type { ResponseContext } from './response-context';
+
+/** Which lane the endpoint runs in (spec 4.13, DESIGN §5). */
+export type Lane = 'event-loop' | 'worker';
+
+/** What a matched endpoint tells about itself to filters, mappers and `ResourceInfo`. */
+export interface EndpointInfo {
+  readonly resourceClass: Function;
+  readonly methodName: string;
+  readonly httpMethod: string;
+  readonly pathTemplate: string;
+  readonly produces: readonly string[];
+  readonly consumes: readonly string[];
+  readonly lane: Lane;
+}
+
+/** Thrown by `abortWith` to jump from a request filter to the response stages. */
+export class RequestAborted {
+  constructor(readonly response: RestResponse<unknown> | Response) {}
+}
+
+/**
+ * One request in flight. Filters may change its method, URI and headers (pre-matching filters before
+ * routing), read and set properties, or answer it with `abortWith`.
+ */
+export class RequestContext {
+  #request: Request;
+  #method: string;
+  #rawPath: string | undefined;
+  #rawQuery: string | undefined;
+  #query: URLSearchParams | undefined;
+  #headers: Headers | undefined;
+  #properties: Map<string, unknown> | undefined;
+  #cleanups: (() => void | Promise<void>)[] | undefined;
+
+  /** The decoded path without matrix parameters, set by routing. */
+  path = '';
+  /** Matrix parameters of every path segment, set by routing. */
+  matrix: ReadonlyMap<string, readonly string[]> = new Map();
+  /** Values of the matched template's variables, set by routing. */
+  pathParams: Record<string, string> = {};
+  endpoint: EndpointInfo | undefined;
+  lane: Lane = 'event-loop';
+  /** The arguments the endpoint method will be called with. */
+  args: unknown[] = [];
+  /** The response, once there is one. */
+  response: ResponseContext | undefined;
+  /** The error being handled, for response filters (`undefined` when none). */
+  error: unknown;
+  /** The media type negotiated for the response. */
+  negotiated: string | undefined;
+
+  constructor(
+    request: Request,
+    /** The framework-specific environment (the Hono `Context` when served through Hono). */
+    readonly environment?: unknown,
+  ) {
+    this.#request = request;
+    this.#method = request.method.toUpperCase();
+  }
+
+  /** The Web standard request. */
+  get request(): Request {
+    return this.#request;
+  }
+
+  get method(): string {
+    return this.#method;
+  }
+
+  /** Changes the method; only meaningful in a pre-matching filter. */
+  setMethod(method: string): void {
+    this.#method = method.toUpperCase();
+  }
+
+  get url(): string {
+    return this.#request.url;
+  }
+
+  /** The request path as sent, still percent-encoded and with matrix parameters. */
+  get rawPath(): string {
+    if (this.#rawPath === undefined) this.#splitUrl();
+    return this.#rawPath!;
+  }
+
+  /** The query string without `?`, as sent. */
+  get rawQuery(): string {
+    if (this.#rawQuery === undefined) this.#splitUrl();
+    return this.#rawQuery!;
+  }
+
+  get query(): URLSearchParams {
+    return (this.#query ??= new URLSearchParams(this.rawQuery));
+  }
+
+  /** Changes the request URI (absolute, or a path with optional query); only meaningful before routing. */
+  setRequestUri(uri: string | URL): void {
+    const target = new URL(String(uri), this.#request.url);
+    this.#request = new Request(target, this.#request);
+    this.#rawPath = undefined;
+    this.#rawQuery = undefined;
+    this.#query = undefined;
+  }
+
+  get headers(): Headers {
+    return this.#headers ?? this.#request.headers;
+  }
+
+  /** Replaces a request header (the request's own headers are left untouched). */
+  setHeader(name: string, value: string | undefined): void {
+    this.#headers ??= new Headers(this.#request.headers);
+    if (value === undefined) this.#headers.delete(name);
+    else this.#headers.set(name, value);
+  }
+
+  header(name: string): string | undefined {
+    return this.headers.get(name) ?? undefined;
+  }
+
+  getProperty<T = unknown>(name: string): T | undefined {
+    return this.#properties?.get(name) as T | undefined;
+  }
+
+  setProperty(name: string, value: unknown): void {
+    (this.#properties ??= new Map()).set(name, value);
+  }
+
+  /** Answers the request with `response` without running the rest of the request stages. */
+  abortWith(response: RestResponse<unknown> | Response): never {
+    throw new RequestAborted(response);
+  }
+
+  /** Registers work to run once the response has been sent (or the request failed). */
+  onComplete(cleanup: () => void | Promise<void>): void {
+    (this.#cleanups ??= []).push(cleanup);
+  }
+
+  /** Runs the registered clean-ups once; called by the server adapter. */
+  async complete(): Promise<void> {
+    const cleanups = this.#cleanups;
+    this.#cleanups = undefined;
+    if (cleanups) for (const cleanup of cleanups) await cleanup();
+  }
+
+  get hasCleanups(): boolean {
+    return (this.#cleanups?.length ?? 0) > 0;
+  }
+
+  #splitUrl(): void {
+    const url = this.#request.url;
+    const start = url.indexOf('/', url.indexOf('://') + 3);
+    if (start < 0) {
+      this.#rawPath = '/';
+      this.#rawQuery = '';
+      return;
+    }
+    let end = url.indexOf('?', start);
+    const hash = url.indexOf('#', start);
+    if (hash >= 0 && (end < 0 || hash < end)) end = hash;
+    this.#rawPath = end < 0 ? url.slice(start) : url.slice(start, end);
+    if (end < 0 || url[end] === '#') this.#rawQuery = '';
+    else this.#rawQuery = hash > end ? url.slice(end + 1, hash) : url.slice(end + 1);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Chooses the endpoint for a request among every route matching its path (the Java REST specification's
+ * §3.7.2 order): by method (405), then `Content-Type` (415), then `Accept` (406). Automatic HEAD and OPTIONS.
+ */
+import { httpProblem } from '../errors/http-problem';
+import { parseAccept } from '../http/accept';
+import { rankConsumes } from '../http/consumes';
+import { formatMediaType, parseMediaType } from '../http/media-type';
+import { negotiate } from '../http/negotiate';
+import { RestResponse } from '../response/rest-response';
+import type { RouteMatch, Router } from '../routing/router';
+import { parseRequestPath } from '../routing/request-path';
+import type { Endpoint } from './endpoint';
+import { RequestAborted, type RequestContext } from './request-context';
+
+interface Candidate {
+  readonly endpoint: Endpoint;
+  readonly match: RouteMatch<Endpoint>;
+}
+
+function byMethod(matches: readonly RouteMatch<Endpoint>[], method: string): Candidate[] {
+  const found: Candidate[] = [];
+  for (const match of matches) for (const endpoint of match.values) if (endpoint.info.httpMethod === method) found.push({ endpoint, match });
+  return found;
+}
+
+/** Every method the matching routes answer, plus the automatic HEAD and OPTIONS (RFC 9110 §10.2.1). */
+export function allowedMethods(matches: readonly RouteMatch<Endpoint>[]): string[] {
+  const methods = new Set<string>();
+  for (const match of matches) for (const endpoint of match.values) methods.add(endpoint.info.httpMethod);
+  if (methods.has('GET')) methods.add('HEAD');
+  methods.add('OPTIONS');
+  return [...methods].sort();
+}
+
+function byContentType(ctx: RequestContext, candidates: Candidate[]): Candidate[] {
+  const header = ctx.headers.get('content-type');
+  if (header === null) {
+    // Without a body type only endpoints that read no body, or accept anything, can take the request.
+    return candidates.filter(({ endpoint }) => !endpoint.readsBody || endpoint.consumes.length === 0 || endpoint.consumes.some((m) => m.type === '*'));
+  }
+  const contentType = parseMediaType(header);
+  if (!contentType) return candidates.filter(({ endpoint }) => endpoint.consumes.length === 0 && !endpoint.readsBody);
+  let best = -2;
+  let chosen: Candidate[] = [];
+  for (const candidate of candidates) {
+    const { consumes } = candidate.endpoint;
+    const rank = consumes.length === 0 ? -0.5 : rankConsumes(contentType, consumes);
+    if (rank < -0.5) continue;
+    if (rank > best) {
+      best = rank;
+      chosen = [candidate];
+    } else if (rank === best) chosen.push(candidate);
+  }
+  return chosen;
+}
+
+/** Picks the candidate whose `@Produces` best satisfies `Accept`, and records the negotiated type. */
+function byAccept(ctx: RequestContext, candidates: Candidate[]): Candidate | undefined {
+  const accept = parseAccept(ctx.headers.get('accept'));
+  let chosen: Candidate | undefined;
+  let bestQ = -1;
+  let negotiated: string | undefined;
+  for (const candidate of candidates) {
+    const { produces } = candidate.endpoint;
+    if (produces.length === 0) {
+      if (bestQ < 0) {
+        chosen = candidate;
+        bestQ = 0;
+        negotiated = undefined;
+      }
+      continue;
+    }
+    const result = negotiate(accept, produces);
+    if (result && result.q > bestQ) {
+      chosen = candidate;
+      bestQ = result.q;
+      negotiated = formatMediaType(result.type);
+    }
+  }
+  ctx.negotiated = negotiated;
+  return chosen;
+}
+
+/** Selects the endpoint for `ctx` and fills its path data; throws the HTTP error when there is none. */
+export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): Endpoint {
+  const parsed = parseRequestPath(ctx.rawPath);
+  if (!parsed) throw httpProblem('RXREST_MALFORMED_PATH', 'The request path contains a malformed percent-encoding');
+  ctx.path = parsed.path;
+  ctx.matrix = parsed.matrix;
+  const matches = router.match(parsed.path);
+  if (matches.length === 0) throw httpProblem('RXREST_ROUTE_NOT_FOUND', `No resource matches ${ctx.method} ${parsed.path}`);
+  let candidates = byMethod(matches, ctx.method);
+  if (candidates.length === 0 && ctx.method === 'HEAD') candidates = byMethod(matches, 'GET');
+  if (candidates.length === 0) {
+    const allowed = allowedMethods(matches);
+    if (ctx.method === 'OPTIONS') throw new RequestAborted(RestResponse.ResponseBuilder.ok().allow(...allowed).build());
+    throw httpProblem('RXREST_METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${parsed.path}`, { allowed });
+  }
+  candidates = byContentType(ctx, candidates);
+  if (candidates.length === 0) throw httpProblem('RXREST_UNSUPPORTED_MEDIA_TYPE', `No endpoint of ${parsed.path} consumes ${ctx.headers.get('content-type') ?? 'a body without Content-Type'}`);
+  const chosen = candidates.length === 1 && candidates[0].endpoint.produces.length === 0 ? candidates[0] : byAccept(ctx, candidates);
+  if (!chosen) throw httpProblem('RXREST_NOT_ACCEPTABLE', `No representation of ${parsed.path} is acceptable for ${ctx.headers.get('accept')}`);
+  ctx.pathParams = chosen.match.params;
+  return chosen.endpoint;
+}

@@ -1,0 +1,89 @@
+/** The operator every pipeline stage is built from: a function of the request context, sync when it can be. */
+import { Observable, type OperatorFunction, type ObservableInput, from, type Subscription } from 'rxjs';
+
+/** What a stage function may give back: the value now, later, or as the first value of a stream. */
+export type StageResult<R> = R | PromiseLike<R> | Observable<R>;
+
+function isPromiseLike<R>(value: unknown): value is PromiseLike<R> {
+  return typeof (value as PromiseLike<R> | null)?.then === 'function';
+}
+
+/**
+ * Applies `fn` to each value. A plain result is emitted in the same tick (no scheduler hop, so a fully
+ * synchronous request completes synchronously); a Promise or Observable result is awaited, its first
+ * value emitted. Errors thrown by `fn`, rejected Promises and errored Observables all travel downstream.
+ */
+export function stage<T, R>(fn: (value: T) => StageResult<R>, isSync: (result: StageResult<R>) => result is R = defaultIsSync): OperatorFunction<T, R> {
+  return (source) =>
+    new Observable<R>((subscriber) => {
+      let pending = 0;
+      let sourceDone = false;
+      let inner: Subscription | undefined;
+      const settle = () => {
+        pending--;
+        if (sourceDone && pending === 0) subscriber.complete();
+      };
+      const outer = source.subscribe({
+        next(value) {
+          let result: StageResult<R>;
+          try {
+            result = fn(value);
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          if (isSync(result)) {
+            subscriber.next(result);
+            return;
+          }
+          pending++;
+          if (isPromiseLike<R>(result)) {
+            result.then(
+              (resolved) => {
+                subscriber.next(resolved);
+                settle();
+              },
+              (error: unknown) => subscriber.error(error),
+            );
+            return;
+          }
+          let emitted = false;
+          inner = from(result as ObservableInput<R>).subscribe({
+            next(first) {
+              if (emitted) return;
+              emitted = true;
+              subscriber.next(first);
+              inner?.unsubscribe();
+              settle();
+            },
+            error: (error: unknown) => subscriber.error(error),
+            complete() {
+              if (!emitted) subscriber.error(new EmptyStageError());
+            },
+          });
+          if (emitted) inner.unsubscribe();
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete() {
+          sourceDone = true;
+          if (pending === 0) subscriber.complete();
+        },
+      });
+      return () => {
+        outer.unsubscribe();
+        inner?.unsubscribe();
+      };
+    });
+}
+
+function defaultIsSync<R>(result: StageResult<R>): result is R {
+  return !(result instanceof Observable) && !isPromiseLike(result);
+}
+
+/** Raised when a stage's Observable completes without a value. */
+export class EmptyStageError extends Error {
+  constructor() {
+    super('The stage completed without a value');
+    this.name = 'EmptyStageError';
+  }
+}

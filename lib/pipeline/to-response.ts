@@ -1,0 +1,48 @@
+/** Turns what an endpoint, filter or mapper returned into the response context. */
+import { RestResponse } from '../response/rest-response';
+import { ResponseHeaders } from '../response/response-headers';
+import { ResponseContext } from './response-context';
+
+/** Status and headers from `@ResponseStatus`/`@ResponseHeader`, applied to plain results only. */
+export interface ResultDefaults {
+  readonly status?: number;
+  readonly headers?: readonly (readonly [string, string])[];
+}
+
+/** Copies a Web `Response`, keeping each `Set-Cookie` line apart. */
+function fromWebResponse(response: Response): ResponseContext {
+  const headers = new ResponseHeaders();
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers.add(name, value);
+  });
+  for (const cookie of response.headers.getSetCookie()) headers.add('set-cookie', cookie);
+  return new ResponseContext(response.status, response.body ?? undefined, headers, response.headers.get('content-type') ?? undefined);
+}
+
+export function fromRestResponse(response: RestResponse<unknown> | Response): ResponseContext {
+  if (response instanceof Response) return fromWebResponse(response);
+  const headers = new ResponseHeaders();
+  for (const [name, values] of response.headers.entries()) for (const value of values) headers.add(name, value);
+  return new ResponseContext(response.status, response.entity, headers, response.mediaType ?? response.headers.get('content-type'));
+}
+
+export function isResponseLike(value: unknown): value is RestResponse<unknown> | Response {
+  return value instanceof RestResponse || value instanceof Response;
+}
+
+/** A plain value becomes 200 (or `@ResponseStatus`) with it as entity; `undefined` or `null` becomes 204. */
+export function toResponseContext(result: unknown, defaults: ResultDefaults): ResponseContext {
+  if (isResponseLike(result)) return fromRestResponse(result);
+  if (result === undefined || result === null) {
+    const context = new ResponseContext(204);
+    applyHeaders(context, defaults);
+    return context;
+  }
+  const context = new ResponseContext(defaults.status ?? 200, result);
+  applyHeaders(context, defaults);
+  return context;
+}
+
+function applyHeaders(context: ResponseContext, defaults: ResultDefaults): void {
+  if (defaults.headers) for (const [name, value] of defaults.headers) context.headers.add(name, value);
+}

@@ -1,0 +1,46 @@
+/** The last stage: the response context becomes a Web `Response`, its entity written by the first fitting writer. */
+import { defaultMediaType, withCharset, type EntityWriter, type WrittenBody } from '../body/entity-writers';
+import type { RequestContext } from './request-context';
+
+/** Statuses that never carry a body (RFC 9110 §15.3.5, §15.4.5). */
+function isBodiless(status: number): boolean {
+  return status === 204 || status === 304 || (status >= 100 && status < 200);
+}
+
+/** Picks the writer for the entity and media type; the build step passes user writers first. */
+export function selectWriter(writers: readonly EntityWriter[], entity: unknown, mediaType: string): EntityWriter | undefined {
+  for (const writer of writers) if (writer.isWriteable(entity, mediaType)) return writer;
+  return undefined;
+}
+
+function finish(ctx: RequestContext, body: WrittenBody): Response {
+  const response = ctx.response!;
+  if (ctx.method === 'HEAD' && body !== null) {
+    if (typeof body === 'string') response.headers.set('content-length', Buffer.byteLength(body));
+    else if (body instanceof Uint8Array) response.headers.set('content-length', body.byteLength);
+    else void body.cancel().catch(() => undefined);
+    body = null;
+  }
+  return new Response(body, { status: response.status, headers: response.headers.toInit() });
+}
+
+/**
+ * Writes the response: no body for 204/304 or an absent entity; otherwise the first writer accepting the
+ * entity as its media type (the response's, else the negotiated one, else a default by value).
+ */
+export function writeResponse(ctx: RequestContext, writers: readonly EntityWriter[]): Response | Promise<Response> {
+  const response = ctx.response!;
+  const entity = response.entity;
+  if (isBodiless(response.status) || entity === undefined || entity === null) return finish(ctx, null);
+  const mediaType = response.mediaType ?? ctx.negotiated ?? defaultMediaType(entity);
+  const writer = selectWriter(writers, entity, mediaType);
+  if (!writer) {
+    response.status = 500;
+    response.headers.delete('content-type');
+    response.entity = undefined;
+    return finish(ctx, null);
+  }
+  if (!response.headers.has('content-type')) response.headers.set('content-type', withCharset(mediaType));
+  const body = writer.write(entity, mediaType);
+  return body instanceof Promise ? body.then((written) => finish(ctx, written)) : finish(ctx, body);
+}
