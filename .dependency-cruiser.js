@@ -1,0 +1,57 @@
+/**
+ * Import boundaries between lib/ folders (run by `npm run lint`, part of `npm test`).
+ * Build-time and request-time code flow one way: decorators record, build compiles, pipeline runs.
+ */
+const pure = '^lib/(http|routing|logging)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'pure-grammar-stays-pure',
+      comment: 'Header grammar, routing and logging are pure: they know nothing of decorators, pipelines or servers.',
+      severity: 'error',
+      from: { path: pure },
+      to: { path: '^lib/', pathNot: pure },
+    },
+    {
+      name: 'config-knows-only-grammar-and-logging',
+      severity: 'error',
+      from: { path: '^lib/config/' },
+      to: { path: '^lib/', pathNot: ['^lib/config/', '^lib/http/', '^lib/logging/'] },
+    },
+    {
+      name: 'decorators-only-record',
+      comment: 'Decorators record metadata; they never reach into the build step, the pipeline or the server.',
+      severity: 'error',
+      from: { path: '^lib/decorators/' },
+      to: { path: '^lib/(build|pipeline|server)/' },
+    },
+    {
+      name: 'build-is-the-top',
+      comment: 'Only the public entry point imports the build step: no module calls back up a layer.',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: ['^lib/build/', '^lib/index\\.ts$'] },
+      to: { path: '^lib/build/' },
+    },
+    {
+      name: 'few-modules-know-hono',
+      comment: 'Only the serving adapters know Hono; everything else speaks Web Request/Response and RxJS.',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: ['^lib/(build|server|streaming|params)/'] },
+      to: { path: 'node_modules/(hono|@hono/node-server)/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: false,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '\\.d\\.ts$' },
+  },
+};
