@@ -1,5 +1,5 @@
 /** Compiles one resource method into an endpoint: its route data and its request handling, built once. */
-import { catchError, Observable } from 'rxjs';
+import { catchError, from, Observable, of } from 'rxjs';
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { NAME_BINDINGS, RESPONSE_HEADERS, RESPONSE_STATUS } from '../decorators/providers';
 import type { ExceptionMappers } from '../errors/exception-mappers';
@@ -72,12 +72,19 @@ function settleResult(ctx: RequestContext, result: unknown, defaults: ResultDefa
   return ctx;
 }
 
+/** A method's result as an Observable, for interceptors: Promises and Observables as they are, values as one item. */
+function resultObservable(result: unknown): Observable<unknown> {
+  if (result instanceof Observable) return result;
+  if (result instanceof Promise) return from(result);
+  return of(result);
+}
+
 function invokeStage(unit: Unit, method: MethodMeta, interceptors: InterceptorChain, defaults: ResultDefaults): StageFn {
   const fn = (unit.instance as Record<string, Function>)[method.name];
   const bindings = new Set([...(unit.meta.tags.get(INTERCEPTOR_BINDINGS) ?? []), ...(method.tags.get(INTERCEPTOR_BINDINGS) ?? [])]);
   if (interceptors.select(bindings).length === 0) return (ctx) => settleResult(ctx, fn.apply(unit.instance, ctx.args), defaults);
   return (ctx) =>
-    settleResult(ctx, interceptors.wrap(unit.type, method.name, unit.instance, ctx.args, bindings, () => toObservable(fn.apply(unit.instance, ctx.args) as never)), defaults);
+    settleResult(ctx, interceptors.wrap(unit.type, method.name, unit.instance, ctx.args, bindings, () => resultObservable(fn.apply(unit.instance, ctx.args))), defaults);
 }
 
 /** Compiles `method` of a resource class; returns `undefined` when it has problems (recorded). */

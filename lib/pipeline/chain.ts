@@ -10,6 +10,18 @@ function toObservable(result: StageResult<RequestContext>): Observable<RequestCo
   return from(result as PromiseLike<RequestContext> | Observable<RequestContext>);
 }
 
+function settle(result: StageResult<RequestContext>): RequestContext | PromiseLike<RequestContext> {
+  if (!(result instanceof Observable)) return result;
+  return new Promise((resolve, reject) => {
+    let done = false;
+    result.pipe(take(1)).subscribe({
+      next: (value) => ((done = true), resolve(value)),
+      error: reject,
+      complete: () => done || reject(new Error('A pipeline stage completed without answering')),
+    });
+  });
+}
+
 /** One stage function running `stages` in order; a stage that answers later suspends the rest until it does. */
 export function chain(stages: readonly StageFn[]): StageFn {
   if (stages.length === 1) return stages[0];
@@ -20,8 +32,10 @@ export function chain(stages: readonly StageFn[]): StageFn {
         ctx = result;
         continue;
       }
-      if (result instanceof Observable) return result.pipe(take(1), switchMap((next) => toObservable(run(next, i + 1))));
-      return Promise.resolve(result).then((next) => run(next, i + 1) as RequestContext | Promise<RequestContext>);
+      const rest = (next: RequestContext) => run(next, i + 1);
+      if (result instanceof Observable) return result.pipe(take(1), switchMap((next) => toObservable(rest(next))));
+      // A later stage may answer with an Observable: settle it too, so the chain yields a context, never a stream.
+      return Promise.resolve(result).then((next) => settle(rest(next)));
     }
     return ctx;
   };
