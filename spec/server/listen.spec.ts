@@ -1,0 +1,53 @@
+import { request as httpRequest } from 'node:http';
+import { GET, Path } from '../../lib';
+import { buildApp } from '../support/app';
+
+let release: () => void = () => undefined;
+
+@Path('slow')
+class Slow {
+  @GET async wait(): Promise<string> {
+    await new Promise<void>((resolve) => (release = resolve));
+    return 'finished';
+  }
+  @GET @Path('fast') fast() { return 'fast'; }
+}
+
+function get(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpRequest({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject).end();
+  });
+}
+
+describe('RestApp.listen', () => {
+  it('serves on a real port and closes gracefully, finishing in-flight requests first', async () => {
+    const app = buildApp([Slow], { 'framework.shutdown.timeout': '5s' });
+    const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+    expect(await get(server.port, '/slow/fast')).toEqual({ status: 200, body: 'fast' });
+    const inFlight = get(server.port, '/slow');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = server.close();
+    await expect(get(server.port, '/slow/fast')).rejects.toThrow();
+    release();
+    expect(await inFlight).toEqual({ status: 200, body: 'finished' });
+    await closed;
+  });
+
+  it('applies the configured timeouts to the Node server', async () => {
+    const app = buildApp([Slow], { 'framework.http.request-timeout': '7s', 'framework.http.headers-timeout': '3s', 'framework.http.keep-alive-timeout': '2s' });
+    const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      expect(server.server.requestTimeout).toBe(7000);
+      expect(server.server.headersTimeout).toBe(3000);
+      expect(server.server.keepAliveTimeout).toBe(2000);
+    } finally {
+      await server.close();
+    }
+  });
+});
