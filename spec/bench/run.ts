@@ -1,0 +1,166 @@
+/** `npm run bench`: the request benchmark (rxrest vs bare Hono vs node:http, DESIGN §9), then the streaming and multipart ones. */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_ROUTES, type BenchRoute } from './bench-routes';
+import { findLoadGenerator, type LoadGenerator, type LoadOptions } from './load';
+import { summarizeProfile } from './profile-summary';
+import { formatRoute, summarize, type Sample, type Summary } from './report';
+import { clockTicksPerSecond, cpuTicks, SERVER_NAMES, startServer, type ServerName, type ServerProcess } from './server-process';
+
+const PARTS = ['requests', 'streaming', 'multipart'] as const;
+type Part = (typeof PARTS)[number];
+
+interface BenchOptions extends LoadOptions {
+  readonly parts: readonly Part[];
+  readonly rounds: number;
+  readonly warmupSeconds: number;
+  /** Profile the rxrest server (`--cpu-prof`) instead of comparing. */
+  readonly profile: boolean;
+}
+
+const note = (line: string): void => void process.stdout.write(`${line}\n`);
+
+const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=requests|streaming|multipart] [--rounds=3] [--seconds=5]
+       [--warmup=1] [--connections=50] [--profile]   (--profile: CPU-profile the rxrest server on each route)`;
+
+/** A whole number from 1 to 600 (wrk takes whole seconds). */
+function positive(value: string | undefined, fallback: number, name: string): number {
+  const parsed = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 600) throw new Error(`--${name} must be a whole number from 1 to 600, got ${value}\n${USAGE}`);
+  return parsed;
+}
+
+function readOptions(argv: readonly string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      all: { type: 'boolean' }, only: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' },
+      warmup: { type: 'string' }, connections: { type: 'string' }, profile: { type: 'boolean' }, help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    note(USAGE);
+    process.exit(0);
+  }
+  const only = values.only as Part | undefined;
+  if (only !== undefined && !PARTS.includes(only)) throw new Error(`--only must be one of ${PARTS.join(', ')}\n${USAGE}`);
+  return {
+    parts: only === undefined || values.all ? PARTS : [only],
+    rounds: positive(values.rounds, 3, 'rounds'),
+    seconds: positive(values.seconds, 5, 'seconds'),
+    warmupSeconds: positive(values.warmup, 1, 'warmup'),
+    connections: positive(values.connections, 50, 'connections'),
+    profile: values.profile === true,
+  };
+}
+
+/** One answer from each server before any load: a benchmark of wrong answers measures nothing. */
+async function checkAnswers(server: ServerProcess, route: BenchRoute): Promise<void> {
+  const init = route.body === undefined ? {} : { method: route.method, body: route.body, headers: { 'content-type': 'application/json' } };
+  const response = await fetch(`http://127.0.0.1:${server.port}${route.path}`, init);
+  const text = await response.text();
+  if (response.status !== 200 || text !== route.expected) {
+    note(`  WARNING ${server.name} ${route.name}: got ${response.status} ${text.slice(0, 200)}, expected ${route.expected}`);
+  }
+}
+
+/** Warm up, then one measured load run, with the server's CPU time read from /proc around it. */
+async function measure(load: LoadGenerator, server: ServerProcess, route: BenchRoute, options: BenchOptions, ticksPerSecond: number): Promise<Sample> {
+  await load.load(server.port, route, { ...options, seconds: options.warmupSeconds });
+  const before = cpuTicks(server.pid);
+  const result = await load.load(server.port, route, options);
+  const cpuMicros = ((cpuTicks(server.pid) - before) / ticksPerSecond) * 1e6;
+  return {
+    server: server.name,
+    route: route.name,
+    requestsPerSecond: result.requestsPerSecond,
+    p99Ms: result.p99Ms,
+    cpuMicrosPerRequest: result.requests > 0 ? cpuMicros / result.requests : Number.NaN,
+    errors: result.errors,
+  };
+}
+
+/** Starts the three servers; if one fails, stops the others before reporting why. */
+async function startAll(): Promise<ServerProcess[]> {
+  const started = await Promise.allSettled(SERVER_NAMES.map((name) => startServer(name)));
+  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed === undefined) return servers;
+  await Promise.all(servers.map((server) => server.stop()));
+  throw failed.reason;
+}
+
+/** For each route, `rounds` rounds of rxrest, hono, node in turn, so that drift (thermal, noisy neighbours) hits all alike. */
+async function runRequestBench(options: BenchOptions): Promise<void> {
+  const load = findLoadGenerator(note);
+  const ticksPerSecond = clockTicksPerSecond();
+  note(`Request benchmark: ${load.name}, ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.seconds} s per run, ${options.rounds} interleaved rounds\n`);
+  const servers = await startAll();
+  try {
+    for (const route of BENCH_ROUTES) {
+      for (const server of servers) await checkAnswers(server, route);
+      const samples: Sample[] = [];
+      for (let round = 1; round <= options.rounds; round++) {
+        for (const server of servers) samples.push(await measure(load, server, route, options, ticksPerSecond));
+      }
+      const summaries = new Map<ServerName, Summary>(SERVER_NAMES.map((name) => [name, summarize(samples.filter((s) => s.server === name))]));
+      note(`${formatRoute(route.name, options.rounds, summaries)}\n`);
+    }
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}
+
+/** Loads only the rxrest server, started with `--cpu-prof`, on every route, then prints where its time went. */
+async function profileRxrest(options: BenchOptions): Promise<void> {
+  const load = findLoadGenerator(note);
+  const dir = mkdtempSync(join(tmpdir(), 'rxrest-prof-'));
+  for (const route of BENCH_ROUTES) {
+    const server = await startServer('rxrest', ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${route.name.replace(/\W+/g, '-')}.cpuprofile`]);
+    await load.load(server.port, route, { ...options, seconds: options.warmupSeconds });
+    const result = await load.load(server.port, route, options);
+    await server.stop();
+    note(`Profile of rxrest on ${route.name} (${Math.round(result.requestsPerSecond)} req/s while profiled)`);
+    for (const file of readdirSync(dir).filter((f) => f.startsWith(route.name.replace(/\W+/g, '-')))) note(`${summarizeProfile(join(dir, file))}\n`);
+  }
+  note(`Profiles kept in ${dir} (open them in Chrome DevTools > Performance)`);
+}
+
+/** Runs `./<file>`'s `exportName()` if another engineer's bench exists; a missing one is skipped with a note. */
+async function runOptional(part: Part, file: string, exportName: string): Promise<void> {
+  let loaded: Record<string, unknown>;
+  try {
+    loaded = require(`./${file}`) as Record<string, unknown>;
+  } catch (error) {
+    // Only the bench file itself being absent is a skip; a broken import inside it is a real failure.
+    const absent = (error as { code?: string }).code === 'MODULE_NOT_FOUND' && String((error as Error).message).includes(`./${file}'`);
+    if (!absent) throw error;
+    note(`(${part} benchmark skipped: spec/bench/${file}.ts does not exist yet)`);
+    return;
+  }
+  const bench = loaded[exportName];
+  if (typeof bench !== 'function') return note(`(${part} benchmark skipped: ${file} exports no ${exportName}())`);
+  note(`\n${part[0]?.toUpperCase()}${part.slice(1)} benchmark`);
+  await (bench as () => unknown)();
+}
+
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2));
+  if (options.profile) return profileRxrest(options);
+  for (const part of options.parts) {
+    if (part === 'requests') await runRequestBench(options);
+    if (part === 'streaming') await runOptional(part, 'streaming.bench', 'runStreamingBench');
+    if (part === 'multipart') await runOptional(part, 'multipart.bench', 'runMultipartBench');
+  }
+}
+
+// It reports, it does not fail: a missed target is read in the table, never from the exit code (only a crash is 1).
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    note(`bench aborted: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
