@@ -57,7 +57,7 @@ describe('selectEndpoint', () => {
   });
 
   it('answers 415 for a Content-Type no method consumes, an unparseable one, or none on a body method', async () => {
-    for (const headers of [{ 'content-type': 'application/xml' }, { 'content-type': 'invalid' }, {}]) {
+    for (const headers of [{ 'content-type': 'application/xml' }, { 'content-type': 'invalid' }, {}] as Record<string, string>[]) {
       // A Uint8Array body, unlike a string, gets no automatic Content-Type from Request.
       const response = await call(app, '/items', { method: 'POST', headers, body: new TextEncoder().encode('x') });
       expect(response.status).toBe(415);

@@ -34,7 +34,7 @@ describe('samples application (core contract)', () => {
     const invalid = await post('/fruits', 'POST', { description: 'no name' });
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect((await invalid.json()).violations[0]).toMatchObject({ in: 'body', field: 'name' });
+    expect(((await invalid.json()) as { violations: unknown[] }).violations[0]).toMatchObject({ in: 'body', field: 'name' });
   });
 
   it('serves /legumes and refuses writes with 405 before the method runs', async () => {
@@ -44,7 +44,7 @@ describe('samples application (core contract)', () => {
     ]);
     const refused = await post('/legumes', 'POST', { name: 'Pea', description: 'Small' });
     expect(refused.status).toBe(405);
-    expect((await (await fetch(`${base}/legumes`)).json()).length).toBe(2);
+    expect(((await (await fetch(`${base}/legumes`)).json()) as unknown[]).length).toBe(2);
   });
 
   it('serves /errors with the documented statuses and bodies', async () => {
