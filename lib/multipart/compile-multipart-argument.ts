@@ -1,0 +1,30 @@
+/** The entry points the parameter compiler calls for `@RestForm` parameters and `MultipartFormDataInput` bodies. */
+import type { RequestContext } from '../pipeline/request-context';
+import { MultipartFormDataInput } from './multipart-form-data-input';
+import { DEFAULT_MULTIPART_SETTINGS, type MultipartSettings } from './multipart-settings';
+import { partTarget } from './part-target';
+import { compilePartReader, multipartTexts } from './read-part';
+import { isMultipart, readMultipart } from './read-multipart';
+
+/**
+ * The reader of a `@RestForm` parameter whose type is read from a multipart part rather than converted
+ * from text (files, paths, handles, entities); `undefined` for text values, which the usual form reader
+ * handles through {@link multipartFormTexts}. A request that is not multipart gives `undefined`.
+ */
+export function compileMultipartArgument(name: string, typeHint: unknown, designType: unknown, partType: string | undefined, settings: MultipartSettings | undefined): ((ctx: RequestContext) => Promise<unknown>) | undefined {
+  const target = partTarget(typeHint, designType, partType);
+  if (target.kind === 'text') return undefined;
+  const read = compilePartReader(name, target, settings ?? DEFAULT_MULTIPART_SETTINGS);
+  const none = target.list ? () => Promise.resolve([]) : () => Promise.resolve(undefined);
+  return (ctx) => (isMultipart(ctx) ? read(ctx) : none());
+}
+
+/** The reader of a `MultipartFormDataInput` body parameter (every part; no parts when the request is not multipart). */
+export function compileMultipartInputReader(settings: MultipartSettings | undefined): (ctx: RequestContext) => Promise<MultipartFormDataInput> {
+  return async (ctx) => new MultipartFormDataInput(isMultipart(ctx) ? await readMultipart(ctx, settings ?? DEFAULT_MULTIPART_SETTINGS) : []);
+}
+
+/** The text values of a form field from a multipart request, or `null` when the request is not multipart. */
+export function multipartFormTexts(ctx: RequestContext, settings: MultipartSettings | undefined, name: string): Promise<string[] | undefined> | null {
+  return isMultipart(ctx) ? multipartTexts(ctx, settings ?? DEFAULT_MULTIPART_SETTINGS, name) : null;
+}

@@ -1,0 +1,117 @@
+/**
+ * A pass-through stream that reads the header block of every multipart part (RFC 2046 §5.1.1, RFC 7578 §4)
+ * and counts body bytes. busboy hides part headers and caps their size at a fixed 16 KiB; this keeps
+ * both under our control while busboy still parses the bodies.
+ */
+import { Transform, type TransformCallback } from 'node:stream';
+import type { PartHeaders } from './file-upload';
+
+/** Why the scanner stopped the body. */
+export class ScanLimitError extends Error {
+  constructor(readonly limit: 'body' | 'header', message: string) {
+    super(message);
+  }
+}
+
+const CRLF2 = Buffer.from('\r\n\r\n');
+
+export class PartHeaderScanner extends Transform {
+  readonly #delimiter: Buffer;
+  readonly #maxHeaderSize: number;
+  readonly #maxBodySize: number;
+  readonly #onHeaders: (headers: PartHeaders) => void;
+  /** `seek`: looking for a delimiter; `headers`: collecting a header block; `done`: after the close delimiter. */
+  #state: 'seek' | 'headers' | 'done' = 'seek';
+  /** The last bytes of the previous chunk (a delimiter may span chunks), or the header block so far. */
+  #carry: Buffer;
+  #total = 0;
+
+  constructor(boundary: string, limits: { maxHeaderSize: number; maxBodySize: number }, onHeaders: (headers: PartHeaders) => void) {
+    super();
+    this.#delimiter = Buffer.from(`\r\n--${boundary}`);
+    // The first delimiter has no CRLF before it: pretend the body starts with one.
+    this.#carry = Buffer.from('\r\n');
+    this.#maxHeaderSize = limits.maxHeaderSize;
+    this.#maxBodySize = limits.maxBodySize;
+    this.#onHeaders = onHeaders;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.#total += chunk.length;
+    if (this.#total > this.#maxBodySize) return callback(new ScanLimitError('body', `The request body is larger than ${this.#maxBodySize} bytes`));
+    try {
+      this.#scan(chunk);
+    } catch (error) {
+      return callback(error as Error);
+    }
+    callback(null, chunk);
+  }
+
+  #scan(chunk: Buffer): void {
+    let data = chunk;
+    while (data.length && this.#state !== 'done') {
+      if (this.#state === 'seek') data = this.#seek(data);
+      else data = this.#collect(data);
+    }
+  }
+
+  /** Finds the next delimiter; only a delimiter-length tail is copied between chunks. */
+  #seek(data: Buffer): Buffer {
+    const keep = this.#delimiter.length - 1;
+    const joined = this.#carry.length ? Buffer.concat([this.#carry, data.subarray(0, keep)]) : undefined;
+    const inJoined = joined ? joined.indexOf(this.#delimiter) : -1;
+    let rest: Buffer | undefined;
+    if (inJoined >= 0) rest = data.subarray(inJoined + this.#delimiter.length - this.#carry.length);
+    else {
+      const at = data.indexOf(this.#delimiter);
+      if (at >= 0) rest = data.subarray(at + this.#delimiter.length);
+    }
+    if (rest === undefined) {
+      const tail = data.length >= keep ? data.subarray(data.length - keep) : Buffer.concat([this.#carry, data]).subarray(-keep);
+      this.#carry = Buffer.from(tail);
+      return Buffer.alloc(0);
+    }
+    this.#state = 'headers';
+    this.#carry = Buffer.alloc(0);
+    return rest;
+  }
+
+  /** Collects the rest of the delimiter line and the header block, up to the empty line. */
+  #collect(data: Buffer): Buffer {
+    const block = this.#carry.length ? Buffer.concat([this.#carry, data]) : data;
+    if (block.length >= 2 && block[0] === 0x2d && block[1] === 0x2d) {
+      this.#state = 'done';
+      return Buffer.alloc(0);
+    }
+    const end = block.indexOf(CRLF2);
+    if (end < 0) {
+      if (block.length > this.#maxHeaderSize) throw new ScanLimitError('header', `A part's headers are larger than ${this.#maxHeaderSize} bytes`);
+      this.#carry = Buffer.from(block);
+      return Buffer.alloc(0);
+    }
+    if (end > this.#maxHeaderSize) throw new ScanLimitError('header', `A part's headers are larger than ${this.#maxHeaderSize} bytes`);
+    this.#onHeaders(parseHeaderBlock(block.subarray(0, end).toString('utf8')));
+    this.#state = 'seek';
+    this.#carry = Buffer.alloc(0);
+    // The CRLF ending the header block may also start an empty part's delimiter.
+    return block.subarray(end + 2);
+  }
+}
+
+/** Header lines after the delimiter line (whose rest is transport padding); folded lines join the previous value. */
+export function parseHeaderBlock(text: string): PartHeaders {
+  const headers: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  let last: string[] | undefined;
+  for (const line of text.split('\r\n').slice(1)) {
+    if ((line.startsWith(' ') || line.startsWith('\t')) && last) {
+      last[last.length - 1] += ` ${line.trim()}`;
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    last = headers[name] ??= [];
+    last.push(line.slice(colon + 1).trim());
+  }
+  return headers;
+}

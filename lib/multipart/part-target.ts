@@ -1,0 +1,41 @@
+/** What a `@RestForm` parameter or property receives from a multipart part, decided once from its type at build time. */
+import { FileUpload, UploadedFileHandle, UploadedFilePath } from './file-upload';
+
+/** `text`: strings and scalars (converted like other parameters); the rest are read from the part by this module. */
+export type PartTargetKind = 'text' | 'file' | 'path' | 'handle' | 'entity';
+
+export interface PartTarget {
+  readonly kind: PartTargetKind;
+  readonly list: boolean;
+  /** The element type (the class of an entity). */
+  readonly element: unknown;
+  /** The media type an entity part is read as (`@PartType`), else the part's own. */
+  readonly partType: string | undefined;
+}
+
+const scalars = new Set<unknown>([String, Number, Boolean, BigInt, Date, Set, Object, Array, undefined]);
+
+/** Classes converted from a string by the parameter converters (a one-string constructor, `fromString`, `valueOf`). */
+function isStringConvertible(type: Function): boolean {
+  const statics = type as unknown as Record<string, unknown>;
+  return type.length === 1 || typeof statics.fromString === 'function' || (Object.hasOwn(type, 'valueOf') && typeof statics.valueOf === 'function');
+}
+
+function isTextType(mediaType: string | undefined): boolean {
+  return mediaType === undefined || /^\s*text\/plain\s*(;|$)/i.test(mediaType);
+}
+
+/** Classifies a part binding from its type hint (`{ type }`), its design type and its `@PartType`. */
+export function partTarget(hint: unknown, designType: unknown, partType: string | undefined): PartTarget {
+  const list = Array.isArray(hint) || (hint === undefined && (designType === Array || designType === Set));
+  const element: unknown = Array.isArray(hint) ? hint[0] : (hint ?? designType);
+  const kind = ((): PartTargetKind => {
+    if (element === FileUpload) return 'file';
+    if (element === UploadedFilePath) return 'path';
+    if (element === UploadedFileHandle) return 'handle';
+    if (!isTextType(partType)) return 'entity';
+    if (typeof element !== 'function' || scalars.has(element)) return 'text';
+    return partType === undefined && !isStringConvertible(element) ? 'entity' : 'text';
+  })();
+  return { kind, list, element, partType };
+}

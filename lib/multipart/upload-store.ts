@@ -1,0 +1,78 @@
+/** The files one request uploads: created under UUID names, and deleted together, never one left behind. */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, unlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+const directories = new Map<string, Promise<unknown>>();
+
+/** Creates the uploads directory once per process (and again if creating it failed). */
+function ensureDirectory(directory: string): Promise<unknown> {
+  let made = directories.get(directory);
+  if (!made) {
+    made = mkdir(directory, { recursive: true }).catch((error: unknown) => {
+      directories.delete(directory);
+      throw error;
+    });
+    directories.set(directory, made);
+  }
+  return made;
+}
+
+/**
+ * Tracks every file written for one request. `discard()` waits until every write stream has closed before
+ * unlinking, so a file opened late cannot survive it; after `discard()` no new file can be created.
+ */
+export class UploadStore {
+  readonly #directory: string;
+  readonly #files: { path: string; closed: Promise<void>; stream: WriteStream }[] = [];
+  #discarded = false;
+  readonly #abort = new AbortController();
+
+  constructor(directory: string) {
+    this.#directory = resolve(directory);
+  }
+
+  get directory(): string {
+    return this.#directory;
+  }
+
+  get discarded(): boolean {
+    return this.#discarded;
+  }
+
+  prepare(): Promise<unknown> {
+    return ensureDirectory(this.#directory);
+  }
+
+  /** A new write stream to a fresh UUID file; `undefined` once the store has been discarded. */
+  create(): { path: string; stream: WriteStream } | undefined {
+    if (this.#discarded) return undefined;
+    const path = join(this.#directory, randomUUID());
+    const stream = createWriteStream(path, { flags: 'wx' });
+    const closed = new Promise<void>((done) => stream.once('close', () => done()));
+    stream.on('error', () => undefined);
+    this.#files.push({ path, closed, stream });
+    return { path, stream };
+  }
+
+  /** Aborted when the request is abandoned: the parser stops reading. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** Stops every write still running, and the parser feeding them. */
+  abort(): void {
+    if (!this.#abort.signal.aborted) this.#abort.abort();
+    for (const file of this.#files) if (!file.stream.closed) file.stream.destroy();
+  }
+
+  /** Deletes every file of the request (idempotent). */
+  async discard(): Promise<void> {
+    this.#discarded = true;
+    this.abort();
+    const files = this.#files.splice(0);
+    await Promise.all(files.map((file) => file.closed));
+    await Promise.all(files.map((file) => unlink(file.path).catch(() => undefined)));
+  }
+}

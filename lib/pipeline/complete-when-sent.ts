@@ -1,0 +1,69 @@
+/** Runs a request's clean-ups (`RequestContext.onComplete`) once its response has been sent, or abandoned. */
+import { logging } from '../logging/logger';
+import type { RequestContext } from './request-context';
+
+const log = logging.getLogger('rxrest.pipeline');
+
+/** The Node response of `@hono/node-server`, found structurally so this module does not know Hono. */
+interface NodeOutgoing {
+  readonly closed?: boolean;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+function nodeOutgoing(environment: unknown): NodeOutgoing | undefined {
+  const env = (environment as { env?: { outgoing?: unknown } } | undefined)?.env;
+  const outgoing = env?.outgoing as NodeOutgoing | undefined;
+  return typeof outgoing?.once === 'function' ? outgoing : undefined;
+}
+
+function run(ctx: RequestContext): void {
+  ctx.complete().catch((error: unknown) => log.error('A request clean-up failed', error));
+}
+
+/** Ends when the body has been read to its end or cancelled (the client went away). */
+function watchBody(response: Response, done: () => void): Response {
+  const body = response.body;
+  if (!body) {
+    setImmediate(done);
+    return response;
+  }
+  const reader = body.getReader();
+  let finished = false;
+  const finish = () => {
+    if (!finished) (finished = true), done();
+  };
+  const watched = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await reader.read();
+        if (next.done) {
+          controller.close();
+          finish();
+        } else controller.enqueue(next.value);
+      } catch (error) {
+        controller.error(error);
+        finish();
+      }
+    },
+    async cancel(reason) {
+      finish();
+      await reader.cancel(reason);
+    },
+  });
+  return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/**
+ * Arranges for `ctx.complete()` to run after `response` is sent: on the Node response's `close` under
+ * `@hono/node-server` (sent or connection lost), else when the body stream ends or is cancelled.
+ */
+export function completeWhenSent(ctx: RequestContext, response: Response): Response {
+  if (!ctx.hasCleanups) return response;
+  const outgoing = nodeOutgoing(ctx.environment);
+  if (outgoing) {
+    if (outgoing.closed) setImmediate(() => run(ctx));
+    else outgoing.once('close', () => run(ctx));
+    return response;
+  }
+  return watchBody(response, () => run(ctx));
+}
