@@ -1,12 +1,21 @@
 /** Serializes response entities: bytes and streams as they are, strings as text, everything else as JSON. */
+import { DefaultJsonMapper } from '../json/default-json-mapper';
+import type { JsonMapper } from '../json/json-mapper';
+import type { ResponseHeaders } from '../response/response-headers';
 
-/** The body of a Web `Response`. */
-export type WrittenBody = string | Uint8Array | ReadableStream<Uint8Array> | null;
+/** The body of a Web `Response`, or a whole `Response` made by a server writer (spec 4.11 item 1). */
+export type WrittenBody = string | Uint8Array | ReadableStream<Uint8Array> | Response | null;
+
+/** The response an entity is written into: writers may add headers. */
+export interface WriteTarget {
+  readonly status: number;
+  readonly headers: ResponseHeaders;
+}
 
 /** Writes entities of some types as some media types; the first that accepts an entity writes it. */
 export interface EntityWriter {
   isWriteable(entity: unknown, mediaType: string): boolean;
-  write(entity: unknown, mediaType: string): WrittenBody | Promise<WrittenBody>;
+  write(entity: unknown, mediaType: string, target: WriteTarget): WrittenBody | Promise<WrittenBody>;
 }
 
 function isJsonType(mediaType: string): boolean {
@@ -26,11 +35,15 @@ export const stringWriter: EntityWriter = {
   write: (entity) => entity as string,
 };
 
-/** JSON for JSON media types (dates as ISO-8601 strings, bigints as numbers' text). */
-export const jsonWriter: EntityWriter = {
-  isWriteable: (_entity, mediaType) => isJsonType(mediaType),
-  write: (entity) => JSON.stringify(entity, bigintReplacer) ?? 'null',
-};
+/** JSON for JSON media types, through the application's mapper (dates as ISO-8601 strings by default). */
+export function jsonWriterFor(mapper: JsonMapper): EntityWriter {
+  return {
+    isWriteable: (_entity, mediaType) => isJsonType(mediaType),
+    write: (entity) => mapper.writeValueAsString(entity),
+  };
+}
+
+export const jsonWriter: EntityWriter = jsonWriterFor(new DefaultJsonMapper());
 
 /** Any other value under a text type: its string form. */
 export const textWriter: EntityWriter = {
@@ -38,11 +51,12 @@ export const textWriter: EntityWriter = {
   write: (entity) => String(entity),
 };
 
-function bigintReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'bigint' ? value.toString() : value;
-}
-
 export const builtinWriters: readonly EntityWriter[] = [bytesWriter, stringWriter, jsonWriter, textWriter];
+
+/** The built-in writers, JSON written by `mapper`. */
+export function createBuiltinWriters(mapper: JsonMapper): EntityWriter[] {
+  return [bytesWriter, stringWriter, jsonWriterFor(mapper), textWriter];
+}
 
 /** The media type of an entity when neither the endpoint nor the response gave one. */
 export function defaultMediaType(entity: unknown): string {

@@ -1,10 +1,10 @@
 /** Parameter decorators: where each argument of an endpoint comes from. They only record metadata. */
 import type { ZodType } from 'zod';
-import { metaKey, ownerOf, paramMeta, propertyMeta, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
+import { metaKey, ownerOf, paramMeta, propertyMeta, type MetaKey, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
 import { memberName, type ParamOrPropertyDecorator } from './decorator-types';
 
-/** An enum given as its object (`{ type: Color }`). */
-export type EnumLike = Readonly<Record<string, string | number>>;
+/** An enum given as its object (`{ type: Color }`); a merged `fromString` function is used when present. */
+export type EnumLike = Readonly<Record<string, string | number | Function>>;
 
 /**
  * The type of a parameter when decorator metadata cannot tell it (erased generics, enums, builds
@@ -23,10 +23,18 @@ export interface ParamOptions {
    * `undefined`); other parameters are optional (`undefined` when absent) unless `true`.
    */
   required?: boolean;
+  /**
+   * How a collection parameter collects its values: `'array'` (also `{ type: [T] }`), `'set'`, or
+   * `'sorted-set'` (a `Set` iterating in natural order: numbers, bigints and dates by value, strings by
+   * code unit, objects by their `compareTo`).
+   */
+  collection?: 'array' | 'set' | 'sorted-set';
 }
 
 export const PARAM_OPTIONS = metaKey<ParamOptions>('param-options');
 export const DEFAULT_VALUE = metaKey<string>('default-value');
+export const SEPARATOR = metaKey<string>('separator');
+export const DATE_FORMAT = metaKey<string>('date-format');
 
 function record(kind: ParamKind, name: string | undefined, options: ParamOptions | undefined, nameRequired: boolean): ParamOrPropertyDecorator {
   return (target, propertyKey, parameterIndex) => {
@@ -95,15 +103,48 @@ export function BeanParam(options?: ParamOptions): ParamOrPropertyDecorator {
   return record('bean', undefined, options, false);
 }
 
-/** The value used when the parameter is absent, converted like a sent value. */
-export function DefaultValue(value: string): ParamOrPropertyDecorator {
+/** Records a tag on a parameter, or on a property of a bean-parameter class. */
+function tag<T>(key: MetaKey<T>, value: T): ParamOrPropertyDecorator {
   return (target, propertyKey, parameterIndex) => {
     const owner = ownerOf(target);
     if (typeof parameterIndex === 'number') {
       const meta = paramMeta(owner, propertyKey === undefined ? 'constructor' : memberName(propertyKey), parameterIndex, 'body');
-      meta.tags.set(DEFAULT_VALUE, value);
+      meta.tags.set(key, value);
     } else {
-      propertyMeta(owner, memberName(propertyKey!)).tags.set(DEFAULT_VALUE, value);
+      propertyMeta(owner, memberName(propertyKey!)).tags.set(key, value);
     }
   };
+}
+
+/**
+ * The value used when the parameter is absent, converted like a sent value (a collection receives it
+ * as its one element, split by `@Separator` when there is one).
+ *
+ * @example
+ * list(\@RestQuery() \@DefaultValue('10') limit: number) {}
+ */
+export function DefaultValue(value: string): ParamOrPropertyDecorator {
+  return tag(DEFAULT_VALUE, value);
+}
+
+/**
+ * Splits every value of a collection parameter on `separator`: `?name=a,b&name=c` with
+ * `@Separator(',')` gives `['a', 'b', 'c']`.
+ *
+ * @example
+ * names(\@RestQuery({ type: [String] }) \@Separator(',') name: string[]) {}
+ */
+export function Separator(separator: string): ParamOrPropertyDecorator {
+  return tag(SEPARATOR, separator);
+}
+
+/**
+ * The pattern a `Date` parameter is parsed with (date-fns tokens: `dd-MM-yyyy`, `yyyy/MM/dd HH:mm`);
+ * without it dates are ISO-8601 (`1984-08-08`, `1984-08-08T01:02:03Z`).
+ *
+ * @example
+ * byDay(\@RestQuery() \@DateFormat('dd-MM-yyyy') date: Date) {}
+ */
+export function DateFormat(pattern: string): ParamOrPropertyDecorator {
+  return tag(DATE_FORMAT, pattern);
 }

@@ -1,14 +1,27 @@
 /** Which parameter types are injected as context objects, and how each is obtained from the request. */
+import { Context as HonoContext } from 'hono';
 import { RequestContext } from '../pipeline/request-context';
 import { ResponseContext } from '../pipeline/response-context';
+import { HttpHeaders } from './context/http-headers';
+import { ResourceInfo } from './context/resource-info';
+import { UriInfo } from './context/uri-info';
 
 export type ContextResolver = (ctx: RequestContext) => unknown;
+
+/** The Hono `Context` when the request came through Hono (`app.fetch`, `listen`), else `undefined`. */
+function honoContext(ctx: RequestContext): unknown {
+  return ctx.environment instanceof HonoContext ? ctx.environment : undefined;
+}
 
 const resolvers = new Map<Function, ContextResolver>([
   [RequestContext, (ctx) => ctx],
   [ResponseContext, (ctx) => ctx.response],
   [Request, (ctx) => ctx.request],
   [Headers, (ctx) => ctx.headers],
+  [UriInfo, (ctx) => new UriInfo(ctx)],
+  [HttpHeaders, (ctx) => new HttpHeaders(ctx)],
+  [ResourceInfo, (ctx) => new ResourceInfo(ctx)],
+  [HonoContext, honoContext],
 ]);
 
 /** Makes parameters of `type` receive `resolve(ctx)`; used by modules that add context objects. */

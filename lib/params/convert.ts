@@ -1,24 +1,31 @@
 /** Turns raw parameter strings into typed values (spec 4.4.1), compiled once per parameter. */
 import type { EnumLike, TypeHint } from '../decorators/params';
+import { classConverter, ConversionError, findStatic, type Converter } from './class-converter';
+import { dateConverter } from './date-converter';
+import { providedConverter, type ParamConverterProvider } from './param-converter';
 
-/** Converts one raw string; throws a `ConversionError` when the text is not a value of the type. */
-export type Converter = (raw: string) => unknown;
+export { ConversionError, type Converter } from './class-converter';
 
-export class ConversionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConversionError';
-  }
-}
+export type Collection = 'array' | 'set' | 'sorted-set';
 
 /** What the build step knows of a parameter's type. */
 export interface ResolvedType {
   /** The element converter. */
   readonly convert: Converter;
-  /** Whether the parameter collects every value (a list, a set). */
-  readonly collection?: 'array' | 'set';
+  /** Whether the parameter collects every value (a list, a set, a sorted set). */
+  readonly collection?: Collection;
   /** A readable name for messages. */
   readonly name: string;
+}
+
+/** What conversion needs besides the type. */
+export interface ConversionOptions {
+  /** Registered `ParamConverterProvider`s, asked first, in priority order. */
+  readonly providers?: readonly ParamConverterProvider[];
+  /** The `@DateFormat` pattern of a `Date` parameter. */
+  readonly dateFormat?: string;
+  /** The collection asked for by `{ collection }`. */
+  readonly collection?: Collection;
 }
 
 function isEnumLike(value: unknown): value is EnumLike {
@@ -49,16 +56,13 @@ function bigintConverter(raw: string): bigint {
   }
 }
 
-function dateConverter(raw: string): Date {
-  const value = new Date(raw);
-  if (Number.isNaN(value.getTime())) throw new ConversionError(`"${raw}" is not an ISO-8601 date`);
-  return value;
-}
-
+/** An enum object: by member value or member name; a merged static `fromString` wins (spec 4.4.1 item 4). */
 function enumConverter(values: EnumLike): Converter {
+  const fromString = findStatic(values, 'fromString');
+  if (fromString) return (raw) => fromString.call(values, raw);
   const allowed = new Map<string, string | number>();
   for (const [key, value] of Object.entries(values)) {
-    if (typeof value === 'number' && /^\d+$/.test(key)) continue;
+    if (typeof value === 'function' || (typeof value === 'number' && /^\d+$/.test(key))) continue;
     allowed.set(String(value), value);
     allowed.set(key, value);
   }
@@ -68,40 +72,11 @@ function enumConverter(values: EnumLike): Converter {
   };
 }
 
-/** A static method declared by the class or a superclass (never `Function.prototype`'s own `valueOf`). */
-function findStatic(type: Function, name: string): ((raw: string) => unknown) | undefined {
-  for (let current: unknown = type; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
-    const candidate = Object.getOwnPropertyDescriptor(current, name)?.value;
-    if (typeof candidate === 'function') return candidate as (raw: string) => unknown;
-  }
-  return undefined;
-}
-
-/** A class converter: a one-string constructor, else static `valueOf`, else `fromString` (spec 4.4.1). */
-function classConverter(type: Function): Converter | undefined {
-  const valueOf = findStatic(type, 'valueOf');
-  const fromString = findStatic(type, 'fromString');
-  const wrap = (make: (raw: string) => unknown): Converter => (raw) => {
-    try {
-      return make(raw);
-    } catch (error) {
-      if (error instanceof ConversionError) throw error;
-      throw new ConversionError(`"${raw}" is not a valid ${type.name}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  };
-  if (type.length === 1) return wrap((raw) => new (type as new (raw: string) => unknown)(raw));
-  if (valueOf) return wrap((raw) => valueOf.call(type, raw));
-  if (fromString) return wrap((raw) => fromString.call(type, raw));
-  return undefined;
-}
-
-/** Built-in converters for the primitive wrappers and `Date`. */
 const primitives = new Map<Function, [Converter, string]>([
   [String, [identity, 'string']],
   [Number, [numberConverter, 'number']],
   [Boolean, [booleanConverter, 'boolean']],
   [BigInt, [bigintConverter, 'bigint']],
-  [Date, [dateConverter, 'Date']],
 ]);
 
 /** `Object`, `Array`, `undefined` and non-constructors are what emitters write for unknown types. */
@@ -109,24 +84,43 @@ export function isUnknownDesignType(type: unknown): boolean {
   return type === undefined || type === Object || type === Array || typeof type !== 'function';
 }
 
+/** The converter of one element: providers, primitives, `Date`, enums, then class constructors and factories. */
+function elementConverter(type: Function | EnumLike | undefined, options: ConversionOptions): [Converter, string] | undefined {
+  const provided = type === undefined ? undefined : providedConverter(options.providers ?? [], type);
+  if (provided) return [provided, describeType(type)];
+  if (type === undefined || isUnknownDesignType(type) && !isEnumLike(type)) return [identity, 'string'];
+  if (isEnumLike(type)) return [enumConverter(type), 'enum'];
+  const primitive = primitives.get(type);
+  if (primitive) return primitive;
+  if (type === Date) return [dateConverter(options.dateFormat), 'Date'];
+  const converter = classConverter(type);
+  return converter && [converter, type.name];
+}
+
+export function describeType(type: unknown): string {
+  if (Array.isArray(type)) return `${describeType(type[0])}[]`;
+  return typeof type === 'function' ? type.name : isEnumLike(type) ? 'enum' : String(type);
+}
+
 /**
  * Resolves the converter of a parameter from its explicit hint, else its design type. Returns
  * `undefined` when the type cannot be converted from a string (a build error for the caller).
  */
-export function resolveType(hint: TypeHint | undefined, designType: unknown): ResolvedType | undefined {
+export function resolveType(hint: TypeHint | undefined, designType: unknown, options: ConversionOptions = {}): ResolvedType | undefined {
+  let element: Function | EnumLike | undefined;
+  let collection = options.collection;
   if (Array.isArray(hint)) {
-    const element = resolveType(hint[0] as TypeHint, undefined);
-    return element && { convert: element.convert, collection: 'array', name: `${element.name}[]` };
+    element = hint[0] as Function | EnumLike;
+    collection ??= 'array';
+  } else {
+    const type = (hint as Function | EnumLike | undefined) ?? designType;
+    if (type === Array || type === Set) {
+      collection ??= type === Set ? 'set' : 'array';
+      element = undefined;
+    } else element = isUnknownDesignType(type) && !isEnumLike(type) ? undefined : (type as Function | EnumLike);
   }
-  if (isEnumLike(hint)) return { convert: enumConverter(hint), name: 'enum' };
-  const type = hint ?? designType;
-  if (isUnknownDesignType(type)) {
-    return designType === Array && hint === undefined ? { convert: identity, collection: 'array', name: 'string[]' } : { convert: identity, name: 'string' };
-  }
-  const fn = type as Function;
-  const primitive = primitives.get(fn);
-  if (primitive) return { convert: primitive[0], name: primitive[1] };
-  if (fn === Set) return { convert: identity, collection: 'set', name: 'Set<string>' };
-  const converter = classConverter(fn);
-  return converter && { convert: converter, name: fn.name };
+  const resolved = elementConverter(element, options);
+  if (!resolved) return undefined;
+  const [convert, name] = resolved;
+  return collection ? { convert, collection, name: `${collection}<${name}>` } : { convert, name };
 }

@@ -1,33 +1,26 @@
-/** Reads the request body into the endpoint's body parameter, by its declared type. */
+/** Reads the request body into the endpoint's body parameter: a user reader, else the built-in reader of its type. */
 import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
 import type { Violation } from '../errors/problem-details';
-import { parseJsonBody } from '../body/json';
+import { limitedStream } from '../body/limited-stream';
 import { readBodyBytes, readBodyText } from '../body/read-body';
+import { isJsonMediaTypeText, LocalFile, localFileReader, rawBodyReader, unsupported, type BuiltinReader } from '../body/builtin-readers';
+import { jsonCreator } from '../json/bind-class';
+import { DefaultJsonMapper } from '../json/default-json-mapper';
+import { isJsonTypeToken } from '../json/json-values';
 import type { RequestContext } from '../pipeline/request-context';
-import { ConversionError, isUnknownDesignType, resolveType } from './convert';
+import type { EntityInput } from '../providers/message-body';
+import type { BodySettings } from './body-settings';
+import { ConversionError, describeType, isUnknownDesignType, resolveType } from './convert';
+import { readUserBody } from './read-user-body';
 
-export interface BodySettings {
-  /** `framework.http.limits.max-body-size`, in bytes. */
-  readonly maxBodySize: number;
-}
+export type { BodySettings } from './body-settings';
+export { readForm } from './read-form';
 
 type BodyReader = (ctx: RequestContext) => Promise<unknown>;
 
-const FORM = 'rxrest.form';
-
-/** The URL-encoded form of the request, read once per request. */
-export async function readForm(ctx: RequestContext, settings: BodySettings): Promise<URLSearchParams> {
-  const cached = ctx.getProperty<URLSearchParams>(FORM);
-  if (cached) return cached;
-  const type = ctx.headers.get('content-type') ?? '';
-  const form = type.toLowerCase().startsWith('application/x-www-form-urlencoded')
-    ? new URLSearchParams(await readBodyText(ctx.request, settings.maxBodySize))
-    : new URLSearchParams();
-  ctx.setProperty(FORM, form);
-  return form;
-}
+const defaultMapper = new DefaultJsonMapper();
 
 function missing(): Error {
   return httpProblem('RXREST_MISSING_BODY', 'A request body is required');
@@ -46,45 +39,31 @@ export function classSchema(type: unknown): ZodType | undefined {
   return typeof (schema as ZodType | undefined)?.safeParse === 'function' ? (schema as ZodType) : undefined;
 }
 
-function jsonReader(type: unknown, options: ParamOptions, settings: BodySettings, required: boolean): BodyReader {
-  const schema = options.schema ?? classSchema(type);
-  const Target = !isUnknownDesignType(type) ? (type as new () => object) : undefined;
-  return async (ctx) => {
-    const text = await readBodyText(ctx.request, settings.maxBodySize);
-    if (text.trim() === '') {
-      if (required) throw missing();
-      return undefined;
-    }
-    let value = parseJsonBody(text);
-    if (schema) value = validate(schema, value);
-    if (Target && typeof value === 'object' && value !== null && !Array.isArray(value)) return Object.assign(new Target(), value);
-    return value;
+export function entityInput(ctx: RequestContext, limit: number): EntityInput {
+  return {
+    bytes: () => readBodyBytes(ctx.request, limit),
+    text: () => readBodyText(ctx.request, limit),
+    stream: () => limitedStream(ctx.request.body, limit),
   };
 }
 
-/** Compiles the reader of a body parameter from its declared (or hinted) type. */
-export function compileBodyReader(designType: unknown, options: ParamOptions, settings: BodySettings): BodyReader {
-  const type = typeof options.type === 'function' ? options.type : designType;
-  const required = options.required ?? true;
-  const limit = settings.maxBodySize;
-  if (type === String) {
-    return async (ctx) => {
-      const text = await readBodyText(ctx.request, limit);
+function textReader(options: ParamOptions, required: boolean): BuiltinReader {
+  return {
+    accepts: () => true,
+    read: async ({ input, ctx }) => {
+      const text = await input.text();
       if (text === '' && required && !ctx.request.body) throw missing();
       return options.schema ? validate(options.schema, text) : text;
-    };
-  }
-  if (type === Uint8Array || type === Buffer) {
-    return async (ctx) => {
-      const bytes = await readBodyBytes(ctx.request, limit);
-      return type === Buffer ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes;
-    };
-  }
-  if (type === ReadableStream) return async (ctx) => ctx.request.body ?? new ReadableStream({ start: (c) => c.close() });
-  if (type === Number || type === Boolean || type === BigInt) {
-    const convert = resolveType(undefined, type)!.convert;
-    return async (ctx) => {
-      const text = (await readBodyText(ctx.request, limit)).trim();
+    },
+  };
+}
+
+function primitiveReader(type: Function, required: boolean): BuiltinReader {
+  const convert = resolveType(undefined, type)!.convert;
+  return {
+    accepts: () => true,
+    read: async ({ input }) => {
+      const text = (await input.text()).trim();
       if (text === '') {
         if (required) throw missing();
         return undefined;
@@ -95,7 +74,55 @@ export function compileBodyReader(designType: unknown, options: ParamOptions, se
         if (error instanceof ConversionError) throw httpProblem('RXREST_MALFORMED_BODY', `The request body is invalid: ${error.message}`);
         throw error;
       }
+    },
+  };
+}
+
+/** JSON into the declared type: JSON value tokens checked, classes bound (creator or no-argument constructor). */
+function jsonReader(type: unknown, options: ParamOptions, settings: BodySettings, required: boolean): BuiltinReader {
+  if (typeof type === 'function' && !isUnknownDesignType(type) && !isJsonTypeToken(type) && type.length > 0 && !jsonCreator(type)) {
+    throw new Error(`the body type ${type.name} needs a constructor without parameters or a static method marked @JsonCreator()`);
+  }
+  const schema = options.schema ?? classSchema(type);
+  const mapper = settings.json ?? defaultMapper;
+  const target = Array.isArray(options.type) ? options.type : isUnknownDesignType(type) && !isJsonTypeToken(type) ? undefined : type;
+  return {
+    accepts: isJsonMediaTypeText,
+    read: async ({ input }) => {
+      const text = await input.text();
+      if (text.trim() === '') {
+        if (required) throw missing();
+        return undefined;
+      }
+      if (!schema) return mapper.readValue(text, target);
+      return mapper.readValue(JSON.stringify(validate(schema, mapper.readValue(text))), target);
+    },
+  };
+}
+
+function builtinReader(type: unknown, options: ParamOptions, settings: BodySettings, required: boolean): BuiltinReader {
+  if (type === String) return textReader(options, required);
+  if (type === LocalFile) return localFileReader({ uploadsDirectory: settings.uploadsDirectory ?? 'uploads', deleteUploadsOnEnd: settings.deleteUploadsOnEnd ?? true });
+  const raw = rawBodyReader(type);
+  if (raw) return raw;
+  if (type === Number || type === Boolean || type === BigInt) return primitiveReader(type as Function, required);
+  return jsonReader(type, options, settings, required);
+}
+
+/** Compiles the reader of a body parameter from its declared (or hinted) type. */
+export function compileBodyReader(designType: unknown, options: ParamOptions, settings: BodySettings): BodyReader {
+  const type = typeof options.type === 'function' ? options.type : Array.isArray(options.type) ? Array : designType;
+  const required = options.required ?? true;
+  const builtin = builtinReader(type, options, settings, required);
+  const providers = settings.providers;
+  const limit = settings.maxBodySize;
+  if (!providers || (providers.readers.length === 0 && providers.readerInterceptors.length === 0)) {
+    const name = describeType(type);
+    return (ctx) => {
+      const mediaType = ctx.headers.get('content-type') ?? undefined;
+      if (!builtin.accepts(mediaType)) return Promise.reject(unsupported(mediaType, name));
+      return builtin.read({ input: entityInput(ctx, limit), ctx, mediaType });
     };
   }
-  return jsonReader(type, options, settings, required);
+  return (ctx) => readUserBody(ctx, type, builtin, providers, entityInput(ctx, limit));
 }

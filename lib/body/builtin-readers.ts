@@ -1,0 +1,98 @@
+/** The built-in body readers of spec 4.5, one per declared body type, chosen at build time. */
+import { Readable } from 'node:stream';
+import { Observable } from 'rxjs';
+import { httpProblem } from '../errors/http-problem';
+import type { EntityInput } from '../providers/message-body';
+import type { RequestContext } from '../pipeline/request-context';
+import { deleteLocalFile, LocalFile, saveToLocalFile } from './local-file';
+
+/** What a built-in reader gets: the body, the request (for clean-ups) and its media type. */
+export interface ReadRequest {
+  readonly input: EntityInput;
+  readonly ctx: RequestContext;
+  readonly mediaType: string | undefined;
+}
+
+export interface BuiltinReader {
+  /** Whether it reads bodies of this media type (`undefined`: no `Content-Type` sent). */
+  accepts(mediaType: string | undefined): boolean;
+  read(request: ReadRequest): Promise<unknown>;
+}
+
+export interface FileSettings {
+  readonly uploadsDirectory: string;
+  readonly deleteUploadsOnEnd: boolean;
+}
+
+const any = (): boolean => true;
+
+function observe(stream: ReadableStream<Uint8Array>): Observable<Uint8Array> {
+  return new Observable<Uint8Array>((subscriber) => {
+    const reader = stream.getReader();
+    let active = true;
+    const pump = (): void => {
+      reader.read().then(
+        ({ done, value }) => {
+          if (!active) return;
+          if (done) subscriber.complete();
+          else {
+            subscriber.next(value);
+            pump();
+          }
+        },
+        (error: unknown) => subscriber.error(error),
+      );
+    };
+    pump();
+    return () => {
+      active = false;
+      void reader.cancel().catch(() => undefined);
+    };
+  });
+}
+
+const rawReaders = new Map<Function, BuiltinReader>([
+  [Uint8Array, { accepts: any, read: ({ input }) => input.bytes() }],
+  [Buffer, { accepts: any, read: async ({ input }) => {
+    const bytes = await input.bytes();
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  } }],
+  [ArrayBuffer, { accepts: any, read: async ({ input }) => {
+    const bytes = await input.bytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  } }],
+  [ReadableStream, { accepts: any, read: async ({ input }) => input.stream() }],
+  [Readable, { accepts: any, read: async ({ input }) => Readable.fromWeb(input.stream() as import('node:stream/web').ReadableStream<Uint8Array>) }],
+  [Observable, { accepts: any, read: async ({ input }) => observe(input.stream()) }],
+  [URLSearchParams, { accepts: any, read: async ({ input }) => new URLSearchParams(await input.text()) }],
+]);
+
+/** Readers of bodies taken as they are: bytes, buffers, streams, chunk Observables, forms; `undefined` for other types. */
+export function rawBodyReader(type: unknown): BuiltinReader | undefined {
+  return typeof type === 'function' ? rawReaders.get(type) : undefined;
+}
+
+/** The `LocalFile` reader: the body streamed to disk, deleted after the response unless configured otherwise. */
+export function localFileReader(settings: FileSettings): BuiltinReader {
+  return {
+    accepts: any,
+    read: async ({ input, ctx, mediaType }) => {
+      const file = await saveToLocalFile(input.stream(), settings.uploadsDirectory, mediaType);
+      if (settings.deleteUploadsOnEnd) ctx.onComplete(() => deleteLocalFile(file));
+      return file;
+    },
+  };
+}
+
+export { LocalFile };
+
+/** `application/json` and every `+json` type are JSON (reference A2); a body without `Content-Type` is taken as JSON too. */
+export function isJsonMediaTypeText(mediaType: string | undefined): boolean {
+  if (mediaType === undefined) return true;
+  const base = mediaType.split(';', 1)[0].trim().toLowerCase();
+  return base === 'application/json' || base.endsWith('+json');
+}
+
+export function unsupported(mediaType: string | undefined, type: string): Error {
+  return httpProblem('RXREST_UNSUPPORTED_MEDIA_TYPE', `No reader reads ${type} from ${mediaType ?? 'a body without Content-Type'}`);
+}

@@ -1,0 +1,124 @@
+/** Binds parsed JSON to instances of a declared class (so its methods work), field by field. */
+import { isValid, parse, parseISO } from 'date-fns';
+import { httpProblem } from '../errors/http-problem';
+import type { Violation } from '../errors/problem-details';
+import { readDesignType } from '../metadata/reflect-shim';
+import { classChain, type ClassMeta } from '../metadata/store';
+import { JSON_CREATOR, JSON_FORMAT, JSON_IGNORE_PROPERTIES, JSON_PROPERTY } from './json-decorators';
+
+export type Deserializer = (json: unknown) => unknown;
+
+export interface BindOptions {
+  readonly failOnUnknown: boolean;
+  readonly deserializers: ReadonlyMap<Function, Deserializer>;
+}
+
+interface FieldInfo {
+  readonly type?: Function;
+  readonly array: boolean;
+  readonly pattern?: string;
+}
+
+/** The static creator marked `@JsonCreator`, if any. */
+export function jsonCreator(type: Function): ((json: unknown) => unknown) | undefined {
+  for (const meta of classChain(type)) {
+    const name = meta.tags.get(JSON_CREATOR);
+    if (name) return (json) => (type as unknown as Record<string, (json: unknown) => unknown>)[name](json);
+  }
+  return undefined;
+}
+
+function mismatch(path: string, message: string): Error {
+  const violations: Violation[] = [{ in: 'body', field: path, message }];
+  return httpProblem('RXREST_MALFORMED_BODY', `The request body does not fit its type: ${path || 'body'} ${message}`, { violations });
+}
+
+function fieldInfo(chain: readonly ClassMeta[], prototype: object, key: string): FieldInfo | undefined {
+  for (const meta of chain) {
+    const property = meta.properties.get(key);
+    if (!property) continue;
+    const declared = property.tags.get(JSON_PROPERTY)?.type;
+    const pattern = property.tags.get(JSON_FORMAT)?.pattern;
+    const design = readDesignType('design:type', prototype, key);
+    const hint = declared ?? (typeof design === 'function' && design !== Object && design !== Array ? design : undefined);
+    if (Array.isArray(hint)) return { type: hint[0] as Function, array: true, pattern };
+    return { type: hint as Function | undefined, array: false, pattern };
+  }
+  return undefined;
+}
+
+function failsOnUnknown(chain: readonly ClassMeta[], fallback: boolean): boolean {
+  for (const meta of chain) {
+    const policy = meta.tags.get(JSON_IGNORE_PROPERTIES)?.ignoreUnknown;
+    if (policy !== undefined) return !policy;
+  }
+  return fallback;
+}
+
+function bindDate(value: unknown, path: string, pattern?: string): Date {
+  if (typeof value === 'number') return new Date(value);
+  if (typeof value !== 'string') throw mismatch(path, 'is not a date');
+  const date = pattern ? parse(value, pattern, new Date(2000, 0, 1)) : parseISO(value);
+  if (!isValid(date)) throw mismatch(path, pattern ? `does not match the date format ${pattern}` : 'is not an ISO-8601 date');
+  return date;
+}
+
+const primitiveTypes = new Map<Function, string>([
+  [String, 'string'],
+  [Number, 'number'],
+  [Boolean, 'boolean'],
+]);
+
+function bindValue(value: unknown, type: Function | undefined, options: BindOptions, path: string, pattern?: string): unknown {
+  if (type === undefined || value === null || value === undefined) return value;
+  const deserialize = options.deserializers.get(type);
+  if (deserialize) return deserialize(value);
+  if (type === Date) return bindDate(value, path, pattern);
+  const primitive = primitiveTypes.get(type);
+  if (primitive) {
+    if (typeof value !== primitive) throw mismatch(path, `is not a ${primitive}`);
+    return value;
+  }
+  if (type === BigInt) {
+    if (typeof value !== 'number' && typeof value !== 'string') throw mismatch(path, 'is not an integer');
+    try {
+      return BigInt(value);
+    } catch {
+      throw mismatch(path, 'is not an integer');
+    }
+  }
+  return bindObject(value, type, options, path);
+}
+
+function bindObject(value: unknown, type: Function, options: BindOptions, path: string): unknown {
+  if (typeof value !== 'object' || Array.isArray(value)) throw mismatch(path, `is not an object (${type.name})`);
+  const creator = jsonCreator(type);
+  if (creator) return creator(value);
+  const chain = classChain(type);
+  const instance = new (type as new () => Record<string, unknown>)();
+  const failOnUnknown = failsOnUnknown(chain, options.failOnUnknown);
+  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+    const info = fieldInfo(chain, type.prototype as object, key);
+    const where = path ? `${path}.${key}` : key;
+    if (!info && failOnUnknown && !Object.prototype.hasOwnProperty.call(instance, key)) throw mismatch(where, `is not a property of ${type.name}`);
+    if (info?.array) {
+      if (!Array.isArray(field)) throw mismatch(where, 'is not an array');
+      instance[key] = field.map((item, i) => bindValue(item, info.type, options, `${where}.${i}`, info.pattern));
+    } else instance[key] = bindValue(field, info?.type, options, where, info?.pattern);
+  }
+  return instance;
+}
+
+/**
+ * Binds `value` to `type`: primitives are checked, `Date` fields parsed (ISO-8601 or `@JsonFormat`),
+ * objects become instances (through `@JsonCreator` or the no-argument constructor), arrays of the type
+ * become arrays of instances. Unknown properties are ignored unless the policy says otherwise.
+ */
+export function bindClass(value: unknown, type: unknown, options: BindOptions): unknown {
+  if (Array.isArray(type)) {
+    if (!Array.isArray(value)) throw mismatch('', 'is not an array');
+    return value.map((item, i) => bindValue(item, type[0] as Function, options, String(i)));
+  }
+  if (typeof type !== 'function' || type === Object || type === Array) return value;
+  return bindValue(value, type, options, '');
+}

@@ -1,0 +1,23 @@
+/** Makes the application's JSON mapper from configuration, customizers and an optional user producer. */
+import { DefaultJsonMapper } from './default-json-mapper';
+import type { JsonMapper, JsonMapperCustomizer, JsonMapperProducer } from './json-mapper';
+
+export interface JsonSettings {
+  /** `framework.json.fail-on-unknown-properties`. */
+  readonly failOnUnknownProperties: boolean;
+  /** `framework.json.write-dates-as-timestamps`. */
+  readonly writeDatesAsTimestamps: boolean;
+}
+
+/**
+ * The user's mapper when a producer is registered (it applies the customizers itself, spec 4.18 item 3),
+ * else the default mapper configured from settings and then customized in order.
+ */
+export function createJsonMapper(settings: JsonSettings, customizers: readonly JsonMapperCustomizer[], producer?: JsonMapperProducer): JsonMapper {
+  if (producer) return producer.produceJsonMapper(customizers);
+  const mapper = new DefaultJsonMapper()
+    .configure('fail-on-unknown-properties', settings.failOnUnknownProperties)
+    .configure('write-dates-as-timestamps', settings.writeDatesAsTimestamps);
+  for (const customizer of customizers) customizer.customize(mapper);
+  return mapper;
+}

@@ -1,0 +1,104 @@
+/** The default JSON mapper: safe parsing, JSON → class instances, dates as ISO-8601 or timestamps. */
+import { format } from 'date-fns';
+import { parseJsonBody } from '../body/json';
+import { httpProblem } from '../errors/http-problem';
+import { bindClass, type Deserializer } from './bind-class';
+import { JSON_FORMAT, jsonFormatsDeclared } from './json-decorators';
+import type { JsonMapper } from './json-mapper';
+import { classChain } from '../metadata/store';
+import { fitsJsonKind, isJsonTypeToken } from './json-values';
+
+/** The settings of spec 4.18; both default to `false` (unknown properties ignored, dates as ISO-8601). */
+export type JsonFeature = 'fail-on-unknown-properties' | 'write-dates-as-timestamps';
+
+export type Serializer = (value: never) => unknown;
+
+function bigintReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/**
+ * The mapper used unless an application supplies its own. Configure it through
+ * `framework.json.*` settings or a `JsonMapperCustomizer`.
+ *
+ * @example
+ * const mapper = new DefaultJsonMapper().configure('write-dates-as-timestamps', true);
+ * mapper.writeValueAsString({ at: new Date(0) }); // {"at":0}
+ */
+export class DefaultJsonMapper implements JsonMapper {
+  readonly #features = new Map<JsonFeature, boolean>();
+  readonly #serializers = new Map<Function, Serializer>();
+  readonly #deserializers = new Map<Function, Deserializer>();
+
+  configure(feature: JsonFeature, enabled: boolean): this {
+    this.#features.set(feature, enabled);
+    return this;
+  }
+
+  isEnabled(feature: JsonFeature): boolean {
+    return this.#features.get(feature) ?? false;
+  }
+
+  /** Writes instances of `type` as what `serialize` returns (then JSON-encoded). */
+  addSerializer<T>(type: abstract new (...args: never[]) => T, serialize: (value: T) => unknown): this {
+    this.#serializers.set(type, serialize as Serializer);
+    return this;
+  }
+
+  /** Reads values declared as `type` with `deserialize` (it receives the parsed JSON). */
+  addDeserializer<T>(type: abstract new (...args: never[]) => T, deserialize: (json: unknown) => T): this {
+    this.#deserializers.set(type, deserialize);
+    return this;
+  }
+
+  readValue(text: string, type?: unknown): unknown {
+    const value = parseJsonBody(text);
+    if (type === undefined) return value;
+    if (isJsonTypeToken(type)) {
+      if (!fitsJsonKind(type.jsonKind, value)) throw httpProblem('RXREST_MALFORMED_BODY', `The request body is not a ${type.name}`);
+      return value;
+    }
+    return bindClass(value, type, { failOnUnknown: this.isEnabled('fail-on-unknown-properties'), deserializers: this.#deserializers });
+  }
+
+  /** `JSON.stringify` itself unless dates, formats or serializers need the field-aware path. */
+  writeValueAsString(value: unknown): string {
+    if (this.#serializers.size === 0 && !this.isEnabled('write-dates-as-timestamps') && !jsonFormatsDeclared()) {
+      try {
+        return JSON.stringify(value) ?? 'null';
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
+        return JSON.stringify(value, bigintReplacer) ?? 'null';
+      }
+    }
+    return JSON.stringify(value, this.#replacer()) ?? 'null';
+  }
+
+  #replacer(): (this: unknown, key: string, value: unknown) => unknown {
+    const timestamps = this.isEnabled('write-dates-as-timestamps');
+    const serializers = this.#serializers;
+    return function (this: unknown, key: string, value: unknown): unknown {
+      // JSON.stringify has already called toJSON (a Date is a string by now): read the original from the holder.
+      const raw = (this as Record<string, unknown>)[key];
+      if (raw instanceof Date) {
+        const pattern = fieldFormat(this, key);
+        if (pattern) return format(raw, pattern);
+        return timestamps ? raw.getTime() : value;
+      }
+      if (typeof raw === 'object' && raw !== null) {
+        const serialize = serializers.get(raw.constructor);
+        if (serialize) return serialize(raw as never);
+      }
+      return typeof value === 'bigint' ? value.toString() : value;
+    };
+  }
+}
+
+function fieldFormat(holder: unknown, key: string): string | undefined {
+  if (typeof holder !== 'object' || holder === null) return undefined;
+  for (const meta of classChain(holder.constructor)) {
+    const pattern = meta.properties.get(key)?.tags.get(JSON_FORMAT)?.pattern;
+    if (pattern) return pattern;
+  }
+  return undefined;
+}

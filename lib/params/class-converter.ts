@@ -1,0 +1,50 @@
+/** Converts a string to an instance of a user class: one-string constructor, else static `valueOf`, else `fromString`. */
+
+/** Converts one raw string; throws a `ConversionError` when the text is not a value of the type. */
+export type Converter = (raw: string) => unknown;
+
+export class ConversionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConversionError';
+  }
+}
+
+/** A static method declared by the object, its class or a superclass (never `Function.prototype`'s or `Object.prototype`'s). */
+export function findStatic(type: object, name: string): ((raw: string) => unknown) | undefined {
+  for (let current: unknown = type; current && current !== Function.prototype && current !== Object.prototype; current = Object.getPrototypeOf(current)) {
+    const candidate = Object.getOwnPropertyDescriptor(current, name)?.value;
+    if (typeof candidate === 'function') return candidate as (raw: string) => unknown;
+  }
+  return undefined;
+}
+
+/** Wraps a user factory so that what it throws becomes a `ConversionError` (a 404/400, never a 500). */
+function guarded(type: Function, make: Converter): Converter {
+  return (raw) => {
+    try {
+      return make(raw);
+    } catch (error) {
+      if (error instanceof ConversionError || isHttpError(error)) throw error;
+      throw new ConversionError(`"${raw}" is not a valid ${type.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+}
+
+/** Errors carrying an HTTP status (a `WebApplicationException` thrown by a factory) keep it (reference A3). */
+function isHttpError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number';
+}
+
+/**
+ * The class converter of spec 4.4.1: a constructor taking one string wins over static methods; of the
+ * static methods `valueOf` wins over `fromString`. Returns `undefined` when the class has none.
+ */
+export function classConverter(type: Function): Converter | undefined {
+  if (type.length === 1) return guarded(type, (raw) => new (type as new (raw: string) => unknown)(raw));
+  const valueOf = findStatic(type, 'valueOf');
+  if (valueOf) return guarded(type, (raw) => valueOf.call(type, raw));
+  const fromString = findStatic(type, 'fromString');
+  if (fromString) return guarded(type, (raw) => fromString.call(type, raw));
+  return undefined;
+}

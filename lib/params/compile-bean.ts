@@ -1,0 +1,63 @@
+/** Compiles a `@BeanParam` class: each decorated property is read like a parameter, then set on a new instance. */
+import { PARAM_OPTIONS } from '../decorators/params';
+import { readDesignType } from '../metadata/reflect-shim';
+import { classChain, type ParamMeta } from '../metadata/store';
+import type { RequestContext } from '../pipeline/request-context';
+import type { BodySettings } from './body-settings';
+import type { ArgumentReader, ArgumentSpec } from './compile-argument';
+import { describeType } from './convert';
+
+type CompileArgument = (spec: ArgumentSpec) => ArgumentReader;
+
+interface BeanProperty {
+  readonly name: string;
+  readonly read: ArgumentReader;
+}
+
+/** Every decorated property of the class and its superclasses (a subclass's declaration wins). */
+function decoratedProperties(type: Function): { name: string; meta: ParamMeta; tags: ParamMeta['tags'] }[] {
+  const seen = new Set<string>();
+  const found: { name: string; meta: ParamMeta; tags: ParamMeta['tags'] }[] = [];
+  for (const owner of classChain(type)) {
+    for (const property of owner.properties.values()) {
+      const meta = property.params[property.params.length - 1];
+      if (!meta || seen.has(property.name)) continue;
+      seen.add(property.name);
+      found.push({ name: property.name, meta, tags: property.tags });
+    }
+  }
+  return found;
+}
+
+/**
+ * Compiles the reader of a bean parameter. The class needs a constructor without parameters; every
+ * property carrying a parameter decorator (including a nested `@BeanParam`) is filled from the request.
+ */
+export function compileBeanReader(type: unknown, settings: BodySettings, outer: readonly Function[], compile: CompileArgument): ArgumentReader {
+  if (typeof type !== 'function') throw new Error(`the @BeanParam type is unknown: give it with @BeanParam({ type: MyBean }) when decorator metadata is off`);
+  const Bean = type as new () => object;
+  if (outer.includes(Bean)) throw new Error(`the @BeanParam class ${Bean.name} contains itself`);
+  if (Bean.length > 0) throw new Error(`the @BeanParam class ${Bean.name} needs a constructor without parameters`);
+  const properties: BeanProperty[] = [];
+  for (const { name, meta, tags } of decoratedProperties(Bean)) {
+    const hinted = meta.tags.get(PARAM_OPTIONS)?.type ?? tags.get(PARAM_OPTIONS)?.type;
+    const designType = hinted ?? readDesignType('design:type', Bean.prototype, name);
+    try {
+      const read = compile({ meta, name: meta.name ?? name, designType, settings, extraTags: tags, beans: [...outer, Bean] });
+      properties.push({ name, read });
+    } catch (error) {
+      throw new Error(`${Bean.name}.${name} (${describeType(designType)}): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (properties.length === 0) throw new Error(`the @BeanParam class ${Bean.name} has no decorated properties`);
+  return (ctx: RequestContext) => {
+    const bean = new Bean() as Record<string, unknown>;
+    let pending: Promise<unknown>[] | undefined;
+    for (const { name, read } of properties) {
+      const value = read(ctx);
+      if (value instanceof Promise) (pending ??= []).push(value.then((resolved) => (bean[name] = resolved)));
+      else bean[name] = value;
+    }
+    return pending ? Promise.all(pending).then(() => bean) : bean;
+  };
+}

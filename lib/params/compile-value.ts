@@ -1,0 +1,110 @@
+/** Compiles a path, query, header, cookie, form or matrix parameter: raw strings in, a converted value out. */
+import type { ZodType } from 'zod';
+import type { ParamOptions } from '../decorators/params';
+import { httpProblem } from '../errors/http-problem';
+import type { Violation } from '../errors/problem-details';
+import type { ParamKind } from '../metadata/store';
+import type { RequestContext } from '../pipeline/request-context';
+import type { BodySettings } from './body-settings';
+import { ConversionError, describeType, resolveType, type ResolvedType } from './convert';
+import { compileMapReader, isMapType } from './map-params';
+import { rawReader, type RawValues } from './raw-values';
+import { naturalOrder } from './natural-order';
+
+export interface ValueParam {
+  readonly kind: ParamKind;
+  readonly name: string;
+  readonly options: ParamOptions;
+  readonly designType: unknown;
+  readonly defaultValue?: string;
+  readonly separator?: string;
+  readonly dateFormat?: string;
+  readonly settings: BodySettings;
+}
+
+type ValueConverter = (values: RawValues) => unknown;
+
+/** Path, query and matrix values that do not convert mean "no such resource" (404); the rest are bad requests (400) (reference A3). */
+const notFoundKinds = new Set<ParamKind>(['path', 'query', 'matrix']);
+
+function failure(kind: ParamKind, name: string, message: string, cause?: unknown): Error {
+  const code = notFoundKinds.has(kind) ? 'RXREST_PARAMETER_NOT_FOUND' : 'RXREST_INVALID_PARAMETER';
+  return httpProblem(code, `Invalid ${kind} parameter "${name}": ${message}`, { cause });
+}
+
+/**
+ * Compiles the reader of one named parameter. Absent values take the `@DefaultValue`, else are
+ * `undefined` (an empty collection for collections), else 400 when `{ required: true }`.
+ */
+export function compileValueReader(param: ValueParam): (ctx: RequestContext) => unknown {
+  const { kind, name, options } = param;
+  const mapType = options.type ?? param.designType;
+  if ((kind === 'query' || kind === 'form') && isMapType(mapType)) return compileMapReader(kind, mapType, param.settings);
+  const raw = rawReader(kind, name, param.settings);
+  const collecting = options.collection !== undefined || Array.isArray(options.type) || param.designType === Array || param.designType === Set;
+  const split = splitter(kind, collecting, param.separator);
+  const convert = options.schema ? schemaConverter(options.schema, kind, name) : typeConverter(param);
+  const defaults = param.defaultValue === undefined ? undefined : split([param.defaultValue]);
+  const required = options.required === true;
+  const finish = (values: RawValues): unknown => {
+    const present = values === undefined ? defaults : split(values);
+    if (present === undefined && required) throw httpProblem('RXREST_INVALID_PARAMETER', `The ${kind} parameter "${name}" is required`);
+    return convert(present);
+  };
+  return (ctx) => {
+    const values = raw(ctx);
+    return values instanceof Promise ? values.then(finish) : finish(values);
+  };
+}
+
+/** `@Separator` splits each value; a repeated header arrives joined by commas (RFC 9110 §5.3), so header collections split on them. */
+function splitter(kind: ParamKind, collecting: boolean, separator: string | undefined): (values: readonly string[]) => readonly string[] {
+  if (separator !== undefined) return (values) => values.flatMap((value) => value.split(separator));
+  if (kind === 'header' && collecting) return (values) => values.flatMap((value) => value.split(',').map((part) => part.trim()));
+  return (values) => values;
+}
+
+function typeConverter(param: ValueParam): ValueConverter {
+  const { kind, name, options, designType } = param;
+  const type = resolveType(options.type, designType, { providers: param.settings.converters, dateFormat: param.dateFormat, collection: options.collection });
+  if (!type) {
+    throw new Error(
+      `the type ${describeType(options.type ?? designType)} of ${kind} parameter "${name}" cannot be converted from a string: give it a one-string constructor, a static valueOf or fromString, a ParamConverterProvider, or a { type } / { schema } option`,
+    );
+  }
+  return collect(type, (raw) => {
+    try {
+      return type.convert(raw);
+    } catch (error) {
+      if (error instanceof ConversionError) throw failure(kind, name, error.message, error);
+      throw error;
+    }
+  });
+}
+
+function collect(type: ResolvedType, one: (raw: string) => unknown): ValueConverter {
+  switch (type.collection) {
+    case 'array':
+      return (values) => (values ?? []).map(one);
+    case 'set':
+      return (values) => new Set((values ?? []).map(one));
+    case 'sorted-set':
+      return (values) => new Set((values ?? []).map(one).sort(naturalOrder));
+    default:
+      return (values) => (values === undefined ? undefined : one(values[0]));
+  }
+}
+
+function schemaConverter(schema: ZodType, kind: ParamKind, name: string): ValueConverter {
+  return (values) => {
+    const input = values === undefined ? undefined : values.length === 1 ? values[0] : values;
+    const result = schema.safeParse(input);
+    if (result.success) return result.data;
+    const violations: Violation[] = result.error.issues.map((issue) => ({
+      in: kind,
+      field: [name, ...issue.path.map(String)].join('.'),
+      message: issue.message,
+    }));
+    throw httpProblem('RXREST_VALIDATION_FAILED', `Invalid ${kind} parameter "${name}"`, { violations });
+  };
+}

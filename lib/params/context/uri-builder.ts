@@ -1,0 +1,54 @@
+/** Builds URIs from a base by appending path segments and query parameters (the UriBuilder of UriInfo). */
+
+/**
+ * An immutable-style builder: each call changes this builder and returns it; `build()` fills `{name}`
+ * template variables from its arguments in order (percent-encoded) and returns an absolute `URL`.
+ *
+ * @example
+ * uriInfo.absolutePathBuilder().path('{id}').queryParam('view', 'full').build(42); // http://host/fruits/42?view=full
+ */
+export class UriBuilder {
+  #url: URL;
+
+  constructor(base: string | URL) {
+    this.#url = new URL(String(base));
+  }
+
+  /** Appends a path (one or more segments), inserting a `/` between it and the current path when needed. */
+  path(path: string): this {
+    const current = this.#url.pathname;
+    const joined = current.endsWith('/') || path.startsWith('/') ? current + path.replace(/^\/+/, current.endsWith('/') ? '' : '/') : `${current}/${path}`;
+    this.#url.pathname = joined;
+    return this;
+  }
+
+  /** Replaces the whole path. */
+  replacePath(path: string): this {
+    this.#url.pathname = path;
+    return this;
+  }
+
+  /** Adds values of a query parameter (repeated when several). */
+  queryParam(name: string, ...values: readonly unknown[]): this {
+    for (const value of values) this.#url.searchParams.append(name, String(value));
+    return this;
+  }
+
+  /** Removes the query string. */
+  replaceQuery(query = ''): this {
+    this.#url.search = query;
+    return this;
+  }
+
+  /** The URI, with `{name}` variables of the path filled by `values` in order of appearance. */
+  build(...values: readonly unknown[]): URL {
+    const url = new URL(this.#url);
+    let next = 0;
+    url.pathname = decodeURI(url.pathname).replace(/\{[^}/]+\}/g, (variable) => (next < values.length ? encodeURIComponent(String(values[next++])) : variable));
+    return url;
+  }
+
+  toString(): string {
+    return this.#url.toString();
+  }
+}

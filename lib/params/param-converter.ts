@@ -1,0 +1,47 @@
+/** User-registered parameter converters (`ParamConverterProvider`), the first rule of spec 4.4.1. */
+import type { EnumLike } from '../decorators/params';
+import { ConversionError, type Converter } from './class-converter';
+
+/** Converts a parameter's string to a value of one type. */
+export interface ParamConverter<T = unknown> {
+  fromString(value: string): T;
+  /** The reverse, for tools that write parameters (unused by the server). */
+  toString?(value: T): string;
+}
+
+/**
+ * A `@Provider` class offering converters by type; asked before every built-in rule, in priority order.
+ * Returning `undefined` (or `null`) passes to the next provider.
+ *
+ * @example
+ * \@Provider()
+ * class PointConverters implements ParamConverterProvider {
+ *   getConverter(type: unknown) {
+ *     return type === Point ? { fromString: (text: string) => Point.parse(text) } : undefined;
+ *   }
+ * }
+ */
+export interface ParamConverterProvider {
+  getConverter(type: Function | EnumLike): ParamConverter | undefined | null;
+}
+
+export function isParamConverterProvider(value: unknown): value is ParamConverterProvider {
+  return typeof (value as ParamConverterProvider | null)?.getConverter === 'function';
+}
+
+/** The converter the first willing provider gives for `type`, asked once at build time. */
+export function providedConverter(providers: readonly ParamConverterProvider[], type: Function | EnumLike): Converter | undefined {
+  for (const provider of providers) {
+    const converter = provider.getConverter(type);
+    if (!converter) continue;
+    return (raw) => {
+      try {
+        return converter.fromString(raw);
+      } catch (error) {
+        if (error instanceof ConversionError || (typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number')) throw error;
+        throw new ConversionError(error instanceof Error ? error.message : String(error));
+      }
+    };
+  }
+  return undefined;
+}

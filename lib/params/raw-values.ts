@@ -1,0 +1,48 @@
+/** Reads the raw strings of a named parameter from the request, by where it comes from. */
+import { parseCookieHeader } from '../http/cookies';
+import type { ParamKind } from '../metadata/store';
+import type { RequestContext } from '../pipeline/request-context';
+import type { BodySettings } from './body-settings';
+import { readForm } from './read-form';
+import { multipartFormTexts } from '../multipart/compile-multipart-argument';
+
+/** Every value sent for a parameter, `undefined` when it was not sent at all. */
+export type RawValues = readonly string[] | undefined;
+
+export type RawReader = (ctx: RequestContext) => RawValues | Promise<RawValues>;
+
+/** Compiled once per parameter so that the request path does no dispatch on the kind. */
+export function rawReader(kind: ParamKind, name: string, settings: BodySettings): RawReader {
+  switch (kind) {
+    case 'path':
+      return (ctx) => (name in ctx.pathParams ? [ctx.pathParams[name]] : undefined);
+    case 'query':
+      return (ctx) => {
+        const values = ctx.query.getAll(name);
+        return values.length ? values : undefined;
+      };
+    case 'header': {
+      const lower = name.toLowerCase();
+      return (ctx) => {
+        const value = ctx.headers.get(lower);
+        return value === null ? undefined : [value];
+      };
+    }
+    case 'cookie':
+      return (ctx) => {
+        const value = parseCookieHeader(ctx.headers.get('cookie')).get(name);
+        return value === undefined ? undefined : [value];
+      };
+    case 'matrix':
+      return (ctx) => ctx.matrix.get(name);
+    case 'form':
+      return (ctx) =>
+        multipartFormTexts(ctx, settings.multipart, name) ??
+        readForm(ctx, settings).then((form) => {
+          const values = form.getAll(name);
+          return values.length ? values : undefined;
+        });
+    default:
+      throw new Error(`unsupported parameter kind ${kind}`);
+  }
+}

@@ -1,0 +1,21 @@
+/** The one place request forms are read (`@RestForm`, form maps); multipart support branches here. */
+import { readBodyText } from '../body/read-body';
+import type { RequestContext } from '../pipeline/request-context';
+import type { BodySettings } from './body-settings';
+
+const FORM = 'rxrest.form';
+
+/**
+ * The fields of an `application/x-www-form-urlencoded` request, read once per request and shared by
+ * every form parameter; other content types give an empty form.
+ */
+export async function readForm(ctx: RequestContext, settings: BodySettings): Promise<URLSearchParams> {
+  const cached = ctx.getProperty<URLSearchParams>(FORM);
+  if (cached) return cached;
+  const type = ctx.headers.get('content-type') ?? '';
+  const form = type.toLowerCase().startsWith('application/x-www-form-urlencoded')
+    ? new URLSearchParams(await readBodyText(ctx.request, settings.maxBodySize))
+    : new URLSearchParams();
+  ctx.setProperty(FORM, form);
+  return form;
+}

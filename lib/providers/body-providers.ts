@@ -1,0 +1,139 @@
+/** The application's readers, writers and their interceptors, sorted once at build time (spec 4.11). */
+import type { EntityWriter, WriteTarget, WrittenBody } from '../body/entity-writers';
+import { DEFAULT_PRIORITY, PRIORITY, PROVIDER } from '../decorators/providers';
+import { isCompatible, parseMediaType, specificity, type MediaType } from '../http/media-type';
+import type { ClassMeta } from '../metadata/store';
+import { isJsonMapperCustomizer, isJsonMapperProducer, type JsonMapperCustomizer, type JsonMapperProducer } from '../json/json-mapper';
+import { isParamConverterProvider, type ParamConverterProvider } from '../params/param-converter';
+import { isServerSide } from './constrained-to';
+import type {
+  MessageBodyReader,
+  MessageBodyWriter,
+  ReaderInterceptor,
+  ServerMessageBodyWriter,
+  WriterInterceptor,
+  WriterInterceptorContext,
+} from './message-body';
+
+/** A provider class's instance with its metadata, as the build step found it. */
+export interface ProviderInstance {
+  readonly instance: object;
+  readonly meta: ClassMeta;
+}
+
+interface Ranked<T> {
+  readonly value: T;
+  readonly types: readonly MediaType[];
+  readonly priority: number;
+  /** The most specific declared media type: 2 concrete, 1 `type/*`, 0 `*\/*` or none. */
+  readonly specificity: number;
+}
+
+function has<K extends string>(value: object, ...methods: K[]): boolean {
+  return methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
+}
+
+function priorityOf(meta: ClassMeta): number {
+  return meta.tags.get(PRIORITY) ?? meta.tags.get(PROVIDER)?.priority ?? DEFAULT_PRIORITY;
+}
+
+function rank<T>(value: T, meta: ClassMeta, declared: readonly string[] | undefined): Ranked<T> {
+  const types = (declared ?? []).map((text) => parseMediaType(text)).filter((m): m is MediaType => m !== undefined);
+  return { value, types, priority: priorityOf(meta), specificity: Math.max(0, ...types.map(specificity)) };
+}
+
+/** More specific media types first, then lower priority first (spec 4.11 item 1, the specification's provider order). */
+function byRank<T>(list: Ranked<T>[]): Ranked<T>[] {
+  return list.sort((a, b) => b.specificity - a.specificity || a.priority - b.priority);
+}
+
+function fits(types: readonly MediaType[], mediaType: string): boolean {
+  if (types.length === 0) return true;
+  const parsed = parseMediaType(mediaType);
+  return parsed !== undefined && types.some((type) => isCompatible(parsed, type));
+}
+
+function constructorOf(entity: unknown): Function | undefined {
+  return typeof entity === 'object' && entity !== null ? entity.constructor : undefined;
+}
+
+/** The `@Provider` readers, writers and body interceptors of the application, ready to use. */
+export class BodyProviders {
+  readonly readers: readonly Ranked<MessageBodyReader>[];
+  readonly writers: readonly Ranked<MessageBodyWriter | ServerMessageBodyWriter>[];
+  readonly readerInterceptors: readonly ReaderInterceptor[];
+  readonly writerInterceptors: readonly WriterInterceptor[];
+  /** `ParamConverterProvider`s, lower priority asked first. */
+  readonly converters: readonly ParamConverterProvider[];
+  /** JSON mapper customizers, in the order they are applied. */
+  readonly jsonCustomizers: readonly JsonMapperCustomizer[];
+  /** The user's JSON mapper producer, the first by priority. */
+  readonly jsonProducer: JsonMapperProducer | undefined;
+
+  constructor(providers: readonly ProviderInstance[]) {
+    const readers: Ranked<MessageBodyReader>[] = [];
+    const writers: Ranked<MessageBodyWriter | ServerMessageBodyWriter>[] = [];
+    const readerInterceptors: Ranked<ReaderInterceptor>[] = [];
+    const writerInterceptors: Ranked<WriterInterceptor>[] = [];
+    const converters: Ranked<ParamConverterProvider>[] = [];
+    const customizers: Ranked<JsonMapperCustomizer>[] = [];
+    const producers: Ranked<JsonMapperProducer>[] = [];
+    for (const { instance, meta } of providers) {
+      if (!isServerSide(meta.tags)) continue;
+      if (has(instance, 'isReadable', 'readFrom')) readers.push(rank(instance as MessageBodyReader, meta, meta.consumes));
+      if (has(instance, 'isWriteable') && (has(instance, 'writeTo') || has(instance, 'writeResponse'))) writers.push(rank(instance as MessageBodyWriter, meta, meta.produces));
+      if (has(instance, 'aroundReadFrom')) readerInterceptors.push(rank(instance as ReaderInterceptor, meta, undefined));
+      if (has(instance, 'aroundWriteTo')) writerInterceptors.push(rank(instance as WriterInterceptor, meta, undefined));
+      if (isParamConverterProvider(instance)) converters.push(rank(instance, meta, undefined));
+      if (isJsonMapperCustomizer(instance)) customizers.push(rank(instance, meta, undefined));
+      if (isJsonMapperProducer(instance)) producers.push(rank(instance, meta, undefined));
+    }
+    this.converters = byRank(converters).map((r) => r.value);
+    this.jsonCustomizers = byRank(customizers).map((r) => r.value);
+    this.jsonProducer = byRank(producers)[0]?.value;
+    this.readers = byRank(readers);
+    this.writers = byRank(writers);
+    this.readerInterceptors = byRank(readerInterceptors).map((r) => r.value);
+    this.writerInterceptors = byRank(writerInterceptors).map((r) => r.value);
+  }
+
+  /** The first user reader for a declared type and request media type, if any. */
+  findReader(type: unknown, mediaType: string): MessageBodyReader | undefined {
+    for (const { value, types } of this.readers) if (fits(types, mediaType) && value.isReadable(type, mediaType)) return value;
+    return undefined;
+  }
+
+  /** The writers to choose from per response: user writers (ranked) before the built-ins, all wrapped by the writer interceptors. */
+  entityWriters(builtins: readonly EntityWriter[]): EntityWriter[] {
+    const all = [...this.writers.map(adaptWriter), ...builtins];
+    const interceptors = this.writerInterceptors;
+    return interceptors.length ? all.map((writer) => intercepted(writer, interceptors)) : all;
+  }
+}
+
+function adaptWriter({ value, types }: Ranked<MessageBodyWriter | ServerMessageBodyWriter>): EntityWriter {
+  return {
+    isWriteable: (entity, mediaType) => fits(types, mediaType) && value.isWriteable(constructorOf(entity), mediaType, entity as never),
+    write: (entity, mediaType, target) =>
+      'writeResponse' in value && typeof value.writeResponse === 'function'
+        ? value.writeResponse(entity as never, { status: target.status, headers: target.headers, mediaType })
+        : (value as MessageBodyWriter).writeTo(entity as never, mediaType, target.headers),
+  };
+}
+
+/** Runs the writer inside every interceptor; the first (lowest priority) is outermost. */
+function intercepted(writer: EntityWriter, interceptors: readonly WriterInterceptor[]): EntityWriter {
+  return {
+    isWriteable: (entity, mediaType) => writer.isWriteable(entity, mediaType),
+    write: (entity: unknown, mediaType: string, target: WriteTarget) => {
+      let index = 0;
+      const context: WriterInterceptorContext = {
+        entity,
+        mediaType,
+        headers: target.headers,
+        proceed: async (): Promise<WrittenBody> => (index < interceptors.length ? interceptors[index++].aroundWriteTo(context) : writer.write(context.entity, mediaType, target)),
+      };
+      return context.proceed();
+    },
+  };
+}
