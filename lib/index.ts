@@ -31,6 +31,14 @@ export { ResponseContext, ResponseContext as ContainerResponseContext } from './
 
 export { EntityTag, NewCookie, type NewCookieOptions, type CacheControl, type WebLink, type MediaType, parseMediaType, formatMediaType, mediaType, formatHttpDate, parseHttpDate, parseSize } from './http';
 
+// http: preconditions, compression, build conditions (spec 4.14, 4.16, 4.17)
+export { RestRequest } from './preconditions/rest-request';
+export { Compressed, Uncompressed, GZIP, type CompressionMode } from './decorators/compression';
+export {
+  IfBuildProfile, UnlessBuildProfile, IfBuildProperty, UnlessBuildProperty, EndpointDisabled,
+  type ProfileSelector, type BuildPropertyOptions, type EndpointDisabledOptions,
+} from './decorators/build-conditions';
+
 export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './build/rest-application';
 export type { OperatorFilter } from './build/compile-filters';
 export { DefinitionError, type DefinitionProblem } from './build/definition-error';

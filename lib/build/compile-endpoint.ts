@@ -1,5 +1,7 @@
 /** Compiles one resource method into an endpoint: its route data and its request handling, built once. */
 import { catchError, from, Observable, of } from 'rxjs';
+import { compileCompression } from '../compression/compile-compression';
+import type { CompressionSettings } from '../compression/compression-settings';
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { NAME_BINDINGS, RESPONSE_HEADERS, RESPONSE_STATUS } from '../decorators/providers';
 import type { ExceptionMappers } from '../errors/exception-mappers';
@@ -26,6 +28,8 @@ export interface EndpointContext {
   readonly interceptors: InterceptorChain;
   readonly body: BodySettings;
   readonly problems: ProblemCollector;
+  /** Compression settings, for `@Compressed`/`@Uncompressed`/`@GZIP` methods (spec 4.16). */
+  readonly compression?: CompressionSettings;
 }
 
 function parseTypes(list: readonly string[] | undefined, where: string, problems: ProblemCollector): MediaType[] {
@@ -109,7 +113,10 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
     consumes: method.consumes ?? unit.meta.consumes ?? [],
     lane: defaultLane(returnType),
   };
-  const steps: Step[] = [...requestSteps(applicable(context.filters.request, bindings))];
+  const compression = compileCompression(method, context.compression);
+  const steps: Step[] = compression.mark ? [compression.mark] : [];
+  steps.push(...requestSteps(applicable(context.filters.request, bindings)));
+  if (compression.inflate) steps.push(compression.inflate);
   if (args.read) steps.push(args.read);
   steps.push(invokeStage(unit, method, context.interceptors, defaults));
   const requestPart = compileSteps(steps);

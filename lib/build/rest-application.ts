@@ -1,6 +1,8 @@
 /** The build step and the built application: decorated classes in, a fetch handler and a server out. */
 import { Hono } from 'hono';
 import { builtinWriters, type EntityWriter } from '../body/entity-writers';
+import { compressionSettings } from '../compression/compression-settings';
+import { buildConditionFilter, isEndpointDisabled } from '../conditions/build-conditions';
 import { loadConfig, type Config, type LoadConfigOptions } from '../config';
 import type { Application } from '../decorators/application';
 import { APPLICATION_PATH } from '../decorators/resource';
@@ -97,7 +99,9 @@ export const RestApplication = {
     const config = options.config ?? loadConfig(options);
     configureLogging(config);
     const problems = new ProblemCollector();
-    const units = discover(options, problems);
+    // Build conditions decide discovery; @EndpointDisabled also removes classes listed by getClasses() (spec 4.17).
+    const units = discover({ ...options, include: buildConditionFilter(config) }, problems).filter((unit) => !isEndpointDisabled(unit.meta, config));
+    const compression = compressionSettings(config);
     const interceptors = compileInterceptors(units, problems);
     const filters = compileFilters(units, options.filters ?? [], problems);
     const mappers = compileMappers(units, problems, interceptors);
@@ -105,7 +109,7 @@ export const RestApplication = {
     const root = applicationPath(options, config);
     const endpoints: Endpoint[] = [];
     for (const unit of units.filter((u) => u.isResource)) {
-      const context = { applicationPath: root, filters, mappers: mappersFor(mappers, unit.type), interceptors, body, problems };
+      const context = { applicationPath: root, filters, mappers: mappersFor(mappers, unit.type), interceptors, body, problems, compression };
       for (const method of unit.meta.methods.values()) {
         if (method.httpMethods.length > 1) {
           problems.add(`${unit.type.name}#${method.name}`, `has ${method.httpMethods.length} HTTP method decorators (${method.httpMethods.join(', ')}); an endpoint has exactly one`);
@@ -130,6 +134,7 @@ export const RestApplication = {
       mappers: mappersFor(mappers, undefined),
       responseFilters: globalResponse.length ? compileSteps(responseSteps(globalResponse)) : undefined,
       writers: builtinWriters as EntityWriter[],
+      compression,
     });
     const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));
     log.debug(`Built ${summary.length} endpoints`);

@@ -66,6 +66,14 @@ export class RequestContext {
     return this.#request;
   }
 
+  /**
+   * Replaces the Web request, keeping method, routing results and headers set with `setHeader`; used
+   * by stages that decode the body before it is read (legacy `@GZIP` inflation).
+   */
+  replaceRequest(request: Request): void {
+    this.#request = request;
+  }
+
   get method(): string {
     return this.#method;
   }

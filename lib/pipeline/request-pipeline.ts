@@ -1,6 +1,7 @@
 /** Runs one request through the application's pipeline and hands back a Web `Response`. */
 import { catchError, Observable, type MonoTypeOperatorFunction } from 'rxjs';
 import type { EntityWriter } from '../body/entity-writers';
+import type { CompressionSettings } from '../compression/compression-settings';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import type { Router } from '../routing/router';
 import { toObservable } from './chain';
@@ -20,6 +21,8 @@ export interface PipelineParts {
   /** Response filters that apply to every request, run after errors raised before an endpoint is chosen. */
   readonly responseFilters?: MonoTypeOperatorFunction<RequestContext>;
   readonly writers: readonly EntityWriter[];
+  /** Response compression (spec 4.16); absent means never compress. */
+  readonly compression?: CompressionSettings;
 }
 
 /**
@@ -71,7 +74,7 @@ export class RequestPipeline {
 
   #write(ctx: RequestContext, writers: readonly EntityWriter[]): Response | Promise<Response> {
     try {
-      return writeResponse(ctx, writers);
+      return writeResponse(ctx, writers, this.#parts.compression);
     } catch (error) {
       ctx.response = defaultErrorResponse(error);
       ctx.response.entity = ctx.response.status === 500 ? ctx.response.entity : undefined;

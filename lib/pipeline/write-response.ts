@@ -1,5 +1,7 @@
 /** The last stage: the response context becomes a Web `Response`, its entity written by the first fitting writer. */
 import { defaultMediaType, withCharset, type EntityWriter, type WrittenBody } from '../body/entity-writers';
+import { compressResponse } from '../compression/compress-response';
+import type { CompressionSettings } from '../compression/compression-settings';
 import type { RequestContext } from './request-context';
 
 /** Statuses that never carry a body (RFC 9110 §15.3.5, §15.4.5). */
@@ -13,8 +15,9 @@ export function selectWriter(writers: readonly EntityWriter[], entity: unknown, 
   return undefined;
 }
 
-function finish(ctx: RequestContext, body: WrittenBody): Response {
+function finish(ctx: RequestContext, body: WrittenBody, compression?: CompressionSettings): Response {
   const response = ctx.response!;
+  if (compression && body !== null) body = compressResponse(ctx, body, compression);
   if (ctx.method === 'HEAD' && body !== null) {
     if (typeof body === 'string') response.headers.set('content-length', Buffer.byteLength(body));
     else if (body instanceof Uint8Array) response.headers.set('content-length', body.byteLength);
@@ -28,7 +31,7 @@ function finish(ctx: RequestContext, body: WrittenBody): Response {
  * Writes the response: no body for 204/304 or an absent entity; otherwise the first writer accepting the
  * entity as its media type (the response's, else the negotiated one, else a default by value).
  */
-export function writeResponse(ctx: RequestContext, writers: readonly EntityWriter[]): Response | Promise<Response> {
+export function writeResponse(ctx: RequestContext, writers: readonly EntityWriter[], compression?: CompressionSettings): Response | Promise<Response> {
   const response = ctx.response!;
   const entity = response.entity;
   if (isBodiless(response.status) || entity === undefined || entity === null) return finish(ctx, null);
@@ -42,5 +45,5 @@ export function writeResponse(ctx: RequestContext, writers: readonly EntityWrite
   }
   if (!response.headers.has('content-type')) response.headers.set('content-type', withCharset(mediaType));
   const body = writer.write(entity, mediaType);
-  return body instanceof Promise ? body.then((written) => finish(ctx, written)) : finish(ctx, body);
+  return body instanceof Promise ? body.then((written) => finish(ctx, written, compression)) : finish(ctx, body, compression);
 }

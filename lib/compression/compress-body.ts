@@ -1,0 +1,47 @@
+/** Encodes a response body with a content coding (RFC 9110 §8.4.1) through node:zlib; knows no HTTP headers. */
+import { pipeline, Readable, type Transform } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { brotliCompressSync, constants, createBrotliCompress, createDeflate, createGzip, deflateSync, gzipSync } from 'node:zlib';
+
+/** The codings this module can apply. */
+export const SUPPORTED_CODINGS = ['br', 'gzip', 'deflate'] as const;
+
+export type SupportedCoding = (typeof SUPPORTED_CODINGS)[number];
+
+function compressSync(bytes: Uint8Array, coding: SupportedCoding, level: number): Uint8Array {
+  if (coding === 'gzip') return gzipSync(bytes, { level });
+  // The `deflate` coding is the zlib format (RFC 1950), not a raw deflate stream (RFC 9110 §8.4.1.2).
+  if (coding === 'deflate') return deflateSync(bytes, { level });
+  return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } });
+}
+
+/** A compressor that flushes after every write, so each chunk written (one SSE event) reaches the client at once. */
+function createCompressor(coding: SupportedCoding, level: number): Transform {
+  if (coding === 'gzip') return createGzip({ level, flush: constants.Z_SYNC_FLUSH });
+  if (coding === 'deflate') return createDeflate({ level, flush: constants.Z_SYNC_FLUSH });
+  return createBrotliCompress({ flush: constants.BROTLI_OPERATION_FLUSH, params: { [constants.BROTLI_PARAM_QUALITY]: level } });
+}
+
+/**
+ * Compresses a body: text and bytes at once (the length is then known), a stream as it flows, with
+ * backpressure and one flush per chunk. Cancelling the result cancels the source stream.
+ *
+ * @example gunzipSync(compressBody('Some resource', 'gzip', 6) as Uint8Array).toString() // 'Some resource'
+ */
+export function compressBody(
+  body: string | Uint8Array | ReadableStream<Uint8Array>,
+  coding: SupportedCoding,
+  level: number,
+): Uint8Array | ReadableStream<Uint8Array> {
+  if (typeof body === 'string') return compressSync(Buffer.from(body, 'utf8'), coding, level);
+  if (body instanceof Uint8Array) return compressSync(body, coding, level);
+  const compressor = createCompressor(coding, level);
+  // Errors of either side end up on `compressor`, so the returned stream errors; nothing else to do here.
+  pipeline(Readable.fromWeb(body as NodeReadableStream<Uint8Array>), compressor, () => undefined);
+  return Readable.toWeb(compressor) as unknown as ReadableStream<Uint8Array>;
+}
+
+/** Whether `coding` is one this module can apply. */
+export function isSupportedCoding(coding: string): coding is SupportedCoding {
+  return (SUPPORTED_CODINGS as readonly string[]).includes(coding);
+}

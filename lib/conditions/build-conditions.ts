@@ -1,0 +1,60 @@
+/** Decides build conditions (`@IfBuildProfile`...) and `@EndpointDisabled` against a configuration (spec 4.17). */
+import type { Config } from '../config';
+import { BUILD_CONDITIONS, ENDPOINT_DISABLED, type BuildCondition, type BuildPropertyOptions, type ProfileSelector } from '../decorators/build-conditions';
+import type { ClassMeta } from '../metadata/store';
+
+/** The active profiles: `framework.profile` may list several, comma-separated. */
+function activeProfiles(config: Config): ReadonlySet<string> {
+  return new Set(config.profile.split(',').map((name) => name.trim()).filter((name) => name !== ''));
+}
+
+function matchesProfiles(selector: ProfileSelector, active: ReadonlySet<string>): boolean {
+  if (typeof selector === 'string') return active.has(selector);
+  const anyOf = selector.anyOf ?? [];
+  const allOf = selector.allOf ?? [];
+  return (anyOf.length === 0 || anyOf.some((name) => active.has(name))) && allOf.every((name) => active.has(name));
+}
+
+/** Whether the property equals the value; an unset one counts as `enableIfMissing`. */
+function propertyHolds(property: BuildPropertyOptions, config: Config, equalMeans: boolean): boolean {
+  const value = config.getUser(property.name);
+  if (value === undefined) return property.enableIfMissing ?? false;
+  return (value === property.stringValue) === equalMeans;
+}
+
+function holds(condition: BuildCondition, config: Config, profiles: ReadonlySet<string>): boolean {
+  switch (condition.kind) {
+    case 'if-profile':
+      return matchesProfiles(condition.profiles, profiles);
+    case 'unless-profile':
+      return !matchesProfiles(condition.profiles, profiles);
+    case 'if-property':
+      return propertyHolds(condition.property, config, true);
+    case 'unless-property':
+      return propertyHolds(condition.property, config, false);
+  }
+}
+
+/**
+ * The build step's inclusion test: a class is included when every build condition it carries holds
+ * in `config`; a class without conditions always is.
+ *
+ * @example discover({ classes, include: buildConditionFilter(config) }, problems)
+ */
+export function buildConditionFilter(config: Config): (type: Function, meta: ClassMeta) => boolean {
+  const profiles = activeProfiles(config);
+  return (_type, meta) => (meta.tags.get(BUILD_CONDITIONS) ?? []).every((condition) => holds(condition, config, profiles));
+}
+
+/**
+ * Whether `@EndpointDisabled` removes the class: the property equals `stringValue`, or it is unset
+ * and `disableIfMissing` is true.
+ *
+ * @example isEndpointDisabled(meta, config) // true when the sample's property is set to "disable"
+ */
+export function isEndpointDisabled(meta: ClassMeta, config: Config): boolean {
+  const options = meta.tags.get(ENDPOINT_DISABLED);
+  if (options === undefined) return false;
+  const value = config.getUser(options.name);
+  return value === undefined ? (options.disableIfMissing ?? false) : value === options.stringValue;
+}
