@@ -39,6 +39,15 @@ export {
   type ProfileSelector, type BuildPropertyOptions, type EndpointDisabledOptions,
 } from './decorators/build-conditions';
 
+// links: web links and HAL (spec 4.9, 4.10)
+export { RestLink, InjectRestLinks, RestLinkId, RestLinkType, type RestLinkOptions } from './decorators/links';
+export { RestLinksProvider } from './links/rest-links-provider';
+export { RestMediaType } from './hal/rest-media-type';
+export { HalService } from './hal/hal-service';
+export { HalEntityWrapper, type HalWrapper } from './hal/hal-entity-wrapper';
+export { HalCollectionWrapper } from './hal/hal-collection-wrapper';
+export type { HalLink } from './hal/hal-link';
+
 export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './build/rest-application';
 export type { OperatorFilter } from './build/compile-filters';
 export { DefinitionError, type DefinitionProblem } from './build/definition-error';

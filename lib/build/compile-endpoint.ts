@@ -5,6 +5,8 @@ import type { CompressionSettings } from '../compression/compression-settings';
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { NAME_BINDINGS, RESPONSE_HEADERS, RESPONSE_STATUS } from '../decorators/providers';
 import type { ExceptionMappers } from '../errors/exception-mappers';
+import { linkStage } from '../links/link-stage';
+import type { LinkContext } from '../links/rest-links-provider';
 import { parseMediaType, type MediaType } from '../http/media-type';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';
@@ -28,6 +30,8 @@ export interface EndpointContext {
   readonly interceptors: InterceptorChain;
   readonly body: BodySettings;
   readonly problems: ProblemCollector;
+  /** The application's link targets, for `@InjectRestLinks` endpoints and injected link providers (spec 4.9). */
+  readonly links?: LinkContext;
   /** Compression settings, for `@Compressed`/`@Uncompressed`/`@GZIP` methods (spec 4.16). */
   readonly compression?: CompressionSettings;
 }
@@ -119,6 +123,8 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
   if (compression.inflate) steps.push(compression.inflate);
   if (args.read) steps.push(args.read);
   steps.push(invokeStage(unit, method, context.interceptors, defaults));
+  const links = context.links && linkStage(unit, method, info, context.links, produces);
+  if (links) steps.push(links);
   const requestPart = compileSteps(steps);
   const responseFilters = applicable(context.filters.response, bindings);
   const responsePart = responseFilters.length ? compileSteps(responseSteps(responseFilters)) : undefined;

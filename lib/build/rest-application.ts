@@ -6,6 +6,7 @@ import { buildConditionFilter, isEndpointDisabled } from '../conditions/build-co
 import { loadConfig, type Config, type LoadConfigOptions } from '../config';
 import type { Application } from '../decorators/application';
 import { APPLICATION_PATH } from '../decorators/resource';
+import { collectLinkTargets } from '../links/collect-link-targets';
 import { configureLogging, logging } from '../logging/logger';
 import { findClassMeta } from '../metadata/store';
 import { compileSteps } from '../pipeline/chain';
@@ -107,9 +108,11 @@ export const RestApplication = {
     const mappers = compileMappers(units, problems, interceptors);
     const body = { maxBodySize: config.get('framework.http.limits.max-body-size') };
     const root = applicationPath(options, config);
+    const resources = units.filter((u) => u.isResource);
+    const links = { registry: collectLinkTargets(resources, root, problems), forwarding: config.get('framework.http.proxy.proxy-address-forwarding') };
     const endpoints: Endpoint[] = [];
-    for (const unit of units.filter((u) => u.isResource)) {
-      const context = { applicationPath: root, filters, mappers: mappersFor(mappers, unit.type), interceptors, body, problems, compression };
+    for (const unit of resources) {
+      const context = { applicationPath: root, filters, mappers: mappersFor(mappers, unit.type), interceptors, body, problems, compression, links };
       for (const method of unit.meta.methods.values()) {
         if (method.httpMethods.length > 1) {
           problems.add(`${unit.type.name}#${method.name}`, `has ${method.httpMethods.length} HTTP method decorators (${method.httpMethods.join(', ')}); an endpoint has exactly one`);

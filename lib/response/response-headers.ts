@@ -50,19 +50,26 @@ export class ResponseHeaders {
   }
 
   /**
-   * Headers for a Web `Response`: a plain object when every name has one value (the fast path of
-   * `@hono/node-server`), otherwise a `Headers` with one appended line per value.
+   * Headers for a Web `Response`, each repeated value kept as its own line on every path:
+   * - a plain object, a repeated name holding an array: Node's `writeHead` (which `@hono/node-server`'s
+   *   lightweight `Response` hands the object to) writes one line per element;
+   * - with a non-enumerable `Symbol.iterator` of `[name, value]` pairs: a `Headers` made from it (the
+   *   native `Response`, or whoever reads `response.headers`) takes the sequence form of `HeadersInit`
+   *   (Fetch §5.2) and appends each line, so `getSetCookie()` stays apart and `get()` joins with ", ".
+   * A `Headers` alone cannot do it: it joins repeated values into one line, but each `Set-Cookie` must
+   * have its own (RFC 6265 §3) and one `Link` line per link is what clients of the Java framework read.
    */
-  toInit(): Record<string, string> | Headers {
+  toInit(): Record<string, string | string[]> {
+    const init: Record<string, string | string[]> = {};
     let multi = false;
-    for (const values of this.#values.values()) if (values.length > 1) multi = true;
-    if (multi) {
-      const headers = new Headers();
-      for (const [name, values] of this.#values) for (const value of values) headers.append(name, value);
-      return headers;
+    for (const [name, values] of this.#values) {
+      if (values.length > 1) multi = true;
+      init[name] = values.length === 1 ? values[0] : [...values];
     }
-    const init: Record<string, string> = {};
-    for (const [name, values] of this.#values) init[name] = values[0];
+    if (!multi) return init;
+    const lines: [string, string][] = [];
+    for (const [name, values] of this.#values) for (const value of values) lines.push([name, value]);
+    Object.defineProperty(init, Symbol.iterator, { enumerable: false, value: () => lines.values() });
     return init;
   }
 }

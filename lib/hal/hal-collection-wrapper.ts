@@ -1,0 +1,49 @@
+/** A list of entities in HAL form: `{_embedded: {<name>: [...]}, _links: {...}}`. */
+import type { WebLink } from '../http/link-header';
+import { HalEntityWrapper, type HalWrapper, type HrefResolver } from './hal-entity-wrapper';
+import { halLinksObject, putHalLinks, type HalLink } from './hal-link';
+
+/**
+ * A collection with links, written as JSON as `{"_embedded":{"<collectionName>":[item...]},"_links":{...}}`
+ * where each item is a {@link HalEntityWrapper} with its own `_links` (spec section 2).
+ *
+ * @example
+ * const wrapper = halService.toHalCollectionWrapper(records, 'records', Record);
+ * return wrapper.addLinks({ href: '/records/1', rel: 'first-record' });
+ */
+export class HalCollectionWrapper<T extends object = object> implements HalWrapper {
+  readonly collection: readonly HalEntityWrapper<T>[];
+  readonly collectionName: string;
+  readonly #links = new Map<string, HalLink>();
+  #resolve: HrefResolver = (href) => href;
+
+  constructor(collection: readonly HalEntityWrapper<T>[], collectionName: string, ...links: WebLink[]) {
+    this.collection = collection;
+    this.collectionName = collectionName;
+    putHalLinks(this.#links, links);
+  }
+
+  /** Makes a wrapper whose later added links are made absolute with `resolve` (used by `HalService`). */
+  static resolving<T extends object>(collection: readonly HalEntityWrapper<T>[], collectionName: string, resolve: HrefResolver, links: readonly WebLink[]): HalCollectionWrapper<T> {
+    const wrapper = new HalCollectionWrapper(collection, collectionName, ...links);
+    wrapper.#resolve = resolve;
+    return wrapper;
+  }
+
+  /** The collection's own links by relation, in the order they were added. */
+  get links(): ReadonlyMap<string, HalLink> {
+    return this.#links;
+  }
+
+  addLinks(...links: WebLink[]): this {
+    putHalLinks(this.#links, links.map((link) => ({ ...link, href: this.#resolve(link.href) })));
+    return this;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      _embedded: { [this.collectionName]: this.collection.map((item) => item.toJSON()) },
+      _links: halLinksObject(this.#links),
+    };
+  }
+}

@@ -1,0 +1,57 @@
+/** One entity in HAL form: its own fields followed by `_links`. */
+import type { WebLink } from '../http/link-header';
+import { halLinksObject, putHalLinks, type HalLink } from './hal-link';
+
+/** Either wrapper, for code that must leave HAL responses as they are. */
+export interface HalWrapper {
+  /** Adds links; a link with a relation already present replaces it. */
+  addLinks(...links: WebLink[]): this;
+  toJSON(): Record<string, unknown>;
+}
+
+/** Turns a relative link into an absolute one; identity when links are kept as given. */
+export type HrefResolver = (href: string) => string;
+
+const keep: HrefResolver = (href) => href;
+
+/**
+ * An entity with links, written as JSON as `{...fields, _links: {rel: {href, title?, type?}}}`
+ * (spec section 2). Returned from an endpoint, it is written as it is.
+ *
+ * @example
+ * new HalEntityWrapper(record, { href: 'http://x/records/1', rel: 'self' }).toJSON();
+ * // { id: 1, slug: 'first', value: 'First value', _links: { self: { href: 'http://x/records/1' } } }
+ */
+export class HalEntityWrapper<T extends object = object> implements HalWrapper {
+  readonly entity: T;
+  readonly #links = new Map<string, HalLink>();
+  #resolve: HrefResolver = keep;
+
+  constructor(entity: T, ...links: WebLink[]) {
+    this.entity = entity;
+    putHalLinks(this.#links, links);
+  }
+
+  /** Makes a wrapper whose later added links are made absolute with `resolve` (used by `HalService`). */
+  static resolving<T extends object>(entity: T, resolve: HrefResolver, links: readonly WebLink[]): HalEntityWrapper<T> {
+    const wrapper = new HalEntityWrapper(entity, ...links);
+    wrapper.#resolve = resolve;
+    return wrapper;
+  }
+
+  /** The links by relation, in the order they were added. */
+  get links(): ReadonlyMap<string, HalLink> {
+    return this.#links;
+  }
+
+  addLinks(...links: WebLink[]): this {
+    putHalLinks(this.#links, links.map((link) => ({ ...link, href: this.#resolve(link.href) })));
+    return this;
+  }
+
+  toJSON(): Record<string, unknown> {
+    const entity = this.entity as { toJSON?: () => unknown };
+    const fields = typeof entity.toJSON === 'function' ? entity.toJSON() : entity;
+    return { ...(typeof fields === 'object' && fields !== null ? fields : { value: fields }), _links: halLinksObject(this.#links) };
+  }
+}

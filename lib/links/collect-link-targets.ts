@@ -1,0 +1,67 @@
+/** Build step for web links: finds every `@RestLink` endpoint and records it as a target of its entity type. */
+import { Observable } from 'rxjs';
+import { REST_LINK } from '../decorators/links';
+import { readDesignType } from '../metadata/reflect-shim';
+import type { MethodMeta } from '../metadata/store';
+import { RestResponse } from '../response/rest-response';
+import { joinPaths } from '../routing/path-template';
+import { parseTemplate } from '../routing/template-parser';
+import { locate, type ProblemCollector } from '../build/definition-error';
+import type { Unit } from '../build/discover';
+import { LinkRegistry } from './link-registry';
+
+// Return types that say nothing about the entity: containers erase their element type, primitives are no entities.
+const ERASED: ReadonlySet<unknown> = new Set<unknown>([
+  undefined, Object, Function, Array, Promise, Observable, RestResponse, Response, String, Number, Boolean, Symbol, BigInt, Set, Map,
+]);
+
+/**
+ * The entity class a method's links belong to: `@RestLink({ entityType })` when given, else the declared
+ * return type when decorator metadata keeps it (`undefined` when neither says).
+ */
+export function declaredEntityType(unit: Unit, method: MethodMeta): Function | undefined {
+  const explicit = method.tags.get(REST_LINK)?.entityType;
+  if (explicit) return explicit;
+  const returned = readDesignType('design:returntype', unit.type.prototype, method.name);
+  return typeof returned === 'function' && !ERASED.has(returned) ? returned : undefined;
+}
+
+function variablesOf(template: string): string[] {
+  const names: string[] = [];
+  for (const token of parseTemplate(template)) if (token.kind === 'variable') names.push(token.name);
+  return names;
+}
+
+/**
+ * Collects the link targets of the resource `units`. A target without an entity type, or one that is no
+ * endpoint, is a definition problem; malformed templates are left to the endpoint compiler to report.
+ */
+export function collectLinkTargets(units: readonly Unit[], applicationPath: string, problems: ProblemCollector): LinkRegistry {
+  const registry = new LinkRegistry();
+  for (const unit of units) {
+    for (const method of unit.meta.methods.values()) {
+      const options = method.tags.get(REST_LINK);
+      if (!options) continue;
+      const where = locate(unit.type, method.name);
+      if (method.httpMethods.length === 0) {
+        problems.add(where, '@RestLink marks a method without an HTTP method decorator; only endpoints can be link targets');
+        continue;
+      }
+      const entityType = declaredEntityType(unit, method);
+      if (!entityType) {
+        problems.add(where, '@RestLink needs an entity type: the return type does not name a class (arrays, promises and void erase it); set entityType');
+        continue;
+      }
+      const template = joinPaths(applicationPath, unit.meta.path ?? '', method.path ?? '');
+      let variables: string[];
+      try {
+        variables = variablesOf(template);
+      } catch {
+        continue;
+      }
+      const { rel = method.name, title, type } = options;
+      registry.add({ rel, template, variables, entityType, ...(title === undefined ? {} : { title }), ...(type === undefined ? {} : { type }) });
+    }
+  }
+  return registry;
+}

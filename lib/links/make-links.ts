@@ -1,0 +1,54 @@
+/** Turns link targets into absolute web links, filling template variables from an entity (spec 4.9.5). */
+import { REST_LINK_ID } from '../decorators/links';
+import type { WebLink } from '../http/link-header';
+import { classChain } from '../metadata/store';
+import { expandTemplate } from '../routing/expand-template';
+import type { LinkTarget } from './link-registry';
+
+const linkIds = new WeakMap<Function, string | null>();
+
+/** The property marked `@RestLinkId` on `type` or a superclass (`undefined` when none). */
+export function linkIdProperty(type: Function): string | undefined {
+  let found = linkIds.get(type);
+  if (found === undefined) {
+    found = null;
+    for (const meta of classChain(type)) {
+      for (const property of meta.properties.values()) if (property.tags.has(REST_LINK_ID)) found ??= property.name;
+    }
+    linkIds.set(type, found);
+  }
+  return found ?? undefined;
+}
+
+/**
+ * The text of template variable `name` taken from `entity`: `{id}` from the `@RestLinkId` property when
+ * there is one, else the same-named property (getters included); `undefined` when absent or null.
+ */
+export function templateValue(entity: object, name: string): string | undefined {
+  const idProperty = name === 'id' ? linkIdProperty(entity.constructor) : undefined;
+  const value: unknown = (entity as Record<string, unknown>)[idProperty ?? name];
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+/** An entity's own class, unless it is a plain object (parsed JSON, a literal): then the `declared` type. */
+export function entityClass(entity: object, declared: Function | undefined): Function | undefined {
+  const own: unknown = entity.constructor;
+  return typeof own === 'function' && own !== Object ? own : declared;
+}
+
+function toLink(target: LinkTarget, href: string): WebLink {
+  const link: { href: string; rel: string; title?: string; type?: string } = { href, rel: target.rel };
+  if (target.title !== undefined) link.title = target.title;
+  if (target.type !== undefined) link.type = target.type;
+  return link;
+}
+
+/** Links to `targets`, absolute on `origin`; their variables are filled from `entity`, or left as `{name}`. */
+export function makeLinks(targets: readonly LinkTarget[], origin: string, entity?: object): WebLink[] {
+  return targets.map((target) => {
+    // A template without variables is all literal text: no need to parse it per request.
+    if (target.variables.length === 0) return toLink(target, origin + target.template);
+    if (entity === undefined) return toLink(target, origin + expandTemplate(target.template, () => undefined));
+    return toLink(target, origin + expandTemplate(target.template, (name) => templateValue(entity, name)));
+  });
+}
