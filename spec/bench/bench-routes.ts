@@ -28,14 +28,3 @@ export const BENCH_ROUTES: readonly BenchRoute[] = [
 /** The line a server child prints on stdout once it listens: `LISTENING <port>`. */
 export const READY_PREFIX = 'LISTENING ';
 
-/** Ends the child when the parent goes away or asks it to (`process.exit` lets `--cpu-prof` write its file). */
-export function exitWithParent(close: () => void): void {
-  const stop = (): void => {
-    close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  process.stdin.on('end', stop);
-  process.stdin.resume();
-}

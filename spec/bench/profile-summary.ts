@@ -41,8 +41,12 @@ const keyOf = (frame: ProfileNode['callFrame']): string => `${place(frame.url, f
 
 const add = (totals: Map<string, number>, key: string, micros: number): void => void totals.set(key, (totals.get(key) ?? 0) + micros);
 
-/** Time under each rxrest function (itself and what it calls), counted once per sample even when recursive. */
-function inclusiveRxrest(profile: CpuProfile, byId: ReadonlyMap<number, ProfileNode>): Map<string, number> {
+/** Frames worth an inclusive figure: rxrest's own, Hono's and its Node adapter's, and the bench servers'. */
+const framework = (url: string, functionName: string): boolean =>
+  /^(rxrest|hono$|@hono\/node-server$)/.test(area(url, functionName)) || url.includes('/spec/bench/servers/');
+
+/** Time under each framework function (itself and what it calls), counted once per sample even when recursive. */
+function inclusiveFramework(profile: CpuProfile, byId: ReadonlyMap<number, ProfileNode>): Map<string, number> {
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const totals = new Map<string, number>();
@@ -50,7 +54,7 @@ function inclusiveRxrest(profile: CpuProfile, byId: ReadonlyMap<number, ProfileN
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const frame = byId.get(at)?.callFrame;
-      if (frame && area(frame.url, frame.functionName).startsWith('rxrest')) seen.add(keyOf(frame));
+      if (frame && framework(frame.url, frame.functionName)) seen.add(keyOf(frame));
     }
     for (const key of seen) add(totals, key, profile.timeDeltas[index] ?? 0);
   });
@@ -75,6 +79,6 @@ export function summarizeProfile(file: string, top = 25): string {
   return [
     percentTable(`Self time by area (${(busy / 1e6).toFixed(1)} s busy)`, byArea, busy, 20),
     percentTable(`Self time by function (top ${top})`, byFunction, busy, top),
-    percentTable(`Inclusive time of rxrest functions (top ${top})`, inclusiveRxrest(profile, byId), busy, top),
+    percentTable(`Inclusive time of framework functions (top ${top})`, inclusiveFramework(profile, byId), busy, top),
   ].join('\n\n');
 }

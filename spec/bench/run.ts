@@ -23,7 +23,7 @@ interface BenchOptions extends LoadOptions {
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=requests|streaming|multipart] [--rounds=3] [--seconds=5]
-       [--warmup=1] [--connections=50] [--profile]   (--profile: CPU-profile the rxrest server on each route)`;
+       [--warmup=1] [--connections=50] [--profile]   (--profile: CPU-profile rxrest and Hono on each route)`;
 
 /** A whole number from 1 to 600 (wrk takes whole seconds). */
 function positive(value: string | undefined, fallback: number, name: string): number {
@@ -113,17 +113,28 @@ async function runRequestBench(options: BenchOptions): Promise<void> {
   }
 }
 
-/** Loads only the rxrest server, started with `--cpu-prof`, on every route, then prints where its time went. */
-async function profileRxrest(options: BenchOptions): Promise<void> {
+/** One route on one server with the in-process profiler running after the warm-up; returns req/s while profiled. */
+async function profileRun(load: LoadGenerator, name: ServerName, route: BenchRoute, file: string, options: BenchOptions): Promise<number> {
+  const server = await startServer(name, file);
+  try {
+    await load.load(server.port, route, { ...options, seconds: options.warmupSeconds });
+    await server.startProfiling();
+    return (await load.load(server.port, route, options)).requestsPerSecond;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Profiles rxrest (in detail) and bare Hono (for comparison) on every route, then prints where their time went. */
+async function profileServers(options: BenchOptions): Promise<void> {
   const load = findLoadGenerator(note);
   const dir = mkdtempSync(join(tmpdir(), 'rxrest-prof-'));
   for (const route of BENCH_ROUTES) {
-    const server = await startServer('rxrest', ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${route.name.replace(/\W+/g, '-')}.cpuprofile`]);
-    await load.load(server.port, route, { ...options, seconds: options.warmupSeconds });
-    const result = await load.load(server.port, route, options);
-    await server.stop();
-    note(`Profile of rxrest on ${route.name} (${Math.round(result.requestsPerSecond)} req/s while profiled)`);
-    for (const file of readdirSync(dir).filter((f) => f.startsWith(route.name.replace(/\W+/g, '-')))) note(`${summarizeProfile(join(dir, file))}\n`);
+    for (const [name, top] of [['rxrest', 30], ['hono', 12]] as const) {
+      const file = join(dir, `${name}-${route.name.replace(/\W+/g, '-')}.cpuprofile`);
+      const rate = await profileRun(load, name, route, file, options);
+      note(`=== ${name} on ${route.name} (${Math.round(rate)} req/s while profiled)\n${summarizeProfile(file, top)}\n`);
+    }
   }
   note(`Profiles kept in ${dir} (open them in Chrome DevTools > Performance)`);
 }
@@ -148,7 +159,7 @@ async function runOptional(part: Part, file: string, exportName: string): Promis
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
-  if (options.profile) return profileRxrest(options);
+  if (options.profile) return profileServers(options);
   for (const part of options.parts) {
     if (part === 'requests') await runRequestBench(options);
     if (part === 'streaming') await runOptional(part, 'streaming.bench', 'runStreamingBench');

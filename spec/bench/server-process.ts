@@ -1,5 +1,5 @@
 /** Starts a bench server as a child process and reads its CPU time from the OS (/proc/<pid>/stat). */
-import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { READY_PREFIX } from './bench-routes';
@@ -32,44 +32,57 @@ export interface ServerProcess {
   readonly name: ServerName;
   readonly pid: number;
   readonly port: number;
-  /** Ends the child and waits for it to exit (so a `--cpu-prof` file is complete). */
+  /** Starts the child's CPU profiler (written to `profileFile` on stop); resolves once it runs. */
+  startProfiling(): Promise<void>;
+  /** Ends the child and waits for it to exit (and write its profile). */
   stop(): Promise<void>;
 }
 
-function waitForPort(child: ChildProcess, name: string): Promise<number> {
+/** Resolves with the first stdout line starting with `prefix`; rejects if the child exits or times out first. */
+function waitForLine(child: ChildProcess, name: string, prefix: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`${name} server did not start in time:\n${output}`)), START_TIMEOUT_MS);
-    child.stdout?.on('data', (chunk: Buffer) => {
+    const done = (settle: () => void): void => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      settle();
+    };
+    const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
-      const line = output.split('\n').find((l) => l.startsWith(READY_PREFIX));
-      if (line === undefined) return;
-      clearTimeout(timer);
-      resolve(Number(line.slice(READY_PREFIX.length)));
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} server exited with ${code}:\n${output}`));
-    });
+      const line = output.split('\n').find((l) => l.startsWith(prefix));
+      if (line !== undefined) done(() => resolve(line.slice(prefix.length)));
+    };
+    const onExit = (code: number | null): void => done(() => reject(new Error(`${name} server exited with ${code}:\n${output}${errors}`)));
+    const timer = setTimeout(() => done(() => reject(new Error(`${name} server did not answer in time:\n${output}${errors}`))), START_TIMEOUT_MS);
+    let errors = '';
+    child.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString('utf8')).slice(-4000)));
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
   });
 }
 
-/** Starts `servers/<name>-server.js` next to this file; `nodeArgs` go to node (e.g. `--cpu-prof`). */
-export async function startServer(name: ServerName, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
+/** Starts `servers/<name>-server.js` next to this file; a `profileFile` lets `startProfiling()` write there. */
+export async function startServer(name: ServerName, profileFile?: string): Promise<ServerProcess> {
   const script = join(__dirname, 'servers', `${name}-server.js`);
-  const child = spawn(process.execPath, [...nodeArgs, script], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const port = await waitForPort(child, name);
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const env = profileFile === undefined ? process.env : { ...process.env, BENCH_PROFILE_FILE: profileFile };
+  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'], env });
   // Keep draining output so a chatty server never blocks on a full pipe.
   child.stdout?.resume();
   child.stderr?.resume();
+  const port = Number(await waitForLine(child, name, READY_PREFIX));
+  const exited = new Promise<void>((done) => (child.exitCode === null ? child.once('exit', () => done()) : done()));
   return {
     name,
     pid: child.pid as number,
     port,
+    startProfiling: async () => {
+      const started = waitForLine(child, name, 'PROFILING');
+      child.stdin?.write('profile\n');
+      await started;
+    },
     stop: async () => {
-      if (child.exitCode === null) child.stdin?.end();
+      if (child.exitCode === null) child.stdin?.end('stop\n');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);

@@ -1,7 +1,8 @@
 /** The bench routes on a bare Hono app served by `@hono/node-server`: the baseline rxrest is held to. */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { exitWithParent, FRUITS, READY_PREFIX } from '../bench-routes';
+import { FRUITS, READY_PREFIX } from '../bench-routes';
+import { followParent } from './server-control';
 
 const app = new Hono();
 app.get('/bench/fruits', (c) => c.json(FRUITS));
@@ -11,4 +12,4 @@ app.post('/bench/echo', async (c) => c.json(await c.req.json<unknown>()));
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
   process.stdout.write(`${READY_PREFIX}${info.port}\n`);
 });
-exitWithParent(() => server.close());
+followParent(() => server.close());

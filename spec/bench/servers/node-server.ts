@@ -1,7 +1,8 @@
 /** The bench routes on a raw `node:http` server, routed by hand: the ceiling the frameworks are measured against. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exitWithParent, FRUITS, READY_PREFIX } from '../bench-routes';
+import { FRUITS, READY_PREFIX } from '../bench-routes';
+import { followParent } from './server-control';
 
 const ITEMS = '/bench/items/';
 
@@ -40,4 +41,4 @@ const server = createServer(handle);
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`${READY_PREFIX}${(server.address() as AddressInfo).port}\n`);
 });
-exitWithParent(() => server.close());
+followParent(() => server.close());

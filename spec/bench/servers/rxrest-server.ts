@@ -1,6 +1,7 @@
 /** The bench routes as decorated rxrest resources, built and served the way an application would be. */
 import { Body, GET, Path, POST, Produces, Consumes, RestApplication, RestPath, RestQuery, resolveConfig } from '../../../lib';
-import { exitWithParent, FRUITS, READY_PREFIX } from '../bench-routes';
+import { FRUITS, READY_PREFIX } from '../bench-routes';
+import { followParent } from './server-control';
 
 @Path('bench')
 @Produces('application/json')
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
   const app = RestApplication.build({ classes: [BenchResource], config: resolveConfig({}) });
   const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
   process.stdout.write(`${READY_PREFIX}${server.port}\n`);
-  exitWithParent(() => void server.close());
+  followParent(() => void server.close());
 }
 
 void main();
