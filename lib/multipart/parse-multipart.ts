@@ -52,7 +52,7 @@ export async function parseMultipart(body: ReadableStream<Uint8Array> | null, co
     parser = Busboy({
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
-      limits: { fieldSize: settings.maxFormAttributeSize, fileSize: fileLimit, parts: settings.maxParts, fields: settings.maxFields, fieldNameSize: settings.maxHeaderSize },
+      limits: { fieldSize: settings.maxFormAttributeSize + 1, fileSize: fileLimit, parts: settings.maxParts, fields: settings.maxFields, fieldNameSize: settings.maxHeaderSize },
     });
   } catch (error) {
     throw malformed('The multipart/form-data request is malformed', error);
@@ -70,7 +70,7 @@ export async function parseMultipart(body: ReadableStream<Uint8Array> | null, co
   store.signal.addEventListener('abort', () => fail(malformed('The request was abandoned before its body was read')), { once: true });
   parser.on('field', (name, value, info) => {
     const partHeaders = headers.take();
-    if (info.valueTruncated) return fail(tooLarge(`The part "${name}" is larger than ${settings.maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`));
+    if (info.valueTruncated || Buffer.byteLength(value) > settings.maxFormAttributeSize) return fail(tooLarge(`The part "${name}" is larger than ${settings.maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`));
     if (info.nameTruncated) return fail(tooLarge('A part name is too long'));
     entries.push(Promise.resolve(new FormValue(name, value, undefined, info.mimeType, charsetOf(partHeaders), undefined, partHeaders)));
   });
@@ -87,7 +87,8 @@ export async function parseMultipart(body: ReadableStream<Uint8Array> | null, co
       const item = { size: file.stream.bytesWritten, path: file.path, isInMemory: false as const };
       return new FormValue(name, '', item, info.mimeType, charsetOf(partHeaders), info.filename, partHeaders);
     });
-    written.catch((error: unknown) => fail(error instanceof Error ? error : malformed('A file part could not be written')));
+    // A limit is the reason to report; a write stopped because the body stopped is only a consequence.
+    written.catch((error: unknown) => (error instanceof Error && 'status' in error ? fail(error) : source.destroy()));
     entries.push(written);
   });
   parser.on('partsLimit', () => fail(tooLarge(`The request has more than ${settings.maxParts} parts (framework.http.limits.max-parts)`)));
@@ -98,9 +99,11 @@ export async function parseMultipart(body: ReadableStream<Uint8Array> | null, co
     if (failure) throw failure;
     return parts;
   } catch (error) {
+    // Taken before discarding: discarding aborts the store, which would record "abandoned" as the reason.
+    const reason = failure ?? translate(error);
     await Promise.allSettled(entries);
     await store.discard();
-    throw failure ?? translate(error);
+    throw reason;
   }
 }
 
