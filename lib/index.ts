@@ -4,9 +4,28 @@ export { ApplicationPath, Path, HttpMethod, GET, HEAD, POST, PUT, DELETE, OPTION
 export {
   RestPath, RestQuery, RestHeader, RestCookie, RestForm, RestMatrix,
   PathParam, QueryParam, HeaderParam, CookieParam, FormParam, MatrixParam,
-  Body, Context, BeanParam, DefaultValue,
+  Body, Context, BeanParam, DefaultValue, Separator, DateFormat,
   type ParamOptions, type TypeHint, type EnumLike,
 } from './decorators/params';
+// params: conversion, context objects, body types, readers/writers/interceptors, JSON (spec 4.4, 4.5, 4.11, 4.18)
+export { UriInfo } from './params/context/uri-info';
+export { UriBuilder } from './params/context/uri-builder';
+export { HttpHeaders } from './params/context/http-headers';
+export { ResourceInfo } from './params/context/resource-info';
+export { registerContextType, type ContextResolver } from './params/context-types';
+export type { ParamConverter, ParamConverterProvider } from './params/param-converter';
+export { LocalFile } from './body/local-file';
+export type { EntityWriter, WrittenBody, WriteTarget } from './body/entity-writers';
+export {
+  IOException,
+  type MessageBodyReader, type MessageBodyWriter, type ServerMessageBodyWriter, type ServerWriterContext, type EntityInput,
+  type ReaderInterceptor, type WriterInterceptor, type ReaderInterceptorContext, type WriterInterceptorContext,
+} from './providers/message-body';
+export { ConstrainedTo, type RuntimeType } from './providers/constrained-to';
+export { JsonValue, JsonObject, JsonArray, type JsonPrimitive } from './json/json-values';
+export { JsonIgnoreProperties, JsonFormat, JsonProperty, JsonCreator, type JsonIgnorePropertiesOptions, type JsonFormatOptions, type JsonPropertyOptions } from './json/json-decorators';
+export { DefaultJsonMapper, type JsonFeature } from './json/default-json-mapper';
+export type { JsonMapper, JsonMapperCustomizer, JsonMapperProducer } from './json/json-mapper';
 export {
   ServerRequestFilter, ServerResponseFilter, ServerExceptionMapper, Provider, Priority, PreMatching, NameBinding,
   ResponseStatus, ResponseHeader, DEFAULT_PRIORITY,

@@ -1,6 +1,5 @@
 /** The build step and the built application: decorated classes in, a fetch handler and a server out. */
 import { Hono } from 'hono';
-import { builtinWriters, type EntityWriter } from '../body/entity-writers';
 import { compressionSettings } from '../compression/compression-settings';
 import { buildConditionFilter, isEndpointDisabled } from '../conditions/build-conditions';
 import { loadConfig, type Config, type LoadConfigOptions } from '../config';
@@ -13,6 +12,7 @@ import { compileSteps } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
 import { RequestPipeline } from '../pipeline/request-pipeline';
 import { Router } from '../routing/router';
+import { bodyEnvironment } from '../providers/body-environment';
 import { listen, type RunningServer } from '../server/listen';
 import { compileEndpoint } from './compile-endpoint';
 import { applicable, compileFilters, requestSteps, responseSteps, type OperatorFilter } from './compile-filters';
@@ -106,7 +106,8 @@ export const RestApplication = {
     const interceptors = compileInterceptors(units, problems);
     const filters = compileFilters(units, options.filters ?? [], problems);
     const mappers = compileMappers(units, problems, interceptors);
-    const body = { maxBodySize: config.get('framework.http.limits.max-body-size') };
+    const bodies = bodyEnvironment(units, config);
+    const body = { maxBodySize: config.get('framework.http.limits.max-body-size'), ...bodies.settings };
     const root = applicationPath(options, config);
     const resources = units.filter((u) => u.isResource);
     const links = { registry: collectLinkTargets(resources, root, problems), forwarding: config.get('framework.http.proxy.proxy-address-forwarding') };
@@ -136,7 +137,7 @@ export const RestApplication = {
       preMatching: filters.preMatching.length ? compileSteps(requestSteps(filters.preMatching)) : undefined,
       mappers: mappersFor(mappers, undefined),
       responseFilters: globalResponse.length ? compileSteps(responseSteps(globalResponse)) : undefined,
-      writers: builtinWriters as EntityWriter[],
+      writers: bodies.writers([]),
       compression,
     });
     const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));

@@ -15,9 +15,12 @@ export function selectWriter(writers: readonly EntityWriter[], entity: unknown, 
   return undefined;
 }
 
-function finish(ctx: RequestContext, body: WrittenBody, compression?: CompressionSettings): Response {
+function finish(ctx: RequestContext, written: WrittenBody, compression?: CompressionSettings): Response {
   const response = ctx.response!;
-  if (compression && body !== null) body = compressResponse(ctx, body, compression);
+  // A server writer (spec 4.11) made the whole response itself.
+  if (written instanceof Response) return written;
+  let body: Exclude<WrittenBody, Response> = written;
+  if (compression && body !== null) body = compressResponse(ctx, body, compression) as Exclude<WrittenBody, Response>;
   if (ctx.method === 'HEAD' && body !== null) {
     if (typeof body === 'string') response.headers.set('content-length', Buffer.byteLength(body));
     else if (body instanceof Uint8Array) response.headers.set('content-length', body.byteLength);
@@ -44,6 +47,6 @@ export function writeResponse(ctx: RequestContext, writers: readonly EntityWrite
     return finish(ctx, null);
   }
   if (!response.headers.has('content-type')) response.headers.set('content-type', withCharset(mediaType));
-  const body = writer.write(entity, mediaType);
+  const body = writer.write(entity, mediaType, response);
   return body instanceof Promise ? body.then((written) => finish(ctx, written, compression)) : finish(ctx, body, compression);
 }
