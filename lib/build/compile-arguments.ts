@@ -2,7 +2,9 @@
 import { readDesignType } from '../metadata/reflect-shim';
 import { readParameterNames } from '../metadata/param-names';
 import { Tags, type MethodMeta, type ParamMeta } from '../metadata/store';
+import { PARAM_OPTIONS } from '../decorators/params';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
+import { beanReadsBody } from '../params/compile-bean';
 import { contextResolver } from '../params/context-types';
 import type { BodySettings } from '../params/read-body-argument';
 import type { StageFn } from '../pipeline/chain';
@@ -33,7 +35,7 @@ export function compileArguments(type: Function, method: MethodMeta, template: P
     const meta = method.params.get(i) ?? implicitMeta(i, types[i], names[i], template);
     const where = locate(type, method.name, names[i] ?? i);
     if (meta.kind === 'body') bodies++;
-    if (meta.kind === 'body' || meta.kind === 'form') readsBody = true;
+    if (meta.kind === 'body' || meta.kind === 'form' || (meta.kind === 'bean' && beanReadsBody(meta.tags.get(PARAM_OPTIONS)?.type ?? types[i]))) readsBody = true;
     if (meta.nameRequired && !meta.name) problems.add(where, `@${meta.kind[0].toUpperCase()}${meta.kind.slice(1)}Param needs a name`);
     const name = meta.name ?? names[i];
     if (meta.kind === 'path' && name !== undefined && !template.variables.includes(name)) {

@@ -61,3 +61,14 @@ export function compileBeanReader(type: unknown, settings: BodySettings, outer: 
     return pending ? Promise.all(pending).then(() => bean) : bean;
   };
 }
+
+/** Whether a bean (or a nested bean) has a form or body property, so the endpoint reads the body. */
+export function beanReadsBody(type: unknown, outer: readonly unknown[] = []): boolean {
+  if (typeof type !== 'function' || outer.includes(type)) return false;
+  return decoratedProperties(type).some(({ name, meta }) => {
+    if (meta.kind === 'form' || meta.kind === 'body') return true;
+    if (meta.kind !== 'bean') return false;
+    const nested = meta.tags.get(PARAM_OPTIONS)?.type ?? readDesignType('design:type', type.prototype, name);
+    return beanReadsBody(nested, [...outer, type]);
+  });
+}
