@@ -4,15 +4,19 @@ import { REST_LINK } from '../decorators/links';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';
 import { RestResponse } from '../response/rest-response';
+import { HalCollectionWrapper } from '../hal/hal-collection-wrapper';
+import { HalEntityWrapper } from '../hal/hal-entity-wrapper';
 import { joinPaths } from '../routing/path-template';
 import { parseTemplate } from '../routing/template-parser';
 import { locate, type ProblemCollector } from '../build/definition-error';
 import type { Unit } from '../build/discover';
 import { LinkRegistry } from './link-registry';
 
-// Return types that say nothing about the entity: containers erase their element type, primitives are no entities.
+// Return types that say nothing about the entity: containers (HAL wrappers too) erase their element type,
+// primitives are no entities.
 const ERASED: ReadonlySet<unknown> = new Set<unknown>([
   undefined, Object, Function, Array, Promise, Observable, RestResponse, Response, String, Number, Boolean, Symbol, BigInt, Set, Map,
+  HalEntityWrapper, HalCollectionWrapper,
 ]);
 
 /**
