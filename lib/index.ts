@@ -43,6 +43,13 @@ export {
 } from './errors/web-application-exception';
 export { ErrorCodes, PROBLEM_JSON, type ErrorCode, type ProblemDetails, type Violation } from './errors/problem-details';
 
+export { PartType } from './decorators/multipart';
+export { FileUpload, UploadedFilePath, UploadedFileHandle, type PartHeaders } from './multipart/file-upload';
+export { FormValue, type FileItem, type ItemSummary } from './multipart/form-value';
+export { MultipartFormDataInput } from './multipart/multipart-form-data-input';
+export { MultipartFormDataOutput, OutputPart, type PartValue, type FileSource } from './multipart/multipart-form-data-output';
+export { MultipartPartReadingException } from './multipart/multipart-part-reading-exception';
+
 export { RestResponse, ResponseBuilder } from './response/rest-response';
 export { ResponseHeaders } from './response/response-headers';
 export { RequestContext, RequestContext as ContainerRequestContext, type EndpointInfo, type Lane } from './pipeline/request-context';
@@ -66,6 +73,15 @@ export { HalService } from './hal/hal-service';
 export { HalEntityWrapper, type HalWrapper } from './hal/hal-entity-wrapper';
 export { HalCollectionWrapper } from './hal/hal-collection-wrapper';
 export type { HalLink } from './hal/hal-link';
+
+// streaming, execution lanes, files (spec 4.8, 4.13; DESIGN §4, §5)
+export { multi, uni, isMulti, type Multi, type Uni } from './streaming/multi';
+export { RestMulti } from './streaming/rest-multi';
+export { sseEvent, type SseEvent } from './streaming/sse-event';
+export { StreamOverflowError, type OverflowPolicy } from './streaming/bounded-buffer';
+export { RestStreamElementType, StreamBuffer } from './decorators/streaming';
+export { Blocking, NonBlocking, Transactional } from './decorators/execution';
+export { localFile, FilePart } from './files/local-file';
 
 export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './build/rest-application';
 export type { OperatorFilter } from './build/compile-filters';

@@ -1,16 +1,26 @@
 /** Every class of the samples application; each feature's resources add themselves here. */
 import { cheeseSampleClasses } from './cheeses/cheese-resource';
+import { ConditionalResource } from './conditional/conditional-resource';
+import { conditionalSampleClasses } from './conditional/conditional-inclusion';
 import { errorSampleClasses } from './errors/error-resource';
 import { FruitResource } from './fruits/fruit-resource';
 import { legumeSampleClasses } from './legumes/legume-resource';
 import { negotiatedSampleClasses } from './negotiated/negotiated-resource';
+import { multipartSampleClasses } from './multipart/multipart-resource';
 import { RecordResource } from './records/record-resource';
+import { StoredFruitResource } from './stored-fruits/stored-fruit-resource';
+import { streamSampleClasses } from './streams/stream-resource';
 
 export const sampleClasses: Function[] = [
   FruitResource,
+  ConditionalResource,
+  StoredFruitResource,
+  ...conditionalSampleClasses,
   ...legumeSampleClasses,
   ...errorSampleClasses,
   ...cheeseSampleClasses,
   ...negotiatedSampleClasses,
+  ...multipartSampleClasses,
   RecordResource,
+  ...streamSampleClasses,
 ];

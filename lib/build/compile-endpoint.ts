@@ -1,15 +1,21 @@
 /** Compiles one resource method into an endpoint: its route data and its request handling, built once. */
-import { catchError, from, Observable, of } from 'rxjs';
+import { catchError, finalize, from, Observable, of } from 'rxjs';
 import { compileCompression } from '../compression/compile-compression';
 import type { CompressionSettings } from '../compression/compression-settings';
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { NAME_BINDINGS, RESPONSE_HEADERS, RESPONSE_STATUS } from '../decorators/providers';
+import { STREAM_BUFFER, STREAM_ELEMENT_TYPE } from '../decorators/streaming';
 import type { ExceptionMappers } from '../errors/exception-mappers';
+import { watchBlocking } from '../execution/blocked-warning';
+import { resolveLane } from '../execution/resolve-lane';
+import type { WorkerLane } from '../execution/worker-lane';
+import { settleFile } from '../files/settle-file';
+import { logging } from '../logging/logger';
 import { linkStage } from '../links/link-stage';
 import type { LinkContext } from '../links/rest-links-provider';
 import { parseMediaType, type MediaType } from '../http/media-type';
 import { readDesignType } from '../metadata/reflect-shim';
-import type { MethodMeta } from '../metadata/store';
+import type { MethodMeta, Tags } from '../metadata/store';
 import type { BodySettings } from '../params/read-body-argument';
 import { compileSteps, toObservable, type StageFn, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
@@ -17,6 +23,9 @@ import { recover } from '../pipeline/map-errors';
 import type { EndpointInfo, Lane, RequestContext } from '../pipeline/request-context';
 import { toResponseContext, type ResultDefaults } from '../pipeline/to-response';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
+import { isStreamingType } from '../streaming/framing';
+import { settleStream, type EndpointStreaming } from '../streaming/settle-stream';
+import type { StreamSettings } from '../streaming/stream-pump';
 import { compileArguments } from './compile-arguments';
 import { applicable, requestSteps, responseSteps, type FilterSet } from './compile-filters';
 import type { InterceptorChain } from './compile-interceptors';
@@ -34,7 +43,23 @@ export interface EndpointContext {
   readonly links?: LinkContext;
   /** Compression settings, for `@Compressed`/`@Uncompressed`/`@GZIP` methods (spec 4.16). */
   readonly compression?: CompressionSettings;
+  /** `framework.rest.stream.*` and `framework.rest.sse.keep-alive` (defaults when absent). */
+  readonly streams?: StreamSettings;
+  /** The worker lane, the blocked-loop threshold and the `Application`'s annotations (DESIGN §5). */
+  readonly lanes?: LaneSettings;
 }
+
+export interface LaneSettings {
+  readonly worker: WorkerLane;
+  readonly blockedWarningMs: number;
+  readonly application?: Tags;
+}
+
+const DEFAULT_STREAMS: StreamSettings = { bufferSize: 1024, overflow: 'fail', keepAliveMs: 15000 };
+const streamLog = logging.getLogger('rxrest.streaming');
+const laneLog = logging.getLogger('rxrest.execution');
+// Request property marking that the request holds a worker-lane slot (taken before its blocking filters).
+const WORKER_SLOT = 'rxrest.worker-slot';
 
 function parseTypes(list: readonly string[] | undefined, where: string, problems: ProblemCollector): MediaType[] {
   const types: MediaType[] = [];
@@ -46,13 +71,22 @@ function parseTypes(list: readonly string[] | undefined, where: string, problems
   return types;
 }
 
-/** Promise, Observable and async-iterable returns run on the event loop; everything else in the worker lane (spec 4.13). */
-function defaultLane(returnType: unknown): Lane {
-  return returnType === Promise || returnType === Observable ? 'event-loop' : 'worker';
+/** The lane of a method: its annotations, its class's, the application's, else its return type (spec 4.13). */
+function defaultLane(unit: Unit, method: MethodMeta, returnType: unknown, lanes: LaneSettings | undefined): Lane {
+  return resolveLane(method.tags, unit.meta.tags, lanes?.application, returnType);
 }
 
-function settleResult(ctx: RequestContext, result: unknown, defaults: ResultDefaults): ReturnType<StageFn> {
-  if (result instanceof Promise) return result.then((value: unknown) => ((ctx.response = toResponseContext(value, defaults)), ctx));
+/** Streams (Multi, async iterables, Web and Node streams) and files; undefined for any other result. */
+function settleSpecial(ctx: RequestContext, result: unknown, streaming: EndpointStreaming): RequestContext | Promise<RequestContext> | undefined {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return undefined;
+  return settleStream(ctx, result, streaming) ?? settleFile(ctx, result);
+}
+
+function settleResult(ctx: RequestContext, result: unknown, defaults: ResultDefaults, streaming: EndpointStreaming): ReturnType<StageFn> {
+  const special = settleSpecial(ctx, result, streaming);
+  if (special !== undefined) return special;
+  if (result instanceof Promise)
+    return result.then((value: unknown) => settleSpecial(ctx, value, streaming) ?? ((ctx.response = toResponseContext(value, defaults)), ctx));
   if (result instanceof Observable) {
     return new Observable<RequestContext>((subscriber) => {
       let done = false;
@@ -87,12 +121,50 @@ function resultObservable(result: unknown): Observable<unknown> {
   return of(result);
 }
 
-function invokeStage(unit: Unit, method: MethodMeta, interceptors: InterceptorChain, defaults: ResultDefaults): StageFn {
+interface InvokePlan {
+  readonly defaults: ResultDefaults;
+  readonly streaming: EndpointStreaming;
+  readonly blockedWarningMs: number;
+}
+
+function invokeStage(unit: Unit, method: MethodMeta, interceptors: InterceptorChain, plan: InvokePlan): StageFn {
   const fn = (unit.instance as Record<string, Function>)[method.name];
+  const { defaults, streaming } = plan;
   const bindings = new Set([...(unit.meta.tags.get(INTERCEPTOR_BINDINGS) ?? []), ...(method.tags.get(INTERCEPTOR_BINDINGS) ?? [])]);
-  if (interceptors.select(bindings).length === 0) return (ctx) => settleResult(ctx, fn.apply(unit.instance, ctx.args), defaults);
+  if (interceptors.select(bindings).length === 0) {
+    if (plan.blockedWarningMs <= 0) return (ctx) => settleResult(ctx, fn.apply(unit.instance, ctx.args), defaults, streaming);
+    const where = `${unit.type.name}#${method.name}`;
+    return (ctx) => settleResult(ctx, watchBlocking(() => fn.apply(unit.instance, ctx.args) as unknown, where, plan.blockedWarningMs, laneLog)(), defaults, streaming);
+  }
   return (ctx) =>
-    settleResult(ctx, interceptors.wrap(unit.type, method.name, unit.instance, ctx.args, bindings, () => resultObservable(fn.apply(unit.instance, ctx.args))), defaults);
+    settleResult(ctx, interceptors.wrap(unit.type, method.name, unit.instance, ctx.args, bindings, () => resultObservable(fn.apply(unit.instance, ctx.args))), defaults, streaming);
+}
+
+function streamingOf(method: MethodMeta, produces: readonly MediaType[], settings: StreamSettings = DEFAULT_STREAMS): EndpointStreaming {
+  const buffer = method.tags.get(STREAM_BUFFER);
+  return {
+    settings: buffer ? { ...settings, bufferSize: buffer.size ?? settings.bufferSize, overflow: buffer.overflow ?? settings.overflow } : settings,
+    elementType: method.tags.get(STREAM_ELEMENT_TYPE),
+    observables: produces.length > 0 && produces.every((type) => isStreamingType(`${type.type}/${type.subtype}`)),
+    onError: (error: unknown) => streamLog.error(`The stream of ${method.name} failed after its response was committed`, error),
+  };
+}
+
+/**
+ * The request filters and the invoke step, in their lanes: in the worker lane a slot is taken before the
+ * first filter without `nonBlocking` (and released when the request part ends), or around the call alone.
+ */
+function laneSteps(filters: Parameters<typeof requestSteps>[0], invoke: StageFn, before: readonly Step[], lane: Lane, lanes: LaneSettings | undefined, readsBody: boolean): { steps: Step[]; worker?: WorkerLane } {
+  const worker = lane === 'worker' ? lanes?.worker : undefined;
+  if (!worker) return { steps: [...requestSteps(filters), ...before, invoke] };
+  const firstBlocking = filters.findIndex((filter) => !filter.nonBlocking);
+  if (firstBlocking < 0) return { steps: [...requestSteps(filters), ...before, (ctx) => worker.run(() => invoke(ctx), readsBody)] };
+  const enter: StageFn = (ctx) => {
+    const entered = worker.enter(false);
+    ctx.setProperty(WORKER_SLOT, true);
+    return entered ? entered.then(() => ctx) : ctx;
+  };
+  return { steps: [...requestSteps(filters.slice(0, firstBlocking)), enter, ...requestSteps(filters.slice(firstBlocking)), ...before, invoke], worker };
 }
 
 /** Compiles `method` of a resource class; returns `undefined` when it has problems (recorded). */
@@ -115,24 +187,36 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
     pathTemplate: template.template,
     produces: producesText ?? [],
     consumes: method.consumes ?? unit.meta.consumes ?? [],
-    lane: defaultLane(returnType),
+    lane: defaultLane(unit, method, returnType, context.lanes),
   };
   const compression = compileCompression(method, context.compression);
   const steps: Step[] = compression.mark ? [compression.mark] : [];
-  steps.push(...requestSteps(applicable(context.filters.request, bindings)));
-  if (compression.inflate) steps.push(compression.inflate);
-  if (args.read) steps.push(args.read);
-  steps.push(invokeStage(unit, method, context.interceptors, defaults));
+  const invoke = invokeStage(unit, method, context.interceptors, {
+    defaults,
+    streaming: streamingOf(method, produces, context.streams),
+    blockedWarningMs: context.lanes?.blockedWarningMs ?? 0,
+  });
+  const beforeInvoke: Step[] = [];
+  if (compression.inflate) beforeInvoke.push(compression.inflate);
+  if (args.read) beforeInvoke.push(args.read);
+  const lanePart = laneSteps(applicable(context.filters.request, bindings), invoke, beforeInvoke, info.lane, context.lanes, args.readsBody);
+  steps.push(...lanePart.steps);
   const links = context.links && linkStage(unit, method, info, context.links, produces);
   if (links) steps.push(links);
   const requestPart = compileSteps(steps);
   const responseFilters = applicable(context.filters.response, bindings);
   const responsePart = responseFilters.length ? compileSteps(responseSteps(responseFilters)) : undefined;
   const { mappers } = context;
+  const releaseWorker = (ctx: RequestContext) => {
+    if (ctx.getProperty(WORKER_SLOT) !== true) return;
+    ctx.setProperty(WORKER_SLOT, false);
+    lanePart.worker?.release();
+  };
   const handle = (ctx: RequestContext): Observable<RequestContext> => {
     ctx.endpoint = info;
     ctx.lane = info.lane;
-    const handled = requestPart(toObservable(ctx)).pipe(catchError((error: unknown) => toObservable(recover(ctx, error, mappers))));
+    const requested = lanePart.worker ? requestPart(toObservable(ctx)).pipe(finalize(() => releaseWorker(ctx))) : requestPart(toObservable(ctx));
+    const handled = requested.pipe(catchError((error: unknown) => toObservable(recover(ctx, error, mappers))));
     return responsePart ? handled.pipe(responsePart) : handled;
   };
   return { info, template, consumes, produces, readsBody: args.readsBody, handle };

@@ -2,7 +2,9 @@
 import { Hono } from 'hono';
 import { compressionSettings } from '../compression/compression-settings';
 import { buildConditionFilter, isEndpointDisabled } from '../conditions/build-conditions';
-import { loadConfig, type Config, type LoadConfigOptions } from '../config';
+import { loadConfig, type Config, type FrameworkKey, type LoadConfigOptions } from '../config';
+import { multipartSettings } from '../multipart/multipart-settings';
+import { multipartWriter } from '../multipart/multipart-writer';
 import type { Application } from '../decorators/application';
 import { APPLICATION_PATH } from '../decorators/resource';
 import { collectLinkTargets } from '../links/collect-link-targets';
@@ -14,7 +16,12 @@ import { RequestPipeline } from '../pipeline/request-pipeline';
 import { Router } from '../routing/router';
 import { bodyEnvironment } from '../providers/body-environment';
 import { listen, type RunningServer } from '../server/listen';
-import { compileEndpoint } from './compile-endpoint';
+import { compileEndpoint, type LaneSettings } from './compile-endpoint';
+import { checkFilterOrder } from '../execution/check-filter-order';
+import { WorkerLane } from '../execution/worker-lane';
+import { StaticFiles } from '../static/static-files';
+import type { StreamSettings } from '../streaming/stream-pump';
+import { resolve as resolvePath } from 'node:path';
 import { applicable, compileFilters, requestSteps, responseSteps, type OperatorFilter } from './compile-filters';
 import { compileInterceptors } from './compile-interceptors';
 import { compileMappers, mappersFor } from './compile-mappers';
@@ -82,6 +89,29 @@ export class RestApp {
   }
 }
 
+function streamSettings(config: Config): StreamSettings {
+  return {
+    bufferSize: config.get('framework.rest.stream.buffer-size'),
+    overflow: config.get('framework.rest.stream.overflow'),
+    keepAliveMs: config.get('framework.rest.sse.keep-alive'),
+  };
+}
+
+function laneSettings(config: Config, application: Application | undefined): LaneSettings {
+  const type = application?.constructor;
+  return {
+    worker: new WorkerLane(config.get('framework.rest.worker.max-concurrency')),
+    blockedWarningMs: config.get('framework.rest.blocked-warning-ms'),
+    application: type ? findClassMeta(type)?.tags : undefined,
+  };
+}
+
+/** The static directory, relative to the directory of `application.properties` (else the working directory). */
+function staticFilesOf(config: Config, directory: string | undefined): StaticFiles | undefined {
+  const folder = config.get('framework.http.static.directory');
+  return folder ? new StaticFiles(resolvePath(directory ?? process.cwd(), folder)) : undefined;
+}
+
 function applicationPath(options: BuildOptions, config: Config): string {
   const type = options.application?.constructor;
   return (type && findClassMeta(type)?.tags.get(APPLICATION_PATH)) ?? config.get('framework.rest.path');
@@ -107,13 +137,16 @@ export const RestApplication = {
     const filters = compileFilters(units, options.filters ?? [], problems);
     const mappers = compileMappers(units, problems, interceptors);
     const bodies = bodyEnvironment(units, config);
-    const body = { maxBodySize: config.get('framework.http.limits.max-body-size'), ...bodies.settings };
+    const body = { maxBodySize: config.get('framework.http.limits.max-body-size'), multipart: multipartSettings((key) => config.get(key as FrameworkKey)), ...bodies.settings };
     const root = applicationPath(options, config);
     const resources = units.filter((u) => u.isResource);
     const links = { registry: collectLinkTargets(resources, root, problems), forwarding: config.get('framework.http.proxy.proxy-address-forwarding') };
+    const streams = streamSettings(config);
+    const lanes = laneSettings(config, options.application);
+    for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
     const endpoints: Endpoint[] = [];
     for (const unit of resources) {
-      const context = { applicationPath: root, filters, mappers: mappersFor(mappers, unit.type), interceptors, body, problems, compression, links };
+      const context = { applicationPath: root, filters, mappers: mappersFor(mappers, unit.type), interceptors, body, problems, compression, links, streams, lanes };
       for (const method of unit.meta.methods.values()) {
         if (method.httpMethods.length > 1) {
           problems.add(`${unit.type.name}#${method.name}`, `has ${method.httpMethods.length} HTTP method decorators (${method.httpMethods.join(', ')}); an endpoint has exactly one`);
@@ -137,8 +170,9 @@ export const RestApplication = {
       preMatching: filters.preMatching.length ? compileSteps(requestSteps(filters.preMatching)) : undefined,
       mappers: mappersFor(mappers, undefined),
       responseFilters: globalResponse.length ? compileSteps(responseSteps(globalResponse)) : undefined,
-      writers: bodies.writers([]),
+      writers: bodies.writers([multipartWriter]),
       compression,
+      staticFiles: staticFilesOf(config, options.directory),
     });
     const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));
     log.debug(`Built ${summary.length} endpoints`);

@@ -10,7 +10,10 @@ import { recover, defaultErrorResponse } from './map-errors';
 import { RequestContext } from './request-context';
 import { selectEndpoint } from './select-endpoint';
 import { stage } from './stage';
+import { serveStatic } from '../static/serve-static';
+import type { StaticFiles } from '../static/static-files';
 import { writeResponse } from './write-response';
+import { completeWhenSent } from './complete-when-sent';
 
 export interface PipelineParts {
   readonly router: Router<Endpoint>;
@@ -23,6 +26,8 @@ export interface PipelineParts {
   readonly writers: readonly EntityWriter[];
   /** Response compression (spec 4.16); absent means never compress. */
   readonly compression?: CompressionSettings;
+  /** Files served when no resource matches (`framework.http.static.directory`). */
+  readonly staticFiles?: StaticFiles;
 }
 
 /**
@@ -32,7 +37,17 @@ export interface PipelineParts {
  */
 export class RequestPipeline {
   readonly #parts: PipelineParts;
-  readonly #route = stage((ctx: RequestContext) => selectEndpoint(this.#parts.router, ctx).handle(ctx));
+  readonly #route = stage((ctx: RequestContext) => {
+    const { router, staticFiles } = this.#parts;
+    if (!staticFiles) return selectEndpoint(router, ctx).handle(ctx);
+    let endpoint: Endpoint;
+    try {
+      endpoint = selectEndpoint(router, ctx);
+    } catch (error) {
+      return serveStatic(staticFiles, ctx, error);
+    }
+    return endpoint.handle(ctx);
+  });
 
   constructor(parts: PipelineParts) {
     this.#parts = parts;
@@ -55,7 +70,9 @@ export class RequestPipeline {
     );
     let sync: Response | Promise<Response> | undefined;
     let resolve: ((response: Response | Promise<Response>) => void) | undefined;
-    const answer = (response: Response | Promise<Response>) => {
+    const answer = (written: Response | Promise<Response>) => {
+      // Clean-ups (uploaded files, temporary bodies) run once the response has been sent.
+      const response = written instanceof Promise ? written.then((r) => completeWhenSent(ctx, r)) : completeWhenSent(ctx, written);
       if (resolve) resolve(response);
       else sync = response;
     };

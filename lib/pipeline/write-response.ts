@@ -2,6 +2,8 @@
 import { defaultMediaType, withCharset, type EntityWriter, type WrittenBody } from '../body/entity-writers';
 import { compressResponse } from '../compression/compress-response';
 import type { CompressionSettings } from '../compression/compression-settings';
+import { DirectBody } from '../streaming/direct-body';
+import { setBodyHeaders, writeDirectBody } from '../streaming/write-direct-body';
 import type { RequestContext } from './request-context';
 
 /** Statuses that never carry a body (RFC 9110 §15.3.5, §15.4.5). */
@@ -37,6 +39,13 @@ function finish(ctx: RequestContext, written: WrittenBody, compression?: Compres
 export function writeResponse(ctx: RequestContext, writers: readonly EntityWriter[], compression?: CompressionSettings): Response | Promise<Response> {
   const response = ctx.response!;
   const entity = response.entity;
+  if (entity instanceof DirectBody) {
+    if (isBodiless(response.status)) return (entity.cancel(), finish(ctx, null));
+    // Compression needs the body as a Web stream; otherwise it goes to the Node response directly.
+    if (!compression || (!compression.enabled && !compression.legacyGzip) || !ctx.headers.has('accept-encoding')) return writeDirectBody(response, entity, ctx.method, ctx.environment);
+    setBodyHeaders(response, entity);
+    return finish(ctx, entity.toWebStream(), compression);
+  }
   if (isBodiless(response.status) || entity === undefined || entity === null) return finish(ctx, null);
   const mediaType = response.mediaType ?? ctx.negotiated ?? defaultMediaType(entity);
   const writer = selectWriter(writers, entity, mediaType);

@@ -2,14 +2,17 @@
 import { Consumes, DELETE, GET, Path, POST, Produces } from '../../lib';
 import { Fruit } from './fruit';
 
+/** The current fruits, shared with `/streams/fruits`. */
+export const fruitStore: Fruit[] = [
+  { name: 'Apple', description: 'Winter fruit' },
+  { name: 'Pineapple', description: 'Tropical fruit' },
+];
+
 @Path('fruits')
 @Produces('application/json')
 @Consumes('application/json')
 export class FruitResource {
-  readonly #fruits: Fruit[] = [
-    { name: 'Apple', description: 'Winter fruit' },
-    { name: 'Pineapple', description: 'Tropical fruit' },
-  ];
+  readonly #fruits: Fruit[] = fruitStore;
 
   @GET
   list(): Fruit[] {

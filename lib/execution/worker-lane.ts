@@ -1,0 +1,94 @@
+/** The worker lane: bounded concurrency for methods that may block, each started as its own macrotask when needed. */
+import { from, type Observable } from 'rxjs';
+import type { StageResult } from '../pipeline/stage';
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+/**
+ * At most `maxConcurrency` worker-lane calls run at once; the others wait in order. A call runs at
+ * once when a slot is free and `defer` is false (a request's first handling is already a macrotask of
+ * its own, so hopping again would only cost time); otherwise it starts from `setImmediate`, after the
+ * I/O callbacks waiting (e.g. after its body was read asynchronously).
+ *
+ * @example
+ * const lane = new WorkerLane(64);
+ * lane.run(() => computeReport(), false);
+ */
+export class WorkerLane {
+  #running = 0;
+  readonly #queue: (() => void)[] = [];
+
+  constructor(readonly maxConcurrency: number) {
+    if (!Number.isSafeInteger(maxConcurrency) || maxConcurrency < 1) throw new RangeError(`Worker concurrency must be at least 1, got ${maxConcurrency}`);
+  }
+
+  /** Calls running now. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /** Calls waiting for a slot. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
+  /** Takes a slot: now (`undefined`) or later (a Promise); call `release()` once the work is settled. */
+  enter(defer: boolean): Promise<void> | undefined {
+    if (!defer && this.#running < this.maxConcurrency && this.#queue.length === 0) {
+      this.#running++;
+      return undefined;
+    }
+    return new Promise<void>((resolve) => {
+      if (this.#running < this.maxConcurrency) {
+        this.#running++;
+        setImmediate(resolve);
+      } else this.#queue.push(() => setImmediate(resolve));
+    });
+  }
+
+  /** Frees a slot, handing it to the next waiting call if any. */
+  release(): void {
+    const next = this.#queue.shift();
+    if (next) next();
+    else this.#running--;
+  }
+
+  /** Runs `task` in a slot and frees the slot when its result settles. */
+  run<R>(task: () => StageResult<R>, defer: boolean): StageResult<R> {
+    const entered = this.enter(defer);
+    if (entered) return entered.then(() => this.#settle(task) as R | PromiseLike<R>);
+    return this.#settle(task);
+  }
+
+  #settle<R>(task: () => StageResult<R>): StageResult<R> {
+    let result: StageResult<R>;
+    try {
+      result = task();
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+    if (isPromiseLike(result)) {
+      return Promise.resolve(result).finally(() => this.release());
+    }
+    if (typeof (result as Observable<R> | null)?.subscribe === 'function' && typeof (result as Observable<R>).pipe === 'function') {
+      return new Promise<R>((resolve, reject) => {
+        let done = false;
+        from(result as Observable<R>).subscribe({
+          next: (value) => {
+            if (!done) resolve(value);
+            done = true;
+          },
+          error: reject,
+          complete: () => {
+            if (!done) reject(new Error('The worker-lane call completed without a result'));
+          },
+        });
+      }).finally(() => this.release());
+    }
+    this.release();
+    return result;
+  }
+}

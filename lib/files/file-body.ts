@@ -1,0 +1,51 @@
+/** The entity of a file response: a byte range of a file, piped to the Node response or read as a Web stream. */
+import { createReadStream, type ReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { DirectBody } from '../streaming/direct-body';
+
+/** Where the bytes come from: a path, or an open handle (read from its current position when `start` is absent). */
+export type FileSource = { readonly path: string } | { readonly handle: FileHandle };
+
+export class FileBody extends DirectBody {
+  readonly #source: FileSource;
+  readonly #start: number | undefined;
+  readonly #end: number | undefined;
+  #stream: ReadStream | undefined;
+
+  constructor(
+    source: FileSource,
+    readonly mediaType: string,
+    range: { start: number; end: number } | undefined,
+    override readonly length: number | undefined,
+  ) {
+    super();
+    this.#source = source;
+    this.#start = range?.start;
+    this.#end = range?.end;
+  }
+
+  #open(): ReadStream {
+    const options = { start: this.#start, end: this.#end };
+    this.#stream = 'path' in this.#source ? createReadStream(this.#source.path, options) : this.#source.handle.createReadStream(options);
+    return this.#stream;
+  }
+
+  writeTo(response: ServerResponse): void {
+    const stream = this.#open();
+    // A read error after the headers went out can only truncate the response.
+    stream.once('error', () => response.destroy());
+    response.once('close', () => stream.destroy());
+    stream.pipe(response);
+  }
+
+  toWebStream(): ReadableStream<Uint8Array> {
+    return Readable.toWeb(this.#open()) as ReadableStream<Uint8Array>;
+  }
+
+  cancel(): void {
+    this.#stream?.destroy();
+    if ('handle' in this.#source && !this.#stream) void this.#source.handle.close().catch(() => undefined);
+  }
+}

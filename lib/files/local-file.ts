@@ -1,0 +1,44 @@
+/** File results (spec 4.8): `localFile(path)` for a whole file (the spec's Path/File), `FilePart` for part of one. */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { LocalFile } from '../body/local-file';
+
+/**
+ * A `LocalFile` (the same type an upload is received as) for the file at `path`, to return from a
+ * method: served with `Content-Type` from its name, `Content-Length`, and single `Range` requests (206).
+ *
+ * @throws the `stat` error when there is no such file.
+ * @example
+ * \@GET @Path('report') report(): LocalFile { return localFile('/var/reports/latest.pdf'); }
+ */
+export function localFile(path: string, contentType?: string): LocalFile {
+  const absolute = resolve(path);
+  return new LocalFile(absolute, statSync(absolute).size, contentType);
+}
+
+function isCount(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+
+/**
+ * `length` bytes of a file from `offset` (the spec's PathPart/FilePart), served as 200 with that content.
+ * The constructor checks the numbers and, as the Java framework does, that the part lies within the file.
+ *
+ * @throws RangeError for a negative or fractional offset or length, or a part beyond the end of the file.
+ * @example
+ * return new FilePart('/data/log.txt', 20, 10); // bytes 20..29
+ */
+export class FilePart {
+  readonly path: string;
+
+  constructor(
+    file: string | LocalFile,
+    readonly offset: number,
+    readonly length: number,
+  ) {
+    this.path = resolve(typeof file === 'string' ? file : file.path);
+    if (!isCount(offset) || !isCount(length)) throw new RangeError(`A file part needs a non-negative integer offset and length, got ${offset} and ${length}`);
+    const size = statSync(this.path).size;
+    if (offset + length > size) throw new RangeError(`The part ${offset}+${length} lies beyond the ${size} bytes of ${this.path}`);
+  }
+}

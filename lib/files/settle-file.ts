@@ -1,0 +1,62 @@
+/** The invoke step's file branch: `LocalFile`, `FilePart` and `FileHandle` results become file responses. */
+import type { FileHandle } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { lookup } from 'mime-types';
+import { formatContentRange, parseRange } from '../http/range';
+import type { RequestContext } from '../pipeline/request-context';
+import { ResponseContext } from '../pipeline/response-context';
+import { FileBody } from './file-body';
+import { LocalFile } from '../body/local-file';
+import { FilePart } from './local-file';
+
+const OCTET_STREAM = 'application/octet-stream';
+
+/** `Content-Type` of a file name by its extension (mime-types), `application/octet-stream` when unknown. */
+export function mediaTypeOf(path: string): string {
+  return lookup(path) || OCTET_STREAM;
+}
+
+function isFileHandle(value: unknown): value is FileHandle {
+  const handle = value as FileHandle | null;
+  return typeof handle === 'object' && handle !== null && typeof handle.fd === 'number' && typeof handle.createReadStream === 'function' && typeof handle.stat === 'function';
+}
+
+/** True for the result types this module serves. */
+export function isFileResult(value: unknown): value is LocalFile | FilePart | FileHandle {
+  return value instanceof LocalFile || value instanceof FilePart || isFileHandle(value);
+}
+
+/**
+ * The response for a whole file: 200 with `Content-Length`, or 206 with `Content-Range` for one
+ * satisfiable `Range`; several or unsatisfiable ranges get the whole file (reference A8, RFC 9110 §14.2).
+ */
+export async function fileResponse(path: string, rangeHeader: string | null, mediaType = mediaTypeOf(path)): Promise<ResponseContext> {
+  const { size } = await stat(path);
+  const range = parseRange(rangeHeader, size);
+  const length = range ? range.end - range.start + 1 : size;
+  const response = new ResponseContext(range ? 206 : 200, new FileBody({ path }, mediaType, range, length));
+  response.headers.set('accept-ranges', 'bytes');
+  if (range) response.headers.set('content-range', formatContentRange(range.start, range.end, size));
+  return response;
+}
+
+async function responseFor(result: LocalFile | FilePart | FileHandle, rangeHeader: string | null): Promise<ResponseContext> {
+  if (result instanceof LocalFile) return fileResponse(result.path, rangeHeader, result.contentType ?? mediaTypeOf(result.path));
+  if (result instanceof FilePart) {
+    const { path, offset, length } = result;
+    const mediaType = mediaTypeOf(path);
+    if (length === 0) return new ResponseContext(200, '', undefined, mediaType);
+    return new ResponseContext(200, new FileBody({ path }, mediaType, { start: offset, end: offset + length - 1 }, length));
+  }
+  // An open handle (the spec's AsyncFile): its size may change as it is read, so no Content-Length (reference A8).
+  return new ResponseContext(200, new FileBody({ handle: result }, OCTET_STREAM, undefined, undefined));
+}
+
+/**
+ * When `result` is a file result, sets `ctx.response` to its response (asynchronously: the file is
+ * stat-ed first, so a missing file fails before anything is committed); undefined for other results.
+ */
+export function settleFile(ctx: RequestContext, result: unknown): Promise<RequestContext> | undefined {
+  if (!isFileResult(result)) return undefined;
+  return responseFor(result, ctx.headers.get('range')).then((response) => ((ctx.response = response), ctx));
+}

@@ -1,0 +1,84 @@
+/** Serves the files of the static directory (`framework.http.static.directory`) for GET and HEAD. */
+import { realpath, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { fileResponse } from '../files/settle-file';
+import { EntityTag } from '../http/entity-tag';
+import { formatHttpDate } from '../http/http-date';
+import { evaluatePreconditions } from '../http/preconditions';
+import { ResponseContext } from '../pipeline/response-context';
+
+/** The path segments of a request path, decoded; undefined when one could reach outside the directory. */
+export function safeSegments(rawPath: string): string[] | undefined {
+  const segments: string[] = [];
+  for (const raw of rawPath.split('/')) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return undefined;
+    }
+    // After decoding, `..`, `.`, separators (also `%2f`, `%5c`) and NUL can only be attempts to escape.
+    if (segment === '..' || segment === '.' || /[\\/\0]/.test(segment)) return undefined;
+    if (segment !== '') segments.push(segment);
+  }
+  return segments;
+}
+
+function isInside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * The files under one directory, served at their path; a directory answers with its `index.html`.
+ * Answers carry `Content-Type` (mime-types), `ETag` and `Last-Modified`, and honour conditional
+ * requests (304) and single ranges (206). Nothing outside the directory is served: `..` in any
+ * encoding is refused, and symbolic links are followed only when their target stays inside.
+ *
+ * @example
+ * const files = new StaticFiles('samples/public');
+ * await files.respond('GET', '/index.html', request.headers); // ResponseContext or undefined
+ */
+export class StaticFiles {
+  readonly root: string;
+  #realRoot: Promise<string> | undefined;
+
+  constructor(directory: string) {
+    this.root = resolve(directory);
+  }
+
+  /** The response for `rawPath`, or undefined when there is no such file (the caller answers 404). */
+  async respond(method: string, rawPath: string, headers: Headers): Promise<ResponseContext | undefined> {
+    if (method !== 'GET' && method !== 'HEAD') return undefined;
+    const segments = safeSegments(rawPath);
+    if (!segments) return undefined;
+    const found = await this.#find(join(this.root, ...segments));
+    if (!found) return undefined;
+    const { path, size, mtime } = found;
+    const etag = new EntityTag(`${size.toString(16)}-${Math.floor(mtime.getTime()).toString(16)}`, true);
+    const validators = { 'etag': etag.toString(), 'last-modified': formatHttpDate(mtime) };
+    const failure = evaluatePreconditions({ method, headers }, { etag, lastModified: mtime });
+    if (failure) {
+      const response = new ResponseContext(failure.status);
+      for (const [name, value] of Object.entries(validators)) response.headers.set(name, value);
+      return response;
+    }
+    const response = await fileResponse(path, headers.get('range'));
+    for (const [name, value] of Object.entries(validators)) response.headers.set(name, value);
+    return response;
+  }
+
+  async #find(candidate: string): Promise<{ path: string; size: number; mtime: Date } | undefined> {
+    try {
+      let path = await realpath(candidate);
+      if (!isInside(await (this.#realRoot ??= realpath(this.root)), path)) return undefined;
+      let info = await stat(path);
+      if (info.isDirectory()) {
+        path = join(path, 'index.html');
+        info = await stat(path);
+      }
+      return info.isFile() ? { path, size: info.size, mtime: info.mtime } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,107 @@
+/** How the items of a stream become bytes for each negotiated media type: SSE, NDJSON, JSON array, chunks. */
+import { formatSseData, formatSseEvent, isSseEvent, looksLikeSseEvent } from './sse-event';
+
+/** The framing of one stream response: text before, per item, after, and what an error after commit writes. */
+export interface Framing {
+  /** `Content-Type` of the response. */
+  readonly mediaType: string;
+  readonly start: string;
+  /** The frame of one item; `index` counts from 0. Bytes items are written as they are. */
+  frame(item: unknown, index: number): string | Uint8Array;
+  readonly end: string;
+  /** Written before closing when the source fails after commit; `undefined`: abort the connection instead. */
+  readonly errorFrame: string | undefined;
+  /** Whether keep-alive comments apply (SSE only). */
+  readonly keepAlive: boolean;
+}
+
+const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/jsonl', 'application/stream+json', 'application/json-seq']);
+
+/** Base type of a media type, lower-cased, without parameters. */
+export function baseType(mediaType: string): string {
+  return mediaType.split(';', 1)[0].trim().toLowerCase();
+}
+
+/** True for the media types that always mean a stream of items (SSE and the NDJSON family). */
+export function isStreamingType(mediaType: string): boolean {
+  const base = baseType(mediaType);
+  return base === 'text/event-stream' || NDJSON_TYPES.has(base);
+}
+
+function replacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, replacer) ?? 'null';
+}
+
+function isJsonType(base: string): boolean {
+  return base === 'application/json' || base.endsWith('+json');
+}
+
+/** Serializes one item as `elementType`: strings as they are under text types, else JSON. */
+function serializer(elementType: string | undefined): (item: unknown) => string {
+  const base = elementType === undefined ? undefined : baseType(elementType);
+  if (base !== undefined && isJsonType(base)) return toJson;
+  return (item) => (typeof item === 'string' ? item : base?.startsWith('text/') ? String(item) : toJson(item));
+}
+
+function sseFraming(elementType: string | undefined): Framing {
+  const serialize = serializer(elementType);
+  return {
+    mediaType: 'text/event-stream',
+    start: '',
+    frame(item) {
+      if (isSseEvent(item) || looksLikeSseEvent(item)) return formatSseEvent(item, item.data === undefined ? undefined : serialize(item.data));
+      return formatSseData(serialize(item));
+    },
+    end: '',
+    // The client learns of the failure without any detail of it (the log has those).
+    errorFrame: 'event:error\ndata:stream failed\n\n',
+    keepAlive: true,
+  };
+}
+
+function ndjsonFraming(mediaType: string): Framing {
+  return { mediaType, start: '', frame: (item) => `${toJson(item)}\n`, end: '', errorFrame: undefined, keepAlive: false };
+}
+
+function jsonArrayFraming(mediaType: string): Framing {
+  return {
+    mediaType,
+    start: '[',
+    frame: (item, index) => (index === 0 ? toJson(item) : `,${toJson(item)}`),
+    end: ']',
+    errorFrame: undefined,
+    keepAlive: false,
+  };
+}
+
+function chunkFraming(mediaType: string): Framing {
+  const serialize = serializer(mediaType);
+  return {
+    mediaType,
+    start: '',
+    frame: (item) => (item instanceof Uint8Array ? item : item instanceof ArrayBuffer ? new Uint8Array(item) : serialize(item)),
+    end: '',
+    errorFrame: undefined,
+    keepAlive: false,
+  };
+}
+
+/**
+ * The framing for a negotiated media type: `text/event-stream` → SSE, the NDJSON family → one JSON value
+ * and `\n` per item, `application/json` (and `+json`) → one streamed JSON array (`[]` when empty),
+ * anything else → one serialized item per chunk. `elementType` (`@RestStreamElementType`) serializes SSE data.
+ *
+ * @example
+ * framingFor('application/x-ndjson').frame({ a: 1 }, 0); // '{"a":1}\n'
+ */
+export function framingFor(mediaType: string, elementType?: string): Framing {
+  const base = baseType(mediaType);
+  if (base === 'text/event-stream') return sseFraming(elementType);
+  if (NDJSON_TYPES.has(base)) return ndjsonFraming(mediaType);
+  if (isJsonType(base)) return jsonArrayFraming(mediaType);
+  return chunkFraming(mediaType);
+}

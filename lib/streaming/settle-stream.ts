@@ -1,0 +1,54 @@
+/** The invoke step's stream branch: a stream result becomes a primed `StreamBody` response, or stays a value. */
+import { Observable } from 'rxjs';
+import type { RequestContext } from '../pipeline/request-context';
+import { ResponseContext } from '../pipeline/response-context';
+import { baseType, framingFor, isStreamingType } from './framing';
+import { RestMulti } from './rest-multi';
+import { StreamBody } from './stream-body';
+import { StreamPump, type StreamSettings } from './stream-pump';
+import { toStreamSource } from './stream-source';
+
+/** What the build step decided about an endpoint's streams. */
+export interface EndpointStreaming {
+  readonly settings: StreamSettings;
+  /** `@RestStreamElementType`: how SSE data is serialized. */
+  readonly elementType: string | undefined;
+  /** Plain Observables stream too (every `@Produces` type of the endpoint is a streaming one). */
+  readonly observables: boolean;
+  /** Receives source errors raised after the response was committed. */
+  readonly onError: (error: unknown) => void;
+}
+
+/** A Multi without `@Produces` is a JSON array (DESIGN §4; the Java framework rejects it). */
+const DEFAULT_STREAM_TYPE = 'application/json';
+
+function settingsOf(multi: RestMulti<unknown> | undefined, defaults: StreamSettings): StreamSettings {
+  if (!multi || (multi.bufferSize === undefined && multi.overflow === undefined)) return defaults;
+  return { ...defaults, bufferSize: multi.bufferSize ?? defaults.bufferSize, overflow: multi.overflow ?? defaults.overflow };
+}
+
+/**
+ * When `result` is a stream (Multi, RestMulti, async iterable, ReadableStream, Node Readable, or any
+ * Observable under a streaming media type), primes it and sets `ctx.response` once its first item (or
+ * its end) is there; an error before that is thrown or rejected for the exception mappers. Returns
+ * undefined for any other result.
+ */
+export function settleStream(ctx: RequestContext, result: unknown, streaming: EndpointStreaming): RequestContext | Promise<RequestContext> | undefined {
+  const restMulti = result instanceof RestMulti ? (result as RestMulti<unknown>) : undefined;
+  const value = restMulti ? restMulti.source : result;
+  const negotiated = ctx.negotiated ?? DEFAULT_STREAM_TYPE;
+  const source = toStreamSource(value, restMulti !== undefined || streaming.observables || (value instanceof Observable && isStreamingType(negotiated)));
+  if (!source) return undefined;
+  const asLines = restMulti?.jsonArray === false && baseType(negotiated) === 'application/json';
+  const framing = asLines ? { ...framingFor('application/x-ndjson'), mediaType: negotiated } : framingFor(negotiated, streaming.elementType);
+  const pump = new StreamPump(source, framing, settingsOf(restMulti, streaming.settings), streaming.onError);
+  const response = new ResponseContext(restMulti?.statusCode ?? 200, new StreamBody(pump));
+  for (const [name, headerValue] of restMulti?.headers ?? []) response.headers.add(name, headerValue);
+  if (streaming.elementType && framing.mediaType === 'text/event-stream') response.headers.set('x-sse-content-type', streaming.elementType);
+  const primed = pump.prime();
+  if (primed === undefined) {
+    ctx.response = response;
+    return ctx;
+  }
+  return primed.then(() => ((ctx.response = response), ctx));
+}

@@ -1,0 +1,15 @@
+/** Where a stream pump writes: a Node `ServerResponse` or a Web `ReadableStream`, behind one interface. */
+
+/** A byte destination with backpressure, completion, abortion and a close signal from the client. */
+export interface StreamSink {
+  /** Writes a chunk; false when the destination wants no more until `onReady` fires. */
+  write(chunk: string | Uint8Array): boolean;
+  /** Calls `callback` once, when the destination can take more. */
+  onReady(callback: () => void): void;
+  /** Ends the body normally. */
+  end(): void;
+  /** Ends the body abnormally, so the client sees a truncated response. */
+  abort(): void;
+  /** Calls `callback` once, when the client goes away before the end. */
+  onClose(callback: () => void): void;
+}

@@ -1,0 +1,48 @@
+/** A stream sink feeding a Web `ReadableStream` (in-process `fetch`, and servers other than node-server). */
+import type { StreamSink } from './stream-sink';
+
+const encoder = new TextEncoder();
+
+/** A `ReadableStream` of bytes and the sink that fills it; the reader's pace is the backpressure. */
+export function webSink(highWaterMark = 16384): { readonly stream: ReadableStream<Uint8Array>; readonly sink: StreamSink } {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let ready: (() => void) | undefined;
+  let closed: (() => void) | undefined;
+  let done = false;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start: (c) => void (controller = c),
+      pull() {
+        const callback = ready;
+        ready = undefined;
+        callback?.();
+      },
+      cancel() {
+        if (done) return;
+        done = true;
+        closed?.();
+      },
+    },
+    { highWaterMark, size: (chunk) => chunk.byteLength },
+  );
+  const sink: StreamSink = {
+    write(chunk) {
+      if (done) return true;
+      controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+      return (controller.desiredSize ?? 0) > 0;
+    },
+    onReady: (callback) => void (ready = callback),
+    end() {
+      if (done) return;
+      done = true;
+      controller.close();
+    },
+    abort() {
+      if (done) return;
+      done = true;
+      controller.error(new Error('The stream failed after its response was committed'));
+    },
+    onClose: (callback) => void (closed = callback),
+  };
+  return { stream, sink };
+}

@@ -1,0 +1,48 @@
+/** Writes a `DirectBody` response: headers and body straight to the Node response, or as a Web stream. */
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { ResponseContext } from '../pipeline/response-context';
+import type { DirectBody } from './direct-body';
+import { nodeResponseOf } from './node-sink';
+
+// Tells @hono/node-server that the response was written already (its X_ALREADY_SENT constant).
+const ALREADY_SENT = 'x-hono-already-sent';
+
+function nodeHeaders(response: ResponseContext): OutgoingHttpHeaders {
+  const init = response.headers.toInit();
+  if (!(init instanceof Headers)) return init;
+  const headers: OutgoingHttpHeaders = {};
+  init.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = init.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  return headers;
+}
+
+/** `Content-Type` and `Content-Length` of `body`, unless the response has its own. */
+export function setBodyHeaders(response: ResponseContext, body: DirectBody): void {
+  if (!response.headers.has('content-type')) response.headers.set('content-type', body.mediaType);
+  if (body.length !== undefined && !response.headers.has('content-length')) response.headers.set('content-length', body.length);
+}
+
+/**
+ * Answers with `body`: for HEAD only the headers; when served by `@hono/node-server` the status, headers
+ * and body go to the Node response directly (no Web stream per chunk), and the returned marker response
+ * tells the server so; otherwise a Web `Response` with a stream body.
+ */
+export function writeDirectBody(response: ResponseContext, body: DirectBody, method: string, environment: unknown): Response {
+  setBodyHeaders(response, body);
+  if (method === 'HEAD') {
+    body.cancel();
+    return new Response(null, { status: response.status, headers: response.headers.toInit() });
+  }
+  const outgoing = nodeResponseOf(environment);
+  if (!outgoing) return new Response(body.toWebStream(), { status: response.status, headers: response.headers.toInit() });
+  // The first bytes are already there (streams are primed, files stat-ed), so the headers leave with them.
+  outgoing.writeHead(response.status, nodeHeaders(response));
+  body.writeTo(outgoing);
+  const marker = new Response(null, { headers: { [ALREADY_SENT]: '1' } });
+  // node-server answers "cacheable" responses on a shortcut that ignores the marker; reading `body` leaves it.
+  void marker.body;
+  return marker;
+}

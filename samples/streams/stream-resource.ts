@@ -1,0 +1,45 @@
+/** `/streams`: a Multi of the fruits by Accept, endless or counted SSE ticks, and the ticks still subscribed. */
+import { finalize, interval, map, Observable, of, take } from 'rxjs';
+import { GET, Path, Produces, QueryParam, multi, type Multi } from '../../lib';
+import { fruitStore } from '../fruits/fruit-resource';
+import type { Fruit } from '../fruits/fruit';
+
+@Path('streams')
+export class StreamResource {
+  #active = 0;
+
+  /** The current fruits: a JSON array by default, NDJSON or SSE by `Accept`. */
+  @GET
+  @Path('fruits')
+  @Produces('application/json', 'application/x-ndjson', 'text/event-stream')
+  fruits(): Multi<Fruit> {
+    return multi(of(...fruitStore));
+  }
+
+  /** `count` ticks (endless without it), one every `intervalMs` (default 1000), as SSE data `0`, `1`... */
+  @GET
+  @Path('ticks')
+  @Produces('text/event-stream')
+  ticks(@QueryParam('count') count?: number, @QueryParam('intervalMs') intervalMs?: number): Multi<string> {
+    const every = intervalMs !== undefined && intervalMs >= 0 ? intervalMs : 1000;
+    let ticks: Observable<number> = interval(every);
+    if (count !== undefined) ticks = ticks.pipe(take(count));
+    return multi(
+      new Observable<string>((subscriber) => {
+        this.#active++;
+        const subscription = ticks.pipe(map(String), finalize(() => this.#active--)).subscribe(subscriber);
+        return subscription;
+      }),
+    );
+  }
+
+  /** How many tick streams are subscribed right now (watch it drop when a client disconnects). */
+  @GET
+  @Path('active')
+  @Produces('application/json')
+  active(): { active: number } {
+    return { active: this.#active };
+  }
+}
+
+export const streamSampleClasses: Function[] = [StreamResource];
