@@ -1,0 +1,38 @@
+/** `/stored-fruits`: the redirect example (spec 4.8.4): POST stores a Fruit and answers 303 to its GET. */
+import { Consumes, GET, NotFoundException, Path, POST, Produces, RestPath, RestResponse, Transactional } from '../../lib';
+import { Fruit } from '../fruits/fruit';
+
+/** A stored fruit, with the id the server assigned. */
+export interface StoredFruit {
+  readonly id: number;
+  readonly name: string;
+  readonly description?: string;
+}
+
+@Path('stored-fruits')
+export class StoredFruitResource {
+  readonly #fruits = new Map<number, StoredFruit>();
+  #nextId = 1;
+
+  /** Stores the fruit and sends the client to GET it: `303 See Other` with an absolute Location. */
+  @POST
+  @Transactional
+  @Consumes('application/json')
+  add(fruit: Fruit, request: Request): RestResponse<never> {
+    const id = this.#nextId++;
+    this.#fruits.set(id, { id, name: fruit.name, description: fruit.description });
+    const location = new URL(request.url);
+    location.search = '';
+    location.pathname = `${location.pathname.replace(/\/+$/, '')}/${id}`;
+    return RestResponse.seeOther(location);
+  }
+
+  @GET
+  @Path('{id}')
+  @Produces('application/json')
+  get(@RestPath() id: number): StoredFruit {
+    const fruit = this.#fruits.get(id);
+    if (!fruit) throw new NotFoundException(`No stored fruit ${id}`);
+    return fruit;
+  }
+}
