@@ -71,7 +71,8 @@ export function summarizeProfile(file: string, top = 25): string {
   profile.samples.forEach((id, index) => {
     const frame = byId.get(id)?.callFrame;
     const micros = profile.timeDeltas[index] ?? 0;
-    if (!frame || frame.functionName === '(idle)') return;
+    // The first delta spans the profiler's own start-up, not the load.
+    if (!frame || frame.functionName === '(idle)' || index === 0) return;
     busy += micros;
     add(byFunction, keyOf(frame), micros);
     add(byArea, area(frame.url, frame.functionName), micros);

@@ -16,6 +16,8 @@ interface BenchOptions extends LoadOptions {
   readonly parts: readonly Part[];
   readonly rounds: number;
   readonly warmupSeconds: number;
+  /** Only the routes whose name contains this (case-insensitive), e.g. `post`. */
+  readonly route?: string;
   /** Profile the rxrest server (`--cpu-prof`) instead of comparing. */
   readonly profile: boolean;
 }
@@ -23,7 +25,7 @@ interface BenchOptions extends LoadOptions {
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=requests|streaming|multipart] [--rounds=3] [--seconds=5]
-       [--warmup=1] [--connections=50] [--profile]   (--profile: CPU-profile rxrest and Hono on each route)`;
+       [--warmup=1] [--connections=50] [--route=post] [--profile]   (--profile: CPU-profile rxrest and Hono on each route)`;
 
 /** A whole number from 1 to 600 (wrk takes whole seconds). */
 function positive(value: string | undefined, fallback: number, name: string): number {
@@ -37,7 +39,7 @@ function readOptions(argv: readonly string[]): BenchOptions {
     args: [...argv],
     options: {
       all: { type: 'boolean' }, only: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' },
-      warmup: { type: 'string' }, connections: { type: 'string' }, profile: { type: 'boolean' }, help: { type: 'boolean' },
+      warmup: { type: 'string' }, connections: { type: 'string' }, route: { type: 'string' }, profile: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -53,6 +55,7 @@ function readOptions(argv: readonly string[]): BenchOptions {
     warmupSeconds: positive(values.warmup, 1, 'warmup'),
     connections: positive(values.connections, 50, 'connections'),
     profile: values.profile === true,
+    route: values.route?.toLowerCase(),
   };
 }
 
@@ -82,6 +85,9 @@ async function measure(load: LoadGenerator, server: ServerProcess, route: BenchR
   };
 }
 
+const selected = (options: BenchOptions): readonly BenchRoute[] =>
+  BENCH_ROUTES.filter((route) => options.route === undefined || route.name.toLowerCase().includes(options.route));
+
 /** Starts the three servers; if one fails, stops the others before reporting why. */
 async function startAll(): Promise<ServerProcess[]> {
   const started = await Promise.allSettled(SERVER_NAMES.map((name) => startServer(name)));
@@ -99,7 +105,7 @@ async function runRequestBench(options: BenchOptions): Promise<void> {
   note(`Request benchmark: ${load.name}, ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.seconds} s per run, ${options.rounds} interleaved rounds\n`);
   const servers = await startAll();
   try {
-    for (const route of BENCH_ROUTES) {
+    for (const route of selected(options)) {
       for (const server of servers) await checkAnswers(server, route);
       const samples: Sample[] = [];
       for (let round = 1; round <= options.rounds; round++) {
@@ -129,7 +135,7 @@ async function profileRun(load: LoadGenerator, name: ServerName, route: BenchRou
 async function profileServers(options: BenchOptions): Promise<void> {
   const load = findLoadGenerator(note);
   const dir = mkdtempSync(join(tmpdir(), 'rxrest-prof-'));
-  for (const route of BENCH_ROUTES) {
+  for (const route of selected(options)) {
     for (const [name, top] of [['rxrest', 30], ['hono', 12]] as const) {
       const file = join(dir, `${name}-${route.name.replace(/\W+/g, '-')}.cpuprofile`);
       const rate = await profileRun(load, name, route, file, options);
