@@ -42,7 +42,8 @@ function fieldInfo(chain: readonly ClassMeta[], prototype: object, key: string):
     const design = readDesignType('design:type', prototype, key);
     const hint = declared ?? (typeof design === 'function' && design !== Object && design !== Array ? design : undefined);
     if (Array.isArray(hint)) return { type: hint[0] as Function, array: true, pattern };
-    return { type: hint as Function | undefined, array: false, pattern };
+    // A pattern only makes sense for dates: it types the field when metadata does not.
+    return { type: (hint as Function | undefined) ?? (pattern ? Date : undefined), array: false, pattern };
   }
   return undefined;
 }

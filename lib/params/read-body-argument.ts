@@ -109,12 +109,21 @@ function builtinReader(type: unknown, options: ParamOptions, settings: BodySetti
   return jsonReader(type, options, settings, required);
 }
 
+/** A type some user reader reads needs no built-in reader: without one, other media types are 415. */
+function lenient(make: () => BuiltinReader, type: unknown): BuiltinReader {
+  try {
+    return make();
+  } catch {
+    return { accepts: () => false, read: (request) => Promise.reject(unsupported(request.mediaType, describeType(type))) };
+  }
+}
+
 /** Compiles the reader of a body parameter from its declared (or hinted) type. */
 export function compileBodyReader(designType: unknown, options: ParamOptions, settings: BodySettings): BodyReader {
   const type = typeof options.type === 'function' ? options.type : Array.isArray(options.type) ? Array : designType;
   const required = options.required ?? true;
-  const builtin = builtinReader(type, options, settings, required);
   const providers = settings.providers;
+  const builtin = providers?.readsType(type) ? lenient(() => builtinReader(type, options, settings, required), type) : builtinReader(type, options, settings, required);
   const limit = settings.maxBodySize;
   if (!providers || (providers.readers.length === 0 && providers.readerInterceptors.length === 0)) {
     const name = describeType(type);

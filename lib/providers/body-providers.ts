@@ -103,6 +103,11 @@ export class BodyProviders {
     return undefined;
   }
 
+  /** Whether some user reader reads `type` for one of its declared media types (`*\/*` when it declares none). */
+  readsType(type: unknown): boolean {
+    return this.readers.some(({ value, types }) => (types.length ? types.map((t) => `${t.type}/${t.subtype}`) : ['*/*']).some((mediaType) => value.isReadable(type, mediaType)));
+  }
+
   /** The writers to choose from per response: user writers (ranked) before the built-ins, all wrapped by the writer interceptors. */
   entityWriters(builtins: readonly EntityWriter[]): EntityWriter[] {
     const all = [...this.writers.map(adaptWriter), ...builtins];

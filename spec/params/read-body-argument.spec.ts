@@ -114,7 +114,7 @@ class BodyResource {
 
 const uploads = mkdtempSync(join(tmpdir(), 'rxrest-uploads-'));
 const app = RestApplication.build({ classes: [BodyResource], config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': uploads } }) });
-const post = (path: string, body: BodyInit | undefined, type = 'application/octet-stream') =>
+const post = (path: string, body: string | Uint8Array | undefined, type = 'application/octet-stream') =>
   Promise.resolve(app.fetch(new Request(`http://localhost/b/${path}`, { method: 'POST', body, headers: body === undefined ? {} : { 'content-type': type } })));
 
 describe('compileBodyReader', () => {
