@@ -85,7 +85,7 @@ export { localFile, FilePart } from './files/local-file';
 
 export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './build/rest-application';
 export type { OperatorFilter } from './build/compile-filters';
-export { DefinitionError, type DefinitionProblem } from './build/definition-error';
+export { DefinitionError, type DefinitionProblem } from './errors/definition-error';
 export type { RunningServer } from './server/listen';
 
 export { Config, ConfigError, type ConfigProblem, loadConfig, type LoadConfigOptions, resolveConfig, describeConfiguration, type FrameworkConfig, type FrameworkKey } from './config';

@@ -10,7 +10,7 @@ import type { BodySettings } from '../params/read-body-argument';
 import type { StageFn } from '../pipeline/chain';
 import type { RequestContext } from '../pipeline/request-context';
 import type { PathTemplate } from '../routing/path-template';
-import { locate, type ProblemCollector } from './definition-error';
+import { locate, type ProblemCollector } from '../errors/definition-error';
 
 export interface CompiledArguments {
   readonly read: StageFn | undefined;

@@ -29,7 +29,7 @@ import type { StreamSettings } from '../streaming/stream-pump';
 import { compileArguments } from './compile-arguments';
 import { applicable, requestSteps, responseSteps, type FilterSet } from './compile-filters';
 import type { InterceptorChain } from './compile-interceptors';
-import { locate, type ProblemCollector } from './definition-error';
+import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { Unit } from './discover';
 
 export interface EndpointContext {

@@ -6,7 +6,7 @@ import { requestFilterStage, responseFilterStage } from '../pipeline/filters';
 import type { Step } from '../pipeline/chain';
 import type { RequestContext } from '../pipeline/request-context';
 import { byPosition, compileInjection } from './compile-injection';
-import { locate, type ProblemCollector } from './definition-error';
+import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { Unit } from './discover';
 
 /** A filter written as a plain RxJS operator over request contexts, registered with `build({ filters })`. */

@@ -9,7 +9,7 @@ import { findClassMeta, registeredClasses } from '../metadata/store';
 import type { RequestContext } from '../pipeline/request-context';
 import { byPosition, compileInjection } from './compile-injection';
 import type { InterceptorChain } from './compile-interceptors';
-import { locate, type ProblemCollector } from './definition-error';
+import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { Unit } from './discover';
 
 export interface MapperSet {

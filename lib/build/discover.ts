@@ -3,7 +3,7 @@ import type { Application } from '../decorators/application';
 import { INTERCEPTOR } from '../decorators/interceptors';
 import { EXCEPTION_MAPPER, PROVIDER, REQUEST_FILTER, RESPONSE_FILTER } from '../decorators/providers';
 import { findClassMeta, registeredClasses, type ClassMeta, type Tags } from '../metadata/store';
-import { locate, type ProblemCollector } from './definition-error';
+import { locate, type ProblemCollector } from '../errors/definition-error';
 
 export interface Unit {
   readonly type: Function;

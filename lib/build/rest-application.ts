@@ -25,7 +25,7 @@ import { resolve as resolvePath } from 'node:path';
 import { applicable, compileFilters, requestSteps, responseSteps, type OperatorFilter } from './compile-filters';
 import { compileInterceptors } from './compile-interceptors';
 import { compileMappers, mappersFor } from './compile-mappers';
-import { ProblemCollector } from './definition-error';
+import { ProblemCollector } from '../errors/definition-error';
 import { detectDuplicates } from './detect-duplicates';
 import { discover } from './discover';
 

@@ -8,7 +8,7 @@ import { HalCollectionWrapper } from '../hal/hal-collection-wrapper';
 import { HalEntityWrapper } from '../hal/hal-entity-wrapper';
 import { joinPaths } from '../routing/path-template';
 import { parseTemplate } from '../routing/template-parser';
-import { locate, type ProblemCollector } from '../build/definition-error';
+import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { Unit } from '../build/discover';
 import { LinkRegistry } from './link-registry';
 
