@@ -69,11 +69,14 @@ export class StaticFiles {
 
   async #find(candidate: string): Promise<{ path: string; size: number; mtime: Date } | undefined> {
     try {
+      const root = await (this.#realRoot ??= realpath(this.root));
       let path = await realpath(candidate);
-      if (!isInside(await (this.#realRoot ??= realpath(this.root)), path)) return undefined;
+      if (!isInside(root, path)) return undefined;
       let info = await stat(path);
       if (info.isDirectory()) {
-        path = join(path, 'index.html');
+        // The index page may itself be a symbolic link, so its real path is checked like any file's.
+        path = await realpath(join(path, 'index.html'));
+        if (!isInside(root, path)) return undefined;
         info = await stat(path);
       }
       return info.isFile() ? { path, size: info.size, mtime: info.mtime } : undefined;

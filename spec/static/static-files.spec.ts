@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GET, Path, RestApplication, resolveConfig } from '../../lib';
@@ -9,6 +9,14 @@ writeFileSync(join(root, 'secret.txt'), 'secret');
 writeFileSync(join(root, 'public', 'index.html'), '<h1>hi</h1>');
 writeFileSync(join(root, 'public', 'data.txt'), '0123456789abcdef');
 writeFileSync(join(root, 'public', 'taken.txt'), 'file');
+// Symbolic links: an index.html pointing outside, a file pointing outside, and one staying inside.
+mkdirSync(join(root, 'outside'));
+writeFileSync(join(root, 'outside', 'index.html'), '<h1>outside</h1>');
+mkdirSync(join(root, 'public', 'linked'));
+symlinkSync(join(root, 'outside', 'index.html'), join(root, 'public', 'linked', 'index.html'));
+symlinkSync(join(root, 'secret.txt'), join(root, 'public', 'escape.txt'));
+symlinkSync(join(root, 'outside'), join(root, 'public', 'outside-dir'));
+symlinkSync(join(root, 'public', 'data.txt'), join(root, 'public', 'alias.txt'));
 
 @Path('taken.txt')
 class TakenResource {
@@ -45,6 +53,36 @@ describe('StaticFiles', () => {
     for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%2E%2E%5Csecret.txt', '/a/%252e%252e/secret.txt']) {
       expect((await get(path)).status).toBe(404);
     }
+  });
+
+  it('refuses an index.html that is a symbolic link to a file outside the directory', async () => {
+    for (const path of ['/linked/', '/linked', '/linked/index.html']) {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      expect(await response.text()).not.toContain('outside');
+    }
+  });
+
+  it('refuses symbolic links to files or directories outside, and follows those that stay inside', async () => {
+    expect((await get('/escape.txt')).status).toBe(404);
+    expect((await get('/outside-dir/')).status).toBe(404);
+    expect((await get('/outside-dir/index.html')).status).toBe(404);
+    const alias = await get('/alias.txt');
+    expect(alias.status).toBe(200);
+    expect(await alias.text()).toBe('0123456789abcdef');
+  });
+
+  it('answers HEAD with the headers only and ignores other methods', async () => {
+    const head = await app.fetch(new Request('http://localhost/data.txt', { method: 'HEAD' }));
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('16');
+    expect(head.headers.get('content-type')).toContain('text/plain');
+    expect(await head.text()).toBe('');
+    expect((await app.fetch(new Request('http://localhost/data.txt', { method: 'POST' }))).status).toBe(404);
+  });
+
+  it('answers 404 for a file that does not exist', async () => {
+    expect((await get('/missing.txt')).status).toBe(404);
   });
 
   it('lets resource endpoints take precedence', async () => {
