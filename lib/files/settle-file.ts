@@ -8,6 +8,8 @@ import { ResponseContext } from '../pipeline/response-context';
 import { FileBody } from './file-body';
 import { LocalFile } from '../body/local-file';
 import { FilePart } from './local-file';
+import { DirectBody } from '../streaming/direct-body';
+import { trackStarted } from '../streaming/started-bodies';
 
 const OCTET_STREAM = 'application/octet-stream';
 
@@ -58,5 +60,9 @@ async function responseFor(result: LocalFile | FilePart | FileHandle, rangeHeade
  */
 export function settleFile(ctx: RequestContext, result: unknown): Promise<RequestContext> | undefined {
   if (!isFileResult(result)) return undefined;
-  return responseFor(result, ctx.headers.get('range')).then((response) => ((ctx.response = response), ctx));
+  return responseFor(result, ctx.headers.get('range')).then((response) => {
+    if (response.entity instanceof DirectBody) trackStarted(ctx, response.entity);
+    ctx.response = response;
+    return ctx;
+  });
 }

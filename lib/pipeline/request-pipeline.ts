@@ -11,6 +11,7 @@ import { RequestContext } from './request-context';
 import { selectEndpoint } from './select-endpoint';
 import { stage } from './stage';
 import { serveStatic } from '../static/serve-static';
+import { releaseUnwritten } from '../streaming/started-bodies';
 import type { StaticFiles } from '../static/static-files';
 import { writeResponse } from './write-response';
 import { completeWhenSent } from './complete-when-sent';
@@ -90,11 +91,14 @@ export class RequestPipeline {
   }
 
   #write(ctx: RequestContext, writers: readonly EntityWriter[]): Response | Promise<Response> {
+    // A stream or file that a filter, mapper or later stage replaced is released, never leaked.
+    releaseUnwritten(ctx);
     try {
       return writeResponse(ctx, writers, this.#parts.compression);
     } catch (error) {
       ctx.response = defaultErrorResponse(error);
       ctx.response.entity = ctx.response.status === 500 ? ctx.response.entity : undefined;
+      releaseUnwritten(ctx);
       return writeResponse(ctx, writers);
     }
   }

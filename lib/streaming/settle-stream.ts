@@ -5,6 +5,7 @@ import { ResponseContext } from '../pipeline/response-context';
 import { baseType, framingFor, isStreamingType } from './framing';
 import { RestMulti } from './rest-multi';
 import { StreamBody } from './stream-body';
+import { trackStarted } from './started-bodies';
 import { StreamPump, type StreamSettings } from './stream-pump';
 import { toStreamSource } from './stream-source';
 
@@ -42,7 +43,9 @@ export function settleStream(ctx: RequestContext, result: unknown, streaming: En
   const asLines = restMulti?.jsonArray === false && baseType(negotiated) === 'application/json';
   const framing = asLines ? { ...framingFor('application/x-ndjson'), mediaType: negotiated } : framingFor(negotiated, streaming.elementType);
   const pump = new StreamPump(source, framing, settingsOf(restMulti, streaming.settings), streaming.onError);
-  const response = new ResponseContext(restMulti?.statusCode ?? 200, new StreamBody(pump));
+  const body = new StreamBody(pump);
+  const response = new ResponseContext(restMulti?.statusCode ?? 200, body);
+  trackStarted(ctx, body);
   for (const [name, headerValue] of restMulti?.headers ?? []) response.headers.add(name, headerValue);
   if (streaming.elementType && framing.mediaType === 'text/event-stream') response.headers.set('x-sse-content-type', streaming.elementType);
   const primed = pump.prime();

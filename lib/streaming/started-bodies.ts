@@ -1,0 +1,30 @@
+/** The stream and file bodies a request started, so that the ones its final response does not write are released. */
+import type { RequestContext } from '../pipeline/request-context';
+import type { DirectBody } from './direct-body';
+
+// A request property (not a field of RequestContext) so requests without streams or files pay nothing.
+const STARTED = 'rxrest.started-bodies';
+
+/** Records that `body` (a primed stream, an opened file) belongs to `ctx` until its response is written. */
+export function trackStarted(ctx: RequestContext, body: DirectBody): void {
+  const started = ctx.getProperty<DirectBody[]>(STARTED);
+  if (started) started.push(body);
+  else ctx.setProperty(STARTED, [body]);
+}
+
+/**
+ * Cancels every started body that is not the entity about to be written: a response filter, a
+ * mapper or a failing stage replaced it, and its source (subscription, iterator, file) must not leak.
+ * Called by the write stage, which may call it again if writing fails and the response is replaced.
+ *
+ * @example
+ * releaseUnwritten(ctx); // before writing ctx.response
+ */
+export function releaseUnwritten(ctx: RequestContext): void {
+  const started = ctx.getProperty<DirectBody[]>(STARTED);
+  if (!started) return;
+  const written = ctx.response?.entity;
+  const kept = started.filter((body) => body === written);
+  for (const body of started) if (body !== written) body.cancel();
+  ctx.setProperty(STARTED, kept.length ? kept : undefined);
+}
