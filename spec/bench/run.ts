@@ -145,8 +145,18 @@ async function profileServers(options: BenchOptions): Promise<void> {
   note(`Profiles kept in ${dir} (open them in Chrome DevTools > Performance)`);
 }
 
+/** Prints the rows a bench returns (for benches that return their results instead of printing them). */
+function printRows(rows: unknown): void {
+  if (!Array.isArray(rows)) return;
+  for (const row of rows as unknown[]) {
+    if (typeof row !== 'object' || row === null) continue;
+    const cells = Object.entries(row).map(([key, value]) => `${key}=${typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(2) : String(value)}`);
+    note(`  ${cells.join('  ')}`);
+  }
+}
+
 /** Runs `./<file>`'s `exportName()` if another engineer's bench exists; a missing one is skipped with a note. */
-async function runOptional(part: Part, file: string, exportName: string): Promise<void> {
+async function runOptional(part: Part, file: string, exportName: string, print = false): Promise<void> {
   let loaded: Record<string, unknown>;
   try {
     loaded = require(`./${file}`) as Record<string, unknown>;
@@ -160,7 +170,8 @@ async function runOptional(part: Part, file: string, exportName: string): Promis
   const bench = loaded[exportName];
   if (typeof bench !== 'function') return note(`(${part} benchmark skipped: ${file} exports no ${exportName}())`);
   note(`\n${part[0]?.toUpperCase()}${part.slice(1)} benchmark`);
-  await (bench as () => unknown)();
+  const rows = await (bench as () => unknown)();
+  if (print) printRows(rows);
 }
 
 async function main(): Promise<void> {
@@ -169,7 +180,7 @@ async function main(): Promise<void> {
   for (const part of options.parts) {
     if (part === 'requests') await runRequestBench(options);
     if (part === 'streaming') await runOptional(part, 'streaming.bench', 'runStreamingBench');
-    if (part === 'multipart') await runOptional(part, 'multipart.bench', 'runMultipartBench');
+    if (part === 'multipart') await runOptional(part, 'multipart.bench', 'runMultipartBench', true);
   }
 }
 
