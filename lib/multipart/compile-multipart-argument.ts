@@ -1,4 +1,5 @@
 /** The entry points the parameter compiler calls for `@RestForm` parameters and `MultipartFormDataInput` bodies. */
+import type { BodySettings } from '../params/body-settings';
 import type { RequestContext } from '../pipeline/request-context';
 import { MultipartFormDataInput } from './multipart-form-data-input';
 import { DEFAULT_MULTIPART_SETTINGS, type MultipartSettings } from './multipart-settings';
@@ -8,13 +9,13 @@ import { isMultipart, readMultipart } from './read-multipart';
 
 /**
  * The reader of a `@RestForm` parameter whose type is read from a multipart part rather than converted
- * from text (files, paths, handles, entities); `undefined` for text values, which the usual form reader
+ * from text (files, paths, handles, entities read by the application's readers); `undefined` for text values, which the usual form reader
  * handles through {@link multipartFormTexts}. A request that is not multipart gives `undefined`.
  */
-export function compileMultipartArgument(name: string, typeHint: unknown, designType: unknown, partType: string | undefined, settings: MultipartSettings | undefined): ((ctx: RequestContext) => Promise<unknown>) | undefined {
+export function compileMultipartArgument(name: string, typeHint: unknown, designType: unknown, partType: string | undefined, settings: BodySettings): ((ctx: RequestContext) => Promise<unknown>) | undefined {
   const target = partTarget(typeHint, designType, partType);
   if (target.kind === 'text') return undefined;
-  const read = compilePartReader(name, target, settings ?? DEFAULT_MULTIPART_SETTINGS);
+  const read = compilePartReader(name, target, settings.multipart ?? DEFAULT_MULTIPART_SETTINGS, settings);
   const none = target.list ? () => Promise.resolve([]) : () => Promise.resolve(undefined);
   return (ctx) => (isMultipart(ctx) ? read(ctx) : none());
 }

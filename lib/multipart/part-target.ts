@@ -14,6 +14,8 @@ export interface PartTarget {
 }
 
 const scalars = new Set<unknown>([String, Number, Boolean, BigInt, Date, Set, Object, Array, undefined]);
+/** Types that say nothing beyond "text": an explicit text `@PartType` on them keeps the plain string path. */
+const untyped = new Set<unknown>([String, Set, Object, Array, undefined]);
 
 /** Classes converted from a string by the parameter converters (a one-string constructor, `fromString`, `valueOf`). */
 function isStringConvertible(type: Function): boolean {
@@ -34,6 +36,8 @@ export function partTarget(hint: unknown, designType: unknown, partType: string 
     if (element === UploadedFilePath) return 'path';
     if (element === UploadedFileHandle) return 'handle';
     if (!isTextType(partType)) return 'entity';
+    // An explicit text @PartType on a non-string type asks for the readers (spec 4.6.7), as for other media types.
+    if (partType !== undefined && !untyped.has(element)) return 'entity';
     if (typeof element !== 'function' || scalars.has(element)) return 'text';
     return partType === undefined && !isStringConvertible(element) ? 'entity' : 'text';
   })();

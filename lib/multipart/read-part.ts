@@ -1,12 +1,12 @@
 /** Reads `@RestForm` values from a parsed multipart form: files, paths, handles, entities and text values. */
 import { readFile } from 'node:fs/promises';
-import { parseJsonBody } from '../body/json';
+import type { BodySettings } from '../params/body-settings';
 import type { RequestContext } from '../pipeline/request-context';
 import { FileUpload } from './file-upload';
 import type { FormValue } from './form-value';
-import { MultipartPartReadingException } from './multipart-part-reading-exception';
 import type { MultipartSettings } from './multipart-settings';
 import type { PartTarget } from './part-target';
+import { compilePartEntityReader, type PartEntityReader } from './read-part-entity';
 import { readMultipart } from './read-multipart';
 
 /** Reads the value(s) of one part name; `undefined` when absent. */
@@ -28,30 +28,7 @@ export async function multipartTexts(ctx: RequestContext, settings: MultipartSet
   return parts.length ? Promise.all(parts.map(textOf)) : undefined;
 }
 
-function isJson(mediaType: string): boolean {
-  const base = mediaType.split(';', 1)[0].trim().toLowerCase();
-  return base === 'application/json' || base.endsWith('+json');
-}
-
-/** Reads an entity part as JSON (the default for objects) into an instance of its class, validated by a `static schema`. */
-async function readEntity(part: FormValue, target: PartTarget): Promise<unknown> {
-  const mediaType = target.partType ?? (part.contentType === 'text/plain' ? 'application/json' : part.contentType);
-  try {
-    if (!isJson(mediaType)) throw new Error(`no reader for ${mediaType}`);
-    const value = parseJsonBody(await textOf(part));
-    const Target = target.element;
-    const schema = typeof Target === 'function' ? (Target as { schema?: { parse?: (v: unknown) => unknown } }).schema : undefined;
-    const checked = typeof schema?.parse === 'function' ? schema.parse(value) : value;
-    if (typeof Target === 'function' && Target !== Object && typeof checked === 'object' && checked !== null && !Array.isArray(checked)) {
-      return Object.assign(new (Target as new () => object)(), checked);
-    }
-    return checked;
-  } catch (error) {
-    throw new MultipartPartReadingException(part.name, error);
-  }
-}
-
-async function readOne(ctx: RequestContext, part: FormValue, target: PartTarget): Promise<unknown> {
+async function readOne(ctx: RequestContext, part: FormValue, target: PartTarget, readEntity: PartEntityReader): Promise<unknown> {
   switch (target.kind) {
     case 'file':
       return part.toFileUpload();
@@ -65,20 +42,21 @@ async function readOne(ctx: RequestContext, part: FormValue, target: PartTarget)
       return handle;
     }
     default:
-      return readEntity(part, target);
+      return readEntity(ctx, part);
   }
 }
 
 /** The reader of a part that is not plain text: one value, or a list for list types. */
-export function compilePartReader(name: string, target: PartTarget, settings: MultipartSettings): PartReader {
+export function compilePartReader(name: string, target: PartTarget, settings: MultipartSettings, bodySettings?: BodySettings): PartReader {
+  const readEntity = compilePartEntityReader(target, bodySettings);
   return async (ctx) => {
     const parts = select(await readMultipart(ctx, settings), name);
     // Files are wanted from file parts only: a text part of the same name is not a file.
     const fitting = target.kind === 'entity' ? parts : parts.filter((part) => part.isFileItem);
     if (target.list) {
-      const values = await Promise.all(fitting.map((part) => readOne(ctx, part, target)));
+      const values = await Promise.all(fitting.map((part) => readOne(ctx, part, target, readEntity)));
       return values.filter((value) => value !== undefined);
     }
-    return fitting.length ? readOne(ctx, fitting[0], target) : undefined;
+    return fitting.length ? readOne(ctx, fitting[0], target, readEntity) : undefined;
   };
 }

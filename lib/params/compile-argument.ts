@@ -50,7 +50,7 @@ export function compileArgument(spec: ArgumentSpec): ArgumentReader {
     default: {
       if (!name) throw new ParameterDefinitionError(`the ${meta.kind} parameter has no name: give one to the decorator, or compile with parameter names kept`);
       // Files, paths, handles and entities come from multipart parts; text values take the usual path below.
-      const part = meta.kind === 'form' ? compileMultipartArgument(name, options.type, designType, tagOf(spec, PART_TYPE), spec.settings.multipart) : undefined;
+      const part = meta.kind === 'form' ? compileMultipartArgument(name, options.type, designType, tagOf(spec, PART_TYPE), spec.settings) : undefined;
       if (part) return part;
       return compileValueReader({
         kind: meta.kind,

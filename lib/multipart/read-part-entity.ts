@@ -1,0 +1,109 @@
+/**
+ * Reads an entity part (`@PartType`, or an object-typed `@RestForm`) through the application's readers:
+ * a `@Provider` MessageBodyReader first, then the built-ins (JSON, text into scalars and enums, raw bytes).
+ * Any failure becomes a {@link MultipartPartReadingException}. It does not know how parts were parsed.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { rawBodyReader } from '../body/builtin-readers';
+import { DefaultJsonMapper } from '../json/default-json-mapper';
+import { isUnknownDesignType, resolveType, type Converter } from '../params/convert';
+import type { BodySettings } from '../params/body-settings';
+import type { RequestContext } from '../pipeline/request-context';
+import type { EntityInput } from '../providers/message-body';
+import type { FormValue } from './form-value';
+import { MultipartPartReadingException } from './multipart-part-reading-exception';
+import type { PartTarget } from './part-target';
+
+/** Reads one part as the target's element type. */
+export type PartEntityReader = (ctx: RequestContext, part: FormValue) => Promise<unknown>;
+
+const defaultMapper = new DefaultJsonMapper();
+
+function isJson(mediaType: string): boolean {
+  const base = mediaType.split(';', 1)[0].trim().toLowerCase();
+  return base === 'application/json' || base.endsWith('+json');
+}
+
+function isText(mediaType: string): boolean {
+  return /^\s*text\//i.test(mediaType);
+}
+
+/** The part's bytes, from memory or from its file on disk (a file is streamed, never read whole for `stream()`). */
+function partInput(part: FormValue): EntityInput {
+  const file = part.fileItem;
+  return {
+    bytes: async () => (file ? readFile(file.path) : Buffer.from(part.value)),
+    text: async () => (file ? readFile(file.path, 'utf8') : part.value),
+    stream: () => Readable.toWeb(file ? createReadStream(file.path) : Readable.from([Buffer.from(part.value)])) as unknown as ReadableStream<Uint8Array>,
+  };
+}
+
+/** Part headers as Web `Headers` for readers; a header name `Headers` refuses is left out rather than failing the part. */
+function partHeaders(part: FormValue): Headers {
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(part.headers)) {
+    for (const value of values) {
+      try {
+        headers.append(name, value);
+      } catch {
+        // Not a valid field name (RFC 9110 §5.1): readers never need it.
+      }
+    }
+  }
+  return headers;
+}
+
+/**
+ * The media type a part is read as: its `@PartType`, else the part's own. A non-file part arrives as
+ * `text/plain` by default (RFC 7578 §4.4), and an object type then means JSON (spec A6).
+ */
+function mediaTypeOf(part: FormValue, target: PartTarget, objectTarget: boolean): string {
+  if (target.partType) return target.partType;
+  return objectTarget && /^\s*text\/plain\s*(;|$)/i.test(part.contentType) ? 'application/json' : part.contentType;
+}
+
+function classSchema(type: unknown): { parse(value: unknown): unknown } | undefined {
+  const schema = typeof type === 'function' ? (type as { schema?: { parse?: unknown } }).schema : undefined;
+  return typeof schema?.parse === 'function' ? (schema as { parse(value: unknown): unknown }) : undefined;
+}
+
+/** Compiles the built-in fallback readers once; each returns `NO_READER` when it does not read the media type. */
+function builtinRead(target: PartTarget, settings: BodySettings | undefined): (ctx: RequestContext, part: FormValue, mediaType: string) => Promise<unknown> {
+  const element = target.element;
+  const mapper = settings?.json ?? defaultMapper;
+  const jsonType = isUnknownDesignType(element) ? undefined : element;
+  const schema = classSchema(element);
+  const raw = rawBodyReader(element);
+  const convert: Converter | undefined = resolveType(undefined, element, { providers: settings?.converters })?.convert;
+  return async (ctx, part, mediaType) => {
+    if (raw) return raw.read({ input: partInput(part), ctx, mediaType });
+    const input = partInput(part);
+    if (isJson(mediaType)) {
+      const text = await input.text();
+      if (!schema) return mapper.readValue(text, jsonType);
+      return mapper.readValue(JSON.stringify(schema.parse(mapper.readValue(text))), jsonType);
+    }
+    if (isText(mediaType) && convert) return convert(await input.text());
+    throw new Error(`no reader reads ${mediaType} into ${typeof element === 'function' ? element.name : 'this type'}`);
+  };
+}
+
+/** Compiles the reader of entity parts for one `@RestForm` target. */
+export function compilePartEntityReader(target: PartTarget, settings: BodySettings | undefined): PartEntityReader {
+  const element = target.element;
+  const objectTarget = typeof element === 'function' && !isUnknownDesignType(element) && rawBodyReader(element) === undefined;
+  const builtin = builtinRead(target, settings);
+  const providers = settings?.providers;
+  return async (ctx, part) => {
+    const mediaType = mediaTypeOf(part, target, objectTarget);
+    try {
+      const user = providers?.findReader(element, mediaType);
+      if (user) return await user.readFrom(element, mediaType, partHeaders(part), partInput(part));
+      return await builtin(ctx, part, mediaType);
+    } catch (error) {
+      throw new MultipartPartReadingException(part.name, error);
+    }
+  };
+}
