@@ -75,7 +75,7 @@ export { HalCollectionWrapper } from './hal/hal-collection-wrapper';
 export type { HalLink } from './hal/hal-link';
 
 // streaming, execution lanes, files (spec 4.8, 4.13; DESIGN §4, §5)
-export { multi, uni, isMulti, type Multi, type Uni } from './streaming/multi';
+export { multi, uni, isMulti, Multi, type Uni } from './streaming/multi';
 export { RestMulti } from './streaming/rest-multi';
 export { sseEvent, type SseEvent } from './streaming/sse-event';
 export { StreamOverflowError, type OverflowPolicy } from './streaming/bounded-buffer';

@@ -1,5 +1,5 @@
 /** Compiles one resource method into an endpoint: its route data and its request handling, built once. */
-import { catchError, finalize, from, Observable, of } from 'rxjs';
+import { from, Observable, of } from 'rxjs';
 import { compileCompression } from '../compression/compile-compression';
 import type { CompressionSettings } from '../compression/compression-settings';
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
@@ -17,13 +17,16 @@ import { parseMediaType, type MediaType } from '../http/media-type';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta, Tags } from '../metadata/store';
 import type { BodySettings } from '../params/read-body-argument';
-import { compileSteps, toObservable, type StageFn, type Step } from '../pipeline/chain';
+import { compileStage, type StageFn, type Step } from '../pipeline/chain';
+import { always, attempt, then } from '../pipeline/settle';
+import type { StageResult } from '../pipeline/stage';
 import type { Endpoint } from '../pipeline/endpoint';
 import { recover } from '../pipeline/map-errors';
 import type { EndpointInfo, Lane, RequestContext } from '../pipeline/request-context';
 import { toResponseContext, type ResultDefaults } from '../pipeline/to-response';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
 import { isStreamingType } from '../streaming/framing';
+import { Multi } from '../streaming/multi';
 import { settleStream, type EndpointStreaming } from '../streaming/settle-stream';
 import type { StreamSettings } from '../streaming/stream-pump';
 import { compileArguments } from './compile-arguments';
@@ -73,7 +76,7 @@ function parseTypes(list: readonly string[] | undefined, where: string, problems
 
 /** The lane of a method: its annotations, its class's, the application's, else its return type (spec 4.13). */
 function defaultLane(unit: Unit, method: MethodMeta, returnType: unknown, lanes: LaneSettings | undefined): Lane {
-  return resolveLane(method.tags, unit.meta.tags, lanes?.application, returnType);
+  return resolveLane(method.tags, unit.meta.tags, lanes?.application, returnType, (unit.instance as Record<string, Function>)[method.name]);
 }
 
 /** Streams (Multi, async iterables, Web and Node streams) and files; undefined for any other result. */
@@ -140,12 +143,13 @@ function invokeStage(unit: Unit, method: MethodMeta, interceptors: InterceptorCh
     settleResult(ctx, interceptors.wrap(unit.type, method.name, unit.instance, ctx.args, bindings, () => resultObservable(fn.apply(unit.instance, ctx.args))), defaults, streaming);
 }
 
-function streamingOf(method: MethodMeta, produces: readonly MediaType[], settings: StreamSettings = DEFAULT_STREAMS): EndpointStreaming {
+function streamingOf(method: MethodMeta, produces: readonly MediaType[], returnType: unknown, settings: StreamSettings = DEFAULT_STREAMS): EndpointStreaming {
   const buffer = method.tags.get(STREAM_BUFFER);
   return {
     settings: buffer ? { ...settings, bufferSize: buffer.size ?? settings.bufferSize, overflow: buffer.overflow ?? settings.overflow } : settings,
     elementType: method.tags.get(STREAM_ELEMENT_TYPE),
-    observables: produces.length > 0 && produces.every((type) => isStreamingType(`${type.type}/${type.subtype}`)),
+    // A declared `Multi` streams whatever Observable the method returns.
+    observables: returnType === Multi || (produces.length > 0 && produces.every((type) => isStreamingType(`${type.type}/${type.subtype}`))),
     onError: (error: unknown) => streamLog.error(`The stream of ${method.name} failed after its response was committed`, error),
   };
 }
@@ -193,7 +197,7 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
   const steps: Step[] = compression.mark ? [compression.mark] : [];
   const invoke = invokeStage(unit, method, context.interceptors, {
     defaults,
-    streaming: streamingOf(method, produces, context.streams),
+    streaming: streamingOf(method, produces, returnType, context.streams),
     blockedWarningMs: context.lanes?.blockedWarningMs ?? 0,
   });
   const beforeInvoke: Step[] = [];
@@ -203,21 +207,21 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
   steps.push(...lanePart.steps);
   const links = context.links && linkStage(unit, method, info, context.links, produces);
   if (links) steps.push(links);
-  const requestPart = compileSteps(steps);
+  const requestPart = compileStage(steps)!;
   const responseFilters = applicable(context.filters.response, bindings);
-  const responsePart = responseFilters.length ? compileSteps(responseSteps(responseFilters)) : undefined;
+  const responsePart = compileStage(responseSteps(responseFilters));
   const { mappers } = context;
   const releaseWorker = (ctx: RequestContext) => {
     if (ctx.getProperty(WORKER_SLOT) !== true) return;
     ctx.setProperty(WORKER_SLOT, false);
     lanePart.worker?.release();
   };
-  const handle = (ctx: RequestContext): Observable<RequestContext> => {
+  const handle = (ctx: RequestContext): StageResult<RequestContext> => {
     ctx.endpoint = info;
     ctx.lane = info.lane;
-    const requested = lanePart.worker ? requestPart(toObservable(ctx)).pipe(finalize(() => releaseWorker(ctx))) : requestPart(toObservable(ctx));
-    const handled = requested.pipe(catchError((error: unknown) => toObservable(recover(ctx, error, mappers))));
-    return responsePart ? handled.pipe(responsePart) : handled;
+    const run = lanePart.worker ? () => always(requestPart(ctx), () => releaseWorker(ctx)) : () => requestPart(ctx);
+    const handled = attempt(run, (error) => recover(ctx, error, mappers));
+    return responsePart ? then(handled, responsePart) : handled;
   };
   return { info, template, consumes, produces, readsBody: args.readsBody, handle };
 }

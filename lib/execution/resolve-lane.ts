@@ -1,14 +1,23 @@
 /** Decides an endpoint's lane from its annotations and declared return type (spec 4.13, DESIGN §5). */
+import { Readable } from 'node:stream';
 import { Observable } from 'rxjs';
 import { LANE, TRANSACTIONAL } from '../decorators/execution';
 import type { Tags } from '../metadata/store';
 import type { Lane } from '../pipeline/request-context';
+import { Multi } from '../streaming/multi';
 
-const ASYNC_RETURNS: readonly unknown[] = [Promise, Observable];
+// Results that arrive later or in pieces: Uni (Observable), Multi, Promise, and streams.
+const ASYNC_RETURNS: readonly unknown[] = [Promise, Observable, Multi, ReadableStream, Readable];
+// `async function*` methods declare interfaces (AsyncGenerator), which leave no runtime type behind.
+const ASYNC_GENERATOR = Object.getPrototypeOf(async function* () {}).constructor as unknown;
 
-/** What the declared return type alone says: Promise and Observable (Uni, Multi) → event loop, anything else → worker. */
-export function laneOfReturnType(returnType: unknown): Lane {
-  return ASYNC_RETURNS.includes(returnType) ? 'event-loop' : 'worker';
+/**
+ * What the declared return type alone says: Promise, Observable (Uni), Multi, Web and Node streams, and
+ * async generator methods → event loop; anything else → worker.
+ */
+export function laneOfReturnType(returnType: unknown, method?: Function): Lane {
+  if (ASYNC_RETURNS.includes(returnType)) return 'event-loop';
+  return method?.constructor === ASYNC_GENERATOR ? 'event-loop' : 'worker';
 }
 
 function explicit(tags: Tags | undefined): Lane | undefined {
@@ -18,14 +27,15 @@ function explicit(tags: Tags | undefined): Lane | undefined {
 
 /**
  * The lane of a method: its own `@Blocking`/`@NonBlocking`, else its class's, else `@Transactional` on
- * the method or class (blocking), else the `Application`'s annotation, else its declared return type.
+ * the method or class (blocking), else the `Application`'s annotation, else its declared return type
+ * (`fn`, the method itself, tells async generators apart).
  *
  * @example
  * resolveLane(methodTags, classTags, undefined, Promise); // 'event-loop' unless annotated
  */
-export function resolveLane(method: Tags, type: Tags, application: Tags | undefined, returnType: unknown): Lane {
+export function resolveLane(method: Tags, type: Tags, application: Tags | undefined, returnType: unknown, fn?: Function): Lane {
   const annotated = explicit(method) ?? explicit(type);
   if (annotated) return annotated;
   if (method.has(TRANSACTIONAL) || type.has(TRANSACTIONAL)) return 'worker';
-  return explicit(application) ?? laneOfReturnType(returnType);
+  return explicit(application) ?? laneOfReturnType(returnType, fn);
 }

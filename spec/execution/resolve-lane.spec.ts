@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import { Blocking, NonBlocking, Transactional } from '../../lib/decorators/execution';
-import { resolveLane } from '../../lib/execution/resolve-lane';
+import { laneOfReturnType, resolveLane } from '../../lib/execution/resolve-lane';
+import { Multi } from '../../lib/streaming/multi';
 import { WorkerLane } from '../../lib/execution/worker-lane';
 import { checkFilterOrder } from '../../lib/execution/check-filter-order';
 import { classMeta, methodMeta } from '../../lib/metadata/store';
@@ -31,6 +32,16 @@ describe('resolveLane', () => {
     expect(lane(Plain, 'm', Observable)).toBe('event-loop');
     expect(lane(Plain, 'm', Object)).toBe('worker');
     expect(lane(Plain, 'm', Promise, App)).toBe('worker');
+  });
+});
+
+describe('laneOfReturnType', () => {
+  it('puts Multi, streams and async generator methods on the event loop, other values on the worker', () => {
+    expect(laneOfReturnType(Multi)).toBe('event-loop');
+    expect(laneOfReturnType(ReadableStream)).toBe('event-loop');
+    expect(laneOfReturnType(Object, async function* () {})).toBe('event-loop');
+    expect(laneOfReturnType(Object, function* () {})).toBe('worker');
+    expect(laneOfReturnType(undefined, () => 1)).toBe('worker');
   });
 });
 
