@@ -1,4 +1,5 @@
 /** Moves the items of a stream source through a framing into a sink: batching, backpressure, buffer, cancellation. */
+import { interval, type Subscription } from 'rxjs';
 import type { Framing } from './framing';
 import { BoundedBuffer, type OverflowPolicy } from './bounded-buffer';
 import type { StreamSink } from './stream-sink';
@@ -44,7 +45,7 @@ export class StreamPump {
   #teardown: (() => void) | undefined;
   #iterator: AsyncIterator<unknown> | undefined;
   #resumePull: (() => void) | undefined;
-  #keepAlive: NodeJS.Timeout | undefined;
+  #keepAlive: Subscription | undefined;
 
   constructor(source: StreamSource, framing: Framing, settings: StreamSettings, onError: (error: unknown) => void) {
     this.#source = source;
@@ -91,7 +92,7 @@ export class StreamPump {
   }
 
   #stop(): void {
-    if (this.#keepAlive) clearInterval(this.#keepAlive);
+    this.#keepAlive?.unsubscribe();
     this.#keepAlive = undefined;
     const teardown = this.#teardown;
     this.#teardown = undefined;
@@ -269,11 +270,11 @@ export class StreamPump {
     sink.end();
   }
 
-  #startKeepAlive(interval: number): void {
-    this.#keepAlive = setInterval(() => {
+  /** A comment every `period` ms in which nothing else was written; an RxJS timer so marble tests can drive it. */
+  #startKeepAlive(period: number): void {
+    this.#keepAlive = interval(period).subscribe(() => {
       if (!this.#wrote && !this.#waiting && !this.#closed) this.#sink!.write(KEEP_ALIVE);
       this.#wrote = false;
-    }, interval);
-    this.#keepAlive.unref();
+    });
   }
 }
