@@ -29,3 +29,19 @@ export function compileMultipartInputReader(settings: MultipartSettings | undefi
 export function multipartFormTexts(ctx: RequestContext, settings: MultipartSettings | undefined, name: string): Promise<string[] | undefined> | null {
   return isMultipart(ctx) ? multipartTexts(ctx, settings ?? DEFAULT_MULTIPART_SETTINGS, name) : null;
 }
+
+/**
+ * The reader of an undecorated body parameter whose class has `@RestForm` properties: filled part by part
+ * (as `@BeanParam` would) from a multipart/form-data or urlencoded form request, read by `body` (JSON...) from any other.
+ *
+ * @example
+ * class Upload { @RestForm() title = ''; @RestForm() file?: FileUpload; }
+ * @POST upload(upload: Upload) { return upload.title; }
+ */
+export function compileContainerBodyReader(form: (ctx: RequestContext) => unknown, body: (ctx: RequestContext) => Promise<unknown>): (ctx: RequestContext) => unknown {
+  return (ctx) => (isMultipart(ctx) || isUrlEncodedForm(ctx) ? form(ctx) : body(ctx));
+}
+
+function isUrlEncodedForm(ctx: RequestContext): boolean {
+  return /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(ctx.headers.get('content-type') ?? '');
+}

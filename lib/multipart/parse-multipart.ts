@@ -1,6 +1,6 @@
 /** Streams a multipart/form-data body through busboy: file parts straight to disk, small text parts in memory. */
 import Busboy from 'busboy';
-import { Readable, type Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { httpProblem } from '../errors/http-problem';
 import type { PartHeaders } from './file-upload';
@@ -37,14 +37,14 @@ class HeaderQueue {
 }
 
 /**
- * Parses `body` as `multipart/form-data`. Resolves with every part in the order sent once every file is
+ * Parses `source` (the request body) as `multipart/form-data`. Resolves with every part in the order sent once every file is
  * on disk; rejects with a 413 problem for a limit, a 400 problem for a malformed or truncated body. On
  * rejection every file already written is deleted before the promise settles.
  */
-export async function parseMultipart(body: ReadableStream<Uint8Array> | null, contentType: string, settings: MultipartSettings, store: UploadStore): Promise<FormValue[]> {
+export async function parseMultipart(source: Readable | null, contentType: string, settings: MultipartSettings, store: UploadStore): Promise<FormValue[]> {
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   if (!boundary) throw malformed('The multipart/form-data request has no boundary parameter');
-  if (!body) throw malformed('The multipart/form-data request has no body');
+  if (!source) throw malformed('The multipart/form-data request has no body');
   await store.prepare();
   const fileLimit = Math.min(settings.maxBodySize, settings.maxFileSize ?? Infinity);
   let parser: Busboy.Busboy;
@@ -59,7 +59,6 @@ export async function parseMultipart(body: ReadableStream<Uint8Array> | null, co
   }
   const headers = new HeaderQueue();
   const scanner = new PartHeaderScanner(boundary[1] ?? boundary[2], settings, headers.push);
-  const source = Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>);
   const entries: Promise<FormValue>[] = [];
   let failure: Error | undefined;
   const fail = (error: Error) => {

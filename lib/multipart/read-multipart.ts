@@ -1,5 +1,6 @@
 /** The parsed multipart form of a request, parsed once, and the clean-up of its files when the request completes. */
 import type { RequestContext } from '../pipeline/request-context';
+import { bodySource } from './body-source';
 import type { FormValue } from './form-value';
 import { DEFAULT_MULTIPART_SETTINGS, type MultipartSettings } from './multipart-settings';
 import { parseMultipart } from './parse-multipart';
@@ -20,7 +21,7 @@ export function readMultipart(ctx: RequestContext, settings: MultipartSettings =
   const cached = ctx.getProperty<Promise<FormValue[]>>(PARSED);
   if (cached) return cached;
   const store = new UploadStore(settings.uploadsDirectory);
-  const parsed = parseMultipart(ctx.request.body, ctx.headers.get('content-type') ?? '', settings, store);
+  const parsed = parseMultipart(bodySource(ctx), ctx.headers.get('content-type') ?? '', settings, store);
   parsed.catch(() => undefined);
   ctx.setProperty(PARSED, parsed);
   ctx.onComplete(async () => {

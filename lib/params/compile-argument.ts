@@ -9,7 +9,8 @@ import { describeType } from './convert';
 import { compileBodyReader } from './read-body-argument';
 import { compileValueReader } from './compile-value';
 import { PART_TYPE } from '../decorators/multipart';
-import { compileMultipartArgument, compileMultipartInputReader } from '../multipart/compile-multipart-argument';
+import { compileContainerBodyReader, compileMultipartArgument, compileMultipartInputReader } from '../multipart/compile-multipart-argument';
+import { isFormContainer } from '../multipart/form-container';
 import { MultipartFormDataInput } from '../multipart/multipart-form-data-input';
 
 /** Reads one argument; async only for body and form values. */
@@ -42,9 +43,14 @@ export function compileArgument(spec: ArgumentSpec): ArgumentReader {
       if (!resolve) throw new ParameterDefinitionError(`no context object of type ${describeType(options.type ?? designType)} can be injected`);
       return resolve;
     }
-    case 'body':
-      if ((options.type ?? designType) === MultipartFormDataInput) return compileMultipartInputReader(spec.settings.multipart);
-      return compileBodyReader(designType, options, spec.settings);
+    case 'body': {
+      const type = options.type ?? designType;
+      if (type === MultipartFormDataInput) return compileMultipartInputReader(spec.settings.multipart);
+      const body = compileBodyReader(designType, options, spec.settings);
+      // A class with @RestForm properties is a form container: read part by part from multipart requests.
+      if (!isFormContainer(type)) return body;
+      return compileContainerBodyReader(compileBeanReader(type, spec.settings, spec.beans ?? [], compileArgument), body);
+    }
     case 'bean':
       return compileBeanReader(options.type ?? designType, spec.settings, spec.beans ?? [], compileArgument);
     default: {

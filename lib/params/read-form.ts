@@ -9,13 +9,14 @@ const FORM = 'rxrest.form';
  * The fields of an `application/x-www-form-urlencoded` request, read once per request and shared by
  * every form parameter; other content types give an empty form.
  */
-export async function readForm(ctx: RequestContext, settings: BodySettings): Promise<URLSearchParams> {
-  const cached = ctx.getProperty<URLSearchParams>(FORM);
+export function readForm(ctx: RequestContext, settings: BodySettings): Promise<URLSearchParams> {
+  // The promise is cached, not its result: form parameters are read concurrently (bean properties).
+  const cached = ctx.getProperty<Promise<URLSearchParams>>(FORM);
   if (cached) return cached;
   const type = ctx.headers.get('content-type') ?? '';
   const form = type.toLowerCase().startsWith('application/x-www-form-urlencoded')
-    ? new URLSearchParams(await readBodyText(ctx.request, settings.maxBodySize))
-    : new URLSearchParams();
+    ? readBodyText(ctx.request, settings.maxBodySize).then((text) => new URLSearchParams(text))
+    : Promise.resolve(new URLSearchParams());
   ctx.setProperty(FORM, form);
   return form;
 }

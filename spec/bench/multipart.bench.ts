@@ -22,6 +22,8 @@ export interface MultipartBenchResult {
   readonly seconds: number;
   readonly mbPerSecond: number;
   readonly rssGrowthMb: number;
+  /** CPU seconds of the whole process (client included, the same for both): steadier than MB/s on a busy disk. */
+  readonly cpuSeconds: number;
 }
 
 const BOUNDARY = 'rxrest-bench-boundary';
@@ -57,11 +59,13 @@ async function measure(name: string, bytes: number, run: () => Promise<number>):
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const start = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   const status = await run();
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const used = process.cpuUsage(cpu);
   clearInterval(timer);
   if (status !== 200) throw new Error(`${name}: status ${status}`);
-  return { name, bytes, seconds, mbPerSecond: bytes / 1e6 / seconds, rssGrowthMb: (peak - before) / 1e6 };
+  return { name, bytes, seconds, mbPerSecond: bytes / 1e6 / seconds, rssGrowthMb: (peak - before) / 1e6, cpuSeconds: (used.user + used.system) / 1e6 };
 }
 
 /** Plain busboy piping the file part to disk, no framework. */
@@ -75,8 +79,11 @@ function plainServer(dir: string) {
   });
 }
 
-/** Runs both servers in this process (client and server share it: RSS growth is an upper bound for the server). */
-export async function runMultipartBench(bytes = 1024 ** 3): Promise<MultipartBenchResult[]> {
+/**
+ * Runs both servers in this process (client and server share it: RSS growth is an upper bound for the server),
+ * alternating them for `rounds` rounds so that disk cache and noise hit both alike.
+ */
+export async function runMultipartBench(bytes = 1024 ** 3, rounds = 2): Promise<MultipartBenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'rxrest-mp-bench-'));
   try {
     const config = resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir, 'framework.http.limits.max-body-size': '4G', 'framework.log.level': 'WARN' } });
@@ -85,10 +92,11 @@ export async function runMultipartBench(bytes = 1024 ** 3): Promise<MultipartBen
     const plain = plainServer(dir);
     await new Promise<void>((done) => plain.listen(0, '127.0.0.1', done));
     const plainPort = (plain.address() as { port: number }).port;
-    const results = [
-      await measure('busboy → disk (no framework)', bytes, () => upload(plainPort, '/', bytes)),
-      await measure('rxrest @RestForm FileUpload', bytes, () => upload(server.port, '/bench', bytes)),
-    ];
+    const results: MultipartBenchResult[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      results.push(await measure(`busboy → disk (no framework) #${round}`, bytes, () => upload(plainPort, '/', bytes)));
+      results.push(await measure(`rxrest @RestForm FileUpload #${round}`, bytes, () => upload(server.port, '/bench', bytes)));
+    }
     await server.close();
     await new Promise((done) => plain.close(done));
     return results;
@@ -98,7 +106,10 @@ export async function runMultipartBench(bytes = 1024 ** 3): Promise<MultipartBen
 }
 
 if (require.main === module) {
-  void runMultipartBench(Number(process.argv[2] ?? 1024 ** 3)).then((results) => {
-    for (const r of results) process.stdout.write(`${r.name}: ${(r.bytes / 1e6).toFixed(0)} MB in ${r.seconds.toFixed(2)} s = ${r.mbPerSecond.toFixed(0)} MB/s, RSS growth ${r.rssGrowthMb.toFixed(1)} MB\n`);
+  void runMultipartBench(Number(process.argv[2] ?? 1024 ** 3), Number(process.argv[3] ?? 2)).then((results) => {
+    for (const r of results) process.stdout.write(`${r.name}: ${(r.bytes / 1e6).toFixed(0)} MB in ${r.seconds.toFixed(2)} s = ${r.mbPerSecond.toFixed(0)} MB/s, CPU ${r.cpuSeconds.toFixed(2)} s, RSS growth ${r.rssGrowthMb.toFixed(1)} MB\n`);
+    const total = (prefix: string, pick: (r: MultipartBenchResult) => number) => results.filter((r) => r.name.startsWith(prefix)).reduce((sum, r) => sum + pick(r), 0);
+    const ratio = total('busboy', (r) => r.seconds) / total('rxrest', (r) => r.seconds);
+    process.stdout.write(`rxrest / busboy throughput over all rounds: ${ratio.toFixed(2)}×\n`);
   });
 }

@@ -1,0 +1,32 @@
+/**
+ * The request body as a Node stream for the multipart parser: the raw `IncomingMessage` when served by
+ * `@hono/node-server` and nothing has touched the body, else the Web body stream adapted.
+ */
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeWebStream } from 'node:stream/web';
+import type { RequestContext } from '../pipeline/request-context';
+
+function isUntouchedNodeRequest(value: unknown): value is Readable {
+  if (!(value instanceof Readable)) return false;
+  // Anyone who started reading (a Web body made from it, a filter) owns it now.
+  return !value.readableDidRead && !value.readableEnded && !value.destroyed && value.listenerCount('data') === 0 && value.listenerCount('readable') === 0;
+}
+
+/**
+ * The raw Node request behind `ctx`, when reading it directly gives the same bytes as `ctx.request.body`:
+ * the Web request is still the one the server made (no filter replaced it, e.g. to inflate gzip) and unread.
+ * Reading it directly skips the Node → Web → Node stream round trip, which costs a third of the throughput.
+ */
+export function nodeRequestOf(ctx: RequestContext): Readable | undefined {
+  const incoming = ctx.node?.incoming;
+  if (!ctx.isOriginalRequest || ctx.request.bodyUsed || !isUntouchedNodeRequest(incoming)) return undefined;
+  return incoming;
+}
+
+/** The body to parse, `null` when the request has none. */
+export function bodySource(ctx: RequestContext): Readable | null {
+  const incoming = nodeRequestOf(ctx);
+  if (incoming) return incoming;
+  const body = ctx.request.body;
+  return body ? Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>) : null;
+}
