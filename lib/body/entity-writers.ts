@@ -2,6 +2,7 @@
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import type { JsonMapper } from '../json/json-mapper';
 import type { ResponseHeaders } from '../response/response-headers';
+import { memoize } from '../http/bounded-cache';
 
 /** The body of a Web `Response`, or a whole `Response` made by a server writer (spec 4.11 item 1). */
 export type WrittenBody = string | Uint8Array | ReadableStream<Uint8Array> | Response | null;
@@ -18,10 +19,11 @@ export interface EntityWriter {
   write(entity: unknown, mediaType: string, target: WriteTarget): WrittenBody | Promise<WrittenBody>;
 }
 
-function isJsonType(mediaType: string): boolean {
+// The same few media type strings recur on every response: classify each once.
+const isJsonType = memoize(500, (mediaType: string): boolean => {
   const base = mediaType.split(';', 1)[0].trim().toLowerCase();
   return base === 'application/json' || base.endsWith('+json');
-}
+});
 
 /** Bytes, `ArrayBuffer`s and Web streams go out as they are, whatever the media type. */
 export const bytesWriter: EntityWriter = {
@@ -66,8 +68,8 @@ export function defaultMediaType(entity: unknown): string {
 }
 
 /** Adds `charset=UTF-8` to text and JSON types that have no charset (the Java framework's default). */
-export function withCharset(mediaType: string): string {
+export const withCharset = memoize(500, (mediaType: string): string => {
   if (/;\s*charset=/i.test(mediaType)) return mediaType;
   const lower = mediaType.toLowerCase();
   return lower.startsWith('text/') || isJsonType(lower) ? `${mediaType};charset=UTF-8` : mediaType;
-}
+});

@@ -9,15 +9,26 @@ function tooLarge(limit: number): Error {
 }
 
 /**
+ * Whether the request has a body, told from its headers when they tell (RFC 9112 §6.3): reading
+ * `request.body` would make `@hono/node-server` build a Web stream for the request, while `text()` and
+ * `arrayBuffer()` with a known length read the socket directly.
+ */
+function hasBody(request: Request, declared: string | null): boolean {
+  if (declared !== null) return declared !== '0';
+  if (request.headers.has('transfer-encoding')) return true;
+  return request.body !== null;
+}
+
+/**
  * The whole body, failing with 413 as soon as it is known to pass `limit`: at once from
  * `Content-Length`, or while counting a chunked body (the rest is never read).
  */
 export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  if (!request.body) return EMPTY;
+  if (!hasBody(request, declared)) return EMPTY;
   if (declared !== null) return new Uint8Array(await request.arrayBuffer());
-  const reader = request.body.getReader();
+  const reader = request.body!.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -42,6 +53,6 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
 
 export async function readBodyText(request: Request, limit: number): Promise<string> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) <= limit && request.body) return request.text();
+  if (declared !== null && Number(declared) <= limit) return hasBody(request, declared) ? request.text() : '';
   return decoder.decode(await readBodyBytes(request, limit));
 }

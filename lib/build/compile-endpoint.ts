@@ -171,6 +171,16 @@ function laneSteps(filters: Parameters<typeof requestSteps>[0], invoke: StageFn,
   return { steps: [...requestSteps(filters.slice(0, firstBlocking)), enter, ...requestSteps(filters.slice(firstBlocking)), ...before, invoke], worker };
 }
 
+/** Runs the request part, releasing the worker slot once it settles, or at once if it throws. */
+function releasing(ctx: RequestContext, part: StageFn, release: (ctx: RequestContext) => void): StageResult<RequestContext> {
+  try {
+    return always(part(ctx), () => release(ctx));
+  } catch (error) {
+    release(ctx);
+    throw error;
+  }
+}
+
 /** Compiles `method` of a resource class; returns `undefined` when it has problems (recorded). */
 export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: string, context: EndpointContext): Endpoint | undefined {
   const { problems } = context;
@@ -219,7 +229,7 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
   const handle = (ctx: RequestContext): StageResult<RequestContext> => {
     ctx.endpoint = info;
     ctx.lane = info.lane;
-    const run = lanePart.worker ? () => always(requestPart(ctx), () => releaseWorker(ctx)) : () => requestPart(ctx);
+    const run = lanePart.worker ? () => releasing(ctx, requestPart, releaseWorker) : () => requestPart(ctx);
     const handled = attempt(run, (error) => recover(ctx, error, mappers));
     return responsePart ? then(handled, responsePart) : handled;
   };

@@ -1,5 +1,4 @@
 /** The build step and the built application: decorated classes in, a fetch handler and a server out. */
-import { Hono } from 'hono';
 import { compressionSettings } from '../compression/compression-settings';
 import { buildConditionFilter, isEndpointDisabled } from '../conditions/build-conditions';
 import { loadConfig, type Config, type FrameworkKey, type LoadConfigOptions } from '../config';
@@ -10,7 +9,7 @@ import { APPLICATION_PATH } from '../decorators/resource';
 import { collectLinkTargets } from '../links/collect-link-targets';
 import { configureLogging, logging } from '../logging/logger';
 import { findClassMeta } from '../metadata/store';
-import { compileSteps } from '../pipeline/chain';
+import { compileStage } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
 import { RequestPipeline } from '../pipeline/request-pipeline';
 import { Router } from '../routing/router';
@@ -53,8 +52,6 @@ export interface EndpointSummary {
 /** A built application: serve it with `listen()`, or call `fetch()` in process. */
 export class RestApp {
   readonly config: Config;
-  /** The Hono app serving every request through the rxrest pipeline; add Hono middleware here if you need it. */
-  readonly hono: Hono;
   readonly endpoints: readonly EndpointSummary[];
   readonly #pipeline: RequestPipeline;
 
@@ -62,17 +59,16 @@ export class RestApp {
     this.config = config;
     this.#pipeline = pipeline;
     this.endpoints = endpoints;
-    this.hono = new Hono();
-    this.hono.all('*', (c) => this.#pipeline.execute(c.req.raw, c));
   }
 
   /**
-   * Answers a Web standard request in process (no socket), e.g. in tests.
+   * The Web-standard fetch handler: answers a request in process (no socket, e.g. in tests), and is what
+   * `listen()` serves. Mount it in a larger Hono app with `hono.mount('/', app.fetch)`.
    *
    * @example
    * const response = await app.fetch(new Request('http://localhost/fruits'));
    */
-  fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.hono.fetch(request, env);
+  fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.#pipeline.execute(request, env);
 
   /** Serves the application on `@hono/node-server`; port and host default to the configuration. */
   listen(options: { port?: number; host?: string; handleSignals?: boolean } = {}): Promise<RunningServer> {
@@ -167,9 +163,9 @@ export const RestApplication = {
     const globalResponse = applicable(filters.response, everywhere);
     const pipeline = new RequestPipeline({
       router,
-      preMatching: filters.preMatching.length ? compileSteps(requestSteps(filters.preMatching)) : undefined,
+      preMatching: compileStage(requestSteps(filters.preMatching)),
       mappers: mappersFor(mappers, undefined),
-      responseFilters: globalResponse.length ? compileSteps(responseSteps(globalResponse)) : undefined,
+      responseFilters: compileStage(responseSteps(globalResponse)),
       writers: bodies.writers([multipartWriter]),
       compression,
       staticFiles: staticFilesOf(config, options.directory),

@@ -8,9 +8,19 @@ import { UriInfo } from './context/uri-info';
 
 export type ContextResolver = (ctx: RequestContext) => unknown;
 
-/** The Hono `Context` when the request came through Hono (`app.fetch`, `listen`), else `undefined`. */
-function honoContext(ctx: RequestContext): unknown {
-  return ctx.environment instanceof HonoContext ? ctx.environment : undefined;
+const HONO_CONTEXT = 'rxrest.hono-context';
+
+/**
+ * A Hono `Context` over the request, made when a parameter asks for one (the pipeline does not go through
+ * Hono's router, so none exists otherwise); its `env` holds the server's bindings.
+ */
+function honoContext(ctx: RequestContext): HonoContext {
+  let context = ctx.getProperty<HonoContext>(HONO_CONTEXT);
+  if (!context) {
+    context = new HonoContext(ctx.request, { env: ctx.environment });
+    ctx.setProperty(HONO_CONTEXT, context);
+  }
+  return context;
 }
 
 const resolvers = new Map<Function, ContextResolver>([

@@ -4,17 +4,6 @@ import type { RequestContext } from './request-context';
 
 const log = logging.getLogger('rxrest.pipeline');
 
-/** The Node response of `@hono/node-server`, found structurally so this module does not know Hono. */
-interface NodeOutgoing {
-  readonly closed?: boolean;
-  once(event: 'close', listener: () => void): unknown;
-}
-
-function nodeOutgoing(environment: unknown): NodeOutgoing | undefined {
-  const env = (environment as { env?: { outgoing?: unknown } } | undefined)?.env;
-  const outgoing = env?.outgoing as NodeOutgoing | undefined;
-  return typeof outgoing?.once === 'function' ? outgoing : undefined;
-}
 
 function run(ctx: RequestContext): void {
   ctx.complete().catch((error: unknown) => log.error('A request clean-up failed', error));
@@ -59,7 +48,7 @@ function watchBody(response: Response, done: () => void): Response {
  */
 export function completeWhenSent(ctx: RequestContext, response: Response): Response {
   if (!ctx.hasCleanups) return response;
-  const outgoing = nodeOutgoing(ctx.environment);
+  const outgoing = ctx.node?.outgoing;
   if (outgoing) {
     if (outgoing.closed) setImmediate(() => run(ctx));
     else outgoing.once('close', () => run(ctx));

@@ -1,8 +1,8 @@
 /** A compiled endpoint: what routing selects on, and the request handling built for it once. */
-import type { Observable } from 'rxjs';
 import type { MediaType } from '../http/media-type';
 import type { PathTemplate } from '../routing/path-template';
 import type { EndpointInfo, RequestContext } from './request-context';
+import type { StageResult } from './stage';
 
 export interface Endpoint {
   readonly info: EndpointInfo;
@@ -13,6 +13,6 @@ export interface Endpoint {
   readonly produces: readonly MediaType[];
   /** Whether the endpoint reads a request body (a missing `Content-Type` is then checked against `consumes`). */
   readonly readsBody: boolean;
-  /** Runs request filters, the method and response filters; errors are already mapped. */
-  readonly handle: (ctx: RequestContext) => Observable<RequestContext>;
+  /** Runs request filters, the method and response filters; errors are already mapped. Synchronous when every stage is. */
+  readonly handle: (ctx: RequestContext) => StageResult<RequestContext>;
 }

@@ -1,6 +1,13 @@
 /** The state of one request as it travels the pipeline (ContainerRequestContext for filters). */
+import { IncomingMessage, ServerResponse } from 'node:http';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
+
+/** The Node request and response behind a request served by `@hono/node-server`. */
+export interface NodeBindings {
+  readonly incoming: IncomingMessage;
+  readonly outgoing: ServerResponse;
+}
 
 /** Which lane the endpoint runs in (spec 4.13, DESIGN §5). */
 export type Lane = 'event-loop' | 'worker';
@@ -52,13 +59,30 @@ export class RequestContext {
   /** The media type negotiated for the response. */
   negotiated: string | undefined;
 
+  readonly #original: Request;
+
   constructor(
     request: Request,
-    /** The framework-specific environment (the Hono `Context` when served through Hono). */
+    /** What the server passed with the request: under `@hono/node-server`, its `{ incoming, outgoing }` bindings. */
     readonly environment?: unknown,
   ) {
     this.#request = request;
+    this.#original = request;
     this.#method = request.method.toUpperCase();
+  }
+
+  /**
+   * The Node request and response when served by `@hono/node-server` (`listen()`), for the few stages that
+   * read or write the socket directly (streaming, multipart, clean-up); `undefined` in process.
+   */
+  get node(): NodeBindings | undefined {
+    const bindings = this.environment as Partial<NodeBindings> | undefined;
+    return bindings?.incoming instanceof IncomingMessage && bindings.outgoing instanceof ServerResponse ? (bindings as NodeBindings) : undefined;
+  }
+
+  /** Whether the request is still the one the server received (no filter replaced it or its URI). */
+  get isOriginalRequest(): boolean {
+    return this.#request === this.#original;
   }
 
   /** The Web standard request. */

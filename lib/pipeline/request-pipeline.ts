@@ -1,15 +1,15 @@
 /** Runs one request through the application's pipeline and hands back a Web `Response`. */
-import { catchError, Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { EntityWriter } from '../body/entity-writers';
 import type { CompressionSettings } from '../compression/compression-settings';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import type { Router } from '../routing/router';
-import { toObservable } from './chain';
+import { attempt, then, type StageFn } from './settle';
+import type { StageResult } from './stage';
 import type { Endpoint } from './endpoint';
 import { recover, defaultErrorResponse } from './map-errors';
 import { RequestContext } from './request-context';
 import { selectEndpoint } from './select-endpoint';
-import { stage } from './stage';
 import { serveStatic } from '../static/serve-static';
 import { releaseUnwritten } from '../streaming/started-bodies';
 import type { StaticFiles } from '../static/static-files';
@@ -19,11 +19,11 @@ import { completeWhenSent } from './complete-when-sent';
 export interface PipelineParts {
   readonly router: Router<Endpoint>;
   /** Pre-matching filters, before routing (absent when there are none). */
-  readonly preMatching?: MonoTypeOperatorFunction<RequestContext>;
+  readonly preMatching?: StageFn;
   /** Global mappers, for errors raised before an endpoint is chosen (404, 405...). */
   readonly mappers?: ExceptionMappers;
   /** Response filters that apply to every request, run after errors raised before an endpoint is chosen. */
-  readonly responseFilters?: MonoTypeOperatorFunction<RequestContext>;
+  readonly responseFilters?: StageFn;
   readonly writers: readonly EntityWriter[];
   /** Response compression (spec 4.16); absent means never compress. */
   readonly compression?: CompressionSettings;
@@ -34,11 +34,45 @@ export interface PipelineParts {
 /**
  * The application's request pipeline:
  * pre-matching filters → route → endpoint (request filters → method → mappers → response filters) → write.
- * A request whose every stage is synchronous is answered synchronously.
+ * Each part is a stage: a request whose every stage answers synchronously is answered synchronously, with no
+ * Observable allocated; a stage answering with a Promise or an Observable suspends the rest until it answers.
  */
 export class RequestPipeline {
   readonly #parts: PipelineParts;
-  readonly #route = stage((ctx: RequestContext) => {
+
+  constructor(parts: PipelineParts) {
+    this.#parts = parts;
+  }
+
+  execute(request: Request, environment?: unknown): Response | Promise<Response> {
+    const ctx = new RequestContext(request, environment);
+    const { preMatching } = this.#parts;
+    const routed = attempt(
+      () => (preMatching ? then(preMatching(ctx), this.#route) : this.#route(ctx)),
+      (error) => this.#recoverUnrouted(ctx, error),
+    );
+    if (routed instanceof RequestContext) return this.#answer(ctx);
+    const failed = (error: unknown) => {
+      ctx.response = defaultErrorResponse(error);
+      return this.#answer(ctx);
+    };
+    if (routed instanceof Observable) {
+      return new Promise<Response>((resolve) => {
+        let answered = false;
+        routed.subscribe({
+          next: () => {
+            if (!answered) resolve(this.#answer(ctx));
+            answered = true;
+          },
+          error: (error: unknown) => resolve(failed(error)),
+          complete: () => answered || resolve(failed(new Error('The request pipeline completed without a response'))),
+        });
+      });
+    }
+    return Promise.resolve(routed).then(() => this.#answer(ctx), failed);
+  }
+
+  readonly #route = (ctx: RequestContext): StageResult<RequestContext> => {
     const { router, staticFiles } = this.#parts;
     if (!staticFiles) return selectEndpoint(router, ctx).handle(ctx);
     let endpoint: Endpoint;
@@ -48,53 +82,27 @@ export class RequestPipeline {
       return serveStatic(staticFiles, ctx, error);
     }
     return endpoint.handle(ctx);
-  });
+  };
 
-  constructor(parts: PipelineParts) {
-    this.#parts = parts;
+  /** Errors raised before an endpoint took the request (404, 405, pre-matching filters): global mappers, then global response filters. */
+  #recoverUnrouted(ctx: RequestContext, error: unknown): StageResult<RequestContext> {
+    const recovered = recover(ctx, error, this.#parts.mappers);
+    const { responseFilters } = this.#parts;
+    return responseFilters ? then(recovered, responseFilters) : recovered;
   }
 
-  execute(request: Request, environment?: unknown): Response | Promise<Response> {
-    const ctx = new RequestContext(request, environment);
-    const { preMatching, responseFilters, mappers, writers } = this.#parts;
-    let source = new Observable<RequestContext>((subscriber) => {
-      subscriber.next(ctx);
-      subscriber.complete();
-    });
-    if (preMatching) source = source.pipe(preMatching);
-    source = source.pipe(
-      this.#route,
-      catchError((error: unknown) => {
-        const recovered = toObservable(recover(ctx, error, mappers));
-        return responseFilters ? recovered.pipe(responseFilters) : recovered;
-      }),
-    );
-    let sync: Response | Promise<Response> | undefined;
-    let resolve: ((response: Response | Promise<Response>) => void) | undefined;
-    const answer = (written: Response | Promise<Response>) => {
-      // Clean-ups (uploaded files, temporary bodies) run once the response has been sent.
-      const response = written instanceof Promise ? written.then((r) => completeWhenSent(ctx, r)) : completeWhenSent(ctx, written);
-      if (resolve) resolve(response);
-      else sync = response;
-    };
-    source.subscribe({
-      next: (done) => answer(this.#write(done, writers)),
-      error: (error: unknown) => {
-        ctx.response = defaultErrorResponse(error);
-        answer(this.#write(ctx, writers));
-      },
-    });
-    if (sync !== undefined) return sync;
-    return new Promise<Response>((done) => {
-      resolve = done;
-    });
+  /** Writes the response; clean-ups (uploaded files, temporary bodies) run once it has been sent. */
+  #answer(ctx: RequestContext): Response | Promise<Response> {
+    const written = this.#write(ctx);
+    return written instanceof Promise ? written.then((response) => completeWhenSent(ctx, response)) : completeWhenSent(ctx, written);
   }
 
-  #write(ctx: RequestContext, writers: readonly EntityWriter[]): Response | Promise<Response> {
+  #write(ctx: RequestContext): Response | Promise<Response> {
+    const { writers, compression } = this.#parts;
     // A stream or file that a filter, mapper or later stage replaced is released, never leaked.
     releaseUnwritten(ctx);
     try {
-      return writeResponse(ctx, writers, this.#parts.compression);
+      return writeResponse(ctx, writers, compression);
     } catch (error) {
       ctx.response = defaultErrorResponse(error);
       ctx.response.entity = ctx.response.status === 500 ? ctx.response.entity : undefined;

@@ -6,7 +6,7 @@ import { httpProblem } from '../errors/http-problem';
 import { parseAccept } from '../http/accept';
 import { rankConsumes } from '../http/consumes';
 import { formatMediaType, parseMediaType } from '../http/media-type';
-import { negotiate } from '../http/negotiate';
+import { negotiate, type Negotiated } from '../http/negotiate';
 import { RestResponse } from '../response/rest-response';
 import type { RouteMatch, Router } from '../routing/router';
 import { parseRequestPath } from '../routing/request-path';
@@ -55,6 +55,18 @@ function byContentType(ctx: RequestContext, candidates: Candidate[]): Candidate[
   return chosen;
 }
 
+// negotiate() memoizes its answers per (Accept, @Produces) pair, so each answer is formatted once.
+const formattedTypes = new WeakMap<Negotiated, string>();
+
+function formatted(result: Negotiated): string {
+  let text = formattedTypes.get(result);
+  if (text === undefined) {
+    text = formatMediaType(result.type);
+    formattedTypes.set(result, text);
+  }
+  return text;
+}
+
 /** Picks the candidate whose `@Produces` best satisfies `Accept`, and records the negotiated type. */
 function byAccept(ctx: RequestContext, candidates: Candidate[]): Candidate | undefined {
   const accept = parseAccept(ctx.headers.get('accept'));
@@ -75,7 +87,7 @@ function byAccept(ctx: RequestContext, candidates: Candidate[]): Candidate | und
     if (result && result.q > bestQ) {
       chosen = candidate;
       bestQ = result.q;
-      negotiated = formatMediaType(result.type);
+      negotiated = formatted(result);
     }
   }
   ctx.negotiated = negotiated;

@@ -42,7 +42,7 @@ export function writeResponse(ctx: RequestContext, writers: readonly EntityWrite
   if (entity instanceof DirectBody) {
     if (isBodiless(response.status)) return (entity.cancel(), finish(ctx, null));
     // Compression needs the body as a Web stream; otherwise it goes to the Node response directly.
-    if (!compression || (!compression.enabled && !compression.legacyGzip) || !ctx.headers.has('accept-encoding')) return writeDirectBody(response, entity, ctx.method, ctx.environment);
+    if (!compression || (!compression.enabled && !compression.legacyGzip) || !ctx.headers.has('accept-encoding')) return writeDirectBody(ctx, entity);
     setBodyHeaders(response, entity);
     return finish(ctx, entity.toWebStream(), compression);
   }

@@ -1,12 +1,12 @@
 /** A stream sink over a Node `ServerResponse`: direct writes, `drain` for backpressure, `close` for disconnects. */
 import type { ServerResponse } from 'node:http';
+import type { RequestContext } from '../pipeline/request-context';
 import type { StreamSink } from './stream-sink';
 
-/** The Node response behind a Hono context served by `@hono/node-server` (`c.env.outgoing`), if any. */
-export function nodeResponseOf(environment: unknown): ServerResponse | undefined {
-  const env = (environment as { env?: { outgoing?: unknown } } | undefined)?.env;
-  const outgoing = env?.outgoing as ServerResponse | undefined;
-  return outgoing && typeof outgoing.writeHead === 'function' && typeof outgoing.write === 'function' && !outgoing.headersSent ? outgoing : undefined;
+/** The Node response of a request served by `@hono/node-server`, while nothing has been written to it. */
+export function nodeResponseOf(ctx: RequestContext): ServerResponse | undefined {
+  const outgoing = ctx.node?.outgoing;
+  return outgoing && !outgoing.headersSent ? outgoing : undefined;
 }
 
 /** Wraps `response` (headers already written) as a sink. */

@@ -2,6 +2,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { ResponseContext } from '../pipeline/response-context';
 import type { DirectBody } from './direct-body';
+import type { RequestContext } from '../pipeline/request-context';
 import { nodeResponseOf } from './node-sink';
 
 // Tells @hono/node-server that the response was written already (its X_ALREADY_SENT constant).
@@ -30,13 +31,14 @@ export function setBodyHeaders(response: ResponseContext, body: DirectBody): voi
  * and body go to the Node response directly (no Web stream per chunk), and the returned marker response
  * tells the server so; otherwise a Web `Response` with a stream body.
  */
-export function writeDirectBody(response: ResponseContext, body: DirectBody, method: string, environment: unknown): Response {
+export function writeDirectBody(ctx: RequestContext, body: DirectBody): Response {
+  const response = ctx.response!;
   setBodyHeaders(response, body);
-  if (method === 'HEAD') {
+  if (ctx.method === 'HEAD') {
     body.cancel();
     return new Response(null, { status: response.status, headers: response.headers.toInit() });
   }
-  const outgoing = nodeResponseOf(environment);
+  const outgoing = nodeResponseOf(ctx);
   if (!outgoing) return new Response(body.toWebStream(), { status: response.status, headers: response.headers.toInit() });
   // The first bytes are already there (streams are primed, files stat-ed), so the headers leave with them.
   outgoing.writeHead(response.status, nodeHeaders(response));

@@ -1,0 +1,61 @@
+/**
+ * Combinators over stage results (a context now, a Promise of one, or an Observable of one) that stay
+ * synchronous while the results are: a fully synchronous request never allocates an Observable.
+ */
+import { catchError, finalize, from, Observable, switchMap, take } from 'rxjs';
+import { RequestContext } from './request-context';
+import type { StageResult } from './stage';
+
+/** A pipeline stage: a function of the request context, answering now, later, or as an Observable's first value. */
+export type StageFn = (ctx: RequestContext) => StageResult<RequestContext>;
+
+type Result = StageResult<RequestContext>;
+
+/** The value `result` settles to, as an Observable (for `catchError` and operator steps). */
+export function toObservable(result: Result): Observable<RequestContext> {
+  if (result instanceof RequestContext) return new Observable((subscriber) => (subscriber.next(result), subscriber.complete()));
+  return from(result as PromiseLike<RequestContext> | Observable<RequestContext>);
+}
+
+/** A result as a context or a Promise of one (an Observable's first value; one completing empty is an error). */
+export function settleToPromise(result: Result): RequestContext | PromiseLike<RequestContext> {
+  if (!(result instanceof Observable)) return result;
+  return new Promise((resolve, reject) => {
+    let done = false;
+    result.pipe(take(1)).subscribe({
+      next: (value) => ((done = true), resolve(value)),
+      error: reject,
+      complete: () => done || reject(new Error('A pipeline stage completed without answering')),
+    });
+  });
+}
+
+/** Runs `run`, sending a synchronous throw, a rejection or an Observable error to `onError`. */
+export function attempt(run: () => Result, onError: (error: unknown) => Result): Result {
+  let result: Result;
+  try {
+    result = run();
+  } catch (error) {
+    return onError(error);
+  }
+  if (result instanceof RequestContext) return result;
+  if (result instanceof Observable) return result.pipe(catchError((error: unknown) => toObservable(onError(error))));
+  return Promise.resolve(result).then(undefined, (error: unknown) => settleToPromise(onError(error)));
+}
+
+/** Applies `next` once `result` settles; a later answer may be an Observable, which is settled too. */
+export function then(result: Result, next: StageFn): Result {
+  if (result instanceof RequestContext) return next(result);
+  if (result instanceof Observable) return result.pipe(take(1), switchMap((ctx) => toObservable(next(ctx))));
+  return Promise.resolve(result).then((ctx) => settleToPromise(next(ctx)));
+}
+
+/** Runs `done` once `result` settles, whichever way. */
+export function always(result: Result, done: () => void): Result {
+  if (result instanceof RequestContext) {
+    done();
+    return result;
+  }
+  if (result instanceof Observable) return result.pipe(finalize(done));
+  return Promise.resolve(result).finally(done);
+}
