@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig, RestApplication } from '../../lib';
@@ -45,6 +45,7 @@ describe('MultipartResource', () => {
     // image and person (a Blob part is a file part: it has a filename) stay, named by UUID only.
     expect(files).toHaveLength(2);
     for (const file of files) expect(file).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('summarises every part of a MultipartFormDataInput', async () => {
