@@ -17,10 +17,7 @@ export function rawReader(kind: ParamKind, name: string, settings: BodySettings)
     case 'path':
       return (ctx) => (name in ctx.pathParams ? [ctx.pathParams[name]] : undefined);
     case 'query':
-      return (ctx) => {
-        const values = ctx.query.getAll(name);
-        return values.length ? values : undefined;
-      };
+      return (ctx) => ctx.queryValues(name);
     case 'header': {
       const lower = name.toLowerCase();
       return (ctx) => {

@@ -38,6 +38,7 @@ export class RequestContext {
   #rawPath: string | undefined;
   #rawQuery: string | undefined;
   #query: URLSearchParams | undefined;
+  #queryValues: Map<string, string[]> | undefined;
   #headers: Headers | undefined;
   #properties: Map<string, unknown> | undefined;
   #cleanups: (() => void | Promise<void>)[] | undefined;
@@ -127,6 +128,15 @@ export class RequestContext {
     return (this.#query ??= new URLSearchParams(this.rawQuery));
   }
 
+  /**
+   * Every value of one query parameter, decoded as `URLSearchParams` would (`+` is a space); `undefined`
+   * when absent. Parsed once per request into a map, which is cheaper than a `URLSearchParams`.
+   */
+  queryValues(name: string): readonly string[] | undefined {
+    this.#queryValues ??= parseQuery(this.rawQuery);
+    return this.#queryValues.get(name);
+  }
+
   /** Changes the request URI (absolute, or a path with optional query); only meaningful before routing. */
   setRequestUri(uri: string | URL): void {
     const target = new URL(String(uri), this.#request.url);
@@ -134,6 +144,7 @@ export class RequestContext {
     this.#rawPath = undefined;
     this.#rawQuery = undefined;
     this.#query = undefined;
+    this.#queryValues = undefined;
   }
 
   get headers(): Headers {
@@ -195,4 +206,31 @@ export class RequestContext {
     if (end < 0 || url[end] === '#') this.#rawQuery = '';
     else this.#rawQuery = hash > end ? url.slice(end + 1, hash) : url.slice(end + 1);
   }
+}
+
+function decodeQueryComponent(text: string): string {
+  if (text.indexOf('+') >= 0) text = text.replace(/\+/g, ' ');
+  if (text.indexOf('%') < 0) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    // URLSearchParams keeps a malformed escape as it is; so do we.
+    return new URLSearchParams(`x=${text}`).get('x') ?? text;
+  }
+}
+
+/** Splits a query string (application/x-www-form-urlencoded, WHATWG URL §5.1) into name → values. */
+function parseQuery(query: string): Map<string, string[]> {
+  const values = new Map<string, string[]>();
+  if (query === '') return values;
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const name = decodeQueryComponent(equals < 0 ? pair : pair.slice(0, equals));
+    const value = equals < 0 ? '' : decodeQueryComponent(pair.slice(equals + 1));
+    const list = values.get(name);
+    if (list) list.push(value);
+    else values.set(name, [value]);
+  }
+  return values;
 }
