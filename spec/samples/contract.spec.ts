@@ -1,0 +1,241 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import type { RunningServer } from '../../lib';
+import { buildSamples } from '../../samples/app';
+
+/** What a raw node:http client saw: one entry per header line, and the body bytes as sent (never decoded). */
+interface RawReply {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** [lower-case name, value] per header line, in the order the server sent them. */
+  readonly lines: ReadonlyArray<readonly [string, string]>;
+  readonly body: Buffer;
+}
+
+interface RawInit {
+  readonly method?: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string | Buffer;
+}
+
+/** One request over node:http, so repeated header lines and content codings stay visible. */
+function raw(base: string, path: string, init: RawInit = {}): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const lines: Array<[string, string]> = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, lines, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+const valuesOf = (reply: RawReply, name: string): string[] => reply.lines.filter(([key]) => key === name).map(([, value]) => value);
+const json = { 'Content-Type': 'application/json' };
+const initialFruits = [
+  { name: 'Apple', description: 'Winter fruit' },
+  { name: 'Pineapple', description: 'Tropical fruit' },
+];
+const records = [
+  { id: 1, slug: 'first', value: 'First value' },
+  { id: 2, slug: 'second', value: 'Second value' },
+];
+
+/**
+ * The whole samples contract (issues 2–7, README "Samples contract"), as a client sees it over one real socket.
+ * Tests run in file order: reads of initial state come before the writes that change it.
+ */
+describe('samples application (the whole contract over HTTP)', () => {
+  let server: RunningServer;
+  let base: string;
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers });
+  const send = (path: string, method: string, body: string | FormData, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, { method, headers, body });
+
+  beforeAll(async () => {
+    server = await buildSamples().listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    base = server.url;
+  });
+  afterAll(() => server.close());
+
+  describe('/fruits and the streamed fruits, before any write', () => {
+    it('GET /fruits answers the initial list as JSON in insertion order', async () => {
+      const res = await get('/fruits');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json;charset=UTF-8');
+      expect(await res.text()).toBe(JSON.stringify(initialFruits));
+    });
+
+    it('GET /streams/fruits is a JSON array by default and for Accept: application/json', async () => {
+      for (const accept of [undefined, 'application/json']) {
+        const res = await get('/streams/fruits', accept ? { Accept: accept } : {});
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(JSON.parse(await res.text())).toEqual(initialFruits);
+      }
+    });
+
+    it('GET /streams/fruits is NDJSON, one fruit per line, for Accept: application/x-ndjson', async () => {
+      const res = await get('/streams/fruits', { Accept: 'application/x-ndjson' });
+      expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+      expect(await res.text()).toBe(initialFruits.map((fruit) => `${JSON.stringify(fruit)}\n`).join(''));
+    });
+
+    it('GET /streams/fruits is SSE, one data line per fruit, for Accept: text/event-stream', async () => {
+      const res = await get('/streams/fruits', { Accept: 'text/event-stream' });
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(await res.text()).toBe(initialFruits.map((fruit) => `data:${JSON.stringify(fruit)}\n\n`).join(''));
+    });
+
+    it('GET /streams/fruits answers 406 for an Accept it cannot produce', async () => {
+      expect((await get('/streams/fruits', { Accept: 'text/csv' })).status).toBe(406);
+    });
+  });
+
+  describe('/fruits writes', () => {
+    it('POST /fruits adds a fruit and returns the whole list; DELETE removes by name', async () => {
+      const added = await send('/fruits', 'POST', JSON.stringify({ name: 'Pear', description: 'Autumn fruit' }), json);
+      expect(added.status).toBe(200);
+      expect(await added.json()).toEqual([...initialFruits, { name: 'Pear', description: 'Autumn fruit' }]);
+      const noDescription = await send('/fruits', 'POST', JSON.stringify({ name: 'Fig' }), json);
+      expect(await noDescription.json()).toEqual([...initialFruits, { name: 'Pear', description: 'Autumn fruit' }, { name: 'Fig' }]);
+      await send('/fruits', 'DELETE', JSON.stringify({ name: 'Fig' }), json);
+      const removed = await send('/fruits', 'DELETE', JSON.stringify({ name: 'Pear' }), json);
+      expect(removed.status).toBe(200);
+      expect(await removed.json()).toEqual(initialFruits);
+    });
+
+    it('POST /fruits refuses a Fruit without a non-empty name with 400 problem JSON listing the violation', async () => {
+      for (const body of [{ description: 'no name' }, { name: '' }, { name: 'Plum', description: 7 }]) {
+        const res = await send('/fruits', 'POST', JSON.stringify(body), json);
+        expect(res.status).toBe(400);
+        expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(((await res.json()) as { violations: unknown[] }).violations.length).toBeGreaterThan(0);
+      }
+      expect(await (await get('/fruits')).json()).toEqual(initialFruits);
+    });
+
+    it('POST /fruits answers 400 for malformed JSON and 415 without a JSON Content-Type', async () => {
+      expect((await send('/fruits', 'POST', '{"name":', json)).status).toBe(400);
+      expect((await send('/fruits', 'POST', '{"name":"Plum"}', { 'Content-Type': 'text/plain' })).status).toBe(415);
+      expect((await fetch(`${base}/fruits`, { method: 'POST', body: new Uint8Array(Buffer.from('{"name":"Plum"}')) })).status).toBe(415);
+    });
+
+    it('answers 405 with an Allow header for a method /fruits lacks, and 404 for an unknown path', async () => {
+      const res = await raw(base, '/fruits', { method: 'PATCH' });
+      expect(res.status).toBe(405);
+      const allow = res.headers.allow!.split(/\s*,\s*/);
+      expect(allow).toEqual(expect.arrayContaining(['GET', 'POST', 'DELETE']));
+      expect((await get('/no-such-path')).status).toBe(404);
+    });
+
+    it('answers HEAD /fruits without a body and OPTIONS /fruits with Allow', async () => {
+      const head = await raw(base, '/fruits', { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+      const options = await raw(base, '/fruits', { method: 'OPTIONS' });
+      expect(options.headers.allow!.split(/\s*,\s*/)).toEqual(expect.arrayContaining(['GET', 'POST', 'DELETE', 'HEAD', 'OPTIONS']));
+    });
+  });
+
+  describe('/legumes and /errors', () => {
+    it('GET /legumes answers the two legumes', async () => {
+      const res = await get('/legumes');
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(
+        '[{"name":"Carrot","description":"Root vegetable, usually orange"},{"name":"Zucchini","description":"Summer squash"}]',
+      );
+    });
+
+    it('POST /legumes is refused with 405 by the name-bound filter, before the method runs', async () => {
+      const res = await send('/legumes', 'POST', JSON.stringify({ name: 'Pea', description: 'Small' }), json);
+      expect(res.status).toBe(405);
+      expect(((await (await get('/legumes')).json()) as unknown[]).length).toBe(2);
+    });
+
+    it('GET /errors/* answer 400 Nope, a generic 500, and 409 from the global mapper, also unwrapped', async () => {
+      const bad = await get('/errors/bad-request');
+      expect([bad.status, await bad.text()]).toEqual([400, 'Nope']);
+      const unhandled = await get('/errors/unhandled');
+      expect(unhandled.status).toBe(500);
+      expect(unhandled.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await unhandled.text()).not.toMatch(/secret detail|at .*\.ts/);
+      const stock = await get('/errors/out-of-stock');
+      expect([stock.status, stock.headers.get('content-type'), await stock.text()]).toEqual([409, 'text/plain;charset=UTF-8', 'Out of stock: bananas']);
+      const wrapped = await get('/errors/wrapped');
+      expect([wrapped.status, await wrapped.text()]).toEqual([409, 'Out of stock: kiwis']);
+    });
+  });
+
+  describe('/cheeses', () => {
+    const cheeseHeaders = {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Cookie: 'level=hardcore',
+      'X-Cheese-Secret-Handshake': 'fist-bump',
+    };
+
+    it('POST /cheeses;variant=goat/tomme reads matrix, path, query, cookie, header and form', async () => {
+      const res = await send('/cheeses;variant=goat/tomme?age=matured', 'POST', 'smell=strong', cheeseHeaders);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await res.text()).toBe('tomme/goat/matured/hardcore/fist-bump/strong');
+    });
+
+    it('POST /cheeses;variant=goat/bean/tomme reads the same through @BeanParam', async () => {
+      const res = await send('/cheeses;variant=goat/bean/tomme?age=matured', 'POST', 'smell=strong', cheeseHeaders);
+      expect([res.status, await res.text()]).toEqual([200, 'tomme/goat/matured/hardcore/fist-bump/strong']);
+    });
+
+    it('GET /cheeses/{name} knows four cheeses and maps any other to 404 Unknown cheese', async () => {
+      for (const name of ['morbier', 'brie', 'comte', 'tomme']) {
+        const res = await get(`/cheeses/${name}`);
+        expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([200, 'text/plain;charset=UTF-8', `Cheese: ${name}`]);
+      }
+      const unknown = await get('/cheeses/cheddar');
+      expect([unknown.status, unknown.headers.get('content-type'), await unknown.text()]).toEqual([404, 'text/plain;charset=UTF-8', 'Unknown cheese: cheddar']);
+    });
+  });
+
+  describe('/negotiated', () => {
+    it('GET answers JSON by default and for application/json, text through the custom writer for text/plain', async () => {
+      for (const accept of [undefined, 'application/json', '*/*']) {
+        const res = await get('/negotiated', accept ? { Accept: accept } : {});
+        expect([res.headers.get('content-type'), await res.text()]).toEqual(['application/json;charset=UTF-8', '{"name":"Morbier"}']);
+      }
+      const text = await get('/negotiated', { Accept: 'text/plain' });
+      expect([text.status, text.headers.get('content-type'), await text.text()]).toEqual([200, 'text/plain;charset=UTF-8', 'Cheese: Morbier']);
+    });
+
+    it('GET honours q-values', async () => {
+      const text = await get('/negotiated', { Accept: 'application/json;q=0.4, text/plain;q=0.9' });
+      expect(await text.text()).toBe('Cheese: Morbier');
+      const jsonFirst = await get('/negotiated', { Accept: 'text/plain;q=0.2, application/json' });
+      expect(await jsonFirst.text()).toBe('{"name":"Morbier"}');
+      const notJson = await get('/negotiated', { Accept: 'application/json;q=0, */*;q=0.1' });
+      expect(await notJson.text()).toBe('Cheese: Morbier');
+    });
+
+    it('GET answers 406 for an Accept it cannot produce', async () => {
+      expect((await get('/negotiated', { Accept: 'application/xml' })).status).toBe(406);
+    });
+
+    it('PUT JSON answers text, PUT text answers JSON', async () => {
+      const fromJson = await send('/negotiated', 'PUT', '{"name":"Brie"}', json);
+      expect([fromJson.status, fromJson.headers.get('content-type'), await fromJson.text()]).toEqual([200, 'text/plain;charset=UTF-8', 'Cheese: Brie']);
+      const fromText = await send('/negotiated', 'PUT', 'Comté', { 'Content-Type': 'text/plain;charset=UTF-8' });
+      expect([fromText.status, fromText.headers.get('content-type'), await fromText.text()]).toEqual([200, 'application/json;charset=UTF-8', '{"name":"Comté"}']);
+    });
+
+    it('PUT answers 415 for another Content-Type and 406 when the produced type is not accepted', async () => {
+      expect((await send('/negotiated', 'PUT', '<name>Brie</name>', { 'Content-Type': 'application/xml' })).status).toBe(415);
+      expect((await send('/negotiated', 'PUT', '{"name":"Brie"}', { ...json, Accept: 'application/json' })).status).toBe(406);
+      expect((await send('/negotiated', 'PUT', 'Comté', { 'Content-Type': 'text/plain', Accept: 'text/plain' })).status).toBe(406);
+    });
+  });
+});
