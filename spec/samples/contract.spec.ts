@@ -238,4 +238,153 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect((await send('/negotiated', 'PUT', 'Comté', { 'Content-Type': 'text/plain', Accept: 'text/plain' })).status).toBe(406);
     });
   });
+  describe('/streams/ticks and /streams/active', () => {
+    it('GET /streams/ticks?count=3&intervalMs=50 sends data 0, 1, 2 as SSE about every 50 ms, then ends', async () => {
+      const started = Date.now();
+      const res = await raw(base, '/streams/ticks?count=3&intervalMs=50');
+      const elapsed = Date.now() - started;
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+      expect(res.body.toString()).toBe('data:0\n\ndata:1\n\ndata:2\n\n');
+      expect(elapsed).toBeGreaterThanOrEqual(140);
+      expect(elapsed).toBeLessThan(1000);
+    });
+
+    it('GET /streams/ticks?count=0 ends at once with no event', async () => {
+      const res = await raw(base, '/streams/ticks?count=0&intervalMs=10');
+      expect([res.status, res.body.toString()]).toEqual([200, '']);
+    });
+
+    it('GET /streams/ticks?count=1 without intervalMs waits the default second', async () => {
+      const started = Date.now();
+      const res = await raw(base, '/streams/ticks?count=1');
+      expect(res.body.toString()).toBe('data:0\n\n');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    });
+
+    it('GET /streams/active counts an endless ticks stream and drops back to 0 after the client disconnects', async () => {
+      expect(await (await get('/streams/active')).json()).toEqual({ active: 0 });
+      const firstEvent = new Promise<() => void>((resolve, reject) => {
+        const req = httpRequest(`${base}/streams/ticks?intervalMs=20`, (res) => {
+          res.once('data', () => resolve(() => req.destroy()));
+        });
+        req.on('error', () => undefined);
+        req.once('error', reject);
+        req.end();
+      });
+      const disconnect = await firstEvent;
+      const during = await get('/streams/active');
+      expect(during.headers.get('content-type')).toBe('application/json;charset=UTF-8');
+      expect(await during.json()).toEqual({ active: 1 });
+      disconnect();
+      let active = -1;
+      for (let attempt = 0; attempt < 50 && active !== 0; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        active = ((await (await get('/streams/active')).json()) as { active: number }).active;
+      }
+      expect(active).toBe(0);
+    });
+  });
+
+  describe('static files and compression', () => {
+    it('GET / and GET /index.html answer samples/public/index.html as text/html with ETag and Last-Modified', async () => {
+      for (const path of ['/', '/index.html']) {
+        const res = await raw(base, path);
+        expect(res.status).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.headers['content-encoding']).toBeUndefined();
+        expect(res.body.toString()).toContain('<title>rxrest samples</title>');
+        expect(res.headers.etag).toBeDefined();
+        expect(res.headers['last-modified']).toMatch(/GMT$/);
+        const again = await raw(base, path, { headers: { 'If-None-Match': res.headers.etag! } });
+        expect([again.status, again.body.length]).toEqual([304, 0]);
+      }
+    });
+
+    it('gzips the static page for Accept-Encoding: gzip, with Vary: Accept-Encoding', async () => {
+      const res = await raw(base, '/index.html', { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(gunzipSync(res.body).toString()).toContain('<title>rxrest samples</title>');
+    });
+
+    it('leaves JSON uncompressed for Accept-Encoding: gzip', async () => {
+      const res = await raw(base, '/fruits', { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(res.body.toString())).toEqual(initialFruits);
+    });
+  });
+
+  describe('/multipart', () => {
+    it('POST /multipart reads a text part, a file part and a JSON part', async () => {
+      const form = new FormData();
+      form.append('description', 'A tiny picture');
+      form.append('image', new Blob([new Uint8Array([137, 80, 78, 71, 1, 2, 3])], { type: 'image/png' }), 'tiny.png');
+      form.append('person', '{"firstName":"Grace","lastName":"Hopper"}');
+      const res = await send('/multipart', 'POST', form);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json;charset=UTF-8');
+      expect(await res.json()).toEqual({
+        description: 'A tiny picture',
+        image: { fileName: 'tiny.png', size: 7, contentType: 'image/png' },
+        person: { firstName: 'Grace', lastName: 'Hopper' },
+      });
+    });
+
+    it('POST /multipart accepts the JSON part sent with its own Content-Type', async () => {
+      const form = new FormData();
+      form.append('description', 'typed');
+      form.append('image', new Blob(['abc'], { type: 'text/plain' }), 'a.txt');
+      form.append('person', new Blob(['{"firstName":"Ada","lastName":"Lovelace"}'], { type: 'application/json' }), 'person.json');
+      const res = await send('/multipart', 'POST', form);
+      expect(await res.json()).toEqual({
+        description: 'typed',
+        image: { fileName: 'a.txt', size: 3, contentType: 'text/plain' },
+        person: { firstName: 'Ada', lastName: 'Lovelace' },
+      });
+    });
+
+    it('POST /multipart/all summarises every part by name', async () => {
+      const form = new FormData();
+      form.append('note', 'hello');
+      form.append('note', 'again');
+      form.append('file', new Blob(['12345'], { type: 'text/csv' }), 'data.csv');
+      const res = await send('/multipart/all', 'POST', form);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Record<string, Array<Record<string, unknown>>>;
+      expect(Object.keys(body).sort()).toEqual(['file', 'note']);
+      expect(body.note).toHaveLength(2);
+      expect(body.note[0]).toMatchObject({ name: 'note', size: 5, isFileItem: false });
+      expect(body.note[0].fileName ?? undefined).toBeUndefined();
+      expect(body.file).toEqual([
+        expect.objectContaining({ name: 'file', size: 5, fileName: 'data.csv', isFileItem: true, headers: expect.any(Object) }),
+      ]);
+      for (const item of [...body.note, ...body.file]) expect(Object.keys(item)).toEqual(expect.arrayContaining(['name', 'size', 'charset', 'fileName', 'isFileItem', 'headers']));
+    });
+
+    it('POST /multipart answers 415 for a non-multipart body', async () => {
+      expect((await send('/multipart', 'POST', '{}', json)).status).toBe(415);
+    });
+
+    it('GET /multipart/person answers a person JSON part and a text note part carrying X-Part: 1', async () => {
+      const res = await raw(base, '/multipart/person');
+      expect(res.status).toBe(200);
+      const boundary = /^multipart\/form-data;\s*boundary=("?)([^";]+)\1$/.exec(res.headers['content-type'] ?? '')?.[2];
+      expect(boundary).toBeDefined();
+      const parts = res.body.toString().split(`--${boundary}`);
+      expect(parts.at(-1)!.startsWith('--')).toBe(true);
+      const [person, note] = parts.slice(1, -1).map((part) => {
+        const [head, ...rest] = part.replace(/^\r\n/, '').split('\r\n\r\n');
+        return { head: head.toLowerCase(), body: rest.join('\r\n\r\n').replace(/\r\n$/, '') };
+      });
+      expect(person.head).toContain('content-disposition: form-data; name="person"');
+      expect(person.head).toMatch(/content-type: application\/json/);
+      expect(JSON.parse(person.body)).toEqual({ firstName: 'Ada', lastName: 'Lovelace' });
+      expect(note.head).toContain('content-disposition: form-data; name="note"');
+      expect(note.head).toMatch(/content-type: text\/plain/);
+      expect(note.head).toMatch(/(^|\r\n)x-part: 1(\r\n|$)/);
+      expect(note.body).toBe('The first programmer');
+    });
+  });
 });
