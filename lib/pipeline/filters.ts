@@ -2,6 +2,7 @@
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 import { RequestAborted, type RequestContext } from './request-context';
 import { isResponseLike } from './to-response';
+import { firstValue } from './settle';
 import type { StageResult } from './stage';
 
 /** A filter compiled by the build step. */
@@ -20,27 +21,14 @@ function settleRequestFilter(ctx: RequestContext, result: unknown): StageResult<
   if (isResponseLike(result)) throw new RequestAborted(result);
   if (result instanceof Promise) return result.then((value: unknown) => settleRequestFilter(ctx, value) as RequestContext | Promise<RequestContext>);
   if (result instanceof Observable) {
-    return new Observable<RequestContext>((subscriber) => {
-      let answered = false;
-      const subscription = result.subscribe({
-        next(value: unknown) {
-          if (answered) return;
-          answered = true;
-          if (isResponseLike(value)) subscriber.error(new RequestAborted(value));
-          else {
-            subscriber.next(ctx);
-            subscriber.complete();
-          }
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete() {
-          if (answered) return;
-          subscriber.next(ctx);
-          subscriber.complete();
-        },
-      });
-      return subscription;
-    });
+    return firstValue(
+      result,
+      (value) => {
+        if (isResponseLike(value)) throw new RequestAborted(value);
+        return ctx;
+      },
+      () => ctx,
+    );
   }
   return ctx;
 }

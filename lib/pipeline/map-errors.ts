@@ -7,6 +7,7 @@ import { logging } from '../logging/logger';
 import { ResponseHeaders } from '../response/response-headers';
 import { RequestAborted, type RequestContext } from './request-context';
 import { ResponseContext } from './response-context';
+import { firstValue } from './settle';
 import type { StageResult } from './stage';
 import { fromRestResponse, toResponseContext } from './to-response';
 
@@ -31,30 +32,12 @@ export function defaultErrorResponse(error: unknown): ResponseContext {
 function settleMapped(ctx: RequestContext, error: unknown, result: unknown): StageResult<RequestContext> {
   if (result instanceof Promise) return result.then((value: unknown) => settleMapped(ctx, error, value) as RequestContext);
   if (result instanceof Observable) {
-    return new Observable<RequestContext>((subscriber) => {
-      let done = false;
-      const subscription = result.subscribe({
-        next(value: unknown) {
-          if (done) return;
-          done = true;
-          settleMapped(ctx, error, value);
-          subscriber.next(ctx);
-          subscriber.complete();
-        },
-        error: (mapperError: unknown) => {
-          ctx.response = defaultErrorResponse(mapperError);
-          subscriber.next(ctx);
-          subscriber.complete();
-        },
-        complete() {
-          if (done) return;
-          ctx.response = defaultErrorResponse(error);
-          subscriber.next(ctx);
-          subscriber.complete();
-        },
-      });
-      return subscription;
-    });
+    return firstValue(
+      result,
+      (value) => ((ctx.response = value === undefined ? defaultErrorResponse(error) : toResponseContext(value, {})), ctx),
+      () => ((ctx.response = defaultErrorResponse(error)), ctx),
+      (mapperError) => ((ctx.response = defaultErrorResponse(mapperError)), ctx),
+    );
   }
   ctx.response = result === undefined ? defaultErrorResponse(error) : toResponseContext(result, {});
   return ctx;

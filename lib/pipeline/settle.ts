@@ -59,3 +59,38 @@ export function always(result: Result, done: () => void): Result {
   if (result instanceof Observable) return result.pipe(finalize(done));
   return Promise.resolve(result).finally(done);
 }
+
+/**
+ * Settles a user's Observable answer by its first value: `onValue` gets it (the source is then
+ * unsubscribed), `onEmpty` runs when it completes without one, `onError` (else downstream) gets its error.
+ * A throw from `onValue` or `onEmpty` travels downstream.
+ */
+export function firstValue(
+  source: Observable<unknown>,
+  onValue: (value: unknown) => RequestContext,
+  onEmpty: () => RequestContext,
+  onError?: (error: unknown) => RequestContext,
+): Observable<RequestContext> {
+  return new Observable<RequestContext>((subscriber) => {
+    let settled = false;
+    const settle = (produce: () => RequestContext) => {
+      settled = true;
+      let ctx: RequestContext;
+      try {
+        ctx = produce();
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
+      subscriber.next(ctx);
+      subscriber.complete();
+    };
+    const subscription = source.subscribe({
+      next: (value) => settled || settle(() => onValue(value)),
+      error: (error: unknown) => (onError ? settle(() => onError(error)) : subscriber.error(error)),
+      complete: () => settled || settle(onEmpty),
+    });
+    if (settled) subscription.unsubscribe();
+    return subscription;
+  });
+}

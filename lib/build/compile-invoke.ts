@@ -1,0 +1,78 @@
+/** Compiles the invoke step of an endpoint: the method call (with interceptors) and what its result becomes. */
+import { from, Observable, of } from 'rxjs';
+import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
+import { STREAM_BUFFER, STREAM_ELEMENT_TYPE } from '../decorators/streaming';
+import { watchBlocking } from '../execution/blocked-warning';
+import { settleFile } from '../files/settle-file';
+import { isStreamingType } from '../streaming/framing';
+import { Multi } from '../streaming/multi';
+import { settleStream, type EndpointStreaming } from '../streaming/settle-stream';
+import type { StreamSettings } from '../streaming/stream-pump';
+import type { MediaType } from '../http/media-type';
+import { logging } from '../logging/logger';
+import type { MethodMeta } from '../metadata/store';
+import type { StageFn } from '../pipeline/chain';
+import type { RequestContext } from '../pipeline/request-context';
+import { firstValue } from '../pipeline/settle';
+import { toResponseContext, type ResultDefaults } from '../pipeline/to-response';
+import type { InterceptorChain } from './compile-interceptors';
+import type { Unit } from './discover';
+
+const DEFAULT_STREAMS: StreamSettings = { bufferSize: 1024, overflow: 'fail', keepAliveMs: 15000 };
+const streamLog = logging.getLogger('rxrest.streaming');
+const laneLog = logging.getLogger('rxrest.execution');
+
+export interface InvokePlan {
+  readonly defaults: ResultDefaults;
+  readonly streaming: EndpointStreaming;
+  readonly blockedWarningMs: number;
+}
+
+/** Streams (Multi, async iterables, Web and Node streams) and files; undefined for any other result. */
+function settleSpecial(ctx: RequestContext, result: unknown, streaming: EndpointStreaming): RequestContext | Promise<RequestContext> | undefined {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return undefined;
+  return settleStream(ctx, result, streaming) ?? settleFile(ctx, result);
+}
+
+/** A result becomes the response: streams and files as such, a Promise when it resolves, an Observable by its first value (Uni). */
+function settleResult(ctx: RequestContext, result: unknown, plan: InvokePlan): ReturnType<StageFn> {
+  const { defaults, streaming } = plan;
+  const special = settleSpecial(ctx, result, streaming);
+  if (special !== undefined) return special;
+  const answer = (value: unknown) => ((ctx.response = toResponseContext(value, defaults)), ctx);
+  if (result instanceof Promise) return result.then((value: unknown) => settleSpecial(ctx, value, streaming) ?? answer(value));
+  if (result instanceof Observable) return firstValue(result, answer, () => answer(undefined));
+  return answer(result);
+}
+
+/** A method's result as an Observable, for interceptors: Promises and Observables as they are, values as one item. */
+function resultObservable(result: unknown): Observable<unknown> {
+  if (result instanceof Observable) return result;
+  if (result instanceof Promise) return from(result);
+  return of(result);
+}
+
+/** The invoke step: the call, wrapped by the method's interceptors and watched for blocking when configured. */
+export function invokeStage(unit: Unit, method: MethodMeta, interceptors: InterceptorChain, plan: InvokePlan): StageFn {
+  const fn = (unit.instance as Record<string, Function>)[method.name];
+  const bindings = new Set([...(unit.meta.tags.get(INTERCEPTOR_BINDINGS) ?? []), ...(method.tags.get(INTERCEPTOR_BINDINGS) ?? [])]);
+  if (interceptors.select(bindings).length === 0) {
+    if (plan.blockedWarningMs <= 0) return (ctx) => settleResult(ctx, fn.apply(unit.instance, ctx.args), plan);
+    const where = `${unit.type.name}#${method.name}`;
+    return (ctx) => settleResult(ctx, watchBlocking(() => fn.apply(unit.instance, ctx.args) as unknown, where, plan.blockedWarningMs, laneLog)(), plan);
+  }
+  return (ctx) =>
+    settleResult(ctx, interceptors.wrap(unit.type, method.name, unit.instance, ctx.args, bindings, () => resultObservable(fn.apply(unit.instance, ctx.args))), plan);
+}
+
+/** How the endpoint streams: buffer settings (`@StreamBuffer` over the configuration) and which results stream. */
+export function streamingOf(method: MethodMeta, produces: readonly MediaType[], returnType: unknown, settings: StreamSettings = DEFAULT_STREAMS): EndpointStreaming {
+  const buffer = method.tags.get(STREAM_BUFFER);
+  return {
+    settings: buffer ? { ...settings, bufferSize: buffer.size ?? settings.bufferSize, overflow: buffer.overflow ?? settings.overflow } : settings,
+    elementType: method.tags.get(STREAM_ELEMENT_TYPE),
+    // A declared `Multi` streams whatever Observable the method returns.
+    observables: returnType === Multi || (produces.length > 0 && produces.every((type) => isStreamingType(`${type.type}/${type.subtype}`))),
+    onError: (error: unknown) => streamLog.error(`The stream of ${method.name} failed after its response was committed`, error),
+  };
+}

@@ -1,0 +1,60 @@
+/** Places the request filters and the invoke step in the endpoint's lane (spec 4.13, DESIGN §5). */
+import type { WorkerLane } from '../execution/worker-lane';
+import type { Tags } from '../metadata/store';
+import type { StageFn, Step } from '../pipeline/chain';
+import type { CompiledFilter } from '../pipeline/filters';
+import type { Lane, RequestContext } from '../pipeline/request-context';
+import { always } from '../pipeline/settle';
+import type { StageResult } from '../pipeline/stage';
+import { requestSteps } from './compile-filters';
+
+export interface LaneSettings {
+  readonly worker: WorkerLane;
+  readonly blockedWarningMs: number;
+  readonly application?: Tags;
+}
+
+export interface LanePlan {
+  readonly steps: Step[];
+  /** Wraps the compiled request part so a worker slot taken by a step is released once it settles. */
+  readonly wrap?: (part: StageFn) => StageFn;
+}
+
+// Request property marking that the request holds a worker-lane slot (taken before its blocking filters).
+const WORKER_SLOT = 'rxrest.worker-slot';
+
+function releasing(worker: WorkerLane, part: StageFn): StageFn {
+  const release = (ctx: RequestContext) => {
+    if (ctx.getProperty(WORKER_SLOT) !== true) return;
+    ctx.setProperty(WORKER_SLOT, false);
+    worker.release();
+  };
+  return (ctx): StageResult<RequestContext> => {
+    try {
+      return always(part(ctx), () => release(ctx));
+    } catch (error) {
+      release(ctx);
+      throw error;
+    }
+  };
+}
+
+/**
+ * The request filters and the invoke step, in their lanes: in the worker lane a slot is taken before the
+ * first filter without `nonBlocking` (and released when the request part ends), or around the call alone.
+ */
+export function laneSteps(filters: readonly CompiledFilter[], invoke: StageFn, before: readonly Step[], lane: Lane, lanes: LaneSettings | undefined, readsBody: boolean): LanePlan {
+  const worker = lane === 'worker' ? lanes?.worker : undefined;
+  if (!worker) return { steps: [...requestSteps(filters), ...before, invoke] };
+  const firstBlocking = filters.findIndex((filter) => !filter.nonBlocking);
+  if (firstBlocking < 0) return { steps: [...requestSteps(filters), ...before, (ctx) => worker.run(() => invoke(ctx), readsBody)] };
+  const enter: StageFn = (ctx) => {
+    const entered = worker.enter(false);
+    ctx.setProperty(WORKER_SLOT, true);
+    return entered ? entered.then(() => ctx) : ctx;
+  };
+  return {
+    steps: [...requestSteps(filters.slice(0, firstBlocking)), enter, ...requestSteps(filters.slice(firstBlocking)), ...before, invoke],
+    wrap: (part) => releasing(worker, part),
+  };
+}
