@@ -2,6 +2,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
+import { parseQuery } from '../http/query';
 
 /** The Node request and response behind a request served by `@hono/node-server`. */
 export interface NodeBindings {
@@ -206,31 +207,4 @@ export class RequestContext {
     if (end < 0 || url[end] === '#') this.#rawQuery = '';
     else this.#rawQuery = hash > end ? url.slice(end + 1, hash) : url.slice(end + 1);
   }
-}
-
-function decodeQueryComponent(text: string): string {
-  if (text.indexOf('+') >= 0) text = text.replace(/\+/g, ' ');
-  if (text.indexOf('%') < 0) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    // URLSearchParams keeps a malformed escape as it is; so do we.
-    return new URLSearchParams(`x=${text}`).get('x') ?? text;
-  }
-}
-
-/** Splits a query string (application/x-www-form-urlencoded, WHATWG URL §5.1) into name → values. */
-function parseQuery(query: string): Map<string, string[]> {
-  const values = new Map<string, string[]>();
-  if (query === '') return values;
-  for (const pair of query.split('&')) {
-    if (pair === '') continue;
-    const equals = pair.indexOf('=');
-    const name = decodeQueryComponent(equals < 0 ? pair : pair.slice(0, equals));
-    const value = equals < 0 ? '' : decodeQueryComponent(pair.slice(equals + 1));
-    const list = values.get(name);
-    if (list) list.push(value);
-    else values.set(name, [value]);
-  }
-  return values;
 }
