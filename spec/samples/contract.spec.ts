@@ -1,4 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { existsSync, readdirSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { RunningServer } from '../../lib';
 import { buildSamples } from '../../samples/app';
@@ -54,11 +56,13 @@ const records = [
 describe('samples application (the whole contract over HTTP)', () => {
   let server: RunningServer;
   let base: string;
+  let bootedAt: number;
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers });
   const send = (path: string, method: string, body: string | FormData, headers: Record<string, string> = {}) =>
     fetch(`${base}${path}`, { method, headers, body });
 
   beforeAll(async () => {
+    bootedAt = Math.floor(Date.now() / 1000) * 1000;
     server = await buildSamples().listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     base = server.url;
   });
@@ -95,6 +99,10 @@ describe('samples application (the whole contract over HTTP)', () => {
 
     it('GET /streams/fruits answers 406 for an Accept it cannot produce', async () => {
       expect((await get('/streams/fruits', { Accept: 'text/csv' })).status).toBe(406);
+    });
+
+    it('GET /streams/ticks answers 404 for a count that is not a number', async () => {
+      expect((await get('/streams/ticks?count=abc')).status).toBe(404);
     });
   });
 
@@ -221,8 +229,9 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect(await notJson.text()).toBe('Cheese: Morbier');
     });
 
-    it('GET answers 406 for an Accept it cannot produce', async () => {
+    it('GET answers 406 for an Accept it cannot produce, and JSON for a malformed Accept (taken as */*)', async () => {
       expect((await get('/negotiated', { Accept: 'application/xml' })).status).toBe(406);
+      expect(await (await get('/negotiated', { Accept: 'not a media type;;' })).text()).toBe('{"name":"Morbier"}');
     });
 
     it('PUT JSON answers text, PUT text answers JSON', async () => {
@@ -309,6 +318,12 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect(gunzipSync(res.body).toString()).toContain('<title>rxrest samples</title>');
     });
 
+    it('gzips text answers of resources too', async () => {
+      const res = await raw(base, '/cheeses/brie', { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(res.body).toString()).toBe('Cheese: brie');
+    });
+
     it('leaves JSON uncompressed for Accept-Encoding: gzip', async () => {
       const res = await raw(base, '/fruits', { headers: { 'Accept-Encoding': 'gzip' } });
       expect(res.headers['content-encoding']).toBeUndefined();
@@ -317,6 +332,13 @@ describe('samples application (the whole contract over HTTP)', () => {
   });
 
   describe('/multipart', () => {
+    const uploads = resolvePath('.uploads');
+    const uploaded = () => (existsSync(uploads) ? readdirSync(uploads) : []);
+    let before: string[] = [];
+    beforeAll(() => {
+      before = uploaded();
+    });
+
     it('POST /multipart reads a text part, a file part and a JSON part', async () => {
       const form = new FormData();
       form.append('description', 'A tiny picture');
@@ -363,6 +385,15 @@ describe('samples application (the whole contract over HTTP)', () => {
       for (const item of [...body.note, ...body.file]) expect(Object.keys(item)).toEqual(expect.arrayContaining(['name', 'size', 'charset', 'fileName', 'isFileItem', 'headers']));
     });
 
+    it('leaves no uploaded file behind once the responses are sent', async () => {
+      let left = uploaded().filter((name) => !before.includes(name));
+      for (let attempt = 0; attempt < 20 && left.length > 0; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        left = uploaded().filter((name) => !before.includes(name));
+      }
+      expect(left).toEqual([]);
+    });
+
     it('POST /multipart answers 415 for a non-multipart body', async () => {
       expect((await send('/multipart', 'POST', '{}', json)).status).toBe(415);
     });
@@ -385,6 +416,180 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect(note.head).toMatch(/content-type: text\/plain/);
       expect(note.head).toMatch(/(^|\r\n)x-part: 1(\r\n|$)/);
       expect(note.body).toBe('The first programmer');
+    });
+  });
+  describe('/conditional', () => {
+    const text = { 'Content-Type': 'text/plain' };
+    let firstModified = '';
+
+    it('GET answers Some resource with ETag "v1" and a Last-Modified in whole seconds', async () => {
+      const res = await raw(base, '/conditional');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/plain;charset=UTF-8');
+      expect(res.headers.etag).toBe('"v1"');
+      firstModified = res.headers['last-modified']!;
+      expect(firstModified).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+      expect(new Date(firstModified).getTime()).toBeGreaterThanOrEqual(bootedAt);
+      expect(new Date(firstModified).getTime()).toBeLessThanOrEqual(Date.now());
+      expect(res.body.toString()).toBe('Some resource');
+    });
+
+    it('GET answers 304 with an empty body for If-Modified-Since of that date or If-None-Match "v1"', async () => {
+      for (const headers of [{ 'If-Modified-Since': firstModified }, { 'If-None-Match': '"v1"' }]) {
+        const res = await raw(base, '/conditional', { headers });
+        expect([res.status, res.body.length, res.headers.etag]).toEqual([304, 0, '"v1"']);
+      }
+      const older = new Date(new Date(firstModified).getTime() - 1000).toUTCString();
+      expect((await raw(base, '/conditional', { headers: { 'If-Modified-Since': older } })).status).toBe(200);
+      expect((await raw(base, '/conditional', { headers: { 'If-None-Match': '"v0"' } })).status).toBe(200);
+    });
+
+    it('PUT with a stale If-Match answers 412 with the current ETag and an empty body, storing nothing', async () => {
+      const res = await raw(base, '/conditional', { method: 'PUT', headers: { ...text, 'If-Match': '"v0"' }, body: 'Lost update' });
+      expect([res.status, res.headers.etag, res.body.length]).toEqual([412, '"v1"', 0]);
+      expect(await (await get('/conditional')).text()).toBe('Some resource');
+    });
+
+    it('PUT stores the text and answers it with ETag "v2" and a new Last-Modified; then v1 is stale', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const res = await raw(base, '/conditional', { method: 'PUT', headers: { ...text, 'If-Match': '"v1"' }, body: 'New text' });
+      expect([res.status, res.headers.etag, res.body.toString()]).toEqual([200, '"v2"', 'New text']);
+      expect(new Date(res.headers['last-modified']!).getTime()).toBeGreaterThan(new Date(firstModified).getTime());
+      const stale = await raw(base, '/conditional', { method: 'PUT', headers: { ...text, 'If-Match': '"v1"' }, body: 'Lost' });
+      expect([stale.status, stale.headers.etag, stale.body.length]).toEqual([412, '"v2"', 0]);
+      const unconditional = await raw(base, '/conditional', { method: 'PUT', headers: text, body: 'Third' });
+      expect([unconditional.status, unconditional.headers.etag, unconditional.body.toString()]).toEqual([200, '"v3"', 'Third']);
+      const now = await raw(base, '/conditional');
+      expect([now.headers.etag, now.body.toString()]).toEqual(['"v3"', 'Third']);
+    });
+  });
+
+  describe('/stored-fruits', () => {
+    it('POST answers 303 See Other with an absolute Location of the new id; GET reads it back', async () => {
+      const first = await raw(base, '/stored-fruits', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Mango', description: 'Tropical' }) });
+      expect(first.status).toBe(303);
+      expect(first.headers.location).toBe(`${base}/stored-fruits/1`);
+      const second = await raw(base, '/stored-fruits', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Kiwi' }) });
+      expect(second.headers.location).toBe(`${base}/stored-fruits/2`);
+      const fetched = await fetch(first.headers.location!, { redirect: 'manual' });
+      expect([fetched.status, fetched.headers.get('content-type')]).toEqual([200, 'application/json;charset=UTF-8']);
+      expect(await fetched.text()).toBe('{"id":1,"name":"Mango","description":"Tropical"}');
+      expect(await (await get('/stored-fruits/2')).json()).toEqual({ id: 2, name: 'Kiwi' });
+    });
+
+    it('a client following the redirect lands on the stored fruit with GET', async () => {
+      const res = await send('/stored-fruits', 'POST', JSON.stringify({ name: 'Lime', description: 'Sour' }), json);
+      expect(res.status).toBe(200);
+      expect(res.url).toBe(`${base}/stored-fruits/3`);
+      expect(await res.json()).toEqual({ id: 3, name: 'Lime', description: 'Sour' });
+    });
+
+    it('GET answers 404 for an unknown id and POST 400 for an invalid Fruit', async () => {
+      expect((await get('/stored-fruits/999')).status).toBe(404);
+      expect((await send('/stored-fruits', 'POST', JSON.stringify({ name: '' }), json)).status).toBe(400);
+    });
+  });
+
+  describe('/records', () => {
+    const hal = { Accept: 'application/hal+json' };
+    const linkLine = (rel: string, path: string) => `<${base}${path}>; rel="${rel}"`;
+    const instanceLinks = (id: number) => ({
+      list: { href: `${base}/records` },
+      self: { href: `${base}/records/${id}` },
+      update: { href: `${base}/records/${id}` },
+      delete: { href: `${base}/records/${id}` },
+    });
+
+    it('GET /records answers the JSON list with one Link line for the type link list', async () => {
+      const res = await raw(base, '/records');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json;charset=UTF-8');
+      expect(JSON.parse(res.body.toString())).toEqual(records);
+      expect(valuesOf(res, 'link')).toEqual([linkLine('list', '/records')]);
+    });
+
+    it('GET /records with Accept: application/hal+json answers the HAL collection, each item with its links', async () => {
+      const res = await raw(base, '/records', { headers: hal });
+      expect(res.headers['content-type']).toMatch(/^application\/hal\+json/);
+      expect(JSON.parse(res.body.toString())).toEqual({
+        _embedded: { items: records.map((record) => ({ ...record, _links: instanceLinks(record.id) })) },
+        _links: { list: { href: `${base}/records` } },
+      });
+    });
+
+    it('GET /records/{id} answers the record with one Link line each for list, self, update and delete', async () => {
+      const res = await raw(base, '/records/1');
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body.toString())).toEqual(records[0]);
+      expect([...valuesOf(res, 'link')].sort()).toEqual(
+        [linkLine('list', '/records'), linkLine('self', '/records/1'), linkLine('update', '/records/1'), linkLine('delete', '/records/1')].sort(),
+      );
+      const halRes = await raw(base, '/records/2', { headers: hal });
+      expect(halRes.headers['content-type']).toMatch(/^application\/hal\+json/);
+      expect(JSON.parse(halRes.body.toString())).toEqual({ ...records[1], _links: instanceLinks(2) });
+    });
+
+    it('ignores X-Forwarded-* for links while proxy address forwarding is off', async () => {
+      const res = await raw(base, '/records', { headers: { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' } });
+      expect(valuesOf(res, 'link')).toEqual([linkLine('list', '/records')]);
+    });
+
+    it('GET /records/{id} answers 404 without links for an unknown or non-numeric id', async () => {
+      for (const id of ['99', 'abc', '1.5']) {
+        for (const headers of [{}, hal]) {
+          const res = await raw(base, `/records/${id}`, { headers });
+          expect(res.status).toBe(404);
+          expect(valuesOf(res, 'link')).toEqual([]);
+          expect(res.body.toString()).not.toContain('_links');
+        }
+      }
+    });
+
+    it('GET /records/hal-wrapped answers the programmatic HAL collection named records with a first-record link', async () => {
+      for (const headers of [{}, hal]) {
+        const res = await raw(base, '/records/hal-wrapped', { headers });
+        expect(res.status).toBe(200);
+        expect(JSON.parse(res.body.toString())).toEqual({
+          _embedded: { records: records.map((record) => ({ ...record, _links: instanceLinks(record.id) })) },
+          _links: { list: { href: `${base}/records` }, 'first-record': { href: `${base}/records/1` } },
+        });
+      }
+    });
+
+    it('PUT /records/{id} updates the record and answers it with its links; DELETE answers 204 and removes it', async () => {
+      const put = await raw(base, '/records/2', { method: 'PUT', headers: json, body: JSON.stringify({ slug: 'second', value: 'Changed' }) });
+      expect(put.status).toBe(200);
+      expect(JSON.parse(put.body.toString())).toEqual({ id: 2, slug: 'second', value: 'Changed' });
+      expect(valuesOf(put, 'link')).toEqual(expect.arrayContaining([linkLine('update', '/records/2'), linkLine('self', '/records/2')]));
+      expect(await (await get('/records/2')).json()).toEqual({ id: 2, slug: 'second', value: 'Changed' });
+      const removed = await raw(base, '/records/2', { method: 'DELETE' });
+      expect([removed.status, removed.body.length]).toEqual([204, 0]);
+      expect((await get('/records/2')).status).toBe(404);
+      expect(await (await get('/records')).json()).toEqual([records[0]]);
+      expect((await raw(base, '/records/2', { method: 'DELETE' })).status).toBe(404);
+      expect((await raw(base, '/records/abc', { method: 'PUT', headers: json, body: '{}' })).status).toBe(404);
+    });
+  });
+
+  describe('conditional inclusion', () => {
+    it('GET /dev-info and GET /beta answer 404 in the default prod profile with samples.beta.disabled=true', async () => {
+      expect((await get('/dev-info')).status).toBe(404);
+      expect((await get('/beta')).status).toBe(404);
+    });
+
+    it('GET /dev-info answers dev profile when built in the dev profile; /beta is served once enabled', async () => {
+      const dev = await buildSamples({ 'framework.profile': 'dev' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+      const beta = await buildSamples({ 'samples.beta.disabled': 'false' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+      try {
+        const info = await fetch(`${dev.url}/dev-info`);
+        expect([info.status, await info.text()]).toEqual([200, 'dev profile']);
+        expect((await fetch(`${dev.url}/beta`)).status).toBe(404);
+        expect((await fetch(`${beta.url}/dev-info`)).status).toBe(404);
+        const served = await fetch(`${beta.url}/beta`);
+        expect([served.status, await served.text()]).toEqual([200, 'beta']);
+      } finally {
+        await Promise.all([dev.close(), beta.close()]);
+      }
     });
   });
 });
