@@ -6,11 +6,18 @@ import { PARAM_OPTIONS } from '../decorators/params';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
 import { beanReadsBody } from '../params/compile-bean';
 import { contextResolver } from '../params/context-types';
+import { isUnknownDesignType } from '../params/convert';
+import { logging } from '../logging/logger';
 import type { BodySettings } from '../params/read-body-argument';
 import type { StageFn } from '../pipeline/chain';
 import type { RequestContext } from '../pipeline/request-context';
 import type { PathTemplate } from '../routing/path-template';
 import { locate, type ProblemCollector } from '../errors/definition-error';
+
+const log = logging.getLogger('rxrest.build');
+
+/** Kinds whose value is converted by type: without one they stay strings (a body stays plain JSON). */
+const typedKinds = new Set<ParamMeta['kind']>(['path', 'query', 'header', 'cookie', 'form', 'matrix', 'body']);
 
 export interface CompiledArguments {
   readonly read: StageFn | undefined;
@@ -25,8 +32,10 @@ function implicitMeta(index: number, type: unknown, name: string | undefined, te
 
 export function compileArguments(type: Function, method: MethodMeta, template: PathTemplate, settings: BodySettings, problems: ProblemCollector): CompiledArguments {
   const fn = (type.prototype as Record<string, unknown>)[method.name] as Function;
-  const types = (readDesignType('design:paramtypes', type.prototype, method.name) as unknown[] | undefined) ?? [];
+  const designTypes = readDesignType('design:paramtypes', type.prototype, method.name) as unknown[] | undefined;
+  const types = designTypes ?? [];
   const names = readParameterNames(fn) ?? [];
+  const untyped: string[] = [];
   const count = Math.max(types.length, fn.length, names.length, ...[...method.params.keys()].map((i) => i + 1));
   const readers: ArgumentReader[] = [];
   let bodies = 0;
@@ -41,8 +50,22 @@ export function compileArguments(type: Function, method: MethodMeta, template: P
     if (meta.kind === 'path' && name !== undefined && !template.variables.includes(name)) {
       problems.add(where, `the path parameter "${name}" is not a variable of the template ${template.template}`);
     }
+    const options = meta.tags.get(PARAM_OPTIONS);
+    if (!designTypes && options?.type === undefined && options?.schema === undefined) {
+      if (meta.kind === 'context') {
+        problems.add(where, 'the context type is unknown without decorator metadata: give it, e.g. @Context({ type: UriInfo })');
+        continue;
+      }
+      if (typedKinds.has(meta.kind)) untyped.push(`${name ?? i} (${meta.kind})`);
+    }
     const reader = problems.attempt(where, () => compileArgument({ meta, name, designType: types[i], settings }));
     if (reader) readers.push(reader);
+  }
+  // DESIGN §2: metadata is used when present, never required, but a type it would have given is not guessed.
+  if (untyped.length) {
+    log.warn(`${locate(type, method.name)}: no decorator metadata (design:paramtypes) was emitted, so these parameters are read as strings`
+      + ` (a body as plain JSON): ${untyped.join(', ')}. Enable "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig,`
+      + ' or give each type explicitly ({ type } or { schema }).');
   }
   if (bodies > 1) problems.add(locate(type, method.name), `only one parameter can receive the request body, but ${bodies} are undecorated or @Body`);
   return { read: readers.length ? readAll(readers) : undefined, readsBody };
