@@ -1,0 +1,49 @@
+import { request as httpRequest } from 'node:http';
+import { GET, Path } from '../../lib';
+import { buildApp } from '../support/app';
+
+@Path('hang')
+class Hanging {
+  @GET forever(): Promise<string> { return new Promise(() => undefined); }
+  @GET @Path('ok') ok(): string { return 'ok'; }
+}
+
+function get(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpRequest({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject).end();
+  });
+}
+
+describe('RunningServer.close', () => {
+  it('closes the connections of requests still running when framework.shutdown.timeout has passed', async () => {
+    const server = await buildApp([Hanging], { 'framework.shutdown.timeout': '150ms' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const stuck = get(server.port, '/hang');
+    stuck.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await server.close();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    await expect(stuck).rejects.toThrow(/socket hang up|ECONNRESET/);
+    expect(server.server.listening).toBe(false);
+  });
+
+  it('stops gracefully on SIGTERM and SIGINT, and removes its signal handlers once closed', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const before = { SIGTERM: process.listenerCount('SIGTERM'), SIGINT: process.listenerCount('SIGINT') };
+      const server = await buildApp([Hanging]).listen({ port: 0, host: '127.0.0.1' });
+      expect(process.listenerCount(signal)).toBe(before[signal] + 1);
+      expect(await get(server.port, '/hang/ok')).toEqual({ status: 200, body: 'ok' });
+      const closed = new Promise((resolve) => server.server.once('close', resolve));
+      process.emit(signal, signal);
+      await closed;
+      expect(server.server.listening).toBe(false);
+      await expect(get(server.port, '/hang/ok')).rejects.toThrow();
+      expect({ SIGTERM: process.listenerCount('SIGTERM'), SIGINT: process.listenerCount('SIGINT') }).toEqual(before);
+    }
+  });
+});
