@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as lib from '../../lib';
 import { describeConfiguration, ErrorCodes, LOG_CATEGORIES } from '../../lib';
 
 const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
@@ -19,6 +20,11 @@ describe('README', () => {
     for (const row of describeConfiguration()) {
       expect(readme).toContain(`| \`${row.key}\` | ${row.default === undefined ? '—' : `\`${row.default}\``} |`);
     }
+  });
+
+  it('names every value the public API exports', () => {
+    const missing = Object.keys(lib).filter((name) => !new RegExp(`\\b${name}\\b`).test(readme));
+    expect(missing).toEqual([]);
   });
 
   it('names every log category', () => {
