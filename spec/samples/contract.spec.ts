@@ -164,6 +164,7 @@ describe('samples application (the whole contract over HTTP)', () => {
     it('POST /legumes is refused with 405 by the name-bound filter, before the method runs', async () => {
       const res = await send('/legumes', 'POST', JSON.stringify({ name: 'Pea', description: 'Small' }), json);
       expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toMatch(/\bGET\b/);
       expect(((await (await get('/legumes')).json()) as unknown[]).length).toBe(2);
     });
 
@@ -239,6 +240,8 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect([fromJson.status, fromJson.headers.get('content-type'), await fromJson.text()]).toEqual([200, 'text/plain;charset=UTF-8', 'Cheese: Brie']);
       const fromText = await send('/negotiated', 'PUT', 'Comté', { 'Content-Type': 'text/plain;charset=UTF-8' });
       expect([fromText.status, fromText.headers.get('content-type'), await fromText.text()]).toEqual([200, 'application/json;charset=UTF-8', '{"name":"Comté"}']);
+      const bare = await send('/negotiated', 'PUT', 'Comté', { 'Content-Type': 'text/plain' });
+      expect(await bare.text()).toBe('{"name":"Comté"}');
     });
 
     it('PUT answers 415 for another Content-Type and 406 when the produced type is not accepted', async () => {
@@ -435,7 +438,7 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
 
     it('GET answers 304 with an empty body for If-Modified-Since of that date or If-None-Match "v1"', async () => {
-      for (const headers of [{ 'If-Modified-Since': firstModified }, { 'If-None-Match': '"v1"' }]) {
+      for (const headers of [{ 'If-Modified-Since': firstModified }, { 'If-None-Match': '"v1"' }] as Array<Record<string, string>>) {
         const res = await raw(base, '/conditional', { headers });
         expect([res.status, res.body.length, res.headers.etag]).toEqual([304, 0, '"v1"']);
       }
@@ -485,7 +488,7 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
 
     it('GET answers 404 for an unknown id and POST 400 for an invalid Fruit', async () => {
-      expect((await get('/stored-fruits/999')).status).toBe(404);
+      for (const id of ['999', 'abc', '18446744073709551616']) expect((await get(`/stored-fruits/${id}`)).status).toBe(404);
       expect((await send('/stored-fruits', 'POST', JSON.stringify({ name: '' }), json)).status).toBe(400);
     });
   });
