@@ -262,6 +262,27 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect(elapsed).toBeLessThan(1000);
     });
 
+    it('GET /streams/ticks delivers each event as it happens to a browser-like client', async () => {
+      let encoding: string | undefined = 'unset';
+      const arrivals = await new Promise<Array<[number, string]>>((resolve, reject) => {
+        const started = Date.now();
+        const seen: Array<[number, string]> = [];
+        const req = httpRequest(`${base}/streams/ticks?count=3&intervalMs=150`, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } }, (res) => {
+          encoding = res.headers['content-encoding'];
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => seen.push([Date.now() - started, chunk]));
+          res.on('end', () => resolve(seen));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(encoding).toBeUndefined();
+      expect(arrivals.map(([, chunk]) => chunk).join('')).toBe('data:0\n\ndata:1\n\ndata:2\n\n');
+      const firstEventAt = arrivals.find(([, chunk]) => chunk.includes('data:0'))![0];
+      expect(firstEventAt).toBeLessThan(350);
+      expect(arrivals.at(-1)![0] - firstEventAt).toBeGreaterThanOrEqual(250);
+    });
+
     it('GET /streams/ticks?count=0 ends at once with no event', async () => {
       const res = await raw(base, '/streams/ticks?count=0&intervalMs=10');
       expect([res.status, res.body.toString()]).toEqual([200, '']);
