@@ -113,6 +113,10 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect(await added.json()).toEqual([...initialFruits, { name: 'Pear', description: 'Autumn fruit' }]);
       const noDescription = await send('/fruits', 'POST', JSON.stringify({ name: 'Fig' }), json);
       expect(await noDescription.json()).toEqual([...initialFruits, { name: 'Pear', description: 'Autumn fruit' }, { name: 'Fig' }]);
+      const streamed = await get('/streams/fruits', { Accept: 'application/x-ndjson' });
+      expect((await streamed.text()).trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+        ...initialFruits, { name: 'Pear', description: 'Autumn fruit' }, { name: 'Fig' },
+      ]);
       await send('/fruits', 'DELETE', JSON.stringify({ name: 'Fig' }), json);
       const removed = await send('/fruits', 'DELETE', JSON.stringify({ name: 'Pear' }), json);
       expect(removed.status).toBe(200);
@@ -331,6 +335,14 @@ describe('samples application (the whole contract over HTTP)', () => {
         expect(res.headers['last-modified']).toMatch(/GMT$/);
         const again = await raw(base, path, { headers: { 'If-None-Match': res.headers.etag! } });
         expect([again.status, again.body.length]).toEqual([304, 0]);
+      }
+    });
+
+    it('never serves a file outside samples/public, however .. is encoded', async () => {
+      for (const path of ['/../package.json', '/%2e%2e/package.json', '/%2E%2E%2Fpackage.json', '/..%2f..%2fpackage.json', '/..%5cpackage.json']) {
+        const res = await raw(base, path);
+        expect(res.status).not.toBe(200);
+        expect(res.body.toString()).not.toContain('"rxrest"');
       }
     });
 
