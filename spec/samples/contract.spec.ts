@@ -159,7 +159,7 @@ describe('samples application (the whole contract over HTTP)', () => {
   describe('/legumes and /errors', () => {
     it('GET /legumes answers the two legumes', async () => {
       const res = await get('/legumes');
-      expect(res.status).toBe(200);
+      expect([res.status, res.headers.get('content-type')]).toEqual([200, 'application/json;charset=UTF-8']);
       expect(await res.text()).toBe(
         '[{"name":"Carrot","description":"Root vegetable, usually orange"},{"name":"Zucchini","description":"Summer squash"}]',
       );
@@ -174,7 +174,7 @@ describe('samples application (the whole contract over HTTP)', () => {
 
     it('GET /errors/* answer 400 Nope, a generic 500, and 409 from the global mapper, also unwrapped', async () => {
       const bad = await get('/errors/bad-request');
-      expect([bad.status, await bad.text()]).toEqual([400, 'Nope']);
+      expect([bad.status, bad.headers.get('content-type'), await bad.text()]).toEqual([400, 'text/plain;charset=UTF-8', 'Nope']);
       const unhandled = await get('/errors/unhandled');
       expect(unhandled.status).toBe(500);
       expect(unhandled.headers.get('content-type')).toMatch(/^application\/problem\+json/);
