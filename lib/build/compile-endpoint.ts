@@ -14,8 +14,8 @@ import type { BodySettings } from '../params/read-body-argument';
 import { compileStage, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
 import { recover } from '../pipeline/map-errors';
-import type { EndpointInfo, Lane, RequestContext } from '../pipeline/request-context';
-import { attempt, then } from '../pipeline/settle';
+import { RequestContext, type EndpointInfo, type Lane } from '../pipeline/request-context';
+import { catchLater, then } from '../pipeline/settle';
 import type { StageResult } from '../pipeline/stage';
 import type { ResultDefaults } from '../pipeline/to-response';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
@@ -105,7 +105,13 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
   const handle = (ctx: RequestContext): StageResult<RequestContext> => {
     ctx.endpoint = info;
     ctx.lane = info.lane;
-    const handled = attempt(() => requestPart(ctx), (error) => recover(ctx, error, mappers));
+    let handled: StageResult<RequestContext>;
+    try {
+      handled = requestPart(ctx);
+      if (!(handled instanceof RequestContext)) handled = catchLater(handled, (error) => recover(ctx, error, mappers));
+    } catch (error) {
+      handled = recover(ctx, error, mappers);
+    }
     return responsePart ? then(handled, responsePart) : handled;
   };
   return { info, template, consumes, produces, readsBody: args.readsBody, handle };

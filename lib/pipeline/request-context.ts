@@ -25,6 +25,11 @@ export interface EndpointInfo {
 }
 
 /** Thrown by `abortWith` to jump from a request filter to the response stages. */
+// Shared empty defaults: a request allocates its own only when routing or argument reading fills them.
+const NO_MATRIX: ReadonlyMap<string, readonly string[]> = new Map();
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
+
 export class RequestAborted {
   constructor(readonly response: RestResponse<unknown> | Response) {}
 }
@@ -47,13 +52,13 @@ export class RequestContext {
   /** The decoded path without matrix parameters, set by routing. */
   path = '';
   /** Matrix parameters of every path segment, set by routing. */
-  matrix: ReadonlyMap<string, readonly string[]> = new Map();
+  matrix: ReadonlyMap<string, readonly string[]> = NO_MATRIX;
   /** Values of the matched template's variables, set by routing. */
-  pathParams: Record<string, string> = {};
+  pathParams: Readonly<Record<string, string>> = NO_PARAMS;
   endpoint: EndpointInfo | undefined;
   lane: Lane = 'event-loop';
   /** The arguments the endpoint method will be called with. */
-  args: unknown[] = [];
+  args: unknown[] = NO_ARGS;
   /** The response, once there is one. */
   response: ResponseContext | undefined;
   /** The error being handled, for response filters (`undefined` when none). */
@@ -134,7 +139,9 @@ export class RequestContext {
    * when absent. Parsed once per request into a map, which is cheaper than a `URLSearchParams`.
    */
   queryValues(name: string): readonly string[] | undefined {
-    this.#queryValues ??= parseQuery(this.rawQuery);
+    const query = this.rawQuery;
+    if (query === '') return undefined;
+    this.#queryValues ??= parseQuery(query);
     return this.#queryValues.get(name);
   }
 

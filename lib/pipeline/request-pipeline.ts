@@ -4,7 +4,7 @@ import type { EntityWriter } from '../body/entity-writers';
 import type { CompressionSettings } from '../compression/compression-settings';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import type { Router } from '../routing/router';
-import { attempt, then, type StageFn } from './settle';
+import { catchLater, then, type StageFn } from './settle';
 import type { StageResult } from './stage';
 import type { Endpoint } from './endpoint';
 import { recover, defaultErrorResponse } from './map-errors';
@@ -47,10 +47,13 @@ export class RequestPipeline {
   execute(request: Request, environment?: unknown): Response | Promise<Response> {
     const ctx = new RequestContext(request, environment);
     const { preMatching } = this.#parts;
-    const routed = attempt(
-      () => (preMatching ? then(preMatching(ctx), this.#route) : this.#route(ctx)),
-      (error) => this.#recoverUnrouted(ctx, error),
-    );
+    let routed: StageResult<RequestContext>;
+    try {
+      routed = preMatching ? then(preMatching(ctx), this.#route) : this.#route(ctx);
+      if (!(routed instanceof RequestContext)) routed = catchLater(routed, (error) => this.#recoverUnrouted(ctx, error));
+    } catch (error) {
+      routed = this.#recoverUnrouted(ctx, error);
+    }
     if (routed instanceof RequestContext) return this.#answer(ctx);
     const failed = (error: unknown) => {
       ctx.response = defaultErrorResponse(error);

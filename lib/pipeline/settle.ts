@@ -30,14 +30,11 @@ export function settleToPromise(result: Result): RequestContext | PromiseLike<Re
   });
 }
 
-/** Runs `run`, sending a synchronous throw, a rejection or an Observable error to `onError`. */
-export function attempt(run: () => Result, onError: (error: unknown) => Result): Result {
-  let result: Result;
-  try {
-    result = run();
-  } catch (error) {
-    return onError(error);
-  }
+/**
+ * Sends a later failure of `result` (a rejection, an Observable error) to `onError`; a context passes as it
+ * is. Callers catch synchronous throws themselves, so the synchronous path allocates no closure.
+ */
+export function catchLater(result: Result, onError: (error: unknown) => Result): Result {
   if (result instanceof RequestContext) return result;
   if (result instanceof Observable) return result.pipe(catchError((error: unknown) => toObservable(onError(error))));
   return Promise.resolve(result).then(undefined, (error: unknown) => settleToPromise(onError(error)));

@@ -2,7 +2,9 @@
 
 /** Response headers, names case-insensitive, several values per name kept as separate lines. */
 export class ResponseHeaders {
-  readonly #values = new Map<string, string[]>();
+  // One value is kept as a string, several as an array: most responses carry a handful of single-line
+  // headers, and this is on every request's path.
+  readonly #values = new Map<string, string | string[]>();
 
   constructor(init?: Iterable<[string, string]> | Record<string, string | readonly string[]>) {
     if (!init) return;
@@ -12,11 +14,12 @@ export class ResponseHeaders {
 
   get(name: string): string | undefined {
     const values = this.#values.get(name.toLowerCase());
-    return values ? values.join(', ') : undefined;
+    return typeof values === 'string' || values === undefined ? values : values.join(', ');
   }
 
   getAll(name: string): readonly string[] {
-    return this.#values.get(name.toLowerCase()) ?? [];
+    const values = this.#values.get(name.toLowerCase());
+    return values === undefined ? [] : typeof values === 'string' ? [values] : values;
   }
 
   has(name: string): boolean {
@@ -24,15 +27,16 @@ export class ResponseHeaders {
   }
 
   set(name: string, value: string | number): this {
-    this.#values.set(name.toLowerCase(), [String(value)]);
+    this.#values.set(name.toLowerCase(), String(value));
     return this;
   }
 
   add(name: string, value: string | number): this {
     const key = name.toLowerCase();
     const values = this.#values.get(key);
-    if (values) values.push(String(value));
-    else this.#values.set(key, [String(value)]);
+    if (values === undefined) this.#values.set(key, String(value));
+    else if (typeof values === 'string') this.#values.set(key, [values, String(value)]);
+    else values.push(String(value));
     return this;
   }
 
@@ -46,7 +50,7 @@ export class ResponseHeaders {
   }
 
   *entries(): IterableIterator<[string, readonly string[]]> {
-    yield* this.#values.entries();
+    for (const [name, values] of this.#values) yield [name, typeof values === 'string' ? [values] : values];
   }
 
   /**
@@ -63,12 +67,15 @@ export class ResponseHeaders {
     const init: Record<string, string | string[]> = {};
     let multi = false;
     for (const [name, values] of this.#values) {
-      if (values.length > 1) multi = true;
-      init[name] = values.length === 1 ? values[0] : [...values];
+      if (typeof values === 'string') init[name] = values;
+      else {
+        multi = true;
+        init[name] = [...values];
+      }
     }
     if (!multi) return init;
     const lines: [string, string][] = [];
-    for (const [name, values] of this.#values) for (const value of values) lines.push([name, value]);
+    for (const [name, values] of this.entries()) for (const value of values) lines.push([name, value]);
     Object.defineProperty(init, Symbol.iterator, { enumerable: false, value: () => lines.values() });
     return init;
   }
