@@ -283,7 +283,7 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect(encoding).toBeUndefined();
       expect(arrivals.map(([, chunk]) => chunk).join('')).toBe('data:0\n\ndata:1\n\ndata:2\n\n');
       const firstEventAt = arrivals.find(([, chunk]) => chunk.includes('data:0'))![0];
-      expect(firstEventAt).toBeLessThan(350);
+      expect(firstEventAt).toBeLessThan(1000);
       expect(arrivals.at(-1)![0] - firstEventAt).toBeGreaterThanOrEqual(250);
     });
 
