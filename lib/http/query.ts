@@ -19,15 +19,20 @@ function decodeQueryComponent(text: string): string {
  */
 export function parseQuery(query: string): Map<string, string[]> {
   const values = new Map<string, string[]>();
-  if (query === '') return values;
-  for (const pair of query.split('&')) {
-    if (pair === '') continue;
-    const equals = pair.indexOf('=');
-    const name = decodeQueryComponent(equals < 0 ? pair : pair.slice(0, equals));
-    const value = equals < 0 ? '' : decodeQueryComponent(pair.slice(equals + 1));
-    const list = values.get(name);
-    if (list) list.push(value);
-    else values.set(name, [value]);
+  let start = 0;
+  while (start <= query.length) {
+    let end = query.indexOf('&', start);
+    if (end < 0) end = query.length;
+    if (end > start) {
+      const equals = query.indexOf('=', start);
+      const split = equals >= 0 && equals < end;
+      const name = decodeQueryComponent(query.slice(start, split ? equals : end));
+      const value = split ? decodeQueryComponent(query.slice(equals + 1, end)) : '';
+      const list = values.get(name);
+      if (list) list.push(value);
+      else values.set(name, [value]);
+    }
+    start = end + 1;
   }
   return values;
 }
