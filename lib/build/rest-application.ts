@@ -1,33 +1,33 @@
 /** The build step and the built application: decorated classes in, a fetch handler and a server out. */
+import { resolve as resolvePath } from 'node:path';
 import { compressionSettings } from '../compression/compression-settings';
 import { buildConditionFilter, isEndpointDisabled } from '../conditions/build-conditions';
 import { loadConfig, type Config, type FrameworkKey, type LoadConfigOptions } from '../config';
-import { multipartSettings } from '../multipart/multipart-settings';
-import { multipartWriter } from '../multipart/multipart-writer';
 import type { Application } from '../decorators/application';
 import { APPLICATION_PATH } from '../decorators/resource';
+import { ProblemCollector } from '../errors/definition-error';
+import { checkFilterOrder } from '../execution/check-filter-order';
+import { WorkerLane } from '../execution/worker-lane';
 import { collectLinkTargets } from '../links/collect-link-targets';
 import { configureLogging, logging } from '../logging/logger';
 import { findClassMeta } from '../metadata/store';
+import { multipartSettings } from '../multipart/multipart-settings';
+import { multipartWriter } from '../multipart/multipart-writer';
 import { compileStage } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
 import { RequestPipeline } from '../pipeline/request-pipeline';
-import { Router } from '../routing/router';
 import { bodyEnvironment } from '../providers/body-environment';
+import { Router } from '../routing/router';
 import { listen, type RunningServer } from '../server/listen';
-import { compileEndpoint } from './compile-endpoint';
-import type { LaneSettings } from './compile-lanes';
-import { checkFilterOrder } from '../execution/check-filter-order';
-import { WorkerLane } from '../execution/worker-lane';
 import { StaticFiles } from '../static/static-files';
 import type { StreamSettings } from '../streaming/stream-pump';
-import { resolve as resolvePath } from 'node:path';
+import { compileEndpoint, type EndpointContext } from './compile-endpoint';
 import { applicable, compileFilters, requestSteps, responseSteps, type OperatorFilter } from './compile-filters';
 import { compileInterceptors } from './compile-interceptors';
+import type { LaneSettings } from './compile-lanes';
 import { compileMappers, mappersFor } from './compile-mappers';
-import { ProblemCollector } from '../errors/definition-error';
 import { detectDuplicates } from './detect-duplicates';
-import { discover } from './discover';
+import { discover, type Unit } from './discover';
 
 const log = logging.getLogger('rxrest.build');
 
@@ -109,6 +109,34 @@ function staticFilesOf(config: Config, directory: string | undefined): StaticFil
   return folder ? new StaticFiles(resolvePath(directory ?? process.cwd(), folder)) : undefined;
 }
 
+/** The endpoints of one resource class; a method with several HTTP method decorators is a problem. */
+function compileResource(unit: Unit, context: EndpointContext): Endpoint[] {
+  const endpoints: Endpoint[] = [];
+  for (const method of unit.meta.methods.values()) {
+    if (method.httpMethods.length > 1) {
+      context.problems.add(`${unit.type.name}#${method.name}`, `has ${method.httpMethods.length} HTTP method decorators (${method.httpMethods.join(', ')}); an endpoint has exactly one`);
+      continue;
+    }
+    const endpoint = method.httpMethods.length ? compileEndpoint(unit, method, method.httpMethods[0], context) : undefined;
+    if (endpoint) endpoints.push(endpoint);
+  }
+  return endpoints;
+}
+
+/** Duplicate endpoints fail the build, or only warn with `framework.rest.fail-on-duplicate=false` (spec 4.1.5). */
+function reportDuplicates(endpoints: readonly Endpoint[], config: Config, problems: ProblemCollector): void {
+  const duplicates = detectDuplicates(endpoints);
+  if (config.get('framework.rest.fail-on-duplicate')) for (const message of duplicates) problems.add('duplicate endpoints', message);
+  else for (const message of duplicates) log.warn(`Duplicate endpoints: ${message}`);
+}
+
+function routerOf(endpoints: readonly Endpoint[]): Router<Endpoint> {
+  const router = new Router<Endpoint>();
+  for (const endpoint of endpoints) router.add(endpoint.template, endpoint);
+  router.freeze();
+  return router;
+}
+
 function applicationPath(options: BuildOptions, config: Config): string {
   const type = options.application?.constructor;
   return (type && findClassMeta(type)?.tags.get(APPLICATION_PATH)) ?? config.get('framework.rest.path');
@@ -141,29 +169,13 @@ export const RestApplication = {
     const streams = streamSettings(config);
     const lanes = laneSettings(config, options.application);
     for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
-    const endpoints: Endpoint[] = [];
-    for (const unit of resources) {
-      const context = { applicationPath: root, filters, mappers: mappersFor(mappers, unit.type), interceptors, body, problems, compression, links, streams, lanes };
-      for (const method of unit.meta.methods.values()) {
-        if (method.httpMethods.length > 1) {
-          problems.add(`${unit.type.name}#${method.name}`, `has ${method.httpMethods.length} HTTP method decorators (${method.httpMethods.join(', ')}); an endpoint has exactly one`);
-          continue;
-        }
-        const endpoint = method.httpMethods.length ? compileEndpoint(unit, method, method.httpMethods[0], context) : undefined;
-        if (endpoint) endpoints.push(endpoint);
-      }
-    }
-    const duplicates = detectDuplicates(endpoints);
-    if (config.get('framework.rest.fail-on-duplicate')) for (const message of duplicates) problems.add('duplicate endpoints', message);
-    else for (const message of duplicates) log.warn(`Duplicate endpoints: ${message}`);
+    const shared = { applicationPath: root, filters, interceptors, body, problems, compression, links, streams, lanes };
+    const endpoints = resources.flatMap((unit) => compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }));
+    reportDuplicates(endpoints, config, problems);
     problems.throwIfAny();
-    const router = new Router<Endpoint>();
-    for (const endpoint of endpoints) router.add(endpoint.template, endpoint);
-    router.freeze();
-    const everywhere = new Set<string>();
-    const globalResponse = applicable(filters.response, everywhere);
+    const globalResponse = applicable(filters.response, new Set<string>());
     const pipeline = new RequestPipeline({
-      router,
+      router: routerOf(endpoints),
       preMatching: compileStage(requestSteps(filters.preMatching)),
       mappers: mappersFor(mappers, undefined),
       responseFilters: compileStage(responseSteps(globalResponse)),
