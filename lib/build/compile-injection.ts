@@ -20,6 +20,14 @@ function isErrorType(type: unknown): boolean {
   return typeof type === 'function' && (type === Error || type.prototype instanceof Error);
 }
 
+function injectionProblem(index: number, type: unknown, hasMetadata: boolean): string {
+  const name = typeof type === 'function' ? type.name : String(type);
+  if (!hasMetadata) {
+    return `parameter ${index} cannot be injected: there is no decorator metadata to tell its type (enable emitDecoratorMetadata, or name the exception type in @ServerExceptionMapper(Type) and keep filter parameters to (request, response, error))`;
+  }
+  return `parameter ${index} of type ${name} cannot be injected: expected a context type (RequestContext, ResponseContext, UriInfo, HttpHeaders, RestRequest, ResourceInfo...) or the handled Error`;
+}
+
 /**
  * Compiles a callback's arguments from its parameter types: context objects by type, the handled
  * exception for `Error` types, and `fallback[i]` where metadata does not tell the type.
@@ -34,7 +42,7 @@ export function compileInjection(type: Function, method: string, fallback: reado
     if (resolve) readers.push(resolve);
     else if (isErrorType(types[i])) readers.push(readError);
     else if (isUnknownDesignType(types[i]) && fallback[i]) readers.push(fallback[i]);
-    else throw new Error(`parameter ${i} of type ${typeof types[i] === 'function' ? (types[i] as Function).name : String(types[i])} cannot be injected`);
+    else throw new Error(injectionProblem(i, types[i], types.length > 0));
   }
   if (readers.length === 0) return () => [];
   return (ctx, error) => readers.map((read) => read(ctx, error));

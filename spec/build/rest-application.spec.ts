@@ -1,4 +1,4 @@
-import { ApplicationPath, Application, Consumes, DELETE, DefinitionError, GET, HttpMethod, Path, POST, Produces, QueryParam, RestPath, RestQuery, RestApplication, resolveConfig, logging, type LogRecord } from '../../lib';
+import { ApplicationPath, Application, RequestContext, ServerRequestFilter, Consumes, DELETE, DefinitionError, GET, HttpMethod, Path, POST, Produces, QueryParam, RestPath, RestQuery, RestApplication, resolveConfig, logging, type LogRecord } from '../../lib';
 import { buildApp, call } from '../support/app';
 
 describe('RestApplication.build', () => {
@@ -115,5 +115,13 @@ describe('RestApplication.build', () => {
     const app = buildApp([Sum]);
     expect(await (await call(app, '/sum?a=2&b=40')).json()).toEqual({ total: 42 });
     expect((await call(app, '/sum', { method: 'DELETE' })).status).toBe(204);
+  });
+
+  it('names the filter and parameter it cannot inject, and what it expected', () => {
+    class Odd {
+      @ServerRequestFilter() check(_ctx: RequestContext, _map: Map<string, string>) {}
+    }
+    @Path('odd') class OddResource { @GET get() { return ''; } }
+    expect(() => buildApp([Odd, OddResource])).toThrow(/Odd#check: parameter 1 of type Map cannot be injected: expected a context type/);
   });
 });
