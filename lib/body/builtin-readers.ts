@@ -24,7 +24,7 @@ export interface FileSettings {
   readonly deleteUploadsOnEnd: boolean;
 }
 
-const any = (): boolean => true;
+const acceptsAny = (): boolean => true;
 
 function observe(stream: ReadableStream<Uint8Array>): Observable<Uint8Array> {
   return new Observable<Uint8Array>((subscriber) => {
@@ -52,19 +52,19 @@ function observe(stream: ReadableStream<Uint8Array>): Observable<Uint8Array> {
 }
 
 const rawReaders = new Map<Function, BuiltinReader>([
-  [Uint8Array, { accepts: any, read: ({ input }) => input.bytes() }],
-  [Buffer, { accepts: any, read: async ({ input }) => {
+  [Uint8Array, { accepts: acceptsAny, read: ({ input }) => input.bytes() }],
+  [Buffer, { accepts: acceptsAny, read: async ({ input }) => {
     const bytes = await input.bytes();
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   } }],
-  [ArrayBuffer, { accepts: any, read: async ({ input }) => {
+  [ArrayBuffer, { accepts: acceptsAny, read: async ({ input }) => {
     const bytes = await input.bytes();
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   } }],
-  [ReadableStream, { accepts: any, read: async ({ input }) => input.stream() }],
-  [Readable, { accepts: any, read: async ({ input }) => Readable.fromWeb(input.stream() as import('node:stream/web').ReadableStream<Uint8Array>) }],
-  [Observable, { accepts: any, read: async ({ input }) => observe(input.stream()) }],
-  [URLSearchParams, { accepts: any, read: async ({ input }) => new URLSearchParams(await input.text()) }],
+  [ReadableStream, { accepts: acceptsAny, read: async ({ input }) => input.stream() }],
+  [Readable, { accepts: acceptsAny, read: async ({ input }) => Readable.fromWeb(input.stream() as import('node:stream/web').ReadableStream<Uint8Array>) }],
+  [Observable, { accepts: acceptsAny, read: async ({ input }) => observe(input.stream()) }],
+  [URLSearchParams, { accepts: acceptsAny, read: async ({ input }) => new URLSearchParams(await input.text()) }],
 ]);
 
 /** Readers of bodies taken as they are: bytes, buffers, streams, chunk Observables, forms; `undefined` for other types. */
@@ -75,7 +75,7 @@ export function rawBodyReader(type: unknown): BuiltinReader | undefined {
 /** The `LocalFile` reader: the body streamed to disk, deleted after the response unless configured otherwise. */
 export function localFileReader(settings: FileSettings): BuiltinReader {
   return {
-    accepts: any,
+    accepts: acceptsAny,
     read: async ({ input, ctx, mediaType }) => {
       const file = await saveToLocalFile(input.stream(), settings.uploadsDirectory, mediaType);
       if (settings.deleteUploadsOnEnd) ctx.onComplete(() => deleteLocalFile(file));

@@ -1,7 +1,7 @@
 /** A list of entities in HAL form: `{_embedded: {<name>: [...]}, _links: {...}}`. */
 import type { WebLink } from '../http/link-header';
-import { HalEntityWrapper, type HalWrapper, type HrefResolver } from './hal-entity-wrapper';
-import { halLinksObject, putHalLinks, type HalLink } from './hal-link';
+import type { HalEntityWrapper, HalWrapper } from './hal-entity-wrapper';
+import { HalLinks, type HalLink, type HrefResolver } from './hal-link';
 
 /**
  * A collection with links, written as JSON as `{"_embedded":{"<collectionName>":[item...]},"_links":{...}}`
@@ -14,36 +14,35 @@ import { halLinksObject, putHalLinks, type HalLink } from './hal-link';
 export class HalCollectionWrapper<T extends object = object> implements HalWrapper {
   readonly collection: readonly HalEntityWrapper<T>[];
   readonly collectionName: string;
-  readonly #links = new Map<string, HalLink>();
-  #resolve: HrefResolver = (href) => href;
+  readonly #links: HalLinks;
 
   constructor(collection: readonly HalEntityWrapper<T>[], collectionName: string, ...links: WebLink[]) {
     this.collection = collection;
     this.collectionName = collectionName;
-    putHalLinks(this.#links, links);
+    this.#links = new HalLinks(links);
   }
 
   /** Makes a wrapper whose later added links are made absolute with `resolve` (used by `HalService`). */
   static resolving<T extends object>(collection: readonly HalEntityWrapper<T>[], collectionName: string, resolve: HrefResolver, links: readonly WebLink[]): HalCollectionWrapper<T> {
     const wrapper = new HalCollectionWrapper(collection, collectionName, ...links);
-    wrapper.#resolve = resolve;
+    wrapper.#links.resolveWith(resolve);
     return wrapper;
   }
 
   /** The collection's own links by relation, in the order they were added. */
   get links(): ReadonlyMap<string, HalLink> {
-    return this.#links;
+    return this.#links.byRelation;
   }
 
   addLinks(...links: WebLink[]): this {
-    putHalLinks(this.#links, links.map((link) => ({ ...link, href: this.#resolve(link.href) })));
+    this.#links.add(links);
     return this;
   }
 
   toJSON(): Record<string, unknown> {
     return {
       _embedded: { [this.collectionName]: this.collection.map((item) => item.toJSON()) },
-      _links: halLinksObject(this.#links),
+      _links: this.#links.toJSON(),
     };
   }
 }

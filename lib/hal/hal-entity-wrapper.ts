@@ -1,6 +1,6 @@
 /** One entity in HAL form: its own fields followed by `_links`. */
 import type { WebLink } from '../http/link-header';
-import { halLinksObject, putHalLinks, type HalLink } from './hal-link';
+import { HalLinks, type HalLink, type HrefResolver } from './hal-link';
 
 /** Either wrapper, for code that must leave HAL responses as they are. */
 export interface HalWrapper {
@@ -9,10 +9,7 @@ export interface HalWrapper {
   toJSON(): Record<string, unknown>;
 }
 
-/** Turns a relative link into an absolute one; identity when links are kept as given. */
-export type HrefResolver = (href: string) => string;
-
-const keep: HrefResolver = (href) => href;
+export type { HrefResolver } from './hal-link';
 
 /**
  * An entity with links, written as JSON as `{...fields, _links: {rel: {href, title?, type?}}}`
@@ -24,34 +21,33 @@ const keep: HrefResolver = (href) => href;
  */
 export class HalEntityWrapper<T extends object = object> implements HalWrapper {
   readonly entity: T;
-  readonly #links = new Map<string, HalLink>();
-  #resolve: HrefResolver = keep;
+  readonly #links: HalLinks;
 
   constructor(entity: T, ...links: WebLink[]) {
     this.entity = entity;
-    putHalLinks(this.#links, links);
+    this.#links = new HalLinks(links);
   }
 
   /** Makes a wrapper whose later added links are made absolute with `resolve` (used by `HalService`). */
   static resolving<T extends object>(entity: T, resolve: HrefResolver, links: readonly WebLink[]): HalEntityWrapper<T> {
     const wrapper = new HalEntityWrapper(entity, ...links);
-    wrapper.#resolve = resolve;
+    wrapper.#links.resolveWith(resolve);
     return wrapper;
   }
 
   /** The links by relation, in the order they were added. */
   get links(): ReadonlyMap<string, HalLink> {
-    return this.#links;
+    return this.#links.byRelation;
   }
 
   addLinks(...links: WebLink[]): this {
-    putHalLinks(this.#links, links.map((link) => ({ ...link, href: this.#resolve(link.href) })));
+    this.#links.add(links);
     return this;
   }
 
   toJSON(): Record<string, unknown> {
     const entity = this.entity as { toJSON?: () => unknown };
     const fields = typeof entity.toJSON === 'function' ? entity.toJSON() : entity;
-    return { ...(typeof fields === 'object' && fields !== null ? fields : { value: fields }), _links: halLinksObject(this.#links) };
+    return { ...(typeof fields === 'object' && fields !== null ? fields : { value: fields }), _links: this.#links.toJSON() };
   }
 }

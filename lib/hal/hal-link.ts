@@ -1,4 +1,4 @@
-/** The link object of HAL's `_links` map, and how web links become one. */
+/** The link objects of HAL's `_links` map, and the link set both HAL wrappers keep. */
 import type { WebLink } from '../http/link-header';
 
 /** One entry of `_links`: `href`, plus `title` and `type` when the link has them. */
@@ -8,17 +8,47 @@ export interface HalLink {
   readonly type?: string;
 }
 
-/** Adds `links` to a `_links` map, keyed by relation; a later link of the same relation replaces an earlier one. */
-export function putHalLinks(target: Map<string, HalLink>, links: readonly WebLink[]): void {
-  for (const link of links) {
-    const entry: { href: string; title?: string; type?: string } = { href: link.href };
-    if (link.title !== undefined) entry.title = link.title;
-    if (link.type !== undefined) entry.type = link.type;
-    target.set(link.rel, entry);
-  }
-}
+/** Turns a relative link into an absolute one; identity when links are kept as given. */
+export type HrefResolver = (href: string) => string;
 
-/** The `_links` object of a map of HAL links. */
-export function halLinksObject(links: ReadonlyMap<string, HalLink>): Record<string, HalLink> {
-  return Object.fromEntries(links);
+const keep: HrefResolver = (href) => href;
+
+/**
+ * The `_links` of a wrapper, keyed by relation in the order added (a later link of the same relation
+ * replaces an earlier one). Links added later are made absolute with the resolver, when one is set.
+ */
+export class HalLinks {
+  readonly #byRelation = new Map<string, HalLink>();
+  #resolve: HrefResolver = keep;
+
+  constructor(links: readonly WebLink[]) {
+    this.#put(links);
+  }
+
+  /** Makes links added from now on absolute with `resolve` (used by `HalService`). */
+  resolveWith(resolve: HrefResolver): void {
+    this.#resolve = resolve;
+  }
+
+  add(links: readonly WebLink[]): void {
+    this.#put(links.map((link) => ({ ...link, href: this.#resolve(link.href) })));
+  }
+
+  get byRelation(): ReadonlyMap<string, HalLink> {
+    return this.#byRelation;
+  }
+
+  /** The `_links` object. */
+  toJSON(): Record<string, HalLink> {
+    return Object.fromEntries(this.#byRelation);
+  }
+
+  #put(links: readonly WebLink[]): void {
+    for (const link of links) {
+      const entry: { href: string; title?: string; type?: string } = { href: link.href };
+      if (link.title !== undefined) entry.title = link.title;
+      if (link.type !== undefined) entry.type = link.type;
+      this.#byRelation.set(link.rel, entry);
+    }
+  }
 }

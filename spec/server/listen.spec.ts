@@ -1,6 +1,6 @@
-import { request as httpRequest } from 'node:http';
 import { GET, Path } from '../../lib';
 import { buildApp } from '../support/app';
+import { get } from '../support/http';
 
 let release: () => void = () => undefined;
 
@@ -11,17 +11,6 @@ class Slow {
     return 'finished';
   }
   @GET @Path('fast') fast() { return 'fast'; }
-}
-
-function get(port: number, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    httpRequest({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject).end();
-  });
 }
 
 describe('RestApp.listen', () => {
