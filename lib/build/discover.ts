@@ -50,7 +50,7 @@ export function discover(options: DiscoveryOptions, problems: ProblemCollector):
   for (const singleton of options.application?.getSingletons() ?? []) add(singleton.constructor, () => singleton);
   for (const type of classes) {
     add(type, () => {
-      if ((type as unknown as { length: number }).length > 0) throw new Error('a resource or provider class needs a constructor without parameters');
+      if (type.length > 0) throw new Error('a resource or provider class needs a constructor without parameters');
       return new (type as new () => object)();
     });
   }
