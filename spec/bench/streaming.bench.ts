@@ -1,10 +1,11 @@
-/** Streaming benchmark: SSE and NDJSON items/s of rxrest vs raw node:http vs Hono's streamSSE/stream; RSS of 1,000,000 items. */
+/** Streaming benchmark: SSE and NDJSON items/s of rxrest vs raw node:http vs Hono's streamSSE/stream; RSS of 1,000,000 items; slow clients. */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { stream, streamSSE } from 'hono/streaming';
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GET, Path, Produces, QueryParam, RestApplication, resolveConfig } from '../../lib';
+import { runSlowClientBench } from './slow-client';
 
 const ITEMS = 100_000;
 const BIG = 1_000_000;
@@ -86,7 +87,7 @@ async function best(port: number, path: string, rounds = 3): Promise<number> {
 }
 
 /** Runs the streaming benchmark and prints its table; returns the rows. */
-export async function runStreamingBench(): Promise<Record<string, number>[]> {
+export async function runStreamingBench(): Promise<Record<string, number | string | boolean>[]> {
   const raw = rawServer();
   const rawPort = await listening(raw);
   const hono = serve({ fetch: honoApp().fetch, port: 0, hostname: '127.0.0.1' }) as Server;
@@ -116,7 +117,8 @@ export async function runStreamingBench(): Promise<Record<string, number>[]> {
   await rx.close();
   await new Promise((resolve) => raw.close(resolve));
   await new Promise((resolve) => hono.close(resolve));
-  return rows;
+  // The server runs in a child process there, so its RSS is measured alone.
+  return [...rows, ...(await runSlowClientBench()).map((row) => ({ ...row }))];
 }
 
 if (require.main === module) void runStreamingBench();
