@@ -1,7 +1,7 @@
 /** A list of entities in HAL form: `{_embedded: {<name>: [...]}, _links: {...}}`. */
 import type { WebLink } from '../http/link-header';
 import type { HalEntityWrapper, HalWrapper } from './hal-entity-wrapper';
-import { HalLinks, type HalLink, type HrefResolver } from './hal-link';
+import { WithHalLinks, type HrefResolver } from './hal-link';
 
 /**
  * A collection with links, written as JSON as `{"_embedded":{"<collectionName>":[item...]},"_links":{...}}`
@@ -11,38 +11,27 @@ import { HalLinks, type HalLink, type HrefResolver } from './hal-link';
  * const wrapper = halService.toHalCollectionWrapper(records, 'records', Record);
  * return wrapper.addLinks({ href: '/records/1', rel: 'first-record' });
  */
-export class HalCollectionWrapper<T extends object = object> implements HalWrapper {
+export class HalCollectionWrapper<T extends object = object> extends WithHalLinks implements HalWrapper {
   readonly collection: readonly HalEntityWrapper<T>[];
   readonly collectionName: string;
-  readonly #links: HalLinks;
 
   constructor(collection: readonly HalEntityWrapper<T>[], collectionName: string, ...links: WebLink[]) {
+    super(links);
     this.collection = collection;
     this.collectionName = collectionName;
-    this.#links = new HalLinks(links);
   }
 
   /** Makes a wrapper whose later added links are made absolute with `resolve` (used by `HalService`). */
   static resolving<T extends object>(collection: readonly HalEntityWrapper<T>[], collectionName: string, resolve: HrefResolver, links: readonly WebLink[]): HalCollectionWrapper<T> {
     const wrapper = new HalCollectionWrapper(collection, collectionName, ...links);
-    wrapper.#links.resolveWith(resolve);
+    wrapper.halLinks.resolveWith(resolve);
     return wrapper;
-  }
-
-  /** The collection's own links by relation, in the order they were added. */
-  get links(): ReadonlyMap<string, HalLink> {
-    return this.#links.byRelation;
-  }
-
-  addLinks(...links: WebLink[]): this {
-    this.#links.add(links);
-    return this;
   }
 
   toJSON(): Record<string, unknown> {
     return {
       _embedded: { [this.collectionName]: this.collection.map((item) => item.toJSON()) },
-      _links: this.#links.toJSON(),
+      _links: this.halLinks.toJSON(),
     };
   }
 }

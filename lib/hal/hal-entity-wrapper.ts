@@ -1,6 +1,6 @@
 /** One entity in HAL form: its own fields followed by `_links`. */
 import type { WebLink } from '../http/link-header';
-import { HalLinks, type HalLink, type HrefResolver } from './hal-link';
+import { WithHalLinks, type HrefResolver } from './hal-link';
 
 /** Either wrapper, for code that must leave HAL responses as they are. */
 export interface HalWrapper {
@@ -19,35 +19,24 @@ export type { HrefResolver } from './hal-link';
  * new HalEntityWrapper(record, { href: 'http://x/records/1', rel: 'self' }).toJSON();
  * // { id: 1, slug: 'first', value: 'First value', _links: { self: { href: 'http://x/records/1' } } }
  */
-export class HalEntityWrapper<T extends object = object> implements HalWrapper {
+export class HalEntityWrapper<T extends object = object> extends WithHalLinks implements HalWrapper {
   readonly entity: T;
-  readonly #links: HalLinks;
 
   constructor(entity: T, ...links: WebLink[]) {
+    super(links);
     this.entity = entity;
-    this.#links = new HalLinks(links);
   }
 
   /** Makes a wrapper whose later added links are made absolute with `resolve` (used by `HalService`). */
   static resolving<T extends object>(entity: T, resolve: HrefResolver, links: readonly WebLink[]): HalEntityWrapper<T> {
     const wrapper = new HalEntityWrapper(entity, ...links);
-    wrapper.#links.resolveWith(resolve);
+    wrapper.halLinks.resolveWith(resolve);
     return wrapper;
-  }
-
-  /** The links by relation, in the order they were added. */
-  get links(): ReadonlyMap<string, HalLink> {
-    return this.#links.byRelation;
-  }
-
-  addLinks(...links: WebLink[]): this {
-    this.#links.add(links);
-    return this;
   }
 
   toJSON(): Record<string, unknown> {
     const entity = this.entity as { toJSON?: () => unknown };
     const fields = typeof entity.toJSON === 'function' ? entity.toJSON() : entity;
-    return { ...(typeof fields === 'object' && fields !== null ? fields : { value: fields }), _links: this.#links.toJSON() };
+    return { ...(typeof fields === 'object' && fields !== null ? fields : { value: fields }), _links: this.halLinks.toJSON() };
   }
 }

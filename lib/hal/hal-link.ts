@@ -52,3 +52,23 @@ export class HalLinks {
     }
   }
 }
+
+/** What both HAL wrappers share: their `_links`, readable and extendable. */
+export abstract class WithHalLinks {
+  protected readonly halLinks: HalLinks;
+
+  protected constructor(links: readonly WebLink[]) {
+    this.halLinks = new HalLinks(links);
+  }
+
+  /** The links by relation, in the order they were added. */
+  get links(): ReadonlyMap<string, HalLink> {
+    return this.halLinks.byRelation;
+  }
+
+  /** Adds links; a link with a relation already present replaces it. */
+  addLinks(...links: WebLink[]): this {
+    this.halLinks.add(links);
+    return this;
+  }
+}
