@@ -28,6 +28,9 @@ function finish(ctx: RequestContext, written: WrittenBody, compression?: Compres
     else if (body instanceof Uint8Array) response.headers.set('content-length', body.byteLength);
     else void body.cancel().catch(() => undefined);
     body = null;
+  } else if (body === null && !isBodiless(response.status) && !response.headers.has('content-length')) {
+    // An empty answer such as a 303 says so, rather than going out as an empty chunked body (RFC 9110 §8.6).
+    response.headers.set('content-length', 0);
   }
   return new Response(body, { status: response.status, headers: response.headers.toInit() });
 }

@@ -1,4 +1,5 @@
-import { GET, Path } from '../../lib';
+import { request as httpRequest } from 'node:http';
+import { GET, Path, POST, RestResponse } from '../../lib';
 import { buildApp } from '../support/app';
 import { get } from '../support/http';
 
@@ -35,6 +36,29 @@ describe('RestApp.listen', () => {
       expect(server.server.requestTimeout).toBe(7000);
       expect(server.server.headersTimeout).toBe(3000);
       expect(server.server.keepAliveTimeout).toBe(2000);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('empty answers on the socket', () => {
+  it('sends Content-Length: 0 for an empty 303 instead of a chunked body', async () => {
+    @Path('moved')
+    class Moved {
+      @POST go() { return RestResponse.seeOther('http://localhost/elsewhere'); }
+    }
+    const server = await buildApp([Moved]).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      const headers = await new Promise<Record<string, string | string[] | undefined>>((resolve, reject) => {
+        httpRequest({ host: '127.0.0.1', port: server.port, path: '/moved', method: 'POST', agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: String(res.statusCode), ...res.headers }));
+        }).on('error', reject).end();
+      });
+      expect(headers.status).toBe('303');
+      expect(headers['content-length']).toBe('0');
+      expect(headers['transfer-encoding']).toBeUndefined();
     } finally {
       await server.close();
     }
