@@ -28,6 +28,8 @@ const byStatus: Record<number, new (message?: string, options?: WebApplicationEx
 export function httpProblem(code: ErrorCode, detail: string, options: { violations?: readonly Violation[]; cause?: unknown; allowed?: readonly string[] } = {}): WebApplicationException {
   const problem = problemDetails(code, detail, options.violations);
   if (code === 'RXREST_METHOD_NOT_ALLOWED') return new NotAllowedException(detail, options.allowed ?? [], { problem, cause: options.cause });
-  const Type = byStatus[ErrorCodes[code].status] ?? WebApplicationException;
-  return new Type(detail, { problem, cause: options.cause });
+  const { status } = ErrorCodes[code];
+  const Type = byStatus[status];
+  // A code whose status has no subtype still answers with its own status.
+  return Type ? new Type(detail, { problem, cause: options.cause }) : new WebApplicationException(detail, status, { problem, cause: options.cause });
 }
