@@ -18,20 +18,24 @@ export class InterceptorChain {
     this.#interceptors = interceptors.sort((a, b) => a.priority - b.priority);
   }
 
-  /** Interceptors for a method carrying `bindings` (an interceptor needs at least one of its bindings present). */
-  select(bindings: ReadonlySet<string>): readonly CompiledInterceptor[] {
-    return this.#interceptors.filter((i) => i.bindings.some((name) => bindings.has(name)));
-  }
-
-  /** The call wrapped by every selected interceptor; the lowest priority is outermost. */
-  wrap(resourceClass: Function, methodName: string, target: object, args: unknown[], bindings: ReadonlySet<string>, call: () => Observable<unknown>): Observable<unknown> {
-    const selected = this.select(bindings);
-    const invocation: InvocationContext = { resourceClass, methodName, args, target };
-    let chain: Observable<unknown> = defer(call);
-    for (let i = selected.length - 1; i >= 0; i--) chain = chain.pipe(selected[i].instance.intercept(invocation));
-    return chain;
+  /**
+   * The wrapper of calls to one method carrying `bindings`, chosen once at build time: it wraps each call
+   * in every interceptor having one of those bindings, the lowest priority outermost. `undefined` when none apply.
+   */
+  wrapperFor(resourceClass: Function, methodName: string, target: object, bindings: ReadonlySet<string>): CallWrapper | undefined {
+    const selected = this.#interceptors.filter((i) => i.bindings.some((name) => bindings.has(name)));
+    if (selected.length === 0) return undefined;
+    return (args, call) => {
+      const invocation: InvocationContext = { resourceClass, methodName, args, target };
+      let chain: Observable<unknown> = defer(call);
+      for (let i = selected.length - 1; i >= 0; i--) chain = chain.pipe(selected[i].instance.intercept(invocation));
+      return chain;
+    };
   }
 }
+
+/** Runs a call (a cold Observable factory) through a method's interceptors. */
+export type CallWrapper = (args: unknown[], call: () => Observable<unknown>) => Observable<unknown>;
 
 export function compileInterceptors(units: readonly Unit[], problems: ProblemCollector): InterceptorChain {
   const interceptors: CompiledInterceptor[] = [];

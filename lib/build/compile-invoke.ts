@@ -56,13 +56,13 @@ function resultObservable(result: unknown): Observable<unknown> {
 export function invokeStage(unit: Unit, method: MethodMeta, interceptors: InterceptorChain, plan: InvokePlan): StageFn {
   const fn = (unit.instance as Record<string, Function>)[method.name];
   const bindings = new Set([...(unit.meta.tags.get(INTERCEPTOR_BINDINGS) ?? []), ...(method.tags.get(INTERCEPTOR_BINDINGS) ?? [])]);
-  if (interceptors.select(bindings).length === 0) {
+  const wrap = interceptors.wrapperFor(unit.type, method.name, unit.instance, bindings);
+  if (!wrap) {
     if (plan.blockedWarningMs <= 0) return (ctx) => settleResult(ctx, fn.apply(unit.instance, ctx.args), plan);
     const where = `${unit.type.name}#${method.name}`;
     return (ctx) => settleResult(ctx, watchBlocking(() => fn.apply(unit.instance, ctx.args) as unknown, where, plan.blockedWarningMs, laneLog)(), plan);
   }
-  return (ctx) =>
-    settleResult(ctx, interceptors.wrap(unit.type, method.name, unit.instance, ctx.args, bindings, () => resultObservable(fn.apply(unit.instance, ctx.args))), plan);
+  return (ctx) => settleResult(ctx, wrap(ctx.args, () => resultObservable(fn.apply(unit.instance, ctx.args))), plan);
 }
 
 /** How the endpoint streams: buffer settings (`@StreamBuffer` over the configuration) and which results stream. */

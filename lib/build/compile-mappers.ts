@@ -40,9 +40,10 @@ function methodMappers(unit: Unit, problems: ProblemCollector, interceptors: Int
     let map = (error: unknown, ctx: unknown) => fn.apply(unit.instance, inject(ctx as RequestContext, error));
     // Mappers run interceptors only when they carry the binding themselves (spec 7.2).
     const bindings = method.tags.get(INTERCEPTOR_BINDINGS);
-    if (bindings?.length) {
+    const wrap = bindings?.length ? interceptors.wrapperFor(unit.type, method.name, unit.instance, new Set(bindings)) : undefined;
+    if (wrap) {
       const plain = map;
-      map = (error, ctx) => interceptors.wrap(unit.type, method.name, unit.instance, [error], new Set(bindings), () => defer(() => toObservable(plain(error, ctx))));
+      map = (error, ctx) => wrap([error], () => defer(() => toObservable(plain(error, ctx))));
     }
     const priority = declared.priority ?? method.tags.get(PRIORITY) ?? DEFAULT_PRIORITY;
     for (const type of types) mappers.push({ type, priority, name: where, map });
