@@ -11,6 +11,8 @@ const run = promisify(execFile);
 export interface LoadOptions {
   readonly connections: number;
   readonly seconds: number;
+  /** A `taskset -c` CPU list for the load generator (absent: not pinned). */
+  readonly cpus?: string;
 }
 
 /** What one load run achieved, as the load generator saw it. */
@@ -79,7 +81,8 @@ function wrk(): LoadGenerator {
       const script = join(dir, `${route.name.replace(/\W+/g, '-')}.lua`);
       writeFileSync(script, wrkScript(route));
       const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '5s', '-s', script, `http://127.0.0.1:${port}${route.path}`];
-      const { stdout } = await run('wrk', args, { timeout: (options.seconds + 30) * 1000 });
+      const [command, argv] = options.cpus === undefined ? ['wrk', args] : ['taskset', ['-c', options.cpus, 'wrk', ...args]];
+      const { stdout } = await run(command, argv, { timeout: (options.seconds + 30) * 1000 });
       const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
       if (line === undefined) throw new Error(`wrk printed no result:\n${stdout}`);
       const raw = JSON.parse(line.slice(RESULT_PREFIX.length)) as Record<string, number>;
@@ -97,7 +100,8 @@ function autocannon(): LoadGenerator {
       const args = ['--yes', 'autocannon', '-j', '-c', String(options.connections), '-d', String(options.seconds), '-m', route.method];
       if (route.body !== undefined) args.push('-H', 'content-type=application/json', '-b', route.body);
       args.push(`http://127.0.0.1:${port}${route.path}`);
-      const { stdout } = await run('npx', args, { timeout: (options.seconds + 120) * 1000, maxBuffer: 16 * 1024 * 1024 });
+      const [command, argv] = options.cpus === undefined ? ['npx', args] : ['taskset', ['-c', options.cpus, 'npx', ...args]];
+      const { stdout } = await run(command, argv, { timeout: (options.seconds + 120) * 1000, maxBuffer: 16 * 1024 * 1024 });
       const raw = JSON.parse(stdout) as { requests: { total: number }; latency: { p99: number }; errors: number; timeouts: number; non2xx: number; duration: number };
       const requests = raw.requests.total - raw.non2xx;
       return { requests, seconds: raw.duration, requestsPerSecond: requests / raw.duration, p99Ms: raw.latency.p99, errors: raw.errors + raw.timeouts + raw.non2xx };

@@ -4,6 +4,8 @@ import type { ServerName } from './server-process';
 /** One load run against one server. */
 export interface Sample {
   readonly server: ServerName;
+  /** The round it belongs to: the servers of one round ran one after the other, minutes apart at most. */
+  readonly round: number;
   readonly route: string;
   readonly requestsPerSecond: number;
   readonly p99Ms: number;
@@ -39,14 +41,36 @@ export function summarize(samples: readonly Sample[]): Summary {
   };
 }
 
-/** rxrest against a baseline: how many times its throughput, and its CPU per request. */
+/** One server against a baseline: how many times its throughput, and its CPU per request. */
 export interface Ratios {
   readonly throughput: number;
   readonly cpu: number;
 }
 
-export function ratios(rxrest: Summary, baseline: Summary): Ratios {
-  return { throughput: rxrest.requestsPerSecond / baseline.requestsPerSecond, cpu: rxrest.cpuMicrosPerRequest / baseline.cpuMicrosPerRequest };
+/** A paired ratio: the median over the rounds of `server`'s figure over the baseline's in the same round, and its range. */
+export interface PairedRatio {
+  readonly median: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+/**
+ * The ratios of `server` to `baseline`, round by round, then their median. Machine speed drifts over
+ * minutes (a shared VM most of all); runs of one round are seconds apart, so a per-round ratio cancels
+ * most of the drift that a ratio of two medians taken over the whole run keeps.
+ */
+export function pairedRatios(samples: readonly Sample[], server: ServerName, baseline: ServerName): { throughput: PairedRatio; cpu: PairedRatio } {
+  const throughput: number[] = [];
+  const cpu: number[] = [];
+  for (const sample of samples) {
+    if (sample.server !== server) continue;
+    const base = samples.find((other) => other.server === baseline && other.round === sample.round);
+    if (!base) continue;
+    throughput.push(sample.requestsPerSecond / base.requestsPerSecond);
+    cpu.push(sample.cpuMicrosPerRequest / base.cpuMicrosPerRequest);
+  }
+  const paired = (values: number[]): PairedRatio => ({ median: median(values), low: Math.min(...values), high: Math.max(...values) });
+  return { throughput: paired(throughput), cpu: paired(cpu) };
 }
 
 const number = (value: number, digits: number): string =>
@@ -54,29 +78,34 @@ const number = (value: number, digits: number): string =>
 
 const verdict = (ok: boolean): string => (ok ? 'meets' : 'MISSES');
 
-/** The table of one route: a row per server (medians), then rxrest's ratios to Hono (with targets) and to node:http. */
-export function formatRoute(route: string, rounds: number, summaries: ReadonlyMap<ServerName, Summary>): string {
-  const lines = [`${route}  (median of ${rounds} interleaved rounds)`, `  ${'server'.padEnd(8)}${'req/s'.padStart(12)}${'p99 ms'.padStart(10)}${'CPU µs/req'.padStart(13)}${'errors'.padStart(9)}`];
-  for (const [server, s] of summaries) {
+const range = (ratio: PairedRatio): string => `${number(ratio.median, 2)} [${number(ratio.low, 2)}–${number(ratio.high, 2)}]`;
+
+/**
+ * The table of one route: a row per server (medians of its runs), then the paired ratios (median
+ * [lowest–highest] over the rounds) of rxrest to Hono (with the targets), of rxrest to node:http and of Hono to node:http.
+ */
+export function formatRoute(route: string, samples: readonly Sample[], servers: readonly ServerName[]): string {
+  const rounds = new Set(samples.map((sample) => sample.round)).size;
+  const lines = [
+    `${route}  (medians of ${rounds} rounds; ratios: median [range] of the per-round ratios)`,
+    `  ${'server'.padEnd(8)}${'req/s'.padStart(12)}${'p99 ms'.padStart(10)}${'CPU µs/req'.padStart(13)}${'errors'.padStart(9)}`,
+  ];
+  for (const server of servers) {
+    const s = summarize(samples.filter((sample) => sample.server === server));
     lines.push(`  ${server.padEnd(8)}${number(s.requestsPerSecond, 0).padStart(12)}${number(s.p99Ms, 2).padStart(10)}${number(s.cpuMicrosPerRequest, 1).padStart(13)}${String(s.errors).padStart(9)}`);
   }
-  const rxrest = summaries.get('rxrest');
-  const hono = summaries.get('hono');
-  const node = summaries.get('node');
-  if (rxrest && hono) {
-    const r = ratios(rxrest, hono);
+  const has = (server: ServerName): boolean => servers.includes(server);
+  if (has('rxrest') && has('hono')) {
+    const r = pairedRatios(samples, 'rxrest', 'hono');
     lines.push(
-      `  rxrest/hono  req/s ${number(r.throughput, 2)} (target ≥ ${TARGETS.throughput}: ${verdict(r.throughput >= TARGETS.throughput)})` +
-        `   CPU/req ${number(r.cpu, 2)} (target ≤ ${TARGETS.cpu}: ${verdict(r.cpu <= TARGETS.cpu)})`,
+      `  rxrest/hono  req/s ${range(r.throughput)} (target ≥ ${TARGETS.throughput}: ${verdict(r.throughput.median >= TARGETS.throughput)})` +
+        `   CPU/req ${range(r.cpu)} (target ≤ ${TARGETS.cpu}: ${verdict(r.cpu.median <= TARGETS.cpu)})`,
     );
   }
-  if (rxrest && node) {
-    const r = ratios(rxrest, node);
-    lines.push(`  rxrest/node  req/s ${number(r.throughput, 2)}   CPU/req ${number(r.cpu, 2)}`);
-  }
-  if (hono && node) {
-    const r = ratios(hono, node);
-    lines.push(`  hono/node    req/s ${number(r.throughput, 2)}   CPU/req ${number(r.cpu, 2)}`);
+  for (const [server, baseline] of [['rxrest', 'node'], ['hono', 'node']] as const) {
+    if (!has(server) || !has(baseline)) continue;
+    const r = pairedRatios(samples, server, baseline);
+    lines.push(`  ${`${server}/${baseline}`.padEnd(12)} req/s ${range(r.throughput)}   CPU/req ${range(r.cpu)}`);
   }
   return lines.join('\n');
 }

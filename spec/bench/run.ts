@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import { BENCH_ROUTES, type BenchRoute } from './bench-routes';
 import { findLoadGenerator, type LoadGenerator, type LoadOptions } from './load';
 import { summarizeProfile } from './profile-summary';
-import { formatRoute, summarize, type Sample, type Summary } from './report';
-import { clockTicksPerSecond, cpuTicks, SERVER_NAMES, startServer, type ServerName, type ServerProcess } from './server-process';
+import { formatRoute, type Sample } from './report';
+import { clockTicksPerSecond, cpuPinning, cpuTicks, SERVER_NAMES, startServer, type CpuPinning, type ServerName, type ServerProcess } from './server-process';
 
 const PARTS = ['requests', 'streaming', 'multipart'] as const;
 type Part = (typeof PARTS)[number];
@@ -20,12 +20,16 @@ interface BenchOptions extends LoadOptions {
   readonly route?: string;
   /** Profile the rxrest server (`--cpu-prof`) instead of comparing. */
   readonly profile: boolean;
+  /** Keep the servers and the load generator on CPUs of their own (unless `--no-pin`, or `taskset` is missing). */
+  readonly pin: boolean;
 }
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=requests|streaming|multipart] [--rounds=3] [--seconds=5]
-       [--warmup=1] [--connections=50] [--route=post] [--profile]   (--profile: CPU-profile rxrest and Hono on each route)`;
+const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=requests|streaming|multipart] [--rounds=7] [--seconds=3]
+       [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--profile]
+  --no-pin: let the OS place the servers and wrk (by default each has a CPU of its own when taskset can do it)
+  --profile: CPU-profile rxrest and Hono on each route`;
 
 /** A whole number from 1 to 600 (wrk takes whole seconds). */
 function positive(value: string | undefined, fallback: number, name: string): number {
@@ -39,7 +43,8 @@ function readOptions(argv: readonly string[]): BenchOptions {
     args: [...argv],
     options: {
       all: { type: 'boolean' }, only: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' },
-      warmup: { type: 'string' }, connections: { type: 'string' }, route: { type: 'string' }, profile: { type: 'boolean' }, help: { type: 'boolean' },
+      warmup: { type: 'string' }, connections: { type: 'string' }, route: { type: 'string' }, profile: { type: 'boolean' },
+      'no-pin': { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -50,11 +55,12 @@ function readOptions(argv: readonly string[]): BenchOptions {
   if (only !== undefined && !PARTS.includes(only)) throw new Error(`--only must be one of ${PARTS.join(', ')}\n${USAGE}`);
   return {
     parts: only === undefined || values.all ? PARTS : [only],
-    rounds: positive(values.rounds, 3, 'rounds'),
-    seconds: positive(values.seconds, 5, 'seconds'),
+    rounds: positive(values.rounds, 7, 'rounds'),
+    seconds: positive(values.seconds, 3, 'seconds'),
     warmupSeconds: positive(values.warmup, 1, 'warmup'),
     connections: positive(values.connections, 50, 'connections'),
     profile: values.profile === true,
+    pin: values['no-pin'] !== true,
     route: values.route?.toLowerCase(),
   };
 }
@@ -70,13 +76,14 @@ async function checkAnswers(server: ServerProcess, route: BenchRoute): Promise<v
 }
 
 /** Warm up, then one measured load run, with the server's CPU time read from /proc around it. */
-async function measure(load: LoadGenerator, server: ServerProcess, route: BenchRoute, options: BenchOptions, ticksPerSecond: number): Promise<Sample> {
+async function measure(load: LoadGenerator, server: ServerProcess, route: BenchRoute, round: number, options: BenchOptions, ticksPerSecond: number): Promise<Sample> {
   await load.load(server.port, route, { ...options, seconds: options.warmupSeconds });
   const before = cpuTicks(server.pid);
   const result = await load.load(server.port, route, options);
   const cpuMicros = ((cpuTicks(server.pid) - before) / ticksPerSecond) * 1e6;
   return {
     server: server.name,
+    round,
     route: route.name,
     requestsPerSecond: result.requestsPerSecond,
     p99Ms: result.p99Ms,
@@ -89,8 +96,8 @@ const selected = (options: BenchOptions): readonly BenchRoute[] =>
   BENCH_ROUTES.filter((route) => options.route === undefined || route.name.toLowerCase().includes(options.route));
 
 /** Starts the three servers; if one fails, stops the others before reporting why. */
-async function startAll(): Promise<ServerProcess[]> {
-  const started = await Promise.allSettled(SERVER_NAMES.map((name) => startServer(name)));
+async function startAll(pinning: CpuPinning | undefined): Promise<ServerProcess[]> {
+  const started = await Promise.allSettled(SERVER_NAMES.map((name) => startServer(name, { cpus: pinning?.server })));
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed === undefined) return servers;
@@ -98,21 +105,35 @@ async function startAll(): Promise<ServerProcess[]> {
   throw failed.reason;
 }
 
-/** For each route, `rounds` rounds of rxrest, hono, node in turn, so that drift (thermal, noisy neighbours) hits all alike. */
+/** Where the processes run: pinned when asked and possible (see `cpuPinning`), said in the header. */
+function placement(options: BenchOptions): { pinning: CpuPinning | undefined; text: string } {
+  if (!options.pin) return { pinning: undefined, text: 'not pinned (--no-pin)' };
+  const pinning = cpuPinning();
+  if (!pinning) return { pinning, text: 'not pinned (taskset missing or one CPU)' };
+  return { pinning, text: `servers on CPU ${pinning.server}, load generator on CPU ${pinning.load}` };
+}
+
+/**
+ * For each route, `rounds` rounds of the three servers one after the other, the order reversed every other
+ * round (rxrest, hono, node; then node, hono, rxrest) so that drift (thermal, noisy neighbours) hits all alike
+ * and no server always runs first.
+ */
 async function runRequestBench(options: BenchOptions): Promise<void> {
   const load = findLoadGenerator(note);
   const ticksPerSecond = clockTicksPerSecond();
-  note(`Request benchmark: ${load.name}, ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.seconds} s per run, ${options.rounds} interleaved rounds\n`);
-  const servers = await startAll();
+  const { pinning, text } = placement(options);
+  const loadOptions = { ...options, cpus: pinning?.load };
+  note(`Request benchmark: ${load.name}, ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.seconds} s per run, ${options.rounds} rounds; ${text}\n`);
+  const servers = await startAll(pinning);
   try {
     for (const route of selected(options)) {
       for (const server of servers) await checkAnswers(server, route);
       const samples: Sample[] = [];
       for (let round = 1; round <= options.rounds; round++) {
-        for (const server of servers) samples.push(await measure(load, server, route, options, ticksPerSecond));
+        const order = round % 2 === 1 ? servers : [...servers].reverse();
+        for (const server of order) samples.push(await measure(load, server, route, round, loadOptions, ticksPerSecond));
       }
-      const summaries = new Map<ServerName, Summary>(SERVER_NAMES.map((name) => [name, summarize(samples.filter((s) => s.server === name))]));
-      note(`${formatRoute(route.name, options.rounds, summaries)}\n`);
+      note(`${formatRoute(route.name, samples, SERVER_NAMES)}\n`);
     }
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
@@ -121,7 +142,7 @@ async function runRequestBench(options: BenchOptions): Promise<void> {
 
 /** One route on one server with the in-process profiler running after the warm-up; returns req/s while profiled. */
 async function profileRun(load: LoadGenerator, name: ServerName, route: BenchRoute, file: string, options: BenchOptions): Promise<number> {
-  const server = await startServer(name, file);
+  const server = await startServer(name, { profileFile: file });
   try {
     await load.load(server.port, route, { ...options, seconds: options.warmupSeconds });
     await server.startProfiling();

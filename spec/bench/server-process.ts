@@ -28,6 +28,42 @@ export function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+/** The CPUs the server and the load generator are kept on, as `taskset -c` lists. */
+export interface CpuPinning {
+  readonly server: string;
+  readonly load: string;
+}
+
+/** Expands a `taskset` CPU list such as `0-3,6` into CPU numbers. */
+export function parseCpuList(list: string): number[] {
+  const cpus: number[] = [];
+  for (const part of list.trim().split(',')) {
+    const [from, to = from] = part.split('-').map(Number);
+    if (from === undefined || !Number.isInteger(from) || !Number.isInteger(to)) continue;
+    for (let cpu = from; cpu <= to; cpu++) cpus.push(cpu);
+  }
+  return cpus;
+}
+
+/**
+ * One CPU for the servers and another for the load generator, from the CPUs this process may use, when
+ * `taskset` exists and there are two: on a small machine the OS otherwise moves wrk, the server and its
+ * helper threads between the same cores, which makes run-to-run figures swing far more than the
+ * frameworks differ. Every server is pinned alike. `undefined` when pinning is not possible.
+ */
+export function cpuPinning(): CpuPinning | undefined {
+  let allowed: number[];
+  try {
+    // "pid 123's current affinity list: 0,1"
+    const output = execFileSync('taskset', ['-cp', String(process.pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    allowed = parseCpuList(output.slice(output.lastIndexOf(':') + 1));
+  } catch {
+    return undefined;
+  }
+  const [server, load] = allowed;
+  return server === undefined || load === undefined ? undefined : { server: String(server), load: String(load) };
+}
+
 export interface ServerProcess {
   readonly name: ServerName;
   readonly pid: number;
@@ -62,11 +98,22 @@ function waitForLine(child: ChildProcess, name: string, prefix: string): Promise
   });
 }
 
-/** Starts `servers/<name>-server.js` next to this file; a `profileFile` lets `startProfiling()` write there. */
-export async function startServer(name: ServerName, profileFile?: string): Promise<ServerProcess> {
+/** How a server child is started: where it writes its CPU profile, and which CPUs it may run on. */
+export interface ServerOptions {
+  /** Lets `startProfiling()` write a CPU profile there. */
+  readonly profileFile?: string;
+  /** A `taskset -c` CPU list (see `cpuPinning`); absent: wherever the OS schedules it. */
+  readonly cpus?: string;
+}
+
+/** Starts `servers/<name>-server.js` next to this file. */
+export async function startServer(name: ServerName, options: ServerOptions = {}): Promise<ServerProcess> {
+  const { profileFile, cpus } = options;
   const script = join(__dirname, 'servers', `${name}-server.js`);
   const env = profileFile === undefined ? process.env : { ...process.env, BENCH_PROFILE_FILE: profileFile };
-  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'], env });
+  // taskset execs node in its own process, so the child's pid is the server's (its CPU time is read from /proc).
+  const [command, args] = cpus === undefined ? [process.execPath, [script]] : ['taskset', ['-c', cpus, process.execPath, script]];
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
   // Keep draining output so a chatty server never blocks on a full pipe.
   child.stdout?.resume();
   child.stderr?.resume();
