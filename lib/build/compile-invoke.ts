@@ -28,10 +28,24 @@ export interface InvokePlan {
   readonly blockedWarningMs: number;
 }
 
+/**
+ * A plain data object (an object literal, a JSON-mapped record) that cannot be a stream or a file handle:
+ * the usual result, told apart with one prototype read instead of every stream and file check.
+ */
+function isPlainData(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return (prototype === Object.prototype || prototype === null) && !(Symbol.asyncIterator in value) && !('fd' in value);
+}
+
 /** Streams (Multi, async iterables, Web and Node streams) and files; undefined for any other result. */
 function settleSpecial(ctx: RequestContext, result: unknown, streaming: EndpointStreaming): RequestContext | Promise<RequestContext> | undefined {
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) return undefined;
+  if (typeof result !== 'object' || result === null || Array.isArray(result) || isPlainData(result)) return undefined;
   return settleStream(ctx, result, streaming) ?? settleFile(ctx, result);
+}
+
+function answer(ctx: RequestContext, value: unknown, defaults: ResultDefaults): RequestContext {
+  ctx.response = toResponseContext(value, defaults);
+  return ctx;
 }
 
 /** A result becomes the response: streams and files as such, a Promise when it resolves, an Observable by its first value (Uni). */
@@ -39,10 +53,9 @@ function settleResult(ctx: RequestContext, result: unknown, plan: InvokePlan): R
   const { defaults, streaming } = plan;
   const special = settleSpecial(ctx, result, streaming);
   if (special !== undefined) return special;
-  const answer = (value: unknown) => ((ctx.response = toResponseContext(value, defaults)), ctx);
-  if (result instanceof Promise) return result.then((value: unknown) => settleSpecial(ctx, value, streaming) ?? answer(value));
-  if (result instanceof Observable) return firstValue(result, answer, () => answer(undefined));
-  return answer(result);
+  if (result instanceof Promise) return result.then((value: unknown) => settleSpecial(ctx, value, streaming) ?? answer(ctx, value, defaults));
+  if (result instanceof Observable) return firstValue(result, (value) => answer(ctx, value, defaults), () => answer(ctx, undefined, defaults));
+  return answer(ctx, result, defaults);
 }
 
 /** A method's result as an Observable, for interceptors: Promises and Observables as they are, values as one item. */

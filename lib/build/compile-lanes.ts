@@ -47,7 +47,7 @@ export function laneSteps(filters: readonly CompiledFilter[], invoke: StageFn, b
   const worker = lane === 'worker' ? lanes?.worker : undefined;
   if (!worker) return { steps: [...requestSteps(filters), ...before, invoke] };
   const firstBlocking = filters.findIndex((filter) => !filter.nonBlocking);
-  if (firstBlocking < 0) return { steps: [...requestSteps(filters), ...before, (ctx) => worker.run(() => invoke(ctx), readsBody)] };
+  if (firstBlocking < 0) return { steps: [...requestSteps(filters), ...before, (ctx) => worker.call(invoke, ctx, readsBody)] };
   const enter: StageFn = (ctx) => {
     const entered = worker.enter(false);
     ctx.setProperty(WORKER_SLOT, true);

@@ -180,7 +180,8 @@ export const RestApplication = {
       mappers: mappersFor(mappers, undefined),
       responseFilters: compileStage(responseSteps(globalResponse)),
       writers: bodies.writers([multipartWriter]),
-      compression,
+      // With both switches off no response is ever compressed: the write stage then skips the decision.
+      compression: compression.enabled || compression.legacyGzip ? compression : undefined,
       staticFiles: staticFilesOf(config, options.directory),
     });
     const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));

@@ -2,6 +2,10 @@
 import { from, type Observable } from 'rxjs';
 import type { StageResult } from '../pipeline/stage';
 
+function runTask<R>(task: () => StageResult<R>): StageResult<R> {
+  return task();
+}
+
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
@@ -57,15 +61,20 @@ export class WorkerLane {
 
   /** Runs `task` in a slot and frees the slot when its result settles. */
   run<R>(task: () => StageResult<R>, defer: boolean): StageResult<R> {
-    const entered = this.enter(defer);
-    if (entered) return entered.then(() => this.#settle(task) as R | PromiseLike<R>);
-    return this.#settle(task);
+    return this.call(runTask<R>, task, defer);
   }
 
-  #settle<R>(task: () => StageResult<R>): StageResult<R> {
+  /** `run` for a function of one argument: `task(arg)` in a slot, with no closure made per call. */
+  call<A, R>(task: (arg: A) => StageResult<R>, arg: A, defer: boolean): StageResult<R> {
+    const entered = this.enter(defer);
+    if (entered) return entered.then(() => this.#settle(task, arg) as R | PromiseLike<R>);
+    return this.#settle(task, arg);
+  }
+
+  #settle<A, R>(task: (arg: A) => StageResult<R>, arg: A): StageResult<R> {
     let result: StageResult<R>;
     try {
-      result = task();
+      result = task(arg);
     } catch (error) {
       this.release();
       throw error;

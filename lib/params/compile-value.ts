@@ -6,9 +6,9 @@ import type { Violation } from '../errors/problem-details';
 import type { ParamKind } from '../metadata/store';
 import type { RequestContext } from '../pipeline/request-context';
 import type { BodySettings } from './body-settings';
-import { ConversionError, describeType, resolveType, type ResolvedType } from './convert';
+import { ConversionError, describeType, resolveType, type Collection } from './convert';
 import { compileMapReader, isMapType } from './map-params';
-import { rawReader, type RawValues } from './raw-values';
+import { rawReader, type RawReader, type RawValues } from './raw-values';
 import { naturalOrder } from './natural-order';
 
 export interface ValueParam {
@@ -42,10 +42,14 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
   if ((kind === 'query' || kind === 'form') && isMapType(mapType)) return compileMapReader(kind, mapType, param.settings);
   const raw = rawReader(kind, name, param.settings);
   const collecting = options.collection !== undefined || Array.isArray(options.type) || param.designType === Array || param.designType === Set;
-  const split = splitter(kind, collecting, param.separator);
-  const convert = options.schema ? schemaConverter(options.schema, kind, name) : typeConverter(param);
-  const defaults = param.defaultValue === undefined ? undefined : split([param.defaultValue]);
   const required = options.required === true;
+  const element = options.schema ? undefined : elementConverter(param);
+  if (element !== undefined && element.collection === undefined && param.separator === undefined && !(kind === 'header' && collecting)) {
+    return scalarReader(raw, element.convert, param.defaultValue, required, kind, name);
+  }
+  const split = splitter(kind, collecting, param.separator);
+  const convert = element ? collect(element.collection, element.convert) : schemaConverter(options.schema!, kind, name);
+  const defaults = param.defaultValue === undefined ? undefined : split([param.defaultValue]);
   const finish = (values: RawValues): unknown => {
     const present = values === undefined ? defaults : split(values);
     if (present === undefined && required) throw httpProblem('RXREST_INVALID_PARAMETER', `The ${kind} parameter "${name}" is required`);
@@ -64,7 +68,25 @@ function splitter(kind: ParamKind, collecting: boolean, separator: string | unde
   return (values) => values;
 }
 
-function typeConverter(param: ValueParam): ValueConverter {
+/**
+ * The usual parameter, one value converted (not a collection, no separator, no schema): one function
+ * per request instead of the general chain of split, collect and convert.
+ */
+function scalarReader(raw: RawReader, convert: (text: string) => unknown, fallback: string | undefined, required: boolean, kind: ParamKind, name: string): (ctx: RequestContext) => unknown {
+  const finish = (values: RawValues): unknown => {
+    const text = values === undefined ? fallback : values[0];
+    if (text !== undefined) return convert(text);
+    if (required) throw httpProblem('RXREST_INVALID_PARAMETER', `The ${kind} parameter "${name}" is required`);
+    return undefined;
+  };
+  return (ctx) => {
+    const values = raw(ctx);
+    return values instanceof Promise ? values.then(finish) : finish(values);
+  };
+}
+
+/** The converter of one value of the parameter's type, failures mapped to the parameter's status, and whether it collects. */
+function elementConverter(param: ValueParam): { readonly convert: (text: string) => unknown; readonly collection: Collection | undefined } {
   const { kind, name, options, designType } = param;
   const type = resolveType(options.type, designType, { providers: param.settings.converters, dateFormat: param.dateFormat, collection: options.collection });
   if (!type) {
@@ -72,18 +94,19 @@ function typeConverter(param: ValueParam): ValueConverter {
       `the type ${describeType(options.type ?? designType)} of ${kind} parameter "${name}" cannot be converted from a string: give it a one-string constructor, a static valueOf or fromString, a ParamConverterProvider, or a { type } / { schema } option`,
     );
   }
-  return collect(type, (raw) => {
+  const convert = (raw: string): unknown => {
     try {
       return type.convert(raw);
     } catch (error) {
       if (error instanceof ConversionError) throw failure(kind, name, error.message, error);
       throw error;
     }
-  });
+  };
+  return { convert, collection: type.collection };
 }
 
-function collect(type: ResolvedType, one: (raw: string) => unknown): ValueConverter {
-  switch (type.collection) {
+function collect(collection: Collection | undefined, one: (raw: string) => unknown): ValueConverter {
+  switch (collection) {
     case 'array':
       return (values) => (values ?? []).map(one);
     case 'set':

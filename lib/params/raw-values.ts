@@ -15,13 +15,17 @@ export type RawReader = (ctx: RequestContext) => RawValues | Promise<RawValues>;
 export function rawReader(kind: ParamKind, name: string, settings: BodySettings): RawReader {
   switch (kind) {
     case 'path':
-      return (ctx) => (name in ctx.pathParams ? [ctx.pathParams[name]] : undefined);
+      // Path parameters have no prototype: a missing name reads as undefined.
+      return (ctx) => {
+        const value = ctx.pathParams[name];
+        return value === undefined ? undefined : [value];
+      };
     case 'query':
       return (ctx) => ctx.queryValues(name);
     case 'header': {
       const lower = name.toLowerCase();
       return (ctx) => {
-        const value = ctx.headers.get(lower);
+        const value = ctx.headerValue(lower);
         return value === null ? undefined : [value];
       };
     }

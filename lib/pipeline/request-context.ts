@@ -27,7 +27,7 @@ export interface EndpointInfo {
 /** Thrown by `abortWith` to jump from a request filter to the response stages. */
 // Shared empty defaults: a request allocates its own only when routing or argument reading fills them.
 const NO_MATRIX: ReadonlyMap<string, readonly string[]> = new Map();
-const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null) as Record<string, string>);
 const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
 
 export class RequestAborted {
@@ -46,6 +46,8 @@ export class RequestContext {
   #query: URLSearchParams | undefined;
   #queryValues: Map<string, string[]> | undefined;
   #headers: Headers | undefined;
+  /** Node's raw header list (`null`: not served by `@hono/node-server`), read on first use. */
+  #rawHeaders: readonly string[] | null | undefined;
   #properties: Map<string, unknown> | undefined;
   #cleanups: (() => void | Promise<void>)[] | undefined;
 
@@ -168,6 +170,34 @@ export class RequestContext {
 
   header(name: string): string | undefined {
     return this.headers.get(name) ?? undefined;
+  }
+
+  /**
+   * A request header by its lower-case name, exactly as `headers.get(name)` answers it. On the hot path
+   * (routing reads `Accept` and `Content-Type` of every request), a header sent at most once to a request
+   * served by `@hono/node-server` is read from Node's raw header list, without building a header map.
+   */
+  headerValue(lowerName: string): string | null {
+    const raw = this.#headers === undefined && this.#request === this.#original ? this.#nodeRawHeaders() : null;
+    if (raw === null) return this.headers.get(lowerName);
+    let found = -1;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i];
+      if (name.length === lowerName.length && name.toLowerCase() === lowerName) {
+        // A repeated header is joined by the rules of its name: leave that to Headers.
+        if (found >= 0) return this.headers.get(lowerName);
+        found = i + 1;
+      }
+    }
+    return found < 0 ? null : raw[found];
+  }
+
+  #nodeRawHeaders(): readonly string[] | null {
+    if (this.#rawHeaders === undefined) {
+      const incoming = (this.environment as Partial<NodeBindings> | undefined)?.incoming;
+      this.#rawHeaders = incoming instanceof IncomingMessage ? incoming.rawHeaders : null;
+    }
+    return this.#rawHeaders;
   }
 
   getProperty<T = unknown>(name: string): T | undefined {

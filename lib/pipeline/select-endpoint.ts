@@ -5,7 +5,7 @@
 import { httpProblem } from '../errors/http-problem';
 import { parseAccept } from '../http/accept';
 import { rankConsumes } from '../http/consumes';
-import { formatMediaType, parseMediaType } from '../http/media-type';
+import { formatMediaType, parseMediaType, type MediaType } from '../http/media-type';
 import { negotiate, type Negotiated } from '../http/negotiate';
 import { RestResponse } from '../response/rest-response';
 import type { RouteMatch, Router } from '../routing/router';
@@ -34,7 +34,7 @@ export function allowedMethods(matches: readonly RouteMatch<Endpoint>[]): string
 }
 
 function byContentType(ctx: RequestContext, candidates: Candidate[]): Candidate[] {
-  const header = ctx.headers.get('content-type');
+  const header = ctx.headerValue('content-type');
   if (header === null) {
     // Without a body type only endpoints that read no body, or accept anything, can take the request.
     return candidates.filter(({ endpoint }) => !endpoint.readsBody || endpoint.consumes.length === 0 || endpoint.consumes.some((m) => m.type === '*'));
@@ -69,7 +69,7 @@ function formatted(result: Negotiated): string {
 
 /** Picks the candidate whose `@Produces` best satisfies `Accept`, and records the negotiated type. */
 function byAccept(ctx: RequestContext, candidates: Candidate[]): Candidate | undefined {
-  const accept = parseAccept(ctx.headers.get('accept'));
+  const accept = parseAccept(ctx.headerValue('accept'));
   let chosen: Candidate | undefined;
   let bestQ = -1;
   let negotiated: string | undefined;
@@ -94,6 +94,30 @@ function byAccept(ctx: RequestContext, candidates: Candidate[]): Candidate | und
   return chosen;
 }
 
+/**
+ * The one endpoint of the one route matching the path when it has the request's method and no body type
+ * can rule it out (it reads no body and names no `@Consumes`): most requests, answered without building
+ * candidate lists. `undefined` sends the request through the full selection.
+ */
+function soleEndpoint(matches: readonly RouteMatch<Endpoint>[], method: string): Endpoint | undefined {
+  if (matches.length !== 1) return undefined;
+  const { values } = matches[0];
+  if (values.length !== 1) return undefined;
+  const endpoint = values[0];
+  return endpoint.info.httpMethod === method && !endpoint.readsBody && endpoint.consumes.length === 0 ? endpoint : undefined;
+}
+
+/** Negotiates `Accept` against one endpoint's `@Produces`, recording the result; false when nothing is acceptable. */
+function negotiateOne(ctx: RequestContext, produces: readonly MediaType[]): boolean {
+  const result = negotiate(parseAccept(ctx.headerValue('accept')), produces);
+  ctx.negotiated = result ? formatted(result) : undefined;
+  return result !== undefined;
+}
+
+function notAcceptable(ctx: RequestContext, path: string): Error {
+  return httpProblem('RXREST_NOT_ACCEPTABLE', `No representation of ${path} is acceptable for ${ctx.headers.get('accept')}`);
+}
+
 /** Selects the endpoint for `ctx` and fills its path data; throws the HTTP error when there is none. */
 export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): Endpoint {
   const parsed = parseRequestPath(ctx.rawPath);
@@ -102,6 +126,12 @@ export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): E
   ctx.matrix = parsed.matrix;
   const matches = router.match(parsed.path);
   if (matches.length === 0) throw httpProblem('RXREST_ROUTE_NOT_FOUND', `No resource matches ${ctx.method} ${parsed.path}`);
+  const only = soleEndpoint(matches, ctx.method);
+  if (only !== undefined) {
+    if (only.produces.length > 0 && !negotiateOne(ctx, only.produces)) throw notAcceptable(ctx, parsed.path);
+    ctx.pathParams = matches[0].params;
+    return only;
+  }
   let candidates = byMethod(matches, ctx.method);
   if (candidates.length === 0 && ctx.method === 'HEAD') candidates = byMethod(matches, 'GET');
   if (candidates.length === 0) {
@@ -112,7 +142,7 @@ export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): E
   candidates = byContentType(ctx, candidates);
   if (candidates.length === 0) throw httpProblem('RXREST_UNSUPPORTED_MEDIA_TYPE', `No endpoint of ${parsed.path} consumes ${ctx.headers.get('content-type') ?? 'a body without Content-Type'}`);
   const chosen = candidates.length === 1 && candidates[0].endpoint.produces.length === 0 ? candidates[0] : byAccept(ctx, candidates);
-  if (!chosen) throw httpProblem('RXREST_NOT_ACCEPTABLE', `No representation of ${parsed.path} is acceptable for ${ctx.headers.get('accept')}`);
+  if (!chosen) throw notAcceptable(ctx, parsed.path);
   ctx.pathParams = chosen.match.params;
   return chosen.endpoint;
 }

@@ -22,12 +22,15 @@ interface BenchOptions extends LoadOptions {
   readonly profile: boolean;
   /** Keep the servers and the load generator on CPUs of their own (unless `--no-pin`, or `taskset` is missing). */
   readonly pin: boolean;
+  /** Print every run, not only the summary of each route. */
+  readonly verbose: boolean;
 }
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=requests|streaming|multipart] [--rounds=7] [--seconds=3]
-       [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--profile]
+       [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--verbose] [--profile]
+  --verbose: print every run as it ends
   --no-pin: let the OS place the servers and wrk (by default each has a CPU of its own when taskset can do it)
   --profile: CPU-profile rxrest and Hono on each route`;
 
@@ -44,7 +47,7 @@ function readOptions(argv: readonly string[]): BenchOptions {
     options: {
       all: { type: 'boolean' }, only: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' },
       warmup: { type: 'string' }, connections: { type: 'string' }, route: { type: 'string' }, profile: { type: 'boolean' },
-      'no-pin': { type: 'boolean' }, help: { type: 'boolean' },
+      'no-pin': { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -61,6 +64,7 @@ function readOptions(argv: readonly string[]): BenchOptions {
     connections: positive(values.connections, 50, 'connections'),
     profile: values.profile === true,
     pin: values['no-pin'] !== true,
+    verbose: values.verbose === true,
     route: values.route?.toLowerCase(),
   };
 }
@@ -131,7 +135,11 @@ async function runRequestBench(options: BenchOptions): Promise<void> {
       const samples: Sample[] = [];
       for (let round = 1; round <= options.rounds; round++) {
         const order = round % 2 === 1 ? servers : [...servers].reverse();
-        for (const server of order) samples.push(await measure(load, server, route, round, loadOptions, ticksPerSecond));
+        for (const server of order) {
+          const sample = await measure(load, server, route, round, loadOptions, ticksPerSecond);
+          samples.push(sample);
+          if (options.verbose) note(`  round ${round} ${server.name.padEnd(7)} ${Math.round(sample.requestsPerSecond)} req/s  ${sample.cpuMicrosPerRequest.toFixed(1)} CPU µs/req`);
+        }
       }
       note(`${formatRoute(route.name, samples, SERVER_NAMES)}\n`);
     }

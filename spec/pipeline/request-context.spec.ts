@@ -1,3 +1,5 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { RequestContext } from '../../lib';
 
 describe('RequestContext', () => {
@@ -41,5 +43,38 @@ describe('RequestContext', () => {
     expect(ctx.header('x-a')).toBe('2');
     expect(ctx.header('x-b')).toBe('3');
     expect(request.headers.get('x-a')).toBe('1');
+  });
+});
+
+describe('RequestContext.headerValue under @hono/node-server', () => {
+  // What @hono/node-server passes as the environment: the Node request whose raw header list is read.
+  function served(rawHeaders: string[], init: HeadersInit = {}): RequestContext {
+    const incoming = new IncomingMessage(new Socket());
+    incoming.rawHeaders = rawHeaders;
+    return new RequestContext(new Request('http://host/p', { headers: init }), { incoming, outgoing: new ServerResponse(incoming) });
+  }
+
+  it('reads a header sent once from the raw list, whatever its case, and null for one not sent', () => {
+    const ctx = served(['Host', 'host', 'ACCEPT', 'text/plain'], { accept: 'ignored/by-the-raw-path' });
+    expect(ctx.headerValue('accept')).toBe('text/plain');
+    expect(ctx.headerValue('content-type')).toBeNull();
+  });
+
+  it('answers a repeated header as Headers joins it', () => {
+    const ctx = served(['X-Token', 'a', 'x-token', 'b'], [['x-token', 'a'], ['x-token', 'b']]);
+    expect(ctx.headerValue('x-token')).toBe('a, b');
+  });
+
+  it('follows a header set by a filter, and a request replaced by setRequestUri', () => {
+    const set = served(['Accept', 'text/plain']);
+    set.setHeader('accept', 'application/json');
+    expect(set.headerValue('accept')).toBe('application/json');
+    const moved = served(['Accept', 'text/plain'], { accept: 'text/html' });
+    moved.setRequestUri('/q');
+    expect(moved.headerValue('accept')).toBe('text/html');
+  });
+
+  it('reads the Web request headers in process (no Node request)', () => {
+    expect(new RequestContext(new Request('http://host/', { headers: { accept: 'text/csv' } })).headerValue('accept')).toBe('text/csv');
   });
 });
