@@ -9,7 +9,7 @@ import { summarizeProfile } from './profile-summary';
 import { formatRoute, type Sample } from './report';
 import { clockTicksPerSecond, cpuPinning, cpuTicks, SERVER_NAMES, startServer, type CpuPinning, type ServerName, type ServerProcess } from './server-process';
 
-const PARTS = ['requests', 'streaming', 'multipart'] as const;
+const PARTS = ['requests', 'streaming', 'multipart', 'json'] as const;
 type Part = (typeof PARTS)[number];
 
 interface BenchOptions extends LoadOptions {
@@ -28,7 +28,7 @@ interface BenchOptions extends LoadOptions {
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=requests|streaming|multipart] [--rounds=7] [--seconds=3]
+const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=requests|streaming|multipart|json] [--rounds=7] [--seconds=3]
        [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--verbose] [--profile]
   --verbose: print every run as it ends
   --no-pin: let the OS place the servers and wrk (by default each has a CPU of its own when taskset can do it)
@@ -210,6 +210,7 @@ async function main(): Promise<void> {
     if (part === 'requests') await runRequestBench(options);
     if (part === 'streaming') await runOptional(part, 'streaming.bench', 'runStreamingBench');
     if (part === 'multipart') await runOptional(part, 'multipart.bench', 'runMultipartBench', true);
+    if (part === 'json') await runOptional(part, 'json.bench', 'runJsonBench', true);
   }
 }
 

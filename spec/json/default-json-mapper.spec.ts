@@ -51,6 +51,26 @@ describe('DefaultJsonMapper', () => {
     expect(() => mapper.readValue('{"day":"2000-10-09"}', Event)).toThrow('does not match the date format');
   });
 
+  it('formats a @JsonFormat field wherever it sits, and writes what JSON.stringify writes where no format applies', () => {
+    // Event declares a format, so the field-aware path is live for the whole process.
+    const mapper = new DefaultJsonMapper();
+    const nested = { events: [{ wrapped: new Event() }], at: new Date(Date.UTC(2021, 0, 1)) };
+    expect(mapper.writeValueAsString(nested)).toBe('{"events":[{"wrapped":{"day":"08/08/1984","at":"2021-01-01T00:00:00.000Z"}}],"at":"2021-01-01T00:00:00.000Z"}');
+    class Plain {
+      at = new Date(Date.UTC(2022, 1, 2));
+    }
+    class WithToJson {
+      toJSON() {
+        return { event: new Event() };
+      }
+    }
+    for (const value of [[{ a: 1, at: new Date(0) }], new Plain(), { list: [new Plain()] }, 'text', 3, null, Object.create(null)]) {
+      expect(mapper.writeValueAsString(value)).toBe(JSON.stringify(value));
+    }
+    // What toJSON returns is not walked: it takes the field-aware path, which formats it.
+    expect(mapper.writeValueAsString(new WithToJson())).toBe('{"event":{"day":"08/08/1984","at":"2021-01-01T00:00:00.000Z"}}');
+  });
+
   it('writes bigints as their text and refuses prototype-poisoning keys', () => {
     expect(new DefaultJsonMapper().writeValueAsString({ n: 10n })).toBe('{"n":"10"}');
     expect(() => new DefaultJsonMapper().readValue('{"__proto__":{"admin":true}}')).toThrow('forbidden key');

@@ -48,7 +48,7 @@ describe('RequestContext', () => {
 
 describe('RequestContext.headerValue under @hono/node-server', () => {
   // What @hono/node-server passes as the environment: the Node request whose raw header list is read.
-  function served(rawHeaders: string[], init: HeadersInit = {}): RequestContext {
+  function served(rawHeaders: string[], init: ConstructorParameters<typeof Headers>[0] = {}): RequestContext {
     const incoming = new IncomingMessage(new Socket());
     incoming.rawHeaders = rawHeaders;
     return new RequestContext(new Request('http://host/p', { headers: init }), { incoming, outgoing: new ServerResponse(incoming) });
