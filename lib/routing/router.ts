@@ -6,7 +6,7 @@ import { SegmentIndex } from './segment-index';
 export interface RouteMatch<T> {
   readonly template: PathTemplate;
   readonly values: readonly T[];
-  /** Decoded variable values; computed on first read. No prototype. */
+  /** Decoded variable values; computed on first read. Nothing inherited (see `readParams`). */
   readonly params: Readonly<Record<string, string>>;
 }
 

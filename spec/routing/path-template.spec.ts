@@ -206,11 +206,15 @@ describe('readParams', () => {
     expect(readParams(template, match)).toEqual({ name: 'a/b%c' });
   });
 
-  it('returns an object without prototype so that any name is a plain key', () => {
-    const template = compilePathTemplate('/{__proto__}');
-    const values = readParams(template, template.regex.exec('/x') as RegExpExecArray);
-    expect(Object.getPrototypeOf(values)).toBeNull();
-    expect(Object.keys(values)).toEqual(['__proto__']);
+  it('returns an object that inherits nothing, so that any name is a plain key', () => {
+    const template = compilePathTemplate('/{__proto__}/{constructor}');
+    const values = readParams(template, template.regex.exec('/x/y') as RegExpExecArray);
+    expect(Object.keys(values)).toEqual(['__proto__', 'constructor']);
     expect(values['__proto__']).toBe('x');
+    expect(values['constructor']).toBe('y');
+    const other = compilePathTemplate('/{id}');
+    const plain = readParams(other, other.regex.exec('/1') as RegExpExecArray);
+    for (const inherited of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) expect(inherited in plain).toBe(false);
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(plain))).toBeNull();
   });
 });
