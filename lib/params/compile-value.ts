@@ -32,6 +32,10 @@ function failure(kind: ParamKind, name: string, message: string, cause?: unknown
   return httpProblem(code, `Invalid ${kind} parameter "${name}": ${message}`, { cause });
 }
 
+function missing(kind: ParamKind, name: string): Error {
+  return httpProblem('RXREST_INVALID_PARAMETER', `The ${kind} parameter "${name}" is required`);
+}
+
 /**
  * Compiles the reader of one named parameter. Absent values take the `@DefaultValue`, else are
  * `undefined` (an empty collection for collections), else 400 when `{ required: true }`.
@@ -52,7 +56,7 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
   const defaults = param.defaultValue === undefined ? undefined : split([param.defaultValue]);
   const finish = (values: RawValues): unknown => {
     const present = values === undefined ? defaults : split(values);
-    if (present === undefined && required) throw httpProblem('RXREST_INVALID_PARAMETER', `The ${kind} parameter "${name}" is required`);
+    if (present === undefined && required) throw missing(kind, name);
     return convert(present);
   };
   return (ctx) => {
@@ -76,7 +80,7 @@ function scalarReader(raw: RawReader, convert: (text: string) => unknown, fallba
   const finish = (values: RawValues): unknown => {
     const text = values === undefined ? fallback : values[0];
     if (text !== undefined) return convert(text);
-    if (required) throw httpProblem('RXREST_INVALID_PARAMETER', `The ${kind} parameter "${name}" is required`);
+    if (required) throw missing(kind, name);
     return undefined;
   };
   return (ctx) => {

@@ -3,6 +3,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
 import { parseQuery } from '../http/query';
+import { NO_PARAMS } from '../routing/path-template';
 
 /** The Node request and response behind a request served by `@hono/node-server`. */
 export interface NodeBindings {
@@ -27,7 +28,6 @@ export interface EndpointInfo {
 /** Thrown by `abortWith` to jump from a request filter to the response stages. */
 // Shared empty defaults: a request allocates its own only when routing or argument reading fills them.
 const NO_MATRIX: ReadonlyMap<string, readonly string[]> = new Map();
-const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null) as Record<string, string>);
 const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
 
 export class RequestAborted {

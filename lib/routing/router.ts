@@ -1,5 +1,5 @@
 // Finds every route whose path template matches a request path, best first (Java REST specification §3.7.2); knows nothing of HTTP methods.
-import { readParams, type PathTemplate } from './path-template';
+import { NO_PARAMS, readParams, type PathTemplate } from './path-template';
 import { SegmentIndex } from './segment-index';
 
 /** One matching template with every value registered on it (e.g. one per HTTP method), in registration order. */
@@ -17,7 +17,6 @@ interface RouteGroup<T> {
   readonly order: number;
 }
 
-const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null) as Record<string, string>);
 const NO_MATCHES: readonly never[] = Object.freeze([]);
 
 class TemplateMatch<T> implements RouteMatch<T> {
