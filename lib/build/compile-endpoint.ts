@@ -15,6 +15,7 @@ import { compileStage, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
 import { recover } from '../pipeline/map-errors';
 import { RequestContext, type EndpointInfo, type Lane } from '../pipeline/request-context';
+import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { catchLater, then } from '../pipeline/settle';
 import type { StageResult } from '../pipeline/stage';
 import type { ResultDefaults } from '../pipeline/to-response';
@@ -114,5 +115,5 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
     }
     return responsePart ? then(handled, responsePart) : handled;
   };
-  return { info, template, consumes, produces, readsBody: args.readsBody, handle };
+  return { info, template, consumes, produces, negotiate: acceptNegotiator(produces), readsBody: args.readsBody, handle };
 }

@@ -2,7 +2,7 @@
 import { from, Observable, of } from 'rxjs';
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { STREAM_BUFFER, STREAM_ELEMENT_TYPE } from '../decorators/streaming';
-import { watchBlocking } from '../execution/blocked-warning';
+import { watchedCall } from '../execution/blocked-warning';
 import { settleFile } from '../files/settle-file';
 import { isStreamingType } from '../streaming/framing';
 import { Multi } from '../streaming/multi';
@@ -71,9 +71,8 @@ export function invokeStage(unit: Unit, method: MethodMeta, interceptors: Interc
   const bindings = new Set([...(unit.meta.tags.get(INTERCEPTOR_BINDINGS) ?? []), ...(method.tags.get(INTERCEPTOR_BINDINGS) ?? [])]);
   const wrap = interceptors.wrapperFor(unit.type, method.name, unit.instance, bindings);
   if (!wrap) {
-    if (plan.blockedWarningMs <= 0) return (ctx) => settleResult(ctx, fn.apply(unit.instance, ctx.args), plan);
-    const where = `${unit.type.name}#${method.name}`;
-    return (ctx) => settleResult(ctx, watchBlocking(() => fn.apply(unit.instance, ctx.args) as unknown, where, plan.blockedWarningMs, laneLog)(), plan);
+    const call = watchedCall(fn, unit.instance, `${unit.type.name}#${method.name}`, plan.blockedWarningMs, laneLog);
+    return (ctx) => settleResult(ctx, call(ctx.args), plan);
   }
   return (ctx) => settleResult(ctx, wrap(ctx.args, () => resultObservable(fn.apply(unit.instance, ctx.args))), plan);
 }

@@ -3,18 +3,20 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from '../logging/logger';
 
 /**
- * Wraps `call` so that a run taking longer than `thresholdMs` of synchronous time logs a warning naming
- * `where`; with a threshold of 0 it returns `call` itself (no clock reads).
+ * Calls `method` on `target` with the arguments given each time, and logs a warning naming `where` when
+ * a call takes longer than `thresholdMs` of synchronous time. Built once per endpoint, so that a request
+ * pays two clock reads and no allocation; with a threshold of 0 there are no clock reads either.
  *
  * @example
- * const timed = watchBlocking(() => method(), 'FruitResource#list', 200, log);
+ * const call = watchedCall(resource.list, resource, 'FruitResource#list', 200, log);
+ * call([]); // warns if list() ran for more than 200 ms
  */
-export function watchBlocking<R>(call: () => R, where: string, thresholdMs: number, log: Logger): () => R {
-  if (thresholdMs <= 0) return call;
-  return () => {
+export function watchedCall(method: Function, target: unknown, where: string, thresholdMs: number, log: Logger): (args: readonly unknown[]) => unknown {
+  if (thresholdMs <= 0) return (args) => method.apply(target, args) as unknown;
+  return (args) => {
     const start = performance.now();
     try {
-      return call();
+      return method.apply(target, args) as unknown;
     } finally {
       const took = performance.now() - start;
       if (took > thresholdMs) log.warn(`${where} blocked the event loop for ${Math.round(took)} ms (framework.rest.blocked-warning-ms = ${thresholdMs})`);

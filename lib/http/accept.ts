@@ -56,6 +56,7 @@ const parseCached = memoize(500, parseUncached);
  * @example parseAccept('text/html, application/json;q=0.8') // [text/html q=1, application/json q=0.8]
  */
 export function parseAccept(header: string | null | undefined): readonly AcceptRange[] {
-  if (header === null || header === undefined) return ANYTHING;
+  // The usual header of programmatic clients, answered without hashing it for the cache.
+  if (header === null || header === undefined || header === '*/*') return ANYTHING;
   return parseCached(header);
 }

@@ -9,8 +9,12 @@ import { MultipartFormDataOutput, type OutputPart, type PartValue } from './mult
 
 const encoder = new TextEncoder();
 
+const MULTIPART_FORM_DATA = /^\s*multipart\/form-data\s*(;|$)/i;
+
+/** Asked of every response's media type (this writer is tried before the built-in ones): most fail on the first character. */
 function isMultipartType(mediaType: string): boolean {
-  return /^\s*multipart\/form-data\s*(;|$)/i.test(mediaType);
+  const first = mediaType.charCodeAt(0);
+  return (first === 0x6d || first === 0x4d || first === 0x20 || first === 0x09) && MULTIPART_FORM_DATA.test(mediaType);
 }
 
 function isJson(mediaType: string): boolean {

@@ -1,4 +1,5 @@
 /** A compiled endpoint: what routing selects on, and the request handling built for it once. */
+import type { AcceptRange } from '../http/accept';
 import type { MediaType } from '../http/media-type';
 import type { PathTemplate } from '../routing/path-template';
 import type { EndpointInfo, RequestContext } from './request-context';
@@ -11,6 +12,8 @@ export interface Endpoint {
   readonly consumes: readonly MediaType[];
   /** Producible types; empty means "decided by the returned value" (text for strings, else JSON). */
   readonly produces: readonly MediaType[];
+  /** `Accept` (parsed) against `produces`: the negotiated type, `undefined` when none is acceptable (see `acceptNegotiator`). */
+  readonly negotiate: (accept: readonly AcceptRange[]) => string | undefined;
   /** Whether the endpoint reads a request body (a missing `Content-Type` is then checked against `consumes`). */
   readonly readsBody: boolean;
   /** Runs request filters, the method and response filters; errors are already mapped. Synchronous when every stage is. */

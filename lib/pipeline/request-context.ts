@@ -30,6 +30,22 @@ export interface EndpointInfo {
 const NO_MATRIX: ReadonlyMap<string, readonly string[]> = new Map();
 const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
 
+/** The method in upper case; the usual ones, which Node and `Request` already give upper-cased, without a copy. */
+function canonicalMethod(method: string): string {
+  switch (method) {
+    case 'GET':
+    case 'POST':
+    case 'PUT':
+    case 'DELETE':
+    case 'HEAD':
+    case 'PATCH':
+    case 'OPTIONS':
+      return method;
+    default:
+      return method.toUpperCase();
+  }
+}
+
 export class RequestAborted {
   constructor(readonly response: RestResponse<unknown> | Response) {}
 }
@@ -77,7 +93,7 @@ export class RequestContext {
   ) {
     this.#request = request;
     this.#original = request;
-    this.#method = request.method.toUpperCase();
+    this.#method = canonicalMethod(request.method);
   }
 
   /**

@@ -3,7 +3,7 @@
  * §3.7.2 order): by method (405), then `Content-Type` (415), then `Accept` (406). Automatic HEAD and OPTIONS.
  */
 import { httpProblem } from '../errors/http-problem';
-import { parseAccept } from '../http/accept';
+import { parseAccept, type AcceptRange } from '../http/accept';
 import { rankConsumes } from '../http/consumes';
 import { formatMediaType, parseMediaType, type MediaType } from '../http/media-type';
 import { negotiate, type Negotiated } from '../http/negotiate';
@@ -107,11 +107,29 @@ function soleEndpoint(matches: readonly RouteMatch<Endpoint>[], method: string):
   return endpoint.info.httpMethod === method && !endpoint.readsBody && endpoint.consumes.length === 0 ? endpoint : undefined;
 }
 
-/** Negotiates `Accept` against one endpoint's `@Produces`, recording the result; false when nothing is acceptable. */
-function negotiateOne(ctx: RequestContext, produces: readonly MediaType[]): boolean {
-  const result = negotiate(parseAccept(ctx.headerValue('accept')), produces);
-  ctx.negotiated = result ? formatted(result) : undefined;
-  return result !== undefined;
+/**
+ * Negotiates a parsed `Accept` against one endpoint's `@Produces`: the formatted type, or `undefined` when
+ * nothing is acceptable. Clients mostly send the same `Accept` request after request, and `parseAccept`
+ * returns the same array for the same header, so the last answer is kept and found by one identity check.
+ */
+export function acceptNegotiator(produces: readonly MediaType[]): (accept: readonly AcceptRange[]) => string | undefined {
+  let lastAccept: readonly AcceptRange[] | undefined;
+  let lastType: string | undefined;
+  return (accept) => {
+    if (accept !== lastAccept) {
+      const result = negotiate(accept, produces);
+      lastType = result ? formatted(result) : undefined;
+      lastAccept = accept;
+    }
+    return lastType;
+  };
+}
+
+/** Negotiates `Accept` against the endpoint's `@Produces`, recording the result; false when nothing is acceptable. */
+function negotiateOne(ctx: RequestContext, endpoint: Endpoint): boolean {
+  const type = endpoint.negotiate(parseAccept(ctx.headerValue('accept')));
+  ctx.negotiated = type;
+  return type !== undefined;
 }
 
 function notAcceptable(ctx: RequestContext, path: string): Error {
@@ -128,7 +146,7 @@ export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): E
   if (matches.length === 0) throw httpProblem('RXREST_ROUTE_NOT_FOUND', `No resource matches ${ctx.method} ${parsed.path}`);
   const only = soleEndpoint(matches, ctx.method);
   if (only !== undefined) {
-    if (only.produces.length > 0 && !negotiateOne(ctx, only.produces)) throw notAcceptable(ctx, parsed.path);
+    if (only.produces.length > 0 && !negotiateOne(ctx, only)) throw notAcceptable(ctx, parsed.path);
     ctx.pathParams = matches[0].params;
     return only;
   }
