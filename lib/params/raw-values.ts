@@ -2,6 +2,7 @@
 import { parseCookieHeader } from '../http/cookies';
 import type { ParamKind } from '../metadata/store';
 import type { RequestContext } from '../pipeline/request-context';
+import type { PathTemplate } from '../routing/path-template';
 import type { BodySettings } from './body-settings';
 import { readForm } from './read-form';
 import { multipartFormTexts } from '../multipart/compile-multipart-argument';
@@ -15,11 +16,7 @@ export type RawReader = (ctx: RequestContext) => RawValues | Promise<RawValues>;
 export function rawReader(kind: ParamKind, name: string, settings: BodySettings): RawReader {
   switch (kind) {
     case 'path':
-      // Path parameters have no prototype: a missing name reads as undefined.
-      return (ctx) => {
-        const value = ctx.pathParams[name];
-        return value === undefined ? undefined : [value];
-      };
+      return pathValueReader(name);
     case 'query':
       return (ctx) => ctx.queryValues(name);
     case 'header': {
@@ -46,4 +43,25 @@ export function rawReader(kind: ParamKind, name: string, settings: BodySettings)
     default:
       throw new Error(`unsupported parameter kind ${kind}`);
   }
+}
+
+/**
+ * Reads a path parameter by the capture group of its (last) occurrence in the matched template, found
+ * once for the template an endpoint is matched with (always the same one), so that a request builds
+ * no params object. Absent (`undefined`) when the route has no such variable.
+ */
+function pathValueReader(name: string): RawReader {
+  let template: PathTemplate | undefined;
+  let group = -1;
+  return (ctx) => {
+    const route = ctx.route;
+    if (route === undefined) return undefined;
+    if (route.template !== template) {
+      template = route.template;
+      group = template.captures.findLast((capture) => capture.name === name)?.group ?? -1;
+    }
+    if (group < 0) return undefined;
+    const value = route.valueAt(group);
+    return value === undefined ? undefined : [value];
+  };
 }

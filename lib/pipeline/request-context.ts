@@ -4,6 +4,7 @@ import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
 import { parseQuery } from '../http/query';
 import { NO_PARAMS } from '../routing/path-template';
+import type { RouteMatch } from '../routing/router';
 
 /** The Node request and response behind a request served by `@hono/node-server`. */
 export interface NodeBindings {
@@ -71,8 +72,8 @@ export class RequestContext {
   path = '';
   /** Matrix parameters of every path segment, set by routing. */
   matrix: ReadonlyMap<string, readonly string[]> = NO_MATRIX;
-  /** Values of the matched template's variables, set by routing. */
-  pathParams: Readonly<Record<string, string>> = NO_PARAMS;
+  /** The matched route, set by routing. */
+  route: RouteMatch<unknown> | undefined;
   endpoint: EndpointInfo | undefined;
   lane: Lane = 'event-loop';
   /** The arguments the endpoint method will be called with. */
@@ -121,6 +122,11 @@ export class RequestContext {
    */
   replaceRequest(request: Request): void {
     this.#request = request;
+  }
+
+  /** Values of the matched template's variables (none before routing). */
+  get pathParams(): Readonly<Record<string, string>> {
+    return this.route === undefined ? NO_PARAMS : this.route.params;
   }
 
   get method(): string {

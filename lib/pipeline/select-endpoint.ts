@@ -147,7 +147,7 @@ export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): E
   const only = soleEndpoint(matches, ctx.method);
   if (only !== undefined) {
     if (only.produces.length > 0 && !negotiateOne(ctx, only)) throw notAcceptable(ctx, parsed.path);
-    ctx.pathParams = matches[0].params;
+    ctx.route = matches[0];
     return only;
   }
   let candidates = byMethod(matches, ctx.method);
@@ -161,6 +161,6 @@ export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): E
   if (candidates.length === 0) throw httpProblem('RXREST_UNSUPPORTED_MEDIA_TYPE', `No endpoint of ${parsed.path} consumes ${ctx.headers.get('content-type') ?? 'a body without Content-Type'}`);
   const chosen = candidates.length === 1 && candidates[0].endpoint.produces.length === 0 ? candidates[0] : byAccept(ctx, candidates);
   if (!chosen) throw notAcceptable(ctx, parsed.path);
-  ctx.pathParams = chosen.match.params;
+  ctx.route = chosen.match;
   return chosen.endpoint;
 }

@@ -1,5 +1,6 @@
 // Finds every route whose path template matches a request path, best first (Java REST specification §3.7.2); knows nothing of HTTP methods.
 import { NO_PARAMS, readParams, type PathTemplate } from './path-template';
+import { decodeRoutedValue } from './percent-encoding';
 import { SegmentIndex } from './segment-index';
 
 /** One matching template with every value registered on it (e.g. one per HTTP method), in registration order. */
@@ -8,6 +9,25 @@ export interface RouteMatch<T> {
   readonly values: readonly T[];
   /** Decoded variable values; computed on first read. Nothing inherited (see `readParams`). */
   readonly params: Readonly<Record<string, string>>;
+  /**
+   * The decoded value of one capture group of the template's regex (see `PathTemplate.captures`), without
+   * building {@link params}: what a compiled path-parameter reader asks on every request.
+   */
+  valueAt(group: number): string | undefined;
+}
+
+/** A literal template's match: no variables. */
+class LiteralMatch<T> implements RouteMatch<T> {
+  readonly params = NO_PARAMS;
+
+  constructor(
+    readonly template: PathTemplate,
+    readonly values: readonly T[],
+  ) {}
+
+  valueAt(): undefined {
+    return undefined;
+  }
 }
 
 interface RouteGroup<T> {
@@ -22,7 +42,7 @@ const NO_MATCHES: readonly never[] = Object.freeze([]);
 class TemplateMatch<T> implements RouteMatch<T> {
   readonly template: PathTemplate;
   readonly values: readonly T[];
-  #match: RegExpExecArray | undefined;
+  readonly #match: RegExpExecArray;
   #params: Record<string, string> | undefined;
 
   constructor(group: RouteGroup<T>, match: RegExpExecArray) {
@@ -32,11 +52,12 @@ class TemplateMatch<T> implements RouteMatch<T> {
   }
 
   get params(): Readonly<Record<string, string>> {
-    if (this.#params === undefined) {
-      this.#params = readParams(this.template, this.#match as RegExpExecArray);
-      this.#match = undefined;
-    }
-    return this.#params;
+    return (this.#params ??= readParams(this.template, this.#match));
+  }
+
+  valueAt(group: number): string | undefined {
+    const value = this.#match[group];
+    return value === undefined ? '' : decodeRoutedValue(value);
   }
 }
 
@@ -120,7 +141,7 @@ export class Router<T> {
 function answerFor<T>(path: string, literal: RouteGroup<T>, templated: readonly RouteGroup<T>[]): readonly RouteMatch<T>[] {
   const matching = templated.filter((group) => group.template.regex.test(path));
   const answer = [literal, ...matching].sort(byPrecedence).map((group): RouteMatch<T> => {
-    if (group === literal) return Object.freeze({ template: group.template, values: group.values, params: NO_PARAMS });
+    if (group === literal) return Object.freeze(new LiteralMatch(group.template, group.values));
     const match = new TemplateMatch(group, group.template.regex.exec(path) as RegExpExecArray);
     void match.params;
     return match;

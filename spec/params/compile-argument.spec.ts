@@ -34,6 +34,11 @@ class ParamResource {
     return { id, q, m };
   }
 
+  @GET @Path('twice/{x}/{y}/{x}')
+  twice(@RestPath() x: string, @RestPath() y: string, uri: UriInfo) {
+    return { x, y, params: uri.pathParameters };
+  }
+
   @POST @Path('bad')
   bad(@RestHeader('X-N') n: number, @RestCookie() c: number, @RestForm() f: number) {
     return { n, c, f };
@@ -116,6 +121,10 @@ describe('compileArgument', () => {
     expect((await get('num/x')).status).toBe(404);
     expect((await get('num/1?q=x')).status).toBe(404);
     expect((await get('num;m=x/1')).status).toBe(404);
+  });
+
+  it('reads a path parameter used twice in its template as its last value, decoded like the UriInfo path parameters', async () => {
+    expect(await json('twice/a/b%2Fc/z%25')).toEqual({ x: 'z%', y: 'b/c', params: { x: 'z%', y: 'b/c' } });
   });
 
   it('answers 400 when header, cookie or form values do not convert', async () => {

@@ -200,6 +200,18 @@ describe('Router', () => {
     expect('toString' in (match?.params ?? {})).toBe(false);
   });
 
+  it('reads one capture group by number as params would give it, decoded, without params', () => {
+    const router = routerOf([
+      ['/files/{dir}/{name}', 'two'],
+      ['/files/list', 'literal'],
+    ]);
+    const [match] = router.match(requestPath('/files/a%2Fb/c%25d'));
+    const groups = Object.fromEntries(match!.template.captures.map((capture) => [capture.name, match!.valueAt(capture.group)]));
+    expect(groups).toEqual({ dir: 'a/b', name: 'c%d' });
+    expect(groups).toEqual({ ...match!.params });
+    expect(router.match('/files/list').map((m) => [m.values[0], m.valueAt(1)])).toEqual([['literal', undefined]]);
+  });
+
   it('returns frozen, shared answers for literal paths', () => {
     const router = routerOf([['/static', 'v']]);
     const first = router.match('/static');
