@@ -14,7 +14,7 @@ import type { MethodMeta } from '../metadata/store';
 import type { StageFn } from '../pipeline/chain';
 import type { RequestContext } from '../pipeline/request-context';
 import { firstValue } from '../pipeline/settle';
-import { toResponseContext, type ResultDefaults } from '../pipeline/to-response';
+import { plainResponseContext, toResponseContext, type ResultDefaults } from '../pipeline/to-response';
 import type { InterceptorChain } from './compile-interceptors';
 import type { Unit } from './discover';
 
@@ -43,6 +43,11 @@ function settleSpecial(ctx: RequestContext, result: unknown, streaming: Endpoint
   return settleStream(ctx, result, streaming) ?? settleFile(ctx, result);
 }
 
+/** The usual result, a plain data object, becomes the response entity without asking whether it is a stream, a Promise or a response. */
+function isPlainResult(result: unknown): result is object {
+  return typeof result === 'object' && result !== null && isPlainData(result);
+}
+
 function answer(ctx: RequestContext, value: unknown, defaults: ResultDefaults): RequestContext {
   ctx.response = toResponseContext(value, defaults);
   return ctx;
@@ -51,6 +56,10 @@ function answer(ctx: RequestContext, value: unknown, defaults: ResultDefaults): 
 /** A result becomes the response: streams and files as such, a Promise when it resolves, an Observable by its first value (Uni). */
 function settleResult(ctx: RequestContext, result: unknown, plan: InvokePlan): ReturnType<StageFn> {
   const { defaults, streaming } = plan;
+  if (isPlainResult(result)) {
+    ctx.response = plainResponseContext(result, defaults);
+    return ctx;
+  }
   const special = settleSpecial(ctx, result, streaming);
   if (special !== undefined) return special;
   if (result instanceof Promise) return result.then((value: unknown) => settleSpecial(ctx, value, streaming) ?? answer(ctx, value, defaults));

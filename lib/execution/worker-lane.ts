@@ -54,9 +54,8 @@ export class WorkerLane {
 
   /** Frees a slot, handing it to the next waiting call if any. */
   release(): void {
-    const next = this.#queue.shift();
-    if (next) next();
-    else this.#running--;
+    if (this.#queue.length === 0) this.#running--;
+    else this.#queue.shift()!();
   }
 
   /** Runs `task` in a slot and frees the slot when its result settles. */

@@ -38,6 +38,11 @@ export function toResponseContext(result: unknown, defaults: ResultDefaults): Re
     applyHeaders(context, defaults);
     return context;
   }
+  return plainResponseContext(result, defaults);
+}
+
+/** A value known not to be a response, nor `undefined` or `null`: 200 (or `@ResponseStatus`) with it as entity. */
+export function plainResponseContext(result: unknown, defaults: ResultDefaults): ResponseContext {
   const context = new ResponseContext(defaults.status ?? 200, result);
   applyHeaders(context, defaults);
   return context;
