@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { BENCH_ROUTES, type BenchRoute } from './bench-routes';
 import { findLoadGenerator, type LoadGenerator, type LoadOptions } from './load';
 import { summarizeProfile } from './profile-summary';
-import { formatRoute, type Sample } from './report';
+import { formatHeadToHead, formatRoute, type Sample } from './report';
 import { clockTicksPerSecond, cpuPinning, cpuTicks, SERVER_NAMES, startServer, type CpuPinning, type ServerName, type ServerProcess } from './server-process';
 
 const PARTS = ['requests', 'streaming', 'multipart', 'json'] as const;
@@ -79,21 +79,27 @@ async function checkAnswers(server: ServerProcess, route: BenchRoute): Promise<v
   }
 }
 
-/** Warm up, then one measured load run, with the server's CPU time read from /proc around it. */
-async function measure(load: LoadGenerator, server: ServerProcess, route: BenchRoute, round: number, options: BenchOptions, ticksPerSecond: number): Promise<Sample> {
-  await load.load(server.port, route, { ...options, seconds: options.warmupSeconds });
-  const before = cpuTicks(server.pid);
-  const result = await load.load(server.port, route, options);
-  const cpuMicros = ((cpuTicks(server.pid) - before) / ticksPerSecond) * 1e6;
-  return {
-    server: server.name,
-    round,
-    route: route.name,
-    requestsPerSecond: result.requestsPerSecond,
-    p99Ms: result.p99Ms,
-    cpuMicrosPerRequest: result.requests > 0 ? cpuMicros / result.requests : Number.NaN,
-    errors: result.errors,
-  };
+/**
+ * Warm up, then one measured load run of each server at the same time (one load generator each), with each
+ * server's CPU time read from /proc around it. One server: a plain run.
+ */
+async function measure(load: LoadGenerator, servers: readonly ServerProcess[], route: BenchRoute, round: number, options: BenchOptions, ticksPerSecond: number): Promise<Sample[]> {
+  await Promise.all(servers.map((server) => load.load(server.port, route, { ...options, seconds: options.warmupSeconds })));
+  const before = servers.map((server) => cpuTicks(server.pid));
+  const results = await Promise.all(servers.map((server) => load.load(server.port, route, options)));
+  return servers.map((server, i): Sample => {
+    const result = results[i]!;
+    const cpuMicros = ((cpuTicks(server.pid) - before[i]!) / ticksPerSecond) * 1e6;
+    return {
+      server: server.name,
+      round,
+      route: route.name,
+      requestsPerSecond: result.requestsPerSecond,
+      p99Ms: result.p99Ms,
+      cpuMicrosPerRequest: result.requests > 0 ? cpuMicros / result.requests : Number.NaN,
+      errors: result.errors,
+    };
+  });
 }
 
 const selected = (options: BenchOptions): readonly BenchRoute[] =>
@@ -120,7 +126,8 @@ function placement(options: BenchOptions): { pinning: CpuPinning | undefined; te
 /**
  * For each route, `rounds` rounds of the three servers one after the other, the order reversed every other
  * round (rxrest, hono, node; then node, hono, rxrest) so that drift (thermal, noisy neighbours) hits all alike
- * and no server always runs first.
+ * and no server always runs first. Then, when pinned, `rounds` head-to-head rounds: rxrest and Hono loaded at
+ * the same time on the same server CPU, which gives the verdict (see `formatHeadToHead`).
  */
 async function runRequestBench(options: BenchOptions): Promise<void> {
   const load = findLoadGenerator(note);
@@ -136,16 +143,34 @@ async function runRequestBench(options: BenchOptions): Promise<void> {
       for (let round = 1; round <= options.rounds; round++) {
         const order = round % 2 === 1 ? servers : [...servers].reverse();
         for (const server of order) {
-          const sample = await measure(load, server, route, round, loadOptions, ticksPerSecond);
-          samples.push(sample);
-          if (options.verbose) note(`  round ${round} ${server.name.padEnd(7)} ${Math.round(sample.requestsPerSecond)} req/s  ${sample.cpuMicrosPerRequest.toFixed(1)} CPU µs/req`);
+          const [sample] = await measure(load, [server], route, round, loadOptions, ticksPerSecond);
+          samples.push(sample!);
+          if (options.verbose) note(`  round ${round} ${server.name.padEnd(7)} ${Math.round(sample!.requestsPerSecond)} req/s  ${sample!.cpuMicrosPerRequest.toFixed(1)} CPU µs/req`);
         }
       }
-      note(`${formatRoute(route.name, samples, SERVER_NAMES)}\n`);
+      note(formatRoute(route.name, samples, SERVER_NAMES, pinning === undefined));
+      if (pinning) note(formatHeadToHead(await headToHead(load, servers, route, loadOptions, ticksPerSecond)));
+      note('');
     }
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
+}
+
+/**
+ * rxrest and Hono under load at the same time, both on the one server CPU: the scheduler shares it out, so
+ * their requests/s stand in the ratio of their costs per request, and whatever slows the machine down
+ * (noisy neighbours, frequency) slows both within the same seconds.
+ */
+async function headToHead(load: LoadGenerator, servers: readonly ServerProcess[], route: BenchRoute, options: BenchOptions, ticksPerSecond: number): Promise<Sample[]> {
+  const pair = servers.filter((server) => server.name === 'rxrest' || server.name === 'hono');
+  const samples: Sample[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    const measured = await measure(load, round % 2 === 1 ? pair : [...pair].reverse(), route, round, options, ticksPerSecond);
+    samples.push(...measured);
+    if (options.verbose) note(`  head-to-head ${round}  ${measured.map((s) => `${s.server} ${Math.round(s.requestsPerSecond)} req/s`).join('  ')}`);
+  }
+  return samples;
 }
 
 /** One route on one server with the in-process profiler running after the warm-up; returns req/s while profiled. */
