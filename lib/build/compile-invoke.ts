@@ -34,7 +34,9 @@ export interface InvokePlan {
  */
 function isPlainData(value: object): boolean {
   const prototype = Object.getPrototypeOf(value);
-  return (prototype === Object.prototype || prototype === null) && !(Symbol.asyncIterator in value) && !('fd' in value);
+  // Property reads rather than `in`: as cheap for V8's inline caches, where `in` went to the runtime.
+  const fields = value as { [Symbol.asyncIterator]?: unknown; fd?: unknown };
+  return (prototype === Object.prototype || prototype === null) && fields[Symbol.asyncIterator] === undefined && fields.fd === undefined;
 }
 
 /** Streams (Multi, async iterables, Web and Node streams) and files; undefined for any other result. */

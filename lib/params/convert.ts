@@ -35,9 +35,9 @@ function isEnumLike(value: unknown): value is EnumLike {
 const identity: Converter = (raw) => raw;
 
 function numberConverter(raw: string): number {
-  const text = raw.trim();
-  const value = text === '' ? Number.NaN : Number(text);
-  if (Number.isNaN(value)) throw new ConversionError(`"${raw}" is not a number`);
+  // Number() skips surrounding white space itself, but reads a blank string as 0: only a 0 needs the check.
+  const value = Number(raw);
+  if (Number.isNaN(value) || (value === 0 && raw.trim() === '')) throw new ConversionError(`"${raw}" is not a number`);
   return value;
 }
 

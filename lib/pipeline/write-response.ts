@@ -58,7 +58,7 @@ export function writeResponse(ctx: RequestContext, writers: readonly EntityWrite
     response.entity = undefined;
     return finish(ctx, null);
   }
-  if (!response.headers.has('content-type')) response.headers.set('content-type', withCharset(mediaType));
+  if (response.headers.size === 0 || !response.headers.has('content-type')) response.headers.set('content-type', withCharset(mediaType));
   const body = writer.write(entity, mediaType, response);
   return body instanceof Promise ? body.then((written) => finish(ctx, written, compression)) : finish(ctx, body, compression);
 }

@@ -132,7 +132,9 @@ export class Router<T> {
     let matches: RouteMatch<T>[] | undefined;
     for (const group of this.#templated.candidates(path)) {
       const match = group.template.regex.exec(path);
-      if (match !== null) (matches ??= []).push(new TemplateMatch(group, match));
+      if (match === null) continue;
+      if (matches === undefined) matches = [new TemplateMatch(group, match)];
+      else matches.push(new TemplateMatch(group, match));
     }
     return matches ?? NO_MATCHES;
   }

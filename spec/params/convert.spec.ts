@@ -49,6 +49,9 @@ describe('resolveType', () => {
     expect(resolveType(undefined, Boolean)!.convert('TRUE')).toBe(true);
     expect(() => resolveType(undefined, Number)!.convert('ten')).toThrow('is not a number');
     expect(() => resolveType(undefined, Number)!.convert('')).toThrow();
+    expect(() => resolveType(undefined, Number)!.convert(' \t ')).toThrow('is not a number');
+    expect(resolveType(undefined, Number)!.convert(' 0 ')).toBe(0);
+    expect(resolveType(undefined, Number)!.convert(' 42\n')).toBe(42);
     expect(() => resolveType(undefined, Boolean)!.convert('yes')).toThrow('is not a boolean');
   });
 
