@@ -2,7 +2,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
-import { parseQuery } from '../http/query';
+import { findQueryValues, parseQuery } from '../http/query';
 import { NO_PARAMS } from '../routing/path-template';
 import type { RouteMatch } from '../routing/router';
 
@@ -27,6 +27,9 @@ export interface EndpointInfo {
 }
 
 /** Thrown by `abortWith` to jump from a request filter to the response stages. */
+/** Queries up to this long are scanned for each parameter read rather than parsed into a map. */
+const SCANNED_QUERY_LENGTH = 256;
+
 // Shared empty defaults: a request allocates its own only when routing or argument reading fills them.
 const NO_MATRIX: ReadonlyMap<string, readonly string[]> = new Map();
 const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
@@ -165,6 +168,8 @@ export class RequestContext {
   queryValues(name: string): readonly string[] | undefined {
     const query = this.rawQuery;
     if (query === '') return undefined;
+    // A short query is scanned per name; a long one is split into a map once.
+    if (this.#queryValues === undefined && query.length <= SCANNED_QUERY_LENGTH) return findQueryValues(query, name);
     this.#queryValues ??= parseQuery(query);
     return this.#queryValues.get(name);
   }

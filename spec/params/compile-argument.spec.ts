@@ -123,6 +123,14 @@ describe('compileArgument', () => {
     expect((await get('num;m=x/1')).status).toBe(404);
   });
 
+  it('reads query parameters alike from short queries (scanned per name) and long ones (split once)', async () => {
+    const padding = `pad=${'x'.repeat(300)}`;
+    expect(await json('num;m=3/1?q=2')).toEqual({ id: 1, q: 2, m: 3 });
+    expect(await json(`num;m=3/1?${padding}&q=2&${padding}`)).toEqual({ id: 1, q: 2, m: 3 });
+    expect(await json(`sep?name=a,b&${padding}&name=c`)).toEqual(['a', 'b', 'c']);
+    expect(await json('sep?name=a,b&x=1&name=c')).toEqual(['a', 'b', 'c']);
+  });
+
   it('reads a path parameter used twice in its template as its last value, decoded like the UriInfo path parameters', async () => {
     expect(await json('twice/a/b%2Fc/z%25')).toEqual({ x: 'z%', y: 'b/c', params: { x: 'z%', y: 'b/c' } });
   });
