@@ -78,7 +78,8 @@ function wrk(): LoadGenerator {
   return {
     name: 'wrk',
     async load(port, route, options) {
-      const script = join(dir, `${route.name.replace(/\W+/g, '-')}.lua`);
+      // One script per server: head-to-head rounds run two wrk at once, and a shared file would be rewritten under the other.
+      const script = join(dir, `${route.name.replace(/\W+/g, '-')}-${port}.lua`);
       writeFileSync(script, wrkScript(route));
       const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '5s', '-s', script, `http://127.0.0.1:${port}${route.path}`];
       const [command, argv] = options.cpus === undefined ? ['wrk', args] : ['taskset', ['-c', options.cpus, 'wrk', ...args]];
