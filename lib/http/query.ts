@@ -1,5 +1,8 @@
 /** Query strings (application/x-www-form-urlencoded, WHATWG URL §5.1) split into name → values. */
 
+const PERCENT = 0x25;
+const PLUS = 0x2b;
+
 function decodeQueryComponent(text: string): string {
   if (text.indexOf('+') >= 0) text = text.replace(/\+/g, ' ');
   if (text.indexOf('%') < 0) return text;
@@ -78,6 +81,3 @@ function nameMatches(query: string, start: number, end: number, name: string): b
   if (!encoded) return raw === name.length && query.startsWith(name, start);
   return decodeQueryComponent(query.slice(start, end)) === name;
 }
-
-const PERCENT = 0x25;
-const PLUS = 0x2b;
