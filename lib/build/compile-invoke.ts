@@ -45,9 +45,12 @@ function settleSpecial(ctx: RequestContext, result: unknown, streaming: Endpoint
   return settleStream(ctx, result, streaming) ?? settleFile(ctx, result);
 }
 
-/** The usual result, a plain data object, becomes the response entity without asking whether it is a stream, a Promise or a response. */
+/**
+ * The usual results, an array or a plain data object, become the response entity without asking whether
+ * they are a stream, a Promise or a response (an array never is: `settleSpecial` passes arrays over too).
+ */
 function isPlainResult(result: unknown): result is object {
-  return typeof result === 'object' && result !== null && isPlainData(result);
+  return typeof result === 'object' && result !== null && (Array.isArray(result) || isPlainData(result));
 }
 
 function answer(ctx: RequestContext, value: unknown, defaults: ResultDefaults): RequestContext {
