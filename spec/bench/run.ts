@@ -149,7 +149,7 @@ async function runRequestBench(options: BenchOptions): Promise<void> {
         }
       }
       note(formatRoute(route.name, samples, SERVER_NAMES, pinning === undefined));
-      if (pinning) note(formatHeadToHead(await headToHead(load, servers, route, loadOptions, ticksPerSecond)));
+      if (pinning) note(formatHeadToHead(await headToHead(load, servers, route, loadOptions, ticksPerSecond), samples));
       note('');
     }
   } finally {
