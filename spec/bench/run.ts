@@ -4,13 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_ROUTES, type BenchRoute } from './bench-routes';
+import { runCachegrindBench } from './cachegrind.bench';
 import { findLoadGenerator, type LoadGenerator, type LoadOptions } from './load';
 import { summarizeProfile } from './profile-summary';
 import { formatHeadToHead, formatRoute, type Sample } from './report';
 import { clockTicksPerSecond, cpuPinning, cpuTicks, SERVER_NAMES, startServer, type CpuPinning, type ServerName, type ServerProcess } from './server-process';
 
-const PARTS = ['requests', 'streaming', 'multipart', 'json'] as const;
+const PARTS = ['requests', 'streaming', 'multipart', 'json', 'cachegrind'] as const;
 type Part = (typeof PARTS)[number];
+/** What a plain `npm run bench` runs: the cache-simulator counts take minutes per route and need valgrind, so only on request. */
+const DEFAULT_PARTS: readonly Part[] = ['requests', 'streaming', 'multipart', 'json'];
 
 interface BenchOptions extends LoadOptions {
   readonly parts: readonly Part[];
@@ -28,11 +31,12 @@ interface BenchOptions extends LoadOptions {
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=requests|streaming|multipart|json] [--rounds=7] [--seconds=3]
+const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=requests|streaming|multipart|json|cachegrind] [--rounds=7] [--seconds=3]
        [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--verbose] [--profile]
   --verbose: print every run as it ends
   --no-pin: let the OS place the servers and wrk (by default each has a CPU of its own when taskset can do it)
-  --profile: CPU-profile rxrest and Hono on each route`;
+  --profile: CPU-profile rxrest and Hono on each route
+  --only=cachegrind: instructions and cache misses per request under valgrind (minutes per route; not in the default run)`;
 
 /** A whole number from 1 to 600 (wrk takes whole seconds). */
 function positive(value: string | undefined, fallback: number, name: string): number {
@@ -57,7 +61,7 @@ function readOptions(argv: readonly string[]): BenchOptions {
   const only = values.only as Part | undefined;
   if (only !== undefined && !PARTS.includes(only)) throw new Error(`--only must be one of ${PARTS.join(', ')}\n${USAGE}`);
   return {
-    parts: only === undefined || values.all ? PARTS : [only],
+    parts: values.all ? PARTS : only === undefined ? DEFAULT_PARTS : [only],
     rounds: positive(values.rounds, 7, 'rounds'),
     seconds: positive(values.seconds, 3, 'seconds'),
     warmupSeconds: positive(values.warmup, 1, 'warmup'),
@@ -236,6 +240,7 @@ async function main(): Promise<void> {
     if (part === 'streaming') await runOptional(part, 'streaming.bench', 'runStreamingBench');
     if (part === 'multipart') await runOptional(part, 'multipart.bench', 'runMultipartBench', true);
     if (part === 'json') await runOptional(part, 'json.bench', 'runJsonBench', true);
+    if (part === 'cachegrind') await runCachegrindBench(selected(options), note);
   }
 }
 

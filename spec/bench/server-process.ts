@@ -72,10 +72,12 @@ export interface ServerProcess {
   startProfiling(): Promise<void>;
   /** Ends the child and waits for it to exit (and write its profile). */
   stop(): Promise<void>;
+  /** The last 16 KB the child wrote on stderr (a launcher's report, such as valgrind's summary, once stopped). */
+  stderr(): string;
 }
 
 /** Resolves with the first stdout line starting with `prefix`; rejects if the child exits or times out first. */
-function waitForLine(child: ChildProcess, name: string, prefix: string): Promise<string> {
+function waitForLine(child: ChildProcess, name: string, prefix: string, timeoutMs = START_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
     const done = (settle: () => void): void => {
@@ -90,7 +92,7 @@ function waitForLine(child: ChildProcess, name: string, prefix: string): Promise
       if (line !== undefined) done(() => resolve(line.slice(prefix.length)));
     };
     const onExit = (code: number | null): void => done(() => reject(new Error(`${name} server exited with ${code}:\n${output}${errors}`)));
-    const timer = setTimeout(() => done(() => reject(new Error(`${name} server did not answer in time:\n${output}${errors}`))), START_TIMEOUT_MS);
+    const timer = setTimeout(() => done(() => reject(new Error(`${name} server did not answer in time:\n${output}${errors}`))), timeoutMs);
     let errors = '';
     child.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString('utf8')).slice(-4000)));
     child.stdout?.on('data', onData);
@@ -104,20 +106,30 @@ export interface ServerOptions {
   readonly profileFile?: string;
   /** A `taskset -c` CPU list (see `cpuPinning`); absent: wherever the OS schedules it. */
   readonly cpus?: string;
+  /** A command the server runs under, with its arguments (e.g. valgrind); `cpus` is not applied then. */
+  readonly launcher?: readonly string[];
+  /** Flags for node itself, before the script. */
+  readonly nodeFlags?: readonly string[];
+  /** How long the server may take to listen (default 15 s; a launcher such as valgrind needs more). */
+  readonly startTimeoutMs?: number;
 }
+
+const STDERR_KEPT = 16 * 1024;
 
 /** Starts `servers/<name>-server.js` next to this file. */
 export async function startServer(name: ServerName, options: ServerOptions = {}): Promise<ServerProcess> {
-  const { profileFile, cpus } = options;
+  const { profileFile, cpus, launcher, nodeFlags = [] } = options;
   const script = join(__dirname, 'servers', `${name}-server.js`);
   const env = profileFile === undefined ? process.env : { ...process.env, BENCH_PROFILE_FILE: profileFile };
+  const node = [process.execPath, ...nodeFlags, script];
   // taskset execs node in its own process, so the child's pid is the server's (its CPU time is read from /proc).
-  const [command, args] = cpus === undefined ? [process.execPath, [script]] : ['taskset', ['-c', cpus, process.execPath, script]];
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
+  const [command, ...args] = launcher !== undefined ? [...launcher, ...node] : cpus === undefined ? node : ['taskset', '-c', cpus, ...node];
+  const child = spawn(command as string, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
   // Keep draining output so a chatty server never blocks on a full pipe.
+  let stderr = '';
   child.stdout?.resume();
-  child.stderr?.resume();
-  const port = Number(await waitForLine(child, name, READY_PREFIX));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT)));
+  const port = Number(await waitForLine(child, name, READY_PREFIX, options.startTimeoutMs));
   const exited = new Promise<void>((done) => (child.exitCode === null ? child.once('exit', () => done()) : done()));
   return {
     name,
@@ -134,5 +146,6 @@ export async function startServer(name: ServerName, options: ServerOptions = {})
       await exited;
       clearTimeout(timer);
     },
+    stderr: () => stderr,
   };
 }
