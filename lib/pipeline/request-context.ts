@@ -26,7 +26,6 @@ export interface EndpointInfo {
   readonly lane: Lane;
 }
 
-/** Thrown by `abortWith` to jump from a request filter to the response stages. */
 /** Queries up to this long are scanned for each parameter read rather than parsed into a map. */
 const SCANNED_QUERY_LENGTH = 256;
 
@@ -50,6 +49,7 @@ function canonicalMethod(method: string): string {
   }
 }
 
+/** Thrown by `abortWith` to jump from a request filter to the response stages. */
 export class RequestAborted {
   constructor(readonly response: RestResponse<unknown> | Response) {}
 }

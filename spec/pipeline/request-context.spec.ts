@@ -27,6 +27,12 @@ describe('RequestContext', () => {
     expect(ctx.queryValues(name) ?? []).toEqual(reference);
   });
 
+  it('upper-cases a method sent in another case, and keeps the usual ones', () => {
+    const method = (name: string) => new RequestContext(new Request('http://host/', { method: name })).method;
+    // Request leaves PATCH and extension methods as sent (Fetch only normalizes DELETE GET HEAD OPTIONS POST PUT).
+    expect([method('patch'), method('PATCH'), method('get'), method('Propfind')]).toEqual(['PATCH', 'PATCH', 'GET', 'PROPFIND']);
+  });
+
   it('reads the new query after setRequestUri', () => {
     const ctx = at('http://host/p?a=1');
     expect(ctx.queryValues('a')).toEqual(['1']);
