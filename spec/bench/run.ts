@@ -163,7 +163,7 @@ async function runRequestBench(options: BenchOptions): Promise<void> {
 
 /**
  * rxrest and Hono under load at the same time, both on the one server CPU: the scheduler shares it out, so
- * their requests/s stand in the ratio of their costs per request, and whatever slows the machine down
+ * their requests/s stand in the inverse ratio of their costs per request, and whatever slows the machine down
  * (noisy neighbours, frequency) slows both within the same seconds.
  */
 async function headToHead(load: LoadGenerator, servers: readonly ServerProcess[], route: BenchRoute, options: BenchOptions, ticksPerSecond: number): Promise<Sample[]> {
