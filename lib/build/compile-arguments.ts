@@ -58,7 +58,7 @@ export function compileArguments(type: Function, method: MethodMeta, template: P
       }
       if (typedKinds.has(meta.kind)) untyped.push(`${name ?? i} (${meta.kind})`);
     }
-    const reader = problems.attempt(where, () => compileArgument({ meta, name, designType: types[i], settings }));
+    const reader = problems.attempt(where, () => compileArgument({ meta, name, designType: types[i], settings, template }));
     if (reader) readers.push(reader);
   }
   // DESIGN §2: metadata is used when present, never required, but a type it would have given is not guessed.

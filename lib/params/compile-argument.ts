@@ -2,6 +2,7 @@
 import { DATE_FORMAT, DEFAULT_VALUE, PARAM_OPTIONS, SEPARATOR, type ParamOptions } from '../decorators/params';
 import type { MetaKey, ParamMeta, Tags } from '../metadata/store';
 import type { RequestContext } from '../pipeline/request-context';
+import type { PathTemplate } from '../routing/path-template';
 import type { BodySettings } from './body-settings';
 import { compileBeanReader } from './compile-bean';
 import { contextResolver } from './context-types';
@@ -21,6 +22,8 @@ export interface ArgumentSpec {
   readonly name: string | undefined;
   readonly designType: unknown;
   readonly settings: BodySettings;
+  /** The endpoint's path template: a path parameter is read by the capture group of its variable. */
+  readonly template: PathTemplate;
   /** More tags to read options from (a bean property's own tags); the parameter's win. */
   readonly extraTags?: Tags;
   /** Bean classes being compiled, to refuse a bean that contains itself. */
@@ -49,10 +52,10 @@ export function compileArgument(spec: ArgumentSpec): ArgumentReader {
       const body = compileBodyReader(designType, options, spec.settings);
       // A class with @RestForm properties is a form container: read part by part from multipart requests.
       if (!isFormContainer(type)) return body;
-      return compileContainerBodyReader(compileBeanReader(type, spec.settings, spec.beans ?? [], compileArgument), body);
+      return compileContainerBodyReader(compileBeanReader(type, spec, compileArgument), body);
     }
     case 'bean':
-      return compileBeanReader(options.type ?? designType, spec.settings, spec.beans ?? [], compileArgument);
+      return compileBeanReader(options.type ?? designType, spec, compileArgument);
     default: {
       if (!name) throw new ParameterDefinitionError(`the ${meta.kind} parameter has no name: give one to the decorator, or compile with parameter names kept`);
       // Files, paths, handles and entities come from multipart parts; text values take the usual path below.
@@ -67,6 +70,7 @@ export function compileArgument(spec: ArgumentSpec): ArgumentReader {
         separator: tagOf(spec, SEPARATOR),
         dateFormat: tagOf(spec, DATE_FORMAT),
         settings: spec.settings,
+        template: spec.template,
       });
     }
   }

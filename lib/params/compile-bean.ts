@@ -3,7 +3,6 @@ import { PARAM_OPTIONS } from '../decorators/params';
 import { readDesignType } from '../metadata/reflect-shim';
 import { classChain, type ParamMeta } from '../metadata/store';
 import type { RequestContext } from '../pipeline/request-context';
-import type { BodySettings } from './body-settings';
 import type { ArgumentReader, ArgumentSpec } from './compile-argument';
 import { describeType } from './convert';
 
@@ -31,9 +30,11 @@ function decoratedProperties(type: Function): { name: string; meta: ParamMeta; t
 
 /**
  * Compiles the reader of a bean parameter. The class needs a constructor without parameters; every
- * property carrying a parameter decorator (including a nested `@BeanParam`) is filled from the request.
+ * property carrying a parameter decorator (including a nested `@BeanParam`) is filled from the request,
+ * compiled with the settings and template of `parent`, the parameter (or property) the bean is read for.
  */
-export function compileBeanReader(type: unknown, settings: BodySettings, outer: readonly Function[], compile: CompileArgument): ArgumentReader {
+export function compileBeanReader(type: unknown, parent: ArgumentSpec, compile: CompileArgument): ArgumentReader {
+  const outer = parent.beans ?? [];
   if (typeof type !== 'function') throw new Error(`the @BeanParam type is unknown: give it with @BeanParam({ type: MyBean }) when decorator metadata is off`);
   const Bean = type as new () => object;
   if (outer.includes(Bean)) throw new Error(`the @BeanParam class ${Bean.name} contains itself`);
@@ -43,7 +44,7 @@ export function compileBeanReader(type: unknown, settings: BodySettings, outer: 
     const hinted = meta.tags.get(PARAM_OPTIONS)?.type ?? tags.get(PARAM_OPTIONS)?.type;
     const designType = hinted ?? readDesignType('design:type', Bean.prototype, name);
     try {
-      const read = compile({ meta, name: meta.name ?? name, designType, settings, extraTags: tags, beans: [...outer, Bean] });
+      const read = compile({ meta, name: meta.name ?? name, designType, settings: parent.settings, template: parent.template, extraTags: tags, beans: [...outer, Bean] });
       properties.push({ name, read });
     } catch (error) {
       throw new Error(`${Bean.name}.${name} (${describeType(designType)}): ${error instanceof Error ? error.message : String(error)}`);

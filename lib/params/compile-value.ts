@@ -5,6 +5,7 @@ import { httpProblem } from '../errors/http-problem';
 import type { Violation } from '../errors/problem-details';
 import type { ParamKind } from '../metadata/store';
 import type { RequestContext } from '../pipeline/request-context';
+import type { PathTemplate } from '../routing/path-template';
 import type { BodySettings } from './body-settings';
 import { ConversionError, describeType, resolveType, type Collection } from './convert';
 import { compileMapReader, isMapType } from './map-params';
@@ -20,6 +21,7 @@ export interface ValueParam {
   readonly separator?: string;
   readonly dateFormat?: string;
   readonly settings: BodySettings;
+  readonly template: PathTemplate;
 }
 
 type ValueConverter = (values: RawValues) => unknown;
@@ -44,7 +46,7 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
   const { kind, name, options } = param;
   const mapType = options.type ?? param.designType;
   if ((kind === 'query' || kind === 'form') && isMapType(mapType)) return compileMapReader(kind, mapType, param.settings);
-  const raw = rawReader(kind, name, param.settings);
+  const raw = rawReader(kind, name, param.settings, param.template);
   const collecting = options.collection !== undefined || Array.isArray(options.type) || param.designType === Array || param.designType === Set;
   const required = options.required === true;
   const element = options.schema ? undefined : elementConverter(param);

@@ -13,10 +13,10 @@ export type RawValues = readonly string[] | undefined;
 export type RawReader = (ctx: RequestContext) => RawValues | Promise<RawValues>;
 
 /** Compiled once per parameter so that the request path does no dispatch on the kind. */
-export function rawReader(kind: ParamKind, name: string, settings: BodySettings): RawReader {
+export function rawReader(kind: ParamKind, name: string, settings: BodySettings, template: PathTemplate): RawReader {
   switch (kind) {
     case 'path':
-      return pathValueReader(name);
+      return pathValueReader(template, name);
     case 'query':
       return (ctx) => ctx.queryValues(name);
     case 'header': {
@@ -46,22 +46,16 @@ export function rawReader(kind: ParamKind, name: string, settings: BodySettings)
 }
 
 /**
- * Reads a path parameter by the capture group of its (last) occurrence in the matched template, found
- * once for the template an endpoint is matched with (always the same one), so that a request builds
- * no params object. Absent (`undefined`) when the route has no such variable.
+ * Reads a path parameter by the capture group of its last occurrence in the endpoint's template, so that a
+ * request builds no params object. The route matched may carry an equivalent template that differs only
+ * in spacing (the router groups them): its groups are numbered alike. Absent when the template has no such
+ * variable.
  */
-function pathValueReader(name: string): RawReader {
-  let template: PathTemplate | undefined;
-  let group = -1;
+function pathValueReader(template: PathTemplate, name: string): RawReader {
+  const group = template.captures.findLast((capture) => capture.name === name)?.group;
+  if (group === undefined) return () => undefined;
   return (ctx) => {
-    const route = ctx.route;
-    if (route === undefined) return undefined;
-    if (route.template !== template) {
-      template = route.template;
-      group = template.captures.findLast((capture) => capture.name === name)?.group ?? -1;
-    }
-    if (group < 0) return undefined;
-    const value = route.valueAt(group);
+    const value = ctx.route?.valueAt(group);
     return value === undefined ? undefined : [value];
   };
 }

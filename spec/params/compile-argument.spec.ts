@@ -1,7 +1,7 @@
 import { Context as HonoContext } from 'hono';
 import { z } from 'zod';
 import {
-  BeanParam, DateFormat, DefaultValue, DefinitionError, GET, HttpHeaders, Path, POST, Provider, ResourceInfo, RestApplication,
+  BeanParam, DateFormat, DefaultValue, DefinitionError, DELETE, GET, HttpHeaders, Path, POST, Provider, ResourceInfo, RestApplication,
   RestCookie, RestForm, RestHeader, RestMatrix, RestPath, RestQuery, Separator, UriInfo, resolveConfig, type ParamConverterProvider,
 } from '../../lib';
 
@@ -37,6 +37,16 @@ class ParamResource {
   @GET @Path('twice/{x}/{y}/{x}')
   twice(@RestPath() x: string, @RestPath() y: string, uri: UriInfo) {
     return { x, y, params: uri.pathParameters };
+  }
+
+  @GET @Path('spaced/{ id }/{ n }')
+  spacedGet(@RestPath() id: string, @RestPath() n: number) {
+    return { get: id, n };
+  }
+
+  @DELETE @Path('spaced/{id}/{n}')
+  spacedDelete(@RestPath() id: string, @RestPath() n: number) {
+    return { delete: id, n };
   }
 
   @POST @Path('bad')
@@ -121,6 +131,11 @@ describe('compileArgument', () => {
     expect((await get('num/x')).status).toBe(404);
     expect((await get('num/1?q=x')).status).toBe(404);
     expect((await get('num;m=x/1')).status).toBe(404);
+  });
+
+  it('reads path parameters of templates that differ only in spacing, which share one route', async () => {
+    expect(await json('spaced/a/1')).toEqual({ get: 'a', n: 1 });
+    expect(await json('spaced/b/2', { method: 'DELETE' })).toEqual({ delete: 'b', n: 2 });
   });
 
   it('reads query parameters alike from short queries (scanned per name) and long ones (split once)', async () => {
