@@ -78,7 +78,7 @@ export type { HalLink } from './hal/hal-link';
 export { multi, uni, isMulti, Multi, type Uni } from './streaming/multi';
 export { RestMulti } from './streaming/rest-multi';
 export { sseEvent, type SseEvent } from './streaming/sse-event';
-export { StreamOverflowError, type OverflowPolicy } from './streaming/bounded-buffer';
+export { StreamOverflowError, type OverflowPolicy } from './streaming/backlog';
 export { RestStreamElementType, StreamBuffer } from './decorators/streaming';
 export { Blocking, NonBlocking, Transactional } from './decorators/execution';
 export { localFile, FilePart } from './files/local-file';

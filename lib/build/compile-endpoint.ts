@@ -13,7 +13,7 @@ import type { MethodMeta } from '../metadata/store';
 import type { BodySettings } from '../params/read-body-argument';
 import { compileStage, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
-import { recover } from '../pipeline/map-errors';
+import { defaultErrorResponse, recover } from '../pipeline/map-errors';
 import { RequestContext, type EndpointInfo, type Lane } from '../pipeline/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { catchLater, then } from '../pipeline/settle';
@@ -113,7 +113,15 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
     } catch (error) {
       handled = recover(ctx, error, mappers);
     }
-    return responsePart ? then(handled, responsePart) : handled;
+    if (!responsePart) return handled;
+    try {
+      return then(handled, responsePart);
+    } catch (error) {
+      // A response filter that throws on the synchronous path answers as it does on the asynchronous one:
+      // the default error response, without running the filters again.
+      ctx.response = defaultErrorResponse(error);
+      return ctx;
+    }
   };
   return { info, template, consumes, produces, negotiate: acceptNegotiator(produces), readsBody: args.readsBody, handle };
 }

@@ -18,7 +18,7 @@ import { plainResponseContext, toResponseContext, type ResultDefaults } from '..
 import type { InterceptorChain } from './compile-interceptors';
 import type { Unit } from './discover';
 
-const DEFAULT_STREAMS: StreamSettings = { bufferSize: 1024, overflow: 'fail', keepAliveMs: 15000 };
+const DEFAULT_STREAMS: StreamSettings = { bufferSize: 64 * 1024 * 1024, overflow: 'fail', keepAliveMs: 15000 };
 const streamLog = logging.getLogger('rxrest.streaming');
 const laneLog = logging.getLogger('rxrest.execution');
 

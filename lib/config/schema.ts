@@ -1,8 +1,14 @@
 // The one schema of every `framework.*` setting: its type, default and description.
 import { z } from 'zod';
-import { boolean, duration, integer, list, listOf, logLevel, oneOf, setting, size, text } from './setting-types';
+import { boolean, duration, integer, list, listOf, logLevel, oneOf, setting, size, sizeAtLeast, text } from './setting-types';
 
-/** The overflow policies of a bounded stream buffer (DESIGN §4). */
+/** The smallest stream budget: one batch of output (stream writers join items into 16 KB writes). */
+export const MIN_STREAM_BUDGET = 16384;
+
+/** Said to a user whose stream budget is too small, most likely an item count from before budgets were bytes. */
+export const STREAM_BUDGET_MEANING = 'a byte budget such as 64M, no longer a count of items';
+
+/** What a stream past its byte budget does with one more item. */
 export const OVERFLOW_POLICIES = ['fail', 'drop-oldest', 'drop-newest', 'latest'] as const;
 
 /** The response content codings the framework can apply, in the default order of preference. */
@@ -41,13 +47,14 @@ export const frameworkSchema = z.object({
     default: '15s',
     description: 'Interval of SSE keep-alive comments; 0 disables.',
   }),
-  'framework.rest.stream.buffer-size': setting(integer(1), {
-    default: '1024',
-    description: 'Items an Observable result may get ahead of a slow client.',
+  'framework.rest.stream.buffer-size': setting(sizeAtLeast(MIN_STREAM_BUDGET, STREAM_BUDGET_MEANING), {
+    default: '64M',
+    description:
+      'Byte budget of framed output an Observable result may get ahead of its client (counting what the socket holds); past it the overflow policy applies. Pulled sources never need it.',
   }),
   'framework.rest.stream.overflow': setting(oneOf(OVERFLOW_POLICIES), {
     default: 'fail',
-    description: 'What a full stream buffer does: fail, drop-oldest, drop-newest or latest.',
+    description: 'What a stream past its byte budget does: fail, drop-oldest, drop-newest or latest (item by item).',
   }),
   'framework.http.limits.max-body-size': setting(size, {
     default: '10M',

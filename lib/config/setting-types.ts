@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { parseLogLevel, LOG_LEVELS } from '../logging/log-level';
 import { parseDuration } from './duration';
-import { parseSize } from '../http/size';
+import { formatSize, parseSize } from '../http/size';
 
 /** A raw configuration value: text from a file or the environment, or a typed program override. */
 export type RawValue = string | number | boolean;
@@ -70,17 +70,26 @@ export const duration: SettingType<number> = settingType(
   parseDuration,
 );
 
+const SIZE_FORMAT = 'a size matching [0-9]+[KkMmGgTtPpEeZzYy]? (bytes, or K, M, G... as powers of 1024)';
+
+function readSize(value: string): number | undefined {
+  try {
+    return parseSize(value);
+  } catch {
+    return undefined; // the RangeError's wording is replaced by this setting's own `expected`
+  }
+}
+
 /** A memory size, read as bytes. */
-export const size: SettingType<number> = settingType(
-  'a size matching [0-9]+[KkMmGgTtPpEeZzYy]? (bytes, or K, M, G... as powers of 1024)',
-  (value) => {
-    try {
-      return parseSize(value);
-    } catch {
-      return undefined; // the RangeError's wording is replaced by this setting's own `expected`
-    }
-  },
-);
+export const size: SettingType<number> = settingType(SIZE_FORMAT, readSize);
+
+/** A memory size of at least `min` bytes; `why` tells a user who is below it what the size means. */
+export function sizeAtLeast(min: number, why: string): SettingType<number> {
+  return settingType(`a size of at least ${formatSize(min)} (bytes, or K, M, G... as powers of 1024): ${why}`, (value) => {
+    const bytes = readSize(value);
+    return bytes !== undefined && bytes >= min ? bytes : undefined;
+  });
+}
 
 /** One of fixed values, compared exactly. */
 export function oneOf<const T extends string>(values: readonly T[]): SettingType<T> {

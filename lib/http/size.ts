@@ -1,4 +1,4 @@
-// Memory sizes in configuration (`10M`, `2048`, spec §4.16 and §8): `[0-9]+[KkMmGgTtPpEeZzYy]?`,
+// Memory sizes in configuration (`10M`, `2048`): `[0-9]+[KkMmGgTtPpEeZzYy]?`,
 // binary multiples. Knows nothing of which limit the size configures.
 
 import { z } from 'zod';
@@ -42,3 +42,15 @@ export const sizeSchema = z.union([z.number().int().nonnegative(), z.string()]).
     return z.NEVER;
   }
 });
+
+/**
+ * Writes `bytes` back in {@link parseSize}'s format, with the largest suffix that keeps it whole.
+ *
+ * @example formatSize(67108864) // '64M'
+ */
+export function formatSize(bytes: number): string {
+  if (!Number.isFinite(bytes)) return 'unlimited';
+  let exponent = 0;
+  while (exponent < UNITS.length && bytes !== 0 && bytes % 1024 ** (exponent + 1) === 0) exponent++;
+  return exponent === 0 ? String(bytes) : `${bytes / 1024 ** exponent}${UNITS[exponent - 1]}`;
+}

@@ -1,13 +1,15 @@
 /** How the items of a stream become bytes for each negotiated media type: SSE, NDJSON, JSON array, chunks. */
 import { formatSseData, formatSseEvent, isSseEvent, looksLikeSseEvent } from './sse-event';
 
-/** The framing of one stream response: text before, per item, after, and what an error after commit writes. */
+/** The framing of one stream response: text before, per item, between items, after, and what an error after commit writes. */
 export interface Framing {
   /** `Content-Type` of the response. */
   readonly mediaType: string;
   readonly start: string;
-  /** The frame of one item; `index` counts from 0. Bytes items are written as they are. */
-  frame(item: unknown, index: number): string | Uint8Array;
+  /** The frame of one item. Bytes items are written as they are. */
+  frame(item: unknown): string | Uint8Array;
+  /** Written between two items (a JSON array's comma); the writer adds it, so an item dropped by an overflow policy takes none along. */
+  readonly separator: string;
   readonly end: string;
   /** Written before closing when the source fails after commit; `undefined`: abort the connection instead. */
   readonly errorFrame: string | undefined;
@@ -15,7 +17,10 @@ export interface Framing {
   readonly keepAlive: boolean;
 }
 
-const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/jsonl', 'application/stream+json', 'application/json-seq']);
+const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/jsonl', 'application/stream+json']);
+const JSON_SEQ = 'application/json-seq';
+// RFC 7464 §2.2: each JSON text of a sequence starts with RECORD SEPARATOR and ends with LINE FEED.
+const RECORD_SEPARATOR = '\x1e';
 
 /** Base type of a media type, lower-cased, without parameters. */
 export function baseType(mediaType: string): string {
@@ -25,7 +30,7 @@ export function baseType(mediaType: string): string {
 /** True for the media types that always mean a stream of items (SSE and the NDJSON family). */
 export function isStreamingType(mediaType: string): boolean {
   const base = baseType(mediaType);
-  return base === 'text/event-stream' || NDJSON_TYPES.has(base);
+  return base === 'text/event-stream' || base === JSON_SEQ || NDJSON_TYPES.has(base);
 }
 
 function replacer(_key: string, value: unknown): unknown {
@@ -40,11 +45,12 @@ function isJsonType(base: string): boolean {
   return base === 'application/json' || base.endsWith('+json');
 }
 
-/** Serializes one item as `elementType`: strings as they are under text types, else JSON. */
+/** Serializes one item as `elementType`: strings as they are, other scalars as text under text types, objects as JSON. */
 function serializer(elementType: string | undefined): (item: unknown) => string {
   const base = elementType === undefined ? undefined : baseType(elementType);
   if (base !== undefined && isJsonType(base)) return toJson;
-  return (item) => (typeof item === 'string' ? item : base?.startsWith('text/') ? String(item) : toJson(item));
+  const text = base?.startsWith('text/') === true;
+  return (item) => (typeof item === 'string' ? item : text && (typeof item !== 'object' || item === null) ? String(item) : toJson(item));
 }
 
 function sseFraming(elementType: string | undefined): Framing {
@@ -56,6 +62,7 @@ function sseFraming(elementType: string | undefined): Framing {
       if (isSseEvent(item) || looksLikeSseEvent(item)) return formatSseEvent(item, item.data === undefined ? undefined : serialize(item.data));
       return formatSseData(serialize(item));
     },
+    separator: '',
     end: '',
     // The client learns of the failure without any detail of it (the log has those).
     errorFrame: 'event:error\ndata:stream failed\n\n',
@@ -64,14 +71,19 @@ function sseFraming(elementType: string | undefined): Framing {
 }
 
 function ndjsonFraming(mediaType: string): Framing {
-  return { mediaType, start: '', frame: (item) => `${toJson(item)}\n`, end: '', errorFrame: undefined, keepAlive: false };
+  return { mediaType, start: '', frame: (item) => `${toJson(item)}\n`, separator: '', end: '', errorFrame: undefined, keepAlive: false };
+}
+
+function jsonSeqFraming(mediaType: string): Framing {
+  return { mediaType, start: '', frame: (item) => `${RECORD_SEPARATOR}${toJson(item)}\n`, separator: '', end: '', errorFrame: undefined, keepAlive: false };
 }
 
 function jsonArrayFraming(mediaType: string): Framing {
   return {
     mediaType,
     start: '[',
-    frame: (item, index) => (index === 0 ? toJson(item) : `,${toJson(item)}`),
+    frame: toJson,
+    separator: ',',
     end: ']',
     errorFrame: undefined,
     keepAlive: false,
@@ -84,6 +96,7 @@ function chunkFraming(mediaType: string): Framing {
     mediaType,
     start: '',
     frame: (item) => (item instanceof Uint8Array ? item : item instanceof ArrayBuffer ? new Uint8Array(item) : serialize(item)),
+    separator: '',
     end: '',
     errorFrame: undefined,
     keepAlive: false,
@@ -92,16 +105,18 @@ function chunkFraming(mediaType: string): Framing {
 
 /**
  * The framing for a negotiated media type: `text/event-stream` → SSE, the NDJSON family → one JSON value
- * and `\n` per item, `application/json` (and `+json`) → one streamed JSON array (`[]` when empty),
+ * and `\n` per item, `application/json-seq` → RFC 7464 records, `application/json` (and `+json`) → one
+ * streamed JSON array (`[]` when empty),
  * anything else → one serialized item per chunk. `elementType` (`@RestStreamElementType`) serializes SSE data.
  *
  * @example
- * framingFor('application/x-ndjson').frame({ a: 1 }, 0); // '{"a":1}\n'
+ * framingFor('application/x-ndjson').frame({ a: 1 }); // '{"a":1}\n'
  */
 export function framingFor(mediaType: string, elementType?: string): Framing {
   const base = baseType(mediaType);
   if (base === 'text/event-stream') return sseFraming(elementType);
   if (NDJSON_TYPES.has(base)) return ndjsonFraming(mediaType);
+  if (base === JSON_SEQ) return jsonSeqFraming(mediaType);
   if (isJsonType(base)) return jsonArrayFraming(mediaType);
   return chunkFraming(mediaType);
 }

@@ -1,7 +1,8 @@
 /** `Multi` and `Uni`: Observables marked as many-item streams or single results (DESIGN §4). */
-import { Observable } from 'rxjs';
+import { from, Observable } from 'rxjs';
 
 const MULTI: unique symbol = Symbol.for('rxrest.multi') as never;
+const PULLED: unique symbol = Symbol.for('rxrest.multi.pulled') as never;
 
 /**
  * An Observable whose every item is part of the response body (a stream), not just the first. A class
@@ -11,11 +12,33 @@ const MULTI: unique symbol = Symbol.for('rxrest.multi') as never;
  */
 export class Multi<T> extends Observable<T> {
   declare readonly [MULTI]: true;
+  declare readonly [PULLED]: Iterable<T> | AsyncIterable<T> | undefined;
 
   constructor(source: Observable<T>) {
     super((subscriber) => source.subscribe(subscriber));
     Object.defineProperty(this, MULTI, { value: true });
   }
+
+  /**
+   * A stream of the items of `source` (an array, a `Set`, `map.values()`, a generator, an async
+   * generator, a database cursor...) that the response **pulls**: the next item is asked for only when
+   * the client's connection takes more, so memory stays flat whatever the size. Subscribed as an
+   * Observable (after `.pipe(...)`), it iterates as RxJS `from()` does, as fast as it can.
+   *
+   * @example
+   * \@GET @Produces('application/x-ndjson')
+   * export(): Multi<Row> { return Multi.from(this.db.cursor('select * from rows')); }
+   */
+  static from<T>(source: Iterable<T> | AsyncIterable<T>): Multi<T> {
+    const pulled = new Multi(from(source));
+    Object.defineProperty(pulled, PULLED, { value: source });
+    return pulled;
+  }
+}
+
+/** The iterable a `Multi.from` stream pulls; undefined for any other Observable. */
+export function pulledSourceOf(value: Observable<unknown>): Iterable<unknown> | AsyncIterable<unknown> | undefined {
+  return (value as Partial<Multi<unknown>>)[PULLED];
 }
 
 /** An Observable whose first value is the result (then unsubscribed); the default reading of an Observable. */
@@ -23,7 +46,7 @@ export type Uni<T> = Observable<T>;
 
 /**
  * Marks `source` as a stream: every item is written, framed by the negotiated media type (SSE,
- * NDJSON, a JSON array, or raw chunks).
+ * NDJSON, a JSON array, or raw chunks). `multi.from(iterable)` is `Multi.from`: a pulled stream.
  *
  * @example
  * \@GET @Produces('text/event-stream')
@@ -32,6 +55,7 @@ export type Uni<T> = Observable<T>;
 export function multi<T>(source: Observable<T>): Multi<T> {
   return new Multi(source);
 }
+multi.from = Multi.from;
 
 /** Names `source` as a single result; only its first value is used. */
 export function uni<T>(source: Observable<T>): Uni<T> {

@@ -15,13 +15,20 @@ export function nodeSink(response: ServerResponse): StreamSink {
   return {
     write: (chunk) => response.write(chunk),
     onReady: (callback) => void response.once('drain', callback),
+    // The response's own buffer plus its socket's: what the client has not taken yet.
+    buffered: () => response.writableLength,
+    open: () => response.flushHeaders(),
     end() {
       finished = true;
       response.end();
     },
     abort() {
       finished = true;
-      response.destroy();
+      // Destroying at once would discard what is still queued (at worst the head and every item), and the
+      // client would read nothing at all; ending the socket after its queue leaves the chunked body unterminated.
+      const socket = response.socket;
+      if (socket && !socket.destroyed) socket.destroySoon();
+      else response.destroy();
     },
     onClose(callback) {
       if (response.destroyed) return void queueMicrotask(callback);

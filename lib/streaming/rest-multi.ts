@@ -1,6 +1,7 @@
 /** `RestMulti`: a stream result with its own status, headers and buffering (the Java framework's RestMulti). */
 import type { Observable } from 'rxjs';
-import type { OverflowPolicy } from './bounded-buffer';
+import type { OverflowPolicy } from './backlog';
+import { streamBudget } from './stream-budget';
 
 /**
  * Wraps a stream (Observable or async iterable) with the status and headers of its response, its
@@ -40,9 +41,12 @@ export class RestMulti<T> {
     return this;
   }
 
-  /** This stream's buffer size and overflow policy, over `framework.rest.stream.*`. */
-  buffer(size: number, overflow?: OverflowPolicy): this {
-    this.#bufferSize = size;
+  /**
+   * This stream's byte budget (bytes, or text such as `'1M'`; at least 16K) and overflow policy, over
+   * `framework.rest.stream.*`. Throws a RangeError for a size below the minimum.
+   */
+  buffer(size: number | string, overflow?: OverflowPolicy): this {
+    this.#bufferSize = streamBudget(size);
     this.#overflow = overflow;
     return this;
   }

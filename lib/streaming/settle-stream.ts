@@ -6,7 +6,7 @@ import { baseType, framingFor, isStreamingType } from './framing';
 import { RestMulti } from './rest-multi';
 import { StreamBody } from './stream-body';
 import { trackStarted } from './started-bodies';
-import { StreamPump, type StreamSettings } from './stream-pump';
+import { createPump, type StreamSettings } from './stream-pump';
 import { toStreamSource } from './stream-source';
 
 /** What the build step decided about an endpoint's streams. */
@@ -42,7 +42,7 @@ export function settleStream(ctx: RequestContext, result: unknown, streaming: En
   if (!source) return undefined;
   const asLines = restMulti?.jsonArray === false && baseType(negotiated) === 'application/json';
   const framing = asLines ? { ...framingFor('application/x-ndjson'), mediaType: negotiated } : framingFor(negotiated, streaming.elementType);
-  const pump = new StreamPump(source, framing, settingsOf(restMulti, streaming.settings), streaming.onError);
+  const pump = createPump(source, framing, settingsOf(restMulti, streaming.settings), streaming.onError);
   const body = new StreamBody(pump);
   const response = new ResponseContext(restMulti?.statusCode ?? 200, body);
   trackStarted(ctx, body);

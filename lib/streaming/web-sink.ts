@@ -32,6 +32,9 @@ export function webSink(highWaterMark = 16384): { readonly stream: ReadableStrea
       return (controller.desiredSize ?? 0) > 0;
     },
     onReady: (callback) => void (ready = callback),
+    buffered: () => highWaterMark - (controller.desiredSize ?? highWaterMark),
+    // The Response carrying the stream is handed out at once; there is no head to send early.
+    open: () => undefined,
     end() {
       if (done) return;
       done = true;

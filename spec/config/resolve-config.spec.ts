@@ -120,7 +120,12 @@ describe('resolveConfig', () => {
       expect.arrayContaining([
         { key: 'framework.http.port', value: 'eighty', source: 'FRAMEWORK_HTTP_PORT', expected: 'expected an integer from 0 to 65535' },
         { key: 'framework.http.enable-compression', value: 'maybe', source: FILE, expected: 'expected true or false' },
-        { key: 'framework.rest.stream.buffer-size', value: '0', source: 'program', expected: 'expected an integer of at least 1' },
+        {
+          key: 'framework.rest.stream.buffer-size',
+          value: '0',
+          source: 'program',
+          expected: 'expected a size of at least 16K (bytes, or K, M, G... as powers of 1024): a byte budget such as 64M, no longer a count of items',
+        },
         expect.objectContaining({ key: 'framework.log.category."rxrest".level', value: 'LOUD', source: FILE }),
       ]),
     );

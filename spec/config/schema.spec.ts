@@ -23,7 +23,7 @@ describe('frameworkSchema', () => {
       'framework.rest.worker.max-concurrency': 64,
       'framework.rest.blocked-warning-ms': 200,
       'framework.rest.sse.keep-alive': 15_000,
-      'framework.rest.stream.buffer-size': 1024,
+      'framework.rest.stream.buffer-size': 64 * 1024 * 1024,
       'framework.rest.stream.overflow': 'fail',
       'framework.http.limits.max-body-size': 10 * 1024 * 1024,
       'framework.http.limits.max-form-attribute-size': 2048,

@@ -138,3 +138,25 @@ describe('filter providers and operator filters', () => {
     expect(response.headers.get('x-operator')).toBe('true');
   });
 });
+
+describe('a response filter that throws', () => {
+  class Throwing {
+    @ServerResponseFilter() boom(request: RequestContext) {
+      if (request.header('x-boom')) throw new Error('secret filter detail');
+    }
+  }
+
+  @Path('sync')
+  class SyncResource {
+    @GET get() { return 'sync'; }
+    @GET @Path('later') async later() { return 'later'; }
+  }
+
+  const app = buildApp([Throwing, SyncResource]);
+
+  it.each(['/sync', '/sync/later'])('answers 500 without the detail, on the synchronous path as on the asynchronous one (%s)', async (path) => {
+    const response = await call(app, path, { headers: { 'x-boom': '1' } });
+    expect(response.status).toBe(500);
+    expect(await response.text()).not.toContain('secret');
+  });
+});

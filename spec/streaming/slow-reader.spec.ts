@@ -6,7 +6,10 @@ import { buildApp } from '../support/app';
 // 40,000 items of about 1 KB: 40 MB, far more than the socket buffers between server and client hold.
 const COUNT = 40_000;
 const PAD = 'p'.repeat(1000);
-const BUFFER = 8;
+// The byte budget: about 64 items, counting what the server's socket holds.
+const BUFFER = '64K';
+// The newest items a drop-oldest budget is sure to hold when the source ends.
+const KEPT = 8;
 
 interface Progress {
   emitted: number;
@@ -115,12 +118,12 @@ async function slowly(policy: OverflowPolicy): Promise<{ body: string; complete:
   return { ...result, received: indexes(result.body) };
 }
 
-// What reaches a paused client is what the socket buffers held plus the bounded buffer: far below
-// the 40 MB the source produced, which is what an unbounded server buffer would have sent.
+// What reaches a paused client is what the socket buffers held plus the budget: far below the 40 MB
+// the source produced, which is what an unbounded server buffer would have sent.
 const BOUND = COUNT * PAD.length * 0.5;
 
 describe('a fast Observable and a slow reader over a real socket', () => {
-  it('fail: aborts the response and unsubscribes the source once the buffer overflows', async () => {
+  it('fail: aborts the response and unsubscribes the source once it gets past its budget', async () => {
     const { body, complete, received } = await slowly('fail');
     expect(complete).toBe(false);
     expect(progress.get('fail')!.emitted).toBeLessThan(COUNT);
@@ -129,22 +132,22 @@ describe('a fast Observable and a slow reader over a real socket', () => {
     expect(body.length).toBeLessThan(BOUND);
   });
 
-  it('drop-newest: the client gets items in order, without the newest ones that found the buffer full', async () => {
+  it('drop-newest: the client gets items in order, without the newest ones that found the budget spent', async () => {
     const { body, complete, received } = await slowly('drop-newest');
     expect(complete).toBe(true);
     expect(received[0]).toBe(0);
     expect([...received].sort((a, b) => a - b)).toEqual(received);
     expect(received.length).toBeLessThan(COUNT);
-    // The source ended while the buffer was full, so its last items were the ones dropped.
+    // The source ended while the budget was spent, so its last items were the ones dropped.
     expect(received.at(-1)).toBeLessThan(COUNT - 1);
     expect(body.length).toBeLessThan(BOUND);
   });
 
-  it('drop-oldest: the client gets the first items, a gap, then the last items the buffer held', async () => {
+  it('drop-oldest: the client gets the first items, a gap, then the last items the budget held', async () => {
     const { body, complete, received } = await slowly('drop-oldest');
     expect(complete).toBe(true);
     expect(received.length).toBeLessThan(COUNT);
-    expect(received.slice(-BUFFER)).toEqual(Array.from({ length: BUFFER }, (_, k) => COUNT - BUFFER + k));
+    expect(received.slice(-KEPT)).toEqual(Array.from({ length: KEPT }, (_, k) => COUNT - KEPT + k));
     expect(received[0]).toBe(0);
     expect(body.length).toBeLessThan(BOUND);
   });

@@ -1,14 +1,16 @@
 import { Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import type { OverflowPolicy } from '../../lib/streaming/bounded-buffer';
+import type { OverflowPolicy } from '../../lib/streaming/backlog';
 import { framingFor } from '../../lib/streaming/framing';
-import { StreamPump } from '../../lib/streaming/stream-pump';
+import { createPump } from '../../lib/streaming/stream-pump';
 import type { StreamSink } from '../../lib/streaming/stream-sink';
 
 // Items this large are written at once instead of being batched until the next macrotask, so the
 // pump's whole behaviour plays out in virtual time.
 const BIG = 'x'.repeat(16384);
 const big = (letter: string) => BIG + letter;
+// A budget of this many big items.
+const items = (count: number) => count * (BIG.length + 1);
 const KEEP_ALIVE = ':\n\n';
 
 /** The chunks a pump writes, as one letter each ('k' for keep-alive), completing on end, erroring on abort. */
@@ -23,11 +25,13 @@ function pumped(source: Observable<string>, mediaType: string, settings: { buffe
         return !paused;
       },
       onReady: (callback) => void (onReady = callback),
+      buffered: () => 0,
+      open: () => undefined,
       end: () => out.complete(),
       abort: () => out.error('aborted'),
       onClose: () => undefined,
     };
-    const pump = new StreamPump({ kind: 'push', observable: source }, framingFor(mediaType), { bufferSize: 2, overflow: 'fail', keepAliveMs: 0, ...settings }, () => undefined);
+    const pump = createPump({ kind: 'push', observable: source }, framingFor(mediaType), { bufferSize: items(2), overflow: 'fail', keepAliveMs: 0, ...settings }, () => undefined);
     void pump.prime()?.catch(() => undefined);
     pump.attach(sink);
     const drainedSubscription = drained?.subscribe(() => {
@@ -48,8 +52,8 @@ const scheduler = () => new TestScheduler((actual, expected) => expect(actual).t
 const SOURCE = '-a-b-c-d-e-f|';
 const DRAINED = '15ms r';
 
-describe('StreamPump', () => {
-  it('fails the stream and unsubscribes the source when a fail buffer overflows', () => {
+describe('createPump (an Observable)', () => {
+  it('fails the stream and unsubscribes the source when a fail stream gets past its byte budget', () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold(SOURCE, { a: big('a'), b: big('b'), c: big('c'), d: big('d'), e: big('e'), f: big('f') });
       expectObservable(pumped(source, 'text/plain', { overflow: 'fail' }, cold(DRAINED))).toBe('-a-----#', { a: 'a' }, 'aborted');
@@ -71,10 +75,10 @@ describe('StreamPump', () => {
     });
   }
 
-  it('writes every item when the buffer is large enough for the burst', () => {
+  it('writes every item when the budget is large enough for the burst', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const source = cold(SOURCE, { a: big('a'), b: big('b'), c: big('c'), d: big('d'), e: big('e'), f: big('f') });
-      expectObservable(pumped(source, 'text/plain', { bufferSize: 5 }, cold(DRAINED))).toBe('-a 13ms (bcdef|)');
+      expectObservable(pumped(source, 'text/plain', { bufferSize: items(5) }, cold(DRAINED))).toBe('-a 13ms (bcdef|)');
     });
   });
 

@@ -1,5 +1,5 @@
 import { Observable, interval, map, of, range, throwError, finalize } from 'rxjs';
-import { GET, Path, Produces, RestApplication, RestMulti, multi, resolveConfig, sseEvent, type Multi } from '../../lib';
+import { GET, Multi, Path, Produces, RestApplication, RestMulti, StreamBuffer, multi, resolveConfig, sseEvent } from '../../lib';
 
 let finalized = 0;
 
@@ -59,6 +59,27 @@ class StreamSpecResource {
   @GET @Path('bytes') @Produces('application/octet-stream')
   bytes(): ReadableStream<Uint8Array> {
     return new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array([65, 66])), c.enqueue(new Uint8Array([67])), c.close()) });
+  }
+
+  @GET @Path('set') @Produces('application/x-ndjson')
+  set(): Multi<string> {
+    return multi.from(new Set(['a', 'b', 'a', 'c']));
+  }
+
+  @GET @Path('map-values') @Produces('application/json')
+  mapValues(): Multi<number> {
+    return Multi.from(new Map([['one', 1], ['two', 2]]).values());
+  }
+
+  @GET @Path('sync-generator') @Produces('application/json')
+  *syncGenerator(): Generator<number> {
+    yield 1;
+    yield 2;
+  }
+
+  @GET @Path('json-seq') @Produces('application/json-seq')
+  jsonSeq(): Multi<unknown> {
+    return multi(of({ a: 1 }, 'b'));
   }
 
   @GET @Path('five-thousand') @Produces('application/x-ndjson')
@@ -122,6 +143,19 @@ describe('stream results', () => {
     expect(await (await get('/s/plain-observable')).text()).toBe('data:x\n\ndata:y\n\n');
   });
 
+  it('streams what multi.from (or Multi.from) pulls: a Set, the values of a Map', async () => {
+    expect(await (await get('/s/set')).text()).toBe('"a"\n"b"\n"c"\n');
+    expect(await (await get('/s/map-values')).text()).toBe('[1,2]');
+  });
+
+  it('streams a generator object a method returns', async () => {
+    expect(await (await get('/s/sync-generator')).text()).toBe('[1,2]');
+  });
+
+  it('writes application/json-seq as RFC 7464 records', async () => {
+    expect(await (await get('/s/json-seq')).text()).toBe('\x1e{"a":1}\n\x1e"b"\n');
+  });
+
   it('writes 5000 fast items as 5000 lines', async () => {
     const text = await (await get('/s/five-thousand')).text();
     expect(text.split('\n')).toHaveLength(5001);
@@ -134,5 +168,25 @@ describe('stream results', () => {
     await reader.read();
     await reader.cancel();
     expect(finalized).toBe(before + 1);
+  });
+});
+
+describe('stream budgets', () => {
+  it('refuses a @StreamBuffer size below 16K when the class is defined, naming the class, the method and the new meaning', () => {
+    expect(() => {
+      class Legacy {
+        @GET @StreamBuffer({ size: 1024 })
+        items(): Multi<number> {
+          return multi(of(1));
+        }
+      }
+      return Legacy;
+    }).toThrow('@StreamBuffer on Legacy.items: A stream buffer size must be at least 16K, a byte budget such as 64M, no longer a count of items; got 1024');
+  });
+
+  it('reads sizes as text and refuses a RestMulti budget below 16K', () => {
+    expect(RestMulti.fromMulti(multi(of(1))).buffer('1M', 'latest').bufferSize).toBe(1024 * 1024);
+    expect(() => RestMulti.fromMulti(multi(of(1))).buffer(8)).toThrow(RangeError);
+    expect(() => RestMulti.fromMulti(multi(of(1))).buffer('10MB')).toThrow(RangeError);
   });
 });

@@ -1,0 +1,121 @@
+/** The framed items an Observable emitted ahead of its client, held under the stream's byte budget and overflow policy. */
+import { formatSize } from '../http/size';
+
+/** What a stream does with an item that would take it past its byte budget. */
+export type OverflowPolicy = 'fail' | 'drop-oldest' | 'drop-newest' | 'latest';
+
+/** Raised (as the stream's error) when a `fail` stream gets more than its budget ahead of its client. */
+export class StreamOverflowError extends Error {
+  constructor(readonly budget: number) {
+    super(
+      `The stream got more than ${formatSize(budget)} ahead of its client (framework.rest.stream.buffer-size, or the endpoint's ` +
+        '@StreamBuffer / RestMulti.buffer): raise the budget, pick a drop policy, or return a pulled source (an async iterable, multi.from(...))',
+    );
+    this.name = 'StreamOverflowError';
+  }
+}
+
+// Merged text is turned into bytes once it is this long: one compact Buffer instead of a rope of small strings.
+const CHUNK_CHARS = 16384;
+
+type Frame = string | Uint8Array;
+
+/**
+ * A FIFO of framed output. `outstanding` (what the socket and the writer already hold) counts against
+ * the budget too. Under `fail` nothing is ever dropped, so frames are joined as they arrive and kept as
+ * 16 KB Buffers, the framed size and little more; the drop policies keep one frame per item, joined when
+ * taken, so that dropping one never leaves a stray separator.
+ *
+ * @example
+ * const backlog = new Backlog(65536, 'drop-oldest', (frame) => frame);
+ * backlog.push('{"i":1}\n', 0);
+ * backlog.shift(); // '{"i":1}\n'
+ */
+export class Backlog {
+  #frames: (Frame | undefined)[] = [];
+  #head = 0;
+  #bytes = 0;
+  /** Items discarded by a drop policy so far. */
+  dropped = 0;
+
+  constructor(
+    readonly budget: number,
+    readonly policy: OverflowPolicy,
+    /** Adds what goes before a frame in the output (a separator); called once per frame, in output order. */
+    readonly join: (frame: Frame) => Frame,
+  ) {}
+
+  get empty(): boolean {
+    return this.#head === this.#frames.length;
+  }
+
+  /** Framed bytes held (characters for text not yet made bytes). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Holds `frame`, or applies the policy when it would take `outstanding` plus the backlog past the budget. */
+  push(frame: Frame, outstanding: number): void {
+    if (outstanding + this.#bytes + frame.length > this.budget && !this.#makeRoom(frame.length, outstanding)) return;
+    if (this.policy === 'fail') return this.#merge(this.join(frame));
+    this.#frames.push(frame);
+    this.#bytes += frame.length;
+  }
+
+  /** The oldest held output, joined and ready to write; `undefined` when empty. */
+  shift(): Frame | undefined {
+    if (this.empty) return undefined;
+    const frame = this.#take();
+    return this.policy === 'fail' ? frame : this.join(frame);
+  }
+
+  #take(): Frame {
+    const frame = this.#frames[this.#head]!;
+    this.#frames[this.#head++] = undefined;
+    this.#bytes -= frame.length;
+    // Compact now and then so the array does not grow with everything ever pushed.
+    if (this.#head > 1024 && this.#head * 2 > this.#frames.length) {
+      this.#frames = this.#frames.slice(this.#head);
+      this.#head = 0;
+    }
+    return frame;
+  }
+
+  /** False when the arriving frame is to be dropped; throws under `fail`. */
+  #makeRoom(size: number, outstanding: number): boolean {
+    switch (this.policy) {
+      case 'fail':
+        throw new StreamOverflowError(this.budget);
+      case 'drop-newest':
+        this.dropped++;
+        return false;
+      case 'drop-oldest':
+        while (!this.empty && outstanding + this.#bytes + size > this.budget) {
+          this.#take();
+          this.dropped++;
+        }
+        return true;
+      case 'latest':
+        while (!this.empty) {
+          this.#take();
+          this.dropped++;
+        }
+        return true;
+    }
+  }
+
+  /** Appends joined text to the last chunk while that is short; once long enough it becomes bytes. */
+  #merge(frame: Frame): void {
+    const last = this.#frames.length - 1;
+    const tail = last >= this.#head ? this.#frames[last] : undefined;
+    if (typeof frame !== 'string' || typeof tail !== 'string' || tail.length >= CHUNK_CHARS) {
+      this.#frames.push(frame);
+      this.#bytes += frame.length;
+      return;
+    }
+    const merged = tail + frame;
+    const chunk = merged.length >= CHUNK_CHARS ? Buffer.from(merged) : merged;
+    this.#frames[last] = chunk;
+    this.#bytes += chunk.length - tail.length;
+  }
+}

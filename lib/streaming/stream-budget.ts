@@ -1,0 +1,18 @@
+/** The byte budget of a stream: how far an Observable may get ahead of its client, read from a size. */
+import { MIN_STREAM_BUDGET, STREAM_BUDGET_MEANING } from '../config/schema';
+import { formatSize, parseSize } from '../http/size';
+
+/**
+ * `size` (bytes, or text such as `'8M'`) as a stream budget in bytes; a RangeError names the meaning
+ * when it is below the minimum.
+ *
+ * @example
+ * streamBudget('8M'); // 8388608
+ */
+export function streamBudget(size: number | string): number {
+  const bytes = typeof size === 'number' ? size : parseSize(size);
+  if (!(bytes >= MIN_STREAM_BUDGET)) {
+    throw new RangeError(`A stream buffer size must be at least ${formatSize(MIN_STREAM_BUDGET)}, ${STREAM_BUDGET_MEANING}; got ${String(size)}`);
+  }
+  return bytes;
+}
