@@ -1,5 +1,6 @@
 /** The framed items an Observable emitted ahead of its client, held under the stream's byte budget and overflow policy. */
 import { formatSize } from '../http/size';
+import { ItemSlabs } from './item-slabs';
 
 /** What a stream does with an item that would take it past its byte budget. */
 export type OverflowPolicy = 'fail' | 'drop-oldest' | 'drop-newest' | 'latest';
@@ -23,8 +24,8 @@ type Frame = string | Uint8Array;
 /**
  * A FIFO of framed output. `outstanding` (what the socket and the writer already hold) counts against
  * the budget too. Under `fail` nothing is ever dropped, so frames are joined as they arrive and kept as
- * 16 KB Buffers, the framed size and little more; the drop policies keep one frame per item, joined when
- * taken, so that dropping one never leaves a stray separator.
+ * 16 KB Buffers, the framed size and little more. The drop policies keep one entry per item in reused
+ * slabs (see `ItemSlabs`), joined when taken, so that dropping one never leaves a stray separator.
  *
  * @example
  * const backlog = new Backlog(65536, 'drop-oldest', (frame) => frame);
@@ -32,9 +33,10 @@ type Frame = string | Uint8Array;
  * backlog.shift(); // '{"i":1}\n'
  */
 export class Backlog {
-  #frames: (Frame | undefined)[] = [];
+  #chunks: (Frame | undefined)[] = [];
   #head = 0;
   #bytes = 0;
+  readonly #items: ItemSlabs | undefined;
   /** Items discarded by a drop policy so far. */
   dropped = 0;
 
@@ -43,79 +45,72 @@ export class Backlog {
     readonly policy: OverflowPolicy,
     /** Adds what goes before a frame in the output (a separator); called once per frame, in output order. */
     readonly join: (frame: Frame) => Frame,
-  ) {}
+  ) {
+    this.#items = policy === 'fail' ? undefined : new ItemSlabs(budget);
+  }
 
   get empty(): boolean {
-    return this.#head === this.#frames.length;
+    return this.#items ? this.#items.size === 0 : this.#head === this.#chunks.length;
   }
 
   /** Framed bytes held (characters for text not yet made bytes). */
   get bytes(): number {
-    return this.#bytes;
+    return this.#items ? this.#items.bytes : this.#bytes;
   }
 
   /** Holds `frame`, or applies the policy when it would take `outstanding` plus the backlog past the budget. */
   push(frame: Frame, outstanding: number): void {
-    if (outstanding + this.#bytes + frame.length > this.budget && !this.#makeRoom(frame.length, outstanding)) return;
-    if (this.policy === 'fail') return this.#merge(this.join(frame));
-    this.#frames.push(frame);
-    this.#bytes += frame.length;
+    if (outstanding + this.bytes + frame.length > this.budget && !this.#makeRoom(frame.length, outstanding)) return;
+    if (this.#items) this.#items.push(frame);
+    else this.#merge(this.join(frame));
   }
 
   /** The oldest held output, joined and ready to write; `undefined` when empty. */
   shift(): Frame | undefined {
+    if (this.#items) {
+      const item = this.#items.shift();
+      return item === undefined ? undefined : this.join(item);
+    }
     if (this.empty) return undefined;
-    const frame = this.#take();
-    return this.policy === 'fail' ? frame : this.join(frame);
-  }
-
-  #take(): Frame {
-    const frame = this.#frames[this.#head]!;
-    this.#frames[this.#head++] = undefined;
-    this.#bytes -= frame.length;
+    const chunk = this.#chunks[this.#head]!;
+    this.#chunks[this.#head++] = undefined;
+    this.#bytes -= chunk.length;
     // Compact now and then so the array does not grow with everything ever pushed.
-    if (this.#head > 1024 && this.#head * 2 > this.#frames.length) {
-      this.#frames = this.#frames.slice(this.#head);
+    if (this.#head > 1024 && this.#head * 2 > this.#chunks.length) {
+      this.#chunks = this.#chunks.slice(this.#head);
       this.#head = 0;
     }
-    return frame;
+    return chunk;
   }
 
   /** False when the arriving frame is to be dropped; throws under `fail`. */
   #makeRoom(size: number, outstanding: number): boolean {
-    switch (this.policy) {
-      case 'fail':
-        throw new StreamOverflowError(this.budget);
-      case 'drop-newest':
-        this.dropped++;
-        return false;
-      case 'drop-oldest':
-        while (!this.empty && outstanding + this.#bytes + size > this.budget) {
-          this.#take();
-          this.dropped++;
-        }
-        return true;
-      case 'latest':
-        while (!this.empty) {
-          this.#take();
-          this.dropped++;
-        }
-        return true;
+    const items = this.#items;
+    if (!items) throw new StreamOverflowError(this.budget);
+    if (this.policy === 'drop-newest') {
+      this.dropped++;
+      return false;
     }
+    // drop-oldest makes just enough room; latest keeps nothing but the arriving item.
+    while (items.size > 0 && (this.policy === 'latest' || outstanding + items.bytes + size > this.budget)) {
+      items.drop();
+      this.dropped++;
+    }
+    return true;
   }
 
   /** Appends joined text to the last chunk while that is short; once long enough it becomes bytes. */
   #merge(frame: Frame): void {
-    const last = this.#frames.length - 1;
-    const tail = last >= this.#head ? this.#frames[last] : undefined;
+    const last = this.#chunks.length - 1;
+    const tail = last >= this.#head ? this.#chunks[last] : undefined;
     if (typeof frame !== 'string' || typeof tail !== 'string' || tail.length >= CHUNK_CHARS) {
-      this.#frames.push(frame);
+      this.#chunks.push(frame);
       this.#bytes += frame.length;
       return;
     }
     const merged = tail + frame;
     const chunk = merged.length >= CHUNK_CHARS ? Buffer.from(merged) : merged;
-    this.#frames[last] = chunk;
+    this.#chunks[last] = chunk;
     this.#bytes += chunk.length - tail.length;
   }
 }

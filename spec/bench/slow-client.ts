@@ -1,10 +1,7 @@
 /** Slow-client bench: a paused reader on an endless fast Observable, the server's RSS sampled from /proc per overflow policy. */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { get, type ClientRequest, type IncomingMessage } from 'node:http';
-import { join } from 'node:path';
-import { READY_PREFIX } from './bench-routes';
-import { SLOW_BUFFER_ITEMS, SLOW_ITEM_CHARS, type SlowStreamStats } from './servers/slow-stream-server';
+import { rssBytes, startChildServer, type ChildServer } from './child-server';
+import { SLOW_BUDGET, SLOW_ITEM_CHARS, type SlowStreamStats } from './servers/slow-stream-server';
 
 const POLICIES = ['fail', 'drop-oldest', 'drop-newest', 'latest'] as const;
 const PAUSE_MS = 5_000;
@@ -14,7 +11,6 @@ const READ_AFTER_BYTES = 16 * 1048576;
 const READ_AFTER_MS = 2_000;
 // A broken policy would eat the machine: stop holding the stream past this growth.
 const RUNAWAY_BYTES = 512 * 1048576;
-const START_TIMEOUT_MS = 15_000;
 
 const MB = 1048576;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,43 +33,6 @@ export interface SlowClientRow {
   readonly serverClosed: boolean;
   /** Live source subscriptions once the client was gone: 0 means the source was unsubscribed. */
   readonly activeAfter: number;
-}
-
-/** Resident set size of a process, from `VmRSS` in /proc/<pid>/status (the OS's figure, no cooperation needed). */
-function rssBytes(pid: number): number {
-  const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : Number.NaN;
-}
-
-interface Child {
-  readonly pid: number;
-  readonly port: number;
-  stop(): Promise<void>;
-}
-
-/** Starts servers/slow-stream-server.js and waits for its port; closing its stdin ends it (server-control). */
-function startChild(): Promise<Child> {
-  const child = spawn(process.execPath, [join(__dirname, 'servers', 'slow-stream-server.js')], { stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stderr.resume();
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const stop = async (): Promise<void> => {
-    child.stdin.end('stop\n');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`slow-stream server did not start:\n${output}`)), START_TIMEOUT_MS);
-    child.once('exit', (code) => reject(new Error(`slow-stream server exited with ${code}:\n${output}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const line = output.split('\n').find((l) => l.startsWith(READY_PREFIX));
-      if (line === undefined) return;
-      clearTimeout(timer);
-      resolve({ pid: child.pid as number, port: Number(line.slice(READY_PREFIX.length)), stop });
-    });
-  });
 }
 
 async function serverStats(port: number): Promise<SlowStreamStats> {
@@ -133,7 +92,7 @@ async function activeAfterDisconnect(port: number): Promise<number> {
   return active;
 }
 
-async function holdSlowly(child: Child, policy: string): Promise<SlowClientRow> {
+async function holdSlowly(child: ChildServer, policy: string): Promise<SlowClientRow> {
   const before = await serverStats(child.port);
   const start = rssBytes(child.pid);
   const { request, response } = await openPaused(child.port, policy);
@@ -166,12 +125,11 @@ function formatRow(row: SlowClientRow): string {
 
 /** Runs one slow client per overflow policy against a fresh child server, prints a line each and returns the rows. */
 export async function runSlowClientBench(): Promise<SlowClientRow[]> {
-  const bufferMb = (SLOW_BUFFER_ITEMS * SLOW_ITEM_CHARS) / MB;
-  process.stdout.write(`Slow client: paused ${PAUSE_MS / 1000} s on an endless NDJSON Observable (~${SLOW_ITEM_CHARS} B items), buffer ${SLOW_BUFFER_ITEMS} items (~${bufferMb.toFixed(1)} MB); server RSS from /proc every ${SAMPLE_MS} ms\n`);
+  process.stdout.write(`Slow client: paused ${PAUSE_MS / 1000} s on an endless NDJSON Observable (~${SLOW_ITEM_CHARS} B items), budget ${SLOW_BUDGET}; server RSS from /proc every ${SAMPLE_MS} ms\n`);
   const rows: SlowClientRow[] = [];
   for (const policy of POLICIES) {
     // A fresh server per policy, so one policy's heap does not hide or inflate the next one's growth.
-    const child = await startChild();
+    const child = await startChildServer('slow-stream-server');
     try {
       const row = await holdSlowly(child, policy);
       rows.push(row);

@@ -4,8 +4,8 @@ import { GET, multi, Path, Produces, RestApplication, resolveConfig, StreamBuffe
 import { READY_PREFIX } from '../bench-routes';
 import { followParent } from './server-control';
 
-/** Items each stream may hold for a slow client (`@StreamBuffer` size below). */
-export const SLOW_BUFFER_ITEMS = 1024;
+/** The byte budget of each stream (`@StreamBuffer` size below): the default one. */
+export const SLOW_BUDGET = '64M';
 /** Characters of each item: the JSON string written per NDJSON line is this long plus quotes. */
 export const SLOW_ITEM_CHARS = 1024;
 // Items emitted per event-loop turn: far faster than any client reads, while other requests still get answered.
@@ -47,22 +47,22 @@ function fastSource(): Observable<string> {
 
 @Path('slow')
 export class SlowStreamResource {
-  @GET @Path('fail') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUFFER_ITEMS, overflow: 'fail' })
+  @GET @Path('fail') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUDGET, overflow: 'fail' })
   fail(): Multi<string> {
     return multi(fastSource());
   }
 
-  @GET @Path('drop-oldest') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUFFER_ITEMS, overflow: 'drop-oldest' })
+  @GET @Path('drop-oldest') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUDGET, overflow: 'drop-oldest' })
   dropOldest(): Multi<string> {
     return multi(fastSource());
   }
 
-  @GET @Path('drop-newest') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUFFER_ITEMS, overflow: 'drop-newest' })
+  @GET @Path('drop-newest') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUDGET, overflow: 'drop-newest' })
   dropNewest(): Multi<string> {
     return multi(fastSource());
   }
 
-  @GET @Path('latest') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUFFER_ITEMS, overflow: 'latest' })
+  @GET @Path('latest') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUDGET, overflow: 'latest' })
   latest(): Multi<string> {
     return multi(fastSource());
   }
@@ -70,7 +70,7 @@ export class SlowStreamResource {
   /** Live source subscriptions, items produced since start and the V8 heap size: cancellation, source speed, where memory went. */
   @GET @Path('stats') @Produces('application/json')
   stats(): SlowStreamStats {
-    return { ...stats, heapTotal: process.memoryUsage().heapTotal };
+    const memory = process.memoryUsage(); return { ...stats, heapTotal: memory.heapTotal, heapUsed: memory.heapUsed, external: memory.external } as SlowStreamStats;
   }
 }
 
