@@ -65,7 +65,17 @@ export class FrameWriter {
     return this.#framing.frame(item);
   }
 
-  /** `frame` with what goes before it in the output (a JSON array's comma); call once per written item, in order. */
+  /** Whether `frameMany` is cheaper than framing items one by one. */
+  get framesMany(): boolean {
+    return this.#framing.frameMany !== undefined;
+  }
+
+  /** The frames of `items` joined by the separator, to be joined to the output like one frame; only when `framesMany`. */
+  frameMany(items: unknown[]): string {
+    return this.#framing.frameMany!(items);
+  }
+
+  /** `frame` with what goes before it in the output (a JSON array's comma); call once per written frame, in order. */
   join(frame: Frame): Frame {
     const separator = this.#framing.separator;
     return this.#items++ === 0 || separator === '' || typeof frame !== 'string' ? frame : separator + frame;

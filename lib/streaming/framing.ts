@@ -8,6 +8,8 @@ export interface Framing {
   readonly start: string;
   /** The frame of one item. Bytes items are written as they are. */
   frame(item: unknown): string | Uint8Array;
+  /** The frames of several items at once, joined by the separator, where one call is cheaper than one per item. */
+  readonly frameMany?: (items: unknown[]) => string;
   /** Written between two items (a JSON array's comma); the writer adds it, so an item dropped by an overflow policy takes none along. */
   readonly separator: string;
   readonly end: string;
@@ -38,7 +40,14 @@ function replacer(_key: string, value: unknown): unknown {
 }
 
 export function toJson(value: unknown): string {
-  return JSON.stringify(value, replacer) ?? 'null';
+  try {
+    // Without a replacer, which V8 would call for every key and value: several times slower.
+    return JSON.stringify(value) ?? 'null';
+  } catch (error) {
+    // A BigInt anywhere in the value: written as a string.
+    if (error instanceof TypeError && error.message.includes('BigInt')) return JSON.stringify(value, replacer) ?? 'null';
+    throw error;
+  }
 }
 
 function isJsonType(base: string): boolean {
@@ -83,6 +92,8 @@ function jsonArrayFraming(mediaType: string): Framing {
     mediaType,
     start: '[',
     frame: toJson,
+    // One JSON.stringify of many small items costs about half as much as one call each.
+    frameMany: (items) => toJson(items).slice(1, -1),
     separator: ',',
     end: ']',
     errorFrame: undefined,

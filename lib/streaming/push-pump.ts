@@ -5,6 +5,9 @@ import type { FrameWriter } from './frame-writer';
 import type { StreamSink } from './stream-sink';
 import type { StreamPump, StreamSettings } from './stream-pump';
 
+// Items framed with one call when they wait anyway (a JSON array's burst): about 6 KB of small objects.
+const FRAME_BATCH = 512;
+
 /**
  * Items go straight to the writer while the sink takes more; otherwise (before commit, or while the
  * client is slow) into the backlog, which applies the overflow policy past the budget. A finite source
@@ -22,12 +25,16 @@ export class PushPump implements StreamPump {
   #closed = false;
   #failure: { readonly error: unknown } | undefined;
   #primed: { resolve(): void; reject(error: unknown): void } | undefined;
+  // Items of a burst that waits anyway (before the commit, or for a slow client), framed together later.
+  readonly #unframed: unknown[] | undefined;
 
   constructor(source: Observable<unknown>, output: FrameWriter, settings: StreamSettings, eager: boolean) {
     this.#source = source;
     this.#output = output;
     this.#eager = eager;
     this.#backlog = new Backlog(settings.bufferSize, settings.overflow, (frame) => output.join(frame));
+    // Only under `fail`, where no item is ever dropped, may items wait unframed: the budget is checked per batch.
+    this.#unframed = settings.overflow === 'fail' && output.framesMany ? [] : undefined;
   }
 
   get mediaType(): string {
@@ -46,6 +53,7 @@ export class PushPump implements StreamPump {
       complete: () => this.#complete(),
     });
     if (this.#closed) this.#subscription.unsubscribe();
+    else this.#frameBurst();
     // Nothing is written before the commit: a failure up to here answers with a real status.
     if (this.#failure) throw this.#failure.error;
     if (this.#started || this.#eager) return undefined;
@@ -66,14 +74,35 @@ export class PushPump implements StreamPump {
 
   #accept(item: unknown): void {
     if (this.#closed) return;
+    const unframed = this.#unframed;
     try {
-      const frame = this.#output.frame(item);
-      if (this.#output.ready && this.#backlog.empty) this.#output.write(this.#output.join(frame));
-      else this.#backlog.push(frame, this.#output.outstanding);
+      if (this.#output.ready && this.#backlog.empty && !unframed?.length) this.#output.write(this.#output.join(this.#output.frame(item)));
+      else if (unframed === undefined) this.#backlog.push(this.#output.frame(item), this.#output.outstanding);
+      else if (unframed.push(item) >= FRAME_BATCH) this.#frameWaiting();
     } catch (error) {
       return this.#fail(error);
     }
     if (!this.#started) this.#start();
+  }
+
+  /** Frames what waits unframed; false when that failed the stream (an overflow, an item JSON cannot hold). */
+  #frameBurst(): boolean {
+    try {
+      this.#frameWaiting();
+      return true;
+    } catch (error) {
+      this.#fail(error);
+      return false;
+    }
+  }
+
+  /** Frames the items that wait unframed into the backlog, under its budget. */
+  #frameWaiting(): void {
+    const unframed = this.#unframed;
+    if (!unframed?.length) return;
+    const text = this.#output.frameMany(unframed);
+    unframed.length = 0;
+    this.#backlog.push(text, this.#output.outstanding);
   }
 
   #complete(): void {
@@ -89,6 +118,7 @@ export class PushPump implements StreamPump {
 
   /** The sink takes more: write what waits, then end when the source has. */
   #resume(): void {
+    if (!this.#frameBurst()) return;
     while (this.#output.ready && !this.#backlog.empty) this.#output.write(this.#backlog.shift()!);
     if (this.#output.ready && this.#done && this.#backlog.empty) this.#output.end();
   }

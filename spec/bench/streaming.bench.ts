@@ -87,6 +87,13 @@ export async function runStreamingBench(): Promise<Record<string, number | strin
         }
       }
     }
+    // A JSON array of 100,000 small objects from a synchronous Observable, against JSON.stringify of the array and one write.
+    const path = `/bench/json?n=${SIZES[0]}`;
+    const raw = await best(servers.node, path, ROUNDS);
+    const rx = await best(servers.rxrest, `${path}&source=range`, ROUNDS);
+    const ratio = Math.round((raw.ms / rx.ms) * 100) / 100;
+    rows.push({ items: SIZES[0], framing: 'json array', source: 'multi(range)', rawPerSec: perSecond(SIZES[0], raw), rxrestPerSec: perSecond(SIZES[0], rx), rxrestVsRaw: ratio });
+    process.stdout.write(`${String(SIZES[0]).padStart(9)} JSON array: JSON.stringify + one write ${raw.ms.toFixed(1)} ms, rxrest multi(range) ${rx.ms.toFixed(1)} ms (${ratio}x)\n`);
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
   }

@@ -41,7 +41,7 @@ class CommitResource {
     return multi(concat(of({ i: 0 }), failLater()));
   }
 
-  @GET @Path('too-big') @Produces('application/x-ndjson') @StreamBuffer({ size: '16K' })
+  @GET @Path('too-big') @Produces('application/x-ndjson', 'application/json') @StreamBuffer({ size: '16K' })
   tooBig(): Multi<unknown> {
     // About 1.3 MB emitted at once: more than the budget before anything could be written.
     return multi(range(0, 100_000).pipe(map((i) => ({ i }))));
@@ -55,9 +55,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** The head as soon as it arrives, and later the body and whether it ended cleanly. */
-function open(path: string): Promise<{ res: IncomingMessage; rest: Promise<{ body: string; complete: boolean }>; close(): void }> {
+function open(path: string, accept = '*/*'): Promise<{ res: IncomingMessage; rest: Promise<{ body: string; complete: boolean }>; close(): void }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, agent: false }, (res) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, agent: false, headers: { accept } }, (res) => {
       const rest = new Promise<{ body: string; complete: boolean }>((done) => {
         let body = '';
         res.setEncoding('utf8');
@@ -108,8 +108,8 @@ describe('committing a stream response', () => {
     expect(complete).toBe(false);
   });
 
-  it('answers 500 when a synchronous source overflows its budget before the commit', async () => {
-    const { res, rest } = await open('/commit/too-big');
+  it.each(['application/x-ndjson', 'application/json'])('answers 500 when a synchronous source overflows its budget before the commit (%s)', async (accept) => {
+    const { res, rest } = await open('/commit/too-big', accept);
     expect(res.statusCode).toBe(500);
     expect(res.headers['content-type']).toContain('json');
     expect((await rest).body).not.toContain('buffer-size');

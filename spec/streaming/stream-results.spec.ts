@@ -77,6 +77,11 @@ class StreamSpecResource {
     yield 2;
   }
 
+  @GET @Path('bigints') @Produces('application/json')
+  bigints(): Multi<unknown> {
+    return multi(range(0, 600).pipe(map((i) => (i === 550 ? { big: 2n ** 64n } : i))));
+  }
+
   @GET @Path('json-seq') @Produces('application/json-seq')
   jsonSeq(): Multi<unknown> {
     return multi(of({ a: 1 }, 'b'));
@@ -150,6 +155,13 @@ describe('stream results', () => {
 
   it('streams a generator object a method returns', async () => {
     expect(await (await get('/s/sync-generator')).text()).toBe('[1,2]');
+  });
+
+  it('writes BigInts as strings inside a burst of a JSON array framed many items at a time', async () => {
+    const items = JSON.parse(await (await get('/s/bigints')).text()) as unknown[];
+    expect(items).toHaveLength(600);
+    expect(items[550]).toEqual({ big: '18446744073709551616' });
+    expect(items[599]).toBe(599);
   });
 
   it('writes application/json-seq as RFC 7464 records', async () => {

@@ -25,17 +25,26 @@ class StreamBenchResource {
     return items(source, n);
   }
 
+  @GET @Path('json') @Produces('application/json')
+  json(@QueryParam('n') n: number, @QueryParam('source') source: string): unknown {
+    return items(source, n);
+  }
+
   @GET @Path('ndjson') @Produces('application/x-ndjson')
   ndjson(@QueryParam('n') n: number, @QueryParam('source') source: string): unknown {
     return items(source, n);
   }
 }
 
-/** The limit: one `res.write` per frame, honouring `drain`. */
+/** The limit: one `res.write` per frame, honouring `drain`; a JSON array as `JSON.stringify` of the whole array and one write. */
 function rawServer(): Server {
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const n = Number(url.searchParams.get('n'));
+    if (url.pathname.endsWith('json')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify(Array.from({ length: n }, (_, i) => ({ i }))));
+    }
     const sse = url.pathname.endsWith('sse');
     res.writeHead(200, { 'content-type': sse ? 'text/event-stream' : 'application/x-ndjson' });
     let i = 0;
