@@ -20,11 +20,11 @@ export function rssBytes(pid: number): number {
 }
 
 /**
- * Starts `servers/<script>.js` with `args` (under `taskset -c <cpu>` when `cpu` is given) and waits for
+ * Starts `servers/<script>.js` with `args` and Node's `nodeFlags` (under `taskset -c <cpu>` when `cpu` is given) and waits for
  * the `LISTENING <port>` line it prints.
  */
-export function startChildServer(script: string, args: readonly string[] = [], cpu?: string): Promise<ChildServer> {
-  const node = [join(__dirname, 'servers', `${script}.js`), ...args];
+export function startChildServer(script: string, args: readonly string[] = [], cpu?: string, nodeFlags: readonly string[] = []): Promise<ChildServer> {
+  const node = [...nodeFlags, join(__dirname, 'servers', `${script}.js`), ...args];
   const child = cpu === undefined ? spawn(process.execPath, node, { stdio: 'pipe' }) : spawn('taskset', ['-c', cpu, process.execPath, ...node], { stdio: 'pipe' });
   child.stderr.resume();
   const exited = new Promise<void>((done) => child.once('exit', () => done()));

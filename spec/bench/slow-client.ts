@@ -24,6 +24,8 @@ export interface SlowClientRow {
   readonly growthSecondHalfMb: number;
   /** Growth of V8's heap (`heapTotal`) over the pause, part of the RSS growth. */
   readonly heapGrowthMb: number;
+  /** What the server holds at the end of the pause after a full GC, over its start: the budget's bytes plus the live heap's growth. */
+  readonly retainedGrowthMb: number;
   readonly itemsProduced: number;
   /** Live source subscriptions at the end of the pause, client still connected (`fail` has stopped it by then). */
   readonly activeWhilePaused: number;
@@ -94,6 +96,7 @@ async function activeAfterDisconnect(port: number): Promise<number> {
 
 async function holdSlowly(child: ChildServer, policy: string): Promise<SlowClientRow> {
   const before = await serverStats(child.port);
+  const startRetained = (await (await fetch(`http://127.0.0.1:${child.port}/slow/retained`)).json()) as { heapUsed: number; external: number };
   const start = rssBytes(child.pid);
   const { request, response } = await openPaused(child.port, policy);
   let serverClosed = false;
@@ -102,6 +105,7 @@ async function holdSlowly(child: ChildServer, policy: string): Promise<SlowClien
   request.once('error', () => undefined);
   const [firstHalf, secondHalf] = await sampleWhilePaused(child.pid, start);
   const paused = await serverStats(child.port);
+  const retained = (await (await fetch(`http://127.0.0.1:${child.port}/slow/retained`)).json()) as { heapUsed: number; external: number };
   const closedWhilePaused = serverClosed;
   const read = closedWhilePaused ? { bytes: 0, serverClosed } : await readALittle(response);
   request.destroy();
@@ -110,7 +114,9 @@ async function holdSlowly(child: ChildServer, policy: string): Promise<SlowClien
   const round = (bytes: number): number => Math.round((bytes / MB) * 10) / 10;
   return {
     policy, rssStartMb: round(start), growthFirstHalfMb: round(firstHalf), growthSecondHalfMb: round(secondHalf),
-    heapGrowthMb: round(paused.heapTotal - before.heapTotal), itemsProduced: produced, activeWhilePaused: paused.active,
+    heapGrowthMb: round(paused.heapTotal - before.heapTotal),
+    retainedGrowthMb: round(retained.heapUsed + retained.external - startRetained.heapUsed - startRetained.external),
+    itemsProduced: produced, activeWhilePaused: paused.active,
     bytesRead: read.bytes, serverClosed: read.serverClosed, activeAfter,
   };
 }
@@ -119,7 +125,7 @@ function formatRow(row: SlowClientRow): string {
   const ended = row.serverClosed ? 'server ended the stream' : 'client hung up';
   const cancelled = row.activeAfter === 0 ? 'source unsubscribed' : `${row.activeAfter} source(s) STILL ALIVE`;
   const running = row.activeWhilePaused === 0 ? 'source stopped during the pause' : 'source running during the pause';
-  return `${row.policy.padEnd(12)} RSS ${row.rssStartMb} MB; growth ${row.growthFirstHalfMb} MB (first half), ${row.growthSecondHalfMb} MB (second half), heap +${row.heapGrowthMb} MB; `
+  return `${row.policy.padEnd(12)} RSS ${row.rssStartMb} MB; growth ${row.growthFirstHalfMb} MB (first half), ${row.growthSecondHalfMb} MB (second half), heap +${row.heapGrowthMb} MB, retained after a full GC +${row.retainedGrowthMb} MB; `
     + `${row.itemsProduced} items produced, ${running}; ${row.bytesRead} bytes read after, ${ended}; ${cancelled}`;
 }
 
@@ -129,7 +135,7 @@ export async function runSlowClientBench(): Promise<SlowClientRow[]> {
   const rows: SlowClientRow[] = [];
   for (const policy of POLICIES) {
     // A fresh server per policy, so one policy's heap does not hide or inflate the next one's growth.
-    const child = await startChildServer('slow-stream-server');
+    const child = await startChildServer('slow-stream-server', [], undefined, ['--expose-gc']);
     try {
       const row = await holdSlowly(child, policy);
       rows.push(row);

@@ -41,7 +41,7 @@ function rawServer(): Server {
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const n = Number(url.searchParams.get('n'));
-    if (url.pathname.endsWith('json')) {
+    if (url.pathname === '/bench/json') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return void res.end(JSON.stringify(Array.from({ length: n }, (_, i) => ({ i }))));
     }
