@@ -82,6 +82,7 @@ export class RestApp {
       keepAliveTimeout: config.get('framework.http.keep-alive-timeout'),
       shutdownTimeout: config.get('framework.shutdown.timeout'),
       handleSignals: options.handleSignals,
+      drainLimit: config.get('framework.http.limits.max-body-size'),
     });
   }
 }

@@ -3,6 +3,9 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { logging } from '../logging/logger';
+import { answerableClasses } from './answerable-request';
+
+const DEFAULT_DRAIN_LIMIT = 10 * 1024 * 1024;
 
 const log = logging.getLogger('rxrest.server');
 
@@ -18,6 +21,8 @@ export interface ListenOptions {
   readonly shutdownTimeout: number;
   /** Close gracefully on SIGTERM and SIGINT (default true). */
   readonly handleSignals?: boolean;
+  /** Most bytes of a body left unread (a limit tripped) still read so the connection stays alive; past it, the answer closes it. */
+  readonly drainLimit?: number;
 }
 
 /** A listening server. */
@@ -63,7 +68,8 @@ export function listen(fetch: (request: Request, env: unknown) => Response | Pro
       const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
       resolve({ port: info.port, host: options.host, url: `http://${host}:${info.port}`, server, close });
     };
-    node = serve({ fetch, port: options.port, hostname: options.host }, onReady);
+    const serverOptions = answerableClasses(options.drainLimit ?? DEFAULT_DRAIN_LIMIT);
+    node = serve({ fetch, port: options.port, hostname: options.host, serverOptions }, onReady);
     node.once('error', reject);
   });
 }

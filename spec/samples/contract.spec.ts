@@ -403,6 +403,15 @@ describe('samples application (the whole contract over HTTP)', () => {
       });
     });
 
+    it('POST /multipart with a description past 2048 bytes answers 413 over the socket, the whole small body sent at once', async () => {
+      const form = new FormData();
+      form.append('description', 'd'.repeat(3000));
+      const res = await send('/multipart', 'POST', form);
+      expect(res.status).toBe(413);
+      expect(res.headers.get('content-type')).toBe('application/problem+json;charset=UTF-8');
+      expect(((await res.json()) as { code: string }).code).toBe('RXREST_PART_TOO_LARGE');
+    });
+
     it('POST /multipart/all summarises every part by name', async () => {
       const form = new FormData();
       form.append('note', 'hello');
