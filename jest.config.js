@@ -6,4 +6,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/spec/bench/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   testTimeout: 20000,
+  // Fails the run when a spec leaves an rxrest-* folder in the OS temp directory.
+  globalSetup: '<rootDir>/spec/support/global-setup.ts',
+  globalTeardown: '<rootDir>/spec/support/global-teardown.ts',
 };

@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilePart, GET, LocalFile, Path, QueryParam, localFile, type RestApp, type RunningServer } from '../../lib';
 import { mediaTypeOf } from '../../lib/files/settle-file';
 import { buildApp, call } from '../support/app';
+import { tempDir } from '../support/temp-dir';
 
-const dir = mkdtempSync(join(tmpdir(), 'rxrest-files-'));
+const dir = tempDir('files');
 const text = join(dir, 'hello.txt');
 const json = join(dir, 'data.json');
 const unknown = join(dir, 'blob.zzz-unknown');

@@ -1,7 +1,6 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { FileUpload, PartType, Path, POST, Produces, resolveConfig, RestApplication, RestForm } from '../../lib';
+import { tempDir } from '../support/temp-dir';
 
 class Meta {
   tag = '';
@@ -41,7 +40,7 @@ class ContainerResource {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'rxrest-mp-container-'));
+const dir = tempDir('mp-container');
 const app = RestApplication.build({ classes: [ContainerResource], config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir } }) });
 
 async function call(path: string, body: string | FormData, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {

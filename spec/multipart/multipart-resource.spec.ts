@@ -1,11 +1,13 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig, RestApplication } from '../../lib';
 import { MultipartResource } from '../../samples/multipart/multipart-resource';
+import { tempDir } from '../support/temp-dir';
+
+const root = tempDir('mp');
 
 function build(overrides: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'rxrest-mp-'));
+  const dir = mkdtempSync(join(root, 'uploads-'));
   const app = RestApplication.build({ classes: [MultipartResource], config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir, ...overrides } }) });
   return { app, dir };
 }

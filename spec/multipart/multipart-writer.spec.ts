@@ -1,4 +1,5 @@
 import { BeanParam, FileUpload, GET, PartType, Path, POST, Produces, resolveConfig, RestApplication, RestForm } from '../../lib';
+import { tempDir } from '../support/temp-dir';
 
 class Card {
   @RestForm() title: string | undefined = 'Hello';
@@ -24,7 +25,7 @@ class CardResource {
   }
 }
 
-const app = RestApplication.build({ classes: [CardResource], config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': require('node:os').tmpdir() + '/rxrest-mp-writer' } }) });
+const app = RestApplication.build({ classes: [CardResource], config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': tempDir('mp-writer') } }) });
 
 describe('multipartWriter', () => {
   it('writes a container class: one part per non-null property, default and @PartType media types', async () => {

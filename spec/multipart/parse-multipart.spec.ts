@@ -1,8 +1,7 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Consumes, FileUpload, MultipartFormDataInput, MultipartPartReadingException, PartType, Path, POST, Produces, resolveConfig, RestApplication, RestForm, RestResponse, ServerExceptionMapper, UploadedFilePath, type RunningServer } from '../../lib';
+import { tempDir } from '../support/temp-dir';
 
 class Person {
   firstName = '';
@@ -52,7 +51,7 @@ class PartMapper {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'rxrest-mp-limits-'));
+const dir = tempDir('mp-limits');
 const config = resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir, 'framework.http.limits.max-body-size': '64K', 'framework.http.limits.max-parts': '5' } });
 const app = RestApplication.build({ classes: [UploadResource], config });
 

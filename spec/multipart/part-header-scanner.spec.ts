@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileUpload, Path, POST, Produces, resolveConfig, RestApplication, RestForm } from '../../lib';
 import type { PartHeaders } from '../../lib/multipart/file-upload';
 import { parseHeaderBlock, PartHeaderScanner, ScanLimitError } from '../../lib/multipart/part-header-scanner';
+import { tempDir } from '../support/temp-dir';
 
 const BOUNDARY = 'b0undary';
 const LIMITS = { maxHeaderSize: 1024, maxBodySize: 1024 * 1024 };
@@ -121,7 +121,7 @@ class HeaderResource {
 }
 
 describe('PartHeaderScanner through the application', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'rxrest-mp-hdr-'));
+  const dir = tempDir('mp-hdr');
   const app = RestApplication.build({
     classes: [HeaderResource],
     config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir, 'framework.http.limits.max-header-size': '512' } }),

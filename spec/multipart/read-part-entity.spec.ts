@@ -1,6 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import {
   Consumes,
   IOException,
@@ -18,6 +16,7 @@ import {
   type EntityInput,
   type MessageBodyReader,
 } from '../../lib';
+import { tempDir } from '../support/temp-dir';
 
 enum Color {
   Red = 'RED',
@@ -100,7 +99,7 @@ class PartMapper {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'rxrest-mp-entity-'));
+const dir = tempDir('mp-entity');
 const config = resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir } });
 const app = RestApplication.build({ classes: [EntityResource, CsvReader], config });
 

@@ -1,11 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { firstValueFrom, Observable, reduce } from 'rxjs';
 import {
   Body, Consumes, DefinitionError, JsonArray, JsonCreator, JsonObject, LocalFile, Path, POST, RestApplication, resolveConfig,
 } from '../../lib';
+import { tempDir } from '../support/temp-dir';
 
 class Fruit {
   name = '';
@@ -112,7 +111,7 @@ class BodyResource {
   }
 }
 
-const uploads = mkdtempSync(join(tmpdir(), 'rxrest-uploads-'));
+const uploads = tempDir('uploads');
 const app = RestApplication.build({ classes: [BodyResource], config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': uploads } }) });
 const post = (path: string, body: string | Uint8Array | undefined, type = 'application/octet-stream') =>
   Promise.resolve(app.fetch(new Request(`http://localhost/b/${path}`, { method: 'POST', body, headers: body === undefined ? {} : { 'content-type': type } })));

@@ -1,13 +1,13 @@
 // Every limit answers over a real socket, whether the client sent the whole body at once or is still
 // writing a large one slowly when the limit trips: `app.fetch` in process hid that a limit destroyed the
 // socket and the answer reached nobody.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Consumes, GZIP, MultipartFormDataInput, Path, POST, Produces, type RunningServer } from '../../lib';
 import { buildApp } from '../support/app';
+import { tempDir } from '../support/temp-dir';
 
 @Path('limits')
 class LimitsResource {
@@ -27,7 +27,7 @@ class LimitsResource {
   }
 }
 
-const uploads = mkdtempSync(join(tmpdir(), 'rxrest-limits-'));
+const uploads = tempDir('limits');
 const LIMIT = 64 * 1024;
 let server: RunningServer;
 beforeAll(async () => {
@@ -44,10 +44,7 @@ beforeAll(async () => {
   });
   server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
 });
-afterAll(async () => {
-  await server.close();
-  rmSync(uploads, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 interface Answer {
   readonly status: number;

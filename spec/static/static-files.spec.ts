@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { GET, Path, RestApplication, resolveConfig } from '../../lib';
+import { tempDir } from '../support/temp-dir';
 
-const root = mkdtempSync(join(tmpdir(), 'rxrest-static-'));
+const root = tempDir('static');
 mkdirSync(join(root, 'public'));
 writeFileSync(join(root, 'secret.txt'), 'secret');
 writeFileSync(join(root, 'public', 'index.html'), '<h1>hi</h1>');

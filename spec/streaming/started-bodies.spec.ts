@@ -1,12 +1,12 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { interval, map, finalize } from 'rxjs';
 import { GET, Path, Produces, RequestContext, ResponseContext, ServerResponseFilter, multi, type Multi } from '../../lib';
 import { buildApp, call } from '../support/app';
+import { tempDir } from '../support/temp-dir';
 
-const dir = mkdtempSync(join(tmpdir(), 'rxrest-started-'));
+const dir = tempDir('started');
 const file = join(dir, 'data.bin');
 writeFileSync(file, 'file bytes');
 

@@ -1,0 +1,14 @@
+/** Jest global teardown: fails the run when a spec left an `rxrest-*` folder in the OS temp directory. */
+import { readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export default function globalTeardown(): void {
+  const start = (globalThis as { rxrestTestStart?: number }).rxrestTestStart ?? Date.now();
+  const left = readdirSync(tmpdir())
+    .filter((name) => name.startsWith('rxrest-'))
+    .filter((name) => statSync(join(tmpdir(), name)).birthtimeMs >= start - 1000);
+  if (left.length > 0) {
+    throw new Error(`The specs left ${left.length} folder(s) in ${tmpdir()}: ${left.join(', ')}. Create them with tempDir() from spec/support/temp-dir.ts, which removes them.`);
+  }
+}
