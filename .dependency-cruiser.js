@@ -1,6 +1,6 @@
 /**
  * Import boundaries between lib/ folders (run by `npm run lint`, part of `npm test`).
- * Build-time and request-time code flow one way: decorators record, build compiles, pipeline runs.
+ * Build-time and request-time code flow one way: decorators record, assembly compiles, pipeline runs.
  */
 const pure = '^lib/(http|routing|logging)/';
 
@@ -25,20 +25,20 @@ module.exports = {
       comment: 'Decorators record metadata; they never reach into the build step, the pipeline or the server.',
       severity: 'error',
       from: { path: '^lib/decorators/' },
-      to: { path: '^lib/(build|pipeline|server)/' },
+      to: { path: '^lib/(assembly|pipeline|server)/' },
     },
     {
-      name: 'build-is-the-top',
-      comment: 'Only the public entry point imports the build step: no module calls back up a layer.',
+      name: 'assembly-is-the-top',
+      comment: 'Only the public entry point imports the assembly of an application: no module calls back up a layer.',
       severity: 'error',
-      from: { path: '^lib/', pathNot: ['^lib/build/', '^lib/index\\.ts$'] },
-      to: { path: '^lib/build/' },
+      from: { path: '^lib/', pathNot: ['^lib/assembly/', '^lib/index\\.ts$'] },
+      to: { path: '^lib/assembly/' },
     },
     {
       name: 'few-modules-know-hono',
       comment: 'Only the serving adapters know Hono; everything else speaks Web Request/Response and RxJS.',
       severity: 'error',
-      from: { path: '^lib/', pathNot: ['^lib/(build|server|streaming|params)/'] },
+      from: { path: '^lib/', pathNot: ['^lib/(assembly|server|streaming|params)/'] },
       to: { path: 'node_modules/(hono|@hono/node-server)/' },
     },
     {

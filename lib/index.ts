@@ -83,8 +83,8 @@ export { RestStreamElementType, StreamBuffer } from './decorators/streaming';
 export { Blocking, NonBlocking, Transactional } from './decorators/execution';
 export { localFile, FilePart } from './files/local-file';
 
-export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './build/rest-application';
-export type { OperatorFilter } from './build/compile-filters';
+export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './assembly/rest-application';
+export type { OperatorFilter } from './assembly/compile-filters';
 export { DefinitionError, type DefinitionProblem } from './errors/definition-error';
 export type { RunningServer } from './server/listen';
 
