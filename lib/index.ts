@@ -7,7 +7,7 @@ export {
   Body, Context, BeanParam, DefaultValue, Separator, DateFormat,
   type ParamOptions, type TypeHint, type EnumLike,
 } from './decorators/params';
-// params: conversion, context objects, body types, readers/writers/interceptors, JSON (spec 4.4, 4.5, 4.11, 4.18)
+// params: conversion, context objects, body types, readers/writers/interceptors, JSON
 export { UriInfo } from './params/context/uri-info';
 export { UriBuilder } from './params/context/uri-builder';
 export { HttpHeaders } from './params/context/http-headers';
@@ -57,7 +57,7 @@ export { ResponseContext, ResponseContext as ContainerResponseContext } from './
 
 export { EntityTag, NewCookie, type NewCookieOptions, type CacheControl, type WebLink, type MediaType, parseMediaType, formatMediaType, mediaType, formatHttpDate, parseHttpDate, parseSize } from './http';
 
-// http: preconditions, compression, build conditions (spec 4.14, 4.16, 4.17)
+// http: preconditions, compression, build conditions
 export { RestRequest } from './preconditions/rest-request';
 export { Compressed, Uncompressed, GZIP, type CompressionMode } from './decorators/compression';
 export {
@@ -65,7 +65,7 @@ export {
   type ProfileSelector, type BuildPropertyOptions, type EndpointDisabledOptions,
 } from './decorators/build-conditions';
 
-// links: web links and HAL (spec 4.9, 4.10)
+// links: web links and HAL
 export { RestLink, InjectRestLinks, RestLinkId, RestLinkType, type RestLinkOptions } from './decorators/links';
 export { RestLinksProvider } from './links/rest-links-provider';
 export { RestMediaType } from './hal/rest-media-type';
@@ -74,7 +74,7 @@ export { HalEntityWrapper, type HalWrapper } from './hal/hal-entity-wrapper';
 export { HalCollectionWrapper } from './hal/hal-collection-wrapper';
 export type { HalLink } from './hal/hal-link';
 
-// streaming, execution lanes, files (spec 4.8, 4.13; DESIGN §4, §5)
+// streaming, execution lanes, files (DESIGN §4, §5)
 export { multi, uni, isMulti, Multi, type Uni } from './streaming/multi';
 export { RestMulti } from './streaming/rest-multi';
 export { sseEvent, type SseEvent } from './streaming/sse-event';

@@ -37,9 +37,9 @@ export interface EndpointContext {
   readonly interceptors: InterceptorChain;
   readonly body: BodySettings;
   readonly problems: ProblemCollector;
-  /** The application's link targets, for `@InjectRestLinks` endpoints and injected link providers (spec 4.9). */
+  /** The application's link targets, for `@InjectRestLinks` endpoints and injected link providers. */
   readonly links?: LinkContext;
-  /** Compression settings, for `@Compressed`/`@Uncompressed`/`@GZIP` methods (spec 4.16). */
+  /** Compression settings, for `@Compressed`/`@Uncompressed`/`@GZIP` methods. */
   readonly compression?: CompressionSettings;
   /** `framework.rest.stream.*` and `framework.rest.sse.keep-alive` (defaults when absent). */
   readonly streams?: StreamSettings;
@@ -57,7 +57,7 @@ function parseTypes(list: readonly string[] | undefined, where: string, problems
   return types;
 }
 
-/** The lane of a method: its annotations, its class's, the application's, else its return type (spec 4.13). */
+/** The lane of a method: its annotations, its class's, the application's, else its return type. */
 function defaultLane(unit: Unit, method: MethodMeta, returnType: unknown, lanes: LaneSettings | undefined): Lane {
   return resolveLane(method.tags, unit.meta.tags, lanes?.application, returnType, (unit.instance as Record<string, Function>)[method.name]);
 }

@@ -1,4 +1,4 @@
-/** Places the request filters and the invoke step in the endpoint's lane (spec 4.13, DESIGN §5). */
+/** Places the request filters and the invoke step in the endpoint's lane (DESIGN §5). */
 import type { WorkerLane } from '../execution/worker-lane';
 import type { Tags } from '../metadata/store';
 import type { StageFn, Step } from '../pipeline/chain';

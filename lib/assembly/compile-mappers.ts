@@ -38,7 +38,7 @@ function methodMappers(unit: Unit, problems: ProblemCollector, interceptors: Int
     if (!inject) continue;
     const fn = (unit.instance as Record<string, Function>)[method.name];
     let map = (error: unknown, ctx: unknown) => fn.apply(unit.instance, inject(ctx as RequestContext, error));
-    // Mappers run interceptors only when they carry the binding themselves (spec 7.2).
+    // Mappers run interceptors only when they carry the binding themselves.
     const bindings = method.tags.get(INTERCEPTOR_BINDINGS);
     const wrap = bindings?.length ? interceptors.wrapperFor(unit.type, method.name, unit.instance, new Set(bindings)) : undefined;
     if (wrap) {

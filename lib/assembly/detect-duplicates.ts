@@ -1,4 +1,4 @@
-/** Finds endpoints declared twice: same HTTP method, path pattern (variable names aside) and media types (spec 4.1.5). */
+/** Finds endpoints declared twice: same HTTP method, path pattern (variable names aside) and media types. */
 import type { Endpoint } from '../pipeline/endpoint';
 
 function mediaList(types: readonly string[]): string {

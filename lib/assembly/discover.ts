@@ -26,7 +26,7 @@ function declaresEndpoints(meta: ClassMeta): boolean {
 }
 
 /**
- * The application's classes: `Application.getClasses()` (build conditions then ignored, spec 4.17),
+ * The application's classes: `Application.getClasses()` (build conditions then ignored),
  * else the given list, else every decorated class imported so far; plus `getSingletons()` as they are.
  */
 export function discover(options: DiscoveryOptions, problems: ProblemCollector): Unit[] {

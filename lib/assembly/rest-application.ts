@@ -124,7 +124,7 @@ function compileResource(unit: Unit, context: EndpointContext): Endpoint[] {
   return endpoints;
 }
 
-/** Duplicate endpoints fail the build, or only warn with `framework.rest.fail-on-duplicate=false` (spec 4.1.5). */
+/** Duplicate endpoints fail the build, or only warn with `framework.rest.fail-on-duplicate=false`. */
 function reportDuplicates(endpoints: readonly Endpoint[], config: Config, problems: ProblemCollector): void {
   const duplicates = detectDuplicates(endpoints);
   if (config.get('framework.rest.fail-on-duplicate')) for (const message of duplicates) problems.add('duplicate endpoints', message);
@@ -156,7 +156,7 @@ export const RestApplication = {
     const config = options.config ?? loadConfig(options);
     configureLogging(config);
     const problems = new ProblemCollector();
-    // Build conditions decide discovery; @EndpointDisabled also removes classes listed by getClasses() (spec 4.17).
+    // Build conditions decide discovery; @EndpointDisabled also removes classes listed by getClasses().
     const units = discover({ ...options, include: buildConditionFilter(config) }, problems).filter((unit) => !isEndpointDisabled(unit.meta, config));
     const compression = compressionSettings(config);
     const interceptors = compileInterceptors(units, problems);

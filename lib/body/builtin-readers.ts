@@ -1,4 +1,4 @@
-/** The built-in body readers of spec 4.5, one per declared body type, chosen at build time. */
+/** The built-in body readers, one per declared body type, chosen at build time. */
 import { Readable } from 'node:stream';
 import { Observable } from 'rxjs';
 import { httpProblem } from '../errors/http-problem';

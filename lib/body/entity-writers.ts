@@ -4,7 +4,7 @@ import type { JsonMapper } from '../json/json-mapper';
 import type { ResponseHeaders } from '../response/response-headers';
 import { memoize } from '../http/bounded-cache';
 
-/** The body of a Web `Response`, or a whole `Response` made by a server writer (spec 4.11 item 1). */
+/** The body of a Web `Response`, or a whole `Response` made by a server writer. */
 export type WrittenBody = string | Uint8Array | ReadableStream<Uint8Array> | Response | null;
 
 /** The response an entity is written into: writers may add headers. */

@@ -1,4 +1,4 @@
-/** Decides whether a written response body is compressed, and with which coding (spec 4.16, RFC 9110 §12.5.3). */
+/** Decides whether a written response body is compressed, and with which coding (RFC 9110 §12.5.3). */
 import type { WrittenBody } from '../body/entity-writers';
 import type { CompressionMode } from '../decorators/compression';
 import { negotiateEncoding } from '../http/content-coding';
@@ -25,10 +25,10 @@ function baseType(contentType: string): string {
 
 /** The codings the response may take, or undefined when it is never compressed. */
 function offeredCodings(mode: CompressionMode | undefined, contentType: string | null | undefined, settings: CompressionSettings): readonly string[] | undefined {
-  // The legacy switch alone governs @GZIP methods; enable-compression has no effect on them (spec 4.16.5).
+  // The legacy switch alone governs @GZIP methods; enable-compression has no effect on them.
   if (mode === 'gzip') return settings.legacyGzip ? LEGACY_CODINGS : undefined;
   if (!settings.enabled || mode === 'uncompressed') return undefined;
-  // Never without a Content-Type (spec 4.16.4), even for @Compressed.
+  // Never without a Content-Type, even for @Compressed.
   if (contentType === undefined || contentType === null) return undefined;
   if (mode !== 'compressed' && !settings.mediaTypes.has(baseType(contentType))) return undefined;
   return settings.codings;

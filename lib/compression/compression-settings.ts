@@ -1,4 +1,4 @@
-/** The compression options of the configuration (spec 4.16), read once at build time. */
+/** The compression options of the configuration, read once at build time. */
 import type { Config } from '../config';
 
 /** What the response and request (de)compression steps need to know, typed and ready. */

@@ -1,4 +1,4 @@
-/** Decides build conditions (`@IfBuildProfile`...) and `@EndpointDisabled` against a configuration (spec 4.17). */
+/** Decides build conditions (`@IfBuildProfile`...) and `@EndpointDisabled` against a configuration. */
 import type { Config } from '../config';
 import { BUILD_CONDITIONS, ENDPOINT_DISABLED, type BuildCondition, type BuildPropertyOptions, type ProfileSelector } from '../decorators/build-conditions';
 import type { ClassMeta } from '../metadata/store';

@@ -2,7 +2,7 @@
 
 /**
  * Subclass it to set `@ApplicationPath`, or to list the application's classes explicitly (then
- * build conditions such as `@IfBuildProfile` are ignored, spec 4.17).
+ * build conditions such as `@IfBuildProfile` are ignored).
  */
 export class Application {
   /** The resource and provider classes; `undefined` means every decorated class imported. */

@@ -1,4 +1,4 @@
-/** Decorators that include or exclude a class by build profile, build property or run-time property (spec 4.17). */
+/** Decorators that include or exclude a class by build profile, build property or run-time property. */
 import { classMeta, metaKey } from '../metadata/store';
 
 /** Profiles a class is tied to: one name, or any / all of several. */

@@ -1,4 +1,4 @@
-/** Decorators choosing how a method's response is compressed (spec 4.16); they record metadata only. */
+/** Decorators choosing how a method's response is compressed; they record metadata only. */
 import { methodMeta, metaKey, ownerOf } from '../metadata/store';
 import { memberName } from './decorator-types';
 import type { MethodDecoratorFn } from './resource';

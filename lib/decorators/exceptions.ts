@@ -1,7 +1,7 @@
 /** `@UnwrapException`: which wrapper exceptions are looked through to map their cause. */
 import { classMeta, metaKey, type Class } from '../metadata/store';
 
-/** When a wrapper exception is unwrapped to find a mapper for its cause (spec 7.3). */
+/** When a wrapper exception is unwrapped to find a mapper for its cause. */
 export type UnwrapStrategy = 'UNWRAP_IF_NO_MATCH' | 'UNWRAP_IF_NO_EXACT_MATCH' | 'ALWAYS';
 
 export const ExceptionUnwrapStrategy = {

@@ -1,4 +1,4 @@
-/** Execution-lane decorators (spec 4.13): @Blocking, @NonBlocking and @Transactional; they only record metadata. */
+/** Execution-lane decorators: @Blocking, @NonBlocking and @Transactional; they only record metadata. */
 import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
 import { memberName, type ClassOrMethodDecorator } from './decorator-types';
 
@@ -24,5 +24,5 @@ export const Blocking: ClassOrMethodDecorator = (target, propertyKey) => tagsOf(
 /** Runs the method (or class, or application) on the event loop, whatever it returns. */
 export const NonBlocking: ClassOrMethodDecorator = (target, propertyKey) => tagsOf(target, propertyKey).set(LANE, 'non-blocking');
 
-/** Marks a method or class as transactional, which makes it blocking (spec 4.13.3). */
+/** Marks a method or class as transactional, which makes it blocking. */
 export const Transactional: ClassOrMethodDecorator = (target, propertyKey) => tagsOf(target, propertyKey).set(TRANSACTIONAL, true);

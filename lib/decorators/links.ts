@@ -1,4 +1,4 @@
-/** Web-link decorators (spec 4.9): link targets, link injection and link ids. They only record metadata. */
+/** Web-link decorators: link targets, link injection and link ids. They only record metadata. */
 import { metaKey, methodMeta, ownerOf, propertyMeta } from '../metadata/store';
 import { memberName } from './decorator-types';
 import type { MethodDecoratorFn } from './resource';

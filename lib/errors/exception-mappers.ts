@@ -1,4 +1,4 @@
-/** Finds the exception mapper for an error: nearest supertype, local before global, with unwrapping (spec 7.2–7.3). */
+/** Finds the exception mapper for an error: nearest supertype, local before global, with unwrapping. */
 import type { UnwrapRule, UnwrapStrategy } from '../decorators/exceptions';
 
 /** A mapper compiled by the build step; `map` may return a response, a Promise or an Observable of one. */

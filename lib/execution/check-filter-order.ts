@@ -1,4 +1,4 @@
-/** Build-time rule: request filters with `nonBlocking: true` must come before every other request filter (spec 4.12.3). */
+/** Build-time rule: request filters with `nonBlocking: true` must come before every other request filter. */
 
 /** The part of a compiled filter the rule reads. */
 export interface LaneFilter {

@@ -1,4 +1,4 @@
-/** Decides an endpoint's lane from its annotations and declared return type (spec 4.13, DESIGN §5). */
+/** Decides an endpoint's lane from its annotations and declared return type (DESIGN §5). */
 import { Readable } from 'node:stream';
 import { Observable } from 'rxjs';
 import { LANE, TRANSACTIONAL } from '../decorators/execution';

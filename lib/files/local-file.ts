@@ -1,4 +1,4 @@
-/** File results (spec 4.8): `localFile(path)` for a whole file (the spec's Path/File), `FilePart` for part of one. */
+/** File results: `localFile(path)` for a whole file (the spec's Path/File), `FilePart` for part of one. */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LocalFile } from '../body/local-file';

@@ -1,4 +1,4 @@
-/** The injectable `HalService` (spec 4.10.3): HAL wrappers carrying the links of the current request. */
+/** The injectable `HalService`: HAL wrappers carrying the links of the current request. */
 import { registerContextType } from '../params/context-types';
 import type { RequestContext } from '../pipeline/request-context';
 import { entityClass } from '../links/make-links';

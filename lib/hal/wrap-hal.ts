@@ -1,4 +1,4 @@
-/** Automatic HAL (spec 4.10.2): when a response is turned into HAL form, and what that form is. */
+/** Automatic HAL: when a response is turned into HAL form, and what that form is. */
 import { parseMediaType } from '../http/media-type';
 import type { ResponseContext } from '../pipeline/response-context';
 import { entityClass } from '../links/make-links';

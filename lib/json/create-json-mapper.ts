@@ -10,7 +10,7 @@ export interface JsonSettings {
 }
 
 /**
- * The user's mapper when a producer is registered (it applies the customizers itself, spec 4.18 item 3),
+ * The user's mapper when a producer is registered (it applies the customizers itself),
  * else the default mapper configured from settings and then customized in order.
  */
 export function createJsonMapper(settings: JsonSettings, customizers: readonly JsonMapperCustomizer[], producer?: JsonMapperProducer): JsonMapper {

@@ -8,7 +8,7 @@ import type { JsonMapper } from './json-mapper';
 import { classChain } from '../metadata/store';
 import { fitsJsonKind, isJsonTypeToken } from './json-values';
 
-/** The settings of spec 4.18; both default to `false` (unknown properties ignored, dates as ISO-8601). */
+/** The JSON mapping settings; both default to `false` (unknown properties ignored, dates as ISO-8601). */
 export type JsonFeature = 'fail-on-unknown-properties' | 'write-dates-as-timestamps';
 
 export type Serializer = (value: never) => unknown;

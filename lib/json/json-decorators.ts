@@ -29,7 +29,7 @@ export function jsonFormatsDeclared(): boolean {
 }
 
 /**
- * Per-class unknown-property policy (spec 4.18 item 2).
+ * Per-class unknown-property policy.
  *
  * @example
  * \@JsonIgnoreProperties({ ignoreUnknown: false }) class Order { id = 0; }

@@ -26,7 +26,7 @@ export interface JsonMapperCustomizer<M = unknown> {
 
 /**
  * A `@Provider` class that supplies the application's own mapper instead of the default one. It receives
- * the customizers (in priority order) and must apply them itself (spec 4.18 item 3).
+ * the customizers (in priority order) and must apply them itself.
  *
  * @example
  * \@Provider()

@@ -16,7 +16,7 @@ import { bindLinkContext, linkOrigin, type LinkContext } from './rest-links-prov
 import { RestLinksProvider } from './rest-links-provider';
 
 /**
- * The links an endpoint's response carries (spec 4.9.4): a list answers its type links only; with
+ * The links an endpoint's response carries: a list answers its type links only; with
  * `RestLinkType.INSTANCE` an instance answers every link of its type, filled from it.
  */
 export function endpointLinks(links: RestLinksProvider, mode: RestLinkType, declared: Function | undefined, entity: unknown): WebLink[] {

@@ -1,4 +1,4 @@
-/** Turns link targets into absolute web links, filling template variables from an entity (spec 4.9.5). */
+/** Turns link targets into absolute web links, filling template variables from an entity. */
 import { REST_LINK_ID } from '../decorators/links';
 import type { WebLink } from '../http/link-header';
 import { classChain } from '../metadata/store';

@@ -1,4 +1,4 @@
-/** The injectable `RestLinksProvider` (spec 4.9.7) and the per-application link context it is made from. */
+/** The injectable `RestLinksProvider` and the per-application link context it is made from. */
 import type { WebLink } from '../http/link-header';
 import { registerContextType } from '../params/context-types';
 import type { EndpointInfo, RequestContext } from '../pipeline/request-context';

@@ -3,7 +3,7 @@
 /**
  * Every category the framework logs under, with what it reports. A level set on `rxrest` applies to all
  * of them; `framework.log.category."rxrest.params".level=DEBUG` shows the parameter failures that are
- * otherwise not logged (spec 7.5).
+ * otherwise not logged.
  *
  * @example
  * Object.keys(LOG_CATEGORIES); // ['rxrest.build', 'rxrest.config', ...]
@@ -12,7 +12,7 @@ export const LOG_CATEGORIES = {
   'rxrest.build': 'the build step: discovered classes, duplicate-endpoint warnings, missing metadata',
   'rxrest.config': 'configuration loading and the active profile',
   'rxrest.routing': 'route matching, 404/405 decisions',
-  'rxrest.params': 'parameter conversion failures (DEBUG only, spec 7.5)',
+  'rxrest.params': 'parameter conversion failures (DEBUG only)',
   'rxrest.body': 'request body readers and writers',
   'rxrest.errors': 'exception mapping; unmapped errors with their stack at ERROR',
   'rxrest.pipeline': 'filters, interceptors and the request lifecycle',

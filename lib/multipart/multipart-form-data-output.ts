@@ -1,4 +1,4 @@
-/** A multipart/form-data response built part by part (spec 4.7), each part with its own media type and headers. */
+/** A multipart/form-data response built part by part, each part with its own media type and headers. */
 import { basename } from 'node:path';
 import { FileUpload } from './file-upload';
 

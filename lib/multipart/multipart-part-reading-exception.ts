@@ -1,4 +1,4 @@
-/** The error for a part its reader could not read (spec 4.6.7): 400 unless an exception mapper handles it. */
+/** The error for a part its reader could not read: 400 unless an exception mapper handles it. */
 import { problemDetails } from '../errors/problem-details';
 import { BadRequestException } from '../errors/web-application-exception';
 

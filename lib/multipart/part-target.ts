@@ -36,7 +36,7 @@ export function partTarget(hint: unknown, designType: unknown, partType: string 
     if (element === UploadedFilePath) return 'path';
     if (element === UploadedFileHandle) return 'handle';
     if (!isTextType(partType)) return 'entity';
-    // An explicit text @PartType on a non-string type asks for the readers (spec 4.6.7), as for other media types.
+    // An explicit text @PartType on a non-string type asks for the readers, as for other media types.
     if (partType !== undefined && !untyped.has(element)) return 'entity';
     if (typeof element !== 'function' || scalars.has(element)) return 'text';
     return partType === undefined && !isStringConvertible(element) ? 'entity' : 'text';

@@ -37,7 +37,7 @@ function isHttpError(error: unknown): boolean {
 }
 
 /**
- * The class converter of spec 4.4.1: a constructor taking one string wins over static methods; of the
+ * The class converter of parameter conversion: a constructor taking one string wins over static methods; of the
  * static methods `valueOf` wins over `fromString`. Returns `undefined` when the class has none.
  */
 export function classConverter(type: Function): Converter | undefined {

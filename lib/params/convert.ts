@@ -1,4 +1,4 @@
-/** Turns raw parameter strings into typed values (spec 4.4.1), compiled once per parameter. */
+/** Turns raw parameter strings into typed values, compiled once per parameter. */
 import type { EnumLike, TypeHint } from '../decorators/params';
 import { classConverter, ConversionError, findStatic, type Converter } from './class-converter';
 import { dateConverter } from './date-converter';
@@ -56,7 +56,7 @@ function bigintConverter(raw: string): bigint {
   }
 }
 
-/** An enum object: by member value or member name; a merged static `fromString` wins (spec 4.4.1 item 4). */
+/** An enum object: by member value or member name; a merged static `fromString` wins. */
 function enumConverter(values: EnumLike): Converter {
   const fromString = findStatic(values, 'fromString');
   if (fromString) return (raw) => fromString.call(values, raw);

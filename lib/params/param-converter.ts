@@ -1,4 +1,4 @@
-/** User-registered parameter converters (`ParamConverterProvider`), the first rule of spec 4.4.1. */
+/** User-registered parameter converters (`ParamConverterProvider`), the first rule of parameter conversion. */
 import type { EnumLike } from '../decorators/params';
 import { ConversionError, type Converter } from './class-converter';
 

@@ -1,4 +1,4 @@
-/** Reads a body through the application's readers and reader interceptors (spec 4.11). */
+/** Reads a body through the application's readers and reader interceptors. */
 import { unsupported, type BuiltinReader } from '../body/builtin-readers';
 import { httpProblem } from '../errors/http-problem';
 import type { RequestContext } from '../pipeline/request-context';
@@ -6,7 +6,7 @@ import type { BodyProviders } from '../providers/body-providers';
 import { IOException, type EntityInput, type ReaderInterceptorContext } from '../providers/message-body';
 import { describeType } from './convert';
 
-/** A reader's I/O error (or a JSON syntax error) is the client's fault: 400 (spec 4.11 item 1). */
+/** A reader's I/O error (or a JSON syntax error) is the client's fault: 400. */
 function asBadRequest(error: unknown): unknown {
   if (error instanceof IOException || error instanceof SyntaxError) {
     return httpProblem('RXREST_MALFORMED_BODY', `The request body cannot be read: ${error.message}`, { cause: error });

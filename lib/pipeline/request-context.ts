@@ -12,7 +12,7 @@ export interface NodeBindings {
   readonly outgoing: ServerResponse;
 }
 
-/** Which lane the endpoint runs in (spec 4.13, DESIGN §5). */
+/** Which lane the endpoint runs in (DESIGN §5). */
 export type Lane = 'event-loop' | 'worker';
 
 /** What a matched endpoint tells about itself to filters, mappers and `ResourceInfo`. */

@@ -25,7 +25,7 @@ export interface PipelineParts {
   /** Response filters that apply to every request, run after errors raised before an endpoint is chosen. */
   readonly responseFilters?: StageFn;
   readonly writers: readonly EntityWriter[];
-  /** Response compression (spec 4.16); absent means never compress. */
+  /** Response compression; absent means never compress. */
   readonly compression?: CompressionSettings;
   /** Files served when no resource matches (`framework.http.static.directory`). */
   readonly staticFiles?: StaticFiles;

@@ -19,7 +19,7 @@ export function selectWriter(writers: readonly EntityWriter[], entity: unknown, 
 
 function finish(ctx: RequestContext, written: WrittenBody, compression?: CompressionSettings): Response {
   const response = ctx.response!;
-  // A server writer (spec 4.11) made the whole response itself.
+  // A server writer made the whole response itself.
   if (written instanceof Response) return written;
   let body: Exclude<WrittenBody, Response> = written;
   if (compression && body !== null) body = compressResponse(ctx, body, compression) as Exclude<WrittenBody, Response>;

@@ -1,4 +1,4 @@
-/** The application's readers, writers and their interceptors, sorted once at build time (spec 4.11). */
+/** The application's readers, writers and their interceptors, sorted once at build time. */
 import type { EntityWriter, WriteTarget, WrittenBody } from '../body/entity-writers';
 import { DEFAULT_PRIORITY, PRIORITY, PROVIDER } from '../decorators/providers';
 import { isCompatible, parseMediaType, specificity, type MediaType } from '../http/media-type';
@@ -42,7 +42,7 @@ function rank<T>(value: T, meta: ClassMeta, declared: readonly string[] | undefi
   return { value, types, priority: priorityOf(meta), specificity: Math.max(0, ...types.map(specificity)) };
 }
 
-/** More specific media types first, then lower priority first (spec 4.11 item 1, the specification's provider order). */
+/** More specific media types first, then lower priority first (the specification's provider order). */
 function byRank<T>(list: Ranked<T>[]): Ranked<T>[] {
   return list.sort((a, b) => b.specificity - a.specificity || a.priority - b.priority);
 }

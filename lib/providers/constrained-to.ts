@@ -1,4 +1,4 @@
-/** `@ConstrainedTo`: restricts a provider to the server or the client side (spec 4.11 item 3). */
+/** `@ConstrainedTo`: restricts a provider to the server or the client side. */
 import { PROVIDER } from '../decorators/providers';
 import { classMeta, metaKey, type Tags } from '../metadata/store';
 

@@ -1,4 +1,4 @@
-/** The reader, writer and interceptor contracts of spec 4.11, as `@Provider` classes implement them. */
+/** The message body reader, writer and interceptor contracts, as `@Provider` classes implement them. */
 import type { WrittenBody } from '../body/entity-writers';
 import type { ResponseHeaders } from '../response/response-headers';
 
@@ -90,7 +90,7 @@ export interface WriterInterceptor {
   aroundWriteTo(context: WriterInterceptorContext): WrittenBody | Promise<WrittenBody>;
 }
 
-/** What a reader throws for content it cannot read: the request is answered 400 (spec 4.11 item 1). */
+/** What a reader throws for content it cannot read: the request is answered 400. */
 export class IOException extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -1,4 +1,4 @@
-/** Conditional inclusion samples (spec 4.17): a resource of the `dev` profile only, and one disabled by configuration. */
+/** Conditional inclusion samples: a resource of the `dev` profile only, and one disabled by configuration. */
 import { EndpointDisabled, GET, IfBuildProfile, Path } from '../../lib';
 
 /** `/dev-info`: only in the `dev` profile (`FRAMEWORK_PROFILE=dev npm start`); 404 otherwise. */

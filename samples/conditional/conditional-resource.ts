@@ -1,4 +1,4 @@
-/** `/conditional` (spec 4.14, 4.19): a text resource with an ETag and a Last-Modified, read and replaced under preconditions. */
+/** `/conditional`: a text resource with an ETag and a Last-Modified, read and replaced under preconditions. */
 import { Consumes, EntityTag, GET, Path, Produces, PUT, RestRequest, RestResponse } from '../../lib';
 
 /** Dates travel with one-second resolution, so the stored date is truncated like the header. */

@@ -1,4 +1,4 @@
-/** `/fruits`: JSON in and out, declared once on the class (spec 4.19). */
+/** `/fruits`: JSON in and out, declared once on the class. */
 import { Consumes, DELETE, GET, Path, POST, Produces } from '../../lib';
 import { Fruit } from './fruit';
 

@@ -1,4 +1,4 @@
-/** `/multipart`: a form with text, file and JSON parts in; every part summarised; a multipart answer out (spec 4.6, 4.7). */
+/** `/multipart`: a form with text, file and JSON parts in; every part summarised; a multipart answer out. */
 import { Consumes, FileUpload, GET, MultipartFormDataInput, MultipartFormDataOutput, PartType, Path, POST, Produces, RestForm } from '../../lib';
 import { Person } from './person';
 

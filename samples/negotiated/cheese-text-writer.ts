@@ -1,4 +1,4 @@
-/** Writes a `Cheese` as `text/plain` (`Cheese: <name>`), a custom MessageBodyWriter (spec 4.11). */
+/** Writes a `Cheese` as `text/plain` (`Cheese: <name>`), a custom MessageBodyWriter. */
 import { Produces, Provider, type MessageBodyWriter } from '../../lib';
 import { Cheese } from './cheese';
 

@@ -1,4 +1,4 @@
-/** `/negotiated` (spec 4.15): the representation follows `Accept`, the method follows `Content-Type`. */
+/** `/negotiated`: the representation follows `Accept`, the method follows `Content-Type`. */
 import { Body, Consumes, GET, Path, Produces, PUT } from '../../lib';
 import { Cheese } from './cheese';
 import { CheeseTextWriter } from './cheese-text-writer';

@@ -1,4 +1,4 @@
-/** `/records`: web links and HAL (spec 4.9, 4.10), with link targets list, self, update and delete. */
+/** `/records`: web links and HAL, with link targets list, self, update and delete. */
 import {
   Consumes, Context, DELETE, GET, HalService, InjectRestLinks, NotFoundException, Path, Produces, PUT, RestLink, RestLinkType,
   RestMediaType, RestPath, type HalCollectionWrapper,

@@ -1,4 +1,4 @@
-/** `/stored-fruits`: the redirect example (spec 4.8.4): POST stores a Fruit and answers 303 to its GET. */
+/** `/stored-fruits`: the redirect example: POST stores a Fruit and answers 303 to its GET. */
 import { Consumes, GET, NotFoundException, Path, POST, Produces, RestPath, RestResponse, Transactional } from '../../lib';
 import { Fruit } from '../fruits/fruit';
 
