@@ -20,7 +20,7 @@ export interface ProblemDetails {
 }
 
 /**
- * Every error code the framework answers with. The README's error table is checked against this one by a
+ * Every error code the framework answers with. The error table of docs/errors.md is checked against this one by a
  * test, so codes never change silently.
  */
 export const ErrorCodes = {
