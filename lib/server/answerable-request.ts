@@ -52,7 +52,7 @@ export function answerableClasses(drainLimit: number): { IncomingMessage: typeof
 
     override writeHead(statusCode: number, message?: string | OutgoingHttpHeaders | OutgoingHttpHeader[], headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this {
       const { req: request, socket } = this;
-      if (socket && !request.complete && !(Number(request.headers['content-length']) <= drainLimit)) {
+      if (socket && !request.complete && bodyBeyond(request, drainLimit)) {
         this.setHeader('connection', 'close');
         lingerOnClose(socket);
       }
@@ -61,6 +61,16 @@ export function answerableClasses(drainLimit: number): { IncomingMessage: typeof
   }
 
   return { IncomingMessage: AnswerableRequest, ServerResponse: AnswerableResponse as unknown as typeof ServerResponse };
+}
+
+/**
+ * Whether the request has a body longer than `limit`, or of unknown length (chunked). A request without
+ * `Content-Length` and `Transfer-Encoding` has none, though Node marks it complete only after its handler ran.
+ */
+function bodyBeyond(request: IncomingMessage, limit: number): boolean {
+  if (request.headers['transfer-encoding'] !== undefined) return true;
+  const length = request.headers['content-length'];
+  return length !== undefined && !(Number(length) <= limit);
 }
 
 /** After the last answer, Node calls `destroySoon`: half-close instead, and destroy only once the client has closed too or after `LINGER_MS`. */

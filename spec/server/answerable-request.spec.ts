@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Consumes, GZIP, MultipartFormDataInput, Path, POST, Produces, type RunningServer } from '../../lib';
+import { Consumes, GET, GZIP, MultipartFormDataInput, Path, POST, Produces, type RunningServer } from '../../lib';
 import { buildApp } from '../support/app';
 import { tempDir } from '../support/temp-dir';
 
@@ -19,6 +19,11 @@ class LimitsResource {
   @POST @Path('form') @Consumes('multipart/form-data') @Produces('application/json')
   form(input: MultipartFormDataInput): unknown {
     return input.summaries();
+  }
+
+  @GET @Path('ping') @Produces('text/plain')
+  ping(): string {
+    return 'pong';
   }
 
   @POST @Path('gzip') @GZIP @Consumes('text/plain') @Produces('text/plain')
@@ -216,5 +221,18 @@ describe('a limit over a real socket', () => {
         await closed;
       });
     }
+  });
+});
+
+describe('requests that keep to the limits', () => {
+  it('keep the connection alive: answers without a body, answered in the tick they arrive, and small bodies', async () => {
+    const socket = await open();
+    for (const request of ['GET /limits/ping HTTP/1.1\r\nhost: localhost\r\n\r\n', GOOD, 'GET /limits/ping HTTP/1.1\r\nhost: localhost\r\n\r\n']) {
+      const answer = readAnswer(socket);
+      socket.write(request);
+      const { status, headers } = await answer;
+      expect([status, headers.connection]).toEqual([200, 'keep-alive']);
+    }
+    socket.destroy();
   });
 });
