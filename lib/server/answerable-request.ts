@@ -68,9 +68,14 @@ export function answerableClasses(drainLimit: number): { IncomingMessage: typeof
  * `Content-Length` and `Transfer-Encoding` has none, though Node marks it complete only after its handler ran.
  */
 function bodyBeyond(request: IncomingMessage, limit: number): boolean {
-  if (request.headers['transfer-encoding'] !== undefined) return true;
-  const length = request.headers['content-length'];
-  return length !== undefined && !(Number(length) <= limit);
+  // Read from the raw headers: `request.headers` is built on first use, a cost every response would pay.
+  const raw = request.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') return true;
+    if (name.length === 14 && name.toLowerCase() === 'content-length') return !(Number(raw[i + 1]) <= limit);
+  }
+  return false;
 }
 
 /** After the last answer, Node calls `destroySoon`: half-close instead, and destroy only once the client has closed too or after `LINGER_MS`. */
