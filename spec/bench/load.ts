@@ -1,6 +1,6 @@
 /** Drives load at a server with wrk (installed from Debian's packages when missing), or autocannon as a fallback. */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -75,6 +75,8 @@ end
 
 function wrk(): LoadGenerator {
   const dir = mkdtempSync(join(tmpdir(), 'rxrest-bench-'));
+  // The scripts are only needed while the bench runs.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return {
     name: 'wrk',
     async load(port, route, options) {
