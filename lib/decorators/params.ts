@@ -53,40 +53,59 @@ function record(kind: ParamKind, name: string | undefined, options: ParamOptions
   };
 }
 
-function restFamily(kind: ParamKind) {
-  return (nameOrOptions?: string | ParamOptions, options?: ParamOptions): ParamOrPropertyDecorator =>
-    typeof nameOrOptions === 'string' ? record(kind, nameOrOptions, options, false) : record(kind, undefined, nameOrOptions, false);
+/**
+ * Throws when a factory such as `RestPath` was itself used as the decorator (`@RestPath id` for
+ * `@RestPath() id`). tsc reports it (TS1329), but transpile-only tools (esbuild, swc, ts-jest) emit it, and
+ * the parameter would silently become the request body.
+ */
+function refuseUncalled(decorator: string, target: unknown, key: unknown): void {
+  const isClass = typeof target === 'function';
+  const isPrototype = typeof target === 'object' && target !== null && (target as { constructor?: { prototype?: unknown } }).constructor?.prototype === target;
+  if (!isClass && !isPrototype) return;
+  const owner = isClass ? (target as Function).name : (target as { constructor: Function }).constructor.name;
+  const member = typeof key === 'string' || typeof key === 'symbol' ? `.${String(key)}` : '';
+  throw new TypeError(`@${decorator} on ${owner}${member} must be called: write @${decorator}() or @${decorator}('name')`);
 }
 
-function specFamily(kind: ParamKind) {
-  return (name: string, options?: ParamOptions): ParamOrPropertyDecorator => record(kind, name, options, true);
+function restFamily(kind: ParamKind, decorator: string) {
+  return (nameOrOptions?: string | ParamOptions, options?: ParamOptions): ParamOrPropertyDecorator => {
+    refuseUncalled(decorator, nameOrOptions, options);
+    return typeof nameOrOptions === 'string' ? record(kind, nameOrOptions, options, false) : record(kind, undefined, nameOrOptions, false);
+  };
+}
+
+function specFamily(kind: ParamKind, decorator: string) {
+  return (name: string, options?: ParamOptions): ParamOrPropertyDecorator => {
+    refuseUncalled(decorator, name, options);
+    return record(kind, name, options, true);
+  };
 }
 
 /** A path template variable; optional when the parameter is named after the variable. */
-export const RestPath = restFamily('path');
+export const RestPath = restFamily('path', 'RestPath');
 /** A query parameter, named after the parameter unless given. */
-export const RestQuery = restFamily('query');
+export const RestQuery = restFamily('query', 'RestQuery');
 /** A request header, named after the parameter unless given. */
-export const RestHeader = restFamily('header');
+export const RestHeader = restFamily('header', 'RestHeader');
 /** A cookie, named after the parameter unless given. */
-export const RestCookie = restFamily('cookie');
+export const RestCookie = restFamily('cookie', 'RestCookie');
 /** A URL-encoded or multipart form field, named after the parameter unless given. */
-export const RestForm = restFamily('form');
+export const RestForm = restFamily('form', 'RestForm');
 /** A matrix parameter of a path segment, named after the parameter unless given. */
-export const RestMatrix = restFamily('matrix');
+export const RestMatrix = restFamily('matrix', 'RestMatrix');
 
 /** The specification's form of {@link RestPath}; the name is required. */
-export const PathParam = specFamily('path');
+export const PathParam = specFamily('path', 'PathParam');
 /** The specification's form of {@link RestQuery}; the name is required. */
-export const QueryParam = specFamily('query');
+export const QueryParam = specFamily('query', 'QueryParam');
 /** The specification's form of {@link RestHeader}; the name is required. */
-export const HeaderParam = specFamily('header');
+export const HeaderParam = specFamily('header', 'HeaderParam');
 /** The specification's form of {@link RestCookie}; the name is required. */
-export const CookieParam = specFamily('cookie');
+export const CookieParam = specFamily('cookie', 'CookieParam');
 /** The specification's form of {@link RestForm}; the name is required. */
-export const FormParam = specFamily('form');
+export const FormParam = specFamily('form', 'FormParam');
 /** The specification's form of {@link RestMatrix}; the name is required. */
-export const MatrixParam = specFamily('matrix');
+export const MatrixParam = specFamily('matrix', 'MatrixParam');
 
 /** The request body, for a parameter that needs options (an unannotated parameter is the body already). */
 export function Body(options?: ParamOptions): ParamOrPropertyDecorator {
