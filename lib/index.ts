@@ -84,6 +84,10 @@ export { Blocking, NonBlocking, Transactional } from './decorators/execution';
 export { localFile, FilePart } from './files/local-file';
 
 export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './assembly/rest-application';
+
+// OpenAPI: the document of the application, served at framework.openapi.path
+export { Tag, Operation, APIResponse, Hidden, type APIResponseOptions, type OperationOptions } from './decorators/openapi';
+export type { OpenApiDocument } from './openapi/application-openapi';
 export type { OperatorFilter } from './assembly/compile-filters';
 export { DefinitionError, type DefinitionProblem } from './errors/definition-error';
 export type { RunningServer } from './server/listen';

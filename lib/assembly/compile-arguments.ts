@@ -2,7 +2,8 @@
 import { readDesignType } from '../metadata/reflect-shim';
 import { readParameterNames } from '../metadata/param-names';
 import { Tags, type MethodMeta, type ParamMeta } from '../metadata/store';
-import { PARAM_OPTIONS } from '../decorators/params';
+import { DEFAULT_VALUE, PARAM_OPTIONS } from '../decorators/params';
+import type { ParamFact } from '../openapi/endpoint-facts';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
 import { beanReadsBody } from '../params/compile-bean';
 import { contextResolver } from '../params/context-types';
@@ -22,6 +23,8 @@ const typedKinds = new Set<ParamMeta['kind']>(['path', 'query', 'header', 'cooki
 export interface CompiledArguments {
   readonly read: StageFn | undefined;
   readonly readsBody: boolean;
+  /** Each parameter as resolved, for the API description. */
+  readonly facts: readonly ParamFact[];
 }
 
 /** The kind of an undecorated parameter: a context object by type, a template variable by name, else the body. */
@@ -38,6 +41,7 @@ export function compileArguments(type: Function, method: MethodMeta, template: P
   const untyped: string[] = [];
   const count = Math.max(types.length, fn.length, names.length, ...[...method.params.keys()].map((i) => i + 1));
   const readers: ArgumentReader[] = [];
+  const facts: ParamFact[] = [];
   let bodies = 0;
   let readsBody = false;
   for (let i = 0; i < count; i++) {
@@ -58,6 +62,7 @@ export function compileArguments(type: Function, method: MethodMeta, template: P
       }
       if (typedKinds.has(meta.kind)) untyped.push(`${name ?? i} (${meta.kind})`);
     }
+    facts.push({ kind: meta.kind, name, type: options?.type ?? types[i], schema: options?.schema, required: options?.required, defaultValue: meta.tags.get(DEFAULT_VALUE) });
     const reader = problems.attempt(where, () => compileArgument({ meta, name, designType: types[i], settings, template }));
     if (reader) readers.push(reader);
   }
@@ -68,7 +73,7 @@ export function compileArguments(type: Function, method: MethodMeta, template: P
       + ' or give each type explicitly ({ type } or { schema }).');
   }
   if (bodies > 1) problems.add(locate(type, method.name), `only one parameter can receive the request body, but ${bodies} are undecorated or @Body`);
-  return { read: readers.length ? readAll(readers) : undefined, readsBody };
+  return { read: readers.length ? readAll(readers) : undefined, readsBody, facts };
 }
 
 /** Reads every argument; waits only when some reader answers later (bodies, forms). */

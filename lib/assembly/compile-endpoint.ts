@@ -21,6 +21,7 @@ import type { StageResult } from '../pipeline/stage';
 import type { ResultDefaults } from '../pipeline/to-response';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
 import type { StreamSettings } from '../streaming/stream-pump';
+import type { EndpointFacts } from '../openapi/endpoint-facts';
 import { compileArguments } from './compile-arguments';
 import { applicable, responseSteps, type FilterSet } from './compile-filters';
 import type { InterceptorChain } from './compile-interceptors';
@@ -57,6 +58,13 @@ function parseTypes(list: readonly string[] | undefined, where: string, problems
   return types;
 }
 
+/** A `function*` or `async function*` method: its result is a stream whatever its declared type. */
+function isGeneratorMethod(unit: Unit, method: MethodMeta): boolean {
+  const fn = (unit.instance as Record<string, unknown>)[method.name];
+  const kind = typeof fn === 'function' ? (Object.getPrototypeOf(fn) as { constructor?: { name?: string } }).constructor?.name : undefined;
+  return kind === 'GeneratorFunction' || kind === 'AsyncGeneratorFunction';
+}
+
 /** The lane of a method: its annotations, its class's, the application's, else its return type. */
 function defaultLane(unit: Unit, method: MethodMeta, returnType: unknown, lanes: LaneSettings | undefined): Lane {
   return resolveLane(method.tags, unit.meta.tags, lanes?.application, returnType, (unit.instance as Record<string, Function>)[method.name]);
@@ -86,9 +94,14 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
   };
   const compression = compileCompression(method, context.compression);
   const steps: Step[] = compression.mark ? [compression.mark] : [];
+  const streaming = streamingOf(method, produces, returnType, context.streams);
+  const facts: EndpointFacts = {
+    info, template: template.template, params: args.facts, returnType, streams: streaming.observables || isGeneratorMethod(unit, method), status: defaults.status,
+    methodTags: method.tags, classTags: unit.meta.tags,
+  };
   const invoke = invokeStage(unit, method, context.interceptors, {
     defaults,
-    streaming: streamingOf(method, produces, returnType, context.streams),
+    streaming,
     blockedWarningMs: context.lanes?.blockedWarningMs ?? 0,
   });
   const beforeInvoke: Step[] = [];
@@ -123,5 +136,5 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
       return ctx;
     }
   };
-  return { info, template, consumes, produces, negotiate: acceptNegotiator(produces), readsBody: args.readsBody, handle };
+  return { info, template, consumes, produces, negotiate: acceptNegotiator(produces), readsBody: args.readsBody, facts, handle };
 }

@@ -20,6 +20,9 @@ import { bodyEnvironment } from '../providers/body-environment';
 import { Router } from '../routing/router';
 import { listen, type RunningServer } from '../server/listen';
 import { StaticFiles } from '../static/static-files';
+import { serveStatic } from '../static/serve-static';
+import { applicationOpenApi, type OpenApiDocument } from '../openapi/application-openapi';
+import type { RequestContext } from '../pipeline/request-context';
 import type { StreamSettings } from '../streaming/stream-pump';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
 import { applicable, compileFilters, requestSteps, responseSteps, type OperatorFilter } from './compile-filters';
@@ -55,11 +58,24 @@ export class RestApp {
   readonly config: Config;
   readonly endpoints: readonly EndpointSummary[];
   readonly #pipeline: RequestPipeline;
+  readonly #openapi: () => OpenApiDocument;
 
-  constructor(config: Config, pipeline: RequestPipeline, endpoints: readonly EndpointSummary[]) {
+  constructor(config: Config, pipeline: RequestPipeline, endpoints: readonly EndpointSummary[], openapi: () => OpenApiDocument) {
     this.config = config;
     this.#pipeline = pipeline;
     this.endpoints = endpoints;
+    this.#openapi = openapi;
+  }
+
+  /**
+   * The application's OpenAPI 3.2 document, as `framework.openapi.path` serves it (made on first use from
+   * what `build()` gathered, then kept).
+   *
+   * @example
+   * writeFileSync('openapi.json', JSON.stringify(app.openapi(), null, 2));
+   */
+  openapi(): OpenApiDocument {
+    return this.#openapi();
   }
 
   /**
@@ -102,6 +118,11 @@ function laneSettings(config: Config, application: Application | undefined): Lan
     blockedWarningMs: config.get('framework.rest.blocked-warning-ms'),
     application: type ? findClassMeta(type)?.tags : undefined,
   };
+}
+
+/** A routing fallback serving the static files, if there are any. */
+function staticRoute(files: StaticFiles | undefined): ((ctx: RequestContext, error: unknown) => Promise<RequestContext>) | undefined {
+  return files && ((ctx, error) => serveStatic(files, ctx, error));
 }
 
 /** The static directory, relative to the directory of `application.properties` (else the working directory). */
@@ -175,6 +196,7 @@ export const RestApplication = {
     reportDuplicates(endpoints, config, problems);
     problems.throwIfAny();
     const globalResponse = applicable(filters.response, new Set<string>());
+    const openApi = applicationOpenApi(endpoints.map((endpoint) => endpoint.facts), config, root);
     const pipeline = new RequestPipeline({
       router: routerOf(endpoints),
       preMatching: compileStage(requestSteps(filters.preMatching)),
@@ -183,10 +205,10 @@ export const RestApplication = {
       writers: bodies.writers([multipartWriter]),
       // With both switches off no response is ever compressed: the write stage then skips the decision.
       compression: compression.enabled || compression.legacyGzip ? compression : undefined,
-      staticFiles: staticFilesOf(config, options.directory),
+      unrouted: openApi.route(staticRoute(staticFilesOf(config, options.directory))),
     });
     const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));
     log.debug(`Built ${summary.length} endpoints`);
-    return new RestApp(config, pipeline, summary);
+    return new RestApp(config, pipeline, summary, openApi.document);
   },
 };

@@ -56,6 +56,26 @@ export const frameworkSchema = z.object({
     default: 'fail',
     description: 'What a stream past its byte budget does: fail, drop-oldest, drop-newest or latest (item by item).',
   }),
+  'framework.openapi.enabled': setting(boolean, {
+    default: 'true',
+    description: 'Serve the OpenAPI 3.2 document of the application at framework.openapi.path.',
+  }),
+  'framework.openapi.path': setting(text, {
+    default: '/q/openapi',
+    description: 'Path of the OpenAPI document: YAML, or JSON for Accept: application/json or ?format=json.',
+  }),
+  'framework.openapi.info.title': setting(text, {
+    optional: true,
+    description: "The document's title; the name in package.json of the working directory when absent.",
+  }),
+  'framework.openapi.info.version': setting(text, {
+    optional: true,
+    description: "The document's version; the version in package.json of the working directory when absent.",
+  }),
+  'framework.openapi.info.description': setting(text, {
+    optional: true,
+    description: "The document's description.",
+  }),
   'framework.http.limits.max-body-size': setting(size, {
     default: '10M',
     description: 'Largest request body accepted; larger gets 413.',

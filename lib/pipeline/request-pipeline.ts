@@ -10,9 +10,7 @@ import type { Endpoint } from './endpoint';
 import { recover, defaultErrorResponse } from './map-errors';
 import { RequestContext } from './request-context';
 import { selectEndpoint } from './select-endpoint';
-import { serveStatic } from '../static/serve-static';
 import { releaseUnwritten } from '../streaming/started-bodies';
-import type { StaticFiles } from '../static/static-files';
 import { writeResponse } from './write-response';
 import { completeWhenSent } from './complete-when-sent';
 
@@ -27,8 +25,11 @@ export interface PipelineParts {
   readonly writers: readonly EntityWriter[];
   /** Response compression; absent means never compress. */
   readonly compression?: CompressionSettings;
-  /** Files served when no resource matches (`framework.http.static.directory`). */
-  readonly staticFiles?: StaticFiles;
+  /**
+   * Answers a request no resource matched (the OpenAPI document, static files), or rejects with `error`;
+   * absent when there is nothing to serve beside the resources.
+   */
+  readonly unrouted?: (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
 }
 
 /**
@@ -76,13 +77,13 @@ export class RequestPipeline {
   }
 
   readonly #route = (ctx: RequestContext): StageResult<RequestContext> => {
-    const { router, staticFiles } = this.#parts;
-    if (!staticFiles) return selectEndpoint(router, ctx).handle(ctx);
+    const { router, unrouted } = this.#parts;
+    if (!unrouted) return selectEndpoint(router, ctx).handle(ctx);
     let endpoint: Endpoint;
     try {
       endpoint = selectEndpoint(router, ctx);
     } catch (error) {
-      return serveStatic(staticFiles, ctx, error);
+      return unrouted(ctx, error);
     }
     return endpoint.handle(ctx);
   };

@@ -3,7 +3,8 @@ import { WebApplicationException } from '../errors/web-application-exception';
 import type { RequestContext } from '../pipeline/request-context';
 import type { StaticFiles } from './static-files';
 
-function isRouteNotFound(error: unknown): boolean {
+/** Whether `error` is the router's "no resource matches this path" (404), which other answers may replace. */
+export function isRouteNotFound(error: unknown): boolean {
   return error instanceof WebApplicationException && error.problem?.code === 'RXREST_ROUTE_NOT_FOUND';
 }
 

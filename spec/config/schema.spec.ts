@@ -1,7 +1,13 @@
 import { FRAMEWORK_KEYS, frameworkSchema, type FrameworkConfig } from '../../lib/config/schema';
 import { describeConfiguration } from '../../lib/config/describe-configuration';
 
-const OPTIONAL_KEYS = ['framework.http.static.directory', 'framework.http.limits.max-multipart-file-size'];
+const OPTIONAL_KEYS = [
+  'framework.http.static.directory',
+  'framework.http.limits.max-multipart-file-size',
+  'framework.openapi.info.title',
+  'framework.openapi.info.version',
+  'framework.openapi.info.description',
+];
 
 describe('frameworkSchema', () => {
   it('gives every key a default, except the keys explicitly optional', () => {

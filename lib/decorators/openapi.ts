@@ -1,0 +1,60 @@
+/** Decorators that describe endpoints in the OpenAPI document; they record metadata only. */
+import type { ZodType } from 'zod';
+import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
+import { memberName, type ClassOrMethodDecorator } from './decorator-types';
+
+/** A response an endpoint documents: its status, what it means, and the zod schema of its body (of each item, for a stream). */
+export interface APIResponseOptions {
+  readonly status?: number;
+  readonly description?: string;
+  /** A zod schema, or a class with a `static schema`. */
+  readonly schema?: ZodType | Function;
+}
+
+export interface OperationOptions {
+  readonly summary?: string;
+  readonly description?: string;
+}
+
+export const OPENAPI_TAGS = metaKey<readonly string[]>('openapi-tags');
+export const OPENAPI_OPERATION = metaKey<OperationOptions>('openapi-operation');
+export const OPENAPI_RESPONSES = metaKey<readonly APIResponseOptions[]>('openapi-responses');
+export const OPENAPI_HIDDEN = metaKey<boolean>('openapi-hidden');
+
+function tag<T>(key: ReturnType<typeof metaKey<T>>, value: (previous: T | undefined) => T): ClassOrMethodDecorator {
+  return (target, propertyKey) => {
+    const tags = propertyKey === undefined ? classMeta(target as Function).tags : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
+    tags.set(key, value(tags.get(key)));
+  };
+}
+
+/**
+ * Groups the endpoints of a class or a method under these tags (default: the class's name).
+ *
+ * @example
+ * \@Path('fruits') @Tag('Fruits')
+ * class FruitResource {}
+ */
+export function Tag(...names: string[]): ClassOrMethodDecorator {
+  return tag(OPENAPI_TAGS, (previous) => [...(previous ?? []), ...names]);
+}
+
+/** The summary and description of an endpoint. */
+export function Operation(options: OperationOptions): ClassOrMethodDecorator {
+  return tag(OPENAPI_OPERATION, () => options);
+}
+
+/**
+ * A response the endpoint documents; repeatable. Without `status` it describes the endpoint's own
+ * success status. For a stream, `schema` is the schema of each item.
+ *
+ * @example
+ * \@GET @Path('{name}') @APIResponse({ schema: Fruit }) @APIResponse({ status: 404, description: 'No such fruit' })
+ * one(\@RestPath() name: string): Fruit { ... }
+ */
+export function APIResponse(options: APIResponseOptions): ClassOrMethodDecorator {
+  return tag(OPENAPI_RESPONSES, (previous) => [...(previous ?? []), options]);
+}
+
+/** Leaves a class or an endpoint out of the OpenAPI document. */
+export const Hidden: ClassOrMethodDecorator = tag(OPENAPI_HIDDEN, () => true);

@@ -1,0 +1,40 @@
+/** The application's OpenAPI document and the route serving it, as the configuration asks. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config';
+import type { RequestContext } from '../pipeline/request-context';
+import type { EndpointFacts } from './endpoint-facts';
+import { openApiDocument, type OpenApiInfo } from './openapi-document';
+import { openApiRoute } from './serve-openapi';
+import type { JsonSchema } from './type-schema';
+
+/** An OpenAPI document, as plain JSON data. */
+export type OpenApiDocument = JsonSchema;
+
+type Unrouted = (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
+
+/** `framework.openapi.info.*`, else the name and version of the application's own package.json. */
+function infoOf(config: Config): OpenApiInfo {
+  let manifest: { name?: unknown; version?: unknown } = {};
+  try {
+    manifest = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as typeof manifest;
+  } catch {
+    // No package.json: the defaults below.
+  }
+  return {
+    title: config.get('framework.openapi.info.title') ?? (typeof manifest.name === 'string' ? manifest.name : 'rxrest application'),
+    version: config.get('framework.openapi.info.version') ?? (typeof manifest.version === 'string' ? manifest.version : '0.0.0'),
+    description: config.get('framework.openapi.info.description'),
+  };
+}
+
+/**
+ * The document of `facts` (made on first use, then kept) and, when `framework.openapi.enabled`, a routing
+ * fallback serving it at `framework.openapi.path` in front of `next`.
+ */
+export function applicationOpenApi(facts: readonly EndpointFacts[], config: Config, root: string): { document(): OpenApiDocument; route(next: Unrouted | undefined): Unrouted | undefined } {
+  let made: OpenApiDocument | undefined;
+  const document = (): OpenApiDocument => (made ??= openApiDocument(facts, infoOf(config), root));
+  const enabled = config.get('framework.openapi.enabled');
+  return { document, route: (next) => (enabled ? openApiRoute(config.get('framework.openapi.path'), document, next) : next) };
+}

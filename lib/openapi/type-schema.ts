@@ -1,0 +1,56 @@
+/** JSON Schemas (draft 2020-12, as OpenAPI 3.1+ uses them) for the types parameters, bodies and results are declared with. */
+import { z, type ZodType } from 'zod';
+
+/** A JSON Schema object. */
+export type JsonSchema = Record<string, unknown>;
+
+function isZod(value: unknown): value is ZodType {
+  return value instanceof z.ZodType;
+}
+
+/** The zod schema a class carries as `static schema`, if any. */
+export function classSchema(type: unknown): ZodType | undefined {
+  const schema = typeof type === 'function' ? (type as { schema?: unknown }).schema : undefined;
+  return isZod(schema) ? schema : undefined;
+}
+
+/** zod's own conversion: what a client may send (`io: 'input'`); dates, which JSON cannot hold, as date-time strings. */
+export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const converted = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: (context) => {
+      if (context.zodSchema._zod.def.type === 'date') Object.assign(context.jsonSchema, { type: 'string', format: 'date-time' });
+    },
+  }) as JsonSchema;
+  delete converted['$schema'];
+  return converted;
+}
+
+function isEnumObject(type: unknown): type is Record<string, string | number> {
+  return typeof type === 'object' && type !== null && !Array.isArray(type);
+}
+
+/**
+ * The schema of a declared type: `Number`, `String`, `Boolean`, `BigInt`, `Date`, an enum object, a
+ * one-element array for a list (`[Number]`), a class with a `static schema`, a zod schema. An unknown
+ * type (no metadata, `Object`) is any value; `fallback` is used instead when given (parameters read as strings).
+ */
+export function typeSchema(type: unknown, fallback: JsonSchema = {}): JsonSchema {
+  if (isZod(type)) return zodSchema(type);
+  if (Array.isArray(type)) return { type: 'array', items: typeSchema(type[0], fallback) };
+  if (type === Array) return { type: 'array', items: fallback };
+  if (type === Number) return { type: 'number' };
+  if (type === String) return { type: 'string' };
+  if (type === Boolean) return { type: 'boolean' };
+  if (type === BigInt) return { type: 'integer', format: 'int64' };
+  if (type === Date) return { type: 'string', format: 'date-time' };
+  if (isEnumObject(type)) {
+    // A numeric TypeScript enum maps names to numbers and back: its values are the non-numeric-key ones.
+    const values = Object.entries(type).filter(([key, value]) => typeof value !== 'function' && !/^\d+$/.test(key)).map(([, value]) => value);
+    return { enum: [...new Set(values)] };
+  }
+  const schema = classSchema(type);
+  if (schema) return zodSchema(schema);
+  return fallback;
+}
