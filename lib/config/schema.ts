@@ -76,6 +76,14 @@ export const frameworkSchema = z.object({
     optional: true,
     description: "The document's description.",
   }),
+  'framework.openapi.ui.path': setting(text, {
+    default: '/q/swagger-ui',
+    description: 'Path of the Swagger UI page for the document (assets from swagger-ui-dist, no CDN).',
+  }),
+  'framework.openapi.ui.always-include': setting(boolean, {
+    default: 'false',
+    description: 'Serve Swagger UI in every profile; without it only in the dev and test profiles.',
+  }),
   'framework.http.limits.max-body-size': setting(size, {
     default: '10M',
     description: 'Largest request body accepted; larger gets 413.',

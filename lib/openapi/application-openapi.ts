@@ -6,6 +6,7 @@ import type { RequestContext } from '../pipeline/request-context';
 import type { EndpointFacts } from './endpoint-facts';
 import { openApiDocument, type OpenApiInfo } from './openapi-document';
 import { openApiRoute } from './serve-openapi';
+import { swaggerUiRoute } from './serve-swagger-ui';
 import type { JsonSchema } from './type-schema';
 
 /** An OpenAPI document, as plain JSON data. */
@@ -28,13 +29,23 @@ function infoOf(config: Config): OpenApiInfo {
   };
 }
 
+/** Swagger UI is on in the `dev` and `test` profiles, and in others only when asked for. */
+const UI_PROFILES = new Set(['dev', 'test']);
+
 /**
- * The document of `facts` (made on first use, then kept) and, when `framework.openapi.enabled`, a routing
- * fallback serving it at `framework.openapi.path` in front of `next`.
+ * The document of `facts` (made on first use, then kept) and, when `framework.openapi.enabled`, routing
+ * fallbacks serving it at `framework.openapi.path` and Swagger UI at `framework.openapi.ui.path`, in front of `next`.
  */
 export function applicationOpenApi(facts: readonly EndpointFacts[], config: Config, root: string): { document(): OpenApiDocument; route(next: Unrouted | undefined): Unrouted | undefined } {
   let made: OpenApiDocument | undefined;
-  const document = (): OpenApiDocument => (made ??= openApiDocument(facts, infoOf(config), root));
-  const enabled = config.get('framework.openapi.enabled');
-  return { document, route: (next) => (enabled ? openApiRoute(config.get('framework.openapi.path'), document, next) : next) };
+  const info = infoOf(config);
+  const document = (): OpenApiDocument => (made ??= openApiDocument(facts, info, root));
+  const route = (next: Unrouted | undefined): Unrouted | undefined => {
+    if (!config.get('framework.openapi.enabled')) return next;
+    const documentPath = config.get('framework.openapi.path');
+    const ui = config.get('framework.openapi.ui.always-include') || UI_PROFILES.has(config.profile);
+    const after = ui ? swaggerUiRoute(config.get('framework.openapi.ui.path'), documentPath, `${info.title} ${info.version}`, next) : next;
+    return openApiRoute(documentPath, document, after);
+  };
+  return { document, route };
 }

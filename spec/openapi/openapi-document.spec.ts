@@ -189,3 +189,34 @@ describe('the samples document', () => {
     });
   });
 });
+
+describe('a resource compiled without decorator metadata', () => {
+  // Decorators applied by hand, as esbuild-based tools leave them: no design:paramtypes, explicit types only.
+  class Plain {
+    find(id: number, limit: number, tags: string[], color: Color): string {
+      return `${id}${limit}${tags}${color}`;
+    }
+  }
+  Path('plain')(Plain);
+  const method = Object.getOwnPropertyDescriptor(Plain.prototype, 'find')!;
+  GET(Plain.prototype, 'find', method);
+  Path('{id}')(Plain.prototype, 'find', method);
+  RestPath('id', { type: Number })(Plain.prototype, 'find', 0);
+  RestQuery('limit', { type: Number })(Plain.prototype, 'find', 1);
+  RestQuery('tags', { type: [String] })(Plain.prototype, 'find', 2);
+  RestQuery('color', { type: Color })(Plain.prototype, 'find', 3);
+
+  @Path('typed')
+  class Typed {
+    @GET @Path('{id}')
+    find(@RestPath() id: number, @RestQuery() limit: number, @RestQuery({ type: [String] }) tags: string[], @RestQuery({ type: Color }) color: Color): string {
+      return `${id}${limit}${tags}${color}`;
+    }
+  }
+
+  it('gets the same parameter schemas from explicit types as from metadata', () => {
+    const parametersOf = (type: Function, path: string) => (buildApp([type]).openapi() as typeof document).paths[path]!.get!.parameters;
+    expect(parametersOf(Plain, '/plain/{id}')).toEqual(parametersOf(Typed, '/typed/{id}'));
+    expect(parametersOf(Plain, '/plain/{id}')).toContainEqual({ name: 'limit', in: 'query', required: false, schema: { type: 'number' } });
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Serves Swagger UI for the OpenAPI document, its assets read from the swagger-ui-dist package (no CDN: it
+ * works on a machine without internet), for requests no resource matched.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ResponseContext } from '../pipeline/response-context';
+import type { RequestContext } from '../pipeline/request-context';
+import { isRouteNotFound } from '../static/serve-static';
+
+type Unrouted = (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
+
+// The only files the page loads. Scripts carry their charset: without one Chromium reads the bundle as Latin-1 and fails.
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function page(title: string, base: string, documentPath: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" type="image/png" href="${base}/favicon-32x32.png">
+<link rel="stylesheet" href="${base}/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${base}/swagger-ui-bundle.js" charset="utf-8"></script>
+<script>window.ui = SwaggerUIBundle({ url: ${JSON.stringify(`${documentPath}?format=json`)}, dom_id: '#swagger-ui', deepLinking: true });</script>
+</body>
+</html>
+`;
+}
+
+/**
+ * A routing fallback answering `GET` of `path` (with or without a final `/`) with the page, and of
+ * `path/<asset>` with the asset, read once; anything else goes to `next`.
+ */
+export function swaggerUiRoute(path: string, documentPath: string, title: string, next: Unrouted | undefined): Unrouted {
+  const base = path.replace(/\/+$/, '');
+  const directory = dirname(require.resolve('swagger-ui-dist/package.json'));
+  const cache = new Map<string, Uint8Array>();
+  let html: string | undefined;
+  return (ctx, error) => {
+    const pass = () => (next ? next(ctx, error) : Promise.reject(error));
+    if (!isRouteNotFound(error) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return pass();
+    if (ctx.rawPath === base || ctx.rawPath === `${base}/`) {
+      ctx.response = new ResponseContext(200, (html ??= page(title, base, documentPath)), undefined, 'text/html; charset=utf-8');
+      return Promise.resolve(ctx);
+    }
+    const file = ctx.rawPath.startsWith(`${base}/`) ? ctx.rawPath.slice(base.length + 1) : '';
+    const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
+    if (!type) return pass();
+    let bytes = cache.get(file);
+    if (!bytes) cache.set(file, (bytes = new Uint8Array(readFileSync(join(directory, file)))));
+    ctx.response = new ResponseContext(200, bytes, undefined, type);
+    ctx.response.headers.set('cache-control', 'public, max-age=3600');
+    return Promise.resolve(ctx);
+  };
+}

@@ -1,0 +1,68 @@
+// The API page in a real browser. Chromium (Debian's package, installed by .ci/install-tools) is started
+// headless by this spec for each look: `--dump-dom` prints the page once its scripts have run (within a
+// virtual-time budget), `--screenshot` saves what a person would see under spec/openapi/output/.
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunningServer } from '../../lib';
+import { buildSamples } from '../../samples/app';
+import { buildApp, call } from '../support/app';
+
+const output = join(__dirname, 'output');
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--virtual-time-budget=10000'];
+
+function chromium(): string {
+  try {
+    execFileSync('sh', ['-c', 'command -v chromium'], { stdio: 'ignore' });
+    return 'chromium';
+  } catch {
+    throw new Error('This spec renders the page in Chromium, which is not installed: run `bash .ci/install-tools` (apt-get install chromium) as root');
+  }
+}
+
+/** Runs the browser without blocking this process, which serves the page it loads. */
+function browse(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(chromium(), [...FLAGS, ...args], { encoding: 'utf8', timeout: 90_000, maxBuffer: 50 * 1024 * 1024 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
+}
+
+describe('Swagger UI', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await buildSamples({ 'framework.openapi.ui.always-include': true }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  });
+  afterAll(() => server.close());
+
+  it('renders every operation of the samples in a headless browser, with no outside network, and is saved as a screenshot', async () => {
+    const dom = await browse(['--dump-dom', `${server.url}/q/swagger-ui`]);
+    const paths = [...dom.matchAll(/data-path="([^"]+)"/g)].map((match) => match[1]);
+    expect(paths).toEqual(expect.arrayContaining(['/fruits', '/cheeses/{type}', '/streams/ticks', '/multipart']));
+    expect(dom).toContain('OAS 3.2');
+    mkdirSync(output, { recursive: true });
+    await browse(['--window-size=1280,1600', `--screenshot=${join(output, 'swagger-ui.png')}`, `${server.url}/q/swagger-ui`]);
+  }, 120_000);
+});
+
+describe('the Swagger UI route', () => {
+  it('serves the page and its assets from swagger-ui-dist, scripts with their charset', async () => {
+    const app = buildApp([], { 'framework.profile': 'test' });
+    const page = await call(app, '/q/swagger-ui');
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    expect(html).toContain('<meta charset="utf-8">');
+    expect(html).toContain('"/q/openapi?format=json"');
+    const script = await call(app, '/q/swagger-ui/swagger-ui-bundle.js');
+    expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect((await script.text()).length).toBeGreaterThan(100_000);
+    expect((await call(app, '/q/swagger-ui/swagger-ui.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await call(app, '/q/swagger-ui/package.json')).status).toBe(404);
+  });
+
+  it('is on in the dev and test profiles, off in prod unless framework.openapi.ui.always-include', async () => {
+    expect((await call(buildApp([], { 'framework.profile': 'dev' }), '/q/swagger-ui/')).status).toBe(200);
+    expect((await call(buildApp([], {}), '/q/swagger-ui')).status).toBe(404);
+    expect((await call(buildApp([], { 'framework.openapi.ui.always-include': true }), '/q/swagger-ui')).status).toBe(200);
+    expect((await call(buildApp([], { 'framework.openapi.ui.path': '/api-docs', 'framework.profile': 'dev' }), '/api-docs')).status).toBe(200);
+  });
+});
