@@ -14,7 +14,8 @@ export interface OpenApiInfo {
   readonly description?: string;
 }
 
-const WIRE_KINDS: Record<string, 'path' | 'query' | 'header' | 'cookie'> = { path: 'path', query: 'query', header: 'header', cookie: 'cookie' };
+// Matrix parameters are path parameters of style `matrix` (`;name=value`), placed after the last segment.
+const WIRE_KINDS: Record<string, 'path' | 'query' | 'header' | 'cookie'> = { path: 'path', query: 'query', header: 'header', cookie: 'cookie', matrix: 'path' };
 const LINE_TYPES = new Set(['application/x-ndjson', 'application/jsonl', 'application/stream+json', 'application/json-seq']);
 const FILE_TYPES = new Set(['FileUpload', 'LocalFile', 'Blob', 'Uint8Array', 'Buffer']);
 const PROBLEM = { $ref: '#/components/schemas/Problem' };
@@ -23,6 +24,7 @@ const PROBLEM = { $ref: '#/components/schemas/Problem' };
 const ERROR_RESPONSES: Record<string, string> = {
   '400': 'A parameter or the body is invalid (problem details list each violation)',
   '404': 'No such resource, or a path or query parameter that does not convert',
+  '405': 'The path exists, but not for this method (the Allow header lists those it has)',
   '406': 'None of the Accept types can be produced',
   '413': 'The body or one of its parts is larger than its limit',
   '415': 'The Content-Type is not one the endpoint consumes',
@@ -69,7 +71,8 @@ function parameters(facts: readonly ParamFact[], patterns: Map<string, string>):
     if (!where || fact.name === undefined) return [];
     const schema = paramSchema(fact);
     const pattern = where === 'path' ? patterns.get(fact.name) : undefined;
-    return [{ name: fact.name, in: where, required: where === 'path' || fact.required === true, schema: pattern ? { ...schema, pattern } : schema }];
+    const style = fact.kind === 'matrix' ? { style: 'matrix' } : {};
+    return [{ name: fact.name, in: where, ...style, required: where === 'path' || fact.required === true, schema: pattern ? { ...schema, pattern } : schema }];
   });
 }
 
@@ -152,7 +155,10 @@ export function openApiDocument(endpoints: readonly EndpointFacts[], info: OpenA
   const operationIds = new Set<string>();
   for (const facts of endpoints) {
     if (facts.methodTags.get(OPENAPI_HIDDEN) || facts.classTags.get(OPENAPI_HIDDEN)) continue;
-    const { path, patterns } = splitTemplate(facts.template);
+    const { path: template, patterns } = splitTemplate(facts.template);
+    // OpenAPI names every path parameter in the path: a matrix one as `{name}` after the last segment.
+    const matrix = facts.params.filter((fact) => fact.kind === 'matrix' && fact.name !== undefined).map((fact) => `{${fact.name}}`);
+    const path = template + matrix.join('');
     const className = facts.info.resourceClass.name;
     let operationId = `${className}_${facts.info.methodName}`;
     for (let n = 2; operationIds.has(operationId); n++) operationId = `${className}_${facts.info.methodName}_${n}`;

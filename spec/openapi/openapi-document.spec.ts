@@ -178,7 +178,11 @@ describe('the samples document', () => {
 
   it('is valid OpenAPI 3.2 and describes every sample endpoint', () => {
     expect(validateOpenApi(samples)).toEqual({ valid: true, version: '3.2' });
-    expect(Object.keys(samples.paths)).toEqual(expect.arrayContaining(['/fruits', '/cheeses/{type}', '/streams/ticks', '/multipart']));
+    expect(Object.keys(samples.paths)).toEqual(expect.arrayContaining(['/fruits', '/cheeses/{type}{variant}', '/streams/ticks', '/multipart']));
+  });
+
+  it('describes a matrix parameter as a path parameter of style matrix after the last segment', () => {
+    expect(samples.paths['/cheeses/{type}{variant}']!.post!.parameters).toContainEqual({ name: 'variant', in: 'path', style: 'matrix', required: true, schema: { type: 'string' } });
   });
 
   it('describes /streams/ticks as SSE events, /fruits POST by the Fruit schema, /multipart as a form with a binary image', () => {
