@@ -171,9 +171,11 @@ describe('an AsyncIterable and a slow reader over a real socket', () => {
       const request = get(`${server.url}/slow/pulled`, (res) => {
         res.pause();
         void (async () => {
-          // Wait for the pulls to stop: the socket is full and nothing is read.
+          // Wait for the pulls to stop: the socket is full and nothing is read. Stopped means unchanged for
+          // 150 ms running: on a busy machine one 30 ms gap can fall inside a stretch of pulling.
           let last = -1;
-          for (let i = 0; i < 100 && pulls !== last; i++) {
+          for (let i = 0, still = 0; i < 200 && still < 5; i++) {
+            still = pulls === last ? still + 1 : 0;
             last = pulls;
             await delay(30);
           }
