@@ -85,6 +85,10 @@ export { localFile, FilePart } from './files/local-file';
 
 export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './assembly/rest-application';
 
+// health checks, served at framework.health.path
+export { Liveness, Readiness, Startup } from './decorators/health';
+export { HealthCheckResponse, HealthCheckResponseBuilder, type HealthCheck, type HealthStatus, type HealthKind } from './health/health-check';
+
 // OpenAPI: the document of the application, served at framework.openapi.path
 export { Tag, Operation, APIResponse, Hidden, type APIResponseOptions, type OperationOptions } from './decorators/openapi';
 export type { OpenApiDocument } from './openapi/application-openapi';

@@ -4,6 +4,7 @@ import { ConditionalResource } from './conditional/conditional-resource';
 import { conditionalSampleClasses } from './conditional/conditional-inclusion';
 import { errorSampleClasses } from './errors/error-resource';
 import { FruitResource } from './fruits/fruit-resource';
+import { UploadsReadiness } from './health/uploads-readiness';
 import { legumeSampleClasses } from './legumes/legume-resource';
 import { negotiatedSampleClasses } from './negotiated/negotiated-resource';
 import { multipartSampleClasses } from './multipart/multipart-resource';
@@ -23,4 +24,5 @@ export const sampleClasses: Function[] = [
   ...multipartSampleClasses,
   RecordResource,
   ...streamSampleClasses,
+  UploadsReadiness,
 ];

@@ -4,6 +4,7 @@ import { INTERCEPTOR } from '../decorators/interceptors';
 import { EXCEPTION_MAPPER, PROVIDER, REQUEST_FILTER, RESPONSE_FILTER } from '../decorators/providers';
 import { findClassMeta, registeredClasses, type ClassMeta, type Tags } from '../metadata/store';
 import { locate, type ProblemCollector } from '../errors/definition-error';
+import { HEALTH_KINDS } from '../decorators/health';
 
 export interface Unit {
   readonly type: Function;
@@ -42,7 +43,8 @@ export function discover(options: DiscoveryOptions, problems: ProblemCollector):
     if (!meta || !include(type, meta)) return;
     if (meta.tags.get(PROVIDER)?.constrainedTo === 'client') return;
     const isResource = meta.path !== undefined || declaresEndpoints(meta);
-    const contributes = isResource || meta.tags.has(PROVIDER) || meta.tags.has(INTERCEPTOR) || [...meta.methods.values()].some((m) => hasCallbackTag(m.tags));
+    const contributes =
+      isResource || meta.tags.has(PROVIDER) || meta.tags.has(INTERCEPTOR) || meta.tags.has(HEALTH_KINDS) || [...meta.methods.values()].some((m) => hasCallbackTag(m.tags));
     if (!contributes) return;
     const instance = problems.attempt(locate(type), make);
     if (instance) units.push({ type, meta, instance, isResource });

@@ -22,6 +22,7 @@ import { listen, type RunningServer } from '../server/listen';
 import { StaticFiles } from '../static/static-files';
 import { serveStatic } from '../static/serve-static';
 import { applicationOpenApi, type OpenApiDocument } from '../openapi/application-openapi';
+import { healthChecks, healthRouteOf, type Lifecycle } from '../health/application-health';
 import type { RequestContext } from '../pipeline/request-context';
 import type { StreamSettings } from '../streaming/stream-pump';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
@@ -59,12 +60,14 @@ export class RestApp {
   readonly endpoints: readonly EndpointSummary[];
   readonly #pipeline: RequestPipeline;
   readonly #openapi: () => OpenApiDocument;
+  readonly #lifecycle: Lifecycle;
 
-  constructor(config: Config, pipeline: RequestPipeline, endpoints: readonly EndpointSummary[], openapi: () => OpenApiDocument) {
+  constructor(config: Config, pipeline: RequestPipeline, endpoints: readonly EndpointSummary[], openapi: () => OpenApiDocument, lifecycle: Lifecycle) {
     this.config = config;
     this.#pipeline = pipeline;
     this.endpoints = endpoints;
     this.#openapi = openapi;
+    this.#lifecycle = lifecycle;
   }
 
   /**
@@ -99,6 +102,10 @@ export class RestApp {
       shutdownTimeout: config.get('framework.shutdown.timeout'),
       handleSignals: options.handleSignals,
       drainLimit: config.get('framework.http.limits.max-body-size'),
+      // From the first moment of a shutdown the readiness check answers DOWN, so load balancers stop sending traffic.
+      onShutdown: () => {
+        this.#lifecycle.shuttingDown = true;
+      },
     });
   }
 }
@@ -194,8 +201,10 @@ export const RestApplication = {
     const shared = { applicationPath: root, filters, interceptors, body, problems, compression, links, streams, lanes };
     const endpoints = resources.flatMap((unit) => compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }));
     reportDuplicates(endpoints, config, problems);
+    const checks = healthChecks(units, problems);
     problems.throwIfAny();
     const globalResponse = applicable(filters.response, new Set<string>());
+    const lifecycle: Lifecycle = { shuttingDown: false };
     const openApi = applicationOpenApi(endpoints.map((endpoint) => endpoint.facts), config, root);
     const pipeline = new RequestPipeline({
       router: routerOf(endpoints),
@@ -205,10 +214,10 @@ export const RestApplication = {
       writers: bodies.writers([multipartWriter]),
       // With both switches off no response is ever compressed: the write stage then skips the decision.
       compression: compression.enabled || compression.legacyGzip ? compression : undefined,
-      unrouted: openApi.route(staticRoute(staticFilesOf(config, options.directory))),
+      unrouted: healthRouteOf(checks, config, lifecycle, openApi.route(staticRoute(staticFilesOf(config, options.directory)))),
     });
     const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));
     log.debug(`Built ${summary.length} endpoints`);
-    return new RestApp(config, pipeline, summary, openApi.document);
+    return new RestApp(config, pipeline, summary, openApi.document, lifecycle);
   },
 };

@@ -84,6 +84,18 @@ export const frameworkSchema = z.object({
     default: 'false',
     description: 'Serve Swagger UI in every profile; without it only in the dev and test profiles.',
   }),
+  'framework.health.enabled': setting(boolean, {
+    default: 'true',
+    description: 'Answer health checks at framework.health.path (and /live, /ready, /started below it).',
+  }),
+  'framework.health.path': setting(text, {
+    default: '/q/health',
+    description: 'Path of the health checks, in MicroProfile Health\'s JSON shape.',
+  }),
+  'framework.health.timeout': setting(duration, {
+    default: '10s',
+    description: 'Time one health check may take before it counts as DOWN.',
+  }),
   'framework.http.limits.max-body-size': setting(size, {
     default: '10M',
     description: 'Largest request body accepted; larger gets 413.',

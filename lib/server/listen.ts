@@ -23,6 +23,8 @@ export interface ListenOptions {
   readonly handleSignals?: boolean;
   /** Most bytes of a body left unread (a limit tripped) still read so the connection stays alive; past it, the answer closes it. */
   readonly drainLimit?: number;
+  /** Called once when shutdown starts (a signal, or `close()`), before the server stops accepting. */
+  readonly onShutdown?: () => void;
 }
 
 /** A listening server. */
@@ -47,6 +49,7 @@ export function listen(fetch: (request: Request, env: unknown) => Response | Pro
       let closing: Promise<void> | undefined;
       const close = () =>
         (closing ??= new Promise<void>((done) => {
+          options.onShutdown?.();
           const timer = setTimeout(() => server.closeAllConnections(), options.shutdownTimeout);
           timer.unref();
           server.close(() => {

@@ -1,0 +1,107 @@
+import { of } from 'rxjs';
+import { HealthCheckResponse, Liveness, Readiness, Startup, type HealthCheck, type RunningServer } from '../../lib';
+import { buildSamples } from '../../samples/app';
+import { buildApp, call } from '../support/app';
+
+const state = { databaseUp: true };
+
+@Liveness
+class Heap implements HealthCheck {
+  call(): HealthCheckResponse {
+    return HealthCheckResponse.up('heap');
+  }
+}
+
+@Readiness
+class Database implements HealthCheck {
+  async call(): Promise<HealthCheckResponse> {
+    return HealthCheckResponse.named('database').status(state.databaseUp).withData('connections', 4).build();
+  }
+}
+
+@Startup @Liveness
+class Warmup implements HealthCheck {
+  call() {
+    return of(HealthCheckResponse.up('warm-up'));
+  }
+}
+
+const app = buildApp([Heap, Database, Warmup]);
+const health = async (path: string) => {
+  const response = await call(app, path);
+  return { status: response.status, body: (await response.json()) as { status: string; checks: unknown[] } };
+};
+
+describe('health checks', () => {
+  afterEach(() => (state.databaseUp = true));
+
+  it('answers each kind with MicroProfile Health\'s JSON, 200 when all are UP', async () => {
+    expect(await health('/q/health/live')).toEqual({ status: 200, body: { status: 'UP', checks: [{ name: 'heap', status: 'UP' }, { name: 'warm-up', status: 'UP' }] } });
+    expect(await health('/q/health/ready')).toEqual({
+      status: 200,
+      body: { status: 'UP', checks: [{ name: 'rxrest', status: 'UP' }, { name: 'database', status: 'UP', data: { connections: 4 } }] },
+    });
+    expect(await health('/q/health/started')).toEqual({ status: 200, body: { status: 'UP', checks: [{ name: 'warm-up', status: 'UP' }] } });
+    expect((await health('/q/health')).body.checks).toHaveLength(4);
+  });
+
+  it('answers 503 when a check is DOWN, and only for the kinds it belongs to', async () => {
+    state.databaseUp = false;
+    expect(await health('/q/health/ready')).toMatchObject({ status: 503, body: { status: 'DOWN' } });
+    expect(await health('/q/health')).toMatchObject({ status: 503, body: { status: 'DOWN' } });
+    expect((await health('/q/health/live')).status).toBe(200);
+  });
+
+  it('counts a check that throws or takes longer than framework.health.timeout as DOWN, without its detail', async () => {
+    @Liveness
+    class Broken implements HealthCheck {
+      call(): HealthCheckResponse {
+        throw new Error('secret connection string');
+      }
+    }
+    @Liveness
+    class Slow implements HealthCheck {
+      call(): Promise<HealthCheckResponse> {
+        return new Promise((resolve) => setTimeout(() => resolve(HealthCheckResponse.up('slow')), 500));
+      }
+    }
+    const response = await call(buildApp([Broken, Slow], { 'framework.health.timeout': '50ms' }), '/q/health/live');
+    expect(response.status).toBe(503);
+    const text = await response.text();
+    expect(text).not.toContain('secret');
+    expect(JSON.parse(text)).toEqual({
+      status: 'DOWN',
+      checks: [
+        { name: 'Broken', status: 'DOWN', data: { error: 'the check failed' } },
+        { name: 'Slow', status: 'DOWN', data: { error: 'no answer within 50 ms' } },
+      ],
+    });
+  });
+
+  it('refuses a check class without call() at build time, and moves or goes with the configuration', async () => {
+    @Readiness
+    class NoCall {}
+    expect(() => buildApp([NoCall])).toThrow('a health check class needs a call() method');
+    expect((await call(buildApp([Heap], { 'framework.health.path': '/health' }), '/health/live')).status).toBe(200);
+    expect((await call(buildApp([Heap], { 'framework.health.enabled': false }), '/q/health/live')).status).toBe(404);
+  });
+});
+
+describe('readiness during shutdown, over a real socket', () => {
+  let server: RunningServer;
+  it('is DOWN from the moment the server starts closing', async () => {
+    const samples = buildSamples({});
+    server = await samples.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const ready = await fetch(`${server.url}/q/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      status: 'UP',
+      checks: [{ name: 'rxrest', status: 'UP' }, { name: 'uploads-directory', status: 'UP', data: { directory: '.uploads' } }],
+    });
+    const closed = server.close();
+    const during = await samples.fetch(new Request('http://localhost/q/health/ready'));
+    expect(during.status).toBe(503);
+    expect(await during.json()).toMatchObject({ status: 'DOWN', checks: [{ name: 'rxrest', status: 'DOWN', data: { 'shutting-down': true } }, { name: 'uploads-directory', status: 'UP' }] });
+    await closed;
+  });
+});
