@@ -20,6 +20,7 @@ import { bodyEnvironment } from '../providers/body-environment';
 import { Router } from '../routing/router';
 import { listen, type RunningServer } from '../server/listen';
 import { StaticFiles } from '../static/static-files';
+import { OpenStreams } from '../streaming/open-streams';
 import { serveStatic } from '../static/serve-static';
 import { applicationOpenApi, type OpenApiDocument } from '../openapi/application-openapi';
 import { healthChecks, healthRouteOf, type Lifecycle } from '../health/application-health';
@@ -34,6 +35,9 @@ import { detectDuplicates } from './detect-duplicates';
 import { discover, type Unit } from './discover';
 
 const log = logging.getLogger('rxrest.build');
+
+// Streams still open this long before the shutdown timeout are ended cleanly, before connections are cut.
+const STREAM_END_MARGIN_MS = 200;
 
 export interface BuildOptions extends LoadConfigOptions {
   /** The resource and provider classes; every decorated class imported so far when absent. */
@@ -105,6 +109,8 @@ export class RestApp {
       // From the first moment of a shutdown the readiness check answers DOWN, so load balancers stop sending traffic.
       onShutdown: () => {
         this.#lifecycle.shuttingDown = true;
+        // SSE streams end now with a retry hint (their clients reconnect elsewhere); others may finish first.
+        this.#lifecycle.openStreams.shutdown(Math.max(0, config.get('framework.shutdown.timeout') - STREAM_END_MARGIN_MS));
       },
     });
   }
@@ -195,7 +201,8 @@ export const RestApplication = {
     const root = applicationPath(options, config);
     const resources = units.filter((u) => u.isResource);
     const links = { registry: collectLinkTargets(resources, root, problems), forwarding: config.get('framework.http.proxy.proxy-address-forwarding') };
-    const streams = streamSettings(config);
+    const openStreams = new OpenStreams();
+    const streams = { ...streamSettings(config), openStreams };
     const lanes = laneSettings(config, options.application);
     for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
     const shared = { applicationPath: root, filters, interceptors, body, problems, compression, links, streams, lanes };
@@ -204,7 +211,7 @@ export const RestApplication = {
     const checks = healthChecks(units, problems);
     problems.throwIfAny();
     const globalResponse = applicable(filters.response, new Set<string>());
-    const lifecycle: Lifecycle = { shuttingDown: false };
+    const lifecycle: Lifecycle = { shuttingDown: false, openStreams };
     const openApi = applicationOpenApi(endpoints.map((endpoint) => endpoint.facts), config, root);
     const pipeline = new RequestPipeline({
       router: routerOf(endpoints),

@@ -4,14 +4,16 @@ import { HEALTH_KINDS } from '../decorators/health';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { ClassMeta } from '../metadata/store';
 import type { RequestContext } from '../pipeline/request-context';
+import type { OpenStreams } from '../streaming/open-streams';
 import type { HealthCheck } from './health-check';
 import { healthRoute, type RegisteredCheck } from './health-route';
 
 type Unrouted = (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
 
-/** Whether the application is shutting down: the server sets it, the readiness check reads it. */
+/** Whether the application is shutting down (the server sets it, the readiness check reads it), and its open streams. */
 export interface Lifecycle {
   shuttingDown: boolean;
+  readonly openStreams: OpenStreams;
 }
 
 /** The checks among `units` (classes with `@Liveness`, `@Readiness` or `@Startup`); one without `call()` is a build problem. */

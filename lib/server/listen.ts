@@ -52,8 +52,12 @@ export function listen(fetch: (request: Request, env: unknown) => Response | Pro
           options.onShutdown?.();
           const timer = setTimeout(() => server.closeAllConnections(), options.shutdownTimeout);
           timer.unref();
+          // Connections that finish their last answer during the wait (streams ended by the shutdown) are closed as they go idle.
+          const idle = setInterval(() => server.closeIdleConnections(), 50);
+          idle.unref();
           server.close(() => {
             clearTimeout(timer);
+            clearInterval(idle);
             process.off('SIGTERM', onSignal);
             process.off('SIGINT', onSignal);
             done();

@@ -30,6 +30,7 @@ export class FrameWriter {
   #closed = false;
   #keepAlive: Subscription | undefined;
   #onReady: () => void = () => undefined;
+  #onClosed: (() => void) | undefined;
 
   constructor(framing: Framing, keepAliveMs: number, onError: (error: unknown) => void) {
     this.#framing = framing;
@@ -144,11 +145,32 @@ export class FrameWriter {
     this.end();
   }
 
+  /** Whether the client reconnects by itself when the stream ends (SSE). */
+  get reconnects(): boolean {
+    return this.#framing.keepAlive;
+  }
+
+  /** Calls `callback` once, when the stream is over (ended, failed or cancelled). */
+  whenClosed(callback: () => void): void {
+    this.#onClosed = callback;
+  }
+
+  /** Ends the body cleanly at once (a shutdown): what waits, a `retry:` hint for SSE clients, the framing's end. */
+  endForShutdown(retryMs: number): void {
+    if (this.#closed || !this.#sink) return;
+    if (this.#framing.keepAlive) this.write(`retry:${retryMs}\n\n`);
+    this.end();
+  }
+
   /** Writes nothing more (the stream ended, or the client is gone). */
   close(): void {
+    if (this.#closed) return;
     this.#closed = true;
     this.#keepAlive?.unsubscribe();
     this.#keepAlive = undefined;
+    const closed = this.#onClosed;
+    this.#onClosed = undefined;
+    closed?.();
   }
 
   #put(chunk: Frame): void {

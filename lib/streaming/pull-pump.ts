@@ -2,6 +2,7 @@
 import type { FrameWriter } from './frame-writer';
 import type { StreamSink } from './stream-sink';
 import type { StreamPump } from './stream-pump';
+import { track, type OpenStreams } from './open-streams';
 
 type AnyIterator = Iterator<unknown> | AsyncIterator<unknown>;
 type Step = IteratorResult<unknown> | Promise<IteratorResult<unknown>>;
@@ -19,15 +20,17 @@ export class PullPump implements StreamPump {
   readonly #open: () => AnyIterator;
   readonly #output: FrameWriter;
   readonly #eager: boolean;
+  readonly #streams: OpenStreams | undefined;
   #iterator: AnyIterator | undefined;
   #running = false;
   #done = false;
   #closed = false;
 
-  constructor(open: () => AnyIterator, output: FrameWriter, eager: boolean) {
+  constructor(open: () => AnyIterator, output: FrameWriter, eager: boolean, streams?: OpenStreams) {
     this.#open = open;
     this.#output = output;
     this.#eager = eager;
+    this.#streams = streams;
   }
 
   get mediaType(): string {
@@ -44,6 +47,18 @@ export class PullPump implements StreamPump {
 
   attach(sink: StreamSink): void {
     this.#output.attach(sink, () => void this.#run(), () => this.cancel());
+    track(this, this.#output, this.#streams);
+  }
+
+  get reconnects(): boolean {
+    return this.#output.reconnects;
+  }
+
+  endForShutdown(retryMs: number): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#return();
+    this.#output.endForShutdown(retryMs);
   }
 
   cancel(): void {

@@ -4,6 +4,7 @@ import { Backlog } from './backlog';
 import type { FrameWriter } from './frame-writer';
 import type { StreamSink } from './stream-sink';
 import type { StreamPump, StreamSettings } from './stream-pump';
+import { track, type OpenStreams } from './open-streams';
 
 // Items framed with one call when they wait anyway (a JSON array's burst): about 6 KB of small objects.
 const FRAME_BATCH = 512;
@@ -18,6 +19,7 @@ export class PushPump implements StreamPump {
   readonly #output: FrameWriter;
   readonly #backlog: Backlog;
   readonly #eager: boolean;
+  readonly #streams: OpenStreams | undefined;
   #subscriber: Subscriber<unknown> | undefined;
   #subscription: Subscription | undefined;
   #started = false;
@@ -32,6 +34,7 @@ export class PushPump implements StreamPump {
     this.#source = source;
     this.#output = output;
     this.#eager = eager;
+    this.#streams = settings.openStreams;
     this.#backlog = new Backlog(settings.bufferSize, settings.overflow, (frame) => output.join(frame));
     // Only under `fail`, where no item is ever dropped, may items wait unframed: the budget is checked per batch.
     this.#unframed = settings.overflow === 'fail' && output.framesMany ? [] : undefined;
@@ -62,7 +65,20 @@ export class PushPump implements StreamPump {
 
   attach(sink: StreamSink): void {
     this.#output.attach(sink, () => this.#resume(), () => this.cancel());
-    if (this.#failure) this.#finishWithError(this.#failure.error);
+    if (this.#failure) return this.#finishWithError(this.#failure.error);
+    track(this, this.#output, this.#streams);
+  }
+
+  get reconnects(): boolean {
+    return this.#output.reconnects;
+  }
+
+  endForShutdown(retryMs: number): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unsubscribe();
+    if (this.#frameBurst()) while (!this.#backlog.empty) this.#output.write(this.#backlog.shift()!);
+    this.#output.endForShutdown(retryMs);
   }
 
   cancel(): void {

@@ -6,6 +6,7 @@ import { PullPump } from './pull-pump';
 import { PushPump } from './push-pump';
 import type { StreamSink } from './stream-sink';
 import type { StreamSource } from './stream-source';
+import type { OpenStream, OpenStreams } from './open-streams';
 
 /** Per-stream settings (`framework.rest.stream.*`, `framework.rest.sse.keep-alive`, or per endpoint). */
 export interface StreamSettings {
@@ -14,6 +15,8 @@ export interface StreamSettings {
   readonly overflow: OverflowPolicy;
   /** Milliseconds between SSE keep-alive comments; 0 disables them. */
   readonly keepAliveMs: number;
+  /** The application's open streams, which a shutdown ends cleanly (absent: not tracked). */
+  readonly openStreams?: OpenStreams;
 }
 
 /**
@@ -22,7 +25,7 @@ export interface StreamSettings {
  * `EventSource.onopen` fires and proxies see an answer). An error before that is thrown or rejected for
  * the exception mappers. `attach()` then writes to the sink; `cancel()` stops the source.
  */
-export interface StreamPump {
+export interface StreamPump extends OpenStream {
   readonly mediaType: string;
   prime(): Promise<void> | undefined;
   attach(sink: StreamSink): void;
@@ -34,5 +37,5 @@ export function createPump(source: StreamSource, framing: Framing, settings: Str
   const output = new FrameWriter(framing, settings.keepAliveMs, onError);
   // SSE commits at once; other framings wait for the first item, so an early failure still gets a real status.
   const eager = framing.keepAlive;
-  return source.kind === 'push' ? new PushPump(source.observable, output, settings, eager) : new PullPump(source.open, output, eager);
+  return source.kind === 'push' ? new PushPump(source.observable, output, settings, eager) : new PullPump(source.open, output, eager, settings.openStreams);
 }

@@ -1,0 +1,59 @@
+/** The streams an application is writing now, so that a shutdown can end each of them cleanly instead of cutting it. */
+
+/** A stream response being written. */
+export interface OpenStream {
+  /** Whether its client reconnects by itself (SSE: `EventSource` with `Last-Event-ID`). */
+  readonly reconnects: boolean;
+  /** Ends the body cleanly now: what was produced, the framing's end, and for SSE a `retry:` hint first. */
+  endForShutdown(retryMs: number): void;
+}
+
+/** How long an SSE client is told to wait before reconnecting (to another instance) when one shuts down. */
+const RETRY_MS = 1000;
+
+/**
+ * The open streams of one application. On shutdown, streams whose clients reconnect (SSE) end at once with
+ * a `retry:` hint; the others may finish within the grace period and are ended cleanly at its end.
+ */
+export class OpenStreams {
+  readonly #streams = new Set<OpenStream>();
+  #grace: NodeJS.Timeout | undefined;
+  #closing = false;
+
+  get size(): number {
+    return this.#streams.size;
+  }
+
+  add(stream: OpenStream): void {
+    if (this.#closing && stream.reconnects) return stream.endForShutdown(RETRY_MS);
+    this.#streams.add(stream);
+  }
+
+  delete(stream: OpenStream): void {
+    this.#streams.delete(stream);
+    if (this.#closing && this.#streams.size === 0) clearTimeout(this.#grace);
+  }
+
+  /** Ends reconnecting streams now and the rest after `graceMs` (those still open then). */
+  shutdown(graceMs: number): void {
+    this.#closing = true;
+    for (const stream of [...this.#streams]) if (stream.reconnects) this.#end(stream);
+    if (this.#streams.size === 0) return;
+    this.#grace = setTimeout(() => {
+      for (const stream of [...this.#streams]) this.#end(stream);
+    }, graceMs);
+    this.#grace.unref();
+  }
+
+  #end(stream: OpenStream): void {
+    this.#streams.delete(stream);
+    stream.endForShutdown(RETRY_MS);
+  }
+}
+
+/** Tracks `stream` among `streams` from its commit until `output` says it is over. */
+export function track(stream: OpenStream, output: { whenClosed(callback: () => void): void }, streams: OpenStreams | undefined): void {
+  if (!streams) return;
+  output.whenClosed(() => streams.delete(stream));
+  streams.add(stream);
+}
