@@ -4,7 +4,7 @@ import type { EntityWriter } from '../body/entity-writers';
 import type { CompressionSettings } from '../compression/compression-settings';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import type { Router } from '../routing/router';
-import { catchLater, then, type StageFn } from './settle';
+import { catchLater, settleToPromise, then, type StageFn } from './settle';
 import type { StageResult } from './stage';
 import type { Endpoint } from './endpoint';
 import { recover, defaultErrorResponse } from './map-errors';
@@ -76,20 +76,20 @@ export class RequestPipeline {
     return Promise.resolve(routed).then(() => this.#answer(ctx), failed);
   }
 
-  readonly #route = (ctx: RequestContext): StageResult<RequestContext> => {
-    const { router, unrouted } = this.#parts;
-    if (!unrouted) return selectEndpoint(router, ctx).handle(ctx);
-    let endpoint: Endpoint;
-    try {
-      endpoint = selectEndpoint(router, ctx);
-    } catch (error) {
-      return unrouted(ctx, error);
-    }
-    return endpoint.handle(ctx);
-  };
+  readonly #route = (ctx: RequestContext): StageResult<RequestContext> => selectEndpoint(this.#parts.router, ctx).handle(ctx);
 
-  /** Errors raised before an endpoint took the request (404, 405, pre-matching filters): global mappers, then global response filters. */
+  /**
+   * Errors raised before an endpoint took the request (404, 405, pre-matching filters): first what answers
+   * requests no resource matched (it passes on anything else), else global mappers, then global response filters.
+   * The fallback sits here, on the error path, so that routing a request to a resource costs nothing more.
+   */
   #recoverUnrouted(ctx: RequestContext, error: unknown): StageResult<RequestContext> {
+    const { unrouted } = this.#parts;
+    if (unrouted) return unrouted(ctx, error).then(undefined, (passed: unknown) => settleToPromise(this.#mapUnrouted(ctx, passed)));
+    return this.#mapUnrouted(ctx, error);
+  }
+
+  #mapUnrouted(ctx: RequestContext, error: unknown): StageResult<RequestContext> {
     const recovered = recover(ctx, error, this.#parts.mappers);
     const { responseFilters } = this.#parts;
     return responseFilters ? then(recovered, responseFilters) : recovered;
