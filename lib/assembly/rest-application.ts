@@ -21,6 +21,8 @@ import { Router } from '../routing/router';
 import { listen, type RunningServer } from '../server/listen';
 import { StaticFiles } from '../static/static-files';
 import { OpenStreams } from '../streaming/open-streams';
+import { ApplicationMetrics } from '../metrics/application-metrics';
+import type { Registry } from 'prom-client';
 import { serveStatic } from '../static/serve-static';
 import { applicationOpenApi, type OpenApiDocument } from '../openapi/application-openapi';
 import { healthChecks, healthRouteOf, type Lifecycle } from '../health/application-health';
@@ -65,13 +67,19 @@ export class RestApp {
   readonly #pipeline: RequestPipeline;
   readonly #openapi: () => OpenApiDocument;
   readonly #lifecycle: Lifecycle;
+  /**
+   * The prom-client registry `framework.metrics.path` serves (absent when `framework.metrics.enabled=false`):
+   * register the application's own metrics on it.
+   */
+  readonly metrics: Registry | undefined;
 
-  constructor(config: Config, pipeline: RequestPipeline, endpoints: readonly EndpointSummary[], openapi: () => OpenApiDocument, lifecycle: Lifecycle) {
+  constructor(config: Config, pipeline: RequestPipeline, endpoints: readonly EndpointSummary[], openapi: () => OpenApiDocument, lifecycle: Lifecycle, metrics?: ApplicationMetrics) {
     this.config = config;
     this.#pipeline = pipeline;
     this.endpoints = endpoints;
     this.#openapi = openapi;
     this.#lifecycle = lifecycle;
+    this.metrics = metrics?.registry;
   }
 
   /**
@@ -132,6 +140,13 @@ function laneSettings(config: Config, application: Application | undefined): Lan
     application: type ? findClassMeta(type)?.tags : undefined,
   };
 }
+
+/** The route serving `metrics` at `framework.metrics.path`, in front of `next`. */
+function metricsRoute(metrics: ApplicationMetrics | undefined, config: Config, next: Unrouted | undefined): Unrouted | undefined {
+  return metrics ? metrics.route(config.get('framework.metrics.path'), next) : next;
+}
+
+type Unrouted = (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
 
 /** A routing fallback serving the static files, if there are any. */
 function staticRoute(files: StaticFiles | undefined): ((ctx: RequestContext, error: unknown) => Promise<RequestContext>) | undefined {
@@ -212,6 +227,9 @@ export const RestApplication = {
     problems.throwIfAny();
     const globalResponse = applicable(filters.response, new Set<string>());
     const lifecycle: Lifecycle = { shuttingDown: false, openStreams };
+    const metrics = config.get('framework.metrics.enabled')
+      ? new ApplicationMetrics({ openStreams: () => openStreams.size, workerQueue: () => lanes.worker.waiting })
+      : undefined;
     const openApi = applicationOpenApi(endpoints.map((endpoint) => endpoint.facts), config, root);
     const pipeline = new RequestPipeline({
       router: routerOf(endpoints),
@@ -221,10 +239,11 @@ export const RestApplication = {
       writers: bodies.writers([multipartWriter]),
       // With both switches off no response is ever compressed: the write stage then skips the decision.
       compression: compression.enabled || compression.legacyGzip ? compression : undefined,
-      unrouted: healthRouteOf(checks, config, lifecycle, openApi.route(staticRoute(staticFilesOf(config, options.directory)))),
+      unrouted: healthRouteOf(checks, config, lifecycle, metricsRoute(metrics, config, openApi.route(staticRoute(staticFilesOf(config, options.directory))))),
+      observe: metrics?.observe,
     });
     const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));
     log.debug(`Built ${summary.length} endpoints`);
-    return new RestApp(config, pipeline, summary, openApi.document, lifecycle);
+    return new RestApp(config, pipeline, summary, openApi.document, lifecycle, metrics);
   },
 };

@@ -96,6 +96,14 @@ export const frameworkSchema = z.object({
     default: '10s',
     description: 'Time one health check may take before it counts as DOWN.',
   }),
+  'framework.metrics.enabled': setting(boolean, {
+    default: 'true',
+    description: 'Collect Prometheus metrics (requests by route template, streams, worker lane, process) and serve them at framework.metrics.path.',
+  }),
+  'framework.metrics.path': setting(text, {
+    default: '/q/metrics',
+    description: 'Path of the metrics, in Prometheus text format.',
+  }),
   'framework.http.limits.max-body-size': setting(size, {
     default: '10M',
     description: 'Largest request body accepted; larger gets 413.',

@@ -30,6 +30,8 @@ export interface PipelineParts {
    * absent when there is nothing to serve beside the resources.
    */
   readonly unrouted?: (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
+  /** Told of every answer once written, with `performance.now()` of the request's arrival (metrics); absent: nothing is timed. */
+  readonly observe?: (ctx: RequestContext, status: number, started: number) => void;
 }
 
 /**
@@ -47,7 +49,8 @@ export class RequestPipeline {
 
   execute(request: Request, environment?: unknown): Response | Promise<Response> {
     const ctx = new RequestContext(request, environment);
-    const { preMatching } = this.#parts;
+    const { preMatching, observe } = this.#parts;
+    const started = observe ? performance.now() : 0;
     let routed: StageResult<RequestContext>;
     try {
       routed = preMatching ? then(preMatching(ctx), this.#route) : this.#route(ctx);
@@ -55,17 +58,17 @@ export class RequestPipeline {
     } catch (error) {
       routed = this.#recoverUnrouted(ctx, error);
     }
-    if (routed instanceof RequestContext) return this.#answer(ctx);
+    if (routed instanceof RequestContext) return this.#answer(ctx, started);
     const failed = (error: unknown) => {
       ctx.response = defaultErrorResponse(error);
-      return this.#answer(ctx);
+      return this.#answer(ctx, started);
     };
     if (routed instanceof Observable) {
       return new Promise<Response>((resolve) => {
         let answered = false;
         routed.subscribe({
           next: () => {
-            if (!answered) resolve(this.#answer(ctx));
+            if (!answered) resolve(this.#answer(ctx, started));
             answered = true;
           },
           error: (error: unknown) => resolve(failed(error)),
@@ -73,7 +76,7 @@ export class RequestPipeline {
         });
       });
     }
-    return Promise.resolve(routed).then(() => this.#answer(ctx), failed);
+    return Promise.resolve(routed).then(() => this.#answer(ctx, started), failed);
   }
 
   readonly #route = (ctx: RequestContext): StageResult<RequestContext> => selectEndpoint(this.#parts.router, ctx).handle(ctx);
@@ -96,9 +99,16 @@ export class RequestPipeline {
   }
 
   /** Writes the response; clean-ups (uploaded files, temporary bodies) run once it has been sent. */
-  #answer(ctx: RequestContext): Response | Promise<Response> {
+  #answer(ctx: RequestContext, started: number): Response | Promise<Response> {
     const written = this.#write(ctx);
-    return written instanceof Promise ? written.then((response) => completeWhenSent(ctx, response)) : completeWhenSent(ctx, written);
+    if (written instanceof Promise) return written.then((response) => this.#sent(ctx, response, started));
+    return this.#sent(ctx, written, started);
+  }
+
+  #sent(ctx: RequestContext, response: Response, started: number): Response {
+    // A body written straight to the Node response answers with a marker: the status is the context's.
+    this.#parts.observe?.(ctx, ctx.response?.status ?? response.status, started);
+    return completeWhenSent(ctx, response);
   }
 
   #write(ctx: RequestContext): Response | Promise<Response> {

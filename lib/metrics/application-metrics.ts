@@ -1,0 +1,84 @@
+/**
+ * The application's Prometheus metrics with prom-client, in a registry of its own: requests by method, route
+ * template, status and outcome (the names Micrometer users know), open streams, the worker lane's queue, and
+ * the process's default metrics. Users register their own metrics on `app.metrics`.
+ */
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { ResponseContext } from '../pipeline/response-context';
+import type { RequestContext } from '../pipeline/request-context';
+import { isRouteNotFound } from '../static/serve-static';
+
+type Unrouted = (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
+type Timer = { observe(seconds: number): void };
+
+/** What the metrics read from the rest of the application when scraped. */
+export interface MetricSources {
+  readonly openStreams: () => number;
+  readonly workerQueue: () => number;
+}
+
+function outcomeOf(status: number): string {
+  if (status < 200) return 'INFORMATIONAL';
+  if (status < 300) return 'SUCCESS';
+  if (status < 400) return 'REDIRECTION';
+  return status < 500 ? 'CLIENT_ERROR' : 'SERVER_ERROR';
+}
+
+export class ApplicationMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Histogram<'method' | 'uri' | 'status' | 'outcome'>;
+  // One labelled child per endpoint (or unrouted method) and status, found by identity: no label hashing or
+  // key building per request.
+  readonly #timers = new Map<object | string, Map<number, Timer>>();
+  #defaults = false;
+
+  constructor(sources: MetricSources) {
+    this.#requests = new Histogram({
+      name: 'http_server_requests_seconds',
+      help: 'Duration of HTTP requests until their answer is written, by method, route template, status and outcome',
+      labelNames: ['method', 'uri', 'status', 'outcome'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    new Gauge({ name: 'rxrest_streams_active', help: 'Stream responses being written now', registers: [this.registry], collect() { this.set(sources.openStreams()); } });
+    new Gauge({ name: 'rxrest_worker_lane_queue', help: 'Worker-lane calls waiting for a free slot', registers: [this.registry], collect() { this.set(sources.workerQueue()); } });
+  }
+
+  /**
+   * Records one request, `started` being `performance.now()` when it arrived. The route is the endpoint's
+   * template, never the raw path: NOT_FOUND for a 404 no resource matched, UNKNOWN for other unrouted answers.
+   */
+  readonly observe = (ctx: RequestContext, status: number, started: number): void => {
+    const seconds = (performance.now() - started) / 1000;
+    const endpoint = ctx.endpoint;
+    const owner = endpoint ?? ctx.method;
+    let byStatus = this.#timers.get(owner);
+    if (!byStatus) this.#timers.set(owner, (byStatus = new Map()));
+    let timer = byStatus.get(status);
+    if (!timer) {
+      const uri = endpoint?.pathTemplate ?? (status === 404 ? 'NOT_FOUND' : 'UNKNOWN');
+      byStatus.set(status, (timer = this.#requests.labels(ctx.method, uri, String(status), outcomeOf(status))));
+    }
+    timer.observe(seconds);
+  };
+
+  /**
+   * Starts the process's default metrics (CPU, memory, event-loop lag...) at the first scrape, not at build:
+   * each start keeps an event-loop monitor running for good, and tests build applications by the hundred.
+   */
+  startDefaultMetrics(): void {
+    if (this.#defaults) return;
+    this.#defaults = true;
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** A routing fallback answering `GET path` with the metrics in Prometheus's text format; anything else goes to `next`. */
+  route(path: string, next: Unrouted | undefined): Unrouted {
+    return async (ctx, error) => {
+      if (!isRouteNotFound(error) || ctx.rawPath !== path || ctx.method !== 'GET') return next ? next(ctx, error) : Promise.reject(error);
+      this.startDefaultMetrics();
+      ctx.response = new ResponseContext(200, await this.registry.metrics(), undefined, this.registry.contentType);
+      return ctx;
+    };
+  }
+}

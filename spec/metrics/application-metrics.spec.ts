@@ -1,0 +1,74 @@
+import { Counter } from 'prom-client';
+import { GET, Path, RestPath, type RunningServer } from '../../lib';
+import { buildApp, call } from '../support/app';
+
+@Path('items')
+class ItemResource {
+  @GET @Path('{id}')
+  one(@RestPath() id: string): { id: string } {
+    return { id };
+  }
+
+  @GET @Path('broken')
+  broken(): string {
+    throw new Error('boom');
+  }
+}
+
+/** The samples of one metric family from Prometheus's text format: labels and value. */
+function samples(text: string, name: string): { labels: Record<string, string>; value: number }[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .map((line) => {
+      const labels = Object.fromEntries([...(/\{(.*)\}/.exec(line)?.[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((match) => [match[1], match[2]]));
+      return { labels, value: Number(line.slice(line.lastIndexOf(' ') + 1)) };
+    });
+}
+
+describe('GET /q/metrics', () => {
+  it('counts requests by method, route template (never the raw path), status and outcome', async () => {
+    const app = buildApp([ItemResource]);
+    for (const path of ['/items/1', '/items/2', '/items/3', '/items/broken', '/nothing/here', '/nothing/else']) await call(app, path);
+    const response = await call(app, '/q/metrics');
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const counts = samples(await response.text(), 'http_server_requests_seconds_count');
+    expect(counts).toEqual(
+      expect.arrayContaining([
+        { labels: { method: 'GET', uri: '/items/{id}', status: '200', outcome: 'SUCCESS' }, value: 3 },
+        { labels: { method: 'GET', uri: '/items/broken', status: '500', outcome: 'SERVER_ERROR' }, value: 1 },
+        { labels: { method: 'GET', uri: 'NOT_FOUND', status: '404', outcome: 'CLIENT_ERROR' }, value: 2 },
+      ]),
+    );
+    expect(counts.some(({ labels }) => labels.uri?.includes('/items/1') || labels.uri?.includes('/nothing'))).toBe(false);
+  });
+
+  it('shows the stream and worker-lane gauges, the process metrics, and the metrics users register on app.metrics', async () => {
+    const app = buildApp([ItemResource]);
+    new Counter({ name: 'orders_total', help: 'Orders taken', registers: [app.metrics!] }).inc(2);
+    const text = await (await call(app, '/q/metrics')).text();
+    expect(samples(text, 'rxrest_streams_active')).toEqual([{ labels: {}, value: 0 }]);
+    expect(samples(text, 'rxrest_worker_lane_queue')).toEqual([{ labels: {}, value: 0 }]);
+    expect(samples(text, 'orders_total')).toEqual([{ labels: {}, value: 2 }]);
+    expect(text).toContain('process_cpu_user_seconds_total');
+    expect(text).toContain('nodejs_eventloop_lag_seconds');
+  });
+
+  it('is not there with framework.metrics.enabled=false, and moves with framework.metrics.path', async () => {
+    const off = buildApp([ItemResource], { 'framework.metrics.enabled': false });
+    expect(off.metrics).toBeUndefined();
+    expect((await call(off, '/q/metrics')).status).toBe(404);
+    expect((await call(buildApp([ItemResource], { 'framework.metrics.path': '/metrics' }), '/metrics')).status).toBe(200);
+  });
+
+  it('serves the same over a real socket', async () => {
+    const server: RunningServer = await buildApp([ItemResource]).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      await fetch(`${server.url}/items/7`);
+      const text = await (await fetch(`${server.url}/q/metrics`)).text();
+      expect(samples(text, 'http_server_requests_seconds_count')).toContainEqual({ labels: { method: 'GET', uri: '/items/{id}', status: '200', outcome: 'SUCCESS' }, value: 1 });
+    } finally {
+      await server.close();
+    }
+  });
+});
