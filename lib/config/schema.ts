@@ -97,8 +97,8 @@ export const frameworkSchema = z.object({
     description: 'Time one health check may take before it counts as DOWN.',
   }),
   'framework.metrics.enabled': setting(boolean, {
-    default: 'true',
-    description: 'Collect Prometheus metrics (requests by route template, streams, worker lane, process) and serve them at framework.metrics.path.',
+    default: 'false',
+    description: 'Collect Prometheus metrics (requests by route template, streams, worker lane, process) and serve them at framework.metrics.path; timing each request costs CPU, so off unless asked for.',
   }),
   'framework.metrics.path': setting(text, {
     default: '/q/metrics',

@@ -15,6 +15,8 @@ class ItemResource {
   }
 }
 
+const ON = { 'framework.metrics.enabled': true };
+
 /** The samples of one metric family from Prometheus's text format: labels and value. */
 function samples(text: string, name: string): { labels: Record<string, string>; value: number }[] {
   return text
@@ -28,7 +30,7 @@ function samples(text: string, name: string): { labels: Record<string, string>; 
 
 describe('GET /q/metrics', () => {
   it('counts requests by method, route template (never the raw path), status and outcome', async () => {
-    const app = buildApp([ItemResource]);
+    const app = buildApp([ItemResource], ON);
     for (const path of ['/items/1', '/items/2', '/items/3', '/items/broken', '/nothing/here', '/nothing/else']) await call(app, path);
     const response = await call(app, '/q/metrics');
     expect(response.headers.get('content-type')).toContain('text/plain');
@@ -44,7 +46,7 @@ describe('GET /q/metrics', () => {
   });
 
   it('shows the stream and worker-lane gauges, the process metrics, and the metrics users register on app.metrics', async () => {
-    const app = buildApp([ItemResource]);
+    const app = buildApp([ItemResource], ON);
     new Counter({ name: 'orders_total', help: 'Orders taken', registers: [app.metrics!] }).inc(2);
     const text = await (await call(app, '/q/metrics')).text();
     expect(samples(text, 'rxrest_streams_active')).toEqual([{ labels: {}, value: 0 }]);
@@ -54,15 +56,15 @@ describe('GET /q/metrics', () => {
     expect(text).toContain('nodejs_eventloop_lag_seconds');
   });
 
-  it('is not there with framework.metrics.enabled=false, and moves with framework.metrics.path', async () => {
-    const off = buildApp([ItemResource], { 'framework.metrics.enabled': false });
+  it('is off by default, and moves with framework.metrics.path', async () => {
+    const off = buildApp([ItemResource]);
     expect(off.metrics).toBeUndefined();
     expect((await call(off, '/q/metrics')).status).toBe(404);
-    expect((await call(buildApp([ItemResource], { 'framework.metrics.path': '/metrics' }), '/metrics')).status).toBe(200);
+    expect((await call(buildApp([ItemResource], { ...ON, 'framework.metrics.path': '/metrics' }), '/metrics')).status).toBe(200);
   });
 
   it('serves the same over a real socket', async () => {
-    const server: RunningServer = await buildApp([ItemResource]).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const server: RunningServer = await buildApp([ItemResource], ON).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     try {
       await fetch(`${server.url}/items/7`);
       const text = await (await fetch(`${server.url}/q/metrics`)).text();
