@@ -23,10 +23,9 @@ import { StaticFiles } from '../static/static-files';
 import { OpenStreams } from '../streaming/open-streams';
 import { ApplicationMetrics } from '../metrics/application-metrics';
 import type { Registry } from 'prom-client';
-import { serveStatic } from '../static/serve-static';
+import { staticFilesAnswer } from '../static/serve-static';
 import { applicationOpenApi, type OpenApiDocument } from '../openapi/application-openapi';
-import { healthChecks, healthRouteOf, type Lifecycle } from '../health/application-health';
-import type { RequestContext } from '../pipeline/request-context';
+import { healthAnswers, healthChecks, type Lifecycle } from '../health/application-health';
 import type { StreamSettings } from '../streaming/stream-pump';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
 import { applicable, compileFilters, requestSteps, responseSteps, type OperatorFilter } from './compile-filters';
@@ -141,18 +140,6 @@ function laneSettings(config: Config, application: Application | undefined): Lan
   };
 }
 
-/** The route serving `metrics` at `framework.metrics.path`, in front of `next`. */
-function metricsRoute(metrics: ApplicationMetrics | undefined, config: Config, next: Unrouted | undefined): Unrouted | undefined {
-  return metrics ? metrics.route(config.get('framework.metrics.path'), next) : next;
-}
-
-type Unrouted = (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
-
-/** A routing fallback serving the static files, if there are any. */
-function staticRoute(files: StaticFiles | undefined): ((ctx: RequestContext, error: unknown) => Promise<RequestContext>) | undefined {
-  return files && ((ctx, error) => serveStatic(files, ctx, error));
-}
-
 /** The static directory, relative to the directory of `application.properties` (else the working directory). */
 function staticFilesOf(config: Config, directory: string | undefined): StaticFiles | undefined {
   const folder = config.get('framework.http.static.directory');
@@ -231,6 +218,7 @@ export const RestApplication = {
       ? new ApplicationMetrics({ openStreams: () => openStreams.size, workerQueue: () => lanes.worker.waiting })
       : undefined;
     const openApi = applicationOpenApi(endpoints.map((endpoint) => endpoint.facts), config, root);
+    const files = staticFilesOf(config, options.directory);
     const pipeline = new RequestPipeline({
       router: routerOf(endpoints),
       preMatching: compileStage(requestSteps(filters.preMatching)),
@@ -239,7 +227,13 @@ export const RestApplication = {
       writers: bodies.writers([multipartWriter]),
       // With both switches off no response is ever compressed: the write stage then skips the decision.
       compression: compression.enabled || compression.legacyGzip ? compression : undefined,
-      unrouted: healthRouteOf(checks, config, lifecycle, metricsRoute(metrics, config, openApi.route(staticRoute(staticFilesOf(config, options.directory))))),
+      // Built-in paths first, static files last; a resource at any of these paths wins over all of them.
+      unrouted: [
+        ...healthAnswers(checks, config, lifecycle),
+        ...(metrics ? [metrics.answer(config.get('framework.metrics.path'))] : []),
+        ...openApi.answers,
+        ...(files ? [staticFilesAnswer(files)] : []),
+      ],
       observe: metrics?.observe,
     });
     const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));

@@ -3,12 +3,10 @@ import type { Config } from '../config';
 import { HEALTH_KINDS } from '../decorators/health';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { ClassMeta } from '../metadata/store';
-import type { RequestContext } from '../pipeline/request-context';
+import type { UnroutedAnswer } from '../pipeline/request-pipeline';
 import type { OpenStreams } from '../streaming/open-streams';
 import type { HealthCheck } from './health-check';
-import { healthRoute, type RegisteredCheck } from './health-route';
-
-type Unrouted = (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
+import { healthAnswer, type RegisteredCheck } from './health-route';
 
 /** Whether the application is shutting down (the server sets it, the readiness check reads it), and its open streams. */
 export interface Lifecycle {
@@ -29,8 +27,8 @@ export function healthChecks(units: readonly { readonly type: Function; readonly
   });
 }
 
-/** When `framework.health.enabled`, a routing fallback answering `framework.health.path` and its parts, in front of `next`. */
-export function healthRouteOf(checks: readonly RegisteredCheck[], config: Config, lifecycle: Lifecycle, next: Unrouted | undefined): Unrouted | undefined {
-  if (!config.get('framework.health.enabled')) return next;
-  return healthRoute(config.get('framework.health.path'), checks, config.get('framework.health.timeout'), () => lifecycle.shuttingDown, next);
+/** When `framework.health.enabled`, what answers `framework.health.path` and its parts. */
+export function healthAnswers(checks: readonly RegisteredCheck[], config: Config, lifecycle: Lifecycle): UnroutedAnswer[] {
+  if (!config.get('framework.health.enabled')) return [];
+  return [healthAnswer(config.get('framework.health.path'), checks, config.get('framework.health.timeout'), () => lifecycle.shuttingDown)];
 }

@@ -3,12 +3,10 @@ import { firstValueFrom, isObservable } from 'rxjs';
 import { logging } from '../logging/logger';
 import { ResponseContext } from '../pipeline/response-context';
 import type { RequestContext } from '../pipeline/request-context';
-import { isRouteNotFound } from '../static/serve-static';
+import type { UnroutedAnswer } from '../pipeline/request-pipeline';
 import { HealthCheckResponse, type HealthCheck, type HealthKind } from './health-check';
 
 const log = logging.getLogger('rxrest.server');
-
-type Unrouted = (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
 
 /** One registered check: its class's name, the kinds it answers, and its instance. */
 export interface RegisteredCheck {
@@ -39,12 +37,22 @@ async function run(registered: RegisteredCheck, timeoutMs: number): Promise<Heal
   }
 }
 
+/** Runs the checks of `kind` (every check when `undefined`) and makes their answer the response. */
+async function answerHealth(ctx: RequestContext, checks: readonly RegisteredCheck[], kind: HealthKind | undefined, timeoutMs: number): Promise<RequestContext> {
+  const answers = await Promise.all(checks.filter((registered) => kind === undefined || registered.kinds.includes(kind)).map((registered) => run(registered, timeoutMs)));
+  const status = answers.every((answer) => answer.status === 'UP') ? 'UP' : 'DOWN';
+  const body = { status, checks: answers.map(({ name, status: checkStatus, data }) => (data ? { name, status: checkStatus, data } : { name, status: checkStatus })) };
+  ctx.response = new ResponseContext(status === 'UP' ? 200 : 503, body, undefined, 'application/json');
+  ctx.response.headers.set('cache-control', 'no-store');
+  return ctx;
+}
+
 /**
- * A routing fallback answering `GET base`, `base/live`, `base/ready` and `base/started` with MicroProfile
- * Health's JSON (`{"status":"UP"|"DOWN","checks":[{"name","status","data"?}]}`): 200 when every check of the
- * kind is UP, else 503. `shuttingDown()` makes the built-in readiness check DOWN.
+ * Answers `GET base`, `base/live`, `base/ready` and `base/started` with MicroProfile Health's JSON
+ * (`{"status":"UP"|"DOWN","checks":[{"name","status","data"?}]}`): 200 when every check of the kind is UP,
+ * else 503. `shuttingDown()` makes the built-in readiness check DOWN.
  */
-export function healthRoute(base: string, checks: readonly RegisteredCheck[], timeoutMs: number, shuttingDown: () => boolean, next: Unrouted | undefined): Unrouted {
+export function healthAnswer(base: string, checks: readonly RegisteredCheck[], timeoutMs: number, shuttingDown: () => boolean): UnroutedAnswer {
   const root = base.replace(/\/+$/, '');
   const server: RegisteredCheck = {
     name: SERVER_CHECK,
@@ -52,17 +60,9 @@ export function healthRoute(base: string, checks: readonly RegisteredCheck[], ti
     check: { call: () => (shuttingDown() ? new HealthCheckResponse(SERVER_CHECK, 'DOWN', { 'shutting-down': true }) : HealthCheckResponse.up(SERVER_CHECK)) },
   };
   const all = [server, ...checks];
-  return async (ctx, error) => {
+  return (ctx) => {
     const part = ctx.rawPath.startsWith(root) ? ctx.rawPath.slice(root.length).replace(/\/$/, '') : undefined;
-    if (!isRouteNotFound(error) || part === undefined || !Object.hasOwn(PARTS, part) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
-      return next ? next(ctx, error) : Promise.reject(error);
-    }
-    const kind = PARTS[part];
-    const answers = await Promise.all(all.filter((registered) => kind === undefined || registered.kinds.includes(kind)).map((registered) => run(registered, timeoutMs)));
-    const status = answers.every((answer) => answer.status === 'UP') ? 'UP' : 'DOWN';
-    const body = { status, checks: answers.map(({ name, status: checkStatus, data }) => (data ? { name, status: checkStatus, data } : { name, status: checkStatus })) };
-    ctx.response = new ResponseContext(status === 'UP' ? 200 : 503, body, undefined, 'application/json');
-    ctx.response.headers.set('cache-control', 'no-store');
-    return ctx;
+    if (part === undefined || !Object.hasOwn(PARTS, part) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return undefined;
+    return answerHealth(ctx, all, PARTS[part], timeoutMs);
   };
 }

@@ -6,9 +6,8 @@
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { ResponseContext } from '../pipeline/response-context';
 import type { RequestContext } from '../pipeline/request-context';
-import { isRouteNotFound } from '../static/serve-static';
+import type { UnroutedAnswer } from '../pipeline/request-pipeline';
 
-type Unrouted = (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
 type Timer = { observe(seconds: number): void };
 
 /** What the metrics read from the rest of the application when scraped. */
@@ -72,13 +71,12 @@ export class ApplicationMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /** A routing fallback answering `GET path` with the metrics in Prometheus's text format; anything else goes to `next`. */
-  route(path: string, next: Unrouted | undefined): Unrouted {
-    return async (ctx, error) => {
-      if (!isRouteNotFound(error) || ctx.rawPath !== path || ctx.method !== 'GET') return next ? next(ctx, error) : Promise.reject(error);
+  /** Answers `GET path` with the metrics in Prometheus's text format. */
+  answer(path: string): UnroutedAnswer {
+    return (ctx) => {
+      if (ctx.rawPath !== path || ctx.method !== 'GET') return undefined;
       this.startDefaultMetrics();
-      ctx.response = new ResponseContext(200, await this.registry.metrics(), undefined, this.registry.contentType);
-      return ctx;
+      return this.registry.metrics().then((text) => ((ctx.response = new ResponseContext(200, text, undefined, this.registry.contentType)), ctx));
     };
   }
 }

@@ -2,17 +2,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config';
-import type { RequestContext } from '../pipeline/request-context';
+import type { UnroutedAnswer } from '../pipeline/request-pipeline';
 import type { EndpointFacts } from './endpoint-facts';
 import { openApiDocument, type OpenApiInfo } from './openapi-document';
-import { openApiRoute } from './serve-openapi';
-import { swaggerUiRoute } from './serve-swagger-ui';
+import { openApiAnswer } from './serve-openapi';
+import { swaggerUiAnswer } from './serve-swagger-ui';
 import type { JsonSchema } from './type-schema';
 
 /** An OpenAPI document, as plain JSON data. */
 export type OpenApiDocument = JsonSchema;
-
-type Unrouted = (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
 
 /** `framework.openapi.info.*`, else the name and version of the application's own package.json. */
 function infoOf(config: Config): OpenApiInfo {
@@ -33,19 +31,18 @@ function infoOf(config: Config): OpenApiInfo {
 const UI_PROFILES = new Set(['dev', 'test']);
 
 /**
- * The document of `facts` (made on first use, then kept) and, when `framework.openapi.enabled`, routing
- * fallbacks serving it at `framework.openapi.path` and Swagger UI at `framework.openapi.ui.path`, in front of `next`.
+ * The document of `facts` (made on first use, then kept) and, when `framework.openapi.enabled`, what serves
+ * it at `framework.openapi.path` and Swagger UI at `framework.openapi.ui.path`.
  */
-export function applicationOpenApi(facts: readonly EndpointFacts[], config: Config, root: string): { document(): OpenApiDocument; route(next: Unrouted | undefined): Unrouted | undefined } {
+export function applicationOpenApi(facts: readonly EndpointFacts[], config: Config, root: string): { document(): OpenApiDocument; answers: UnroutedAnswer[] } {
   let made: OpenApiDocument | undefined;
   const info = infoOf(config);
   const document = (): OpenApiDocument => (made ??= openApiDocument(facts, info, root));
-  const route = (next: Unrouted | undefined): Unrouted | undefined => {
-    if (!config.get('framework.openapi.enabled')) return next;
-    const documentPath = config.get('framework.openapi.path');
-    const ui = config.get('framework.openapi.ui.always-include') || UI_PROFILES.has(config.profile);
-    const after = ui ? swaggerUiRoute(config.get('framework.openapi.ui.path'), documentPath, `${info.title} ${info.version}`, next) : next;
-    return openApiRoute(documentPath, document, after);
-  };
-  return { document, route };
+  if (!config.get('framework.openapi.enabled')) return { document, answers: [] };
+  const documentPath = config.get('framework.openapi.path');
+  const answers = [openApiAnswer(documentPath, document)];
+  if (config.get('framework.openapi.ui.always-include') || UI_PROFILES.has(config.profile)) {
+    answers.push(swaggerUiAnswer(config.get('framework.openapi.ui.path'), documentPath, `${info.title} ${info.version}`));
+  }
+  return { document, answers };
 }

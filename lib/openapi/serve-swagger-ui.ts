@@ -5,10 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ResponseContext } from '../pipeline/response-context';
-import type { RequestContext } from '../pipeline/request-context';
-import { isRouteNotFound } from '../static/serve-static';
-
-type Unrouted = (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
+import type { UnroutedAnswer } from '../pipeline/request-pipeline';
 
 // The only files the page loads. Scripts carry their charset: without one Chromium reads the bundle as Latin-1 and fails.
 const ASSETS: Record<string, string> = {
@@ -39,25 +36,21 @@ function page(title: string, base: string, documentPath: string): string {
 `;
 }
 
-/**
- * A routing fallback answering `GET` of `path` (with or without a final `/`) with the page, and of
- * `path/<asset>` with the asset, read once; anything else goes to `next`.
- */
-export function swaggerUiRoute(path: string, documentPath: string, title: string, next: Unrouted | undefined): Unrouted {
+/** Answers `GET` of `path` (with or without a final `/`) with the page, and of `path/<asset>` with the asset, read once. */
+export function swaggerUiAnswer(path: string, documentPath: string, title: string): UnroutedAnswer {
   const base = path.replace(/\/+$/, '');
   const directory = dirname(require.resolve('swagger-ui-dist/package.json'));
   const cache = new Map<string, Uint8Array>();
   let html: string | undefined;
-  return (ctx, error) => {
-    const pass = () => (next ? next(ctx, error) : Promise.reject(error));
-    if (!isRouteNotFound(error) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return pass();
+  return (ctx) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return undefined;
     if (ctx.rawPath === base || ctx.rawPath === `${base}/`) {
       ctx.response = new ResponseContext(200, (html ??= page(title, base, documentPath)), undefined, 'text/html; charset=utf-8');
       return Promise.resolve(ctx);
     }
     const file = ctx.rawPath.startsWith(`${base}/`) ? ctx.rawPath.slice(base.length + 1) : '';
     const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
-    if (!type) return pass();
+    if (!type) return undefined;
     let bytes = cache.get(file);
     if (!bytes) cache.set(file, (bytes = new Uint8Array(readFileSync(join(directory, file)))));
     ctx.response = new ResponseContext(200, bytes, undefined, type);

@@ -9,10 +9,16 @@ import type { StageResult } from './stage';
 import type { Endpoint } from './endpoint';
 import { recover, defaultErrorResponse } from './map-errors';
 import { RequestContext } from './request-context';
-import { selectEndpoint } from './select-endpoint';
+import { isRouteNotFound, selectEndpoint } from './select-endpoint';
 import { releaseUnwritten } from '../streaming/started-bodies';
 import { writeResponse } from './write-response';
 import { completeWhenSent } from './complete-when-sent';
+
+/**
+ * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
+ * request is not one of its own; the next one is then asked, and the 404 stands when none answers.
+ */
+export type UnroutedAnswer = (ctx: RequestContext) => Promise<RequestContext | undefined> | undefined;
 
 export interface PipelineParts {
   readonly router: Router<Endpoint>;
@@ -25,11 +31,8 @@ export interface PipelineParts {
   readonly writers: readonly EntityWriter[];
   /** Response compression; absent means never compress. */
   readonly compression?: CompressionSettings;
-  /**
-   * Answers a request no resource matched (the OpenAPI document, static files), or rejects with `error`;
-   * absent when there is nothing to serve beside the resources.
-   */
-  readonly unrouted?: (ctx: RequestContext, error: unknown) => Promise<RequestContext>;
+  /** What answers requests no resource matched (health, metrics, the OpenAPI document, static files), asked in order. */
+  readonly unrouted?: readonly UnroutedAnswer[];
   /** Told of every answer once written, with `performance.now()` of the request's arrival (metrics); absent: nothing is timed. */
   readonly observe?: (ctx: RequestContext, status: number, started: number) => void;
 }
@@ -87,9 +90,20 @@ export class RequestPipeline {
    * The fallback sits here, on the error path, so that routing a request to a resource costs nothing more.
    */
   #recoverUnrouted(ctx: RequestContext, error: unknown): StageResult<RequestContext> {
-    const { unrouted } = this.#parts;
-    if (unrouted) return unrouted(ctx, error).then(undefined, (passed: unknown) => settleToPromise(this.#mapUnrouted(ctx, passed)));
-    return this.#mapUnrouted(ctx, error);
+    const answers = this.#parts.unrouted;
+    if (!answers?.length || !isRouteNotFound(error)) return this.#mapUnrouted(ctx, error);
+    return this.#answerUnrouted(ctx, answers).then(
+      (answered) => answered ?? settleToPromise(this.#mapUnrouted(ctx, error)),
+      (failed: unknown) => settleToPromise(this.#mapUnrouted(ctx, failed)),
+    );
+  }
+
+  async #answerUnrouted(ctx: RequestContext, answers: readonly UnroutedAnswer[]): Promise<RequestContext | undefined> {
+    for (const answer of answers) {
+      const answered = await answer(ctx);
+      if (answered) return answered;
+    }
+    return undefined;
   }
 
   #mapUnrouted(ctx: RequestContext, error: unknown): StageResult<RequestContext> {

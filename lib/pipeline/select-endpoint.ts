@@ -2,6 +2,7 @@
  * Chooses the endpoint for a request among every route matching its path (the Java REST specification's
  * §3.7.2 order): by method (405), then `Content-Type` (415), then `Accept` (406). Automatic HEAD and OPTIONS.
  */
+import { WebApplicationException } from '../errors/web-application-exception';
 import { httpProblem } from '../errors/http-problem';
 import { parseAccept, type AcceptRange } from '../http/accept';
 import { rankConsumes } from '../http/consumes';
@@ -137,6 +138,11 @@ function notAcceptable(ctx: RequestContext, path: string): Error {
 }
 
 /** Selects the endpoint for `ctx` and fills its path data; throws the HTTP error when there is none. */
+/** Whether `error` is the router's "no resource matches this path" (404), which other answers may replace. */
+export function isRouteNotFound(error: unknown): boolean {
+  return error instanceof WebApplicationException && error.problem?.code === 'RXREST_ROUTE_NOT_FOUND';
+}
+
 export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): Endpoint {
   const parsed = parseRequestPath(ctx.rawPath);
   if (!parsed) throw httpProblem('RXREST_MALFORMED_PATH', 'The request path contains a malformed percent-encoding');
