@@ -18,7 +18,9 @@ import type { Endpoint } from '../pipeline/endpoint';
 import { RequestPipeline } from '../pipeline/request-pipeline';
 import { bodyEnvironment } from '../providers/body-environment';
 import { Router } from '../routing/router';
+import cluster from 'node:cluster';
 import { listen, type RunningServer } from '../server/listen';
+import { superviseWorkers } from '../server/workers';
 import { StaticFiles } from '../static/static-files';
 import { OpenStreams } from '../streaming/open-streams';
 import { ApplicationMetrics } from '../metrics/application-metrics';
@@ -101,12 +103,22 @@ export class RestApp {
    */
   fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.#pipeline.execute(request, env);
 
-  /** Serves the application on `@hono/node-server`; port and host default to the configuration. */
+  /**
+   * Serves the application on `@hono/node-server`; port and host default to the configuration. With
+   * `framework.http.workers` above 1, the first process forks that many `node:cluster` workers running the
+   * same program (each builds the application and serves in its own `listen()`), and only supervises them.
+   */
   listen(options: { port?: number; host?: string; handleSignals?: boolean } = {}): Promise<RunningServer> {
     const { config } = this;
+    const port = options.port ?? config.get('framework.http.port');
+    const host = options.host ?? config.get('framework.http.host');
+    const workers = config.get('framework.http.workers');
+    if (workers > 1 && cluster.isPrimary) {
+      return superviseWorkers({ count: workers, host, shutdownTimeout: config.get('framework.shutdown.timeout'), handleSignals: options.handleSignals });
+    }
     return listen(this.fetch, {
-      port: options.port ?? config.get('framework.http.port'),
-      host: options.host ?? config.get('framework.http.host'),
+      port,
+      host,
       requestTimeout: config.get('framework.http.request-timeout'),
       headersTimeout: config.get('framework.http.headers-timeout'),
       keepAliveTimeout: config.get('framework.http.keep-alive-timeout'),

@@ -1,6 +1,6 @@
 // The one schema of every `framework.*` setting: its type, default and description.
 import { z } from 'zod';
-import { boolean, duration, integer, list, listOf, logLevel, oneOf, setting, size, sizeAtLeast, text } from './setting-types';
+import { boolean, duration, integer, list, listOf, logLevel, oneOf, processCount, setting, size, sizeAtLeast, text } from './setting-types';
 
 /** The smallest stream budget: one batch of output (stream writers join items into 16 KB writes). */
 export const MIN_STREAM_BUDGET = 16384;
@@ -167,6 +167,11 @@ export const frameworkSchema = z.object({
   'framework.http.host': setting(text, {
     default: '0.0.0.0',
     description: 'Interface to listen on.',
+  }),
+  'framework.http.workers': setting(processCount, {
+    default: '1',
+    description:
+      'Processes serving the port: 1, N, or auto (one per CPU). Above 1, listen() forks node:cluster workers and the primary only supervises them.',
   }),
   'framework.http.request-timeout': setting(duration, {
     default: '300s',

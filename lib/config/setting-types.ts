@@ -1,4 +1,5 @@
 // zod types for the kinds of configuration value (integer, size, duration, list...) and their documentation.
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseLogLevel, LOG_LEVELS } from '../logging/log-level';
 import { parseDuration } from './duration';
@@ -90,6 +91,12 @@ export function sizeAtLeast(min: number, why: string): SettingType<number> {
     return bytes !== undefined && bytes >= min ? bytes : undefined;
   });
 }
+
+/** A count of processes: `auto` (one per CPU this process may use) or an integer of at least 1. */
+export const processCount: SettingType<number> = settingType('auto or an integer of at least 1', (value) => {
+  if (value.toLowerCase() === 'auto') return availableParallelism();
+  return /^\d+$/.test(value) && Number(value) >= 1 && Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
+});
 
 /** One of fixed values, compared exactly. */
 export function oneOf<const T extends string>(values: readonly T[]): SettingType<T> {

@@ -1,5 +1,6 @@
 /** Serves a fetch handler on `@hono/node-server`, with timeouts and graceful shutdown. */
 import { serve, type ServerType } from '@hono/node-server';
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { logging } from '../logging/logger';
@@ -33,8 +34,16 @@ export interface RunningServer {
   readonly host: string;
   /** `http://host:port`, with `localhost` for a wildcard host. */
   readonly url: string;
-  readonly server: Server;
-  /** Stops accepting connections, lets in-flight requests finish (up to the shutdown timeout), then closes. */
+  /** The Node server; absent in the primary process of `framework.http.workers` above 1, which serves nothing itself. */
+  readonly server: Server | undefined;
+  /** `single`: this process serves; `primary`: it supervises `workers` cluster workers; `worker`: it is one of them. */
+  readonly role: 'single' | 'primary' | 'worker';
+  /** The processes this stands for: the worker count in a primary, else 1. */
+  readonly workers: number;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (up to the shutdown timeout), then closes;
+   * in the primary of a cluster, does that in every worker and waits for them to exit.
+   */
   close(): Promise<void>;
 }
 
@@ -60,20 +69,28 @@ export function listen(fetch: (request: Request, env: unknown) => Response | Pro
             clearInterval(idle);
             process.off('SIGTERM', onSignal);
             process.off('SIGINT', onSignal);
+            // A cluster worker's channel to the primary would keep it alive: let go of it so the worker exits.
+            if (cluster.isWorker) cluster.worker?.disconnect();
             done();
           });
           server.closeIdleConnections();
         }));
       const onSignal = (signal: NodeJS.Signals) => {
+        if (closing) return;
         log.info(`${signal} received: finishing in-flight requests, then stopping`);
         void close().then(() => log.info('Server stopped'));
       };
       if (options.handleSignals !== false) {
-        process.once('SIGTERM', onSignal);
-        process.once('SIGINT', onSignal);
+        // A second signal ends a single process at once (the default action, once the handler is gone). A worker
+        // keeps its handlers: besides the SIGTERM its primary forwards, it may get the terminal's SIGINT or a
+        // service manager's SIGTERM sent to the whole group, and it still drains.
+        const listen = cluster.isWorker ? 'on' : 'once';
+        process[listen]('SIGTERM', onSignal);
+        process[listen]('SIGINT', onSignal);
       }
       const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
-      resolve({ port: info.port, host: options.host, url: `http://${host}:${info.port}`, server, close });
+      const role = cluster.isWorker ? 'worker' : 'single';
+      resolve({ port: info.port, host: options.host, url: `http://${host}:${info.port}`, server, role, workers: 1, close });
     };
     const serverOptions = answerableClasses(options.drainLimit ?? DEFAULT_DRAIN_LIMIT);
     node = serve({ fetch, port: options.port, hostname: options.host, serverOptions }, onReady);

@@ -112,6 +112,8 @@ export interface ServerOptions {
   readonly nodeFlags?: readonly string[];
   /** How long the server may take to listen (default 15 s; a launcher such as valgrind needs more). */
   readonly startTimeoutMs?: number;
+  /** Environment variables added to the child's. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 const STDERR_KEPT = 16 * 1024;
@@ -120,7 +122,7 @@ const STDERR_KEPT = 16 * 1024;
 export async function startServer(name: ServerName, options: ServerOptions = {}): Promise<ServerProcess> {
   const { profileFile, cpus, launcher, nodeFlags = [] } = options;
   const script = join(__dirname, 'servers', `${name}-server.js`);
-  const env = profileFile === undefined ? process.env : { ...process.env, BENCH_PROFILE_FILE: profileFile };
+  const env = { ...process.env, ...options.env, ...(profileFile === undefined ? {} : { BENCH_PROFILE_FILE: profileFile }) };
   const node = [process.execPath, ...nodeFlags, script];
   // taskset execs node in its own process, so the child's pid is the server's (its CPU time is read from /proc).
   const [command, ...args] = launcher !== undefined ? [...launcher, ...node] : cpus === undefined ? node : ['taskset', '-c', cpus, ...node];

@@ -33,9 +33,9 @@ describe('RestApp.listen', () => {
     const app = buildApp([Slow], { 'framework.http.request-timeout': '7s', 'framework.http.headers-timeout': '3s', 'framework.http.keep-alive-timeout': '2s' });
     const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     try {
-      expect(server.server.requestTimeout).toBe(7000);
-      expect(server.server.headersTimeout).toBe(3000);
-      expect(server.server.keepAliveTimeout).toBe(2000);
+      expect(server.server?.requestTimeout).toBe(7000);
+      expect(server.server?.headersTimeout).toBe(3000);
+      expect(server.server?.keepAliveTimeout).toBe(2000);
     } finally {
       await server.close();
     }

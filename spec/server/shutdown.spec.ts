@@ -18,7 +18,7 @@ describe('RunningServer.close', () => {
     await server.close();
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);
     await expect(stuck).rejects.toThrow(/socket hang up|ECONNRESET/);
-    expect(server.server.listening).toBe(false);
+    expect(server.server?.listening).toBe(false);
   });
 
   it('stops gracefully on SIGTERM and SIGINT, and removes its signal handlers once closed', async () => {
@@ -27,10 +27,10 @@ describe('RunningServer.close', () => {
       const server = await buildApp([Hanging]).listen({ port: 0, host: '127.0.0.1' });
       expect(process.listenerCount(signal)).toBe(before[signal] + 1);
       expect(await get(server.port, '/hang/ok')).toEqual({ status: 200, body: 'ok' });
-      const closed = new Promise((resolve) => server.server.once('close', resolve));
+      const closed = new Promise((resolve) => server.server?.once('close', resolve));
       process.emit(signal, signal);
       await closed;
-      expect(server.server.listening).toBe(false);
+      expect(server.server?.listening).toBe(false);
       await expect(get(server.port, '/hang/ok')).rejects.toThrow();
       expect({ SIGTERM: process.listenerCount('SIGTERM'), SIGINT: process.listenerCount('SIGINT') }).toEqual(before);
     }

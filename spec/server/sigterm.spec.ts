@@ -1,12 +1,16 @@
-// The samples as a process of their own, stopped by SIGTERM while 200 SSE clients are connected: every client
-// gets a retry hint and a complete body, and the process exits with code 0 at once. The child runs the
+// The samples as a process of their own, stopped by SIGTERM while 200 SSE clients are connected and 50 POSTs are
+// half sent: every SSE client gets a retry hint and a complete body, every POST (finished after the signal) its
+// answer, and the process exits with code 0 as soon as the slowest POST is answered. The child runs the
 // TypeScript sources through spec/support/register-ts.js, so no build is needed.
 import { spawn } from 'node:child_process';
-import { Agent, get } from 'node:http';
+import { Agent, get, request } from 'node:http';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
 const CLIENTS = 200;
+const POSTS = 50;
+/** How long after the signal the POSTs send the rest of their bodies. */
+const POST_LAG_MS = 300;
 
 interface Opened {
   readonly done: Promise<{ body: string; complete: boolean }>;
@@ -28,8 +32,30 @@ function open(url: string, agent: Agent): Promise<Opened> {
   });
 }
 
+interface HalfSent {
+  finish(): void;
+  readonly answer: Promise<{ status: number; body: string }>;
+}
+
+/** A POST /fruits whose body is half written (the server has its headers and is reading the body). */
+function halfSent(url: string, name: string): Promise<HalfSent> {
+  const body = Buffer.from(JSON.stringify({ name, description: 'sent in two halves' }));
+  return new Promise((resolve, reject) => {
+    let answered: (answer: { status: number; body: string }) => void = () => undefined;
+    const answer = new Promise<{ status: number; body: string }>((done) => (answered = done));
+    const req = request(`${url}/fruits`, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => answered({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.write(body.subarray(0, 10), () => resolve({ finish: () => req.end(body.subarray(10)), answer }));
+  });
+}
+
 describe('SIGTERM', () => {
-  it(`ends ${CLIENTS} SSE streams cleanly with a retry hint and exits with code 0 in well under a second`, async () => {
+  it(`ends ${CLIENTS} SSE streams cleanly with a retry hint, answers ${POSTS} requests in flight, and exits with code 0 in well under a second`, async () => {
     const child = spawn(process.execPath, ['-r', './spec/support/register-ts.js', 'samples/main.ts'], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', FRAMEWORK_REST_SSE_KEEP_ALIVE: '0' },
@@ -49,15 +75,22 @@ describe('SIGTERM', () => {
       });
       const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
       const streams = await Promise.all(Array.from({ length: CLIENTS }, () => open(url, agent)));
+      const posts = await Promise.all(Array.from({ length: POSTS }, (_, index) => halfSent(url, `Fruit ${index}`)));
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the halves reach the server
       const started = Date.now();
       child.kill('SIGTERM');
+      setTimeout(() => posts.forEach((post) => post.finish()), POST_LAG_MS);
       const results = await Promise.all(streams.map((stream) => stream.done));
+      const answers = await Promise.all(posts.map((post) => post.answer));
       const code = await exited;
       const took = Date.now() - started;
       agent.destroy();
       expect(results.filter((result) => result.complete && result.body.endsWith('retry:1000\n\n'))).toHaveLength(CLIENTS);
+      expect(answers.map((answer) => answer.status)).toEqual(Array(POSTS).fill(200));
+      // Each answer is the list of fruits with its own among them.
+      answers.forEach((answer, index) => expect(answer.body).toContain(`"name":"Fruit ${index}"`));
       expect(code).toBe(0);
-      expect(took).toBeLessThan(1000);
+      expect(took).toBeLessThan(1000 + POST_LAG_MS);
     } finally {
       child.kill('SIGKILL');
     }

@@ -27,8 +27,11 @@ export class BenchResource {
 }
 
 async function main(): Promise<void> {
-  const app = RestApplication.build({ classes: [BenchResource], config: resolveConfig({}) });
+  // BENCH_WORKERS: framework.http.workers, for the workers benchmark (the primary speaks for its workers).
+  const config = resolveConfig({ overrides: { 'framework.http.workers': process.env.BENCH_WORKERS ?? '1' } });
+  const app = RestApplication.build({ classes: [BenchResource], config });
   const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  if (server.role === 'worker') return;
   process.stdout.write(`${READY_PREFIX}${server.port}\n`);
   followParent(() => void server.close());
 }

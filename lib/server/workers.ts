@@ -1,0 +1,127 @@
+/**
+ * `framework.http.workers` above 1: the primary process forks that many `node:cluster` workers, each running
+ * the same program (so each builds the application and calls `listen()`, which serves in a worker), and only
+ * supervises them: it forwards shutdown signals, and replaces a worker that dies, with a back-off.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { logging } from '../logging/logger';
+import type { RunningServer } from './listen';
+
+const log = logging.getLogger('rxrest.server');
+
+/** First wait before replacing a worker that died young; doubled for each death in a row, up to the cap. */
+const FIRST_RESTART_DELAY_MS = 100;
+const MAX_RESTART_DELAY_MS = 10_000;
+/** A worker that served this long before dying starts its slot's back-off afresh. */
+const STEADY_AFTER_MS = 10_000;
+/** After the shutdown timeout, how long workers still get to exit before they are killed. */
+const KILL_MARGIN_MS = 2_000;
+
+export interface WorkerOptions {
+  readonly count: number;
+  /** For the URL only: each worker listens on its own (same) configuration. */
+  readonly host: string;
+  /** What each worker's own graceful shutdown may take; the primary waits that long (and a margin). */
+  readonly shutdownTimeout: number;
+  readonly handleSignals?: boolean;
+}
+
+/** One place in the pool: the worker filling it now, and how often in a row that place has lost its worker. */
+interface Slot {
+  worker: Worker;
+  startedAt: number;
+  deathsInARow: number;
+}
+
+/** The delay before a slot gets a new worker, growing while workers keep dying young. */
+export function restartDelay(deathsInARow: number): number {
+  return Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** Math.max(0, deathsInARow - 1));
+}
+
+/**
+ * Forks the workers and resolves once every one of them listens (on the same port: with port 0 the
+ * first picks it and the others share it). A worker that exits before then fails the start.
+ */
+export function superviseWorkers(options: WorkerOptions): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const slots: Slot[] = [];
+    const restarts = new Set<NodeJS.Timeout>();
+    let started = false;
+    let closing: Promise<void> | undefined;
+
+    const fork = (slot?: Slot): Slot => {
+      const worker = cluster.fork();
+      const filled: Slot = slot ?? { worker, startedAt: Date.now(), deathsInARow: 0 };
+      filled.worker = worker;
+      filled.startedAt = Date.now();
+      worker.on('exit', (code, signal) => onExit(filled, worker, code, signal));
+      return filled;
+    };
+
+    const onExit = (slot: Slot, worker: Worker, code: number | null, signal: string | null) => {
+      const how = signal ? `signal ${signal}` : `code ${code}`;
+      if (closing) {
+        if (code !== 0 && code !== null) process.exitCode = 1;
+        return;
+      }
+      if (!started) {
+        const error = new Error(`Worker ${worker.process.pid} exited with ${how} before listening; see its output above`);
+        closing = stopAll();
+        void closing.then(() => reject(error));
+        return;
+      }
+      slot.deathsInARow = Date.now() - slot.startedAt >= STEADY_AFTER_MS ? 1 : slot.deathsInARow + 1;
+      const delay = restartDelay(slot.deathsInARow);
+      log.error(`Worker ${worker.process.pid} exited with ${how}; starting a new one in ${delay} ms`);
+      const timer = setTimeout(() => {
+        restarts.delete(timer);
+        if (!closing) fork(slot);
+      }, delay);
+      restarts.add(timer);
+    };
+
+    /** Every live worker gets SIGTERM (each drains like a single process would); stragglers are killed. */
+    const stopAll = (): Promise<void> => {
+      for (const timer of restarts) clearTimeout(timer);
+      restarts.clear();
+      const live = slots.map((slot) => slot.worker).filter((worker) => !worker.isDead());
+      const exits = live.map((worker) => new Promise<void>((done) => (worker.isDead() ? done() : worker.once('exit', () => done()))));
+      const kill = setTimeout(() => {
+        for (const worker of live) if (!worker.isDead()) worker.process.kill('SIGKILL');
+      }, options.shutdownTimeout + KILL_MARGIN_MS);
+      kill.unref();
+      for (const worker of live) worker.process.kill('SIGTERM');
+      return Promise.all(exits).then(() => clearTimeout(kill));
+    };
+
+    const close = (): Promise<void> =>
+      (closing ??= stopAll().then(() => {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+      }));
+
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (closing) return;
+      log.info(`${signal} received: stopping ${slots.length} workers, each finishing its in-flight requests`);
+      void close().then(() => log.info('Workers stopped'));
+    };
+    // Like a single process, a second signal ends the primary at once; its workers then exit as their channel closes.
+    if (options.handleSignals !== false) {
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
+    }
+
+    let listening = 0;
+    for (let index = 0; index < options.count; index++) {
+      const slot = fork();
+      slots.push(slot);
+      slot.worker.once('listening', (address) => {
+        if (++listening < options.count || started) return;
+        started = true;
+        const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
+        log.info(`${options.count} workers listening on port ${address.port}`);
+        resolve({ port: address.port, host: options.host, url: `http://${host}:${address.port}`, server: undefined, role: 'primary', workers: options.count, close });
+      });
+    }
+  });
+}

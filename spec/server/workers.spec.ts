@@ -1,0 +1,143 @@
+// framework.http.workers over real processes: a program (programs/cluster-app.ts) run with 2 workers, as a user
+// would run theirs. Both workers answer on the one port; a worker killed is replaced with a log line while the
+// port keeps answering; SIGTERM ends the workers' SSE streams cleanly and the primary exits 0; workers that
+// cannot start fail the start instead of being restarted for ever.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { join } from 'node:path';
+import { restartDelay } from '../../lib/server/workers';
+
+const root = join(__dirname, '..', '..');
+
+interface Program {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly exited: Promise<number | null>;
+  /** Everything the program wrote to stdout and stderr so far. */
+  output(): string;
+}
+
+function run(env: Record<string, string>): Program {
+  const child = spawn(process.execPath, ['-r', './spec/support/register-ts.js', 'spec/server/programs/cluster-app.ts'], {
+    cwd: root,
+    env: { ...process.env, FRAMEWORK_HTTP_WORKERS: '2', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function listening(program: Program): Promise<string> {
+  return until(() => /listening on (http:\/\/\S+) as primary of 2/.exec(program.output())?.[1], `the program to listen:\n${program.output()}`);
+}
+
+/** GET on a fresh connection (so the primary hands each one to the next worker). */
+function text(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false, timeout: 5000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    })
+      .on('timeout', () => reject(new Error(`no answer from ${url} in 5 s`)))
+      .on('error', reject);
+  });
+}
+
+/** The pids of the primary's children (Linux: its main thread's `children` list). */
+function workerPids(primary: number): number[] {
+  const listed = readFileSync(`/proc/${primary}/task/${primary}/children`, 'utf8').trim();
+  return listed ? listed.split(' ').map(Number) : [];
+}
+
+async function answeringPids(url: string, requests: number): Promise<Set<string>> {
+  const pids = new Set<string>();
+  for (let index = 0; index < requests; index++) pids.add((await text(`${url}/who`)).body);
+  return pids;
+}
+
+describe('framework.http.workers', () => {
+  let program: Program | undefined;
+  afterEach(() => program?.child.kill('SIGKILL'));
+
+  it('serves one port from every worker, and replaces a worker that dies while the port keeps answering', async () => {
+    program = run({});
+    const url = await listening(program);
+    const primary = program.child.pid ?? 0;
+    const workers = workerPids(primary);
+    expect(workers).toHaveLength(2);
+    expect(await answeringPids(url, 20)).toEqual(new Set(workers.map(String)));
+
+    process.kill(workers[0], 'SIGKILL');
+    const died = new RegExp(`Worker ${workers[0]} exited with signal SIGKILL; starting a new one in 100 ms`);
+    // Once the primary knows (a connection handed to a worker in the instant it dies is lost: node:cluster's
+    // round robin), the other worker takes every connection while the new one starts.
+    await until(() => (died.test(program?.output() ?? '') ? true : undefined), 'the log line of the death');
+    const during = await Promise.all(Array.from({ length: 10 }, () => text(`${url}/who`)));
+    expect(during.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+
+    const replaced = await until(() => {
+      const now = workerPids(primary);
+      return now.length === 2 && !now.includes(workers[0]) ? now : undefined;
+    }, 'a new worker');
+    expect(replaced).toContain(workers[1]);
+    await until(async () => ((await answeringPids(url, 6)).size === 2 ? true : undefined), 'the new worker to answer');
+  }, 30_000);
+
+  it('ends SSE streams of every worker cleanly on SIGTERM, and the primary and workers exit with code 0', async () => {
+    program = run({});
+    const url = await listening(program);
+    const primary = program.child.pid ?? 0;
+    const workers = workerPids(primary);
+    const streams = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        // Resolved with an object: resolving with the `done` promise itself would wait for the stream's end.
+        new Promise<{ done: Promise<{ body: string; complete: boolean }> }>((resolve, reject) => {
+          get(`${url}/who/ticks`, { agent: false }, (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            const done = new Promise<{ body: string; complete: boolean }>((finish) => res.on('close', () => finish({ body, complete: res.complete })));
+            res.once('data', (chunk: string) => {
+              body += chunk;
+              res.on('data', (more: string) => (body += more));
+              resolve({ done });
+            });
+          }).on('error', reject);
+        }),
+      ),
+    );
+    const started = Date.now();
+    program.child.kill('SIGTERM');
+    const results = await Promise.all(streams.map((stream) => stream.done));
+    expect(await program.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(results.filter((result) => result.complete && result.body.endsWith('retry:1000\n\n'))).toHaveLength(20);
+    for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
+  }, 30_000);
+
+  it('fails the start, exit code 1, when the workers cannot start (no restart loop)', async () => {
+    program = run({ FAIL_WORKERS: '1' });
+    expect(await program.exited).toBe(1);
+    expect(program.output()).toContain('this worker cannot start');
+    expect(program.output()).toMatch(/Worker \d+ exited with code 1 before listening/);
+  }, 30_000);
+});
+
+describe('restartDelay', () => {
+  it('waits 100 ms after a first death, doubling for each death in a row up to 10 s', () => {
+    expect([1, 2, 3, 4, 8, 20].map(restartDelay)).toEqual([100, 200, 400, 800, 10_000, 10_000]);
+  });
+});
