@@ -79,7 +79,8 @@ export { multi, uni, isMulti, Multi, type Uni } from './streaming/multi';
 export { RestMulti } from './streaming/rest-multi';
 export { sseEvent, type SseEvent } from './streaming/sse-event';
 export { StreamOverflowError, type OverflowPolicy } from './streaming/backlog';
-export { RestStreamElementType, StreamBuffer } from './decorators/streaming';
+export { StreamBuffer } from './decorators/streaming';
+export { RestStreamElementType } from './decorators/stream-element-type';
 export { Blocking, NonBlocking, Transactional } from './decorators/execution';
 export { localFile, FilePart } from './files/local-file';
 

@@ -1,7 +1,8 @@
 /** Compiles the invoke step of an endpoint: the method call (with interceptors) and what its result becomes. */
 import { from, Observable, of } from 'rxjs';
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
-import { STREAM_BUFFER, STREAM_ELEMENT_TYPE } from '../decorators/streaming';
+import { STREAM_BUFFER } from '../decorators/streaming';
+import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
 import { watchedCall } from '../execution/blocked-warning';
 import { settleFile } from '../files/settle-file';
 import { isStreamingType } from '../streaming/framing';

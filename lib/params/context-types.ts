@@ -1,5 +1,6 @@
 /** Which parameter types are injected as context objects, and how each is obtained from the request. */
 import { Context as HonoContext } from 'hono';
+import { markContextClass } from '../metadata/context-classes';
 import { RequestContext } from '../pipeline/request-context';
 import { ResponseContext } from '../pipeline/response-context';
 import { HttpHeaders } from './context/http-headers';
@@ -33,10 +34,12 @@ const resolvers = new Map<Function, ContextResolver>([
   [ResourceInfo, (ctx) => new ResourceInfo(ctx)],
   [HonoContext, honoContext],
 ]);
+for (const type of resolvers.keys()) markContextClass(type);
 
 /** Makes parameters of `type` receive `resolve(ctx)`; used by modules that add context objects. */
 export function registerContextType(type: Function, resolve: ContextResolver): void {
   resolvers.set(type, resolve);
+  markContextClass(type);
 }
 
 export function contextResolver(type: unknown): ContextResolver | undefined {

@@ -1,0 +1,134 @@
+/**
+ * What the REST client needs to know of each endpoint method of a resource class, read once from the same
+ * decorator metadata the server compiles: the HTTP method, the path template, where each argument goes, the
+ * media types, and what the method is declared to return.
+ */
+import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
+import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
+import { isContextClass } from '../metadata/context-classes';
+import { readParameterNames } from '../metadata/param-names';
+import { readDesignType } from '../metadata/reflect-shim';
+import { classChain, type ClassMeta, type MethodMeta, type ParamKind } from '../metadata/store';
+import { Multi } from '../streaming/multi';
+
+/** Where one argument (or one property of a bean argument) goes in the request. */
+export interface ClientParam {
+  readonly kind: Exclude<ParamKind, 'context'>;
+  /** The index of the argument. */
+  readonly index: number;
+  /** The name on the wire (absent for a body or a bean). */
+  readonly name: string | undefined;
+  readonly options: ParamOptions;
+  /** For a bean argument: its decorated properties, each read from the object passed. */
+  readonly properties?: readonly ClientBeanProperty[];
+}
+
+export interface ClientBeanProperty {
+  readonly property: string;
+  readonly param: Omit<ClientParam, 'index'>;
+}
+
+export interface ClientEndpoint {
+  /** `Class.method`, for error messages. */
+  readonly where: string;
+  readonly httpMethod: string;
+  /** The class and method paths joined, template variables still in it (`fruits/{id}`). */
+  readonly template: string;
+  readonly params: readonly ClientParam[];
+  readonly produces: readonly string[];
+  readonly consumes: readonly string[];
+  /** The declared return type when metadata names a class of its own (the JSON answer is bound to it). */
+  readonly bindTo: Function | undefined;
+  /** Declared to return a `Multi`, or producing a streaming media type: a JSON array answer is emitted item by item. */
+  readonly multi: boolean;
+  /** `@RestStreamElementType`: the media type of each streamed item (JSON parses every SSE data field). */
+  readonly elementType: string | undefined;
+}
+
+/** Media types only a stream is answered as. */
+const STREAMING = new Set(['text/event-stream', 'application/x-ndjson', 'application/jsonl', 'application/json-lines', 'application/stream+json', 'application/json-seq']);
+
+/** Return types that are containers or primitives rather than a class the answer binds to. */
+const NOT_BOUND = new Set<unknown>([Object, Array, Promise, String, Number, Boolean, Function, Symbol, BigInt, Uint8Array, Multi]);
+
+function joinPaths(...paths: (string | undefined)[]): string {
+  return paths
+    .flatMap((path) => (path ?? '').split('/'))
+    .filter((segment) => segment !== '')
+    .join('/');
+}
+
+/** The template's variable names (`{id}`, `{id: \d+}`). */
+function templateVariables(template: string): Set<string> {
+  return new Set([...template.matchAll(/\{\s*([\w.-]+)\s*(?::[^}]*)?\}/g)].map((match) => match[1]!));
+}
+
+function beanProperties(type: unknown): ClientBeanProperty[] {
+  if (typeof type !== 'function') return [];
+  const properties: ClientBeanProperty[] = [];
+  for (const meta of classChain(type)) {
+    for (const property of meta.properties.values()) {
+      for (const param of property.params) {
+        if (param.kind === 'context') continue;
+        const options = param.tags.get(PARAM_OPTIONS) ?? {};
+        const nested = param.kind === 'bean' ? beanProperties(options.type ?? readDesignType('design:type', type.prototype, property.name)) : undefined;
+        properties.push({ property: property.name, param: { kind: param.kind, name: param.name ?? property.name, options, properties: nested } });
+      }
+    }
+  }
+  return properties;
+}
+
+function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta): ClientEndpoint {
+  const template = joinPaths(classMeta.path, method.path);
+  const variables = templateVariables(template);
+  const fn = (type.prototype as Record<string, unknown>)[method.name] as Function;
+  const types = (readDesignType('design:paramtypes', type.prototype, method.name) as unknown[] | undefined) ?? [];
+  const names = readParameterNames(fn) ?? [];
+  const count = Math.max(types.length, fn.length, names.length, ...[...method.params.keys()].map((index) => index + 1));
+  const params: ClientParam[] = [];
+  for (let index = 0; index < count; index++) {
+    const meta = method.params.get(index);
+    const options = meta?.tags.get(PARAM_OPTIONS) ?? {};
+    const declared = options.type ?? types[index];
+    // Undecorated: a context object by type, a template variable by name, else the body (as the server reads it).
+    const kind = meta?.kind ?? (isContextClass(declared) ? 'context' : names[index] !== undefined && variables.has(names[index]!) ? 'path' : 'body');
+    if (kind === 'context') continue;
+    const name = meta?.name ?? names[index];
+    params.push({ kind, index, name, options, properties: kind === 'bean' ? beanProperties(declared) : undefined });
+  }
+  const returned = readDesignType('design:returntype', type.prototype, method.name);
+  const produces = method.produces ?? classMeta.produces ?? [];
+  // `Multi` imported as a type only leaves `Object` in the metadata: a method that can answer a stream counts too.
+  const isMulti = (typeof returned === 'function' && (returned === Multi || returned.prototype instanceof Multi)) || produces.some((type) => STREAMING.has(type.split(';')[0]!.trim().toLowerCase()));
+  return {
+    where: `${type.name}.${method.name}`,
+    httpMethod: method.httpMethods[0]!,
+    template,
+    params,
+    produces,
+    consumes: method.consumes ?? classMeta.consumes ?? [],
+    bindTo: typeof returned === 'function' && !NOT_BOUND.has(returned) && !isMulti ? returned : undefined,
+    multi: isMulti,
+    elementType: method.tags.get(STREAM_ELEMENT_TYPE),
+  };
+}
+
+/**
+ * Every endpoint method of `type` (its own and inherited), by method name. A class with none is refused: it is
+ * not a resource, or its decorators were never run.
+ */
+export function clientEndpoints(type: Function): Map<string, ClientEndpoint> {
+  const endpoints = new Map<string, ClientEndpoint>();
+  const chain = classChain(type);
+  // Nearest class first: a subclass's declaration wins over the one it overrides; the class path is the nearest one.
+  const classPath = chain.find((meta) => meta.path !== undefined);
+  for (const meta of chain) {
+    for (const method of meta.methods.values()) {
+      if (method.httpMethods.length !== 1 || endpoints.has(method.name)) continue;
+      endpoints.set(method.name, describeMethod(type, { ...meta, path: classPath?.path, produces: meta.produces ?? classPath?.produces, consumes: meta.consumes ?? classPath?.consumes }, method));
+    }
+  }
+  if (endpoints.size === 0) throw new TypeError(`${type.name} has no endpoint methods (@GET, @POST...): it cannot be a REST client's contract`);
+  return endpoints;
+}

@@ -1,0 +1,55 @@
+/** A non-2xx answer as the `WebApplicationException` subtype of its status, with its headers and problem body. */
+import type { ProblemDetails } from '../errors/problem-details';
+import {
+  BadRequestException, ConflictException, ForbiddenException, GoneException, InternalServerErrorException, NotAcceptableException,
+  NotAllowedException, NotAuthorizedException, NotFoundException, NotSupportedException, PayloadTooLargeException,
+  PreconditionFailedException, RedirectionException, ServiceUnavailableException, WebApplicationException,
+  type WebApplicationExceptionOptions,
+} from '../errors/web-application-exception';
+
+type StatusException = new (message?: string, options?: WebApplicationExceptionOptions) => WebApplicationException;
+
+const BY_STATUS = new Map<number, StatusException>([
+  [400, BadRequestException],
+  [401, NotAuthorizedException],
+  [403, ForbiddenException],
+  [404, NotFoundException],
+  [406, NotAcceptableException],
+  [409, ConflictException],
+  [410, GoneException],
+  [412, PreconditionFailedException],
+  [413, PayloadTooLargeException],
+  [415, NotSupportedException],
+  [500, InternalServerErrorException],
+  [503, ServiceUnavailableException],
+]);
+
+function isProblem(value: unknown): value is ProblemDetails {
+  return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'number' && typeof (value as { title?: unknown }).title === 'string';
+}
+
+/**
+ * Reads the answer's body (a problem JSON, or text) and makes the exception: its message is the problem's
+ * `detail` (else its title), else the text body, else `HTTP <status>`. The consumed `Response` is kept as
+ * `response`, with the body parsed as `problem` when it was problem JSON.
+ */
+export async function exceptionFor(response: Response): Promise<WebApplicationException> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const text = await response.text().catch(() => '');
+  let problem: ProblemDetails | undefined;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (isProblem(parsed)) problem = parsed;
+    } catch {
+      // Not JSON after all: the text stays the message.
+    }
+  }
+  const message = problem ? problem.detail || problem.title : text.trim() || undefined;
+  const options: WebApplicationExceptionOptions = { headers, problem, response };
+  if (response.status === 405) return new NotAllowedException(message, (response.headers.get('allow') ?? '').split(',').map((method) => method.trim()).filter(Boolean), options);
+  if (response.status >= 300 && response.status < 400 && response.headers.has('location')) return new RedirectionException(response.headers.get('location')!, response.status, options);
+  const Exception = BY_STATUS.get(response.status);
+  return Exception ? new Exception(message, options) : new WebApplicationException(message, response.status, options);
+}

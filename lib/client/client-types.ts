@@ -1,0 +1,46 @@
+/**
+ * The types of a REST client, computed from the resource class itself: every method becomes a call with the
+ * same parameters returning an Observable of what the method answers (each item, for a stream). Only types
+ * are imported here, so the client entry loads nothing of the server.
+ */
+import type { Observable } from 'rxjs';
+import type { FileUpload } from '../multipart/file-upload';
+import type { FileSource, MultipartFormDataOutput } from '../multipart/multipart-form-data-output';
+import type { MultipartFormDataInput } from '../multipart/multipart-form-data-input';
+import type { RestResponse } from '../response/rest-response';
+import type { SseEvent } from '../streaming/sse-event';
+import type { ClientSseEvent } from './read-response';
+
+/** A value as the client receives it: a multipart answer is a `FormData`, bytes are a `Uint8Array`. */
+export type ClientValue<T> = T extends MultipartFormDataOutput ? FormData : T extends Uint8Array ? Uint8Array : T extends SseEvent ? unknown : T;
+
+/**
+ * What a call emits for a method declared to return `R`: the value of a plain, Promise or `RestResponse`
+ * result; every item of an Observable, `Multi`, async iterable or generator.
+ */
+export type ClientItem<R> =
+  R extends Observable<infer T> ? ClientValue<T>
+  : R extends Promise<infer T> ? ClientItem<T>
+  : R extends AsyncIterable<infer T> ? ClientValue<T>
+  : R extends Generator<infer T> ? ClientValue<T>
+  : R extends RestResponse<infer T> ? ClientValue<T>
+  : R extends Response ? unknown
+  : ClientValue<R>;
+
+/** A parameter as the client takes it: a file upload is a `Blob` (or `{ path }` in Node), a multipart input an output. */
+export type ClientArg<P> = P extends FileUpload ? Blob | FileSource : P extends MultipartFormDataInput ? MultipartFormDataOutput | FormData : P;
+
+export type ClientArgs<A extends readonly unknown[]> = { [K in keyof A]: ClientArg<A[K]> };
+
+/** The method names of `T` (fields and private members are left out). */
+export type MethodNames<T> = { [K in keyof T]: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T];
+
+/** The calls of a client of `T`. */
+export type RestClientOf<T> = {
+  [K in MethodNames<T>]: T[K] extends (...args: infer A) => infer R ? (...args: ClientArgs<A>) => Observable<ClientItem<R>> : never;
+};
+
+/** The calls of a client of `T`, emitting whole server-sent events. */
+export type ClientEventsOf<T> = {
+  [K in MethodNames<T>]: T[K] extends (...args: infer A) => infer R ? (...args: ClientArgs<A>) => Observable<ClientSseEvent<ClientItem<R>>> : never;
+};

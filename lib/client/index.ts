@@ -1,0 +1,29 @@
+/**
+ * `rxrest/client`: typed, reactive REST clients made from resource classes. This entry loads nothing of the
+ * server and nothing Node-only, so it runs wherever `fetch` does; the decorators are exported here too, so a
+ * contract class can be written against this entry alone and shared by server and browser.
+ */
+export { RestClient } from './rest-client';
+export type {
+  ClientControls, ClientProvider, ClientRequestContext, ClientRequestFilter, ClientResponseContext, ClientResponseFilter, RestClientOptions,
+} from './rest-client';
+export type { ClientArg, ClientArgs, ClientEventsOf, ClientItem, ClientValue, MethodNames, RestClientOf } from './client-types';
+export type { ClientSseEvent } from './read-response';
+export type { CallOptions } from './write-request';
+export {
+  BadRequestException, ConflictException, ForbiddenException, GoneException, InternalServerErrorException, NotAcceptableException,
+  NotAllowedException, NotAuthorizedException, NotFoundException, NotSupportedException, PayloadTooLargeException,
+  PreconditionFailedException, RedirectionException, ServiceUnavailableException, WebApplicationException,
+} from '../errors/web-application-exception';
+export type { ProblemDetails, Violation } from '../errors/problem-details';
+export { Consumes, DELETE, GET, HEAD, HttpMethod, OPTIONS, PATCH, POST, PUT, Path, Produces } from '../decorators/resource';
+export {
+  BeanParam, Body, CookieParam, DateFormat, DefaultValue, FormParam, HeaderParam, MatrixParam, PathParam, QueryParam, RestCookie, RestForm,
+  RestHeader, RestMatrix, RestPath, RestQuery, Separator,
+} from '../decorators/params';
+export { RestStreamElementType } from '../decorators/stream-element-type';
+export { ConstrainedTo } from '../providers/constrained-to';
+export type { MessageBodyReader, MessageBodyWriter, EntityInput } from '../providers/message-body';
+export { DefaultJsonMapper } from '../json/default-json-mapper';
+export type { JsonMapper, JsonMapperCustomizer } from '../json/json-mapper';
+export { Multi, multi } from '../streaming/multi';

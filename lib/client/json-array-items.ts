@@ -1,0 +1,91 @@
+/**
+ * Splits a streamed JSON array into the text of its items as the bytes arrive, without holding the whole
+ * array: it only tracks nesting and strings, and hands each complete top-level item to be parsed on its own.
+ * A body that is not an array is kept whole and given back at the end.
+ */
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
+export class JsonArrayItems {
+  #text = '';
+  /** Where scanning resumes in `#text`. */
+  #at = 0;
+  /** Where the current item starts in `#text` (-1: between items). */
+  #itemStart = -1;
+  /** Nesting depth: 1 inside the top-level array. */
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  /** `undefined` until the first non-blank character tells whether the body is an array. */
+  #isArray: boolean | undefined;
+  #closed = false;
+
+  /** Adds decoded text; `item` gets the text of every item completed by it, in order. */
+  push(chunk: string, item: (text: string) => void): void {
+    this.#text += chunk;
+    if (this.#isArray === false) return;
+    const text = this.#text;
+    let depth = this.#depth;
+    let inString = this.#inString;
+    let escaped = this.#escaped;
+    let start = this.#itemStart;
+    let index = this.#at;
+    for (; index < text.length && !this.#closed; index++) {
+      const code = text.charCodeAt(index);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (code === BACKSLASH) escaped = true;
+        else if (code === QUOTE) inString = false;
+        continue;
+      }
+      if (this.#isArray === undefined) {
+        if (isSpace(code)) continue;
+        this.#isArray = code === OPEN_BRACKET;
+        if (!this.#isArray) return;
+        depth = 1;
+        continue;
+      }
+      if (code === QUOTE) {
+        inString = true;
+        if (start < 0) start = index;
+      } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+        if (start < 0 && depth === 1) start = index;
+        depth++;
+      } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+        depth--;
+        if (depth === 0) {
+          if (start >= 0) item(text.slice(start, index).trim());
+          start = -1;
+          this.#closed = true;
+        }
+      } else if (code === COMMA && depth === 1) {
+        if (start >= 0) item(text.slice(start, index).trim());
+        start = -1;
+      } else if (start < 0 && depth === 1 && !isSpace(code)) start = index;
+    }
+    // Keep only the unfinished item: memory stays the size of one item, not of the array.
+    const keepFrom = start >= 0 ? start : index;
+    this.#text = text.slice(keepFrom);
+    this.#at = index - keepFrom;
+    this.#itemStart = start >= 0 ? 0 : -1;
+    this.#depth = depth;
+    this.#inString = inString;
+    this.#escaped = escaped;
+  }
+
+  /** The whole body when it was not an array (`undefined` for an array or an empty body). */
+  end(): string | undefined {
+    if (this.#isArray === false) return this.#text;
+    if (this.#isArray === true && !this.#closed) throw new SyntaxError('the JSON array ended before its closing bracket');
+    return undefined;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Reads a successful answer into the values a client method emits, by its `Content-Type`: SSE events parsed
+ * incrementally (eventsource-parser), NDJSON and JSON text sequences record by record, a JSON array item by
+ * item for a method declared to return a `Multi`, other JSON bound to the declared class, text, multipart
+ * forms, and anything else as byte chunks. A registered reader for the type and media type comes first.
+ */
+import { createParser } from 'eventsource-parser';
+import { Observable, type Subscriber } from 'rxjs';
+import type { JsonMapper } from '../json/json-mapper';
+import type { EntityInput, MessageBodyReader } from '../providers/message-body';
+import type { ClientEndpoint } from './client-endpoints';
+import { JsonArrayItems } from './json-array-items';
+
+export interface ResponseReaders {
+  readonly json: JsonMapper;
+  readonly readers: readonly MessageBodyReader[];
+}
+
+/** One server-sent event as the client emits it in events mode: its data parsed like an item. */
+export interface ClientSseEvent<T = unknown> {
+  readonly data: T;
+  readonly id?: string;
+  readonly event?: string;
+}
+
+const NDJSON = new Set(['application/x-ndjson', 'application/jsonl', 'application/json-lines', 'application/stream+json']);
+const RECORD_SEPARATOR = '\x1e';
+
+function mediaTypeOf(response: Response): string {
+  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Reads the body chunk by chunk as text, until it ends or the subscriber has gone. */
+async function eachText(response: Response, subscriber: Subscriber<unknown>, take: (text: string) => void): Promise<void> {
+  if (!response.body) return;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (subscriber.closed) return;
+      if (done) break;
+      take(decoder.decode(value, { stream: true }));
+    }
+    const rest = decoder.decode();
+    if (rest) take(rest);
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** Line by line (NDJSON) or record by record (JSON text sequences): blank records are skipped. */
+function records(response: Response, subscriber: Subscriber<unknown>, separator: string, json: JsonMapper): Promise<void> {
+  let pending = '';
+  const parse = (record: string) => {
+    const trimmed = record.trim();
+    if (trimmed) subscriber.next(json.readValue(trimmed));
+  };
+  return eachText(response, subscriber, (text) => {
+    const pieces = (pending + text).split(separator);
+    pending = pieces.pop()!;
+    for (const piece of pieces) parse(piece);
+  }).then(() => parse(pending));
+}
+
+/** An SSE `data` field as an item: JSON for a JSON element type, or when it holds an object or array; else text. */
+function sseData(data: string, endpoint: ClientEndpoint, json: JsonMapper): unknown {
+  if (endpoint.elementType?.includes('json')) return json.readValue(data);
+  const first = data.trimStart()[0];
+  if (first === '{' || first === '[') return json.readValue(data);
+  return data;
+}
+
+function events(response: Response, subscriber: Subscriber<unknown>, endpoint: ClientEndpoint, json: JsonMapper, asEvents: boolean): Promise<void> {
+  let failure: unknown;
+  const parser = createParser({
+    onEvent: (event) => {
+      if (failure !== undefined || subscriber.closed) return;
+      try {
+        const data = sseData(event.data, endpoint, json);
+        subscriber.next(asEvents ? ({ data, id: event.id, event: event.event } satisfies ClientSseEvent) : data);
+      } catch (error) {
+        failure = error;
+      }
+    },
+  });
+  return eachText(response, subscriber, (text) => {
+    parser.feed(text);
+    if (failure !== undefined) throw failure;
+  });
+}
+
+function arrayItems(response: Response, subscriber: Subscriber<unknown>, endpoint: ClientEndpoint, json: JsonMapper): Promise<void> {
+  const items = new JsonArrayItems();
+  return eachText(response, subscriber, (text) => items.push(text, (item) => subscriber.next(json.readValue(item)))).then(() => {
+    const whole = items.end();
+    if (whole !== undefined && whole.trim() && !subscriber.closed) subscriber.next(json.readValue(whole, endpoint.bindTo));
+  });
+}
+
+async function chunks(response: Response, subscriber: Subscriber<unknown>): Promise<void> {
+  if (!response.body) return;
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || subscriber.closed) return;
+      subscriber.next(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function entityInput(response: Response): EntityInput {
+  return {
+    bytes: async () => new Uint8Array(await response.arrayBuffer()),
+    text: () => response.text(),
+    stream: () => response.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
+  };
+}
+
+/** One value from the whole body. */
+async function whole(response: Response, mediaType: string, endpoint: ClientEndpoint, readers: ResponseReaders): Promise<unknown> {
+  const reader = readers.readers.find((candidate) => candidate.isReadable(endpoint.bindTo, mediaType));
+  if (reader) return reader.readFrom(endpoint.bindTo, mediaType, response.headers, entityInput(response));
+  if (response.status === 204 || response.status === 205) return undefined;
+  if (mediaType === 'multipart/form-data') return response.formData();
+  const text = await response.text();
+  if (mediaType.includes('json')) return text.trim() ? readers.json.readValue(text, endpoint.bindTo) : undefined;
+  return text;
+}
+
+/**
+ * The values of a successful answer, as an Observable that reads the body when subscribed (once: the body
+ * is a stream) and stops reading when unsubscribed. `asEvents` emits whole SSE events instead of their data.
+ */
+export function readResponse(response: Response, endpoint: ClientEndpoint, readers: ResponseReaders, asEvents = false): Observable<unknown> {
+  return new Observable<unknown>((subscriber) => {
+    const mediaType = mediaTypeOf(response);
+    let reading: Promise<void>;
+    if (mediaType === 'text/event-stream') reading = events(response, subscriber, endpoint, readers.json, asEvents);
+    else if (NDJSON.has(mediaType)) reading = records(response, subscriber, '\n', readers.json);
+    else if (mediaType === 'application/json-seq') reading = records(response, subscriber, RECORD_SEPARATOR, readers.json);
+    else if (endpoint.multi && mediaType.includes('json') && !readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType))) {
+      reading = arrayItems(response, subscriber, endpoint, readers.json);
+    } else if (mediaType.includes('json') || mediaType.startsWith('text/') || mediaType === 'multipart/form-data' || readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType)) || !response.body) {
+      reading = whole(response, mediaType, endpoint, readers).then((value) => {
+        if (!subscriber.closed) subscriber.next(value);
+      });
+    } else reading = chunks(response, subscriber);
+    reading.then(
+      () => subscriber.complete(),
+      (error: unknown) => subscriber.error(error),
+    );
+  });
+}

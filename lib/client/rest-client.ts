@@ -1,0 +1,232 @@
+/**
+ * `RestClient.create(ResourceClass, { baseUrl })`: an object with one method per endpoint method of the class,
+ * each returning a cold Observable — nothing is sent until it is subscribed, and unsubscribing aborts the
+ * HTTP request (the server sees the disconnect).
+ */
+import { Observable, type Subscriber } from 'rxjs';
+import { DefaultJsonMapper } from '../json/default-json-mapper';
+import type { JsonMapper, JsonMapperCustomizer } from '../json/json-mapper';
+import { findClassMeta } from '../metadata/store';
+import { CONSTRAINED_TO } from '../providers/constrained-to';
+import type { MessageBodyReader, MessageBodyWriter } from '../providers/message-body';
+import { exceptionFor } from './client-errors';
+import { clientEndpoints, type ClientEndpoint } from './client-endpoints';
+import type { ClientEventsOf, RestClientOf } from './client-types';
+import { readResponse, type ResponseReaders } from './read-response';
+import { writeRequest, type CallOptions, type OutgoingRequest, type RequestWriters } from './write-request';
+
+/** The request as a client request filter sees it: change the URL, headers or body, or answer it yourself. */
+export interface ClientRequestContext {
+  readonly method: string;
+  url: URL;
+  readonly headers: Headers;
+  /** The entity the body was written from (`undefined` without a body). */
+  readonly entity: unknown;
+  /** Answers the call with this response instead of sending the request (later filters are skipped). */
+  abortWith(response: Response): void;
+}
+
+/** The answer as a client response filter sees it, before it is read or turned into an exception. */
+export interface ClientResponseContext {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The whole answer; a filter may replace it (e.g. after refreshing a token and retrying). */
+  response: Response;
+}
+
+/** Runs before each request is sent, in the order registered. */
+export interface ClientRequestFilter {
+  filter(request: ClientRequestContext): void | Promise<void>;
+}
+
+/** Runs on each answer (2xx or not) before it is read, in the order registered. */
+export interface ClientResponseFilter {
+  filter(request: ClientRequestContext, response: ClientResponseContext): void | Promise<void>;
+}
+
+/** A provider registered on a client: an instance, or a class with a no-argument constructor. */
+export type ClientProvider<T> = T | (new () => T);
+
+export interface RestClientOptions {
+  /** Where the resource paths start, the application path included: `http://localhost:8080/api`. */
+  readonly baseUrl: string | URL;
+  /** Headers sent with every request (a call's `$with({ headers })` wins). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly requestFilters?: readonly ClientProvider<ClientRequestFilter>[];
+  readonly responseFilters?: readonly ClientProvider<ClientResponseFilter>[];
+  /** Readers and writers for types or media types of your own, asked before the built-in JSON and text. */
+  readonly providers?: readonly ClientProvider<MessageBodyReader | MessageBodyWriter | JsonMapperCustomizer<DefaultJsonMapper>>[];
+  /** The JSON mapper that writes bodies and reads answers; by default one configured like the server's defaults. */
+  readonly jsonMapper?: JsonMapper;
+  /** The fetch to use (default: the global one), e.g. one with a proxy agent, or a test double. */
+  readonly fetch?: (input: Request) => Promise<Response>;
+}
+
+/** Extra controls of a client, named with `$` so they never clash with a resource's methods. */
+export interface ClientControls<T> {
+  /** The same client with these options on every call: `accept` replaces the `Accept` from `@Produces`. */
+  $with(options: CallOptions): RestClient<T>;
+  /** The same calls emitting whole SSE events (`data`, `id`, `event`) instead of their data. */
+  readonly $events: ClientEventsOf<T>;
+}
+
+/** What `RestClient.create` returns: the resource's endpoint methods as Observable-returning calls. */
+export type RestClient<T> = RestClientOf<T> & ClientControls<T>;
+
+function instantiate<T>(provider: ClientProvider<T>): T {
+  return typeof provider === 'function' ? new (provider as new () => T)() : provider;
+}
+
+/** A provider `@ConstrainedTo('server')` never runs on a client: registering one is a mistake worth saying. */
+function clientSide<T>(provider: ClientProvider<T>): T {
+  const type = typeof provider === 'function' ? provider : (provider as object).constructor;
+  if (findClassMeta(type)?.tags.get(CONSTRAINED_TO) === 'server') throw new TypeError(`${type.name} is @ConstrainedTo('server'): it cannot be registered on a REST client`);
+  return instantiate(provider);
+}
+
+/** Whether `mediaType` fits one of `declared`, with wildcards in type or subtype; nothing declared fits every type. */
+function fits(declared: readonly string[] | undefined, mediaType: string): boolean {
+  if (!declared?.length) return true;
+  const [type, subtype] = mediaType.split(';')[0]!.trim().toLowerCase().split('/');
+  return declared.some((range) => {
+    const [rangeType, rangeSubtype] = range.split(';')[0]!.trim().toLowerCase().split('/');
+    return (rangeType === '*' || rangeType === type) && (rangeSubtype === '*' || rangeSubtype === subtype);
+  });
+}
+
+/** A reader asked only for the media types of its class's `@Consumes`, a writer for those of its `@Produces`, as on the server. */
+function withinMediaTypes(reader: MessageBodyReader): MessageBodyReader;
+function withinMediaTypes(writer: MessageBodyWriter): MessageBodyWriter;
+function withinMediaTypes(provider: MessageBodyReader | MessageBodyWriter): MessageBodyReader | MessageBodyWriter {
+  const meta = findClassMeta((provider as object).constructor);
+  if (isReader(provider)) {
+    return { isReadable: (type, mediaType) => fits(meta?.consumes, mediaType) && provider.isReadable(type, mediaType), readFrom: provider.readFrom.bind(provider) };
+  }
+  return { isWriteable: (type, mediaType, entity) => fits(meta?.produces, mediaType) && provider.isWriteable(type, mediaType, entity), writeTo: provider.writeTo.bind(provider) };
+}
+
+function isReader(provider: unknown): provider is MessageBodyReader {
+  return typeof (provider as MessageBodyReader).isReadable === 'function' && typeof (provider as MessageBodyReader).readFrom === 'function';
+}
+
+function isWriter(provider: unknown): provider is MessageBodyWriter {
+  return typeof (provider as MessageBodyWriter).isWriteable === 'function' && typeof (provider as MessageBodyWriter).writeTo === 'function';
+}
+
+function isCustomizer(provider: unknown): provider is JsonMapperCustomizer<DefaultJsonMapper> {
+  return typeof (provider as JsonMapperCustomizer).customize === 'function';
+}
+
+/** Everything a client's calls share, made once by `create`. */
+interface ClientSetup {
+  readonly endpoints: ReadonlyMap<string, ClientEndpoint>;
+  readonly baseUrl: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly requestFilters: readonly ClientRequestFilter[];
+  readonly responseFilters: readonly ClientResponseFilter[];
+  readonly writers: RequestWriters;
+  readonly readers: ResponseReaders;
+  readonly fetch: (input: Request) => Promise<Response>;
+}
+
+function setUp(type: Function, options: RestClientOptions): ClientSetup {
+  const providers = (options.providers ?? []).map(clientSide);
+  let json = options.jsonMapper;
+  if (!json) {
+    const mapper = new DefaultJsonMapper();
+    for (const customizer of providers.filter(isCustomizer)) customizer.customize(mapper);
+    json = mapper;
+  }
+  const fetcher = options.fetch ?? ((input: Request) => fetch(input));
+  return {
+    endpoints: clientEndpoints(type),
+    baseUrl: String(options.baseUrl),
+    headers: options.headers ?? {},
+    requestFilters: (options.requestFilters ?? []).map(clientSide),
+    responseFilters: (options.responseFilters ?? []).map(clientSide),
+    writers: { json, writers: providers.filter(isWriter).map((writer) => withinMediaTypes(writer)) },
+    readers: { json, readers: providers.filter(isReader).map((reader) => withinMediaTypes(reader)) },
+    fetch: fetcher,
+  };
+}
+
+/** Request filters in order; the first `abortWith` answers instead of the server. */
+async function filterRequest(setup: ClientSetup, request: OutgoingRequest): Promise<{ context: ClientRequestContext; answer: Response | undefined }> {
+  let answer: Response | undefined;
+  const context: ClientRequestContext = {
+    method: request.method,
+    get url() {
+      return request.url;
+    },
+    set url(url: URL) {
+      request.url = url;
+    },
+    headers: request.headers,
+    entity: request.entity,
+    abortWith: (response) => (answer ??= response),
+  };
+  for (const filter of setup.requestFilters) {
+    await filter.filter(context);
+    if (answer) break;
+  }
+  return { context, answer };
+}
+
+async function send(setup: ClientSetup, endpoint: ClientEndpoint, args: readonly unknown[], call: CallOptions, signal: AbortSignal): Promise<Response> {
+  const request = await writeRequest(endpoint, args, setup.baseUrl, { accept: call.accept, headers: { ...setup.headers, ...call.headers } }, setup.writers);
+  const { context, answer } = await filterRequest(setup, request);
+  // A stream body needs half duplex: fetch sends it while the answer may already be coming.
+  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers: request.headers, body: request.body, signal };
+  if (request.body instanceof ReadableStream) init.duplex = 'half';
+  let response = answer ?? (await setup.fetch(new Request(request.url, init)));
+  const responseContext: ClientResponseContext = { status: response.status, headers: response.headers, response };
+  for (const filter of setup.responseFilters) await filter.filter(context, responseContext);
+  response = responseContext.response;
+  if (response.status < 200 || response.status >= 300) throw await exceptionFor(response);
+  return response;
+}
+
+/** One call as a cold Observable: sent on subscribe, aborted on unsubscribe. */
+function call(setup: ClientSetup, endpoint: ClientEndpoint, args: readonly unknown[], options: CallOptions, asEvents: boolean): Observable<unknown> {
+  return new Observable<unknown>((subscriber: Subscriber<unknown>) => {
+    const aborter = new AbortController();
+    let inner: { unsubscribe(): void } | undefined;
+    send(setup, endpoint, args, options, aborter.signal).then(
+      (response) => {
+        if (subscriber.closed) return;
+        inner = readResponse(response, endpoint, setup.readers, asEvents).subscribe(subscriber);
+      },
+      (error: unknown) => subscriber.error(error),
+    );
+    return () => {
+      inner?.unsubscribe();
+      aborter.abort();
+    };
+  });
+}
+
+function clientOf<T>(setup: ClientSetup, options: CallOptions): RestClient<T> {
+  const methods = (asEvents: boolean): Record<string, (...args: unknown[]) => Observable<unknown>> => {
+    const result: Record<string, (...args: unknown[]) => Observable<unknown>> = {};
+    for (const [name, endpoint] of setup.endpoints) result[name] = (...args: unknown[]) => call(setup, endpoint, args, options, asEvents);
+    return result;
+  };
+  const client = methods(false);
+  Object.defineProperty(client, '$with', { value: (more: CallOptions) => clientOf<T>(setup, { accept: more.accept ?? options.accept, headers: { ...options.headers, ...more.headers } }) });
+  Object.defineProperty(client, '$events', { get: () => methods(true) });
+  return client as unknown as RestClient<T>;
+}
+
+/**
+ * Typed REST clients made from resource classes: the same decorators describe the request (path, parameters,
+ * body, media types) and how the answer is read.
+ *
+ * @example
+ * const fruits = RestClient.create(FruitResource, { baseUrl: 'http://localhost:8080' });
+ * fruits.list().subscribe((list) => console.log(list));
+ */
+export const RestClient = {
+  create<T>(resource: abstract new (...args: never[]) => T, options: RestClientOptions): RestClient<T> {
+    return clientOf<T>(setUp(resource, options), {});
+  },
+};

@@ -1,0 +1,199 @@
+/**
+ * Turns one call of a client method into a fetch request: each argument placed where its decorator says (path,
+ * query, matrix, header, cookie, form, bean, body), the body written by a registered writer or the JSON mapper,
+ * `Accept` from `@Produces` and `Content-Type` from `@Consumes`.
+ */
+import type { JsonMapper } from '../json/json-mapper';
+import type { MessageBodyWriter } from '../providers/message-body';
+import { ResponseHeaders } from '../response/response-headers';
+import type { ClientEndpoint, ClientParam } from './client-endpoints';
+
+/** What one call may change: `accept` replaces the `Accept` from `@Produces`; `headers` are added. */
+export interface CallOptions {
+  readonly accept?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What fetch takes as a body. */
+export type RequestBody = NonNullable<RequestInit['body']>;
+
+export interface RequestWriters {
+  readonly json: JsonMapper;
+  readonly writers: readonly MessageBodyWriter[];
+}
+
+/** The request about to be sent: filters may change any of it. */
+export interface OutgoingRequest {
+  method: string;
+  url: URL;
+  readonly headers: Headers;
+  /** The entity the body was written from (`undefined` without a body). */
+  readonly entity: unknown;
+  body: RequestBody | null;
+}
+
+/** Where the parts of a request are gathered while the arguments are placed. */
+interface Parts {
+  readonly path: Map<string, string>;
+  readonly query: URLSearchParams;
+  readonly matrix: [string, string][];
+  readonly headers: Headers;
+  readonly cookies: [string, string][];
+  readonly form: [string, unknown][];
+  body?: { value: unknown; type: unknown };
+}
+
+/** A value as the text of a parameter: dates in ISO 8601, other objects by their `toString()`. */
+function text(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
+
+/** A parameter's values: a list or set gives one per item; `undefined` and `null` give none. */
+function values(value: unknown): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value)) return value.filter((item) => item !== undefined && item !== null);
+  if (value instanceof Set) return [...value];
+  return [value];
+}
+
+/** Cookie values outside the cookie-octet set go percent-encoded (the server decodes them). */
+function cookieValue(value: string): string {
+  return /^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*$/.test(value) ? value : encodeURIComponent(value);
+}
+
+function place(param: Omit<ClientParam, 'index'>, value: unknown, parts: Parts, where: string): void {
+  const name = param.name;
+  switch (param.kind) {
+    case 'body':
+      parts.body = { value, type: param.options.type };
+      return;
+    case 'bean':
+      if (value === undefined || value === null) return;
+      for (const property of param.properties ?? []) place(property.param, (value as Record<string, unknown>)[property.property], parts, where);
+      return;
+    case 'form':
+      for (const item of values(value)) parts.form.push([name!, item]);
+      return;
+    case 'path': {
+      const items = values(value);
+      if (items.length === 0) throw new TypeError(`${where}: the path parameter "${name}" needs a value`);
+      parts.path.set(name!, items.map((item) => encodeURIComponent(text(item))).join(','));
+      return;
+    }
+    case 'query':
+      for (const item of values(value)) parts.query.append(name!, text(item));
+      return;
+    case 'matrix':
+      for (const item of values(value)) parts.matrix.push([name!, text(item)]);
+      return;
+    case 'header': {
+      const items = values(value);
+      if (items.length) parts.headers.set(name!, items.map(text).join(', '));
+      return;
+    }
+    case 'cookie':
+      for (const item of values(value)) parts.cookies.push([name!, cookieValue(text(item))]);
+      return;
+  }
+}
+
+function isBinary(value: unknown): value is Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> {
+  return value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof Blob || value instanceof ReadableStream;
+}
+
+/** The media type of the body: one of `@Consumes` that fits the value (text for a string), else by the value. */
+function bodyMediaType(consumes: readonly string[], value: unknown): string {
+  const concrete = consumes.filter((type) => !type.includes('*'));
+  if (typeof value === 'string') return concrete.find((type) => type.startsWith('text/')) ?? concrete[0] ?? 'text/plain;charset=UTF-8';
+  if (isBinary(value)) return concrete.find((type) => !type.includes('json') && !type.startsWith('text/')) ?? concrete[0] ?? 'application/octet-stream';
+  return concrete.find((type) => type.includes('json')) ?? concrete[0] ?? 'application/json';
+}
+
+/** A file named by its path (`{ path }`, as `MultipartFormDataOutput.addFile` takes): read from disk as it is sent, in Node. */
+async function fileBlob(path: string, where: string): Promise<Blob> {
+  // process.getBuiltinModule is no import: the client entry stays loadable where there is no `node:fs`.
+  const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const fs = node?.getBuiltinModule?.('node:fs') as { openAsBlob?: (path: string) => Promise<Blob> } | undefined;
+  if (!fs?.openAsBlob) throw new TypeError(`${where}: a file part given by its path needs Node (fs.openAsBlob); pass a Blob or File instead`);
+  return fs.openAsBlob(path);
+}
+
+function isFileSource(value: unknown): value is { path: string } {
+  return typeof value === 'object' && value !== null && !isBinary(value) && typeof (value as { path?: unknown }).path === 'string';
+}
+
+/** The shape of `MultipartFormDataOutput`, read without loading it (it is a server class). */
+interface OutputParts {
+  readonly parts: readonly { readonly name: string; readonly value: unknown; readonly mediaType: string; readonly fileName: string | undefined }[];
+}
+
+function isOutputParts(value: unknown): value is OutputParts {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { parts?: unknown }).parts);
+}
+
+async function appendPart(form: FormData, name: string, value: unknown, mediaType: string | undefined, fileName: string | undefined, mapper: JsonMapper, where: string): Promise<void> {
+  const base = (path: string) => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  if (isFileSource(value)) {
+    const blob = await fileBlob(value.path, where);
+    form.append(name, new Blob([blob], { type: mediaType ?? 'application/octet-stream' }), fileName ?? base(value.path));
+  } else if (value instanceof Blob) form.append(name, value, fileName ?? (value instanceof File ? value.name : 'blob'));
+  else if (value instanceof Uint8Array || value instanceof ArrayBuffer) form.append(name, new Blob([value], { type: mediaType ?? 'application/octet-stream' }), fileName ?? name);
+  else if (typeof value === 'object' && value !== null) form.append(name, new Blob([mapper.writeValueAsString(value)], { type: mediaType ?? 'application/json' }), fileName);
+  else if (mediaType && !mediaType.startsWith('text/plain')) form.append(name, new Blob([String(value)], { type: mediaType }), fileName);
+  else form.append(name, String(value));
+}
+
+async function multipartBody(parts: Parts, mapper: JsonMapper, where: string): Promise<FormData> {
+  const form = new FormData();
+  const output = parts.body?.value;
+  if (isOutputParts(output)) for (const part of output.parts) await appendPart(form, part.name, part.value, part.mediaType, part.fileName, mapper, where);
+  else if (output instanceof FormData) for (const [name, value] of output) form.append(name, value);
+  for (const [name, value] of parts.form) await appendPart(form, name, value, undefined, undefined, mapper, where);
+  return form;
+}
+
+async function writeBody(endpoint: ClientEndpoint, parts: Parts, headers: Headers, writers: RequestWriters): Promise<RequestBody | null> {
+  const multipart = endpoint.consumes.find((type) => type.startsWith('multipart/'));
+  if (multipart || isOutputParts(parts.body?.value) || parts.body?.value instanceof FormData) {
+    // fetch writes the boundary into Content-Type itself.
+    return multipartBody(parts, writers.json, endpoint.where);
+  }
+  if (parts.form.length) return new URLSearchParams(parts.form.map(([name, value]): [string, string] => [name, text(value)]));
+  if (!parts.body || parts.body.value === undefined) return null;
+  const { value } = parts.body;
+  const mediaType = bodyMediaType(endpoint.consumes, value);
+  headers.set('Content-Type', mediaType);
+  const type = typeof value === 'object' && value !== null ? value.constructor : undefined;
+  const writer = writers.writers.find((candidate) => candidate.isWriteable(type, mediaType, value));
+  if (writer) {
+    const written = new ResponseHeaders();
+    const body = await writer.writeTo(value, mediaType, written);
+    for (const [name, lines] of written.entries()) headers.set(name, lines.join(', '));
+    return body instanceof Response ? body.body : body;
+  }
+  if (isBinary(value)) return value;
+  if (typeof value === 'string' && !mediaType.includes('json')) return value;
+  return writers.json.writeValueAsString(value);
+}
+
+/** Builds the request for `args`, relative to `baseUrl`. */
+export async function writeRequest(endpoint: ClientEndpoint, args: readonly unknown[], baseUrl: string, call: CallOptions, writers: RequestWriters): Promise<OutgoingRequest> {
+  const parts: Parts = { path: new Map(), query: new URLSearchParams(), matrix: [], headers: new Headers(), cookies: [], form: [] };
+  for (const param of endpoint.params) place(param, args[param.index], parts, endpoint.where);
+  let path = endpoint.template.replace(/\{\s*([\w.-]+)\s*(?::[^}]*)?\}/g, (_, name: string) => {
+    const value = parts.path.get(name);
+    if (value === undefined) throw new TypeError(`${endpoint.where}: the path parameter "${name}" needs a value`);
+    return value;
+  });
+  for (const [name, value] of parts.matrix) path += `;${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+  const url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  for (const [name, value] of parts.query) url.searchParams.append(name, value);
+  const headers = parts.headers;
+  const accept = call.accept ?? endpoint.produces.join(', ');
+  if (accept) headers.set('Accept', accept);
+  if (parts.cookies.length) headers.set('Cookie', parts.cookies.map(([name, value]) => `${name}=${value}`).join('; '));
+  const body = await writeBody(endpoint, parts, headers, writers);
+  for (const [name, value] of Object.entries(call.headers ?? {})) headers.set(name, value);
+  return { method: endpoint.httpMethod, url, headers, entity: parts.body?.value ?? (parts.form.length ? Object.fromEntries(parts.form) : undefined), body };
+}

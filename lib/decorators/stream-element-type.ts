@@ -1,0 +1,17 @@
+/** The element type of a stream's items; apart from the stream buffer, so the REST client can read it without the server. */
+import { metaKey, methodMeta, ownerOf } from '../metadata/store';
+import { memberName } from './decorator-types';
+import type { MethodDecoratorFn } from './resource';
+
+export const STREAM_ELEMENT_TYPE = metaKey<string>('stream-element-type');
+
+/**
+ * The media type each item of a stream is serialized as (SSE `data:`); also sent as `X-SSE-Content-Type`.
+ *
+ * @example
+ * \@GET @Produces('text/event-stream') @RestStreamElementType('application/json')
+ * events(): Multi<Event> { return multi(this.events$); }
+ */
+export function RestStreamElementType(mediaType: string): MethodDecoratorFn {
+  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(STREAM_ELEMENT_TYPE, mediaType);
+}
