@@ -6,6 +6,7 @@
 import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
 import { isContextClass } from '../metadata/context-classes';
+import { isWrapperClass } from '../metadata/wrapper-classes';
 import { readParameterNames } from '../metadata/param-names';
 import { readDesignType } from '../metadata/reflect-shim';
 import { classChain, type ClassMeta, type MethodMeta, type ParamKind } from '../metadata/store';
@@ -49,7 +50,7 @@ export interface ClientEndpoint {
 const STREAMING = new Set(['text/event-stream', 'application/x-ndjson', 'application/jsonl', 'application/json-lines', 'application/stream+json', 'application/json-seq']);
 
 /** Return types that are containers or primitives rather than a class the answer binds to. */
-const NOT_BOUND = new Set<unknown>([Object, Array, Promise, String, Number, Boolean, Function, Symbol, BigInt, Uint8Array, Multi]);
+const NOT_BOUND = new Set<unknown>([Object, Array, Promise, String, Number, Boolean, Function, Symbol, BigInt, Uint8Array, Response, Multi]);
 
 function joinPaths(...paths: (string | undefined)[]): string {
   return paths
@@ -108,7 +109,7 @@ function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta
     params,
     produces,
     consumes: method.consumes ?? classMeta.consumes ?? [],
-    bindTo: typeof returned === 'function' && !NOT_BOUND.has(returned) && !isMulti ? returned : undefined,
+    bindTo: typeof returned === 'function' && !NOT_BOUND.has(returned) && !isWrapperClass(returned) && !isMulti ? returned : undefined,
     multi: isMulti,
     elementType: method.tags.get(STREAM_ELEMENT_TYPE),
   };

@@ -7,6 +7,10 @@ import type { Observable } from 'rxjs';
 import type { FileUpload } from '../multipart/file-upload';
 import type { FileSource, MultipartFormDataOutput } from '../multipart/multipart-form-data-output';
 import type { MultipartFormDataInput } from '../multipart/multipart-form-data-input';
+import type { HttpHeaders } from '../params/context/http-headers';
+import type { ResourceInfo } from '../params/context/resource-info';
+import type { UriInfo } from '../params/context/uri-info';
+import type { RequestContext } from '../pipeline/request-context';
 import type { RestResponse } from '../response/rest-response';
 import type { SseEvent } from '../streaming/sse-event';
 import type { ClientSseEvent } from './read-response';
@@ -16,19 +20,26 @@ export type ClientValue<T> = T extends MultipartFormDataOutput ? FormData : T ex
 
 /**
  * What a call emits for a method declared to return `R`: the value of a plain, Promise or `RestResponse`
- * result; every item of an Observable, `Multi`, async iterable or generator.
+ * result (`unknown` for a `RestResponse<never>`, such as a redirect, whose target answers); every item of an
+ * Observable, `Multi`, async iterable or generator.
  */
 export type ClientItem<R> =
   R extends Observable<infer T> ? ClientValue<T>
   : R extends Promise<infer T> ? ClientItem<T>
   : R extends AsyncIterable<infer T> ? ClientValue<T>
   : R extends Generator<infer T> ? ClientValue<T>
-  : R extends RestResponse<infer T> ? ClientValue<T>
+  : R extends RestResponse<infer T> ? ([T] extends [never] ? unknown : ClientValue<T>)
   : R extends Response ? unknown
   : ClientValue<R>;
 
-/** A parameter as the client takes it: a file upload is a `Blob` (or `{ path }` in Node), a multipart input an output. */
-export type ClientArg<P> = P extends FileUpload ? Blob | FileSource : P extends MultipartFormDataInput ? MultipartFormDataOutput | FormData : P;
+/** Parameter types the server fills with a context object: the client sends nothing for them. */
+type ContextObject = Request | Headers | UriInfo | HttpHeaders | ResourceInfo | RequestContext;
+
+/**
+ * A parameter as the client takes it: a file upload is a `Blob` (or `{ path }` in Node), a multipart input an
+ * output; a context object is `void`, so trailing ones may be left out of a call (an `any` stays `any`).
+ */
+export type ClientArg<P> = 0 extends 1 & P ? P : [P] extends [ContextObject] ? void : P extends FileUpload ? Blob | FileSource : P extends MultipartFormDataInput ? MultipartFormDataOutput | FormData : P;
 
 export type ClientArgs<A extends readonly unknown[]> = { [K in keyof A]: ClientArg<A[K]> };
 

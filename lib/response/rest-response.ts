@@ -1,4 +1,5 @@
 /** The typed response an endpoint, filter or mapper returns: status, headers, cookies and entity. */
+import { markWrapperClass } from '../metadata/wrapper-classes';
 import type { CacheControl } from '../http/cache-control';
 import { formatCacheControl } from '../http/cache-control';
 import type { NewCookie } from '../http/cookies';
@@ -201,3 +202,5 @@ export class ResponseBuilder<T = unknown> {
 }
 
 (RestResponse as { ResponseBuilder: typeof ResponseBuilder }).ResponseBuilder = ResponseBuilder;
+// The REST client binds a JSON answer to the declared return class, never to this wrapper of it.
+markWrapperClass(RestResponse);

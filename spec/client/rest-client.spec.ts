@@ -19,6 +19,7 @@ import { Person } from '../../samples/multipart/person';
 import { Cheese } from '../../samples/negotiated/cheese';
 import { NegotiatedResource } from '../../samples/negotiated/negotiated-resource';
 import { RecordResource } from '../../samples/records/record-resource';
+import { StoredFruitResource, type StoredFruit } from '../../samples/stored-fruits/stored-fruit-resource';
 import { StreamResource } from '../../samples/streams/stream-resource';
 import { tempDir } from '../support/temp-dir';
 
@@ -64,6 +65,14 @@ describe('RestClient over the samples', () => {
     const records = RestClient.create(RecordResource, { baseUrl });
     expect(await firstValueFrom(records.get('2'))).toMatchObject({ id: 2, slug: 'second' });
     await expect(firstValueFrom(records.get('99'))).rejects.toBeInstanceOf(NotFoundException);
+  });
+
+  it('leaves out a context parameter (the Request) and follows a 303 See Other to the stored fruit, bound as JSON', async () => {
+    const stored = RestClient.create(StoredFruitResource, { baseUrl });
+    // A RestResponse<never> (the redirect) is typed unknown: what answers is the target of the 303.
+    const fruit = (await firstValueFrom(stored.add({ name: 'Cherry', description: 'Red' }))) as StoredFruit;
+    expect(fruit).toEqual({ id: expect.any(Number), name: 'Cherry', description: 'Red' });
+    expect(await firstValueFrom(stored.get(fruit.id))).toEqual(fruit);
   });
 
   it('puts path, matrix, query, cookie, header and form parameters where the decorators say, directly and through a bean', async () => {

@@ -56,7 +56,7 @@ describe('the TypeScript blocks of README.md and docs/', () => {
       ...config.options,
       noEmit: true,
       types: ['node'],
-      paths: { rxrest: [join(root, 'lib', 'index.ts')] },
+      paths: { rxrest: [join(root, 'lib', 'index.ts')], 'rxrest/client': [join(root, 'lib', 'client', 'index.ts')] },
     };
     const program = ts.createProgram(files.map(({ file }) => file), options);
     const problems = ts

@@ -1,0 +1,50 @@
+// The client entry runs where fetch runs: what it loads, followed through the JavaScript the compiler emits (so
+// type-only imports, which vanish, do not count), reaches no Node built-in and nothing of the server.
+import { readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+const root = join(__dirname, '..', '..');
+
+/** Every module the emitted JavaScript of `entry` requires, transitively: project files and packages apart. */
+function importGraph(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true },
+      fileName: file,
+    });
+    for (const [, specifier] of outputText.matchAll(/require\("([^"]+)"\)/g)) {
+      if (specifier!.startsWith('.')) visit(`${resolve(dirname(file), specifier!)}.ts`);
+      else packages.add(specifier!);
+    }
+  };
+  visit(join(root, entry));
+  return { files, packages };
+}
+
+describe('the rxrest/client entry', () => {
+  const { files, packages } = importGraph('lib/client/index.ts');
+
+  it('loads no Node built-in and only packages that run in browsers', () => {
+    expect([...packages].filter((name) => isBuiltin(name))).toEqual([]);
+    expect([...packages].map((name) => (name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0])).filter((name, i, all) => all.indexOf(name) === i).sort()).toEqual([
+      'date-fns',
+      'eventsource-parser',
+      'rxjs',
+    ]);
+  });
+
+  it('loads nothing of the server: no assembly, pipeline, server, configuration, multipart parsing or stream writers', () => {
+    const loaded = [...files].map((file) => relative(join(root, 'lib'), file));
+    const folders = new Set(loaded.map((file) => file.split('/')[0]));
+    for (const serverSide of ['assembly', 'pipeline', 'server', 'config', 'multipart', 'routing', 'health', 'metrics', 'openapi', 'params', 'execution']) expect(folders).not.toContain(serverSide);
+    // Of the body and streaming folders, only the JSON text helpers and the Multi type.
+    expect(loaded.filter((file) => file.startsWith('body/') || file.startsWith('streaming/')).sort()).toEqual(['body/json.ts', 'streaming/multi.ts']);
+    expect(folders).toContain('client');
+  });
+});
