@@ -1,4 +1,5 @@
 /** The build step and the built application: decorated classes in, a fetch handler and a server out. */
+import cluster from 'node:cluster';
 import { resolve as resolvePath } from 'node:path';
 import { compressionSettings } from '../compression/compression-settings';
 import { buildConditionFilter, isEndpointDisabled } from '../conditions/build-conditions';
@@ -18,7 +19,6 @@ import type { Endpoint } from '../pipeline/endpoint';
 import { RequestPipeline } from '../pipeline/request-pipeline';
 import { bodyEnvironment } from '../providers/body-environment';
 import { Router } from '../routing/router';
-import cluster from 'node:cluster';
 import { listen, type RunningServer } from '../server/listen';
 import { superviseWorkers } from '../server/workers';
 import { StaticFiles } from '../static/static-files';

@@ -84,9 +84,9 @@ export function listen(fetch: (request: Request, env: unknown) => Response | Pro
         // A second signal ends a single process at once (the default action, once the handler is gone). A worker
         // keeps its handlers: besides the SIGTERM its primary forwards, it may get the terminal's SIGINT or a
         // service manager's SIGTERM sent to the whole group, and it still drains.
-        const listen = cluster.isWorker ? 'on' : 'once';
-        process[listen]('SIGTERM', onSignal);
-        process[listen]('SIGINT', onSignal);
+        const subscribe = cluster.isWorker ? 'on' : 'once';
+        process[subscribe]('SIGTERM', onSignal);
+        process[subscribe]('SIGINT', onSignal);
       }
       const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
       const role = cluster.isWorker ? 'worker' : 'single';
