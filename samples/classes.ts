@@ -1,4 +1,5 @@
 /** Every class of the samples application; each feature's resources add themselves here. */
+import { chatSampleClasses } from './chat/chat-resource';
 import { cheeseSampleClasses } from './cheeses/cheese-resource';
 import { ConditionalResource } from './conditional/conditional-resource';
 import { conditionalSampleClasses } from './conditional/conditional-inclusion';
@@ -24,5 +25,6 @@ export const sampleClasses: Function[] = [
   ...multipartSampleClasses,
   RecordResource,
   ...streamSampleClasses,
+  ...chatSampleClasses,
   UploadsReadiness,
 ];

@@ -28,6 +28,7 @@ import type { Registry } from 'prom-client';
 import { staticFilesAnswer } from '../static/serve-static';
 import { applicationOpenApi, type OpenApiDocument } from '../openapi/application-openapi';
 import { healthAnswers, healthChecks, type Lifecycle } from '../health/application-health';
+import { applicationBroadcast, type ApplicationBroadcast } from '../broadcast/application-broadcast';
 import type { StreamSettings } from '../streaming/stream-pump';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
 import { applicable, compileFilters, requestSteps, responseSteps, type OperatorFilter } from './compile-filters';
@@ -68,14 +69,24 @@ export class RestApp {
   readonly #pipeline: RequestPipeline;
   readonly #openapi: () => OpenApiDocument;
   readonly #lifecycle: Lifecycle;
+  readonly #broadcast: ApplicationBroadcast;
   /**
    * The prom-client registry `framework.metrics.path` serves (absent when `framework.metrics.enabled=false`):
    * register the application's own metrics on it.
    */
   readonly metrics: Registry | undefined;
 
-  constructor(config: Config, pipeline: RequestPipeline, endpoints: readonly EndpointSummary[], openapi: () => OpenApiDocument, lifecycle: Lifecycle, metrics?: ApplicationMetrics) {
+  constructor(
+    config: Config,
+    pipeline: RequestPipeline,
+    endpoints: readonly EndpointSummary[],
+    openapi: () => OpenApiDocument,
+    lifecycle: Lifecycle,
+    broadcast: ApplicationBroadcast,
+    metrics?: ApplicationMetrics,
+  ) {
     this.config = config;
+    this.#broadcast = broadcast;
     this.#pipeline = pipeline;
     this.endpoints = endpoints;
     this.#openapi = openapi;
@@ -104,6 +115,14 @@ export class RestApp {
   fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.#pipeline.execute(request, env);
 
   /**
+   * Releases what the application holds besides a server: the Redis connections of the broadcast backplane.
+   * `listen()`'s shutdown calls it once the server has closed; call it yourself after using `fetch()` alone.
+   */
+  close(): Promise<void> {
+    return this.#broadcast.close();
+  }
+
+  /**
    * Serves the application on `@hono/node-server`; port and host default to the configuration. With
    * `framework.http.workers` above 1, the first process forks that many `node:cluster` workers running the
    * same program (each builds the application and serves in its own `listen()`), and only supervises them.
@@ -125,6 +144,7 @@ export class RestApp {
       shutdownTimeout: config.get('framework.shutdown.timeout'),
       handleSignals: options.handleSignals,
       drainLimit: config.get('framework.http.limits.max-body-size'),
+      onClosed: () => this.close(),
       // From the first moment of a shutdown the readiness check answers DOWN, so load balancers stop sending traffic.
       onShutdown: () => {
         this.#lifecycle.shuttingDown = true;
@@ -224,6 +244,7 @@ export const RestApplication = {
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);
     problems.throwIfAny();
+    const broadcast = applicationBroadcast(config, bodies.json);
     const globalResponse = applicable(filters.response, new Set<string>());
     const lifecycle: Lifecycle = { shuttingDown: false, openStreams };
     const metrics = config.get('framework.metrics.enabled')
@@ -241,7 +262,7 @@ export const RestApplication = {
       compression: compression.enabled || compression.legacyGzip ? compression : undefined,
       // Built-in paths first, static files last; a resource at any of these paths wins over all of them.
       unrouted: [
-        ...healthAnswers(checks, config, lifecycle),
+        ...healthAnswers([...checks, ...broadcast.checks], config, lifecycle),
         ...(metrics ? [metrics.answer(config.get('framework.metrics.path'))] : []),
         ...openApi.answers,
         ...(files ? [staticFilesAnswer(files)] : []),
@@ -250,6 +271,6 @@ export const RestApplication = {
     });
     const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));
     log.debug(`Built ${summary.length} endpoints`);
-    return new RestApp(config, pipeline, summary, openApi.document, lifecycle, metrics);
+    return new RestApp(config, pipeline, summary, openApi.document, lifecycle, broadcast, metrics);
   },
 };

@@ -168,6 +168,14 @@ export const frameworkSchema = z.object({
     default: '0.0.0.0',
     description: 'Interface to listen on.',
   }),
+  'framework.broadcast.backend': setting(oneOf(['memory', 'redis'] as const), {
+    default: 'memory',
+    description: 'How broadcast() events reach subscribers: memory (this process) or redis (pub/sub, every instance).',
+  }),
+  'framework.broadcast.redis.url': setting(text, {
+    default: 'redis://localhost:6379',
+    description: 'The Redis server of the redis broadcast backend (redis://[:password@]host:port[/db]).',
+  }),
   'framework.http.workers': setting(processCount, {
     default: '1',
     description:

@@ -30,11 +30,14 @@ export function isResponseLike(value: unknown): value is RestResponse<unknown> |
   return value instanceof RestResponse || value instanceof Response;
 }
 
-/** A plain value becomes 200 (or `@ResponseStatus`) with it as entity; `undefined` or `null` becomes 204. */
+/**
+ * A plain value becomes 200 (or `@ResponseStatus`) with it as entity; `undefined` or `null` becomes 204, or the
+ * `@ResponseStatus` with no body (a `void` method marked `@ResponseStatus(202)` answers 202 Accepted).
+ */
 export function toResponseContext(result: unknown, defaults: ResultDefaults): ResponseContext {
   if (isResponseLike(result)) return fromRestResponse(result);
   if (result === undefined || result === null) {
-    const context = new ResponseContext(204);
+    const context = new ResponseContext(defaults.status ?? 204);
     applyHeaders(context, defaults);
     return context;
   }

@@ -26,6 +26,8 @@ export interface ListenOptions {
   readonly drainLimit?: number;
   /** Called once when shutdown starts (a signal, or `close()`), before the server stops accepting. */
   readonly onShutdown?: () => void;
+  /** Called once the server has closed, before `close()` resolves: release what the application holds. */
+  readonly onClosed?: () => Promise<void>;
 }
 
 /** A listening server. */
@@ -69,9 +71,13 @@ export function listen(fetch: (request: Request, env: unknown) => Response | Pro
             clearInterval(idle);
             process.off('SIGTERM', onSignal);
             process.off('SIGINT', onSignal);
-            // A cluster worker's channel to the primary would keep it alive: let go of it so the worker exits.
-            if (cluster.isWorker) cluster.worker?.disconnect();
-            done();
+            void (options.onClosed?.() ?? Promise.resolve())
+              .catch((error: unknown) => log.error(`Releasing the application failed: ${error instanceof Error ? error.message : String(error)}`))
+              .then(() => {
+                // A cluster worker's channel to the primary would keep it alive: let go of it so the worker exits.
+                if (cluster.isWorker) cluster.worker?.disconnect();
+                done();
+              });
           });
           server.closeIdleConnections();
         }));

@@ -323,6 +323,54 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
   });
 
+  describe('/chat', () => {
+    /** Opens GET /chat/stream and reads it until `until` is in the text; `cancel` ends it. */
+    const openChat = async (headers: Record<string, string> = {}) => {
+      const res = await get('/chat/stream', headers);
+      const reader = res.body!.getReader();
+      let text = '';
+      return {
+        res,
+        readUntil: async (until: string) => {
+          while (!text.includes(until)) text += new TextDecoder().decode((await reader.read()).value);
+          return text;
+        },
+        cancel: () => reader.cancel(),
+      };
+    };
+    const post = (user: string, text: string) => send('/chat/messages', 'POST', JSON.stringify({ user, text }), json);
+
+    it('POST /chat/messages answers 202 with an empty body; GET /chat/stream sends each message posted after connecting, with ids', async () => {
+      const before = await post('early', 'not seen by the stream');
+      expect(before.status).toBe(202);
+      const stream = await openChat();
+      expect(stream.res.status).toBe(200);
+      expect(stream.res.headers.get('content-type')).toBe('text/event-stream');
+      const first = await post('ada', 'hello');
+      expect(first.status).toBe(202);
+      expect(await first.text()).toBe('');
+      await post('bob', 'hi ada');
+      const text = await stream.readUntil('hi ada');
+      await stream.cancel();
+      expect(text).toBe('id:2\ndata:{"user":"ada","text":"hello"}\n\nid:3\ndata:{"user":"bob","text":"hi ada"}\n\n');
+    });
+
+    it('GET /chat/stream with Last-Event-ID first sends the messages after that id', async () => {
+      await post('carol', 'while you were away');
+      const stream = await openChat({ 'Last-Event-ID': '2' });
+      const text = await stream.readUntil('while you were away');
+      await stream.cancel();
+      expect(text).toBe('id:3\ndata:{"user":"bob","text":"hi ada"}\n\nid:4\ndata:{"user":"carol","text":"while you were away"}\n\n');
+    });
+
+    it('POST /chat/messages without a user or text answers 400 naming each field', async () => {
+      const res = await send('/chat/messages', 'POST', '{"user":""}', json);
+      expect(res.status).toBe(400);
+      const problem = (await res.json()) as { violations: { field: string }[] };
+      expect(problem.violations.map((violation) => violation.field)).toEqual(['user', 'text']);
+    });
+  });
+
   describe('static files and compression', () => {
     it('GET / and GET /index.html answer samples/public/index.html as text/html with ETag and Last-Modified', async () => {
       for (const path of ['/', '/index.html']) {
