@@ -46,6 +46,7 @@ export class RedisBackplane implements Backplane {
     this.#listener = new Redis(url, { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null });
     for (const connection of [this.#publisher, this.#listener]) {
       connection.on('error', (error: Error) => this.#lost(where, error));
+      connection.on('reconnecting', () => this.#lost(where, new Error('the connection closed')));
       connection.on('ready', () => this.#regained(where));
     }
     this.#listener.on('pmessage', (_pattern: string, channel: string, message: string) => this.#received(channel, message));

@@ -1,0 +1,148 @@
+// The Redis backplane against a real redis-server: two samples processes on framework.broadcast.backend=redis,
+// an SSE client on each; chat messages posted on either reach both, in one order. Redis killed mid-test: both
+// readiness checks go DOWN, posting still answers 202 and nothing crashes; Redis back: UP again, and messages
+// reach both instances again.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { redisServer } from '../support/redis-server';
+
+const root = join(__dirname, '..', '..');
+const redis = redisServer();
+
+interface Instance {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly url: string;
+  readonly exited: Promise<number | null>;
+  output(): string;
+}
+
+function startSamples(): Promise<Instance> {
+  const child = spawn(process.execPath, ['-r', './spec/support/register-ts.js', 'samples/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      FRAMEWORK_BROADCAST_BACKEND: 'redis',
+      FRAMEWORK_BROADCAST_REDIS_URL: redis.url,
+      FRAMEWORK_REST_SSE_KEEP_ALIVE: '0',
+    },
+  });
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve({ child, url: match[1]!, exited, output: () => output });
+    });
+    child.once('exit', (code) => reject(new Error(`the samples exited with ${code}: ${output}`)));
+  });
+}
+
+interface ChatClient {
+  readonly messages: string[];
+  until(count: number): Promise<void>;
+  close(): void;
+}
+
+function openChat(url: string): Promise<ChatClient> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/chat/stream`, { agent: false }, (res) => {
+      const messages: string[] = [];
+      const waiters: (() => void)[] = [];
+      res.setEncoding('utf8');
+      let pending = '';
+      res.on('data', (chunk: string) => {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop()!;
+        for (const line of lines) if (line.startsWith('data:')) messages.push((JSON.parse(line.slice(5)) as { text: string }).text);
+        waiters.splice(0).forEach((wake) => wake());
+      });
+      res.on('error', () => undefined);
+      resolve({
+        messages,
+        until: async (count) => {
+          while (messages.length < count) await new Promise<void>((wake) => waiters.push(wake));
+        },
+        close: () => req.destroy(),
+      });
+    });
+    req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+    req.end();
+  });
+}
+
+const post = (url: string, text: string) =>
+  fetch(`${url}/chat/messages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user: 'spec', text }) });
+
+async function readiness(url: string): Promise<{ status: number; broadcast: string | undefined }> {
+  const res = await fetch(`${url}/q/health/ready`);
+  const body = (await res.json()) as { checks: { name: string; status: string }[] };
+  return { status: res.status, broadcast: body.checks.find((check) => check.name === 'broadcast')?.status };
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('broadcast over Redis, across two instances', () => {
+  let a: Instance;
+  let b: Instance;
+  beforeAll(async () => {
+    await redis.start();
+    [a, b] = await Promise.all([startSamples(), startSamples()]);
+  }, 30_000);
+  afterAll(() => {
+    a?.child.kill('SIGKILL');
+    b?.child.kill('SIGKILL');
+  });
+
+  it('delivers messages posted on either instance to the clients of both, in one order; survives a Redis outage', async () => {
+    for (const instance of [a, b]) await until(async () => ((await readiness(instance.url)).broadcast === 'UP' ? true : undefined), 'readiness UP');
+    const onA = await openChat(a.url);
+    const onB = await openChat(b.url);
+    for (let n = 0; n < 10; n++) expect((await post(n % 2 ? b.url : a.url, `m${n}`)).status).toBe(202);
+    await Promise.all([onA.until(10), onB.until(10)]);
+    expect(onA.messages).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9']);
+    expect(onB.messages).toEqual(onA.messages);
+
+    await redis.kill();
+    for (const instance of [a, b]) {
+      const down = await until(async () => {
+        const ready = await readiness(instance.url);
+        return ready.broadcast === 'DOWN' ? ready : undefined;
+      }, 'readiness DOWN');
+      expect(down.status).toBe(503);
+    }
+    // Posting never fails the request; meanwhile a message reaches the clients of its own instance.
+    expect((await post(a.url, 'during the outage')).status).toBe(202);
+    await onA.until(11);
+    expect(onA.messages.at(-1)).toBe('during the outage');
+    expect(a.output()).toContain('is unreachable');
+
+    await redis.start();
+    for (const instance of [a, b]) await until(async () => ((await readiness(instance.url)).status === 200 ? true : undefined), 'readiness UP again');
+    expect((await post(b.url, 'after the outage')).status).toBe(202);
+    await Promise.all([onA.until(12), onB.until(11)]);
+    expect(onA.messages.at(-1)).toBe('after the outage');
+    expect(onB.messages.at(-1)).toBe('after the outage');
+    expect(a.output()).toContain('connected to Redis at redis://127.0.0.1');
+    onA.close();
+    onB.close();
+
+    // A clean stop lets go of the Redis connections: both exit with code 0.
+    a.child.kill('SIGTERM');
+    b.child.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+    expect(await b.exited).toBe(0);
+  }, 60_000);
+});

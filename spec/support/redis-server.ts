@@ -1,0 +1,68 @@
+// A real redis-server for the specs that need one (Debian's package, installed by .ci/install-tools): started on a
+// free port with no persistence, in a temp folder removed afterwards; it can be killed and started again on the
+// same port, as an outage would.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { tempDir } from './temp-dir';
+
+export interface RedisServer {
+  /** Its port (0 until first started). */
+  readonly port: number;
+  readonly url: string;
+  /** Kills it at once (SIGKILL), as a crash would. */
+  kill(): Promise<void>;
+  /** Starts it: on a free port the first time, on the same one after a kill. */
+  start(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A redis-server for this spec file: call it at the top level (it registers its folder and its stop in
+ * `afterAll`), then `await redis.start()` in a `beforeAll`.
+ */
+export function redisServer(): RedisServer {
+  const dir = tempDir('redis');
+  let port = 0;
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    port ||= await freePort();
+    await new Promise<void>((resolve, reject) => {
+      const process = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      process.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) resolve();
+      });
+      process.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
+      process.once('error', (error) => reject(new Error(`redis-server could not start (run .ci/install-tools): ${error.message}`)));
+      child = process;
+    });
+  };
+  const kill = () =>
+    new Promise<void>((resolve) => {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  afterAll(kill);
+  return {
+    get port() {
+      return port;
+    },
+    get url() {
+      return `redis://127.0.0.1:${port}`;
+    },
+    kill,
+    start,
+  };
+}
