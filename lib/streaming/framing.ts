@@ -1,5 +1,5 @@
 /** How the items of a stream become bytes for each negotiated media type: SSE, NDJSON, JSON array, chunks. */
-import { formatSseData, formatSseEvent, isSseEvent, looksLikeSseEvent } from './sse-event';
+import { formatSseData, formatSseEvent, isSseEvent, looksLikeSseEvent, type SseEvent } from './sse-event';
 
 /** The framing of one stream response: text before, per item, between items, after, and what an error after commit writes. */
 export interface Framing {
@@ -62,13 +62,26 @@ function serializer(elementType: string | undefined): (item: unknown) => string 
   return (item) => (typeof item === 'string' ? item : text && (typeof item !== 'object' || item === null) ? String(item) : toJson(item));
 }
 
+/**
+ * SSE frames of events made with `sseEvent()`, under the default element type: one event sent to many streams
+ * (a broadcast to a thousand subscribers) is serialized once, not once per stream.
+ */
+const sharedFrames = new WeakMap<object, string>();
+
 function sseFraming(elementType: string | undefined): Framing {
   const serialize = serializer(elementType);
+  const format = (item: SseEvent) => formatSseEvent(item, item.data === undefined ? undefined : serialize(item.data));
   return {
     mediaType: 'text/event-stream',
     start: '',
     frame(item) {
-      if (isSseEvent(item) || looksLikeSseEvent(item)) return formatSseEvent(item, item.data === undefined ? undefined : serialize(item.data));
+      if (isSseEvent(item)) {
+        if (elementType !== undefined) return format(item);
+        let frame = sharedFrames.get(item);
+        if (frame === undefined) sharedFrames.set(item, (frame = format(item)));
+        return frame;
+      }
+      if (looksLikeSseEvent(item)) return format(item);
       return formatSseData(serialize(item));
     },
     separator: '',

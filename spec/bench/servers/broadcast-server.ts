@@ -1,0 +1,54 @@
+/**
+ * The broadcast bench server: `GET /bench/events` subscribes to the `bench` topic (SSE), `POST /bench/publish?rate=R&ms=D`
+ * publishes R events a second for D ms (in 10 ms batches), each carrying its publication time. argv[2] is the
+ * backend (`memory`, or `redis` with the URL in argv[3]).
+ */
+import { performance } from 'node:perf_hooks';
+import { broadcast, GET, Path, POST, Produces, QueryParam, ResponseStatus, RestApplication, resolveConfig, type Multi, type SseEvent } from '../../../lib';
+import { READY_PREFIX } from '../bench-routes';
+import { followParent } from './server-control';
+
+/** What each event carries: its number and when it was published (ms since the epoch, sub-millisecond). */
+export interface BenchEvent {
+  readonly n: number;
+  readonly t: number;
+}
+
+const topic = broadcast<BenchEvent>('bench', { replay: 0 });
+const BATCH_MS = 10;
+
+@Path('bench')
+class BroadcastBenchResource {
+  @GET @Path('events') @Produces('text/event-stream')
+  events(): Multi<SseEvent> {
+    return topic.subscribe();
+  }
+
+  @GET @Path('subscribers') @Produces('application/json')
+  subscribers(): { subscribers: number } {
+    return { subscribers: topic.subscribers };
+  }
+
+  @POST @Path('publish') @ResponseStatus(202)
+  publish(@QueryParam('rate') rate: number, @QueryParam('ms') ms: number): void {
+    let n = 0;
+    const started = performance.now();
+    const timer = setInterval(() => {
+      // Catch up on the batches a late timer missed, so the rate holds.
+      const due = Math.min(Math.floor(((performance.now() - started) / 1000) * rate), Math.floor((ms / 1000) * rate));
+      while (n < due) topic.publish({ n: n++, t: performance.timeOrigin + performance.now() });
+      if (performance.now() - started >= ms) clearInterval(timer);
+    }, BATCH_MS);
+  }
+}
+
+async function main(): Promise<void> {
+  const [backend = 'memory', url] = process.argv.slice(2);
+  const overrides = { 'framework.broadcast.backend': backend, 'framework.rest.sse.keep-alive': '0', ...(url ? { 'framework.broadcast.redis.url': url } : {}) };
+  const app = RestApplication.build({ classes: [BroadcastBenchResource], config: resolveConfig({ overrides }) });
+  const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  process.stdout.write(`${READY_PREFIX}${server.port}\n`);
+  followParent(() => void server.close());
+}
+
+void main();
