@@ -5,6 +5,7 @@
  * for reconnecting clients. A subscriber is a response stream: its own byte budget and overflow policy
  * decide what a slow client costs, so it never slows the others.
  */
+import cluster from 'node:cluster';
 import { Observable, type Subscriber } from 'rxjs';
 import { logging } from '../logging/logger';
 import { multi, type Multi } from '../streaming/multi';
@@ -63,6 +64,7 @@ export class Broadcaster<T> {
    * take it logs why (and, for Redis, the readiness check is DOWN meanwhile).
    */
   publish(item: T): void {
+    warnIfWorkerAlone();
     const event: BroadcastEvent = { id: `${backplane.idPrefix}${++this.#sequence}`, data: item };
     try {
       backplane.publish(this.topic, event);
@@ -162,6 +164,14 @@ function deliverToTopic(topic: string, event: BroadcastEvent): void {
 
 let backplane: Backplane = new MemoryBackplane();
 backplane.start(deliverToTopic);
+let warnedWorkerAlone = false;
+
+/** In a cluster worker, the in-memory backplane reaches only that worker's subscribers: said once, at the first publish. */
+function warnIfWorkerAlone(): void {
+  if (warnedWorkerAlone || !cluster.isWorker || !(backplane instanceof MemoryBackplane)) return;
+  warnedWorkerAlone = true;
+  log.warn('broadcast(): with framework.http.workers above 1 and the in-memory backend, events reach only the subscribers of the worker that publishes them; set framework.broadcast.backend=redis');
+}
 
 /**
  * Makes `next` the process's backplane (the application does, from `framework.broadcast.backend`); returns

@@ -17,7 +17,7 @@ interface Instance {
   output(): string;
 }
 
-function startSamples(): Promise<Instance> {
+function startSamples(env: Record<string, string> = {}): Promise<Instance> {
   const child = spawn(process.execPath, ['-r', './spec/support/register-ts.js', 'samples/main.ts'], {
     cwd: root,
     env: {
@@ -27,6 +27,7 @@ function startSamples(): Promise<Instance> {
       FRAMEWORK_BROADCAST_BACKEND: 'redis',
       FRAMEWORK_BROADCAST_REDIS_URL: redis.url,
       FRAMEWORK_REST_SSE_KEEP_ALIVE: '0',
+      ...env,
     },
   });
   let output = '';
@@ -144,5 +145,26 @@ describe('broadcast over Redis, across two instances', () => {
     b.child.kill('SIGTERM');
     expect(await a.exited).toBe(0);
     expect(await b.exited).toBe(0);
+  }, 60_000);
+});
+
+describe('broadcast over Redis with framework.http.workers=2', () => {
+  let instance: Instance;
+  beforeAll(async () => {
+    if (!redis.port) await redis.start();
+    instance = await startSamples({ FRAMEWORK_HTTP_WORKERS: '2' });
+  }, 30_000);
+  afterAll(() => instance?.child.kill('SIGKILL'));
+
+  it('reaches the clients of every worker (each worker is an instance)', async () => {
+    await until(async () => ((await readiness(instance.url)).broadcast === 'UP' ? true : undefined), 'readiness UP');
+    // The primary hands connections to the workers in turn: four clients land on both workers.
+    const clients = await Promise.all(Array.from({ length: 4 }, () => openChat(instance.url)));
+    for (let n = 0; n < 3; n++) expect((await post(instance.url, `w${n}`)).status).toBe(202);
+    await Promise.all(clients.map((client) => client.until(3)));
+    for (const client of clients) expect(client.messages).toEqual(['w0', 'w1', 'w2']);
+    clients.forEach((client) => client.close());
+    instance.child.kill('SIGTERM');
+    expect(await instance.exited).toBe(0);
   }, 60_000);
 });
