@@ -7,6 +7,7 @@ import type { ParamFact } from '../openapi/endpoint-facts';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
 import { beanReadsBody } from '../params/compile-bean';
 import { contextResolver } from '../params/context-types';
+import { isItemStreamParameter } from '../params/read-item-stream';
 import { isUnknownDesignType } from '../params/convert';
 import { logging } from '../logging/logger';
 import type { BodySettings } from '../params/read-body-argument';
@@ -62,7 +63,8 @@ export function compileArguments(type: Function, method: MethodMeta, template: P
       }
       if (typedKinds.has(meta.kind)) untyped.push(`${name ?? i} (${meta.kind})`);
     }
-    facts.push({ kind: meta.kind, name, type: options?.type ?? types[i], schema: options?.schema, required: options?.required, defaultValue: meta.tags.get(DEFAULT_VALUE) });
+    const stream = meta.kind === 'body' && isItemStreamParameter(types[i], options ?? {});
+    facts.push({ kind: meta.kind, name, type: options?.type ?? types[i], schema: options?.schema, required: options?.required, defaultValue: meta.tags.get(DEFAULT_VALUE), stream });
     const reader = problems.attempt(where, () => compileArgument({ meta, name, designType: types[i], settings, template }));
     if (reader) readers.push(reader);
   }

@@ -231,7 +231,10 @@ export const RestApplication = {
     const filters = compileFilters(units, options.filters ?? [], problems);
     const mappers = compileMappers(units, problems, interceptors);
     const bodies = bodyEnvironment(units, config);
-    const body = { maxBodySize: config.get('framework.http.limits.max-body-size'), multipart: multipartSettings((key) => config.get(key as FrameworkKey)), ...bodies.settings };
+    const body = {
+      maxBodySize: config.get('framework.http.limits.max-body-size'),
+      maxStreamItemSize: config.get('framework.http.limits.max-stream-item-size'),
+      multipart: multipartSettings((key) => config.get(key as FrameworkKey)), ...bodies.settings };
     const root = applicationPath(options, config);
     const resources = units.filter((u) => u.isResource);
     const links = { registry: collectLinkTargets(resources, root, problems), forwarding: config.get('framework.http.proxy.proxy-address-forwarding') };

@@ -37,9 +37,9 @@ type ContextObject = Request | Headers | UriInfo | HttpHeaders | ResourceInfo | 
 
 /**
  * A parameter as the client takes it: a file upload is a `Blob` (or `{ path }` in Node), a multipart input an
- * output; a context object is `void`, so trailing ones may be left out of a call (an `any` stays `any`).
+ * output, a `Multi` of items any Observable or async iterable (sent as a stream); a context object is `void`, so trailing ones may be left out of a call (an `any` stays `any`).
  */
-export type ClientArg<P> = 0 extends 1 & P ? P : [P] extends [ContextObject] ? void : P extends FileUpload ? Blob | FileSource : P extends MultipartFormDataInput ? MultipartFormDataOutput | FormData : P;
+export type ClientArg<P> = 0 extends 1 & P ? P : [P] extends [ContextObject] ? void : P extends Observable<infer T> ? Observable<T> | AsyncIterable<T> : P extends FileUpload ? Blob | FileSource : P extends MultipartFormDataInput ? MultipartFormDataOutput | FormData : P;
 
 export type ClientArgs<A extends readonly unknown[]> = { [K in keyof A]: ClientArg<A[K]> };
 

@@ -9,7 +9,7 @@ import { Observable, type Subscriber } from 'rxjs';
 import type { JsonMapper } from '../json/json-mapper';
 import type { EntityInput, MessageBodyReader } from '../providers/message-body';
 import type { ClientEndpoint } from './client-endpoints';
-import { JsonArrayItems } from './json-array-items';
+import { JsonArrayItems } from '../json/json-array-items';
 
 export interface ResponseReaders {
   readonly json: JsonMapper;

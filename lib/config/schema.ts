@@ -108,6 +108,10 @@ export const frameworkSchema = z.object({
     default: '10M',
     description: 'Largest request body accepted; larger gets 413.',
   }),
+  'framework.http.limits.max-stream-item-size': setting(size, {
+    default: '1M',
+    description: 'Largest item of a request body read as a Multi (one NDJSON line, one JSON array element...); larger gets 413.',
+  }),
   'framework.http.limits.max-form-attribute-size': setting(size, {
     default: '2048',
     description: 'Largest non-file multipart part; larger gets 413.',

@@ -29,6 +29,11 @@ export interface ParamOptions {
    * code unit, objects by their `compareTo`).
    */
   collection?: 'array' | 'set' | 'sorted-set';
+  /**
+   * The body is a stream of items (a `Multi`), for a parameter whose type metadata cannot say so (`Multi`
+   * imported as a type only); `type` and `schema` then describe each item.
+   */
+  stream?: boolean;
 }
 
 export const PARAM_OPTIONS = metaKey<ParamOptions>('param-options');

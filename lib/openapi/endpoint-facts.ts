@@ -14,6 +14,8 @@ export interface ParamFact {
   readonly required: boolean | undefined;
   /** `@DefaultValue`, as written. */
   readonly defaultValue: string | undefined;
+  /** A body of many items (a `Multi` parameter): `type` and `schema` describe each item. */
+  readonly stream?: boolean;
 }
 
 /** An endpoint, described: read once at build time by the OpenAPI document, never per request. */

@@ -85,8 +85,10 @@ function requestBody(facts: readonly ParamFact[], consumes: readonly string[]): 
   const body = facts.find((fact) => fact.kind === 'body');
   const form = facts.filter((fact) => fact.kind === 'form' && fact.name !== undefined);
   if (body) {
-    const schema = body.schema ? zodSchema(body.schema) : typeSchema(body.type);
+    const schema = body.schema ? zodSchema(body.schema) : body.stream && body.type === undefined ? {} : typeSchema(body.type);
     const types = consumes.length ? consumes : ['application/json'];
+    // A body of items is described item by item, as streamed answers are.
+    if (body.stream) return { required: body.required !== false, content: content(types, schema, true) };
     return { required: body.required !== false, content: Object.fromEntries(types.map((type) => [type, { schema }])) };
   }
   if (!form.length) return undefined;

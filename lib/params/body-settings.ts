@@ -7,6 +7,8 @@ import type { MultipartSettings } from '../multipart/multipart-settings';
 export interface BodySettings {
   /** `framework.http.limits.max-body-size`, in bytes. */
   readonly maxBodySize: number;
+  /** `framework.http.limits.max-stream-item-size`: one item of a body of items, in bytes (1M when absent). */
+  readonly maxStreamItemSize?: number;
   /** Registered parameter converters, in priority order. */
   readonly converters?: readonly ParamConverterProvider[];
   /** User readers and reader interceptors. */

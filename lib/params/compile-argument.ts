@@ -8,6 +8,7 @@ import { compileBeanReader } from './compile-bean';
 import { contextResolver } from './context-types';
 import { describeType } from './convert';
 import { compileBodyReader } from './read-body-argument';
+import { compileItemStreamReader, isItemStreamParameter } from './read-item-stream';
 import { compileValueReader } from './compile-value';
 import { PART_TYPE } from '../decorators/multipart';
 import { compileContainerBodyReader, compileMultipartArgument, compileMultipartInputReader } from '../multipart/compile-multipart-argument';
@@ -47,6 +48,8 @@ export function compileArgument(spec: ArgumentSpec): ArgumentReader {
       return resolve;
     }
     case 'body': {
+      // A Multi of items: `type` and `schema` describe each item, not the body.
+      if (isItemStreamParameter(designType, options)) return compileItemStreamReader(options, spec.settings);
       const type = options.type ?? designType;
       if (type === MultipartFormDataInput) return compileMultipartInputReader(spec.settings.multipart);
       const body = compileBodyReader(designType, options, spec.settings);

@@ -1,5 +1,5 @@
 /** `Multi` and `Uni`: Observables marked as many-item streams or single results (DESIGN §4). */
-import { from, Observable } from 'rxjs';
+import { from, Observable, type Subscription } from 'rxjs';
 
 const MULTI: unique symbol = Symbol.for('rxrest.multi') as never;
 const PULLED: unique symbol = Symbol.for('rxrest.multi.pulled') as never;
@@ -29,11 +29,71 @@ export class Multi<T> extends Observable<T> {
    * \@GET @Produces('application/x-ndjson')
    * export(): Multi<Row> { return Multi.from(this.db.cursor('select * from rows')); }
    */
+  /**
+   * Iterates the items with `for await`: a pulled Multi (`Multi.from`, a request's items) is read one item at a
+   * time, as the loop asks; any other is subscribed and its items queued until the loop takes them.
+   */
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    const pulled = this[PULLED];
+    if (pulled) return Symbol.asyncIterator in pulled ? pulled[Symbol.asyncIterator]() : fromSyncIterator(pulled[Symbol.iterator]());
+    return queuedIterator(this);
+  }
+
   static from<T>(source: Iterable<T> | AsyncIterable<T>): Multi<T> {
     const pulled = new Multi(from(source));
-    Object.defineProperty(pulled, PULLED, { value: source });
+    pullFrom(pulled, source);
     return pulled;
   }
+}
+
+function fromSyncIterator<T>(iterator: Iterator<T>): AsyncIterator<T> {
+  return {
+    next: async () => iterator.next(),
+    return: async () => iterator.return?.() ?? { done: true, value: undefined },
+  };
+}
+
+/** An Observable as an async iterator: subscribed on the first `next()`, items queued until taken. */
+function queuedIterator<T>(source: Observable<T>): AsyncIterator<T> {
+  const queue: IteratorResult<T>[] = [];
+  const waiting: { resolve: (result: IteratorResult<T>) => void; reject: (error: unknown) => void }[] = [];
+  let failure: { error: unknown } | undefined;
+  let finished = false;
+  let subscription: Subscription | undefined;
+  const settle = (result: IteratorResult<T>) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter.resolve(result);
+    else queue.push(result);
+  };
+  return {
+    next: () => {
+      subscription ??= source.subscribe({
+        next: (value) => settle({ done: false, value }),
+        error: (error: unknown) => {
+          failure = { error };
+          for (const waiter of waiting.splice(0)) waiter.reject(error);
+        },
+        complete: () => {
+          finished = true;
+          settle({ done: true, value: undefined });
+        },
+      });
+      const ready = queue.shift();
+      if (ready) return Promise.resolve(ready);
+      if (failure) return Promise.reject(failure.error);
+      if (finished) return Promise.resolve({ done: true, value: undefined });
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    },
+    return: async () => {
+      subscription?.unsubscribe();
+      return { done: true, value: undefined };
+    },
+  };
+}
+
+/** Makes `stream` pulled from `source` when a response sends it (what `Multi.from` does for its own). */
+export function pullFrom<T>(stream: Multi<T>, source: Iterable<T> | AsyncIterable<T>): void {
+  Object.defineProperty(stream, PULLED, { value: source });
 }
 
 /** The iterable a `Multi.from` stream pulls; undefined for any other Observable. */

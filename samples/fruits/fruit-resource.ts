@@ -1,5 +1,5 @@
 /** `/fruits`: JSON in and out, declared once on the class. */
-import { Consumes, DELETE, GET, Path, POST, Produces } from '../../lib';
+import { Body, Consumes, DELETE, GET, Multi, Path, POST, Produces } from '../../lib';
 import { Fruit } from './fruit';
 
 /** The current fruits, shared with `/streams/fruits`. */
@@ -23,6 +23,23 @@ export class FruitResource {
   add(fruit: Fruit): Fruit[] {
     this.#fruits.push(fruit);
     return this.#fruits;
+  }
+
+  /**
+   * NDJSON of fruits, one per line, each checked like a JSON Fruit as it arrives and added at once: `{ "imported": n }`.
+   * The first invalid line answers 400 naming it (the fruits before it stay added). Read at the pace of the
+   * loop, so an upload of any size takes no more memory than a line.
+   */
+  @POST
+  @Path('import')
+  @Consumes('application/x-ndjson')
+  async import(@Body({ type: Fruit }) fruits: Multi<Fruit>): Promise<{ imported: number }> {
+    let imported = 0;
+    for await (const fruit of fruits) {
+      this.#fruits.push(fruit);
+      imported++;
+    }
+    return { imported };
   }
 
   @DELETE

@@ -1,6 +1,6 @@
 /** `/streams`: a Multi of the fruits by Accept, endless or counted SSE ticks, and the ticks still subscribed. */
 import { finalize, interval, map, Observable, of, take } from 'rxjs';
-import { GET, Path, Produces, QueryParam, multi, type Multi } from '../../lib';
+import { Body, Consumes, GET, Multi, Path, POST, Produces, QueryParam, RestStreamElementType, multi } from '../../lib';
 import { fruitStore } from '../fruits/fruit-resource';
 import type { Fruit } from '../fruits/fruit';
 
@@ -31,6 +31,16 @@ export class StreamResource {
         return subscription;
       }),
     );
+  }
+
+  /** NDJSON of strings in, the same strings upper-cased out, each line answered as soon as it has arrived. */
+  @POST
+  @Path('uppercase')
+  @Consumes('application/x-ndjson')
+  @Produces('application/x-ndjson')
+  @RestStreamElementType('application/json')
+  uppercase(@Body({ type: String }) words: Multi<string>): Multi<string> {
+    return multi(words.pipe(map((word) => word.toUpperCase())));
   }
 
   /** How many tick streams are subscribed right now (watch it drop when a client disconnects). */

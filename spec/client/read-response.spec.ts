@@ -2,7 +2,7 @@
 // chunks, so that items, lines, records and events split across chunk boundaries are put back together.
 import { lastValueFrom, toArray } from 'rxjs';
 import { GET, Path, Produces, RestClient, RestStreamElementType, type Multi } from '../../lib/client';
-import { JsonArrayItems } from '../../lib/client/json-array-items';
+import { JsonArrayItems } from '../../lib/json/json-array-items';
 
 /** A body sent `size` bytes at a time. */
 function chunked(text: string | Uint8Array, size: number): ReadableStream<Uint8Array> {

@@ -192,6 +192,13 @@ describe('the samples document', () => {
       content: { 'multipart/form-data': { schema: { properties: { image: { contentMediaType: 'application/octet-stream' } } } } },
     });
   });
+
+  it('describes a body of items (/fruits/import, a Multi of Fruit) item by item', () => {
+    expect(samples.paths['/fruits/import']!.post!.requestBody).toEqual({
+      required: true,
+      content: { 'application/x-ndjson': { itemSchema: expect.objectContaining({ type: 'object', required: ['name'] }) } },
+    });
+  });
 });
 
 describe('a resource compiled without decorator metadata', () => {

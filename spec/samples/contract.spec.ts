@@ -666,6 +666,28 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
   });
 
+  describe('bodies of items', () => {
+    it('POST /fruits/import adds each NDJSON fruit and answers {"imported":n}; the first invalid line answers 400 naming it', async () => {
+      const before = ((await (await get('/fruits')).json()) as unknown[]).length;
+      const ok = await send('/fruits/import', 'POST', '{"name":"Kiwi"}\n{"name":"Lime","description":"Sour"}\n', { 'Content-Type': 'application/x-ndjson' });
+      expect([ok.status, await ok.text()]).toEqual([200, '{"imported":2}']);
+      const fruits = (await (await get('/fruits')).json()) as { name: string }[];
+      expect(fruits.slice(before).map((fruit) => fruit.name)).toEqual(['Kiwi', 'Lime']);
+      const bad = await send('/fruits/import', 'POST', '{"name":"Fig"}\n{"name":""}\n{"name":"Date"}\n', { 'Content-Type': 'application/x-ndjson' });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ code: 'RXREST_VALIDATION_FAILED', detail: 'Line 2 of the request body is invalid', violations: [{ field: 'name', message: 'a fruit needs a name' }] });
+      // The fruits before the bad line stay; the ones after it were never read.
+      expect(((await (await get('/fruits')).json()) as { name: string }[]).slice(before).map((fruit) => fruit.name)).toEqual(['Kiwi', 'Lime', 'Fig']);
+    });
+
+    it('POST /streams/uppercase answers NDJSON of strings upper-cased, line by line', async () => {
+      const res = await send('/streams/uppercase', 'POST', '"apple"\n"crème"\n', { 'Content-Type': 'application/x-ndjson' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/x-ndjson');
+      expect(await res.text()).toBe('"APPLE"\n"CRÈME"\n');
+    });
+  });
+
   describe('conditional inclusion', () => {
     it('GET /dev-info and GET /beta answer 404 in the default prod profile with samples.beta.disabled=true', async () => {
       expect((await get('/dev-info')).status).toBe(404);

@@ -82,6 +82,11 @@ export class JsonArrayItems {
     this.#escaped = escaped;
   }
 
+  /** Characters held for the item not yet complete (0 between items). */
+  get pending(): number {
+    return this.#itemStart >= 0 ? this.#text.length : 0;
+  }
+
   /** The whole body when it was not an array (`undefined` for an array or an empty body). */
   end(): string | undefined {
     if (this.#isArray === false) return this.#text;

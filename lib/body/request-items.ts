@@ -1,0 +1,165 @@
+/**
+ * A request body of many items, decoded by its media type as the bytes arrive: NDJSON (and JSON Lines,
+ * `application/stream+json`) line by line, JSON text sequences record by record, server-sent events event by
+ * event, a JSON array element by element. The body's size limit applies to the whole stream and the item size
+ * limit to each item; what goes wrong names the item (its line, for line-delimited bodies).
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { formatSize } from '../http/size';
+import { httpProblem } from '../errors/http-problem';
+import { JsonArrayItems } from '../json/json-array-items';
+
+/** How a body's items are delimited. */
+export type ItemFormat = 'lines' | 'json-seq' | 'sse' | 'json-array';
+
+const FORMATS = new Map<string, ItemFormat>([
+  ['application/x-ndjson', 'lines'],
+  ['application/jsonl', 'lines'],
+  ['application/json-lines', 'lines'],
+  ['application/stream+json', 'lines'],
+  ['application/json-seq', 'json-seq'],
+  ['text/event-stream', 'sse'],
+  ['application/json', 'json-array'],
+]);
+
+/** The media types a body of items may have. */
+export const ITEM_MEDIA_TYPES: readonly string[] = [...FORMATS.keys()];
+
+export function itemFormatOf(contentType: string | null | undefined): ItemFormat | undefined {
+  return FORMATS.get((contentType ?? '').split(';')[0]!.trim().toLowerCase());
+}
+
+/** One item as it was delimited, before it is parsed: its text (an SSE event's `data`), its index, its line. */
+export interface RawItem {
+  readonly text: string;
+  /** 0-based position among the body's items. */
+  readonly index: number;
+  /** 1-based line of the body where it starts, for line-delimited bodies. */
+  readonly line?: number;
+  /** The whole event, for server-sent events. */
+  readonly event?: EventSourceMessage;
+}
+
+export interface ItemLimits {
+  /** The whole body's limit (`framework.http.limits.max-body-size`). */
+  readonly maxBodySize: number;
+  /** One item's (`framework.http.limits.max-stream-item-size`). */
+  readonly maxItemSize: number;
+}
+
+/** How an item is named in errors: by line where lines delimit items, else by index. */
+export function itemPlace(item: { readonly index: number; readonly line?: number }): string {
+  return item.line === undefined ? `Item ${item.index} of the request body` : `Line ${item.line} of the request body`;
+}
+
+function tooLarge(limits: ItemLimits, place: string): Error {
+  return httpProblem('RXREST_BODY_TOO_LARGE', `${place} is longer than ${formatSize(limits.maxItemSize)} (framework.http.limits.max-stream-item-size)`);
+}
+
+/**
+ * Splits decoded text into items. `push` takes the next piece of text and hands every item it completes to
+ * `emit`; `end` flushes what is left. Throws an HTTP problem for an item past its limit or a broken body.
+ */
+export interface ItemSplitter {
+  push(text: string, emit: (item: RawItem) => void): void;
+  end(emit: (item: RawItem) => void): void;
+}
+
+function lineSplitter(separator: string, limits: ItemLimits): ItemSplitter {
+  let pending = '';
+  let index = 0;
+  let line = 1;
+  const lines = separator === '\n';
+  const take = (piece: string, emit: (item: RawItem) => void) => {
+    const text = piece.trim();
+    // Blank lines (and a separator's trailing newline) are no items, but still count as lines.
+    if (text !== '') emit({ text, index: index++, line: lines ? line : undefined });
+    if (lines) line++;
+  };
+  return {
+    push(text, emit) {
+      const pieces = (pending + text).split(separator);
+      pending = pieces.pop()!;
+      for (const piece of pieces) {
+        if (piece.length > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index, line: lines ? line : undefined }));
+        take(piece, emit);
+      }
+      if (pending.length > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index, line: lines ? line : undefined }));
+    },
+    end(emit) {
+      take(pending, emit);
+      pending = '';
+    },
+  };
+}
+
+function sseSplitter(limits: ItemLimits): ItemSplitter {
+  let index = 0;
+  let buffered = 0;
+  let ready: RawItem[] = [];
+  const parser = createParser({
+    onEvent: (event) => {
+      ready.push({ text: event.data, index: index++, event });
+      buffered = 0;
+    },
+  });
+  const flush = (emit: (item: RawItem) => void) => {
+    const items = ready;
+    ready = [];
+    for (const item of items) emit(item);
+  };
+  return {
+    push(text, emit) {
+      buffered += text.length;
+      parser.feed(text);
+      if (ready.length === 0 && buffered > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index }));
+      flush(emit);
+    },
+    end(emit) {
+      parser.feed('\n\n');
+      flush(emit);
+    },
+  };
+}
+
+function arraySplitter(limits: ItemLimits): ItemSplitter {
+  const array = new JsonArrayItems();
+  let index = 0;
+  return {
+    push(text, emit) {
+      array.push(text, (item) => emit({ text: item, index: index++ }));
+      if (array.pending > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index }));
+    },
+    end() {
+      let whole: string | undefined;
+      try {
+        whole = array.end();
+      } catch (error) {
+        throw httpProblem('RXREST_MALFORMED_BODY', `The request body ended inside item ${index}: ${(error as Error).message}`);
+      }
+      if (whole !== undefined && whole.trim() !== '') throw httpProblem('RXREST_MALFORMED_BODY', 'An application/json body of items must be a JSON array');
+    },
+  };
+}
+
+export function itemSplitter(format: ItemFormat, limits: ItemLimits): ItemSplitter {
+  switch (format) {
+    case 'lines':
+      return lineSplitter('\n', limits);
+    case 'json-seq':
+      return lineSplitter('\x1e', limits);
+    case 'sse':
+      return sseSplitter(limits);
+    case 'json-array':
+      return arraySplitter(limits);
+  }
+}
+
+/** Counts the bytes of a body as they come, failing with 413 once they pass the body's limit. */
+export function byteCounter(limits: ItemLimits): (chunk: Uint8Array) => void {
+  let total = 0;
+  return (chunk) => {
+    total += chunk.byteLength;
+    if (total > limits.maxBodySize) throw httpProblem('RXREST_BODY_TOO_LARGE', `The request body is larger than ${formatSize(limits.maxBodySize)}`);
+  };
+}
