@@ -11,7 +11,10 @@ import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
 import { WebApplicationException } from '../errors/web-application-exception';
 import type { Violation } from '../errors/problem-details';
-import { byteCounter, itemFormatOf, itemPlace, itemSplitter, ITEM_MEDIA_TYPES, type ItemLimits, type RawItem } from '../body/request-items';
+import { StringDecoder } from 'node:string_decoder';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { byteCounter, itemFormatOf, itemPlace, itemSplitter, ITEM_MEDIA_TYPES, type EmitItem, type ItemLimits } from '../body/request-items';
+import { parseJsonBody } from '../body/json';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import type { JsonMapper } from '../json/json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
@@ -30,8 +33,8 @@ export function isItemStreamParameter(designType: unknown, options: ParamOptions
   return options.stream === true || (typeof designType === 'function' && (designType === Multi || designType.prototype instanceof Multi));
 }
 
-/** Turns one raw item into the value the handler gets, or throws a 400 problem naming it. */
-type ItemBinder = (item: RawItem) => unknown;
+/** Turns one delimited item into the value the handler gets, or throws a 400 problem naming it. */
+type ItemBinder = (text: string, index: number, line: number | undefined, event?: EventSourceMessage, clean?: boolean) => unknown;
 
 function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {
   const type = typeof options.type === 'function' ? options.type : undefined;
@@ -39,22 +42,26 @@ function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {
   const target = type === undefined || (isUnknownDesignType(type) && !isJsonTypeToken(type)) ? undefined : type;
   // An SSE event's data is text unless a type says it is JSON; a string type keeps every item as text.
   const asText = type === String;
-  return (item) => {
+  // Plain JSON items through the default mapper skip its second look for poisoned keys when the chunk had none.
+  const plain = !schema && !target && !asText && mapper instanceof DefaultJsonMapper;
+  return (text, index, line, event, clean) => {
     try {
-      if (asText) return item.event ? item.text : (mapper.readValue(item.text) as unknown);
-      if (item.event && !schema && !target) {
-        const first = item.text.trimStart()[0];
-        const data = first === '{' || first === '[' || first === '"' ? mapper.readValue(item.text) : item.text;
-        return sseEvent({ data, id: item.event.id, event: item.event.event });
+      if (plain && !event) return parseJsonBody(text, !clean);
+      if (asText) return event ? text : (mapper.readValue(text) as unknown);
+      if (event && !schema && !target) {
+        const first = text.trimStart()[0];
+        const data = first === '{' || first === '[' || first === '"' ? mapper.readValue(text) : text;
+        return sseEvent({ data, id: event.id, event: event.event });
       }
-      if (!schema) return mapper.readValue(item.text, target);
-      const result = schema.safeParse(mapper.readValue(item.text));
+      if (!schema) return mapper.readValue(text, target);
+      const result = schema.safeParse(mapper.readValue(text));
       if (!result.success) {
         const violations: Violation[] = result.error.issues.map((issue) => ({ in: 'body', field: issue.path.map(String).join('.'), message: issue.message }));
-        throw httpProblem('RXREST_VALIDATION_FAILED', `${itemPlace(item)} is invalid`, { violations });
+        throw httpProblem('RXREST_VALIDATION_FAILED', `${itemPlace({ index, line })} is invalid`, { violations });
       }
       return target ? mapper.readValue(JSON.stringify(result.data), target) : result.data;
     } catch (error) {
+      const item = { index, line };
       if (error instanceof WebApplicationException && error.problem && !error.problem.detail.startsWith(itemPlace(item))) {
         // "The request body is not valid JSON: ..." becomes "Line 7 of the request body is not valid JSON: ...".
         const detail = error.problem.detail.replace(/^The request body\b/, '');
@@ -87,58 +94,47 @@ async function* chunksOf(ctx: RequestContext): AsyncGenerator<Uint8Array> {
 }
 
 /**
- * The items of the request, chunk by chunk: each step reads one chunk and gives back the items it completed
- * (often several, sometimes none). Read once: the body is a stream.
+ * Reads the request's items: `chunks` gives the body chunk by chunk (read only when asked for), `take` turns a
+ * chunk into items handed to `emit`, synchronously and in order; `finish` flushes the end. An item that cannot
+ * be read throws from `take` after the good items before it were emitted.
  */
-function itemBatches(ctx: RequestContext, limits: ItemLimits, bind: ItemBinder): AsyncGenerator<unknown[]> {
+interface ItemReader {
+  readonly chunks: AsyncGenerator<Uint8Array>;
+  take(chunk: Uint8Array, emit: (value: unknown) => void): void;
+  finish(emit: (value: unknown) => void): void;
+}
+
+function itemReader(ctx: RequestContext, limits: ItemLimits, bind: ItemBinder): ItemReader {
   const contentType = ctx.headers.get('content-type');
   const format = itemFormatOf(contentType);
-  return (async function* () {
-    if (!format) throw httpProblem('RXREST_UNSUPPORTED_MEDIA_TYPE', `A body of items is one of ${ITEM_MEDIA_TYPES.join(', ')}, not ${contentType ?? 'absent'}`);
-    const splitter = itemSplitter(format, limits);
-    const count = byteCounter(limits);
-    const decoder = new TextDecoder();
-    let batch: unknown[] = [];
-    // A bad item fails the stream only after the good ones before it: the handler sees every item up to it.
-    let failure: { error: unknown } | undefined;
-    const emit = (item: RawItem) => {
-      if (failure === undefined) batch.push(bind(item));
-    };
-    const attempt = (step: () => void) => {
-      try {
-        step();
-      } catch (error) {
-        failure ??= { error };
-      }
-    };
-    const ready = () => {
-      const items = batch;
-      batch = [];
-      return items;
-    };
-    for await (const chunk of chunksOf(ctx)) {
-      attempt(() => {
-        count(chunk);
-        splitter.push(decoder.decode(chunk, { stream: true }), emit);
-      });
-      if (batch.length) yield ready();
-      if (failure) throw failure.error;
-    }
-    attempt(() => {
-      splitter.push(decoder.decode(), emit);
+  if (!format) throw httpProblem('RXREST_UNSUPPORTED_MEDIA_TYPE', `A body of items is one of ${ITEM_MEDIA_TYPES.join(', ')}, not ${contentType ?? 'absent'}`);
+  const splitter = itemSplitter(format, limits);
+  const count = byteCounter(limits);
+  // Node's decoder (the one `setEncoding` uses) keeps a character split between two chunks whole.
+  const decoder = new StringDecoder('utf8');
+  let deliver: (value: unknown) => void = () => undefined;
+  const emit: EmitItem = (text, index, line, event, clean) => deliver(bind(text, index, line, event, clean));
+  return {
+    chunks: chunksOf(ctx),
+    take(chunk, to) {
+      deliver = to;
+      count(chunk);
+      splitter.push(decoder.write(chunk), emit);
+    },
+    finish(to) {
+      deliver = to;
+      splitter.push(decoder.end(), emit);
       splitter.end(emit);
-    });
-    if (batch.length) yield ready();
-    if (failure) throw failure.error;
-  })();
+    },
+  };
 }
 
 /** The request's items as a Multi: pulled item by item when iterated, pushed chunk by chunk when subscribed. */
 class RequestItems<T> extends Multi<T> implements AsyncIterable<T> {
-  readonly #open: () => AsyncGenerator<unknown[]>;
+  readonly #open: () => ItemReader;
   #opened = false;
 
-  constructor(open: () => AsyncGenerator<unknown[]>) {
+  constructor(open: () => ItemReader) {
     let self: RequestItems<T> | undefined;
     super(new Observable<T>((subscriber) => self!.#push(subscriber)));
     self = this;
@@ -147,52 +143,67 @@ class RequestItems<T> extends Multi<T> implements AsyncIterable<T> {
     pullFrom(this, { [Symbol.asyncIterator]: () => this[Symbol.asyncIterator]() });
   }
 
-  #batches(): AsyncGenerator<unknown[]> {
+  #reader(): ItemReader {
     if (this.#opened) throw new Error('The items of a request body can be read once: subscribe to (or iterate) the Multi once, share() it for several consumers');
     this.#opened = true;
     return this.#open();
   }
 
+  /** Each chunk's items go to the subscriber as soon as the chunk is read; the next chunk is read after them. */
   #push(subscriber: Subscriber<T>): () => void {
-    let batches: AsyncGenerator<unknown[]>;
+    let reader: ItemReader;
     try {
-      batches = this.#batches();
+      reader = this.#reader();
     } catch (error) {
       subscriber.error(error);
       return () => undefined;
     }
+    const next = (value: unknown) => subscriber.next(value as T);
     void (async () => {
-      for await (const batch of batches) {
-        for (const item of batch) {
-          if (subscriber.closed) break;
-          subscriber.next(item as T);
-        }
-        if (subscriber.closed) break;
+      for await (const chunk of reader.chunks) {
+        reader.take(chunk, next);
+        if (subscriber.closed) return;
       }
+      reader.finish(next);
     })().then(
       () => subscriber.complete(),
       (error: unknown) => subscriber.error(error),
     );
-    // Unsubscribing stops the reading (the generator's `finally` releases the body).
-    return () => void batches.return(undefined).catch(() => undefined);
+    // Unsubscribing stops the reading (the chunk generator's `finally` releases the body).
+    return () => void reader.chunks.return(undefined).catch(() => undefined);
   }
 
   override [Symbol.asyncIterator](): AsyncIterator<T> {
-    const batches = this.#batches();
+    const reader = this.#reader();
     let ready: unknown[] = [];
     let at = 0;
+    let failure: { error: unknown } | undefined;
+    let ended = false;
+    const collect = (step: () => void) => {
+      ready = [];
+      at = 0;
+      try {
+        step();
+      } catch (error) {
+        // The items read before the bad one are still given, then the error.
+        failure = { error };
+      }
+    };
     return {
       next: async (): Promise<IteratorResult<T>> => {
         while (at >= ready.length) {
-          const step = await batches.next();
-          if (step.done) return { done: true, value: undefined };
-          ready = step.value;
-          at = 0;
+          if (failure) throw failure.error;
+          if (ended) return { done: true, value: undefined };
+          const step = await reader.chunks.next();
+          if (step.done) {
+            ended = true;
+            collect(() => reader.finish((value) => ready.push(value)));
+          } else collect(() => reader.take(step.value, (value) => ready.push(value)));
         }
         return { done: false, value: ready[at++] as T };
       },
       return: async (): Promise<IteratorResult<T>> => {
-        await batches.return(undefined);
+        await reader.chunks.return(undefined);
         return { done: true, value: undefined };
       },
     };
@@ -203,5 +214,5 @@ class RequestItems<T> extends Multi<T> implements AsyncIterable<T> {
 export function compileItemStreamReader(options: ParamOptions, settings: BodySettings): (ctx: RequestContext) => Multi<unknown> {
   const bind = itemBinder(options, settings.json ?? defaultMapper);
   const limits: ItemLimits = { maxBodySize: settings.maxBodySize, maxItemSize: settings.maxStreamItemSize ?? 1024 * 1024 };
-  return (ctx) => new RequestItems<unknown>(() => itemBatches(ctx, limits, bind));
+  return (ctx) => new RequestItems<unknown>(() => itemReader(ctx, limits, bind));
 }

@@ -3,7 +3,7 @@
 import { Buffer } from 'node:buffer';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstValueFrom, lastValueFrom, retry, take, tap, timeout, toArray } from 'rxjs';
+import { firstValueFrom, from, interval, lastValueFrom, map, retry, take, tap, timeout, toArray } from 'rxjs';
 import {
   BadRequestException, ConstrainedTo, Consumes, NotFoundException, NotSupportedException, PayloadTooLargeException, Path, PUT, RestClient,
   type ClientRequestContext, type ClientRequestFilter, type ClientResponseContext, type ClientResponseFilter, type EntityInput,
@@ -115,6 +115,20 @@ describe('RestClient over the samples', () => {
     expect(await lastValueFrom(streams.fruits().pipe(toArray()))).toEqual(expected);
     expect(await lastValueFrom(streams.$with({ accept: 'application/x-ndjson' }).fruits().pipe(toArray()))).toEqual(expected);
     expect(await lastValueFrom(streams.$with({ accept: 'text/event-stream' }).fruits().pipe(toArray()))).toEqual(expected);
+  });
+
+  it('sends an Observable as a streamed NDJSON body and reads the duplex answer item by item', async () => {
+    const streams = RestClient.create(StreamResource, { baseUrl });
+    expect(await lastValueFrom(streams.uppercase(from(['apple', 'pear', 'crème'])).pipe(toArray()))).toEqual(['APPLE', 'PEAR', 'CRÈME']);
+    // Items sent over time: the first answer arrives while the body is still being sent.
+    const sentAt: number[] = [];
+    const words = interval(150).pipe(take(3), map((n) => (sentAt.push(Date.now()), `w${n}`)));
+    const receivedAt: number[] = [];
+    const answers = await lastValueFrom(streams.uppercase(words).pipe(tap(() => receivedAt.push(Date.now())), toArray()));
+    expect(answers).toEqual(['W0', 'W1', 'W2']);
+    expect(receivedAt[0]!).toBeLessThan(sentAt[2]!);
+    const fruits = RestClient.create(FruitResource, { baseUrl });
+    expect(await firstValueFrom(fruits.import(from([{ name: 'Quince' }, { name: 'Medlar' }])))).toEqual({ imported: 2 });
   });
 
   it('aborts the HTTP request when unsubscribed: the server sees the disconnect (/streams/active back to 0 within 1 s)', async () => {

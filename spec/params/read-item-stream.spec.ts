@@ -143,6 +143,16 @@ describe('a request body of items', () => {
     expect(JSON.parse(malformed.body).detail).toMatch(/^Line 4 of the request body is not valid JSON/);
   });
 
+  it('refuses an item with a __proto__ key (prototype poisoning), in a chunk with others or split across chunks', async () => {
+    const together = await send('/items/count', 'application/x-ndjson', [`${order(1)}\n{"__proto__":{"polluted":true}}\n`]);
+    expect(together.status).toBe(400);
+    expect(JSON.parse(together.body)).toMatchObject({ code: 'RXREST_FORBIDDEN_PROPERTY' });
+    expect(JSON.parse(together.body).detail).toMatch(/^Line 2 of the request body/);
+    const split = await send('/items/count', 'application/x-ndjson', [`${order(1)}\n{"__pro`, 'to__":{"polluted":true}}\n']);
+    expect(JSON.parse(split.body)).toMatchObject({ code: 'RXREST_FORBIDDEN_PROPERTY' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('reads a JSON array element by element, JSON text sequences and server-sent events, each counted exactly', async () => {
     const array = ['[', ...Array.from({ length: 5000 }, (_, n) => `${n ? ',' : ''}{"id":${n},"item":"[a, b]"}`), ']'];
     expect(await send('/items/count', 'application/json', array)).toEqual({ status: 200, body: '{"count":5000}' });
