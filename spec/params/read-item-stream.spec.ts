@@ -211,6 +211,24 @@ describe('a request body of items', () => {
     expect(rest).toBe('4\n6\n');
   });
 
+  it('ends an answer already streaming as failing streams end when a later item is bad: cut, never completed', async () => {
+    const req = request(`${server.url}/items/echo`, { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' } });
+    req.on('error', () => undefined);
+    const response = new Promise<IncomingMessage>((resolve) => req.once('response', resolve));
+    req.write('1\n');
+    const res = await response;
+    res.setEncoding('utf8');
+    let body = '';
+    res.on('data', (chunk: string) => (body += chunk));
+    res.on('error', () => undefined);
+    const closed = new Promise<boolean>((resolve) => res.once('close', () => resolve(res.complete)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    req.end('2\nnot json\n3\n');
+    expect(await closed).toBe(false);
+    expect(res.statusCode).toBe(200);
+    expect(body).toBe('2\n4\n');
+  });
+
   it('reads an explicitly marked parameter, and refuses a second reading of the same items', async () => {
     expect(await send('/items/explicit', 'application/x-ndjson', [`${order(1)}\n${order(2)}\n`])).toEqual({ status: 200, body: '["1:item 1","2:item 2"]' });
     const twice = await send('/items/twice', 'application/x-ndjson', [`${order(1)}\n`]);
