@@ -21,6 +21,7 @@ import { bodyEnvironment } from '../providers/body-environment';
 import { Router } from '../routing/router';
 import { listen, type RunningServer } from '../server/listen';
 import { superviseWorkers } from '../server/workers';
+import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { StaticFiles } from '../static/static-files';
 import { OpenStreams } from '../streaming/open-streams';
 import { ApplicationMetrics } from '../metrics/application-metrics';
@@ -70,6 +71,7 @@ export class RestApp {
   readonly #openapi: () => OpenApiDocument;
   readonly #lifecycle: Lifecycle;
   readonly #broadcast: ApplicationBroadcast;
+  readonly #tls: TlsSettings | undefined;
   /**
    * The prom-client registry `framework.metrics.path` serves (absent when `framework.metrics.enabled=false`):
    * register the application's own metrics on it.
@@ -83,10 +85,12 @@ export class RestApp {
     openapi: () => OpenApiDocument,
     lifecycle: Lifecycle,
     broadcast: ApplicationBroadcast,
+    tls: TlsSettings | undefined,
     metrics?: ApplicationMetrics,
   ) {
     this.config = config;
     this.#broadcast = broadcast;
+    this.#tls = tls;
     this.#pipeline = pipeline;
     this.endpoints = endpoints;
     this.#openapi = openapi;
@@ -144,6 +148,8 @@ export class RestApp {
       shutdownTimeout: config.get('framework.shutdown.timeout'),
       handleSignals: options.handleSignals,
       drainLimit: config.get('framework.http.limits.max-body-size'),
+      tls: this.#tls,
+      h2c: config.get('framework.http.h2c'),
       onClosed: () => this.close(),
       // From the first moment of a shutdown the readiness check answers DOWN, so load balancers stop sending traffic.
       onShutdown: () => {
@@ -247,6 +253,8 @@ export const RestApplication = {
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);
     problems.throwIfAny();
+    // The certificate files are read now: a start with TLS configured never goes on without it.
+    const tls = tlsSettings(config, options.directory ?? process.cwd());
     const broadcast = applicationBroadcast(config, bodies.json);
     const globalResponse = applicable(filters.response, new Set<string>());
     const lifecycle: Lifecycle = { shuttingDown: false, openStreams };
@@ -274,6 +282,6 @@ export const RestApplication = {
     });
     const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));
     log.debug(`Built ${summary.length} endpoints`);
-    return new RestApp(config, pipeline, summary, openApi.document, lifecycle, broadcast, metrics);
+    return new RestApp(config, pipeline, summary, openApi.document, lifecycle, broadcast, tls, metrics);
   },
 };

@@ -180,6 +180,34 @@ export const frameworkSchema = z.object({
     default: 'redis://localhost:6379',
     description: 'The Redis server of the redis broadcast backend (redis://[:password@]host:port[/db]).',
   }),
+  'framework.http.ssl.certificate.file': setting(text, {
+    optional: true,
+    description: 'PEM certificate (chain) of the TLS port; with key-file, turns HTTPS (and HTTP/2) on. Relative to application.properties.',
+  }),
+  'framework.http.ssl.certificate.key-file': setting(text, {
+    optional: true,
+    description: 'PEM private key of the certificate. Relative to application.properties.',
+  }),
+  'framework.http.ssl.certificate.key-password': setting(text, {
+    optional: true,
+    description: 'Passphrase of an encrypted private key.',
+  }),
+  'framework.http.ssl-port': setting(integer(0, 65535), {
+    default: '8443',
+    description: 'Port of HTTPS when a certificate is configured; 0 picks a free one.',
+  }),
+  'framework.http.http2': setting(boolean, {
+    default: 'true',
+    description: 'Offer HTTP/2 on the TLS port (ALPN h2, with HTTP/1.1 for clients without it); false serves HTTPS/1.1 only.',
+  }),
+  'framework.http.insecure-requests': setting(oneOf(['enabled', 'redirect', 'disabled'] as const), {
+    default: 'enabled',
+    description: 'With TLS on, what the plain port does: enabled (serves as before), redirect (308 to HTTPS), disabled (not opened).',
+  }),
+  'framework.http.h2c': setting(boolean, {
+    default: 'false',
+    description: 'Serve cleartext HTTP/2 with prior knowledge on the plain port (behind a proxy speaking HTTP/2 upstream); no HTTP/1.1 there then.',
+  }),
   'framework.http.workers': setting(processCount, {
     default: '1',
     description:

@@ -1,17 +1,23 @@
-/** Serves a fetch handler on `@hono/node-server`, with timeouts and graceful shutdown. */
+/**
+ * Serves a fetch handler on `@hono/node-server`: a plain port, a TLS port (HTTP/2 with HTTP/1.1 for clients
+ * without it), or both, with timeouts, certificate reload on SIGHUP and graceful shutdown.
+ */
 import { serve, type ServerType } from '@hono/node-server';
 import cluster from 'node:cluster';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createSecureServer, createServer as createH2cServer, type Http2Session } from 'node:http2';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
 import { logging } from '../logging/logger';
 import { answerableClasses } from './answerable-request';
+import type { TlsSettings } from './tls-settings';
 
 const DEFAULT_DRAIN_LIMIT = 10 * 1024 * 1024;
 
 const log = logging.getLogger('rxrest.server');
 
 export interface ListenOptions {
-  /** 0 picks a free port. */
+  /** The plain port; 0 picks a free port. */
   readonly port: number;
   readonly host: string;
   /** Milliseconds a whole request may take (0: no limit). */
@@ -28,16 +34,26 @@ export interface ListenOptions {
   readonly onShutdown?: () => void;
   /** Called once the server has closed, before `close()` resolves: release what the application holds. */
   readonly onClosed?: () => Promise<void>;
+  /** Serve HTTPS (and HTTP/2) too, on its own port. */
+  readonly tls?: TlsSettings;
+  /** The plain port speaks cleartext HTTP/2 with prior knowledge (no HTTP/1.1 there). */
+  readonly h2c?: boolean;
 }
+
+/** A Node server of any of the kinds `listen()` opens. */
+export type NodeServer = ServerType;
 
 /** A listening server. */
 export interface RunningServer {
+  /** The main port: the TLS one when TLS is on, else the plain one. */
   readonly port: number;
   readonly host: string;
-  /** `http://host:port`, with `localhost` for a wildcard host. */
+  /** `http://host:port` or `https://host:port` for the main port, with `localhost` for a wildcard host. */
   readonly url: string;
-  /** The Node server; absent in the primary process of `framework.http.workers` above 1, which serves nothing itself. */
-  readonly server: Server | undefined;
+  /** The main Node server; absent in the primary process of `framework.http.workers` above 1, which serves nothing itself. */
+  readonly server: NodeServer | undefined;
+  /** With TLS on, the plain port when it is open (`framework.http.insecure-requests` `enabled` or `redirect`). */
+  readonly insecure?: { readonly port: number; readonly url: string };
   /** `single`: this process serves; `primary`: it supervises `workers` cluster workers; `worker`: it is one of them. */
   readonly role: 'single' | 'primary' | 'worker';
   /** The processes this stands for: the worker count in a primary, else 1. */
@@ -49,57 +65,166 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function listen(fetch: (request: Request, env: unknown) => Response | Promise<Response>, options: ListenOptions): Promise<RunningServer> {
-  return new Promise((resolve, reject) => {
-    let node: ServerType;
-    const onReady = (info: AddressInfo) => {
-      const server = node as Server;
-      server.requestTimeout = options.requestTimeout;
-      server.headersTimeout = options.headersTimeout;
-      server.keepAliveTimeout = options.keepAliveTimeout;
-      let closing: Promise<void> | undefined;
-      const close = () =>
-        (closing ??= new Promise<void>((done) => {
-          options.onShutdown?.();
-          const timer = setTimeout(() => server.closeAllConnections(), options.shutdownTimeout);
-          timer.unref();
-          // Connections that finish their last answer during the wait (streams ended by the shutdown) are closed as they go idle.
-          const idle = setInterval(() => server.closeIdleConnections(), 50);
-          idle.unref();
-          server.close(() => {
-            clearTimeout(timer);
-            clearInterval(idle);
-            process.off('SIGTERM', onSignal);
-            process.off('SIGINT', onSignal);
-            void (options.onClosed?.() ?? Promise.resolve())
-              .catch((error: unknown) => log.error(`Releasing the application failed: ${error instanceof Error ? error.message : String(error)}`))
-              .then(() => {
-                // A cluster worker's channel to the primary would keep it alive: let go of it so the worker exits.
-                if (cluster.isWorker) cluster.worker?.disconnect();
-                done();
-              });
-          });
-          server.closeIdleConnections();
-        }));
-      const onSignal = (signal: NodeJS.Signals) => {
-        if (closing) return;
-        log.info(`${signal} received: finishing in-flight requests, then stopping`);
-        void close().then(() => log.info('Server stopped'));
-      };
-      if (options.handleSignals !== false) {
-        // A second signal ends a single process at once (the default action, once the handler is gone). A worker
-        // keeps its handlers: besides the SIGTERM its primary forwards, it may get the terminal's SIGINT or a
-        // service manager's SIGTERM sent to the whole group, and it still drains.
-        const subscribe = cluster.isWorker ? 'on' : 'once';
-        process[subscribe]('SIGTERM', onSignal);
-        process[subscribe]('SIGINT', onSignal);
-      }
-      const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
-      const role = cluster.isWorker ? 'worker' : 'single';
-      resolve({ port: info.port, host: options.host, url: `http://${host}:${info.port}`, server, role, workers: 1, close });
-    };
-    const serverOptions = answerableClasses(options.drainLimit ?? DEFAULT_DRAIN_LIMIT);
-    node = serve({ fetch, port: options.port, hostname: options.host, serverOptions }, onReady);
-    node.once('error', reject);
+/** The URL of a port, with `localhost` for a wildcard host. */
+export function urlOf(scheme: 'http' | 'https', host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `${scheme}://${shown}:${port}`;
+}
+
+/**
+ * How a server's connections are let go of at shutdown: idle ones at once (and as they become idle), the
+ * rest at the end of the grace period. HTTP/2 sessions get a GOAWAY: their open streams may finish.
+ */
+interface Connections {
+  closeIdle(): void;
+  closeAll(): void;
+}
+
+function httpConnections(server: Server): Connections {
+  return { closeIdle: () => server.closeIdleConnections(), closeAll: () => server.closeAllConnections() };
+}
+
+/** Sessions and HTTP/1.1 sockets of an HTTP/2 server, which has no `closeIdleConnections` of its own. */
+function http2Connections(server: NodeServer): Connections {
+  const sessions = new Set<Http2Session>();
+  const active = new Map<Socket, number>();
+  server.on('session', (session: Http2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
   });
+  // HTTP/1.1 over the same port (ALPN fallback): count each socket's requests in flight.
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (request.httpVersionMajor !== 1) return;
+    const socket = request.socket;
+    active.set(socket, (active.get(socket) ?? 0) + 1);
+    socket.once('close', () => active.delete(socket));
+    response.once('close', () => active.set(socket, (active.get(socket) ?? 1) - 1));
+  });
+  const h1Sockets = new Set<Socket>();
+  server.on('secureConnection', (socket: Socket & { alpnProtocol?: string | false }) => {
+    if (socket.alpnProtocol === 'h2') return;
+    h1Sockets.add(socket);
+    socket.once('close', () => h1Sockets.delete(socket));
+  });
+  return {
+    closeIdle() {
+      for (const session of sessions) if (!session.closed) session.close();
+      for (const socket of h1Sockets) if (!active.get(socket)) socket.destroy();
+    },
+    closeAll() {
+      for (const session of sessions) session.destroy();
+      for (const socket of h1Sockets) socket.destroy();
+    },
+  };
+}
+
+/** The plain port with TLS on and `insecure-requests=redirect`: every request is sent to the same path on HTTPS. */
+function redirectServer(tlsPort: () => number): Server {
+  return createHttpServer((request, response) => {
+    const host = (request.headers.host ?? 'localhost').replace(/:\d+$/, '');
+    const port = tlsPort();
+    const location = `https://${host}${port === 443 ? '' : `:${port}`}${request.url ?? '/'}`;
+    // 308 keeps the method and body: a POST is repeated as a POST.
+    response.writeHead(308, { location, 'content-length': 0 }).end();
+  });
+}
+
+/** Starts the configured servers: the plain one unless TLS disables it, the TLS one when configured. */
+export async function listen(fetch: (request: Request, env: unknown) => Response | Promise<Response>, options: ListenOptions): Promise<RunningServer> {
+  const classes = answerableClasses(options.drainLimit ?? DEFAULT_DRAIN_LIMIT);
+  const servers: { server: NodeServer; connections: Connections }[] = [];
+  const { tls } = options;
+  let tlsServer: NodeServer | undefined;
+  let tlsPort = 0;
+  if (tls) {
+    const credentials = tls.credentials();
+    tlsServer = tls.http2
+      ? serve({ fetch, port: tls.port, hostname: options.host, createServer: createSecureServer, serverOptions: { ...credentials, allowHTTP1: true, Http1IncomingMessage: classes.IncomingMessage, Http1ServerResponse: classes.ServerResponse } })
+      : serve({ fetch, port: tls.port, hostname: options.host, createServer: createHttpsServer, serverOptions: { ...credentials, ...classes } });
+    servers.push({ server: tlsServer, connections: tls.http2 ? http2Connections(tlsServer) : httpConnections(tlsServer as Server) });
+  }
+  let plainServer: NodeServer | undefined;
+  if (!tls || tls.insecureRequests === 'enabled') {
+    plainServer = options.h2c ? serve({ fetch, port: options.port, hostname: options.host, createServer: createH2cServer }) : serve({ fetch, port: options.port, hostname: options.host, serverOptions: classes });
+    servers.push({ server: plainServer, connections: options.h2c ? http2Connections(plainServer) : httpConnections(plainServer as Server) });
+  } else if (tls.insecureRequests === 'redirect') {
+    plainServer = redirectServer(() => tlsPort).listen(options.port, options.host);
+    servers.push({ server: plainServer, connections: httpConnections(plainServer as Server) });
+  }
+  // serve() has begun listening on each port already: wait for each, or its error.
+  const ports = await Promise.all(
+    servers.map(({ server }) =>
+      server.listening ? Promise.resolve((server.address() as AddressInfo).port) : new Promise<number>((resolve, reject) => {
+        server.once('error', reject);
+        server.once('listening', () => resolve((server.address() as AddressInfo).port));
+      }),
+    ),
+  ).catch(async (error: unknown) => {
+    await Promise.all(servers.map(({ server }) => new Promise((done) => (server.listening ? server.close(done) : done(undefined)))));
+    throw error;
+  });
+  if (tlsServer) tlsPort = ports[0]!;
+  for (const { server } of servers) {
+    const timed = server as Partial<Server>;
+    if ('requestTimeout' in timed) timed.requestTimeout = options.requestTimeout;
+    if ('headersTimeout' in timed) timed.headersTimeout = options.headersTimeout;
+    if ('keepAliveTimeout' in timed) timed.keepAliveTimeout = options.keepAliveTimeout;
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((done) => {
+      options.onShutdown?.();
+      const timer = setTimeout(() => servers.forEach(({ connections }) => connections.closeAll()), options.shutdownTimeout);
+      timer.unref();
+      // Connections that finish their last answer during the wait (streams ended by the shutdown) are closed as they go idle.
+      const idle = setInterval(() => servers.forEach(({ connections }) => connections.closeIdle()), 50);
+      idle.unref();
+      void Promise.all(servers.map(({ server, connections }) => new Promise<void>((closed) => {
+        server.close(() => closed());
+        connections.closeIdle();
+      }))).then(() => {
+        clearTimeout(timer);
+        clearInterval(idle);
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+        process.off('SIGHUP', reload);
+        void (options.onClosed?.() ?? Promise.resolve())
+          .catch((error: unknown) => log.error(`Releasing the application failed: ${error instanceof Error ? error.message : String(error)}`))
+          .then(() => {
+            // A cluster worker's channel to the primary would keep it alive: let go of it so the worker exits.
+            if (cluster.isWorker) cluster.worker?.disconnect();
+            done();
+          });
+      });
+    }));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    log.info(`${signal} received: finishing in-flight requests, then stopping`);
+    void close().then(() => log.info('Server stopped'));
+  };
+  // New certificates without dropping a connection: the next handshakes use them, open connections keep theirs.
+  const reload = () => {
+    if (!tls || !tlsServer) return;
+    try {
+      (tlsServer as { setSecureContext(options: object): void }).setSecureContext(tls.credentials());
+      log.info('SIGHUP received: TLS certificate reloaded');
+    } catch (error) {
+      log.error(`SIGHUP received, but the certificate was not reloaded (the previous one stays): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  if (options.handleSignals !== false) {
+    // A second signal ends a single process at once (the default action, once the handler is gone). A worker
+    // keeps its handlers: besides the SIGTERM its primary forwards, it may get the terminal's SIGINT or a
+    // service manager's SIGTERM sent to the whole group, and it still drains.
+    const subscribe = cluster.isWorker ? 'on' : 'once';
+    process[subscribe]('SIGTERM', onSignal);
+    process[subscribe]('SIGINT', onSignal);
+    if (tls) process.on('SIGHUP', reload);
+  }
+  const role = cluster.isWorker ? 'worker' : 'single';
+  const plainPort = plainServer ? ports[tlsServer ? 1 : 0] ?? (plainServer.address() as AddressInfo).port : undefined;
+  const main = tlsServer ? { port: tlsPort, url: urlOf('https', options.host, tlsPort), server: tlsServer } : { port: plainPort!, url: urlOf('http', options.host, plainPort!), server: plainServer! };
+  const insecure = tlsServer && plainPort !== undefined ? { port: plainPort, url: urlOf('http', options.host, plainPort) } : undefined;
+  return { ...main, host: options.host, insecure, role, workers: 1, close };
 }

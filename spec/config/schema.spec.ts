@@ -7,6 +7,9 @@ const OPTIONAL_KEYS = [
   'framework.openapi.info.title',
   'framework.openapi.info.version',
   'framework.openapi.info.description',
+  'framework.http.ssl.certificate.file',
+  'framework.http.ssl.certificate.key-file',
+  'framework.http.ssl.certificate.key-password',
 ];
 
 describe('frameworkSchema', () => {

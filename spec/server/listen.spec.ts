@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import { GET, Path, POST, RestResponse } from '../../lib';
 import { buildApp } from '../support/app';
 import { get } from '../support/http';
@@ -33,9 +33,11 @@ describe('RestApp.listen', () => {
     const app = buildApp([Slow], { 'framework.http.request-timeout': '7s', 'framework.http.headers-timeout': '3s', 'framework.http.keep-alive-timeout': '2s' });
     const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     try {
-      expect(server.server?.requestTimeout).toBe(7000);
-      expect(server.server?.headersTimeout).toBe(3000);
-      expect(server.server?.keepAliveTimeout).toBe(2000);
+      // A plain port: a node:http server.
+      const node = server.server as Server;
+      expect(node.requestTimeout).toBe(7000);
+      expect(node.headersTimeout).toBe(3000);
+      expect(node.keepAliveTimeout).toBe(2000);
     } finally {
       await server.close();
     }

@@ -1,0 +1,66 @@
+/**
+ * The TLS port's settings from `framework.http.ssl.*`: the certificate and key files (read and checked at
+ * start-up, and again on `SIGHUP`), the port, HTTP/2, and what the plain port does meanwhile.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createSecureContext } from 'node:tls';
+import { ConfigError, type Config } from '../config';
+
+export type InsecureRequests = 'enabled' | 'redirect' | 'disabled';
+
+/** Certificate, key and passphrase, as `tls.createSecureContext` takes them. */
+export interface Credentials {
+  readonly cert: Buffer;
+  readonly key: Buffer;
+  readonly passphrase?: string;
+}
+
+export interface TlsSettings {
+  readonly port: number;
+  readonly http2: boolean;
+  readonly insecureRequests: InsecureRequests;
+  /** Reads the files again (start-up, `SIGHUP`); throws a `ConfigError` naming the key and the file. */
+  credentials(): Credentials;
+}
+
+const CERTIFICATE = 'framework.http.ssl.certificate.file';
+const KEY = 'framework.http.ssl.certificate.key-file';
+
+function problem(key: string, value: string, expected: string): ConfigError {
+  return new ConfigError([{ key, value, source: 'configuration', expected }]);
+}
+
+function readPem(key: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw problem(key, path, `a readable PEM file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+/**
+ * The TLS settings, or `undefined` when no certificate is configured. A certificate without a key (or the
+ * reverse) is a configuration error; the files are read and checked at once, so a start never goes on
+ * plain-only by mistake.
+ */
+export function tlsSettings(config: Config, directory: string): TlsSettings | undefined {
+  const certificate = config.get(CERTIFICATE);
+  const key = config.get(KEY);
+  if (certificate === undefined && key === undefined) return undefined;
+  if (certificate === undefined) throw problem(CERTIFICATE, '', `set, since ${KEY} is (TLS needs both)`);
+  if (key === undefined) throw problem(KEY, '', `set, since ${CERTIFICATE} is (TLS needs both)`);
+  const files = { certificate: resolve(directory, certificate), key: resolve(directory, key) };
+  const passphrase = config.get('framework.http.ssl.certificate.key-password');
+  const credentials = (): Credentials => {
+    const read = { cert: readPem(CERTIFICATE, files.certificate), key: readPem(KEY, files.key), passphrase };
+    try {
+      createSecureContext(read);
+    } catch (error) {
+      throw problem(`${CERTIFICATE} and ${KEY}`, `${files.certificate}, ${files.key}`, `a PEM certificate and the private key that belongs to it (${(error as Error).message})`);
+    }
+    return read;
+  };
+  credentials();
+  return { port: config.get('framework.http.ssl-port'), http2: config.get('framework.http.http2'), insecureRequests: config.get('framework.http.insecure-requests'), credentials };
+}
