@@ -65,6 +65,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** What a cluster worker tells its primary once it serves. */
+export interface WorkerListening {
+  readonly rxrest: 'listening';
+  readonly port: number;
+  readonly url: string;
+  readonly insecure: RunningServer['insecure'];
+}
+
 /** The URL of a port, with `localhost` for a wildcard host. */
 export function urlOf(scheme: 'http' | 'https', host: string, port: number): string {
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
@@ -226,5 +234,7 @@ export async function listen(fetch: (request: Request, env: unknown) => Response
   const plainPort = plainServer ? ports[tlsServer ? 1 : 0] ?? (plainServer.address() as AddressInfo).port : undefined;
   const main = tlsServer ? { port: tlsPort, url: urlOf('https', options.host, tlsPort), server: tlsServer } : { port: plainPort!, url: urlOf('http', options.host, plainPort!), server: plainServer! };
   const insecure = tlsServer && plainPort !== undefined ? { port: plainPort, url: urlOf('http', options.host, plainPort) } : undefined;
+  // A worker tells its primary where it serves (the primary cannot tell a TLS port from a plain one).
+  if (cluster.isWorker) process.send?.({ rxrest: 'listening', port: main.port, url: main.url, insecure } satisfies WorkerListening);
   return { ...main, host: options.host, insecure, role, workers: 1, close };
 }

@@ -5,7 +5,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { logging } from '../logging/logger';
-import type { RunningServer } from './listen';
+import type { RunningServer, WorkerListening } from './listen';
 
 const log = logging.getLogger('rxrest.server');
 
@@ -19,7 +19,6 @@ const KILL_MARGIN_MS = 2_000;
 
 export interface WorkerOptions {
   readonly count: number;
-  /** For the URL only: each worker listens on its own (same) configuration. */
   readonly host: string;
   /** What each worker's own graceful shutdown may take; the primary waits that long (and a margin). */
   readonly shutdownTimeout: number;
@@ -115,12 +114,11 @@ export function superviseWorkers(options: WorkerOptions): Promise<RunningServer>
     for (let index = 0; index < options.count; index++) {
       const slot = fork();
       slots.push(slot);
-      slot.worker.once('listening', (address) => {
-        if (++listening < options.count || started) return;
+      slot.worker.on('message', (message: Partial<WorkerListening> | null) => {
+        if (message?.rxrest !== 'listening' || started || ++listening < options.count) return;
         started = true;
-        const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
-        log.info(`${options.count} workers listening on port ${address.port}`);
-        resolve({ port: address.port, host: options.host, url: `http://${host}:${address.port}`, server: undefined, role: 'primary', workers: options.count, close });
+        log.info(`${options.count} workers listening on ${message.url}`);
+        resolve({ port: message.port!, host: options.host, url: message.url!, insecure: message.insecure, server: undefined, role: 'primary', workers: options.count, close });
       });
     }
   });

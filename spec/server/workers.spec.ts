@@ -5,8 +5,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
+import { connect } from 'node:http2';
 import { join } from 'node:path';
 import { restartDelay } from '../../lib/server/workers';
+import { selfSignedCertificate } from '../support/certificate';
+import { tempDir } from '../support/temp-dir';
 
 const root = join(__dirname, '..', '..');
 
@@ -133,6 +136,38 @@ describe('framework.http.workers', () => {
     expect(await program.exited).toBe(1);
     expect(program.output()).toContain('this worker cannot start');
     expect(program.output()).toMatch(/Worker \d+ exited with code 1 before listening/);
+  }, 30_000);
+});
+
+describe('framework.http.workers with TLS', () => {
+  const certificate = selfSignedCertificate(tempDir('workers-tls'));
+  let program: Program | undefined;
+  afterEach(() => program?.child.kill('SIGKILL'));
+
+  it('serves HTTPS and HTTP/2 from every worker, the primary naming the TLS URL', async () => {
+    program = run({ FRAMEWORK_HTTP_SSL_CERTIFICATE_FILE: certificate.certificate, FRAMEWORK_HTTP_SSL_CERTIFICATE_KEY_FILE: certificate.key, FRAMEWORK_HTTP_SSL_PORT: '0' });
+    const url = await until(() => /listening on (https:\/\/\S+) as primary of 2/.exec(program?.output() ?? '')?.[1], 'the program to listen over TLS');
+    const workers = workerPids(program.child.pid ?? 0);
+    const pids = new Set<string>();
+    for (let attempt = 0; attempt < 20 && pids.size < 2; attempt++) {
+      // A new HTTP/2 session each time: the primary hands each connection to the next worker.
+      const session = connect(url, { ca: readFileSync(certificate.certificate) });
+      const pid = await new Promise<string>((resolve, reject) => {
+        const stream = session.request({ ':path': '/who' });
+        let body = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (body += chunk));
+        stream.on('end', () => resolve(body));
+        stream.on('error', reject);
+        stream.end();
+      });
+      expect(session.alpnProtocol).toBe('h2');
+      session.close();
+      pids.add(pid);
+    }
+    expect(pids).toEqual(new Set(workers.map(String)));
+    program.child.kill('SIGTERM');
+    expect(await program.exited).toBe(0);
   }, 30_000);
 });
 

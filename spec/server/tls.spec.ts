@@ -1,0 +1,198 @@
+// TLS and HTTP/2 over real connections, with node:http2 and https clients: the samples (and one big NDJSON
+// stream) served on a TLS port with a certificate made at run time. ALPN picks h2 or falls back to HTTP/1.1;
+// streams, cancellation, limits and items in work over HTTP/2 as over HTTP/1.1; no connection-specific header
+// is ever sent on HTTP/2; the plain port can redirect; a missing certificate stops the start.
+import { readFileSync } from 'node:fs';
+import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
+import { request as httpsRequest } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { map, range } from 'rxjs';
+import { ConfigError, GET, Path, Produces, RestApplication, multi, type Multi, type RunningServer } from '../../lib';
+import { sampleClasses } from '../../samples/classes';
+import { selfSignedCertificate } from '../support/certificate';
+import { tempDir } from '../support/temp-dir';
+
+@Path('big')
+class BigResource {
+  @GET @Produces('application/x-ndjson')
+  items(): Multi<{ i: number }> {
+    return multi(range(0, 100_000).pipe(map((i) => ({ i }))));
+  }
+}
+
+const samplesDirectory = join(__dirname, '..', '..', 'samples');
+const certificates = tempDir('tls');
+const { certificate, key } = selfSignedCertificate(certificates);
+
+function build(overrides: Record<string, string> = {}) {
+  return RestApplication.build({
+    classes: [...sampleClasses, BigResource],
+    directory: samplesDirectory,
+    overrides: {
+      'framework.http.ssl.certificate.file': certificate,
+      'framework.http.ssl.certificate.key-file': key,
+      'framework.http.ssl-port': '0',
+      'framework.http.limits.max-body-size': '256K',
+      'framework.rest.sse.keep-alive': '0',
+      ...overrides,
+    },
+  });
+}
+
+interface H2Reply {
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** One request on an HTTP/2 session; the whole answer. */
+function h2(session: ClientHttp2Session, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<H2Reply> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({ ':path': path, ':method': init.method ?? 'GET', ...init.headers });
+    let headers: IncomingHttpHeaders = {};
+    let body = '';
+    stream.setEncoding('utf8');
+    stream.on('response', (received) => (headers = received));
+    stream.on('data', (chunk: string) => (body += chunk));
+    stream.on('end', () => resolve({ headers, body }));
+    stream.on('error', reject);
+    stream.end(init.body);
+  });
+}
+
+const CONNECTION_HEADERS = ['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection'];
+
+describe('TLS with HTTP/2', () => {
+  let server: RunningServer;
+  let session: ClientHttp2Session;
+  beforeAll(async () => {
+    server = await build().listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    session = connect(server.url, { ca: readFileSync(certificate) });
+    await new Promise((resolve, reject) => session.once('connect', resolve).once('error', reject));
+  });
+  afterAll(async () => {
+    session?.close();
+    await server?.close();
+  });
+
+  it('serves HTTPS on its own port beside the plain one, choosing h2 by ALPN, and HTTP/1.1 for a client without it', async () => {
+    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.insecure?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(session.alpnProtocol).toBe('h2');
+    const fruits = await h2(session, '/fruits');
+    expect(fruits.headers[':status']).toBe(200);
+    expect(JSON.parse(fruits.body)[0]).toEqual({ name: 'Apple', description: 'Winter fruit' });
+    const overHttp1 = await new Promise<{ status: number; version: string; body: string }>((resolve, reject) => {
+      httpsRequest(`${server.url}/fruits`, { ca: readFileSync(certificate) }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, version: res.httpVersion, body }));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(overHttp1).toMatchObject({ status: 200, version: '1.1' });
+    expect(JSON.parse(overHttp1.body)).toEqual(JSON.parse(fruits.body));
+    const plain = await fetch(`${server.insecure!.url}/fruits`);
+    expect(plain.status).toBe(200);
+  });
+
+  it('carries 50 concurrent SSE streams on one session, every one complete, with no connection-specific header', async () => {
+    const streams = await Promise.all(Array.from({ length: 50 }, () => h2(session, '/streams/ticks?count=5&intervalMs=20')));
+    for (const stream of streams) {
+      expect(stream.headers[':status']).toBe(200);
+      expect(stream.body).toBe('data:0\n\ndata:1\n\ndata:2\n\ndata:3\n\ndata:4\n\n');
+      for (const name of CONNECTION_HEADERS) expect(stream.headers[name]).toBeUndefined();
+    }
+  });
+
+  it('delivers a 100,000-item NDJSON stream complete', async () => {
+    const reply = await h2(session, '/big');
+    const lines = reply.body.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(100_000);
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ i: 99_999 });
+  });
+
+  it('stops the source of an endless stream the client resets (RST_STREAM): /streams/active back to 0 within 1 s', async () => {
+    const active = async () => JSON.parse((await h2(session, '/streams/active')).body).active as number;
+    const stream = session.request({ ':path': '/streams/ticks?intervalMs=20' });
+    await new Promise((resolve) => stream.once('data', resolve));
+    expect(await active()).toBe(1);
+    const reset = Date.now();
+    stream.close(constants.NGHTTP2_CANCEL);
+    while ((await active()) > 0 && Date.now() - reset < 1000) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await active()).toBe(0);
+  });
+
+  it('answers a multipart upload past its limit with 413, a JSON problem, over HTTP/2', async () => {
+    const boundary = 'x-boundary';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.alloc(1024 * 1024, 1),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const reply = await h2(session, '/multipart', { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+    expect(reply.headers[':status']).toBe(413);
+    expect(JSON.parse(reply.body)).toMatchObject({ code: 'RXREST_BODY_TOO_LARGE' });
+    for (const name of CONNECTION_HEADERS) expect(reply.headers[name]).toBeUndefined();
+  });
+
+  it('reads a request body of items and answers item by item over HTTP/2 (the samples\' /streams/uppercase)', async () => {
+    const reply = await h2(session, '/streams/uppercase', { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: '"tls"\n"h2"\n' });
+    expect(reply.headers[':status']).toBe(200);
+    expect(reply.body).toBe('"TLS"\n"H2"\n');
+  });
+
+  it('negotiates, checks preconditions and compresses over HTTP/2 as over HTTP/1.1', async () => {
+    const text = await h2(session, '/negotiated', { headers: { accept: 'text/plain' } });
+    expect(text.body).toBe('Cheese: Morbier');
+    const conditional = await h2(session, '/conditional', { headers: { 'if-none-match': '"v1"' } });
+    expect(conditional.headers[':status']).toBe(304);
+    const page = await h2(session, '/index.html', { headers: { 'accept-encoding': 'gzip' } });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    const range = await h2(session, '/index.html', { headers: { range: 'bytes=0-4' } });
+    expect([range.headers[':status'], range.body]).toEqual([206, readFileSync(join(samplesDirectory, 'public', 'index.html'), 'utf8').slice(0, 5)]);
+  });
+});
+
+describe('the plain port with TLS on', () => {
+  it('redirects every request to the same path on HTTPS with insecure-requests=redirect (308 keeps the method)', async () => {
+    const server = await build({ 'framework.http.insecure-requests': 'redirect' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      const reply = await new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
+        httpRequest(`${server.insecure!.url}/fruits?x=1`, { method: 'POST', headers: { host: 'example.test:8080' } }, (res) => resolve({ status: res.statusCode ?? 0, location: res.headers.location }))
+          .on('error', reject)
+          .end();
+      });
+      expect(reply).toEqual({ status: 308, location: `https://example.test:${server.port}/fruits?x=1` });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is not opened with insecure-requests=disabled', async () => {
+    const server = await build({ 'framework.http.insecure-requests': 'disabled' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      expect(server.insecure).toBeUndefined();
+      expect(server.url).toMatch(/^https:/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('certificate problems stop the start', () => {
+  it('names the key and the file of a certificate that does not exist', () => {
+    const missing = join(certificates, 'missing.pem');
+    expect(() => build({ 'framework.http.ssl.certificate.file': missing })).toThrow(ConfigError);
+    expect(() => build({ 'framework.http.ssl.certificate.file': missing })).toThrow(`framework.http.ssl.certificate.file: "${missing}" (from configuration) — a readable PEM file (ENOENT)`);
+  });
+
+  it('refuses a key that does not belong to the certificate, and a certificate without a key', () => {
+    const other = selfSignedCertificate(certificates, 'other');
+    expect(() => build({ 'framework.http.ssl.certificate.key-file': other.key })).toThrow(/a PEM certificate and the private key that belongs to it/);
+    expect(() =>
+      RestApplication.build({ classes: [BigResource], overrides: { 'framework.http.ssl.certificate.file': certificate } }),
+    ).toThrow('framework.http.ssl.certificate.key-file: "" (from configuration) — set, since framework.http.ssl.certificate.file is (TLS needs both)');
+  });
+});

@@ -1,0 +1,20 @@
+// A self-signed certificate for localhost and 127.0.0.1, made at run time with the openssl CLI (Debian's package,
+// installed by .ci/install-tools): no private key is ever committed.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface Certificate {
+  readonly certificate: string;
+  readonly key: string;
+}
+
+/** Writes `<name>.cert.pem` and `<name>.key.pem` (an ECDSA P-256 key, quick to make) into `directory`. */
+export function selfSignedCertificate(directory: string, name = 'localhost'): Certificate {
+  const certificate = join(directory, `${name}.cert.pem`);
+  const key = join(directory, `${name}.key.pem`);
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
+    '-subj', `/CN=${name}`, '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', certificate,
+  ], { stdio: 'ignore' });
+  return { certificate, key };
+}
