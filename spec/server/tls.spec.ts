@@ -2,11 +2,13 @@
 // stream) served on a TLS port with a certificate made at run time. ALPN picks h2 or falls back to HTTP/1.1;
 // streams, cancellation, limits and items in work over HTTP/2 as over HTTP/1.1; no connection-specific header
 // is ever sent on HTTP/2; the plain port can redirect; a missing certificate stops the start.
-import { readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { map, range } from 'rxjs';
 import { ConfigError, GET, Path, Produces, RestApplication, multi, type Multi, type RunningServer } from '../../lib';
 import { sampleClasses } from '../../samples/classes';
@@ -176,6 +178,68 @@ describe('the plain port with TLS on', () => {
       expect(server.insecure).toBeUndefined();
       expect(server.url).toMatch(/^https:/);
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('shutdown, reload and cleartext HTTP/2', () => {
+  const reloadDirectory = tempDir('tls-reload');
+  it('ends an SSE stream over HTTP/2 with its retry hint and sends GOAWAY when the server closes', async () => {
+    const server = await build().listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const session = connect(server.url, { ca: readFileSync(certificate) });
+    const goaway = new Promise((resolve) => session.once('goaway', resolve));
+    const stream = session.request({ ':path': '/streams/ticks?intervalMs=20' });
+    stream.setEncoding('utf8');
+    let body = '';
+    stream.on('data', (chunk: string) => (body += chunk));
+    const ended = new Promise((resolve) => stream.once('end', resolve));
+    await new Promise((resolve) => stream.once('data', resolve));
+    const started = Date.now();
+    await server.close();
+    await Promise.all([ended, goaway]);
+    expect(body.endsWith('retry:1000\n\n')).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1000);
+    session.destroy();
+  });
+
+  it('reloads the certificate on SIGHUP: new connections get the new one, the open session keeps working', async () => {
+    const directory = reloadDirectory;
+    const first = selfSignedCertificate(directory, 'first');
+    const live = { certificate: join(directory, 'live.cert.pem'), key: join(directory, 'live.key.pem') };
+    copyFileSync(first.certificate, live.certificate);
+    copyFileSync(first.key, live.key);
+    const server = await build({ 'framework.http.ssl.certificate.file': live.certificate, 'framework.http.ssl.certificate.key-file': live.key }).listen({ port: 0, host: '127.0.0.1' });
+    const peer = (session: ClientHttp2Session) => (session.socket as unknown as TLSSocket).getPeerCertificate().fingerprint256;
+    try {
+      const before = connect(server.url, { rejectUnauthorized: false });
+      await new Promise((resolve) => before.once('connect', resolve));
+      const second = selfSignedCertificate(directory, 'second');
+      copyFileSync(second.certificate, live.certificate);
+      copyFileSync(second.key, live.key);
+      process.emit('SIGHUP', 'SIGHUP');
+      const after = connect(server.url, { rejectUnauthorized: false });
+      await new Promise((resolve) => after.once('connect', resolve));
+      const fingerprint = (file: string) => new X509Certificate(readFileSync(file)).fingerprint256;
+      expect(peer(before)).toBe(fingerprint(first.certificate));
+      expect(peer(after)).toBe(fingerprint(second.certificate));
+      expect((await h2(before, '/fruits')).headers[':status']).toBe(200);
+      before.close();
+      after.close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('speaks cleartext HTTP/2 with prior knowledge on the plain port with framework.http.h2c=true', async () => {
+    const server = await RestApplication.build({ classes: [BigResource], overrides: { 'framework.http.h2c': 'true' } }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const session = connect(server.url);
+    try {
+      const reply = await h2(session, '/big');
+      expect(reply.headers[':status']).toBe(200);
+      expect(reply.body.split('\n').filter(Boolean)).toHaveLength(100_000);
+    } finally {
+      session.close();
       await server.close();
     }
   });
