@@ -9,11 +9,38 @@ import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { map, range } from 'rxjs';
-import { ConfigError, GET, Path, Produces, RestApplication, multi, type Multi, type RunningServer } from '../../lib';
+import { map, Observable, range } from 'rxjs';
+import { ConfigError, GET, Path, Produces, RestApplication, StreamBuffer, multi, type Multi, type RunningServer } from '../../lib';
 import { sampleClasses } from '../../samples/classes';
 import { selfSignedCertificate } from '../support/certificate';
 import { tempDir } from '../support/temp-dir';
+
+let floodActive = 0;
+let floodStarted = 0;
+
+@Path('flood')
+class FloodResource {
+  /** An endless burst of 1 KB lines, far faster than a paused client reads, under a 64K budget that fails. */
+  @GET @Produces('application/x-ndjson') @StreamBuffer({ size: '64K', overflow: 'fail' })
+  flood(): Multi<string> {
+    return multi(
+      new Observable<string>((subscriber) => {
+        floodActive++;
+        floodStarted++;
+        let timer: NodeJS.Immediate;
+        const burst = () => {
+          for (let n = 0; n < 64 && !subscriber.closed; n++) subscriber.next('x'.repeat(1024));
+          if (!subscriber.closed) timer = setImmediate(burst);
+        };
+        timer = setImmediate(burst);
+        return () => {
+          floodActive--;
+          clearImmediate(timer);
+        };
+      }),
+    );
+  }
+}
 
 @Path('big')
 class BigResource {
@@ -29,7 +56,7 @@ const { certificate, key } = selfSignedCertificate(certificates);
 
 function build(overrides: Record<string, string> = {}) {
   return RestApplication.build({
-    classes: [...sampleClasses, BigResource],
+    classes: [...sampleClasses, BigResource, FloodResource],
     directory: samplesDirectory,
     overrides: {
       'framework.http.ssl.certificate.file': certificate,
@@ -137,6 +164,41 @@ describe('TLS with HTTP/2', () => {
     expect(reply.headers[':status']).toBe(413);
     expect(JSON.parse(reply.body)).toMatchObject({ code: 'RXREST_BODY_TOO_LARGE' });
     for (const name of CONNECTION_HEADERS) expect(reply.headers[name]).toBeUndefined();
+  });
+
+  it('takes a multipart upload to disk and answers a JSON-array stream over HTTP/2', async () => {
+    const boundary = 'x-boundary';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="description"\r\n\r\nover h2\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="small.png"\r\nContent-Type: image/png\r\n\r\n`),
+      Buffer.alloc(10_000, 2),
+      Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="person"\r\nContent-Type: application/json\r\n\r\n{"firstName":"Ada","lastName":"Lovelace"}\r\n--${boundary}--\r\n`),
+    ]);
+    const upload = await h2(session, '/multipart', { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+    expect(upload.headers[':status']).toBe(200);
+    expect(JSON.parse(upload.body)).toEqual({ description: 'over h2', image: { fileName: 'small.png', size: 10_000, contentType: 'image/png' }, person: { firstName: 'Ada', lastName: 'Lovelace' } });
+    const array = await h2(session, '/streams/fruits');
+    expect(array.headers['content-type']).toContain('application/json');
+    expect(JSON.parse(array.body)).toEqual([
+      { name: 'Apple', description: 'Winter fruit' },
+      { name: 'Pineapple', description: 'Tropical fruit' },
+    ]);
+  });
+
+  it('holds a stream back by its HTTP/2 flow control: a client that reads nothing gets its stream failed by the budget, the session lives on', async () => {
+    const started = floodStarted;
+    const stream = session.request({ ':path': '/flood' });
+    stream.on('error', () => undefined);
+    // Nothing is read: the stream's window fills, the server's budget (64K) fills behind it.
+    stream.pause();
+    const closed = new Promise<number>((resolve) => stream.once('close', () => resolve(stream.rstCode ?? 0)));
+    const deadline = Date.now() + 5000;
+    while (floodStarted === started && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    // The server ends the stream itself once it is a whole budget ahead of the client; its source is unsubscribed.
+    while (floodActive > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(floodActive).toBe(0);
+    expect(await closed).toBe(constants.NGHTTP2_INTERNAL_ERROR);
+    expect((await h2(session, '/fruits')).headers[':status']).toBe(200);
   });
 
   it('reads a request body of items and answers item by item over HTTP/2 (the samples\' /streams/uppercase)', async () => {
