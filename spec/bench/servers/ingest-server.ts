@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { count, lastValueFrom } from 'rxjs';
-import { Body, Consumes, Multi, Path, POST, Produces, RestApplication, resolveConfig } from '../../../lib';
+import { Body, Consumes, Multi, Path, POST, Produces, QueryParam, RestApplication, resolveConfig } from '../../../lib';
 import { READY_PREFIX } from '../bench-routes';
 import { followParent } from './server-control';
 
@@ -15,6 +15,21 @@ class IngestBenchResource {
   @POST @Path('ingest') @Consumes('application/x-ndjson') @Produces('application/json')
   async ingest(@Body() rows: Multi<unknown>): Promise<{ count: number }> {
     return { count: await lastValueFrom(rows.pipe(count())) };
+  }
+
+  /** Consumes `rate` bytes a second (pulled: the socket is read only as fast as this loop goes). */
+  @POST @Path('slow') @Consumes('application/x-ndjson') @Produces('application/json')
+  async slow(@QueryParam('rate') rate: number, @Body() rows: Multi<{ pad: string }>): Promise<{ count: number }> {
+    const started = Date.now();
+    let items = 0;
+    let bytes = 0;
+    for await (const row of rows) {
+      items++;
+      bytes += row.pad.length + 11;
+      const due = started + (bytes / rate) * 1000;
+      if (due - Date.now() > 5) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+    }
+    return { count: items };
   }
 }
 
@@ -43,7 +58,7 @@ async function main(): Promise<void> {
     followParent(() => undefined);
     return;
   }
-  const app = RestApplication.build({ classes: [IngestBenchResource], config: resolveConfig({ overrides: { 'framework.http.limits.max-body-size': '1G' } }) });
+  const app = RestApplication.build({ classes: [IngestBenchResource], config: resolveConfig({ overrides: { 'framework.http.limits.max-body-size': '2G' } }) });
   const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
   process.stdout.write(`${READY_PREFIX}${server.port}\n`);
   followParent(() => void server.close());
