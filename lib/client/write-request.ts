@@ -3,12 +3,11 @@
  * query, matrix, header, cookie, form, bean, body), the body written by a registered writer or the JSON mapper,
  * `Accept` from `@Produces` and `Content-Type` from `@Consumes`.
  */
-import { isObservable, type Observable } from 'rxjs';
 import type { JsonMapper } from '../json/json-mapper';
-import { multi } from '../streaming/multi';
 import type { MessageBodyWriter } from '../providers/message-body';
 import { ResponseHeaders } from '../response/response-headers';
 import type { ClientEndpoint, ClientParam } from './client-endpoints';
+import { isItemSource, ITEM_FRAMES, itemStream } from './item-body';
 
 /** What one call may change: `accept` replaces the `Accept` from `@Produces`; `headers` are added. */
 export interface CallOptions {
@@ -153,48 +152,6 @@ async function multipartBody(parts: Parts, mapper: JsonMapper, where: string): P
   else if (output instanceof FormData) for (const [name, value] of output) form.append(name, value);
   for (const [name, value] of parts.form) await appendPart(form, name, value, undefined, undefined, mapper, where);
   return form;
-}
-
-/** How each item of a streamed body is framed, by media type (NDJSON when `@Consumes` names none of these). */
-const ITEM_FRAMES: Record<string, { start: string; frame: (json: string, item: unknown, first: boolean) => string; end: string }> = {
-  'application/x-ndjson': { start: '', frame: (json) => `${json}\n`, end: '' },
-  'application/jsonl': { start: '', frame: (json) => `${json}\n`, end: '' },
-  'application/stream+json': { start: '', frame: (json) => `${json}\n`, end: '' },
-  'application/json-seq': { start: '', frame: (json) => `\x1e${json}\n`, end: '' },
-  'text/event-stream': { start: '', frame: (json, item) => `data:${typeof item === 'string' ? item.replace(/\n/g, '\ndata:') : json}\n\n`, end: '' },
-  'application/json': { start: '[', frame: (json, _item, first) => (first ? json : `,${json}`), end: ']' },
-};
-
-/**
- * An Observable (or async iterable) body as a stream of items, framed by the media type of `@Consumes`, pulled
- * as fetch sends it: a `Multi` that is pulled (a request's items, `Multi.from`) is read one item per chunk asked for.
- */
-function itemStream(source: Observable<unknown> | AsyncIterable<unknown>, mediaType: string, mapper: JsonMapper): ReadableStream<Uint8Array> {
-  const framing = ITEM_FRAMES[mediaType] ?? ITEM_FRAMES['application/x-ndjson']!;
-  const iterator = (Symbol.asyncIterator in source ? source : multi(source as Observable<unknown>))[Symbol.asyncIterator]();
-  const encoder = new TextEncoder();
-  let first = true;
-  return new ReadableStream<Uint8Array>({
-    start: (controller) => {
-      if (framing.start) controller.enqueue(encoder.encode(framing.start));
-    },
-    pull: async (controller) => {
-      const step = await iterator.next();
-      if (step.done) {
-        if (framing.end) controller.enqueue(encoder.encode(framing.end));
-        return controller.close();
-      }
-      controller.enqueue(encoder.encode(framing.frame(mapper.writeValueAsString(step.value), step.value, first)));
-      first = false;
-    },
-    cancel: async () => {
-      await iterator.return?.();
-    },
-  });
-}
-
-function isItemSource(value: unknown): value is Observable<unknown> | AsyncIterable<unknown> {
-  return isObservable(value) || (typeof value === 'object' && value !== null && Symbol.asyncIterator in value && !(value instanceof ReadableStream));
 }
 
 async function writeBody(endpoint: ClientEndpoint, parts: Parts, headers: Headers, writers: RequestWriters): Promise<RequestBody | null> {

@@ -21,6 +21,7 @@ import { isJsonTypeToken } from '../json/json-values';
 import { nodeRequestOf } from '../multipart/body-source';
 import type { RequestContext } from '../pipeline/request-context';
 import { Multi, pullFrom } from '../streaming/multi';
+import { readAll } from '../streaming/stream-source';
 import { sseEvent } from '../streaming/sse-event';
 import type { BodySettings } from './body-settings';
 import { isUnknownDesignType } from './convert';
@@ -80,17 +81,7 @@ async function* chunksOf(ctx: RequestContext): AsyncGenerator<Uint8Array> {
     return;
   }
   const body = ctx.request.body;
-  if (!body) return;
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
+  if (body) yield* readAll(body);
 }
 
 /**

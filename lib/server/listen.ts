@@ -4,12 +4,13 @@
  */
 import { serve, type ServerType } from '@hono/node-server';
 import cluster from 'node:cluster';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createSecureServer, createServer as createH2cServer, type Http2Session } from 'node:http2';
+import type { Server } from 'node:http';
+import { createSecureServer, createServer as createH2cServer } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { logging } from '../logging/logger';
 import { answerableClasses } from './answerable-request';
+import { http2Connections, httpConnections, redirectServer, type Connections } from './connections';
 import type { TlsSettings } from './tls-settings';
 
 const DEFAULT_DRAIN_LIMIT = 10 * 1024 * 1024;
@@ -77,64 +78,6 @@ export interface WorkerListening {
 export function urlOf(scheme: 'http' | 'https', host: string, port: number): string {
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `${scheme}://${shown}:${port}`;
-}
-
-/**
- * How a server's connections are let go of at shutdown: idle ones at once (and as they become idle), the
- * rest at the end of the grace period. HTTP/2 sessions get a GOAWAY: their open streams may finish.
- */
-interface Connections {
-  closeIdle(): void;
-  closeAll(): void;
-}
-
-function httpConnections(server: Server): Connections {
-  return { closeIdle: () => server.closeIdleConnections(), closeAll: () => server.closeAllConnections() };
-}
-
-/** Sessions and HTTP/1.1 sockets of an HTTP/2 server, which has no `closeIdleConnections` of its own. */
-function http2Connections(server: NodeServer): Connections {
-  const sessions = new Set<Http2Session>();
-  const active = new Map<Socket, number>();
-  server.on('session', (session: Http2Session) => {
-    sessions.add(session);
-    session.once('close', () => sessions.delete(session));
-  });
-  // HTTP/1.1 over the same port (ALPN fallback): count each socket's requests in flight.
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (request.httpVersionMajor !== 1) return;
-    const socket = request.socket;
-    active.set(socket, (active.get(socket) ?? 0) + 1);
-    socket.once('close', () => active.delete(socket));
-    response.once('close', () => active.set(socket, (active.get(socket) ?? 1) - 1));
-  });
-  const h1Sockets = new Set<Socket>();
-  server.on('secureConnection', (socket: Socket & { alpnProtocol?: string | false }) => {
-    if (socket.alpnProtocol === 'h2') return;
-    h1Sockets.add(socket);
-    socket.once('close', () => h1Sockets.delete(socket));
-  });
-  return {
-    closeIdle() {
-      for (const session of sessions) if (!session.closed) session.close();
-      for (const socket of h1Sockets) if (!active.get(socket)) socket.destroy();
-    },
-    closeAll() {
-      for (const session of sessions) session.destroy();
-      for (const socket of h1Sockets) socket.destroy();
-    },
-  };
-}
-
-/** The plain port with TLS on and `insecure-requests=redirect`: every request is sent to the same path on HTTPS. */
-function redirectServer(tlsPort: () => number): Server {
-  return createHttpServer((request, response) => {
-    const host = (request.headers.host ?? 'localhost').replace(/:\d+$/, '');
-    const port = tlsPort();
-    const location = `https://${host}${port === 443 ? '' : `:${port}`}${request.url ?? '/'}`;
-    // 308 keeps the method and body: a POST is repeated as a POST.
-    response.writeHead(308, { location, 'content-length': 0 }).end();
-  });
 }
 
 /** Starts the configured servers: the plain one unless TLS disables it, the TLS one when configured. */

@@ -40,7 +40,8 @@ export function toStreamSource(value: unknown, observables: boolean): StreamSour
   return undefined;
 }
 
-async function* readAll(stream: ReadableStream<unknown>): AsyncGenerator<unknown> {
+/** Every chunk of a Web stream, read as the consumer asks; the stream is released however the loop ends. */
+export async function* readAll<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
   const reader = stream.getReader();
   try {
     for (;;) {

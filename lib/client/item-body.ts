@@ -1,0 +1,46 @@
+/** A request body of many items from an Observable or async iterable, framed by the media type the endpoint consumes. */
+import { isObservable, type Observable } from 'rxjs';
+import type { JsonMapper } from '../json/json-mapper';
+import { multi } from '../streaming/multi';
+
+/** How each item of a streamed body is framed, by media type (NDJSON when `@Consumes` names none of these). */
+export const ITEM_FRAMES: Record<string, { start: string; frame: (json: string, item: unknown, first: boolean) => string; end: string }> = {
+  'application/x-ndjson': { start: '', frame: (json) => `${json}\n`, end: '' },
+  'application/jsonl': { start: '', frame: (json) => `${json}\n`, end: '' },
+  'application/stream+json': { start: '', frame: (json) => `${json}\n`, end: '' },
+  'application/json-seq': { start: '', frame: (json) => `\x1e${json}\n`, end: '' },
+  'text/event-stream': { start: '', frame: (json, item) => `data:${typeof item === 'string' ? item.replace(/\n/g, '\ndata:') : json}\n\n`, end: '' },
+  'application/json': { start: '[', frame: (json, _item, first) => (first ? json : `,${json}`), end: ']' },
+};
+
+/**
+ * An Observable (or async iterable) body as a stream of items, framed by the media type of `@Consumes`, pulled
+ * as fetch sends it: a `Multi` that is pulled (a request's items, `Multi.from`) is read one item per chunk asked for.
+ */
+export function itemStream(source: Observable<unknown> | AsyncIterable<unknown>, mediaType: string, mapper: JsonMapper): ReadableStream<Uint8Array> {
+  const framing = ITEM_FRAMES[mediaType] ?? ITEM_FRAMES['application/x-ndjson']!;
+  const iterator = (Symbol.asyncIterator in source ? source : multi(source as Observable<unknown>))[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  let first = true;
+  return new ReadableStream<Uint8Array>({
+    start: (controller) => {
+      if (framing.start) controller.enqueue(encoder.encode(framing.start));
+    },
+    pull: async (controller) => {
+      const step = await iterator.next();
+      if (step.done) {
+        if (framing.end) controller.enqueue(encoder.encode(framing.end));
+        return controller.close();
+      }
+      controller.enqueue(encoder.encode(framing.frame(mapper.writeValueAsString(step.value), step.value, first)));
+      first = false;
+    },
+    cancel: async () => {
+      await iterator.return?.();
+    },
+  });
+}
+
+export function isItemSource(value: unknown): value is Observable<unknown> | AsyncIterable<unknown> {
+  return isObservable(value) || (typeof value === 'object' && value !== null && Symbol.asyncIterator in value && !(value instanceof ReadableStream));
+}
