@@ -6,6 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { redisServer } from '../support/redis-server';
+import { until } from '../support/until';
 
 const root = join(__dirname, '..', '..');
 const redis = redisServer();
@@ -83,16 +84,6 @@ async function readiness(url: string): Promise<{ status: number; broadcast: stri
   const res = await fetch(`${url}/q/health/ready`);
   const body = (await res.json()) as { checks: { name: string; status: string }[] };
   return { status: res.status, broadcast: body.checks.find((check) => check.name === 'broadcast')?.status };
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('broadcast over Redis, across two instances', () => {

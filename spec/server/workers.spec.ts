@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { restartDelay } from '../../lib/server/workers';
 import { selfSignedCertificate } from '../support/certificate';
 import { tempDir } from '../support/temp-dir';
+import { until } from '../support/until';
 
 const root = join(__dirname, '..', '..');
 
@@ -30,16 +31,6 @@ function run(env: Record<string, string>): Program {
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, exited, output: () => output };
-}
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 function listening(program: Program): Promise<string> {
