@@ -99,4 +99,6 @@ export type { RunningServer } from './server/listen';
 
 export { Config, ConfigError, type ConfigProblem, loadConfig, type LoadConfigOptions, resolveConfig, describeConfiguration, type FrameworkConfig, type FrameworkKey } from './config';
 export { LogManager, logging, configureLogging, LOG_CATEGORIES, LOG_LEVELS, type Logger, type LogLevel, type LogRecord, type LogSink } from './logging';
-export { broadcast, Broadcaster, type BroadcasterOptions, type SubscribeOptions, type SubscriptionChange } from './broadcast/broadcaster';
+export { Broadcaster, type BroadcasterOptions, type PublishOptions, type SubscribeOptions, type SubscriptionChange } from './broadcast/broadcaster';
+export { broadcast } from './broadcast/topics';
+export { resumable, resume, type ResumableEnd, type ResumableOptions, type ResumableStream } from './broadcast/resumable';

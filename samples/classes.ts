@@ -5,6 +5,7 @@ import { ConditionalResource } from './conditional/conditional-resource';
 import { conditionalSampleClasses } from './conditional/conditional-inclusion';
 import { errorSampleClasses } from './errors/error-resource';
 import { FruitResource } from './fruits/fruit-resource';
+import { jobSampleClasses } from './jobs/job-resource';
 import { UploadsReadiness } from './health/uploads-readiness';
 import { legumeSampleClasses } from './legumes/legume-resource';
 import { negotiatedSampleClasses } from './negotiated/negotiated-resource';
@@ -26,5 +27,6 @@ export const sampleClasses: Function[] = [
   RecordResource,
   ...streamSampleClasses,
   ...chatSampleClasses,
+  ...jobSampleClasses,
   UploadsReadiness,
 ];

@@ -1,39 +1,128 @@
-/** How broadcast events travel between instances: the contract, and the in-memory backplane of one process. */
+/** How broadcast events travel between instances: the contract every backplane keeps, and the in-memory one. */
+import { httpProblem } from '../errors/http-problem';
+import type { WebApplicationException } from '../errors/web-application-exception';
+import { IdClock } from './event-ids';
+import type { Retention } from './event-ring';
+import { LocalPresence } from './local-presence';
+import { RecentKeys } from './recent-keys';
+import type { BroadcastEvent } from './topic-events';
 
-/** One published event: its id (unique across instances) and its item. */
-export interface BroadcastEvent {
-  readonly id: string;
-  readonly data: unknown;
+/** `framework.broadcast.backend`. */
+export type BroadcastBackend = 'memory' | 'redis' | 'redis-streams';
+
+/**
+ * A 503 problem with `Retry-After`: the backplane cannot store or read events now (Redis unreachable), and what
+ * a client can do about it is try again.
+ */
+export function backplaneUnavailable(detail: string, cause: unknown): WebApplicationException {
+  return httpProblem('RXREST_BROADCAST_UNAVAILABLE', detail, { cause, headers: { 'retry-after': '1' } });
 }
 
-/** Hands an event of a topic to this instance's subscribers. */
-export type Deliver = (topic: string, event: BroadcastEvent) => void;
+/** An event to publish. */
+export interface Outgoing {
+  readonly data: unknown;
+  /** The SSE event name (the end of a resumable stream); absent for items. */
+  readonly event?: string;
+  /** A publish repeated with the same key (a retry after a lost answer) is stored once and answers the first id. */
+  readonly idempotencyKey?: string;
+}
+
+/** What a subscriber resuming after some id missed, read from a durable history. */
+export interface Missed {
+  /** The events after it, oldest first. */
+  readonly events: readonly BroadcastEvent[];
+  /** Set when the events right after it are no longer held: the oldest id that is (undefined: none). */
+  readonly reset?: { readonly oldest: string | undefined };
+}
+
+/** What the backplane knows of a topic beyond this process. */
+export interface TopicState {
+  /** The topic has history or a registered producer. */
+  readonly exists: boolean;
+  /** The id of its end event (`done`, `error`, `cancelled`), once it has one. */
+  readonly endId: string | undefined;
+}
+
+/** Where a backplane hands what it receives: live events, and the news that a topic's history was lost. */
+export interface BackplaneListener {
+  deliver(topic: string, event: BroadcastEvent): void;
+  /** Events may have been lost for this instance's subscribers of `topic`; `oldest` is the oldest id held now. */
+  reset(topic: string, oldest: string | undefined): void;
+  /** Events of any topic may have been lost for this instance (a pub/sub outage): what it holds is dropped. */
+  resetAll(): void;
+}
 
 export interface Backplane {
-  /** Put before each instance's event numbers so ids stay unique across instances (empty in memory). */
-  readonly idPrefix: string;
-  /** Sends the event to every instance, this one included; never throws into the caller. */
-  publish(topic: string, event: BroadcastEvent): void;
-  /** Begins delivering events (from any instance) to `deliver`. */
-  start(deliver: Deliver): void;
+  readonly backend: BroadcastBackend;
+  /**
+   * Whether the topics' history lives in the backplane (Redis Streams) rather than in each process: ids are the
+   * history's own, and a subscriber resuming from an id this process has not seen is answered from it.
+   */
+  readonly durable: boolean;
   /** Whether events reach the other instances now (for the readiness check). */
   readonly connected: boolean;
-  /** Lets go of connections; events are then delivered in this process only. */
+  /** Begins handing events (from any instance) to `listener`. */
+  start(listener: BackplaneListener): void;
+  /** Sends (and, when durable, stores) an event; resolves with its id once done, rejects when it could not be. */
+  publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string>;
+  /** Durable only: the events after `lastEventId` (undefined: all of them), and whether some are gone. */
+  missed(topic: string, lastEventId: string | undefined): Promise<Missed>;
+  /** Durable only: whether the topic has history or a producer, and its end. */
+  describe(topic: string): Promise<TopicState>;
+  /** This instance has subscribers of `topic` now (true), or has none left (false). */
+  watch(topic: string, watching: boolean): void;
+  /** A producer starts on `topic`: it exists from now on, and counts as watched now. */
+  register(topic: string, retention: Retention): Promise<void>;
+  /** Milliseconds since any instance last had a subscriber of `topic` (0 while one has). */
+  idleFor(topic: string): Promise<number>;
+  /** Lets go of connections. */
   close(): Promise<void>;
 }
 
 /** One process: an event published is delivered at once, synchronously, in publishing order. */
 export class MemoryBackplane implements Backplane {
-  readonly idPrefix = '';
+  readonly backend = 'memory';
+  readonly durable = false;
   readonly connected = true;
-  #deliver: Deliver = () => undefined;
+  readonly #clocks = new Map<string, IdClock>();
+  readonly #presence = new LocalPresence();
+  readonly #keys = new RecentKeys();
+  #listener: BackplaneListener | undefined;
 
-  start(deliver: Deliver): void {
-    this.#deliver = deliver;
+  start(listener: BackplaneListener): void {
+    this.#listener = listener;
   }
 
-  publish(topic: string, event: BroadcastEvent): void {
-    this.#deliver(topic, event);
+  publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string> {
+    const seen = this.#keys.get(topic, outgoing.idempotencyKey);
+    if (seen !== undefined) return Promise.resolve(seen);
+    let clock = this.#clocks.get(topic);
+    if (!clock) this.#clocks.set(topic, (clock = new IdClock()));
+    const id = clock.next();
+    this.#keys.set(topic, outgoing.idempotencyKey, id, retention);
+    this.#listener?.deliver(topic, { id, data: outgoing.data, event: outgoing.event });
+    return Promise.resolve(id);
+  }
+
+  missed(): Promise<Missed> {
+    return Promise.reject(new Error('the in-memory backplane keeps no history of its own'));
+  }
+
+  describe(topic: string): Promise<TopicState> {
+    return Promise.resolve({ exists: this.#presence.has(topic), endId: undefined });
+  }
+
+  watch(topic: string, watching: boolean): void {
+    this.#presence.watch(topic, watching);
+  }
+
+  register(topic: string): Promise<void> {
+    this.#presence.register(topic);
+    return Promise.resolve();
+  }
+
+  idleFor(topic: string): Promise<number> {
+    return Promise.resolve(this.#presence.idleFor(topic));
   }
 
   async close(): Promise<void> {}

@@ -1,33 +1,44 @@
 /**
- * Fan-out of events to every subscriber of a topic, on every instance: `broadcast<T>(topic)` gives the process's
- * broadcaster of that topic; `publish(item)` sends it through the backplane (in memory, or Redis pub/sub), and
- * each instance hands it to its own subscribers as an SSE event with an id, keeping the last ones in a ring
- * for reconnecting clients. A subscriber is a response stream: its own byte budget and overflow policy
- * decide what a slow client costs, so it never slows the others.
+ * One topic's fan-out: `publish(item)` sends the item through the backplane, and each instance hands it to its
+ * own subscribers as an SSE event with an id. A subscriber that comes back with the id of the last event it got
+ * is sent what it missed, then the live events, with no gap and no duplicate between the two; when what it
+ * missed is no longer held, it is told so first (`event: reset`). A subscriber is a response stream: its own
+ * byte budget and overflow policy decide what a slow client costs, so it never slows the others.
  */
-import cluster from 'node:cluster';
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 import { logging } from '../logging/logger';
 import { multi, type Multi } from '../streaming/multi';
-import { sseEvent, type SseEvent } from '../streaming/sse-event';
-import { MemoryBackplane, type Backplane, type BroadcastEvent } from './backplane';
+import type { SseEvent } from '../streaming/sse-event';
+import type { Backplane, Outgoing } from './backplane';
+import { compareIds } from './event-ids';
+import { EventRing, type Retention } from './event-ring';
+import { isEnd, resetNotice, toSseEvent, type BroadcastEvent } from './topic-events';
 
 const log = logging.getLogger('rxrest.streaming');
 
-/** Events a topic keeps for replay unless told otherwise. */
-export const DEFAULT_REPLAY = 100;
-
 export interface BroadcasterOptions {
-  /** How many of the last events are kept for `Last-Event-ID` replay (default 100; 0 keeps none). */
+  /**
+   * Events this topic keeps for subscribers that resume (default `framework.broadcast.retention.max-events`,
+   * 10,000; 0 keeps none in memory).
+   */
   readonly replay?: number;
 }
 
 export interface SubscribeOptions {
   /**
    * The id of the last event the client has (the `Last-Event-ID` header an `EventSource` sends when it
-   * reconnects): the events after it still in the ring are sent first; all of the ring if it has left it.
+   * reconnects): the events after it are sent first, then the live ones. When those are no longer all held,
+   * an `event: reset` comes first, then every event still held.
    */
   readonly lastEventId?: string;
+}
+
+export interface PublishOptions {
+  /**
+   * Makes a retried publish harmless: the same key (e.g. the request's `Idempotency-Key`) within the topic's
+   * retention stores the event once and answers the first id again.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** What the hooks are told: the topic and how many subscribers it has now. */
@@ -36,46 +47,90 @@ export interface SubscriptionChange {
   readonly subscribers: number;
 }
 
+/** What a topic needs of the process it lives in: the current backplane and retention. */
+export interface TopicHost {
+  readonly backplane: Backplane;
+  readonly retention: Retention;
+}
+
+/** Subscribes from the first event held, not from now (a resumable stream read from its start). */
+export const FROM_START: unique symbol = Symbol('from start');
+
+/** A subscriber of this instance; `waiting` holds live events while what it missed is read from the backplane. */
+class Joined {
+  waiting: SseEvent[] | undefined;
+
+  constructor(readonly subscriber: Subscriber<SseEvent>) {}
+
+  take(event: SseEvent): void {
+    if (this.waiting) this.waiting.push(event);
+    else this.send(event);
+  }
+
+  /** Sends one event; an end event completes the subscriber. False once it is closed. */
+  send(event: SseEvent): boolean {
+    this.subscriber.next(event);
+    if (isEnd(event)) this.subscriber.complete();
+    return !this.subscriber.closed;
+  }
+}
+
 /** One topic's fan-out. Get it with {@link broadcast}. */
 export class Broadcaster<T> {
-  readonly #subscribers = new Set<Subscriber<SseEvent>>();
-  readonly #ring: SseEvent[] = [];
-  readonly #replay: number;
+  readonly #joined = new Set<Joined>();
+  readonly #ring = new EventRing();
+  readonly #replay: number | undefined;
+  readonly #host: TopicHost;
   readonly #onSubscribe: ((change: SubscriptionChange) => void)[] = [];
   readonly #onUnsubscribe: ((change: SubscriptionChange) => void)[] = [];
-  #sequence = 0;
 
+  /** @internal made by `broadcast()`. */
   constructor(
     readonly topic: string,
-    options: BroadcasterOptions = {},
+    options: BroadcasterOptions,
+    host: TopicHost,
   ) {
-    const replay = options.replay ?? DEFAULT_REPLAY;
-    if (!Number.isInteger(replay) || replay < 0) throw new RangeError(`broadcast('${topic}'): replay must be a whole number of events, got ${replay}`);
+    const replay = options.replay;
+    if (replay !== undefined && (!Number.isInteger(replay) || replay < 0)) throw new RangeError(`broadcast('${topic}'): replay must be a whole number of events, got ${replay}`);
     this.#replay = replay;
+    this.#host = host;
   }
 
   /** Subscribers on this instance now. */
   get subscribers(): number {
-    return this.#subscribers.size;
+    return this.#joined.size;
+  }
+
+  /** How much history this topic keeps: its own `replay`, or the application's retention. */
+  get retention(): Retention {
+    const retention = this.#host.retention;
+    return this.#replay === undefined ? retention : { ...retention, maxEvents: this.#replay };
   }
 
   /**
-   * Sends `item` to every subscriber of the topic, on every instance. Never throws: a backplane that cannot
-   * take it logs why (and, for Redis, the readiness check is DOWN meanwhile).
+   * Sends `item` to every subscriber of the topic, on every instance; resolves with the event's id once the
+   * backplane has it (stored, on `redis-streams`). Rejects with a `ServiceUnavailableException` (503, with
+   * `Retry-After`) when it cannot be stored: nothing is sent then, and a retry with the same
+   * `idempotencyKey` cannot send it twice. Not awaiting it is safe: a failure is logged, never unhandled.
+   *
+   * @example
+   * \@POST @ResponseStatus(202)
+   * async post(message: ChatMessage): Promise<void> { await chat.publish(message); }
    */
-  publish(item: T): void {
-    warnIfWorkerAlone();
-    const event: BroadcastEvent = { id: `${backplane.idPrefix}${++this.#sequence}`, data: item };
-    try {
-      backplane.publish(this.topic, event);
-    } catch (error) {
-      log.error(`broadcast('${this.topic}'): publishing failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
+  publish(item: T, options: PublishOptions = {}): Promise<string> {
+    return this.send({ data: item, idempotencyKey: options.idempotencyKey });
+  }
+
+  /** @internal publishes an event of any kind (the end of a resumable stream). */
+  send(outgoing: Outgoing): Promise<string> {
+    const published = this.#host.backplane.publish(this.topic, outgoing, this.retention);
+    published.catch((error: unknown) => log.debug(`broadcast('${this.topic}'): publishing failed: ${error instanceof Error ? error.message : String(error)}`));
+    return published;
   }
 
   /**
-   * The topic's events from now on (after a replay for `lastEventId`) as SSE events with ids, for a handler to
-   * return. Unsubscribed when the client goes away.
+   * The topic's events as SSE events with ids, for a handler to return: from now on, or after `lastEventId`.
+   * Unsubscribed when the client goes away; completes after an end event (a resumable stream that is over).
    *
    * @example
    * \@GET @Path('stream') @Produces('text/event-stream')
@@ -84,17 +139,12 @@ export class Broadcaster<T> {
    * }
    */
   subscribe(options: SubscribeOptions = {}): Multi<SseEvent> {
-    return multi(
-      new Observable<SseEvent>((subscriber) => {
-        // Replay and joining happen in one synchronous step: no event can fall between them.
-        for (const event of this.#missed(options.lastEventId)) subscriber.next(event);
-        this.#subscribers.add(subscriber);
-        this.#tell(this.#onSubscribe);
-        return () => {
-          if (this.#subscribers.delete(subscriber)) this.#tell(this.#onUnsubscribe);
-        };
-      }),
-    );
+    return this.join(options.lastEventId);
+  }
+
+  /** @internal `subscribe` from an id, from now (undefined) or from the first event held. */
+  join(after: string | undefined | typeof FROM_START): Multi<SseEvent> {
+    return multi(new Observable<SseEvent>((subscriber) => this.#join(new Joined(subscriber), after)));
   }
 
   /** Called with the new count each time a subscriber joins. */
@@ -109,79 +159,95 @@ export class Broadcaster<T> {
     return this;
   }
 
-  /** Hands an event the backplane delivered to this instance's subscribers, and keeps it for replay. */
+  /** @internal hands an event the backplane delivered to this instance's subscribers, and keeps it. */
   deliver(event: BroadcastEvent): void {
-    const sse = sseEvent({ id: event.id, data: event.data });
-    if (this.#replay > 0) {
-      this.#ring.push(sse);
-      if (this.#ring.length > this.#replay) this.#ring.shift();
-    }
-    // A copy: a subscriber that ends (its policy, say) leaves the set while we go through it.
-    for (const subscriber of [...this.#subscribers]) subscriber.next(sse);
+    const sse = toSseEvent(event);
+    this.#ring.push(sse, this.retention);
+    // A copy: a subscriber that ends (an end event, its policy) leaves the set while we go through it.
+    for (const joined of [...this.#joined]) joined.take(sse);
   }
 
-  #missed(lastEventId: string | undefined): SseEvent[] {
-    if (lastEventId === undefined) return [];
-    const at = this.#ring.findIndex((event) => event.id === lastEventId);
-    return at < 0 ? [...this.#ring] : this.#ring.slice(at + 1);
+  /** @internal events may have been lost for this instance's subscribers: they are told, and the ring starts again. */
+  reset(oldest: string | undefined): void {
+    this.#ring.clear();
+    const notice = resetNotice(oldest);
+    for (const joined of [...this.#joined]) joined.take(notice);
+  }
+
+  /** @internal the newest event this process holds (in memory, the topic's last). */
+  get newest(): SseEvent | undefined {
+    return this.#ring.newest;
+  }
+
+  /** @internal whether this process holds no event of the topic (after dropping those past their age). */
+  get idle(): boolean {
+    this.#ring.trim(this.retention);
+    return this.#ring.size === 0 && this.#joined.size === 0;
+  }
+
+  #join(joined: Joined, after: string | undefined | typeof FROM_START): TeardownLogic {
+    const { backplane } = this.#host;
+    const held = after === undefined ? [] : after === FROM_START ? (backplane.durable ? undefined : this.#ring.all()) : this.#ring.after(after);
+    if (held) {
+      // Replay and joining happen in one synchronous step: no event can fall between them.
+      for (const event of held) if (!joined.send(event)) return;
+    } else if (!backplane.durable) {
+      if (!joined.send(resetNotice(this.#ring.oldest))) return;
+      for (const event of this.#ring.all()) if (!joined.send(event)) return;
+    } else {
+      joined.waiting = [];
+      this.#readMissed(joined, after === FROM_START ? undefined : after);
+    }
+    this.#add(joined);
+    return () => this.#remove(joined);
+  }
+
+  /** Sends what the durable history says was missed, then what came live meanwhile, past the last id sent. */
+  #readMissed(joined: Joined, lastEventId: string | undefined): void {
+    this.#host.backplane.missed(this.topic, lastEventId).then(
+      (missed) => {
+        if (joined.subscriber.closed) return;
+        let last = missed.reset ? undefined : lastEventId;
+        if (missed.reset && !joined.send(resetNotice(missed.reset.oldest))) return;
+        for (const event of missed.events) {
+          if (!joined.send(toSseEvent(event))) return;
+          last = event.id;
+        }
+        const waiting = joined.waiting ?? [];
+        joined.waiting = undefined;
+        for (const event of waiting) {
+          const sent = event.id === undefined || last === undefined || compareIds(event.id, last) > 0 ? joined.send(event) : true;
+          if (!sent) return;
+        }
+      },
+      (error: unknown) => joined.subscriber.error(error),
+    );
+  }
+
+  #add(joined: Joined): void {
+    this.#joined.add(joined);
+    if (this.#joined.size === 1) this.#host.backplane.watch(this.topic, true);
+    this.#tell(this.#onSubscribe);
+  }
+
+  #remove(joined: Joined): void {
+    if (!this.#joined.delete(joined)) return;
+    if (this.#joined.size === 0) {
+      this.#host.backplane.watch(this.topic, false);
+      // The ring of a durable topic is a cache of what this instance read while it had subscribers: once it
+      // stops reading the topic, the ring would have a hole after its newest event.
+      if (this.#host.backplane.durable) this.#ring.clear();
+    }
+    this.#tell(this.#onUnsubscribe);
   }
 
   #tell(hooks: readonly ((change: SubscriptionChange) => void)[]): void {
     for (const hook of hooks) {
       try {
-        hook({ topic: this.topic, subscribers: this.#subscribers.size });
+        hook({ topic: this.topic, subscribers: this.#joined.size });
       } catch (error) {
         log.error(`broadcast('${this.topic}'): a subscription hook threw: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   }
-}
-
-const topics = new Map<string, Broadcaster<unknown>>();
-
-/**
- * The broadcaster of `topic` in this process (made on first use; later options are ignored). Events published
- * on it reach every subscriber of the topic on every instance sharing the backplane
- * (`framework.broadcast.backend`).
- *
- * @example
- * const chat = broadcast<ChatMessage>('chat');
- * chat.publish({ user: 'ada', text: 'hello' });
- */
-export function broadcast<T>(topic: string, options?: BroadcasterOptions): Broadcaster<T> {
-  let broadcaster = topics.get(topic);
-  if (!broadcaster) {
-    broadcaster = new Broadcaster<unknown>(topic, options);
-    topics.set(topic, broadcaster);
-  }
-  return broadcaster as Broadcaster<T>;
-}
-
-/** Delivers an event of `topic` to this instance; a topic first heard of here starts its ring now. */
-function deliverToTopic(topic: string, event: BroadcastEvent): void {
-  broadcast(topic).deliver(event);
-}
-
-let backplane: Backplane = new MemoryBackplane();
-backplane.start(deliverToTopic);
-let warnedWorkerAlone = false;
-
-/** In a cluster worker, the in-memory backplane reaches only that worker's subscribers: said once, at the first publish. */
-function warnIfWorkerAlone(): void {
-  if (warnedWorkerAlone || !cluster.isWorker || !(backplane instanceof MemoryBackplane)) return;
-  warnedWorkerAlone = true;
-  log.warn('broadcast(): with framework.http.workers above 1 and the in-memory backend, events reach only the subscribers of the worker that publishes them; set framework.broadcast.backend=redis');
-}
-
-/**
- * Makes `next` the process's backplane (the application does, from `framework.broadcast.backend`); returns
- * how to go back to the one before.
- */
-export function useBackplane(next: Backplane): () => void {
-  const previous = backplane;
-  backplane = next;
-  next.start(deliverToTopic);
-  return () => {
-    if (backplane === next) backplane = previous;
-  };
 }

@@ -1,54 +1,47 @@
 /**
  * Broadcast events through Redis pub/sub (ioredis): one connection publishes, one listens to every topic's
  * channel, so an event published on any instance reaches the subscribers of all, in the order Redis received
- * them. Items are written by the application's JSON mapper. While Redis is unreachable the connections retry
- * with a growing delay, the outage is logged once, `connected` is false (the readiness check says DOWN),
- * and events published meanwhile reach this instance's subscribers only.
+ * them. Items are written by the application's JSON mapper. Each instance keeps its own history (the events it
+ * saw), so a client resumes on another instance from that instance's memory. While Redis is unreachable the
+ * connections retry with a growing delay, the outage is logged once, `connected` is false (the readiness check
+ * says DOWN), and events published meanwhile reach this instance's subscribers only; when Redis is back, every
+ * subscriber is told with `event: reset` that it may have missed events of the other instances.
  */
-import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
-import type { Backplane, BroadcastEvent, Deliver } from './backplane';
+import type { Backplane, BackplaneListener, Missed, Outgoing, TopicState } from './backplane';
+import type { Retention } from './event-ring';
+import { RecentKeys } from './recent-keys';
+import { commandOptions, instanceTag, messageOf, Outage, shown } from './redis-connections';
+import { RedisPresence } from './redis-presence';
+import type { BroadcastEvent } from './topic-events';
 
 const log = logging.getLogger('rxrest.streaming');
 
 const CHANNEL_PREFIX = 'rxrest:broadcast:';
-/** Reconnection delays: 100 ms, 200 ms... up to 2 s between attempts, for as long as it takes. */
-const retryStrategy = (attempts: number): number => Math.min(attempts * 100, 2000);
-
-/** The URL as logs may show it: without a password. */
-function shown(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the configured Redis URL';
-  }
-}
 
 export class RedisBackplane implements Backplane {
-  readonly idPrefix = `${randomBytes(4).toString('hex')}-`;
+  readonly backend = 'redis';
+  readonly durable = false;
+  /** Put before each event number so ids stay unique across instances. */
+  readonly #tag = instanceTag();
   readonly #publisher: Redis;
   readonly #listener: Redis;
   readonly #json: JsonMapper;
-  #deliver: Deliver = () => undefined;
-  #down = false;
-  #closed = false;
+  readonly #outage: Outage;
+  readonly #presence: RedisPresence;
+  readonly #keys = new RecentKeys();
+  #sequence = 0;
+  #deliver: BackplaneListener | undefined;
 
-  constructor(url: string, json: JsonMapper) {
+  constructor(url: string, json: JsonMapper, retention: Retention) {
     this.#json = json;
-    const where = shown(url);
-    // Commands wait for a connection only while it is being made: during an outage publishing is not queued.
-    const options = { retryStrategy, enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true };
-    this.#publisher = new Redis(url, options);
-    this.#listener = new Redis(url, { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null });
-    for (const connection of [this.#publisher, this.#listener]) {
-      connection.on('error', (error: Error) => this.#lost(where, error));
-      connection.on('reconnecting', () => this.#lost(where, new Error('the connection closed')));
-      connection.on('ready', () => this.#regained(where));
-    }
+    this.#publisher = new Redis(url, commandOptions);
+    this.#listener = new Redis(url, { ...commandOptions, enableOfflineQueue: true, maxRetriesPerRequest: null, autoResendUnfulfilledCommands: true, commandTimeout: undefined });
+    this.#outage = new Outage(shown(url), 'events reach this instance only meanwhile');
+    this.#outage.watch([this.#publisher, this.#listener], () => this.#deliver?.resetAll());
+    this.#presence = new RedisPresence(this.#publisher, this.#tag, retention);
     this.#listener.on('pmessage', (_pattern: string, channel: string, message: string) => this.#received(channel, message));
   }
 
@@ -56,48 +49,66 @@ export class RedisBackplane implements Backplane {
     return this.#publisher.status === 'ready' && this.#listener.status === 'ready';
   }
 
-  start(deliver: Deliver): void {
-    this.#deliver = deliver;
+  start(listener: BackplaneListener): void {
+    this.#deliver = listener;
     // ioredis subscribes again by itself after each reconnection.
-    void this.#listener.psubscribe(`${CHANNEL_PREFIX}*`).catch((error: unknown) => this.#lost('redis', error));
+    void this.#listener.psubscribe(`${CHANNEL_PREFIX}*`).catch((error: unknown) => this.#outage.lost(error));
     void this.#publisher.connect().catch(() => undefined);
   }
 
-  publish(topic: string, event: BroadcastEvent): void {
-    if (!this.connected) {
-      // Not lost on this instance: its own subscribers still get it.
-      this.#deliver(topic, event);
-      return;
-    }
-    this.#publisher.publish(`${CHANNEL_PREFIX}${topic}`, this.#json.writeValueAsString(event)).catch((error: unknown) => {
-      this.#lost('redis', error);
-      this.#deliver(topic, event);
-    });
+  publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string> {
+    const seen = this.#keys.get(topic, outgoing.idempotencyKey);
+    if (seen !== undefined) return Promise.resolve(seen);
+    const event: BroadcastEvent = { id: `${this.#tag}-${++this.#sequence}`, data: outgoing.data, event: outgoing.event };
+    this.#keys.set(topic, outgoing.idempotencyKey, event.id, retention);
+    // Not lost on this instance during an outage: its own subscribers still get it.
+    if (!this.connected) return Promise.resolve(this.#local(topic, event));
+    return this.#publisher.publish(`${CHANNEL_PREFIX}${topic}`, this.#json.writeValueAsString(event)).then(
+      () => event.id,
+      (error: unknown) => {
+        this.#outage.lost(error);
+        return this.#local(topic, event);
+      },
+    );
+  }
+
+  missed(): Promise<Missed> {
+    return Promise.reject(new Error('the redis pub/sub backplane keeps no history of its own'));
+  }
+
+  async describe(topic: string): Promise<TopicState> {
+    return { exists: await this.#presence.exists(topic), endId: undefined };
+  }
+
+  watch(topic: string, watching: boolean): void {
+    this.#presence.watch(topic, watching);
+  }
+
+  register(topic: string): Promise<void> {
+    return this.#presence.register(topic);
+  }
+
+  idleFor(topic: string): Promise<number> {
+    return this.#presence.idleFor(topic);
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#outage.close();
+    this.#presence.close();
     await Promise.all([this.#publisher, this.#listener].map((connection) => connection.quit().catch(() => connection.disconnect())));
+  }
+
+  #local(topic: string, event: BroadcastEvent): string {
+    this.#deliver?.deliver(topic, event);
+    return event.id;
   }
 
   #received(channel: string, message: string): void {
     try {
       const event = this.#json.readValue(message) as BroadcastEvent;
-      this.#deliver(channel.slice(CHANNEL_PREFIX.length), event);
+      this.#deliver?.deliver(channel.slice(CHANNEL_PREFIX.length), event);
     } catch (error) {
-      log.error(`A broadcast event on ${channel} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      log.error(`A broadcast event on ${channel} could not be read: ${messageOf(error)}`);
     }
-  }
-
-  #lost(where: string, error: unknown): void {
-    if (this.#down || this.#closed) return;
-    this.#down = true;
-    log.error(`Broadcast backplane: Redis at ${where} is unreachable (${error instanceof Error ? error.message : String(error)}); retrying, events reach this instance only meanwhile`);
-  }
-
-  #regained(where: string): void {
-    if (!this.#down || !this.connected) return;
-    this.#down = false;
-    log.info(`Broadcast backplane: connected to Redis at ${where} again`);
   }
 }

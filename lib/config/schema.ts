@@ -172,13 +172,22 @@ export const frameworkSchema = z.object({
     default: '0.0.0.0',
     description: 'Interface to listen on.',
   }),
-  'framework.broadcast.backend': setting(oneOf(['memory', 'redis'] as const), {
+  'framework.broadcast.backend': setting(oneOf(['memory', 'redis', 'redis-streams'] as const), {
     default: 'memory',
-    description: 'How broadcast() events reach subscribers: memory (this process) or redis (pub/sub, every instance).',
+    description:
+      'How broadcast() events reach subscribers: memory (this process), redis (pub/sub, every instance) or redis-streams (every instance, with a history in Redis that survives restarts).',
   }),
   'framework.broadcast.redis.url': setting(text, {
     default: 'redis://localhost:6379',
-    description: 'The Redis server of the redis broadcast backend (redis://[:password@]host:port[/db]).',
+    description: 'The Redis server of the redis and redis-streams broadcast backends (redis://[:password@]host:port[/db]).',
+  }),
+  'framework.broadcast.retention.max-events': setting(integer(0), {
+    default: '10000',
+    description: "Events a topic keeps for subscribers that resume with Last-Event-ID (a topic's own replay option wins).",
+  }),
+  'framework.broadcast.retention.max-age': setting(duration, {
+    default: '1h',
+    description: 'How long a topic keeps an event for subscribers that resume; 0 keeps events until max-events pushes them out.',
   }),
   'framework.http.ssl.certificate.file': setting(text, {
     optional: true,

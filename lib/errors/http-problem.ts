@@ -8,6 +8,7 @@ import {
   NotFoundException,
   NotSupportedException,
   PayloadTooLargeException,
+  ServiceUnavailableException,
   WebApplicationException,
   type WebApplicationExceptionOptions,
 } from './web-application-exception';
@@ -19,17 +20,23 @@ const byStatus: Record<number, new (message?: string, options?: WebApplicationEx
   413: PayloadTooLargeException,
   415: NotSupportedException,
   500: InternalServerErrorException,
+  503: ServiceUnavailableException,
 };
 
 /**
  * The exception for a framework error: an instance of the usual subtype (so a user's mapper for
  * `NotFoundException` also sees routing 404s) whose default response is problem JSON.
  */
-export function httpProblem(code: ErrorCode, detail: string, options: { violations?: readonly Violation[]; cause?: unknown; allowed?: readonly string[] } = {}): WebApplicationException {
+export function httpProblem(
+  code: ErrorCode,
+  detail: string,
+  options: { violations?: readonly Violation[]; cause?: unknown; allowed?: readonly string[]; headers?: Record<string, string> } = {},
+): WebApplicationException {
   const problem = problemDetails(code, detail, options.violations);
-  if (code === 'RXREST_METHOD_NOT_ALLOWED') return new NotAllowedException(detail, options.allowed ?? [], { problem, cause: options.cause });
+  const rest = { problem, cause: options.cause, headers: options.headers };
+  if (code === 'RXREST_METHOD_NOT_ALLOWED') return new NotAllowedException(detail, options.allowed ?? [], rest);
   const { status } = ErrorCodes[code];
   const Type = byStatus[status];
   // A code whose status has no subtype still answers with its own status.
-  return Type ? new Type(detail, { problem, cause: options.cause }) : new WebApplicationException(detail, status, { problem, cause: options.cause });
+  return Type ? new Type(detail, rest) : new WebApplicationException(detail, status, rest);
 }

@@ -40,6 +40,8 @@ export const ErrorCodes = {
   RXREST_MALFORMED_MULTIPART: { status: 400, title: 'Bad Request' },
   RXREST_PART_UNREADABLE: { status: 400, title: 'Bad Request' },
   RXREST_INTERNAL_ERROR: { status: 500, title: 'Internal Server Error' },
+  RXREST_STREAM_NOT_FOUND: { status: 404, title: 'Not Found' },
+  RXREST_BROADCAST_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

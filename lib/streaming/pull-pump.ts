@@ -1,6 +1,7 @@
 /** Streams an iterator (sync or async): the next item is asked for only while the sink takes more. */
 import type { FrameWriter } from './frame-writer';
 import type { StreamSink } from './stream-sink';
+import { streamHeaderOf } from './stream-header';
 import type { StreamPump } from './stream-pump';
 import { track, type OpenStreams } from './open-streams';
 
@@ -25,6 +26,7 @@ export class PullPump implements StreamPump {
   #running = false;
   #done = false;
   #closed = false;
+  #header: readonly [string, string] | undefined;
 
   constructor(open: () => AnyIterator, output: FrameWriter, eager: boolean, streams?: OpenStreams) {
     this.#open = open;
@@ -37,12 +39,21 @@ export class PullPump implements StreamPump {
     return this.#output.mediaType;
   }
 
+  get header(): readonly [string, string] | undefined {
+    return this.#header;
+  }
+
   prime(): Promise<void> | undefined {
     this.#iterator = this.#open();
     if (this.#eager) return undefined;
     const step = this.#iterator.next();
-    if (!isPromise(step)) return void this.#take(step);
-    return step.then((first) => this.#take(first));
+    if (!isPromise(step)) return void this.#takeFirst(step);
+    return step.then((first) => this.#takeFirst(first));
+  }
+
+  #takeFirst(step: IteratorResult<unknown>): void {
+    if (!step.done) this.#header = streamHeaderOf(step.value);
+    this.#take(step);
   }
 
   attach(sink: StreamSink): void {

@@ -3,6 +3,7 @@ import { Observable, type Subscriber, type Subscription } from 'rxjs';
 import { Backlog } from './backlog';
 import type { FrameWriter } from './frame-writer';
 import type { StreamSink } from './stream-sink';
+import { streamHeaderOf } from './stream-header';
 import type { StreamPump, StreamSettings } from './stream-pump';
 import { track, type OpenStreams } from './open-streams';
 
@@ -26,6 +27,7 @@ export class PushPump implements StreamPump {
   #done = false;
   #closed = false;
   #failure: { readonly error: unknown } | undefined;
+  #header: readonly [string, string] | undefined;
   #primed: { resolve(): void; reject(error: unknown): void } | undefined;
   // Items of a burst that waits anyway (before the commit, or for a slow client), framed together later.
   readonly #unframed: unknown[] | undefined;
@@ -42,6 +44,10 @@ export class PushPump implements StreamPump {
 
   get mediaType(): string {
     return this.#output.mediaType;
+  }
+
+  get header(): readonly [string, string] | undefined {
+    return this.#header;
   }
 
   prime(): Promise<void> | undefined {
@@ -98,7 +104,10 @@ export class PushPump implements StreamPump {
     } catch (error) {
       return this.#fail(error);
     }
-    if (!this.#started) this.#start();
+    if (!this.#started) {
+      this.#header = streamHeaderOf(item);
+      this.#start();
+    }
   }
 
   /** Frames what waits unframed; false when that failed the stream (an overflow, an item JSON cannot hold). */

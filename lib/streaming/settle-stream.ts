@@ -6,7 +6,7 @@ import { baseType, framingFor, isStreamingType } from './framing';
 import { RestMulti } from './rest-multi';
 import { StreamBody } from './stream-body';
 import { trackStarted } from './started-bodies';
-import { createPump, type StreamSettings } from './stream-pump';
+import { createPump, type StreamPump, type StreamSettings } from './stream-pump';
 import { toStreamSource } from './stream-source';
 
 /** What the build step decided about an endpoint's streams. */
@@ -49,9 +49,14 @@ export function settleStream(ctx: RequestContext, result: unknown, streaming: En
   for (const [name, headerValue] of restMulti?.headers ?? []) response.headers.add(name, headerValue);
   if (streaming.elementType && framing.mediaType === 'text/event-stream') response.headers.set('x-sse-content-type', streaming.elementType);
   const primed = pump.prime();
-  if (primed === undefined) {
-    ctx.response = response;
-    return ctx;
-  }
-  return primed.then(() => ((ctx.response = response), ctx));
+  if (primed === undefined) return answer(ctx, response, pump);
+  return primed.then(() => answer(ctx, response, pump));
+}
+
+/** The response once the pump is primed: with the header its first item asked for, if it came before the head. */
+function answer(ctx: RequestContext, response: ResponseContext, pump: StreamPump): RequestContext {
+  const header = pump.header;
+  if (header) response.headers.set(header[0], header[1]);
+  ctx.response = response;
+  return ctx;
 }

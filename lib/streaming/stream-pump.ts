@@ -27,6 +27,8 @@ export interface StreamSettings {
  */
 export interface StreamPump extends OpenStream {
   readonly mediaType: string;
+  /** The response header the first item asked for (see `withStreamHeader`), known once primed. */
+  readonly header: readonly [string, string] | undefined;
   prime(): Promise<void> | undefined;
   attach(sink: StreamSink): void;
   cancel(): void;

@@ -13,24 +13,31 @@ export class ChatMessage {
   text = '';
 }
 
-/** The last 100 messages stay for clients that reconnect with `Last-Event-ID`. */
-const chat = broadcast<ChatMessage>('chat', { replay: 100 });
+/** Messages stay (`framework.broadcast.retention.*`) for clients that reconnect with `Last-Event-ID`. */
+const chat = broadcast<ChatMessage>('chat');
 
 @Path('chat')
 export class ChatResource {
-  /** Publishes the message to every `/chat/stream` client: 202, empty. */
+  /**
+   * Publishes the message to every `/chat/stream` client: 202, empty, once it is stored. 503 with `Retry-After`
+   * when it cannot be (Redis unreachable, on `redis-streams`); a retry with the same `Idempotency-Key` is
+   * published once.
+   */
   @POST
   @Path('messages')
   @Consumes('application/json')
   @ResponseStatus(202)
-  post(message: ChatMessage): void {
-    chat.publish({ user: message.user, text: message.text });
+  async post(message: ChatMessage, @HeaderParam('Idempotency-Key') idempotencyKey?: string): Promise<void> {
+    await chat.publish({ user: message.user, text: message.text }, { idempotencyKey });
   }
 
-  /** Every message posted after connecting, as SSE with ids; after a reconnection, the ones missed first. */
+  /**
+   * Every message posted after connecting, as SSE with ids (or NDJSON of `{ id, data }`); after a reconnection
+   * with `Last-Event-ID`, the ones missed first, or `event: reset` (`Stream-Reset` for NDJSON) when they are gone.
+   */
   @GET
   @Path('stream')
-  @Produces('text/event-stream')
+  @Produces('text/event-stream', 'application/x-ndjson')
   stream(@HeaderParam('Last-Event-ID') lastEventId?: string): Multi<SseEvent> {
     return chat.subscribe({ lastEventId });
   }

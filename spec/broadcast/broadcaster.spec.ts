@@ -1,9 +1,10 @@
 // The in-memory broadcaster over real sockets: every subscriber gets every event in publishing order; a paused
 // client is handled by its own stream budget and policy while the others keep up; a client that goes away is
-// unsubscribed; Last-Event-ID replays what is still in the ring.
+// unsubscribed; Last-Event-ID replays what is still in the ring, and an id that has left it gets a reset first.
 import { request, type IncomingMessage } from 'node:http';
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { broadcast, GET, HeaderParam, Path, Produces, RestApplication, StreamBuffer, type Multi, type RunningServer, type SseEvent, type SubscriptionChange } from '../../lib';
+import { compareIds } from '../../lib/broadcast/event-ids';
 
 interface Item {
   readonly n: number;
@@ -48,6 +49,8 @@ interface Client {
   readonly items: Item[];
   /** The `id:` lines received so far. */
   readonly ids: string[];
+  /** Each event's name (`message` when it has none), in order, resets included. */
+  readonly names: string[];
   until(count: number): Promise<void>;
   close(): void;
 }
@@ -58,6 +61,7 @@ function connect(path: string, headers: Record<string, string> = {}, paused = fa
     const req = request(`${server.url}${path}`, { agent: false, headers }, (res) => {
       const items: Item[] = [];
       const ids: string[] = [];
+      const names: string[] = [];
       let pending = '';
       const waiters: (() => void)[] = [];
       res.setEncoding('utf8');
@@ -65,9 +69,12 @@ function connect(path: string, headers: Record<string, string> = {}, paused = fa
         const events = (pending + chunk).split('\n\n');
         pending = events.pop()!;
         for (const event of events) {
-          for (const line of event.split('\n')) {
+          const lines = event.split('\n');
+          const name = lines.find((line) => line.startsWith('event:'))?.slice(6) ?? 'message';
+          names.push(name);
+          for (const line of lines) {
             if (line.startsWith('id:')) ids.push(line.slice(3));
-            if (line.startsWith('data:')) items.push(JSON.parse(line.slice(5)) as Item);
+            if (line.startsWith('data:') && name === 'message') items.push(JSON.parse(line.slice(5)) as Item);
           }
         }
         waiters.splice(0).forEach((wake) => wake());
@@ -76,7 +83,7 @@ function connect(path: string, headers: Record<string, string> = {}, paused = fa
       const until = async (count: number) => {
         while (items.length < count) await new Promise<void>((wake) => waiters.push(wake));
       };
-      resolve({ res, items, ids, until, close: () => req.destroy() });
+      resolve({ res, items, ids, names, until, close: () => req.destroy() });
     });
     req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
     req.end();
@@ -86,16 +93,20 @@ function connect(path: string, headers: Record<string, string> = {}, paused = fa
 const settle = (ms = 50) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('broadcast over the in-memory backplane', () => {
-  it('gives every subscriber every event, in publishing order, with increasing ids', async () => {
+  it('gives every subscriber every event, in publishing order, with increasing ids of the <ms>-<seq> form', async () => {
     const clients = await Promise.all([connect('/topics/orders'), connect('/topics/orders'), connect('/topics/orders')]);
     expect(orders.subscribers).toBe(3);
-    for (let n = 0; n < 2000; n++) orders.publish({ n });
+    const published: string[] = [];
+    for (let n = 0; n < 2000; n++) void orders.publish({ n }).then((id) => published.push(id));
     await Promise.all(clients.map((client) => client.until(2000)));
     for (const client of clients) {
       expect(client.items.map((item) => item.n)).toEqual(Array.from({ length: 2000 }, (_, n) => n));
-      expect(client.ids.map(Number)).toEqual(Array.from({ length: 2000 }, (_, n) => n + 1));
+      // The ids publish() resolved with are the ones every client got.
+      expect(client.ids).toEqual(published);
       client.close();
     }
+    for (const id of published) expect(id).toMatch(/^\d{13}-\d+$/);
+    for (let at = 1; at < published.length; at++) expect(compareIds(published[at]!, published[at - 1]!)).toBeGreaterThan(0);
   });
 
   it('unsubscribes a client that goes away, telling the hooks each count', async () => {
@@ -135,31 +146,40 @@ describe('broadcast over the in-memory backplane', () => {
     for (const client of [paused, ...readers]) client.close();
   });
 
-  it('replays the events after Last-Event-ID that are still in the ring; all of the ring for an id that has left it', async () => {
-    for (let n = 1; n <= 8; n++) ring.publish({ n });
-    // The ring keeps 5: events 4..8 (ids 4..8).
-    const after6 = await connect('/topics/ring', { 'Last-Event-ID': '6' });
+  it('replays the events after Last-Event-ID that are still in the ring; a reset, then all of the ring, for an id that has left it', async () => {
+    const ids: string[] = [];
+    for (let n = 1; n <= 8; n++) ids.push(await ring.publish({ n }));
+    // The ring keeps 5: events 4..8.
+    const after6 = await connect('/topics/ring', { 'Last-Event-ID': ids[5]! });
     await after6.until(2);
-    expect(after6.ids).toEqual(['7', '8']);
-    const gone = await connect('/topics/ring', { 'Last-Event-ID': '2' });
+    expect(after6.ids).toEqual(ids.slice(6));
+    expect(after6.names).toEqual(['message', 'message']);
+    expect(after6.res.headers['stream-reset']).toBeUndefined();
+    const gone = await connect('/topics/ring', { 'Last-Event-ID': ids[1]! });
     await gone.until(5);
-    expect(gone.ids).toEqual(['4', '5', '6', '7', '8']);
-    ring.publish({ n: 9 });
-    await Promise.all([after6.until(3), gone.until(6)]);
-    expect(after6.ids.at(-1)).toBe('9');
-    expect(gone.ids.at(-1)).toBe('9');
-    after6.close();
-    gone.close();
+    // Told first, with the oldest id still held, in the stream and (it came before the head) in a header.
+    expect(gone.names).toEqual(['reset', 'message', 'message', 'message', 'message', 'message']);
+    expect(gone.res.headers['stream-reset']).toBe(ids[3]);
+    expect(gone.ids).toEqual(ids.slice(3));
+    const unknown = await connect('/topics/ring', { 'Last-Event-ID': 'not-an-id' });
+    await unknown.until(5);
+    expect(unknown.names[0]).toBe('reset');
+    const nine = await ring.publish({ n: 9 });
+    await Promise.all([after6.until(3), gone.until(6), unknown.until(6)]);
+    for (const client of [after6, gone, unknown]) {
+      expect(client.ids.at(-1)).toBe(nine);
+      client.close();
+    }
   });
 
   it('is a Multi of SSE events a handler or a test can subscribe to directly', async () => {
     const direct = broadcast<string>('direct');
     const received = firstValueFrom(direct.subscribe().pipe(take(2), toArray()));
-    direct.publish('a');
-    direct.publish('b');
+    const a = await direct.publish('a');
+    const b = await direct.publish('b');
     expect((await received).map((event) => [event.id, event.data])).toEqual([
-      ['1', 'a'],
-      ['2', 'b'],
+      [a, 'a'],
+      [b, 'b'],
     ]);
     expect(direct.subscribers).toBe(0);
     expect(broadcast('direct')).toBe(direct);

@@ -1,7 +1,8 @@
-// The Redis backplane against a real redis-server: two samples processes on framework.broadcast.backend=redis,
+// The Redis pub/sub backplane against a real redis-server: two samples processes on framework.broadcast.backend=redis,
 // an SSE client on each; chat messages posted on either reach both, in one order. Redis killed mid-test: both
-// readiness checks go DOWN, posting still answers 202 and nothing crashes; Redis back: UP again, and messages
-// reach both instances again.
+// readiness checks go DOWN, posting still answers 202 (delivered on its own instance) and nothing crashes; Redis
+// back: UP again, every client is told with event: reset that it may have missed events, and messages reach both
+// instances again.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -46,6 +47,8 @@ function startSamples(env: Record<string, string> = {}): Promise<Instance> {
 
 interface ChatClient {
   readonly messages: string[];
+  /** The `event: reset` notices received. */
+  readonly resets: string[];
   until(count: number): Promise<void>;
   close(): void;
 }
@@ -54,18 +57,25 @@ function openChat(url: string): Promise<ChatClient> {
   return new Promise((resolve, reject) => {
     const req = request(`${url}/chat/stream`, { agent: false }, (res) => {
       const messages: string[] = [];
+      const resets: string[] = [];
       const waiters: (() => void)[] = [];
       res.setEncoding('utf8');
       let pending = '';
       res.on('data', (chunk: string) => {
-        const lines = (pending + chunk).split('\n');
-        pending = lines.pop()!;
-        for (const line of lines) if (line.startsWith('data:')) messages.push((JSON.parse(line.slice(5)) as { text: string }).text);
+        const events = (pending + chunk).split('\n\n');
+        pending = events.pop()!;
+        for (const event of events) {
+          const data = event.split('\n').find((line) => line.startsWith('data:'))?.slice(5);
+          if (data === undefined) continue;
+          if (event.includes('event:reset')) resets.push(data);
+          else messages.push((JSON.parse(data) as { text: string }).text);
+        }
         waiters.splice(0).forEach((wake) => wake());
       });
       res.on('error', () => undefined);
       resolve({
         messages,
+        resets,
         until: async (count) => {
           while (messages.length < count) await new Promise<void>((wake) => waiters.push(wake));
         },
@@ -123,6 +133,9 @@ describe('broadcast over Redis, across two instances', () => {
 
     await redis.start();
     for (const instance of [a, b]) await until(async () => ((await readiness(instance.url)).status === 200 ? true : undefined), 'readiness UP again');
+    // Neither instance knows what the other published meanwhile: every client is told it may have missed events.
+    await until(() => (onA.resets.length > 0 && onB.resets.length > 0 ? true : undefined), 'a reset on both clients');
+    expect(onB.messages).not.toContain('during the outage');
     expect((await post(b.url, 'after the outage')).status).toBe(202);
     await Promise.all([onA.until(12), onB.until(11)]);
     expect(onA.messages.at(-1)).toBe('after the outage');

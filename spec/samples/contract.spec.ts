@@ -339,6 +339,7 @@ describe('samples application (the whole contract over HTTP)', () => {
       };
     };
     const post = (user: string, text: string) => send('/chat/messages', 'POST', JSON.stringify({ user, text }), json);
+    const chatIds: string[] = [];
 
     it('POST /chat/messages answers 202 with an empty body; GET /chat/stream sends each message posted after connecting, with ids', async () => {
       const before = await post('early', 'not seen by the stream');
@@ -352,15 +353,40 @@ describe('samples application (the whole contract over HTTP)', () => {
       await post('bob', 'hi ada');
       const text = await stream.readUntil('hi ada');
       await stream.cancel();
-      expect(text).toBe('id:2\ndata:{"user":"ada","text":"hello"}\n\nid:3\ndata:{"user":"bob","text":"hi ada"}\n\n');
+      const match = /^id:(\d+-\d+)\ndata:\{"user":"ada","text":"hello"\}\n\nid:(\d+-\d+)\ndata:\{"user":"bob","text":"hi ada"\}\n\n$/.exec(text);
+      expect(match).not.toBeNull();
+      chatIds.push(match![1]!, match![2]!);
     });
 
     it('GET /chat/stream with Last-Event-ID first sends the messages after that id', async () => {
       await post('carol', 'while you were away');
-      const stream = await openChat({ 'Last-Event-ID': '2' });
+      const stream = await openChat({ 'Last-Event-ID': chatIds[0]! });
       const text = await stream.readUntil('while you were away');
       await stream.cancel();
-      expect(text).toBe('id:3\ndata:{"user":"bob","text":"hi ada"}\n\nid:4\ndata:{"user":"carol","text":"while you were away"}\n\n');
+      expect(text).toMatch(new RegExp(`^id:${chatIds[1]}\ndata:\\{"user":"bob","text":"hi ada"\\}\n\nid:\\d+-\\d+\ndata:\\{"user":"carol","text":"while you were away"\\}\n\n$`));
+    });
+
+    it('GET /chat/stream with a Last-Event-ID no longer held sends event: reset with the oldest id held, then every message held', async () => {
+      const stream = await openChat({ 'Last-Event-ID': '1-0' });
+      expect(stream.res.headers.get('stream-reset')).toMatch(/^\d+-\d+$/);
+      const text = await stream.readUntil('while you were away');
+      await stream.cancel();
+      expect(text.startsWith(`event:reset\ndata:${stream.res.headers.get('stream-reset')}\n\nid:`)).toBe(true);
+    });
+
+    it('GET /chat/stream as NDJSON: one {id, data} per message; a reset is the Stream-Reset header and the first line', async () => {
+      const res = await get('/chat/stream', { Accept: 'application/x-ndjson', 'Last-Event-ID': '1-0' });
+      expect(res.headers.get('content-type')).toBe('application/x-ndjson');
+      const oldest = res.headers.get('stream-reset');
+      expect(oldest).toMatch(/^\d+-\d+$/);
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!text.includes('while you were away')) text += new TextDecoder().decode((await reader.read()).value);
+      await reader.cancel();
+      const lines = text.trim().split('\n').map((line) => JSON.parse(line) as { id?: string; event?: string; data: unknown });
+      expect(lines[0]).toEqual({ event: 'reset', data: oldest });
+      expect(lines[1]!.id).toBe(oldest);
+      expect(lines.at(-1)!.data).toEqual({ user: 'carol', text: 'while you were away' });
     });
 
     it('POST /chat/messages without a user or text answers 400 naming each field', async () => {

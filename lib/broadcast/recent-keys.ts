@@ -1,0 +1,27 @@
+/** The idempotency keys of recent publishes in this process, so that a repeated publish answers the first id. */
+import type { Retention } from './event-ring';
+
+interface Seen {
+  readonly id: string;
+  readonly at: number;
+}
+
+/** Kept as long as the topic's events are, and at most this many in all. */
+const MAX_KEYS = 100_000;
+
+export class RecentKeys {
+  readonly #seen = new Map<string, Seen>();
+
+  get(topic: string, key: string | undefined, now = Date.now()): string | undefined {
+    if (key === undefined) return undefined;
+    const seen = this.#seen.get(`${topic}\n${key}`);
+    return seen && (seen.at >= now || seen.at === 0) ? seen.id : undefined;
+  }
+
+  set(topic: string, key: string | undefined, id: string, retention: Retention, now = Date.now()): void {
+    if (key === undefined) return;
+    // `at` is when the key expires (0: never, when events have no age limit).
+    this.#seen.set(`${topic}\n${key}`, { id, at: retention.maxAgeMs > 0 ? now + retention.maxAgeMs : 0 });
+    if (this.#seen.size > MAX_KEYS) this.#seen.delete(this.#seen.keys().next().value!);
+  }
+}

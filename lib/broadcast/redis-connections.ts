@@ -1,0 +1,90 @@
+/**
+ * What the Redis backplanes share about their connections: how they retry, how the URL appears in logs, and an
+ * outage said once when it starts and once when it ends.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Redis, RedisOptions } from 'ioredis';
+import { logging } from '../logging/logger';
+
+const log = logging.getLogger('rxrest.streaming');
+
+/** Reconnection delays: 100 ms, 200 ms... up to 2 s between attempts, for as long as it takes. */
+export const retryStrategy = (attempts: number): number => Math.min(attempts * 100, 2000);
+
+/**
+ * Options of a connection that runs commands for a request: while Redis is unreachable a command fails at
+ * once instead of waiting in a queue, and one cut off mid-way is failed rather than sent again (sent again,
+ * an `XADD` whose answer was lost would be stored twice).
+ */
+export const commandOptions: RedisOptions = {
+  retryStrategy,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  autoResendUnfulfilledCommands: false,
+  commandTimeout: 5000,
+  lazyConnect: true,
+};
+
+/** A unique name for this instance among those sharing a Redis. */
+export function instanceTag(): string {
+  return randomBytes(4).toString('hex');
+}
+
+/** The URL as logs may show it: without a password. */
+export function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the configured Redis URL';
+  }
+}
+
+/** The message of a thrown value. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Logs an outage of the backplane's connections once when it starts, and once when all are ready again. */
+export class Outage {
+  #down = false;
+  #closed = false;
+
+  constructor(
+    readonly where: string,
+    readonly meanwhile: string,
+  ) {}
+
+  get down(): boolean {
+    return this.#down;
+  }
+
+  /** Watches `connections`: errors and reconnections start an outage, `ready` on all of them ends it. */
+  watch(connections: readonly Redis[], onRegained: () => void = () => undefined): void {
+    for (const connection of connections) {
+      connection.on('error', (error: Error) => this.lost(error));
+      connection.on('reconnecting', () => this.lost(new Error('the connection closed')));
+      connection.on('ready', () => {
+        if (connections.every((each) => each.status === 'ready') && this.#regained()) onRegained();
+      });
+    }
+  }
+
+  lost(error: unknown): void {
+    if (this.#down || this.#closed) return;
+    this.#down = true;
+    log.error(`Broadcast backplane: Redis at ${this.where} is unreachable (${messageOf(error)}); retrying, ${this.meanwhile}`);
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+
+  #regained(): boolean {
+    if (!this.#down || this.#closed) return false;
+    this.#down = false;
+    log.info(`Broadcast backplane: connected to Redis at ${this.where} again`);
+    return true;
+  }
+}

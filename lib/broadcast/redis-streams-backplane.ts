@@ -1,0 +1,174 @@
+/**
+ * Broadcast events through Redis Streams (ioredis): each topic is a stream (`rxrest:stream:<topic>`) that is its
+ * history, kept by count and age, and the way every instance receives its events. An event's id is its entry
+ * id, so it means the same on every instance and after restarts; a subscriber resuming from an id is answered
+ * from the stream, whichever instance it reaches. A publish resolves once Redis has stored the event and fails
+ * (503) when it cannot be: nothing is delivered that was not stored.
+ */
+import { Redis } from 'ioredis';
+import type { JsonMapper } from '../json/json-mapper';
+import { backplaneUnavailable, type Backplane, type BackplaneListener, type Missed, type Outgoing, type TopicState } from './backplane';
+import { isStreamId } from './event-ids';
+import type { Retention } from './event-ring';
+import { commandOptions, instanceTag, Outage, shown } from './redis-connections';
+import { RedisPresence } from './redis-presence';
+import { StreamReader, type Entry } from './stream-reader';
+import type { BroadcastEvent } from './topic-events';
+
+const STREAM_PREFIX = 'rxrest:stream:';
+const ONCE_PREFIX = 'rxrest:once:';
+/** Entries read per request when a subscriber resumes. */
+const PAGE = 1000;
+/** Instances receive live events through the history, so a stream keeps at least this many whatever `replay` says. */
+export const MIN_STREAM_LENGTH = 100;
+/** How long an idempotency key and a stream without an age limit are kept after the last publish. */
+const DEFAULT_EXPIRY_MS = 86_400_000;
+
+// Stores one event: once per idempotency key (KEYS[2], when given), trimmed by count and by age on Redis's own
+// clock (the one entry ids are made from), the stream expiring when nothing is published for as long.
+const PUBLISH = `if #KEYS > 1 then
+  local seen = redis.call('GET', KEYS[2])
+  if seen then return seen end
+end
+local id
+if ARGV[4] == '' then
+  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'd', ARGV[3])
+else
+  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'd', ARGV[3], 'e', ARGV[4])
+end
+local maxAge = tonumber(ARGV[2])
+if maxAge > 0 then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  redis.call('XTRIM', KEYS[1], 'MINID', '~', string.format('%.0f', now - maxAge))
+  redis.call('PEXPIRE', KEYS[1], maxAge)
+end
+if #KEYS > 1 then redis.call('SET', KEYS[2], id, 'PX', ARGV[5]) end
+return id`;
+
+export const streamKey = (topic: string): string => `${STREAM_PREFIX}${topic}`;
+
+export class RedisStreamsBackplane implements Backplane {
+  readonly backend = 'redis-streams';
+  readonly durable = true;
+  readonly #commands: Redis;
+  readonly #reader: Redis;
+  readonly #json: JsonMapper;
+  readonly #outage: Outage;
+  readonly #presence: RedisPresence;
+  readonly #streams: StreamReader;
+  #listener: BackplaneListener | undefined;
+
+  constructor(url: string, json: JsonMapper, retention: Retention) {
+    this.#json = json;
+    // RESP2 answers: stream replies as nested arrays, the same from every Redis version.
+    this.#commands = new Redis(url, { ...commandOptions, protocol: 2 });
+    this.#reader = new Redis(url, { ...commandOptions, protocol: 2, commandTimeout: undefined });
+    this.#outage = new Outage(shown(url), 'publishing answers 503 meanwhile');
+    this.#outage.watch([this.#commands, this.#reader]);
+    this.#presence = new RedisPresence(this.#commands, instanceTag(), retention);
+    this.#streams = new StreamReader({
+      reader: this.#reader,
+      commands: this.#commands,
+      outage: this.#outage,
+      keyOf: streamKey,
+      decode: (entry) => this.#decode(entry),
+      listener: () => this.#listener,
+    });
+  }
+
+  get connected(): boolean {
+    return this.#commands.status === 'ready' && this.#reader.status === 'ready';
+  }
+
+  start(listener: BackplaneListener): void {
+    this.#listener = listener;
+    void this.#commands.connect().catch(() => undefined);
+    this.#streams.start();
+  }
+
+  async publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string> {
+    const keys = outgoing.idempotencyKey === undefined ? [streamKey(topic)] : [streamKey(topic), `${ONCE_PREFIX}${topic}:${outgoing.idempotencyKey}`];
+    const args = [Math.max(retention.maxEvents, MIN_STREAM_LENGTH), retention.maxAgeMs, this.#json.writeValueAsString(outgoing.data), outgoing.event ?? '', retention.maxAgeMs || DEFAULT_EXPIRY_MS];
+    try {
+      return String(await this.#commands.eval(PUBLISH, keys.length, ...keys, ...args));
+    } catch (error) {
+      if (!this.connected) this.#outage.lost(error);
+      throw backplaneUnavailable('The broadcast backend cannot store events now; try again shortly', error);
+    }
+  }
+
+  async missed(topic: string, lastEventId: string | undefined): Promise<Missed> {
+    if (lastEventId === undefined) return { events: await this.#range(topic, '-') };
+    if (isStreamId(lastEventId)) {
+      const from = await this.#page(topic, lastEventId);
+      // The first entry is the client's last one when the stream still holds it: the rest is what it missed.
+      if (from[0]?.[0] === lastEventId) return { events: await this.#rest(topic, from.slice(1), from) };
+    }
+    const events = await this.#range(topic, '-');
+    return { events, reset: { oldest: events[0]?.id } };
+  }
+
+  async describe(topic: string): Promise<TopicState> {
+    const [last, watched] = await Promise.all([this.#commands.call('XREVRANGE', streamKey(topic), '+', '-', 'COUNT', 1) as Promise<Entry[]>, this.#presence.exists(topic)]);
+    const end = last[0] ? this.#decode(last[0]) : undefined;
+    return { exists: last.length > 0 || watched, endId: end?.event !== undefined ? end.id : undefined };
+  }
+
+  watch(topic: string, watching: boolean): void {
+    this.#presence.watch(topic, watching);
+    if (watching) this.#streams.watch(topic);
+    else this.#streams.unwatch(topic);
+  }
+
+  register(topic: string): Promise<void> {
+    return this.#presence.register(topic);
+  }
+
+  idleFor(topic: string): Promise<number> {
+    return this.#presence.idleFor(topic);
+  }
+
+  async close(): Promise<void> {
+    this.#outage.close();
+    this.#presence.close();
+    this.#streams.close();
+    // The reader may be blocked in a read: it is cut, not asked to quit after it.
+    this.#reader.disconnect();
+    await this.#commands.quit().catch(() => this.#commands.disconnect());
+  }
+
+  /** Every entry from `start` (inclusive) to the end, page by page. */
+  async #range(topic: string, start: string): Promise<BroadcastEvent[]> {
+    const first = await this.#page(topic, start);
+    return this.#rest(topic, first, first);
+  }
+
+  /** `taken`, then the pages after the last entry of `page` while pages come full. */
+  async #rest(topic: string, taken: Entry[], page: Entry[]): Promise<BroadcastEvent[]> {
+    const entries = [...taken];
+    while (page.length === PAGE) {
+      page = await this.#page(topic, `(${page.at(-1)![0]}`);
+      entries.push(...page);
+    }
+    return entries.map((entry) => this.#decode(entry));
+  }
+
+  async #page(topic: string, start: string): Promise<Entry[]> {
+    try {
+      return (await this.#commands.call('XRANGE', streamKey(topic), start, '+', 'COUNT', PAGE)) as Entry[];
+    } catch (error) {
+      throw backplaneUnavailable('The broadcast history cannot be read now; try again shortly', error);
+    }
+  }
+
+  #decode([id, fields]: Entry): BroadcastEvent {
+    let data: unknown;
+    let event: string | undefined;
+    for (let at = 0; at + 1 < fields.length; at += 2) {
+      if (fields[at] === 'd') data = this.#json.readValue(fields[at + 1]!);
+      else if (fields[at] === 'e') event = fields[at + 1];
+    }
+    return event === undefined ? { id, data } : { id, data, event };
+  }
+}

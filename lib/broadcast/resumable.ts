@@ -1,0 +1,190 @@
+/**
+ * Streams that outlive their client: `resumable(key, source)` runs the source once, in the process that starts
+ * it, storing every item in the history of the topic `key`, then an end event. It keeps running while anyone on
+ * any instance reads it, and for a grace period after the last reader left. `resume(key)` answers a client that
+ * connects or reconnects, on any instance: what it missed, from the history, then the live items.
+ */
+import { concatMap, from, type ObservableInput, type Subscription } from 'rxjs';
+import { parseDuration } from '../config/duration';
+import { httpProblem } from '../errors/http-problem';
+import { WebApplicationException } from '../errors/web-application-exception';
+import { logging } from '../logging/logger';
+import type { Multi } from '../streaming/multi';
+import type { SseEvent } from '../streaming/sse-event';
+import { backplaneUnavailable, type Outgoing } from './backplane';
+import { FROM_START, type Broadcaster, type SubscribeOptions } from './broadcaster';
+import { carrier, topicHost } from './topics';
+import { isEnd } from './topic-events';
+
+const log = logging.getLogger('rxrest.streaming');
+
+/** How a resumable stream ended: its source completed, failed, or was cancelled (nobody read it, or by hand). */
+export type ResumableEnd = 'done' | 'error' | 'cancelled';
+
+export interface ResumableOptions {
+  /**
+   * How long the source goes on with nobody reading it anywhere (milliseconds, or text such as `'30s'`;
+   * default 30 s). It is also the time a client has to connect after the start.
+   */
+  readonly grace?: number | string;
+}
+
+/** A running resumable stream, in the process that started it. */
+export interface ResumableStream {
+  readonly key: string;
+  /** Settles with how the stream ended, once its end event is stored. */
+  readonly ended: Promise<ResumableEnd>;
+  /** Stops the source; the stream ends with `event: cancelled`. */
+  cancel(): void;
+}
+
+const DEFAULT_GRACE_MS = 30_000;
+/** Waits between attempts to store an item while the backplane cannot: 100 ms, doubling up to 2 s. */
+const retryDelay = (attempt: number): number => Math.min(100 * 2 ** attempt, 2000);
+
+const running = new Map<string, Producer>();
+
+function graceOf(grace: number | string | undefined, key: string): number {
+  const ms = typeof grace === 'string' ? parseDuration(grace) : (grace ?? DEFAULT_GRACE_MS);
+  if (ms === undefined || !Number.isFinite(ms) || ms < 0) throw new RangeError(`resumable('${key}'): grace must be a duration such as 30s or a number of milliseconds, got ${String(grace)}`);
+  return ms;
+}
+
+/** One source being stored item by item, in order, each stored before the next is taken. */
+class Producer implements ResumableStream {
+  readonly ended: Promise<ResumableEnd>;
+  #end: (end: ResumableEnd) => void = () => undefined;
+  #subscription: Subscription | undefined;
+  #watchdog: NodeJS.Timeout | undefined;
+  #items = 0;
+  #stopped = false;
+
+  constructor(
+    readonly key: string,
+    readonly topic: Broadcaster<unknown>,
+    readonly graceMs: number,
+  ) {
+    this.ended = new Promise((resolve) => (this.#end = resolve));
+  }
+
+  start(source: ObservableInput<unknown>): void {
+    this.#subscription = from(source)
+      .pipe(concatMap((item) => this.#store({ data: item })))
+      .subscribe({
+        complete: () => void this.#finish('done'),
+        error: (error: unknown) => {
+          log.error(`resumable('${this.key}'): the source failed after ${this.#items} items`, error);
+          void this.#finish('error');
+        },
+      });
+    const every = Math.max(50, Math.min(1000, this.graceMs / 4));
+    this.#watchdog = setInterval(() => void this.#checkReaders(), every).unref();
+  }
+
+  cancel(): void {
+    void this.#finish('cancelled');
+  }
+
+  /** Ends now: the source is stopped and the end event stored (tried once when `once`, as at shutdown). */
+  async #finish(end: ResumableEnd, once = false): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    clearInterval(this.#watchdog);
+    this.#subscription?.unsubscribe();
+    try {
+      await this.#store({ event: end, data: { items: this.#items } }, once);
+    } catch (error) {
+      log.error(`resumable('${this.key}'): its end (${end}) could not be stored`, error);
+    }
+    running.delete(this.key);
+    this.#end(end);
+  }
+
+  /** Stops it at shutdown: one attempt at storing the end. */
+  stop(): Promise<void> {
+    return this.#finish('cancelled', true);
+  }
+
+  /** Publishes, trying again while the backplane answers 503 (Redis unreachable), in order. */
+  async #store(outgoing: Outgoing, once = false): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.topic.send(outgoing);
+        if (outgoing.event === undefined) this.#items++;
+        return;
+      } catch (error) {
+        const retriable = error instanceof WebApplicationException && error.status === 503;
+        if (!retriable || once || (this.#stopped && outgoing.event === undefined)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, retryDelay(attempt)));
+      }
+    }
+  }
+
+  async #checkReaders(): Promise<void> {
+    try {
+      if ((await topicHost.backplane.idleFor(this.key)) > this.graceMs) await this.#finish('cancelled');
+    } catch {
+      // Redis unreachable: nobody can be said to have left; asked again at the next check.
+    }
+  }
+}
+
+/**
+ * Starts `source` as a resumable stream named `key` and resolves once any instance can find it (`resume(key)`).
+ * Every item is stored in the topic's history (`framework.broadcast.retention.*`), in order, then an end event:
+ * `done` when the source completes, `error` when it fails (the log has why), `cancelled` when nobody read it
+ * for `grace`, on any instance, or when it was cancelled. Items are `{ items: n }` in the end event.
+ * Rejects with a 503 problem when the backplane cannot register it (Redis unreachable).
+ *
+ * @example
+ * \@POST @ResponseStatus(202)
+ * async start(): Promise<void> {
+ *   await resumable(`reports/${id}`, generateReport(), { grace: '1m' });
+ * }
+ */
+export async function resumable<T>(key: string, source: ObservableInput<T>, options: ResumableOptions = {}): Promise<ResumableStream> {
+  const graceMs = graceOf(options.grace, key);
+  if (running.has(key)) throw new Error(`resumable('${key}'): a stream with this key is already running in this process`);
+  const topic = carrier(key);
+  const producer = new Producer(key, topic, graceMs);
+  running.set(key, producer);
+  try {
+    await topicHost.backplane.register(key, topic.retention);
+  } catch (error) {
+    running.delete(key);
+    throw backplaneUnavailable('The broadcast backend cannot start a stream now; try again shortly', error);
+  }
+  producer.start(source);
+  return producer;
+}
+
+/**
+ * The resumable stream `key` for a client, on any instance: from its first item, or after `lastEventId` (what
+ * it missed, then live), ending after the end event. Resolves to `undefined` when the client already has the
+ * end event (answer 204: an `EventSource` stops reconnecting); rejects with a 404 problem when no stream of
+ * that key is running or held.
+ *
+ * @example
+ * \@GET @Path('{id}/events') @Produces('text/event-stream')
+ * events(@RestPath() id: string, @HeaderParam('Last-Event-ID') lastEventId?: string): Promise<Multi<SseEvent> | undefined> {
+ *   return resume(`reports/${id}`, { lastEventId });
+ * }
+ */
+export async function resume(key: string, options: SubscribeOptions = {}): Promise<Multi<SseEvent> | undefined> {
+  const topic = carrier(key);
+  const { backplane } = topicHost;
+  const remote = await backplane.describe(key).catch((error: unknown) => {
+    throw backplaneUnavailable('The broadcast history cannot be read now; try again shortly', error);
+  });
+  const newest = topic.newest;
+  const exists = remote.exists || newest !== undefined || running.has(key);
+  const endId = backplane.durable ? remote.endId : newest && isEnd(newest) ? newest.id : undefined;
+  if (!exists) throw httpProblem('RXREST_STREAM_NOT_FOUND', `No stream named ${key} is running or kept`);
+  if (options.lastEventId !== undefined && options.lastEventId === endId) return undefined;
+  return topic.join(options.lastEventId ?? FROM_START);
+}
+
+/** Stops this process's resumable streams (at shutdown), each with its end event stored if Redis takes it. */
+export async function cancelResumables(): Promise<void> {
+  await Promise.all([...running.values()].map((producer) => producer.stop()));
+}

@@ -1,0 +1,217 @@
+/**
+ * Reads the live events of the topics this instance has subscribers of: one blocking `XREAD` over all of
+ * their streams, each from the last id read, on a connection of its own. A topic starts being read from the
+ * end its stream has when its first subscriber comes. After a reconnection nothing read is trusted until
+ * checked: if Redis lost its data (the epoch key changed) or a topic's stream no longer holds the last id
+ * read (trimmed past it, or lost), the topic's subscribers are told (`event: reset`) and it is read again from
+ * the oldest event held.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { BackplaneListener } from './backplane';
+import { logging } from '../logging/logger';
+import { messageOf, type Outage } from './redis-connections';
+import type { BroadcastEvent } from './topic-events';
+
+/** A stream entry as Redis answers it: the id and the flat list of fields and values. */
+export type Entry = [id: string, fields: string[]];
+
+/** Where a watched topic's reading stands; replaced (not changed) when the topic is watched anew. */
+interface Cursor {
+  /** The last id read; undefined until the stream's end is known. */
+  id: string | undefined;
+}
+
+const EPOCH_KEY = 'rxrest:epoch';
+/** Entries taken per stream per read. */
+const BATCH = 1000;
+/** A blocking read ends after this long anyway, so that a topic added at the wrong instant waits no longer. */
+const BLOCK_MS = 5000;
+/** While a topic added waits to be read, the blocked read is interrupted again this often. */
+const NUDGE_MS = 50;
+const FROM_THE_START = '0-0';
+
+const log = logging.getLogger('rxrest.streaming');
+
+export interface StreamReaderParts {
+  readonly reader: Redis;
+  readonly commands: Redis;
+  readonly outage: Outage;
+  readonly keyOf: (topic: string) => string;
+  readonly decode: (entry: Entry) => BroadcastEvent;
+  readonly listener: () => BackplaneListener | undefined;
+}
+
+export class StreamReader {
+  readonly #parts: StreamReaderParts;
+  readonly #cursors = new Map<string, Cursor>();
+  readonly #epoch = randomBytes(8).toString('hex');
+  #knownEpoch: string | undefined;
+  #readerId: number | undefined;
+  /** Bumped whenever a topic becomes readable; a blocked read made before it is out of date. */
+  #generation = 0;
+  #blockedAt: number | undefined;
+  #wake: (() => void) | undefined;
+  #recovered = false;
+  #closed = false;
+
+  constructor(parts: StreamReaderParts) {
+    this.#parts = parts;
+    parts.reader.on('close', () => (this.#readerId = undefined));
+  }
+
+  get topics(): number {
+    return this.#cursors.size;
+  }
+
+  start(): void {
+    this.#parts.reader.connect().catch(() => undefined);
+    void this.#run();
+  }
+
+  watch(topic: string): void {
+    if (this.#cursors.has(topic)) return;
+    const cursor: Cursor = { id: undefined };
+    this.#cursors.set(topic, cursor);
+    // Asked at once (before the subscriber's answer goes out), so that what is published after it is read.
+    this.#locate(topic, cursor, this.#parts.commands).catch(() => undefined);
+  }
+
+  /** The next read leaves the topic out. */
+  unwatch(topic: string): void {
+    this.#cursors.delete(topic);
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#wake?.();
+  }
+
+  async #run(): Promise<void> {
+    let failures = 0;
+    await this.#ready();
+    while (!this.#closed) {
+      try {
+        if (!this.#recovered) await this.#recover();
+        await this.#readOnce();
+        failures = 0;
+      } catch (error) {
+        if (this.#closed) return;
+        this.#parts.outage.lost(error);
+        this.#recovered = false;
+        await this.#ready();
+        // An answer Redis refuses (not a lost connection) must not be asked again at once, forever.
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * ++failures, 2000)));
+      }
+    }
+  }
+
+  async #readOnce(): Promise<void> {
+    const readable = [...this.#cursors].filter(([, cursor]) => cursor.id !== undefined);
+    if (readable.length === 0) return this.#sleep();
+    const { reader, keyOf } = this.#parts;
+    this.#readerId ??= Number(await reader.call('CLIENT', 'ID'));
+    const generation = this.#generation;
+    this.#blockedAt = generation;
+    const reply = (await reader
+      .call('XREAD', 'COUNT', BATCH, 'BLOCK', BLOCK_MS, 'STREAMS', ...readable.map(([topic]) => keyOf(topic)), ...readable.map(([, cursor]) => cursor.id!))
+      .finally(() => (this.#blockedAt = undefined))) as [string, Entry[]][] | null;
+    if (!reply) return;
+    const byKey = new Map(reply);
+    for (const [topic, cursor] of readable) {
+      const entries = byKey.get(keyOf(topic));
+      // A topic left (or left and watched anew) while the read was out: what came for it is not for now.
+      if (!entries?.length || this.#cursors.get(topic) !== cursor) continue;
+      this.#deliver(topic, entries);
+      cursor.id = entries.at(-1)![0];
+    }
+  }
+
+  #deliver(topic: string, entries: Entry[]): void {
+    const listener = this.#parts.listener();
+    for (const entry of entries) {
+      let event: BroadcastEvent;
+      try {
+        event = this.#parts.decode(entry);
+      } catch (error) {
+        log.error(`The broadcast event ${entry[0]} of ${topic} could not be read: ${messageOf(error)}`);
+        continue;
+      }
+      listener?.deliver(topic, event);
+    }
+  }
+
+  /** After (re)connecting: the epoch, then every watched topic's cursor, before anything is read again. */
+  async #recover(): Promise<void> {
+    const { reader } = this.#parts;
+    await reader.call('SET', EPOCH_KEY, this.#epoch, 'NX');
+    const epoch = String(await reader.call('GET', EPOCH_KEY));
+    const lostAll = this.#knownEpoch !== undefined && epoch !== this.#knownEpoch;
+    this.#knownEpoch = epoch;
+    for (const [topic, cursor] of [...this.#cursors]) {
+      if (cursor.id === undefined) await this.#locate(topic, cursor, reader);
+      else if (lostAll || (cursor.id !== FROM_THE_START && !(await this.#holds(topic, cursor.id)))) await this.#reset(topic, cursor);
+    }
+    this.#recovered = true;
+  }
+
+  /** Whether the topic's stream still holds the entry with this id. */
+  async #holds(topic: string, id: string): Promise<boolean> {
+    const entries = (await this.#parts.reader.call('XRANGE', this.#parts.keyOf(topic), id, id)) as Entry[];
+    return entries.length > 0;
+  }
+
+  /** The topic's subscribers may have missed events: they are told, and it is read from the oldest event held. */
+  async #reset(topic: string, cursor: Cursor): Promise<void> {
+    const first = (await this.#parts.reader.call('XRANGE', this.#parts.keyOf(topic), '-', '+', 'COUNT', 1)) as Entry[];
+    if (this.#cursors.get(topic) !== cursor) return;
+    cursor.id = FROM_THE_START;
+    this.#parts.listener()?.reset(topic, first[0]?.[0]);
+  }
+
+  /** Sets a new cursor at the stream's current end. */
+  async #locate(topic: string, cursor: Cursor, connection: Redis): Promise<void> {
+    const last = (await connection.call('XREVRANGE', this.#parts.keyOf(topic), '+', '-', 'COUNT', 1)) as Entry[];
+    if (this.#cursors.get(topic) !== cursor || cursor.id !== undefined) return;
+    cursor.id = last[0]?.[0] ?? FROM_THE_START;
+    this.#generation++;
+    this.#interrupt();
+  }
+
+  /** Gets a blocked read to start again with the topics readable now. */
+  #interrupt(): void {
+    this.#wake?.();
+    const blocked = this.#blockedAt;
+    const id = this.#readerId;
+    if (blocked === undefined || blocked === this.#generation || id === undefined) return;
+    this.#parts.commands.call('CLIENT', 'UNBLOCK', id).catch(() => undefined);
+    // The unblock may reach Redis before the read it means: ask again while the read is still the old one.
+    setTimeout(() => this.#interrupt(), NUDGE_MS).unref();
+  }
+
+  #sleep(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#wake = () => {
+        this.#wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** Resolves once the reading connection is ready again (or the reader is closed). */
+  #ready(): Promise<void> {
+    const { reader } = this.#parts;
+    if (reader.status === 'ready' || this.#closed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        reader.off('ready', done);
+        clearInterval(poll);
+        resolve();
+      };
+      reader.once('ready', done);
+      // Closing does not emit `ready`.
+      const poll = setInterval(() => this.#closed && done(), 100);
+      poll.unref();
+    });
+  }
+}
