@@ -56,15 +56,25 @@ export interface TopicHost {
 /** Subscribes from the first event held, not from now (a resumable stream read from its start). */
 export const FROM_START: unique symbol = Symbol('from start');
 
-/** A subscriber of this instance; `waiting` holds live events while what it missed is read from the backplane. */
+/**
+ * A subscriber of this instance. `waiting` holds live events while what it missed is read from the backplane;
+ * then, until the live events pass `after` (the last id it was sent from that history), those at or before it are
+ * skipped: this instance's live reading may be behind what the history read gave.
+ */
 class Joined {
   waiting: SseEvent[] | undefined;
+  after: string | undefined;
 
   constructor(readonly subscriber: Subscriber<SseEvent>) {}
 
-  take(event: SseEvent): void {
-    if (this.waiting) this.waiting.push(event);
-    else this.send(event);
+  /** Takes a live event. False once the subscriber is closed. */
+  take(event: SseEvent): boolean {
+    if (this.waiting) return this.waiting.push(event) > 0;
+    if (this.after !== undefined && event.id !== undefined) {
+      if (compareIds(event.id, this.after) <= 0) return true;
+      this.after = undefined;
+    }
+    return this.send(event);
   }
 
   /** Sends one event; an end event completes the subscriber. False once it is closed. */
@@ -195,14 +205,18 @@ export class Broadcaster<T> {
       if (!joined.send(resetNotice(this.#ring.oldest))) return;
       for (const event of this.#ring.all()) if (!joined.send(event)) return;
     } else {
+      // Joined first: the live reading of the topic is placed before the history is read (Redis answers in
+      // order), so the history reaches at least as far as where live events start, and nothing falls between.
       joined.waiting = [];
+      this.#add(joined);
       this.#readMissed(joined, after === FROM_START ? undefined : after);
+      return () => this.#remove(joined);
     }
     this.#add(joined);
     return () => this.#remove(joined);
   }
 
-  /** Sends what the durable history says was missed, then what came live meanwhile, past the last id sent. */
+  /** Sends what the durable history says was missed, then the live events past the last one it sent. */
   #readMissed(joined: Joined, lastEventId: string | undefined): void {
     this.#host.backplane.missed(this.topic, lastEventId).then(
       (missed) => {
@@ -215,10 +229,8 @@ export class Broadcaster<T> {
         }
         const waiting = joined.waiting ?? [];
         joined.waiting = undefined;
-        for (const event of waiting) {
-          const sent = event.id === undefined || last === undefined || compareIds(event.id, last) > 0 ? joined.send(event) : true;
-          if (!sent) return;
-        }
+        joined.after = last;
+        for (const event of waiting) if (!joined.take(event)) return;
       },
       (error: unknown) => joined.subscriber.error(error),
     );

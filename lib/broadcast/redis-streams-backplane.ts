@@ -133,9 +133,11 @@ export class RedisStreamsBackplane implements Backplane {
     this.#outage.close();
     this.#presence.close();
     this.#streams.close();
-    // The reader may be blocked in a read: it is cut, not asked to quit after it.
+    // The reader may be blocked in a read: it is cut, not asked to quit after it, and awaited until closed.
+    // (Only a connection that is up has a socket to close; between reconnection attempts there is none.)
+    const readerEnded = this.#reader.status === 'ready' ? new Promise((resolve) => this.#reader.once('end', resolve)) : Promise.resolve();
     this.#reader.disconnect();
-    await this.#commands.quit().catch(() => this.#commands.disconnect());
+    await Promise.all([readerEnded, this.#commands.quit().catch(() => this.#commands.disconnect())]);
   }
 
   /** Every entry from `start` (inclusive) to the end, page by page. */

@@ -45,7 +45,6 @@ export interface StreamReaderParts {
 export class StreamReader {
   readonly #parts: StreamReaderParts;
   readonly #cursors = new Map<string, Cursor>();
-  readonly #epoch = randomBytes(8).toString('hex');
   #knownEpoch: string | undefined;
   #readerId: number | undefined;
   /** Bumped whenever a topic becomes readable; a blocked read made before it is out of date. */
@@ -144,7 +143,8 @@ export class StreamReader {
   /** After (re)connecting: the epoch, then every watched topic's cursor, before anything is read again. */
   async #recover(): Promise<void> {
     const { reader } = this.#parts;
-    await reader.call('SET', EPOCH_KEY, this.#epoch, 'NX');
+    // A new value each time: after a Redis that lost its data, whoever sets it first makes an epoch nobody knew.
+    await reader.call('SET', EPOCH_KEY, randomBytes(8).toString('hex'), 'NX');
     const epoch = String(await reader.call('GET', EPOCH_KEY));
     const lostAll = this.#knownEpoch !== undefined && epoch !== this.#knownEpoch;
     this.#knownEpoch = epoch;

@@ -44,6 +44,11 @@ export interface ClientEndpoint {
   readonly multi: boolean;
   /** `@RestStreamElementType`: the media type of each streamed item (JSON parses every SSE data field). */
   readonly elementType: string | undefined;
+  /**
+   * The method takes the `Last-Event-ID` header: its server resumes a stream after a given event, so the client
+   * reconnects a dropped SSE answer from the last id it got.
+   */
+  readonly resumable: boolean;
 }
 
 /** Media types only a stream is answered as. */
@@ -112,6 +117,7 @@ function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta
     bindTo: typeof returned === 'function' && !NOT_BOUND.has(returned) && !isWrapperClass(returned) && !isMulti ? returned : undefined,
     multi: isMulti,
     elementType: method.tags.get(STREAM_ELEMENT_TYPE),
+    resumable: params.some((param) => param.kind === 'header' && param.name?.toLowerCase() === 'last-event-id'),
   };
 }
 

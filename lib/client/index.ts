@@ -8,8 +8,9 @@ export type {
   ClientControls, ClientProvider, ClientRequestContext, ClientRequestFilter, ClientResponseContext, ClientResponseFilter, RestClientOptions,
 } from './rest-client';
 export type { ClientArg, ClientArgs, ClientEventsOf, ClientItem, ClientValue, MethodNames, RestClientOf } from './client-types';
-export type { ClientSseEvent } from './read-response';
-export type { CallOptions } from './write-request';
+export { StreamEndedException, type ClientSseEvent } from './read-response';
+export { StreamResetException } from './resuming-call';
+export type { CallOptions, ReconnectOptions } from './write-request';
 export {
   BadRequestException, ConflictException, ForbiddenException, GoneException, InternalServerErrorException, NotAcceptableException,
   NotAllowedException, NotAuthorizedException, NotFoundException, NotSupportedException, PayloadTooLargeException,

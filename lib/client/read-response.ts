@@ -71,22 +71,55 @@ function sseData(data: string, endpoint: ClientEndpoint, json: JsonMapper): unkn
   return data;
 }
 
-function events(response: Response, subscriber: Subscriber<unknown>, endpoint: ClientEndpoint, json: JsonMapper, asEvents: boolean): Promise<void> {
+/** What a reader of server-sent events is told as it reads: each event, with its data parsed, and a `retry:` field. */
+export interface EventHandlers {
+  onEvent(event: ClientSseEvent): void;
+  onRetry?(milliseconds: number): void;
+}
+
+/**
+ * Reads the SSE events of an answer as they arrive, until it ends (resolves) or fails (rejects); stops when
+ * `reading` is closed. A data field that does not parse fails it.
+ */
+export function readEvents(response: Response, reading: Subscriber<unknown>, endpoint: ClientEndpoint, json: JsonMapper, handlers: EventHandlers): Promise<void> {
   let failure: unknown;
   const parser = createParser({
     onEvent: (event) => {
-      if (failure !== undefined || subscriber.closed) return;
+      if (failure !== undefined || reading.closed) return;
       try {
-        const data = sseData(event.data, endpoint, json);
-        subscriber.next(asEvents ? ({ data, id: event.id, event: event.event } satisfies ClientSseEvent) : data);
+        handlers.onEvent({ data: sseData(event.data, endpoint, json), id: event.id, event: event.event });
       } catch (error) {
         failure = error;
       }
     },
+    onRetry: (milliseconds) => handlers.onRetry?.(milliseconds),
   });
-  return eachText(response, subscriber, (text) => {
+  return eachText(response, reading, (text) => {
     parser.feed(text);
     if (failure !== undefined) throw failure;
+  });
+}
+
+/** Thrown where a stream ends with `event: error` (the server's stream failed after it began) or `event: cancelled`. */
+export class StreamEndedException extends Error {
+  constructor(
+    /** `error` or `cancelled`. */
+    readonly reason: string,
+    /** The end event's data. */
+    readonly data: unknown,
+  ) {
+    super(reason === 'cancelled' ? 'The stream was cancelled by the server' : 'The stream failed on the server after it began');
+    this.name = 'StreamEndedException';
+  }
+}
+
+function events(response: Response, subscriber: Subscriber<unknown>, endpoint: ClientEndpoint, json: JsonMapper, asEvents: boolean): Promise<void> {
+  return readEvents(response, subscriber, endpoint, json, {
+    onEvent: (event) => {
+      // The server's own word that the stream failed: an error, never an item.
+      if (event.event === 'error' && !asEvents) throw new StreamEndedException('error', event.data);
+      subscriber.next(asEvents ? event : event.data);
+    },
   });
 }
 

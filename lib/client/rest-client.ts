@@ -13,7 +13,8 @@ import { exceptionFor } from './client-errors';
 import { clientEndpoints, type ClientEndpoint } from './client-endpoints';
 import type { ClientEventsOf, RestClientOf } from './client-types';
 import { readResponse, type ResponseReaders } from './read-response';
-import { writeRequest, type CallOptions, type OutgoingRequest, type RequestWriters } from './write-request';
+import { resumingCall, type OpenCall } from './resuming-call';
+import { writeRequest, type CallOptions, type OutgoingRequest, type ReconnectOptions, type RequestWriters } from './write-request';
 
 /** The request as a client request filter sees it: change the URL, headers or body, or answer it yourself. */
 export interface ClientRequestContext {
@@ -60,6 +61,8 @@ export interface RestClientOptions {
   readonly jsonMapper?: JsonMapper;
   /** The fetch to use (default: the global one), e.g. one with a proxy agent, or a test double. */
   readonly fetch?: (input: Request) => Promise<Response>;
+  /** How calls to methods taking `Last-Event-ID` reconnect their SSE answers (a call's `$with({ reconnect })` wins). */
+  readonly reconnect?: ReconnectOptions | false;
 }
 
 /** Extra controls of a client, named with `$` so they never clash with a resource's methods. */
@@ -186,8 +189,13 @@ async function send(setup: ClientSetup, endpoint: ClientEndpoint, args: readonly
   return response;
 }
 
-/** One call as a cold Observable: sent on subscribe, aborted on unsubscribe. */
+/** One call as a cold Observable: sent on subscribe, aborted on unsubscribe; a resumable stream reconnects. */
 function call(setup: ClientSetup, endpoint: ClientEndpoint, args: readonly unknown[], options: CallOptions, asEvents: boolean): Observable<unknown> {
+  if (endpoint.resumable && options.reconnect !== false) {
+    const open: OpenCall = (signal, lastEventId) =>
+      send(setup, endpoint, args, lastEventId === undefined ? options : { ...options, headers: { ...options.headers, 'Last-Event-ID': lastEventId } }, signal);
+    return resumingCall(open, endpoint, setup.readers, options.reconnect ?? {}, asEvents);
+  }
   return new Observable<unknown>((subscriber: Subscriber<unknown>) => {
     const aborter = new AbortController();
     let inner: { unsubscribe(): void } | undefined;
@@ -212,7 +220,9 @@ function clientOf<T>(setup: ClientSetup, options: CallOptions): RestClient<T> {
     return result;
   };
   const client = methods(false);
-  Object.defineProperty(client, '$with', { value: (more: CallOptions) => clientOf<T>(setup, { accept: more.accept ?? options.accept, headers: { ...options.headers, ...more.headers } }) });
+  Object.defineProperty(client, '$with', {
+    value: (more: CallOptions) => clientOf<T>(setup, { accept: more.accept ?? options.accept, headers: { ...options.headers, ...more.headers }, reconnect: more.reconnect ?? options.reconnect }),
+  });
   Object.defineProperty(client, '$events', { get: () => methods(true) });
   return client as unknown as RestClient<T>;
 }
@@ -227,6 +237,6 @@ function clientOf<T>(setup: ClientSetup, options: CallOptions): RestClient<T> {
  */
 export const RestClient = {
   create<T>(resource: abstract new (...args: never[]) => T, options: RestClientOptions): RestClient<T> {
-    return clientOf<T>(setUp(resource, options), {});
+    return clientOf<T>(setUp(resource, options), { reconnect: options.reconnect });
   },
 };

@@ -13,6 +13,26 @@ import { isItemSource, ITEM_FRAMES, itemStream } from './item-body';
 export interface CallOptions {
   readonly accept?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** How a resumable SSE answer (a method taking `Last-Event-ID`) reconnects; `false`: it does not. */
+  readonly reconnect?: ReconnectOptions | false;
+}
+
+/**
+ * How a call to a method that takes `Last-Event-ID` goes on after its SSE answer ends or its connection drops:
+ * it asks again with the id of the last event received, after the server's `retry:` delay, until the stream's
+ * `event: done` or a 204.
+ */
+export interface ReconnectOptions {
+  /** Reconnections in a row with no event between them before the call fails with the last error (default 5). */
+  readonly attempts?: number;
+  /** Milliseconds to wait before reconnecting when the server sent no `retry:` (default 1000). */
+  readonly delay?: number;
+  /**
+   * Told when events were lost (`event: reset`): the server no longer holds those after the last one received;
+   * `oldestId` is the oldest it holds (`undefined`: none). Without it, a reset fails the call with a
+   * `StreamResetException`.
+   */
+  readonly onReset?: (oldestId: string | undefined) => void;
 }
 
 /** What fetch takes as a body. */

@@ -9,19 +9,23 @@ export interface JobStep {
   readonly step: number;
 }
 
-/** How long a job goes on with nobody reading its events, on any instance. */
-const GRACE = '10s';
+/** How long a job goes on with nobody reading its events, on any instance, unless the request says. */
+const GRACE_MS = 10_000;
 
 @Path('jobs')
 export class JobResource {
-  /** Starts a job of `steps` steps, one every `interval` ms: 202 with `Location: /jobs/{id}`. */
+  /**
+   * Starts a job of `steps` steps, one every `interval` ms, going on for `grace` ms (default 10 s) once nobody
+   * reads it: 202 with `Location: /jobs/{id}`.
+   */
   @POST
   async start(
     @QueryParam('steps', { schema: z.coerce.number().int().min(1).max(1_000_000) }) steps: number,
     @QueryParam('interval', { schema: z.coerce.number().int().min(0).max(60_000) }) every: number,
+    @QueryParam('grace', { schema: z.coerce.number().int().min(0).max(3_600_000).optional() }) grace?: number,
   ): Promise<RestResponse<never>> {
     const id = randomUUID();
-    await resumable<JobStep>(`jobs/${id}`, interval(every).pipe(take(steps), map((k) => ({ step: k + 1 }))), { grace: GRACE });
+    await resumable<JobStep>(`jobs/${id}`, interval(every).pipe(take(steps), map((k) => ({ step: k + 1 }))), { grace: grace ?? GRACE_MS });
     return ResponseBuilder.status<never>(202).location(`/jobs/${id}`).build();
   }
 

@@ -1,7 +1,9 @@
 // A real redis-server for the specs that need one (Debian's package, installed by .ci/install-tools): started on a
-// free port with no persistence, in a temp folder removed afterwards; it can be killed and started again on the
-// same port, as an outage would.
+// free port, with no persistence or with an append-only file written before each answer, in a temp folder removed
+// afterwards; it can be killed and started again on the same port, as an outage would, with its data or without.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { tempDir } from './temp-dir';
 
@@ -13,6 +15,13 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Starts it: on a free port the first time, on the same one after a kill. */
   start(): Promise<void>;
+  /** Deletes what it stored (while it is down): the next start is a Redis that lost its data. */
+  wipe(): void;
+}
+
+export interface RedisOptions {
+  /** Keeps every write in an append-only file synced before each answer (`appendfsync always`), so a kill loses nothing. */
+  readonly appendOnly?: boolean;
 }
 
 function freePort(): Promise<number> {
@@ -30,14 +39,15 @@ function freePort(): Promise<number> {
  * A redis-server for this spec file: call it at the top level (it registers its folder and its stop in
  * `afterAll`), then `await redis.start()` in a `beforeAll`.
  */
-export function redisServer(): RedisServer {
+export function redisServer(options: RedisOptions = {}): RedisServer {
   const dir = tempDir('redis');
   let port = 0;
   let child: ChildProcess | undefined;
   const start = async () => {
     port ||= await freePort();
     await new Promise<void>((resolve, reject) => {
-      const process = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const persistence = options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+      const process = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       process.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
@@ -64,5 +74,8 @@ export function redisServer(): RedisServer {
     },
     kill,
     start,
+    wipe: () => {
+      for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+    },
   };
 }

@@ -1,0 +1,85 @@
+// The Redis Streams backplane in this process against a real redis-server, through broadcast(): ids are the
+// stream's, a retried publish with the same key is stored once, a history trimmed past a client's id or lost
+// with Redis is announced with event: reset, and publishing while Redis is down fails with a 503 problem.
+import { firstValueFrom, take, toArray } from 'rxjs';
+import { broadcast, type SseEvent } from '../../lib';
+import { RedisStreamsBackplane } from '../../lib/broadcast/redis-streams-backplane';
+import { useBackplane } from '../../lib/broadcast/topics';
+import { DefaultJsonMapper } from '../../lib/json/default-json-mapper';
+import { redisServer } from '../support/redis-server';
+import { until } from '../support/until';
+
+const redis = redisServer();
+let backplane: RedisStreamsBackplane;
+let restore: () => void;
+
+beforeAll(async () => {
+  await redis.start();
+  backplane = new RedisStreamsBackplane(redis.url, new DefaultJsonMapper(), { maxEvents: 100, maxAgeMs: 3_600_000 });
+  restore = useBackplane(backplane, { maxEvents: 100, maxAgeMs: 3_600_000 });
+  await until(() => (backplane.connected ? true : undefined), 'the backplane to connect');
+});
+afterAll(async () => {
+  restore();
+  await backplane.close();
+});
+
+/** The first `count` events a subscriber gets. */
+const first = (events: ReturnType<ReturnType<typeof broadcast>['subscribe']>, count: number): Promise<SseEvent[]> => firstValueFrom(events.pipe(take(count), toArray()));
+
+describe('RedisStreamsBackplane', () => {
+  it('gives events the ids of their stream entries, and resumes after any of them from the stream', async () => {
+    const topic = broadcast<{ n: number }>('backplane-ids');
+    const live = first(topic.subscribe(), 3);
+    // The live reading is placed before publishing goes on: wait for the topic to be read.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const ids = [await topic.publish({ n: 1 }), await topic.publish({ n: 2 }), await topic.publish({ n: 3 })];
+    for (const id of ids) expect(id).toMatch(/^\d{13}-\d+$/);
+    expect((await live).map((event) => [event.id, event.data])).toEqual(ids.map((id, n) => [id, { n: n + 1 }]));
+    const resumed = await first(topic.subscribe({ lastEventId: ids[0] }), 2);
+    expect(resumed.map((event) => event.id)).toEqual(ids.slice(1));
+  });
+
+  it('stores a publish repeated with the same idempotency key once, answering the first id', async () => {
+    const topic = broadcast<string>('backplane-once');
+    const a = await topic.publish('hello', { idempotencyKey: 'k1' });
+    const b = await topic.publish('hello', { idempotencyKey: 'k1' });
+    const c = await topic.publish('hello', { idempotencyKey: 'k2' });
+    expect(b).toBe(a);
+    expect(c).not.toBe(a);
+    const all = await first(topic.subscribe({ lastEventId: '0-1' }), 3);
+    // A reset (0-1 is not held), then the two events stored.
+    expect(all.map((event) => event.event ?? event.id)).toEqual(['reset', a, c]);
+  });
+
+  it('announces a history trimmed past the client: event reset with the oldest id held, then every event held', async () => {
+    const topic = broadcast<number>('backplane-trimmed');
+    const ids: string[] = [];
+    for (let n = 0; n < 400; n++) ids.push(await topic.publish(n));
+    const events = await first(topic.subscribe({ lastEventId: ids[0] }), 2);
+    expect(events[0]!.event).toBe('reset');
+    const oldest = events[0]!.data as string;
+    // Trimmed by about max-events (Redis trims whole nodes of a stream, so a little more may stay).
+    expect(ids.indexOf(oldest)).toBeGreaterThan(100);
+    expect(events[1]!.id).toBe(oldest);
+  });
+
+  it('fails a publish with a 503 problem and Retry-After while Redis is down, and tells a subscriber of a Redis back without its data', async () => {
+    const topic = broadcast<string>('backplane-outage');
+    const seen: SseEvent[] = [];
+    // Subscribed while the topic's stream is empty: only the epoch can tell that Redis lost its data.
+    const subscription = topic.subscribe().subscribe((event) => seen.push(event));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await redis.kill();
+    await until(() => (backplane.connected ? undefined : true), 'the backplane to see the outage');
+    const refused = await topic.publish('during').catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 503, headers: { 'retry-after': '1' }, problem: { code: 'RXREST_BROADCAST_UNAVAILABLE' } });
+    redis.wipe();
+    await redis.start();
+    await until(() => (seen.some((event) => event.event === 'reset') ? true : undefined), 'a reset');
+    expect(seen[0]).toMatchObject({ event: 'reset', data: 'none' });
+    const after = await topic.publish('after');
+    await until(() => (seen.some((event) => event.id === after) ? true : undefined), 'the event published after');
+    subscription.unsubscribe();
+  });
+});

@@ -1,0 +1,101 @@
+// A plain SSE reader over node:http for specs: each event with its id, name and data as sent, the response head,
+// and a way to cut the connection as a network would.
+import { request, type IncomingHttpHeaders } from 'node:http';
+
+export interface SseMessage {
+  readonly id?: string;
+  /** The event name; absent for plain messages. */
+  readonly event?: string;
+  readonly data: string;
+}
+
+export interface SseConnection {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The events received so far, comments and retry-only blocks left out. */
+  readonly events: SseMessage[];
+  /** Resolves when the answer ends, cleanly or not. */
+  readonly ended: Promise<void>;
+  /** Whether the answer has ended. */
+  readonly done: boolean;
+  /** Resolves once `check` is true of the events (checked after each chunk), or the answer has ended. */
+  until(check: (events: readonly SseMessage[]) => boolean): Promise<void>;
+  /** Destroys the socket, as a dropped connection. */
+  cut(): void;
+}
+
+function parseEvent(block: string): SseMessage | undefined {
+  let id: string | undefined;
+  let event: string | undefined;
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon === 0) continue;
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'id') id = value;
+    else if (field === 'event') event = value;
+    else if (field === 'data') data.push(value);
+  }
+  if (data.length === 0) return undefined;
+  return { ...(id === undefined ? {} : { id }), ...(event === undefined ? {} : { event }), data: data.join('\n') };
+}
+
+/**
+ * Opens `url` as an event stream on a connection of its own; resolves with the head. Rejects if it cannot connect
+ * or no head comes within `headTimeoutMs` (a connection handed to a process in the instant it died).
+ */
+export function openSse(url: string, headers: Record<string, string> = {}, headTimeoutMs = 5000): Promise<SseConnection> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer from ${url} within ${headTimeoutMs} ms`));
+    }, headTimeoutMs);
+    const req = request(url, { agent: false, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+      clearTimeout(timer);
+      const events: SseMessage[] = [];
+      const waiters: (() => void)[] = [];
+      let pending = '';
+      let done = false;
+      const wake = () => waiters.splice(0).forEach((waiter) => waiter());
+      const ended = new Promise<void>((end) => {
+        const finish = () => {
+          done = true;
+          wake();
+          end();
+        };
+        res.on('end', finish);
+        res.on('error', finish);
+        res.on('close', finish);
+      });
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const blocks = (pending + chunk).split('\n\n');
+        pending = blocks.pop()!;
+        for (const block of blocks) {
+          const event = parseEvent(block);
+          if (event) events.push(event);
+        }
+        wake();
+      });
+      resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        events,
+        ended,
+        get done() {
+          return done;
+        },
+        until: async (check) => {
+          while (!check(events) && !done) await new Promise<void>((waiter) => waiters.push(waiter));
+        },
+        cut: () => req.destroy(),
+      });
+    });
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end();
+  });
+}
