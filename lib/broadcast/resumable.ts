@@ -4,7 +4,7 @@
  * any instance reads it, and for a grace period after the last reader left. `resume(key)` answers a client that
  * connects or reconnects, on any instance: what it missed, from the history, then the live items.
  */
-import { concatMap, from, type ObservableInput, type Subscription } from 'rxjs';
+import { concatMap, from, materialize, type ObservableInput, type ObservableNotification, type Subscription } from 'rxjs';
 import { parseDuration } from '../config/duration';
 import { httpProblem } from '../errors/http-problem';
 import { WebApplicationException } from '../errors/web-application-exception';
@@ -68,17 +68,26 @@ class Producer implements ResumableStream {
   }
 
   start(source: ObservableInput<unknown>): void {
+    // Notifications, not values: a failure waits behind the items before it, as the end of the source does.
     this.#subscription = from(source)
-      .pipe(concatMap((item) => this.#store({ data: item })))
+      .pipe(
+        materialize(),
+        concatMap((notification) => this.#take(notification)),
+      )
       .subscribe({
-        complete: () => void this.#finish('done'),
         error: (error: unknown) => {
-          log.error(`resumable('${this.key}'): the source failed after ${this.#items} items`, error);
+          log.error(`resumable('${this.key}'): an item could not be stored after ${this.#items} items`, error);
           void this.#finish('error');
         },
       });
     const every = Math.max(50, Math.min(1000, this.graceMs / 4));
     this.#watchdog = setInterval(() => void this.#checkReaders(), every).unref();
+  }
+
+  #take(notification: ObservableNotification<unknown>): Promise<void> {
+    if (notification.kind === 'N') return this.#store({ data: notification.value });
+    if (notification.kind === 'E') log.error(`resumable('${this.key}'): the source failed after ${this.#items} items`, notification.error);
+    return this.#finish(notification.kind === 'C' ? 'done' : 'error');
   }
 
   cancel(): void {

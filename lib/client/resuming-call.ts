@@ -34,9 +34,14 @@ function isEventStream(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
 }
 
-/** Network failures (refused, reset, cut mid-body) are fetch's TypeErrors; HTTP answers only when a retry can help. */
+/**
+ * Network failures (refused, reset, cut mid-body) are fetch's TypeErrors — told by name: they may come from
+ * another realm than this code's (Node's own fetch under a test runner's sandbox); HTTP answers only when a retry
+ * can help.
+ */
 function retriable(error: unknown): boolean {
-  return error instanceof WebApplicationException ? RETRIABLE_STATUSES.has(error.status) : error instanceof TypeError;
+  if (error instanceof WebApplicationException) return RETRIABLE_STATUSES.has(error.status);
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'TypeError';
 }
 
 /** What `event: reset` says: the oldest id held, or `none`. */
