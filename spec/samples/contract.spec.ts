@@ -397,6 +397,35 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
   });
 
+  describe('/jobs', () => {
+    it('POST /jobs?steps=3&interval=10 answers 202, empty, with Location: /jobs/{id}; GET /jobs/{id}/events sends each step with an id, then event: done', async () => {
+      const started = await fetch(`${base}/jobs?steps=3&interval=10`, { method: 'POST' });
+      expect(started.status).toBe(202);
+      expect(await started.text()).toBe('');
+      const location = started.headers.get('location')!;
+      expect(location).toMatch(/^\/jobs\/[0-9a-f-]{36}$/);
+      const events = await get(`${location}/events`);
+      expect(events.status).toBe(200);
+      expect(events.headers.get('content-type')).toBe('text/event-stream');
+      const text = await events.text();
+      expect(text).toMatch(/^id:\d+-\d+\ndata:\{"step":1\}\n\nid:\d+-\d+\ndata:\{"step":2\}\n\nid:\d+-\d+\ndata:\{"step":3\}\n\nid:\d+-\d+\nevent:done\ndata:\{"items":3\}\n\n$/);
+      const ids = [...text.matchAll(/^id:(.+)$/gm)].map((match) => match[1]!);
+      const rest = await (await get(`${location}/events`, { 'Last-Event-ID': ids[0]! })).text();
+      expect(rest).toBe(text.slice(text.indexOf(`id:${ids[1]}`)));
+      const over = await get(`${location}/events`, { 'Last-Event-ID': ids[3]! });
+      expect(over.status).toBe(204);
+    });
+
+    it('GET /jobs/{id}/events answers 404 problem JSON for an unknown job; POST /jobs without steps answers 400', async () => {
+      const unknown = await get('/jobs/00000000-0000-0000-0000-000000000000/events');
+      expect(unknown.status).toBe(404);
+      expect(((await unknown.json()) as { code: string }).code).toBe('RXREST_STREAM_NOT_FOUND');
+      const refused = await fetch(`${base}/jobs?interval=10`, { method: 'POST' });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { violations: { field: string }[] }).violations.map((violation) => violation.field)).toEqual(['steps']);
+    });
+  });
+
   describe('static files and compression', () => {
     it('GET / and GET /index.html answer samples/public/index.html as text/html with ETag and Last-Modified', async () => {
       for (const path of ['/', '/index.html']) {
