@@ -101,4 +101,5 @@ export { Config, ConfigError, type ConfigProblem, loadConfig, type LoadConfigOpt
 export { LogManager, logging, configureLogging, LOG_CATEGORIES, LOG_LEVELS, type Logger, type LogLevel, type LogRecord, type LogSink } from './logging';
 export { Broadcaster, type BroadcasterOptions, type PublishOptions, type SubscribeOptions, type SubscriptionChange } from './broadcast/broadcaster';
 export { broadcast } from './broadcast/topics';
-export { resumable, resume, type ResumableEnd, type ResumableOptions, type ResumableStream } from './broadcast/resumable';
+export { resumable, type ResumableEnd, type ResumableOptions, type ResumableStream } from './broadcast/resumable';
+export { resume } from './broadcast/resume';

@@ -75,6 +75,14 @@ export interface Backplane {
   register(topic: string, retention: Retention): Promise<void>;
   /** Milliseconds since any instance last had a subscriber of `topic` (0 while one has). */
   idleFor(topic: string): Promise<number>;
+  /** A producer says it still runs (every second), or (`false`) that it has ended. */
+  keepAlive(topic: string, running: boolean): void;
+  /**
+   * Durable only: when the producer of `topic` has stopped saying it runs and the topic has no end event, its
+   * process is gone: with `confirm`, an `event: error` is stored (once, whoever asks); without, only whether that
+   * is so is answered.
+   */
+  abandoned(topic: string, confirm: boolean): Promise<boolean>;
   /** Lets go of connections. */
   close(): Promise<void>;
 }
@@ -84,7 +92,8 @@ export class MemoryBackplane implements Backplane {
   readonly backend = 'memory';
   readonly durable = false;
   readonly connected = true;
-  readonly #clocks = new Map<string, IdClock>();
+  /** One clock for every topic: ids increase within each topic, and no map grows with the topics. */
+  readonly #clock = new IdClock();
   readonly #presence = new LocalPresence();
   readonly #keys = new RecentKeys();
   #listener: BackplaneListener | undefined;
@@ -96,9 +105,7 @@ export class MemoryBackplane implements Backplane {
   publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string> {
     const seen = this.#keys.get(topic, outgoing.idempotencyKey);
     if (seen !== undefined) return Promise.resolve(seen);
-    let clock = this.#clocks.get(topic);
-    if (!clock) this.#clocks.set(topic, (clock = new IdClock()));
-    const id = clock.next();
+    const id = this.#clock.next();
     this.#keys.set(topic, outgoing.idempotencyKey, id, retention);
     this.#listener?.deliver(topic, { id, data: outgoing.data, event: outgoing.event });
     return Promise.resolve(id);
@@ -116,13 +123,22 @@ export class MemoryBackplane implements Backplane {
     this.#presence.watch(topic, watching);
   }
 
-  register(topic: string): Promise<void> {
+  register(topic: string, retention: Retention): Promise<void> {
     this.#presence.register(topic);
+    // Topics of streams long over are forgotten as new ones start.
+    if (retention.maxAgeMs > 0) this.#presence.forgetOlderThan(Date.now() - retention.maxAgeMs);
     return Promise.resolve();
   }
 
   idleFor(topic: string): Promise<number> {
     return Promise.resolve(this.#presence.idleFor(topic));
+  }
+
+  /** A producer in memory dies with the process that holds its readers: nothing to keep alive or to end. */
+  keepAlive(): void {}
+
+  abandoned(): Promise<boolean> {
+    return Promise.resolve(false);
   }
 
   async close(): Promise<void> {}

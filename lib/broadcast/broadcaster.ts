@@ -12,7 +12,7 @@ import type { SseEvent } from '../streaming/sse-event';
 import type { Backplane, Outgoing } from './backplane';
 import { compareIds } from './event-ids';
 import { EventRing, type Retention } from './event-ring';
-import { isEnd, resetNotice, toSseEvent, type BroadcastEvent } from './topic-events';
+import { isEnd, resetNotice, sharedSseEvent, toSseEvent, type BroadcastEvent } from './topic-events';
 
 const log = logging.getLogger('rxrest.streaming');
 
@@ -224,7 +224,7 @@ export class Broadcaster<T> {
         let last = missed.reset ? undefined : lastEventId;
         if (missed.reset && !joined.send(resetNotice(missed.reset.oldest))) return;
         for (const event of missed.events) {
-          if (!joined.send(toSseEvent(event))) return;
+          if (!joined.send(sharedSseEvent(event))) return;
           last = event.id;
         }
         const waiting = joined.waiting ?? [];

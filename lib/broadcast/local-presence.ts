@@ -29,7 +29,8 @@ export class LocalPresence {
     return watch.watching ? 0 : now - watch.since;
   }
 
-  forget(topic: string): void {
-    this.#topics.delete(topic);
+  /** Forgets the topics nobody has watched since `time`. */
+  forgetOlderThan(time: number): void {
+    for (const [topic, watch] of this.#topics) if (!watch.watching && watch.since < time) this.#topics.delete(topic);
   }
 }

@@ -92,6 +92,13 @@ export class RedisBackplane implements Backplane {
     return this.#presence.idleFor(topic);
   }
 
+  /** Without a shared history there is no end to store for another process: readers of a lost producer wait. */
+  keepAlive(): void {}
+
+  abandoned(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
   async close(): Promise<void> {
     this.#outage.close();
     this.#presence.close();

@@ -53,7 +53,7 @@ export class RedisPresence {
     this.#touch(topic, watching ? WATCH_TTL_MS : 0).catch(() => undefined);
   }
 
-  /** A producer starts: the topic exists, and counts as watched now. */
+  /** A producer starts: the topic exists, and counts as watched now (its member names it as having had a producer). */
   async register(topic: string): Promise<void> {
     await this.#touch(topic, 0, `producer:${this.#member}`);
   }

@@ -9,16 +9,20 @@ import { Redis } from 'ioredis';
 import type { JsonMapper } from '../json/json-mapper';
 import { backplaneUnavailable, type Backplane, type BackplaneListener, type Missed, type Outgoing, type TopicState } from './backplane';
 import { isStreamId } from './event-ids';
+import { HistoryPages, PAGE } from './history-pages';
 import type { Retention } from './event-ring';
 import { commandOptions, instanceTag, Outage, shown } from './redis-connections';
-import { RedisPresence } from './redis-presence';
+import { presenceKey, RedisPresence } from './redis-presence';
 import { StreamReader, type Entry } from './stream-reader';
 import type { BroadcastEvent } from './topic-events';
 
 const STREAM_PREFIX = 'rxrest:stream:';
 const ONCE_PREFIX = 'rxrest:once:';
-/** Entries read per request when a subscriber resumes. */
-const PAGE = 1000;
+const PRODUCER_PREFIX = 'rxrest:producer:';
+/** How long a producer's word that it runs holds; it renews it every second. */
+const PRODUCER_TTL_MS = 3000;
+/** What the end of a stream whose producer's process died says. */
+const LOST = JSON.stringify({ lost: true });
 /** Instances receive live events through the history, so a stream keeps at least this many whatever `replay` says. */
 export const MIN_STREAM_LENGTH = 100;
 /** How long an idempotency key and a stream without an age limit are kept after the last publish. */
@@ -46,7 +50,31 @@ end
 if #KEYS > 1 then redis.call('SET', KEYS[2], id, 'PX', ARGV[5]) end
 return id`;
 
+// Whether a topic that had a producer (one was registered in its presence) has lost it: the producer no longer says
+// it runs, and the history has no end. With ARGV[1] = 1, the end (`event: error`) is stored then, once.
+const ABANDONED = `if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local produced = false
+for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
+  if string.sub(member, 1, 9) == 'producer:' then produced = true end
+end
+if not produced then return 0 end
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last > 0 then
+  local fields = last[1][2]
+  for i = 1, #fields, 2 do if fields[i] == 'e' then return 0 end end
+end
+if ARGV[1] == '1' then
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'd', ARGV[3], 'e', 'error')
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+end
+return 1`;
+
 export const streamKey = (topic: string): string => `${STREAM_PREFIX}${topic}`;
+
+/** The publish script as a command of its own: sent once, then called by its digest (`EVALSHA`). */
+interface PublishCommand {
+  rxrestPublish(numberOfKeys: number, ...keysAndArgs: (string | number)[]): Promise<string>;
+}
 
 export class RedisStreamsBackplane implements Backplane {
   readonly backend = 'redis-streams';
@@ -57,15 +85,21 @@ export class RedisStreamsBackplane implements Backplane {
   readonly #outage: Outage;
   readonly #presence: RedisPresence;
   readonly #streams: StreamReader;
+  readonly #retention: Retention;
+  readonly #pages = new HistoryPages((topic, start) => this.#readPage(topic, start));
   #listener: BackplaneListener | undefined;
 
   constructor(url: string, json: JsonMapper, retention: Retention) {
     this.#json = json;
+    this.#retention = retention;
     // RESP2 answers: stream replies as nested arrays, the same from every Redis version.
     this.#commands = new Redis(url, { ...commandOptions, protocol: 2 });
+    this.#commands.defineCommand('rxrestPublish', { lua: PUBLISH });
     this.#reader = new Redis(url, { ...commandOptions, protocol: 2, commandTimeout: undefined });
     this.#outage = new Outage(shown(url), 'publishing answers 503 meanwhile');
     this.#outage.watch([this.#commands, this.#reader]);
+    // A Redis that went away may come back without what the kept pages say.
+    for (const connection of [this.#commands, this.#reader]) connection.on('close', () => this.#pages.clear());
     this.#presence = new RedisPresence(this.#commands, instanceTag(), retention);
     this.#streams = new StreamReader({
       reader: this.#reader,
@@ -91,7 +125,7 @@ export class RedisStreamsBackplane implements Backplane {
     const keys = outgoing.idempotencyKey === undefined ? [streamKey(topic)] : [streamKey(topic), `${ONCE_PREFIX}${topic}:${outgoing.idempotencyKey}`];
     const args = [Math.max(retention.maxEvents, MIN_STREAM_LENGTH), retention.maxAgeMs, this.#json.writeValueAsString(outgoing.data), outgoing.event ?? '', retention.maxAgeMs || DEFAULT_EXPIRY_MS];
     try {
-      return String(await this.#commands.eval(PUBLISH, keys.length, ...keys, ...args));
+      return String(await (this.#commands as unknown as PublishCommand).rxrestPublish(keys.length, ...keys, ...args));
     } catch (error) {
       if (!this.connected) this.#outage.lost(error);
       throw backplaneUnavailable('The broadcast backend cannot store events now; try again shortly', error);
@@ -99,13 +133,13 @@ export class RedisStreamsBackplane implements Backplane {
   }
 
   async missed(topic: string, lastEventId: string | undefined): Promise<Missed> {
-    if (lastEventId === undefined) return { events: await this.#range(topic, '-') };
+    if (lastEventId === undefined) return { events: await this.#from(topic, '-') };
     if (isStreamId(lastEventId)) {
-      const from = await this.#page(topic, lastEventId);
+      const first = await this.#pages.page(topic, lastEventId);
       // The first entry is the client's last one when the stream still holds it: the rest is what it missed.
-      if (from[0]?.[0] === lastEventId) return { events: await this.#rest(topic, from.slice(1), from) };
+      if (first[0]?.id === lastEventId) return { events: await this.#after(first.slice(1), topic, first) };
     }
-    const events = await this.#range(topic, '-');
+    const events = await this.#from(topic, '-');
     return { events, reset: { oldest: events[0]?.id } };
   }
 
@@ -129,6 +163,18 @@ export class RedisStreamsBackplane implements Backplane {
     return this.#presence.idleFor(topic);
   }
 
+  keepAlive(topic: string, running: boolean): void {
+    const key = `${PRODUCER_PREFIX}${topic}`;
+    // A renewal lost to an outage is made good by the next one, within the key's life.
+    (running ? this.#commands.set(key, '1', 'PX', PRODUCER_TTL_MS) : this.#commands.del(key)).catch(() => undefined);
+  }
+
+  async abandoned(topic: string, confirm: boolean): Promise<boolean> {
+    const { maxEvents, maxAgeMs } = this.#retention;
+    const keys = [streamKey(topic), `${PRODUCER_PREFIX}${topic}`, presenceKey(topic)];
+    return Number(await this.#commands.eval(ABANDONED, keys.length, ...keys, confirm ? 1 : 0, Math.max(maxEvents, MIN_STREAM_LENGTH), LOST, maxAgeMs || DEFAULT_EXPIRY_MS)) === 1;
+  }
+
   async close(): Promise<void> {
     this.#outage.close();
     this.#presence.close();
@@ -140,28 +186,30 @@ export class RedisStreamsBackplane implements Backplane {
     await Promise.all([readerEnded, this.#commands.quit().catch(() => this.#commands.disconnect())]);
   }
 
-  /** Every entry from `start` (inclusive) to the end, page by page. */
-  async #range(topic: string, start: string): Promise<BroadcastEvent[]> {
-    const first = await this.#page(topic, start);
-    return this.#rest(topic, first, first);
+  /** Every event from `start` (inclusive) to the end, page by page. */
+  async #from(topic: string, start: string): Promise<BroadcastEvent[]> {
+    const first = await this.#pages.page(topic, start);
+    return this.#after([...first], topic, first);
   }
 
-  /** `taken`, then the pages after the last entry of `page` while pages come full. */
-  async #rest(topic: string, taken: Entry[], page: Entry[]): Promise<BroadcastEvent[]> {
-    const entries = [...taken];
+  /** `taken`, then the pages after the last event of `page` while pages come full. */
+  async #after(taken: BroadcastEvent[], topic: string, page: readonly BroadcastEvent[]): Promise<BroadcastEvent[]> {
+    const events = taken;
     while (page.length === PAGE) {
-      page = await this.#page(topic, `(${page.at(-1)![0]}`);
-      entries.push(...page);
+      page = await this.#pages.page(topic, `(${page.at(-1)!.id}`);
+      events.push(...page);
     }
-    return entries.map((entry) => this.#decode(entry));
+    return events;
   }
 
-  async #page(topic: string, start: string): Promise<Entry[]> {
+  async #readPage(topic: string, start: string): Promise<BroadcastEvent[]> {
+    let entries: Entry[];
     try {
-      return (await this.#commands.call('XRANGE', streamKey(topic), start, '+', 'COUNT', PAGE)) as Entry[];
+      entries = (await this.#commands.call('XRANGE', streamKey(topic), start, '+', 'COUNT', PAGE)) as Entry[];
     } catch (error) {
       throw backplaneUnavailable('The broadcast history cannot be read now; try again shortly', error);
     }
+    return entries.map((entry) => this.#decode(entry));
   }
 
   #decode([id, fields]: Entry): BroadcastEvent {

@@ -1,20 +1,15 @@
 /**
  * Streams that outlive their client: `resumable(key, source)` runs the source once, in the process that starts
  * it, storing every item in the history of the topic `key`, then an end event. It keeps running while anyone on
- * any instance reads it, and for a grace period after the last reader left. `resume(key)` answers a client that
- * connects or reconnects, on any instance: what it missed, from the history, then the live items.
+ * any instance reads it, and for a grace period after the last reader left. (`resume(key)` is the readers' side.)
  */
 import { concatMap, from, materialize, type ObservableInput, type ObservableNotification, type Subscription } from 'rxjs';
 import { parseDuration } from '../config/duration';
-import { httpProblem } from '../errors/http-problem';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
-import type { Multi } from '../streaming/multi';
-import type { SseEvent } from '../streaming/sse-event';
 import { backplaneUnavailable, type Outgoing } from './backplane';
-import { FROM_START, type Broadcaster, type SubscribeOptions } from './broadcaster';
+import type { Broadcaster } from './broadcaster';
 import { carrier, topicHost } from './topics';
-import { isEnd } from './topic-events';
 
 const log = logging.getLogger('rxrest.streaming');
 
@@ -39,10 +34,17 @@ export interface ResumableStream {
 }
 
 const DEFAULT_GRACE_MS = 30_000;
+/** How often a producer says it runs (readers' instances take its silence for its process's death). */
+const HEARTBEAT_MS = 1000;
 /** Waits between attempts to store an item while the backplane cannot: 100 ms, doubling up to 2 s. */
 const retryDelay = (attempt: number): number => Math.min(100 * 2 ** attempt, 2000);
 
 const running = new Map<string, Producer>();
+
+/** Whether a resumable stream of this key runs in this process. */
+export function runsHere(key: string): boolean {
+  return running.has(key);
+}
 
 function graceOf(grace: number | string | undefined, key: string): number {
   const ms = typeof grace === 'string' ? parseDuration(grace) : (grace ?? DEFAULT_GRACE_MS);
@@ -56,6 +58,7 @@ class Producer implements ResumableStream {
   #end: (end: ResumableEnd) => void = () => undefined;
   #subscription: Subscription | undefined;
   #watchdog: NodeJS.Timeout | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
   #items = 0;
   #stopped = false;
 
@@ -82,6 +85,8 @@ class Producer implements ResumableStream {
       });
     const every = Math.max(50, Math.min(1000, this.graceMs / 4));
     this.#watchdog = setInterval(() => void this.#checkReaders(), every).unref();
+    // Readers elsewhere learn from its silence that this process is gone (see `resume`).
+    this.#heartbeat = setInterval(() => topicHost.backplane.keepAlive(this.key, true), HEARTBEAT_MS).unref();
   }
 
   #take(notification: ObservableNotification<unknown>): Promise<void> {
@@ -105,6 +110,9 @@ class Producer implements ResumableStream {
     } catch (error) {
       log.error(`resumable('${this.key}'): its end (${end}) could not be stored`, error);
     }
+    // Only now: had the end not been stored, the readers' instances store one when the heartbeat stops.
+    clearInterval(this.#heartbeat);
+    topicHost.backplane.keepAlive(this.key, false);
     running.delete(this.key);
     this.#end(end);
   }
@@ -159,38 +167,13 @@ export async function resumable<T>(key: string, source: ObservableInput<T>, opti
   running.set(key, producer);
   try {
     await topicHost.backplane.register(key, topic.retention);
+    topicHost.backplane.keepAlive(key, true);
   } catch (error) {
     running.delete(key);
     throw backplaneUnavailable('The broadcast backend cannot start a stream now; try again shortly', error);
   }
   producer.start(source);
   return producer;
-}
-
-/**
- * The resumable stream `key` for a client, on any instance: from its first item, or after `lastEventId` (what
- * it missed, then live), ending after the end event. Resolves to `undefined` when the client already has the
- * end event (answer 204: an `EventSource` stops reconnecting); rejects with a 404 problem when no stream of
- * that key is running or held.
- *
- * @example
- * \@GET @Path('{id}/events') @Produces('text/event-stream')
- * events(@RestPath() id: string, @HeaderParam('Last-Event-ID') lastEventId?: string): Promise<Multi<SseEvent> | undefined> {
- *   return resume(`reports/${id}`, { lastEventId });
- * }
- */
-export async function resume(key: string, options: SubscribeOptions = {}): Promise<Multi<SseEvent> | undefined> {
-  const topic = carrier(key);
-  const { backplane } = topicHost;
-  const remote = await backplane.describe(key).catch((error: unknown) => {
-    throw backplaneUnavailable('The broadcast history cannot be read now; try again shortly', error);
-  });
-  const newest = topic.newest;
-  const exists = remote.exists || newest !== undefined || running.has(key);
-  const endId = backplane.durable ? remote.endId : newest && isEnd(newest) ? newest.id : undefined;
-  if (!exists) throw httpProblem('RXREST_STREAM_NOT_FOUND', `No stream named ${key} is running or kept`);
-  if (options.lastEventId !== undefined && options.lastEventId === endId) return undefined;
-  return topic.join(options.lastEventId ?? FROM_START);
 }
 
 /** Stops this process's resumable streams (at shutdown), each with its end event stored if Redis takes it. */

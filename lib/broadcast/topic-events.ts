@@ -23,6 +23,15 @@ export function toSseEvent(event: BroadcastEvent): SseEvent {
   return sseEvent(event.event === undefined ? { id: event.id, data: event.data } : { id: event.id, event: event.event, data: event.data });
 }
 
+const shared = new WeakMap<BroadcastEvent, SseEvent>();
+
+/** `toSseEvent`, made once per event object: history read once and sent to many subscribers is framed once. */
+export function sharedSseEvent(event: BroadcastEvent): SseEvent {
+  let sse = shared.get(event);
+  if (!sse) shared.set(event, (sse = toSseEvent(event)));
+  return sse;
+}
+
 /** Whether no event of the topic follows this one. */
 export function isEnd(event: SseEvent): boolean {
   return event.event !== undefined && END_EVENTS.has(event.event);

@@ -26,7 +26,9 @@ export function rssBytes(pid: number): number {
 export function startChildServer(script: string, args: readonly string[] = [], cpu?: string, nodeFlags: readonly string[] = []): Promise<ChildServer> {
   const node = [...nodeFlags, join(__dirname, 'servers', `${script}.js`), ...args];
   const child = cpu === undefined ? spawn(process.execPath, node, { stdio: 'pipe' }) : spawn('taskset', ['-c', cpu, process.execPath, ...node], { stdio: 'pipe' });
-  child.stderr.resume();
+  // The servers' logs when asked (BENCH_SERVER_LOG=1): they say why a measurement went wrong.
+  if (process.env.BENCH_SERVER_LOG) child.stderr.pipe(process.stderr);
+  else child.stderr.resume();
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async (): Promise<void> => {
     child.stdin.end('stop\n');

@@ -295,4 +295,19 @@ describe('a resumable job on redis-streams', () => {
     expect(stoppedAfter).toBeGreaterThanOrEqual(900);
     expect(stoppedAfter).toBeLessThan(1900);
   }, 30_000);
+
+  it('ends for its readers with event: error when the process running it dies', async () => {
+    const [a, b] = instances as [SamplesProcess, SamplesProcess];
+    const location = await startJob(b.url, 'steps=100000&interval=20&grace=60000');
+    const reader = await openSse(`${a.url}${location}`);
+    await reader.until((events) => steps(events).length >= 10);
+    b.crash();
+    const crashed = Date.now();
+    await reader.ended;
+    expect(reader.events.at(-1)).toMatchObject({ event: 'error', data: '{"lost":true}' });
+    // The producer's heartbeat lapses after 3 s, and two checks 2 s apart must both find it gone.
+    expect(Date.now() - crashed).toBeLessThan(12_000);
+    // Every step it stored is there, once, in order.
+    expect(steps(reader.events)).toEqual(Array.from({ length: steps(reader.events).length }, (_, n) => n + 1));
+  }, 30_000);
 });

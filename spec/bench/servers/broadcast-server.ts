@@ -1,10 +1,12 @@
 /**
  * The broadcast bench server: `GET /bench/events` subscribes to the `bench` topic (SSE), `POST /bench/publish?rate=R&ms=D`
- * publishes R events a second for D ms (in 10 ms batches), each carrying its publication time. argv[2] is the
- * backend (`memory`, or `redis` with the URL in argv[3]).
+ * publishes R events a second for D ms (in 10 ms batches), each carrying its publication time. For resuming:
+ * `POST /bench/fill?count=N` stores N events in the `history` topic (after a marker, whose id it answers), and
+ * `GET /bench/history` with `Last-Event-ID` resumes from it. argv[2] is the backend (`memory`, or `redis` /
+ * `redis-streams` with the URL in argv[3]).
  */
 import { performance } from 'node:perf_hooks';
-import { broadcast, GET, Path, POST, Produces, QueryParam, ResponseStatus, RestApplication, resolveConfig, type Multi, type SseEvent } from '../../../lib';
+import { broadcast, GET, HeaderParam, Path, POST, Produces, QueryParam, ResponseStatus, RestApplication, resolveConfig, type Multi, type SseEvent } from '../../../lib';
 import { READY_PREFIX } from '../bench-routes';
 import { followParent } from './server-control';
 
@@ -15,6 +17,7 @@ export interface BenchEvent {
 }
 
 const topic = broadcast<BenchEvent>('bench', { replay: 0 });
+const history = broadcast<BenchEvent>('history');
 const BATCH_MS = 10;
 
 @Path('bench')
@@ -22,6 +25,21 @@ class BroadcastBenchResource {
   @GET @Path('events') @Produces('text/event-stream')
   events(): Multi<SseEvent> {
     return topic.subscribe();
+  }
+
+  @GET @Path('history') @Produces('text/event-stream')
+  history(@HeaderParam('Last-Event-ID') lastEventId?: string): Multi<SseEvent> {
+    return history.subscribe({ lastEventId });
+  }
+
+  /** Stores a marker and then `count` events in `history`; answers the marker's id (resume after it to miss them all). */
+  @POST @Path('fill') @Produces('application/json')
+  async fill(@QueryParam('count') count: number): Promise<{ marker: string }> {
+    const marker = await history.publish({ n: -1, t: 0 });
+    const stored: Promise<string>[] = [];
+    for (let n = 0; n < count; n++) stored.push(history.publish({ n, t: performance.timeOrigin + performance.now() }));
+    await Promise.all(stored);
+    return { marker };
   }
 
   @GET @Path('subscribers') @Produces('application/json')

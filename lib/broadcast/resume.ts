@@ -1,0 +1,82 @@
+/**
+ * The readers' side of resumable streams: `resume(key)` answers a client that connects or reconnects, on any
+ * instance, with what it missed (from the history) and then the live items; while an instance has readers of a
+ * stream, it watches that the stream's producer still runs.
+ */
+import { Observable } from 'rxjs';
+import { httpProblem } from '../errors/http-problem';
+import { multi, type Multi } from '../streaming/multi';
+import type { SseEvent } from '../streaming/sse-event';
+import { backplaneUnavailable } from './backplane';
+import { FROM_START, type SubscribeOptions } from './broadcaster';
+import { runsHere } from './resumable';
+import { carrier, topicHost } from './topics';
+import { isEnd } from './topic-events';
+
+/** How often an instance with readers of a stream checks that its producer still runs. */
+const ABANDON_CHECK_MS = 2000;
+
+/**
+ * The resumable stream `key` for a client, on any instance: from its first item, or after `lastEventId` (what
+ * it missed, then live), ending after the end event. Resolves to `undefined` when the client already has the
+ * end event (answer 204: an `EventSource` stops reconnecting); rejects with a 404 problem when no stream of
+ * that key is running or held.
+ *
+ * @example
+ * \@GET @Path('{id}/events') @Produces('text/event-stream')
+ * events(@RestPath() id: string, @HeaderParam('Last-Event-ID') lastEventId?: string): Promise<Multi<SseEvent> | undefined> {
+ *   return resume(`reports/${id}`, { lastEventId });
+ * }
+ */
+export async function resume(key: string, options: SubscribeOptions = {}): Promise<Multi<SseEvent> | undefined> {
+  const topic = carrier(key);
+  const { backplane } = topicHost;
+  const remote = await backplane.describe(key).catch((error: unknown) => {
+    throw backplaneUnavailable('The broadcast history cannot be read now; try again shortly', error);
+  });
+  const newest = topic.newest;
+  const exists = remote.exists || newest !== undefined || runsHere(key);
+  const endId = backplane.durable ? remote.endId : newest && isEnd(newest) ? newest.id : undefined;
+  if (!exists) throw httpProblem('RXREST_STREAM_NOT_FOUND', `No stream named ${key} is running or kept`);
+  if (options.lastEventId !== undefined && options.lastEventId === endId) return undefined;
+  const events = topic.join(options.lastEventId ?? FROM_START);
+  if (!backplane.durable) return events;
+  return multi(
+    new Observable<SseEvent>((subscriber) => {
+      const release = watchProducer(key);
+      const subscription = events.subscribe(subscriber);
+      return () => {
+        subscription.unsubscribe();
+        release();
+      };
+    }),
+  );
+}
+
+/** Per topic, the instance's check that the producer of what its readers read still runs. */
+const watchedProducers = new Map<string, { readers: number; timer: NodeJS.Timeout }>();
+
+/**
+ * While this instance has readers of `key`, checks every 2 s whether its producer's process is gone (its
+ * heartbeat stopped and there is no end): seen twice in a row, so that a heartbeat late by a moment is not taken
+ * for a death, the end (`event: error`) is stored, and every reader on every instance completes with it.
+ */
+function watchProducer(key: string): () => void {
+  let watch = watchedProducers.get(key);
+  if (!watch) {
+    let suspected = false;
+    const timer = setInterval(() => {
+      topicHost.backplane.abandoned(key, suspected).then(
+        (gone) => (suspected = gone && !suspected),
+        () => (suspected = false),
+      );
+    }, ABANDON_CHECK_MS).unref();
+    watchedProducers.set(key, (watch = { readers: 0, timer }));
+  }
+  watch.readers++;
+  return () => {
+    if (--watch.readers > 0) return;
+    clearInterval(watch.timer);
+    watchedProducers.delete(key);
+  };
+}
