@@ -69,7 +69,10 @@ class Joined {
 
   /** Takes a live event. False once the subscriber is closed. */
   take(event: SseEvent): boolean {
-    if (this.waiting) return this.waiting.push(event) > 0;
+    if (this.waiting) {
+      this.waiting.push(event);
+      return true;
+    }
     if (this.after !== undefined && event.id !== undefined) {
       if (compareIds(event.id, this.after) <= 0) return true;
       this.after = undefined;
@@ -189,8 +192,8 @@ export class Broadcaster<T> {
     return this.#ring.newest;
   }
 
-  /** @internal whether this process holds no event of the topic (after dropping those past their age). */
-  get idle(): boolean {
+  /** @internal whether this process holds nothing of the topic: no subscriber, no event (once those past their age are dropped). */
+  holdsNothing(): boolean {
     this.#ring.trim(this.retention);
     return this.#ring.size === 0 && this.#joined.size === 0;
   }

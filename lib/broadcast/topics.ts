@@ -72,7 +72,7 @@ function topicOf(topic: string, options: BroadcasterOptions): Broadcaster<unknow
 /** Forgets carrier topics that hold nothing; a producer keeps its topic busy through its subscribers' history. */
 function sweep(): void {
   for (const topic of carriers) {
-    if (!topics.get(topic)?.idle) continue;
+    if (!topics.get(topic)?.holdsNothing()) continue;
     topics.delete(topic);
     carriers.delete(topic);
   }
