@@ -1,5 +1,6 @@
 /** Method interceptors: which wrap an invocation, in priority order, each as an RxJS operator. */
-import { defer, type Observable } from 'rxjs';
+import { defer } from 'rxjs/internal/observable/defer';
+import type { Observable } from 'rxjs';
 import { INTERCEPTOR, type InvocationContext, type MethodInterceptor } from '../decorators/interceptors';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { Unit } from './discover';

@@ -1,5 +1,7 @@
 /** Compiles the invoke step of an endpoint: the method call (with interceptors) and what its result becomes. */
-import { from, Observable, of } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import { from } from 'rxjs/internal/observable/from';
+import { of } from 'rxjs/internal/observable/of';
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { STREAM_BUFFER } from '../decorators/streaming';
 import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';

@@ -1,5 +1,7 @@
 /** Compiles `@ServerExceptionMapper` methods and `ExceptionMapper` providers into local and global tables. */
-import { from, defer, type Observable } from 'rxjs';
+import { defer } from 'rxjs/internal/observable/defer';
+import { from } from 'rxjs/internal/observable/from';
+import type { Observable } from 'rxjs';
 import { UNWRAP_EXCEPTION, type UnwrapRule } from '../decorators/exceptions';
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { DEFAULT_PRIORITY, EXCEPTION_MAPPER, PRIORITY, PROVIDER } from '../decorators/providers';

@@ -24,7 +24,7 @@ import { superviseWorkers } from '../server/workers';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { StaticFiles } from '../static/static-files';
 import { OpenStreams } from '../streaming/open-streams';
-import { ApplicationMetrics } from '../metrics/application-metrics';
+import type { ApplicationMetrics } from '../metrics/application-metrics';
 import type { Registry } from 'prom-client';
 import { staticFilesAnswer } from '../static/serve-static';
 import { applicationOpenApi, type OpenApiDocument } from '../openapi/application-openapi';
@@ -258,8 +258,12 @@ export const RestApplication = {
     const broadcast = applicationBroadcast(config, bodies.json);
     const globalResponse = applicable(filters.response, new Set<string>());
     const lifecycle: Lifecycle = { shuttingDown: false, openStreams };
+    // prom-client is loaded only when metrics are on.
     const metrics = config.get('framework.metrics.enabled')
-      ? new ApplicationMetrics({ openStreams: () => openStreams.size, workerQueue: () => lanes.worker.waiting })
+      ? new (require('../metrics/application-metrics') as typeof import('../metrics/application-metrics')).ApplicationMetrics({
+          openStreams: () => openStreams.size,
+          workerQueue: () => lanes.worker.waiting,
+        })
       : undefined;
     const openApi = applicationOpenApi(endpoints.map((endpoint) => endpoint.facts), config, root);
     const files = staticFilesOf(config, options.directory);

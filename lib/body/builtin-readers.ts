@@ -1,6 +1,6 @@
 /** The built-in body readers, one per declared body type, chosen at build time. */
 import { Readable } from 'node:stream';
-import { Observable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
 import { httpProblem } from '../errors/http-problem';
 import type { EntityInput } from '../providers/message-body';
 import type { RequestContext } from '../pipeline/request-context';

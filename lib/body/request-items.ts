@@ -4,7 +4,7 @@
  * event, a JSON array element by element. The body's size limit applies to the whole stream and the item size
  * limit to each item; what goes wrong names the item (its line, for line-delimited bodies).
  */
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { formatSize } from '../http/size';
 import { httpProblem } from '../errors/http-problem';
 import { JsonArrayItems } from '../json/json-array-items';
@@ -100,6 +100,8 @@ function sseSplitter(limits: ItemLimits): ItemSplitter {
   let index = 0;
   let buffered = 0;
   let ready: EventSourceMessage[] = [];
+  // Loaded with the first body of events: an application that takes none never loads the parser.
+  const { createParser } = require('eventsource-parser') as typeof import('eventsource-parser');
   const parser = createParser({
     onEvent: (event) => {
       ready.push(event);

@@ -5,7 +5,8 @@
  * missed is no longer held, it is told so first (`event: reset`). A subscriber is a response stream: its own
  * byte budget and overflow policy decide what a slow client costs, so it never slows the others.
  */
-import { Observable, type Subscriber, type TeardownLogic } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import type { Subscriber, TeardownLogic } from 'rxjs';
 import { logging } from '../logging/logger';
 import { multi, type Multi } from '../streaming/multi';
 import type { SseEvent } from '../streaming/sse-event';

@@ -3,7 +3,10 @@
  * it, storing every item in the history of the topic `key`, then an end event. It keeps running while anyone on
  * any instance reads it, and for a grace period after the last reader left. (`resume(key)` is the readers' side.)
  */
-import { concatMap, from, materialize, type ObservableInput, type ObservableNotification, type Subscription } from 'rxjs';
+import { from } from 'rxjs/internal/observable/from';
+import { concatMap } from 'rxjs/internal/operators/concatMap';
+import { materialize } from 'rxjs/internal/operators/materialize';
+import type { ObservableInput, ObservableNotification, Subscription } from 'rxjs';
 import { parseDuration } from '../config/duration';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';

@@ -3,7 +3,7 @@
  * instance, with what it missed (from the history) and then the live items; while an instance has readers of a
  * stream, it watches that the stream's producer still runs.
  */
-import { Observable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
 import { httpProblem } from '../errors/http-problem';
 import { multi, type Multi } from '../streaming/multi';
 import type { SseEvent } from '../streaming/sse-event';

@@ -1,5 +1,6 @@
 /** A request body of many items from an Observable or async iterable, framed by the media type the endpoint consumes. */
-import { isObservable, type Observable } from 'rxjs';
+import { isObservable } from 'rxjs/internal/util/isObservable';
+import type { Observable } from 'rxjs';
 import type { JsonMapper } from '../json/json-mapper';
 import { multi } from '../streaming/multi';
 

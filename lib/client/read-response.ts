@@ -5,7 +5,8 @@
  * forms, and anything else as byte chunks. A registered reader for the type and media type comes first.
  */
 import { createParser } from 'eventsource-parser';
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import type { Subscriber } from 'rxjs';
 import type { JsonMapper } from '../json/json-mapper';
 import type { EntityInput, MessageBodyReader } from '../providers/message-body';
 import type { ClientEndpoint } from './client-endpoints';

@@ -3,7 +3,8 @@
  * each returning a cold Observable — nothing is sent until it is subscribed, and unsubscribing aborts the
  * HTTP request (the server sees the disconnect).
  */
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import type { Subscriber } from 'rxjs';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import type { JsonMapper, JsonMapperCustomizer } from '../json/json-mapper';
 import { findClassMeta } from '../metadata/store';

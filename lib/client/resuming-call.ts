@@ -5,7 +5,8 @@
  * once: the server sends only what follows that id. It completes on `event: done` or a 204, and fails after
  * `attempts` reconnections in a row without an event between them.
  */
-import { Observable, type Subscription } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import type { Subscription } from 'rxjs';
 import { WebApplicationException } from '../errors/web-application-exception';
 import type { ClientEndpoint } from './client-endpoints';
 import { readEvents, readResponse, StreamEndedException, type ClientSseEvent, type ResponseReaders } from './read-response';

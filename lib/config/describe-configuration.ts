@@ -1,6 +1,6 @@
 // Lists every setting with its default and description, for documentation and its consistency test.
 import { logCategoryKey } from './log-category-key';
-import { frameworkSchema, FRAMEWORK_KEYS, type FrameworkKey } from './schema';
+import { frameworkSettings, FRAMEWORK_KEYS, type FrameworkKey } from './schema';
 import { logLevel } from './setting-types';
 
 /** One documented setting. */
@@ -36,11 +36,6 @@ export function defaultTextOf(key: FrameworkKey): string | undefined {
 }
 
 function documentationOf(key: FrameworkKey): Omit<SettingDescription, 'key'> {
-  const meta = frameworkSchema.shape[key].meta() ?? {};
-  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-  return {
-    default: text(meta['default']),
-    description: text(meta.description) ?? '',
-    expected: text(meta['expected']) ?? '',
-  };
+  const entry = frameworkSettings[key];
+  return { default: entry.default, description: entry.description, expected: entry.type.expected };
 }

@@ -5,7 +5,7 @@ import { ConfigError, type ConfigProblem } from './config-error';
 import { entriesSource, environmentSource, lookup, splitProfiles, type ConfigSource, type Found } from './config-sources';
 import { defaultTextOf } from './describe-configuration';
 import { isLogCategoryFamily, logCategoryKey, logCategoryOf } from './log-category-key';
-import { FRAMEWORK_KEYS, frameworkSchema } from './schema';
+import { FRAMEWORK_KEYS, isFrameworkKey, readFrameworkSettings } from './schema';
 import { logLevel, type RawValue } from './setting-types';
 import { suggestKey } from './suggest-key';
 
@@ -48,20 +48,17 @@ export function resolveConfig(inputs: ConfigInputs = {}): Config {
   }
 
   const problems = unknownKeys(listed);
-  const parsed = frameworkSchema.safeParse(Object.fromEntries(FRAMEWORK_KEYS.flatMap((key) => {
+  const read = readFrameworkSettings(Object.fromEntries(FRAMEWORK_KEYS.flatMap((key) => {
     const found = origins.get(key);
     return found ? [[key, found.value]] : [];
   })));
-  for (const issue of parsed.error?.issues ?? []) {
-    const key = String(issue.path[0]);
-    problems.push(problemOf(key, origins.get(key) ?? { value: '', source: PROGRAM }, issue.message));
-  }
+  for (const { key, expected } of read.problems) problems.push(problemOf(key, origins.get(key) ?? { value: '', source: PROGRAM }, expected));
   const logCategoryLevels = readCategoryLevels(origins, problems);
-  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ConfigError(problems);
 
   const fallback = (name: string): string | undefined =>
     textOf(lookup(sources, name, profile)?.value) ?? frameworkDefault(name);
-  return new Config({ profile, values: parsed.data, raw, logCategoryLevels, fallback });
+  return new Config({ profile, values: read.values, raw, logCategoryLevels, fallback });
 }
 
 /** The schema keys plus every plain or active-profile key the listed sources name. */
@@ -90,7 +87,7 @@ function unknownKeys(listed: readonly ConfigSource[]): ConfigProblem[] {
 }
 
 function isKnown(key: string): boolean {
-  return key in frameworkSchema.shape || logCategoryOf(key) !== undefined;
+  return isFrameworkKey(key) || logCategoryOf(key) !== undefined;
 }
 
 function unknownKeyHint(key: string): string {
@@ -105,9 +102,9 @@ function readCategoryLevels(origins: ReadonlyMap<string, Found>, problems: Confi
   for (const [key, found] of origins) {
     const category = logCategoryOf(key);
     if (category === undefined) continue;
-    const level = logLevel.schema.safeParse(found.value);
-    if (level.success) levels.set(category, level.data);
-    else problems.push(problemOf(key, found, level.error.issues[0]?.message ?? `expected ${logLevel.expected}`));
+    const level = logLevel.read(String(found.value).trim());
+    if (level !== undefined) levels.set(category, level);
+    else problems.push(problemOf(key, found, `expected ${logLevel.expected}`));
   }
   return levels;
 }

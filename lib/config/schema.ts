@@ -1,6 +1,5 @@
 // The one schema of every `framework.*` setting: its type, default and description.
-import { z } from 'zod';
-import { boolean, duration, integer, list, listOf, logLevel, oneOf, processCount, setting, size, sizeAtLeast, text } from './setting-types';
+import { boolean, duration, integer, list, listOf, logLevel, oneOf, processCount, readSetting, setting, size, sizeAtLeast, text, type RawValue, type SettingValue } from './setting-types';
 
 /** The smallest stream budget: one batch of output (stream writers join items into 16 KB writes). */
 export const MIN_STREAM_BUDGET = 16384;
@@ -17,12 +16,13 @@ export const COMPRESSORS = ['br', 'gzip', 'deflate'] as const;
 /**
  * Every `framework.*` key. Values arrive as text (file, environment) or as program overrides, and come
  * out typed: sizes in bytes, durations in milliseconds, lists as arrays. `framework.log.category."<name>".level`
- * keys form an open family handled beside this schema (see `log-category-key.ts`).
+ * keys form an open family handled beside this schema (see `log-category-key.ts`). A table of our own readers,
+ * not a zod schema: zod is a megabyte of code every process would load just for this.
  *
  * @example
- * frameworkSchema.parse({ 'framework.http.port': '9000' })['framework.http.port']; // 9000
+ * readFrameworkSettings({ 'framework.http.port': '9000' }).values['framework.http.port']; // 9000
  */
-export const frameworkSchema = z.object({
+export const frameworkSettings = {
   'framework.profile': setting(text, {
     default: 'prod',
     description: 'Active profile; `%<profile>.` keys apply only in it. Also set by FRAMEWORK_PROFILE.',
@@ -258,15 +258,36 @@ export const frameworkSchema = z.object({
     default: 'INFO',
     description: 'Root log level.',
   }),
-});
+};
 
 /** The typed configuration: every `framework.*` key with its parsed value. */
-export type FrameworkConfig = z.output<typeof frameworkSchema>;
+export type FrameworkConfig = { readonly [K in keyof typeof frameworkSettings]: SettingValue<(typeof frameworkSettings)[K]> };
 
 /** A `framework.*` key of the schema. */
 export type FrameworkKey = keyof FrameworkConfig;
 
-/** Every key of {@link frameworkSchema}, in declaration order. */
-export const FRAMEWORK_KEYS: readonly FrameworkKey[] = Object.keys(frameworkSchema.shape).filter(
-  (key): key is FrameworkKey => key in frameworkSchema.shape,
-);
+/** Every key of {@link frameworkSettings}, in declaration order. */
+export const FRAMEWORK_KEYS = Object.keys(frameworkSettings) as readonly FrameworkKey[];
+
+/** Whether `key` is one of the schema's. */
+export function isFrameworkKey(key: string): key is FrameworkKey {
+  return Object.hasOwn(frameworkSettings, key);
+}
+
+/** A value the schema refused: its key and what a valid one looks like. */
+export interface SettingProblem {
+  readonly key: FrameworkKey;
+  readonly expected: string;
+}
+
+/** Every setting read from `raw` (a key left out takes its default): the typed values, and each value refused. */
+export function readFrameworkSettings(raw: Partial<Record<FrameworkKey, RawValue>> = {}): { values: FrameworkConfig; problems: SettingProblem[] } {
+  const values: Record<string, unknown> = {};
+  const problems: SettingProblem[] = [];
+  for (const key of FRAMEWORK_KEYS) {
+    const read = readSetting<unknown>(frameworkSettings[key], raw[key]);
+    if ('value' in read) values[key] = read.value;
+    else problems.push({ key, expected: read.expected });
+  }
+  return { values: values as FrameworkConfig, problems };
+}

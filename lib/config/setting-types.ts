@@ -1,6 +1,6 @@
-// zod types for the kinds of configuration value (integer, size, duration, list...) and their documentation.
+// The kinds of configuration value (integer, size, duration, list...): how each reads its text, the phrase error
+// messages use for what it expects, and the table entry that documents a setting.
 import { availableParallelism } from 'node:os';
-import { z } from 'zod';
 import { parseLogLevel, LOG_LEVELS } from '../logging/log-level';
 import { parseDuration } from './duration';
 import { formatSize, parseSize } from '../http/size';
@@ -8,42 +8,49 @@ import { formatSize, parseSize } from '../http/size';
 /** A raw configuration value: text from a file or the environment, or a typed program override. */
 export type RawValue = string | number | boolean;
 
-const rawValue = z.union([z.string(), z.number(), z.boolean()]);
-
-/** A kind of setting: how its text is read, and the phrase error messages use for what it expects. */
+/** A kind of setting: how its (trimmed) text is read, `undefined` when it is not a valid value, and what valid looks like. */
 export interface SettingType<T> {
-  readonly schema: z.ZodType<T, RawValue>;
+  readonly read: (text: string) => T | undefined;
   readonly expected: string;
 }
 
-/** Documentation attached to each schema entry (read back by `describeConfiguration`). */
+/** Documentation of a setting (read back by `describeConfiguration`). */
 export interface SettingDoc {
   /** The default in the form a user would write it; absent for optional settings. */
   readonly default?: string;
   readonly description: string;
 }
 
+/** One setting: its type, its default (parsed like any user value, so `10M` documents and yields 10 485 760) or none, and what it is for. */
+export interface Setting<T> {
+  readonly type: SettingType<T>;
+  readonly default: string | undefined;
+  readonly description: string;
+}
+
+/** The value type of a setting. */
+export type SettingValue<S> = S extends Setting<infer T> ? T : never;
+
 function settingType<T>(expected: string, read: (text: string) => T | undefined): SettingType<T> {
-  const schema = rawValue.transform((value, context): T => {
-    const result = read(String(value).trim());
-    if (result === undefined) {
-      context.addIssue({ code: 'custom', message: `expected ${expected}`, input: value });
-      return z.NEVER;
-    }
-    return result;
-  });
-  return { schema, expected };
+  return { read, expected };
+}
+
+/** One entry of the schema: a setting with a default, or an optional one (`undefined` when unset). */
+export function setting<T>(type: SettingType<T>, doc: SettingDoc & { default: string }): Setting<T>;
+export function setting<T>(type: SettingType<T>, doc: SettingDoc & { optional: true }): Setting<T | undefined>;
+export function setting<T>(type: SettingType<T>, doc: SettingDoc & { optional?: true }): Setting<T | undefined> {
+  return { type, default: doc.default, description: doc.description };
 }
 
 /**
- * One schema entry: the type, its default (parsed like any user value, so `10M` documents and yields
- * 10 485 760) or none, and the documentation kept as zod metadata.
+ * Reads a raw value (unset: the setting's default) with its setting: the value, or what a valid one looks like.
+ * Optional settings left unset read as `undefined`.
  */
-export function setting<T>(type: SettingType<T>, doc: SettingDoc & { default: string }): z.ZodType<T, RawValue | undefined>;
-export function setting<T>(type: SettingType<T>, doc: SettingDoc & { optional: true }): z.ZodType<T | undefined, RawValue | undefined>;
-export function setting<T>(type: SettingType<T>, doc: SettingDoc & { optional?: true }): z.ZodType<T | undefined, RawValue | undefined> {
-  const meta = { description: doc.description, expected: type.expected, default: doc.default };
-  return doc.default === undefined ? type.schema.optional().meta(meta) : type.schema.prefault(doc.default).meta(meta);
+export function readSetting<T>(entry: Setting<T>, raw: RawValue | undefined): { readonly value: T } | { readonly expected: string } {
+  const text = raw === undefined ? entry.default : String(raw).trim();
+  if (text === undefined) return { value: undefined as T };
+  const value = entry.type.read(text);
+  return value === undefined ? { expected: `expected ${entry.type.expected}` } : { value };
 }
 
 /** An integer within bounds (inclusive). */

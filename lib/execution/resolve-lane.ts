@@ -1,6 +1,6 @@
 /** Decides an endpoint's lane from its annotations and declared return type (DESIGN §5). */
 import { Readable } from 'node:stream';
-import { Observable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
 import { LANE, TRANSACTIONAL } from '../decorators/execution';
 import type { Tags } from '../metadata/store';
 import type { Lane } from '../pipeline/request-context';

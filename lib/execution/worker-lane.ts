@@ -1,5 +1,6 @@
 /** The worker lane: bounded concurrency for methods that may block, each started as its own macrotask when needed. */
-import { from, type Observable } from 'rxjs';
+import { from } from 'rxjs/internal/observable/from';
+import type { Observable } from 'rxjs';
 import type { StageResult } from '../pipeline/stage';
 
 function runTask<R>(task: () => StageResult<R>): StageResult<R> {

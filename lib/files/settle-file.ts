@@ -1,7 +1,6 @@
 /** The invoke step's file branch: `LocalFile`, `FilePart` and `FileHandle` results become file responses. */
 import type { FileHandle } from 'node:fs/promises';
 import { stat } from 'node:fs/promises';
-import { lookup } from 'mime-types';
 import { formatContentRange, parseRange } from '../http/range';
 import type { RequestContext } from '../pipeline/request-context';
 import { ResponseContext } from '../pipeline/response-context';
@@ -13,8 +12,14 @@ import { trackStarted } from '../streaming/started-bodies';
 
 const OCTET_STREAM = 'application/octet-stream';
 
-/** `Content-Type` of a file name by its extension (mime-types), `application/octet-stream` when unknown. */
+let lookup: typeof import('mime-types').lookup | undefined;
+
+/**
+ * `Content-Type` of a file name by its extension (mime-types, loaded with the first file served: its table of
+ * types is a few megabytes an application without files does not need), `application/octet-stream` when unknown.
+ */
 export function mediaTypeOf(path: string): string {
+  lookup ??= (require('mime-types') as typeof import('mime-types')).lookup;
   return lookup(path) || OCTET_STREAM;
 }
 

@@ -1,5 +1,6 @@
 /** Answers `/q/health` and its `live`, `ready` and `started` parts by running the application's checks. */
-import { firstValueFrom, isObservable } from 'rxjs';
+import { firstValueFrom } from 'rxjs/internal/firstValueFrom';
+import { isObservable } from 'rxjs/internal/util/isObservable';
 import { logging } from '../logging/logger';
 import { ResponseContext } from '../pipeline/response-context';
 import type { RequestContext } from '../pipeline/request-context';

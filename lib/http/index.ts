@@ -29,4 +29,4 @@ export {
   type PreconditionFailure,
 } from './preconditions';
 export { formatContentRange, parseRange, type ByteRange } from './range';
-export { parseSize, sizeSchema } from './size';
+export { parseSize } from './size';

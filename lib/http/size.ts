@@ -1,7 +1,6 @@
 // Memory sizes in configuration (`10M`, `2048`): `[0-9]+[KkMmGgTtPpEeZzYy]?`,
 // binary multiples. Knows nothing of which limit the size configures.
 
-import { z } from 'zod';
 
 const SIZE = /^([0-9]+)([KkMmGgTtPpEeZzYy]?)$/;
 const UNITS = 'KMGTPEZY';
@@ -25,23 +24,6 @@ export function parseSize(text: string): number {
   const bytes = Number(match[1]) * 1024 ** exponent;
   return bytes > Number.MAX_SAFE_INTEGER ? Infinity : bytes;
 }
-
-/**
- * A zod schema for a size option: a string in {@link parseSize}'s format or a non-negative
- * integer of bytes, transformed to bytes.
- *
- * @example sizeSchema.parse('1k') // 1024
- */
-export const sizeSchema = z.union([z.number().int().nonnegative(), z.string()]).transform((value, ctx) => {
-  if (typeof value === 'number') return value;
-  try {
-    return parseSize(value);
-  } catch (error) {
-    // Transforming after the union keeps parseSize's message instead of zod's "Invalid input".
-    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
-    return z.NEVER;
-  }
-});
 
 /**
  * Writes `bytes` back in {@link parseSize}'s format, with the largest suffix that keeps it whole.

@@ -1,5 +1,5 @@
 /** Binds parsed JSON to instances of a declared class (so its methods work), field by field. */
-import { isValid, parse, parseISO } from 'date-fns';
+import { readDate } from './date-text';
 import { httpProblem } from '../errors/http-problem';
 import type { Violation } from '../errors/problem-details';
 import { readDesignType } from '../metadata/reflect-shim';
@@ -59,8 +59,8 @@ function failsOnUnknown(chain: readonly ClassMeta[], fallback: boolean): boolean
 function bindDate(value: unknown, path: string, pattern?: string): Date {
   if (typeof value === 'number') return new Date(value);
   if (typeof value !== 'string') throw mismatch(path, 'is not a date');
-  const date = pattern ? parse(value, pattern, new Date(2000, 0, 1)) : parseISO(value);
-  if (!isValid(date)) throw mismatch(path, pattern ? `does not match the date format ${pattern}` : 'is not an ISO-8601 date');
+  const date = readDate(value, pattern);
+  if (date === undefined) throw mismatch(path, pattern ? `does not match the date format ${pattern}` : 'is not an ISO-8601 date');
   return date;
 }
 

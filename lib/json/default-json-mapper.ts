@@ -1,5 +1,5 @@
 /** The default JSON mapper: safe parsing, JSON → class instances, dates as ISO-8601 or timestamps. */
-import { format } from 'date-fns';
+import { writeDate } from './date-text';
 import { parseJsonBody } from '../body/json';
 import { httpProblem } from '../errors/http-problem';
 import { bindClass, type Deserializer } from './bind-class';
@@ -86,7 +86,7 @@ export class DefaultJsonMapper implements JsonMapper {
       const raw = (this as Record<string, unknown>)[key];
       if (raw instanceof Date) {
         const pattern = fieldFormat(this, key);
-        if (pattern) return format(raw, pattern);
+        if (pattern) return writeDate(raw, pattern);
         return timestamps ? raw.getTime() : value;
       }
       if (typeof raw === 'object' && raw !== null) {

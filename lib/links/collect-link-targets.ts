@@ -1,5 +1,5 @@
 /** Build step for web links: finds every `@RestLink` endpoint and records it as a target of its entity type. */
-import { Observable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
 import { REST_LINK } from '../decorators/links';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';

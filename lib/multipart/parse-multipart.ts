@@ -1,5 +1,5 @@
 /** Streams a multipart/form-data body through busboy: file parts straight to disk, small text parts in memory. */
-import Busboy from 'busboy';
+import type Busboy from 'busboy';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { httpProblem } from '../errors/http-problem';
@@ -49,7 +49,8 @@ export async function parseMultipart(source: Readable | null, contentType: strin
   const fileLimit = Math.min(settings.maxBodySize, settings.maxFileSize ?? Infinity);
   let parser: Busboy.Busboy;
   try {
-    parser = Busboy({
+    // Loaded with the first multipart body: an application that takes none never loads the parser.
+    parser = (require('busboy') as typeof import('busboy'))({
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
       limits: { fieldSize: settings.maxFormAttributeSize + 1, fileSize: fileLimit, parts: settings.maxParts, fields: settings.maxFields, fieldNameSize: settings.maxHeaderSize },

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import type { Config } from '../config';
 import type { UnroutedAnswer } from '../pipeline/request-pipeline';
 import type { EndpointFacts } from './endpoint-facts';
-import { openApiDocument, type OpenApiInfo } from './openapi-document';
+import type { OpenApiInfo } from './openapi-document';
 import { openApiAnswer } from './serve-openapi';
-import { swaggerUiAnswer } from './serve-swagger-ui';
 import type { JsonSchema } from './type-schema';
 
 /** An OpenAPI document, as plain JSON data. */
@@ -37,11 +36,13 @@ const UI_PROFILES = new Set(['dev', 'test']);
 export function applicationOpenApi(facts: readonly EndpointFacts[], config: Config, root: string): { document(): OpenApiDocument; answers: UnroutedAnswer[] } {
   let made: OpenApiDocument | undefined;
   const info = infoOf(config);
-  const document = (): OpenApiDocument => (made ??= openApiDocument(facts, info, root));
+  // The document's makers (and zod's JSON Schema output) are loaded when it is first asked for.
+  const document = (): OpenApiDocument => (made ??= (require('./openapi-document') as typeof import('./openapi-document')).openApiDocument(facts, info, root));
   if (!config.get('framework.openapi.enabled')) return { document, answers: [] };
   const documentPath = config.get('framework.openapi.path');
   const answers = [openApiAnswer(documentPath, document)];
   if (config.get('framework.openapi.ui.always-include') || UI_PROFILES.has(config.profile)) {
+    const { swaggerUiAnswer } = require('./serve-swagger-ui') as typeof import('./serve-swagger-ui');
     answers.push(swaggerUiAnswer(config.get('framework.openapi.ui.path'), documentPath, `${info.title} ${info.version}`));
   }
   return { document, answers };

@@ -1,5 +1,4 @@
 /** Serves the OpenAPI document at its path, for requests no resource matched: YAML by default, JSON on request. */
-import { stringify } from 'yaml';
 import { ResponseContext } from '../pipeline/response-context';
 import type { RequestContext } from '../pipeline/request-context';
 import type { UnroutedAnswer } from '../pipeline/request-pipeline';
@@ -19,7 +18,7 @@ export function openApiAnswer(path: string, document: () => JsonSchema): Unroute
   return (ctx) => {
     if (ctx.rawPath !== path || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return undefined;
     const asJson = wantsJson(ctx);
-    const text = asJson ? (json ??= JSON.stringify(document(), null, 2)) : (yaml ??= stringify(document(), { aliasDuplicateObjects: false }));
+    const text = asJson ? (json ??= JSON.stringify(document(), null, 2)) : (yaml ??= (require('yaml') as typeof import('yaml')).stringify(document(), { aliasDuplicateObjects: false }));
     ctx.response = new ResponseContext(200, text, undefined, asJson ? 'application/json;charset=UTF-8' : 'application/yaml;charset=UTF-8');
     return Promise.resolve(ctx);
   };

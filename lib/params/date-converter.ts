@@ -1,5 +1,5 @@
 /** Parses `Date` parameters: ISO-8601 by default, or a `@DateFormat` pattern, both through date-fns. */
-import { isValid, parse, parseISO } from 'date-fns';
+import { readDate } from '../json/date-text';
 import { ConversionError, type Converter } from './class-converter';
 
 /**
@@ -8,17 +8,10 @@ import { ConversionError, type Converter } from './class-converter';
  * date-fns does. With a pattern (date-fns tokens such as `dd-MM-yyyy`) the whole text must match it.
  */
 export function dateConverter(pattern?: string): Converter {
-  if (pattern === undefined) {
-    return (raw) => {
-      const value = parseISO(raw.trim());
-      if (!isValid(value)) throw new ConversionError(`"${raw}" is not an ISO-8601 date`);
-      return value;
-    };
-  }
-  const reference = new Date(2000, 0, 1);
+  const expected = pattern === undefined ? 'is not an ISO-8601 date' : `does not match the date format ${pattern}`;
   return (raw) => {
-    const value = parse(raw.trim(), pattern, reference);
-    if (!isValid(value)) throw new ConversionError(`"${raw}" does not match the date format ${pattern}`);
+    const value = readDate(raw.trim(), pattern);
+    if (value === undefined) throw new ConversionError(`"${raw}" ${expected}`);
     return value;
   };
 }

@@ -5,7 +5,8 @@
  * client is held back through TCP and memory stays flat; subscribed as an Observable it reads as fast as the
  * subscriber takes each chunk's items.
  */
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import type { Subscriber } from 'rxjs';
 import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';

@@ -1,5 +1,7 @@
 /** Fuses consecutive stage functions into one, staying synchronous for as long as each stage is. */
-import { identity, pipe, type MonoTypeOperatorFunction, type OperatorFunction } from 'rxjs';
+import { identity } from 'rxjs/internal/util/identity';
+import { pipe } from 'rxjs/internal/util/pipe';
+import type { MonoTypeOperatorFunction, OperatorFunction } from 'rxjs';
 import { RequestContext } from './request-context';
 import { then, toObservable, type StageFn } from './settle';
 import { stage, type StageResult } from './stage';

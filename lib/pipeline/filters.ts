@@ -1,5 +1,6 @@
 /** Request and response filters as pipeline stages: run, continue, or answer the request now. */
-import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import type { MonoTypeOperatorFunction } from 'rxjs';
 import { RequestAborted, type RequestContext } from './request-context';
 import { isResponseLike } from './to-response';
 import { firstValue } from './settle';

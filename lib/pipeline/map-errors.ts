@@ -1,5 +1,5 @@
 /** The error path: exception mappers, then the default answer for WebApplicationExceptions and the rest. */
-import { Observable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import { problemDetails, PROBLEM_JSON } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';

@@ -1,5 +1,5 @@
 /** Runs one request through the application's pipeline and hands back a Web `Response`. */
-import { Observable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
 import type { EntityWriter } from '../body/entity-writers';
 import type { CompressionSettings } from '../compression/compression-settings';
 import type { ExceptionMappers } from '../errors/exception-mappers';

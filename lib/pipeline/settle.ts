@@ -2,7 +2,12 @@
  * Combinators over stage results (a context now, a Promise of one, or an Observable of one) that stay
  * synchronous while the results are: a fully synchronous request never allocates an Observable.
  */
-import { catchError, finalize, from, Observable, switchMap, take } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import { from } from 'rxjs/internal/observable/from';
+import { catchError } from 'rxjs/internal/operators/catchError';
+import { finalize } from 'rxjs/internal/operators/finalize';
+import { switchMap } from 'rxjs/internal/operators/switchMap';
+import { take } from 'rxjs/internal/operators/take';
 import { RequestContext } from './request-context';
 import type { StageResult } from './stage';
 

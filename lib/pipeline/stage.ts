@@ -1,5 +1,7 @@
 /** The operator every pipeline stage is built from: a function of the request context, sync when it can be. */
-import { Observable, type OperatorFunction, type ObservableInput, from, type Subscription } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import { from } from 'rxjs/internal/observable/from';
+import type { OperatorFunction, ObservableInput, Subscription } from 'rxjs';
 
 /** What a stage function may give back: the value now, later, or as the first value of a stream. */
 export type StageResult<R> = R | PromiseLike<R> | Observable<R>;

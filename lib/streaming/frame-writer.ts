@@ -1,5 +1,6 @@
 /** The output side of a stream: joins framed items, batches them into writes, follows the sink's backpressure, ends or fails the body. */
-import { interval, type Subscription } from 'rxjs';
+import { interval } from 'rxjs/internal/observable/interval';
+import type { Subscription } from 'rxjs';
 import type { Framing } from './framing';
 import type { StreamSink } from './stream-sink';
 

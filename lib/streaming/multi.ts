@@ -1,5 +1,7 @@
 /** `Multi` and `Uni`: Observables marked as many-item streams or single results (DESIGN §4). */
-import { from, Observable, type Subscription } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import { from } from 'rxjs/internal/observable/from';
+import type { Subscription } from 'rxjs';
 
 const MULTI: unique symbol = Symbol.for('rxrest.multi') as never;
 const PULLED: unique symbol = Symbol.for('rxrest.multi.pulled') as never;

@@ -1,5 +1,6 @@
 /** Streams an Observable: it cannot be paused, so what it emits ahead of the client waits, framed, under a byte budget. */
-import { Observable, type Subscriber, type Subscription } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import type { Subscriber, Subscription } from 'rxjs';
 import { Backlog } from './backlog';
 import type { FrameWriter } from './frame-writer';
 import type { StreamSink } from './stream-sink';

@@ -1,5 +1,5 @@
 /** The invoke step's stream branch: a stream result becomes a primed `StreamBody` response, or stays a value. */
-import { Observable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
 import type { RequestContext } from '../pipeline/request-context';
 import { ResponseContext } from '../pipeline/response-context';
 import { baseType, framingFor, isStreamingType } from './framing';

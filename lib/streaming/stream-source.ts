@@ -1,5 +1,5 @@
 /** Recognises the result values that are streams, and reads them as push (Observable) or pull (iterator) sources. */
-import { Observable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
 import { isMulti, pulledSourceOf } from './multi';
 
 /** A stream to write: pushed by an Observable, or pulled from an iterator (sync or async) that `open` returns. */

@@ -1,12 +1,12 @@
 /** The routes every benchmarked server serves, and the requests the load generator sends to them. */
 
-/** GET /bench/fruits answers this list. */
+/** The list other benches serialize (JSON, metrics). */
 export const FRUITS: readonly { name: string; description: string }[] = [
   { name: 'Apple', description: 'Winter fruit' },
   { name: 'Pineapple', description: 'Tropical fruit' },
 ];
 
-/** One route under load: the request wrk repeats, and what a correct answer starts with. */
+/** One route under load: the request wrk repeats, and what a correct answer is. */
 export interface BenchRoute {
   readonly name: string;
   readonly method: 'GET' | 'POST';
@@ -19,12 +19,14 @@ export interface BenchRoute {
 
 const ECHO_BODY = JSON.stringify({ name: 'Banana', description: 'Yellow and bent', stock: 12, tags: ['fruit', 'soft'] });
 
+/** What `GET /hello` answers, as `text/plain`. */
+export const HELLO = 'Hello, World!';
+
 export const BENCH_ROUTES: readonly BenchRoute[] = [
-  { name: 'GET json', method: 'GET', path: '/bench/fruits', expected: JSON.stringify(FRUITS) },
-  { name: 'GET path+query', method: 'GET', path: '/bench/items/42?limit=10', expected: '{"id":42,"limit":10}' },
-  { name: 'POST json echo', method: 'POST', path: '/bench/echo', body: ECHO_BODY, expected: ECHO_BODY },
+  { name: 'GET /hello', method: 'GET', path: '/hello', expected: HELLO },
+  { name: 'GET /users/:id?fields=a,b', method: 'GET', path: '/users/42?fields=a,b', expected: '{"id":42,"fields":["a","b"]}' },
+  { name: 'POST /echo', method: 'POST', path: '/echo', body: ECHO_BODY, expected: ECHO_BODY },
 ];
 
 /** The line a server child prints on stdout once it listens: `LISTENING <port>`. */
 export const READY_PREFIX = 'LISTENING ';
-

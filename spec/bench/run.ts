@@ -6,14 +6,15 @@ import { parseArgs } from 'node:util';
 import { BENCH_ROUTES, type BenchRoute } from './bench-routes';
 import { runCachegrindBench } from './cachegrind.bench';
 import { findLoadGenerator, type LoadGenerator, type LoadOptions } from './load';
+import { rssBytes } from './child-server';
 import { summarizeProfile } from './profile-summary';
 import { formatHeadToHead, formatRoute, type Sample } from './report';
 import { clockTicksPerSecond, cpuPinning, cpuTicks, SERVER_NAMES, startServer, type CpuPinning, type ServerName, type ServerProcess } from './server-process';
 
-const PARTS = ['requests', 'streaming', 'multipart', 'json', 'openapi', 'metrics', 'workers', 'client', 'broadcast', 'ingest', 'http2', 'cachegrind'] as const;
+const PARTS = ['load', 'streaming', 'multipart', 'json', 'openapi', 'metrics', 'workers', 'client', 'broadcast', 'ingest', 'http2', 'cachegrind'] as const;
 type Part = (typeof PARTS)[number];
 /** What a plain `npm run bench` runs: the cache-simulator counts take minutes per route and need valgrind, so only on request. */
-const DEFAULT_PARTS: readonly Part[] = ['requests', 'streaming', 'multipart', 'json', 'openapi', 'metrics', 'workers', 'client', 'broadcast', 'ingest', 'http2'];
+const DEFAULT_PARTS: readonly Part[] = ['load', 'streaming', 'multipart', 'json', 'openapi', 'metrics', 'workers', 'client', 'broadcast', 'ingest', 'http2'];
 
 interface BenchOptions extends LoadOptions {
   readonly parts: readonly Part[];
@@ -31,7 +32,7 @@ interface BenchOptions extends LoadOptions {
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=requests|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|cachegrind] [--rounds=7] [--seconds=3]
+const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|cachegrind] [--rounds=3] [--seconds=5]
        [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--verbose] [--profile]
   --verbose: print every run as it ends
   --no-pin: let the OS place the servers and wrk (by default each has a CPU of its own when taskset can do it)
@@ -62,8 +63,8 @@ function readOptions(argv: readonly string[]): BenchOptions {
   if (only !== undefined && !PARTS.includes(only)) throw new Error(`--only must be one of ${PARTS.join(', ')}\n${USAGE}`);
   return {
     parts: values.all ? PARTS : only === undefined ? DEFAULT_PARTS : [only],
-    rounds: positive(values.rounds, 7, 'rounds'),
-    seconds: positive(values.seconds, 3, 'seconds'),
+    rounds: positive(values.rounds, 3, 'rounds'),
+    seconds: positive(values.seconds, 5, 'seconds'),
     warmupSeconds: positive(values.warmup, 1, 'warmup'),
     connections: positive(values.connections, 50, 'connections'),
     profile: values.profile === true,
@@ -109,14 +110,22 @@ async function measure(load: LoadGenerator, servers: readonly ServerProcess[], r
 const selected = (options: BenchOptions): readonly BenchRoute[] =>
   BENCH_ROUTES.filter((route) => options.route === undefined || route.name.toLowerCase().includes(options.route));
 
-/** Starts the three servers; if one fails, stops the others before reporting why. */
+/** Starts the servers one after the other (so that start-up work does not overlap); if one fails, stops the others before reporting why. */
 async function startAll(pinning: CpuPinning | undefined): Promise<ServerProcess[]> {
-  const started = await Promise.allSettled(SERVER_NAMES.map((name) => startServer(name, { cpus: pinning?.server })));
-  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed === undefined) return servers;
-  await Promise.all(servers.map((server) => server.stop()));
-  throw failed.reason;
+  const servers: ServerProcess[] = [];
+  try {
+    for (const name of SERVER_NAMES) servers.push(await startServer(name, { cpus: pinning?.server }));
+  } catch (error) {
+    await Promise.all(servers.map((server) => server.stop()));
+    throw error;
+  }
+  return servers;
+}
+
+/** Each server's RSS once it has settled after listening, before its first request. */
+async function rssAtRest(servers: readonly ServerProcess[]): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return servers.map((server) => `${server.name} ${(rssBytes(server.pid) / 1048576).toFixed(1)} MB`).join(', ');
 }
 
 /** Where the processes run: pinned when asked and possible (see `cpuPinning`), said in the header. */
@@ -140,6 +149,7 @@ async function runRequestBench(options: BenchOptions): Promise<void> {
   const loadOptions = { ...options, cpus: pinning?.load };
   note(`Request benchmark: ${load.name}, ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.seconds} s per run, ${options.rounds} rounds; ${text}\n`);
   const servers = await startAll(pinning);
+  note(`RSS at rest, before the first request: ${await rssAtRest(servers)}\n`);
   try {
     for (const route of selected(options)) {
       for (const server of servers) await checkAnswers(server, route);
@@ -236,7 +246,7 @@ async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   if (options.profile) return profileServers(options);
   for (const part of options.parts) {
-    if (part === 'requests') await runRequestBench(options);
+    if (part === 'load') await runRequestBench(options);
     if (part === 'streaming') await runOptional(part, 'streaming.bench', 'runStreamingBench');
     if (part === 'multipart') await runOptional(part, 'multipart.bench', 'runMultipartBench', true);
     if (part === 'json') await runOptional(part, 'json.bench', 'runJsonBench', true);

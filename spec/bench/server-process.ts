@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { READY_PREFIX } from './bench-routes';
 
 /** Names of the servers compared, in the order they run within a round. */
-export const SERVER_NAMES = ['rxrest', 'hono', 'node'] as const;
+export const SERVER_NAMES = ['rxrest', 'hono', 'fastify', 'node'] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 
 const START_TIMEOUT_MS = 15_000;

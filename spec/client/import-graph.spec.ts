@@ -18,7 +18,8 @@ function importGraph(entry: string): { files: Set<string>; packages: Set<string>
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true },
       fileName: file,
     });
-    for (const [, specifier] of outputText.matchAll(/require\("([^"]+)"\)/g)) {
+    // Imports compile to require("…"); the modules loaded on first use are required by hand, require('…').
+    for (const [, specifier] of outputText.matchAll(/require\(["']([^"']+)["']\)/g)) {
       if (specifier!.startsWith('.')) visit(`${resolve(dirname(file), specifier!)}.ts`);
       else packages.add(specifier!);
     }

@@ -1,6 +1,6 @@
 import { Config } from '../../lib/config/config';
 import { resolveConfig } from '../../lib/config/resolve-config';
-import { frameworkSchema } from '../../lib/config/schema';
+import { readFrameworkSettings } from '../../lib/config/schema';
 import type { LogLevel } from '../../lib/logging/log-level';
 import type { LoggingConfiguration } from '../../lib/logging/logger';
 
@@ -19,7 +19,7 @@ describe('Config', () => {
     const categories = new Map<string, LogLevel>([['rxrest', 'DEBUG']]);
     const config = new Config({
       profile: 'prod',
-      values: frameworkSchema.parse({}),
+      values: readFrameworkSettings().values,
       raw,
       logCategoryLevels: categories,
       fallback: () => undefined,

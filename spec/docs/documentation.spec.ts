@@ -10,7 +10,7 @@ const readme = read('README.md');
 const pages = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md'));
 const everything = [readme, ...pages.map((page) => read(join('docs', page)))].join('\n');
 
-/** The settings table, made from the zod schema's own documentation. */
+/** The settings table, made from the schema of settings' own documentation. */
 function settingsTable(): string {
   const rows = describeConfiguration().map((row) => `| \`${row.key}\` | ${row.default === undefined ? '—' : `\`${row.default}\``} | ${row.description} |`);
   return ['| key | default | meaning |', '|---|---|---|', ...rows].join('\n');
@@ -48,7 +48,7 @@ describe('docs/', () => {
     for (const [code, { status }] of Object.entries(ErrorCodes)) expect(errors).toContain(`| \`${code}\` | ${status} |`);
   });
 
-  it('shows the settings table exactly as the zod schema documents it (WRITE_DOCS=1 rewrites it)', () => {
+  it('shows the settings table exactly as the schema of settings documents it (WRITE_DOCS=1 rewrites it)', () => {
     const page = read('docs/configuration.md');
     if (process.env.WRITE_DOCS === '1') writeFileSync(join(root, 'docs/configuration.md'), page.replace(GENERATED, (_, open: string, _old: string, close: string) => open + settingsTable() + close));
     expect(GENERATED.exec(read('docs/configuration.md'))?.[2]).toBe(settingsTable());

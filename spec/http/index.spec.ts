@@ -7,7 +7,7 @@ describe('lib/http index', () => {
       'formatLink', 'formatMediaType', 'isCompatible', 'isConcrete', 'isJsonMediaType', 'isToken', 'matchesContentType',
       'mediaType', 'negotiate', 'negotiateEncoding', 'parseAccept', 'parseCookieHeader', 'parseEntityTagList',
       'parseHttpDate', 'parseLinkHeader', 'parseMediaType', 'parseRange', 'parseSize', 'quote', 'quoteIfNeeded',
-      'rankConsumes', 'sizeSchema', 'specificity', 'splitHeaderList', 'truncateToSeconds', 'withoutParams',
+      'rankConsumes', 'specificity', 'splitHeaderList', 'truncateToSeconds', 'withoutParams',
     ];
     expect(Object.keys(http).sort()).toEqual(expected.sort());
   });

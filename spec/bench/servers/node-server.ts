@@ -1,13 +1,13 @@
 /** The bench routes on a raw `node:http` server, routed by hand: the ceiling the frameworks are measured against. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FRUITS, READY_PREFIX } from '../bench-routes';
+import { HELLO, READY_PREFIX } from '../bench-routes';
 import { followParent } from './server-control';
 
-const ITEMS = '/bench/items/';
+const USERS = '/users/';
 
-function sendJson(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 
@@ -16,9 +16,9 @@ function echo(req: IncomingMessage, res: ServerResponse): void {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     try {
-      sendJson(res, 200, JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      send(res, 200, 'application/json', JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
     } catch {
-      sendJson(res, 400, '{"error":"bad json"}');
+      send(res, 400, 'application/json', '{"error":"bad json"}');
     }
   });
 }
@@ -27,14 +27,14 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  if (req.method === 'GET' && path === '/bench/fruits') return sendJson(res, 200, JSON.stringify(FRUITS));
-  if (req.method === 'GET' && path.startsWith(ITEMS)) {
+  if (req.method === 'GET' && path === '/hello') return send(res, 200, 'text/plain', HELLO);
+  if (req.method === 'GET' && path.startsWith(USERS)) {
     const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-    const id = Number(path.slice(ITEMS.length));
-    return sendJson(res, 200, JSON.stringify({ id, limit: Number(query.get('limit')) }));
+    const id = Number(path.slice(USERS.length));
+    return send(res, 200, 'application/json', JSON.stringify({ id, fields: (query.get('fields') ?? '').split(',') }));
   }
-  if (req.method === 'POST' && path === '/bench/echo') return echo(req, res);
-  sendJson(res, 404, '{"error":"not found"}');
+  if (req.method === 'POST' && path === '/echo') return echo(req, res);
+  send(res, 404, 'application/json', '{"error":"not found"}');
 }
 
 const server = createServer(handle);

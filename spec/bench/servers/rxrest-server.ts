@@ -1,26 +1,28 @@
 /** The bench routes as decorated rxrest resources, built and served the way an application would be. */
-import { Body, GET, Path, POST, Produces, Consumes, RestApplication, RestPath, RestQuery, resolveConfig } from '../../../lib';
-import { FRUITS, READY_PREFIX } from '../bench-routes';
+import { Body, Consumes, GET, Path, POST, Produces, RestApplication, RestPath, RestQuery, Separator, resolveConfig } from '../../../lib';
+import { HELLO, READY_PREFIX } from '../bench-routes';
 import { followParent } from './server-control';
 
-@Path('bench')
-@Produces('application/json')
+@Path('/')
 export class BenchResource {
   @GET
-  @Path('fruits')
-  fruits(): readonly { name: string; description: string }[] {
-    return FRUITS;
+  @Path('hello')
+  @Produces('text/plain')
+  hello(): string {
+    return HELLO;
   }
 
   @GET
-  @Path('items/{id}')
-  item(@RestPath() id: number, @RestQuery() limit: number): { id: number; limit: number } {
-    return { id, limit };
+  @Path('users/{id}')
+  @Produces('application/json')
+  user(@RestPath() id: number, @RestQuery({ type: [String] }) @Separator(',') fields: string[]): { id: number; fields: string[] } {
+    return { id, fields };
   }
 
   @POST
   @Path('echo')
   @Consumes('application/json')
+  @Produces('application/json')
   echo(@Body() body: Record<string, unknown>): Record<string, unknown> {
     return body;
   }
