@@ -16,6 +16,7 @@ import { multipartSettings } from '../multipart/multipart-settings';
 import { multipartWriter } from '../multipart/multipart-writer';
 import { compileStage } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
+import type { RequestContext } from '../pipeline/request-context';
 import { RequestPipeline } from '../pipeline/request-pipeline';
 import { bodyEnvironment } from '../providers/body-environment';
 import { Router } from '../routing/router';
@@ -118,6 +119,9 @@ export class RestApp {
    */
   fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.#pipeline.execute(request, env);
 
+  /** Answers a request served by `listen()` onto its Node response. */
+  readonly #serve = (ctx: RequestContext): void | Promise<void> => this.#pipeline.serve(ctx);
+
   /**
    * Releases what the application holds besides a server: the Redis connections of the broadcast backplane.
    * `listen()`'s shutdown calls it once the server has closed; call it yourself after using `fetch()` alone.
@@ -139,7 +143,7 @@ export class RestApp {
     if (workers > 1 && cluster.isPrimary) {
       return superviseWorkers({ count: workers, host, shutdownTimeout: config.get('framework.shutdown.timeout'), handleSignals: options.handleSignals });
     }
-    return listen(this.fetch, {
+    return listen({ serve: this.#serve, fetch: this.fetch }, {
       port,
       host,
       requestTimeout: config.get('framework.http.request-timeout'),

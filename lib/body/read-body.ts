@@ -1,5 +1,8 @@
 /** Reads a request body as bytes or text, enforcing the body size limit before and while reading. */
+import type { IncomingMessage } from 'node:http';
 import { httpProblem } from '../errors/http-problem';
+import { nodeRequestOf } from '../multipart/body-source';
+import type { RequestContext } from '../pipeline/request-context';
 
 const EMPTY = new Uint8Array(0);
 const decoder = new TextDecoder('utf-8');
@@ -55,4 +58,56 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) <= limit) return hasBody(request, declared) ? request.text() : '';
   return decoder.decode(await readBodyBytes(request, limit));
+}
+
+/** Whether the request of `ctx` has no body at all (neither a length nor chunks), as opposed to an empty one. */
+export function bodyAbsent(ctx: RequestContext): boolean {
+  if (ctx.node !== undefined && ctx.isOriginalRequest) return ctx.headerValue('content-length') === null && ctx.headerValue('transfer-encoding') === null;
+  return ctx.request.body === null;
+}
+
+/**
+ * The body of the request of `ctx` as bytes: from Node's request itself when served by `listen()` and nothing
+ * else has read it (no Web stream made for it), else from the Web request.
+ */
+export function readRequestBytes(ctx: RequestContext, limit: number): Promise<Uint8Array> {
+  const declared = ctx.headerValue('content-length');
+  if (declared !== null && Number(declared) > limit) return Promise.reject(tooLarge(limit));
+  if (declared === '0' || (declared === null && ctx.headerValue('transfer-encoding') === null && ctx.node !== undefined)) return Promise.resolve(EMPTY);
+  const incoming = nodeRequestOf(ctx) as IncomingMessage | undefined;
+  return incoming ? readIncoming(incoming, limit) : readBodyBytes(ctx.request, limit);
+}
+
+/** {@link readRequestBytes} as UTF-8 text (a byte order mark dropped, as `Request.text()` does). */
+export async function readRequestText(ctx: RequestContext, limit: number): Promise<string> {
+  const bytes = await readRequestBytes(ctx, limit);
+  return bytes.length === 0 ? '' : decoder.decode(bytes);
+}
+
+/** Every chunk of Node's request, failing with 413 as soon as they pass `limit` (the rest is then left unread). */
+function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const done = (settle: () => void) => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+      settle();
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limit) done(() => reject(tooLarge(limit)));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => done(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
+    const onError = (error: Error) => done(() => reject(error));
+    // The client went away before the body ended.
+    const onClose = () => (incoming.complete ? onEnd() : done(() => reject(new Error('The client closed the connection before the request body ended'))));
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
+  });
 }

@@ -1,5 +1,4 @@
 /** Warns, naming the method, when a synchronous call held the event loop longer than allowed (DESIGN §5). */
-import { performance } from 'node:perf_hooks';
 import type { Logger } from '../logging/logger';
 
 /**
@@ -13,12 +12,13 @@ import type { Logger } from '../logging/logger';
  */
 export function watchedCall(method: Function, target: unknown, where: string, thresholdMs: number, log: Logger): (args: readonly unknown[]) => unknown {
   if (thresholdMs <= 0) return (args) => method.apply(target, args) as unknown;
+  // Date.now(): milliseconds are precise enough for a threshold in milliseconds, at a fraction of performance.now()'s cost.
   return (args) => {
-    const start = performance.now();
+    const start = Date.now();
     try {
       return method.apply(target, args) as unknown;
     } finally {
-      const took = performance.now() - start;
+      const took = Date.now() - start;
       if (took > thresholdMs) log.warn(`${where} blocked the event loop for ${Math.round(took)} ms (framework.rest.blocked-warning-ms = ${thresholdMs})`);
     }
   };

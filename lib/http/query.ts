@@ -70,6 +70,8 @@ export function findQueryValues(query: string, name: string): string[] | undefin
 /** Whether `query[start, end)` decodes to `name`; an undecoded name is compared in place. */
 function nameMatches(query: string, start: number, end: number, name: string): boolean {
   const raw = end - start;
+  // An escape is longer than what it stands for: a shorter name can only be that name if it is not escaped.
+  if (raw < name.length) return false;
   let encoded = false;
   for (let i = start; i < end; i++) {
     const code = query.charCodeAt(i);

@@ -7,7 +7,7 @@ import type { ParamKind } from '../metadata/store';
 import type { RequestContext } from '../pipeline/request-context';
 import type { PathTemplate } from '../routing/path-template';
 import type { BodySettings } from './body-settings';
-import { ConversionError, describeType, resolveType, type Collection } from './convert';
+import { ConversionError, describeType, keepsText, resolveType, type Collection } from './convert';
 import { compileMapReader, isMapType } from './map-params';
 import { rawReader, type RawReader, type RawValues } from './raw-values';
 import { naturalOrder } from './natural-order';
@@ -54,7 +54,7 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
     return scalarReader(raw, element.convert, param.defaultValue, required, kind, name);
   }
   const split = splitter(kind, collecting, param.separator);
-  const convert = element ? collect(element.collection, element.convert) : schemaConverter(options.schema!, kind, name);
+  const convert = element ? collect(element.collection, element.convert, element.asText) : schemaConverter(options.schema!, kind, name);
   const defaults = param.defaultValue === undefined ? undefined : split([param.defaultValue]);
   const finish = (values: RawValues): unknown => {
     const present = values === undefined ? defaults : split(values);
@@ -69,9 +69,17 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
 
 /** `@Separator` splits each value; a repeated header arrives joined by commas (RFC 9110 §5.3), so header collections split on them. */
 function splitter(kind: ParamKind, collecting: boolean, separator: string | undefined): (values: readonly string[]) => readonly string[] {
-  if (separator !== undefined) return (values) => values.flatMap((value) => value.split(separator));
-  if (kind === 'header' && collecting) return (values) => values.flatMap((value) => value.split(',').map((part) => part.trim()));
+  if (separator !== undefined) return (values) => splitEach(values, separator, false);
+  if (kind === 'header' && collecting) return (values) => splitEach(values, ',', true);
   return (values) => values;
+}
+
+/** Every value split on `separator` (trimmed when asked); a loop rather than `flatMap`, which V8 runs several times slower. */
+function splitEach(values: readonly string[], separator: string, trim: boolean): string[] {
+  if (values.length === 1 && !trim) return values[0]!.split(separator);
+  const parts: string[] = [];
+  for (const value of values) for (const part of value.split(separator)) parts.push(trim ? part.trim() : part);
+  return parts;
 }
 
 /**
@@ -92,7 +100,7 @@ function scalarReader(raw: RawReader, convert: (text: string) => unknown, fallba
 }
 
 /** The converter of one value of the parameter's type, failures mapped to the parameter's status, and whether it collects. */
-function elementConverter(param: ValueParam): { readonly convert: (text: string) => unknown; readonly collection: Collection | undefined } {
+function elementConverter(param: ValueParam): { readonly convert: (text: string) => unknown; readonly collection: Collection | undefined; readonly asText: boolean } {
   const { kind, name, options, designType } = param;
   const type = resolveType(options.type, designType, { providers: param.settings.converters, dateFormat: param.dateFormat, collection: options.collection });
   if (!type) {
@@ -108,13 +116,14 @@ function elementConverter(param: ValueParam): { readonly convert: (text: string)
       throw error;
     }
   };
-  return { convert, collection: type.collection };
+  return { convert, collection: type.collection, asText: keepsText(type.convert) };
 }
 
-function collect(collection: Collection | undefined, one: (raw: string) => unknown): ValueConverter {
+/** `asText`: the values stay the strings they are (a copy: the default values are shared between requests). */
+function collect(collection: Collection | undefined, one: (raw: string) => unknown, asText: boolean): ValueConverter {
   switch (collection) {
     case 'array':
-      return (values) => (values ?? []).map(one);
+      return asText ? (values) => (values === undefined ? [] : values.slice()) : (values) => (values ?? []).map(one);
     case 'set':
       return (values) => new Set((values ?? []).map(one));
     case 'sorted-set':

@@ -34,6 +34,11 @@ function isEnumLike(value: unknown): value is EnumLike {
 
 const identity: Converter = (raw) => raw;
 
+/** Whether `convert` gives every text as it is (a `string` parameter): its values need no conversion at all. */
+export function keepsText(convert: Converter): boolean {
+  return convert === identity;
+}
+
 function numberConverter(raw: string): number {
   // Number() skips surrounding white space itself, but reads a blank string as 0: only a 0 needs the check.
   const value = Number(raw);

@@ -4,7 +4,7 @@ import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
 import type { Violation } from '../errors/problem-details';
 import { limitedStream } from '../body/limited-stream';
-import { readBodyBytes, readBodyText } from '../body/read-body';
+import { bodyAbsent, readRequestBytes, readRequestText } from '../body/read-body';
 import { isJsonMediaTypeText, LocalFile, localFileReader, rawBodyReader, unsupported, type BuiltinReader } from '../body/builtin-readers';
 import { jsonCreator } from '../json/bind-class';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
@@ -41,8 +41,8 @@ export function classSchema(type: unknown): ZodType | undefined {
 
 export function entityInput(ctx: RequestContext, limit: number): EntityInput {
   return {
-    bytes: () => readBodyBytes(ctx.request, limit),
-    text: () => readBodyText(ctx.request, limit),
+    bytes: () => readRequestBytes(ctx, limit),
+    text: () => readRequestText(ctx, limit),
     stream: () => limitedStream(ctx.request.body, limit),
   };
 }
@@ -52,7 +52,7 @@ function textReader(options: ParamOptions, required: boolean): BuiltinReader {
     accepts: () => true,
     read: async ({ input, ctx }) => {
       const text = await input.text();
-      if (text === '' && required && !ctx.request.body) throw missing();
+      if (text === '' && required && bodyAbsent(ctx)) throw missing();
       return options.schema ? validate(options.schema, text) : text;
     },
   };

@@ -1,5 +1,5 @@
 /** The one place request forms are read (`@RestForm`, form maps); multipart support branches here. */
-import { readBodyText } from '../body/read-body';
+import { readRequestText } from '../body/read-body';
 import type { RequestContext } from '../pipeline/request-context';
 import type { BodySettings } from './body-settings';
 
@@ -15,7 +15,7 @@ export function readForm(ctx: RequestContext, settings: BodySettings): Promise<U
   if (cached) return cached;
   const type = ctx.headers.get('content-type') ?? '';
   const form = type.toLowerCase().startsWith('application/x-www-form-urlencoded')
-    ? readBodyText(ctx.request, settings.maxBodySize).then((text) => new URLSearchParams(text))
+    ? readRequestText(ctx, settings.maxBodySize).then((text) => new URLSearchParams(text))
     : Promise.resolve(new URLSearchParams());
   ctx.setProperty(FORM, form);
   return form;

@@ -1,4 +1,5 @@
 /** Runs a request's clean-ups (`RequestContext.onComplete`) once its response has been sent, or abandoned. */
+import type { ServerResponse } from 'node:http';
 import { logging } from '../logging/logger';
 import type { RequestContext } from './request-context';
 
@@ -43,16 +44,22 @@ function watchBody(response: Response, done: () => void): Response {
 }
 
 /**
- * Arranges for `ctx.complete()` to run after `response` is sent: on the Node response's `close` under
- * `@hono/node-server` (sent or connection lost), else when the body stream ends or is cancelled.
+ * Arranges for `ctx.complete()` to run after `response` is sent: on the Node response's `close` when another
+ * Node adapter passed it along, else when the body stream ends or is cancelled.
  */
 export function completeWhenSent(ctx: RequestContext, response: Response): Response {
   if (!ctx.hasCleanups) return response;
   const outgoing = ctx.node?.outgoing;
   if (outgoing) {
-    if (outgoing.closed) setImmediate(() => run(ctx));
-    else outgoing.once('close', () => run(ctx));
+    completeWhenNodeSent(ctx, outgoing);
     return response;
   }
   return watchBody(response, () => run(ctx));
+}
+
+/** Arranges for `ctx.complete()` to run once Node's response is closed: sent, or the connection lost. */
+export function completeWhenNodeSent(ctx: RequestContext, outgoing: ServerResponse): void {
+  if (!ctx.hasCleanups) return;
+  if (outgoing.closed) setImmediate(() => run(ctx));
+  else outgoing.once('close', () => run(ctx));
 }

@@ -1,15 +1,24 @@
 /** The state of one request as it travels the pipeline (ContainerRequestContext for filters). */
 import { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
 import { findQueryValues, parseQuery } from '../http/query';
 import { NO_PARAMS } from '../routing/path-template';
 import type { RouteMatch } from '../routing/router';
 
-/** The Node request and response behind a request served by `@hono/node-server`. */
+/** The Node request and response behind a request served by `listen()`. */
 export interface NodeBindings {
   readonly incoming: IncomingMessage;
   readonly outgoing: ServerResponse;
+}
+
+/** What a context served by `listen()` is made from: Node's request and response, and the request's URL. */
+interface NodeSource extends NodeBindings {
+  /** The absolute URL, when normalizing the target made it (else built from the parts below on first use). */
+  readonly url: string | undefined;
+  readonly scheme: 'http' | 'https';
+  readonly host: string;
 }
 
 /** Which lane the endpoint runs in (DESIGN §5). */
@@ -59,7 +68,15 @@ export class RequestAborted {
  * routing), read and set properties, or answer it with `abortWith`.
  */
 export class RequestContext {
-  #request: Request;
+  /** The Web request: given (in process), or made from Node's request the first time something asks for it. */
+  #request: Request | undefined;
+  /** Node's request behind a context served by `listen()`. */
+  readonly #source: NodeSource | undefined;
+  /** A filter or stage replaced the request (or its URI). */
+  #replaced = false;
+  /** The body was read straight from Node's request. */
+  #bodyTaken = false;
+  #url: string | undefined;
   #method: string;
   #rawPath: string | undefined;
   #rawQuery: string | undefined;
@@ -88,35 +105,44 @@ export class RequestContext {
   /** The media type negotiated for the response. */
   negotiated: string | undefined;
 
-  readonly #original: Request;
-
   constructor(
     request: Request,
-    /** What the server passed with the request: under `@hono/node-server`, its `{ incoming, outgoing }` bindings. */
+    /** What the server passed with the request: under `listen()`, Node's `{ incoming, outgoing }`. */
     readonly environment?: unknown,
+    source?: NodeSource,
   ) {
-    this.#request = request;
-    this.#original = request;
-    this.#method = canonicalMethod(request.method);
+    this.#request = source ? undefined : request;
+    this.#source = source;
+    this.#method = canonicalMethod(source ? source.incoming.method ?? 'GET' : request.method);
   }
 
   /**
-   * The Node request and response when served by `@hono/node-server` (`listen()`), for the few stages that
-   * read or write the socket directly (streaming, multipart, clean-up); `undefined` in process.
+   * A context for a request served by `listen()`, read from Node's request: the Web `Request` is made only if
+   * something asks for it. `url` is the normalized URL when the target needed it.
+   */
+  static fromNode(incoming: IncomingMessage, outgoing: ServerResponse, scheme: 'http' | 'https', host: string, url: string | undefined): RequestContext {
+    const source: NodeSource = { incoming, outgoing, scheme, host, url };
+    return new RequestContext(undefined as unknown as Request, source, source);
+  }
+
+  /**
+   * The Node request and response when served by `listen()`, for the few stages that read or write the
+   * socket directly (streaming, multipart, clean-up); `undefined` in process.
    */
   get node(): NodeBindings | undefined {
+    if (this.#source) return this.#source;
     const bindings = this.environment as Partial<NodeBindings> | undefined;
     return bindings?.incoming instanceof IncomingMessage && bindings.outgoing instanceof ServerResponse ? (bindings as NodeBindings) : undefined;
   }
 
   /** Whether the request is still the one the server received (no filter replaced it or its URI). */
   get isOriginalRequest(): boolean {
-    return this.#request === this.#original;
+    return !this.#replaced;
   }
 
   /** The Web standard request. */
   get request(): Request {
-    return this.#request;
+    return (this.#request ??= this.#webRequest());
   }
 
   /**
@@ -125,6 +151,20 @@ export class RequestContext {
    */
   replaceRequest(request: Request): void {
     this.#request = request;
+    this.#replaced = true;
+  }
+
+  /**
+   * Node's request, to read the body from directly: while nothing else has (no replacement, no Web body made
+   * from it, nothing reading it). Reading it marks the body taken: a Web request made later has none.
+   */
+  takeNodeBody(): IncomingMessage | undefined {
+    const incoming = this.#source?.incoming;
+    if (!incoming || this.#replaced || this.#bodyTaken || this.#request !== undefined) return undefined;
+    // Anyone who started reading it (a filter, a stream made from it) owns it now.
+    if (incoming.readableDidRead || incoming.destroyed || incoming.listenerCount('data') > 0 || incoming.listenerCount('readable') > 0) return undefined;
+    this.#bodyTaken = true;
+    return incoming;
   }
 
   /** Values of the matched template's variables (none before routing). */
@@ -142,7 +182,9 @@ export class RequestContext {
   }
 
   get url(): string {
-    return this.#request.url;
+    if (this.#request !== undefined) return this.#request.url;
+    const source = this.#source!;
+    return (this.#url ??= source.url ?? `${source.scheme}://${source.host}${source.incoming.url ?? '/'}`);
   }
 
   /** The request path as sent, still percent-encoded and with matrix parameters. */
@@ -176,8 +218,9 @@ export class RequestContext {
 
   /** Changes the request URI (absolute, or a path with optional query); only meaningful before routing. */
   setRequestUri(uri: string | URL): void {
-    const target = new URL(String(uri), this.#request.url);
-    this.#request = new Request(target, this.#request);
+    const target = new URL(String(uri), this.url);
+    this.#request = new Request(target, this.request);
+    this.#replaced = true;
     this.#rawPath = undefined;
     this.#rawQuery = undefined;
     this.#query = undefined;
@@ -185,12 +228,14 @@ export class RequestContext {
   }
 
   get headers(): Headers {
-    return this.#headers ?? this.#request.headers;
+    if (this.#headers !== undefined) return this.#headers;
+    if (this.#request !== undefined) return this.#request.headers;
+    return (this.#headers = headersOf(this.#source!.incoming.rawHeaders));
   }
 
   /** Replaces a request header (the request's own headers are left untouched). */
   setHeader(name: string, value: string | undefined): void {
-    this.#headers ??= new Headers(this.#request.headers);
+    this.#headers ??= new Headers(this.headers);
     if (value === undefined) this.#headers.delete(name);
     else this.#headers.set(name, value);
   }
@@ -205,7 +250,7 @@ export class RequestContext {
    * served by `@hono/node-server` is read from Node's raw header list, without building a header map.
    */
   headerValue(lowerName: string): string | null {
-    const raw = this.#headers === undefined && this.#request === this.#original ? this.#nodeRawHeaders() : null;
+    const raw = this.#headers === undefined && !this.#replaced ? this.#nodeRawHeaders() : null;
     if (raw === null) return this.headers.get(lowerName);
     let found = -1;
     for (let i = 0; i < raw.length; i += 2) {
@@ -221,10 +266,28 @@ export class RequestContext {
 
   #nodeRawHeaders(): readonly string[] | null {
     if (this.#rawHeaders === undefined) {
-      const incoming = (this.environment as Partial<NodeBindings> | undefined)?.incoming;
+      const incoming = this.#source?.incoming ?? (this.environment as Partial<NodeBindings> | undefined)?.incoming;
       this.#rawHeaders = incoming instanceof IncomingMessage ? incoming.rawHeaders : null;
     }
     return this.#rawHeaders;
+  }
+
+  /**
+   * The Web request of a context served by `listen()`: Node's headers, its body as a Web stream (empty once
+   * read directly), and a signal aborted when the client goes away before the answer is out.
+   */
+  #webRequest(): Request {
+    const { incoming, outgoing } = this.#source!;
+    const controller = new AbortController();
+    outgoing.once('close', () => {
+      if (!outgoing.writableFinished) controller.abort(new Error('The client closed the connection before the answer was sent'));
+    });
+    const init: RequestInit & { duplex?: 'half' } = { method: this.#method, headers: this.headers, signal: controller.signal };
+    if (this.#method !== 'GET' && this.#method !== 'HEAD') {
+      init.body = this.#bodyTaken ? new ReadableStream({ start: (stream) => stream.close() }) : (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>);
+      init.duplex = 'half';
+    }
+    return new Request(this.url, init);
   }
 
   getProperty<T = unknown>(name: string): T | undefined {
@@ -257,7 +320,10 @@ export class RequestContext {
   }
 
   #splitUrl(): void {
-    const url = this.#request.url;
+    const source = this.#request === undefined ? this.#source : undefined;
+    // Served by `listen()` with a plain target: the path and query are the target's own.
+    if (source !== undefined && source.url === undefined) return this.#splitTarget(source.incoming.url ?? '/');
+    const url = this.url;
     const start = url.indexOf('/', url.indexOf('://') + 3);
     if (start < 0) {
       this.#rawPath = '/';
@@ -271,4 +337,18 @@ export class RequestContext {
     if (end < 0 || url[end] === '#') this.#rawQuery = '';
     else this.#rawQuery = hash > end ? url.slice(end + 1, hash) : url.slice(end + 1);
   }
+
+  /** Path and query of an origin-form target (`/path?query`, which the request line never carries a fragment in). */
+  #splitTarget(target: string): void {
+    const query = target.indexOf('?');
+    this.#rawPath = query < 0 ? target : target.slice(0, query);
+    this.#rawQuery = query < 0 ? '' : target.slice(query + 1);
+  }
+}
+
+/** A `Headers` of Node's raw header list (a repeated header appended, so joined as `Headers` joins it). */
+function headersOf(raw: readonly string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
 }

@@ -1,4 +1,4 @@
-/** Runs one request through the application's pipeline and hands back a Web `Response`. */
+/** Runs one request through the application's pipeline: answered as a Web `Response`, or onto Node's response. */
 import { Observable } from 'rxjs/internal/Observable';
 import type { EntityWriter } from '../body/entity-writers';
 import type { CompressionSettings } from '../compression/compression-settings';
@@ -11,8 +11,8 @@ import { recover, defaultErrorResponse } from './map-errors';
 import { RequestContext } from './request-context';
 import { isRouteNotFound, selectEndpoint } from './select-endpoint';
 import { releaseUnwritten } from '../streaming/started-bodies';
-import { writeResponse } from './write-response';
-import { completeWhenSent } from './complete-when-sent';
+import { sendOnNode, toWebResponse, writeBody, type OutgoingBody } from './write-response';
+import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
 
 /**
  * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
@@ -50,8 +50,21 @@ export class RequestPipeline {
     this.#parts = parts;
   }
 
+  /** Answers `request` as a Web `Response` (`fetch`: in process, or under another server). */
   execute(request: Request, environment?: unknown): Response | Promise<Response> {
-    const ctx = new RequestContext(request, environment);
+    return this.#run(new RequestContext(request, environment), this.#web);
+  }
+
+  /**
+   * Answers a request served by `listen()` onto its Node response (`ctx.node`): the same stages, then the head
+   * and body written directly, with no Web `Response` between.
+   */
+  serve(ctx: RequestContext): void | Promise<void> {
+    return this.#run(ctx, this.#node);
+  }
+
+  /** Routes and handles `ctx`, then gives its answer to `answer`: synchronously when every stage answered so. */
+  #run<T>(ctx: RequestContext, answer: (ctx: RequestContext, started: number) => T | Promise<T>): T | Promise<T> {
     const { preMatching, observe } = this.#parts;
     const started = observe ? performance.now() : 0;
     let routed: StageResult<RequestContext>;
@@ -61,17 +74,17 @@ export class RequestPipeline {
     } catch (error) {
       routed = this.#recoverUnrouted(ctx, error);
     }
-    if (routed instanceof RequestContext) return this.#answer(ctx, started);
+    if (routed instanceof RequestContext) return answer(ctx, started);
     const failed = (error: unknown) => {
       ctx.response = defaultErrorResponse(error);
-      return this.#answer(ctx, started);
+      return answer(ctx, started);
     };
     if (routed instanceof Observable) {
-      return new Promise<Response>((resolve) => {
+      return new Promise<T>((resolve) => {
         let answered = false;
         routed.subscribe({
           next: () => {
-            if (!answered) resolve(this.#answer(ctx, started));
+            if (!answered) resolve(answer(ctx, started));
             answered = true;
           },
           error: (error: unknown) => resolve(failed(error)),
@@ -79,7 +92,7 @@ export class RequestPipeline {
         });
       });
     }
-    return Promise.resolve(routed).then(() => this.#answer(ctx, started), failed);
+    return Promise.resolve(routed).then(() => answer(ctx, started), failed);
   }
 
   readonly #route = (ctx: RequestContext): StageResult<RequestContext> => selectEndpoint(this.#parts.router, ctx).handle(ctx);
@@ -112,30 +125,44 @@ export class RequestPipeline {
     return responseFilters ? then(recovered, responseFilters) : recovered;
   }
 
-  /** Writes the response; clean-ups (uploaded files, temporary bodies) run once it has been sent. */
-  #answer(ctx: RequestContext, started: number): Response | Promise<Response> {
+  /** The answer as a Web `Response`; clean-ups (uploaded files, temporary bodies) run once it has been sent. */
+  readonly #web = (ctx: RequestContext, started: number): Response | Promise<Response> => {
     const written = this.#write(ctx);
-    if (written instanceof Promise) return written.then((response) => this.#sent(ctx, response, started));
-    return this.#sent(ctx, written, started);
-  }
+    if (written instanceof Promise) return written.then((body) => this.#sentWeb(ctx, toWebResponse(ctx, body), started));
+    return this.#sentWeb(ctx, toWebResponse(ctx, written), started);
+  };
 
-  #sent(ctx: RequestContext, response: Response, started: number): Response {
+  #sentWeb(ctx: RequestContext, response: Response, started: number): Response {
     // A body written straight to the Node response answers with a marker: the status is the context's.
     this.#parts.observe?.(ctx, ctx.response?.status ?? response.status, started);
     return completeWhenSent(ctx, response);
   }
 
-  #write(ctx: RequestContext): Response | Promise<Response> {
+  /** The answer onto Node's response; clean-ups run once it has been sent (or the connection lost). */
+  readonly #node = (ctx: RequestContext, started: number): void | Promise<void> => {
+    const written = this.#write(ctx);
+    if (written instanceof Promise) return written.then((body) => this.#sentNode(ctx, body, started));
+    return this.#sentNode(ctx, written, started);
+  };
+
+  #sentNode(ctx: RequestContext, body: OutgoingBody, started: number): void {
+    const outgoing = ctx.node!.outgoing;
+    sendOnNode(ctx, body, outgoing);
+    this.#parts.observe?.(ctx, ctx.response!.status, started);
+    completeWhenNodeSent(ctx, outgoing);
+  }
+
+  #write(ctx: RequestContext): OutgoingBody | Promise<OutgoingBody> {
     const { writers, compression } = this.#parts;
     // A stream or file that a filter, mapper or later stage replaced is released, never leaked.
     releaseUnwritten(ctx);
     try {
-      return writeResponse(ctx, writers, compression);
+      return writeBody(ctx, writers, compression);
     } catch (error) {
       ctx.response = defaultErrorResponse(error);
       ctx.response.entity = ctx.response.status === 500 ? ctx.response.entity : undefined;
       releaseUnwritten(ctx);
-      return writeResponse(ctx, writers);
+      return writeBody(ctx, writers);
     }
   }
 }

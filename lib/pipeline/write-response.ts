@@ -1,10 +1,19 @@
-/** The last stage: the response context becomes a Web `Response`, its entity written by the first fitting writer. */
+/**
+ * The last stage: the response context's entity written by the first fitting writer into the body to send, then
+ * sent one of two ways: as a Web `Response` (`fetch`), or straight onto Node's response (`listen()`).
+ */
+import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { defaultMediaType, withCharset, type EntityWriter, type WrittenBody } from '../body/entity-writers';
 import { compressResponse } from '../compression/compress-response';
 import type { CompressionSettings } from '../compression/compression-settings';
 import { DirectBody } from '../streaming/direct-body';
-import { setBodyHeaders, writeDirectBody } from '../streaming/write-direct-body';
+import { setBodyHeaders, writeDirectBody, writeDirectBodyTo } from '../streaming/write-direct-body';
 import type { RequestContext } from './request-context';
+
+/** What goes out: a body for the response context's status and headers, a whole `Response` a server writer made, or a body that writes itself. */
+export type OutgoingBody = Exclude<WrittenBody, Response> | Response | DirectBody;
 
 /** Statuses that never carry a body (RFC 9110 §15.3.5, §15.4.5). */
 function isBodiless(status: number): boolean {
@@ -17,7 +26,8 @@ export function selectWriter(writers: readonly EntityWriter[], entity: unknown, 
   return undefined;
 }
 
-function finish(ctx: RequestContext, written: WrittenBody, compression?: CompressionSettings): Response {
+/** The written body, compressed when it should be, and emptied (its length kept) for HEAD. */
+function finish(ctx: RequestContext, written: WrittenBody, compression?: CompressionSettings): OutgoingBody {
   const response = ctx.response!;
   // A server writer made the whole response itself.
   if (written instanceof Response) return written;
@@ -32,20 +42,20 @@ function finish(ctx: RequestContext, written: WrittenBody, compression?: Compres
     // An empty answer such as a 303 says so, rather than going out as an empty chunked body (RFC 9110 §8.6).
     response.headers.set('content-length', 0);
   }
-  return new Response(body, { status: response.status, headers: response.headers.toInit() });
+  return body;
 }
 
 /**
- * Writes the response: no body for 204/304 or an absent entity; otherwise the first writer accepting the
- * entity as its media type (the response's, else the negotiated one, else a default by value).
+ * Writes the response's entity: no body for 204/304 or an absent entity; otherwise the first writer accepting
+ * the entity as its media type (the response's, else the negotiated one, else a default by value). A stream or
+ * a file (a `DirectBody`) writes itself, unless compression needs it as a Web stream.
  */
-export function writeResponse(ctx: RequestContext, writers: readonly EntityWriter[], compression?: CompressionSettings): Response | Promise<Response> {
+export function writeBody(ctx: RequestContext, writers: readonly EntityWriter[], compression?: CompressionSettings): OutgoingBody | Promise<OutgoingBody> {
   const response = ctx.response!;
   const entity = response.entity;
   if (entity instanceof DirectBody) {
     if (isBodiless(response.status)) return (entity.cancel(), finish(ctx, null));
-    // Compression needs the body as a Web stream; otherwise it goes to the Node response directly.
-    if (!compression || (!compression.enabled && !compression.legacyGzip) || !ctx.headers.has('accept-encoding')) return writeDirectBody(ctx, entity);
+    if (!compression || (!compression.enabled && !compression.legacyGzip) || !ctx.headers.has('accept-encoding')) return entity;
     setBodyHeaders(response, entity);
     return finish(ctx, entity.toWebStream(), compression);
   }
@@ -61,4 +71,58 @@ export function writeResponse(ctx: RequestContext, writers: readonly EntityWrite
   if (response.headers.size === 0 || !response.headers.has('content-type')) response.headers.set('content-type', withCharset(mediaType));
   const body = writer.write(entity, mediaType, response);
   return body instanceof Promise ? body.then((written) => finish(ctx, written, compression)) : finish(ctx, body, compression);
+}
+
+/** The body as a Web `Response` (`fetch` in process). */
+export function toWebResponse(ctx: RequestContext, body: OutgoingBody): Response {
+  if (body instanceof Response) return body;
+  if (body instanceof DirectBody) return writeDirectBody(ctx, body);
+  const response = ctx.response!;
+  return new Response(body, { status: response.status, headers: response.headers.toInit() });
+}
+
+/**
+ * Sends the body on Node's response: the head and a text or byte body in one `writeHead` and `end` (one write
+ * on the socket), a stream or file written by itself, a Web `Response` (made by a server writer, or by the
+ * application) taken apart.
+ */
+export function sendOnNode(ctx: RequestContext, body: OutgoingBody, outgoing: ServerResponse): void {
+  if (body instanceof Response) return sendWebResponse(body, outgoing);
+  if (body instanceof DirectBody) return writeDirectBodyTo(ctx, body, outgoing);
+  const response = ctx.response!;
+  const headers = response.headers.toInit();
+  if (body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) {
+    outgoing.writeHead(response.status, headers);
+    return pipeWebBody(body, outgoing);
+  }
+  // The length goes in the head: once it is written, Node could only send the body chunked.
+  if (body !== null && headers['content-length'] === undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  outgoing.writeHead(response.status, headers);
+  outgoing.end(body ?? undefined);
+}
+
+/** A Web `Response` on Node's response: its headers (each `Set-Cookie` its own line) and body. */
+function sendWebResponse(response: Response, outgoing: ServerResponse): void {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  if (response.statusText) outgoing.writeHead(response.status, response.statusText, headers);
+  else outgoing.writeHead(response.status, headers);
+  if (response.body === null) outgoing.end();
+  else pipeWebBody(response.body, outgoing);
+}
+
+/**
+ * A Web body streamed onto Node's response with its backpressure; a failure cuts the answer short (never a silent
+ * end). The head goes out at once: a stream's first item may be long in coming (an SSE client waits for the head).
+ */
+function pipeWebBody(body: ReadableStream<Uint8Array>, outgoing: ServerResponse): void {
+  outgoing.flushHeaders();
+  const source = Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>);
+  source.on('error', () => outgoing.destroy());
+  outgoing.once('close', () => source.destroy());
+  source.pipe(outgoing);
 }

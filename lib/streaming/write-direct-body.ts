@@ -1,5 +1,5 @@
 /** Writes a `DirectBody` response: headers and body straight to the Node response, or as a Web stream. */
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ResponseContext } from '../pipeline/response-context';
 import type { DirectBody } from './direct-body';
 import type { RequestContext } from '../pipeline/request-context';
@@ -24,6 +24,17 @@ function nodeHeaders(response: ResponseContext): OutgoingHttpHeaders {
 export function setBodyHeaders(response: ResponseContext, body: DirectBody): void {
   if (!response.headers.has('content-type')) response.headers.set('content-type', body.mediaType);
   if (body.length !== undefined && !response.headers.has('content-length')) response.headers.set('content-length', body.length);
+}
+
+/** Sends `body` on Node's response: the head, then the body as it comes (only the head for HEAD). */
+export function writeDirectBodyTo(ctx: RequestContext, body: DirectBody, outgoing: ServerResponse): void {
+  const response = ctx.response!;
+  setBodyHeaders(response, body);
+  // The first bytes are already there (streams are primed, files stat-ed), so the headers leave with them.
+  outgoing.writeHead(response.status, nodeHeaders(response));
+  if (ctx.method !== 'HEAD') return body.writeTo(outgoing);
+  body.cancel();
+  outgoing.end();
 }
 
 /**

@@ -1,32 +1,8 @@
 /** The bench routes as decorated rxrest resources, built and served the way an application would be. */
-import { Body, Consumes, GET, Path, POST, Produces, RestApplication, RestPath, RestQuery, Separator, resolveConfig } from '../../../lib';
-import { HELLO, READY_PREFIX } from '../bench-routes';
+import { RestApplication, resolveConfig } from '../../../lib';
+import { READY_PREFIX } from '../bench-routes';
+import { BenchResource } from './bench-resource';
 import { followParent } from './server-control';
-
-@Path('/')
-export class BenchResource {
-  @GET
-  @Path('hello')
-  @Produces('text/plain')
-  hello(): string {
-    return HELLO;
-  }
-
-  @GET
-  @Path('users/{id}')
-  @Produces('application/json')
-  user(@RestPath() id: number, @RestQuery({ type: [String] }) @Separator(',') fields: string[]): { id: number; fields: string[] } {
-    return { id, fields };
-  }
-
-  @POST
-  @Path('echo')
-  @Consumes('application/json')
-  @Produces('application/json')
-  echo(@Body() body: Record<string, unknown>): Record<string, unknown> {
-    return body;
-  }
-}
 
 async function main(): Promise<void> {
   // BENCH_WORKERS: framework.http.workers, for the workers benchmark (the primary speaks for its workers).

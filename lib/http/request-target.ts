@@ -1,0 +1,77 @@
+/**
+ * The URL of a request from its scheme, `Host` and request target (RFC 9112 §3.2): taken as it is when both are
+ * plain, normalized by the URL parser otherwise (dot segments resolved, characters escaped), so that routing
+ * and file lookup never see `/a/../b`. Rules as `@hono/node-server` applies them, so a request means the same
+ * whichever way it is served.
+ */
+
+// A plain host (name or IPv4, lower case) with an optional port from 1000 to 99999.
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+// A path and query of characters that need no escaping.
+const PLAIN_TARGET = /^\/[!#$&-;=?-[\]_a-z~]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
+
+/** A request whose target or `Host` cannot make a URL: answered 400. */
+export class RequestTargetError extends Error {}
+
+/** A backslash in the path (not the query) is refused: some clients and servers read it as `/`. */
+function refuseBackslash(target: string): void {
+  const backslash = target.indexOf('\\');
+  if (backslash < 0) return;
+  const query = target.indexOf('?');
+  if (query < 0 || backslash < query) throw new RequestTargetError('Backslash in request path');
+}
+
+// Clients send the same Host request after request: the last one's verdict is kept.
+let lastHost = '';
+let lastHostPlain = false;
+
+function isPlainHost(host: string): boolean {
+  if (host !== lastHost) {
+    lastHostPlain = PLAIN_HOST.test(host);
+    lastHost = host;
+  }
+  return lastHostPlain;
+}
+
+/** Whether the URL of a request must be made (and normalized) rather than taken from its parts as they are. */
+export function needsNormalizing(host: string, target: string): boolean {
+  if (!isPlainHost(host) || target.charCodeAt(0) !== 47 || !PLAIN_TARGET.test(target)) return true;
+  return target.includes('/.') && DOT_SEGMENT.test(target);
+}
+
+/**
+ * The absolute URL of a request; throws a {@link RequestTargetError} for a target that is not origin-form
+ * (`/path?query`) or absolute-form (`http://host/path`), or a `Host` that does not name the URL's host.
+ *
+ * @example
+ * requestUrl('http', 'localhost:8080', '/a/../b?x=1'); // 'http://localhost:8080/b?x=1'
+ */
+export function requestUrl(scheme: 'http' | 'https', host: string, target: string): string {
+  if (target.startsWith('http://') || target.startsWith('https://')) {
+    refuseBackslash(target);
+    try {
+      return new URL(target).href;
+    } catch {
+      throw new RequestTargetError('Invalid absolute URL');
+    }
+  }
+  const url = `${scheme}://${host}${target}`;
+  if (isPlainHost(host)) {
+    if (target === '') return `${url}/`;
+    if (target.charCodeAt(0) !== 47) throw new RequestTargetError('Invalid URL');
+    if (PLAIN_TARGET.test(target) && !DOT_SEGMENT.test(target)) return url;
+  }
+  refuseBackslash(target);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RequestTargetError('Invalid URL');
+  }
+  if (!isPlainHost(host)) {
+    const expected = (host.includes(':') ? host.replace(/:\d+$/, '') : host).toLowerCase();
+    if (parsed.hostname.length !== host.length && parsed.hostname !== expected) throw new RequestTargetError('Invalid host header');
+  }
+  return parsed.href;
+}

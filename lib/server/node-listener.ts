@@ -1,0 +1,92 @@
+/**
+ * The request listener of `listen()`'s servers: a request context made straight from Node's request, the
+ * application's pipeline, and the answer written onto Node's response — no Web `Request` or `Response` in
+ * between unless something asks for one. Knows nothing of routes or answers; the pipeline does.
+ */
+import { IncomingMessage, type ServerResponse } from 'node:http';
+import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
+import { logging } from '../logging/logger';
+import { RequestContext } from '../pipeline/request-context';
+
+const log = logging.getLogger('rxrest.server');
+
+/** How long, and how many bytes of, an unread request body are read and discarded after the answer to keep the connection. */
+const DRAIN_MS = 500;
+const DRAIN_BYTES = 64 * 1024 * 1024;
+
+/** Runs a request through the application and answers it on Node's response. */
+export type ServeNode = (ctx: RequestContext) => void | Promise<void>;
+
+/** The `Host` header from Node's raw list (reading `headers` would make Node build its header object). */
+function hostOf(incoming: IncomingMessage): string {
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') return raw[i + 1]!;
+  }
+  return 'localhost';
+}
+
+/** A failure no stage answered (or one in answering): 500 while the head is not out, else the answer cut short. */
+function fail(outgoing: ServerResponse, error: unknown): void {
+  log.error('A request failed outside the pipeline', error);
+  if (outgoing.headersSent) return void outgoing.destroy();
+  outgoing.writeHead(500, { 'content-type': 'text/plain;charset=UTF-8' });
+  outgoing.end('Internal Server Error');
+}
+
+/**
+ * After the answer, what is left of a body nobody read is read and discarded, so the connection can carry the
+ * next request; past `DRAIN_BYTES` or `DRAIN_MS` the connection is closed instead. (An answer to a large body
+ * still arriving already said `Connection: close`; see `answerable-request.ts`.)
+ */
+function drainAfterAnswer(incoming: IncomingMessage, outgoing: ServerResponse): void {
+  outgoing.once('finish', () => {
+    if (incoming.readableEnded || incoming.destroyed) return;
+    let read = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      incoming.off('data', count);
+    };
+    const close = () => {
+      stop();
+      incoming.socket?.destroySoon();
+    };
+    const count = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > DRAIN_BYTES) close();
+    };
+    const timer = setTimeout(close, DRAIN_MS);
+    timer.unref();
+    incoming.on('data', count);
+    incoming.once('end', stop);
+    incoming.resume();
+  });
+}
+
+/**
+ * The listener for HTTP/1.1 requests; `other` takes what this one does not (HTTP/2 streams, which come with
+ * their own request class).
+ */
+export function nodeListener(serve: ServeNode, scheme: 'http' | 'https', other?: (incoming: never, outgoing: never) => unknown): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  return (incoming, outgoing) => {
+    if (other && !(incoming instanceof IncomingMessage)) return void other(incoming as never, outgoing as never);
+    const host = hostOf(incoming);
+    const target = incoming.url ?? '/';
+    let url: string | undefined;
+    try {
+      if (needsNormalizing(host, target)) url = requestUrl(scheme, host, target);
+    } catch (error) {
+      if (!(error instanceof RequestTargetError)) throw error;
+      outgoing.writeHead(400, { 'content-type': 'text/plain;charset=UTF-8' });
+      return void outgoing.end('Bad Request');
+    }
+    if (incoming.method !== 'GET' && incoming.method !== 'HEAD') drainAfterAnswer(incoming, outgoing);
+    try {
+      const served = serve(RequestContext.fromNode(incoming, outgoing, scheme, host, url));
+      if (served) served.catch((error: unknown) => fail(outgoing, error));
+    } catch (error) {
+      fail(outgoing, error);
+    }
+  };
+}
