@@ -4,6 +4,7 @@
  * between unless something asks for one. Knows nothing of routes or answers; the pipeline does.
  */
 import { IncomingMessage, type ServerResponse } from 'node:http';
+import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
 import { logging } from '../logging/logger';
 import { RequestContext } from '../pipeline/request-context';
@@ -33,6 +34,13 @@ function fail(outgoing: ServerResponse, error: unknown): void {
   if (outgoing.headersSent) return void outgoing.destroy();
   outgoing.writeHead(500, { 'content-type': 'text/plain;charset=UTF-8' });
   outgoing.end('Internal Server Error');
+}
+
+/** A request whose target or `Host` makes no URL: 400 problem JSON, as for a malformed path. */
+function refuse(outgoing: ServerResponse, detail: string): void {
+  const body = JSON.stringify(problemDetails('RXREST_MALFORMED_PATH', `The request target cannot be read: ${detail}`));
+  outgoing.writeHead(400, { 'content-type': `${PROBLEM_JSON};charset=UTF-8`, 'content-length': String(Buffer.byteLength(body)) });
+  outgoing.end(body);
 }
 
 /**
@@ -78,8 +86,7 @@ export function nodeListener(serve: ServeNode, scheme: 'http' | 'https', other?:
       if (needsNormalizing(host, target)) url = requestUrl(scheme, host, target);
     } catch (error) {
       if (!(error instanceof RequestTargetError)) throw error;
-      outgoing.writeHead(400, { 'content-type': 'text/plain;charset=UTF-8' });
-      return void outgoing.end('Bad Request');
+      return refuse(outgoing, error.message);
     }
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') drainAfterAnswer(incoming, outgoing);
     try {
