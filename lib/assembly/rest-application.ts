@@ -143,7 +143,7 @@ export class RestApp {
     if (workers > 1 && cluster.isPrimary) {
       return superviseWorkers({ count: workers, host, shutdownTimeout: config.get('framework.shutdown.timeout'), handleSignals: options.handleSignals });
     }
-    return listen({ serve: this.#serve, fetch: this.fetch }, {
+    return listen(this.#serve, {
       port,
       host,
       requestTimeout: config.get('framework.http.request-timeout'),

@@ -1,5 +1,6 @@
 /** Runs a request's clean-ups (`RequestContext.onComplete`) once its response has been sent, or abandoned. */
-import type { ServerResponse } from 'node:http';
+import { ServerResponse } from 'node:http';
+import type { Http2ServerResponse } from 'node:http2';
 import { logging } from '../logging/logger';
 import type { RequestContext } from './request-context';
 
@@ -57,9 +58,10 @@ export function completeWhenSent(ctx: RequestContext, response: Response): Respo
   return watchBody(response, () => run(ctx));
 }
 
-/** Arranges for `ctx.complete()` to run once Node's response is closed: sent, or the connection lost. */
-export function completeWhenNodeSent(ctx: RequestContext, outgoing: ServerResponse): void {
+/** Arranges for `ctx.complete()` to run once Node's response is closed: sent, or the connection (or stream) lost. */
+export function completeWhenNodeSent(ctx: RequestContext, outgoing: ServerResponse | Http2ServerResponse): void {
   if (!ctx.hasCleanups) return;
-  if (outgoing.closed) setImmediate(() => run(ctx));
+  const closed = outgoing instanceof ServerResponse ? outgoing.closed : outgoing.stream.closed;
+  if (closed) setImmediate(() => run(ctx));
   else outgoing.once('close', () => run(ctx));
 }

@@ -1,5 +1,6 @@
 /** The state of one request as it travels the pipeline (ContainerRequestContext for filters). */
 import { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { Readable } from 'node:stream';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
@@ -13,8 +14,14 @@ export interface NodeBindings {
   readonly outgoing: ServerResponse;
 }
 
+/** Node's request and response of either HTTP version (HTTP/2's compatibility API has the same shape). */
+export interface NodeExchange {
+  readonly incoming: IncomingMessage | Http2ServerRequest;
+  readonly outgoing: ServerResponse | Http2ServerResponse;
+}
+
 /** What a context served by `listen()` is made from: Node's request and response, and the request's URL. */
-interface NodeSource extends NodeBindings {
+interface NodeSource extends NodeExchange {
   /** The absolute URL, when normalizing the target made it (else built from the parts below on first use). */
   readonly url: string | undefined;
   readonly scheme: 'http' | 'https';
@@ -120,7 +127,7 @@ export class RequestContext {
    * A context for a request served by `listen()`, read from Node's request: the Web `Request` is made only if
    * something asks for it. `url` is the normalized URL when the target needed it.
    */
-  static fromNode(incoming: IncomingMessage, outgoing: ServerResponse, scheme: 'http' | 'https', host: string, url: string | undefined): RequestContext {
+  static fromNode(incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse, scheme: 'http' | 'https', host: string, url: string | undefined): RequestContext {
     const source: NodeSource = { incoming, outgoing, scheme, host, url };
     return new RequestContext(undefined as unknown as Request, source, source);
   }
@@ -130,9 +137,15 @@ export class RequestContext {
    * socket directly (streaming, multipart, clean-up); `undefined` in process.
    */
   get node(): NodeBindings | undefined {
-    if (this.#source) return this.#source;
+    // HTTP/1.1 only: streams write to its socket directly, an HTTP/2 stream takes them as Web streams.
+    if (this.#source) return this.#source.incoming instanceof IncomingMessage ? (this.#source as NodeBindings) : undefined;
     const bindings = this.environment as Partial<NodeBindings> | undefined;
     return bindings?.incoming instanceof IncomingMessage && bindings.outgoing instanceof ServerResponse ? (bindings as NodeBindings) : undefined;
+  }
+
+  /** Node's request and response, of either HTTP version, when served by `listen()`. */
+  get exchange(): NodeExchange | undefined {
+    return this.#source;
   }
 
   /** Whether the request is still the one the server received (no filter replaced it or its URI). */
@@ -158,7 +171,7 @@ export class RequestContext {
    * Node's request, to read the body from directly: while nothing else has (no replacement, no Web body made
    * from it, nothing reading it). Reading it marks the body taken: a Web request made later has none.
    */
-  takeNodeBody(): IncomingMessage | undefined {
+  takeNodeBody(): IncomingMessage | Http2ServerRequest | undefined {
     const incoming = this.#source?.incoming;
     if (!incoming || this.#replaced || this.#bodyTaken || this.#request !== undefined) return undefined;
     // Anyone who started reading it (a filter, a stream made from it) owns it now.
@@ -267,7 +280,7 @@ export class RequestContext {
   #nodeRawHeaders(): readonly string[] | null {
     if (this.#rawHeaders === undefined) {
       const incoming = this.#source?.incoming ?? (this.environment as Partial<NodeBindings> | undefined)?.incoming;
-      this.#rawHeaders = incoming instanceof IncomingMessage ? incoming.rawHeaders : null;
+      this.#rawHeaders = incoming instanceof IncomingMessage || this.#source !== undefined ? incoming!.rawHeaders : null;
     }
     return this.#rawHeaders;
   }
@@ -280,7 +293,7 @@ export class RequestContext {
     const { incoming, outgoing } = this.#source!;
     const controller = new AbortController();
     outgoing.once('close', () => {
-      if (!outgoing.writableFinished) controller.abort(new Error('The client closed the connection before the answer was sent'));
+      if (!outgoing.writableEnded) controller.abort(new Error('The client closed the connection before the answer was sent'));
     });
     const init: RequestInit & { duplex?: 'half' } = { method: this.#method, headers: this.headers, signal: controller.signal };
     if (this.#method !== 'GET' && this.#method !== 'HEAD') {
@@ -346,9 +359,12 @@ export class RequestContext {
   }
 }
 
-/** A `Headers` of Node's raw header list (a repeated header appended, so joined as `Headers` joins it). */
+/**
+ * A `Headers` of Node's raw header list (a repeated header appended, so joined as `Headers` joins it); HTTP/2's
+ * pseudo-headers (`:path`, `:authority`...) are the request line's, not headers.
+ */
 function headersOf(raw: readonly string[]): Headers {
   const headers = new Headers();
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) headers.append(raw[i]!, raw[i + 1]!);
   return headers;
 }

@@ -146,7 +146,7 @@ export class RequestPipeline {
   };
 
   #sentNode(ctx: RequestContext, body: OutgoingBody, started: number): void {
-    const outgoing = ctx.node!.outgoing;
+    const outgoing = ctx.exchange!.outgoing;
     sendOnNode(ctx, body, outgoing);
     this.#parts.observe?.(ctx, ctx.response!.status, started);
     completeWhenNodeSent(ctx, outgoing);

@@ -2,7 +2,8 @@
  * The last stage: the response context's entity written by the first fitting writer into the body to send, then
  * sent one of two ways: as a Web `Response` (`fetch`), or straight onto Node's response (`listen()`).
  */
-import type { ServerResponse } from 'node:http';
+import { ServerResponse } from 'node:http';
+import type { Http2ServerResponse } from 'node:http2';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { defaultMediaType, withCharset, type EntityWriter, type WrittenBody } from '../body/entity-writers';
@@ -86,9 +87,15 @@ export function toWebResponse(ctx: RequestContext, body: OutgoingBody): Response
  * on the socket), a stream or file written by itself, a Web `Response` (made by a server writer, or by the
  * application) taken apart.
  */
-export function sendOnNode(ctx: RequestContext, body: OutgoingBody, outgoing: ServerResponse): void {
+export function sendOnNode(ctx: RequestContext, body: OutgoingBody, outgoing: ServerResponse | Http2ServerResponse): void {
   if (body instanceof Response) return sendWebResponse(body, outgoing);
-  if (body instanceof DirectBody) return writeDirectBodyTo(ctx, body, outgoing);
+  if (body instanceof DirectBody) {
+    if (outgoing instanceof ServerResponse) return writeDirectBodyTo(ctx, body, outgoing);
+    // An HTTP/2 stream takes a stream or file as a Web stream (its flow control is the stream's own).
+    setBodyHeaders(ctx.response!, body);
+    if (ctx.method === 'HEAD') body.cancel();
+    return sendOnNode(ctx, ctx.method === 'HEAD' ? null : body.toWebStream(), outgoing);
+  }
   const response = ctx.response!;
   const headers = response.headers.toInit();
   if (body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) {
@@ -98,11 +105,12 @@ export function sendOnNode(ctx: RequestContext, body: OutgoingBody, outgoing: Se
   // The length goes in the head: once it is written, Node could only send the body chunked.
   if (body !== null && headers['content-length'] === undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   outgoing.writeHead(response.status, headers);
-  outgoing.end(body ?? undefined);
+  if (body === null) outgoing.end();
+  else outgoing.end(body);
 }
 
 /** A Web `Response` on Node's response: its headers (each `Set-Cookie` its own line) and body. */
-function sendWebResponse(response: Response, outgoing: ServerResponse): void {
+function sendWebResponse(response: Response, outgoing: ServerResponse | Http2ServerResponse): void {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
@@ -119,10 +127,12 @@ function sendWebResponse(response: Response, outgoing: ServerResponse): void {
  * A Web body streamed onto Node's response with its backpressure; a failure cuts the answer short (never a silent
  * end). The head goes out at once: a stream's first item may be long in coming (an SSE client waits for the head).
  */
-function pipeWebBody(body: ReadableStream<Uint8Array>, outgoing: ServerResponse): void {
-  outgoing.flushHeaders();
+function pipeWebBody(body: ReadableStream<Uint8Array>, outgoing: ServerResponse | Http2ServerResponse): void {
+  // (HTTP/2's writeHead sends the head itself.)
+  if (outgoing instanceof ServerResponse) outgoing.flushHeaders();
   const source = Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>);
-  source.on('error', () => outgoing.destroy());
+  // With the error: an HTTP/2 stream is reset with INTERNAL_ERROR, not closed as if complete.
+  source.on('error', (error) => outgoing.destroy(error));
   outgoing.once('close', () => source.destroy());
-  source.pipe(outgoing);
+  source.pipe(outgoing as NodeJS.WritableStream);
 }

@@ -1,9 +1,9 @@
 /**
  * Serves the application: a plain port, a TLS port (HTTP/2 with HTTP/1.1 for clients without it), or both, with
- * timeouts, certificate reload on SIGHUP and graceful shutdown. HTTP/1.1 requests are answered from Node's own
- * request and response (`node-listener.ts`); HTTP/2 streams through `@hono/node-server`'s adapter.
+ * timeouts, certificate reload on SIGHUP and graceful shutdown; requests are answered from Node's own request and
+ * response (`node-listener.ts`).
  */
-import { getRequestListener, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import cluster from 'node:cluster';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createSecureServer, createServer as createH2cServer } from 'node:http2';
@@ -82,31 +82,24 @@ export function urlOf(scheme: 'http' | 'https', host: string, port: number): str
   return `${scheme}://${shown}:${port}`;
 }
 
-/** How the application answers: a request of Node's (HTTP/1.1), and a Web request (HTTP/2 streams, through the adapter). */
-export interface Handlers {
-  readonly serve: ServeNode;
-  readonly fetch: (request: Request, env: unknown) => Response | Promise<Response>;
-}
-
 /** Starts the configured servers: the plain one unless TLS disables it, the TLS one when configured. */
-export async function listen(handlers: Handlers, options: ListenOptions): Promise<RunningServer> {
+export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
   const classes = answerableClasses(options.drainLimit ?? DEFAULT_DRAIN_LIMIT);
   const servers: { server: NodeServer; connections: Connections }[] = [];
   const { tls } = options;
-  const adapter = (): ((incoming: never, outgoing: never) => unknown) => getRequestListener(handlers.fetch);
   let tlsServer: NodeServer | undefined;
   let tlsPort = 0;
   if (tls) {
     const credentials = tls.credentials();
     tlsServer = tls.http2
-      ? createSecureServer({ ...credentials, allowHTTP1: true, Http1IncomingMessage: classes.IncomingMessage, Http1ServerResponse: classes.ServerResponse }, nodeListener(handlers.serve, 'https', adapter()) as never)
-      : createHttpsServer({ ...credentials, ...classes }, nodeListener(handlers.serve, 'https'));
+      ? createSecureServer({ ...credentials, allowHTTP1: true, Http1IncomingMessage: classes.IncomingMessage, Http1ServerResponse: classes.ServerResponse }, nodeListener(serve, 'https'))
+      : createHttpsServer({ ...credentials, ...classes }, nodeListener(serve, 'https'));
     tlsServer.listen(tls.port, options.host);
     servers.push({ server: tlsServer, connections: tls.http2 ? http2Connections(tlsServer) : httpConnections(tlsServer as Server) });
   }
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
-    plainServer = options.h2c ? createH2cServer(adapter() as never) : createHttpServer(classes, nodeListener(handlers.serve, 'http'));
+    plainServer = options.h2c ? createH2cServer(nodeListener(serve, 'http')) : createHttpServer(classes, nodeListener(serve, 'http'));
     plainServer.listen(options.port, options.host);
     servers.push({ server: plainServer, connections: options.h2c ? http2Connections(plainServer) : httpConnections(plainServer as Server) });
   } else if (tls.insecureRequests === 'redirect') {

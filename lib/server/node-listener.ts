@@ -3,7 +3,8 @@
  * application's pipeline, and the answer written onto Node's response — no Web `Request` or `Response` in
  * between unless something asks for one. Knows nothing of routes or answers; the pipeline does.
  */
-import { IncomingMessage, type ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
 import { logging } from '../logging/logger';
@@ -18,8 +19,9 @@ const DRAIN_BYTES = 64 * 1024 * 1024;
 /** Runs a request through the application and answers it on Node's response. */
 export type ServeNode = (ctx: RequestContext) => void | Promise<void>;
 
-/** The `Host` header from Node's raw list (reading `headers` would make Node build its header object). */
-function hostOf(incoming: IncomingMessage): string {
+/** The `Host` header from Node's raw list (reading `headers` would make Node build its header object); HTTP/2's `:authority`. */
+function hostOf(incoming: IncomingMessage | Http2ServerRequest): string {
+  if (!(incoming instanceof IncomingMessage)) return incoming.authority ?? 'localhost';
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
@@ -29,7 +31,7 @@ function hostOf(incoming: IncomingMessage): string {
 }
 
 /** A failure no stage answered (or one in answering): 500 while the head is not out, else the answer cut short. */
-function fail(outgoing: ServerResponse, error: unknown): void {
+function fail(outgoing: ServerResponse | Http2ServerResponse, error: unknown): void {
   log.error('A request failed outside the pipeline', error);
   if (outgoing.headersSent) return void outgoing.destroy();
   outgoing.writeHead(500, { 'content-type': 'text/plain;charset=UTF-8' });
@@ -37,7 +39,7 @@ function fail(outgoing: ServerResponse, error: unknown): void {
 }
 
 /** A request whose target or `Host` makes no URL: 400 problem JSON, as for a malformed path. */
-function refuse(outgoing: ServerResponse, detail: string): void {
+function refuse(outgoing: ServerResponse | Http2ServerResponse, detail: string): void {
   const body = JSON.stringify(problemDetails('RXREST_MALFORMED_PATH', `The request target cannot be read: ${detail}`));
   outgoing.writeHead(400, { 'content-type': `${PROBLEM_JSON};charset=UTF-8`, 'content-length': String(Buffer.byteLength(body)) });
   outgoing.end(body);
@@ -45,10 +47,11 @@ function refuse(outgoing: ServerResponse, detail: string): void {
 
 /**
  * After the answer, what is left of a body nobody read is read and discarded, so the connection can carry the
- * next request; past `DRAIN_BYTES` or `DRAIN_MS` the connection is closed instead. (An answer to a large body
- * still arriving already said `Connection: close`; see `answerable-request.ts`.)
+ * next request; past `DRAIN_BYTES` or `DRAIN_MS` the connection is closed instead (an HTTP/2 stream only: the
+ * session carries others). (An answer to a large body still arriving already said `Connection: close`; see
+ * `answerable-request.ts`.)
  */
-function drainAfterAnswer(incoming: IncomingMessage, outgoing: ServerResponse): void {
+function drainAfterAnswer(incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse): void {
   outgoing.once('finish', () => {
     if (incoming.readableEnded || incoming.destroyed) return;
     let read = 0;
@@ -58,7 +61,8 @@ function drainAfterAnswer(incoming: IncomingMessage, outgoing: ServerResponse): 
     };
     const close = () => {
       stop();
-      incoming.socket?.destroySoon();
+      if (incoming instanceof IncomingMessage) incoming.socket?.destroySoon();
+      else incoming.destroy();
     };
     const count = (chunk: Buffer) => {
       read += chunk.length;
@@ -72,13 +76,9 @@ function drainAfterAnswer(incoming: IncomingMessage, outgoing: ServerResponse): 
   });
 }
 
-/**
- * The listener for HTTP/1.1 requests; `other` takes what this one does not (HTTP/2 streams, which come with
- * their own request class).
- */
-export function nodeListener(serve: ServeNode, scheme: 'http' | 'https', other?: (incoming: never, outgoing: never) => unknown): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+/** The listener of `listen()`'s servers, for HTTP/1.1 requests and HTTP/2 streams alike. */
+export function nodeListener(serve: ServeNode, scheme: 'http' | 'https'): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
   return (incoming, outgoing) => {
-    if (other && !(incoming instanceof IncomingMessage)) return void other(incoming as never, outgoing as never);
     const host = hostOf(incoming);
     const target = incoming.url ?? '/';
     let url: string | undefined;
