@@ -54,10 +54,13 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
     return scalarReader(raw, element.convert, param.defaultValue, required, kind, name);
   }
   const split = splitter(kind, collecting, param.separator);
-  const convert = element ? collect(element.collection, element.convert, element.asText) : schemaConverter(options.schema!, kind, name);
+  // Split values are a list of the request's own; unsplit ones may be shared (a request's query map): copied.
+  const owned = param.separator !== undefined || (kind === 'header' && collecting);
+  const convert = element ? collect(element.collection, element.convert, element.asText && owned) : schemaConverter(options.schema!, kind, name);
   const defaults = param.defaultValue === undefined ? undefined : split([param.defaultValue]);
   const finish = (values: RawValues): unknown => {
-    const present = values === undefined ? defaults : split(values);
+    // The default values are shared between requests: a request gets its own copy (its values are its own already).
+    const present = values === undefined ? defaults?.slice() : split(values);
     if (present === undefined && required) throw missing(kind, name);
     return convert(present);
   };
@@ -119,11 +122,11 @@ function elementConverter(param: ValueParam): { readonly convert: (text: string)
   return { convert, collection: type.collection, asText: keepsText(type.convert) };
 }
 
-/** `asText`: the values stay the strings they are (a copy: the default values are shared between requests). */
-function collect(collection: Collection | undefined, one: (raw: string) => unknown, asText: boolean): ValueConverter {
+/** `ownText`: the values are strings to keep as they are, in a list that is the request's own: no copy made. */
+function collect(collection: Collection | undefined, one: (raw: string) => unknown, ownText: boolean): ValueConverter {
   switch (collection) {
     case 'array':
-      return asText ? (values) => (values === undefined ? [] : values.slice()) : (values) => (values ?? []).map(one);
+      return ownText ? (values) => (values ?? []) as string[] : (values) => (values ?? []).map(one);
     case 'set':
       return (values) => new Set((values ?? []).map(one));
     case 'sorted-set':

@@ -10,7 +10,6 @@ import { createSecureServer, createServer as createH2cServer } from 'node:http2'
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { logging } from '../logging/logger';
-import { answerableClasses } from './answerable-request';
 import { http2Connections, httpConnections, redirectServer, type Connections } from './connections';
 import { nodeListener, type ServeNode } from './node-listener';
 import type { TlsSettings } from './tls-settings';
@@ -84,7 +83,7 @@ export function urlOf(scheme: 'http' | 'https', host: string, port: number): str
 
 /** Starts the configured servers: the plain one unless TLS disables it, the TLS one when configured. */
 export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
-  const classes = answerableClasses(options.drainLimit ?? DEFAULT_DRAIN_LIMIT);
+  const drainLimit = options.drainLimit ?? DEFAULT_DRAIN_LIMIT;
   const servers: { server: NodeServer; connections: Connections }[] = [];
   const { tls } = options;
   let tlsServer: NodeServer | undefined;
@@ -92,14 +91,14 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   if (tls) {
     const credentials = tls.credentials();
     tlsServer = tls.http2
-      ? createSecureServer({ ...credentials, allowHTTP1: true, Http1IncomingMessage: classes.IncomingMessage, Http1ServerResponse: classes.ServerResponse }, nodeListener(serve, 'https'))
-      : createHttpsServer({ ...credentials, ...classes }, nodeListener(serve, 'https'));
+      ? createSecureServer({ ...credentials, allowHTTP1: true }, nodeListener(serve, 'https', drainLimit))
+      : createHttpsServer(credentials, nodeListener(serve, 'https', drainLimit));
     tlsServer.listen(tls.port, options.host);
     servers.push({ server: tlsServer, connections: tls.http2 ? http2Connections(tlsServer) : httpConnections(tlsServer as Server) });
   }
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
-    plainServer = options.h2c ? createH2cServer(nodeListener(serve, 'http')) : createHttpServer(classes, nodeListener(serve, 'http'));
+    plainServer = options.h2c ? createH2cServer(nodeListener(serve, 'http', drainLimit)) : createHttpServer(nodeListener(serve, 'http', drainLimit));
     plainServer.listen(options.port, options.host);
     servers.push({ server: plainServer, connections: options.h2c ? http2Connections(plainServer) : httpConnections(plainServer as Server) });
   } else if (tls.insecureRequests === 'redirect') {

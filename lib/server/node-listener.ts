@@ -9,6 +9,7 @@ import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
 import { logging } from '../logging/logger';
 import { RequestContext } from '../pipeline/request-context';
+import { declaredBody, makeAnswerable } from './answerable-request';
 
 const log = logging.getLogger('rxrest.server');
 
@@ -76,8 +77,11 @@ function drainAfterAnswer(incoming: IncomingMessage | Http2ServerRequest, outgoi
   });
 }
 
-/** The listener of `listen()`'s servers, for HTTP/1.1 requests and HTTP/2 streams alike. */
-export function nodeListener(serve: ServeNode, scheme: 'http' | 'https'): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
+/**
+ * The listener of `listen()`'s servers, for HTTP/1.1 requests and HTTP/2 streams alike; `drainLimit` is the most
+ * bytes of a body left unread that are still read (and discarded) to keep an HTTP/1.1 connection.
+ */
+export function nodeListener(serve: ServeNode, scheme: 'http' | 'https', drainLimit: number): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
   return (incoming, outgoing) => {
     const host = hostOf(incoming);
     const target = incoming.url ?? '/';
@@ -88,7 +92,14 @@ export function nodeListener(serve: ServeNode, scheme: 'http' | 'https'): (incom
       if (!(error instanceof RequestTargetError)) throw error;
       return refuse(outgoing, error.message);
     }
-    if (incoming.method !== 'GET' && incoming.method !== 'HEAD') drainAfterAnswer(incoming, outgoing);
+    if (incoming instanceof IncomingMessage) {
+      // Only a request with a body needs its answer guarded and its rest drained.
+      const body = declaredBody(incoming, drainLimit);
+      if (body !== 'none') {
+        makeAnswerable(incoming, outgoing as ServerResponse, body);
+        drainAfterAnswer(incoming, outgoing);
+      }
+    } else if (incoming.method !== 'GET' && incoming.method !== 'HEAD') drainAfterAnswer(incoming, outgoing);
     try {
       const served = serve(RequestContext.fromNode(incoming, outgoing, scheme, host, url));
       if (served) served.catch((error: unknown) => fail(outgoing, error));
