@@ -131,7 +131,7 @@ export class RestApp {
   }
 
   /**
-   * Serves the application on `@hono/node-server`; port and host default to the configuration. With
+   * Serves the application on Node's own HTTP servers; port and host default to the configuration. With
    * `framework.http.workers` above 1, the first process forks that many `node:cluster` workers running the
    * same program (each builds the application and serves in its own `listen()`), and only supervises them.
    */

@@ -13,7 +13,7 @@ function tooLarge(limit: number): Error {
 
 /**
  * Whether the request has a body, told from its headers when they tell (RFC 9112 §6.3): reading
- * `request.body` would make `@hono/node-server` build a Web stream for the request, while `text()` and
+ * `request.body` would make a Node adapter such as `@hono/node-server` build a Web stream for the request, while `text()` and
  * `arrayBuffer()` with a known length read the socket directly.
  */
 function hasBody(request: Request, declared: string | null): boolean {

@@ -90,7 +90,7 @@ export class RequestContext {
   #query: URLSearchParams | undefined;
   #queryValues: Map<string, string[]> | undefined;
   #headers: Headers | undefined;
-  /** Node's raw header list (`null`: not served by `@hono/node-server`), read on first use. */
+  /** Node's raw header list (`null`: not served on Node), read on first use. */
   #rawHeaders: readonly string[] | null | undefined;
   #properties: Map<string, unknown> | undefined;
   #cleanups: (() => void | Promise<void>)[] | undefined;
@@ -260,7 +260,8 @@ export class RequestContext {
   /**
    * A request header by its lower-case name, exactly as `headers.get(name)` answers it. On the hot path
    * (routing reads `Accept` and `Content-Type` of every request), a header sent at most once to a request
-   * served by `@hono/node-server` is read from Node's raw header list, without building a header map.
+   * served on Node (`listen()`, or `@hono/node-server`) is read from Node's raw header list, without building a
+   * header map.
    */
   headerValue(lowerName: string): string | null {
     const raw = this.#headers === undefined && !this.#replaced ? this.#nodeRawHeaders() : null;

@@ -3,9 +3,11 @@
  * sessions with a GOAWAY, the rest at the end of the grace period), and the plain port that only redirects.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Http2Session } from 'node:http2';
+import type { Http2SecureServer, Http2Server, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
-import type { ServerType as NodeServer } from '@hono/node-server';
+
+/** A Node server of any of the kinds `listen()` opens. */
+export type NodeServer = Server | Http2Server | Http2SecureServer;
 
 /**
  * How a server's connections are let go of at shutdown: idle ones at once (and as they become idle), the

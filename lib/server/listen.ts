@@ -3,14 +3,13 @@
  * timeouts, certificate reload on SIGHUP and graceful shutdown; requests are answered from Node's own request and
  * response (`node-listener.ts`).
  */
-import type { ServerType } from '@hono/node-server';
 import cluster from 'node:cluster';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createSecureServer, createServer as createH2cServer } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { logging } from '../logging/logger';
-import { http2Connections, httpConnections, redirectServer, type Connections } from './connections';
+import { http2Connections, httpConnections, redirectServer, type Connections, type NodeServer } from './connections';
 import { nodeListener, type ServeNode } from './node-listener';
 import type { TlsSettings } from './tls-settings';
 
@@ -42,8 +41,7 @@ export interface ListenOptions {
   readonly h2c?: boolean;
 }
 
-/** A Node server of any of the kinds `listen()` opens. */
-export type NodeServer = ServerType;
+export type { NodeServer } from './connections';
 
 /** A listening server. */
 export interface RunningServer {

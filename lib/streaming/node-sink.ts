@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { RequestContext } from '../pipeline/request-context';
 import type { StreamSink } from './stream-sink';
 
-/** The Node response of a request served by `@hono/node-server`, while nothing has been written to it. */
+/** The Node response of a request served on Node (`listen()`, or `@hono/node-server`), while nothing has been written to it. */
 export function nodeResponseOf(ctx: RequestContext): ServerResponse | undefined {
   const outgoing = ctx.node?.outgoing;
   return outgoing && !outgoing.headersSent ? outgoing : undefined;

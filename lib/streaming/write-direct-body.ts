@@ -38,9 +38,9 @@ export function writeDirectBodyTo(ctx: RequestContext, body: DirectBody, outgoin
 }
 
 /**
- * Answers with `body`: for HEAD only the headers; when served by `@hono/node-server` the status, headers
- * and body go to the Node response directly (no Web stream per chunk), and the returned marker response
- * tells the server so; otherwise a Web `Response` with a stream body.
+ * Answers with `body`: for HEAD only the headers; when served on Node (`listen()`, or `app.fetch` under
+ * `@hono/node-server`) the status, headers and body go to the Node response directly (no Web stream per
+ * chunk), and the returned marker response tells the server so; otherwise a Web `Response` with a stream body.
  */
 export function writeDirectBody(ctx: RequestContext, body: DirectBody): Response {
   const response = ctx.response!;
