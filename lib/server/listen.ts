@@ -157,7 +157,10 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   };
   // New certificates without dropping a connection: the next handshakes use them, open connections keep theirs.
   const reload = () => {
-    if (!tls || !tlsServer) return;
+    if (!tls || !tlsServer) {
+      log.info('SIGHUP received: nothing to reload (no TLS certificate)');
+      return;
+    }
     try {
       (tlsServer as { setSecureContext(options: object): void }).setSecureContext(tls.credentials());
       log.info('SIGHUP received: TLS certificate reloaded');
@@ -172,7 +175,8 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     const subscribe = cluster.isWorker ? 'on' : 'once';
     process[subscribe]('SIGTERM', onSignal);
     process[subscribe]('SIGINT', onSignal);
-    if (tls) process.on('SIGHUP', reload);
+    // A SIGHUP (`systemctl reload`, a closed terminal) never ends the server: it reloads what it can.
+    process.on('SIGHUP', reload);
   }
   const role = cluster.isWorker ? 'worker' : 'single';
   const plainPort = plainServer ? ports[tlsServer ? 1 : 0] ?? (plainServer.address() as AddressInfo).port : undefined;

@@ -97,6 +97,7 @@ export function superviseWorkers(options: WorkerOptions): Promise<RunningServer>
       (closing ??= stopAll().then(() => {
         process.off('SIGTERM', onSignal);
         process.off('SIGINT', onSignal);
+        process.off('SIGHUP', onReload);
       }));
 
     const onSignal = (signal: NodeJS.Signals) => {
@@ -104,10 +105,18 @@ export function superviseWorkers(options: WorkerOptions): Promise<RunningServer>
       log.info(`${signal} received: stopping ${slots.length} workers, each finishing its in-flight requests`);
       void close().then(() => log.info('Workers stopped'));
     };
+    // `systemctl reload` or a closed terminal: each worker reloads its certificates as a single process does, and
+    // the primary lives on (Node's default for SIGHUP would end it, and every worker with it).
+    const onReload = () => {
+      const live = slots.map((slot) => slot.worker).filter((worker) => !worker.isDead());
+      log.info(`SIGHUP received: passed on to ${live.length} workers`);
+      for (const worker of live) worker.process.kill('SIGHUP');
+    };
     // Like a single process, a second signal ends the primary at once; its workers then exit as their channel closes.
     if (options.handleSignals !== false) {
       process.once('SIGTERM', onSignal);
       process.once('SIGINT', onSignal);
+      process.on('SIGHUP', onReload);
     }
 
     let listening = 0;

@@ -3,9 +3,11 @@
 // port keeps answering; SIGTERM ends the workers' SSE streams cleanly and the primary exits 0; workers that
 // cannot start fail the start instead of being restarted for ever.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { connect } from 'node:http2';
+import { connect, type ClientHttp2Session } from 'node:http2';
+import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import { restartDelay } from '../../lib/server/workers';
 import { selfSignedCertificate } from '../support/certificate';
@@ -157,6 +159,85 @@ describe('framework.http.workers with TLS', () => {
       pids.add(pid);
     }
     expect(pids).toEqual(new Set(workers.map(String)));
+    program.child.kill('SIGTERM');
+    expect(await program.exited).toBe(0);
+  }, 30_000);
+});
+
+describe('SIGHUP to the primary of workers with TLS', () => {
+  const directory = tempDir('workers-sighup');
+  let program: Program | undefined;
+  afterEach(() => program?.child.kill('SIGKILL'));
+
+  /** A new HTTP/2 session (the primary hands it to the next worker): the worker's pid and the certificate it showed. */
+  async function session(url: string): Promise<{ pid: string; fingerprint: string; session: ClientHttp2Session }> {
+    const opened = connect(url, { rejectUnauthorized: false });
+    const pid = await ask(opened);
+    return { pid, fingerprint: (opened.socket as unknown as TLSSocket).getPeerCertificate().fingerprint256, session: opened };
+  }
+
+  function ask(opened: ClientHttp2Session): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const stream = opened.request({ ':path': '/who' });
+      let body = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => (body += chunk));
+      stream.on('end', () => resolve(body));
+      stream.on('error', reject);
+      stream.end();
+    });
+  }
+
+  /** A session on each of the two workers (others opened on the way are closed). */
+  async function onEveryWorker(url: string): Promise<Map<string, { fingerprint: string; session: ClientHttp2Session }>> {
+    const byPid = new Map<string, { fingerprint: string; session: ClientHttp2Session }>();
+    for (let attempt = 0; attempt < 20 && byPid.size < 2; attempt++) {
+      const opened = await session(url);
+      if (byPid.has(opened.pid)) opened.session.close();
+      else byPid.set(opened.pid, opened);
+    }
+    return byPid;
+  }
+
+  it('survives and passes it on: every worker reloads its certificate, open sessions keep the first one', async () => {
+    const fingerprint = (file: string) => new X509Certificate(readFileSync(file)).fingerprint256;
+    const first = selfSignedCertificate(directory, 'first');
+    const live = { certificate: join(directory, 'live.cert.pem'), key: join(directory, 'live.key.pem') };
+    copyFileSync(first.certificate, live.certificate);
+    copyFileSync(first.key, live.key);
+    program = run({ FRAMEWORK_HTTP_SSL_CERTIFICATE_FILE: live.certificate, FRAMEWORK_HTTP_SSL_CERTIFICATE_KEY_FILE: live.key, FRAMEWORK_HTTP_SSL_PORT: '0' });
+    const url = await until(() => /listening on (https:\/\/\S+) as primary of 2/.exec(program?.output() ?? '')?.[1], 'the program to listen over TLS');
+    const workers = new Set(workerPids(program.child.pid ?? 0).map(String));
+    const before = await onEveryWorker(url);
+    expect(new Set(before.keys())).toEqual(workers);
+
+    const second = selfSignedCertificate(directory, 'second');
+    copyFileSync(second.certificate, live.certificate);
+    copyFileSync(second.key, live.key);
+    program.child.kill('SIGHUP');
+    await until(() => (program!.output().match(/TLS certificate reloaded/g)?.length ?? 0) >= 2 || undefined, `both workers to reload:\n${program.output()}`);
+
+    expect(program.child.exitCode).toBeNull();
+    expect(new Set(workerPids(program.child.pid ?? 0).map(String))).toEqual(workers);
+    const after = await onEveryWorker(url);
+    expect(new Set(after.keys())).toEqual(workers);
+    for (const [pid, opened] of before) {
+      expect(opened.fingerprint).toBe(fingerprint(first.certificate));
+      expect(await ask(opened.session)).toBe(pid);
+    }
+    for (const opened of after.values()) expect(opened.fingerprint).toBe(fingerprint(second.certificate));
+    for (const opened of [...before.values(), ...after.values()]) opened.session.close();
+    program.child.kill('SIGTERM');
+    expect(await program.exited).toBe(0);
+  }, 30_000);
+
+  it('keeps a plain multi-worker service answering after SIGHUP', async () => {
+    program = run({});
+    const url = await listening(program);
+    program.child.kill('SIGHUP');
+    await until(() => /SIGHUP received: passed on to 2 workers/.test(program!.output()) || undefined, 'the primary to pass SIGHUP on');
+    expect((await text(`${url}/who`)).status).toBe(200);
+    expect(program.child.exitCode).toBeNull();
     program.child.kill('SIGTERM');
     expect(await program.exited).toBe(0);
   }, 30_000);
