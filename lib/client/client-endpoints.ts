@@ -42,6 +42,12 @@ export interface ClientEndpoint {
   readonly bindTo: Function | undefined;
   /** Declared to return a `Multi`, or producing a streaming media type: a JSON array answer is emitted item by item. */
   readonly multi: boolean;
+  /**
+   * The metadata does not say what the method returns (`Object`: an interface, a type imported with
+   * `import { type ... }`, an async iterable, or none emitted): a JSON array answer marked by the server as a stream
+   * of items (`Stream-Items`) is emitted item by item, as the types say for a `Multi`, an async iterable or a generator.
+   */
+  readonly untyped: boolean;
   /** `@RestStreamElementType`: the media type of each streamed item (JSON parses every SSE data field). */
   readonly elementType: string | undefined;
   /**
@@ -116,6 +122,7 @@ function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta
     consumes: method.consumes ?? classMeta.consumes ?? [],
     bindTo: typeof returned === 'function' && !NOT_BOUND.has(returned) && !isWrapperClass(returned) && !isMulti ? returned : undefined,
     multi: isMulti,
+    untyped: returned === undefined || returned === Object,
     elementType: method.tags.get(STREAM_ELEMENT_TYPE),
     resumable: params.some((param) => param.kind === 'header' && param.name?.toLowerCase() === 'last-event-id'),
   };

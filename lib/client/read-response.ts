@@ -11,6 +11,7 @@ import type { JsonMapper } from '../json/json-mapper';
 import type { EntityInput, MessageBodyReader } from '../providers/message-body';
 import type { ClientEndpoint } from './client-endpoints';
 import { JsonArrayItems } from '../json/json-array-items';
+import { JSON_ARRAY_ITEMS, STREAM_ITEMS_HEADER } from '../http/stream-items-header';
 
 export interface ResponseReaders {
   readonly json: JsonMapper;
@@ -165,6 +166,11 @@ async function whole(response: Response, mediaType: string, endpoint: ClientEndp
   return text;
 }
 
+/** Whether a JSON array answer is items to emit one by one rather than one value. */
+function isItemArray(response: Response, endpoint: ClientEndpoint): boolean {
+  return endpoint.multi || (endpoint.untyped && response.headers.get(STREAM_ITEMS_HEADER) === JSON_ARRAY_ITEMS);
+}
+
 /**
  * The values of a successful answer, as an Observable that reads the body when subscribed (once: the body
  * is a stream) and stops reading when unsubscribed. `asEvents` emits whole SSE events instead of their data.
@@ -176,7 +182,7 @@ export function readResponse(response: Response, endpoint: ClientEndpoint, reade
     if (mediaType === 'text/event-stream') reading = events(response, subscriber, endpoint, readers.json, asEvents);
     else if (NDJSON.has(mediaType)) reading = records(response, subscriber, '\n', readers.json);
     else if (mediaType === 'application/json-seq') reading = records(response, subscriber, RECORD_SEPARATOR, readers.json);
-    else if (endpoint.multi && mediaType.includes('json') && !readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType))) {
+    else if (isItemArray(response, endpoint) && mediaType.includes('json') && !readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType))) {
       reading = arrayItems(response, subscriber, endpoint, readers.json);
     } else if (mediaType.includes('json') || mediaType.startsWith('text/') || mediaType === 'multipart/form-data' || readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType)) || !response.body) {
       reading = whole(response, mediaType, endpoint, readers).then((value) => {

@@ -1,11 +1,14 @@
 /** Assembles the OpenAPI 3.2 document of an application from the facts the build step gathered, once. */
 import { OPENAPI_HIDDEN, OPENAPI_OPERATION, OPENAPI_RESPONSES, OPENAPI_TAGS, type APIResponseOptions } from '../decorators/openapi';
+import { logging } from '../logging/logger';
 import { findClassMeta } from '../metadata/store';
 import { readDesignType } from '../metadata/reflect-shim';
 import { baseType } from '../streaming/framing';
 import { z, type ZodType } from 'zod';
 import type { EndpointFacts, ParamFact } from './endpoint-facts';
 import { classSchema, typeSchema, zodSchema, type JsonSchema } from './type-schema';
+
+const log = logging.getLogger('rxrest.openapi');
 
 /** `info` of the document. */
 export interface OpenApiInfo {
@@ -123,10 +126,23 @@ function content(produces: readonly string[], element: JsonSchema, streams: bool
   );
 }
 
+/**
+ * A documented schema is of each item for a stream and of the whole body otherwise, and the metadata of this method
+ * does not say which it answers (`Object`: an interface, an async iterable, or `Multi` imported with `import type`).
+ */
+function warnUntyped(facts: EndpointFacts): void {
+  const where = `${facts.info.resourceClass.name}#${facts.info.methodName}`;
+  log.warn(
+    `${where}: its return type is not in the decorator metadata, so the document describes its @APIResponse schema as the whole body; ` +
+      "if it answers a stream of items, import Multi as a value (import { Multi }, not import { type Multi }) or give it a streaming @Produces",
+  );
+}
+
 function responses(facts: EndpointFacts, readsBody: boolean): JsonSchema {
   const documented = facts.methodTags.get(OPENAPI_RESPONSES) ?? [];
   const status = facts.status ?? 200;
   const own = documented.find((response) => response.status === undefined || response.status === status);
+  if (own?.schema !== undefined && !facts.streams && facts.returnType === Object) warnUntyped(facts);
   const element = schemaOf(own?.schema ?? (classSchema(facts.returnType) ? facts.returnType : undefined));
   const produces = facts.info.produces.length ? facts.info.produces : [facts.returnType === String ? 'text/plain' : 'application/json'];
   const result: JsonSchema = {

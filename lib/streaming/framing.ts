@@ -1,5 +1,6 @@
 /** How the items of a stream become bytes for each negotiated media type: SSE, NDJSON, JSON array, chunks. */
 import { formatSseData, formatSseEvent, isSseEvent, looksLikeSseEvent, type SseEvent } from './sse-event';
+import { JSON_ARRAY_ITEMS, STREAM_ITEMS_HEADER } from '../http/stream-items-header';
 
 /** The framing of one stream response: text before, per item, between items, after, and what an error after commit writes. */
 export interface Framing {
@@ -17,6 +18,8 @@ export interface Framing {
   readonly errorFrame: string | undefined;
   /** Whether keep-alive comments apply (SSE only). */
   readonly keepAlive: boolean;
+  /** A header the response carries to say how its items are framed (`Stream-Items` on a JSON array). */
+  readonly itemsHeader?: readonly [name: string, value: string];
 }
 
 const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/jsonl', 'application/stream+json']);
@@ -111,6 +114,7 @@ function jsonArrayFraming(mediaType: string): Framing {
     end: ']',
     errorFrame: undefined,
     keepAlive: false,
+    itemsHeader: [STREAM_ITEMS_HEADER, JSON_ARRAY_ITEMS],
   };
 }
 

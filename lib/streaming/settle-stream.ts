@@ -48,6 +48,7 @@ export function settleStream(ctx: RequestContext, result: unknown, streaming: En
   trackStarted(ctx, body);
   for (const [name, headerValue] of restMulti?.headers ?? []) response.headers.add(name, headerValue);
   if (streaming.elementType && framing.mediaType === 'text/event-stream') response.headers.set('x-sse-content-type', streaming.elementType);
+  if (framing.itemsHeader) response.headers.set(framing.itemsHeader[0], framing.itemsHeader[1]);
   const primed = pump.prime();
   if (primed === undefined) return answer(ctx, response, pump);
   return primed.then(() => answer(ctx, response, pump));
