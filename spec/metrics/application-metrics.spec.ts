@@ -1,6 +1,8 @@
 import { Counter } from 'prom-client';
-import { GET, Path, RestPath, type RunningServer } from '../../lib';
+import { interval, map } from 'rxjs';
+import { Blocking, GET, Path, Produces, RestPath, multi, type Multi, type RunningServer } from '../../lib';
 import { buildApp, call } from '../support/app';
+import { until } from '../support/until';
 
 @Path('items')
 class ItemResource {
@@ -12,6 +14,23 @@ class ItemResource {
   @GET @Path('broken')
   broken(): string {
     throw new Error('boom');
+  }
+}
+
+/** Opened by the spec: the blocking calls wait on it. */
+let gate: Promise<void> = Promise.resolve();
+
+@Path('busy')
+class BusyResource {
+  @GET @Path('ticks') @Produces('text/event-stream')
+  ticks(): Multi<{ tick: number }> {
+    return multi(interval(20).pipe(map((tick) => ({ tick }))));
+  }
+
+  @GET @Path('slow') @Blocking
+  async slow(): Promise<string> {
+    await gate;
+    return 'done';
   }
 }
 
@@ -54,6 +73,32 @@ describe('GET /q/metrics', () => {
     expect(samples(text, 'orders_total')).toEqual([{ labels: {}, value: 2 }]);
     expect(text).toContain('process_cpu_user_seconds_total');
     expect(text).toContain('nodejs_eventloop_lag_seconds');
+  });
+
+  it('moves the stream gauge with the streams a real socket holds open, and the lane gauge with the calls waiting', async () => {
+    const app = buildApp([BusyResource], { ...ON, 'framework.rest.worker.max-concurrency': 1 });
+    const server: RunningServer = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const gauge = async (name: string) => samples(await (await fetch(`${server.url}/q/metrics`)).text(), name)[0]?.value;
+    try {
+      const clients = [new AbortController(), new AbortController()];
+      const readers = await Promise.all(clients.map(async (client) => (await fetch(`${server.url}/busy/ticks`, { signal: client.signal })).body!.getReader()));
+      await Promise.all(readers.map((reader) => reader.read()));
+      expect(await gauge('rxrest_streams_active')).toBe(2);
+      clients[0]!.abort();
+      await until(async () => ((await gauge('rxrest_streams_active')) === 1 ? true : undefined), 'one stream to end', 5000);
+      clients[1]!.abort();
+      await until(async () => ((await gauge('rxrest_streams_active')) === 0 ? true : undefined), 'both streams to end', 5000);
+
+      let open!: () => void;
+      gate = new Promise((resolve) => (open = resolve));
+      const calls = [1, 2, 3].map(() => fetch(`${server.url}/busy/slow`).then((response) => response.text()));
+      await until(async () => ((await gauge('rxrest_worker_lane_queue')) === 2 ? true : undefined), 'two calls waiting behind the running one', 5000);
+      open();
+      expect(await Promise.all(calls)).toEqual(['done', 'done', 'done']);
+      expect(await gauge('rxrest_worker_lane_queue')).toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 
   it('is off by default, and moves with framework.metrics.path', async () => {
