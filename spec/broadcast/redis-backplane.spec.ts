@@ -6,6 +6,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { childPids, pidServing } from '../support/process-sockets';
 import { redisServer } from '../support/redis-server';
 import { until } from '../support/until';
 
@@ -46,6 +47,8 @@ function startSamples(env: Record<string, string> = {}): Promise<Instance> {
 }
 
 interface ChatClient {
+  /** The client's end of the connection: which worker serves it is read from /proc. */
+  readonly localPort: number;
   readonly messages: string[];
   /** The `event: reset` notices received. */
   readonly resets: string[];
@@ -74,6 +77,7 @@ function openChat(url: string): Promise<ChatClient> {
       });
       res.on('error', () => undefined);
       resolve({
+        localPort: res.socket.localPort!,
         messages,
         resets,
         until: async (count) => {
@@ -162,8 +166,11 @@ describe('broadcast over Redis with framework.http.workers=2', () => {
 
   it('reaches the clients of every worker (each worker is an instance)', async () => {
     await until(async () => ((await readiness(instance.url)).broadcast === 'UP' ? true : undefined), 'readiness UP');
-    // The primary hands connections to the workers in turn: four clients land on both workers.
+    // The primary hands connections to the workers in turn: four clients land on both workers (read from /proc).
     const clients = await Promise.all(Array.from({ length: 4 }, () => openChat(instance.url)));
+    const workers = childPids(instance.child.pid!);
+    expect(workers).toHaveLength(2);
+    expect(new Set(clients.map((client) => pidServing(client.localPort, workers)))).toEqual(new Set(workers));
     for (let n = 0; n < 3; n++) expect((await post(instance.url, `w${n}`)).status).toBe(202);
     await Promise.all(clients.map((client) => client.until(3)));
     for (const client of clients) expect(client.messages).toEqual(['w0', 'w1', 'w2']);

@@ -11,6 +11,7 @@ import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import { restartDelay } from '../../lib/server/workers';
 import { selfSignedCertificate } from '../support/certificate';
+import { childPids } from '../support/process-sockets';
 import { tempDir } from '../support/temp-dir';
 import { until } from '../support/until';
 
@@ -53,12 +54,6 @@ function text(url: string): Promise<{ status: number; body: string }> {
   });
 }
 
-/** The pids of the primary's children (Linux: its main thread's `children` list). */
-function workerPids(primary: number): number[] {
-  const listed = readFileSync(`/proc/${primary}/task/${primary}/children`, 'utf8').trim();
-  return listed ? listed.split(' ').map(Number) : [];
-}
-
 async function answeringPids(url: string, requests: number): Promise<Set<string>> {
   const pids = new Set<string>();
   for (let index = 0; index < requests; index++) pids.add((await text(`${url}/who`)).body);
@@ -73,7 +68,7 @@ describe('framework.http.workers', () => {
     program = run({});
     const url = await listening(program);
     const primary = program.child.pid ?? 0;
-    const workers = workerPids(primary);
+    const workers = childPids(primary);
     expect(workers).toHaveLength(2);
     expect(await answeringPids(url, 20)).toEqual(new Set(workers.map(String)));
 
@@ -86,7 +81,7 @@ describe('framework.http.workers', () => {
     expect(during.map((answer) => answer.status)).toEqual(Array(10).fill(200));
 
     const replaced = await until(() => {
-      const now = workerPids(primary);
+      const now = childPids(primary);
       return now.length === 2 && !now.includes(workers[0]) ? now : undefined;
     }, 'a new worker');
     expect(replaced).toContain(workers[1]);
@@ -97,7 +92,7 @@ describe('framework.http.workers', () => {
     program = run({});
     const url = await listening(program);
     const primary = program.child.pid ?? 0;
-    const workers = workerPids(primary);
+    const workers = childPids(primary);
     const streams = await Promise.all(
       Array.from({ length: 20 }, () =>
         // Resolved with an object: resolving with the `done` promise itself would wait for the stream's end.
@@ -140,7 +135,7 @@ describe('framework.http.workers with TLS', () => {
   it('serves HTTPS and HTTP/2 from every worker, the primary naming the TLS URL', async () => {
     program = run({ FRAMEWORK_HTTP_SSL_CERTIFICATE_FILE: certificate.certificate, FRAMEWORK_HTTP_SSL_CERTIFICATE_KEY_FILE: certificate.key, FRAMEWORK_HTTP_SSL_PORT: '0' });
     const url = await until(() => /listening on (https:\/\/\S+) as primary of 2/.exec(program?.output() ?? '')?.[1], 'the program to listen over TLS');
-    const workers = workerPids(program.child.pid ?? 0);
+    const workers = childPids(program.child.pid ?? 0);
     const pids = new Set<string>();
     for (let attempt = 0; attempt < 20 && pids.size < 2; attempt++) {
       // A new HTTP/2 session each time: the primary hands each connection to the next worker.
@@ -207,7 +202,7 @@ describe('SIGHUP to the primary of workers with TLS', () => {
     copyFileSync(first.key, live.key);
     program = run({ FRAMEWORK_HTTP_SSL_CERTIFICATE_FILE: live.certificate, FRAMEWORK_HTTP_SSL_CERTIFICATE_KEY_FILE: live.key, FRAMEWORK_HTTP_SSL_PORT: '0' });
     const url = await until(() => /listening on (https:\/\/\S+) as primary of 2/.exec(program?.output() ?? '')?.[1], 'the program to listen over TLS');
-    const workers = new Set(workerPids(program.child.pid ?? 0).map(String));
+    const workers = new Set(childPids(program.child.pid ?? 0).map(String));
     const before = await onEveryWorker(url);
     expect(new Set(before.keys())).toEqual(workers);
 
@@ -218,7 +213,7 @@ describe('SIGHUP to the primary of workers with TLS', () => {
     await until(() => (program!.output().match(/TLS certificate reloaded/g)?.length ?? 0) >= 2 || undefined, `both workers to reload:\n${program.output()}`);
 
     expect(program.child.exitCode).toBeNull();
-    expect(new Set(workerPids(program.child.pid ?? 0).map(String))).toEqual(workers);
+    expect(new Set(childPids(program.child.pid ?? 0).map(String))).toEqual(workers);
     const after = await onEveryWorker(url);
     expect(new Set(after.keys())).toEqual(workers);
     for (const [pid, opened] of before) {
