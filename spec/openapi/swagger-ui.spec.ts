@@ -2,11 +2,12 @@
 // headless by this spec for each look: `--dump-dom` prints the page once its scripts have run (within a
 // virtual-time budget), `--screenshot` saves what a person would see under spec/openapi/output/.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningServer } from '../../lib';
 import { buildSamples } from '../../samples/app';
 import { buildApp, call } from '../support/app';
+import { tempDir } from '../support/temp-dir';
 
 const output = join(__dirname, 'output');
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--virtual-time-budget=10000'];
@@ -27,7 +28,24 @@ function browse(args: string[]): Promise<string> {
   );
 }
 
+/** What of Chromium's network log (`--log-net-log`) this spec reads. */
+interface NetLog {
+  readonly constants: { readonly logEventTypes: Record<string, number> };
+  readonly events: readonly { readonly type: number; readonly params?: { readonly url?: string; readonly network_isolation_key?: string } }[];
+}
+
+/**
+ * The URLs requested for a page served from 127.0.0.1 (the page, its assets, what its scripts fetch, wherever they
+ * point), told from the browser's own background requests (updates, sign-in) by the page's network isolation key.
+ */
+function pageRequests(log: NetLog): string[] {
+  const start = log.constants.logEventTypes.URL_REQUEST_START_JOB;
+  const urls = log.events.filter((event) => event.type === start && event.params?.network_isolation_key === 'http://127.0.0.1 http://127.0.0.1').map((event) => event.params!.url!);
+  return [...new Set(urls)];
+}
+
 describe('Swagger UI', () => {
+  const netLogDir = tempDir('swagger-net-log');
   let server: RunningServer;
   beforeAll(async () => {
     server = await buildSamples({ 'framework.openapi.ui.always-include': true }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
@@ -35,7 +53,12 @@ describe('Swagger UI', () => {
   afterAll(() => server.close());
 
   it('renders every operation of the samples in a headless browser, with no outside network, and is saved as a screenshot', async () => {
-    const dom = await browse(['--dump-dom', `${server.url}/q/swagger-ui`]);
+    // Every host but the server's own fails to resolve, and the browser's network log lists every URL it asked for.
+    const netLog = join(netLogDir, 'net-log.json');
+    const dom = await browse(['--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1', `--log-net-log=${netLog}`, '--dump-dom', `${server.url}/q/swagger-ui`]);
+    const requested = pageRequests(JSON.parse(readFileSync(netLog, 'utf8')) as NetLog);
+    expect(requested).toContain(`${server.url}/q/openapi?format=json`);
+    expect(requested.filter((url) => !url.startsWith(`${server.url}/`))).toEqual([]);
     const paths = [...dom.matchAll(/data-path="([^"]+)"/g)].map((match) => match[1]);
     expect(paths).toEqual(expect.arrayContaining(['/fruits', '/cheeses/{type}{variant}', '/streams/ticks', '/multipart']));
     expect(dom).toContain('OAS 3.2');
