@@ -26,6 +26,13 @@ export interface TlsSettings {
 
 const CERTIFICATE = 'framework.http.ssl.certificate.file';
 const KEY = 'framework.http.ssl.certificate.key-file';
+const KEY_PASSWORD = 'framework.http.ssl.certificate.key-password';
+
+/** Whether a PEM key is encrypted (PKCS#8 `ENCRYPTED PRIVATE KEY`, or a traditional key with `Proc-Type: 4,ENCRYPTED`). */
+function isEncrypted(pem: Buffer): boolean {
+  const text = pem.toString('latin1');
+  return text.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----') || text.includes('Proc-Type: 4,ENCRYPTED');
+}
 
 function problem(key: string, value: string, expected: string): ConfigError {
   return new ConfigError([{ key, value, source: 'configuration', expected }]);
@@ -51,12 +58,16 @@ export function tlsSettings(config: Config, directory: string): TlsSettings | un
   if (certificate === undefined) throw problem(CERTIFICATE, '', `set, since ${KEY} is (TLS needs both)`);
   if (key === undefined) throw problem(KEY, '', `set, since ${CERTIFICATE} is (TLS needs both)`);
   const files = { certificate: resolve(directory, certificate), key: resolve(directory, key) };
-  const passphrase = config.get('framework.http.ssl.certificate.key-password');
+  const passphrase = config.get(KEY_PASSWORD);
   const credentials = (): Credentials => {
     const read = { cert: readPem(CERTIFICATE, files.certificate), key: readPem(KEY, files.key), passphrase };
     try {
       createSecureContext(read);
     } catch (error) {
+      // The password itself is never repeated in the message.
+      if (isEncrypted(read.key)) {
+        throw problem(KEY_PASSWORD, passphrase === undefined ? '' : '(hidden)', `the password of the encrypted key ${files.key} (${passphrase === undefined ? 'none is set' : 'it does not decrypt it'})`);
+      }
       throw problem(`${CERTIFICATE} and ${KEY}`, `${files.certificate}, ${files.key}`, `a PEM certificate and the private key that belongs to it (${(error as Error).message})`);
     }
     return read;

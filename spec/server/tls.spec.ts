@@ -8,11 +8,11 @@ import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders }
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import type { TLSSocket } from 'node:tls';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { map, Observable, range } from 'rxjs';
 import { ConfigError, GET, Path, Produces, RestApplication, StreamBuffer, multi, type Multi, type RunningServer } from '../../lib';
 import { sampleClasses } from '../../samples/classes';
-import { selfSignedCertificate } from '../support/certificate';
+import { encryptedKey, selfSignedCertificate } from '../support/certificate';
 import { tempDir } from '../support/temp-dir';
 
 let floodActive = 0;
@@ -304,6 +304,64 @@ describe('shutdown, reload and cleartext HTTP/2', () => {
       session.close();
       await server.close();
     }
+  });
+});
+
+/** The protocol ALPN settles on for a client offering h2 and HTTP/1.1 (`false`: the server took part in none). */
+function negotiated(port: number): Promise<string | false> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, ALPNProtocols: ['h2', 'http/1.1'], rejectUnauthorized: false }, () => {
+      resolve(socket.alpnProtocol ?? false);
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** A GET over HTTPS/1.1: status and body. */
+function https1(url: string, options: { ca?: Buffer } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpsRequest(url, { agent: false, ...options, rejectUnauthorized: options.ca !== undefined }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('TLS settings', () => {
+  it('speaks only HTTP/1.1 on the TLS port with framework.http.http2=false', async () => {
+    const server = await build({ 'framework.http.http2': 'false' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      expect(await negotiated(server.port)).toBe('http/1.1');
+      expect((await https1(`${server.url}/big`, { ca: readFileSync(certificate) })).body.split('\n').filter(Boolean)).toHaveLength(100_000);
+      const on = await build().listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+      try {
+        expect(await negotiated(on.port)).toBe('h2');
+      } finally {
+        await on.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads an encrypted key with framework.http.ssl.certificate.key-password, and names the key when the password is wrong', async () => {
+    const encrypted = encryptedKey({ certificate, key }, 'open sesame');
+    const server = await build({ 'framework.http.ssl.certificate.key-file': encrypted, 'framework.http.ssl.certificate.key-password': 'open sesame' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      expect((await https1(`${server.url}/fruits`, { ca: readFileSync(certificate) })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    const wrong = () => build({ 'framework.http.ssl.certificate.key-file': encrypted, 'framework.http.ssl.certificate.key-password': 'wrong' });
+    expect(wrong).toThrow(ConfigError);
+    expect(wrong).toThrow(`framework.http.ssl.certificate.key-password: "(hidden)" (from configuration) — the password of the encrypted key ${encrypted} (it does not decrypt it)`);
+    expect(wrong).not.toThrow(/wrong/);
+    expect(() => build({ 'framework.http.ssl.certificate.key-file': encrypted })).toThrow(`the password of the encrypted key ${encrypted} (none is set)`);
   });
 });
 

@@ -18,3 +18,11 @@ export function selfSignedCertificate(directory: string, name = 'localhost'): Ce
   ], { stdio: 'ignore' });
   return { certificate, key };
 }
+
+/** The key of `certificate` encrypted with `password` (AES-256, PKCS#8), as `framework.http.ssl.certificate.key-password` reads it. */
+export function encryptedKey(certificate: Certificate, password: string): string {
+  const encrypted = certificate.key.replace(/\.key\.pem$/, '.encrypted.key.pem');
+  execFileSync('openssl', ['pkcs8', '-topk8', '-in', certificate.key, '-v2', 'aes-256-cbc', '-passout', `pass:${password}`, '-out', encrypted], { stdio: 'ignore' });
+  return encrypted;
+}
+
