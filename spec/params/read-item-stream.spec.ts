@@ -87,9 +87,21 @@ interface Reply {
 
 /** Sends `chunks` one after the other (each after the last has been written), then reads the answer. */
 function send(path: string, contentType: string, chunks: Iterable<string | Buffer>): Promise<Reply> {
+  return sendTo(server.url, path, contentType, chunks);
+}
+
+/** `send` to another server; an answer that comes before the body is all sent is read, the rest of the body dropped. */
+function sendTo(url: string, path: string, contentType: string, chunks: Iterable<string | Buffer>): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': contentType } }, (res) => collect(res).then(resolve, reject));
-    req.on('error', reject);
+    let answered = false;
+    const req = request(`${url}${path}`, { method: 'POST', headers: { 'Content-Type': contentType } }, (res) => {
+      answered = true;
+      collect(res).then((reply) => {
+        req.destroy();
+        resolve(reply);
+      }, reject);
+    });
+    req.on('error', (error) => (answered ? undefined : reject(error)));
     const iterator = chunks[Symbol.iterator]();
     const write = () => {
       for (let step = iterator.next(); !step.done; step = iterator.next()) if (!req.write(step.value)) return void req.once('drain', write);
@@ -171,6 +183,21 @@ describe('a request body of items', () => {
       { data: { id: 7 }, id: '7', event: 'order' },
       { data: 'plain text' },
     ]);
+  });
+
+  it('bounds the whole stream by framework.http.limits.max-body-size: 413 once a chunked body of small items passes it', async () => {
+    const bounded = await RestApplication.build({ classes: [ItemResource], overrides: { 'framework.http.limits.max-body-size': '1M' } }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      // 100,000 lines of about 33 bytes: 3.3 MB, each item far under max-stream-item-size.
+      const over = await sendTo(bounded.url, '/items/count', 'application/x-ndjson', ndjsonLines(100_000, order));
+      expect(over.status).toBe(413);
+      expect(JSON.parse(over.body)).toMatchObject({ status: 413 });
+      expect(over.body).not.toContain('count');
+      const under = await sendTo(bounded.url, '/items/count', 'application/x-ndjson', ndjsonLines(20_000, order));
+      expect(under).toEqual({ status: 200, body: '{"count":20000}' });
+    } finally {
+      await bounded.close();
+    }
   });
 
   it('refuses an item past framework.http.limits.max-stream-item-size with 413 naming its line, and a body of another type with 415', async () => {
