@@ -54,6 +54,19 @@ function text(url: string): Promise<{ status: number; body: string }> {
   });
 }
 
+/** GET /who on an HTTP/2 session: the pid of the worker serving it. */
+function ask(session: ClientHttp2Session): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const stream = session.request({ ':path': '/who' });
+    let body = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => (body += chunk));
+    stream.on('end', () => resolve(body));
+    stream.on('error', reject);
+    stream.end();
+  });
+}
+
 async function answeringPids(url: string, requests: number): Promise<Set<string>> {
   const pids = new Set<string>();
   for (let index = 0; index < requests; index++) pids.add((await text(`${url}/who`)).body);
@@ -140,15 +153,7 @@ describe('framework.http.workers with TLS', () => {
     for (let attempt = 0; attempt < 20 && pids.size < 2; attempt++) {
       // A new HTTP/2 session each time: the primary hands each connection to the next worker.
       const session = connect(url, { ca: readFileSync(certificate.certificate) });
-      const pid = await new Promise<string>((resolve, reject) => {
-        const stream = session.request({ ':path': '/who' });
-        let body = '';
-        stream.setEncoding('utf8');
-        stream.on('data', (chunk: string) => (body += chunk));
-        stream.on('end', () => resolve(body));
-        stream.on('error', reject);
-        stream.end();
-      });
+      const pid = await ask(session);
       expect(session.alpnProtocol).toBe('h2');
       session.close();
       pids.add(pid);
@@ -169,18 +174,6 @@ describe('SIGHUP to the primary of workers with TLS', () => {
     const opened = connect(url, { rejectUnauthorized: false });
     const pid = await ask(opened);
     return { pid, fingerprint: (opened.socket as unknown as TLSSocket).getPeerCertificate().fingerprint256, session: opened };
-  }
-
-  function ask(opened: ClientHttp2Session): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
-      const stream = opened.request({ ':path': '/who' });
-      let body = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => (body += chunk));
-      stream.on('end', () => resolve(body));
-      stream.on('error', reject);
-      stream.end();
-    });
   }
 
   /** A session on each of the two workers (others opened on the way are closed). */
