@@ -4,7 +4,12 @@ module.exports = {
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/spec/bench/'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+    // jose ships only ES modules: Node loads them with require(), Jest's own module system needs them as CommonJS.
+    '/node_modules/jose/.+\\.js$': '<rootDir>/spec/support/esm-package-transform.js',
+  },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   testTimeout: 20000,
   // Fails the run when a spec leaves an rxrest-* folder in the OS temp directory.
   globalSetup: '<rootDir>/spec/support/global-setup.ts',

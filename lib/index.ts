@@ -82,6 +82,10 @@ export { StreamOverflowError, type OverflowPolicy } from './streaming/backlog';
 export { StreamBuffer } from './decorators/streaming';
 export { RestStreamElementType } from './decorators/stream-element-type';
 export { Blocking, NonBlocking, Transactional } from './decorators/execution';
+export { Authenticated, DenyAll, PermitAll, RolesAllowed } from './decorators/security';
+export { SecurityContext, securityContext, type Identity, type Principal } from './security/security-context';
+export { CredentialRefused, type AuthenticationMechanism } from './security/authentication-mechanism';
+export { apiKeys, type ApiKeyOptions } from './security/api-key-mechanism';
 export { localFile, FilePart } from './files/local-file';
 
 export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './assembly/rest-application';

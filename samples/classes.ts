@@ -11,6 +11,7 @@ import { legumeSampleClasses } from './legumes/legume-resource';
 import { negotiatedSampleClasses } from './negotiated/negotiated-resource';
 import { multipartSampleClasses } from './multipart/multipart-resource';
 import { RecordResource } from './records/record-resource';
+import { securitySampleClasses } from './security/security-resource';
 import { StoredFruitResource } from './stored-fruits/stored-fruit-resource';
 import { streamSampleClasses } from './streams/stream-resource';
 
@@ -28,5 +29,6 @@ export const sampleClasses: Function[] = [
   ...streamSampleClasses,
   ...chatSampleClasses,
   ...jobSampleClasses,
+  ...securitySampleClasses,
   UploadsReadiness,
 ];

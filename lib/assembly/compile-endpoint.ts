@@ -2,6 +2,7 @@
 import { compileCompression } from '../compression/compile-compression';
 import type { CompressionSettings } from '../compression/compression-settings';
 import { NAME_BINDINGS, RESPONSE_HEADERS, RESPONSE_STATUS } from '../decorators/providers';
+import { ACCESS_RULE } from '../decorators/security';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import { resolveLane } from '../execution/resolve-lane';
@@ -20,6 +21,7 @@ import { catchLater, then } from '../pipeline/settle';
 import type { StageResult } from '../pipeline/stage';
 import type { ResultDefaults } from '../pipeline/to-response';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
+import { securityStep, type SecuritySettings } from '../security/security-stage';
 import type { StreamSettings } from '../streaming/stream-pump';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
 import { compileArguments } from './compile-arguments';
@@ -46,6 +48,8 @@ export interface EndpointContext {
   readonly streams?: StreamSettings;
   /** The worker lane, the blocked-loop threshold and the `Application`'s annotations (DESIGN §5). */
   readonly lanes?: LaneSettings;
+  /** The application's authentication mechanisms, when it has any. */
+  readonly security?: SecuritySettings;
 }
 
 function parseTypes(list: readonly string[] | undefined, where: string, problems: ProblemCollector): MediaType[] {
@@ -93,8 +97,14 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
     lane: defaultLane(unit, method, returnType, context.lanes),
   };
   const compression = compileCompression(method, context.compression);
-  const steps: Step[] = compression.mark ? [compression.mark] : [];
-  const streaming = streamingOf(method, produces, returnType, context.streams);
+  const rule = method.tags.get(ACCESS_RULE) ?? unit.meta.tags.get(ACCESS_RULE);
+  if ((rule?.kind === 'authenticated' || rule?.kind === 'roles') && !context.security) {
+    problems.add(where, `@${rule.kind === 'roles' ? 'RolesAllowed' : 'Authenticated'} needs an authentication mechanism: set framework.security.jwt.jwks-url or .public-key-file, or pass authentication to build()`);
+  }
+  const security = securityStep(rule, context.security);
+  const steps: Step[] = security ? [security] : [];
+  if (compression.mark) steps.push(compression.mark);
+  const streaming = { ...streamingOf(method, produces, returnType, context.streams), endsOnExpiry: context.security?.endStreamsOnExpiry ?? false };
   const facts: EndpointFacts = {
     info, template: template.template, params: args.facts, returnType, streams: streaming.observables || isGeneratorMethod(unit, method), status: defaults.status,
     methodTags: method.tags, classTags: unit.meta.tags,

@@ -22,6 +22,8 @@ import { bodyEnvironment } from '../providers/body-environment';
 import { Router } from '../routing/router';
 import { listen, type RunningServer } from '../server/listen';
 import { superviseWorkers } from '../server/workers';
+import type { AuthenticationMechanism } from '../security/authentication-mechanism';
+import { securitySettings } from '../security/security-stage';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { StaticFiles } from '../static/static-files';
 import { OpenStreams } from '../streaming/open-streams';
@@ -54,6 +56,11 @@ export interface BuildOptions extends LoadConfigOptions {
   readonly filters?: readonly OperatorFilter[];
   /** A ready configuration, instead of loading one. */
   readonly config?: Config;
+  /**
+   * Authentication mechanisms of the application's own (`apiKeys(...)`, or one implementing
+   * `AuthenticationMechanism`), tried in order before the bearer JWTs `framework.security.jwt.*` configures.
+   */
+  readonly authentication?: readonly AuthenticationMechanism[];
 }
 
 /** What the application serves, for logs and tests. */
@@ -251,8 +258,9 @@ export const RestApplication = {
     const openStreams = new OpenStreams();
     const streams = { ...streamSettings(config), openStreams };
     const lanes = laneSettings(config, options.application);
+    const security = securitySettings(config, options.directory ?? process.cwd(), options.authentication);
     for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
-    const shared = { applicationPath: root, filters, interceptors, body, problems, compression, links, streams, lanes };
+    const shared = { applicationPath: root, filters, interceptors, body, problems, compression, links, streams, lanes, security };
     const endpoints = resources.flatMap((unit) => compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }));
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);

@@ -234,6 +234,42 @@ export const frameworkSettings = {
     default: '5s',
     description: 'Idle time before a keep-alive connection is closed.',
   }),
+  'framework.security.jwt.jwks-url': setting(text, {
+    optional: true,
+    description: 'Bearer JWTs are verified with the keys of this JWKS (fetched when first needed, cached for 10 minutes, fetched again for an unknown kid).',
+  }),
+  'framework.security.jwt.jwks-refresh-interval': setting(duration, {
+    default: '30s',
+    description: 'The JWKS is fetched again for a token with an unknown kid at most this often, so a flood of made-up kids costs one fetch.',
+  }),
+  'framework.security.jwt.public-key-file': setting(text, {
+    optional: true,
+    description: 'Bearer JWTs are verified with this PEM public key (SPKI or a certificate), instead of a JWKS.',
+  }),
+  'framework.security.jwt.issuer': setting(text, {
+    optional: true,
+    description: 'The iss a token must carry; any when absent.',
+  }),
+  'framework.security.jwt.audience': setting(list, {
+    optional: true,
+    description: 'An aud a token must carry (one of these); any when absent.',
+  }),
+  'framework.security.jwt.roles-claim': setting(text, {
+    default: 'groups',
+    description: 'The claim holding the roles, as MicroProfile JWT\'s groups; a dotted path reaches into objects (realm_access.roles).',
+  }),
+  'framework.security.jwt.clock-skew': setting(duration, {
+    default: '30s',
+    description: 'How far exp and nbf may be off the server clock.',
+  }),
+  'framework.security.jwt.algorithms': setting(list, {
+    default: 'RS256,RS384,RS512,PS256,PS384,PS512,ES256,ES384,ES512,EdDSA',
+    description: 'The signature algorithms a token may use: asymmetric ones only unless listed here.',
+  }),
+  'framework.security.streams.end-on-expiry': setting(boolean, {
+    default: 'true',
+    description: 'A stream opened with a credential that expires ends then (SSE: an event: expired first).',
+  }),
   'framework.shutdown.timeout': setting(duration, {
     default: '10s',
     description: 'Time in-flight requests get to finish on shutdown.',

@@ -42,6 +42,8 @@ export const ErrorCodes = {
   RXREST_INTERNAL_ERROR: { status: 500, title: 'Internal Server Error' },
   RXREST_STREAM_NOT_FOUND: { status: 404, title: 'Not Found' },
   RXREST_BROADCAST_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
+  RXREST_UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
+  RXREST_FORBIDDEN: { status: 403, title: 'Forbidden' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -3,6 +3,7 @@ import { Context as HonoContext } from 'hono';
 import { markContextClass } from '../metadata/context-classes';
 import { RequestContext } from '../pipeline/request-context';
 import { ResponseContext } from '../pipeline/response-context';
+import { SecurityContext, securityContext } from '../security/security-context';
 import { HttpHeaders } from './context/http-headers';
 import { ResourceInfo } from './context/resource-info';
 import { UriInfo } from './context/uri-info';
@@ -33,6 +34,7 @@ const resolvers = new Map<Function, ContextResolver>([
   [HttpHeaders, (ctx) => new HttpHeaders(ctx)],
   [ResourceInfo, (ctx) => new ResourceInfo(ctx)],
   [HonoContext, honoContext],
+  [SecurityContext, securityContext],
 ]);
 for (const type of resolvers.keys()) markContextClass(type);
 

@@ -31,7 +31,7 @@ export class FrameWriter {
   #closed = false;
   #keepAlive: Subscription | undefined;
   #onReady: () => void = () => undefined;
-  #onClosed: (() => void) | undefined;
+  #onClosed: (() => void)[] = [];
 
   constructor(framing: Framing, keepAliveMs: number, onError: (error: unknown) => void) {
     this.#framing = framing;
@@ -153,13 +153,14 @@ export class FrameWriter {
 
   /** Calls `callback` once, when the stream is over (ended, failed or cancelled). */
   whenClosed(callback: () => void): void {
-    this.#onClosed = callback;
+    if (this.#closed) callback();
+    else this.#onClosed.push(callback);
   }
 
-  /** Ends the body cleanly at once (a shutdown): what waits, a `retry:` hint for SSE clients, the framing's end. */
-  endForShutdown(retryMs: number): void {
+  /** Ends the body cleanly at once (a shutdown, an expired credential): what waits, `sseFrame` for SSE clients, the framing's end. */
+  endEarly(sseFrame: string): void {
     if (this.#closed || !this.#sink) return;
-    if (this.#framing.keepAlive) this.write(`retry:${retryMs}\n\n`);
+    if (this.#framing.keepAlive) this.write(sseFrame);
     this.end();
   }
 
@@ -170,8 +171,8 @@ export class FrameWriter {
     this.#keepAlive?.unsubscribe();
     this.#keepAlive = undefined;
     const closed = this.#onClosed;
-    this.#onClosed = undefined;
-    closed?.();
+    this.#onClosed = [];
+    for (const callback of closed) callback();
   }
 
   #put(chunk: Frame): void {

@@ -4,12 +4,12 @@
 export interface OpenStream {
   /** Whether its client reconnects by itself (SSE: `EventSource` with `Last-Event-ID`). */
   readonly reconnects: boolean;
-  /** Ends the body cleanly now: what was produced, the framing's end, and for SSE a `retry:` hint first. */
-  endForShutdown(retryMs: number): void;
+  /** Ends the body cleanly now: what was produced, `sseFrame` for SSE (a `retry:` hint, an event), the framing's end. */
+  endEarly(sseFrame: string): void;
 }
 
 /** How long an SSE client is told to wait before reconnecting (to another instance) when one shuts down. */
-const RETRY_MS = 1000;
+const RETRY_FRAME = 'retry:1000\n\n';
 
 /**
  * The open streams of one application. On shutdown, streams whose clients reconnect (SSE) end at once with
@@ -25,7 +25,7 @@ export class OpenStreams {
   }
 
   add(stream: OpenStream): void {
-    if (this.#closing && stream.reconnects) return stream.endForShutdown(RETRY_MS);
+    if (this.#closing && stream.reconnects) return stream.endEarly(RETRY_FRAME);
     this.#streams.add(stream);
   }
 
@@ -47,7 +47,7 @@ export class OpenStreams {
 
   #end(stream: OpenStream): void {
     this.#streams.delete(stream);
-    stream.endForShutdown(RETRY_MS);
+    stream.endEarly(RETRY_FRAME);
   }
 }
 

@@ -65,11 +65,15 @@ export class PullPump implements StreamPump {
     return this.#output.reconnects;
   }
 
-  endForShutdown(retryMs: number): void {
+  whenClosed(callback: () => void): void {
+    this.#output.whenClosed(callback);
+  }
+
+  endEarly(sseFrame: string): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#return();
-    this.#output.endForShutdown(retryMs);
+    this.#output.endEarly(sseFrame);
   }
 
   cancel(): void {

@@ -80,12 +80,16 @@ export class PushPump implements StreamPump {
     return this.#output.reconnects;
   }
 
-  endForShutdown(retryMs: number): void {
+  whenClosed(callback: () => void): void {
+    this.#output.whenClosed(callback);
+  }
+
+  endEarly(sseFrame: string): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#unsubscribe();
     if (this.#frameBurst()) while (!this.#backlog.empty) this.#output.write(this.#backlog.shift()!);
-    this.#output.endForShutdown(retryMs);
+    this.#output.endEarly(sseFrame);
   }
 
   cancel(): void {

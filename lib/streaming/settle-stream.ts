@@ -2,6 +2,7 @@
 import { Observable } from 'rxjs/internal/Observable';
 import type { RequestContext } from '../pipeline/request-context';
 import { ResponseContext } from '../pipeline/response-context';
+import { credentialExpiry } from '../security/security-context';
 import { baseType, framingFor, isStreamingType } from './framing';
 import { RestMulti } from './rest-multi';
 import { StreamBody } from './stream-body';
@@ -18,6 +19,25 @@ export interface EndpointStreaming {
   readonly observables: boolean;
   /** Receives source errors raised after the response was committed. */
   readonly onError: (error: unknown) => void;
+  /** A stream ends when the credential that opened it expires (`framework.security.streams.end-on-expiry`). */
+  readonly endsOnExpiry?: boolean;
+}
+
+/** The last event of an SSE stream whose credential expired: the client gets a new one and reconnects. */
+const EXPIRED_FRAME = 'event:expired\ndata:credential expired\n\n';
+
+/** The longest timer Node keeps (about 24.8 days); a later expiry is not waited for. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Ends the stream of `pump` when the credential of `ctx` expires, if it does. */
+function endAtExpiry(ctx: RequestContext, pump: StreamPump): void {
+  const expiresAt = credentialExpiry(ctx);
+  if (expiresAt === undefined) return;
+  const delay = expiresAt - Date.now();
+  if (delay > MAX_TIMER_MS) return;
+  const timer = setTimeout(() => pump.endEarly(EXPIRED_FRAME), Math.max(0, delay));
+  timer.unref();
+  pump.whenClosed(() => clearTimeout(timer));
 }
 
 /** A Multi without `@Produces` is a JSON array (DESIGN §4; the Java framework rejects it). */
@@ -43,6 +63,7 @@ export function settleStream(ctx: RequestContext, result: unknown, streaming: En
   const asLines = restMulti?.jsonArray === false && baseType(negotiated) === 'application/json';
   const framing = asLines ? { ...framingFor('application/x-ndjson'), mediaType: negotiated } : framingFor(negotiated, streaming.elementType);
   const pump = createPump(source, framing, settingsOf(restMulti, streaming.settings), streaming.onError);
+  if (streaming.endsOnExpiry) endAtExpiry(ctx, pump);
   const body = new StreamBody(pump);
   const response = new ResponseContext(restMulti?.statusCode ?? 200, body);
   trackStarted(ctx, body);

@@ -32,6 +32,8 @@ export interface StreamPump extends OpenStream {
   prime(): Promise<void> | undefined;
   attach(sink: StreamSink): void;
   cancel(): void;
+  /** Calls `callback` once the stream is over (ended, failed or cancelled). */
+  whenClosed(callback: () => void): void;
 }
 
 /** The pump for `source`: Observables are pushed under the byte budget, iterators pulled at the sink's pace. */

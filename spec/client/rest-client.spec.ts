@@ -20,6 +20,7 @@ import { Cheese } from '../../samples/negotiated/cheese';
 import { NegotiatedResource } from '../../samples/negotiated/negotiated-resource';
 import { RecordResource } from '../../samples/records/record-resource';
 import { StoredFruitResource, type StoredFruit } from '../../samples/stored-fruits/stored-fruit-resource';
+import { devToken } from '../../samples/security/mint-token';
 import { StreamResource } from '../../samples/streams/stream-resource';
 import { tempDir } from '../support/temp-dir';
 
@@ -214,9 +215,11 @@ describe('RestClient over the samples', () => {
 describe('RestClient providers and filters', () => {
   it('runs request filters (a default header, a bearer token) and response filters, in order', async () => {
     const seen: string[] = [];
+    // A token the samples accept (a refused one would answer 401 even on an open endpoint).
+    const token = await devToken('alice', ['user']);
     class BearerToken implements ClientRequestFilter {
       filter(request: ClientRequestContext): void {
-        request.headers.set('Authorization', 'Bearer secret');
+        request.headers.set('Authorization', `Bearer ${token}`);
         seen.push(`request ${request.method} ${request.url.pathname}`);
       }
     }
@@ -227,7 +230,7 @@ describe('RestClient providers and filters', () => {
     };
     const cheeses = RestClient.create(CheeseResource, { baseUrl, headers: { 'X-Client': 'spec' }, requestFilters: [BearerToken], responseFilters: [statuses] });
     await firstValueFrom(cheeses.get('brie'));
-    expect(seen).toEqual(['request GET /cheeses/brie', 'response 200 (auth Bearer secret, x spec)']);
+    expect(seen).toEqual(['request GET /cheeses/brie', `response 200 (auth Bearer ${token}, x spec)`]);
   });
 
   it('answers a call from a request filter with abortWith, without sending it', async () => {

@@ -10,6 +10,10 @@ const OPTIONAL_KEYS = [
   'framework.http.ssl.certificate.file',
   'framework.http.ssl.certificate.key-file',
   'framework.http.ssl.certificate.key-password',
+  'framework.security.jwt.jwks-url',
+  'framework.security.jwt.public-key-file',
+  'framework.security.jwt.issuer',
+  'framework.security.jwt.audience',
 ];
 
 describe('readFrameworkSettings', () => {

@@ -4,6 +4,7 @@ import { resolve as resolvePath } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { RunningServer } from '../../lib';
 import { buildSamples } from '../../samples/app';
+import { devToken } from '../../samples/security/mint-token';
 
 /** What a raw node:http client saw: one entry per header line, and the body bytes as sent (never decoded). */
 interface RawReply {
@@ -423,6 +424,30 @@ describe('samples application (the whole contract over HTTP)', () => {
       const refused = await fetch(`${base}/jobs?interval=10`, { method: 'POST' });
       expect(refused.status).toBe(400);
       expect(((await refused.json()) as { violations: { field: string }[] }).violations.map((violation) => violation.field)).toEqual(['steps']);
+    });
+  });
+
+  describe('/me and /admin/stats', () => {
+    it('GET /me answers the caller of a bearer token as {name, roles}; 401 problem JSON with WWW-Authenticate: Bearer without one', async () => {
+      const token = await devToken('alice', ['user']);
+      const me = await get('/me', { Authorization: `Bearer ${token}` });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toEqual({ name: 'alice', roles: ['user'] });
+      const anonymous = await get('/me');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+      expect(((await anonymous.json()) as { code: string }).code).toBe('RXREST_UNAUTHORIZED');
+      const expired = await get('/me', { Authorization: `Bearer ${await devToken('alice', ['user'], -60)}` });
+      expect([expired.status, expired.headers.get('www-authenticate')]).toEqual([401, 'Bearer error="invalid_token"']);
+    });
+
+    it('GET /admin/stats answers an admin 200 with {uptimeSeconds}, anyone else 403 problem JSON', async () => {
+      const admin = await get('/admin/stats', { Authorization: `Bearer ${await devToken('root', ['admin'])}` });
+      expect(admin.status).toBe(200);
+      expect(Object.keys((await admin.json()) as object)).toEqual(['uptimeSeconds']);
+      const user = await get('/admin/stats', { Authorization: `Bearer ${await devToken('alice', ['user'])}` });
+      expect(user.status).toBe(403);
+      expect(((await user.json()) as { code: string }).code).toBe('RXREST_FORBIDDEN');
     });
   });
 

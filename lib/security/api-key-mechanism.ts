@@ -1,0 +1,37 @@
+/** A simple mechanism shipped beside JWT: API keys in a header, each standing for a caller with roles. */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RequestContext } from '../pipeline/request-context';
+import { CredentialRefused, type AuthenticationMechanism } from './authentication-mechanism';
+import type { Identity } from './security-context';
+
+export interface ApiKeyOptions {
+  /** The header carrying the key (default `X-API-Key`). */
+  readonly header?: string;
+  /** Each key and who it stands for. */
+  readonly keys: Readonly<Record<string, { readonly name: string; readonly roles?: readonly string[] }>>;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Authenticates requests by an API key header. Keys are compared by their SHA-256 digests in constant time, so the
+ * time an answer takes says nothing of how much of a key was right.
+ *
+ * @example
+ * RestApplication.build({ classes, authentication: [apiKeys({ keys: { [process.env.OPS_KEY!]: { name: 'ops', roles: ['admin'] } } })] });
+ */
+export function apiKeys(options: ApiKeyOptions): AuthenticationMechanism {
+  const header = (options.header ?? 'X-API-Key').toLowerCase();
+  const known = Object.entries(options.keys).map(([key, owner]) => ({ digest: digest(key), owner }));
+  return {
+    scheme: 'ApiKey',
+    challenge: `ApiKey header="${options.header ?? 'X-API-Key'}"`,
+    hasCredential: (ctx: RequestContext) => ctx.headerValue(header) !== null,
+    authenticate(ctx: RequestContext): Identity {
+      const presented = digest(ctx.headerValue(header) ?? '');
+      const match = known.find((entry) => timingSafeEqual(entry.digest, presented));
+      if (!match) throw new CredentialRefused('unknown API key');
+      return { principal: { name: match.owner.name, claims: {} }, roles: [...(match.owner.roles ?? [])] };
+    },
+  };
+}
