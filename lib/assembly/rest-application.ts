@@ -22,6 +22,7 @@ import { bodyEnvironment } from '../providers/body-environment';
 import { Router } from '../routing/router';
 import { listen, type RunningServer } from '../server/listen';
 import { superviseWorkers } from '../server/workers';
+import { corsSettings, corsStages } from '../cors/cors';
 import type { AuthenticationMechanism } from '../security/authentication-mechanism';
 import { securitySettings } from '../security/security-stage';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
@@ -279,7 +280,11 @@ export const RestApplication = {
       : undefined;
     const openApi = applicationOpenApi(endpoints.map((endpoint) => endpoint.facts), config, root);
     const files = staticFilesOf(config, options.directory);
+    const cors = corsSettings(config);
+    const corsParts = cors ? corsStages(cors) : undefined;
     const pipeline = new RequestPipeline({
+      first: corsParts?.before,
+      finish: corsParts?.finish,
       router: routerOf(endpoints),
       preMatching: compileStage(requestSteps(filters.preMatching)),
       mappers: mappersFor(mappers, undefined),

@@ -160,6 +160,34 @@ export const frameworkSettings = {
     optional: true,
     description: 'Directory of static files to serve; no static serving when absent.',
   }),
+  'framework.http.cors.enabled': setting(boolean, {
+    default: 'false',
+    description: 'Answer cross-origin requests by the framework.http.cors.* rules (preflights before routing); same-origin and non-browser requests are unaffected.',
+  }),
+  'framework.http.cors.origins': setting(list, {
+    default: '',
+    description: 'Origins allowed to call: exact origins (https://app.example.com), * for any, or /regex/; none when empty.',
+  }),
+  'framework.http.cors.methods': setting(list, {
+    default: '',
+    description: 'Methods a preflight allows; the requested one when empty.',
+  }),
+  'framework.http.cors.headers': setting(list, {
+    default: '',
+    description: 'Request headers a preflight allows; the requested ones when empty.',
+  }),
+  'framework.http.cors.exposed-headers': setting(list, {
+    default: '',
+    description: 'Response headers the calling page may read besides the safelisted ones (Access-Control-Expose-Headers).',
+  }),
+  'framework.http.cors.access-control-max-age': setting(duration, {
+    optional: true,
+    description: 'How long a browser may cache a preflight answer (Access-Control-Max-Age).',
+  }),
+  'framework.http.cors.access-control-allow-credentials': setting(boolean, {
+    default: 'false',
+    description: 'Let pages send cookies and HTTP authentication (Access-Control-Allow-Credentials); the origin is then echoed, never *.',
+  }),
   'framework.http.proxy.proxy-address-forwarding': setting(boolean, {
     default: 'false',
     description: 'Trust Forwarded / X-Forwarded-* headers for the client address, scheme and host.',

@@ -35,6 +35,10 @@ export interface PipelineParts {
   readonly unrouted?: readonly UnroutedAnswer[];
   /** Told of every answer once written, with `performance.now()` of the request's arrival (metrics); absent: nothing is timed. */
   readonly observe?: (ctx: RequestContext, status: number, started: number) => void;
+  /** Runs before the pre-matching filters (CORS preflights and refusals). */
+  readonly first?: StageFn;
+  /** Sees every answer before it is written, errors included (CORS headers). */
+  readonly finish?: (ctx: RequestContext) => void;
 }
 
 /**
@@ -64,12 +68,14 @@ export class RequestPipeline {
   }
 
   /** Routes and handles `ctx`, then gives its answer to `answer`: synchronously when every stage answered so. */
-  #run<T>(ctx: RequestContext, answer: (ctx: RequestContext, started: number) => T | Promise<T>): T | Promise<T> {
-    const { preMatching, observe } = this.#parts;
+  #run<T>(ctx: RequestContext, write: (ctx: RequestContext, started: number) => T | Promise<T>): T | Promise<T> {
+    const { preMatching, observe, first, finish } = this.#parts;
     const started = observe ? performance.now() : 0;
+    const answer = finish ? (answered: RequestContext, at: number) => (finish(answered), write(answered, at)) : write;
     let routed: StageResult<RequestContext>;
     try {
-      routed = preMatching ? then(preMatching(ctx), this.#route) : this.#route(ctx);
+      const matching = first ? (preMatching ? then(first(ctx), preMatching) : first(ctx)) : undefined;
+      routed = matching !== undefined ? then(matching, this.#route) : preMatching ? then(preMatching(ctx), this.#route) : this.#route(ctx);
       if (!(routed instanceof RequestContext)) routed = catchLater(routed, (error) => this.#recoverUnrouted(ctx, error));
     } catch (error) {
       routed = this.#recoverUnrouted(ctx, error);

@@ -14,6 +14,7 @@ const OPTIONAL_KEYS = [
   'framework.security.jwt.public-key-file',
   'framework.security.jwt.issuer',
   'framework.security.jwt.audience',
+  'framework.http.cors.access-control-max-age',
 ];
 
 describe('readFrameworkSettings', () => {

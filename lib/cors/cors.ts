@@ -1,0 +1,98 @@
+/**
+ * Cross-origin resource sharing (the Fetch standard's CORS protocol) in the shape of `quarkus.http.cors.*`: a
+ * preflight is answered before routing; a request from an allowed origin gets its `Access-Control-*` headers on
+ * whatever answers it (errors too); a request from an origin that is not allowed is refused with 403 and no CORS
+ * header, so its page can read nothing. Requests without `Origin`, and same-origin ones, pass untouched.
+ */
+import type { Config } from '../config/config';
+import { problemDetails } from '../errors/problem-details';
+import { ForbiddenException } from '../errors/web-application-exception';
+import type { StageFn } from '../pipeline/settle';
+import type { RequestContext } from '../pipeline/request-context';
+
+export interface CorsSettings {
+  readonly origins: readonly string[];
+  readonly methods: readonly string[];
+  readonly headers: readonly string[];
+  readonly exposedHeaders: readonly string[];
+  readonly maxAgeMs: number | undefined;
+  readonly allowCredentials: boolean;
+}
+
+/** The CORS settings of `config`, or `undefined` when CORS is off. */
+export function corsSettings(config: Config): CorsSettings | undefined {
+  if (!config.get('framework.http.cors.enabled')) return undefined;
+  return {
+    origins: config.get('framework.http.cors.origins'),
+    methods: config.get('framework.http.cors.methods'),
+    headers: config.get('framework.http.cors.headers'),
+    exposedHeaders: config.get('framework.http.cors.exposed-headers'),
+    maxAgeMs: config.get('framework.http.cors.access-control-max-age'),
+    allowCredentials: config.get('framework.http.cors.access-control-allow-credentials'),
+  };
+}
+
+/** Whether an origin may call: `*`, an exact origin (case-insensitive), or a `/regex/` matching all of it. */
+function originMatcher(origins: readonly string[]): (origin: string) => boolean {
+  if (origins.includes('*')) return () => true;
+  const exact = new Set(origins.filter((origin) => !(origin.length > 2 && origin.startsWith('/') && origin.endsWith('/'))).map((origin) => origin.toLowerCase()));
+  const patterns = origins.filter((origin) => !exact.has(origin.toLowerCase())).map((origin) => new RegExp(`^(?:${origin.slice(1, -1)})$`));
+  return (origin) => exact.has(origin.toLowerCase()) || patterns.some((pattern) => pattern.test(origin));
+}
+
+const CORS_ORIGIN = 'rxrest.cors-origin';
+const refused = () => new ForbiddenException('The origin is not allowed', { problem: problemDetails('RXREST_FORBIDDEN', 'The origin is not allowed') });
+
+/** The origin of the request's own URL (`https://host:port`), to tell same-origin requests apart. */
+function ownOrigin(url: string): string {
+  const path = url.indexOf('/', url.indexOf('//') + 2);
+  return (path < 0 ? url : url.slice(0, path)).toLowerCase();
+}
+
+function sameTokens(requested: string, allowed: readonly string[]): boolean {
+  const wanted = requested.split(',').map((token) => token.trim().toLowerCase()).filter(Boolean);
+  const permitted = new Set(allowed.map((token) => token.toLowerCase()));
+  return wanted.every((token) => permitted.has(token));
+}
+
+/** The CORS stages: one before routing (preflights, refusals), one on every answer (its headers). */
+export function corsStages(settings: CorsSettings): { readonly before: StageFn; readonly finish: (ctx: RequestContext) => void } {
+  const allowed = originMatcher(settings.origins);
+  const anyOrigin = settings.origins.includes('*') && !settings.allowCredentials;
+  const maxAge = settings.maxAgeMs === undefined ? undefined : String(Math.floor(settings.maxAgeMs / 1000));
+  const before: StageFn = (ctx) => {
+    const origin = ctx.headerValue('origin');
+    if (origin === null || origin.toLowerCase() === ownOrigin(ctx.url)) return ctx;
+    if (!allowed(origin)) throw refused();
+    const method = ctx.method === 'OPTIONS' ? ctx.headerValue('access-control-request-method') : null;
+    if (method === null) {
+      ctx.setProperty(CORS_ORIGIN, origin);
+      return ctx;
+    }
+    // A preflight: answered here, before routing, so no resource has to know of CORS. A refused one carries no CORS header.
+    const requestedHeaders = ctx.headerValue('access-control-request-headers') ?? '';
+    if (settings.methods.length > 0 && !sameTokens(method, settings.methods)) throw refused();
+    if (settings.headers.length > 0 && requestedHeaders !== '' && !sameTokens(requestedHeaders, settings.headers)) throw refused();
+    ctx.setProperty(CORS_ORIGIN, origin);
+    const headers: Record<string, string> = { 'access-control-allow-methods': settings.methods.length > 0 ? settings.methods.join(', ') : method };
+    const allowHeaders = settings.headers.length > 0 ? settings.headers.join(', ') : requestedHeaders;
+    if (allowHeaders !== '') headers['access-control-allow-headers'] = allowHeaders;
+    if (maxAge !== undefined) headers['access-control-max-age'] = maxAge;
+    return ctx.abortWith(new Response(null, { status: 200, headers }));
+  };
+  const finish = (ctx: RequestContext): void => {
+    const response = ctx.response;
+    if (!response) return;
+    const origin = ctx.getProperty<string>(CORS_ORIGIN);
+    if (origin === undefined) {
+      // Answers to same-origin and refused requests still vary by origin for a cache in between.
+      if (ctx.headerValue('origin') !== null && !anyOrigin) response.headers.add('vary', 'Origin');
+      return;
+    }
+    response.headers.set('access-control-allow-origin', anyOrigin ? '*' : origin);
+    if (!anyOrigin) response.headers.add('vary', 'Origin');
+    if (settings.allowCredentials) response.headers.set('access-control-allow-credentials', 'true');
+    if (settings.exposedHeaders.length > 0 && ctx.method !== 'OPTIONS') response.headers.set('access-control-expose-headers', settings.exposedHeaders.join(', '));
+  };
+  return { before, finish };
+}
