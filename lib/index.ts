@@ -86,6 +86,7 @@ export { Authenticated, DenyAll, PermitAll, RolesAllowed } from './decorators/se
 export { SecurityContext, securityContext, type Identity, type Principal } from './security/security-context';
 export { CredentialRefused, type AuthenticationMechanism } from './security/authentication-mechanism';
 export { apiKeys, type ApiKeyOptions } from './security/api-key-mechanism';
+export { RateLimit, type RateLimitOptions } from './decorators/rate-limit';
 export { localFile, FilePart } from './files/local-file';
 
 export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './assembly/rest-application';

@@ -2,6 +2,7 @@
 import { compileCompression } from '../compression/compile-compression';
 import type { CompressionSettings } from '../compression/compression-settings';
 import { NAME_BINDINGS, RESPONSE_HEADERS, RESPONSE_STATUS } from '../decorators/providers';
+import { RATE_LIMIT } from '../decorators/rate-limit';
 import { ACCESS_RULE } from '../decorators/security';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { ExceptionMappers } from '../errors/exception-mappers';
@@ -21,6 +22,7 @@ import { catchLater, then } from '../pipeline/settle';
 import type { StageResult } from '../pipeline/stage';
 import type { ResultDefaults } from '../pipeline/to-response';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
+import type { RateLimiters } from '../rate-limit/rate-limits';
 import { securityStep, type SecuritySettings } from '../security/security-stage';
 import type { StreamSettings } from '../streaming/stream-pump';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
@@ -50,6 +52,8 @@ export interface EndpointContext {
   readonly lanes?: LaneSettings;
   /** The application's authentication mechanisms, when it has any. */
   readonly security?: SecuritySettings;
+  /** Per-client limits (`@RateLimit` and `framework.http.rate-limit.*`). */
+  readonly rateLimits?: RateLimiters;
 }
 
 function parseTypes(list: readonly string[] | undefined, where: string, problems: ProblemCollector): MediaType[] {
@@ -103,10 +107,13 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
   }
   const security = securityStep(rule, context.security);
   const steps: Step[] = security ? [security] : [];
-  if (compression.mark) steps.push(compression.mark);
   const streaming = { ...streamingOf(method, produces, returnType, context.streams), endsOnExpiry: context.security?.endStreamsOnExpiry ?? false };
+  const streams = streaming.observables || isGeneratorMethod(unit, method);
+  const limit = problems.attempt(where, () => context.rateLimits?.step(method.tags.get(RATE_LIMIT) ?? unit.meta.tags.get(RATE_LIMIT), where, streams));
+  if (limit) steps.push(limit);
+  if (compression.mark) steps.push(compression.mark);
   const facts: EndpointFacts = {
-    info, template: template.template, params: args.facts, returnType, streams: streaming.observables || isGeneratorMethod(unit, method), status: defaults.status,
+    info, template: template.template, params: args.facts, returnType, streams, status: defaults.status,
     methodTags: method.tags, classTags: unit.meta.tags,
   };
   const invoke = invokeStage(unit, method, context.interceptors, {

@@ -23,6 +23,7 @@ import { Router } from '../routing/router';
 import { listen, type RunningServer } from '../server/listen';
 import { superviseWorkers } from '../server/workers';
 import { corsSettings, corsStages } from '../cors/cors';
+import { RateLimiters, rateLimitSettings } from '../rate-limit/rate-limits';
 import type { AuthenticationMechanism } from '../security/authentication-mechanism';
 import { securitySettings } from '../security/security-stage';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
@@ -131,7 +132,8 @@ export class RestApp {
   readonly #serve = (ctx: RequestContext): void | Promise<void> => this.#pipeline.serve(ctx);
 
   /**
-   * Releases what the application holds besides a server: the Redis connections of the broadcast backplane.
+   * Releases what the application holds besides a server: the Redis connections of the broadcast backplane and of
+   * shared rate limits.
    * `listen()`'s shutdown calls it once the server has closed; call it yourself after using `fetch()` alone.
    */
   close(): Promise<void> {
@@ -260,8 +262,9 @@ export const RestApplication = {
     const streams = { ...streamSettings(config), openStreams };
     const lanes = laneSettings(config, options.application);
     const security = securitySettings(config, options.directory ?? process.cwd(), options.authentication);
+    const rateLimits = new RateLimiters(rateLimitSettings(config));
     for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
-    const shared = { applicationPath: root, filters, interceptors, body, problems, compression, links, streams, lanes, security };
+    const shared = { applicationPath: root, filters, interceptors, body, problems, compression, links, streams, lanes, security, rateLimits };
     const endpoints = resources.flatMap((unit) => compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }));
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);
@@ -282,9 +285,10 @@ export const RestApplication = {
     const files = staticFilesOf(config, options.directory);
     const cors = corsSettings(config);
     const corsParts = cors ? corsStages(cors) : undefined;
+    const finishers = [corsParts?.finish, rateLimits.used ? rateLimits.finish : undefined].filter((finish) => finish !== undefined);
     const pipeline = new RequestPipeline({
       first: corsParts?.before,
-      finish: corsParts?.finish,
+      finish: finishers.length === 0 ? undefined : finishers.length === 1 ? finishers[0] : (ctx) => finishers.forEach((finish) => finish(ctx)),
       router: routerOf(endpoints),
       preMatching: compileStage(requestSteps(filters.preMatching)),
       mappers: mappersFor(mappers, undefined),
@@ -303,6 +307,7 @@ export const RestApplication = {
     });
     const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));
     log.debug(`Built ${summary.length} endpoints`);
-    return new RestApp(config, pipeline, summary, openApi.document, lifecycle, broadcast, tls, metrics);
+    const held: ApplicationBroadcast = { checks: broadcast.checks, close: () => Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined) };
+    return new RestApp(config, pipeline, summary, openApi.document, lifecycle, held, tls, metrics);
   },
 };

@@ -188,6 +188,26 @@ export const frameworkSettings = {
     default: 'false',
     description: 'Let pages send cookies and HTTP authentication (Access-Control-Allow-Credentials); the origin is then echoed, never *.',
   }),
+  'framework.http.rate-limit.requests': setting(integer(0), {
+    default: '0',
+    description: 'Requests a client (its principal, else its address) may make per window to each endpoint without @RateLimit; 0: no limit.',
+  }),
+  'framework.http.rate-limit.window': setting(duration, {
+    default: '1m',
+    description: 'The window framework.http.rate-limit.requests counts in (whole seconds).',
+  }),
+  'framework.http.rate-limit.streams': setting(integer(0), {
+    default: '0',
+    description: 'Streams a client may hold open at once on each streaming endpoint without @RateLimit; 0: no limit.',
+  }),
+  'framework.http.rate-limit.backend': setting(oneOf(['memory', 'redis'] as const), {
+    default: 'memory',
+    description: 'Where request counts are kept: memory (per process) or redis (shared by every instance and worker). Open streams are counted per process.',
+  }),
+  'framework.http.rate-limit.redis.url': setting(text, {
+    default: 'redis://localhost:6379',
+    description: 'The Redis server of the redis rate-limit backend.',
+  }),
   'framework.http.proxy.proxy-address-forwarding': setting(boolean, {
     default: 'false',
     description: 'Trust Forwarded / X-Forwarded-* headers for the client address, scheme and host.',

@@ -44,6 +44,7 @@ export const ErrorCodes = {
   RXREST_BROADCAST_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   RXREST_UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
   RXREST_FORBIDDEN: { status: 403, title: 'Forbidden' },
+  RXREST_RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -1,0 +1,39 @@
+/** @RateLimit: how much one client may ask of an endpoint; it only records metadata. */
+import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
+import { memberName, type ClassOrMethodDecorator } from './decorator-types';
+
+export interface RateLimitOptions {
+  /** Requests one client may make per `window`. */
+  readonly requests?: number;
+  /** The window `requests` are counted in: milliseconds, or a duration such as `'10s'` or `'1m'` (whole seconds). */
+  readonly window?: number | string;
+  /** Streams one client may hold open at once. */
+  readonly streams?: number;
+}
+
+/** The options and where they were declared (`Class` or `Class#method`): each declaration counts on its own. */
+export interface DeclaredRateLimit {
+  readonly options: RateLimitOptions;
+  readonly name: string;
+}
+
+export const RATE_LIMIT = metaKey<DeclaredRateLimit>('rate-limit');
+
+/**
+ * Limits each client (its principal when authenticated, else its address) on this method, or on every method of the
+ * class (one count per method). Past the limit: 429 with `Retry-After` and the `RateLimit` headers.
+ *
+ * @example
+ * \@GET @Path('search') @RateLimit({ requests: 100, window: '10s' })
+ * search(\@RestQuery() q: string) { ... }
+ */
+export function RateLimit(options: RateLimitOptions): ClassOrMethodDecorator {
+  return (target, propertyKey) => {
+    if (propertyKey === undefined) {
+      classMeta(target as Function).tags.set(RATE_LIMIT, { options, name: (target as Function).name });
+      return;
+    }
+    const owner = ownerOf(target);
+    methodMeta(owner, memberName(propertyKey)).tags.set(RATE_LIMIT, { options, name: `${owner.name}#${String(propertyKey)}` });
+  };
+}
