@@ -74,6 +74,11 @@ function rolesOf(value: unknown): string[] {
 
 const BEARER = /^bearer +(\S+)\s*$/i;
 
+/** How many verified tokens are remembered; when full the memory is cleared (a flood of tokens costs no more than none). */
+const VERIFIED_LIMIT = 10_000;
+/** How long a verified token is taken on trust before its signature is checked again (a key removed from the JWKS counts within this). */
+const VERIFIED_FOR_MS = 60_000;
+
 /**
  * The bearer-JWT mechanism for `settings`. Keys: a JWKS fetched when the first token comes (jose's remote key set:
  * cached, fetched again for an unknown `kid` at most every `jwks-refresh-interval`, so a flood of made-up `kid`s costs
@@ -98,21 +103,36 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
     const keys = jose.createRemoteJWKSet(new URL(settings.jwksUrl!), { cooldownDuration: settings.jwksRefreshMs, cacheMaxAge: 10 * 60_000 });
     return (verify = async (token) => (await jose.jwtVerify(token, keys, options)).payload);
   };
+  // A client sends the same token with every request until it expires: its signature (about 100 µs of ECDSA or RSA
+  // work) is checked once, then the identity is reused until the token expires or a minute has passed.
+  const verified = new Map<string, { readonly identity: Identity; readonly until: number }>();
+  const identityOf = (claims: Record<string, unknown>): Identity => {
+    const name = [claims.sub, claims.upn, claims.preferred_username].find((value): value is string => typeof value === 'string') ?? '';
+    return { principal: { name, claims }, roles: rolesOf(claimAt(claims, settings.rolesClaim)), expiresAt: (claims.exp as number) * 1000 };
+  };
+  const check = async (token: string): Promise<Identity> => {
+    let claims: Record<string, unknown>;
+    try {
+      claims = await verifier()(token);
+    } catch (error) {
+      throw new CredentialRefused(`token refused: ${(error as Error).message}`, { cause: error });
+    }
+    const identity = identityOf(claims);
+    if (verified.size >= VERIFIED_LIMIT) verified.clear();
+    verified.set(token, { identity, until: Math.min(identity.expiresAt! + settings.clockSkewMs, Date.now() + VERIFIED_FOR_MS) });
+    return identity;
+  };
   return {
     scheme: 'Bearer',
     challenge: 'Bearer',
     hasCredential: (ctx: RequestContext) => /^bearer /i.test(ctx.headerValue('authorization') ?? ''),
-    async authenticate(ctx: RequestContext): Promise<Identity | undefined> {
+    authenticate(ctx: RequestContext): Identity | Promise<Identity> {
       const token = BEARER.exec(ctx.headerValue('authorization') ?? '')?.[1];
       if (token === undefined) throw new CredentialRefused('the Authorization header is not "Bearer <token>"');
-      let claims: Record<string, unknown>;
-      try {
-        claims = await verifier()(token);
-      } catch (error) {
-        throw new CredentialRefused(`token refused: ${(error as Error).message}`, { cause: error });
-      }
-      const name = [claims.sub, claims.upn, claims.preferred_username].find((value): value is string => typeof value === 'string') ?? '';
-      return { principal: { name, claims }, roles: rolesOf(claimAt(claims, settings.rolesClaim)), expiresAt: (claims.exp as number) * 1000 };
+      const known = verified.get(token);
+      if (known && Date.now() < known.until) return known.identity;
+      if (known) verified.delete(token);
+      return check(token);
     },
   };
 }

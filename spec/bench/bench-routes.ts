@@ -13,6 +13,8 @@ export interface BenchRoute {
   readonly path: string;
   /** JSON request body (POST only). */
   readonly body?: string;
+  /** Request headers besides the body's `Content-Type` (a bearer token). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** The exact response body every server must send, checked once before measuring. */
   readonly expected: string;
 }

@@ -61,11 +61,12 @@ const RESULT_PREFIX = 'WRK_RESULT ';
 
 /** A Lua script that sets the request and prints the summary as one JSON line (wrk's own text rounds p99). */
 function wrkScript(route: BenchRoute): string {
-  const request =
+  const body =
     route.body === undefined
       ? ''
       : `wrk.method = "${route.method}"\nwrk.body = [==[${route.body}]==]\nwrk.headers["Content-Type"] = "application/json"\n`;
-  return `${request}done = function(summary, latency, requests)
+  const headers = Object.entries(route.headers ?? {}).map(([name, value]) => `wrk.headers["${name}"] = [==[${value}]==]\n`).join('');
+  return `${body}${headers}done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('${RESULT_PREFIX}{"requests":%d,"duration_us":%d,"p99_us":%d,"errors":%d,"status":%d}\\n',
     summary.requests, summary.duration, latency:percentile(99), e.connect + e.read + e.write + e.timeout, e.status))
@@ -102,6 +103,7 @@ function autocannon(): LoadGenerator {
     async load(port, route, options) {
       const args = ['--yes', 'autocannon', '-j', '-c', String(options.connections), '-d', String(options.seconds), '-m', route.method];
       if (route.body !== undefined) args.push('-H', 'content-type=application/json', '-b', route.body);
+      for (const [name, value] of Object.entries(route.headers ?? {})) args.push('-H', `${name}=${value}`);
       args.push(`http://127.0.0.1:${port}${route.path}`);
       const [command, argv] = options.cpus === undefined ? ['npx', args] : ['taskset', ['-c', options.cpus, 'npx', ...args]];
       const { stdout } = await run(command, argv, { timeout: (options.seconds + 120) * 1000, maxBuffer: 16 * 1024 * 1024 });

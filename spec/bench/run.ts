@@ -11,10 +11,10 @@ import { summarizeProfile } from './profile-summary';
 import { formatHeadToHead, formatRoute, type Sample } from './report';
 import { clockTicksPerSecond, cpuPinning, cpuTicks, SERVER_NAMES, startServer, type CpuPinning, type ServerName, type ServerProcess } from './server-process';
 
-const PARTS = ['load', 'streaming', 'multipart', 'json', 'openapi', 'metrics', 'workers', 'client', 'broadcast', 'ingest', 'http2', 'cachegrind'] as const;
+const PARTS = ['load', 'streaming', 'multipart', 'json', 'openapi', 'metrics', 'workers', 'client', 'broadcast', 'ingest', 'http2', 'security', 'cachegrind'] as const;
 type Part = (typeof PARTS)[number];
 /** What a plain `npm run bench` runs: the cache-simulator counts take minutes per route and need valgrind, so only on request. */
-const DEFAULT_PARTS: readonly Part[] = ['load', 'streaming', 'multipart', 'json', 'openapi', 'metrics', 'workers', 'client', 'broadcast', 'ingest', 'http2'];
+const DEFAULT_PARTS: readonly Part[] = ['load', 'streaming', 'multipart', 'json', 'openapi', 'metrics', 'workers', 'client', 'broadcast', 'ingest', 'http2', 'security'];
 
 interface BenchOptions extends LoadOptions {
   readonly parts: readonly Part[];
@@ -32,7 +32,7 @@ interface BenchOptions extends LoadOptions {
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|cachegrind] [--rounds=3] [--seconds=5]
+const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|security|cachegrind] [--rounds=3] [--seconds=5]
        [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--verbose] [--profile]
   --verbose: print every run as it ends
   --no-pin: let the OS place the servers and wrk (by default each has a CPU of its own when taskset can do it)
@@ -257,6 +257,7 @@ async function main(): Promise<void> {
     if (part === 'broadcast') await runOptional(part, 'broadcast.bench', 'runBroadcastBench');
     if (part === 'ingest') await runOptional(part, 'ingest.bench', 'runIngestBench');
     if (part === 'http2') await runOptional(part, 'http2.bench', 'runHttp2Bench');
+    if (part === 'security') await runOptional(part, 'security.bench', 'runSecurityBench');
     if (part === 'cachegrind') await runCachegrindBench(selected(options), note);
   }
 }

@@ -198,6 +198,15 @@ describe('bearer JWTs', () => {
     expect((await get('/secure/me', await sign(key, 'first'))).status).toBe(200);
   });
 
+  it('refuses a token it admitted before once the token has expired (a verified token is remembered only until then)', async () => {
+    const token = await sign(key, 'first', { exp: now() + 1 });
+    expect((await get('/secure/me', token)).status).toBe(200);
+    expect((await get('/secure/me', token)).status).toBe(200);
+    // exp, then the 1 s of clock skew the spec's server allows.
+    await new Promise((resolve) => setTimeout(resolve, 3100));
+    expect((await get('/secure/me', token)).status).toBe(401);
+  });
+
   it('ends an SSE stream when the token that opened it expires: an expired event, then the end', async () => {
     const exp = now() + 2;
     const opened = Date.now();

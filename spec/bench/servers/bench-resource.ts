@@ -1,5 +1,5 @@
 /** The bench routes as decorated rxrest resources, written the way an application would write them. */
-import { Body, Consumes, GET, Path, POST, Produces, RestPath, RestQuery, Separator } from '../../../lib';
+import { Authenticated, Body, Consumes, GET, Path, POST, Produces, RestPath, RestQuery, Separator } from '../../../lib';
 import { HELLO } from '../bench-routes';
 
 @Path('/')
@@ -24,5 +24,17 @@ export class BenchResource {
   @Produces('application/json')
   echo(@Body() body: Record<string, unknown>): Record<string, unknown> {
     return body;
+  }
+}
+
+/** `/hello` behind a bearer JWT, for the cost of authentication (served when the bench gives a key). */
+@Path('/secure')
+export class SecureBenchResource {
+  @GET
+  @Path('hello')
+  @Produces('text/plain')
+  @Authenticated
+  hello(): string {
+    return HELLO;
   }
 }

@@ -1,13 +1,16 @@
 /** The bench routes as decorated rxrest resources, built and served the way an application would be. */
 import { RestApplication, resolveConfig } from '../../../lib';
 import { READY_PREFIX } from '../bench-routes';
-import { BenchResource } from './bench-resource';
+import { BenchResource, SecureBenchResource } from './bench-resource';
 import { followParent } from './server-control';
 
 async function main(): Promise<void> {
   // BENCH_WORKERS: framework.http.workers, for the workers benchmark (the primary speaks for its workers).
-  const config = resolveConfig({ overrides: { 'framework.http.workers': process.env.BENCH_WORKERS ?? '1' } });
-  const app = RestApplication.build({ classes: [BenchResource], config });
+  // BENCH_JWT_PUBLIC_KEY: a PEM file; /secure/hello then takes bearer JWTs signed by its key (the security bench).
+  const key = process.env.BENCH_JWT_PUBLIC_KEY;
+  const overrides = { 'framework.http.workers': process.env.BENCH_WORKERS ?? '1', ...(key ? { 'framework.security.jwt.public-key-file': key } : {}) };
+  const config = resolveConfig({ overrides });
+  const app = RestApplication.build({ classes: key ? [BenchResource, SecureBenchResource] : [BenchResource], config });
   const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
   if (server.role === 'worker') return;
   process.stdout.write(`${READY_PREFIX}${server.port}\n`);
