@@ -9,14 +9,13 @@ import { join } from 'node:path';
 import type * as Jose from 'jose';
 import { BENCH_ROUTES, HELLO, type BenchRoute } from './bench-routes';
 import { findLoadGenerator } from './load';
+import { median } from './report';
 import { clockTicksPerSecond, cpuPinning, cpuTicks, startServer } from './server-process';
 
 const ROUNDS = 5;
 const SECONDS = 5;
 const CONNECTIONS = 50;
 const TARGET_US = 25;
-
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** Runs the benchmark and prints its lines; returns the row (CPU µs per request of each route and the difference). */
 export async function runSecurityBench(): Promise<Record<string, number>[]> {

@@ -1,7 +1,9 @@
 // CORS over a real socket: preflights answered before routing, headers on every answer to an allowed origin (errors
 // too), 403 with no CORS header for another origin, requests without Origin and same-origin ones untouched.
-import { request } from 'node:http';
 import { GET, Path, PUT, RestApplication, type RunningServer } from '../../lib';
+import { send as sendTo, type RawReply as Reply } from '../support/http';
+
+const send = (server: RunningServer, method: string, path: string, headers: Record<string, string> = {}): Promise<Reply> => sendTo(`${server.url}${path}`, method, headers);
 
 let calls = 0;
 
@@ -18,25 +20,6 @@ class NoteResource {
     calls++;
     return ['b'];
   }
-}
-
-interface Reply {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-function send(server: RunningServer, method: string, path: string, headers: Record<string, string> = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method, headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 const APP = 'http://app.example.test';

@@ -3,7 +3,10 @@
 import { request } from 'node:http';
 import { interval, map } from 'rxjs';
 import { Authenticated, DefinitionError, GET, Path, Produces, RateLimit, RestApplication, apiKeys, multi, type Multi, type RunningServer } from '../../lib';
+import { send, type RawReply as Reply } from '../support/http';
 import { redisServer } from '../support/redis-server';
+
+const get = (url: string, headers: Record<string, string> = {}): Promise<Reply> => send(url, 'GET', headers);
 import { until } from '../support/until';
 
 @Path('limited')
@@ -27,25 +30,6 @@ class LimitedResource {
   plain(): string {
     return 'plain';
   }
-}
-
-interface Reply {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-function get(url: string, headers: Record<string, string> = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 async function serving(overrides: Record<string, string>, run: (server: RunningServer) => Promise<void>): Promise<void> {

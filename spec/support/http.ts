@@ -35,3 +35,24 @@ export async function encodeForm(form: FormData): Promise<{ headers: Record<stri
   const encoded = new Response(form);
   return { headers: { 'content-type': encoded.headers.get('content-type')! }, body: new Uint8Array(await encoded.arrayBuffer()) };
 }
+
+/** One answer as a client outside the process sees it: status, header map and body text. */
+export interface RawReply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/** A request over a fresh connection (no keep-alive) with `headers`, any method, whole answer read. */
+export function send(url: string, method = 'GET', headers: Record<string, string> = {}): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
