@@ -1,6 +1,7 @@
 /**
  * Import boundaries between lib/ folders (run by `npm run lint`, part of `npm test`).
  * Build-time and request-time code flow one way: decorators record, assembly compiles, pipeline runs.
+ * Type-only imports count too (tsPreCompilationDeps): a circle or a climb made of `import type` is still one.
  */
 const pure = '^lib/(http|routing|logging)/';
 
@@ -50,7 +51,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    tsPreCompilationDeps: false,
+    tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     exclude: { path: '\\.d\\.ts$' },
   },

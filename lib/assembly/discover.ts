@@ -5,14 +5,9 @@ import { EXCEPTION_MAPPER, PROVIDER, REQUEST_FILTER, RESPONSE_FILTER } from '../
 import { findClassMeta, registeredClasses, type ClassMeta, type Tags } from '../metadata/store';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import { HEALTH_KINDS } from '../decorators/health';
+import type { Unit } from '../metadata/unit';
 
-export interface Unit {
-  readonly type: Function;
-  readonly meta: ClassMeta;
-  readonly instance: object;
-  /** Whether the class declares endpoints (its exception mappers are then class-local). */
-  readonly isResource: boolean;
-}
+export type { Unit };
 
 export interface DiscoveryOptions {
   readonly classes?: readonly Function[];

@@ -9,7 +9,7 @@ import { HalEntityWrapper } from '../hal/hal-entity-wrapper';
 import { joinPaths } from '../routing/path-template';
 import { parseTemplate } from '../routing/template-parser';
 import { locate, type ProblemCollector } from '../errors/definition-error';
-import type { Unit } from '../assembly/discover';
+import type { Unit } from '../metadata/unit';
 import { LinkRegistry } from './link-registry';
 
 // Return types that say nothing about the entity: containers (HAL wrappers too) erase their element type,

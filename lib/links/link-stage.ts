@@ -5,7 +5,7 @@ import { formatLink, type WebLink } from '../http/link-header';
 import type { MediaType } from '../http/media-type';
 import type { StageFn } from '../pipeline/chain';
 import type { EndpointInfo } from '../pipeline/request-context';
-import type { Unit } from '../assembly/discover';
+import type { Unit } from '../metadata/unit';
 import { HalEntityWrapper } from '../hal/hal-entity-wrapper';
 import { HalService } from '../hal/hal-service';
 import { RestMediaType } from '../hal/rest-media-type';

@@ -1,9 +1,7 @@
 /** Compiles each endpoint parameter into a function that reads its value from the request. */
 import { DATE_FORMAT, DEFAULT_VALUE, PARAM_OPTIONS, SEPARATOR, type ParamOptions } from '../decorators/params';
-import type { MetaKey, ParamMeta, Tags } from '../metadata/store';
-import type { RequestContext } from '../pipeline/request-context';
-import type { PathTemplate } from '../routing/path-template';
-import type { BodySettings } from './body-settings';
+import type { MetaKey } from '../metadata/store';
+import type { ArgumentReader, ArgumentSpec } from './argument-spec';
 import { compileBeanReader } from './compile-bean';
 import { contextResolver } from './context-types';
 import { describeType } from './convert';
@@ -15,21 +13,7 @@ import { compileContainerBodyReader, compileMultipartArgument, compileMultipartI
 import { isFormContainer } from '../multipart/form-container';
 import { MultipartFormDataInput } from '../multipart/multipart-form-data-input';
 
-/** Reads one argument; async only for body and form values. */
-export type ArgumentReader = (ctx: RequestContext) => unknown;
-
-export interface ArgumentSpec {
-  readonly meta: ParamMeta;
-  readonly name: string | undefined;
-  readonly designType: unknown;
-  readonly settings: BodySettings;
-  /** The endpoint's path template: a path parameter is read by the capture group of its variable. */
-  readonly template: PathTemplate;
-  /** More tags to read options from (a bean property's own tags); the parameter's win. */
-  readonly extraTags?: Tags;
-  /** Bean classes being compiled, to refuse a bean that contains itself. */
-  readonly beans?: readonly Function[];
-}
+export type { ArgumentReader, ArgumentSpec } from './argument-spec';
 
 /** A problem found while compiling a parameter; the build step adds class and method. */
 export class ParameterDefinitionError extends Error {}

@@ -3,7 +3,7 @@ import { PARAM_OPTIONS } from '../decorators/params';
 import { readDesignType } from '../metadata/reflect-shim';
 import { classChain, type ParamMeta } from '../metadata/store';
 import type { RequestContext } from '../pipeline/request-context';
-import type { ArgumentReader, ArgumentSpec } from './compile-argument';
+import type { ArgumentReader, ArgumentSpec } from './argument-spec';
 import { describeType } from './convert';
 
 type CompileArgument = (spec: ArgumentSpec) => ArgumentReader;

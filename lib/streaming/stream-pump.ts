@@ -1,11 +1,6 @@
-/** A stream response's engine: a source (pushed or pulled) moved through a framing into a sink. */
+/** What a stream response's engine is and takes: its settings and the pump every kind of source is moved by. */
 import type { OverflowPolicy } from './backlog';
-import type { Framing } from './framing';
-import { FrameWriter } from './frame-writer';
-import { PullPump } from './pull-pump';
-import { PushPump } from './push-pump';
 import type { StreamSink } from './stream-sink';
-import type { StreamSource } from './stream-source';
 import type { OpenStream, OpenStreams } from './open-streams';
 
 /** Per-stream settings (`framework.rest.stream.*`, `framework.rest.sse.keep-alive`, or per endpoint). */
@@ -34,12 +29,4 @@ export interface StreamPump extends OpenStream {
   cancel(): void;
   /** Calls `callback` once the stream is over (ended, failed or cancelled). */
   whenClosed(callback: () => void): void;
-}
-
-/** The pump for `source`: Observables are pushed under the byte budget, iterators pulled at the sink's pace. */
-export function createPump(source: StreamSource, framing: Framing, settings: StreamSettings, onError: (error: unknown) => void): StreamPump {
-  const output = new FrameWriter(framing, settings.keepAliveMs, onError);
-  // SSE commits at once; other framings wait for the first item, so an early failure still gets a real status.
-  const eager = framing.keepAlive;
-  return source.kind === 'push' ? new PushPump(source.observable, output, settings, eager) : new PullPump(source.open, output, eager, settings.openStreams);
 }
