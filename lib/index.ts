@@ -74,7 +74,7 @@ export { HalEntityWrapper, type HalWrapper } from './hal/hal-entity-wrapper';
 export { HalCollectionWrapper } from './hal/hal-collection-wrapper';
 export type { HalLink } from './hal/hal-link';
 
-// streaming, execution lanes, files (DESIGN §4, §5)
+// streaming, execution lanes, files (docs/streaming.md)
 export { multi, uni, isMulti, Multi, type Uni } from './streaming/multi';
 export { RestMulti } from './streaming/rest-multi';
 export { sseEvent, type SseEvent } from './streaming/sse-event';

@@ -68,7 +68,7 @@ export function compileArguments(type: Function, method: MethodMeta, template: P
     const reader = problems.attempt(where, () => compileArgument({ meta, name, designType: types[i], settings, template }));
     if (reader) readers.push(reader);
   }
-  // DESIGN §2: metadata is used when present, never required, but a type it would have given is not guessed.
+  // Decorator metadata is used when present, never required, but a type it would have given is not guessed.
   if (untyped.length) {
     log.warn(`${locate(type, method.name)}: no decorator metadata (design:paramtypes) was emitted, so these parameters are read as strings`
       + ` (a body as plain JSON): ${untyped.join(', ')}. Enable "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig,`

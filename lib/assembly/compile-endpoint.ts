@@ -48,7 +48,7 @@ export interface EndpointContext {
   readonly compression?: CompressionSettings;
   /** `framework.rest.stream.*` and `framework.rest.sse.keep-alive` (defaults when absent). */
   readonly streams?: StreamSettings;
-  /** The worker lane, the blocked-loop threshold and the `Application`'s annotations (DESIGN §5). */
+  /** The worker lane, the blocked-loop threshold and the `Application`'s annotations (execution lanes: docs/streaming.md). */
   readonly lanes?: LaneSettings;
   /** The application's authentication mechanisms, when it has any. */
   readonly security?: SecuritySettings;

@@ -1,4 +1,4 @@
-/** Places the request filters and the invoke step in the endpoint's lane (DESIGN §5). */
+/** Places the request filters and the invoke step in the endpoint's lane (execution lanes: docs/streaming.md). */
 import type { WorkerLane } from '../execution/worker-lane';
 import type { Tags } from '../metadata/store';
 import type { StageFn, Step } from '../pipeline/chain';

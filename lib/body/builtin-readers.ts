@@ -86,7 +86,7 @@ export function localFileReader(settings: FileSettings): BuiltinReader {
 
 export { LocalFile };
 
-/** `application/json` and every `+json` type are JSON (reference A2); a body without `Content-Type` is taken as JSON too. */
+/** `application/json` and every `+json` type are JSON; a body without `Content-Type` is taken as JSON too. */
 export function isJsonMediaTypeText(mediaType: string | undefined): boolean {
   if (mediaType === undefined) return true;
   const base = mediaType.split(';', 1)[0].trim().toLowerCase();

@@ -1,4 +1,4 @@
-/** Warns, naming the method, when a synchronous call held the event loop longer than allowed (DESIGN §5). */
+/** Warns, naming the method, when a synchronous call held the event loop longer than allowed (execution lanes: docs/streaming.md). */
 import type { Logger } from '../logging/logger';
 
 /**

@@ -1,4 +1,4 @@
-/** Decides an endpoint's lane from its annotations and declared return type (DESIGN §5). */
+/** Decides an endpoint's lane from its annotations and declared return type (execution lanes: docs/streaming.md). */
 import { Readable } from 'node:stream';
 import { Observable } from 'rxjs/internal/Observable';
 import { LANE, TRANSACTIONAL } from '../decorators/execution';

@@ -1,4 +1,4 @@
-/** File results: `localFile(path)` for a whole file (the spec's Path/File), `FilePart` for part of one. */
+/** File results: `localFile(path)` for a whole file (a `Path` or `File` result in Java REST), `FilePart` for part of one. */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LocalFile } from '../body/local-file';
@@ -21,7 +21,7 @@ function isCount(value: number): boolean {
 }
 
 /**
- * `length` bytes of a file from `offset` (the spec's PathPart/FilePart), served as 200 with that content.
+ * `length` bytes of a file from `offset` (Quarkus REST's `PathPart`/`FilePart`), served as 200 with that content.
  * The constructor checks the numbers and, as the Java framework does, that the part lies within the file.
  *
  * @throws RangeError for a negative or fractional offset or length, or a part beyond the end of the file.

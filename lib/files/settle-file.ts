@@ -35,7 +35,7 @@ export function isFileResult(value: unknown): value is LocalFile | FilePart | Fi
 
 /**
  * The response for a whole file: 200 with `Content-Length`, or 206 with `Content-Range` for one
- * satisfiable `Range`; several or unsatisfiable ranges get the whole file (reference A8, RFC 9110 §14.2).
+ * satisfiable `Range`; several or unsatisfiable ranges get the whole file (RFC 9110 §14.2).
  */
 export async function fileResponse(path: string, rangeHeader: string | null, mediaType = mediaTypeOf(path)): Promise<ResponseContext> {
   const { size } = await stat(path);
@@ -55,7 +55,7 @@ async function responseFor(result: LocalFile | FilePart | FileHandle, rangeHeade
     if (length === 0) return new ResponseContext(200, '', undefined, mediaType);
     return new ResponseContext(200, new FileBody({ path }, mediaType, { start: offset, end: offset + length - 1 }, length));
   }
-  // An open handle (the spec's AsyncFile): its size may change as it is read, so no Content-Length (reference A8).
+  // An open handle (Quarkus REST's `AsyncFile`): its size may change as it is read, so no Content-Length.
   return new ResponseContext(200, new FileBody({ handle: result }, OCTET_STREAM, undefined, undefined));
 }
 

@@ -5,7 +5,7 @@ import { WithHalLinks, type HrefResolver } from './hal-link';
 
 /**
  * A collection with links, written as JSON as `{"_embedded":{"<collectionName>":[item...]},"_links":{...}}`
- * where each item is a {@link HalEntityWrapper} with its own `_links` (spec section 2).
+ * where each item is a {@link HalEntityWrapper} with its own `_links` (HAL's `_embedded`, draft-kelly-json-hal).
  *
  * @example
  * const wrapper = halService.toHalCollectionWrapper(records, 'records', Record);

@@ -13,7 +13,7 @@ export type { HrefResolver } from './hal-link';
 
 /**
  * An entity with links, written as JSON as `{...fields, _links: {rel: {href, title?, type?}}}`
- * (spec section 2). Returned from an endpoint, it is written as it is.
+ * (HAL's `_links`, draft-kelly-json-hal). Returned from an endpoint, it is written as it is.
  *
  * @example
  * new HalEntityWrapper(record, { href: 'http://x/records/1', rel: 'self' }).toJSON();

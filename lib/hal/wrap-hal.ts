@@ -7,7 +7,7 @@ import { HalEntityWrapper } from './hal-entity-wrapper';
 import type { HalService } from './hal-service';
 import { RestMediaType } from './rest-media-type';
 
-/** The `_embedded` name of automatically wrapped collections (spec section 2). */
+/** The `_embedded` name of automatically wrapped collections (HAL's `_embedded`, draft-kelly-json-hal). */
 export const AUTOMATIC_COLLECTION_NAME = 'items';
 
 export function isHalMediaType(mediaType: string | undefined): boolean {

@@ -1,4 +1,4 @@
-/** One part of a parsed multipart request (a text value or a file on disk), and its item summary (spec §2). */
+/** One part of a parsed multipart request (a text value or a file on disk), and its item summary (docs/multipart.md). */
 import type { PartHeaders } from './file-upload';
 import { FileUpload } from './file-upload';
 
@@ -10,7 +10,7 @@ export interface FileItem {
   readonly isInMemory: false;
 }
 
-/** The item summary of spec section 2. */
+/** What a part's value is, in one word: a text value or a file. */
 export interface ItemSummary {
   readonly name: string;
   readonly size: number;

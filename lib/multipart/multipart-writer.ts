@@ -61,7 +61,7 @@ async function* multipartBody(output: MultipartFormDataOutput, boundary: string)
   yield encoder.encode(`--${boundary}--\r\n`);
 }
 
-/** The default media type of a container property's value (spec A7): files octet-stream, objects JSON, the rest text. */
+/** The default media type of a container property's value: files octet-stream, objects JSON, the rest text. */
 function defaultPartType(value: unknown): string {
   if (value instanceof FileUpload || value instanceof Uint8Array || value instanceof ReadableStream) return 'application/octet-stream';
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return 'application/json';

@@ -57,7 +57,7 @@ function partHeaders(part: FormValue): Headers {
 
 /**
  * The media type a part is read as: its `@PartType`, else the part's own. A non-file part arrives as
- * `text/plain` by default (RFC 7578 §4.4), and an object type then means JSON (spec A6).
+ * `text/plain` by default (RFC 7578 §4.4), and an object type then means JSON.
  */
 function mediaTypeOf(part: FormValue, target: PartTarget, objectTarget: boolean): string {
   if (target.partType) return target.partType;

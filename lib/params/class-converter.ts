@@ -31,7 +31,7 @@ function guarded(type: Function, make: Converter): Converter {
   };
 }
 
-/** Errors carrying an HTTP status (a `WebApplicationException` thrown by a factory) keep it (reference A3). */
+/** Errors carrying an HTTP status (a `WebApplicationException` thrown by a factory) keep it. */
 function isHttpError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number';
 }

@@ -26,7 +26,7 @@ export interface ValueParam {
 
 type ValueConverter = (values: RawValues) => unknown;
 
-/** Path, query and matrix values that do not convert mean "no such resource" (404); the rest are bad requests (400) (reference A3). */
+/** Path, query and matrix values that do not convert mean "no such resource" (404); the rest are bad requests (400). */
 const notFoundKinds = new Set<ParamKind>(['path', 'query', 'matrix']);
 
 function failure(kind: ParamKind, name: string, message: string, cause?: unknown): Error {

@@ -28,7 +28,7 @@ interface NodeSource extends NodeExchange {
   readonly host: string;
 }
 
-/** Which lane the endpoint runs in (DESIGN §5). */
+/** Which lane the endpoint runs in (execution lanes: docs/streaming.md). */
 export type Lane = 'event-loop' | 'worker';
 
 /** What a matched endpoint tells about itself to filters, mappers and `ResourceInfo`. */

@@ -9,7 +9,7 @@ import { formatLink } from '../http/link-header';
 import { ResponseHeaders } from './response-headers';
 
 /**
- * A response with a typed entity, the spec's `RestResponse<T>`. Build one with the static shortcuts or
+ * A response with a typed entity, Quarkus REST's `RestResponse<T>`. Build one with the static shortcuts or
  * with {@link ResponseBuilder}.
  *
  * @example

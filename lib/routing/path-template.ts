@@ -1,4 +1,4 @@
-// Compiles path templates into anchored regexes with precedence keys (Java REST specification §3.7.2–3.7.3); knows nothing of requests.
+// Compiles path templates into anchored regexes with precedence keys (the Java REST specification's template syntax and matching order); knows nothing of requests.
 import { decodeRoutedValue, normalizeEscapes } from './percent-encoding';
 import { mayMatchSlash } from './slash-analysis';
 import { parseTemplate, TemplateError, type TemplateToken } from './template-parser';

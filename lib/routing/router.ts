@@ -1,4 +1,4 @@
-// Finds every route whose path template matches a request path, best first (Java REST specification §3.7.2); knows nothing of HTTP methods.
+// Finds every route whose path template matches a request path, best first (the Java REST specification's request matching); knows nothing of HTTP methods.
 import { NO_PARAMS, readParams, type PathTemplate } from './path-template';
 import { decodeRoutedValue } from './percent-encoding';
 import { SegmentIndex } from './segment-index';
@@ -62,7 +62,7 @@ class TemplateMatch<T> implements RouteMatch<T> {
 }
 
 /**
- * Orders templates as the Java REST specification §3.7.2 does: more literal characters first, then more
+ * Orders templates as the Java REST specification's request matching does: more literal characters first, then more
  * variables, then more variables with an explicit regex; then earlier registration.
  */
 function byPrecedence<T>(a: RouteGroup<T>, b: RouteGroup<T>): number {

@@ -1,4 +1,4 @@
-// Tokenises path templates (`{name}` / `{name: regex}`, Java REST specification §3.7.3); knows nothing of matching.
+// Tokenises path templates (`{name}` / `{name: regex}`, as the Java REST specification writes them); knows nothing of matching.
 
 /**
  * A malformed path template. The build step collects these into its definition error.

@@ -1,4 +1,4 @@
-/** `Multi` and `Uni`: Observables marked as many-item streams or single results (DESIGN §4). */
+/** `Multi` and `Uni`: Observables marked as many-item streams or single results (docs/streaming.md). */
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import type { Subscription } from 'rxjs';

@@ -41,7 +41,7 @@ function endAtExpiry(ctx: RequestContext, pump: StreamPump): void {
   pump.whenClosed(() => clearTimeout(timer));
 }
 
-/** A Multi without `@Produces` is a JSON array (DESIGN §4; the Java framework rejects it). */
+/** A Multi without `@Produces` is a JSON array (the Java framework rejects it; see docs/streaming.md). */
 const DEFAULT_STREAM_TYPE = 'application/json';
 
 function settingsOf(multi: RestMulti<unknown> | undefined, defaults: StreamSettings): StreamSettings {

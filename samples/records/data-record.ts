@@ -1,4 +1,4 @@
-/** The record of the HAL example (spec section 2): `{id, slug, value}`. */
+/** The record of the HAL example: `{id, slug, value}`. */
 
 export class DataRecord {
   constructor(

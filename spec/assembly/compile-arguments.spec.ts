@@ -2,7 +2,7 @@ import * as ts from 'typescript';
 import * as lib from '../../lib';
 import type { LogRecord } from '../../lib';
 
-/** Resources transpiled the way esbuild-based tools do it: decorators kept, no `design:*` metadata (DESIGN §2). */
+/** Resources transpiled the way esbuild-based tools do it: decorators kept, no `design:*` metadata: metadata is used when present, never required. */
 const source = `
 import { Context, GET, Path, POST, RestPath, RestQuery, UriInfo } from 'rxrest';
 

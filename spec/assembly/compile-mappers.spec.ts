@@ -5,7 +5,7 @@ import { buildApp, call } from '../support/app';
 
 class OutOfStock extends Error {}
 
-/** A global mapper (not a resource) taking context objects after the exception (spec 7.2). */
+/** A global mapper (not a resource) taking context objects after the exception. */
 class ContextMappers {
   @ServerExceptionMapper()
   outOfStock(error: OutOfStock, uri: UriInfo, headers: HttpHeaders, request: RestRequest, ctx: RequestContext) {

@@ -1,5 +1,5 @@
 /**
- * JSON writing benchmark (issue 3, spec 4.18): the default mapper's `writeValueAsString` against `JSON.stringify`
+ * JSON writing benchmark: the default mapper's `writeValueAsString` against `JSON.stringify`
  * on the same entities, with the output compared, in the two regimes the mapper has — before any `@JsonFormat`
  * exists (it is `JSON.stringify` itself) and after one is declared (a field-aware replacer on every write).
  */

@@ -1,4 +1,4 @@
-/** `npm run bench`: the request benchmark (rxrest vs bare Hono vs node:http, DESIGN §9), then the streaming and multipart ones. */
+/** `npm run bench`: the request benchmark (rxrest vs bare Hono vs node:http; the targets are in docs/benchmarks.md), then the streaming and multipart ones. */
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

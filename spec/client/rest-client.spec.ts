@@ -203,7 +203,7 @@ describe('RestClient over the samples', () => {
     const closed = RestClient.create(FruitResource, { baseUrl: 'http://127.0.0.1:9' });
     let attempts = 0;
     const counted = RestClient.create(FruitResource, { baseUrl: 'http://127.0.0.1:9', fetch: (request) => (attempts++, fetch(request)) });
-    // fetch's own TypeError (from Node's realm, not the spec's: hence the message).
+    // fetch's own TypeError (from Node's realm, not the test's: hence the message).
     await expect(firstValueFrom(closed.list())).rejects.toThrow('fetch failed');
     await expect(firstValueFrom(counted.list().pipe(retry({ count: 2, delay: 10 })))).rejects.toThrow('fetch failed');
     expect(attempts).toBe(3);

@@ -65,10 +65,26 @@ describe('docs/', () => {
 });
 
 describe('citations', () => {
-  it('never cites "spec N.M", a document users cannot open, in lib/, the README or docs/', () => {
+  // Documents a reader of the project cannot open: the specification and design notes it was built from, by any name.
+  const UNOPENABLE = [
+    /\bspec(ification)? ?(§|section )?[0-9]+(\.[0-9]+)*/i,
+    /\bDESIGN( ?§|\.md)/,
+    /\b(spec|reference) A[0-9]+\b/,
+    /\bthe spec's\b/,
+  ];
+
+  it('never cites a document a reader cannot open (the specification or design notes, by section or letter) in lib/, spec/, samples/, the README or docs/', () => {
     const files = (dir: string): string[] =>
-      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]));
-    const cites = [...files('lib'), 'README.md', ...pages.map((page) => join('docs', page))].filter((file) => /\bspec [0-9]+(\.[0-9]+)*/.test(read(file)));
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? (entry.name === 'output' ? [] : files(join(dir, entry.name))) : [join(dir, entry.name)]));
+    const texts = [...files('lib'), ...files('spec'), ...files('samples'), 'README.md', ...pages.map((page) => join('docs', page))].filter((file) => /\.(ts|md|js)$/.test(file) && file !== join('spec', 'docs', 'documentation.spec.ts'));
+    const cites = texts.flatMap((file) => read(file).split('\n').flatMap((line, k) => (UNOPENABLE.some((form) => form.test(line)) ? [`${file}:${k + 1}: ${line.trim()}`] : [])));
     expect(cites).toEqual([]);
+  });
+
+  it('catches each form it names', () => {
+    for (const line of ['(spec 3.7.2)', '(spec §2)', '(spec section 2)', '(DESIGN §5)', 'see DESIGN.md', '(reference A8)', '(spec A6)', "the spec's Path"]) {
+      expect(UNOPENABLE.some((form) => form.test(line))).toBe(true);
+    }
+    expect(UNOPENABLE.some((form) => form.test('RFC 9110 §14.2, the Java REST specification'))).toBe(false);
   });
 });

@@ -22,7 +22,7 @@ class LaneFilters {
   }
 }
 
-describe('pre-matching request filters (spec 4.12)', () => {
+describe('pre-matching request filters', () => {
   it('run on the event loop at once, even when the worker lane is full and the endpoint must wait for it', async () => {
     const app = buildApp([WorkerResource, LaneFilters], { 'framework.rest.worker.max-concurrency': 1 });
     const slow = call(app, '/worker/slow');

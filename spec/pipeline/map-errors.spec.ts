@@ -18,7 +18,7 @@ async function logsOf(overrides: Record<string, string>, path: string, headers: 
   }
 }
 
-describe('parameter failures in the log (spec 7.5)', () => {
+describe('parameter failures in the log', () => {
   afterEach(() => configureLogging(resolveConfig({ overrides: {} })));
 
   it('are not logged by default', async () => {

@@ -202,7 +202,7 @@ describe('bearer JWTs', () => {
     const token = await sign(key, 'first', { exp: now() + 1 });
     expect((await get('/secure/me', token)).status).toBe(200);
     expect((await get('/secure/me', token)).status).toBe(200);
-    // exp, then the 1 s of clock skew the spec's server allows.
+    // exp, then the 1 s of clock skew this file's server allows.
     await new Promise((resolve) => setTimeout(resolve, 3100));
     expect((await get('/secure/me', token)).status).toBe(401);
   });
