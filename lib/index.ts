@@ -14,7 +14,7 @@ export { HttpHeaders } from './params/context/http-headers';
 export { ResourceInfo } from './params/context/resource-info';
 export { registerContextType, type ContextResolver } from './params/context-types';
 export type { ParamConverter, ParamConverterProvider } from './params/param-converter';
-export { LocalFile } from './body/local-file';
+export { LocalFile } from './body/local-file-body';
 export type { EntityWriter, WrittenBody, WriteTarget } from './body/entity-writers';
 export {
   IOException,
@@ -87,7 +87,7 @@ export { SecurityContext, securityContext, type Identity, type Principal } from 
 export { CredentialRefused, type AuthenticationMechanism } from './security/authentication-mechanism';
 export { apiKeys, type ApiKeyOptions } from './security/api-key-mechanism';
 export { RateLimit, type RateLimitOptions } from './decorators/rate-limit';
-export { localFile, FilePart } from './files/local-file';
+export { localFile, FilePart } from './files/file-results';
 
 export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './assembly/rest-application';
 

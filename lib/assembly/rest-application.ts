@@ -2,7 +2,7 @@
 import cluster from 'node:cluster';
 import { resolve as resolvePath } from 'node:path';
 import { compressionSettings } from '../compression/compression-settings';
-import { buildConditionFilter, isEndpointDisabled } from '../conditions/build-conditions';
+import { buildConditionFilter, isEndpointDisabled } from '../conditions/decide-conditions';
 import { loadConfig, type Config, type FrameworkKey, type LoadConfigOptions } from '../config';
 import type { Application } from '../decorators/application';
 import { APPLICATION_PATH } from '../decorators/resource';

@@ -5,8 +5,8 @@ import { formatContentRange, parseRange } from '../http/range';
 import type { RequestContext } from '../pipeline/request-context';
 import { ResponseContext } from '../pipeline/response-context';
 import { FileBody } from './file-body';
-import { LocalFile } from '../body/local-file';
-import { FilePart } from './local-file';
+import { LocalFile } from '../body/local-file-body';
+import { FilePart } from './file-results';
 import { DirectBody } from '../streaming/direct-body';
 import { trackStarted } from '../streaming/started-bodies';
 

@@ -1,7 +1,7 @@
 /** File results: `localFile(path)` for a whole file (a `Path` or `File` result in Java REST), `FilePart` for part of one. */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { LocalFile } from '../body/local-file';
+import { LocalFile } from '../body/local-file-body';
 
 /**
  * A `LocalFile` (the same type an upload is received as) for the file at `path`, to return from a

@@ -2,7 +2,7 @@ import {
   Application, EndpointDisabled, GET, IfBuildProfile, IfBuildProperty, Path, Provider, RestApplication, ServerRequestFilter,
   UnlessBuildProfile, UnlessBuildProperty, resolveConfig, RestResponse,
 } from '../../lib';
-import { buildConditionFilter, isEndpointDisabled } from '../../lib/conditions/build-conditions';
+import { buildConditionFilter, isEndpointDisabled } from '../../lib/conditions/decide-conditions';
 import { findClassMeta } from '../../lib/metadata/store';
 import { buildApp, call } from '../support/app';
 
