@@ -1,11 +1,42 @@
 /** The public API of rxrest: everything users import comes from here. */
 export { Application } from './decorators/application';
-export { ApplicationPath, Path, HttpMethod, GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, Produces, Consumes, type MethodDecoratorFn } from './decorators/resource';
 export {
-  RestPath, RestQuery, RestHeader, RestCookie, RestForm, RestMatrix,
-  PathParam, QueryParam, HeaderParam, CookieParam, FormParam, MatrixParam,
-  Body, Context, BeanParam, DefaultValue, Separator, DateFormat,
-  type ParamOptions, type TypeHint, type EnumLike,
+  ApplicationPath,
+  Path,
+  HttpMethod,
+  GET,
+  HEAD,
+  POST,
+  PUT,
+  DELETE,
+  OPTIONS,
+  PATCH,
+  Produces,
+  Consumes,
+  type MethodDecoratorFn,
+} from './decorators/resource';
+export {
+  RestPath,
+  RestQuery,
+  RestHeader,
+  RestCookie,
+  RestForm,
+  RestMatrix,
+  PathParam,
+  QueryParam,
+  HeaderParam,
+  CookieParam,
+  FormParam,
+  MatrixParam,
+  Body,
+  Context,
+  BeanParam,
+  DefaultValue,
+  Separator,
+  DateFormat,
+  type ParamOptions,
+  type TypeHint,
+  type EnumLike,
 } from './decorators/params';
 // params: conversion, context objects, body types, readers/writers/interceptors, JSON
 export { UriInfo } from './params/context/uri-info';
@@ -18,51 +49,130 @@ export { LocalFile } from './body/local-file-body';
 export type { EntityWriter, WrittenBody, WriteTarget } from './body/entity-writers';
 export {
   IOException,
-  type MessageBodyReader, type MessageBodyWriter, type ServerMessageBodyWriter, type ServerWriterContext, type EntityInput,
-  type ReaderInterceptor, type WriterInterceptor, type ReaderInterceptorContext, type WriterInterceptorContext,
+  type MessageBodyReader,
+  type MessageBodyWriter,
+  type ServerMessageBodyWriter,
+  type ServerWriterContext,
+  type EntityInput,
+  type ReaderInterceptor,
+  type WriterInterceptor,
+  type ReaderInterceptorContext,
+  type WriterInterceptorContext,
 } from './providers/message-body';
 export { ConstrainedTo, type RuntimeType } from './providers/constrained-to';
 export { JsonValue, JsonObject, JsonArray, type JsonPrimitive } from './json/json-values';
-export { JsonIgnoreProperties, JsonFormat, JsonProperty, JsonCreator, type JsonIgnorePropertiesOptions, type JsonFormatOptions, type JsonPropertyOptions } from './json/json-decorators';
+export {
+  JsonIgnoreProperties,
+  JsonFormat,
+  JsonProperty,
+  JsonCreator,
+  type JsonIgnorePropertiesOptions,
+  type JsonFormatOptions,
+  type JsonPropertyOptions,
+} from './json/json-decorators';
 export { DefaultJsonMapper, type JsonFeature } from './json/default-json-mapper';
 export type { JsonMapper, JsonMapperCustomizer, JsonMapperProducer } from './json/json-mapper';
 export {
-  ServerRequestFilter, ServerResponseFilter, ServerExceptionMapper, Provider, Priority, PreMatching, NameBinding,
-  ResponseStatus, ResponseHeader, DEFAULT_PRIORITY,
-  type RequestFilterOptions, type ResponseFilterOptions, type ProviderOptions, type NameBindingDecorator,
+  ServerRequestFilter,
+  ServerResponseFilter,
+  ServerExceptionMapper,
+  Provider,
+  Priority,
+  PreMatching,
+  NameBinding,
+  ResponseStatus,
+  ResponseHeader,
+  DEFAULT_PRIORITY,
+  type RequestFilterOptions,
+  type ResponseFilterOptions,
+  type ProviderOptions,
+  type NameBindingDecorator,
 } from './decorators/providers';
 export { UnwrapException, ExceptionUnwrapStrategy, type UnwrapStrategy } from './decorators/exceptions';
-export { Interceptor, InterceptorBinding, type MethodInterceptor, type InvocationContext, type InterceptorBindingDecorator } from './decorators/interceptors';
+export {
+  Interceptor,
+  InterceptorBinding,
+  type MethodInterceptor,
+  type InvocationContext,
+  type InterceptorBindingDecorator,
+} from './decorators/interceptors';
 export type { ClassOrMethodDecorator, ParamOrPropertyDecorator } from './decorators/decorator-types';
 
 export {
-  WebApplicationException, BadRequestException, NotAuthorizedException, ForbiddenException, NotFoundException,
-  NotAllowedException, NotAcceptableException, ConflictException, GoneException, PreconditionFailedException,
-  PayloadTooLargeException, NotSupportedException, InternalServerErrorException, ServiceUnavailableException,
-  RedirectionException, type WebApplicationExceptionOptions,
+  WebApplicationException,
+  BadRequestException,
+  NotAuthorizedException,
+  ForbiddenException,
+  NotFoundException,
+  NotAllowedException,
+  NotAcceptableException,
+  ConflictException,
+  GoneException,
+  PreconditionFailedException,
+  PayloadTooLargeException,
+  NotSupportedException,
+  InternalServerErrorException,
+  ServiceUnavailableException,
+  RedirectionException,
+  type WebApplicationExceptionOptions,
 } from './errors/web-application-exception';
-export { ErrorCodes, PROBLEM_JSON, type ErrorCode, type ProblemDetails, type Violation } from './errors/problem-details';
+export {
+  ErrorCodes,
+  PROBLEM_JSON,
+  type ErrorCode,
+  type ProblemDetails,
+  type Violation,
+} from './errors/problem-details';
 
 export { PartType } from './decorators/multipart';
 export { FileUpload, UploadedFilePath, UploadedFileHandle, type PartHeaders } from './multipart/file-upload';
 export { FormValue, type FileItem, type ItemSummary } from './multipart/form-value';
 export { MultipartFormDataInput } from './multipart/multipart-form-data-input';
-export { MultipartFormDataOutput, OutputPart, type PartValue, type FileSource } from './multipart/multipart-form-data-output';
+export {
+  MultipartFormDataOutput,
+  OutputPart,
+  type PartValue,
+  type FileSource,
+} from './multipart/multipart-form-data-output';
 export { MultipartPartReadingException } from './multipart/multipart-part-reading-exception';
 
 export { RestResponse, ResponseBuilder } from './response/rest-response';
 export { ResponseHeaders } from './response/response-headers';
-export { RequestContext, RequestContext as ContainerRequestContext, type EndpointInfo, type Lane } from './pipeline/request-context';
+export {
+  RequestContext,
+  RequestContext as ContainerRequestContext,
+  type EndpointInfo,
+  type Lane,
+} from './pipeline/request-context';
 export { ResponseContext, ResponseContext as ContainerResponseContext } from './pipeline/response-context';
 
-export { EntityTag, NewCookie, type NewCookieOptions, type CacheControl, type WebLink, type MediaType, parseMediaType, formatMediaType, mediaType, formatHttpDate, parseHttpDate, parseSize } from './http';
+export {
+  EntityTag,
+  NewCookie,
+  type NewCookieOptions,
+  type CacheControl,
+  type WebLink,
+  type MediaType,
+  parseMediaType,
+  formatMediaType,
+  mediaType,
+  formatHttpDate,
+  parseHttpDate,
+  parseSize,
+} from './http';
 
 // http: preconditions, compression, build conditions
 export { RestRequest } from './preconditions/rest-request';
 export { Compressed, Uncompressed, GZIP, type CompressionMode } from './decorators/compression';
 export {
-  IfBuildProfile, UnlessBuildProfile, IfBuildProperty, UnlessBuildProperty, EndpointDisabled,
-  type ProfileSelector, type BuildPropertyOptions, type EndpointDisabledOptions,
+  IfBuildProfile,
+  UnlessBuildProfile,
+  IfBuildProperty,
+  UnlessBuildProperty,
+  EndpointDisabled,
+  type ProfileSelector,
+  type BuildPropertyOptions,
+  type EndpointDisabledOptions,
 } from './decorators/build-conditions';
 
 // links: web links and HAL
@@ -93,18 +203,57 @@ export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } fro
 
 // health checks, served at framework.health.path
 export { Liveness, Readiness, Startup } from './decorators/health';
-export { HealthCheckResponse, HealthCheckResponseBuilder, type HealthCheck, type HealthStatus, type HealthKind } from './health/health-check';
+export {
+  HealthCheckResponse,
+  HealthCheckResponseBuilder,
+  type HealthCheck,
+  type HealthStatus,
+  type HealthKind,
+} from './health/health-check';
 
 // OpenAPI: the document of the application, served at framework.openapi.path
-export { Tag, Operation, APIResponse, Hidden, type APIResponseOptions, type OperationOptions } from './decorators/openapi';
+export {
+  Tag,
+  Operation,
+  APIResponse,
+  Hidden,
+  type APIResponseOptions,
+  type OperationOptions,
+} from './decorators/openapi';
 export type { OpenApiDocument } from './openapi/application-openapi';
 export type { OperatorFilter } from './assembly/compile-filters';
 export { DefinitionError, type DefinitionProblem } from './errors/definition-error';
 export type { RunningServer } from './server/listen';
 
-export { Config, ConfigError, type ConfigProblem, loadConfig, type LoadConfigOptions, resolveConfig, describeConfiguration, type FrameworkConfig, type FrameworkKey } from './config';
-export { LogManager, logging, configureLogging, LOG_CATEGORIES, LOG_LEVELS, type Logger, type LogLevel, type LogRecord, type LogSink } from './logging';
-export { Broadcaster, type BroadcasterOptions, type PublishOptions, type SubscribeOptions, type SubscriptionChange } from './broadcast/broadcaster';
+export {
+  Config,
+  ConfigError,
+  type ConfigProblem,
+  loadConfig,
+  type LoadConfigOptions,
+  resolveConfig,
+  describeConfiguration,
+  type FrameworkConfig,
+  type FrameworkKey,
+} from './config';
+export {
+  LogManager,
+  logging,
+  configureLogging,
+  LOG_CATEGORIES,
+  LOG_LEVELS,
+  type Logger,
+  type LogLevel,
+  type LogRecord,
+  type LogSink,
+} from './logging';
+export {
+  Broadcaster,
+  type BroadcasterOptions,
+  type PublishOptions,
+  type SubscribeOptions,
+  type SubscriptionChange,
+} from './broadcast/broadcaster';
 export { broadcast } from './broadcast/topics';
 export { resumable, type ResumableEnd, type ResumableOptions, type ResumableStream } from './broadcast/resumable';
 export { resume } from './broadcast/resume';

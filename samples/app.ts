@@ -4,5 +4,9 @@ import { sampleClasses } from './classes';
 
 /** Builds the samples application with its configuration from `samples/application.properties`. */
 export function buildSamples(overrides: Record<string, string | number | boolean> = {}): RestApp {
-  return RestApplication.build({ classes: sampleClasses, directory: __dirname.replace(/[\\/]dist[\\/]samples$/, '/samples'), overrides });
+  return RestApplication.build({
+    classes: sampleClasses,
+    directory: __dirname.replace(/[\\/]dist[\\/]samples$/, '/samples'),
+    overrides,
+  });
 }

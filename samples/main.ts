@@ -5,7 +5,10 @@ async function main(): Promise<void> {
   const app = buildSamples();
   const server = await app.listen({ port: Number(process.env.PORT ?? 8080), host: process.env.HOST ?? '0.0.0.0' });
   // With framework.http.workers above 1 every worker runs this too: the primary speaks for them all.
-  if (server.role !== 'worker') process.stdout.write(`rxrest samples listening on ${server.url}${server.workers > 1 ? ` (${server.workers} workers)` : ''}\n`);
+  if (server.role !== 'worker')
+    process.stdout.write(
+      `rxrest samples listening on ${server.url}${server.workers > 1 ? ` (${server.workers} workers)` : ''}\n`,
+    );
 }
 
 main().catch((error: unknown) => {

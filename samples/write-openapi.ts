@@ -5,5 +5,10 @@ import { buildSamples } from './app';
 
 const file = process.argv[2] ?? 'openapi.yaml';
 const document = buildSamples().openapi();
-writeFileSync(file, file.endsWith('.json') ? `${JSON.stringify(document, null, 2)}\n` : stringify(document, { aliasDuplicateObjects: false }));
+writeFileSync(
+  file,
+  file.endsWith('.json')
+    ? `${JSON.stringify(document, null, 2)}\n`
+    : stringify(document, { aliasDuplicateObjects: false }),
+);
 process.stdout.write(`OpenAPI document written to ${file}\n`);

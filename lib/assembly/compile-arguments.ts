@@ -30,11 +30,21 @@ export interface CompiledArguments {
 
 /** The kind of an undecorated parameter: a context object by type, a template variable by name, else the body. */
 function implicitMeta(index: number, type: unknown, name: string | undefined, template: PathTemplate): ParamMeta {
-  const kind = contextResolver(type) ? 'context' : name !== undefined && template.variables.includes(name) ? 'path' : 'body';
+  const kind = contextResolver(type)
+    ? 'context'
+    : name !== undefined && template.variables.includes(name)
+      ? 'path'
+      : 'body';
   return { index, kind, tags: new Tags() };
 }
 
-export function compileArguments(type: Function, method: MethodMeta, template: PathTemplate, settings: BodySettings, problems: ProblemCollector): CompiledArguments {
+export function compileArguments(
+  type: Function,
+  method: MethodMeta,
+  template: PathTemplate,
+  settings: BodySettings,
+  problems: ProblemCollector,
+): CompiledArguments {
   const fn = (type.prototype as Record<string, unknown>)[method.name] as Function;
   const designTypes = readDesignType('design:paramtypes', type.prototype, method.name) as unknown[] | undefined;
   const types = designTypes ?? [];
@@ -49,8 +59,14 @@ export function compileArguments(type: Function, method: MethodMeta, template: P
     const meta = method.params.get(i) ?? implicitMeta(i, types[i], names[i], template);
     const where = locate(type, method.name, names[i] ?? i);
     if (meta.kind === 'body') bodies++;
-    if (meta.kind === 'body' || meta.kind === 'form' || (meta.kind === 'bean' && beanReadsBody(meta.tags.get(PARAM_OPTIONS)?.type ?? types[i]))) readsBody = true;
-    if (meta.nameRequired && !meta.name) problems.add(where, `@${meta.kind[0].toUpperCase()}${meta.kind.slice(1)}Param needs a name`);
+    if (
+      meta.kind === 'body' ||
+      meta.kind === 'form' ||
+      (meta.kind === 'bean' && beanReadsBody(meta.tags.get(PARAM_OPTIONS)?.type ?? types[i]))
+    )
+      readsBody = true;
+    if (meta.nameRequired && !meta.name)
+      problems.add(where, `@${meta.kind[0].toUpperCase()}${meta.kind.slice(1)}Param needs a name`);
     const name = meta.name ?? names[i];
     if (meta.kind === 'path' && name !== undefined && !template.variables.includes(name)) {
       problems.add(where, `the path parameter "${name}" is not a variable of the template ${template.template}`);
@@ -58,23 +74,42 @@ export function compileArguments(type: Function, method: MethodMeta, template: P
     const options = meta.tags.get(PARAM_OPTIONS);
     if (!designTypes && options?.type === undefined && options?.schema === undefined) {
       if (meta.kind === 'context') {
-        problems.add(where, 'the context type is unknown without decorator metadata: give it, e.g. @Context({ type: UriInfo })');
+        problems.add(
+          where,
+          'the context type is unknown without decorator metadata: give it, e.g. @Context({ type: UriInfo })',
+        );
         continue;
       }
       if (typedKinds.has(meta.kind)) untyped.push(`${name ?? i} (${meta.kind})`);
     }
     const stream = meta.kind === 'body' && isItemStreamParameter(types[i], options ?? {});
-    facts.push({ kind: meta.kind, name, type: options?.type ?? types[i], schema: options?.schema, required: options?.required, defaultValue: meta.tags.get(DEFAULT_VALUE), stream });
-    const reader = problems.attempt(where, () => compileArgument({ meta, name, designType: types[i], settings, template }));
+    facts.push({
+      kind: meta.kind,
+      name,
+      type: options?.type ?? types[i],
+      schema: options?.schema,
+      required: options?.required,
+      defaultValue: meta.tags.get(DEFAULT_VALUE),
+      stream,
+    });
+    const reader = problems.attempt(where, () =>
+      compileArgument({ meta, name, designType: types[i], settings, template }),
+    );
     if (reader) readers.push(reader);
   }
   // Decorator metadata is used when present, never required, but a type it would have given is not guessed.
   if (untyped.length) {
-    log.warn(`${locate(type, method.name)}: no decorator metadata (design:paramtypes) was emitted, so these parameters are read as strings`
-      + ` (a body as plain JSON): ${untyped.join(', ')}. Enable "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig,`
-      + ' or give each type explicitly ({ type } or { schema }).');
+    log.warn(
+      `${locate(type, method.name)}: no decorator metadata (design:paramtypes) was emitted, so these parameters are read as strings` +
+        ` (a body as plain JSON): ${untyped.join(', ')}. Enable "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig,` +
+        ' or give each type explicitly ({ type } or { schema }).',
+    );
   }
-  if (bodies > 1) problems.add(locate(type, method.name), `only one parameter can receive the request body, but ${bodies} are undecorated or @Body`);
+  if (bodies > 1)
+    problems.add(
+      locate(type, method.name),
+      `only one parameter can receive the request body, but ${bodies} are undecorated or @Body`,
+    );
   return { read: readers.length ? readAll(readers) : undefined, readsBody, facts };
 }
 

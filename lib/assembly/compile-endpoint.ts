@@ -69,20 +69,36 @@ function parseTypes(list: readonly string[] | undefined, where: string, problems
 /** A `function*` or `async function*` method: its result is a stream whatever its declared type. */
 function isGeneratorMethod(unit: Unit, method: MethodMeta): boolean {
   const fn = (unit.instance as Record<string, unknown>)[method.name];
-  const kind = typeof fn === 'function' ? (Object.getPrototypeOf(fn) as { constructor?: { name?: string } }).constructor?.name : undefined;
+  const kind =
+    typeof fn === 'function'
+      ? (Object.getPrototypeOf(fn) as { constructor?: { name?: string } }).constructor?.name
+      : undefined;
   return kind === 'GeneratorFunction' || kind === 'AsyncGeneratorFunction';
 }
 
 /** The lane of a method: its annotations, its class's, the application's, else its return type. */
 function defaultLane(unit: Unit, method: MethodMeta, returnType: unknown, lanes: LaneSettings | undefined): Lane {
-  return resolveLane(method.tags, unit.meta.tags, lanes?.application, returnType, (unit.instance as Record<string, Function>)[method.name]);
+  return resolveLane(
+    method.tags,
+    unit.meta.tags,
+    lanes?.application,
+    returnType,
+    (unit.instance as Record<string, Function>)[method.name],
+  );
 }
 
 /** Compiles `method` of a resource class; returns `undefined` when it has problems (recorded). */
-export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: string, context: EndpointContext): Endpoint | undefined {
+export function compileEndpoint(
+  unit: Unit,
+  method: MethodMeta,
+  httpMethod: string,
+  context: EndpointContext,
+): Endpoint | undefined {
   const { problems } = context;
   const where = locate(unit.type, method.name);
-  const template = problems.attempt(where, () => compilePathTemplate(joinPaths(context.applicationPath, unit.meta.path ?? '', method.path ?? '')));
+  const template = problems.attempt(where, () =>
+    compilePathTemplate(joinPaths(context.applicationPath, unit.meta.path ?? '', method.path ?? '')),
+  );
   if (!template) return undefined;
   const returnType = readDesignType('design:returntype', unit.type.prototype, method.name);
   const producesText = method.produces ?? unit.meta.produces ?? (returnType === String ? ['text/plain'] : undefined);
@@ -90,7 +106,10 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
   const consumes = parseTypes(method.consumes ?? unit.meta.consumes, where, problems);
   const args = compileArguments(unit.type, method, template, context.body, problems);
   const bindings = new Set([...(unit.meta.tags.get(NAME_BINDINGS) ?? []), ...(method.tags.get(NAME_BINDINGS) ?? [])]);
-  const defaults: ResultDefaults = { status: method.tags.get(RESPONSE_STATUS), headers: method.tags.get(RESPONSE_HEADERS) };
+  const defaults: ResultDefaults = {
+    status: method.tags.get(RESPONSE_STATUS),
+    headers: method.tags.get(RESPONSE_HEADERS),
+  };
   const info: EndpointInfo = {
     resourceClass: unit.type,
     methodName: method.name,
@@ -103,18 +122,32 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
   const compression = compileCompression(method, context.compression);
   const rule = method.tags.get(ACCESS_RULE) ?? unit.meta.tags.get(ACCESS_RULE);
   if ((rule?.kind === 'authenticated' || rule?.kind === 'roles') && !context.security) {
-    problems.add(where, `@${rule.kind === 'roles' ? 'RolesAllowed' : 'Authenticated'} needs an authentication mechanism: set framework.security.jwt.jwks-url or .public-key-file, or pass authentication to build()`);
+    problems.add(
+      where,
+      `@${rule.kind === 'roles' ? 'RolesAllowed' : 'Authenticated'} needs an authentication mechanism: set framework.security.jwt.jwks-url or .public-key-file, or pass authentication to build()`,
+    );
   }
   const security = securityStep(rule, context.security);
   const steps: Step[] = security ? [security] : [];
-  const streaming = { ...streamingOf(method, produces, returnType, context.streams), endsOnExpiry: context.security?.endStreamsOnExpiry ?? false };
+  const streaming = {
+    ...streamingOf(method, produces, returnType, context.streams),
+    endsOnExpiry: context.security?.endStreamsOnExpiry ?? false,
+  };
   const streams = streaming.observables || isGeneratorMethod(unit, method);
-  const limit = problems.attempt(where, () => context.rateLimits?.step(method.tags.get(RATE_LIMIT) ?? unit.meta.tags.get(RATE_LIMIT), where, streams));
+  const limit = problems.attempt(where, () =>
+    context.rateLimits?.step(method.tags.get(RATE_LIMIT) ?? unit.meta.tags.get(RATE_LIMIT), where, streams),
+  );
   if (limit) steps.push(limit);
   if (compression.mark) steps.push(compression.mark);
   const facts: EndpointFacts = {
-    info, template: template.template, params: args.facts, returnType, streams, status: defaults.status,
-    methodTags: method.tags, classTags: unit.meta.tags,
+    info,
+    template: template.template,
+    params: args.facts,
+    returnType,
+    streams,
+    status: defaults.status,
+    methodTags: method.tags,
+    classTags: unit.meta.tags,
   };
   const invoke = invokeStage(unit, method, context.interceptors, {
     defaults,
@@ -124,7 +157,14 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
   const beforeInvoke: Step[] = [];
   if (compression.inflate) beforeInvoke.push(compression.inflate);
   if (args.read) beforeInvoke.push(args.read);
-  const lanePart = laneSteps(applicable(context.filters.request, bindings), invoke, beforeInvoke, info.lane, context.lanes, args.readsBody);
+  const lanePart = laneSteps(
+    applicable(context.filters.request, bindings),
+    invoke,
+    beforeInvoke,
+    info.lane,
+    context.lanes,
+    args.readsBody,
+  );
   steps.push(...lanePart.steps);
   const links = context.links && linkStage(unit, method, info, context.links, produces);
   if (links) steps.push(links);
@@ -153,5 +193,14 @@ export function compileEndpoint(unit: Unit, method: MethodMeta, httpMethod: stri
       return ctx;
     }
   };
-  return { info, template, consumes, produces, negotiate: acceptNegotiator(produces), readsBody: args.readsBody, facts, handle };
+  return {
+    info,
+    template,
+    consumes,
+    produces,
+    negotiate: acceptNegotiator(produces),
+    readsBody: args.readsBody,
+    facts,
+    handle,
+  };
 }

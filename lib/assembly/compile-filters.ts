@@ -1,6 +1,14 @@
 /** Compiles filter methods, filter provider classes and RxJS operator filters into ordered pipeline steps. */
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import { DEFAULT_PRIORITY, NAME_BINDINGS, PRE_MATCHING, PRIORITY, PROVIDER, REQUEST_FILTER, RESPONSE_FILTER } from '../decorators/providers';
+import {
+  DEFAULT_PRIORITY,
+  NAME_BINDINGS,
+  PRE_MATCHING,
+  PRIORITY,
+  PROVIDER,
+  REQUEST_FILTER,
+  RESPONSE_FILTER,
+} from '../decorators/providers';
 import type { CompiledFilter } from '../pipeline/filters';
 import { requestFilterStage, responseFilterStage } from '../pipeline/filters';
 import type { Step } from '../pipeline/chain';
@@ -33,12 +41,24 @@ function methodFilters(unit: Unit, problems: ProblemCollector, set: FilterSet): 
     if (!requestOptions && !responseOptions) continue;
     const where = locate(unit.type, method.name);
     const fn = (unit.instance as Record<string, Function>)[method.name];
-    const inject = problems.attempt(where, () => compileInjection(unit.type, method.name, requestOptions ? byPosition.requestFilter : byPosition.responseFilter));
+    const inject = problems.attempt(where, () =>
+      compileInjection(unit.type, method.name, requestOptions ? byPosition.requestFilter : byPosition.responseFilter),
+    );
     if (!inject) continue;
     const call = (ctx: RequestContext) => fn.apply(unit.instance, inject(ctx, ctx.error));
     const bindings = [...classBindings, ...(method.tags.get(NAME_BINDINGS) ?? [])];
-    const priority = (requestOptions ?? responseOptions)?.priority ?? method.tags.get(PRIORITY) ?? unit.meta.tags.get(PRIORITY) ?? DEFAULT_PRIORITY;
-    const base = { name: where, priority, bindings, nonBlocking: requestOptions?.nonBlocking ?? false, preMatching: requestOptions?.preMatching ?? false };
+    const priority =
+      (requestOptions ?? responseOptions)?.priority ??
+      method.tags.get(PRIORITY) ??
+      unit.meta.tags.get(PRIORITY) ??
+      DEFAULT_PRIORITY;
+    const base = {
+      name: where,
+      priority,
+      bindings,
+      nonBlocking: requestOptions?.nonBlocking ?? false,
+      preMatching: requestOptions?.preMatching ?? false,
+    };
     if (requestOptions) (base.preMatching ? set.preMatching : set.request).push({ ...base, run: call });
     else set.response.push({ ...base, run: call });
   }
@@ -53,11 +73,20 @@ function providerFilter(unit: Unit, set: FilterSet): void {
   const bindings = unit.meta.tags.get(NAME_BINDINGS) ?? [];
   const preMatching = unit.meta.tags.has(PRE_MATCHING);
   const base = { name: unit.type.name, priority, bindings, nonBlocking: false, preMatching };
-  if (filter.length >= 2) set.response.push({ ...base, run: (ctx: RequestContext) => filter.call(unit.instance, ctx, ctx.response) });
-  else (preMatching ? set.preMatching : set.request).push({ ...base, run: (ctx: RequestContext) => filter.call(unit.instance, ctx) });
+  if (filter.length >= 2)
+    set.response.push({ ...base, run: (ctx: RequestContext) => filter.call(unit.instance, ctx, ctx.response) });
+  else
+    (preMatching ? set.preMatching : set.request).push({
+      ...base,
+      run: (ctx: RequestContext) => filter.call(unit.instance, ctx),
+    });
 }
 
-export function compileFilters(units: readonly Unit[], operators: readonly OperatorFilter[], problems: ProblemCollector): FilterSet {
+export function compileFilters(
+  units: readonly Unit[],
+  operators: readonly OperatorFilter[],
+  problems: ProblemCollector,
+): FilterSet {
   const set: FilterSet = { preMatching: [], request: [], response: [] };
   for (const unit of units) {
     methodFilters(unit, problems, set);
@@ -94,4 +123,3 @@ export function requestSteps(filters: readonly CompiledFilter[]): Step[] {
 export function responseSteps(filters: readonly CompiledFilter[]): Step[] {
   return filters.map((filter) => (typeof filter.run === 'function' ? responseFilterStage(filter.run) : filter.run));
 }
-

@@ -12,7 +12,11 @@ const readError: InjectedReader = (_ctx, error) => error;
 
 export const byPosition = {
   requestFilter: [(ctx: RequestContext) => ctx] as InjectedReader[],
-  responseFilter: [(ctx: RequestContext) => ctx, (ctx: RequestContext) => ctx.response, (ctx: RequestContext) => ctx.error] as InjectedReader[],
+  responseFilter: [
+    (ctx: RequestContext) => ctx,
+    (ctx: RequestContext) => ctx.response,
+    (ctx: RequestContext) => ctx.error,
+  ] as InjectedReader[],
   mapper: [readError, (ctx: RequestContext) => ctx] as InjectedReader[],
 };
 

@@ -23,7 +23,12 @@ export class InterceptorChain {
    * The wrapper of calls to one method carrying `bindings`, chosen once at build time: it wraps each call
    * in every interceptor having one of those bindings, the lowest priority outermost. `undefined` when none apply.
    */
-  wrapperFor(resourceClass: Function, methodName: string, target: object, bindings: ReadonlySet<string>): CallWrapper | undefined {
+  wrapperFor(
+    resourceClass: Function,
+    methodName: string,
+    target: object,
+    bindings: ReadonlySet<string>,
+  ): CallWrapper | undefined {
     const selected = this.#interceptors.filter((i) => i.bindings.some((name) => bindings.has(name)));
     if (selected.length === 0) return undefined;
     return (args, call) => {
@@ -44,10 +49,17 @@ export function compileInterceptors(units: readonly Unit[], problems: ProblemCol
     const declared = unit.meta.tags.get(INTERCEPTOR);
     if (!declared) continue;
     if (typeof (unit.instance as Partial<MethodInterceptor>).intercept !== 'function') {
-      problems.add(locate(unit.type), '@Interceptor classes must have an intercept(invocation) method returning an RxJS operator');
+      problems.add(
+        locate(unit.type),
+        '@Interceptor classes must have an intercept(invocation) method returning an RxJS operator',
+      );
       continue;
     }
-    interceptors.push({ bindings: declared.bindings, priority: declared.priority, instance: unit.instance as MethodInterceptor });
+    interceptors.push({
+      bindings: declared.bindings,
+      priority: declared.priority,
+      instance: unit.instance as MethodInterceptor,
+    });
   }
   return new InterceptorChain(interceptors);
 }

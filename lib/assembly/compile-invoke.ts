@@ -39,11 +39,19 @@ function isPlainData(value: object): boolean {
   const prototype = Object.getPrototypeOf(value);
   // Property reads rather than `in`: as cheap for V8's inline caches, where `in` went to the runtime.
   const fields = value as { [Symbol.asyncIterator]?: unknown; fd?: unknown };
-  return (prototype === Object.prototype || prototype === null) && fields[Symbol.asyncIterator] === undefined && fields.fd === undefined;
+  return (
+    (prototype === Object.prototype || prototype === null) &&
+    fields[Symbol.asyncIterator] === undefined &&
+    fields.fd === undefined
+  );
 }
 
 /** Streams (Multi, async iterables, Web and Node streams) and files; undefined for any other result. */
-function settleSpecial(ctx: RequestContext, result: unknown, streaming: EndpointStreaming): RequestContext | Promise<RequestContext> | undefined {
+function settleSpecial(
+  ctx: RequestContext,
+  result: unknown,
+  streaming: EndpointStreaming,
+): RequestContext | Promise<RequestContext> | undefined {
   if (typeof result !== 'object' || result === null || Array.isArray(result) || isPlainData(result)) return undefined;
   return settleStream(ctx, result, streaming) ?? settleFile(ctx, result);
 }
@@ -70,8 +78,14 @@ function settleResult(ctx: RequestContext, result: unknown, plan: InvokePlan): R
   }
   const special = settleSpecial(ctx, result, streaming);
   if (special !== undefined) return special;
-  if (result instanceof Promise) return result.then((value: unknown) => settleSpecial(ctx, value, streaming) ?? answer(ctx, value, defaults));
-  if (result instanceof Observable) return firstValue(result, (value) => answer(ctx, value, defaults), () => answer(ctx, undefined, defaults));
+  if (result instanceof Promise)
+    return result.then((value: unknown) => settleSpecial(ctx, value, streaming) ?? answer(ctx, value, defaults));
+  if (result instanceof Observable)
+    return firstValue(
+      result,
+      (value) => answer(ctx, value, defaults),
+      () => answer(ctx, undefined, defaults),
+    );
   return answer(ctx, result, defaults);
 }
 
@@ -85,23 +99,41 @@ function resultObservable(result: unknown): Observable<unknown> {
 /** The invoke step: the call, wrapped by the method's interceptors and watched for blocking when configured. */
 export function invokeStage(unit: Unit, method: MethodMeta, interceptors: InterceptorChain, plan: InvokePlan): StageFn {
   const fn = (unit.instance as Record<string, Function>)[method.name];
-  const bindings = new Set([...(unit.meta.tags.get(INTERCEPTOR_BINDINGS) ?? []), ...(method.tags.get(INTERCEPTOR_BINDINGS) ?? [])]);
+  const bindings = new Set([
+    ...(unit.meta.tags.get(INTERCEPTOR_BINDINGS) ?? []),
+    ...(method.tags.get(INTERCEPTOR_BINDINGS) ?? []),
+  ]);
   const wrap = interceptors.wrapperFor(unit.type, method.name, unit.instance, bindings);
   if (!wrap) {
     const call = watchedCall(fn, unit.instance, `${unit.type.name}#${method.name}`, plan.blockedWarningMs, laneLog);
     return (ctx) => settleResult(ctx, call(ctx.args), plan);
   }
-  return (ctx) => settleResult(ctx, wrap(ctx.args, () => resultObservable(fn.apply(unit.instance, ctx.args))), plan);
+  return (ctx) =>
+    settleResult(
+      ctx,
+      wrap(ctx.args, () => resultObservable(fn.apply(unit.instance, ctx.args))),
+      plan,
+    );
 }
 
 /** How the endpoint streams: buffer settings (`@StreamBuffer` over the configuration) and which results stream. */
-export function streamingOf(method: MethodMeta, produces: readonly MediaType[], returnType: unknown, settings: StreamSettings = DEFAULT_STREAMS): EndpointStreaming {
+export function streamingOf(
+  method: MethodMeta,
+  produces: readonly MediaType[],
+  returnType: unknown,
+  settings: StreamSettings = DEFAULT_STREAMS,
+): EndpointStreaming {
   const buffer = method.tags.get(STREAM_BUFFER);
   return {
-    settings: buffer ? { ...settings, bufferSize: buffer.size ?? settings.bufferSize, overflow: buffer.overflow ?? settings.overflow } : settings,
+    settings: buffer
+      ? { ...settings, bufferSize: buffer.size ?? settings.bufferSize, overflow: buffer.overflow ?? settings.overflow }
+      : settings,
     elementType: method.tags.get(STREAM_ELEMENT_TYPE),
     // A declared `Multi` streams whatever Observable the method returns.
-    observables: returnType === Multi || (produces.length > 0 && produces.every((type) => isStreamingType(`${type.type}/${type.subtype}`))),
-    onError: (error: unknown) => streamLog.error(`The stream of ${method.name} failed after its response was committed`, error),
+    observables:
+      returnType === Multi ||
+      (produces.length > 0 && produces.every((type) => isStreamingType(`${type.type}/${type.subtype}`))),
+    onError: (error: unknown) =>
+      streamLog.error(`The stream of ${method.name} failed after its response was committed`, error),
   };
 }

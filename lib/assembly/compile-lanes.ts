@@ -43,18 +43,32 @@ function releasing(worker: WorkerLane, part: StageFn): StageFn {
  * The request filters and the invoke step, in their lanes: in the worker lane a slot is taken before the
  * first filter without `nonBlocking` (and released when the request part ends), or around the call alone.
  */
-export function laneSteps(filters: readonly CompiledFilter[], invoke: StageFn, before: readonly Step[], lane: Lane, lanes: LaneSettings | undefined, readsBody: boolean): LanePlan {
+export function laneSteps(
+  filters: readonly CompiledFilter[],
+  invoke: StageFn,
+  before: readonly Step[],
+  lane: Lane,
+  lanes: LaneSettings | undefined,
+  readsBody: boolean,
+): LanePlan {
   const worker = lane === 'worker' ? lanes?.worker : undefined;
   if (!worker) return { steps: [...requestSteps(filters), ...before, invoke] };
   const firstBlocking = filters.findIndex((filter) => !filter.nonBlocking);
-  if (firstBlocking < 0) return { steps: [...requestSteps(filters), ...before, (ctx) => worker.call(invoke, ctx, readsBody)] };
+  if (firstBlocking < 0)
+    return { steps: [...requestSteps(filters), ...before, (ctx) => worker.call(invoke, ctx, readsBody)] };
   const enter: StageFn = (ctx) => {
     const entered = worker.enter(false);
     ctx.setProperty(WORKER_SLOT, true);
     return entered ? entered.then(() => ctx) : ctx;
   };
   return {
-    steps: [...requestSteps(filters.slice(0, firstBlocking)), enter, ...requestSteps(filters.slice(firstBlocking)), ...before, invoke],
+    steps: [
+      ...requestSteps(filters.slice(0, firstBlocking)),
+      enter,
+      ...requestSteps(filters.slice(firstBlocking)),
+      ...before,
+      invoke,
+    ],
     wrap: (part) => releasing(worker, part),
   };
 }

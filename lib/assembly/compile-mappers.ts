@@ -30,10 +30,14 @@ function methodMappers(unit: Unit, problems: ProblemCollector, interceptors: Int
     const declared = method.tags.get(EXCEPTION_MAPPER);
     if (!declared) continue;
     const where = locate(unit.type, method.name);
-    const paramTypes = (readDesignType('design:paramtypes', unit.type.prototype, method.name) as unknown[] | undefined) ?? [];
+    const paramTypes =
+      (readDesignType('design:paramtypes', unit.type.prototype, method.name) as unknown[] | undefined) ?? [];
     const types = declared.types.length ? declared.types : paramTypes.filter(isErrorClass);
     if (types.length === 0) {
-      problems.add(where, 'an exception mapper needs the exception types: give them to @ServerExceptionMapper(...) or type its first parameter');
+      problems.add(
+        where,
+        'an exception mapper needs the exception types: give them to @ServerExceptionMapper(...) or type its first parameter',
+      );
       continue;
     }
     const inject = problems.attempt(where, () => compileInjection(unit.type, method.name, byPosition.mapper));
@@ -42,7 +46,9 @@ function methodMappers(unit: Unit, problems: ProblemCollector, interceptors: Int
     let map = (error: unknown, ctx: unknown) => fn.apply(unit.instance, inject(ctx as RequestContext, error));
     // Mappers run interceptors only when they carry the binding themselves.
     const bindings = method.tags.get(INTERCEPTOR_BINDINGS);
-    const wrap = bindings?.length ? interceptors.wrapperFor(unit.type, method.name, unit.instance, new Set(bindings)) : undefined;
+    const wrap = bindings?.length
+      ? interceptors.wrapperFor(unit.type, method.name, unit.instance, new Set(bindings))
+      : undefined;
     if (wrap) {
       const plain = map;
       map = (error, ctx) => wrap([error], () => defer(() => toObservable(plain(error, ctx))));
@@ -63,9 +69,14 @@ function providerMapper(unit: Unit, problems: ProblemCollector): CompiledMapper 
   const options = unit.meta.tags.get(PROVIDER);
   const toResponse = (unit.instance as { toResponse?: Function }).toResponse;
   if (!options || typeof toResponse !== 'function') return undefined;
-  const type = options.exception ?? (readDesignType('design:paramtypes', unit.type.prototype, 'toResponse') as unknown[] | undefined)?.[0];
+  const type =
+    options.exception ??
+    (readDesignType('design:paramtypes', unit.type.prototype, 'toResponse') as unknown[] | undefined)?.[0];
   if (!isErrorClass(type)) {
-    problems.add(locate(unit.type), 'an ExceptionMapper provider must name its exception type: @Provider({ exception: MyError })');
+    problems.add(
+      locate(unit.type),
+      'an ExceptionMapper provider must name its exception type: @Provider({ exception: MyError })',
+    );
     return undefined;
   }
   const priority = options.priority ?? unit.meta.tags.get(PRIORITY) ?? DEFAULT_PRIORITY;
@@ -82,7 +93,11 @@ function unwrapRules(): UnwrapRule[] {
   return rules;
 }
 
-export function compileMappers(units: readonly Unit[], problems: ProblemCollector, interceptors: InterceptorChain): MapperSet {
+export function compileMappers(
+  units: readonly Unit[],
+  problems: ProblemCollector,
+  interceptors: InterceptorChain,
+): MapperSet {
   const set: MapperSet = { global: [], local: new Map(), unwrapRules: unwrapRules() };
   for (const unit of units) {
     const mappers = methodMappers(unit, problems, interceptors);
@@ -96,5 +111,9 @@ export function compileMappers(units: readonly Unit[], problems: ProblemCollecto
 
 /** The mappers seen by the endpoints of one resource class. */
 export function mappersFor(set: MapperSet, resource: Function | undefined): ExceptionMappers {
-  return new ExceptionMappers(mapperTable(resource ? (set.local.get(resource) ?? []) : []), mapperTable(set.global), set.unwrapRules);
+  return new ExceptionMappers(
+    mapperTable(resource ? (set.local.get(resource) ?? []) : []),
+    mapperTable(set.global),
+    set.unwrapRules,
+  );
 }

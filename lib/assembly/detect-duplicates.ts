@@ -19,7 +19,10 @@ export function detectDuplicates(endpoints: readonly Endpoint[]): string[] {
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     const { info } = group[0];
-    const lines = group.map(({ info: i }) => `${i.resourceClass.name}#${i.methodName} consumes ${mediaList(i.consumes)}, produces ${mediaList(i.produces)}`);
+    const lines = group.map(
+      ({ info: i }) =>
+        `${i.resourceClass.name}#${i.methodName} consumes ${mediaList(i.consumes)}, produces ${mediaList(i.produces)}`,
+    );
     messages.push(`${info.httpMethod} ${info.pathTemplate} is declared by :\n${lines.join('\n')}`);
   }
   return messages;

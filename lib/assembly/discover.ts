@@ -39,7 +39,11 @@ export function discover(options: DiscoveryOptions, problems: ProblemCollector):
     if (meta.tags.get(PROVIDER)?.constrainedTo === 'client') return;
     const isResource = meta.path !== undefined || declaresEndpoints(meta);
     const contributes =
-      isResource || meta.tags.has(PROVIDER) || meta.tags.has(INTERCEPTOR) || meta.tags.has(HEALTH_KINDS) || [...meta.methods.values()].some((m) => hasCallbackTag(m.tags));
+      isResource ||
+      meta.tags.has(PROVIDER) ||
+      meta.tags.has(INTERCEPTOR) ||
+      meta.tags.has(HEALTH_KINDS) ||
+      [...meta.methods.values()].some((m) => hasCallbackTag(m.tags));
     if (!contributes) return;
     const instance = problems.attempt(locate(type), make);
     if (instance) units.push({ type, meta, instance, isResource });

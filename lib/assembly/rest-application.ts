@@ -151,7 +151,12 @@ export class RestApp {
     const host = options.host ?? config.get('framework.http.host');
     const workers = config.get('framework.http.workers');
     if (workers > 1 && cluster.isPrimary) {
-      return superviseWorkers({ count: workers, host, shutdownTimeout: config.get('framework.shutdown.timeout'), handleSignals: options.handleSignals });
+      return superviseWorkers({
+        count: workers,
+        host,
+        shutdownTimeout: config.get('framework.shutdown.timeout'),
+        handleSignals: options.handleSignals,
+      });
     }
     return listen(this.#serve, {
       port,
@@ -169,7 +174,9 @@ export class RestApp {
       onShutdown: () => {
         this.#lifecycle.shuttingDown = true;
         // SSE streams end now with a retry hint (their clients reconnect elsewhere); others may finish first.
-        this.#lifecycle.openStreams.shutdown(Math.max(0, config.get('framework.shutdown.timeout') - STREAM_END_MARGIN_MS));
+        this.#lifecycle.openStreams.shutdown(
+          Math.max(0, config.get('framework.shutdown.timeout') - STREAM_END_MARGIN_MS),
+        );
       },
     });
   }
@@ -203,10 +210,15 @@ function compileResource(unit: Unit, context: EndpointContext): Endpoint[] {
   const endpoints: Endpoint[] = [];
   for (const method of unit.meta.methods.values()) {
     if (method.httpMethods.length > 1) {
-      context.problems.add(`${unit.type.name}#${method.name}`, `has ${method.httpMethods.length} HTTP method decorators (${method.httpMethods.join(', ')}); an endpoint has exactly one`);
+      context.problems.add(
+        `${unit.type.name}#${method.name}`,
+        `has ${method.httpMethods.length} HTTP method decorators (${method.httpMethods.join(', ')}); an endpoint has exactly one`,
+      );
       continue;
     }
-    const endpoint = method.httpMethods.length ? compileEndpoint(unit, method, method.httpMethods[0], context) : undefined;
+    const endpoint = method.httpMethods.length
+      ? compileEndpoint(unit, method, method.httpMethods[0], context)
+      : undefined;
     if (endpoint) endpoints.push(endpoint);
   }
   return endpoints;
@@ -215,7 +227,8 @@ function compileResource(unit: Unit, context: EndpointContext): Endpoint[] {
 /** Duplicate endpoints fail the build, or only warn with `framework.rest.fail-on-duplicate=false`. */
 function reportDuplicates(endpoints: readonly Endpoint[], config: Config, problems: ProblemCollector): void {
   const duplicates = detectDuplicates(endpoints);
-  if (config.get('framework.rest.fail-on-duplicate')) for (const message of duplicates) problems.add('duplicate endpoints', message);
+  if (config.get('framework.rest.fail-on-duplicate'))
+    for (const message of duplicates) problems.add('duplicate endpoints', message);
   else for (const message of duplicates) log.warn(`Duplicate endpoints: ${message}`);
 }
 
@@ -245,7 +258,9 @@ export const RestApplication = {
     configureLogging(config);
     const problems = new ProblemCollector();
     // Build conditions decide discovery; @EndpointDisabled also removes classes listed by getClasses().
-    const units = discover({ ...options, include: buildConditionFilter(config) }, problems).filter((unit) => !isEndpointDisabled(unit.meta, config));
+    const units = discover({ ...options, include: buildConditionFilter(config) }, problems).filter(
+      (unit) => !isEndpointDisabled(unit.meta, config),
+    );
     const compression = compressionSettings(config);
     const interceptors = compileInterceptors(units, problems);
     const filters = compileFilters(units, options.filters ?? [], problems);
@@ -254,18 +269,37 @@ export const RestApplication = {
     const body = {
       maxBodySize: config.get('framework.http.limits.max-body-size'),
       maxStreamItemSize: config.get('framework.http.limits.max-stream-item-size'),
-      multipart: multipartSettings((key) => config.get(key as FrameworkKey)), ...bodies.settings };
+      multipart: multipartSettings((key) => config.get(key as FrameworkKey)),
+      ...bodies.settings,
+    };
     const root = applicationPath(options, config);
     const resources = units.filter((u) => u.isResource);
-    const links = { registry: collectLinkTargets(resources, root, problems), forwarding: config.get('framework.http.proxy.proxy-address-forwarding') };
+    const links = {
+      registry: collectLinkTargets(resources, root, problems),
+      forwarding: config.get('framework.http.proxy.proxy-address-forwarding'),
+    };
     const openStreams = new OpenStreams();
     const streams = { ...streamSettings(config), openStreams };
     const lanes = laneSettings(config, options.application);
     const security = securitySettings(config, options.directory ?? process.cwd(), options.authentication);
     const rateLimits = new RateLimiters(rateLimitSettings(config));
     for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
-    const shared = { applicationPath: root, filters, interceptors, body, problems, compression, links, streams, lanes, security, rateLimits };
-    const endpoints = resources.flatMap((unit) => compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }));
+    const shared = {
+      applicationPath: root,
+      filters,
+      interceptors,
+      body,
+      problems,
+      compression,
+      links,
+      streams,
+      lanes,
+      security,
+      rateLimits,
+    };
+    const endpoints = resources.flatMap((unit) =>
+      compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }),
+    );
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);
     problems.throwIfAny();
@@ -276,19 +310,32 @@ export const RestApplication = {
     const lifecycle: Lifecycle = { shuttingDown: false, openStreams };
     // prom-client is loaded only when metrics are on.
     const metrics = config.get('framework.metrics.enabled')
-      ? new (require('../metrics/application-metrics') as typeof import('../metrics/application-metrics')).ApplicationMetrics({
+      ? new (
+          require('../metrics/application-metrics') as typeof import('../metrics/application-metrics')
+        ).ApplicationMetrics({
           openStreams: () => openStreams.size,
           workerQueue: () => lanes.worker.waiting,
         })
       : undefined;
-    const openApi = applicationOpenApi(endpoints.map((endpoint) => endpoint.facts), config, root);
+    const openApi = applicationOpenApi(
+      endpoints.map((endpoint) => endpoint.facts),
+      config,
+      root,
+    );
     const files = staticFilesOf(config, options.directory);
     const cors = corsSettings(config);
     const corsParts = cors ? corsStages(cors) : undefined;
-    const finishers = [corsParts?.finish, rateLimits.used ? rateLimits.finish : undefined].filter((finish) => finish !== undefined);
+    const finishers = [corsParts?.finish, rateLimits.used ? rateLimits.finish : undefined].filter(
+      (finish) => finish !== undefined,
+    );
     const pipeline = new RequestPipeline({
       first: corsParts?.before,
-      finish: finishers.length === 0 ? undefined : finishers.length === 1 ? finishers[0] : (ctx) => finishers.forEach((finish) => finish(ctx)),
+      finish:
+        finishers.length === 0
+          ? undefined
+          : finishers.length === 1
+            ? finishers[0]
+            : (ctx) => finishers.forEach((finish) => finish(ctx)),
       router: routerOf(endpoints),
       preMatching: compileStage(requestSteps(filters.preMatching)),
       mappers: mappersFor(mappers, undefined),
@@ -305,9 +352,17 @@ export const RestApplication = {
       ],
       observe: metrics?.observe,
     });
-    const summary = endpoints.map((e) => ({ method: e.info.httpMethod, path: e.info.pathTemplate, resource: e.info.resourceClass.name, handler: e.info.methodName }));
+    const summary = endpoints.map((e) => ({
+      method: e.info.httpMethod,
+      path: e.info.pathTemplate,
+      resource: e.info.resourceClass.name,
+      handler: e.info.methodName,
+    }));
     log.debug(`Built ${summary.length} endpoints`);
-    const held: ApplicationBroadcast = { checks: broadcast.checks, close: () => Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined) };
+    const held: ApplicationBroadcast = {
+      checks: broadcast.checks,
+      close: () => Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined),
+    };
     return new RestApp(config, pipeline, summary, openApi.document, lifecycle, held, tls, metrics);
   },
 };

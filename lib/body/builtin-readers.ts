@@ -53,16 +53,35 @@ function observe(stream: ReadableStream<Uint8Array>): Observable<Uint8Array> {
 
 const rawReaders = new Map<Function, BuiltinReader>([
   [Uint8Array, { accepts: acceptsAny, read: ({ input }) => input.bytes() }],
-  [Buffer, { accepts: acceptsAny, read: async ({ input }) => {
-    const bytes = await input.bytes();
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  } }],
-  [ArrayBuffer, { accepts: acceptsAny, read: async ({ input }) => {
-    const bytes = await input.bytes();
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  } }],
+  [
+    Buffer,
+    {
+      accepts: acceptsAny,
+      read: async ({ input }) => {
+        const bytes = await input.bytes();
+        return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      },
+    },
+  ],
+  [
+    ArrayBuffer,
+    {
+      accepts: acceptsAny,
+      read: async ({ input }) => {
+        const bytes = await input.bytes();
+        return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+      },
+    },
+  ],
   [ReadableStream, { accepts: acceptsAny, read: async ({ input }) => input.stream() }],
-  [Readable, { accepts: acceptsAny, read: async ({ input }) => Readable.fromWeb(input.stream() as import('node:stream/web').ReadableStream<Uint8Array>) }],
+  [
+    Readable,
+    {
+      accepts: acceptsAny,
+      read: async ({ input }) =>
+        Readable.fromWeb(input.stream() as import('node:stream/web').ReadableStream<Uint8Array>),
+    },
+  ],
   [Observable, { accepts: acceptsAny, read: async ({ input }) => observe(input.stream()) }],
   [URLSearchParams, { accepts: acceptsAny, read: async ({ input }) => new URLSearchParams(await input.text()) }],
 ]);
@@ -94,5 +113,8 @@ export function isJsonMediaTypeText(mediaType: string | undefined): boolean {
 }
 
 export function unsupported(mediaType: string | undefined, type: string): Error {
-  return httpProblem('RXREST_UNSUPPORTED_MEDIA_TYPE', `No reader reads ${type} from ${mediaType ?? 'a body without Content-Type'}`);
+  return httpProblem(
+    'RXREST_UNSUPPORTED_MEDIA_TYPE',
+    `No reader reads ${type} from ${mediaType ?? 'a body without Content-Type'}`,
+  );
 }

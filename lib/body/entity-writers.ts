@@ -27,8 +27,10 @@ const isJsonType = memoize(500, (mediaType: string): boolean => {
 
 /** Bytes, `ArrayBuffer`s and Web streams go out as they are, whatever the media type. */
 export const bytesWriter: EntityWriter = {
-  isWriteable: (entity) => entity instanceof Uint8Array || entity instanceof ArrayBuffer || entity instanceof ReadableStream,
-  write: (entity) => (entity instanceof ArrayBuffer ? new Uint8Array(entity) : (entity as Uint8Array | ReadableStream<Uint8Array>)),
+  isWriteable: (entity) =>
+    entity instanceof Uint8Array || entity instanceof ArrayBuffer || entity instanceof ReadableStream,
+  write: (entity) =>
+    entity instanceof ArrayBuffer ? new Uint8Array(entity) : (entity as Uint8Array | ReadableStream<Uint8Array>),
 };
 
 /** A string is written as it is, also under a JSON media type (it is taken to be JSON text already). */
@@ -63,7 +65,8 @@ export function createBuiltinWriters(mapper: JsonMapper): EntityWriter[] {
 /** The media type of an entity when neither the endpoint nor the response gave one. */
 export function defaultMediaType(entity: unknown): string {
   if (typeof entity === 'string') return 'text/plain';
-  if (entity instanceof Uint8Array || entity instanceof ArrayBuffer || entity instanceof ReadableStream) return 'application/octet-stream';
+  if (entity instanceof Uint8Array || entity instanceof ArrayBuffer || entity instanceof ReadableStream)
+    return 'application/octet-stream';
   return 'application/json';
 }
 

@@ -14,7 +14,10 @@ export function parseJsonBody(text: string, checkKeys = true): unknown {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw httpProblem('RXREST_MALFORMED_BODY', `The request body is not valid JSON: ${error instanceof Error ? error.message : 'syntax error'}`);
+    throw httpProblem(
+      'RXREST_MALFORMED_BODY',
+      `The request body is not valid JSON: ${error instanceof Error ? error.message : 'syntax error'}`,
+    );
   }
   if (checkKeys && (text.includes('__proto__') || text.includes('constructor'))) rejectPoisonedKeys(value);
   return value;
@@ -27,7 +30,12 @@ function rejectPoisonedKeys(root: unknown): void {
     if (typeof node !== 'object' || node === null) continue;
     if (Object.prototype.hasOwnProperty.call(node, '__proto__')) throw forbidden('__proto__');
     const ctor = (node as Record<string, unknown>).constructor;
-    if (Object.prototype.hasOwnProperty.call(node, 'constructor') && typeof ctor === 'object' && ctor !== null && Object.prototype.hasOwnProperty.call(ctor, 'prototype')) {
+    if (
+      Object.prototype.hasOwnProperty.call(node, 'constructor') &&
+      typeof ctor === 'object' &&
+      ctor !== null &&
+      Object.prototype.hasOwnProperty.call(ctor, 'prototype')
+    ) {
       throw forbidden('constructor.prototype');
     }
     for (const child of Object.values(node)) if (typeof child === 'object' && child !== null) stack.push(child);

@@ -9,7 +9,10 @@ export function limitedStream(body: ReadableStream<Uint8Array> | null, limit: nu
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         total += chunk.byteLength;
-        if (total > limit) controller.error(httpProblem('RXREST_BODY_TOO_LARGE', `The request body is larger than the limit of ${limit} bytes`));
+        if (total > limit)
+          controller.error(
+            httpProblem('RXREST_BODY_TOO_LARGE', `The request body is larger than the limit of ${limit} bytes`),
+          );
         else controller.enqueue(chunk);
       },
     }),

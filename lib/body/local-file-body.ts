@@ -26,12 +26,19 @@ export class LocalFile {
 }
 
 /** Writes `body` to a new file in `directory` and describes it. */
-export async function saveToLocalFile(body: ReadableStream<Uint8Array>, directory: string, contentType: string | undefined): Promise<LocalFile> {
+export async function saveToLocalFile(
+  body: ReadableStream<Uint8Array>,
+  directory: string,
+  contentType: string | undefined,
+): Promise<LocalFile> {
   const folder = resolve(directory);
   await mkdir(folder, { recursive: true });
   const path = resolve(folder, randomUUID());
   try {
-    await pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>), createWriteStream(path));
+    await pipeline(
+      Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>),
+      createWriteStream(path),
+    );
   } catch (error) {
     await rm(path, { force: true });
     throw error;

@@ -62,7 +62,8 @@ export async function readBodyText(request: Request, limit: number): Promise<str
 
 /** Whether the request of `ctx` has no body at all (neither a length nor chunks), as opposed to an empty one. */
 export function bodyAbsent(ctx: RequestContext): boolean {
-  if (ctx.node !== undefined && ctx.isOriginalRequest) return ctx.headerValue('content-length') === null && ctx.headerValue('transfer-encoding') === null;
+  if (ctx.node !== undefined && ctx.isOriginalRequest)
+    return ctx.headerValue('content-length') === null && ctx.headerValue('transfer-encoding') === null;
   return ctx.request.body === null;
 }
 
@@ -73,7 +74,11 @@ export function bodyAbsent(ctx: RequestContext): boolean {
 export function readRequestBytes(ctx: RequestContext, limit: number): Promise<Uint8Array> {
   const declared = ctx.headerValue('content-length');
   if (declared !== null && Number(declared) > limit) return Promise.reject(tooLarge(limit));
-  if (declared === '0' || (declared === null && ctx.headerValue('transfer-encoding') === null && ctx.node !== undefined)) return Promise.resolve(EMPTY);
+  if (
+    declared === '0' ||
+    (declared === null && ctx.headerValue('transfer-encoding') === null && ctx.node !== undefined)
+  )
+    return Promise.resolve(EMPTY);
   const incoming = nodeRequestOf(ctx) as IncomingMessage | undefined;
   return incoming ? readIncoming(incoming, limit) : readBodyBytes(ctx.request, limit);
 }
@@ -104,7 +109,10 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Ar
     const onEnd = () => done(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
     const onError = (error: Error) => done(() => reject(error));
     // The client went away before the body ended.
-    const onClose = () => (incoming.complete ? onEnd() : done(() => reject(new Error('The client closed the connection before the request body ended'))));
+    const onClose = () =>
+      incoming.complete
+        ? onEnd()
+        : done(() => reject(new Error('The client closed the connection before the request body ended')));
     incoming.on('data', onData);
     incoming.on('end', onEnd);
     incoming.on('error', onError);

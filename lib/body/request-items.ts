@@ -43,14 +43,23 @@ export function itemPlace(item: { readonly index: number; readonly line?: number
 }
 
 function tooLarge(limits: ItemLimits, place: string): Error {
-  return httpProblem('RXREST_BODY_TOO_LARGE', `${place} is longer than ${formatSize(limits.maxItemSize)} (framework.http.limits.max-stream-item-size)`);
+  return httpProblem(
+    'RXREST_BODY_TOO_LARGE',
+    `${place} is longer than ${formatSize(limits.maxItemSize)} (framework.http.limits.max-stream-item-size)`,
+  );
 }
 
 /**
  * Receives each item as it is delimited (positional, not an object: a million lines make a million calls).
  * `clean`: the text it came from holds neither `__proto__` nor `constructor`, so parsing need not look again.
  */
-export type EmitItem = (text: string, index: number, line: number | undefined, event?: EventSourceMessage, clean?: boolean) => void;
+export type EmitItem = (
+  text: string,
+  index: number,
+  line: number | undefined,
+  event?: EventSourceMessage,
+  clean?: boolean,
+) => void;
 
 /**
  * Splits decoded text into items. `push` takes the next piece of text and hands every item it completes to
@@ -84,10 +93,12 @@ function lineSplitter(separator: string, limits: ItemLimits): ItemSplitter {
       const pieces = whole.split(separator);
       pending = pieces.pop()!;
       for (const piece of pieces) {
-        if (piece.length > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index, line: lines ? line : undefined }));
+        if (piece.length > limits.maxItemSize)
+          throw tooLarge(limits, itemPlace({ index, line: lines ? line : undefined }));
         take(piece, emit, clean);
       }
-      if (pending.length > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index, line: lines ? line : undefined }));
+      if (pending.length > limits.maxItemSize)
+        throw tooLarge(limits, itemPlace({ index, line: lines ? line : undefined }));
     },
     end(emit) {
       take(pending, emit, false);
@@ -140,9 +151,13 @@ function arraySplitter(limits: ItemLimits): ItemSplitter {
       try {
         whole = array.end();
       } catch (error) {
-        throw httpProblem('RXREST_MALFORMED_BODY', `The request body ended inside item ${index}: ${(error as Error).message}`);
+        throw httpProblem(
+          'RXREST_MALFORMED_BODY',
+          `The request body ended inside item ${index}: ${(error as Error).message}`,
+        );
       }
-      if (whole !== undefined && whole.trim() !== '') throw httpProblem('RXREST_MALFORMED_BODY', 'An application/json body of items must be a JSON array');
+      if (whole !== undefined && whole.trim() !== '')
+        throw httpProblem('RXREST_MALFORMED_BODY', 'An application/json body of items must be a JSON array');
     },
   };
 }
@@ -165,6 +180,7 @@ export function byteCounter(limits: ItemLimits): (chunk: Uint8Array) => void {
   let total = 0;
   return (chunk) => {
     total += chunk.byteLength;
-    if (total > limits.maxBodySize) throw httpProblem('RXREST_BODY_TOO_LARGE', `The request body is larger than ${formatSize(limits.maxBodySize)}`);
+    if (total > limits.maxBodySize)
+      throw httpProblem('RXREST_BODY_TOO_LARGE', `The request body is larger than ${formatSize(limits.maxBodySize)}`);
   };
 }

@@ -17,7 +17,12 @@ export interface ApplicationBroadcast {
 }
 
 /** The Redis backplane the backend names; ioredis is loaded only for them. */
-function redisBackplane(backend: 'redis' | 'redis-streams', url: string, json: JsonMapper, retention: Retention): Backplane {
+function redisBackplane(
+  backend: 'redis' | 'redis-streams',
+  url: string,
+  json: JsonMapper,
+  retention: Retention,
+): Backplane {
   if (backend === 'redis') {
     const { RedisBackplane } = require('./redis-backplane') as typeof import('./redis-backplane');
     return new RedisBackplane(url, json, retention);
@@ -32,7 +37,10 @@ function redisBackplane(backend: 'redis' | 'redis-streams', url: string, json: J
  * nothing, so it does not connect; each worker does.
  */
 export function applicationBroadcast(config: Config, json: JsonMapper): ApplicationBroadcast {
-  const retention: Retention = { maxEvents: config.get('framework.broadcast.retention.max-events'), maxAgeMs: config.get('framework.broadcast.retention.max-age') };
+  const retention: Retention = {
+    maxEvents: config.get('framework.broadcast.retention.max-events'),
+    maxAgeMs: config.get('framework.broadcast.retention.max-age'),
+  };
   const backend = config.get('framework.broadcast.backend');
   const supervisesOnly = config.get('framework.http.workers') > 1 && cluster.isPrimary;
   if (backend === 'memory' || supervisesOnly) {
@@ -44,7 +52,10 @@ export function applicationBroadcast(config: Config, json: JsonMapper): Applicat
   const check: RegisteredCheck = {
     name: 'broadcast',
     kinds: ['readiness'],
-    check: { call: () => HealthCheckResponse.named('broadcast').status(backplane.connected).withData('backend', backend).build() },
+    check: {
+      call: () =>
+        HealthCheckResponse.named('broadcast').status(backplane.connected).withData('backend', backend).build(),
+    },
   };
   return {
     checks: [check],

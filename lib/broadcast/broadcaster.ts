@@ -105,7 +105,8 @@ export class Broadcaster<T> {
     host: TopicHost,
   ) {
     const replay = options.replay;
-    if (replay !== undefined && (!Number.isInteger(replay) || replay < 0)) throw new RangeError(`broadcast('${topic}'): replay must be a whole number of events, got ${replay}`);
+    if (replay !== undefined && (!Number.isInteger(replay) || replay < 0))
+      throw new RangeError(`broadcast('${topic}'): replay must be a whole number of events, got ${replay}`);
     this.#replay = replay;
     this.#host = host;
   }
@@ -138,7 +139,11 @@ export class Broadcaster<T> {
   /** @internal publishes an event of any kind (the end of a resumable stream). */
   send(outgoing: Outgoing): Promise<string> {
     const published = this.#host.backplane.publish(this.topic, outgoing, this.retention);
-    published.catch((error: unknown) => log.debug(`broadcast('${this.topic}'): publishing failed: ${error instanceof Error ? error.message : String(error)}`));
+    published.catch((error: unknown) =>
+      log.debug(
+        `broadcast('${this.topic}'): publishing failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
     return published;
   }
 
@@ -201,7 +206,14 @@ export class Broadcaster<T> {
 
   #join(joined: Joined, after: string | undefined | typeof FROM_START): TeardownLogic {
     const { backplane } = this.#host;
-    const held = after === undefined ? [] : after === FROM_START ? (backplane.durable ? undefined : this.#ring.all()) : this.#ring.after(after);
+    const held =
+      after === undefined
+        ? []
+        : after === FROM_START
+          ? backplane.durable
+            ? undefined
+            : this.#ring.all()
+          : this.#ring.after(after);
     if (held) {
       // Replay and joining happen in one synchronous step: no event can fall between them.
       for (const event of held) if (!joined.send(event)) return;
@@ -262,7 +274,9 @@ export class Broadcaster<T> {
       try {
         hook({ topic: this.topic, subscribers: this.#joined.size });
       } catch (error) {
-        log.error(`broadcast('${this.topic}'): a subscription hook threw: ${error instanceof Error ? error.message : String(error)}`);
+        log.error(
+          `broadcast('${this.topic}'): a subscription hook threw: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   }

@@ -38,11 +38,19 @@ export class RedisBackplane implements Backplane {
   constructor(url: string, json: JsonMapper, retention: Retention) {
     this.#json = json;
     this.#publisher = new Redis(url, commandOptions);
-    this.#listener = new Redis(url, { ...commandOptions, enableOfflineQueue: true, maxRetriesPerRequest: null, autoResendUnfulfilledCommands: true, commandTimeout: undefined });
+    this.#listener = new Redis(url, {
+      ...commandOptions,
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      autoResendUnfulfilledCommands: true,
+      commandTimeout: undefined,
+    });
     this.#outage = new Outage(shown(url), 'events reach this instance only meanwhile');
     this.#outage.watch([this.#publisher, this.#listener], () => this.#deliver?.resetAll());
     this.#presence = new RedisPresence(this.#publisher, this.#tag, retention);
-    this.#listener.on('pmessage', (_pattern: string, channel: string, message: string) => this.#received(channel, message));
+    this.#listener.on('pmessage', (_pattern: string, channel: string, message: string) =>
+      this.#received(channel, message),
+    );
   }
 
   get connected(): boolean {
@@ -59,7 +67,11 @@ export class RedisBackplane implements Backplane {
   publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string> {
     const seen = this.#keys.get(topic, outgoing.idempotencyKey);
     if (seen !== undefined) return Promise.resolve(seen);
-    const event: BroadcastEvent = { id: `${this.#tag}-${++this.#sequence}`, data: outgoing.data, event: outgoing.event };
+    const event: BroadcastEvent = {
+      id: `${this.#tag}-${++this.#sequence}`,
+      data: outgoing.data,
+      event: outgoing.event,
+    };
     this.#keys.set(topic, outgoing.idempotencyKey, event.id, retention);
     // Not lost on this instance during an outage: its own subscribers still get it.
     if (!this.connected) return Promise.resolve(this.#local(topic, event));
@@ -102,7 +114,9 @@ export class RedisBackplane implements Backplane {
   async close(): Promise<void> {
     this.#outage.close();
     this.#presence.close();
-    await Promise.all([this.#publisher, this.#listener].map((connection) => connection.quit().catch(() => connection.disconnect())));
+    await Promise.all(
+      [this.#publisher, this.#listener].map((connection) => connection.quit().catch(() => connection.disconnect())),
+    );
   }
 
   #local(topic: string, event: BroadcastEvent): string {

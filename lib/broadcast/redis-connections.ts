@@ -76,7 +76,9 @@ export class Outage {
   lost(error: unknown): void {
     if (this.#down || this.#closed) return;
     this.#down = true;
-    log.error(`Broadcast backplane: Redis at ${this.where} is unreachable (${messageOf(error)}); retrying, ${this.meanwhile}`);
+    log.error(
+      `Broadcast backplane: Redis at ${this.where} is unreachable (${messageOf(error)}); retrying, ${this.meanwhile}`,
+    );
   }
 
   close(): void {

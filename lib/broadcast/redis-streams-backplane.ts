@@ -7,7 +7,14 @@
  */
 import { Redis } from 'ioredis';
 import type { JsonMapper } from '../json/json-mapper';
-import { backplaneUnavailable, type Backplane, type BackplaneListener, type Missed, type Outgoing, type TopicState } from './backplane';
+import {
+  backplaneUnavailable,
+  type Backplane,
+  type BackplaneListener,
+  type Missed,
+  type Outgoing,
+  type TopicState,
+} from './backplane';
 import { isStreamId } from './event-ids';
 import { HistoryPages, PAGE } from './history-pages';
 import type { Retention } from './event-ring';
@@ -122,8 +129,17 @@ export class RedisStreamsBackplane implements Backplane {
   }
 
   async publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string> {
-    const keys = outgoing.idempotencyKey === undefined ? [streamKey(topic)] : [streamKey(topic), `${ONCE_PREFIX}${topic}:${outgoing.idempotencyKey}`];
-    const args = [Math.max(retention.maxEvents, MIN_STREAM_LENGTH), retention.maxAgeMs, this.#json.writeValueAsString(outgoing.data), outgoing.event ?? '', retention.maxAgeMs || DEFAULT_EXPIRY_MS];
+    const keys =
+      outgoing.idempotencyKey === undefined
+        ? [streamKey(topic)]
+        : [streamKey(topic), `${ONCE_PREFIX}${topic}:${outgoing.idempotencyKey}`];
+    const args = [
+      Math.max(retention.maxEvents, MIN_STREAM_LENGTH),
+      retention.maxAgeMs,
+      this.#json.writeValueAsString(outgoing.data),
+      outgoing.event ?? '',
+      retention.maxAgeMs || DEFAULT_EXPIRY_MS,
+    ];
     try {
       return String(await (this.#commands as unknown as PublishCommand).rxrestPublish(keys.length, ...keys, ...args));
     } catch (error) {
@@ -144,7 +160,10 @@ export class RedisStreamsBackplane implements Backplane {
   }
 
   async describe(topic: string): Promise<TopicState> {
-    const [last, watched] = await Promise.all([this.#commands.call('XREVRANGE', streamKey(topic), '+', '-', 'COUNT', 1) as Promise<Entry[]>, this.#presence.exists(topic)]);
+    const [last, watched] = await Promise.all([
+      this.#commands.call('XREVRANGE', streamKey(topic), '+', '-', 'COUNT', 1) as Promise<Entry[]>,
+      this.#presence.exists(topic),
+    ]);
     const end = last[0] ? this.#decode(last[0]) : undefined;
     return { exists: last.length > 0 || watched, endId: end?.event !== undefined ? end.id : undefined };
   }
@@ -172,7 +191,19 @@ export class RedisStreamsBackplane implements Backplane {
   async abandoned(topic: string, confirm: boolean): Promise<boolean> {
     const { maxEvents, maxAgeMs } = this.#retention;
     const keys = [streamKey(topic), `${PRODUCER_PREFIX}${topic}`, presenceKey(topic)];
-    return Number(await this.#commands.eval(ABANDONED, keys.length, ...keys, confirm ? 1 : 0, Math.max(maxEvents, MIN_STREAM_LENGTH), LOST, maxAgeMs || DEFAULT_EXPIRY_MS)) === 1;
+    return (
+      Number(
+        await this.#commands.eval(
+          ABANDONED,
+          keys.length,
+          ...keys,
+          confirm ? 1 : 0,
+          Math.max(maxEvents, MIN_STREAM_LENGTH),
+          LOST,
+          maxAgeMs || DEFAULT_EXPIRY_MS,
+        ),
+      ) === 1
+    );
   }
 
   async close(): Promise<void> {
@@ -181,7 +212,8 @@ export class RedisStreamsBackplane implements Backplane {
     this.#streams.close();
     // The reader may be blocked in a read: it is cut, not asked to quit after it, and awaited until closed.
     // (Only a connection that is up has a socket to close; between reconnection attempts there is none.)
-    const readerEnded = this.#reader.status === 'ready' ? new Promise((resolve) => this.#reader.once('end', resolve)) : Promise.resolve();
+    const readerEnded =
+      this.#reader.status === 'ready' ? new Promise((resolve) => this.#reader.once('end', resolve)) : Promise.resolve();
     this.#reader.disconnect();
     await Promise.all([readerEnded, this.#commands.quit().catch(() => this.#commands.disconnect())]);
   }

@@ -51,7 +51,10 @@ export function runsHere(key: string): boolean {
 
 function graceOf(grace: number | string | undefined, key: string): number {
   const ms = typeof grace === 'string' ? parseDuration(grace) : (grace ?? DEFAULT_GRACE_MS);
-  if (ms === undefined || !Number.isFinite(ms) || ms < 0) throw new RangeError(`resumable('${key}'): grace must be a duration such as 30s or a number of milliseconds, got ${String(grace)}`);
+  if (ms === undefined || !Number.isFinite(ms) || ms < 0)
+    throw new RangeError(
+      `resumable('${key}'): grace must be a duration such as 30s or a number of milliseconds, got ${String(grace)}`,
+    );
   return ms;
 }
 
@@ -94,7 +97,8 @@ class Producer implements ResumableStream {
 
   #take(notification: ObservableNotification<unknown>): Promise<void> {
     if (notification.kind === 'N') return this.#store({ data: notification.value });
-    if (notification.kind === 'E') log.error(`resumable('${this.key}'): the source failed after ${this.#items} items`, notification.error);
+    if (notification.kind === 'E')
+      log.error(`resumable('${this.key}'): the source failed after ${this.#items} items`, notification.error);
     return this.#finish(notification.kind === 'C' ? 'done' : 'error');
   }
 
@@ -162,9 +166,14 @@ class Producer implements ResumableStream {
  *   await resumable(`reports/${id}`, generateReport(), { grace: '1m' });
  * }
  */
-export async function resumable<T>(key: string, source: ObservableInput<T>, options: ResumableOptions = {}): Promise<ResumableStream> {
+export async function resumable<T>(
+  key: string,
+  source: ObservableInput<T>,
+  options: ResumableOptions = {},
+): Promise<ResumableStream> {
   const graceMs = graceOf(options.grace, key);
-  if (running.has(key)) throw new Error(`resumable('${key}'): a stream with this key is already running in this process`);
+  if (running.has(key))
+    throw new Error(`resumable('${key}'): a stream with this key is already running in this process`);
   const topic = carrier(key);
   const producer = new Producer(key, topic, graceMs);
   running.set(key, producer);

@@ -113,7 +113,16 @@ export class StreamReader {
     const generation = this.#generation;
     this.#blockedAt = generation;
     const reply = (await reader
-      .call('XREAD', 'COUNT', BATCH, 'BLOCK', BLOCK_MS, 'STREAMS', ...readable.map(([topic]) => keyOf(topic)), ...readable.map(([, cursor]) => cursor.id!))
+      .call(
+        'XREAD',
+        'COUNT',
+        BATCH,
+        'BLOCK',
+        BLOCK_MS,
+        'STREAMS',
+        ...readable.map(([topic]) => keyOf(topic)),
+        ...readable.map(([, cursor]) => cursor.id!),
+      )
       .finally(() => (this.#blockedAt = undefined))) as [string, Entry[]][] | null;
     if (!reply) return;
     const byKey = new Map(reply);
@@ -150,7 +159,8 @@ export class StreamReader {
     this.#knownEpoch = epoch;
     for (const [topic, cursor] of [...this.#cursors]) {
       if (cursor.id === undefined) await this.#locate(topic, cursor, reader);
-      else if (lostAll || (cursor.id !== FROM_THE_START && !(await this.#holds(topic, cursor.id)))) await this.#reset(topic, cursor);
+      else if (lostAll || (cursor.id !== FROM_THE_START && !(await this.#holds(topic, cursor.id))))
+        await this.#reset(topic, cursor);
     }
     this.#recovered = true;
   }

@@ -20,7 +20,11 @@ export const RESET_HEADER = 'stream-reset';
 export const NOTHING_HELD = 'none';
 
 export function toSseEvent(event: BroadcastEvent): SseEvent {
-  return sseEvent(event.event === undefined ? { id: event.id, data: event.data } : { id: event.id, event: event.event, data: event.data });
+  return sseEvent(
+    event.event === undefined
+      ? { id: event.id, data: event.data }
+      : { id: event.id, event: event.event, data: event.data },
+  );
 }
 
 const shared = new WeakMap<BroadcastEvent, SseEvent>();

@@ -58,10 +58,30 @@ export interface ClientEndpoint {
 }
 
 /** Media types only a stream is answered as. */
-const STREAMING = new Set(['text/event-stream', 'application/x-ndjson', 'application/jsonl', 'application/json-lines', 'application/stream+json', 'application/json-seq']);
+const STREAMING = new Set([
+  'text/event-stream',
+  'application/x-ndjson',
+  'application/jsonl',
+  'application/json-lines',
+  'application/stream+json',
+  'application/json-seq',
+]);
 
 /** Return types that are containers or primitives rather than a class the answer binds to. */
-const NOT_BOUND = new Set<unknown>([Object, Array, Promise, String, Number, Boolean, Function, Symbol, BigInt, Uint8Array, Response, Multi]);
+const NOT_BOUND = new Set<unknown>([
+  Object,
+  Array,
+  Promise,
+  String,
+  Number,
+  Boolean,
+  Function,
+  Symbol,
+  BigInt,
+  Uint8Array,
+  Response,
+  Multi,
+]);
 
 function joinPaths(...paths: (string | undefined)[]): string {
   return paths
@@ -83,8 +103,14 @@ function beanProperties(type: unknown): ClientBeanProperty[] {
       for (const param of property.params) {
         if (param.kind === 'context') continue;
         const options = param.tags.get(PARAM_OPTIONS) ?? {};
-        const nested = param.kind === 'bean' ? beanProperties(options.type ?? readDesignType('design:type', type.prototype, property.name)) : undefined;
-        properties.push({ property: property.name, param: { kind: param.kind, name: param.name ?? property.name, options, properties: nested } });
+        const nested =
+          param.kind === 'bean'
+            ? beanProperties(options.type ?? readDesignType('design:type', type.prototype, property.name))
+            : undefined;
+        properties.push({
+          property: property.name,
+          param: { kind: param.kind, name: param.name ?? property.name, options, properties: nested },
+        });
       }
     }
   }
@@ -104,7 +130,13 @@ function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta
     const options = meta?.tags.get(PARAM_OPTIONS) ?? {};
     const declared = options.type ?? types[index];
     // Undecorated: a context object by type, a template variable by name, else the body (as the server reads it).
-    const kind = meta?.kind ?? (isContextClass(declared) ? 'context' : names[index] !== undefined && variables.has(names[index]!) ? 'path' : 'body');
+    const kind =
+      meta?.kind ??
+      (isContextClass(declared)
+        ? 'context'
+        : names[index] !== undefined && variables.has(names[index]!)
+          ? 'path'
+          : 'body');
     if (kind === 'context') continue;
     const name = meta?.name ?? names[index];
     params.push({ kind, index, name, options, properties: kind === 'bean' ? beanProperties(declared) : undefined });
@@ -112,7 +144,9 @@ function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta
   const returned = readDesignType('design:returntype', type.prototype, method.name);
   const produces = method.produces ?? classMeta.produces ?? [];
   // `Multi` imported as a type only leaves `Object` in the metadata: a method that can answer a stream counts too.
-  const isMulti = (typeof returned === 'function' && (returned === Multi || returned.prototype instanceof Multi)) || produces.some((type) => STREAMING.has(type.split(';')[0]!.trim().toLowerCase()));
+  const isMulti =
+    (typeof returned === 'function' && (returned === Multi || returned.prototype instanceof Multi)) ||
+    produces.some((type) => STREAMING.has(type.split(';')[0]!.trim().toLowerCase()));
   return {
     where: `${type.name}.${method.name}`,
     httpMethod: method.httpMethods[0]!,
@@ -120,7 +154,10 @@ function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta
     params,
     produces,
     consumes: method.consumes ?? classMeta.consumes ?? [],
-    bindTo: typeof returned === 'function' && !NOT_BOUND.has(returned) && !isWrapperClass(returned) && !isMulti ? returned : undefined,
+    bindTo:
+      typeof returned === 'function' && !NOT_BOUND.has(returned) && !isWrapperClass(returned) && !isMulti
+        ? returned
+        : undefined,
     multi: isMulti,
     untyped: returned === undefined || returned === Object,
     elementType: method.tags.get(STREAM_ELEMENT_TYPE),
@@ -140,9 +177,22 @@ export function clientEndpoints(type: Function): Map<string, ClientEndpoint> {
   for (const meta of chain) {
     for (const method of meta.methods.values()) {
       if (method.httpMethods.length !== 1 || endpoints.has(method.name)) continue;
-      endpoints.set(method.name, describeMethod(type, { ...meta, path: classPath?.path, produces: meta.produces ?? classPath?.produces, consumes: meta.consumes ?? classPath?.consumes }, method));
+      endpoints.set(
+        method.name,
+        describeMethod(
+          type,
+          {
+            ...meta,
+            path: classPath?.path,
+            produces: meta.produces ?? classPath?.produces,
+            consumes: meta.consumes ?? classPath?.consumes,
+          },
+          method,
+        ),
+      );
     }
   }
-  if (endpoints.size === 0) throw new TypeError(`${type.name} has no endpoint methods (@GET, @POST...): it cannot be a REST client's contract`);
+  if (endpoints.size === 0)
+    throw new TypeError(`${type.name} has no endpoint methods (@GET, @POST...): it cannot be a REST client's contract`);
   return endpoints;
 }

@@ -1,9 +1,21 @@
 /** A non-2xx answer as the `WebApplicationException` subtype of its status, with its headers and problem body. */
 import type { ProblemDetails } from '../errors/problem-details';
 import {
-  BadRequestException, ConflictException, ForbiddenException, GoneException, InternalServerErrorException, NotAcceptableException,
-  NotAllowedException, NotAuthorizedException, NotFoundException, NotSupportedException, PayloadTooLargeException,
-  PreconditionFailedException, RedirectionException, ServiceUnavailableException, WebApplicationException,
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  GoneException,
+  InternalServerErrorException,
+  NotAcceptableException,
+  NotAllowedException,
+  NotAuthorizedException,
+  NotFoundException,
+  NotSupportedException,
+  PayloadTooLargeException,
+  PreconditionFailedException,
+  RedirectionException,
+  ServiceUnavailableException,
+  WebApplicationException,
   type WebApplicationExceptionOptions,
 } from '../errors/web-application-exception';
 
@@ -25,7 +37,12 @@ const BY_STATUS = new Map<number, StatusException>([
 ]);
 
 function isProblem(value: unknown): value is ProblemDetails {
-  return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'number' && typeof (value as { title?: unknown }).title === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { status?: unknown }).status === 'number' &&
+    typeof (value as { title?: unknown }).title === 'string'
+  );
 }
 
 /**
@@ -48,8 +65,17 @@ export async function exceptionFor(response: Response): Promise<WebApplicationEx
   }
   const message = problem ? problem.detail || problem.title : text.trim() || undefined;
   const options: WebApplicationExceptionOptions = { headers, problem, response };
-  if (response.status === 405) return new NotAllowedException(message, (response.headers.get('allow') ?? '').split(',').map((method) => method.trim()).filter(Boolean), options);
-  if (response.status >= 300 && response.status < 400 && response.headers.has('location')) return new RedirectionException(response.headers.get('location')!, response.status, options);
+  if (response.status === 405)
+    return new NotAllowedException(
+      message,
+      (response.headers.get('allow') ?? '')
+        .split(',')
+        .map((method) => method.trim())
+        .filter(Boolean),
+      options,
+    );
+  if (response.status >= 300 && response.status < 400 && response.headers.has('location'))
+    return new RedirectionException(response.headers.get('location')!, response.status, options);
   const Exception = BY_STATUS.get(response.status);
   return Exception ? new Exception(message, options) : new WebApplicationException(message, response.status, options);
 }

@@ -16,7 +16,13 @@ import type { SseEvent } from '../streaming/sse-event';
 import type { ClientSseEvent } from './read-response';
 
 /** A value as the client receives it: a multipart answer is a `FormData`, bytes are a `Uint8Array`. */
-export type ClientValue<T> = T extends MultipartFormDataOutput ? FormData : T extends Uint8Array ? Uint8Array : T extends SseEvent ? unknown : T;
+export type ClientValue<T> = T extends MultipartFormDataOutput
+  ? FormData
+  : T extends Uint8Array
+    ? Uint8Array
+    : T extends SseEvent
+      ? unknown
+      : T;
 
 /**
  * What a call emits for a method declared to return `R`: the value of a plain, Promise or `RestResponse`
@@ -24,13 +30,21 @@ export type ClientValue<T> = T extends MultipartFormDataOutput ? FormData : T ex
  * Observable, `Multi`, async iterable or generator.
  */
 export type ClientItem<R> =
-  R extends Observable<infer T> ? ClientValue<T>
-  : R extends Promise<infer T> ? ClientItem<T>
-  : R extends AsyncIterable<infer T> ? ClientValue<T>
-  : R extends Generator<infer T> ? ClientValue<T>
-  : R extends RestResponse<infer T> ? ([T] extends [never] ? unknown : ClientValue<T>)
-  : R extends Response ? unknown
-  : ClientValue<R>;
+  R extends Observable<infer T>
+    ? ClientValue<T>
+    : R extends Promise<infer T>
+      ? ClientItem<T>
+      : R extends AsyncIterable<infer T>
+        ? ClientValue<T>
+        : R extends Generator<infer T>
+          ? ClientValue<T>
+          : R extends RestResponse<infer T>
+            ? [T] extends [never]
+              ? unknown
+              : ClientValue<T>
+            : R extends Response
+              ? unknown
+              : ClientValue<R>;
 
 /** Parameter types the server fills with a context object: the client sends nothing for them. */
 type ContextObject = Request | Headers | UriInfo | HttpHeaders | ResourceInfo | RequestContext;
@@ -39,7 +53,17 @@ type ContextObject = Request | Headers | UriInfo | HttpHeaders | ResourceInfo | 
  * A parameter as the client takes it: a file upload is a `Blob` (or `{ path }` in Node), a multipart input an
  * output, a `Multi` of items any Observable or async iterable (sent as a stream); a context object is `void`, so trailing ones may be left out of a call (an `any` stays `any`).
  */
-export type ClientArg<P> = 0 extends 1 & P ? P : [P] extends [ContextObject] ? void : P extends Observable<infer T> ? Observable<T> | AsyncIterable<T> : P extends FileUpload ? Blob | FileSource : P extends MultipartFormDataInput ? MultipartFormDataOutput | FormData : P;
+export type ClientArg<P> = 0 extends 1 & P
+  ? P
+  : [P] extends [ContextObject]
+    ? void
+    : P extends Observable<infer T>
+      ? Observable<T> | AsyncIterable<T>
+      : P extends FileUpload
+        ? Blob | FileSource
+        : P extends MultipartFormDataInput
+          ? MultipartFormDataOutput | FormData
+          : P;
 
 export type ClientArgs<A extends readonly unknown[]> = { [K in keyof A]: ClientArg<A[K]> };
 
@@ -48,10 +72,14 @@ export type MethodNames<T> = { [K in keyof T]: T[K] extends (...args: never[]) =
 
 /** The calls of a client of `T`. */
 export type RestClientOf<T> = {
-  [K in MethodNames<T>]: T[K] extends (...args: infer A) => infer R ? (...args: ClientArgs<A>) => Observable<ClientItem<R>> : never;
+  [K in MethodNames<T>]: T[K] extends (...args: infer A) => infer R
+    ? (...args: ClientArgs<A>) => Observable<ClientItem<R>>
+    : never;
 };
 
 /** The calls of a client of `T`, emitting whole server-sent events. */
 export type ClientEventsOf<T> = {
-  [K in MethodNames<T>]: T[K] extends (...args: infer A) => infer R ? (...args: ClientArgs<A>) => Observable<ClientSseEvent<ClientItem<R>>> : never;
+  [K in MethodNames<T>]: T[K] extends (...args: infer A) => infer R
+    ? (...args: ClientArgs<A>) => Observable<ClientSseEvent<ClientItem<R>>>
+    : never;
 };

@@ -5,22 +5,75 @@
  */
 export { RestClient } from './rest-client';
 export type {
-  ClientControls, ClientProvider, ClientRequestContext, ClientRequestFilter, ClientResponseContext, ClientResponseFilter, RestClientOptions,
+  ClientControls,
+  ClientProvider,
+  ClientRequestContext,
+  ClientRequestFilter,
+  ClientResponseContext,
+  ClientResponseFilter,
+  RestClientOptions,
 } from './rest-client';
-export type { ClientArg, ClientArgs, ClientEventsOf, ClientItem, ClientValue, MethodNames, RestClientOf } from './client-types';
+export type {
+  ClientArg,
+  ClientArgs,
+  ClientEventsOf,
+  ClientItem,
+  ClientValue,
+  MethodNames,
+  RestClientOf,
+} from './client-types';
 export { StreamEndedException, type ClientSseEvent } from './read-response';
 export { StreamResetException } from './resuming-call';
 export type { CallOptions, ReconnectOptions } from './write-request';
 export {
-  BadRequestException, ConflictException, ForbiddenException, GoneException, InternalServerErrorException, NotAcceptableException,
-  NotAllowedException, NotAuthorizedException, NotFoundException, NotSupportedException, PayloadTooLargeException,
-  PreconditionFailedException, RedirectionException, ServiceUnavailableException, WebApplicationException,
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  GoneException,
+  InternalServerErrorException,
+  NotAcceptableException,
+  NotAllowedException,
+  NotAuthorizedException,
+  NotFoundException,
+  NotSupportedException,
+  PayloadTooLargeException,
+  PreconditionFailedException,
+  RedirectionException,
+  ServiceUnavailableException,
+  WebApplicationException,
 } from '../errors/web-application-exception';
 export type { ProblemDetails, Violation } from '../errors/problem-details';
-export { Consumes, DELETE, GET, HEAD, HttpMethod, OPTIONS, PATCH, POST, PUT, Path, Produces } from '../decorators/resource';
 export {
-  BeanParam, Body, CookieParam, DateFormat, DefaultValue, FormParam, HeaderParam, MatrixParam, PathParam, QueryParam, RestCookie, RestForm,
-  RestHeader, RestMatrix, RestPath, RestQuery, Separator,
+  Consumes,
+  DELETE,
+  GET,
+  HEAD,
+  HttpMethod,
+  OPTIONS,
+  PATCH,
+  POST,
+  PUT,
+  Path,
+  Produces,
+} from '../decorators/resource';
+export {
+  BeanParam,
+  Body,
+  CookieParam,
+  DateFormat,
+  DefaultValue,
+  FormParam,
+  HeaderParam,
+  MatrixParam,
+  PathParam,
+  QueryParam,
+  RestCookie,
+  RestForm,
+  RestHeader,
+  RestMatrix,
+  RestPath,
+  RestQuery,
+  Separator,
 } from '../decorators/params';
 export { RestStreamElementType } from '../decorators/stream-element-type';
 export { ConstrainedTo } from '../providers/constrained-to';

@@ -5,12 +5,19 @@ import type { JsonMapper } from '../json/json-mapper';
 import { multi } from '../streaming/multi';
 
 /** How each item of a streamed body is framed, by media type (NDJSON when `@Consumes` names none of these). */
-export const ITEM_FRAMES: Record<string, { start: string; frame: (json: string, item: unknown, first: boolean) => string; end: string }> = {
+export const ITEM_FRAMES: Record<
+  string,
+  { start: string; frame: (json: string, item: unknown, first: boolean) => string; end: string }
+> = {
   'application/x-ndjson': { start: '', frame: (json) => `${json}\n`, end: '' },
   'application/jsonl': { start: '', frame: (json) => `${json}\n`, end: '' },
   'application/stream+json': { start: '', frame: (json) => `${json}\n`, end: '' },
   'application/json-seq': { start: '', frame: (json) => `\x1e${json}\n`, end: '' },
-  'text/event-stream': { start: '', frame: (json, item) => `data:${typeof item === 'string' ? item.replace(/\n/g, '\ndata:') : json}\n\n`, end: '' },
+  'text/event-stream': {
+    start: '',
+    frame: (json, item) => `data:${typeof item === 'string' ? item.replace(/\n/g, '\ndata:') : json}\n\n`,
+    end: '',
+  },
   'application/json': { start: '[', frame: (json, _item, first) => (first ? json : `,${json}`), end: ']' },
 };
 
@@ -18,9 +25,15 @@ export const ITEM_FRAMES: Record<string, { start: string; frame: (json: string, 
  * An Observable (or async iterable) body as a stream of items, framed by the media type of `@Consumes`, pulled
  * as fetch sends it: a `Multi` that is pulled (a request's items, `Multi.from`) is read one item per chunk asked for.
  */
-export function itemStream(source: Observable<unknown> | AsyncIterable<unknown>, mediaType: string, mapper: JsonMapper): ReadableStream<Uint8Array> {
+export function itemStream(
+  source: Observable<unknown> | AsyncIterable<unknown>,
+  mediaType: string,
+  mapper: JsonMapper,
+): ReadableStream<Uint8Array> {
   const framing = ITEM_FRAMES[mediaType] ?? ITEM_FRAMES['application/x-ndjson']!;
-  const iterator = (Symbol.asyncIterator in source ? source : multi(source as Observable<unknown>))[Symbol.asyncIterator]();
+  const iterator = (Symbol.asyncIterator in source ? source : multi(source as Observable<unknown>))[
+    Symbol.asyncIterator
+  ]();
   const encoder = new TextEncoder();
   let first = true;
   return new ReadableStream<Uint8Array>({
@@ -43,5 +56,8 @@ export function itemStream(source: Observable<unknown> | AsyncIterable<unknown>,
 }
 
 export function isItemSource(value: unknown): value is Observable<unknown> | AsyncIterable<unknown> {
-  return isObservable(value) || (typeof value === 'object' && value !== null && Symbol.asyncIterator in value && !(value instanceof ReadableStream));
+  return (
+    isObservable(value) ||
+    (typeof value === 'object' && value !== null && Symbol.asyncIterator in value && !(value instanceof ReadableStream))
+  );
 }

@@ -25,7 +25,12 @@ export interface ClientSseEvent<T = unknown> {
   readonly event?: string;
 }
 
-const NDJSON = new Set(['application/x-ndjson', 'application/jsonl', 'application/json-lines', 'application/stream+json']);
+const NDJSON = new Set([
+  'application/x-ndjson',
+  'application/jsonl',
+  'application/json-lines',
+  'application/stream+json',
+]);
 const RECORD_SEPARATOR = '\x1e';
 
 function mediaTypeOf(response: Response): string {
@@ -33,7 +38,11 @@ function mediaTypeOf(response: Response): string {
 }
 
 /** Reads the body chunk by chunk as text, until it ends or the subscriber has gone. */
-async function eachText(response: Response, subscriber: Subscriber<unknown>, take: (text: string) => void): Promise<void> {
+async function eachText(
+  response: Response,
+  subscriber: Subscriber<unknown>,
+  take: (text: string) => void,
+): Promise<void> {
   if (!response.body) return;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -52,7 +61,12 @@ async function eachText(response: Response, subscriber: Subscriber<unknown>, tak
 }
 
 /** Line by line (NDJSON) or record by record (JSON text sequences): blank records are skipped. */
-function records(response: Response, subscriber: Subscriber<unknown>, separator: string, json: JsonMapper): Promise<void> {
+function records(
+  response: Response,
+  subscriber: Subscriber<unknown>,
+  separator: string,
+  json: JsonMapper,
+): Promise<void> {
   let pending = '';
   const parse = (record: string) => {
     const trimmed = record.trim();
@@ -83,7 +97,13 @@ export interface EventHandlers {
  * Reads the SSE events of an answer as they arrive, until it ends (resolves) or fails (rejects); stops when
  * `reading` is closed. A data field that does not parse fails it.
  */
-export function readEvents(response: Response, reading: Subscriber<unknown>, endpoint: ClientEndpoint, json: JsonMapper, handlers: EventHandlers): Promise<void> {
+export function readEvents(
+  response: Response,
+  reading: Subscriber<unknown>,
+  endpoint: ClientEndpoint,
+  json: JsonMapper,
+  handlers: EventHandlers,
+): Promise<void> {
   let failure: unknown;
   const parser = createParser({
     onEvent: (event) => {
@@ -110,12 +130,22 @@ export class StreamEndedException extends Error {
     /** The end event's data. */
     readonly data: unknown,
   ) {
-    super(reason === 'cancelled' ? 'The stream was cancelled by the server' : 'The stream failed on the server after it began');
+    super(
+      reason === 'cancelled'
+        ? 'The stream was cancelled by the server'
+        : 'The stream failed on the server after it began',
+    );
     this.name = 'StreamEndedException';
   }
 }
 
-function events(response: Response, subscriber: Subscriber<unknown>, endpoint: ClientEndpoint, json: JsonMapper, asEvents: boolean): Promise<void> {
+function events(
+  response: Response,
+  subscriber: Subscriber<unknown>,
+  endpoint: ClientEndpoint,
+  json: JsonMapper,
+  asEvents: boolean,
+): Promise<void> {
   return readEvents(response, subscriber, endpoint, json, {
     onEvent: (event) => {
       // The server's own word that the stream failed: an error, never an item.
@@ -125,11 +155,19 @@ function events(response: Response, subscriber: Subscriber<unknown>, endpoint: C
   });
 }
 
-function arrayItems(response: Response, subscriber: Subscriber<unknown>, endpoint: ClientEndpoint, json: JsonMapper): Promise<void> {
+function arrayItems(
+  response: Response,
+  subscriber: Subscriber<unknown>,
+  endpoint: ClientEndpoint,
+  json: JsonMapper,
+): Promise<void> {
   const items = new JsonArrayItems();
-  return eachText(response, subscriber, (text) => items.push(text, (item) => subscriber.next(json.readValue(item)))).then(() => {
+  return eachText(response, subscriber, (text) =>
+    items.push(text, (item) => subscriber.next(json.readValue(item))),
+  ).then(() => {
     const whole = items.end();
-    if (whole !== undefined && whole.trim() && !subscriber.closed) subscriber.next(json.readValue(whole, endpoint.bindTo));
+    if (whole !== undefined && whole.trim() && !subscriber.closed)
+      subscriber.next(json.readValue(whole, endpoint.bindTo));
   });
 }
 
@@ -156,7 +194,12 @@ function entityInput(response: Response): EntityInput {
 }
 
 /** One value from the whole body. */
-async function whole(response: Response, mediaType: string, endpoint: ClientEndpoint, readers: ResponseReaders): Promise<unknown> {
+async function whole(
+  response: Response,
+  mediaType: string,
+  endpoint: ClientEndpoint,
+  readers: ResponseReaders,
+): Promise<unknown> {
   const reader = readers.readers.find((candidate) => candidate.isReadable(endpoint.bindTo, mediaType));
   if (reader) return reader.readFrom(endpoint.bindTo, mediaType, response.headers, entityInput(response));
   if (response.status === 204 || response.status === 205) return undefined;
@@ -175,16 +218,32 @@ function isItemArray(response: Response, endpoint: ClientEndpoint): boolean {
  * The values of a successful answer, as an Observable that reads the body when subscribed (once: the body
  * is a stream) and stops reading when unsubscribed. `asEvents` emits whole SSE events instead of their data.
  */
-export function readResponse(response: Response, endpoint: ClientEndpoint, readers: ResponseReaders, asEvents = false): Observable<unknown> {
+export function readResponse(
+  response: Response,
+  endpoint: ClientEndpoint,
+  readers: ResponseReaders,
+  asEvents = false,
+): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
     const mediaType = mediaTypeOf(response);
     let reading: Promise<void>;
     if (mediaType === 'text/event-stream') reading = events(response, subscriber, endpoint, readers.json, asEvents);
     else if (NDJSON.has(mediaType)) reading = records(response, subscriber, '\n', readers.json);
-    else if (mediaType === 'application/json-seq') reading = records(response, subscriber, RECORD_SEPARATOR, readers.json);
-    else if (isItemArray(response, endpoint) && mediaType.includes('json') && !readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType))) {
+    else if (mediaType === 'application/json-seq')
+      reading = records(response, subscriber, RECORD_SEPARATOR, readers.json);
+    else if (
+      isItemArray(response, endpoint) &&
+      mediaType.includes('json') &&
+      !readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType))
+    ) {
       reading = arrayItems(response, subscriber, endpoint, readers.json);
-    } else if (mediaType.includes('json') || mediaType.startsWith('text/') || mediaType === 'multipart/form-data' || readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType)) || !response.body) {
+    } else if (
+      mediaType.includes('json') ||
+      mediaType.startsWith('text/') ||
+      mediaType === 'multipart/form-data' ||
+      readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType)) ||
+      !response.body
+    ) {
       reading = whole(response, mediaType, endpoint, readers).then((value) => {
         if (!subscriber.closed) subscriber.next(value);
       });

@@ -15,7 +15,13 @@ import { clientEndpoints, type ClientEndpoint } from './client-endpoints';
 import type { ClientEventsOf, RestClientOf } from './client-types';
 import { readResponse, type ResponseReaders } from './read-response';
 import { resumingCall, type OpenCall } from './resuming-call';
-import { writeRequest, type CallOptions, type OutgoingRequest, type ReconnectOptions, type RequestWriters } from './write-request';
+import {
+  writeRequest,
+  type CallOptions,
+  type OutgoingRequest,
+  type ReconnectOptions,
+  type RequestWriters,
+} from './write-request';
 
 /** The request as a client request filter sees it: change the URL, headers or body, or answer it yourself. */
 export interface ClientRequestContext {
@@ -57,7 +63,9 @@ export interface RestClientOptions {
   readonly requestFilters?: readonly ClientProvider<ClientRequestFilter>[];
   readonly responseFilters?: readonly ClientProvider<ClientResponseFilter>[];
   /** Readers and writers for types or media types of your own, asked before the built-in JSON and text. */
-  readonly providers?: readonly ClientProvider<MessageBodyReader | MessageBodyWriter | JsonMapperCustomizer<DefaultJsonMapper>>[];
+  readonly providers?: readonly ClientProvider<
+    MessageBodyReader | MessageBodyWriter | JsonMapperCustomizer<DefaultJsonMapper>
+  >[];
   /** The JSON mapper that writes bodies and reads answers; by default one configured like the server's defaults. */
   readonly jsonMapper?: JsonMapper;
   /** The fetch to use (default: the global one), e.g. one with a proxy agent, or a test double. */
@@ -84,7 +92,8 @@ function instantiate<T>(provider: ClientProvider<T>): T {
 /** A provider `@ConstrainedTo('server')` never runs on a client: registering one is a mistake worth saying. */
 function clientSide<T>(provider: ClientProvider<T>): T {
   const type = typeof provider === 'function' ? provider : (provider as object).constructor;
-  if (findClassMeta(type)?.tags.get(CONSTRAINED_TO) === 'server') throw new TypeError(`${type.name} is @ConstrainedTo('server'): it cannot be registered on a REST client`);
+  if (findClassMeta(type)?.tags.get(CONSTRAINED_TO) === 'server')
+    throw new TypeError(`${type.name} is @ConstrainedTo('server'): it cannot be registered on a REST client`);
   return instantiate(provider);
 }
 
@@ -104,17 +113,30 @@ function withinMediaTypes(writer: MessageBodyWriter): MessageBodyWriter;
 function withinMediaTypes(provider: MessageBodyReader | MessageBodyWriter): MessageBodyReader | MessageBodyWriter {
   const meta = findClassMeta((provider as object).constructor);
   if (isReader(provider)) {
-    return { isReadable: (type, mediaType) => fits(meta?.consumes, mediaType) && provider.isReadable(type, mediaType), readFrom: provider.readFrom.bind(provider) };
+    return {
+      isReadable: (type, mediaType) => fits(meta?.consumes, mediaType) && provider.isReadable(type, mediaType),
+      readFrom: provider.readFrom.bind(provider),
+    };
   }
-  return { isWriteable: (type, mediaType, entity) => fits(meta?.produces, mediaType) && provider.isWriteable(type, mediaType, entity), writeTo: provider.writeTo.bind(provider) };
+  return {
+    isWriteable: (type, mediaType, entity) =>
+      fits(meta?.produces, mediaType) && provider.isWriteable(type, mediaType, entity),
+    writeTo: provider.writeTo.bind(provider),
+  };
 }
 
 function isReader(provider: unknown): provider is MessageBodyReader {
-  return typeof (provider as MessageBodyReader).isReadable === 'function' && typeof (provider as MessageBodyReader).readFrom === 'function';
+  return (
+    typeof (provider as MessageBodyReader).isReadable === 'function' &&
+    typeof (provider as MessageBodyReader).readFrom === 'function'
+  );
 }
 
 function isWriter(provider: unknown): provider is MessageBodyWriter {
-  return typeof (provider as MessageBodyWriter).isWriteable === 'function' && typeof (provider as MessageBodyWriter).writeTo === 'function';
+  return (
+    typeof (provider as MessageBodyWriter).isWriteable === 'function' &&
+    typeof (provider as MessageBodyWriter).writeTo === 'function'
+  );
 }
 
 function isCustomizer(provider: unknown): provider is JsonMapperCustomizer<DefaultJsonMapper> {
@@ -155,7 +177,10 @@ function setUp(type: Function, options: RestClientOptions): ClientSetup {
 }
 
 /** Request filters in order; the first `abortWith` answers instead of the server. */
-async function filterRequest(setup: ClientSetup, request: OutgoingRequest): Promise<{ context: ClientRequestContext; answer: Response | undefined }> {
+async function filterRequest(
+  setup: ClientSetup,
+  request: OutgoingRequest,
+): Promise<{ context: ClientRequestContext; answer: Response | undefined }> {
   let answer: Response | undefined;
   const context: ClientRequestContext = {
     method: request.method,
@@ -176,11 +201,28 @@ async function filterRequest(setup: ClientSetup, request: OutgoingRequest): Prom
   return { context, answer };
 }
 
-async function send(setup: ClientSetup, endpoint: ClientEndpoint, args: readonly unknown[], call: CallOptions, signal: AbortSignal): Promise<Response> {
-  const request = await writeRequest(endpoint, args, setup.baseUrl, { accept: call.accept, headers: { ...setup.headers, ...call.headers } }, setup.writers);
+async function send(
+  setup: ClientSetup,
+  endpoint: ClientEndpoint,
+  args: readonly unknown[],
+  call: CallOptions,
+  signal: AbortSignal,
+): Promise<Response> {
+  const request = await writeRequest(
+    endpoint,
+    args,
+    setup.baseUrl,
+    { accept: call.accept, headers: { ...setup.headers, ...call.headers } },
+    setup.writers,
+  );
   const { context, answer } = await filterRequest(setup, request);
   // A stream body needs half duplex: fetch sends it while the answer may already be coming.
-  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers: request.headers, body: request.body, signal };
+  const init: RequestInit & { duplex?: 'half' } = {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal,
+  };
   if (request.body instanceof ReadableStream) init.duplex = 'half';
   let response = answer ?? (await setup.fetch(new Request(request.url, init)));
   const responseContext: ClientResponseContext = { status: response.status, headers: response.headers, response };
@@ -191,10 +233,24 @@ async function send(setup: ClientSetup, endpoint: ClientEndpoint, args: readonly
 }
 
 /** One call as a cold Observable: sent on subscribe, aborted on unsubscribe; a resumable stream reconnects. */
-function call(setup: ClientSetup, endpoint: ClientEndpoint, args: readonly unknown[], options: CallOptions, asEvents: boolean): Observable<unknown> {
+function call(
+  setup: ClientSetup,
+  endpoint: ClientEndpoint,
+  args: readonly unknown[],
+  options: CallOptions,
+  asEvents: boolean,
+): Observable<unknown> {
   if (endpoint.resumable && options.reconnect !== false) {
     const open: OpenCall = (signal, lastEventId) =>
-      send(setup, endpoint, args, lastEventId === undefined ? options : { ...options, headers: { ...options.headers, 'Last-Event-ID': lastEventId } }, signal);
+      send(
+        setup,
+        endpoint,
+        args,
+        lastEventId === undefined
+          ? options
+          : { ...options, headers: { ...options.headers, 'Last-Event-ID': lastEventId } },
+        signal,
+      );
     return resumingCall(open, endpoint, setup.readers, options.reconnect ?? {}, asEvents);
   }
   return new Observable<unknown>((subscriber: Subscriber<unknown>) => {
@@ -217,12 +273,18 @@ function call(setup: ClientSetup, endpoint: ClientEndpoint, args: readonly unkno
 function clientOf<T>(setup: ClientSetup, options: CallOptions): RestClient<T> {
   const methods = (asEvents: boolean): Record<string, (...args: unknown[]) => Observable<unknown>> => {
     const result: Record<string, (...args: unknown[]) => Observable<unknown>> = {};
-    for (const [name, endpoint] of setup.endpoints) result[name] = (...args: unknown[]) => call(setup, endpoint, args, options, asEvents);
+    for (const [name, endpoint] of setup.endpoints)
+      result[name] = (...args: unknown[]) => call(setup, endpoint, args, options, asEvents);
     return result;
   };
   const client = methods(false);
   Object.defineProperty(client, '$with', {
-    value: (more: CallOptions) => clientOf<T>(setup, { accept: more.accept ?? options.accept, headers: { ...options.headers, ...more.headers }, reconnect: more.reconnect ?? options.reconnect }),
+    value: (more: CallOptions) =>
+      clientOf<T>(setup, {
+        accept: more.accept ?? options.accept,
+        headers: { ...options.headers, ...more.headers },
+        reconnect: more.reconnect ?? options.reconnect,
+      }),
   });
   Object.defineProperty(client, '$events', { get: () => methods(true) });
   return client as unknown as RestClient<T>;

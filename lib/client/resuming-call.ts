@@ -9,7 +9,13 @@ import { Observable } from 'rxjs/internal/Observable';
 import type { Subscription } from 'rxjs';
 import { WebApplicationException } from '../errors/web-application-exception';
 import type { ClientEndpoint } from './client-endpoints';
-import { readEvents, readResponse, StreamEndedException, type ClientSseEvent, type ResponseReaders } from './read-response';
+import {
+  readEvents,
+  readResponse,
+  StreamEndedException,
+  type ClientSseEvent,
+  type ResponseReaders,
+} from './read-response';
 import type { ReconnectOptions } from './write-request';
 
 /** Events after the last one received are gone: the server no longer holds them (trimmed, or its history was lost). */
@@ -50,7 +56,13 @@ function oldestOf(data: unknown): string | undefined {
   return data === 'none' || data === undefined ? undefined : String(data);
 }
 
-export function resumingCall(open: OpenCall, endpoint: ClientEndpoint, readers: ResponseReaders, options: ReconnectOptions, asEvents: boolean): Observable<unknown> {
+export function resumingCall(
+  open: OpenCall,
+  endpoint: ClientEndpoint,
+  readers: ResponseReaders,
+  options: ReconnectOptions,
+  asEvents: boolean,
+): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
     const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
     let delay = options.delay ?? DEFAULT_DELAY_MS;
@@ -88,9 +100,14 @@ export function resumingCall(open: OpenCall, endpoint: ClientEndpoint, readers: 
       if (subscriber.closed) return;
       if (response.status === 204) return subscriber.complete();
       // Not a stream after all (a proxy's page, say): read as any answer, once.
-      if (!isEventStream(response)) return void (inner = readResponse(response, endpoint, readers, asEvents).subscribe(subscriber));
-      readEvents(response, subscriber, endpoint, readers.json, { onEvent, onRetry: (milliseconds) => (delay = milliseconds) }).then(
-        () => again(new Error(`${endpoint.where}: the stream ended ${attempts + 1} times in a row without an event`), true),
+      if (!isEventStream(response))
+        return void (inner = readResponse(response, endpoint, readers, asEvents).subscribe(subscriber));
+      readEvents(response, subscriber, endpoint, readers.json, {
+        onEvent,
+        onRetry: (milliseconds) => (delay = milliseconds),
+      }).then(
+        () =>
+          again(new Error(`${endpoint.where}: the stream ended ${attempts + 1} times in a row without an event`), true),
         (error: unknown) => again(error),
       );
     };

@@ -91,7 +91,8 @@ function place(param: Omit<ClientParam, 'index'>, value: unknown, parts: Parts, 
       return;
     case 'bean':
       if (value === undefined || value === null) return;
-      for (const property of param.properties ?? []) place(property.param, (value as Record<string, unknown>)[property.property], parts, where);
+      for (const property of param.properties ?? [])
+        place(property.param, (value as Record<string, unknown>)[property.property], parts, where);
       return;
     case 'form':
       for (const item of values(value)) parts.form.push([name!, item]);
@@ -120,14 +121,25 @@ function place(param: Omit<ClientParam, 'index'>, value: unknown, parts: Parts, 
 }
 
 function isBinary(value: unknown): value is Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> {
-  return value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof Blob || value instanceof ReadableStream;
+  return (
+    value instanceof Uint8Array ||
+    value instanceof ArrayBuffer ||
+    value instanceof Blob ||
+    value instanceof ReadableStream
+  );
 }
 
 /** The media type of the body: one of `@Consumes` that fits the value (text for a string), else by the value. */
 function bodyMediaType(consumes: readonly string[], value: unknown): string {
   const concrete = consumes.filter((type) => !type.includes('*'));
-  if (typeof value === 'string') return concrete.find((type) => type.startsWith('text/')) ?? concrete[0] ?? 'text/plain;charset=UTF-8';
-  if (isBinary(value)) return concrete.find((type) => !type.includes('json') && !type.startsWith('text/')) ?? concrete[0] ?? 'application/octet-stream';
+  if (typeof value === 'string')
+    return concrete.find((type) => type.startsWith('text/')) ?? concrete[0] ?? 'text/plain;charset=UTF-8';
+  if (isBinary(value))
+    return (
+      concrete.find((type) => !type.includes('json') && !type.startsWith('text/')) ??
+      concrete[0] ??
+      'application/octet-stream'
+    );
   return concrete.find((type) => type.includes('json')) ?? concrete[0] ?? 'application/json';
 }
 
@@ -136,51 +148,91 @@ async function fileBlob(path: string, where: string): Promise<Blob> {
   // process.getBuiltinModule is no import: the client entry stays loadable where there is no `node:fs`.
   const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const fs = node?.getBuiltinModule?.('node:fs') as { openAsBlob?: (path: string) => Promise<Blob> } | undefined;
-  if (!fs?.openAsBlob) throw new TypeError(`${where}: a file part given by its path needs Node (fs.openAsBlob); pass a Blob or File instead`);
+  if (!fs?.openAsBlob)
+    throw new TypeError(
+      `${where}: a file part given by its path needs Node (fs.openAsBlob); pass a Blob or File instead`,
+    );
   return fs.openAsBlob(path);
 }
 
 function isFileSource(value: unknown): value is { path: string } {
-  return typeof value === 'object' && value !== null && !isBinary(value) && typeof (value as { path?: unknown }).path === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !isBinary(value) &&
+    typeof (value as { path?: unknown }).path === 'string'
+  );
 }
 
 /** The shape of `MultipartFormDataOutput`, read without loading it (it is a server class). */
 interface OutputParts {
-  readonly parts: readonly { readonly name: string; readonly value: unknown; readonly mediaType: string; readonly fileName: string | undefined }[];
+  readonly parts: readonly {
+    readonly name: string;
+    readonly value: unknown;
+    readonly mediaType: string;
+    readonly fileName: string | undefined;
+  }[];
 }
 
 function isOutputParts(value: unknown): value is OutputParts {
   return typeof value === 'object' && value !== null && Array.isArray((value as { parts?: unknown }).parts);
 }
 
-async function appendPart(form: FormData, name: string, value: unknown, mediaType: string | undefined, fileName: string | undefined, mapper: JsonMapper, where: string): Promise<void> {
+async function appendPart(
+  form: FormData,
+  name: string,
+  value: unknown,
+  mediaType: string | undefined,
+  fileName: string | undefined,
+  mapper: JsonMapper,
+  where: string,
+): Promise<void> {
   const base = (path: string) => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
   if (isFileSource(value)) {
     const blob = await fileBlob(value.path, where);
-    form.append(name, new Blob([blob], { type: mediaType ?? 'application/octet-stream' }), fileName ?? base(value.path));
+    form.append(
+      name,
+      new Blob([blob], { type: mediaType ?? 'application/octet-stream' }),
+      fileName ?? base(value.path),
+    );
   } else if (value instanceof Blob) form.append(name, value, fileName ?? (value instanceof File ? value.name : 'blob'));
-  else if (value instanceof Uint8Array || value instanceof ArrayBuffer) form.append(name, new Blob([value], { type: mediaType ?? 'application/octet-stream' }), fileName ?? name);
-  else if (typeof value === 'object' && value !== null) form.append(name, new Blob([mapper.writeValueAsString(value)], { type: mediaType ?? 'application/json' }), fileName);
-  else if (mediaType && !mediaType.startsWith('text/plain')) form.append(name, new Blob([String(value)], { type: mediaType }), fileName);
+  else if (value instanceof Uint8Array || value instanceof ArrayBuffer)
+    form.append(name, new Blob([value], { type: mediaType ?? 'application/octet-stream' }), fileName ?? name);
+  else if (typeof value === 'object' && value !== null)
+    form.append(
+      name,
+      new Blob([mapper.writeValueAsString(value)], { type: mediaType ?? 'application/json' }),
+      fileName,
+    );
+  else if (mediaType && !mediaType.startsWith('text/plain'))
+    form.append(name, new Blob([String(value)], { type: mediaType }), fileName);
   else form.append(name, String(value));
 }
 
 async function multipartBody(parts: Parts, mapper: JsonMapper, where: string): Promise<FormData> {
   const form = new FormData();
   const output = parts.body?.value;
-  if (isOutputParts(output)) for (const part of output.parts) await appendPart(form, part.name, part.value, part.mediaType, part.fileName, mapper, where);
+  if (isOutputParts(output))
+    for (const part of output.parts)
+      await appendPart(form, part.name, part.value, part.mediaType, part.fileName, mapper, where);
   else if (output instanceof FormData) for (const [name, value] of output) form.append(name, value);
   for (const [name, value] of parts.form) await appendPart(form, name, value, undefined, undefined, mapper, where);
   return form;
 }
 
-async function writeBody(endpoint: ClientEndpoint, parts: Parts, headers: Headers, writers: RequestWriters): Promise<RequestBody | null> {
+async function writeBody(
+  endpoint: ClientEndpoint,
+  parts: Parts,
+  headers: Headers,
+  writers: RequestWriters,
+): Promise<RequestBody | null> {
   const multipart = endpoint.consumes.find((type) => type.startsWith('multipart/'));
   if (multipart || isOutputParts(parts.body?.value) || parts.body?.value instanceof FormData) {
     // fetch writes the boundary into Content-Type itself.
     return multipartBody(parts, writers.json, endpoint.where);
   }
-  if (parts.form.length) return new URLSearchParams(parts.form.map(([name, value]): [string, string] => [name, text(value)]));
+  if (parts.form.length)
+    return new URLSearchParams(parts.form.map(([name, value]): [string, string] => [name, text(value)]));
   if (!parts.body || parts.body.value === undefined) return null;
   const { value } = parts.body;
   if (isItemSource(value)) {
@@ -204,8 +256,21 @@ async function writeBody(endpoint: ClientEndpoint, parts: Parts, headers: Header
 }
 
 /** Builds the request for `args`, relative to `baseUrl`. */
-export async function writeRequest(endpoint: ClientEndpoint, args: readonly unknown[], baseUrl: string, call: CallOptions, writers: RequestWriters): Promise<OutgoingRequest> {
-  const parts: Parts = { path: new Map(), query: new URLSearchParams(), matrix: [], headers: new Headers(), cookies: [], form: [] };
+export async function writeRequest(
+  endpoint: ClientEndpoint,
+  args: readonly unknown[],
+  baseUrl: string,
+  call: CallOptions,
+  writers: RequestWriters,
+): Promise<OutgoingRequest> {
+  const parts: Parts = {
+    path: new Map(),
+    query: new URLSearchParams(),
+    matrix: [],
+    headers: new Headers(),
+    cookies: [],
+    form: [],
+  };
   for (const param of endpoint.params) place(param, args[param.index], parts, endpoint.where);
   let path = endpoint.template.replace(/\{\s*([\w.-]+)\s*(?::[^}]*)?\}/g, (_, name: string) => {
     const value = parts.path.get(name);
@@ -221,5 +286,11 @@ export async function writeRequest(endpoint: ClientEndpoint, args: readonly unkn
   if (parts.cookies.length) headers.set('Cookie', parts.cookies.map(([name, value]) => `${name}=${value}`).join('; '));
   const body = await writeBody(endpoint, parts, headers, writers);
   for (const [name, value] of Object.entries(call.headers ?? {})) headers.set(name, value);
-  return { method: endpoint.httpMethod, url, headers, entity: parts.body?.value ?? (parts.form.length ? Object.fromEntries(parts.form) : undefined), body };
+  return {
+    method: endpoint.httpMethod,
+    url,
+    headers,
+    entity: parts.body?.value ?? (parts.form.length ? Object.fromEntries(parts.form) : undefined),
+    body,
+  };
 }

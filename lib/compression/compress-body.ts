@@ -1,7 +1,15 @@
 /** Encodes a response body with a content coding (RFC 9110 §8.4.1) through node:zlib; knows no HTTP headers. */
 import { pipeline, Readable, type Transform } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { brotliCompressSync, constants, createBrotliCompress, createDeflate, createGzip, deflateSync, gzipSync } from 'node:zlib';
+import {
+  brotliCompressSync,
+  constants,
+  createBrotliCompress,
+  createDeflate,
+  createGzip,
+  deflateSync,
+  gzipSync,
+} from 'node:zlib';
 
 /** The codings this module can apply. */
 export const SUPPORTED_CODINGS = ['br', 'gzip', 'deflate'] as const;
@@ -12,14 +20,19 @@ function compressSync(bytes: Uint8Array, coding: SupportedCoding, level: number)
   if (coding === 'gzip') return gzipSync(bytes, { level });
   // The `deflate` coding is the zlib format (RFC 1950), not a raw deflate stream (RFC 9110 §8.4.1.2).
   if (coding === 'deflate') return deflateSync(bytes, { level });
-  return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } });
+  return brotliCompressSync(bytes, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
+  });
 }
 
 /** A compressor that flushes after every write, so each chunk written (one SSE event) reaches the client at once. */
 function createCompressor(coding: SupportedCoding, level: number): Transform {
   if (coding === 'gzip') return createGzip({ level, flush: constants.Z_SYNC_FLUSH });
   if (coding === 'deflate') return createDeflate({ level, flush: constants.Z_SYNC_FLUSH });
-  return createBrotliCompress({ flush: constants.BROTLI_OPERATION_FLUSH, params: { [constants.BROTLI_PARAM_QUALITY]: level } });
+  return createBrotliCompress({
+    flush: constants.BROTLI_OPERATION_FLUSH,
+    params: { [constants.BROTLI_PARAM_QUALITY]: level },
+  });
 }
 
 /**

@@ -24,7 +24,11 @@ function baseType(contentType: string): string {
 }
 
 /** The codings the response may take, or undefined when it is never compressed. */
-function offeredCodings(mode: CompressionMode | undefined, contentType: string | null | undefined, settings: CompressionSettings): readonly string[] | undefined {
+function offeredCodings(
+  mode: CompressionMode | undefined,
+  contentType: string | null | undefined,
+  settings: CompressionSettings,
+): readonly string[] | undefined {
   // The legacy switch alone governs @GZIP methods; enable-compression has no effect on them.
   if (mode === 'gzip') return settings.legacyGzip ? LEGACY_CODINGS : undefined;
   if (!settings.enabled || mode === 'uncompressed') return undefined;
@@ -42,9 +46,18 @@ function addVary(headers: HeaderView): void {
 }
 
 /** The coding to apply, with `Content-Encoding`, `Vary` and `Content-Length` already adjusted; undefined to leave the body. */
-function chooseCoding(ctx: RequestContext, status: number, headers: HeaderView, settings: CompressionSettings): SupportedCoding | undefined {
+function chooseCoding(
+  ctx: RequestContext,
+  status: number,
+  headers: HeaderView,
+  settings: CompressionSettings,
+): SupportedCoding | undefined {
   if (status === 204 || status === 304 || status < 200 || headers.has('content-encoding')) return undefined;
-  const offered = offeredCodings(ctx.getProperty<CompressionMode>(COMPRESSION_MODE_PROPERTY), headers.get('content-type'), settings);
+  const offered = offeredCodings(
+    ctx.getProperty<CompressionMode>(COMPRESSION_MODE_PROPERTY),
+    headers.get('content-type'),
+    settings,
+  );
   if (offered === undefined) return undefined;
   addVary(headers);
   const coding = negotiateEncoding(ctx.headers.get('accept-encoding'), offered);
@@ -59,8 +72,15 @@ function compressWebResponse(ctx: RequestContext, written: Response, settings: C
   if (written.body === null) return written;
   const headers = new Headers(written.headers);
   const coding = chooseCoding(ctx, written.status, headers, settings);
-  if (coding === undefined) return headers.get('vary') === written.headers.get('vary') ? written : new Response(written.body, { status: written.status, statusText: written.statusText, headers });
-  return new Response(compressBody(written.body, coding, settings.level), { status: written.status, statusText: written.statusText, headers });
+  if (coding === undefined)
+    return headers.get('vary') === written.headers.get('vary')
+      ? written
+      : new Response(written.body, { status: written.status, statusText: written.statusText, headers });
+  return new Response(compressBody(written.body, coding, settings.level), {
+    status: written.status,
+    statusText: written.statusText,
+    headers,
+  });
 }
 
 /**
@@ -71,7 +91,11 @@ function compressWebResponse(ctx: RequestContext, written: Response, settings: C
  *
  * @example compressResponse(ctx, 'Some resource', settings) // gzip bytes when the client sent `Accept-Encoding: gzip`
  */
-export function compressResponse<B extends WrittenBody | Response>(ctx: RequestContext, body: B, settings: CompressionSettings): B {
+export function compressResponse<B extends WrittenBody | Response>(
+  ctx: RequestContext,
+  body: B,
+  settings: CompressionSettings,
+): B {
   if (body === null) return body;
   if (body instanceof Response) return compressWebResponse(ctx, body, settings) as B;
   const response = ctx.response!;

@@ -6,7 +6,10 @@ import { WebApplicationException } from '../errors/web-application-exception';
 import { httpProblem } from '../errors/http-problem';
 
 function tooLarge(limit: number): Error {
-  return httpProblem('RXREST_BODY_TOO_LARGE', `The inflated request body is larger than the limit of ${limit} bytes (framework.legacy.gzip.max-input)`);
+  return httpProblem(
+    'RXREST_BODY_TOO_LARGE',
+    `The inflated request body is larger than the limit of ${limit} bytes (framework.legacy.gzip.max-input)`,
+  );
 }
 
 /** Counts inflated bytes and fails as soon as they pass `limit`; the rest is never inflated. */
@@ -39,7 +42,11 @@ export function inflateBody(source: ReadableStream<Uint8Array>, limit: number): 
           if (done) controller.close();
           else controller.enqueue(value);
         } catch (error) {
-          controller.error(error instanceof WebApplicationException ? error : httpProblem('RXREST_MALFORMED_BODY', 'The request body is not valid gzip data', { cause: error }));
+          controller.error(
+            error instanceof WebApplicationException
+              ? error
+              : httpProblem('RXREST_MALFORMED_BODY', 'The request body is not valid gzip data', { cause: error }),
+          );
         }
       },
       cancel: (reason) => reader.cancel(reason),
@@ -62,5 +69,11 @@ export function inflateRequest(request: Request, limit: number): Request {
   const headers = new Headers(request.headers);
   headers.delete('content-encoding');
   headers.delete('content-length');
-  return new Request(request.url, { method: request.method, headers, body: inflateBody(request.body, limit), duplex: 'half', signal: request.signal });
+  return new Request(request.url, {
+    method: request.method,
+    headers,
+    body: inflateBody(request.body, limit),
+    duplex: 'half',
+    signal: request.signal,
+  });
 }

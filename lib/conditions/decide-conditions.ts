@@ -1,11 +1,22 @@
 /** Decides build conditions (`@IfBuildProfile`...) and `@EndpointDisabled` against a configuration. */
 import type { Config } from '../config';
-import { BUILD_CONDITIONS, ENDPOINT_DISABLED, type BuildCondition, type BuildPropertyOptions, type ProfileSelector } from '../decorators/build-conditions';
+import {
+  BUILD_CONDITIONS,
+  ENDPOINT_DISABLED,
+  type BuildCondition,
+  type BuildPropertyOptions,
+  type ProfileSelector,
+} from '../decorators/build-conditions';
 import type { ClassMeta } from '../metadata/store';
 
 /** The active profiles: `framework.profile` may list several, comma-separated. */
 function activeProfiles(config: Config): ReadonlySet<string> {
-  return new Set(config.profile.split(',').map((name) => name.trim()).filter((name) => name !== ''));
+  return new Set(
+    config.profile
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
+  );
 }
 
 function matchesProfiles(selector: ProfileSelector, active: ReadonlySet<string>): boolean {
@@ -43,7 +54,8 @@ function holds(condition: BuildCondition, config: Config, profiles: ReadonlySet<
  */
 export function buildConditionFilter(config: Config): (type: Function, meta: ClassMeta) => boolean {
   const profiles = activeProfiles(config);
-  return (_type, meta) => (meta.tags.get(BUILD_CONDITIONS) ?? []).every((condition) => holds(condition, config, profiles));
+  return (_type, meta) =>
+    (meta.tags.get(BUILD_CONDITIONS) ?? []).every((condition) => holds(condition, config, profiles));
 }
 
 /**

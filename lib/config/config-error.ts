@@ -23,7 +23,9 @@ export class ConfigError extends Error {
 
   constructor(problems: readonly ConfigProblem[]) {
     const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-    super(`Invalid configuration (${count}):\n${problems.map((problem) => `  ${describeProblem(problem)}`).join('\n')}`);
+    super(
+      `Invalid configuration (${count}):\n${problems.map((problem) => `  ${describeProblem(problem)}`).join('\n')}`,
+    );
     this.problems = problems;
   }
 }

@@ -33,7 +33,10 @@ export class Config {
   constructor(init: ConfigInit) {
     this.profile = init.profile;
     // Lists are frozen too, so no caller can change what later callers read.
-    const values = Object.entries(init.values).map(([key, value]) => [key, Array.isArray(value) ? Object.freeze([...value]) : value]);
+    const values = Object.entries(init.values).map(([key, value]) => [
+      key,
+      Array.isArray(value) ? Object.freeze([...value]) : value,
+    ]);
     this.#values = Object.freeze({ ...init.values, ...Object.fromEntries(values) });
     this.#raw = new Map(init.raw);
     this.#logCategoryLevels = new Map(init.logCategoryLevels);

@@ -8,5 +8,12 @@ export { loadConfig, type LoadConfigOptions } from './load-config';
 export { logCategoryKey, logCategoryOf } from './log-category-key';
 export { parseProperties } from './properties';
 export { resolveConfig, type ConfigInputs } from './resolve-config';
-export { COMPRESSORS, FRAMEWORK_KEYS, frameworkSettings, OVERFLOW_POLICIES, type FrameworkConfig, type FrameworkKey } from './schema';
+export {
+  COMPRESSORS,
+  FRAMEWORK_KEYS,
+  frameworkSettings,
+  OVERFLOW_POLICIES,
+  type FrameworkConfig,
+  type FrameworkKey,
+} from './schema';
 export type { RawValue } from './setting-types';

@@ -44,18 +44,25 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   });
 }
 
-function readPropertiesFile(path: string, required: boolean): { path: string; entries: Map<string, string> } | undefined {
+function readPropertiesFile(
+  path: string,
+  required: boolean,
+): { path: string; entries: Map<string, string> } | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if (!required && isMissing(error)) return undefined;
-    throw new ConfigError([{ key: '(file)', value: path, source: path, expected: `a readable file (${String(error)})` }]);
+    throw new ConfigError([
+      { key: '(file)', value: path, source: path, expected: `a readable file (${String(error)})` },
+    ]);
   }
   try {
     return { path, entries: parseProperties(text) };
   } catch (error) {
-    throw new ConfigError([{ key: '(file)', value: path, source: path, expected: `valid properties (${String(error)})` }]);
+    throw new ConfigError([
+      { key: '(file)', value: path, source: path, expected: `valid properties (${String(error)})` },
+    ]);
   }
 }
 

@@ -2,7 +2,14 @@
 import type { LogLevel } from '../logging/log-level';
 import { Config } from './config';
 import { ConfigError, type ConfigProblem } from './config-error';
-import { entriesSource, environmentSource, lookup, splitProfiles, type ConfigSource, type Found } from './config-sources';
+import {
+  entriesSource,
+  environmentSource,
+  lookup,
+  splitProfiles,
+  type ConfigSource,
+  type Found,
+} from './config-sources';
 import { defaultTextOf } from './describe-configuration';
 import { isLogCategoryFamily, logCategoryKey, logCategoryOf } from './log-category-key';
 import { FRAMEWORK_KEYS, isFrameworkKey, readFrameworkSettings } from './schema';
@@ -48,11 +55,16 @@ export function resolveConfig(inputs: ConfigInputs = {}): Config {
   }
 
   const problems = unknownKeys(listed);
-  const read = readFrameworkSettings(Object.fromEntries(FRAMEWORK_KEYS.flatMap((key) => {
-    const found = origins.get(key);
-    return found ? [[key, found.value]] : [];
-  })));
-  for (const { key, expected } of read.problems) problems.push(problemOf(key, origins.get(key) ?? { value: '', source: PROGRAM }, expected));
+  const read = readFrameworkSettings(
+    Object.fromEntries(
+      FRAMEWORK_KEYS.flatMap((key) => {
+        const found = origins.get(key);
+        return found ? [[key, found.value]] : [];
+      }),
+    ),
+  );
+  for (const { key, expected } of read.problems)
+    problems.push(problemOf(key, origins.get(key) ?? { value: '', source: PROGRAM }, expected));
   const logCategoryLevels = readCategoryLevels(origins, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 

@@ -1,5 +1,21 @@
 // The one schema of every `framework.*` setting: its type, default and description.
-import { boolean, duration, integer, list, listOf, logLevel, oneOf, processCount, readSetting, setting, size, sizeAtLeast, text, type RawValue, type SettingValue } from './setting-types';
+import {
+  boolean,
+  duration,
+  integer,
+  list,
+  listOf,
+  logLevel,
+  oneOf,
+  processCount,
+  readSetting,
+  setting,
+  size,
+  sizeAtLeast,
+  text,
+  type RawValue,
+  type SettingValue,
+} from './setting-types';
 
 /** The smallest stream budget: one batch of output (stream writers join items into 16 KB writes). */
 export const MIN_STREAM_BUDGET = 16384;
@@ -90,7 +106,7 @@ export const frameworkSettings = {
   }),
   'framework.health.path': setting(text, {
     default: '/q/health',
-    description: 'Path of the health checks, in MicroProfile Health\'s JSON shape.',
+    description: "Path of the health checks, in MicroProfile Health's JSON shape.",
   }),
   'framework.health.timeout': setting(duration, {
     default: '10s',
@@ -98,7 +114,8 @@ export const frameworkSettings = {
   }),
   'framework.metrics.enabled': setting(boolean, {
     default: 'false',
-    description: 'Collect Prometheus metrics (requests by route template, streams, worker lane, process) and serve them at framework.metrics.path; timing each request costs CPU, so off unless asked for.',
+    description:
+      'Collect Prometheus metrics (requests by route template, streams, worker lane, process) and serve them at framework.metrics.path; timing each request costs CPU, so off unless asked for.',
   }),
   'framework.metrics.path': setting(text, {
     default: '/q/metrics',
@@ -110,7 +127,8 @@ export const frameworkSettings = {
   }),
   'framework.http.limits.max-stream-item-size': setting(size, {
     default: '1M',
-    description: 'Largest item of a request body read as a Multi (one NDJSON line, one JSON array element...); larger gets 413.',
+    description:
+      'Largest item of a request body read as a Multi (one NDJSON line, one JSON array element...); larger gets 413.',
   }),
   'framework.http.limits.max-form-attribute-size': setting(size, {
     default: '2048',
@@ -162,11 +180,13 @@ export const frameworkSettings = {
   }),
   'framework.http.cors.enabled': setting(boolean, {
     default: 'false',
-    description: 'Answer cross-origin requests by the framework.http.cors.* rules (preflights before routing); same-origin and non-browser requests are unaffected.',
+    description:
+      'Answer cross-origin requests by the framework.http.cors.* rules (preflights before routing); same-origin and non-browser requests are unaffected.',
   }),
   'framework.http.cors.origins': setting(list, {
     default: '',
-    description: 'Origins allowed to call: exact origins (https://app.example.com), * for any, or /regex/; none when empty.',
+    description:
+      'Origins allowed to call: exact origins (https://app.example.com), * for any, or /regex/; none when empty.',
   }),
   'framework.http.cors.methods': setting(list, {
     default: '',
@@ -178,7 +198,8 @@ export const frameworkSettings = {
   }),
   'framework.http.cors.exposed-headers': setting(list, {
     default: '',
-    description: 'Response headers the calling page may read besides the safelisted ones (Access-Control-Expose-Headers).',
+    description:
+      'Response headers the calling page may read besides the safelisted ones (Access-Control-Expose-Headers).',
   }),
   'framework.http.cors.access-control-max-age': setting(duration, {
     optional: true,
@@ -186,11 +207,13 @@ export const frameworkSettings = {
   }),
   'framework.http.cors.access-control-allow-credentials': setting(boolean, {
     default: 'false',
-    description: 'Let pages send cookies and HTTP authentication (Access-Control-Allow-Credentials); the origin is then echoed, never *.',
+    description:
+      'Let pages send cookies and HTTP authentication (Access-Control-Allow-Credentials); the origin is then echoed, never *.',
   }),
   'framework.http.rate-limit.requests': setting(integer(0), {
     default: '0',
-    description: 'Requests a client (its principal, else its address) may make per window to each endpoint without @RateLimit; 0: no limit.',
+    description:
+      'Requests a client (its principal, else its address) may make per window to each endpoint without @RateLimit; 0: no limit.',
   }),
   'framework.http.rate-limit.window': setting(duration, {
     default: '1m',
@@ -202,7 +225,8 @@ export const frameworkSettings = {
   }),
   'framework.http.rate-limit.backend': setting(oneOf(['memory', 'redis'] as const), {
     default: 'memory',
-    description: 'Where request counts are kept: memory (per process) or redis (shared by every instance and worker). Open streams are counted per process.',
+    description:
+      'Where request counts are kept: memory (per process) or redis (shared by every instance and worker). Open streams are counted per process.',
   }),
   'framework.http.rate-limit.redis.url': setting(text, {
     default: 'redis://localhost:6379',
@@ -227,19 +251,23 @@ export const frameworkSettings = {
   }),
   'framework.broadcast.redis.url': setting(text, {
     default: 'redis://localhost:6379',
-    description: 'The Redis server of the redis and redis-streams broadcast backends (redis://[:password@]host:port[/db]).',
+    description:
+      'The Redis server of the redis and redis-streams broadcast backends (redis://[:password@]host:port[/db]).',
   }),
   'framework.broadcast.retention.max-events': setting(integer(0), {
     default: '10000',
-    description: "Events a topic keeps for subscribers that resume with Last-Event-ID (a topic's own replay option wins).",
+    description:
+      "Events a topic keeps for subscribers that resume with Last-Event-ID (a topic's own replay option wins).",
   }),
   'framework.broadcast.retention.max-age': setting(duration, {
     default: '1h',
-    description: 'How long a topic keeps an event for subscribers that resume; 0 keeps events until max-events pushes them out.',
+    description:
+      'How long a topic keeps an event for subscribers that resume; 0 keeps events until max-events pushes them out.',
   }),
   'framework.http.ssl.certificate.file': setting(text, {
     optional: true,
-    description: 'PEM certificate (chain) of the TLS port; with key-file, turns HTTPS (and HTTP/2) on. Relative to application.properties.',
+    description:
+      'PEM certificate (chain) of the TLS port; with key-file, turns HTTPS (and HTTP/2) on. Relative to application.properties.',
   }),
   'framework.http.ssl.certificate.key-file': setting(text, {
     optional: true,
@@ -255,15 +283,18 @@ export const frameworkSettings = {
   }),
   'framework.http.http2': setting(boolean, {
     default: 'true',
-    description: 'Offer HTTP/2 on the TLS port (ALPN h2, with HTTP/1.1 for clients without it); false serves HTTPS/1.1 only.',
+    description:
+      'Offer HTTP/2 on the TLS port (ALPN h2, with HTTP/1.1 for clients without it); false serves HTTPS/1.1 only.',
   }),
   'framework.http.insecure-requests': setting(oneOf(['enabled', 'redirect', 'disabled'] as const), {
     default: 'enabled',
-    description: 'With TLS on, what the plain port does: enabled (serves as before), redirect (308 to HTTPS), disabled (not opened).',
+    description:
+      'With TLS on, what the plain port does: enabled (serves as before), redirect (308 to HTTPS), disabled (not opened).',
   }),
   'framework.http.h2c': setting(boolean, {
     default: 'false',
-    description: 'Serve cleartext HTTP/2 with prior knowledge on the plain port (behind a proxy speaking HTTP/2 upstream); no HTTP/1.1 there then.',
+    description:
+      'Serve cleartext HTTP/2 with prior knowledge on the plain port (behind a proxy speaking HTTP/2 upstream); no HTTP/1.1 there then.',
   }),
   'framework.http.workers': setting(processCount, {
     default: '1',
@@ -284,11 +315,13 @@ export const frameworkSettings = {
   }),
   'framework.security.jwt.jwks-url': setting(text, {
     optional: true,
-    description: 'Bearer JWTs are verified with the keys of this JWKS (fetched when first needed, cached for 10 minutes, fetched again for an unknown kid).',
+    description:
+      'Bearer JWTs are verified with the keys of this JWKS (fetched when first needed, cached for 10 minutes, fetched again for an unknown kid).',
   }),
   'framework.security.jwt.jwks-refresh-interval': setting(duration, {
     default: '30s',
-    description: 'The JWKS is fetched again for a token with an unknown kid at most this often, so a flood of made-up kids costs one fetch.',
+    description:
+      'The JWKS is fetched again for a token with an unknown kid at most this often, so a flood of made-up kids costs one fetch.',
   }),
   'framework.security.jwt.public-key-file': setting(text, {
     optional: true,
@@ -304,7 +337,8 @@ export const frameworkSettings = {
   }),
   'framework.security.jwt.roles-claim': setting(text, {
     default: 'groups',
-    description: 'The claim holding the roles, as MicroProfile JWT\'s groups; a dotted path reaches into objects (realm_access.roles).',
+    description:
+      "The claim holding the roles, as MicroProfile JWT's groups; a dotted path reaches into objects (realm_access.roles).",
   }),
   'framework.security.jwt.clock-skew': setting(duration, {
     default: '30s',
@@ -345,7 +379,9 @@ export const frameworkSettings = {
 };
 
 /** The typed configuration: every `framework.*` key with its parsed value. */
-export type FrameworkConfig = { readonly [K in keyof typeof frameworkSettings]: SettingValue<(typeof frameworkSettings)[K]> };
+export type FrameworkConfig = {
+  readonly [K in keyof typeof frameworkSettings]: SettingValue<(typeof frameworkSettings)[K]>;
+};
 
 /** A `framework.*` key of the schema. */
 export type FrameworkKey = keyof FrameworkConfig;
@@ -365,7 +401,10 @@ export interface SettingProblem {
 }
 
 /** Every setting read from `raw` (a key left out takes its default): the typed values, and each value refused. */
-export function readFrameworkSettings(raw: Partial<Record<FrameworkKey, RawValue>> = {}): { values: FrameworkConfig; problems: SettingProblem[] } {
+export function readFrameworkSettings(raw: Partial<Record<FrameworkKey, RawValue>> = {}): {
+  values: FrameworkConfig;
+  problems: SettingProblem[];
+} {
   const values: Record<string, unknown> = {};
   const problems: SettingProblem[] = [];
   for (const key of FRAMEWORK_KEYS) {

@@ -46,7 +46,10 @@ export function setting<T>(type: SettingType<T>, doc: SettingDoc & { optional?: 
  * Reads a raw value (unset: the setting's default) with its setting: the value, or what a valid one looks like.
  * Optional settings left unset read as `undefined`.
  */
-export function readSetting<T>(entry: Setting<T>, raw: RawValue | undefined): { readonly value: T } | { readonly expected: string } {
+export function readSetting<T>(
+  entry: Setting<T>,
+  raw: RawValue | undefined,
+): { readonly value: T } | { readonly expected: string } {
   const text = raw === undefined ? entry.default : String(raw).trim();
   if (text === undefined) return { value: undefined as T };
   const value = entry.type.read(text);
@@ -55,7 +58,8 @@ export function readSetting<T>(entry: Setting<T>, raw: RawValue | undefined): { 
 
 /** An integer within bounds (inclusive). */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): SettingType<number> {
-  const expected = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
+  const expected =
+    max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
   return settingType(expected, (text) => {
     if (!/^[+-]?\d+$/.test(text)) return undefined;
     const value = Number(text);
@@ -70,7 +74,9 @@ export const boolean: SettingType<boolean> = settingType('true or false', (text)
 });
 
 /** Any non-empty text. */
-export const text: SettingType<string> = settingType('a non-empty string', (value) => (value === '' ? undefined : value));
+export const text: SettingType<string> = settingType('a non-empty string', (value) =>
+  value === '' ? undefined : value,
+);
 
 /** A duration, read as milliseconds. */
 export const duration: SettingType<number> = settingType(
@@ -93,10 +99,13 @@ export const size: SettingType<number> = settingType(SIZE_FORMAT, readSize);
 
 /** A memory size of at least `min` bytes; `why` tells a user who is below it what the size means. */
 export function sizeAtLeast(min: number, why: string): SettingType<number> {
-  return settingType(`a size of at least ${formatSize(min)} (bytes, or K, M, G... as powers of 1024): ${why}`, (value) => {
-    const bytes = readSize(value);
-    return bytes !== undefined && bytes >= min ? bytes : undefined;
-  });
+  return settingType(
+    `a size of at least ${formatSize(min)} (bytes, or K, M, G... as powers of 1024): ${why}`,
+    (value) => {
+      const bytes = readSize(value);
+      return bytes !== undefined && bytes >= min ? bytes : undefined;
+    },
+  );
 }
 
 /** A count of processes: `auto` (one per CPU this process may use) or an integer of at least 1. */

@@ -35,13 +35,22 @@ export function corsSettings(config: Config): CorsSettings | undefined {
 /** Whether an origin may call: `*`, an exact origin (case-insensitive), or a `/regex/` matching all of it. */
 function originMatcher(origins: readonly string[]): (origin: string) => boolean {
   if (origins.includes('*')) return () => true;
-  const exact = new Set(origins.filter((origin) => !(origin.length > 2 && origin.startsWith('/') && origin.endsWith('/'))).map((origin) => origin.toLowerCase()));
-  const patterns = origins.filter((origin) => !exact.has(origin.toLowerCase())).map((origin) => new RegExp(`^(?:${origin.slice(1, -1)})$`));
+  const exact = new Set(
+    origins
+      .filter((origin) => !(origin.length > 2 && origin.startsWith('/') && origin.endsWith('/')))
+      .map((origin) => origin.toLowerCase()),
+  );
+  const patterns = origins
+    .filter((origin) => !exact.has(origin.toLowerCase()))
+    .map((origin) => new RegExp(`^(?:${origin.slice(1, -1)})$`));
   return (origin) => exact.has(origin.toLowerCase()) || patterns.some((pattern) => pattern.test(origin));
 }
 
 const CORS_ORIGIN = 'rxrest.cors-origin';
-const refused = () => new ForbiddenException('The origin is not allowed', { problem: problemDetails('RXREST_FORBIDDEN', 'The origin is not allowed') });
+const refused = () =>
+  new ForbiddenException('The origin is not allowed', {
+    problem: problemDetails('RXREST_FORBIDDEN', 'The origin is not allowed'),
+  });
 
 /** The origin of the request's own URL (`https://host:port`), to tell same-origin requests apart. */
 function ownOrigin(url: string): string {
@@ -50,13 +59,19 @@ function ownOrigin(url: string): string {
 }
 
 function sameTokens(requested: string, allowed: readonly string[]): boolean {
-  const wanted = requested.split(',').map((token) => token.trim().toLowerCase()).filter(Boolean);
+  const wanted = requested
+    .split(',')
+    .map((token) => token.trim().toLowerCase())
+    .filter(Boolean);
   const permitted = new Set(allowed.map((token) => token.toLowerCase()));
   return wanted.every((token) => permitted.has(token));
 }
 
 /** The CORS stages: one before routing (preflights, refusals), one on every answer (its headers). */
-export function corsStages(settings: CorsSettings): { readonly before: StageFn; readonly finish: (ctx: RequestContext) => void } {
+export function corsStages(settings: CorsSettings): {
+  readonly before: StageFn;
+  readonly finish: (ctx: RequestContext) => void;
+} {
   const allowed = originMatcher(settings.origins);
   const anyOrigin = settings.origins.includes('*') && !settings.allowCredentials;
   const maxAge = settings.maxAgeMs === undefined ? undefined : String(Math.floor(settings.maxAgeMs / 1000));
@@ -72,9 +87,12 @@ export function corsStages(settings: CorsSettings): { readonly before: StageFn; 
     // A preflight: answered here, before routing, so no resource has to know of CORS. A refused one carries no CORS header.
     const requestedHeaders = ctx.headerValue('access-control-request-headers') ?? '';
     if (settings.methods.length > 0 && !sameTokens(method, settings.methods)) throw refused();
-    if (settings.headers.length > 0 && requestedHeaders !== '' && !sameTokens(requestedHeaders, settings.headers)) throw refused();
+    if (settings.headers.length > 0 && requestedHeaders !== '' && !sameTokens(requestedHeaders, settings.headers))
+      throw refused();
     ctx.setProperty(CORS_ORIGIN, origin);
-    const headers: Record<string, string> = { 'access-control-allow-methods': settings.methods.length > 0 ? settings.methods.join(', ') : method };
+    const headers: Record<string, string> = {
+      'access-control-allow-methods': settings.methods.length > 0 ? settings.methods.join(', ') : method,
+    };
     const allowHeaders = settings.headers.length > 0 ? settings.headers.join(', ') : requestedHeaders;
     if (allowHeaders !== '') headers['access-control-allow-headers'] = allowHeaders;
     if (maxAge !== undefined) headers['access-control-max-age'] = maxAge;
@@ -92,7 +110,8 @@ export function corsStages(settings: CorsSettings): { readonly before: StageFn; 
     response.headers.set('access-control-allow-origin', anyOrigin ? '*' : origin);
     if (!anyOrigin) response.headers.add('vary', 'Origin');
     if (settings.allowCredentials) response.headers.set('access-control-allow-credentials', 'true');
-    if (settings.exposedHeaders.length > 0 && ctx.method !== 'OPTIONS') response.headers.set('access-control-expose-headers', settings.exposedHeaders.join(', '));
+    if (settings.exposedHeaders.length > 0 && ctx.method !== 'OPTIONS')
+      response.headers.set('access-control-expose-headers', settings.exposedHeaders.join(', '));
   };
   return { before, finish };
 }

@@ -29,8 +29,13 @@ export const UNWRAP_EXCEPTION = metaKey<UnwrapRule>('unwrap-exception');
  * \@UnwrapException() class ServiceError extends Error {}
  * \@UnwrapException({ value: [ExecutionError], strategy: 'ALWAYS' }) class Unwrapping {}
  */
-export function UnwrapException(options: { value?: Class<unknown>[]; strategy?: UnwrapStrategy } | Class<unknown>[] = {}): (target: Function) => void {
+export function UnwrapException(
+  options: { value?: Class<unknown>[]; strategy?: UnwrapStrategy } | Class<unknown>[] = {},
+): (target: Function) => void {
   const normalized = Array.isArray(options) ? { value: options } : options;
   return (target) =>
-    classMeta(target).tags.set(UNWRAP_EXCEPTION, { types: normalized.value ?? [], strategy: normalized.strategy ?? 'UNWRAP_IF_NO_MATCH' });
+    classMeta(target).tags.set(UNWRAP_EXCEPTION, {
+      types: normalized.value ?? [],
+      strategy: normalized.strategy ?? 'UNWRAP_IF_NO_MATCH',
+    });
 }

@@ -8,7 +8,9 @@ export const LANE = metaKey<'blocking' | 'non-blocking'>('lane');
 export const TRANSACTIONAL = metaKey<true>('transactional');
 
 function tagsOf(target: object, propertyKey: string | symbol | undefined) {
-  return propertyKey === undefined ? classMeta(target as Function).tags : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
+  return propertyKey === undefined
+    ? classMeta(target as Function).tags
+    : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
 }
 
 /**
@@ -19,10 +21,13 @@ function tagsOf(target: object, propertyKey: string | symbol | undefined) {
  * \@GET @Blocking
  * report(): Report { return computeSlowly(); }
  */
-export const Blocking: ClassOrMethodDecorator = (target, propertyKey) => tagsOf(target, propertyKey).set(LANE, 'blocking');
+export const Blocking: ClassOrMethodDecorator = (target, propertyKey) =>
+  tagsOf(target, propertyKey).set(LANE, 'blocking');
 
 /** Runs the method (or class, or application) on the event loop, whatever it returns. */
-export const NonBlocking: ClassOrMethodDecorator = (target, propertyKey) => tagsOf(target, propertyKey).set(LANE, 'non-blocking');
+export const NonBlocking: ClassOrMethodDecorator = (target, propertyKey) =>
+  tagsOf(target, propertyKey).set(LANE, 'non-blocking');
 
 /** Marks a method or class as transactional, which makes it blocking. */
-export const Transactional: ClassOrMethodDecorator = (target, propertyKey) => tagsOf(target, propertyKey).set(TRANSACTIONAL, true);
+export const Transactional: ClassOrMethodDecorator = (target, propertyKey) =>
+  tagsOf(target, propertyKey).set(TRANSACTIONAL, true);

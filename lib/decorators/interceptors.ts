@@ -37,15 +37,23 @@ export const INTERCEPTOR = metaKey<{ bindings: string[]; priority: number }>('in
 /** Creates an interceptor-binding decorator, to put on interceptors and on what they wrap. */
 export function InterceptorBinding(name: string): InterceptorBindingDecorator {
   const decorator: ClassOrMethodDecorator = (target, propertyKey) => {
-    const tags = propertyKey === undefined ? classMeta(target as Function).tags : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
+    const tags =
+      propertyKey === undefined
+        ? classMeta(target as Function).tags
+        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
     tags.push(INTERCEPTOR_BINDINGS, name);
   };
   return Object.assign(decorator, { bindingName: name });
 }
 
 /** Declares a {@link MethodInterceptor} class for the given bindings; lower priority wraps outermost. */
-export function Interceptor(...bindings: (InterceptorBindingDecorator | { priority: number })[]): (target: Function) => void {
-  const names = bindings.filter((b): b is InterceptorBindingDecorator => typeof b === 'function').map((b) => b.bindingName);
+export function Interceptor(
+  ...bindings: (InterceptorBindingDecorator | { priority: number })[]
+): (target: Function) => void {
+  const names = bindings
+    .filter((b): b is InterceptorBindingDecorator => typeof b === 'function')
+    .map((b) => b.bindingName);
   const options = bindings.find((b): b is { priority: number } => typeof b !== 'function');
-  return (target) => classMeta(target).tags.set(INTERCEPTOR, { bindings: names, priority: options?.priority ?? DEFAULT_PRIORITY });
+  return (target) =>
+    classMeta(target).tags.set(INTERCEPTOR, { bindings: names, priority: options?.priority ?? DEFAULT_PRIORITY });
 }

@@ -36,7 +36,8 @@ export const REST_LINK_ID = metaKey<true>('rest-link-id');
  * get(@RestPath() id: number): Record { ... }
  */
 export function RestLink(options: RestLinkOptions = {}): MethodDecoratorFn {
-  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(REST_LINK, { ...options });
+  return (target, propertyKey) =>
+    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(REST_LINK, { ...options });
 }
 
 /**
@@ -48,7 +49,8 @@ export function RestLink(options: RestLinkOptions = {}): MethodDecoratorFn {
  * list(): Record[] { ... }
  */
 export function InjectRestLinks(type: RestLinkType = RestLinkType.TYPE): MethodDecoratorFn {
-  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(INJECT_REST_LINKS, type);
+  return (target, propertyKey) =>
+    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(INJECT_REST_LINKS, type);
 }
 
 /**

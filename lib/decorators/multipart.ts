@@ -17,7 +17,12 @@ export function PartType(mediaType: string): ParamOrPropertyDecorator {
     const owner = ownerOf(target);
     if (typeof parameterIndex === 'number') {
       // 'body' until @RestForm (applied after, decorators run bottom-up) sets the kind.
-      paramMeta(owner, propertyKey === undefined ? 'constructor' : memberName(propertyKey), parameterIndex, 'body').tags.set(PART_TYPE, mediaType);
+      paramMeta(
+        owner,
+        propertyKey === undefined ? 'constructor' : memberName(propertyKey),
+        parameterIndex,
+        'body',
+      ).tags.set(PART_TYPE, mediaType);
     } else {
       propertyMeta(owner, memberName(propertyKey!)).tags.set(PART_TYPE, mediaType);
     }

@@ -23,7 +23,10 @@ export const OPENAPI_HIDDEN = metaKey<boolean>('openapi-hidden');
 
 function tag<T>(key: ReturnType<typeof metaKey<T>>, value: (previous: T | undefined) => T): ClassOrMethodDecorator {
   return (target, propertyKey) => {
-    const tags = propertyKey === undefined ? classMeta(target as Function).tags : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
+    const tags =
+      propertyKey === undefined
+        ? classMeta(target as Function).tags
+        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
     tags.set(key, value(tags.get(key)));
   };
 }

@@ -1,6 +1,15 @@
 /** Parameter decorators: where each argument of an endpoint comes from. They only record metadata. */
 import type { ZodType } from 'zod';
-import { metaKey, ownerOf, paramMeta, propertyMeta, type MetaKey, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
+import {
+  metaKey,
+  ownerOf,
+  paramMeta,
+  propertyMeta,
+  type MetaKey,
+  type ParamKind,
+  type ParamMeta,
+  Tags,
+} from '../metadata/store';
 import { memberName, type ParamOrPropertyDecorator } from './decorator-types';
 
 /** An enum given as its object (`{ type: Color }`); a merged `fromString` function is used when present. */
@@ -41,12 +50,22 @@ export const DEFAULT_VALUE = metaKey<string>('default-value');
 export const SEPARATOR = metaKey<string>('separator');
 export const DATE_FORMAT = metaKey<string>('date-format');
 
-function record(kind: ParamKind, name: string | undefined, options: ParamOptions | undefined, nameRequired: boolean): ParamOrPropertyDecorator {
+function record(
+  kind: ParamKind,
+  name: string | undefined,
+  options: ParamOptions | undefined,
+  nameRequired: boolean,
+): ParamOrPropertyDecorator {
   return (target, propertyKey, parameterIndex) => {
     const owner = ownerOf(target);
     let meta: ParamMeta;
     if (typeof parameterIndex === 'number') {
-      meta = paramMeta(owner, propertyKey === undefined ? 'constructor' : memberName(propertyKey), parameterIndex, kind);
+      meta = paramMeta(
+        owner,
+        propertyKey === undefined ? 'constructor' : memberName(propertyKey),
+        parameterIndex,
+        kind,
+      );
     } else {
       meta = { index: -1, kind, tags: new Tags() };
       propertyMeta(owner, memberName(propertyKey!)).params.push(meta);
@@ -65,17 +84,24 @@ function record(kind: ParamKind, name: string | undefined, options: ParamOptions
  */
 function refuseUncalled(decorator: string, target: unknown, key: unknown): void {
   const isClass = typeof target === 'function';
-  const isPrototype = typeof target === 'object' && target !== null && (target as { constructor?: { prototype?: unknown } }).constructor?.prototype === target;
+  const isPrototype =
+    typeof target === 'object' &&
+    target !== null &&
+    (target as { constructor?: { prototype?: unknown } }).constructor?.prototype === target;
   if (!isClass && !isPrototype) return;
   const owner = isClass ? (target as Function).name : (target as { constructor: Function }).constructor.name;
   const member = typeof key === 'string' || typeof key === 'symbol' ? `.${String(key)}` : '';
-  throw new TypeError(`@${decorator} on ${owner}${member} must be called: write @${decorator}() or @${decorator}('name')`);
+  throw new TypeError(
+    `@${decorator} on ${owner}${member} must be called: write @${decorator}() or @${decorator}('name')`,
+  );
 }
 
 function restFamily(kind: ParamKind, decorator: string) {
   return (nameOrOptions?: string | ParamOptions, options?: ParamOptions): ParamOrPropertyDecorator => {
     refuseUncalled(decorator, nameOrOptions, options);
-    return typeof nameOrOptions === 'string' ? record(kind, nameOrOptions, options, false) : record(kind, undefined, nameOrOptions, false);
+    return typeof nameOrOptions === 'string'
+      ? record(kind, nameOrOptions, options, false)
+      : record(kind, undefined, nameOrOptions, false);
   };
 }
 
@@ -132,7 +158,12 @@ function tag<T>(key: MetaKey<T>, value: T): ParamOrPropertyDecorator {
   return (target, propertyKey, parameterIndex) => {
     const owner = ownerOf(target);
     if (typeof parameterIndex === 'number') {
-      const meta = paramMeta(owner, propertyKey === undefined ? 'constructor' : memberName(propertyKey), parameterIndex, 'body');
+      const meta = paramMeta(
+        owner,
+        propertyKey === undefined ? 'constructor' : memberName(propertyKey),
+        parameterIndex,
+        'body',
+      );
       meta.tags.set(key, value);
     } else {
       propertyMeta(owner, memberName(propertyKey!)).tags.set(key, value);

@@ -44,12 +44,14 @@ export const DEFAULT_PRIORITY = 5000;
  * `undefined` (continue), or a Promise/Observable of those.
  */
 export function ServerRequestFilter(options: RequestFilterOptions = {}): MethodDecoratorFn {
-  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(REQUEST_FILTER, options);
+  return (target, propertyKey) =>
+    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(REQUEST_FILTER, options);
 }
 
 /** Marks a method as a response filter; it also runs for handled exceptions and can take the error. */
 export function ServerResponseFilter(options: ResponseFilterOptions = {}): MethodDecoratorFn {
-  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(RESPONSE_FILTER, options);
+  return (target, propertyKey) =>
+    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(RESPONSE_FILTER, options);
 }
 
 /**
@@ -58,12 +60,17 @@ export function ServerResponseFilter(options: ResponseFilterOptions = {}): Metho
  */
 export function ServerExceptionMapper(...types: Class<unknown>[]): MethodDecoratorFn;
 export function ServerExceptionMapper(options: { value?: Class<unknown>[]; priority?: number }): MethodDecoratorFn;
-export function ServerExceptionMapper(...args: (Class<unknown> | { value?: Class<unknown>[]; priority?: number })[]): MethodDecoratorFn {
+export function ServerExceptionMapper(
+  ...args: (Class<unknown> | { value?: Class<unknown>[]; priority?: number })[]
+): MethodDecoratorFn {
   const first = args[0];
   const options = first !== undefined && typeof first !== 'function' ? first : undefined;
   const types = options ? (options.value ?? []) : (args as Class<unknown>[]);
   return (target, propertyKey) =>
-    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(EXCEPTION_MAPPER, { types, priority: options?.priority ?? DEFAULT_PRIORITY });
+    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(EXCEPTION_MAPPER, {
+      types,
+      priority: options?.priority ?? DEFAULT_PRIORITY,
+    });
 }
 
 /** Registers a provider class: a filter, an exception mapper, a reader, writer or interceptor. */
@@ -74,7 +81,10 @@ export function Provider(options: ProviderOptions = {}): (target: Function) => v
 /** Orders providers and filters: lower runs first. */
 export function Priority(priority: number): ClassOrMethodDecorator {
   return (target, propertyKey) => {
-    const tags = propertyKey === undefined ? classMeta(target as Function).tags : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
+    const tags =
+      propertyKey === undefined
+        ? classMeta(target as Function).tags
+        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
     tags.set(PRIORITY, priority);
   };
 }
@@ -93,7 +103,10 @@ export type NameBindingDecorator = ClassOrMethodDecorator & { readonly bindingNa
  */
 export function NameBinding(name: string): NameBindingDecorator {
   const decorator: ClassOrMethodDecorator = (target, propertyKey) => {
-    const tags = propertyKey === undefined ? classMeta(target as Function).tags : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
+    const tags =
+      propertyKey === undefined
+        ? classMeta(target as Function).tags
+        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
     tags.push(NAME_BINDINGS, name);
   };
   return Object.assign(decorator, { bindingName: name });
@@ -101,12 +114,14 @@ export function NameBinding(name: string): NameBindingDecorator {
 
 /** The status of a normal (non-`RestResponse`) result, e.g. 201. */
 export function ResponseStatus(status: number): MethodDecoratorFn {
-  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(RESPONSE_STATUS, status);
+  return (target, propertyKey) =>
+    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(RESPONSE_STATUS, status);
 }
 
 /** A static header added to normal (non-`RestResponse`) results; repeatable. */
 export function ResponseHeader(name: string, value: string): MethodDecoratorFn {
-  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.push(RESPONSE_HEADERS, [name, value]);
+  return (target, propertyKey) =>
+    methodMeta(ownerOf(target), memberName(propertyKey)).tags.push(RESPONSE_HEADERS, [name, value]);
 }
 
 /** Makes a `ContainerRequestFilter` provider class run before routing. */

@@ -34,6 +34,9 @@ export function RateLimit(options: RateLimitOptions): ClassOrMethodDecorator {
       return;
     }
     const owner = ownerOf(target);
-    methodMeta(owner, memberName(propertyKey)).tags.set(RATE_LIMIT, { options, name: `${owner.name}#${String(propertyKey)}` });
+    methodMeta(owner, memberName(propertyKey)).tags.set(RATE_LIMIT, {
+      options,
+      name: `${owner.name}#${String(propertyKey)}`,
+    });
   };
 }

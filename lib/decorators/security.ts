@@ -3,13 +3,20 @@ import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
 import { memberName, type ClassOrMethodDecorator } from './decorator-types';
 
 /** The access rule of a class or method; the method's wins over its class's. */
-export type AccessRule = { readonly kind: 'authenticated' } | { readonly kind: 'roles'; readonly roles: readonly string[] } | { readonly kind: 'permit-all' } | { readonly kind: 'deny-all' };
+export type AccessRule =
+  | { readonly kind: 'authenticated' }
+  | { readonly kind: 'roles'; readonly roles: readonly string[] }
+  | { readonly kind: 'permit-all' }
+  | { readonly kind: 'deny-all' };
 
 export const ACCESS_RULE = metaKey<AccessRule>('access-rule');
 
 function rule(value: AccessRule): ClassOrMethodDecorator {
   return (target, propertyKey) => {
-    const tags = propertyKey === undefined ? classMeta(target as Function).tags : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
+    const tags =
+      propertyKey === undefined
+        ? classMeta(target as Function).tags
+        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
     tags.set(ACCESS_RULE, value);
   };
 }

@@ -13,5 +13,6 @@ export const STREAM_ELEMENT_TYPE = metaKey<string>('stream-element-type');
  * events(): Multi<Event> { return multi(this.events$); }
  */
 export function RestStreamElementType(mediaType: string): MethodDecoratorFn {
-  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(STREAM_ELEMENT_TYPE, mediaType);
+  return (target, propertyKey) =>
+    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(STREAM_ELEMENT_TYPE, mediaType);
 }

@@ -15,7 +15,9 @@ export class DefinitionError extends Error {
   readonly problems: readonly DefinitionProblem[];
 
   constructor(problems: readonly DefinitionProblem[]) {
-    super(`The application has ${problems.length} definition problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `- ${p.location}: ${p.message}`).join('\n')}`);
+    super(
+      `The application has ${problems.length} definition problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `- ${p.location}: ${p.message}`).join('\n')}`,
+    );
     this.name = 'DefinitionError';
     this.problems = problems;
   }

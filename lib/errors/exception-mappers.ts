@@ -29,7 +29,11 @@ export function mapperTable(mappers: readonly CompiledMapper[]): MapperTable {
 
 function typeChain(error: object): Function[] {
   const chain: Function[] = [];
-  for (let proto = Object.getPrototypeOf(error); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto = Object.getPrototypeOf(error);
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     chain.push(proto.constructor as Function);
   }
   return chain;
@@ -82,7 +86,8 @@ export class ExceptionMappers {
   }
 
   #unwrapStrategy(error: object): UnwrapStrategy | undefined {
-    for (const rule of this.unwrapRules) if (rule.types.some((type) => error instanceof (type as Function & { prototype: object }))) return rule.strategy;
+    for (const rule of this.unwrapRules)
+      if (rule.types.some((type) => error instanceof (type as Function & { prototype: object }))) return rule.strategy;
     return undefined;
   }
 }

@@ -13,7 +13,10 @@ import {
   type WebApplicationExceptionOptions,
 } from './web-application-exception';
 
-const byStatus: Record<number, new (message?: string, options?: WebApplicationExceptionOptions) => WebApplicationException> = {
+const byStatus: Record<
+  number,
+  new (message?: string, options?: WebApplicationExceptionOptions) => WebApplicationException
+> = {
   400: BadRequestException,
   404: NotFoundException,
   406: NotAcceptableException,
@@ -30,7 +33,12 @@ const byStatus: Record<number, new (message?: string, options?: WebApplicationEx
 export function httpProblem(
   code: ErrorCode,
   detail: string,
-  options: { violations?: readonly Violation[]; cause?: unknown; allowed?: readonly string[]; headers?: Record<string, string> } = {},
+  options: {
+    violations?: readonly Violation[];
+    cause?: unknown;
+    allowed?: readonly string[];
+    headers?: Record<string, string>;
+  } = {},
 ): WebApplicationException {
   const problem = problemDetails(code, detail, options.violations);
   const rest = { problem, cause: options.cause, headers: options.headers };

@@ -78,7 +78,10 @@ export class NotAllowedException extends WebApplicationException {
   readonly allowed: readonly string[];
 
   constructor(message?: string, allowed: readonly string[] = [], options: WebApplicationExceptionOptions = {}) {
-    super(message, 405, { ...options, headers: { ...options.headers, ...(allowed.length ? { allow: allowed.join(', ') } : {}) } });
+    super(message, 405, {
+      ...options,
+      headers: { ...options.headers, ...(allowed.length ? { allow: allowed.join(', ') } : {}) },
+    });
     this.allowed = allowed;
   }
 }

@@ -10,7 +10,13 @@ import type { Logger } from '../logging/logger';
  * const call = watchedCall(resource.list, resource, 'FruitResource#list', 200, log);
  * call([]); // warns if list() ran for more than 200 ms
  */
-export function watchedCall(method: Function, target: unknown, where: string, thresholdMs: number, log: Logger): (args: readonly unknown[]) => unknown {
+export function watchedCall(
+  method: Function,
+  target: unknown,
+  where: string,
+  thresholdMs: number,
+  log: Logger,
+): (args: readonly unknown[]) => unknown {
   if (thresholdMs <= 0) return (args) => method.apply(target, args) as unknown;
   // Date.now(): milliseconds are precise enough for a threshold in milliseconds, at a fraction of performance.now()'s cost.
   return (args) => {
@@ -19,7 +25,10 @@ export function watchedCall(method: Function, target: unknown, where: string, th
       return method.apply(target, args) as unknown;
     } finally {
       const took = Date.now() - start;
-      if (took > thresholdMs) log.warn(`${where} blocked the event loop for ${Math.round(took)} ms (framework.rest.blocked-warning-ms = ${thresholdMs})`);
+      if (took > thresholdMs)
+        log.warn(
+          `${where} blocked the event loop for ${Math.round(took)} ms (framework.rest.blocked-warning-ms = ${thresholdMs})`,
+        );
     }
   };
 }

@@ -33,7 +33,13 @@ function explicit(tags: Tags | undefined): Lane | undefined {
  * @example
  * resolveLane(methodTags, classTags, undefined, Promise); // 'event-loop' unless annotated
  */
-export function resolveLane(method: Tags, type: Tags, application: Tags | undefined, returnType: unknown, fn?: Function): Lane {
+export function resolveLane(
+  method: Tags,
+  type: Tags,
+  application: Tags | undefined,
+  returnType: unknown,
+  fn?: Function,
+): Lane {
   const annotated = explicit(method) ?? explicit(type);
   if (annotated) return annotated;
   if (method.has(TRANSACTIONAL) || type.has(TRANSACTIONAL)) return 'worker';

@@ -26,7 +26,8 @@ export class WorkerLane {
   readonly #queue: (() => void)[] = [];
 
   constructor(readonly maxConcurrency: number) {
-    if (!Number.isSafeInteger(maxConcurrency) || maxConcurrency < 1) throw new RangeError(`Worker concurrency must be at least 1, got ${maxConcurrency}`);
+    if (!Number.isSafeInteger(maxConcurrency) || maxConcurrency < 1)
+      throw new RangeError(`Worker concurrency must be at least 1, got ${maxConcurrency}`);
   }
 
   /** Calls running now. */
@@ -82,7 +83,10 @@ export class WorkerLane {
     if (isPromiseLike(result)) {
       return Promise.resolve(result).finally(() => this.release());
     }
-    if (typeof (result as Observable<R> | null)?.subscribe === 'function' && typeof (result as Observable<R>).pipe === 'function') {
+    if (
+      typeof (result as Observable<R> | null)?.subscribe === 'function' &&
+      typeof (result as Observable<R>).pipe === 'function'
+    ) {
       return new Promise<R>((resolve, reject) => {
         let done = false;
         from(result as Observable<R>).subscribe({

@@ -28,7 +28,10 @@ export class FileBody extends DirectBody {
 
   #open(): ReadStream {
     const options = { start: this.#start, end: this.#end };
-    this.#stream = 'path' in this.#source ? createReadStream(this.#source.path, options) : this.#source.handle.createReadStream(options);
+    this.#stream =
+      'path' in this.#source
+        ? createReadStream(this.#source.path, options)
+        : this.#source.handle.createReadStream(options);
     return this.#stream;
   }
 

@@ -37,8 +37,10 @@ export class FilePart {
     readonly length: number,
   ) {
     this.path = resolve(typeof file === 'string' ? file : file.path);
-    if (!isCount(offset) || !isCount(length)) throw new RangeError(`A file part needs a non-negative integer offset and length, got ${offset} and ${length}`);
+    if (!isCount(offset) || !isCount(length))
+      throw new RangeError(`A file part needs a non-negative integer offset and length, got ${offset} and ${length}`);
     const size = statSync(this.path).size;
-    if (offset + length > size) throw new RangeError(`The part ${offset}+${length} lies beyond the ${size} bytes of ${this.path}`);
+    if (offset + length > size)
+      throw new RangeError(`The part ${offset}+${length} lies beyond the ${size} bytes of ${this.path}`);
   }
 }

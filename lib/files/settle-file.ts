@@ -25,7 +25,13 @@ export function mediaTypeOf(path: string): string {
 
 function isFileHandle(value: unknown): value is FileHandle {
   const handle = value as FileHandle | null;
-  return typeof handle === 'object' && handle !== null && typeof handle.fd === 'number' && typeof handle.createReadStream === 'function' && typeof handle.stat === 'function';
+  return (
+    typeof handle === 'object' &&
+    handle !== null &&
+    typeof handle.fd === 'number' &&
+    typeof handle.createReadStream === 'function' &&
+    typeof handle.stat === 'function'
+  );
 }
 
 /** True for the result types this module serves. */
@@ -37,7 +43,11 @@ export function isFileResult(value: unknown): value is LocalFile | FilePart | Fi
  * The response for a whole file: 200 with `Content-Length`, or 206 with `Content-Range` for one
  * satisfiable `Range`; several or unsatisfiable ranges get the whole file (RFC 9110 §14.2).
  */
-export async function fileResponse(path: string, rangeHeader: string | null, mediaType = mediaTypeOf(path)): Promise<ResponseContext> {
+export async function fileResponse(
+  path: string,
+  rangeHeader: string | null,
+  mediaType = mediaTypeOf(path),
+): Promise<ResponseContext> {
   const { size } = await stat(path);
   const range = parseRange(rangeHeader, size);
   const length = range ? range.end - range.start + 1 : size;
@@ -47,13 +57,20 @@ export async function fileResponse(path: string, rangeHeader: string | null, med
   return response;
 }
 
-async function responseFor(result: LocalFile | FilePart | FileHandle, rangeHeader: string | null): Promise<ResponseContext> {
-  if (result instanceof LocalFile) return fileResponse(result.path, rangeHeader, result.contentType ?? mediaTypeOf(result.path));
+async function responseFor(
+  result: LocalFile | FilePart | FileHandle,
+  rangeHeader: string | null,
+): Promise<ResponseContext> {
+  if (result instanceof LocalFile)
+    return fileResponse(result.path, rangeHeader, result.contentType ?? mediaTypeOf(result.path));
   if (result instanceof FilePart) {
     const { path, offset, length } = result;
     const mediaType = mediaTypeOf(path);
     if (length === 0) return new ResponseContext(200, '', undefined, mediaType);
-    return new ResponseContext(200, new FileBody({ path }, mediaType, { start: offset, end: offset + length - 1 }, length));
+    return new ResponseContext(
+      200,
+      new FileBody({ path }, mediaType, { start: offset, end: offset + length - 1 }, length),
+    );
   }
   // An open handle (Quarkus REST's `AsyncFile`): its size may change as it is read, so no Content-Length.
   return new ResponseContext(200, new FileBody({ handle: result }, OCTET_STREAM, undefined, undefined));

@@ -22,7 +22,12 @@ export class HalCollectionWrapper<T extends object = object> extends WithHalLink
   }
 
   /** Makes a wrapper whose later added links are made absolute with `resolve` (used by `HalService`). */
-  static resolving<T extends object>(collection: readonly HalEntityWrapper<T>[], collectionName: string, resolve: HrefResolver, links: readonly WebLink[]): HalCollectionWrapper<T> {
+  static resolving<T extends object>(
+    collection: readonly HalEntityWrapper<T>[],
+    collectionName: string,
+    resolve: HrefResolver,
+    links: readonly WebLink[],
+  ): HalCollectionWrapper<T> {
     const wrapper = new HalCollectionWrapper(collection, collectionName, ...links);
     wrapper.halLinks.resolveWith(resolve);
     return wrapper;

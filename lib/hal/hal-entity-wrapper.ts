@@ -37,6 +37,9 @@ export class HalEntityWrapper<T extends object = object> extends WithHalLinks im
   toJSON(): Record<string, unknown> {
     const entity = this.entity as { toJSON?: () => unknown };
     const fields = typeof entity.toJSON === 'function' ? entity.toJSON() : entity;
-    return { ...(typeof fields === 'object' && fields !== null ? fields : { value: fields }), _links: this.halLinks.toJSON() };
+    return {
+      ...(typeof fields === 'object' && fields !== null ? fields : { value: fields }),
+      _links: this.halLinks.toJSON(),
+    };
   }
 }

@@ -33,7 +33,11 @@ export class HalService {
   }
 
   /** `list` as `{_embedded: {<collectionName>: [...]}, _links}` with the type links of `type`; items of that type get its instance links. */
-  toHalCollectionWrapper<T extends object>(list: Iterable<T>, collectionName: string, type: Function): HalCollectionWrapper<T> {
+  toHalCollectionWrapper<T extends object>(
+    list: Iterable<T>,
+    collectionName: string,
+    type: Function,
+  ): HalCollectionWrapper<T> {
     const items = Array.from(list, (item) => this.#wrap(item, entityClass(item, type)));
     return HalCollectionWrapper.resolving(items, collectionName, this.#resolve, this.#links.getTypeLinks(type));
   }

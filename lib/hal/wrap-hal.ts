@@ -20,7 +20,13 @@ export function isHalMediaType(mediaType: string | undefined): boolean {
 function isWrappable(response: ResponseContext): boolean {
   const { status, entity } = response;
   if (status < 200 || status > 299 || typeof entity !== 'object' || entity === null) return false;
-  return !(entity instanceof HalEntityWrapper || entity instanceof HalCollectionWrapper || entity instanceof Uint8Array || entity instanceof ArrayBuffer || entity instanceof ReadableStream);
+  return !(
+    entity instanceof HalEntityWrapper ||
+    entity instanceof HalCollectionWrapper ||
+    entity instanceof Uint8Array ||
+    entity instanceof ArrayBuffer ||
+    entity instanceof ReadableStream
+  );
 }
 
 /**
@@ -28,7 +34,12 @@ function isWrappable(response: ResponseContext): boolean {
  * an array becomes a collection named `items` with the type links of `declared` (else of its first
  * item's class), each item with its instance links; any other object gets its instance links.
  */
-export function wrapHal(response: ResponseContext, negotiated: string | undefined, hal: HalService, declared: Function | undefined): void {
+export function wrapHal(
+  response: ResponseContext,
+  negotiated: string | undefined,
+  hal: HalService,
+  declared: Function | undefined,
+): void {
   if (!isHalMediaType(response.mediaType ?? negotiated) || !isWrappable(response)) return;
   const entity = response.entity as object;
   if (Array.isArray(entity)) {

@@ -15,12 +15,18 @@ export interface Lifecycle {
 }
 
 /** The checks among `units` (classes with `@Liveness`, `@Readiness` or `@Startup`); one without `call()` is a build problem. */
-export function healthChecks(units: readonly { readonly type: Function; readonly meta: ClassMeta; readonly instance: object }[], problems: ProblemCollector): RegisteredCheck[] {
+export function healthChecks(
+  units: readonly { readonly type: Function; readonly meta: ClassMeta; readonly instance: object }[],
+  problems: ProblemCollector,
+): RegisteredCheck[] {
   return units.flatMap((unit) => {
     const kinds = unit.meta.tags.get(HEALTH_KINDS);
     if (!kinds) return [];
     if (typeof (unit.instance as Partial<HealthCheck>).call !== 'function') {
-      problems.add(locate(unit.type), 'a health check class needs a call() method answering a HealthCheckResponse (or a Promise or Observable of one)');
+      problems.add(
+        locate(unit.type),
+        'a health check class needs a call() method answering a HealthCheckResponse (or a Promise or Observable of one)',
+      );
       return [];
     }
     return [{ name: unit.type.name, kinds, check: unit.instance as HealthCheck }];
@@ -28,7 +34,18 @@ export function healthChecks(units: readonly { readonly type: Function; readonly
 }
 
 /** When `framework.health.enabled`, what answers `framework.health.path` and its parts. */
-export function healthAnswers(checks: readonly RegisteredCheck[], config: Config, lifecycle: Lifecycle): UnroutedAnswer[] {
+export function healthAnswers(
+  checks: readonly RegisteredCheck[],
+  config: Config,
+  lifecycle: Lifecycle,
+): UnroutedAnswer[] {
   if (!config.get('framework.health.enabled')) return [];
-  return [healthAnswer(config.get('framework.health.path'), checks, config.get('framework.health.timeout'), () => lifecycle.shuttingDown)];
+  return [
+    healthAnswer(
+      config.get('framework.health.path'),
+      checks,
+      config.get('framework.health.timeout'),
+      () => lifecycle.shuttingDown,
+    ),
+  ];
 }

@@ -60,7 +60,11 @@ export class HealthCheckResponseBuilder {
   }
 
   build(): HealthCheckResponse {
-    return new HealthCheckResponse(this.name, this.#status, Object.keys(this.#data).length ? { ...this.#data } : undefined);
+    return new HealthCheckResponse(
+      this.name,
+      this.#status,
+      Object.keys(this.#data).length ? { ...this.#data } : undefined,
+    );
   }
 }
 

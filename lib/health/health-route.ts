@@ -16,7 +16,12 @@ export interface RegisteredCheck {
   readonly check: HealthCheck;
 }
 
-const PARTS: Record<string, HealthKind | undefined> = { '': undefined, '/live': 'liveness', '/ready': 'readiness', '/started': 'startup' };
+const PARTS: Record<string, HealthKind | undefined> = {
+  '': undefined,
+  '/live': 'liveness',
+  '/ready': 'readiness',
+  '/started': 'startup',
+};
 
 /** The name of the readiness check every application has: DOWN from the moment shutdown starts. */
 export const SERVER_CHECK = 'rxrest';
@@ -25,7 +30,10 @@ export const SERVER_CHECK = 'rxrest';
 async function run(registered: RegisteredCheck, timeoutMs: number): Promise<HealthCheckResponse> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<HealthCheckResponse>((resolve) => {
-    timer = setTimeout(() => resolve(new HealthCheckResponse(registered.name, 'DOWN', { error: `no answer within ${timeoutMs} ms` })), timeoutMs);
+    timer = setTimeout(
+      () => resolve(new HealthCheckResponse(registered.name, 'DOWN', { error: `no answer within ${timeoutMs} ms` })),
+      timeoutMs,
+    );
   });
   try {
     const answer = registered.check.call();
@@ -39,10 +47,24 @@ async function run(registered: RegisteredCheck, timeoutMs: number): Promise<Heal
 }
 
 /** Runs the checks of `kind` (every check when `undefined`) and makes their answer the response. */
-async function answerHealth(ctx: RequestContext, checks: readonly RegisteredCheck[], kind: HealthKind | undefined, timeoutMs: number): Promise<RequestContext> {
-  const answers = await Promise.all(checks.filter((registered) => kind === undefined || registered.kinds.includes(kind)).map((registered) => run(registered, timeoutMs)));
+async function answerHealth(
+  ctx: RequestContext,
+  checks: readonly RegisteredCheck[],
+  kind: HealthKind | undefined,
+  timeoutMs: number,
+): Promise<RequestContext> {
+  const answers = await Promise.all(
+    checks
+      .filter((registered) => kind === undefined || registered.kinds.includes(kind))
+      .map((registered) => run(registered, timeoutMs)),
+  );
   const status = answers.every((answer) => answer.status === 'UP') ? 'UP' : 'DOWN';
-  const body = { status, checks: answers.map(({ name, status: checkStatus, data }) => (data ? { name, status: checkStatus, data } : { name, status: checkStatus })) };
+  const body = {
+    status,
+    checks: answers.map(({ name, status: checkStatus, data }) =>
+      data ? { name, status: checkStatus, data } : { name, status: checkStatus },
+    ),
+  };
   ctx.response = new ResponseContext(status === 'UP' ? 200 : 503, body, undefined, 'application/json');
   ctx.response.headers.set('cache-control', 'no-store');
   return ctx;
@@ -53,17 +75,28 @@ async function answerHealth(ctx: RequestContext, checks: readonly RegisteredChec
  * (`{"status":"UP"|"DOWN","checks":[{"name","status","data"?}]}`): 200 when every check of the kind is UP,
  * else 503. `shuttingDown()` makes the built-in readiness check DOWN.
  */
-export function healthAnswer(base: string, checks: readonly RegisteredCheck[], timeoutMs: number, shuttingDown: () => boolean): UnroutedAnswer {
+export function healthAnswer(
+  base: string,
+  checks: readonly RegisteredCheck[],
+  timeoutMs: number,
+  shuttingDown: () => boolean,
+): UnroutedAnswer {
   const root = base.replace(/\/+$/, '');
   const server: RegisteredCheck = {
     name: SERVER_CHECK,
     kinds: ['readiness'],
-    check: { call: () => (shuttingDown() ? new HealthCheckResponse(SERVER_CHECK, 'DOWN', { 'shutting-down': true }) : HealthCheckResponse.up(SERVER_CHECK)) },
+    check: {
+      call: () =>
+        shuttingDown()
+          ? new HealthCheckResponse(SERVER_CHECK, 'DOWN', { 'shutting-down': true })
+          : HealthCheckResponse.up(SERVER_CHECK),
+    },
   };
   const all = [server, ...checks];
   return (ctx) => {
     const part = ctx.rawPath.startsWith(root) ? ctx.rawPath.slice(root.length).replace(/\/$/, '') : undefined;
-    if (part === undefined || !Object.hasOwn(PARTS, part) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return undefined;
+    if (part === undefined || !Object.hasOwn(PARTS, part) || (ctx.method !== 'GET' && ctx.method !== 'HEAD'))
+      return undefined;
     return answerHealth(ctx, all, PARTS[part], timeoutMs);
   };
 }

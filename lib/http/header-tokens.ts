@@ -7,10 +7,7 @@ export const TCHAR = "!#$%&'*+\\-.^_`|~0-9A-Za-z";
 const TOKEN = new RegExp(`^[${TCHAR}]+$`);
 
 /** One `OWS ";" OWS [ name "=" ( token / quoted-string ) ]` (RFC 9110 §5.6.6); `=` takes no whitespace. */
-const PARAMETER = new RegExp(
-  `[ \\t]*;[ \\t]*(?:([${TCHAR}]+)=(?:([${TCHAR}]+)|"((?:[^"\\\\]|\\\\.)*)"))?`,
-  'y',
-);
+const PARAMETER = new RegExp(`[ \\t]*;[ \\t]*(?:([${TCHAR}]+)=(?:([${TCHAR}]+)|"((?:[^"\\\\]|\\\\.)*)"))?`, 'y');
 
 /**
  * Whether `text` is a token (RFC 9110 §5.6.2), the grammar of header names, media type parts,
@@ -49,7 +46,8 @@ export function splitHeaderList(value: string): string[] {
   let quoted = false;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    if (quoted && c === 0x5c) i++; // quoted-pair: skip the escaped character
+    if (quoted && c === 0x5c)
+      i++; // quoted-pair: skip the escaped character
     else if (c === 0x22) quoted = !quoted;
     else if (c === 0x2c && !quoted) {
       pushTrimmed(members, value.slice(start, i));

@@ -24,7 +24,11 @@ const RANGE_SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
 export function parseRange(header: string | null | undefined, size: number): ByteRange | undefined {
   if (header === null || header === undefined || size <= 0 || !BYTES_UNIT.test(header)) return undefined;
   // range-set is a list, so empty members (`bytes=0-9,`) are allowed (RFC 9110 §5.6.1).
-  const specs = header.slice(header.indexOf('=') + 1).split(',').map((spec) => spec.trim()).filter(Boolean);
+  const specs = header
+    .slice(header.indexOf('=') + 1)
+    .split(',')
+    .map((spec) => spec.trim())
+    .filter(Boolean);
   const match = specs.length === 1 ? RANGE_SPEC.exec(specs[0]) : null;
   if (match === null) return undefined;
   const [, first, last, suffix] = match;

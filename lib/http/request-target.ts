@@ -71,7 +71,8 @@ export function requestUrl(scheme: 'http' | 'https', host: string, target: strin
   }
   if (!isPlainHost(host)) {
     const expected = (host.includes(':') ? host.replace(/:\d+$/, '') : host).toLowerCase();
-    if (parsed.hostname.length !== host.length && parsed.hostname !== expected) throw new RequestTargetError('Invalid host header');
+    if (parsed.hostname.length !== host.length && parsed.hostname !== expected)
+      throw new RequestTargetError('Invalid host header');
   }
   return parsed.href;
 }

@@ -1,7 +1,6 @@
 // Memory sizes in configuration (`10M`, `2048`): `[0-9]+[KkMmGgTtPpEeZzYy]?`,
 // binary multiples. Knows nothing of which limit the size configures.
 
-
 const SIZE = /^([0-9]+)([KkMmGgTtPpEeZzYy]?)$/;
 const UNITS = 'KMGTPEZY';
 

@@ -30,7 +30,9 @@ export function jsonCreator(type: Function): ((json: unknown) => unknown) | unde
 
 function mismatch(path: string, message: string): Error {
   const violations: Violation[] = [{ in: 'body', field: path, message }];
-  return httpProblem('RXREST_MALFORMED_BODY', `The request body does not fit its type: ${path || 'body'} ${message}`, { violations });
+  return httpProblem('RXREST_MALFORMED_BODY', `The request body does not fit its type: ${path || 'body'} ${message}`, {
+    violations,
+  });
 }
 
 function fieldInfo(chain: readonly ClassMeta[], prototype: object, key: string): FieldInfo | undefined {
@@ -40,7 +42,8 @@ function fieldInfo(chain: readonly ClassMeta[], prototype: object, key: string):
     const declared = property.tags.get(JSON_PROPERTY)?.type;
     const pattern = property.tags.get(JSON_FORMAT)?.pattern;
     const design = readDesignType('design:type', prototype, key);
-    const hint = declared ?? (typeof design === 'function' && design !== Object && design !== Array ? design : undefined);
+    const hint =
+      declared ?? (typeof design === 'function' && design !== Object && design !== Array ? design : undefined);
     if (Array.isArray(hint)) return { type: hint[0] as Function, array: true, pattern };
     // A pattern only makes sense for dates: it types the field when metadata does not.
     return { type: (hint as Function | undefined) ?? (pattern ? Date : undefined), array: false, pattern };
@@ -60,7 +63,8 @@ function bindDate(value: unknown, path: string, pattern?: string): Date {
   if (typeof value === 'number') return new Date(value);
   if (typeof value !== 'string') throw mismatch(path, 'is not a date');
   const date = readDate(value, pattern);
-  if (date === undefined) throw mismatch(path, pattern ? `does not match the date format ${pattern}` : 'is not an ISO-8601 date');
+  if (date === undefined)
+    throw mismatch(path, pattern ? `does not match the date format ${pattern}` : 'is not an ISO-8601 date');
   return date;
 }
 
@@ -70,7 +74,13 @@ const primitiveTypes = new Map<Function, string>([
   [Boolean, 'boolean'],
 ]);
 
-function bindValue(value: unknown, type: Function | undefined, options: BindOptions, path: string, pattern?: string): unknown {
+function bindValue(
+  value: unknown,
+  type: Function | undefined,
+  options: BindOptions,
+  path: string,
+  pattern?: string,
+): unknown {
   if (type === undefined || value === null || value === undefined) return value;
   const deserialize = options.deserializers.get(type);
   if (deserialize) return deserialize(value);
@@ -101,7 +111,8 @@ function bindObject(value: unknown, type: Function, options: BindOptions, path: 
   for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
     const info = fieldInfo(chain, type.prototype as object, key);
     const where = path ? `${path}.${key}` : key;
-    if (!info && failOnUnknown && !Object.prototype.hasOwnProperty.call(instance, key)) throw mismatch(where, `is not a property of ${type.name}`);
+    if (!info && failOnUnknown && !Object.prototype.hasOwnProperty.call(instance, key))
+      throw mismatch(where, `is not a property of ${type.name}`);
     if (info?.array) {
       if (!Array.isArray(field)) throw mismatch(where, 'is not an array');
       instance[key] = field.map((item, i) => bindValue(item, info.type, options, `${where}.${i}`, info.pattern));

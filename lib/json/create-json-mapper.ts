@@ -13,7 +13,11 @@ export interface JsonSettings {
  * The user's mapper when a producer is registered (it applies the customizers itself),
  * else the default mapper configured from settings and then customized in order.
  */
-export function createJsonMapper(settings: JsonSettings, customizers: readonly JsonMapperCustomizer[], producer?: JsonMapperProducer): JsonMapper {
+export function createJsonMapper(
+  settings: JsonSettings,
+  customizers: readonly JsonMapperCustomizer[],
+  producer?: JsonMapperProducer,
+): JsonMapper {
   if (producer) return producer.produceJsonMapper(customizers);
   const mapper = new DefaultJsonMapper()
     .configure('fail-on-unknown-properties', settings.failOnUnknownProperties)

@@ -18,9 +18,10 @@ const REFERENCE = new Date(2000, 0, 1);
  */
 export function readDate(text: string, pattern?: string): Date | undefined {
   const isValid = (fns.isValid ??= (require('date-fns/isValid') as typeof import('date-fns/isValid')).isValid);
-  const date = pattern === undefined
-    ? (fns.parseISO ??= (require('date-fns/parseISO') as typeof import('date-fns/parseISO')).parseISO)(text)
-    : (fns.parse ??= (require('date-fns/parse') as typeof import('date-fns/parse')).parse)(text, pattern, REFERENCE);
+  const date =
+    pattern === undefined
+      ? (fns.parseISO ??= (require('date-fns/parseISO') as typeof import('date-fns/parseISO')).parseISO)(text)
+      : (fns.parse ??= (require('date-fns/parse') as typeof import('date-fns/parse')).parse)(text, pattern, REFERENCE);
   return isValid(date) ? date : undefined;
 }
 

@@ -59,10 +59,14 @@ export class DefaultJsonMapper implements JsonMapper {
     const value = parseJsonBody(text);
     if (type === undefined) return value;
     if (isJsonTypeToken(type)) {
-      if (!fitsJsonKind(type.jsonKind, value)) throw httpProblem('RXREST_MALFORMED_BODY', `The request body is not a ${type.name}`);
+      if (!fitsJsonKind(type.jsonKind, value))
+        throw httpProblem('RXREST_MALFORMED_BODY', `The request body is not a ${type.name}`);
       return value;
     }
-    return bindClass(value, type, { failOnUnknown: this.isEnabled('fail-on-unknown-properties'), deserializers: this.#deserializers });
+    return bindClass(value, type, {
+      failOnUnknown: this.isEnabled('fail-on-unknown-properties'),
+      deserializers: this.#deserializers,
+    });
   }
 
   /**

@@ -90,7 +90,8 @@ export class JsonArrayItems {
   /** The whole body when it was not an array (`undefined` for an array or an empty body). */
   end(): string | undefined {
     if (this.#isArray === false) return this.#text;
-    if (this.#isArray === true && !this.#closed) throw new SyntaxError('the JSON array ended before its closing bracket');
+    if (this.#isArray === true && !this.#closed)
+      throw new SyntaxError('the JSON array ended before its closing bracket');
     return undefined;
   }
 }

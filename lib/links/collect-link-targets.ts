@@ -15,8 +15,23 @@ import { LinkRegistry } from './link-registry';
 // Return types that say nothing about the entity: containers (HAL wrappers too) erase their element type,
 // primitives are no entities.
 const ERASED: ReadonlySet<unknown> = new Set<unknown>([
-  undefined, Object, Function, Array, Promise, Observable, RestResponse, Response, String, Number, Boolean, Symbol, BigInt, Set, Map,
-  HalEntityWrapper, HalCollectionWrapper,
+  undefined,
+  Object,
+  Function,
+  Array,
+  Promise,
+  Observable,
+  RestResponse,
+  Response,
+  String,
+  Number,
+  Boolean,
+  Symbol,
+  BigInt,
+  Set,
+  Map,
+  HalEntityWrapper,
+  HalCollectionWrapper,
 ]);
 
 /**
@@ -40,7 +55,11 @@ function variablesOf(template: string): string[] {
  * Collects the link targets of the resource `units`. A target without an entity type, or one that is no
  * endpoint, is a definition problem; malformed templates are left to the endpoint compiler to report.
  */
-export function collectLinkTargets(units: readonly Unit[], applicationPath: string, problems: ProblemCollector): LinkRegistry {
+export function collectLinkTargets(
+  units: readonly Unit[],
+  applicationPath: string,
+  problems: ProblemCollector,
+): LinkRegistry {
   const registry = new LinkRegistry();
   for (const unit of units) {
     for (const method of unit.meta.methods.values()) {
@@ -48,12 +67,18 @@ export function collectLinkTargets(units: readonly Unit[], applicationPath: stri
       if (!options) continue;
       const where = locate(unit.type, method.name);
       if (method.httpMethods.length === 0) {
-        problems.add(where, '@RestLink marks a method without an HTTP method decorator; only endpoints can be link targets');
+        problems.add(
+          where,
+          '@RestLink marks a method without an HTTP method decorator; only endpoints can be link targets',
+        );
         continue;
       }
       const entityType = declaredEntityType(unit, method);
       if (!entityType) {
-        problems.add(where, '@RestLink needs an entity type: the return type does not name a class (arrays, promises and void erase it); set entityType');
+        problems.add(
+          where,
+          '@RestLink needs an entity type: the return type does not name a class (arrays, promises and void erase it); set entityType',
+        );
         continue;
       }
       const template = joinPaths(applicationPath, unit.meta.path ?? '', method.path ?? '');
@@ -64,7 +89,14 @@ export function collectLinkTargets(units: readonly Unit[], applicationPath: stri
         continue;
       }
       const { rel = method.name, title, type } = options;
-      registry.add({ rel, template, variables, entityType, ...(title === undefined ? {} : { title }), ...(type === undefined ? {} : { type }) });
+      registry.add({
+        rel,
+        template,
+        variables,
+        entityType,
+        ...(title === undefined ? {} : { title }),
+        ...(type === undefined ? {} : { type }),
+      });
     }
   }
   return registry;

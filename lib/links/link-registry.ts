@@ -27,7 +27,11 @@ export class LinkRegistry {
 
   /** Every target of `type` (type-level and instance-level). */
   targetsOf(type: Function | undefined): readonly LinkTarget[] {
-    for (let current: unknown = type; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+    for (
+      let current: unknown = type;
+      typeof current === 'function' && current !== Function.prototype;
+      current = Object.getPrototypeOf(current)
+    ) {
       const list = this.#byType.get(current as Function);
       if (list) return list;
     }

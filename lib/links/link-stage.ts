@@ -19,7 +19,12 @@ import { RestLinksProvider } from './rest-links-provider';
  * The links an endpoint's response carries: a list answers its type links only; with
  * `RestLinkType.INSTANCE` an instance answers every link of its type, filled from it.
  */
-export function endpointLinks(links: RestLinksProvider, mode: RestLinkType, declared: Function | undefined, entity: unknown): WebLink[] {
+export function endpointLinks(
+  links: RestLinksProvider,
+  mode: RestLinkType,
+  declared: Function | undefined,
+  entity: unknown,
+): WebLink[] {
   const value = entity instanceof HalEntityWrapper ? (entity.entity as unknown) : entity;
   if (Array.isArray(value)) {
     const first: unknown = value[0];
@@ -36,7 +41,13 @@ export function endpointLinks(links: RestLinksProvider, mode: RestLinkType, decl
  * Ties the endpoint to the application's links, and returns the stage adding its links when the method is
  * annotated `@InjectRestLinks` (`undefined` otherwise: other endpoints pay nothing per request).
  */
-export function linkStage(unit: Unit, method: MethodMeta, info: EndpointInfo, context: LinkContext, produces: readonly MediaType[]): StageFn | undefined {
+export function linkStage(
+  unit: Unit,
+  method: MethodMeta,
+  info: EndpointInfo,
+  context: LinkContext,
+  produces: readonly MediaType[],
+): StageFn | undefined {
   bindLinkContext(info, context);
   const mode = method.tags.get(INJECT_REST_LINKS);
   if (mode === undefined) return undefined;
@@ -46,7 +57,8 @@ export function linkStage(unit: Unit, method: MethodMeta, info: EndpointInfo, co
     const response = ctx.response;
     if (!response) return ctx;
     const links = new RestLinksProvider(context.registry, linkOrigin(ctx, context));
-    for (const link of endpointLinks(links, mode, declared, response.entity)) response.headers.add('link', formatLink(link));
+    for (const link of endpointLinks(links, mode, declared, response.entity))
+      response.headers.add('link', formatLink(link));
     if (producesHal) wrapHal(response, ctx.negotiated, new HalService(links), declared);
     return ctx;
   };

@@ -15,7 +15,10 @@ export function readParameterNames(fn: Function): (string | undefined)[] | undef
     .map((part) => part.trim())
     .filter((part) => part.length > 0)
     .map((part) => {
-      const name = part.replace(/^\.\.\./, '').split('=')[0].trim();
+      const name = part
+        .replace(/^\.\.\./, '')
+        .split('=')[0]
+        .trim();
       return /^[A-Za-z_$][\w$]*$/.test(name) ? name : undefined;
     });
 }

@@ -13,7 +13,11 @@ interface ReflectWithMetadata {
 const MEMBER = Symbol('rxrest.class-member');
 const store = new WeakMap<Target, Map<string | symbol, Map<MetadataKey, unknown>>>();
 
-function slot(target: Target, property: string | symbol | undefined, create: boolean): Map<MetadataKey, unknown> | undefined {
+function slot(
+  target: Target,
+  property: string | symbol | undefined,
+  create: boolean,
+): Map<MetadataKey, unknown> | undefined {
   let members = store.get(target);
   if (!members) {
     if (!create) return undefined;
@@ -52,7 +56,11 @@ export function installReflectMetadata(): void {
 }
 
 /** Reads `design:*` metadata written by the TypeScript emitter, if any. */
-export function readDesignType(key: 'design:type' | 'design:paramtypes' | 'design:returntype', target: object, property?: string | symbol): unknown {
+export function readDesignType(
+  key: 'design:type' | 'design:paramtypes' | 'design:returntype',
+  target: object,
+  property?: string | symbol,
+): unknown {
   const reflect = Reflect as unknown as ReflectWithMetadata;
   return reflect.getMetadata?.(key, target, property);
 }

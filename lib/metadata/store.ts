@@ -135,7 +135,11 @@ export function ownerOf(target: object): Function {
 /** Class metadata from the class and its superclasses, nearest first. */
 export function classChain(target: Function): ClassMeta[] {
   const chain: ClassMeta[] = [];
-  for (let current: unknown = target; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+  for (
+    let current: unknown = target;
+    typeof current === 'function' && current !== Function.prototype;
+    current = Object.getPrototypeOf(current)
+  ) {
     const meta = classes.get(current as Function);
     if (meta) chain.push(meta);
   }

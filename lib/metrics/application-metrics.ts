@@ -39,8 +39,22 @@ export class ApplicationMetrics {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
-    new Gauge({ name: 'rxrest_streams_active', help: 'Stream responses being written now', registers: [this.registry], collect() { this.set(sources.openStreams()); } });
-    new Gauge({ name: 'rxrest_worker_lane_queue', help: 'Worker-lane calls waiting for a free slot', registers: [this.registry], collect() { this.set(sources.workerQueue()); } });
+    new Gauge({
+      name: 'rxrest_streams_active',
+      help: 'Stream responses being written now',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.openStreams());
+      },
+    });
+    new Gauge({
+      name: 'rxrest_worker_lane_queue',
+      help: 'Worker-lane calls waiting for a free slot',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.workerQueue());
+      },
+    });
   }
 
   /**
@@ -76,7 +90,9 @@ export class ApplicationMetrics {
     return (ctx) => {
       if (ctx.rawPath !== path || ctx.method !== 'GET') return undefined;
       this.startDefaultMetrics();
-      return this.registry.metrics().then((text) => ((ctx.response = new ResponseContext(200, text, undefined, this.registry.contentType)), ctx));
+      return this.registry
+        .metrics()
+        .then((text) => ((ctx.response = new ResponseContext(200, text, undefined, this.registry.contentType)), ctx));
     };
   }
 }

@@ -9,7 +9,13 @@ import type { RequestContext } from '../pipeline/request-context';
 function isUntouchedNodeRequest(value: unknown): value is Readable {
   if (!(value instanceof Readable)) return false;
   // Anyone who started reading (a Web body made from it, a filter) owns it now.
-  return !value.readableDidRead && !value.readableEnded && !value.destroyed && value.listenerCount('data') === 0 && value.listenerCount('readable') === 0;
+  return (
+    !value.readableDidRead &&
+    !value.readableEnded &&
+    !value.destroyed &&
+    value.listenerCount('data') === 0 &&
+    value.listenerCount('readable') === 0
+  );
 }
 
 /**

@@ -12,7 +12,13 @@ import { isMultipart, readMultipart } from './read-multipart';
  * from text (files, paths, handles, entities read by the application's readers); `undefined` for text values, which the usual form reader
  * handles through {@link multipartFormTexts}. A request that is not multipart gives `undefined`.
  */
-export function compileMultipartArgument(name: string, typeHint: unknown, designType: unknown, partType: string | undefined, settings: BodySettings): ((ctx: RequestContext) => Promise<unknown>) | undefined {
+export function compileMultipartArgument(
+  name: string,
+  typeHint: unknown,
+  designType: unknown,
+  partType: string | undefined,
+  settings: BodySettings,
+): ((ctx: RequestContext) => Promise<unknown>) | undefined {
   const target = partTarget(typeHint, designType, partType);
   if (target.kind === 'text') return undefined;
   const read = compilePartReader(name, target, settings.multipart ?? DEFAULT_MULTIPART_SETTINGS, settings);
@@ -21,12 +27,21 @@ export function compileMultipartArgument(name: string, typeHint: unknown, design
 }
 
 /** The reader of a `MultipartFormDataInput` body parameter (every part; no parts when the request is not multipart). */
-export function compileMultipartInputReader(settings: MultipartSettings | undefined): (ctx: RequestContext) => Promise<MultipartFormDataInput> {
-  return async (ctx) => new MultipartFormDataInput(isMultipart(ctx) ? await readMultipart(ctx, settings ?? DEFAULT_MULTIPART_SETTINGS) : []);
+export function compileMultipartInputReader(
+  settings: MultipartSettings | undefined,
+): (ctx: RequestContext) => Promise<MultipartFormDataInput> {
+  return async (ctx) =>
+    new MultipartFormDataInput(
+      isMultipart(ctx) ? await readMultipart(ctx, settings ?? DEFAULT_MULTIPART_SETTINGS) : [],
+    );
 }
 
 /** The text values of a form field from a multipart request, or `null` when the request is not multipart. */
-export function multipartFormTexts(ctx: RequestContext, settings: MultipartSettings | undefined, name: string): Promise<string[] | undefined> | null {
+export function multipartFormTexts(
+  ctx: RequestContext,
+  settings: MultipartSettings | undefined,
+  name: string,
+): Promise<string[] | undefined> | null {
   return isMultipart(ctx) ? multipartTexts(ctx, settings ?? DEFAULT_MULTIPART_SETTINGS, name) : null;
 }
 
@@ -38,7 +53,10 @@ export function multipartFormTexts(ctx: RequestContext, settings: MultipartSetti
  * class Upload { @RestForm() title = ''; @RestForm() file?: FileUpload; }
  * @POST upload(upload: Upload) { return upload.title; }
  */
-export function compileContainerBodyReader(form: (ctx: RequestContext) => unknown, body: (ctx: RequestContext) => Promise<unknown>): (ctx: RequestContext) => unknown {
+export function compileContainerBodyReader(
+  form: (ctx: RequestContext) => unknown,
+  body: (ctx: RequestContext) => Promise<unknown>,
+): (ctx: RequestContext) => unknown {
   return (ctx) => (isMultipart(ctx) || isUrlEncodedForm(ctx) ? form(ctx) : body(ctx));
 }
 

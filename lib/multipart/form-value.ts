@@ -45,10 +45,20 @@ export class FormValue {
   /** The part as a {@link FileUpload}, for file parts. */
   toFileUpload(): FileUpload | undefined {
     const item = this.fileItem;
-    return item && new FileUpload(this.name, this.fileName, this.contentType, this.charset, item.size, item.path, this.headers);
+    return (
+      item &&
+      new FileUpload(this.name, this.fileName, this.contentType, this.charset, item.size, item.path, this.headers)
+    );
   }
 
   summary(): ItemSummary {
-    return { name: this.name, size: this.size, charset: this.charset, fileName: this.fileName ?? null, isFileItem: this.isFileItem, headers: this.headers };
+    return {
+      name: this.name,
+      size: this.size,
+      charset: this.charset,
+      fileName: this.fileName ?? null,
+      isFileItem: this.isFileItem,
+      headers: this.headers,
+    };
   }
 }

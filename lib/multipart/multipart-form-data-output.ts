@@ -8,7 +8,8 @@ export interface FileSource {
 }
 
 /** What a part may hold: text, bytes, a stream, a file (streamed, never buffered) or an object written as its media type. */
-export type PartValue = string | Uint8Array | ReadableStream<Uint8Array> | FileUpload | FileSource | object | number | boolean | bigint;
+export type PartValue =
+  string | Uint8Array | ReadableStream<Uint8Array> | FileUpload | FileSource | object | number | boolean | bigint;
 
 /** One part of a {@link MultipartFormDataOutput}. */
 export class OutputPart {
@@ -35,7 +36,15 @@ export class OutputPart {
 }
 
 function isFile(value: PartValue): value is FileUpload | FileSource {
-  return value instanceof FileUpload || (typeof value === 'object' && value !== null && !(value instanceof Uint8Array) && !(value instanceof ReadableStream) && Object.keys(value).length === 1 && typeof (value as { path?: unknown }).path === 'string');
+  return (
+    value instanceof FileUpload ||
+    (typeof value === 'object' &&
+      value !== null &&
+      !(value instanceof Uint8Array) &&
+      !(value instanceof ReadableStream) &&
+      Object.keys(value).length === 1 &&
+      typeof (value as { path?: unknown }).path === 'string')
+  );
 }
 
 /**
@@ -59,7 +68,12 @@ export class MultipartFormDataOutput {
   }
 
   /** Adds a file part, streamed from disk; the file name defaults to the upload's or the path's base name. */
-  addFile(name: string, file: FileUpload | FileSource, mediaType = 'application/octet-stream', fileName?: string): OutputPart {
+  addFile(
+    name: string,
+    file: FileUpload | FileSource,
+    mediaType = 'application/octet-stream',
+    fileName?: string,
+  ): OutputPart {
     const defaultName = file instanceof FileUpload ? (file.fileName ?? basename(file.path)) : basename(file.path);
     return this.addFormData(name, file, mediaType, fileName ?? defaultName);
   }

@@ -16,7 +16,12 @@ export class MultipartPartReadingException extends BadRequestException {
     cause?: unknown,
   ) {
     const detail = `The part "${partName}" could not be read`;
-    super(detail, { cause, problem: problemDetails('RXREST_PART_UNREADABLE', detail, [{ in: 'part', field: partName, message: cause instanceof Error ? cause.message : 'unreadable' }]) });
+    super(detail, {
+      cause,
+      problem: problemDetails('RXREST_PART_UNREADABLE', detail, [
+        { in: 'part', field: partName, message: cause instanceof Error ? cause.message : 'unreadable' },
+      ]),
+    });
     this.name = 'MultipartPartReadingException';
   }
 }

@@ -36,7 +36,8 @@ function partHead(part: OutputPart, boundary: string): Uint8Array {
   let head = `--${boundary}\r\nContent-Disposition: form-data; name=${quoted(part.name)}`;
   if (part.fileName !== undefined) head += `; filename=${quoted(part.fileName)}`;
   head += `\r\nContent-Type: ${headerValue(part.mediaType)}\r\n`;
-  for (const [name, values] of part.headers) for (const value of values) head += `${headerValue(name)}: ${headerValue(value)}\r\n`;
+  for (const [name, values] of part.headers)
+    for (const value of values) head += `${headerValue(name)}: ${headerValue(value)}\r\n`;
   return encoder.encode(`${head}\r\n`);
 }
 
@@ -48,7 +49,10 @@ async function* partBody(value: PartValue, mediaType: string): AsyncGenerator<Ui
   else if (value instanceof ReadableStream) {
     for await (const chunk of value as unknown as AsyncIterable<Uint8Array>) yield chunk;
   } else if (typeof value === 'string') yield encoder.encode(value);
-  else if (isJson(mediaType)) yield encoder.encode(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null');
+  else if (isJson(mediaType))
+    yield encoder.encode(
+      JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null',
+    );
   else yield encoder.encode(Array.isArray(value) ? `[${value.join(', ')}]` : String(value));
 }
 
@@ -63,7 +67,8 @@ async function* multipartBody(output: MultipartFormDataOutput, boundary: string)
 
 /** The default media type of a container property's value: files octet-stream, objects JSON, the rest text. */
 function defaultPartType(value: unknown): string {
-  if (value instanceof FileUpload || value instanceof Uint8Array || value instanceof ReadableStream) return 'application/octet-stream';
+  if (value instanceof FileUpload || value instanceof Uint8Array || value instanceof ReadableStream)
+    return 'application/octet-stream';
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return 'application/json';
   return 'text/plain';
 }
@@ -72,7 +77,11 @@ function defaultPartType(value: unknown): string {
 export function containerToOutput(entity: object): MultipartFormDataOutput {
   const output = new MultipartFormDataOutput();
   const type = entity.constructor;
-  const partTypes = new Map(classChain(type).flatMap((meta) => [...meta.properties.values()].map((p) => [p.name, p.tags.get(PART_TYPE)] as const)));
+  const partTypes = new Map(
+    classChain(type).flatMap((meta) =>
+      [...meta.properties.values()].map((p) => [p.name, p.tags.get(PART_TYPE)] as const),
+    ),
+  );
   for (const field of formFields(type)) {
     const value = (entity as Record<string, unknown>)[field.property];
     if (value === undefined || value === null) continue;
@@ -91,8 +100,14 @@ export function newBoundary(): string {
 /** The writer for `multipart/form-data` entities; it sets `Content-Type` with the boundary it writes. */
 export const multipartWriter = {
   isWriteable: (entity: unknown, mediaType: string): boolean =>
-    isMultipartType(mediaType) && (entity instanceof MultipartFormDataOutput || (typeof entity === 'object' && entity !== null && isFormContainer(entity.constructor))),
-  write(entity: unknown, _mediaType: string, target?: { readonly headers: { set(name: string, value: string): unknown } }): ReadableStream<Uint8Array> {
+    isMultipartType(mediaType) &&
+    (entity instanceof MultipartFormDataOutput ||
+      (typeof entity === 'object' && entity !== null && isFormContainer(entity.constructor))),
+  write(
+    entity: unknown,
+    _mediaType: string,
+    target?: { readonly headers: { set(name: string, value: string): unknown } },
+  ): ReadableStream<Uint8Array> {
     const output = entity instanceof MultipartFormDataOutput ? entity : containerToOutput(entity as object);
     const boundary = newBoundary();
     target?.headers.set('content-type', `multipart/form-data;boundary=${boundary}`);

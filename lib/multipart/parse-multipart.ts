@@ -41,7 +41,12 @@ class HeaderQueue {
  * on disk; rejects with a 413 problem for a limit, a 400 problem for a malformed or truncated body. On
  * rejection every file already written is deleted before the promise settles.
  */
-export async function parseMultipart(source: Readable | null, contentType: string, settings: MultipartSettings, store: UploadStore): Promise<FormValue[]> {
+export async function parseMultipart(
+  source: Readable | null,
+  contentType: string,
+  settings: MultipartSettings,
+  store: UploadStore,
+): Promise<FormValue[]> {
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   if (!boundary) throw malformed('The multipart/form-data request has no boundary parameter');
   if (!source) throw malformed('The multipart/form-data request has no body');
@@ -53,7 +58,13 @@ export async function parseMultipart(source: Readable | null, contentType: strin
     parser = (require('busboy') as typeof import('busboy'))({
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
-      limits: { fieldSize: settings.maxFormAttributeSize + 1, fileSize: fileLimit, parts: settings.maxParts, fields: settings.maxFields, fieldNameSize: settings.maxHeaderSize },
+      limits: {
+        fieldSize: settings.maxFormAttributeSize + 1,
+        fileSize: fileLimit,
+        parts: settings.maxParts,
+        fields: settings.maxFields,
+        fieldNameSize: settings.maxHeaderSize,
+      },
     });
   } catch (error) {
     throw malformed('The multipart/form-data request is malformed', error);
@@ -67,12 +78,23 @@ export async function parseMultipart(source: Readable | null, contentType: strin
     store.abort();
     source.destroy();
   };
-  store.signal.addEventListener('abort', () => fail(malformed('The request was abandoned before its body was read')), { once: true });
+  store.signal.addEventListener('abort', () => fail(malformed('The request was abandoned before its body was read')), {
+    once: true,
+  });
   parser.on('field', (name, value, info) => {
     const partHeaders = headers.take();
-    if (info.valueTruncated || Buffer.byteLength(value) > settings.maxFormAttributeSize) return fail(tooLarge(`The part "${name}" is larger than ${settings.maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`));
+    if (info.valueTruncated || Buffer.byteLength(value) > settings.maxFormAttributeSize)
+      return fail(
+        tooLarge(
+          `The part "${name}" is larger than ${settings.maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`,
+        ),
+      );
     if (info.nameTruncated) return fail(tooLarge('A part name is too long'));
-    entries.push(Promise.resolve(new FormValue(name, value, undefined, info.mimeType, charsetOf(partHeaders), undefined, partHeaders)));
+    entries.push(
+      Promise.resolve(
+        new FormValue(name, value, undefined, info.mimeType, charsetOf(partHeaders), undefined, partHeaders),
+      ),
+    );
   });
   parser.on('file', (name, stream, info) => {
     const partHeaders = headers.take();
@@ -91,8 +113,12 @@ export async function parseMultipart(source: Readable | null, contentType: strin
     written.catch((error: unknown) => (error instanceof Error && 'status' in error ? fail(error) : source.destroy()));
     entries.push(written);
   });
-  parser.on('partsLimit', () => fail(tooLarge(`The request has more than ${settings.maxParts} parts (framework.http.limits.max-parts)`)));
-  parser.on('fieldsLimit', () => fail(tooLarge(`The request has more than ${settings.maxFields} fields (framework.http.limits.max-fields)`)));
+  parser.on('partsLimit', () =>
+    fail(tooLarge(`The request has more than ${settings.maxParts} parts (framework.http.limits.max-parts)`)),
+  );
+  parser.on('fieldsLimit', () =>
+    fail(tooLarge(`The request has more than ${settings.maxFields} fields (framework.http.limits.max-fields)`)),
+  );
   try {
     await pipeline(source, scanner, parser as unknown as Writable);
     const parts = await Promise.all(entries);
@@ -108,7 +134,11 @@ export async function parseMultipart(source: Readable | null, contentType: strin
 }
 
 function translate(error: unknown): Error {
-  if (error instanceof ScanLimitError) return error.limit === 'body' ? httpProblem('RXREST_BODY_TOO_LARGE', error.message) : tooLarge(error.message);
+  if (error instanceof ScanLimitError)
+    return error.limit === 'body' ? httpProblem('RXREST_BODY_TOO_LARGE', error.message) : tooLarge(error.message);
   if (error instanceof Error && 'status' in error) return error;
-  return malformed(`The multipart/form-data body is malformed or truncated${error instanceof Error ? `: ${error.message}` : ''}`, error);
+  return malformed(
+    `The multipart/form-data body is malformed or truncated${error instanceof Error ? `: ${error.message}` : ''}`,
+    error,
+  );
 }

@@ -8,7 +8,10 @@ import type { PartHeaders } from './file-upload';
 
 /** Why the scanner stopped the body. */
 export class ScanLimitError extends Error {
-  constructor(readonly limit: 'body' | 'header', message: string) {
+  constructor(
+    readonly limit: 'body' | 'header',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -26,7 +29,11 @@ export class PartHeaderScanner extends Transform {
   #carry: Buffer;
   #total = 0;
 
-  constructor(boundary: string, limits: { maxHeaderSize: number; maxBodySize: number }, onHeaders: (headers: PartHeaders) => void) {
+  constructor(
+    boundary: string,
+    limits: { maxHeaderSize: number; maxBodySize: number },
+    onHeaders: (headers: PartHeaders) => void,
+  ) {
     super();
     this.#delimiter = Buffer.from(`\r\n--${boundary}`);
     // The first delimiter has no CRLF before it: pretend the body starts with one.
@@ -38,7 +45,8 @@ export class PartHeaderScanner extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.#total += chunk.length;
-    if (this.#total > this.#maxBodySize) return callback(new ScanLimitError('body', `The request body is larger than ${this.#maxBodySize} bytes`));
+    if (this.#total > this.#maxBodySize)
+      return callback(new ScanLimitError('body', `The request body is larger than ${this.#maxBodySize} bytes`));
     try {
       this.#scan(chunk);
     } catch (error) {
@@ -67,7 +75,8 @@ export class PartHeaderScanner extends Transform {
       if (at >= 0) rest = data.subarray(at + this.#delimiter.length);
     }
     if (rest === undefined) {
-      const tail = data.length >= keep ? data.subarray(data.length - keep) : Buffer.concat([this.#carry, data]).subarray(-keep);
+      const tail =
+        data.length >= keep ? data.subarray(data.length - keep) : Buffer.concat([this.#carry, data]).subarray(-keep);
       this.#carry = Buffer.from(tail);
       return Buffer.alloc(0);
     }
@@ -85,11 +94,13 @@ export class PartHeaderScanner extends Transform {
     }
     const end = block.indexOf(CRLF2);
     if (end < 0) {
-      if (block.length > this.#maxHeaderSize) throw new ScanLimitError('header', `A part's headers are larger than ${this.#maxHeaderSize} bytes`);
+      if (block.length > this.#maxHeaderSize)
+        throw new ScanLimitError('header', `A part's headers are larger than ${this.#maxHeaderSize} bytes`);
       this.#carry = Buffer.from(block);
       return Buffer.alloc(0);
     }
-    if (end > this.#maxHeaderSize) throw new ScanLimitError('header', `A part's headers are larger than ${this.#maxHeaderSize} bytes`);
+    if (end > this.#maxHeaderSize)
+      throw new ScanLimitError('header', `A part's headers are larger than ${this.#maxHeaderSize} bytes`);
     this.#onHeaders(parseHeaderBlock(block.subarray(0, end).toString('utf8')));
     this.#state = 'seek';
     this.#carry = Buffer.alloc(0);

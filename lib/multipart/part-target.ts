@@ -20,7 +20,11 @@ const untyped = new Set<unknown>([String, Set, Object, Array, undefined]);
 /** Classes converted from a string by the parameter converters (a one-string constructor, `fromString`, `valueOf`). */
 function isStringConvertible(type: Function): boolean {
   const statics = type as unknown as Record<string, unknown>;
-  return type.length === 1 || typeof statics.fromString === 'function' || (Object.hasOwn(type, 'valueOf') && typeof statics.valueOf === 'function');
+  return (
+    type.length === 1 ||
+    typeof statics.fromString === 'function' ||
+    (Object.hasOwn(type, 'valueOf') && typeof statics.valueOf === 'function')
+  );
 }
 
 function isTextType(mediaType: string | undefined): boolean {

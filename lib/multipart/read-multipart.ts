@@ -17,7 +17,10 @@ export function isMultipart(ctx: RequestContext): boolean {
  * Every part of the request, parsed on first use. The files are deleted once the response has been sent
  * when `deleteUploadedFilesOnEnd` is set, and always when parsing failed (a partial file is never kept).
  */
-export function readMultipart(ctx: RequestContext, settings: MultipartSettings = DEFAULT_MULTIPART_SETTINGS): Promise<FormValue[]> {
+export function readMultipart(
+  ctx: RequestContext,
+  settings: MultipartSettings = DEFAULT_MULTIPART_SETTINGS,
+): Promise<FormValue[]> {
   const cached = ctx.getProperty<Promise<FormValue[]>>(PARSED);
   if (cached) return cached;
   const store = new UploadStore(settings.uploadsDirectory);

@@ -36,7 +36,10 @@ function partInput(part: FormValue): EntityInput {
   return {
     bytes: async () => (file ? readFile(file.path) : Buffer.from(part.value)),
     text: async () => (file ? readFile(file.path, 'utf8') : part.value),
-    stream: () => Readable.toWeb(file ? createReadStream(file.path) : Readable.from([Buffer.from(part.value)])) as unknown as ReadableStream<Uint8Array>,
+    stream: () =>
+      Readable.toWeb(
+        file ? createReadStream(file.path) : Readable.from([Buffer.from(part.value)]),
+      ) as unknown as ReadableStream<Uint8Array>,
   };
 }
 
@@ -70,7 +73,10 @@ function classSchema(type: unknown): { parse(value: unknown): unknown } | undefi
 }
 
 /** Compiles the built-in fallback readers once; each returns `NO_READER` when it does not read the media type. */
-function builtinRead(target: PartTarget, settings: BodySettings | undefined): (ctx: RequestContext, part: FormValue, mediaType: string) => Promise<unknown> {
+function builtinRead(
+  target: PartTarget,
+  settings: BodySettings | undefined,
+): (ctx: RequestContext, part: FormValue, mediaType: string) => Promise<unknown> {
   const element = target.element;
   const mapper = settings?.json ?? defaultMapper;
   const jsonType = isUnknownDesignType(element) ? undefined : element;
@@ -93,7 +99,8 @@ function builtinRead(target: PartTarget, settings: BodySettings | undefined): (c
 /** Compiles the reader of entity parts for one `@RestForm` target. */
 export function compilePartEntityReader(target: PartTarget, settings: BodySettings | undefined): PartEntityReader {
   const element = target.element;
-  const objectTarget = typeof element === 'function' && !isUnknownDesignType(element) && rawBodyReader(element) === undefined;
+  const objectTarget =
+    typeof element === 'function' && !isUnknownDesignType(element) && rawBodyReader(element) === undefined;
   const builtin = builtinRead(target, settings);
   const providers = settings?.providers;
   return async (ctx, part) => {

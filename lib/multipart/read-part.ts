@@ -23,12 +23,21 @@ function select(parts: readonly FormValue[], name: string): FormValue[] {
 }
 
 /** Text values of the parts named `name`, for the usual string conversion; `undefined` when there are none. */
-export async function multipartTexts(ctx: RequestContext, settings: MultipartSettings, name: string): Promise<string[] | undefined> {
+export async function multipartTexts(
+  ctx: RequestContext,
+  settings: MultipartSettings,
+  name: string,
+): Promise<string[] | undefined> {
   const parts = select(await readMultipart(ctx, settings), name);
   return parts.length ? Promise.all(parts.map(textOf)) : undefined;
 }
 
-async function readOne(ctx: RequestContext, part: FormValue, target: PartTarget, readEntity: PartEntityReader): Promise<unknown> {
+async function readOne(
+  ctx: RequestContext,
+  part: FormValue,
+  target: PartTarget,
+  readEntity: PartEntityReader,
+): Promise<unknown> {
   switch (target.kind) {
     case 'file':
       return part.toFileUpload();
@@ -47,7 +56,12 @@ async function readOne(ctx: RequestContext, part: FormValue, target: PartTarget,
 }
 
 /** The reader of a part that is not plain text: one value, or a list for list types. */
-export function compilePartReader(name: string, target: PartTarget, settings: MultipartSettings, bodySettings?: BodySettings): PartReader {
+export function compilePartReader(
+  name: string,
+  target: PartTarget,
+  settings: MultipartSettings,
+  bodySettings?: BodySettings,
+): PartReader {
   const readEntity = compilePartEntityReader(target, bodySettings);
   return async (ctx) => {
     const parts = select(await readMultipart(ctx, settings), name);

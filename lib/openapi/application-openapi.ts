@@ -20,8 +20,12 @@ function infoOf(config: Config): OpenApiInfo {
     // No package.json: the defaults below.
   }
   return {
-    title: config.get('framework.openapi.info.title') ?? (typeof manifest.name === 'string' ? manifest.name : 'rxrest application'),
-    version: config.get('framework.openapi.info.version') ?? (typeof manifest.version === 'string' ? manifest.version : '0.0.0'),
+    title:
+      config.get('framework.openapi.info.title') ??
+      (typeof manifest.name === 'string' ? manifest.name : 'rxrest application'),
+    version:
+      config.get('framework.openapi.info.version') ??
+      (typeof manifest.version === 'string' ? manifest.version : '0.0.0'),
     description: config.get('framework.openapi.info.description'),
   };
 }
@@ -33,17 +37,28 @@ const UI_PROFILES = new Set(['dev', 'test']);
  * The document of `facts` (made on first use, then kept) and, when `framework.openapi.enabled`, what serves
  * it at `framework.openapi.path` and Swagger UI at `framework.openapi.ui.path`.
  */
-export function applicationOpenApi(facts: readonly EndpointFacts[], config: Config, root: string): { document(): OpenApiDocument; answers: UnroutedAnswer[] } {
+export function applicationOpenApi(
+  facts: readonly EndpointFacts[],
+  config: Config,
+  root: string,
+): { document(): OpenApiDocument; answers: UnroutedAnswer[] } {
   let made: OpenApiDocument | undefined;
   const info = infoOf(config);
   // The document's makers (and zod's JSON Schema output) are loaded when it is first asked for.
-  const document = (): OpenApiDocument => (made ??= (require('./openapi-document') as typeof import('./openapi-document')).openApiDocument(facts, info, root));
+  const document = (): OpenApiDocument =>
+    (made ??= (require('./openapi-document') as typeof import('./openapi-document')).openApiDocument(
+      facts,
+      info,
+      root,
+    ));
   if (!config.get('framework.openapi.enabled')) return { document, answers: [] };
   const documentPath = config.get('framework.openapi.path');
   const answers = [openApiAnswer(documentPath, document)];
   if (config.get('framework.openapi.ui.always-include') || UI_PROFILES.has(config.profile)) {
     const { swaggerUiAnswer } = require('./serve-swagger-ui') as typeof import('./serve-swagger-ui');
-    answers.push(swaggerUiAnswer(config.get('framework.openapi.ui.path'), documentPath, `${info.title} ${info.version}`));
+    answers.push(
+      swaggerUiAnswer(config.get('framework.openapi.ui.path'), documentPath, `${info.title} ${info.version}`),
+    );
   }
   return { document, answers };
 }

@@ -1,5 +1,11 @@
 /** Assembles the OpenAPI 3.2 document of an application from the facts the build step gathered, once. */
-import { OPENAPI_HIDDEN, OPENAPI_OPERATION, OPENAPI_RESPONSES, OPENAPI_TAGS, type APIResponseOptions } from '../decorators/openapi';
+import {
+  OPENAPI_HIDDEN,
+  OPENAPI_OPERATION,
+  OPENAPI_RESPONSES,
+  OPENAPI_TAGS,
+  type APIResponseOptions,
+} from '../decorators/openapi';
 import { logging } from '../logging/logger';
 import { findClassMeta } from '../metadata/store';
 import { readDesignType } from '../metadata/reflect-shim';
@@ -18,8 +24,19 @@ export interface OpenApiInfo {
 }
 
 // Matrix parameters are path parameters of style `matrix` (`;name=value`), placed after the last segment.
-const WIRE_KINDS: Record<string, 'path' | 'query' | 'header' | 'cookie'> = { path: 'path', query: 'query', header: 'header', cookie: 'cookie', matrix: 'path' };
-const LINE_TYPES = new Set(['application/x-ndjson', 'application/jsonl', 'application/stream+json', 'application/json-seq']);
+const WIRE_KINDS: Record<string, 'path' | 'query' | 'header' | 'cookie'> = {
+  path: 'path',
+  query: 'query',
+  header: 'header',
+  cookie: 'cookie',
+  matrix: 'path',
+};
+const LINE_TYPES = new Set([
+  'application/x-ndjson',
+  'application/jsonl',
+  'application/stream+json',
+  'application/json-seq',
+]);
 const FILE_TYPES = new Set(['FileUpload', 'LocalFile', 'Blob', 'Uint8Array', 'Buffer']);
 const PROBLEM = { $ref: '#/components/schemas/Problem' };
 
@@ -36,15 +53,20 @@ const ERROR_RESPONSES: Record<string, string> = {
 /** `/items/{id: [0-9]+}` as OpenAPI writes it (`/items/{id}`), with each variable's pattern. */
 function splitTemplate(template: string): { path: string; patterns: Map<string, string> } {
   const patterns = new Map<string, string>();
-  const path = template.replace(/\{\s*([\w.-]+)\s*(?::\s*((?:[^{}]|\{[^{}]*\})+))?\}/g, (_, name: string, regex: string | undefined) => {
-    if (regex) patterns.set(name, `^${regex.trim()}$`);
-    return `{${name}}`;
-  });
+  const path = template.replace(
+    /\{\s*([\w.-]+)\s*(?::\s*((?:[^{}]|\{[^{}]*\})+))?\}/g,
+    (_, name: string, regex: string | undefined) => {
+      if (regex) patterns.set(name, `^${regex.trim()}$`);
+      return `{${name}}`;
+    },
+  );
   return { path, patterns };
 }
 
 function withDefault(schema: JsonSchema, fact: ParamFact): JsonSchema {
-  return fact.defaultValue === undefined ? schema : { ...schema, default: schema['type'] === 'number' ? Number(fact.defaultValue) : fact.defaultValue };
+  return fact.defaultValue === undefined
+    ? schema
+    : { ...schema, default: schema['type'] === 'number' ? Number(fact.defaultValue) : fact.defaultValue };
 }
 
 function paramSchema(fact: ParamFact): JsonSchema {
@@ -69,14 +91,24 @@ function expandBean(fact: ParamFact): ParamFact[] {
 }
 
 function parameters(facts: readonly ParamFact[], patterns: Map<string, string>): JsonSchema[] {
-  return facts.flatMap((fact) => (fact.kind === 'bean' ? expandBean(fact) : [fact])).flatMap((fact) => {
-    const where = WIRE_KINDS[fact.kind];
-    if (!where || fact.name === undefined) return [];
-    const schema = paramSchema(fact);
-    const pattern = where === 'path' ? patterns.get(fact.name) : undefined;
-    const style = fact.kind === 'matrix' ? { style: 'matrix' } : {};
-    return [{ name: fact.name, in: where, ...style, required: where === 'path' || fact.required === true, schema: pattern ? { ...schema, pattern } : schema }];
-  });
+  return facts
+    .flatMap((fact) => (fact.kind === 'bean' ? expandBean(fact) : [fact]))
+    .flatMap((fact) => {
+      const where = WIRE_KINDS[fact.kind];
+      if (!where || fact.name === undefined) return [];
+      const schema = paramSchema(fact);
+      const pattern = where === 'path' ? patterns.get(fact.name) : undefined;
+      const style = fact.kind === 'matrix' ? { style: 'matrix' } : {};
+      return [
+        {
+          name: fact.name,
+          in: where,
+          ...style,
+          required: where === 'path' || fact.required === true,
+          schema: pattern ? { ...schema, pattern } : schema,
+        },
+      ];
+    });
 }
 
 function isFile(type: unknown): boolean {
@@ -88,7 +120,11 @@ function requestBody(facts: readonly ParamFact[], consumes: readonly string[]): 
   const body = facts.find((fact) => fact.kind === 'body');
   const form = facts.filter((fact) => fact.kind === 'form' && fact.name !== undefined);
   if (body) {
-    const schema = body.schema ? zodSchema(body.schema) : body.stream && body.type === undefined ? {} : typeSchema(body.type);
+    const schema = body.schema
+      ? zodSchema(body.schema)
+      : body.stream && body.type === undefined
+        ? {}
+        : typeSchema(body.type);
     const types = consumes.length ? consumes : ['application/json'];
     // A body of items is described item by item, as streamed answers are.
     if (body.stream) return { required: body.required !== false, content: content(types, schema, true) };
@@ -96,7 +132,10 @@ function requestBody(facts: readonly ParamFact[], consumes: readonly string[]): 
   }
   if (!form.length) return undefined;
   const properties = Object.fromEntries(
-    form.map((fact) => [fact.name!, isFile(fact.type) ? { type: 'string', contentMediaType: 'application/octet-stream' } : paramSchema(fact)]),
+    form.map((fact) => [
+      fact.name!,
+      isFile(fact.type) ? { type: 'string', contentMediaType: 'application/octet-stream' } : paramSchema(fact),
+    ]),
   );
   const types = consumes.length ? consumes : ['application/x-www-form-urlencoded'];
   return { content: Object.fromEntries(types.map((type) => [type, { schema: { type: 'object', properties } }])) };
@@ -117,10 +156,24 @@ function content(produces: readonly string[], element: JsonSchema, streams: bool
       if (!streams) return [mediaType, { schema: element }];
       if (base === 'text/event-stream') {
         const data = { type: 'string', contentMediaType: 'application/json', contentSchema: element };
-        return [mediaType, { itemSchema: { type: 'object', properties: { data, event: { type: 'string' }, id: { type: 'string' }, retry: { type: 'integer', minimum: 0 } } } }];
+        return [
+          mediaType,
+          {
+            itemSchema: {
+              type: 'object',
+              properties: {
+                data,
+                event: { type: 'string' },
+                id: { type: 'string' },
+                retry: { type: 'integer', minimum: 0 },
+              },
+            },
+          },
+        ];
       }
       if (LINE_TYPES.has(base)) return [mediaType, { itemSchema: element }];
-      if (base === 'application/json' || base.endsWith('+json')) return [mediaType, { schema: { type: 'array', items: element } }];
+      if (base === 'application/json' || base.endsWith('+json'))
+        return [mediaType, { schema: { type: 'array', items: element } }];
       return [mediaType, { schema: element }];
     }),
   );
@@ -134,7 +187,7 @@ function warnUntyped(facts: EndpointFacts): void {
   const where = `${facts.info.resourceClass.name}#${facts.info.methodName}`;
   log.warn(
     `${where}: its return type is not in the decorator metadata, so the document describes its @APIResponse schema as the whole body; ` +
-      "if it answers a stream of items, import Multi as a value (import { Multi }, not import { type Multi }) or give it a streaming @Produces",
+      'if it answers a stream of items, import Multi as a value (import { Multi }, not import { type Multi }) or give it a streaming @Produces',
   );
 }
 
@@ -144,13 +197,23 @@ function responses(facts: EndpointFacts, readsBody: boolean): JsonSchema {
   const own = documented.find((response) => response.status === undefined || response.status === status);
   if (own?.schema !== undefined && !facts.streams && facts.returnType === Object) warnUntyped(facts);
   const element = schemaOf(own?.schema ?? (classSchema(facts.returnType) ? facts.returnType : undefined));
-  const produces = facts.info.produces.length ? facts.info.produces : [facts.returnType === String ? 'text/plain' : 'application/json'];
+  const produces = facts.info.produces.length
+    ? facts.info.produces
+    : [facts.returnType === String ? 'text/plain' : 'application/json'];
   const result: JsonSchema = {
-    [status]: status === 204 ? { description: own?.description ?? 'No content' } : { description: own?.description ?? 'OK', content: content(produces, element, facts.streams) },
+    [status]:
+      status === 204
+        ? { description: own?.description ?? 'No content' }
+        : { description: own?.description ?? 'OK', content: content(produces, element, facts.streams) },
   };
   for (const response of documented) {
     if (response === own || response.status === undefined) continue;
-    result[response.status] = { description: response.description ?? '', ...(response.schema === undefined ? {} : { content: { 'application/json': { schema: schemaOf(response.schema) } } }) };
+    result[response.status] = {
+      description: response.description ?? '',
+      ...(response.schema === undefined
+        ? {}
+        : { content: { 'application/json': { schema: schemaOf(response.schema) } } }),
+    };
   }
   const errors = ['400', '404', '406', ...(readsBody ? ['413', '415'] : [])];
   for (const code of errors) result[code] ??= { $ref: `#/components/responses/${code}` };
@@ -175,7 +238,9 @@ export function openApiDocument(endpoints: readonly EndpointFacts[], info: OpenA
     if (facts.methodTags.get(OPENAPI_HIDDEN) || facts.classTags.get(OPENAPI_HIDDEN)) continue;
     const { path: template, patterns } = splitTemplate(facts.template);
     // OpenAPI names every path parameter in the path: a matrix one as `{name}` after the last segment.
-    const matrix = facts.params.filter((fact) => fact.kind === 'matrix' && fact.name !== undefined).map((fact) => `{${fact.name}}`);
+    const matrix = facts.params
+      .filter((fact) => fact.kind === 'matrix' && fact.name !== undefined)
+      .map((fact) => `{${fact.name}}`);
     const path = template + matrix.join('');
     const className = facts.info.resourceClass.name;
     let operationId = `${className}_${facts.info.methodName}`;
@@ -206,12 +271,24 @@ export function openApiDocument(endpoints: readonly EndpointFacts[], info: OpenA
           type: 'object',
           description: 'RFC 9457 problem details, with the stable error code',
           properties: {
-            type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, code: { type: 'string' },
-            violations: { type: 'array', items: { type: 'object', properties: { in: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } } } },
+            type: { type: 'string' },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            code: { type: 'string' },
+            violations: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { in: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
           },
         },
       },
-      responses: Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([code, description]) => [code, { ...problem, description }])),
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([code, description]) => [code, { ...problem, description }]),
+      ),
     },
   };
 }

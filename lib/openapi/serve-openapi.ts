@@ -18,8 +18,15 @@ export function openApiAnswer(path: string, document: () => JsonSchema): Unroute
   return (ctx) => {
     if (ctx.rawPath !== path || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return undefined;
     const asJson = wantsJson(ctx);
-    const text = asJson ? (json ??= JSON.stringify(document(), null, 2)) : (yaml ??= (require('yaml') as typeof import('yaml')).stringify(document(), { aliasDuplicateObjects: false }));
-    ctx.response = new ResponseContext(200, text, undefined, asJson ? 'application/json;charset=UTF-8' : 'application/yaml;charset=UTF-8');
+    const text = asJson
+      ? (json ??= JSON.stringify(document(), null, 2))
+      : (yaml ??= (require('yaml') as typeof import('yaml')).stringify(document(), { aliasDuplicateObjects: false }));
+    ctx.response = new ResponseContext(
+      200,
+      text,
+      undefined,
+      asJson ? 'application/json;charset=UTF-8' : 'application/yaml;charset=UTF-8',
+    );
     return Promise.resolve(ctx);
   };
 }

@@ -45,7 +45,12 @@ export function swaggerUiAnswer(path: string, documentPath: string, title: strin
   return (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return undefined;
     if (ctx.rawPath === base || ctx.rawPath === `${base}/`) {
-      ctx.response = new ResponseContext(200, (html ??= page(title, base, documentPath)), undefined, 'text/html; charset=utf-8');
+      ctx.response = new ResponseContext(
+        200,
+        (html ??= page(title, base, documentPath)),
+        undefined,
+        'text/html; charset=utf-8',
+      );
       return Promise.resolve(ctx);
     }
     const file = ctx.rawPath.startsWith(`${base}/`) ? ctx.rawPath.slice(base.length + 1) : '';

@@ -20,7 +20,8 @@ export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): Js
     io,
     unrepresentable: 'any',
     override: (context) => {
-      if (context.zodSchema._zod.def.type === 'date') Object.assign(context.jsonSchema, { type: 'string', format: 'date-time' });
+      if (context.zodSchema._zod.def.type === 'date')
+        Object.assign(context.jsonSchema, { type: 'string', format: 'date-time' });
     },
   }) as JsonSchema;
   delete converted['$schema'];
@@ -47,7 +48,9 @@ export function typeSchema(type: unknown, fallback: JsonSchema = {}): JsonSchema
   if (type === Date) return { type: 'string', format: 'date-time' };
   if (isEnumObject(type)) {
     // A numeric TypeScript enum maps names to numbers and back: its values are the non-numeric-key ones.
-    const values = Object.entries(type).filter(([key, value]) => typeof value !== 'function' && !/^\d+$/.test(key)).map(([, value]) => value);
+    const values = Object.entries(type)
+      .filter(([key, value]) => typeof value !== 'function' && !/^\d+$/.test(key))
+      .map(([, value]) => value);
     return { enum: [...new Set(values)] };
   }
   const schema = classSchema(type);

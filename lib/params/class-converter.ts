@@ -12,7 +12,11 @@ export class ConversionError extends Error {
 
 /** A static method declared by the object, its class or a superclass (never `Function.prototype`'s or `Object.prototype`'s). */
 export function findStatic(type: object, name: string): ((raw: string) => unknown) | undefined {
-  for (let current: unknown = type; current && current !== Function.prototype && current !== Object.prototype; current = Object.getPrototypeOf(current)) {
+  for (
+    let current: unknown = type;
+    current && current !== Function.prototype && current !== Object.prototype;
+    current = Object.getPrototypeOf(current)
+  ) {
     const candidate = Object.getOwnPropertyDescriptor(current, name)?.value;
     if (typeof candidate === 'function') return candidate as (raw: string) => unknown;
   }
@@ -26,7 +30,9 @@ function guarded(type: Function, make: Converter): Converter {
       return make(raw);
     } catch (error) {
       if (error instanceof ConversionError || isHttpError(error)) throw error;
-      throw new ConversionError(`"${raw}" is not a valid ${type.name}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ConversionError(
+        `"${raw}" is not a valid ${type.name}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
 }

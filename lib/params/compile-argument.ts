@@ -9,7 +9,11 @@ import { compileBodyReader } from './read-body-argument';
 import { compileItemStreamReader, isItemStreamParameter } from './read-item-stream';
 import { compileValueReader } from './compile-value';
 import { PART_TYPE } from '../decorators/multipart';
-import { compileContainerBodyReader, compileMultipartArgument, compileMultipartInputReader } from '../multipart/compile-multipart-argument';
+import {
+  compileContainerBodyReader,
+  compileMultipartArgument,
+  compileMultipartInputReader,
+} from '../multipart/compile-multipart-argument';
 import { isFormContainer } from '../multipart/form-container';
 import { MultipartFormDataInput } from '../multipart/multipart-form-data-input';
 
@@ -28,7 +32,10 @@ export function compileArgument(spec: ArgumentSpec): ArgumentReader {
   switch (meta.kind) {
     case 'context': {
       const resolve = contextResolver(options.type ?? designType);
-      if (!resolve) throw new ParameterDefinitionError(`no context object of type ${describeType(options.type ?? designType)} can be injected`);
+      if (!resolve)
+        throw new ParameterDefinitionError(
+          `no context object of type ${describeType(options.type ?? designType)} can be injected`,
+        );
       return resolve;
     }
     case 'body': {
@@ -44,9 +51,15 @@ export function compileArgument(spec: ArgumentSpec): ArgumentReader {
     case 'bean':
       return compileBeanReader(options.type ?? designType, spec, compileArgument);
     default: {
-      if (!name) throw new ParameterDefinitionError(`the ${meta.kind} parameter has no name: give one to the decorator, or compile with parameter names kept`);
+      if (!name)
+        throw new ParameterDefinitionError(
+          `the ${meta.kind} parameter has no name: give one to the decorator, or compile with parameter names kept`,
+        );
       // Files, paths, handles and entities come from multipart parts; text values take the usual path below.
-      const part = meta.kind === 'form' ? compileMultipartArgument(name, options.type, designType, tagOf(spec, PART_TYPE), spec.settings) : undefined;
+      const part =
+        meta.kind === 'form'
+          ? compileMultipartArgument(name, options.type, designType, tagOf(spec, PART_TYPE), spec.settings)
+          : undefined;
       if (part) return part;
       return compileValueReader({
         kind: meta.kind,

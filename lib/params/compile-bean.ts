@@ -35,7 +35,10 @@ function decoratedProperties(type: Function): { name: string; meta: ParamMeta; t
  */
 export function compileBeanReader(type: unknown, parent: ArgumentSpec, compile: CompileArgument): ArgumentReader {
   const outer = parent.beans ?? [];
-  if (typeof type !== 'function') throw new Error(`the @BeanParam type is unknown: give it with @BeanParam({ type: MyBean }) when decorator metadata is off`);
+  if (typeof type !== 'function')
+    throw new Error(
+      `the @BeanParam type is unknown: give it with @BeanParam({ type: MyBean }) when decorator metadata is off`,
+    );
   const Bean = type as new () => object;
   if (outer.includes(Bean)) throw new Error(`the @BeanParam class ${Bean.name} contains itself`);
   if (Bean.length > 0) throw new Error(`the @BeanParam class ${Bean.name} needs a constructor without parameters`);
@@ -44,10 +47,20 @@ export function compileBeanReader(type: unknown, parent: ArgumentSpec, compile: 
     const hinted = meta.tags.get(PARAM_OPTIONS)?.type ?? tags.get(PARAM_OPTIONS)?.type;
     const designType = hinted ?? readDesignType('design:type', Bean.prototype, name);
     try {
-      const read = compile({ meta, name: meta.name ?? name, designType, settings: parent.settings, template: parent.template, extraTags: tags, beans: [...outer, Bean] });
+      const read = compile({
+        meta,
+        name: meta.name ?? name,
+        designType,
+        settings: parent.settings,
+        template: parent.template,
+        extraTags: tags,
+        beans: [...outer, Bean],
+      });
       properties.push({ name, read });
     } catch (error) {
-      throw new Error(`${Bean.name}.${name} (${describeType(designType)}): ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `${Bean.name}.${name} (${describeType(designType)}): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   if (properties.length === 0) throw new Error(`the @BeanParam class ${Bean.name} has no decorated properties`);

@@ -45,18 +45,30 @@ function missing(kind: ParamKind, name: string): Error {
 export function compileValueReader(param: ValueParam): (ctx: RequestContext) => unknown {
   const { kind, name, options } = param;
   const mapType = options.type ?? param.designType;
-  if ((kind === 'query' || kind === 'form') && isMapType(mapType)) return compileMapReader(kind, mapType, param.settings);
+  if ((kind === 'query' || kind === 'form') && isMapType(mapType))
+    return compileMapReader(kind, mapType, param.settings);
   const raw = rawReader(kind, name, param.settings, param.template);
-  const collecting = options.collection !== undefined || Array.isArray(options.type) || param.designType === Array || param.designType === Set;
+  const collecting =
+    options.collection !== undefined ||
+    Array.isArray(options.type) ||
+    param.designType === Array ||
+    param.designType === Set;
   const required = options.required === true;
   const element = options.schema ? undefined : elementConverter(param);
-  if (element !== undefined && element.collection === undefined && param.separator === undefined && !(kind === 'header' && collecting)) {
+  if (
+    element !== undefined &&
+    element.collection === undefined &&
+    param.separator === undefined &&
+    !(kind === 'header' && collecting)
+  ) {
     return scalarReader(raw, element.convert, param.defaultValue, required, kind, name);
   }
   const split = splitter(kind, collecting, param.separator);
   // Split values are a list of the request's own; unsplit ones may be shared (a request's query map): copied.
   const owned = param.separator !== undefined || (kind === 'header' && collecting);
-  const convert = element ? collect(element.collection, element.convert, element.asText && owned) : schemaConverter(options.schema!, kind, name);
+  const convert = element
+    ? collect(element.collection, element.convert, element.asText && owned)
+    : schemaConverter(options.schema!, kind, name);
   const defaults = param.defaultValue === undefined ? undefined : split([param.defaultValue]);
   const finish = (values: RawValues): unknown => {
     // The default values are shared between requests: a request gets its own copy (its values are its own already).
@@ -71,7 +83,11 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
 }
 
 /** `@Separator` splits each value; a repeated header arrives joined by commas (RFC 9110 §5.3), so header collections split on them. */
-function splitter(kind: ParamKind, collecting: boolean, separator: string | undefined): (values: readonly string[]) => readonly string[] {
+function splitter(
+  kind: ParamKind,
+  collecting: boolean,
+  separator: string | undefined,
+): (values: readonly string[]) => readonly string[] {
   if (separator !== undefined) return (values) => splitEach(values, separator, false);
   if (kind === 'header' && collecting) return (values) => splitEach(values, ',', true);
   return (values) => values;
@@ -89,7 +105,14 @@ function splitEach(values: readonly string[], separator: string, trim: boolean):
  * The usual parameter, one value converted (not a collection, no separator, no schema): one function
  * per request instead of the general chain of split, collect and convert.
  */
-function scalarReader(raw: RawReader, convert: (text: string) => unknown, fallback: string | undefined, required: boolean, kind: ParamKind, name: string): (ctx: RequestContext) => unknown {
+function scalarReader(
+  raw: RawReader,
+  convert: (text: string) => unknown,
+  fallback: string | undefined,
+  required: boolean,
+  kind: ParamKind,
+  name: string,
+): (ctx: RequestContext) => unknown {
   const finish = (values: RawValues): unknown => {
     const text = values === undefined ? fallback : values[0];
     if (text !== undefined) return convert(text);
@@ -103,9 +126,17 @@ function scalarReader(raw: RawReader, convert: (text: string) => unknown, fallba
 }
 
 /** The converter of one value of the parameter's type, failures mapped to the parameter's status, and whether it collects. */
-function elementConverter(param: ValueParam): { readonly convert: (text: string) => unknown; readonly collection: Collection | undefined; readonly asText: boolean } {
+function elementConverter(param: ValueParam): {
+  readonly convert: (text: string) => unknown;
+  readonly collection: Collection | undefined;
+  readonly asText: boolean;
+} {
   const { kind, name, options, designType } = param;
-  const type = resolveType(options.type, designType, { providers: param.settings.converters, dateFormat: param.dateFormat, collection: options.collection });
+  const type = resolveType(options.type, designType, {
+    providers: param.settings.converters,
+    dateFormat: param.dateFormat,
+    collection: options.collection,
+  });
   if (!type) {
     throw new Error(
       `the type ${describeType(options.type ?? designType)} of ${kind} parameter "${name}" cannot be converted from a string: give it a one-string constructor, a static valueOf or fromString, a ParamConverterProvider, or a { type } / { schema } option`,

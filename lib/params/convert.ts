@@ -90,10 +90,13 @@ export function isUnknownDesignType(type: unknown): boolean {
 }
 
 /** The converter of one element: providers, primitives, `Date`, enums, then class constructors and factories. */
-function elementConverter(type: Function | EnumLike | undefined, options: ConversionOptions): [Converter, string] | undefined {
+function elementConverter(
+  type: Function | EnumLike | undefined,
+  options: ConversionOptions,
+): [Converter, string] | undefined {
   const provided = type === undefined ? undefined : providedConverter(options.providers ?? [], type);
   if (provided) return [provided, describeType(type)];
-  if (type === undefined || isUnknownDesignType(type) && !isEnumLike(type)) return [identity, 'string'];
+  if (type === undefined || (isUnknownDesignType(type) && !isEnumLike(type))) return [identity, 'string'];
   if (isEnumLike(type)) return [enumConverter(type), 'enum'];
   const primitive = primitives.get(type);
   if (primitive) return primitive;
@@ -111,7 +114,11 @@ export function describeType(type: unknown): string {
  * Resolves the converter of a parameter from its explicit hint, else its design type. Returns
  * `undefined` when the type cannot be converted from a string (a build error for the caller).
  */
-export function resolveType(hint: TypeHint | undefined, designType: unknown, options: ConversionOptions = {}): ResolvedType | undefined {
+export function resolveType(
+  hint: TypeHint | undefined,
+  designType: unknown,
+  options: ConversionOptions = {},
+): ResolvedType | undefined {
   let element: Function | EnumLike | undefined;
   let collection = options.collection;
   if (Array.isArray(hint)) {

@@ -18,7 +18,11 @@ function toMap(params: URLSearchParams): Map<string, string[]> {
   return map;
 }
 
-export function compileMapReader(kind: 'query' | 'form', type: typeof URLSearchParams | typeof Map, settings: BodySettings): (ctx: RequestContext) => unknown {
+export function compileMapReader(
+  kind: 'query' | 'form',
+  type: typeof URLSearchParams | typeof Map,
+  settings: BodySettings,
+): (ctx: RequestContext) => unknown {
   const shape: (params: URLSearchParams) => unknown = type === Map ? toMap : (params) => new URLSearchParams(params);
   if (kind === 'query') return (ctx) => shape(ctx.query);
   return (ctx) => readForm(ctx, settings).then(shape);

@@ -12,7 +12,8 @@ function isComparable(value: unknown): value is Comparable {
 export function naturalOrder(a: unknown, b: unknown): number {
   if (isComparable(a)) return a.compareTo(b);
   if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
-  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) return a < b ? -1 : a > b ? 1 : 0;
+  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint'))
+    return a < b ? -1 : a > b ? 1 : 0;
   const left = String(a);
   const right = String(b);
   return left < right ? -1 : left > right ? 1 : 0;

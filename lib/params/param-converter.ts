@@ -30,7 +30,10 @@ export function isParamConverterProvider(value: unknown): value is ParamConverte
 }
 
 /** The converter the first willing provider gives for `type`, asked once at build time. */
-export function providedConverter(providers: readonly ParamConverterProvider[], type: Function | EnumLike): Converter | undefined {
+export function providedConverter(
+  providers: readonly ParamConverterProvider[],
+  type: Function | EnumLike,
+): Converter | undefined {
   for (const provider of providers) {
     const converter = provider.getConverter(type);
     if (!converter) continue;
@@ -38,7 +41,11 @@ export function providedConverter(providers: readonly ParamConverterProvider[], 
       try {
         return converter.fromString(raw);
       } catch (error) {
-        if (error instanceof ConversionError || (typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number')) throw error;
+        if (
+          error instanceof ConversionError ||
+          (typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number')
+        )
+          throw error;
         throw new ConversionError(error instanceof Error ? error.message : String(error));
       }
     };

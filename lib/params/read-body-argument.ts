@@ -5,7 +5,14 @@ import { httpProblem } from '../errors/http-problem';
 import type { Violation } from '../errors/problem-details';
 import { limitedStream } from '../body/limited-stream';
 import { bodyAbsent, readRequestBytes, readRequestText } from '../body/read-body';
-import { isJsonMediaTypeText, LocalFile, localFileReader, rawBodyReader, unsupported, type BuiltinReader } from '../body/builtin-readers';
+import {
+  isJsonMediaTypeText,
+  LocalFile,
+  localFileReader,
+  rawBodyReader,
+  unsupported,
+  type BuiltinReader,
+} from '../body/builtin-readers';
 import { jsonCreator } from '../json/bind-class';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
@@ -29,7 +36,11 @@ function missing(): Error {
 function validate(schema: ZodType, value: unknown): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const violations: Violation[] = result.error.issues.map((issue) => ({ in: 'body', field: issue.path.map(String).join('.'), message: issue.message }));
+  const violations: Violation[] = result.error.issues.map((issue) => ({
+    in: 'body',
+    field: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
   throw httpProblem('RXREST_VALIDATION_FAILED', 'The request body is invalid', { violations });
 }
 
@@ -71,7 +82,8 @@ function primitiveReader(type: Function, required: boolean): BuiltinReader {
       try {
         return convert(text);
       } catch (error) {
-        if (error instanceof ConversionError) throw httpProblem('RXREST_MALFORMED_BODY', `The request body is invalid: ${error.message}`);
+        if (error instanceof ConversionError)
+          throw httpProblem('RXREST_MALFORMED_BODY', `The request body is invalid: ${error.message}`);
         throw error;
       }
     },
@@ -80,12 +92,24 @@ function primitiveReader(type: Function, required: boolean): BuiltinReader {
 
 /** JSON into the declared type: JSON value tokens checked, classes bound (creator or no-argument constructor). */
 function jsonReader(type: unknown, options: ParamOptions, settings: BodySettings, required: boolean): BuiltinReader {
-  if (typeof type === 'function' && !isUnknownDesignType(type) && !isJsonTypeToken(type) && type.length > 0 && !jsonCreator(type)) {
-    throw new Error(`the body type ${type.name} needs a constructor without parameters or a static method marked @JsonCreator()`);
+  if (
+    typeof type === 'function' &&
+    !isUnknownDesignType(type) &&
+    !isJsonTypeToken(type) &&
+    type.length > 0 &&
+    !jsonCreator(type)
+  ) {
+    throw new Error(
+      `the body type ${type.name} needs a constructor without parameters or a static method marked @JsonCreator()`,
+    );
   }
   const schema = options.schema ?? classSchema(type);
   const mapper = settings.json ?? defaultMapper;
-  const target = Array.isArray(options.type) ? options.type : isUnknownDesignType(type) && !isJsonTypeToken(type) ? undefined : type;
+  const target = Array.isArray(options.type)
+    ? options.type
+    : isUnknownDesignType(type) && !isJsonTypeToken(type)
+      ? undefined
+      : type;
   return {
     accepts: isJsonMediaTypeText,
     read: async ({ input }) => {
@@ -102,7 +126,11 @@ function jsonReader(type: unknown, options: ParamOptions, settings: BodySettings
 
 function builtinReader(type: unknown, options: ParamOptions, settings: BodySettings, required: boolean): BuiltinReader {
   if (type === String) return textReader(options, required);
-  if (type === LocalFile) return localFileReader({ uploadsDirectory: settings.uploadsDirectory ?? 'uploads', deleteUploadsOnEnd: settings.deleteUploadsOnEnd ?? true });
+  if (type === LocalFile)
+    return localFileReader({
+      uploadsDirectory: settings.uploadsDirectory ?? 'uploads',
+      deleteUploadsOnEnd: settings.deleteUploadsOnEnd ?? true,
+    });
   const raw = rawBodyReader(type);
   if (raw) return raw;
   if (type === Number || type === Boolean || type === BigInt) return primitiveReader(type as Function, required);
@@ -114,7 +142,10 @@ function lenient(make: () => BuiltinReader, type: unknown): BuiltinReader {
   try {
     return make();
   } catch {
-    return { accepts: () => false, read: (request) => Promise.reject(unsupported(request.mediaType, describeType(type))) };
+    return {
+      accepts: () => false,
+      read: (request) => Promise.reject(unsupported(request.mediaType, describeType(type))),
+    };
   }
 }
 
@@ -123,7 +154,9 @@ export function compileBodyReader(designType: unknown, options: ParamOptions, se
   const type = typeof options.type === 'function' ? options.type : Array.isArray(options.type) ? Array : designType;
   const required = options.required ?? true;
   const providers = settings.providers;
-  const builtin = providers?.readsType(type) ? lenient(() => builtinReader(type, options, settings, required), type) : builtinReader(type, options, settings, required);
+  const builtin = providers?.readsType(type)
+    ? lenient(() => builtinReader(type, options, settings, required), type)
+    : builtinReader(type, options, settings, required);
   const limit = settings.maxBodySize;
   if (!providers || (providers.readers.length === 0 && providers.readerInterceptors.length === 0)) {
     const name = describeType(type);

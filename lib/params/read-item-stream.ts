@@ -14,7 +14,15 @@ import { WebApplicationException } from '../errors/web-application-exception';
 import type { Violation } from '../errors/problem-details';
 import { StringDecoder } from 'node:string_decoder';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { byteCounter, itemFormatOf, itemPlace, itemSplitter, ITEM_MEDIA_TYPES, type EmitItem, type ItemLimits } from '../body/request-items';
+import {
+  byteCounter,
+  itemFormatOf,
+  itemPlace,
+  itemSplitter,
+  ITEM_MEDIA_TYPES,
+  type EmitItem,
+  type ItemLimits,
+} from '../body/request-items';
 import { parseJsonBody } from '../body/json';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import type { JsonMapper } from '../json/json-mapper';
@@ -32,11 +40,20 @@ const defaultMapper = new DefaultJsonMapper();
 
 /** Whether a body parameter is a stream of items: declared `Multi<T>`, or marked `@Body({ stream: true })`. */
 export function isItemStreamParameter(designType: unknown, options: ParamOptions): boolean {
-  return options.stream === true || (typeof designType === 'function' && (designType === Multi || designType.prototype instanceof Multi));
+  return (
+    options.stream === true ||
+    (typeof designType === 'function' && (designType === Multi || designType.prototype instanceof Multi))
+  );
 }
 
 /** Turns one delimited item into the value the handler gets, or throws a 400 problem naming it. */
-type ItemBinder = (text: string, index: number, line: number | undefined, event?: EventSourceMessage, clean?: boolean) => unknown;
+type ItemBinder = (
+  text: string,
+  index: number,
+  line: number | undefined,
+  event?: EventSourceMessage,
+  clean?: boolean,
+) => unknown;
 
 function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {
   const type = typeof options.type === 'function' ? options.type : undefined;
@@ -58,16 +75,28 @@ function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {
       if (!schema) return mapper.readValue(text, target);
       const result = schema.safeParse(mapper.readValue(text));
       if (!result.success) {
-        const violations: Violation[] = result.error.issues.map((issue) => ({ in: 'body', field: issue.path.map(String).join('.'), message: issue.message }));
+        const violations: Violation[] = result.error.issues.map((issue) => ({
+          in: 'body',
+          field: issue.path.map(String).join('.'),
+          message: issue.message,
+        }));
         throw httpProblem('RXREST_VALIDATION_FAILED', `${itemPlace({ index, line })} is invalid`, { violations });
       }
       return target ? mapper.readValue(JSON.stringify(result.data), target) : result.data;
     } catch (error) {
       const item = { index, line };
-      if (error instanceof WebApplicationException && error.problem && !error.problem.detail.startsWith(itemPlace(item))) {
+      if (
+        error instanceof WebApplicationException &&
+        error.problem &&
+        !error.problem.detail.startsWith(itemPlace(item))
+      ) {
         // "The request body is not valid JSON: ..." becomes "Line 7 of the request body is not valid JSON: ...".
         const detail = error.problem.detail.replace(/^The request body\b/, '');
-        throw httpProblem(error.problem.code, `${itemPlace(item)}${detail === error.problem.detail ? `: ${detail}` : detail}`, { violations: error.problem.violations });
+        throw httpProblem(
+          error.problem.code,
+          `${itemPlace(item)}${detail === error.problem.detail ? `: ${detail}` : detail}`,
+          { violations: error.problem.violations },
+        );
       }
       throw error;
     }
@@ -99,7 +128,11 @@ interface ItemReader {
 function itemReader(ctx: RequestContext, limits: ItemLimits, bind: ItemBinder): ItemReader {
   const contentType = ctx.headers.get('content-type');
   const format = itemFormatOf(contentType);
-  if (!format) throw httpProblem('RXREST_UNSUPPORTED_MEDIA_TYPE', `A body of items is one of ${ITEM_MEDIA_TYPES.join(', ')}, not ${contentType ?? 'absent'}`);
+  if (!format)
+    throw httpProblem(
+      'RXREST_UNSUPPORTED_MEDIA_TYPE',
+      `A body of items is one of ${ITEM_MEDIA_TYPES.join(', ')}, not ${contentType ?? 'absent'}`,
+    );
   const splitter = itemSplitter(format, limits);
   const count = byteCounter(limits);
   // Node's decoder (the one `setEncoding` uses) keeps a character split between two chunks whole.
@@ -136,7 +169,10 @@ class RequestItems<T> extends Multi<T> implements AsyncIterable<T> {
   }
 
   #reader(): ItemReader {
-    if (this.#opened) throw new Error('The items of a request body can be read once: subscribe to (or iterate) the Multi once, share() it for several consumers');
+    if (this.#opened)
+      throw new Error(
+        'The items of a request body can be read once: subscribe to (or iterate) the Multi once, share() it for several consumers',
+      );
     this.#opened = true;
     return this.#open();
   }
@@ -203,8 +239,14 @@ class RequestItems<T> extends Multi<T> implements AsyncIterable<T> {
 }
 
 /** Compiles the reader of a stream-of-items body parameter: it answers the Multi at once, without reading. */
-export function compileItemStreamReader(options: ParamOptions, settings: BodySettings): (ctx: RequestContext) => Multi<unknown> {
+export function compileItemStreamReader(
+  options: ParamOptions,
+  settings: BodySettings,
+): (ctx: RequestContext) => Multi<unknown> {
   const bind = itemBinder(options, settings.json ?? defaultMapper);
-  const limits: ItemLimits = { maxBodySize: settings.maxBodySize, maxItemSize: settings.maxStreamItemSize ?? 1024 * 1024 };
+  const limits: ItemLimits = {
+    maxBodySize: settings.maxBodySize,
+    maxItemSize: settings.maxStreamItemSize ?? 1024 * 1024,
+  };
   return (ctx) => new RequestItems<unknown>(() => itemReader(ctx, limits, bind));
 }

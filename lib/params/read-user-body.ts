@@ -18,7 +18,13 @@ function asBadRequest(error: unknown): unknown {
  * Reads the body as `type`: the first user reader whose `@Consumes` fits the request's media type and
  * that says `isReadable`, else the built-in reader; wrapped by every reader interceptor, lowest priority outermost.
  */
-export async function readUserBody(ctx: RequestContext, type: unknown, builtin: BuiltinReader, providers: BodyProviders, input: EntityInput): Promise<unknown> {
+export async function readUserBody(
+  ctx: RequestContext,
+  type: unknown,
+  builtin: BuiltinReader,
+  providers: BodyProviders,
+  input: EntityInput,
+): Promise<unknown> {
   const mediaType = ctx.headers.get('content-type') ?? undefined;
   const user = providers.findReader(type, mediaType ?? 'application/octet-stream');
   if (!user && !builtin.accepts(mediaType)) throw unsupported(mediaType, describeType(type));
@@ -31,7 +37,9 @@ export async function readUserBody(ctx: RequestContext, type: unknown, builtin: 
     input,
     proceed: async () => {
       if (index < interceptors.length) return interceptors[index++].aroundReadFrom(context);
-      return user ? user.readFrom(type, context.mediaType, ctx.headers, context.input) : builtin.read({ input: context.input, ctx, mediaType });
+      return user
+        ? user.readFrom(type, context.mediaType, ctx.headers, context.input)
+        : builtin.read({ input: context.input, ctx, mediaType });
     },
   };
   try {

@@ -46,7 +46,9 @@ export function compileSteps(steps: readonly Step[]): MonoTypeOperatorFunction<R
   }
   flush();
   if (operators.length === 0) return identity;
-  return (pipe as (...ops: OperatorFunction<RequestContext, RequestContext>[]) => MonoTypeOperatorFunction<RequestContext>)(...operators);
+  return (
+    pipe as (...ops: OperatorFunction<RequestContext, RequestContext>[]) => MonoTypeOperatorFunction<RequestContext>
+  )(...operators);
 }
 
 /**

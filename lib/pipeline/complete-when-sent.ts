@@ -6,7 +6,6 @@ import type { RequestContext } from './request-context';
 
 const log = logging.getLogger('rxrest.pipeline');
 
-
 function run(ctx: RequestContext): void {
   ctx.complete().catch((error: unknown) => log.error('A request clean-up failed', error));
 }
@@ -21,7 +20,7 @@ function watchBody(response: Response, done: () => void): Response {
   const reader = body.getReader();
   let finished = false;
   const finish = () => {
-    if (!finished) (finished = true), done();
+    if (!finished) ((finished = true), done());
   };
   const watched = new ReadableStream<Uint8Array>({
     async pull(controller) {

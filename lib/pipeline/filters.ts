@@ -20,7 +20,8 @@ export interface CompiledFilter {
 function settleRequestFilter(ctx: RequestContext, result: unknown): StageResult<RequestContext> {
   if (result === undefined || result === null) return ctx;
   if (isResponseLike(result)) throw new RequestAborted(result);
-  if (result instanceof Promise) return result.then((value: unknown) => settleRequestFilter(ctx, value) as RequestContext | Promise<RequestContext>);
+  if (result instanceof Promise)
+    return result.then((value: unknown) => settleRequestFilter(ctx, value) as RequestContext | Promise<RequestContext>);
   if (result instanceof Observable) {
     return firstValue(
       result,
@@ -35,18 +36,25 @@ function settleRequestFilter(ctx: RequestContext, result: unknown): StageResult<
 }
 
 /** A request filter method as a stage function: a returned response aborts to the response stages. */
-export function requestFilterStage(call: (ctx: RequestContext) => unknown): (ctx: RequestContext) => StageResult<RequestContext> {
+export function requestFilterStage(
+  call: (ctx: RequestContext) => unknown,
+): (ctx: RequestContext) => StageResult<RequestContext> {
   return (ctx) => settleRequestFilter(ctx, call(ctx));
 }
 
 /** A response filter method as a stage function: its result only delays the response until settled. */
-export function responseFilterStage(call: (ctx: RequestContext) => unknown): (ctx: RequestContext) => StageResult<RequestContext> {
+export function responseFilterStage(
+  call: (ctx: RequestContext) => unknown,
+): (ctx: RequestContext) => StageResult<RequestContext> {
   return (ctx) => {
     const result = call(ctx);
     if (result instanceof Promise) return result.then(() => ctx);
     if (result instanceof Observable) {
       return new Observable<RequestContext>((subscriber) =>
-        result.subscribe({ error: (error: unknown) => subscriber.error(error), complete: () => (subscriber.next(ctx), subscriber.complete()) }),
+        result.subscribe({
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => (subscriber.next(ctx), subscriber.complete()),
+        }),
       );
     }
     return ctx;

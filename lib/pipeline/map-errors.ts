@@ -23,18 +23,32 @@ export function defaultErrorResponse(error: unknown): ResponseContext {
     if (error.response) return fromRestResponse(error.response);
     const headers = new ResponseHeaders(error.headers);
     if (error.problem) return new ResponseContext(error.status, error.problem, headers, PROBLEM_JSON);
-    return new ResponseContext(error.status, error.hasMessage ? error.message : undefined, headers, error.hasMessage ? 'text/plain' : undefined);
+    return new ResponseContext(
+      error.status,
+      error.hasMessage ? error.message : undefined,
+      headers,
+      error.hasMessage ? 'text/plain' : undefined,
+    );
   }
   errorLog.error('Unhandled error while processing a request', error);
-  return new ResponseContext(500, problemDetails('RXREST_INTERNAL_ERROR', 'An unexpected error occurred.'), new ResponseHeaders(), PROBLEM_JSON);
+  return new ResponseContext(
+    500,
+    problemDetails('RXREST_INTERNAL_ERROR', 'An unexpected error occurred.'),
+    new ResponseHeaders(),
+    PROBLEM_JSON,
+  );
 }
 
 function settleMapped(ctx: RequestContext, error: unknown, result: unknown): StageResult<RequestContext> {
-  if (result instanceof Promise) return result.then((value: unknown) => settleMapped(ctx, error, value) as RequestContext);
+  if (result instanceof Promise)
+    return result.then((value: unknown) => settleMapped(ctx, error, value) as RequestContext);
   if (result instanceof Observable) {
     return firstValue(
       result,
-      (value) => ((ctx.response = value === undefined ? defaultErrorResponse(error) : toResponseContext(value, {})), ctx),
+      (value) => (
+        (ctx.response = value === undefined ? defaultErrorResponse(error) : toResponseContext(value, {})),
+        ctx
+      ),
       () => ((ctx.response = defaultErrorResponse(error)), ctx),
       (mapperError) => ((ctx.response = defaultErrorResponse(mapperError)), ctx),
     );
@@ -47,7 +61,11 @@ function settleMapped(ctx: RequestContext, error: unknown, result: unknown): Sta
  * Recovers a request from an error: an abort becomes its response; anything else goes to the nearest
  * mapper, or to the default answer. A mapper that fails is answered like an unmapped error.
  */
-export function recover(ctx: RequestContext, error: unknown, mappers: ExceptionMappers | undefined): StageResult<RequestContext> {
+export function recover(
+  ctx: RequestContext,
+  error: unknown,
+  mappers: ExceptionMappers | undefined,
+): StageResult<RequestContext> {
   if (error instanceof RequestAborted) {
     ctx.response = fromRestResponse(error.response);
     return ctx;
@@ -60,7 +78,11 @@ export function recover(ctx: RequestContext, error: unknown, mappers: ExceptionM
   }
   try {
     const result = resolved.mapper.map(resolved.error, ctx);
-    if (result instanceof Promise) return result.then((value: unknown) => settleMapped(ctx, error, value) as RequestContext, (mapperError: unknown) => ((ctx.response = defaultErrorResponse(mapperError)), ctx));
+    if (result instanceof Promise)
+      return result.then(
+        (value: unknown) => settleMapped(ctx, error, value) as RequestContext,
+        (mapperError: unknown) => ((ctx.response = defaultErrorResponse(mapperError)), ctx),
+      );
     return settleMapped(ctx, error, result);
   } catch (mapperError) {
     ctx.response = defaultErrorResponse(mapperError);

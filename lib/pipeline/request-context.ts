@@ -120,14 +120,20 @@ export class RequestContext {
   ) {
     this.#request = source ? undefined : request;
     this.#source = source;
-    this.#method = canonicalMethod(source ? source.incoming.method ?? 'GET' : request.method);
+    this.#method = canonicalMethod(source ? (source.incoming.method ?? 'GET') : request.method);
   }
 
   /**
    * A context for a request served by `listen()`, read from Node's request: the Web `Request` is made only if
    * something asks for it. `url` is the normalized URL when the target needed it.
    */
-  static fromNode(incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse, scheme: 'http' | 'https', host: string, url: string | undefined): RequestContext {
+  static fromNode(
+    incoming: IncomingMessage | Http2ServerRequest,
+    outgoing: ServerResponse | Http2ServerResponse,
+    scheme: 'http' | 'https',
+    host: string,
+    url: string | undefined,
+  ): RequestContext {
     const source: NodeSource = { incoming, outgoing, scheme, host, url };
     return new RequestContext(undefined as unknown as Request, source, source);
   }
@@ -138,9 +144,12 @@ export class RequestContext {
    */
   get node(): NodeBindings | undefined {
     // HTTP/1.1 only: streams write to its socket directly, an HTTP/2 stream takes them as Web streams.
-    if (this.#source) return this.#source.incoming instanceof IncomingMessage ? (this.#source as NodeBindings) : undefined;
+    if (this.#source)
+      return this.#source.incoming instanceof IncomingMessage ? (this.#source as NodeBindings) : undefined;
     const bindings = this.environment as Partial<NodeBindings> | undefined;
-    return bindings?.incoming instanceof IncomingMessage && bindings.outgoing instanceof ServerResponse ? (bindings as NodeBindings) : undefined;
+    return bindings?.incoming instanceof IncomingMessage && bindings.outgoing instanceof ServerResponse
+      ? (bindings as NodeBindings)
+      : undefined;
   }
 
   /** Node's request and response, of either HTTP version, when served by `listen()`. */
@@ -175,7 +184,13 @@ export class RequestContext {
     const incoming = this.#source?.incoming;
     if (!incoming || this.#replaced || this.#bodyTaken || this.#request !== undefined) return undefined;
     // Anyone who started reading it (a filter, a stream made from it) owns it now.
-    if (incoming.readableDidRead || incoming.destroyed || incoming.listenerCount('data') > 0 || incoming.listenerCount('readable') > 0) return undefined;
+    if (
+      incoming.readableDidRead ||
+      incoming.destroyed ||
+      incoming.listenerCount('data') > 0 ||
+      incoming.listenerCount('readable') > 0
+    )
+      return undefined;
     this.#bodyTaken = true;
     return incoming;
   }
@@ -281,7 +296,8 @@ export class RequestContext {
   #nodeRawHeaders(): readonly string[] | null {
     if (this.#rawHeaders === undefined) {
       const incoming = this.#source?.incoming ?? (this.environment as Partial<NodeBindings> | undefined)?.incoming;
-      this.#rawHeaders = incoming instanceof IncomingMessage || this.#source !== undefined ? incoming!.rawHeaders : null;
+      this.#rawHeaders =
+        incoming instanceof IncomingMessage || this.#source !== undefined ? incoming!.rawHeaders : null;
     }
     return this.#rawHeaders;
   }
@@ -294,11 +310,18 @@ export class RequestContext {
     const { incoming, outgoing } = this.#source!;
     const controller = new AbortController();
     outgoing.once('close', () => {
-      if (!outgoing.writableEnded) controller.abort(new Error('The client closed the connection before the answer was sent'));
+      if (!outgoing.writableEnded)
+        controller.abort(new Error('The client closed the connection before the answer was sent'));
     });
-    const init: RequestInit & { duplex?: 'half' } = { method: this.#method, headers: this.headers, signal: controller.signal };
+    const init: RequestInit & { duplex?: 'half' } = {
+      method: this.#method,
+      headers: this.headers,
+      signal: controller.signal,
+    };
     if (this.#method !== 'GET' && this.#method !== 'HEAD') {
-      init.body = this.#bodyTaken ? new ReadableStream({ start: (stream) => stream.close() }) : (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>);
+      init.body = this.#bodyTaken
+        ? new ReadableStream({ start: (stream) => stream.close() })
+        : (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>);
       init.duplex = 'half';
     }
     return new Request(this.url, init);

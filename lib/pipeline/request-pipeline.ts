@@ -75,8 +75,14 @@ export class RequestPipeline {
     let routed: StageResult<RequestContext>;
     try {
       const matching = first ? (preMatching ? then(first(ctx), preMatching) : first(ctx)) : undefined;
-      routed = matching !== undefined ? then(matching, this.#route) : preMatching ? then(preMatching(ctx), this.#route) : this.#route(ctx);
-      if (!(routed instanceof RequestContext)) routed = catchLater(routed, (error) => this.#recoverUnrouted(ctx, error));
+      routed =
+        matching !== undefined
+          ? then(matching, this.#route)
+          : preMatching
+            ? then(preMatching(ctx), this.#route)
+            : this.#route(ctx);
+      if (!(routed instanceof RequestContext))
+        routed = catchLater(routed, (error) => this.#recoverUnrouted(ctx, error));
     } catch (error) {
       routed = this.#recoverUnrouted(ctx, error);
     }
@@ -101,7 +107,8 @@ export class RequestPipeline {
     return Promise.resolve(routed).then(() => answer(ctx, started), failed);
   }
 
-  readonly #route = (ctx: RequestContext): StageResult<RequestContext> => selectEndpoint(this.#parts.router, ctx).handle(ctx);
+  readonly #route = (ctx: RequestContext): StageResult<RequestContext> =>
+    selectEndpoint(this.#parts.router, ctx).handle(ctx);
 
   /**
    * Errors raised before an endpoint took the request (404, 405, pre-matching filters): first what answers
@@ -134,7 +141,8 @@ export class RequestPipeline {
   /** The answer as a Web `Response`; clean-ups (uploaded files, temporary bodies) run once it has been sent. */
   readonly #web = (ctx: RequestContext, started: number): Response | Promise<Response> => {
     const written = this.#write(ctx);
-    if (written instanceof Promise) return written.then((body) => this.#sentWeb(ctx, toWebResponse(ctx, body), started));
+    if (written instanceof Promise)
+      return written.then((body) => this.#sentWeb(ctx, toWebResponse(ctx, body), started));
     return this.#sentWeb(ctx, toWebResponse(ctx, written), started);
   };
 

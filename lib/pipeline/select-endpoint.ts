@@ -21,7 +21,8 @@ interface Candidate {
 
 function byMethod(matches: readonly RouteMatch<Endpoint>[], method: string): Candidate[] {
   const found: Candidate[] = [];
-  for (const match of matches) for (const endpoint of match.values) if (endpoint.info.httpMethod === method) found.push({ endpoint, match });
+  for (const match of matches)
+    for (const endpoint of match.values) if (endpoint.info.httpMethod === method) found.push({ endpoint, match });
   return found;
 }
 
@@ -38,7 +39,10 @@ function byContentType(ctx: RequestContext, candidates: Candidate[]): Candidate[
   const header = ctx.headerValue('content-type');
   if (header === null) {
     // Without a body type only endpoints that read no body, or accept anything, can take the request.
-    return candidates.filter(({ endpoint }) => !endpoint.readsBody || endpoint.consumes.length === 0 || endpoint.consumes.some((m) => m.type === '*'));
+    return candidates.filter(
+      ({ endpoint }) =>
+        !endpoint.readsBody || endpoint.consumes.length === 0 || endpoint.consumes.some((m) => m.type === '*'),
+    );
   }
   const contentType = parseMediaType(header);
   if (!contentType) return candidates.filter(({ endpoint }) => endpoint.consumes.length === 0 && !endpoint.readsBody);
@@ -105,7 +109,9 @@ function soleEndpoint(matches: readonly RouteMatch<Endpoint>[], method: string):
   const { values } = matches[0];
   if (values.length !== 1) return undefined;
   const endpoint = values[0];
-  return endpoint.info.httpMethod === method && !endpoint.readsBody && endpoint.consumes.length === 0 ? endpoint : undefined;
+  return endpoint.info.httpMethod === method && !endpoint.readsBody && endpoint.consumes.length === 0
+    ? endpoint
+    : undefined;
 }
 
 /**
@@ -113,7 +119,9 @@ function soleEndpoint(matches: readonly RouteMatch<Endpoint>[], method: string):
  * nothing is acceptable. Clients mostly send the same `Accept` request after request, and `parseAccept`
  * returns the same array for the same header, so the last answer is kept and found by one identity check.
  */
-export function acceptNegotiator(produces: readonly MediaType[]): (accept: readonly AcceptRange[]) => string | undefined {
+export function acceptNegotiator(
+  produces: readonly MediaType[],
+): (accept: readonly AcceptRange[]) => string | undefined {
   let lastAccept: readonly AcceptRange[] | undefined;
   let lastType: string | undefined;
   return (accept) => {
@@ -134,7 +142,10 @@ function negotiateOne(ctx: RequestContext, endpoint: Endpoint): boolean {
 }
 
 function notAcceptable(ctx: RequestContext, path: string): Error {
-  return httpProblem('RXREST_NOT_ACCEPTABLE', `No representation of ${path} is acceptable for ${ctx.headers.get('accept')}`);
+  return httpProblem(
+    'RXREST_NOT_ACCEPTABLE',
+    `No representation of ${path} is acceptable for ${ctx.headers.get('accept')}`,
+  );
 }
 
 /** Selects the endpoint for `ctx` and fills its path data; throws the HTTP error when there is none. */
@@ -149,7 +160,8 @@ export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): E
   ctx.path = parsed.path;
   ctx.matrix = parsed.matrix;
   const matches = router.match(parsed.path);
-  if (matches.length === 0) throw httpProblem('RXREST_ROUTE_NOT_FOUND', `No resource matches ${ctx.method} ${parsed.path}`);
+  if (matches.length === 0)
+    throw httpProblem('RXREST_ROUTE_NOT_FOUND', `No resource matches ${ctx.method} ${parsed.path}`);
   const only = soleEndpoint(matches, ctx.method);
   if (only !== undefined) {
     if (only.produces.length > 0 && !negotiateOne(ctx, only)) throw notAcceptable(ctx, parsed.path);
@@ -160,12 +172,22 @@ export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): E
   if (candidates.length === 0 && ctx.method === 'HEAD') candidates = byMethod(matches, 'GET');
   if (candidates.length === 0) {
     const allowed = allowedMethods(matches);
-    if (ctx.method === 'OPTIONS') throw new RequestAborted(RestResponse.ResponseBuilder.ok().allow(...allowed).build());
+    if (ctx.method === 'OPTIONS')
+      throw new RequestAborted(
+        RestResponse.ResponseBuilder.ok()
+          .allow(...allowed)
+          .build(),
+      );
     throw httpProblem('RXREST_METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${parsed.path}`, { allowed });
   }
   candidates = byContentType(ctx, candidates);
-  if (candidates.length === 0) throw httpProblem('RXREST_UNSUPPORTED_MEDIA_TYPE', `No endpoint of ${parsed.path} consumes ${ctx.headers.get('content-type') ?? 'a body without Content-Type'}`);
-  const chosen = candidates.length === 1 && candidates[0].endpoint.produces.length === 0 ? candidates[0] : byAccept(ctx, candidates);
+  if (candidates.length === 0)
+    throw httpProblem(
+      'RXREST_UNSUPPORTED_MEDIA_TYPE',
+      `No endpoint of ${parsed.path} consumes ${ctx.headers.get('content-type') ?? 'a body without Content-Type'}`,
+    );
+  const chosen =
+    candidates.length === 1 && candidates[0].endpoint.produces.length === 0 ? candidates[0] : byAccept(ctx, candidates);
   if (!chosen) throw notAcceptable(ctx, parsed.path);
   ctx.route = chosen.match;
   return chosen.endpoint;

@@ -18,7 +18,8 @@ type Result = StageResult<RequestContext>;
 
 /** The value `result` settles to, as an Observable (for `catchError` and operator steps). */
 export function toObservable(result: Result): Observable<RequestContext> {
-  if (result instanceof RequestContext) return new Observable((subscriber) => (subscriber.next(result), subscriber.complete()));
+  if (result instanceof RequestContext)
+    return new Observable((subscriber) => (subscriber.next(result), subscriber.complete()));
   return from(result as PromiseLike<RequestContext> | Observable<RequestContext>);
 }
 
@@ -48,7 +49,11 @@ export function catchLater(result: Result, onError: (error: unknown) => Result):
 /** Applies `next` once `result` settles; a later answer may be an Observable, which is settled too. */
 export function then(result: Result, next: StageFn): Result {
   if (result instanceof RequestContext) return next(result);
-  if (result instanceof Observable) return result.pipe(take(1), switchMap((ctx) => toObservable(next(ctx))));
+  if (result instanceof Observable)
+    return result.pipe(
+      take(1),
+      switchMap((ctx) => toObservable(next(ctx))),
+    );
   return Promise.resolve(result).then((ctx) => settleToPromise(next(ctx)));
 }
 

@@ -15,7 +15,10 @@ function isPromiseLike<R>(value: unknown): value is PromiseLike<R> {
  * synchronous request completes synchronously); a Promise or Observable result is awaited, its first
  * value emitted. Errors thrown by `fn`, rejected Promises and errored Observables all travel downstream.
  */
-export function stage<T, R>(fn: (value: T) => StageResult<R>, isSync: (result: StageResult<R>) => result is R = defaultIsSync): OperatorFunction<T, R> {
+export function stage<T, R>(
+  fn: (value: T) => StageResult<R>,
+  isSync: (result: StageResult<R>) => result is R = defaultIsSync,
+): OperatorFunction<T, R> {
   return (source) =>
     new Observable<R>((subscriber) => {
       let pending = 0;

@@ -16,14 +16,24 @@ function fromWebResponse(response: Response): ResponseContext {
     if (name !== 'set-cookie') headers.add(name, value);
   });
   for (const cookie of response.headers.getSetCookie()) headers.add('set-cookie', cookie);
-  return new ResponseContext(response.status, response.body ?? undefined, headers, response.headers.get('content-type') ?? undefined);
+  return new ResponseContext(
+    response.status,
+    response.body ?? undefined,
+    headers,
+    response.headers.get('content-type') ?? undefined,
+  );
 }
 
 export function fromRestResponse(response: RestResponse<unknown> | Response): ResponseContext {
   if (response instanceof Response) return fromWebResponse(response);
   const headers = new ResponseHeaders();
   for (const [name, values] of response.headers.entries()) for (const value of values) headers.add(name, value);
-  return new ResponseContext(response.status, response.entity, headers, response.mediaType ?? response.headers.get('content-type'));
+  return new ResponseContext(
+    response.status,
+    response.entity,
+    headers,
+    response.mediaType ?? response.headers.get('content-type'),
+  );
 }
 
 export function isResponseLike(value: unknown): value is RestResponse<unknown> | Response {

@@ -22,7 +22,11 @@ function isBodiless(status: number): boolean {
 }
 
 /** Picks the writer for the entity and media type; the build step passes user writers first. */
-export function selectWriter(writers: readonly EntityWriter[], entity: unknown, mediaType: string): EntityWriter | undefined {
+export function selectWriter(
+  writers: readonly EntityWriter[],
+  entity: unknown,
+  mediaType: string,
+): EntityWriter | undefined {
   for (const writer of writers) if (writer.isWriteable(entity, mediaType)) return writer;
   return undefined;
 }
@@ -51,12 +55,17 @@ function finish(ctx: RequestContext, written: WrittenBody, compression?: Compres
  * the entity as its media type (the response's, else the negotiated one, else a default by value). A stream or
  * a file (a `DirectBody`) writes itself, unless compression needs it as a Web stream.
  */
-export function writeBody(ctx: RequestContext, writers: readonly EntityWriter[], compression?: CompressionSettings): OutgoingBody | Promise<OutgoingBody> {
+export function writeBody(
+  ctx: RequestContext,
+  writers: readonly EntityWriter[],
+  compression?: CompressionSettings,
+): OutgoingBody | Promise<OutgoingBody> {
   const response = ctx.response!;
   const entity = response.entity;
   if (entity instanceof DirectBody) {
     if (isBodiless(response.status)) return (entity.cancel(), finish(ctx, null));
-    if (!compression || (!compression.enabled && !compression.legacyGzip) || !ctx.headers.has('accept-encoding')) return entity;
+    if (!compression || (!compression.enabled && !compression.legacyGzip) || !ctx.headers.has('accept-encoding'))
+      return entity;
     setBodyHeaders(response, entity);
     return finish(ctx, entity.toWebStream(), compression);
   }
@@ -69,9 +78,12 @@ export function writeBody(ctx: RequestContext, writers: readonly EntityWriter[],
     response.entity = undefined;
     return finish(ctx, null);
   }
-  if (response.headers.size === 0 || !response.headers.has('content-type')) response.headers.set('content-type', withCharset(mediaType));
+  if (response.headers.size === 0 || !response.headers.has('content-type'))
+    response.headers.set('content-type', withCharset(mediaType));
   const body = writer.write(entity, mediaType, response);
-  return body instanceof Promise ? body.then((written) => finish(ctx, written, compression)) : finish(ctx, body, compression);
+  return body instanceof Promise
+    ? body.then((written) => finish(ctx, written, compression))
+    : finish(ctx, body, compression);
 }
 
 /** The body as a Web `Response` (`fetch` in process). */
@@ -87,7 +99,11 @@ export function toWebResponse(ctx: RequestContext, body: OutgoingBody): Response
  * on the socket), a stream or file written by itself, a Web `Response` (made by a server writer, or by the
  * application) taken apart.
  */
-export function sendOnNode(ctx: RequestContext, body: OutgoingBody, outgoing: ServerResponse | Http2ServerResponse): void {
+export function sendOnNode(
+  ctx: RequestContext,
+  body: OutgoingBody,
+  outgoing: ServerResponse | Http2ServerResponse,
+): void {
   if (body instanceof Response) return sendWebResponse(body, outgoing);
   if (body instanceof DirectBody) {
     if (outgoing instanceof ServerResponse) return writeDirectBodyTo(ctx, body, outgoing);
@@ -103,7 +119,8 @@ export function sendOnNode(ctx: RequestContext, body: OutgoingBody, outgoing: Se
     return pipeWebBody(body, outgoing);
   }
   // The length goes in the head: once it is written, Node could only send the body chunked.
-  if (body !== null && headers['content-length'] === undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  if (body !== null && headers['content-length'] === undefined)
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   outgoing.writeHead(response.status, headers);
   if (body === null) outgoing.end();
   else outgoing.end(body);

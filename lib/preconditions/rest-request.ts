@@ -45,7 +45,10 @@ export class RestRequest {
   evaluatePreconditions(lastModified: Date): ResponseBuilder<never> | undefined;
   evaluatePreconditions(etag: EntityTag | string): ResponseBuilder<never> | undefined;
   evaluatePreconditions(lastModified: Date, etag: EntityTag | string): ResponseBuilder<never> | undefined;
-  evaluatePreconditions(first?: Date | EntityTag | string, second?: EntityTag | string): ResponseBuilder<never> | undefined {
+  evaluatePreconditions(
+    first?: Date | EntityTag | string,
+    second?: EntityTag | string,
+  ): ResponseBuilder<never> | undefined {
     const current = currentOf(first, second);
     const failure = evaluatePreconditions(this.#request, current, this.#now());
     if (!failure) return undefined;

@@ -3,7 +3,12 @@ import type { EntityWriter, WriteTarget, WrittenBody } from '../body/entity-writ
 import { DEFAULT_PRIORITY, PRIORITY, PROVIDER } from '../decorators/providers';
 import { isCompatible, parseMediaType, specificity, type MediaType } from '../http/media-type';
 import type { ClassMeta } from '../metadata/store';
-import { isJsonMapperCustomizer, isJsonMapperProducer, type JsonMapperCustomizer, type JsonMapperProducer } from '../json/json-mapper';
+import {
+  isJsonMapperCustomizer,
+  isJsonMapperProducer,
+  type JsonMapperCustomizer,
+  type JsonMapperProducer,
+} from '../json/json-mapper';
 import { isParamConverterProvider, type ParamConverterProvider } from '../params/param-converter';
 import { isServerSide } from './constrained-to';
 import type {
@@ -80,9 +85,12 @@ export class BodyProviders {
     const producers: Ranked<JsonMapperProducer>[] = [];
     for (const { instance, meta } of providers) {
       if (!isServerSide(meta.tags)) continue;
-      if (has(instance, 'isReadable', 'readFrom')) readers.push(rank(instance as MessageBodyReader, meta, meta.consumes));
-      if (has(instance, 'isWriteable') && (has(instance, 'writeTo') || has(instance, 'writeResponse'))) writers.push(rank(instance as MessageBodyWriter, meta, meta.produces));
-      if (has(instance, 'aroundReadFrom')) readerInterceptors.push(rank(instance as ReaderInterceptor, meta, undefined));
+      if (has(instance, 'isReadable', 'readFrom'))
+        readers.push(rank(instance as MessageBodyReader, meta, meta.consumes));
+      if (has(instance, 'isWriteable') && (has(instance, 'writeTo') || has(instance, 'writeResponse')))
+        writers.push(rank(instance as MessageBodyWriter, meta, meta.produces));
+      if (has(instance, 'aroundReadFrom'))
+        readerInterceptors.push(rank(instance as ReaderInterceptor, meta, undefined));
       if (has(instance, 'aroundWriteTo')) writerInterceptors.push(rank(instance as WriterInterceptor, meta, undefined));
       if (isParamConverterProvider(instance)) converters.push(rank(instance, meta, undefined));
       if (isJsonMapperCustomizer(instance)) customizers.push(rank(instance, meta, undefined));
@@ -99,13 +107,18 @@ export class BodyProviders {
 
   /** The first user reader for a declared type and request media type, if any. */
   findReader(type: unknown, mediaType: string): MessageBodyReader | undefined {
-    for (const { value, types } of this.readers) if (fits(types, mediaType) && value.isReadable(type, mediaType)) return value;
+    for (const { value, types } of this.readers)
+      if (fits(types, mediaType) && value.isReadable(type, mediaType)) return value;
     return undefined;
   }
 
   /** Whether some user reader reads `type` for one of its declared media types (`*\/*` when it declares none). */
   readsType(type: unknown): boolean {
-    return this.readers.some(({ value, types }) => (types.length ? types.map((t) => `${t.type}/${t.subtype}`) : ['*/*']).some((mediaType) => value.isReadable(type, mediaType)));
+    return this.readers.some(({ value, types }) =>
+      (types.length ? types.map((t) => `${t.type}/${t.subtype}`) : ['*/*']).some((mediaType) =>
+        value.isReadable(type, mediaType),
+      ),
+    );
   }
 
   /** The writers to choose from per response: user writers (ranked) before the built-ins, all wrapped by the writer interceptors. */
@@ -118,7 +131,8 @@ export class BodyProviders {
 
 function adaptWriter({ value, types }: Ranked<MessageBodyWriter | ServerMessageBodyWriter>): EntityWriter {
   return {
-    isWriteable: (entity, mediaType) => fits(types, mediaType) && value.isWriteable(constructorOf(entity), mediaType, entity as never),
+    isWriteable: (entity, mediaType) =>
+      fits(types, mediaType) && value.isWriteable(constructorOf(entity), mediaType, entity as never),
     write: (entity, mediaType, target) =>
       'writeResponse' in value && typeof value.writeResponse === 'function'
         ? value.writeResponse(entity as never, { status: target.status, headers: target.headers, mediaType })
@@ -136,7 +150,10 @@ function intercepted(writer: EntityWriter, interceptors: readonly WriterIntercep
         entity,
         mediaType,
         headers: target.headers,
-        proceed: async (): Promise<WrittenBody> => (index < interceptors.length ? interceptors[index++].aroundWriteTo(context) : writer.write(context.entity, mediaType, target)),
+        proceed: async (): Promise<WrittenBody> =>
+          index < interceptors.length
+            ? interceptors[index++].aroundWriteTo(context)
+            : writer.write(context.entity, mediaType, target),
       };
       return context.proceed();
     },

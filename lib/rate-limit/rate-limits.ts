@@ -48,26 +48,41 @@ function clientOf(ctx: RequestContext, trustForwarded: boolean): string {
     if (forwarded) return `address:${forwarded}`;
   }
   // Under listen(), Node's request; under another Node adapter, the request it passed along; in process, none.
-  const incoming = ctx.exchange?.incoming ?? (ctx.environment as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  const incoming =
+    ctx.exchange?.incoming ??
+    (ctx.environment as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return `address:${incoming?.socket?.remoteAddress ?? 'unknown'}`;
 }
 
 const RATE_HEADERS = 'rxrest.rate-limit-headers';
 
 /** The IETF headers of one policy: its quota and window, and what is left of it. */
-function headersOf(policy: string, quota: number, windowSeconds: number | undefined, remaining: number, resetSeconds: number): Record<string, string> {
+function headersOf(
+  policy: string,
+  quota: number,
+  windowSeconds: number | undefined,
+  remaining: number,
+  resetSeconds: number,
+): Record<string, string> {
   const window = windowSeconds === undefined ? '' : `;w=${windowSeconds}`;
-  return { 'ratelimit-policy': `"${policy}";q=${quota}${window}`, ratelimit: `"${policy}";r=${remaining};t=${resetSeconds}` };
+  return {
+    'ratelimit-policy': `"${policy}";q=${quota}${window}`,
+    ratelimit: `"${policy}";r=${remaining};t=${resetSeconds}`,
+  };
 }
 
 function tooMany(headers: Record<string, string>, retryAfter: number, detail: string): WebApplicationException {
-  return new WebApplicationException(detail, 429, { headers: { ...headers, 'retry-after': String(retryAfter) }, problem: problemDetails('RXREST_RATE_LIMITED', detail) });
+  return new WebApplicationException(detail, 429, {
+    headers: { ...headers, 'retry-after': String(retryAfter) },
+    problem: problemDetails('RXREST_RATE_LIMITED', detail),
+  });
 }
 
 function windowOf(options: DeclaredRateLimit['options'], fallbackMs: number, where: string): number {
   const value = options.window;
   const ms = value === undefined ? fallbackMs : typeof value === 'number' ? value : parseDuration(value);
-  if (ms === undefined || ms < 1000) throw new Error(`${where}: @RateLimit window must be at least one second, got ${String(value)}`);
+  if (ms === undefined || ms < 1000)
+    throw new Error(`${where}: @RateLimit window must be at least one second, got ${String(value)}`);
   return ms;
 }
 
@@ -91,7 +106,9 @@ export class RateLimiters {
       const { Redis: Client } = require('ioredis') as typeof import('ioredis');
       // No offline queue: while Redis is away each instance counts in memory (the insurance limiter) instead of waiting.
       const redis = new Client(this.#settings.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-      redis.on('error', (error: Error) => log.warn(`Redis for rate limits: ${error.message}; counting in memory meanwhile`));
+      redis.on('error', (error: Error) =>
+        log.warn(`Redis for rate limits: ${error.message}; counting in memory meanwhile`),
+      );
       // The first requests wait for the first connection (up to a second), so a fresh instance does not start by
       // counting alone in memory.
       this.#connecting = new Promise<void>((resolve) => {
@@ -106,7 +123,13 @@ export class RateLimiters {
       });
       this.#redis = redis;
     }
-    return new flexible.RateLimiterRedis({ storeClient: this.#redis, points, duration: windowSeconds, keyPrefix: `rxrest:rl:${name}`, insuranceLimiter: memory });
+    return new flexible.RateLimiterRedis({
+      storeClient: this.#redis,
+      points,
+      duration: windowSeconds,
+      keyPrefix: `rxrest:rl:${name}`,
+      insuranceLimiter: memory,
+    });
   }
 
   /**
@@ -123,12 +146,18 @@ export class RateLimiters {
     const windowSeconds = Math.round(windowOf(options, settings.windowMs, where) / 1000);
     // Made at the first request, so that a build that fails later opens no Redis connection.
     let made: RateLimiterAbstract | undefined;
-    const limiter = requests > 0 ? () => (made ??= this.#limiter(declared?.name ?? where, requests, windowSeconds)) : undefined;
+    const limiter =
+      requests > 0 ? () => (made ??= this.#limiter(declared?.name ?? where, requests, windowSeconds)) : undefined;
     const open = new Map<string, number>();
     const holdStream = (ctx: RequestContext, client: string): RequestContext => {
       if (maxStreams <= 0) return ctx;
       const held = open.get(client) ?? 0;
-      if (held >= maxStreams) throw tooMany(headersOf('streams', maxStreams, undefined, 0, 1), 1, `At most ${maxStreams} open streams per client`);
+      if (held >= maxStreams)
+        throw tooMany(
+          headersOf('streams', maxStreams, undefined, 0, 1),
+          1,
+          `At most ${maxStreams} open streams per client`,
+        );
       open.set(client, held + 1);
       ctx.onComplete(() => {
         const now = (open.get(client) ?? 1) - 1;
@@ -141,16 +170,25 @@ export class RateLimiters {
       const client = clientOf(ctx, settings.trustForwarded);
       if (!limiter) return holdStream(ctx, client);
       const counter = limiter();
-      const consumed = this.#connecting ? this.#connecting.then(() => counter.consume(client)) : counter.consume(client);
+      const consumed = this.#connecting
+        ? this.#connecting.then(() => counter.consume(client))
+        : counter.consume(client);
       return consumed.then(
         (left: RateLimiterRes) => {
-          ctx.setProperty(RATE_HEADERS, headersOf('requests', requests, windowSeconds, left.remainingPoints, Math.ceil(left.msBeforeNext / 1000)));
+          ctx.setProperty(
+            RATE_HEADERS,
+            headersOf('requests', requests, windowSeconds, left.remainingPoints, Math.ceil(left.msBeforeNext / 1000)),
+          );
           return holdStream(ctx, client);
         },
         (refusal: unknown) => {
           if (refusal instanceof Error) throw refusal;
           const wait = Math.max(1, Math.ceil((refusal as RateLimiterRes).msBeforeNext / 1000));
-          throw tooMany(headersOf('requests', requests, windowSeconds, 0, wait), wait, `At most ${requests} requests per ${windowSeconds} s per client`);
+          throw tooMany(
+            headersOf('requests', requests, windowSeconds, 0, wait),
+            wait,
+            `At most ${requests} requests per ${windowSeconds} s per client`,
+          );
         },
       );
     };

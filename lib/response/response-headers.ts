@@ -9,7 +9,9 @@ export class ResponseHeaders {
   constructor(init?: Iterable<[string, string]> | Record<string, string | readonly string[]>) {
     if (!init) return;
     if (Symbol.iterator in init) for (const [name, value] of init as Iterable<[string, string]>) this.add(name, value);
-    else for (const [name, value] of Object.entries(init)) for (const v of typeof value === 'string' ? [value] : value) this.add(name, v);
+    else
+      for (const [name, value] of Object.entries(init))
+        for (const v of typeof value === 'string' ? [value] : value) this.add(name, v);
   }
 
   get(name: string): string | undefined {

@@ -105,7 +105,8 @@ export class ResponseBuilder<T = unknown> {
   /** A builder starting from an existing response (to change a few headers of it). */
   static fromResponse<T>(response: RestResponse<T>): ResponseBuilder<T> {
     const builder = new ResponseBuilder<T>(response.status).entity(response.entity);
-    for (const [name, values] of response.headers.entries()) for (const value of values) builder.#headers.add(name, value);
+    for (const [name, values] of response.headers.entries())
+      for (const value of values) builder.#headers.add(name, value);
     builder.#mediaType = response.mediaType;
     return builder;
   }

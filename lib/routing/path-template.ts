@@ -168,7 +168,9 @@ function compileRegex(source: string, template: string): RegExp {
 const PARAMS_PROTOTYPE: object = Object.freeze(Object.create(null) as object);
 
 /** The params of a match without variables (a literal route), or of a request not routed yet: shared, frozen, made like every other. */
-export const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(PARAMS_PROTOTYPE) as Record<string, string>);
+export const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(
+  Object.create(PARAMS_PROTOTYPE) as Record<string, string>,
+);
 
 /**
  * Reads a template's variables from a successful `template.regex.exec(path)`, decoding `%2F` and `%25`.

@@ -140,7 +140,11 @@ export class Router<T> {
   }
 }
 
-function answerFor<T>(path: string, literal: RouteGroup<T>, templated: readonly RouteGroup<T>[]): readonly RouteMatch<T>[] {
+function answerFor<T>(
+  path: string,
+  literal: RouteGroup<T>,
+  templated: readonly RouteGroup<T>[],
+): readonly RouteMatch<T>[] {
   const matching = templated.filter((group) => group.template.regex.test(path));
   const answer = [literal, ...matching].sort(byPrecedence).map((group): RouteMatch<T> => {
     if (group === literal) return Object.freeze(new LiteralMatch(group.template, group.values));

@@ -43,7 +43,8 @@ export class SegmentIndex<G extends IndexedTemplate> {
     this.#unkeyed = bucketOf(unkeyed);
     for (const key of new Set(keys)) {
       // Filtering `sorted` keeps precedence order across a bucket's own templates and the unkeyed ones.
-      if (key !== undefined) this.#buckets.set(key, bucketOf(sorted.filter((_, i) => keys[i] === key || keys[i] === undefined)));
+      if (key !== undefined)
+        this.#buckets.set(key, bucketOf(sorted.filter((_, i) => keys[i] === key || keys[i] === undefined)));
     }
   }
 

@@ -55,7 +55,11 @@ function readPublicKey(file: string, directory: string): KeyObject {
   try {
     return createPublicKey(readFileSync(path));
   } catch (error) {
-    throw problem('framework.security.jwt.public-key-file', path, `a readable PEM public key or certificate (${(error as Error).message})`);
+    throw problem(
+      'framework.security.jwt.public-key-file',
+      path,
+      `a readable PEM public key or certificate (${(error as Error).message})`,
+    );
   }
 }
 
@@ -63,7 +67,8 @@ function readPublicKey(file: string, directory: string): KeyObject {
 function claimAt(claims: Record<string, unknown>, path: string): unknown {
   if (path in claims) return claims[path];
   let value: unknown = claims;
-  for (const part of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  for (const part of path.split('.'))
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
   return value;
 }
 
@@ -86,8 +91,12 @@ const VERIFIED_FOR_MS = 60_000;
  */
 export function jwtMechanism(settings: JwtSettings, directory: string): AuthenticationMechanism {
   // A JWKS wins over a key file, so an environment's JWKS URL overrides a file named in application.properties.
-  const publicKey = settings.publicKeyFile === undefined || settings.jwksUrl !== undefined ? undefined : readPublicKey(settings.publicKeyFile, directory);
-  if (settings.jwksUrl !== undefined && !URL.canParse(settings.jwksUrl)) throw problem('framework.security.jwt.jwks-url', settings.jwksUrl, 'an http(s) URL');
+  const publicKey =
+    settings.publicKeyFile === undefined || settings.jwksUrl !== undefined
+      ? undefined
+      : readPublicKey(settings.publicKeyFile, directory);
+  if (settings.jwksUrl !== undefined && !URL.canParse(settings.jwksUrl))
+    throw problem('framework.security.jwt.jwks-url', settings.jwksUrl, 'an http(s) URL');
   const options = {
     algorithms: [...settings.algorithms],
     issuer: settings.issuer,
@@ -100,15 +109,24 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
     if (verify) return verify;
     const jose = require('jose') as Jose;
     if (publicKey) return (verify = async (token) => (await jose.jwtVerify(token, publicKey, options)).payload);
-    const keys = jose.createRemoteJWKSet(new URL(settings.jwksUrl!), { cooldownDuration: settings.jwksRefreshMs, cacheMaxAge: 10 * 60_000 });
+    const keys = jose.createRemoteJWKSet(new URL(settings.jwksUrl!), {
+      cooldownDuration: settings.jwksRefreshMs,
+      cacheMaxAge: 10 * 60_000,
+    });
     return (verify = async (token) => (await jose.jwtVerify(token, keys, options)).payload);
   };
   // A client sends the same token with every request until it expires: its signature (about 100 µs of ECDSA or RSA
   // work) is checked once, then the identity is reused until the token expires or a minute has passed.
   const verified = new Map<string, { readonly identity: Identity; readonly until: number }>();
   const identityOf = (claims: Record<string, unknown>): Identity => {
-    const name = [claims.sub, claims.upn, claims.preferred_username].find((value): value is string => typeof value === 'string') ?? '';
-    return { principal: { name, claims }, roles: rolesOf(claimAt(claims, settings.rolesClaim)), expiresAt: (claims.exp as number) * 1000 };
+    const name =
+      [claims.sub, claims.upn, claims.preferred_username].find((value): value is string => typeof value === 'string') ??
+      '';
+    return {
+      principal: { name, claims },
+      roles: rolesOf(claimAt(claims, settings.rolesClaim)),
+      expiresAt: (claims.exp as number) * 1000,
+    };
   };
   const check = async (token: string): Promise<Identity> => {
     let claims: Record<string, unknown>;
@@ -119,7 +137,10 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
     }
     const identity = identityOf(claims);
     if (verified.size >= VERIFIED_LIMIT) verified.clear();
-    verified.set(token, { identity, until: Math.min(identity.expiresAt! + settings.clockSkewMs, Date.now() + VERIFIED_FOR_MS) });
+    verified.set(token, {
+      identity,
+      until: Math.min(identity.expiresAt! + settings.clockSkewMs, Date.now() + VERIFIED_FOR_MS),
+    });
     return identity;
   };
   return {

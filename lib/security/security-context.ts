@@ -77,7 +77,10 @@ export function setSecurityContext(ctx: RequestContext, security: SecurityContex
 
 /** The security facts of `ctx`: anonymous when nothing authenticated it. */
 export function securityContext(ctx: RequestContext): SecurityContext {
-  return ctx.getProperty<SecurityContext>(SECURITY) ?? new SecurityContext(undefined, undefined, ctx.url.startsWith('https:'));
+  return (
+    ctx.getProperty<SecurityContext>(SECURITY) ??
+    new SecurityContext(undefined, undefined, ctx.url.startsWith('https:'))
+  );
 }
 
 /** When the credential of `ctx` expires (milliseconds since the epoch), when one authenticated it and expires. */

@@ -23,19 +23,34 @@ export interface SecuritySettings {
   readonly endStreamsOnExpiry: boolean;
 }
 
-function unauthorized(mechanisms: readonly AuthenticationMechanism[], code: ErrorCode, detail: string, refused?: AuthenticationMechanism): NotAuthorizedException {
+function unauthorized(
+  mechanisms: readonly AuthenticationMechanism[],
+  code: ErrorCode,
+  detail: string,
+  refused?: AuthenticationMechanism,
+): NotAuthorizedException {
   // RFC 6750 §3.1: a refused token is `invalid_token`, and nothing more is said of why.
-  const challenges = mechanisms.map((mechanism) => (mechanism === refused ? `${mechanism.challenge} error="invalid_token"` : mechanism.challenge));
-  return new NotAuthorizedException(detail, { headers: { 'www-authenticate': challenges.join(', ') }, problem: problemDetails(code, detail) });
+  const challenges = mechanisms.map((mechanism) =>
+    mechanism === refused ? `${mechanism.challenge} error="invalid_token"` : mechanism.challenge,
+  );
+  return new NotAuthorizedException(detail, {
+    headers: { 'www-authenticate': challenges.join(', ') },
+    problem: problemDetails(code, detail),
+  });
 }
 
 const FORBIDDEN_DETAIL = 'The caller may not use this endpoint';
 
 /** Whether `rule` lets `security` in; throws the 401 or 403 that answers otherwise. */
-function enforce(rule: AccessRule | undefined, security: SecurityContext, mechanisms: readonly AuthenticationMechanism[]): void {
+function enforce(
+  rule: AccessRule | undefined,
+  security: SecurityContext,
+  mechanisms: readonly AuthenticationMechanism[],
+): void {
   if (rule === undefined || rule.kind === 'permit-all') return;
   if (!security.userPrincipal) {
-    if (mechanisms.length === 0) throw new ForbiddenException(FORBIDDEN_DETAIL, { problem: problemDetails('RXREST_FORBIDDEN', FORBIDDEN_DETAIL) });
+    if (mechanisms.length === 0)
+      throw new ForbiddenException(FORBIDDEN_DETAIL, { problem: problemDetails('RXREST_FORBIDDEN', FORBIDDEN_DETAIL) });
     throw unauthorized(mechanisms, 'RXREST_UNAUTHORIZED', 'This endpoint needs authentication');
   }
   if (rule.kind === 'deny-all' || (rule.kind === 'roles' && !rule.roles.some((role) => security.isUserInRole(role)))) {
@@ -48,10 +63,17 @@ function enforce(rule: AccessRule | undefined, security: SecurityContext, mechan
  * (no mechanism and no rule). With mechanisms, every request that carries a credential is authenticated, also on
  * open endpoints (a refused credential answers 401 there too, as a client that sent one expects to be told).
  */
-export function securityStep(rule: AccessRule | undefined, settings: SecuritySettings | undefined): StageFn | undefined {
+export function securityStep(
+  rule: AccessRule | undefined,
+  settings: SecuritySettings | undefined,
+): StageFn | undefined {
   const mechanisms = settings?.mechanisms ?? [];
   if (mechanisms.length === 0 && (rule === undefined || rule.kind === 'permit-all')) return undefined;
-  const admit = (ctx: RequestContext, mechanism: AuthenticationMechanism | undefined, identity: Identity | undefined): RequestContext => {
+  const admit = (
+    ctx: RequestContext,
+    mechanism: AuthenticationMechanism | undefined,
+    identity: Identity | undefined,
+  ): RequestContext => {
     const security = new SecurityContext(identity, mechanism?.scheme, ctx.url.startsWith('https:'));
     setSecurityContext(ctx, security);
     enforce(rule, security, mechanisms);
@@ -83,7 +105,11 @@ export function securityStep(rule: AccessRule | undefined, settings: SecuritySet
  * The application's security settings: its own mechanisms, then bearer JWTs when `framework.security.jwt.*` names a
  * key source; `undefined` when there is none. jose is required only then.
  */
-export function securitySettings(config: Config, directory: string, own: readonly AuthenticationMechanism[] = []): SecuritySettings | undefined {
+export function securitySettings(
+  config: Config,
+  directory: string,
+  own: readonly AuthenticationMechanism[] = [],
+): SecuritySettings | undefined {
   const jwt = jwtSettings(config);
   const mechanisms = jwt ? [...own, jwtMechanism(jwt, directory)] : own;
   if (mechanisms.length === 0) return undefined;

@@ -63,7 +63,10 @@ export function makeAnswerable(request: IncomingMessage, response: ServerRespons
   };
   if (body !== 'beyond') return;
   const writeHead = response.writeHead;
-  response.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>): ServerResponse {
+  response.writeHead = function (
+    this: ServerResponse,
+    ...args: Parameters<ServerResponse['writeHead']>
+  ): ServerResponse {
     const { socket } = this;
     if (socket && !request.complete) {
       this.setHeader('connection', 'close');

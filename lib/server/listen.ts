@@ -92,13 +92,21 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
       ? createSecureServer({ ...credentials, allowHTTP1: true }, nodeListener(serve, 'https', drainLimit))
       : createHttpsServer(credentials, nodeListener(serve, 'https', drainLimit));
     tlsServer.listen(tls.port, options.host);
-    servers.push({ server: tlsServer, connections: tls.http2 ? http2Connections(tlsServer) : httpConnections(tlsServer as Server) });
+    servers.push({
+      server: tlsServer,
+      connections: tls.http2 ? http2Connections(tlsServer) : httpConnections(tlsServer as Server),
+    });
   }
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
-    plainServer = options.h2c ? createH2cServer(nodeListener(serve, 'http', drainLimit)) : createHttpServer(nodeListener(serve, 'http', drainLimit));
+    plainServer = options.h2c
+      ? createH2cServer(nodeListener(serve, 'http', drainLimit))
+      : createHttpServer(nodeListener(serve, 'http', drainLimit));
     plainServer.listen(options.port, options.host);
-    servers.push({ server: plainServer, connections: options.h2c ? http2Connections(plainServer) : httpConnections(plainServer as Server) });
+    servers.push({
+      server: plainServer,
+      connections: options.h2c ? http2Connections(plainServer) : httpConnections(plainServer as Server),
+    });
   } else if (tls.insecureRequests === 'redirect') {
     plainServer = redirectServer(() => tlsPort).listen(options.port, options.host);
     servers.push({ server: plainServer, connections: httpConnections(plainServer as Server) });
@@ -106,13 +114,17 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   // Each server has begun listening already: wait for each, or its error.
   const ports = await Promise.all(
     servers.map(({ server }) =>
-      server.listening ? Promise.resolve((server.address() as AddressInfo).port) : new Promise<number>((resolve, reject) => {
-        server.once('error', reject);
-        server.once('listening', () => resolve((server.address() as AddressInfo).port));
-      }),
+      server.listening
+        ? Promise.resolve((server.address() as AddressInfo).port)
+        : new Promise<number>((resolve, reject) => {
+            server.once('error', reject);
+            server.once('listening', () => resolve((server.address() as AddressInfo).port));
+          }),
     ),
   ).catch(async (error: unknown) => {
-    await Promise.all(servers.map(({ server }) => new Promise((done) => (server.listening ? server.close(done) : done(undefined)))));
+    await Promise.all(
+      servers.map(({ server }) => new Promise((done) => (server.listening ? server.close(done) : done(undefined)))),
+    );
     throw error;
   });
   if (tlsServer) tlsPort = ports[0]!;
@@ -127,22 +139,32 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   const close = () =>
     (closing ??= new Promise<void>((done) => {
       options.onShutdown?.();
-      const timer = setTimeout(() => servers.forEach(({ connections }) => connections.closeAll()), options.shutdownTimeout);
+      const timer = setTimeout(
+        () => servers.forEach(({ connections }) => connections.closeAll()),
+        options.shutdownTimeout,
+      );
       timer.unref();
       // Connections that finish their last answer during the wait (streams ended by the shutdown) are closed as they go idle.
       const idle = setInterval(() => servers.forEach(({ connections }) => connections.closeIdle()), 50);
       idle.unref();
-      void Promise.all(servers.map(({ server, connections }) => new Promise<void>((closed) => {
-        server.close(() => closed());
-        connections.closeIdle();
-      }))).then(() => {
+      void Promise.all(
+        servers.map(
+          ({ server, connections }) =>
+            new Promise<void>((closed) => {
+              server.close(() => closed());
+              connections.closeIdle();
+            }),
+        ),
+      ).then(() => {
         clearTimeout(timer);
         clearInterval(idle);
         process.off('SIGTERM', onSignal);
         process.off('SIGINT', onSignal);
         process.off('SIGHUP', reload);
         void (options.onClosed?.() ?? Promise.resolve())
-          .catch((error: unknown) => log.error(`Releasing the application failed: ${error instanceof Error ? error.message : String(error)}`))
+          .catch((error: unknown) =>
+            log.error(`Releasing the application failed: ${error instanceof Error ? error.message : String(error)}`),
+          )
           .then(() => {
             // A cluster worker's channel to the primary would keep it alive: let go of it so the worker exits.
             if (cluster.isWorker) cluster.worker?.disconnect();
@@ -165,7 +187,9 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
       (tlsServer as { setSecureContext(options: object): void }).setSecureContext(tls.credentials());
       log.info('SIGHUP received: TLS certificate reloaded');
     } catch (error) {
-      log.error(`SIGHUP received, but the certificate was not reloaded (the previous one stays): ${error instanceof Error ? error.message : String(error)}`);
+      log.error(
+        `SIGHUP received, but the certificate was not reloaded (the previous one stays): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
   if (options.handleSignals !== false) {
@@ -179,10 +203,14 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     process.on('SIGHUP', reload);
   }
   const role = cluster.isWorker ? 'worker' : 'single';
-  const plainPort = plainServer ? ports[tlsServer ? 1 : 0] ?? (plainServer.address() as AddressInfo).port : undefined;
-  const main = tlsServer ? { port: tlsPort, url: urlOf('https', options.host, tlsPort), server: tlsServer } : { port: plainPort!, url: urlOf('http', options.host, plainPort!), server: plainServer! };
-  const insecure = tlsServer && plainPort !== undefined ? { port: plainPort, url: urlOf('http', options.host, plainPort) } : undefined;
+  const plainPort = plainServer ? (ports[tlsServer ? 1 : 0] ?? (plainServer.address() as AddressInfo).port) : undefined;
+  const main = tlsServer
+    ? { port: tlsPort, url: urlOf('https', options.host, tlsPort), server: tlsServer }
+    : { port: plainPort!, url: urlOf('http', options.host, plainPort!), server: plainServer! };
+  const insecure =
+    tlsServer && plainPort !== undefined ? { port: plainPort, url: urlOf('http', options.host, plainPort) } : undefined;
   // A worker tells its primary where it serves (the primary cannot tell a TLS port from a plain one).
-  if (cluster.isWorker) process.send?.({ rxrest: 'listening', port: main.port, url: main.url, insecure } satisfies WorkerListening);
+  if (cluster.isWorker)
+    process.send?.({ rxrest: 'listening', port: main.port, url: main.url, insecure } satisfies WorkerListening);
   return { ...main, host: options.host, insecure, role, workers: 1, close };
 }

@@ -42,7 +42,10 @@ function fail(outgoing: ServerResponse | Http2ServerResponse, error: unknown): v
 /** A request whose target or `Host` makes no URL: 400 problem JSON, as for a malformed path. */
 function refuse(outgoing: ServerResponse | Http2ServerResponse, detail: string): void {
   const body = JSON.stringify(problemDetails('RXREST_MALFORMED_PATH', `The request target cannot be read: ${detail}`));
-  outgoing.writeHead(400, { 'content-type': `${PROBLEM_JSON};charset=UTF-8`, 'content-length': String(Buffer.byteLength(body)) });
+  outgoing.writeHead(400, {
+    'content-type': `${PROBLEM_JSON};charset=UTF-8`,
+    'content-length': String(Buffer.byteLength(body)),
+  });
   outgoing.end(body);
 }
 
@@ -52,7 +55,10 @@ function refuse(outgoing: ServerResponse | Http2ServerResponse, detail: string):
  * session carries others). (An answer to a large body still arriving already said `Connection: close`; see
  * `answerable-request.ts`.)
  */
-function drainAfterAnswer(incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse): void {
+function drainAfterAnswer(
+  incoming: IncomingMessage | Http2ServerRequest,
+  outgoing: ServerResponse | Http2ServerResponse,
+): void {
   outgoing.once('finish', () => {
     if (incoming.readableEnded || incoming.destroyed) return;
     let read = 0;
@@ -81,7 +87,11 @@ function drainAfterAnswer(incoming: IncomingMessage | Http2ServerRequest, outgoi
  * The listener of `listen()`'s servers, for HTTP/1.1 requests and HTTP/2 streams alike; `drainLimit` is the most
  * bytes of a body left unread that are still read (and discarded) to keep an HTTP/1.1 connection.
  */
-export function nodeListener(serve: ServeNode, scheme: 'http' | 'https', drainLimit: number): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
+export function nodeListener(
+  serve: ServeNode,
+  scheme: 'http' | 'https',
+  drainLimit: number,
+): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
   return (incoming, outgoing) => {
     const host = hostOf(incoming);
     const target = incoming.url ?? '/';

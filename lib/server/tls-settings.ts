@@ -42,7 +42,11 @@ function readPem(key: string, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw problem(key, path, `a readable PEM file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw problem(
+      key,
+      path,
+      `a readable PEM file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 
@@ -66,12 +70,25 @@ export function tlsSettings(config: Config, directory: string): TlsSettings | un
     } catch (error) {
       // The password itself is never repeated in the message.
       if (isEncrypted(read.key)) {
-        throw problem(KEY_PASSWORD, passphrase === undefined ? '' : '(hidden)', `the password of the encrypted key ${files.key} (${passphrase === undefined ? 'none is set' : 'it does not decrypt it'})`);
+        throw problem(
+          KEY_PASSWORD,
+          passphrase === undefined ? '' : '(hidden)',
+          `the password of the encrypted key ${files.key} (${passphrase === undefined ? 'none is set' : 'it does not decrypt it'})`,
+        );
       }
-      throw problem(`${CERTIFICATE} and ${KEY}`, `${files.certificate}, ${files.key}`, `a PEM certificate and the private key that belongs to it (${(error as Error).message})`);
+      throw problem(
+        `${CERTIFICATE} and ${KEY}`,
+        `${files.certificate}, ${files.key}`,
+        `a PEM certificate and the private key that belongs to it (${(error as Error).message})`,
+      );
     }
     return read;
   };
   credentials();
-  return { port: config.get('framework.http.ssl-port'), http2: config.get('framework.http.http2'), insecureRequests: config.get('framework.http.insecure-requests'), credentials };
+  return {
+    port: config.get('framework.http.ssl-port'),
+    http2: config.get('framework.http.http2'),
+    insecureRequests: config.get('framework.http.insecure-requests'),
+    credentials,
+  };
 }

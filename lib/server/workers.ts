@@ -64,7 +64,9 @@ export function superviseWorkers(options: WorkerOptions): Promise<RunningServer>
         return;
       }
       if (!started) {
-        const error = new Error(`Worker ${worker.process.pid} exited with ${how} before listening; see its output above`);
+        const error = new Error(
+          `Worker ${worker.process.pid} exited with ${how} before listening; see its output above`,
+        );
         closing = stopAll();
         void closing.then(() => reject(error));
         return;
@@ -84,7 +86,9 @@ export function superviseWorkers(options: WorkerOptions): Promise<RunningServer>
       for (const timer of restarts) clearTimeout(timer);
       restarts.clear();
       const live = slots.map((slot) => slot.worker).filter((worker) => !worker.isDead());
-      const exits = live.map((worker) => new Promise<void>((done) => (worker.isDead() ? done() : worker.once('exit', () => done()))));
+      const exits = live.map(
+        (worker) => new Promise<void>((done) => (worker.isDead() ? done() : worker.once('exit', () => done()))),
+      );
       const kill = setTimeout(() => {
         for (const worker of live) if (!worker.isDead()) worker.process.kill('SIGKILL');
       }, options.shutdownTimeout + KILL_MARGIN_MS);
@@ -127,7 +131,16 @@ export function superviseWorkers(options: WorkerOptions): Promise<RunningServer>
         if (message?.rxrest !== 'listening' || started || ++listening < options.count) return;
         started = true;
         log.info(`${options.count} workers listening on ${message.url}`);
-        resolve({ port: message.port!, host: options.host, url: message.url!, insecure: message.insecure, server: undefined, role: 'primary', workers: options.count, close });
+        resolve({
+          port: message.port!,
+          host: options.host,
+          url: message.url!,
+          insecure: message.insecure,
+          server: undefined,
+          role: 'primary',
+          workers: options.count,
+          close,
+        });
       });
     }
   });

@@ -55,7 +55,7 @@ export class StaticFiles {
     if (!found) return undefined;
     const { path, size, mtime } = found;
     const etag = new EntityTag(`${size.toString(16)}-${Math.floor(mtime.getTime()).toString(16)}`, true);
-    const validators = { 'etag': etag.toString(), 'last-modified': formatHttpDate(mtime) };
+    const validators = { etag: etag.toString(), 'last-modified': formatHttpDate(mtime) };
     const failure = evaluatePreconditions({ method, headers }, { etag, lastModified: mtime });
     if (failure) {
       const response = new ResponseContext(failure.status);

@@ -7,9 +7,16 @@ import type { StreamPump, StreamSettings } from './stream-pump';
 import type { StreamSource } from './stream-source';
 
 /** The pump for `source`: Observables are pushed under the byte budget, iterators pulled at the sink's pace. */
-export function createPump(source: StreamSource, framing: Framing, settings: StreamSettings, onError: (error: unknown) => void): StreamPump {
+export function createPump(
+  source: StreamSource,
+  framing: Framing,
+  settings: StreamSettings,
+  onError: (error: unknown) => void,
+): StreamPump {
   const output = new FrameWriter(framing, settings.keepAliveMs, onError);
   // SSE commits at once; other framings wait for the first item, so an early failure still gets a real status.
   const eager = framing.keepAlive;
-  return source.kind === 'push' ? new PushPump(source.observable, output, settings, eager) : new PullPump(source.open, output, eager, settings.openStreams);
+  return source.kind === 'push'
+    ? new PushPump(source.observable, output, settings, eager)
+    : new PullPump(source.open, output, eager, settings.openStreams);
 }

@@ -48,7 +48,8 @@ export function toJson(value: unknown): string {
     return JSON.stringify(value) ?? 'null';
   } catch (error) {
     // A BigInt anywhere in the value: written as a string.
-    if (error instanceof TypeError && error.message.includes('BigInt')) return JSON.stringify(value, replacer) ?? 'null';
+    if (error instanceof TypeError && error.message.includes('BigInt'))
+      return JSON.stringify(value, replacer) ?? 'null';
     throw error;
   }
 }
@@ -62,7 +63,8 @@ function serializer(elementType: string | undefined): (item: unknown) => string 
   const base = elementType === undefined ? undefined : baseType(elementType);
   if (base !== undefined && isJsonType(base)) return toJson;
   const text = base?.startsWith('text/') === true;
-  return (item) => (typeof item === 'string' ? item : text && (typeof item !== 'object' || item === null) ? String(item) : toJson(item));
+  return (item) =>
+    typeof item === 'string' ? item : text && (typeof item !== 'object' || item === null) ? String(item) : toJson(item);
 }
 
 /**
@@ -96,11 +98,27 @@ function sseFraming(elementType: string | undefined): Framing {
 }
 
 function ndjsonFraming(mediaType: string): Framing {
-  return { mediaType, start: '', frame: (item) => `${toJson(item)}\n`, separator: '', end: '', errorFrame: undefined, keepAlive: false };
+  return {
+    mediaType,
+    start: '',
+    frame: (item) => `${toJson(item)}\n`,
+    separator: '',
+    end: '',
+    errorFrame: undefined,
+    keepAlive: false,
+  };
 }
 
 function jsonSeqFraming(mediaType: string): Framing {
-  return { mediaType, start: '', frame: (item) => `${RECORD_SEPARATOR}${toJson(item)}\n`, separator: '', end: '', errorFrame: undefined, keepAlive: false };
+  return {
+    mediaType,
+    start: '',
+    frame: (item) => `${RECORD_SEPARATOR}${toJson(item)}\n`,
+    separator: '',
+    end: '',
+    errorFrame: undefined,
+    keepAlive: false,
+  };
 }
 
 function jsonArrayFraming(mediaType: string): Framing {
@@ -123,7 +141,8 @@ function chunkFraming(mediaType: string): Framing {
   return {
     mediaType,
     start: '',
-    frame: (item) => (item instanceof Uint8Array ? item : item instanceof ArrayBuffer ? new Uint8Array(item) : serialize(item)),
+    frame: (item) =>
+      item instanceof Uint8Array ? item : item instanceof ArrayBuffer ? new Uint8Array(item) : serialize(item),
     separator: '',
     end: '',
     errorFrame: undefined,

@@ -66,7 +66,9 @@ export class ItemSlabs {
     const { bytes } = this.#slabs[this.#head]!;
     const start = this.#starts[this.#head]!;
     const end = this.#ends[this.#head]!;
-    const item = this.#binary[this.#head] ? Uint8Array.prototype.slice.call(bytes, start, end) : bytes.toString('utf8', start, end);
+    const item = this.#binary[this.#head]
+      ? Uint8Array.prototype.slice.call(bytes, start, end)
+      : bytes.toString('utf8', start, end);
     this.#remove();
     return item;
   }
@@ -96,13 +98,15 @@ export class ItemSlabs {
     if (current && this.#offset + length <= current.bytes.length) return current;
     if (current && current.items === 0) this.#release(current);
     // An item larger than a slab gets one of its own, never reused.
-    const bytes = length > SLAB_BYTES ? Buffer.allocUnsafe(length) : (this.#free.pop() ?? Buffer.allocUnsafe(SLAB_BYTES));
+    const bytes =
+      length > SLAB_BYTES ? Buffer.allocUnsafe(length) : (this.#free.pop() ?? Buffer.allocUnsafe(SLAB_BYTES));
     this.#current = { bytes, items: 0 };
     this.#offset = 0;
     return this.#current;
   }
 
   #release(slab: Slab): void {
-    if (slab.bytes.length === SLAB_BYTES && (this.#free.length + 1) * SLAB_BYTES <= this.#keepBytes) this.#free.push(slab.bytes);
+    if (slab.bytes.length === SLAB_BYTES && (this.#free.length + 1) * SLAB_BYTES <= this.#keepBytes)
+      this.#free.push(slab.bytes);
   }
 }

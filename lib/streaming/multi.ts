@@ -37,7 +37,10 @@ export class Multi<T> extends Observable<T> {
    */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     const pulled = this[PULLED];
-    if (pulled) return Symbol.asyncIterator in pulled ? pulled[Symbol.asyncIterator]() : fromSyncIterator(pulled[Symbol.iterator]());
+    if (pulled)
+      return Symbol.asyncIterator in pulled
+        ? pulled[Symbol.asyncIterator]()
+        : fromSyncIterator(pulled[Symbol.iterator]());
     return queuedIterator(this);
   }
 

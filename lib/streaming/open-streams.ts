@@ -52,7 +52,11 @@ export class OpenStreams {
 }
 
 /** Tracks `stream` among `streams` from its commit until `output` says it is over. */
-export function track(stream: OpenStream, output: { whenClosed(callback: () => void): void }, streams: OpenStreams | undefined): void {
+export function track(
+  stream: OpenStream,
+  output: { whenClosed(callback: () => void): void },
+  streams: OpenStreams | undefined,
+): void {
   if (!streams) return;
   output.whenClosed(() => streams.delete(stream));
   streams.add(stream);

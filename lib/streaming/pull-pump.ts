@@ -57,7 +57,11 @@ export class PullPump implements StreamPump {
   }
 
   attach(sink: StreamSink): void {
-    this.#output.attach(sink, () => void this.#run(), () => this.cancel());
+    this.#output.attach(
+      sink,
+      () => void this.#run(),
+      () => this.cancel(),
+    );
     track(this, this.#output, this.#streams);
   }
 

@@ -71,7 +71,11 @@ export class PushPump implements StreamPump {
   }
 
   attach(sink: StreamSink): void {
-    this.#output.attach(sink, () => this.#resume(), () => this.cancel());
+    this.#output.attach(
+      sink,
+      () => this.#resume(),
+      () => this.cancel(),
+    );
     if (this.#failure) return this.#finishWithError(this.#failure.error);
     track(this, this.#output, this.#streams);
   }
@@ -103,7 +107,8 @@ export class PushPump implements StreamPump {
     if (this.#closed) return;
     const unframed = this.#unframed;
     try {
-      if (this.#output.ready && this.#backlog.empty && !unframed?.length) this.#output.write(this.#output.join(this.#output.frame(item)));
+      if (this.#output.ready && this.#backlog.empty && !unframed?.length)
+        this.#output.write(this.#output.join(this.#output.frame(item)));
       else if (unframed === undefined) this.#backlog.push(this.#output.frame(item), this.#output.outstanding);
       else if (unframed.push(item) >= FRAME_BATCH) this.#frameWaiting();
     } catch (error) {

@@ -46,7 +46,11 @@ const DEFAULT_STREAM_TYPE = 'application/json';
 
 function settingsOf(multi: RestMulti<unknown> | undefined, defaults: StreamSettings): StreamSettings {
   if (!multi || (multi.bufferSize === undefined && multi.overflow === undefined)) return defaults;
-  return { ...defaults, bufferSize: multi.bufferSize ?? defaults.bufferSize, overflow: multi.overflow ?? defaults.overflow };
+  return {
+    ...defaults,
+    bufferSize: multi.bufferSize ?? defaults.bufferSize,
+    overflow: multi.overflow ?? defaults.overflow,
+  };
 }
 
 /**
@@ -55,21 +59,31 @@ function settingsOf(multi: RestMulti<unknown> | undefined, defaults: StreamSetti
  * its end) is there; an error before that is thrown or rejected for the exception mappers. Returns
  * undefined for any other result.
  */
-export function settleStream(ctx: RequestContext, result: unknown, streaming: EndpointStreaming): RequestContext | Promise<RequestContext> | undefined {
+export function settleStream(
+  ctx: RequestContext,
+  result: unknown,
+  streaming: EndpointStreaming,
+): RequestContext | Promise<RequestContext> | undefined {
   const restMulti = result instanceof RestMulti ? (result as RestMulti<unknown>) : undefined;
   const value = restMulti ? restMulti.source : result;
   const negotiated = ctx.negotiated ?? DEFAULT_STREAM_TYPE;
-  const source = toStreamSource(value, restMulti !== undefined || streaming.observables || (value instanceof Observable && isStreamingType(negotiated)));
+  const source = toStreamSource(
+    value,
+    restMulti !== undefined || streaming.observables || (value instanceof Observable && isStreamingType(negotiated)),
+  );
   if (!source) return undefined;
   const asLines = restMulti?.jsonArray === false && baseType(negotiated) === 'application/json';
-  const framing = asLines ? { ...framingFor('application/x-ndjson'), mediaType: negotiated } : framingFor(negotiated, streaming.elementType);
+  const framing = asLines
+    ? { ...framingFor('application/x-ndjson'), mediaType: negotiated }
+    : framingFor(negotiated, streaming.elementType);
   const pump = createPump(source, framing, settingsOf(restMulti, streaming.settings), streaming.onError);
   if (streaming.endsOnExpiry) endAtExpiry(ctx, pump);
   const body = new StreamBody(pump);
   const response = new ResponseContext(restMulti?.statusCode ?? 200, body);
   trackStarted(ctx, body);
   for (const [name, headerValue] of restMulti?.headers ?? []) response.headers.add(name, headerValue);
-  if (streaming.elementType && framing.mediaType === 'text/event-stream') response.headers.set('x-sse-content-type', streaming.elementType);
+  if (streaming.elementType && framing.mediaType === 'text/event-stream')
+    response.headers.set('x-sse-content-type', streaming.elementType);
   if (framing.itemsHeader) response.headers.set(framing.itemsHeader[0], framing.itemsHeader[1]);
   const primed = pump.prime();
   if (primed === undefined) return answer(ctx, response, pump);

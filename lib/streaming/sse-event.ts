@@ -30,7 +30,13 @@ export function isSseEvent(value: unknown): value is SseEvent {
 
 /** True when every key of a plain object is an event field (the loose form `{ data, id }`). */
 export function looksLikeSseEvent(value: unknown): value is SseEvent {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    Object.getPrototypeOf(value) !== Object.prototype
+  )
+    return false;
   const keys = Object.keys(value);
   return keys.length > 0 && keys.every((key) => EVENT_KEYS.has(key)) && ('data' in value || 'comment' in value);
 }
@@ -53,12 +59,15 @@ export function formatSseEvent(event: SseEvent, payload: string | undefined): st
   if (event.comment !== undefined) out += fieldLines('', event.comment);
   if (event.id !== undefined) out += `id:${event.id.replace(/[\r\n\0]/g, '')}\n`;
   if (event.event !== undefined) out += `event:${event.event.replace(/[\r\n]/g, '')}\n`;
-  if (event.retry !== undefined && Number.isSafeInteger(event.retry) && event.retry >= 0) out += `retry:${event.retry}\n`;
+  if (event.retry !== undefined && Number.isSafeInteger(event.retry) && event.retry >= 0)
+    out += `retry:${event.retry}\n`;
   if (payload !== undefined) out += fieldLines('data', payload);
   return out === '' ? '' : `${out}\n`;
 }
 
 /** The frame of a plain data item: `data:<line>\n` per line, then a blank line. */
 export function formatSseData(payload: string): string {
-  return payload.indexOf('\n') < 0 && payload.indexOf('\r') < 0 ? `data:${payload}\n\n` : `${fieldLines('data', payload)}\n`;
+  return payload.indexOf('\n') < 0 && payload.indexOf('\r') < 0
+    ? `data:${payload}\n\n`
+    : `${fieldLines('data', payload)}\n`;
 }

@@ -12,7 +12,9 @@ import { formatSize, parseSize } from '../http/size';
 export function streamBudget(size: number | string): number {
   const bytes = typeof size === 'number' ? size : parseSize(size);
   if (!(bytes >= MIN_STREAM_BUDGET)) {
-    throw new RangeError(`A stream buffer size must be at least ${formatSize(MIN_STREAM_BUDGET)}, ${STREAM_BUDGET_MEANING}; got ${String(size)}`);
+    throw new RangeError(
+      `A stream buffer size must be at least ${formatSize(MIN_STREAM_BUDGET)}, ${STREAM_BUDGET_MEANING}; got ${String(size)}`,
+    );
   }
   return bytes;
 }

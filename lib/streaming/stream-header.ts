@@ -13,5 +13,7 @@ export function withStreamHeader<T extends object>(item: T, name: string, value:
 
 /** The header `item` asks for, if any. */
 export function streamHeaderOf(item: unknown): readonly [string, string] | undefined {
-  return typeof item === 'object' && item !== null ? ((item as Record<symbol, readonly [string, string] | undefined>)[HEADER] ?? undefined) : undefined;
+  return typeof item === 'object' && item !== null
+    ? ((item as Record<symbol, readonly [string, string] | undefined>)[HEADER] ?? undefined)
+    : undefined;
 }

@@ -9,7 +9,11 @@ export type StreamSource =
 
 /** True for async iterables: async generators, Web `ReadableStream`s and Node `Readable`s. */
 export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function'
+  );
 }
 
 /** True for the object a `function*` returns; other iterables (arrays, sets) stay values unless wrapped with `multi.from`. */
@@ -18,7 +22,9 @@ export function isGenerator(value: unknown): value is Generator<unknown> {
 }
 
 /** The iterator of an iterable, async first. */
-export function iteratorOf(iterable: Iterable<unknown> | AsyncIterable<unknown>): Iterator<unknown> | AsyncIterator<unknown> {
+export function iteratorOf(
+  iterable: Iterable<unknown> | AsyncIterable<unknown>,
+): Iterator<unknown> | AsyncIterator<unknown> {
   return isAsyncIterable(iterable) ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
 }
 

@@ -4,7 +4,10 @@ import type { StreamSink } from './stream-sink';
 const encoder = new TextEncoder();
 
 /** A `ReadableStream` of bytes and the sink that fills it; the reader's pace is the backpressure. */
-export function webSink(highWaterMark = 16384): { readonly stream: ReadableStream<Uint8Array>; readonly sink: StreamSink } {
+export function webSink(highWaterMark = 16384): {
+  readonly stream: ReadableStream<Uint8Array>;
+  readonly sink: StreamSink;
+} {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let ready: (() => void) | undefined;
   let closed: (() => void) | undefined;

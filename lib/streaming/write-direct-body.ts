@@ -23,7 +23,8 @@ function nodeHeaders(response: ResponseContext): OutgoingHttpHeaders {
 /** `Content-Type` and `Content-Length` of `body`, unless the response has its own. */
 export function setBodyHeaders(response: ResponseContext, body: DirectBody): void {
   if (!response.headers.has('content-type')) response.headers.set('content-type', body.mediaType);
-  if (body.length !== undefined && !response.headers.has('content-length')) response.headers.set('content-length', body.length);
+  if (body.length !== undefined && !response.headers.has('content-length'))
+    response.headers.set('content-length', body.length);
 }
 
 /** Sends `body` on Node's response: the head, then the body as it comes (only the head for HEAD). */
@@ -50,7 +51,8 @@ export function writeDirectBody(ctx: RequestContext, body: DirectBody): Response
     return new Response(null, { status: response.status, headers: response.headers.toInit() });
   }
   const outgoing = nodeResponseOf(ctx);
-  if (!outgoing) return new Response(body.toWebStream(), { status: response.status, headers: response.headers.toInit() });
+  if (!outgoing)
+    return new Response(body.toWebStream(), { status: response.status, headers: response.headers.toInit() });
   // The first bytes are already there (streams are primed, files stat-ed), so the headers leave with them.
   outgoing.writeHead(response.status, nodeHeaders(response));
   body.writeTo(outgoing);

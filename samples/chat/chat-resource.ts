@@ -1,6 +1,17 @@
 /** `/chat`: messages posted by anyone reach every open stream, on every instance sharing the broadcast backplane. */
 import { z } from 'zod';
-import { broadcast, Consumes, GET, HeaderParam, Path, POST, Produces, ResponseStatus, type Multi, type SseEvent } from '../../lib';
+import {
+  broadcast,
+  Consumes,
+  GET,
+  HeaderParam,
+  Path,
+  POST,
+  Produces,
+  ResponseStatus,
+  type Multi,
+  type SseEvent,
+} from '../../lib';
 
 /** A chat message, checked by its zod schema before it is published. */
 export class ChatMessage {

@@ -1,7 +1,19 @@
 /** `/cheeses`: every parameter kind, the same through `@BeanParam`, and a class-local exception mapper. */
 import {
-  BeanParam, Consumes, GET, Path, POST, Produces, RestCookie, RestForm, RestHeader, RestMatrix, RestPath, RestQuery,
-  RestResponse, ServerExceptionMapper,
+  BeanParam,
+  Consumes,
+  GET,
+  Path,
+  POST,
+  Produces,
+  RestCookie,
+  RestForm,
+  RestHeader,
+  RestMatrix,
+  RestPath,
+  RestQuery,
+  RestResponse,
+  ServerExceptionMapper,
 } from '../../lib';
 import { CheeseParams } from './cheese-params';
 
@@ -52,7 +64,10 @@ export class CheeseResource {
   /** Local to this class: other resources' errors are not mapped here. */
   @ServerExceptionMapper()
   unknownCheese(error: UnknownCheeseException): RestResponse<string> {
-    return RestResponse.ResponseBuilder.status<string>(404).entity(`Unknown cheese: ${error.cheese}`).type('text/plain').build();
+    return RestResponse.ResponseBuilder.status<string>(404)
+      .entity(`Unknown cheese: ${error.cheese}`)
+      .type('text/plain')
+      .build();
   }
 }
 

@@ -21,7 +21,10 @@ export class SupplyChainException extends Error {
 export class StockMappers {
   @ServerExceptionMapper()
   outOfStock(error: OutOfStockException): RestResponse<string> {
-    return RestResponse.ResponseBuilder.status<string>(409).entity(`Out of stock: ${error.product}`).type('text/plain').build();
+    return RestResponse.ResponseBuilder.status<string>(409)
+      .entity(`Out of stock: ${error.product}`)
+      .type('text/plain')
+      .build();
   }
 }
 

@@ -44,7 +44,8 @@ export class FruitResource {
 
   @DELETE
   delete(fruit: Fruit): Fruit[] {
-    for (let i = this.#fruits.length - 1; i >= 0; i--) if (this.#fruits[i].name === fruit.name) this.#fruits.splice(i, 1);
+    for (let i = this.#fruits.length - 1; i >= 0; i--)
+      if (this.#fruits[i].name === fruit.name) this.#fruits.splice(i, 1);
     return this.#fruits;
   }
 }

@@ -10,7 +10,10 @@ export class UploadsReadiness implements HealthCheck {
   async call(): Promise<HealthCheckResponse> {
     const writable = await mkdir(this.#directory, { recursive: true })
       .then(() => access(this.#directory, constants.W_OK))
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     return HealthCheckResponse.named('uploads-directory').status(writable).withData('directory', '.uploads').build();
   }
 }

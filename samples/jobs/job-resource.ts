@@ -2,7 +2,21 @@
 import { randomUUID } from 'node:crypto';
 import { interval, map, take } from 'rxjs';
 import { z } from 'zod';
-import { GET, HeaderParam, Path, POST, Produces, QueryParam, ResponseBuilder, RestPath, resumable, resume, type Multi, type RestResponse, type SseEvent } from '../../lib';
+import {
+  GET,
+  HeaderParam,
+  Path,
+  POST,
+  Produces,
+  QueryParam,
+  ResponseBuilder,
+  RestPath,
+  resumable,
+  resume,
+  type Multi,
+  type RestResponse,
+  type SseEvent,
+} from '../../lib';
 
 /** What one step of a job reports. */
 export interface JobStep {
@@ -25,7 +39,14 @@ export class JobResource {
     @QueryParam('grace', { schema: z.coerce.number().int().min(0).max(3_600_000).optional() }) grace?: number,
   ): Promise<RestResponse<never>> {
     const id = randomUUID();
-    await resumable<JobStep>(`jobs/${id}`, interval(every).pipe(take(steps), map((k) => ({ step: k + 1 }))), { grace: grace ?? GRACE_MS });
+    await resumable<JobStep>(
+      `jobs/${id}`,
+      interval(every).pipe(
+        take(steps),
+        map((k) => ({ step: k + 1 })),
+      ),
+      { grace: grace ?? GRACE_MS },
+    );
     return ResponseBuilder.status<never>(202).location(`/jobs/${id}`).build();
   }
 
@@ -36,7 +57,10 @@ export class JobResource {
   @GET
   @Path('{id}/events')
   @Produces('text/event-stream')
-  events(@RestPath() id: string, @HeaderParam('Last-Event-ID') lastEventId?: string): Promise<Multi<SseEvent> | undefined> {
+  events(
+    @RestPath() id: string,
+    @HeaderParam('Last-Event-ID') lastEventId?: string,
+  ): Promise<Multi<SseEvent> | undefined> {
     return resume(`jobs/${id}`, { lastEventId });
   }
 }

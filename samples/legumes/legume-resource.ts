@@ -14,7 +14,11 @@ export class ReadOnlyFilter {
   @ReadOnly
   rejectWrites(ctx: RequestContext): RestResponse<string> | undefined {
     if (ctx.method === 'GET' || ctx.method === 'HEAD') return undefined;
-    return RestResponse.ResponseBuilder.status<string>(405).allow('GET', 'HEAD').entity(`${ctx.method} is not allowed on legumes`).type('text/plain').build();
+    return RestResponse.ResponseBuilder.status<string>(405)
+      .allow('GET', 'HEAD')
+      .entity(`${ctx.method} is not allowed on legumes`)
+      .type('text/plain')
+      .build();
   }
 }
 

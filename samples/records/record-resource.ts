@@ -1,14 +1,30 @@
 /** `/records`: web links and HAL, with link targets list, self, update and delete. */
 import {
-  Consumes, Context, DELETE, GET, HalService, InjectRestLinks, NotFoundException, Path, Produces, PUT, RestLink, RestLinkType,
-  RestMediaType, RestPath, type HalCollectionWrapper,
+  Consumes,
+  Context,
+  DELETE,
+  GET,
+  HalService,
+  InjectRestLinks,
+  NotFoundException,
+  Path,
+  Produces,
+  PUT,
+  RestLink,
+  RestLinkType,
+  RestMediaType,
+  RestPath,
+  type HalCollectionWrapper,
 } from '../../lib';
 import { DataRecord, type RecordUpdate } from './data-record';
 
 @Path('records')
 @Produces('application/json', RestMediaType.APPLICATION_HAL_JSON)
 export class RecordResource {
-  readonly #records: DataRecord[] = [new DataRecord(1, 'first', 'First value'), new DataRecord(2, 'second', 'Second value')];
+  readonly #records: DataRecord[] = [
+    new DataRecord(1, 'first', 'First value'),
+    new DataRecord(2, 'second', 'Second value'),
+  ];
 
   @GET
   @RestLink({ rel: 'list', entityType: DataRecord })
@@ -21,7 +37,9 @@ export class RecordResource {
   @GET
   @Path('hal-wrapped')
   wrapped(@Context() hal: HalService): HalCollectionWrapper<DataRecord> {
-    return hal.toHalCollectionWrapper(this.#records, 'records', DataRecord).addLinks({ href: '/records/1', rel: 'first-record' });
+    return hal
+      .toHalCollectionWrapper(this.#records, 'records', DataRecord)
+      .addLinks({ href: '/records/1', rel: 'first-record' });
   }
 
   @GET

@@ -14,10 +14,18 @@ export async function devToken(sub: string, groups: readonly string[], seconds =
   const jose = require('jose') as typeof Jose;
   const folder = __dirname.replace(/[\\/]dist[\\/]samples[\\/]security$/, '/samples/security');
   const key = await jose.importPKCS8(readFileSync(join(folder, 'dev-private-key.pem'), 'utf8'), 'ES256');
-  return new jose.SignJWT({ groups: [...groups] }).setProtectedHeader({ alg: 'ES256' }).setSubject(sub).setIssuer(DEV_ISSUER).setIssuedAt().setExpirationTime(`${seconds}s`).sign(key);
+  return new jose.SignJWT({ groups: [...groups] })
+    .setProtectedHeader({ alg: 'ES256' })
+    .setSubject(sub)
+    .setIssuer(DEV_ISSUER)
+    .setIssuedAt()
+    .setExpirationTime(`${seconds}s`)
+    .sign(key);
 }
 
 if (require.main === module) {
   const [sub = 'alice', roles = 'user', seconds = '3600'] = process.argv.slice(2);
-  void devToken(sub, roles.split(',').filter(Boolean), Number(seconds)).then((token) => process.stdout.write(`${token}\n`));
+  void devToken(sub, roles.split(',').filter(Boolean), Number(seconds)).then((token) =>
+    process.stdout.write(`${token}\n`),
+  );
 }

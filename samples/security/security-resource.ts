@@ -9,7 +9,8 @@ const started = Date.now();
 
 @Path('me')
 export class MeResource {
-  @GET @Authenticated
+  @GET
+  @Authenticated
   me(security: SecurityContext): { name: string; roles: readonly string[] } {
     return { name: security.userPrincipal!.name, roles: security.roles };
   }
@@ -17,7 +18,9 @@ export class MeResource {
 
 @Path('admin')
 export class AdminResource {
-  @GET @Path('stats') @RolesAllowed('admin')
+  @GET
+  @Path('stats')
+  @RolesAllowed('admin')
   stats(): { uptimeSeconds: number } {
     return { uptimeSeconds: Math.floor((Date.now() - started) / 1000) };
   }

@@ -1,5 +1,15 @@
 /** `/stored-fruits`: the redirect example: POST stores a Fruit and answers 303 to its GET. */
-import { Consumes, GET, NotFoundException, Path, POST, Produces, RestPath, RestResponse, Transactional } from '../../lib';
+import {
+  Consumes,
+  GET,
+  NotFoundException,
+  Path,
+  POST,
+  Produces,
+  RestPath,
+  RestResponse,
+  Transactional,
+} from '../../lib';
 import { Fruit } from '../fruits/fruit';
 
 /** A stored fruit, with the id the server assigned. */

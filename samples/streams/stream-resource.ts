@@ -27,7 +27,12 @@ export class StreamResource {
     return multi(
       new Observable<string>((subscriber) => {
         this.#active++;
-        const subscription = ticks.pipe(map(String), finalize(() => this.#active--)).subscribe(subscriber);
+        const subscription = ticks
+          .pipe(
+            map(String),
+            finalize(() => this.#active--),
+          )
+          .subscribe(subscriber);
         return subscription;
       }),
     );

@@ -1,5 +1,14 @@
 import {
-  GET, HttpHeaders, NotFoundException, Path, RequestContext, ResourceInfo, RestRequest, RestResponse, ServerExceptionMapper, UriInfo,
+  GET,
+  HttpHeaders,
+  NotFoundException,
+  Path,
+  RequestContext,
+  ResourceInfo,
+  RestRequest,
+  RestResponse,
+  ServerExceptionMapper,
+  UriInfo,
 } from '../../lib';
 import { buildApp, call } from '../support/app';
 
@@ -9,7 +18,17 @@ class OutOfStock extends Error {}
 class ContextMappers {
   @ServerExceptionMapper()
   outOfStock(error: OutOfStock, uri: UriInfo, headers: HttpHeaders, request: RestRequest, ctx: RequestContext) {
-    return RestResponse.status(409, [error.message, uri.path, uri.queryParameters.get('q'), headers.headerString('x-tenant'), request.method, ctx.method].join('|'));
+    return RestResponse.status(
+      409,
+      [
+        error.message,
+        uri.path,
+        uri.queryParameters.get('q'),
+        headers.headerString('x-tenant'),
+        request.method,
+        ctx.method,
+      ].join('|'),
+    );
   }
 
   @ServerExceptionMapper()
@@ -20,11 +39,18 @@ class ContextMappers {
 
 @Path('stock')
 class Stock {
-  @GET @Path('{item}') get(item: string): string { throw new OutOfStock(item); }
-  @GET @Path('local/{item}') local(item: string): string { throw new RangeError(item); }
+  @GET @Path('{item}') get(item: string): string {
+    throw new OutOfStock(item);
+  }
+  @GET @Path('local/{item}') local(item: string): string {
+    throw new RangeError(item);
+  }
   @ServerExceptionMapper()
   range(error: RangeError, info: ResourceInfo, uri: UriInfo) {
-    return RestResponse.status(416, `${info.resourceClass?.name}#${info.resourceMethod} ${error.message} ${uri.pathParameters.item}`);
+    return RestResponse.status(
+      416,
+      `${info.resourceClass?.name}#${info.resourceMethod} ${error.message} ${uri.pathParameters.item}`,
+    );
   }
 }
 

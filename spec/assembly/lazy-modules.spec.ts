@@ -16,11 +16,27 @@ interface Loaded {
 }
 
 async function loadedBy(feature: string): Promise<Loaded> {
-  const { stdout } = await run(process.execPath, ['-r', './spec/support/register-ts.js', 'spec/assembly/programs/plain-app.ts'], { cwd: root, env: { ...process.env, FEATURE: feature } });
+  const { stdout } = await run(
+    process.execPath,
+    ['-r', './spec/support/register-ts.js', 'spec/assembly/programs/plain-app.ts'],
+    { cwd: root, env: { ...process.env, FEATURE: feature } },
+  );
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Loaded;
 }
 
-const OPTIONAL = ['yaml', 'swagger-ui-dist', 'prom-client', '@opentelemetry/api', 'ioredis', 'busboy', 'eventsource-parser', 'date-fns', 'mime-types', 'mime-db', 'zod'];
+const OPTIONAL = [
+  'yaml',
+  'swagger-ui-dist',
+  'prom-client',
+  '@opentelemetry/api',
+  'ioredis',
+  'busboy',
+  'eventsource-parser',
+  'date-fns',
+  'mime-types',
+  'mime-db',
+  'zod',
+];
 
 describe('a plain application', () => {
   it('loads none of the optional packages, nor RxJS whole, while it serves', async () => {
@@ -37,9 +53,13 @@ describe('a plain application', () => {
     ['metrics', ['prom-client']],
     ['openapi', ['yaml', 'zod']],
     ['dates', ['date-fns']],
-  ])('loads the packages of %s once that feature is used', async (feature, expected) => {
-    const loaded = await loadedBy(feature);
-    expect(loaded.statuses.every((status) => status < 500)).toBe(true);
-    expect(loaded.packages).toEqual(expect.arrayContaining(expected));
-  }, 30_000);
+  ])(
+    'loads the packages of %s once that feature is used',
+    async (feature, expected) => {
+      const loaded = await loadedBy(feature);
+      expect(loaded.statuses.every((status) => status < 500)).toBe(true);
+      expect(loaded.packages).toEqual(expect.arrayContaining(expected));
+    },
+    30_000,
+  );
 });

@@ -19,14 +19,24 @@ export interface BenchRoute {
   readonly expected: string;
 }
 
-const ECHO_BODY = JSON.stringify({ name: 'Banana', description: 'Yellow and bent', stock: 12, tags: ['fruit', 'soft'] });
+const ECHO_BODY = JSON.stringify({
+  name: 'Banana',
+  description: 'Yellow and bent',
+  stock: 12,
+  tags: ['fruit', 'soft'],
+});
 
 /** What `GET /hello` answers, as `text/plain`. */
 export const HELLO = 'Hello, World!';
 
 export const BENCH_ROUTES: readonly BenchRoute[] = [
   { name: 'GET /hello', method: 'GET', path: '/hello', expected: HELLO },
-  { name: 'GET /users/:id?fields=a,b', method: 'GET', path: '/users/42?fields=a,b', expected: '{"id":42,"fields":["a","b"]}' },
+  {
+    name: 'GET /users/:id?fields=a,b',
+    method: 'GET',
+    path: '/users/42?fields=a,b',
+    expected: '{"id":42,"fields":["a","b"]}',
+  },
   { name: 'POST /echo', method: 'POST', path: '/echo', body: ECHO_BODY, expected: ECHO_BODY },
 ];
 

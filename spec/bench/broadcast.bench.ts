@@ -97,7 +97,9 @@ function p99(values: Float64Array): number {
 
 async function waitForSubscribers(port: number, count: number): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const { subscribers } = (await (await fetch(`http://127.0.0.1:${port}/bench/subscribers`)).json()) as { subscribers: number };
+    const { subscribers } = (await (await fetch(`http://127.0.0.1:${port}/bench/subscribers`)).json()) as {
+      subscribers: number;
+    };
     if (subscribers >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -105,7 +107,14 @@ async function waitForSubscribers(port: number, count: number): Promise<void> {
 }
 
 /** Publishes at each rate on `publisher` and reports what `subscribers` (on `servers`) received. */
-async function measureRates(label: string, publisher: ChildServer, servers: readonly ChildServer[], subscribers: Subscribers, total: number, rates = RATES): Promise<Record<string, number | string>[]> {
+async function measureRates(
+  label: string,
+  publisher: ChildServer,
+  servers: readonly ChildServer[],
+  subscribers: Subscribers,
+  total: number,
+  rates = RATES,
+): Promise<Record<string, number | string>[]> {
   const rows: Record<string, number | string>[] = [];
   for (const rate of rates) {
     subscribers.reset();
@@ -115,12 +124,22 @@ async function measureRates(label: string, publisher: ChildServer, servers: read
     const expected = (rate * PUBLISH_MS * total) / 1000;
     // Up to 5 s more for the last events to arrive.
     const deadline = Date.now() + PUBLISH_MS + 5000;
-    while (subscribers.received() < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (subscribers.received() < expected && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     clearInterval(rss);
     const delivered = subscribers.received() / expected;
     const latency = p99(subscribers.latencies());
-    note(`  ${label.padEnd(26)} ${String(rate).padStart(6)} events/s × ${total} subscribers: ${(delivered * 100).toFixed(1)} % delivered, p99 ${latency.toFixed(1)} ms publish-to-receive, server RSS ${(peakRss / 1048576).toFixed(0)} MB`);
-    rows.push({ backend: label, rate, subscribers: total, deliveredPercent: Math.round(delivered * 1000) / 10, p99Ms: Math.round(latency * 10) / 10, rssMB: Math.round(peakRss / 1048576) });
+    note(
+      `  ${label.padEnd(26)} ${String(rate).padStart(6)} events/s × ${total} subscribers: ${(delivered * 100).toFixed(1)} % delivered, p99 ${latency.toFixed(1)} ms publish-to-receive, server RSS ${(peakRss / 1048576).toFixed(0)} MB`,
+    );
+    rows.push({
+      backend: label,
+      rate,
+      subscribers: total,
+      deliveredPercent: Math.round(delivered * 1000) / 10,
+      p99Ms: Math.round(latency * 10) / 10,
+      rssMB: Math.round(peakRss / 1048576),
+    });
   }
   return rows;
 }
@@ -144,8 +163,14 @@ async function startRedis(): Promise<{ url: string; stop: () => void } | undefin
   }
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'rxrest-bench-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept') && resolve()));
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  await new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept') && resolve()),
+  );
   return {
     url: `redis://127.0.0.1:${port}`,
     stop: () => {
@@ -159,24 +184,29 @@ async function startRedis(): Promise<{ url: string; stop: () => void } | undefin
 function resumeOnce(port: number, marker: string, agent: Agent): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/bench/history', agent, headers: { 'last-event-id': marker } }, (res) => {
-      let events = 0;
-      let pending = '';
-      res.setEncoding('utf8');
-      let head = '';
-      res.on('data', (chunk: string) => {
-        if (head.length < 300) head += chunk.slice(0, 300);
-        const blocks = (pending + chunk).split('\n\n');
-        pending = blocks.pop()!;
-        events += blocks.length;
-        if (events >= MISSED) {
-          resolve(performance.now() - started);
-          req.destroy();
-        }
-      });
-      res.on('error', () => undefined);
-      res.on('close', () => reject(new Error(`a resuming client got ${events} events of ${MISSED} (status ${res.statusCode}): ${head}`)));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: '/bench/history', agent, headers: { 'last-event-id': marker } },
+      (res) => {
+        let events = 0;
+        let pending = '';
+        res.setEncoding('utf8');
+        let head = '';
+        res.on('data', (chunk: string) => {
+          if (head.length < 300) head += chunk.slice(0, 300);
+          const blocks = (pending + chunk).split('\n\n');
+          pending = blocks.pop()!;
+          events += blocks.length;
+          if (events >= MISSED) {
+            resolve(performance.now() - started);
+            req.destroy();
+          }
+        });
+        res.on('error', () => undefined);
+        res.on('close', () =>
+          reject(new Error(`a resuming client got ${events} events of ${MISSED} (status ${res.statusCode}): ${head}`)),
+        );
+      },
+    );
     req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
     req.end();
   });
@@ -184,17 +214,33 @@ function resumeOnce(port: number, marker: string, agent: Agent): Promise<number>
 
 /** `MISSED` events stored on `servers[0]`; one client, then `RESUMERS` spread over `servers`, resume after the marker. */
 async function measureResume(label: string, servers: readonly ChildServer[]): Promise<Record<string, number | string>> {
-  const { marker } = (await (await fetch(`http://127.0.0.1:${servers[0]!.port}/bench/fill?count=${MISSED}`, { method: 'POST' })).json()) as { marker: string };
+  const { marker } = (await (
+    await fetch(`http://127.0.0.1:${servers[0]!.port}/bench/fill?count=${MISSED}`, { method: 'POST' })
+  ).json()) as { marker: string };
   const agent = new Agent({ keepAlive: false, maxSockets: RESUMERS });
   const alone = await resumeOnce(servers.at(-1)!.port, marker, agent);
   const started = performance.now();
-  const each = (await Promise.all(Array.from({ length: RESUMERS }, (_, n) => resumeOnce(servers[n % servers.length]!.port, marker, agent)))).sort((a, b) => a - b);
+  const each = (
+    await Promise.all(
+      Array.from({ length: RESUMERS }, (_, n) => resumeOnce(servers[n % servers.length]!.port, marker, agent)),
+    )
+  ).sort((a, b) => a - b);
   const all = performance.now() - started;
   agent.destroy();
   const median = each[Math.floor(each.length / 2)]!;
   const worst = each[Math.min(each.length - 1, Math.floor(each.length * 0.99))]!;
-  note(`  ${label.padEnd(26)} resume of ${MISSED.toLocaleString('en')} missed events: one client ${alone.toFixed(0)} ms; ${RESUMERS} at once ${(all / 1000).toFixed(1)} s in all (each: median ${median.toFixed(0)} ms, p99 ${worst.toFixed(0)} ms)`);
-  return { backend: label, resumeMissed: MISSED, resumeOneMs: Math.round(alone), resumers: RESUMERS, resumeAllMs: Math.round(all), resumeMedianMs: Math.round(median), resumeP99Ms: Math.round(worst) };
+  note(
+    `  ${label.padEnd(26)} resume of ${MISSED.toLocaleString('en')} missed events: one client ${alone.toFixed(0)} ms; ${RESUMERS} at once ${(all / 1000).toFixed(1)} s in all (each: median ${median.toFixed(0)} ms, p99 ${worst.toFixed(0)} ms)`,
+  );
+  return {
+    backend: label,
+    resumeMissed: MISSED,
+    resumeOneMs: Math.round(alone),
+    resumers: RESUMERS,
+    resumeAllMs: Math.round(all),
+    resumeMedianMs: Math.round(median),
+    resumeP99Ms: Math.round(worst),
+  };
 }
 
 /** The bytes Redis holds for the `history` topic's stream (the marker and `MISSED` events), per 10,000 events. */
@@ -204,16 +250,30 @@ async function streamMemory(url: string): Promise<Record<string, number | string
     const bytes = Number(await redis.call('MEMORY', 'USAGE', 'rxrest:stream:history', 'SAMPLES', '0'));
     const length = Number(await redis.call('XLEN', 'rxrest:stream:history'));
     const per10k = (bytes / length) * 10_000;
-    note(`  Redis Streams memory: ${length.toLocaleString('en')} events of ~40 bytes of JSON take ${(bytes / 1048576).toFixed(2)} MB (${(per10k / 1048576).toFixed(2)} MB per 10,000 retained events)`);
-    return { backend: 'redis-streams', retainedEvents: length, redisBytes: bytes, redisMBPer10k: Math.round((per10k / 1048576) * 100) / 100 };
+    note(
+      `  Redis Streams memory: ${length.toLocaleString('en')} events of ~40 bytes of JSON take ${(bytes / 1048576).toFixed(2)} MB (${(per10k / 1048576).toFixed(2)} MB per 10,000 retained events)`,
+    );
+    return {
+      backend: 'redis-streams',
+      retainedEvents: length,
+      redisBytes: bytes,
+      redisMBPer10k: Math.round((per10k / 1048576) * 100) / 100,
+    };
   } finally {
     redis.disconnect();
   }
 }
 
 /** Two fresh instances on `backend` sharing `redis`, given to `measure` and stopped after it. */
-async function withTwoInstances<T>(backend: 'redis' | 'redis-streams', url: string, measure: (servers: readonly ChildServer[]) => Promise<T>): Promise<T> {
-  const servers = await Promise.all([startChildServer('broadcast-server', [backend, url]), startChildServer('broadcast-server', [backend, url])]);
+async function withTwoInstances<T>(
+  backend: 'redis' | 'redis-streams',
+  url: string,
+  measure: (servers: readonly ChildServer[]) => Promise<T>,
+): Promise<T> {
+  const servers = await Promise.all([
+    startChildServer('broadcast-server', [backend, url]),
+    startChildServer('broadcast-server', [backend, url]),
+  ]);
   try {
     return await measure(servers);
   } finally {
@@ -222,10 +282,18 @@ async function withTwoInstances<T>(backend: 'redis' | 'redis-streams', url: stri
 }
 
 /** The rates on two instances: half the subscribers on each, events published on the first. */
-function measureTwoInstances(label: string, backend: 'redis' | 'redis-streams', url: string, rates = RATES): Promise<Record<string, number | string>[]> {
+function measureTwoInstances(
+  label: string,
+  backend: 'redis' | 'redis-streams',
+  url: string,
+  rates = RATES,
+): Promise<Record<string, number | string>[]> {
   return withTwoInstances(backend, url, async (servers) => {
     const half = SUBSCRIBERS / 2;
-    const subscribers = await subscribe(servers.map((server) => server.port), half);
+    const subscribers = await subscribe(
+      servers.map((server) => server.port),
+      half,
+    );
     for (const server of servers) await waitForSubscribers(server.port, half);
     const rows = await measureRates(label, servers[0]!, servers, subscribers, SUBSCRIBERS, rates);
     subscribers.close();
@@ -245,13 +313,22 @@ async function compareRedisBackends(url: string): Promise<Record<string, number 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const pubsub = median(p99s.redis);
   const streams = median(p99s['redis-streams']);
-  note(`  ${COMPARED_RATE} events/s, median of ${COMPARED_ROUNDS} interleaved rounds: p99 pub/sub ${pubsub} ms, Streams ${streams} ms = ${(streams / pubsub).toFixed(2)}× pub/sub`);
-  return { compared: `${COMPARED_RATE} events/s`, pubsubP99Ms: pubsub, streamsP99Ms: streams, ratio: Math.round((streams / pubsub) * 100) / 100 };
+  note(
+    `  ${COMPARED_RATE} events/s, median of ${COMPARED_ROUNDS} interleaved rounds: p99 pub/sub ${pubsub} ms, Streams ${streams} ms = ${(streams / pubsub).toFixed(2)}× pub/sub`,
+  );
+  return {
+    compared: `${COMPARED_RATE} events/s`,
+    pubsubP99Ms: pubsub,
+    streamsP99Ms: streams,
+    ratio: Math.round((streams / pubsub) * 100) / 100,
+  };
 }
 
 /** Runs every half and prints their lines; returns the rows. */
 export async function runBroadcastBench(): Promise<Record<string, number | string>[]> {
-  note(`Events published inside the server for ${PUBLISH_MS / 1000} s at each rate; ${SUBSCRIBERS} SSE clients in this process parse every event; p99 over the last ${LATENCY_SAMPLES.toLocaleString('en')} events`);
+  note(
+    `Events published inside the server for ${PUBLISH_MS / 1000} s at each rate; ${SUBSCRIBERS} SSE clients in this process parse every event; p99 over the last ${LATENCY_SAMPLES.toLocaleString('en')} events`,
+  );
   const rows: Record<string, number | string>[] = [];
   const memory = await startChildServer('broadcast-server', ['memory']);
   try {
@@ -275,7 +352,11 @@ export async function runBroadcastBench(): Promise<Record<string, number | strin
     rows.push(...(await measureTwoInstances('Redis Streams, 2 instances', 'redis-streams', redis.url)));
     rows.push(await compareRedisBackends(redis.url));
     // On instances of their own: the 10,000 events/s step above leaves the ones it overloaded busy for a while.
-    rows.push(await withTwoInstances('redis-streams', redis.url, (servers) => measureResume('Redis Streams, 2 instances', servers)));
+    rows.push(
+      await withTwoInstances('redis-streams', redis.url, (servers) =>
+        measureResume('Redis Streams, 2 instances', servers),
+      ),
+    );
     rows.push(await streamMemory(redis.url));
   } finally {
     redis.stop();

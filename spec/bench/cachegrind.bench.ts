@@ -39,13 +39,19 @@ export function parseCachegrindSummary(stderr: string): CacheCounts {
 
 function send(port: number, route: BenchRoute, agent: Agent): Promise<void> {
   return new Promise((resolve, reject) => {
-    const headers = route.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(route.body) };
-    const sent = request({ host: '127.0.0.1', port, path: route.path, method: route.method, agent, headers }, (response) => {
-      if (response.statusCode !== 200) reject(new Error(`${route.name}: status ${response.statusCode}`));
-      response.resume();
-      response.once('end', resolve);
-      response.once('error', reject);
-    });
+    const headers =
+      route.body === undefined
+        ? {}
+        : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(route.body) };
+    const sent = request(
+      { host: '127.0.0.1', port, path: route.path, method: route.method, agent, headers },
+      (response) => {
+        if (response.statusCode !== 200) reject(new Error(`${route.name}: status ${response.statusCode}`));
+        response.resume();
+        response.once('end', resolve);
+        response.once('error', reject);
+      },
+    );
     sent.once('error', reject);
     sent.end(route.body);
   });
@@ -74,9 +80,16 @@ async function countRun(name: ServerName, route: BenchRoute, count: number): Pro
  * side by side, their difference divided by `COUNTED_REQUESTS`. Start-up and compilation fall out.
  */
 export async function countPerRequest(name: ServerName, route: BenchRoute): Promise<CacheCounts> {
-  const [short, long] = await Promise.all([countRun(name, route, WARM_REQUESTS), countRun(name, route, WARM_REQUESTS + COUNTED_REQUESTS)]);
+  const [short, long] = await Promise.all([
+    countRun(name, route, WARM_REQUESTS),
+    countRun(name, route, WARM_REQUESTS + COUNTED_REQUESTS),
+  ]);
   const per = (key: keyof CacheCounts): number => (long[key] - short[key]) / COUNTED_REQUESTS;
-  return { instructions: per('instructions'), instructionMisses: per('instructionMisses'), dataMisses: per('dataMisses') };
+  return {
+    instructions: per('instructions'),
+    instructionMisses: per('instructionMisses'),
+    dataMisses: per('dataMisses'),
+  };
 }
 
 function hasValgrind(): boolean {
@@ -92,14 +105,19 @@ const thousands = (value: number): string => `${(value / 1000).toFixed(1)}k`;
 
 /** Counts rxrest and bare Hono on each route and prints them with their ratios (a few minutes per route). */
 export async function runCachegrindBench(routes: readonly BenchRoute[], note: (line: string) => void): Promise<void> {
-  if (!hasValgrind()) return note('(cachegrind benchmark skipped: valgrind is not installed; apt-get install -y valgrind)');
-  note(`Cachegrind: per request over requests ${WARM_REQUESTS + 1}–${WARM_REQUESTS + COUNTED_REQUESTS}, one keep-alive connection, node --predictable --single-threaded`);
+  if (!hasValgrind())
+    return note('(cachegrind benchmark skipped: valgrind is not installed; apt-get install -y valgrind)');
+  note(
+    `Cachegrind: per request over requests ${WARM_REQUESTS + 1}–${WARM_REQUESTS + COUNTED_REQUESTS}, one keep-alive connection, node --predictable --single-threaded`,
+  );
   for (const route of routes) {
     const rxrest = await countPerRequest('rxrest', route);
     const hono = await countPerRequest('hono', route);
     const ratio = (key: keyof CacheCounts): string => (rxrest[key] / hono[key]).toFixed(3);
-    note(`  ${route.name.padEnd(16)} instructions rxrest ${thousands(rxrest.instructions)} hono ${thousands(hono.instructions)} (×${ratio('instructions')})` +
-      `   I1 misses ${Math.round(rxrest.instructionMisses)} / ${Math.round(hono.instructionMisses)} (×${ratio('instructionMisses')})` +
-      `   D1 misses ${Math.round(rxrest.dataMisses)} / ${Math.round(hono.dataMisses)} (×${ratio('dataMisses')})`);
+    note(
+      `  ${route.name.padEnd(16)} instructions rxrest ${thousands(rxrest.instructions)} hono ${thousands(hono.instructions)} (×${ratio('instructions')})` +
+        `   I1 misses ${Math.round(rxrest.instructionMisses)} / ${Math.round(hono.instructionMisses)} (×${ratio('instructionMisses')})` +
+        `   D1 misses ${Math.round(rxrest.dataMisses)} / ${Math.round(hono.dataMisses)} (×${ratio('dataMisses')})`,
+    );
   }
 }

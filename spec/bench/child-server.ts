@@ -23,9 +23,17 @@ export function rssBytes(pid: number): number {
  * Starts `servers/<script>.js` with `args` and Node's `nodeFlags` (under `taskset -c <cpu>` when `cpu` is given) and waits for
  * the `LISTENING <port>` line it prints.
  */
-export function startChildServer(script: string, args: readonly string[] = [], cpu?: string, nodeFlags: readonly string[] = []): Promise<ChildServer> {
+export function startChildServer(
+  script: string,
+  args: readonly string[] = [],
+  cpu?: string,
+  nodeFlags: readonly string[] = [],
+): Promise<ChildServer> {
   const node = [...nodeFlags, join(__dirname, 'servers', `${script}.js`), ...args];
-  const child = cpu === undefined ? spawn(process.execPath, node, { stdio: 'pipe' }) : spawn('taskset', ['-c', cpu, process.execPath, ...node], { stdio: 'pipe' });
+  const child =
+    cpu === undefined
+      ? spawn(process.execPath, node, { stdio: 'pipe' })
+      : spawn('taskset', ['-c', cpu, process.execPath, ...node], { stdio: 'pipe' });
   // The servers' logs when asked (BENCH_SERVER_LOG=1): they say why a measurement went wrong.
   if (process.env.BENCH_SERVER_LOG) child.stderr.pipe(process.stderr);
   else child.stderr.resume();

@@ -14,17 +14,23 @@ const ROUNDS = 7;
 /** The bench server's contract, as a client application would declare it (the methods never run here). */
 @Path('bench')
 class StreamBenchContract {
-  @GET @Path('ndjson') @Produces('application/x-ndjson')
+  @GET
+  @Path('ndjson')
+  @Produces('application/x-ndjson')
   ndjson(@QueryParam('n') n: number, @QueryParam('source') source: string): Multi<{ i: number }> {
     throw new Error(`a contract: ${n} ${source}`);
   }
 
-  @GET @Path('sse') @Produces('text/event-stream')
+  @GET
+  @Path('sse')
+  @Produces('text/event-stream')
   sse(@QueryParam('n') n: number, @QueryParam('source') source: string): Multi<{ i: number }> {
     throw new Error(`a contract: ${n} ${source}`);
   }
 
-  @GET @Path('json') @Produces('application/json', 'application/x-ndjson')
+  @GET
+  @Path('json')
+  @Produces('application/json', 'application/x-ndjson')
   json(@QueryParam('n') n: number, @QueryParam('source') source: string): Multi<{ i: number }> {
     throw new Error(`a contract: ${n} ${source}`);
   }
@@ -63,14 +69,29 @@ export async function runClientBench(): Promise<Record<string, number | string>[
   try {
     const baseUrl = `http://127.0.0.1:${server.port}`;
     const client = RestClient.create(StreamBenchContract, { baseUrl });
-    const sum = (items: ReturnType<typeof client.ndjson>) => lastValueFrom(items.pipe(reduce((total, item) => total + item.i, 0)));
+    const sum = (items: ReturnType<typeof client.ndjson>) =>
+      lastValueFrom(items.pipe(reduce((total, item) => total + item.i, 0)));
     const rows: Record<string, number | string>[] = [];
     const runs: [string, () => Promise<number>, () => Promise<number>][] = [
-      ['NDJSON', () => sum(client.ndjson(ITEMS, 'range')), () => handWritten(`${baseUrl}/bench/ndjson?n=${ITEMS}&source=range`)],
-      ['SSE', () => sum(client.sse(ITEMS, 'range')), () => handWritten(`${baseUrl}/bench/ndjson?n=${ITEMS}&source=range`)],
-      ['JSON array', () => sum(client.json(ITEMS, 'range')), () => handWritten(`${baseUrl}/bench/ndjson?n=${ITEMS}&source=range`)],
+      [
+        'NDJSON',
+        () => sum(client.ndjson(ITEMS, 'range')),
+        () => handWritten(`${baseUrl}/bench/ndjson?n=${ITEMS}&source=range`),
+      ],
+      [
+        'SSE',
+        () => sum(client.sse(ITEMS, 'range')),
+        () => handWritten(`${baseUrl}/bench/ndjson?n=${ITEMS}&source=range`),
+      ],
+      [
+        'JSON array',
+        () => sum(client.json(ITEMS, 'range')),
+        () => handWritten(`${baseUrl}/bench/ndjson?n=${ITEMS}&source=range`),
+      ],
     ];
-    process.stdout.write(`${ITEMS.toLocaleString('en')} items from the rxrest bench server (a child process), best of ${ROUNDS} rounds, alternating; the baseline always reads NDJSON by hand\n`);
+    process.stdout.write(
+      `${ITEMS.toLocaleString('en')} items from the rxrest bench server (a child process), best of ${ROUNDS} rounds, alternating; the baseline always reads NDJSON by hand\n`,
+    );
     for (const [name, viaClient, byHand] of runs) {
       const viaClientRates: number[] = [];
       const byHandRates: number[] = [];
@@ -84,8 +105,15 @@ export async function runClientBench(): Promise<Record<string, number | string>[
         }
       }
       const ratio = best(viaClientRates) / best(byHandRates);
-      process.stdout.write(`  ${name.padEnd(10)} RestClient ${Math.round(best(viaClientRates)).toLocaleString('en')} items/s, fetch + line splitter ${Math.round(best(byHandRates)).toLocaleString('en')} items/s: ${ratio.toFixed(2)}× (target ≥ 0.8× for NDJSON)\n`);
-      rows.push({ format: name, clientItemsPerSecond: Math.round(best(viaClientRates)), handItemsPerSecond: Math.round(best(byHandRates)), ratio: Math.round(ratio * 100) / 100 });
+      process.stdout.write(
+        `  ${name.padEnd(10)} RestClient ${Math.round(best(viaClientRates)).toLocaleString('en')} items/s, fetch + line splitter ${Math.round(best(byHandRates)).toLocaleString('en')} items/s: ${ratio.toFixed(2)}× (target ≥ 0.8× for NDJSON)\n`,
+      );
+      rows.push({
+        format: name,
+        clientItemsPerSecond: Math.round(best(viaClientRates)),
+        handItemsPerSecond: Math.round(best(byHandRates)),
+        ratio: Math.round(ratio * 100) / 100,
+      });
     }
     return rows;
   } finally {

@@ -55,13 +55,19 @@ function overHttp1(port: number, path: string, ca: Buffer): Promise<number> {
 /** `/hello` requests a second: h2load's figure, or the bench's own client (4 sessions × 50 streams at a time). */
 async function helloRate(port: number, ca: Buffer): Promise<{ rate: number; tool: string }> {
   try {
-    const output = execFileSync('h2load', ['-n', '100000', '-c', '4', '-m', '50', `https://127.0.0.1:${port}/bench/hello`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const output = execFileSync(
+      'h2load',
+      ['-n', '100000', '-c', '4', '-m', '50', `https://127.0.0.1:${port}/bench/hello`],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     const match = /finished in [\d.]+m?s, ([\d.]+) req\/s/.exec(output);
     if (match) return { rate: Number(match[1]), tool: 'h2load -c 4 -m 50' };
   } catch {
     // No h2load: the bench's own client below.
   }
-  const sessions = Array.from({ length: 4 }, () => connect(`https://127.0.0.1:${port}`, { ca, servername: 'localhost' }));
+  const sessions = Array.from({ length: 4 }, () =>
+    connect(`https://127.0.0.1:${port}`, { ca, servername: 'localhost' }),
+  );
   const deadline = Date.now() + 5000;
   let done = 0;
   const lane = (session: ReturnType<typeof connect>) =>
@@ -89,12 +95,39 @@ export async function runHttp2Bench(): Promise<Record<string, number | string>[]
   const directory = mkdtempSync(join(tmpdir(), 'rxrest-bench-tls-'));
   const certificate = join(directory, 'cert.pem');
   const key = join(directory, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', key, '-out', certificate], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+      '-keyout',
+      key,
+      '-out',
+      certificate,
+    ],
+    { stdio: 'ignore' },
+  );
   const ca = readFileSync(certificate);
-  const [rxrest, rawServer] = await Promise.all([startChildServer('h2-stream-server', ['rxrest', certificate, key]), startChildServer('h2-stream-server', ['raw', certificate, key])]);
+  const [rxrest, rawServer] = await Promise.all([
+    startChildServer('h2-stream-server', ['rxrest', certificate, key]),
+    startChildServer('h2-stream-server', ['raw', certificate, key]),
+  ]);
   const rows: Record<string, number | string>[] = [];
   try {
-    note(`${ITEMS.toLocaleString('en')} items per stream on TLS, a fresh connection each, best of ${ROUNDS} rounds (each server a child process)`);
+    note(
+      `${ITEMS.toLocaleString('en')} items per stream on TLS, a fresh connection each, best of ${ROUNDS} rounds (each server a child process)`,
+    );
     for (const format of ['sse', 'ndjson'] as const) {
       const path = `/bench/${format}?n=${ITEMS}`;
       const runs: Record<string, number[]> = { 'rxrest h2': [], 'rxrest h1': [], 'raw node:http2': [] };
@@ -105,14 +138,21 @@ export async function runHttp2Bench(): Promise<Record<string, number | string>[]
       }
       const best = Object.fromEntries(Object.entries(runs).map(([name, rates]) => [name, Math.max(...rates)]));
       note(
-        `  ${format.toUpperCase().padEnd(6)} rxrest over HTTP/2 ${Math.round(best['rxrest h2']!).toLocaleString('en')} items/s, over HTTP/1.1 ${Math.round(best['rxrest h1']!).toLocaleString('en')} `
-          + `(h2/h1 ${(best['rxrest h2']! / best['rxrest h1']!).toFixed(2)}), raw node:http2 ${Math.round(best['raw node:http2']!).toLocaleString('en')} (rxrest/raw over h2 ${(best['rxrest h2']! / best['raw node:http2']!).toFixed(2)})`,
+        `  ${format.toUpperCase().padEnd(6)} rxrest over HTTP/2 ${Math.round(best['rxrest h2']!).toLocaleString('en')} items/s, over HTTP/1.1 ${Math.round(best['rxrest h1']!).toLocaleString('en')} ` +
+          `(h2/h1 ${(best['rxrest h2']! / best['rxrest h1']!).toFixed(2)}), raw node:http2 ${Math.round(best['raw node:http2']!).toLocaleString('en')} (rxrest/raw over h2 ${(best['rxrest h2']! / best['raw node:http2']!).toFixed(2)})`,
       );
-      rows.push({ format, rxrestH2: Math.round(best['rxrest h2']!), rxrestH1: Math.round(best['rxrest h1']!), rawH2: Math.round(best['raw node:http2']!) });
+      rows.push({
+        format,
+        rxrestH2: Math.round(best['rxrest h2']!),
+        rxrestH1: Math.round(best['rxrest h1']!),
+        rawH2: Math.round(best['raw node:http2']!),
+      });
     }
     const ours = await helloRate(rxrest.port, ca);
     const theirs = await helloRate(rawServer.port, ca);
-    note(`  /hello over HTTP/2 (${ours.tool}): rxrest ${Math.round(ours.rate).toLocaleString('en')} req/s, raw node:http2 ${Math.round(theirs.rate).toLocaleString('en')} req/s (${(ours.rate / theirs.rate).toFixed(2)})`);
+    note(
+      `  /hello over HTTP/2 (${ours.tool}): rxrest ${Math.round(ours.rate).toLocaleString('en')} req/s, raw node:http2 ${Math.round(theirs.rate).toLocaleString('en')} req/s (${(ours.rate / theirs.rate).toFixed(2)})`,
+    );
     rows.push({ format: 'hello', rxrestH2: Math.round(ours.rate), rawH2: Math.round(theirs.rate) });
   } finally {
     await Promise.all([rxrest.stop(), rawServer.stop()]);

@@ -23,16 +23,25 @@ function chunks(): Buffer[] {
 function upload(port: number, body: readonly Buffer[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const req = request({ host: '127.0.0.1', port, path: '/bench/ingest', method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => {
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        const { count } = JSON.parse(text) as { count: number };
-        if (count !== LINES) return reject(new Error(`counted ${count} of ${LINES}: ${text}`));
-        resolve(LINES / seconds);
-      });
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/bench/ingest',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-ndjson' },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => {
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+          const { count } = JSON.parse(text) as { count: number };
+          if (count !== LINES) return reject(new Error(`counted ${count} of ${LINES}: ${text}`));
+          resolve(LINES / seconds);
+        });
+      },
+    );
     req.on('error', reject);
     let at = 0;
     const write = () => {
@@ -55,11 +64,24 @@ async function slowHandlerMemory(port: number, pid: number): Promise<{ seconds: 
   const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid))), 100);
   const started = Date.now();
   await new Promise<void>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: `/bench/slow?rate=${SLOW_RATE}`, method: 'POST', headers: { 'Content-Type': 'application/x-ndjson', 'Content-Length': GIGABYTE } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => ((JSON.parse(text) as { count: number }).count === GIGABYTE / 1024 ? resolve() : reject(new Error(`slow ingest answered ${text}`))));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/bench/slow?rate=${SLOW_RATE}`,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-ndjson', 'Content-Length': GIGABYTE },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () =>
+          (JSON.parse(text) as { count: number }).count === GIGABYTE / 1024
+            ? resolve()
+            : reject(new Error(`slow ingest answered ${text}`)),
+        );
+      },
+    );
     req.on('error', reject);
     let sent = 0;
     const write = () => {
@@ -78,21 +100,35 @@ async function slowHandlerMemory(port: number, pid: number): Promise<{ seconds: 
 /** Runs the benchmark and prints its line; returns the row (best items/s of the rounds, and the ratio). */
 export async function runIngestBench(): Promise<Record<string, number>[]> {
   const body = chunks();
-  const [rxrest, node] = await Promise.all([startChildServer('ingest-server', ['rxrest']), startChildServer('ingest-server', ['node'])]);
+  const [rxrest, node] = await Promise.all([
+    startChildServer('ingest-server', ['rxrest']),
+    startChildServer('ingest-server', ['node']),
+  ]);
   try {
     const rates = { rxrest: [] as number[], node: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const name of round % 2 ? (['node', 'rxrest'] as const) : (['rxrest', 'node'] as const)) rates[name].push(await upload((name === 'rxrest' ? rxrest : node).port, body));
+      for (const name of round % 2 ? (['node', 'rxrest'] as const) : (['rxrest', 'node'] as const))
+        rates[name].push(await upload((name === 'rxrest' ? rxrest : node).port, body));
     }
     const best = { rxrest: Math.max(...rates.rxrest), node: Math.max(...rates.node) };
     const ratio = best.rxrest / best.node;
     process.stdout.write(
-      `${LINES.toLocaleString('en')}-line NDJSON upload (${(body.reduce((sum, chunk) => sum + chunk.length, 0) / 1048576).toFixed(0)} MB), best of ${ROUNDS} alternating rounds: `
-        + `rxrest Multi body ${Math.round(best.rxrest).toLocaleString('en')} items/s, node:http + line splitter ${Math.round(best.node).toLocaleString('en')} items/s: ${ratio.toFixed(2)}× (target ≥ 0.8×)\n`,
+      `${LINES.toLocaleString('en')}-line NDJSON upload (${(body.reduce((sum, chunk) => sum + chunk.length, 0) / 1048576).toFixed(0)} MB), best of ${ROUNDS} alternating rounds: ` +
+        `rxrest Multi body ${Math.round(best.rxrest).toLocaleString('en')} items/s, node:http + line splitter ${Math.round(best.node).toLocaleString('en')} items/s: ${ratio.toFixed(2)}× (target ≥ 0.8×)\n`,
     );
     const memory = await slowHandlerMemory(rxrest.port, rxrest.pid);
-    process.stdout.write(`1 GB of NDJSON through a handler taking 10 MB/s: ${memory.seconds.toFixed(0)} s, server RSS growth ${memory.growthMB.toFixed(1)} MB (target < 30 MB)\n`);
-    return [{ rxrestItemsPerSecond: Math.round(best.rxrest), nodeItemsPerSecond: Math.round(best.node), ratio: Math.round(ratio * 100) / 100, slowSeconds: Math.round(memory.seconds), rssGrowthMB: Math.round(memory.growthMB * 10) / 10 }];
+    process.stdout.write(
+      `1 GB of NDJSON through a handler taking 10 MB/s: ${memory.seconds.toFixed(0)} s, server RSS growth ${memory.growthMB.toFixed(1)} MB (target < 30 MB)\n`,
+    );
+    return [
+      {
+        rxrestItemsPerSecond: Math.round(best.rxrest),
+        nodeItemsPerSecond: Math.round(best.node),
+        ratio: Math.round(ratio * 100) / 100,
+        slowSeconds: Math.round(memory.seconds),
+        rssGrowthMB: Math.round(memory.growthMB * 10) / 10,
+      },
+    ];
   } finally {
     await Promise.all([rxrest.stop(), node.stop()]);
   }

@@ -19,7 +19,10 @@ class Delivery {
 
 const ENTITIES: readonly { readonly name: string; readonly value: unknown }[] = [
   { name: 'fruit list', value: FRUITS },
-  { name: 'object with dates', value: { id: 7, fruit: 'Apple', at: new Date(Date.UTC(2026, 10, 22, 9, 30)), tags: ['a', 'b'] } },
+  {
+    name: 'object with dates',
+    value: { id: 7, fruit: 'Apple', at: new Date(Date.UTC(2026, 10, 22, 9, 30)), tags: ['a', 'b'] },
+  },
   { name: 'class with @JsonFormat field', value: new Delivery() },
 ];
 
@@ -52,7 +55,14 @@ function measure(regime: string, mapper: DefaultJsonMapper, entities: typeof ENT
     const viaStringify = (entity: unknown) => JSON.stringify(entity);
     const mapperNs = nanosPerCall(viaMapper, value);
     const stringifyNs = nanosPerCall(viaStringify, value);
-    return { regime, entity: name, mapperNs, stringifyNs, ratio: mapperNs / stringifyNs, sameOutput: viaMapper(value) === viaStringify(value) };
+    return {
+      regime,
+      entity: name,
+      mapperNs,
+      stringifyNs,
+      ratio: mapperNs / stringifyNs,
+      sameOutput: viaMapper(value) === viaStringify(value),
+    };
   });
 }
 

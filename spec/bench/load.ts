@@ -65,7 +65,9 @@ function wrkScript(route: BenchRoute): string {
     route.body === undefined
       ? ''
       : `wrk.method = "${route.method}"\nwrk.body = [==[${route.body}]==]\nwrk.headers["Content-Type"] = "application/json"\n`;
-  const headers = Object.entries(route.headers ?? {}).map(([name, value]) => `wrk.headers["${name}"] = [==[${value}]==]\n`).join('');
+  const headers = Object.entries(route.headers ?? {})
+    .map(([name, value]) => `wrk.headers["${name}"] = [==[${value}]==]\n`)
+    .join('');
   return `${body}${headers}done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('${RESULT_PREFIX}{"requests":%d,"duration_us":%d,"p99_us":%d,"errors":%d,"status":%d}\\n',
@@ -84,15 +86,31 @@ function wrk(): LoadGenerator {
       // One script per server: head-to-head rounds run two wrk at once, and a shared file would be rewritten under the other.
       const script = join(dir, `${route.name.replace(/\W+/g, '-')}-${port}.lua`);
       writeFileSync(script, wrkScript(route));
-      const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '5s', '-s', script, `http://127.0.0.1:${port}${route.path}`];
-      const [command, argv] = options.cpus === undefined ? ['wrk', args] : ['taskset', ['-c', options.cpus, 'wrk', ...args]];
+      const args = [
+        '-t1',
+        `-c${options.connections}`,
+        `-d${options.seconds}s`,
+        '--timeout',
+        '5s',
+        '-s',
+        script,
+        `http://127.0.0.1:${port}${route.path}`,
+      ];
+      const [command, argv] =
+        options.cpus === undefined ? ['wrk', args] : ['taskset', ['-c', options.cpus, 'wrk', ...args]];
       const { stdout } = await run(command, argv, { timeout: (options.seconds + 30) * 1000 });
       const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
       if (line === undefined) throw new Error(`wrk printed no result:\n${stdout}`);
       const raw = JSON.parse(line.slice(RESULT_PREFIX.length)) as Record<string, number>;
       const seconds = (raw.duration_us ?? 0) / 1e6;
       const requests = (raw.requests ?? 0) - (raw.status ?? 0);
-      return { requests, seconds, requestsPerSecond: requests / seconds, p99Ms: (raw.p99_us ?? 0) / 1000, errors: (raw.errors ?? 0) + (raw.status ?? 0) };
+      return {
+        requests,
+        seconds,
+        requestsPerSecond: requests / seconds,
+        p99Ms: (raw.p99_us ?? 0) / 1000,
+        errors: (raw.errors ?? 0) + (raw.status ?? 0),
+      };
     },
   };
 }
@@ -101,15 +119,42 @@ function autocannon(): LoadGenerator {
   return {
     name: 'autocannon',
     async load(port, route, options) {
-      const args = ['--yes', 'autocannon', '-j', '-c', String(options.connections), '-d', String(options.seconds), '-m', route.method];
+      const args = [
+        '--yes',
+        'autocannon',
+        '-j',
+        '-c',
+        String(options.connections),
+        '-d',
+        String(options.seconds),
+        '-m',
+        route.method,
+      ];
       if (route.body !== undefined) args.push('-H', 'content-type=application/json', '-b', route.body);
       for (const [name, value] of Object.entries(route.headers ?? {})) args.push('-H', `${name}=${value}`);
       args.push(`http://127.0.0.1:${port}${route.path}`);
-      const [command, argv] = options.cpus === undefined ? ['npx', args] : ['taskset', ['-c', options.cpus, 'npx', ...args]];
-      const { stdout } = await run(command, argv, { timeout: (options.seconds + 120) * 1000, maxBuffer: 16 * 1024 * 1024 });
-      const raw = JSON.parse(stdout) as { requests: { total: number }; latency: { p99: number }; errors: number; timeouts: number; non2xx: number; duration: number };
+      const [command, argv] =
+        options.cpus === undefined ? ['npx', args] : ['taskset', ['-c', options.cpus, 'npx', ...args]];
+      const { stdout } = await run(command, argv, {
+        timeout: (options.seconds + 120) * 1000,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      const raw = JSON.parse(stdout) as {
+        requests: { total: number };
+        latency: { p99: number };
+        errors: number;
+        timeouts: number;
+        non2xx: number;
+        duration: number;
+      };
       const requests = raw.requests.total - raw.non2xx;
-      return { requests, seconds: raw.duration, requestsPerSecond: requests / raw.duration, p99Ms: raw.latency.p99, errors: raw.errors + raw.timeouts + raw.non2xx };
+      return {
+        requests,
+        seconds: raw.duration,
+        requestsPerSecond: requests / raw.duration,
+        p99Ms: raw.latency.p99,
+        errors: raw.errors + raw.timeouts + raw.non2xx,
+      };
     },
   };
 }

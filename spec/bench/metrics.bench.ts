@@ -8,7 +8,9 @@ const ROUNDS = 9;
 
 @Path('bench')
 class MetricsBenchResource {
-  @GET @Path('fruits') @Produces('application/json')
+  @GET
+  @Path('fruits')
+  @Produces('application/json')
   fruits(): typeof FRUITS {
     return FRUITS;
   }
@@ -25,7 +27,11 @@ async function cpuPerRequest(app: RestApp): Promise<number> {
 
 /** Runs the benchmark and prints its line; returns the row (µs of CPU per request, medians of the rounds). */
 export async function runMetricsBench(): Promise<Record<string, number>[]> {
-  const build = (enabled: boolean) => RestApplication.build({ classes: [MetricsBenchResource], config: resolveConfig({ overrides: { 'framework.metrics.enabled': enabled } }) });
+  const build = (enabled: boolean) =>
+    RestApplication.build({
+      classes: [MetricsBenchResource],
+      config: resolveConfig({ overrides: { 'framework.metrics.enabled': enabled } }),
+    });
   const off: number[] = [];
   const on: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -37,8 +43,8 @@ export async function runMetricsBench(): Promise<Record<string, number>[]> {
   // The median of the per-round differences: each pair ran back to back, so it shares the machine's state.
   const cost = median(on.map((value, round) => value - off[round]!));
   process.stdout.write(
-    `GET json in process, medians of ${ROUNDS} rounds: ${row.offMicros} µs CPU a request without metrics, ${row.onMicros} µs with them; `
-      + `the median of the rounds' differences +${cost.toFixed(2)} µs (${((cost / row.offMicros) * 100).toFixed(1)} %; target ≤ 1 µs or ≤ 5 %, the larger)\n`,
+    `GET json in process, medians of ${ROUNDS} rounds: ${row.offMicros} µs CPU a request without metrics, ${row.onMicros} µs with them; ` +
+      `the median of the rounds' differences +${cost.toFixed(2)} µs (${((cost / row.offMicros) * 100).toFixed(1)} %; target ≤ 1 µs or ≤ 5 %, the larger)\n`,
   );
   return [{ ...row, costMicros: Math.round(cost * 100) / 100 }];
 }

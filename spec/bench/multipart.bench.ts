@@ -30,14 +30,28 @@ const BOUNDARY = 'rxrest-bench-boundary';
 
 /** Sends `bytes` of file content as one multipart part, generated on the fly (the client holds 1 MiB). */
 function upload(port: number, path: string, bytes: number): Promise<number> {
-  const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
   const chunk = Buffer.alloc(1024 * 1024, 97);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': head.length + bytes + tail.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        headers: {
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'content-length': head.length + bytes + tail.length,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.write(head);
     let sent = 0;
@@ -65,7 +79,14 @@ async function measure(name: string, bytes: number, run: () => Promise<number>):
   const used = process.cpuUsage(cpu);
   clearInterval(timer);
   if (status !== 200) throw new Error(`${name}: status ${status}`);
-  return { name, bytes, seconds, mbPerSecond: bytes / 1e6 / seconds, rssGrowthMb: (peak - before) / 1e6, cpuSeconds: (used.user + used.system) / 1e6 };
+  return {
+    name,
+    bytes,
+    seconds,
+    mbPerSecond: bytes / 1e6 / seconds,
+    rssGrowthMb: (peak - before) / 1e6,
+    cpuSeconds: (used.user + used.system) / 1e6,
+  };
 }
 
 /** Plain busboy piping the file part to disk, no framework. */
@@ -86,7 +107,13 @@ function plainServer(dir: string) {
 export async function runMultipartBench(bytes = 1024 ** 3, rounds = 2): Promise<MultipartBenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'rxrest-mp-bench-'));
   try {
-    const config = resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir, 'framework.http.limits.max-body-size': '4G', 'framework.log.level': 'WARN' } });
+    const config = resolveConfig({
+      overrides: {
+        'framework.http.body.uploads-directory': dir,
+        'framework.http.limits.max-body-size': '4G',
+        'framework.log.level': 'WARN',
+      },
+    });
     const app = RestApplication.build({ classes: [UploadBench], config });
     const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     const plain = plainServer(dir);
@@ -95,7 +122,9 @@ export async function runMultipartBench(bytes = 1024 ** 3, rounds = 2): Promise<
     const results: MultipartBenchResult[] = [];
     for (let round = 1; round <= rounds; round++) {
       results.push(await measure(`busboy → disk (no framework) #${round}`, bytes, () => upload(plainPort, '/', bytes)));
-      results.push(await measure(`rxrest @RestForm FileUpload #${round}`, bytes, () => upload(server.port, '/bench', bytes)));
+      results.push(
+        await measure(`rxrest @RestForm FileUpload #${round}`, bytes, () => upload(server.port, '/bench', bytes)),
+      );
     }
     await server.close();
     await new Promise((done) => plain.close(done));
@@ -107,8 +136,12 @@ export async function runMultipartBench(bytes = 1024 ** 3, rounds = 2): Promise<
 
 if (require.main === module) {
   void runMultipartBench(Number(process.argv[2] ?? 1024 ** 3), Number(process.argv[3] ?? 2)).then((results) => {
-    for (const r of results) process.stdout.write(`${r.name}: ${(r.bytes / 1e6).toFixed(0)} MB in ${r.seconds.toFixed(2)} s = ${r.mbPerSecond.toFixed(0)} MB/s, CPU ${r.cpuSeconds.toFixed(2)} s, RSS growth ${r.rssGrowthMb.toFixed(1)} MB\n`);
-    const total = (prefix: string, pick: (r: MultipartBenchResult) => number) => results.filter((r) => r.name.startsWith(prefix)).reduce((sum, r) => sum + pick(r), 0);
+    for (const r of results)
+      process.stdout.write(
+        `${r.name}: ${(r.bytes / 1e6).toFixed(0)} MB in ${r.seconds.toFixed(2)} s = ${r.mbPerSecond.toFixed(0)} MB/s, CPU ${r.cpuSeconds.toFixed(2)} s, RSS growth ${r.rssGrowthMb.toFixed(1)} MB\n`,
+      );
+    const total = (prefix: string, pick: (r: MultipartBenchResult) => number) =>
+      results.filter((r) => r.name.startsWith(prefix)).reduce((sum, r) => sum + pick(r), 0);
     const ratio = total('busboy', (r) => r.seconds) / total('rxrest', (r) => r.seconds);
     process.stdout.write(`rxrest / busboy throughput over all rounds: ${ratio.toFixed(2)}×\n`);
   });

@@ -1,7 +1,19 @@
 /** OpenAPI benchmark: the time to make the document of 200 endpoints (parameters of each kind, zod bodies, streams). */
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import { Body, Consumes, GET, Path, POST, Produces, RestApplication, RestHeader, RestPath, RestQuery, resolveConfig } from '../../lib';
+import {
+  Body,
+  Consumes,
+  GET,
+  Path,
+  POST,
+  Produces,
+  RestApplication,
+  RestHeader,
+  RestPath,
+  RestQuery,
+  resolveConfig,
+} from '../../lib';
 
 const CLASSES = 20;
 const METHODS_PER_CLASS = 10;
@@ -11,7 +23,12 @@ const ROUNDS = 5;
 function resources(): Function[] {
   return Array.from({ length: CLASSES }, (_, c) => {
     const Item = class {
-      static readonly schema = z.object({ name: z.string().min(1), count: z.number().int(), tags: z.array(z.string()), at: z.date().optional() });
+      static readonly schema = z.object({
+        name: z.string().min(1),
+        count: z.number().int(),
+        tags: z.array(z.string()),
+        at: z.date().optional(),
+      });
     };
     const Resource = class {} as { new (): object; prototype: Record<string, unknown> };
     for (let m = 0; m < METHODS_PER_CLASS; m++) {
@@ -61,8 +78,15 @@ export async function runOpenApiBench(): Promise<Record<string, number>[]> {
   const start = performance.now();
   for (let i = 0; i < 1000; i++) await app.fetch(new Request('http://localhost/q/openapi'));
   const servedMicros = ((performance.now() - start) / 1000) * 1000;
-  const row = { endpoints, firstMs: Math.round(times[0]! * 10) / 10, bestMs: Math.round(Math.min(...times) * 10) / 10, servedMicros: Math.round(servedMicros) };
-  process.stdout.write(`OpenAPI document of ${row.endpoints} endpoints: ${row.firstMs} ms the first time in the process, ${row.bestMs} ms at best (target < 50 ms); served from its cached text in ${row.servedMicros} µs a request\n`);
+  const row = {
+    endpoints,
+    firstMs: Math.round(times[0]! * 10) / 10,
+    bestMs: Math.round(Math.min(...times) * 10) / 10,
+    servedMicros: Math.round(servedMicros),
+  };
+  process.stdout.write(
+    `OpenAPI document of ${row.endpoints} endpoints: ${row.firstMs} ms the first time in the process, ${row.bestMs} ms at best (target < 50 ms); served from its cached text in ${row.servedMicros} µs a request\n`,
+  );
   return [row];
 }
 

@@ -34,12 +34,16 @@ function area(url: string, functionName: string): string {
 
 function percentTable(title: string, totals: Map<string, number>, all: number, top: number): string {
   const rows = [...totals].sort((a, b) => b[1] - a[1]).slice(0, top);
-  return [title, ...rows.map(([key, micros]) => `  ${((100 * micros) / all).toFixed(1).padStart(5)}%  ${key}`)].join('\n');
+  return [title, ...rows.map(([key, micros]) => `  ${((100 * micros) / all).toFixed(1).padStart(5)}%  ${key}`)].join(
+    '\n',
+  );
 }
 
-const keyOf = (frame: ProfileNode['callFrame']): string => `${place(frame.url, frame.lineNumber)}  ${frame.functionName || '(anonymous)'}`;
+const keyOf = (frame: ProfileNode['callFrame']): string =>
+  `${place(frame.url, frame.lineNumber)}  ${frame.functionName || '(anonymous)'}`;
 
-const add = (totals: Map<string, number>, key: string, micros: number): void => void totals.set(key, (totals.get(key) ?? 0) + micros);
+const add = (totals: Map<string, number>, key: string, micros: number): void =>
+  void totals.set(key, (totals.get(key) ?? 0) + micros);
 
 /** Frames worth an inclusive figure: rxrest's own, Hono's and its Node adapter's, and the bench servers'. */
 const framework = (url: string, functionName: string): boolean =>

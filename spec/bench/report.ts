@@ -29,7 +29,9 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 export function summarize(samples: readonly Sample[]): Summary {
@@ -59,7 +61,11 @@ export interface PairedRatio {
  * minutes (a shared VM most of all); runs of one round are seconds apart, so a per-round ratio cancels
  * most of the drift that a ratio of two medians taken over the whole run keeps.
  */
-export function pairedRatios(samples: readonly Sample[], server: ServerName, baseline: ServerName): { throughput: PairedRatio; cpu: PairedRatio } {
+export function pairedRatios(
+  samples: readonly Sample[],
+  server: ServerName,
+  baseline: ServerName,
+): { throughput: PairedRatio; cpu: PairedRatio } {
   const throughput: number[] = [];
   const cpu: number[] = [];
   for (const sample of samples) {
@@ -69,23 +75,35 @@ export function pairedRatios(samples: readonly Sample[], server: ServerName, bas
     throughput.push(sample.requestsPerSecond / base.requestsPerSecond);
     cpu.push(sample.cpuMicrosPerRequest / base.cpuMicrosPerRequest);
   }
-  const paired = (values: number[]): PairedRatio => ({ median: median(values), low: Math.min(...values), high: Math.max(...values) });
+  const paired = (values: number[]): PairedRatio => ({
+    median: median(values),
+    low: Math.min(...values),
+    high: Math.max(...values),
+  });
   return { throughput: paired(throughput), cpu: paired(cpu) };
 }
 
 const number = (value: number, digits: number): string =>
-  Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
+  Number.isFinite(value)
+    ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : 'n/a';
 
 const verdict = (ok: boolean): string => (ok ? 'meets' : 'MISSES');
 
-const range = (ratio: PairedRatio): string => `${number(ratio.median, 2)} [${number(ratio.low, 2)}–${number(ratio.high, 2)}]`;
+const range = (ratio: PairedRatio): string =>
+  `${number(ratio.median, 2)} [${number(ratio.low, 2)}–${number(ratio.high, 2)}]`;
 
 /**
  * The table of one route: a row per server (medians of its runs) with its requests/s and CPU as ratios to raw
  * node:http (median [lowest–highest] of the per-round ratios), then rxrest against each peer, with the targets
  * (unless `verdict` is false: the head-to-head rounds give it then).
  */
-export function formatRoute(route: string, samples: readonly Sample[], servers: readonly ServerName[], withVerdict = true): string {
+export function formatRoute(
+  route: string,
+  samples: readonly Sample[],
+  servers: readonly ServerName[],
+  withVerdict = true,
+): string {
   const rounds = new Set(samples.map((sample) => sample.round)).size;
   const lines = [
     `${route}  (medians of ${rounds} rounds; ratios: median [range] of the per-round ratios)`,
@@ -130,9 +148,14 @@ export function formatHeadToHead(samples: readonly Sample[], sequential: readonl
   const r = pairedRatios(samples, 'rxrest', 'hono');
   const combined: number[] = [];
   for (const round of new Set(samples.map((sample) => sample.round))) {
-    combined.push(samples.filter((sample) => sample.round === round).reduce((sum, sample) => sum + sample.requestsPerSecond, 0));
+    combined.push(
+      samples.filter((sample) => sample.round === round).reduce((sum, sample) => sum + sample.requestsPerSecond, 0),
+    );
   }
-  const alone = (summarize(sequential.filter((s) => s.server === 'rxrest')).requestsPerSecond + summarize(sequential.filter((s) => s.server === 'hono')).requestsPerSecond) / 2;
+  const alone =
+    (summarize(sequential.filter((s) => s.server === 'rxrest')).requestsPerSecond +
+      summarize(sequential.filter((s) => s.server === 'hono')).requestsPerSecond) /
+    2;
   const share = median(combined) / alone;
   const lines = [
     `  head to head (${rounds} rounds, both at once on one CPU)  rxrest/hono req/s ${range(r.throughput)}` +

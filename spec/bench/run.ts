@@ -9,12 +9,48 @@ import { findLoadGenerator, type LoadGenerator, type LoadOptions } from './load'
 import { rssBytes } from './child-server';
 import { summarizeProfile } from './profile-summary';
 import { formatHeadToHead, formatRoute, type Sample } from './report';
-import { clockTicksPerSecond, cpuPinning, cpuTicks, SERVER_NAMES, startServer, type CpuPinning, type ServerName, type ServerProcess } from './server-process';
+import {
+  clockTicksPerSecond,
+  cpuPinning,
+  cpuTicks,
+  SERVER_NAMES,
+  startServer,
+  type CpuPinning,
+  type ServerName,
+  type ServerProcess,
+} from './server-process';
 
-const PARTS = ['load', 'streaming', 'multipart', 'json', 'openapi', 'metrics', 'workers', 'client', 'broadcast', 'ingest', 'http2', 'security', 'cachegrind'] as const;
+const PARTS = [
+  'load',
+  'streaming',
+  'multipart',
+  'json',
+  'openapi',
+  'metrics',
+  'workers',
+  'client',
+  'broadcast',
+  'ingest',
+  'http2',
+  'security',
+  'cachegrind',
+] as const;
 type Part = (typeof PARTS)[number];
 /** What a plain `npm run bench` runs: the cache-simulator counts take minutes per route and need valgrind, so only on request. */
-const DEFAULT_PARTS: readonly Part[] = ['load', 'streaming', 'multipart', 'json', 'openapi', 'metrics', 'workers', 'client', 'broadcast', 'ingest', 'http2', 'security'];
+const DEFAULT_PARTS: readonly Part[] = [
+  'load',
+  'streaming',
+  'multipart',
+  'json',
+  'openapi',
+  'metrics',
+  'workers',
+  'client',
+  'broadcast',
+  'ingest',
+  'http2',
+  'security',
+];
 
 interface BenchOptions extends LoadOptions {
   readonly parts: readonly Part[];
@@ -42,7 +78,8 @@ const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming
 /** A whole number from 1 to 600 (wrk takes whole seconds). */
 function positive(value: string | undefined, fallback: number, name: string): number {
   const parsed = value === undefined ? fallback : Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 600) throw new Error(`--${name} must be a whole number from 1 to 600, got ${value}\n${USAGE}`);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 600)
+    throw new Error(`--${name} must be a whole number from 1 to 600, got ${value}\n${USAGE}`);
   return parsed;
 }
 
@@ -50,9 +87,17 @@ function readOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
     args: [...argv],
     options: {
-      all: { type: 'boolean' }, only: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' },
-      warmup: { type: 'string' }, connections: { type: 'string' }, route: { type: 'string' }, profile: { type: 'boolean' },
-      'no-pin': { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean' },
+      all: { type: 'boolean' },
+      only: { type: 'string' },
+      rounds: { type: 'string' },
+      seconds: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      route: { type: 'string' },
+      profile: { type: 'boolean' },
+      'no-pin': { type: 'boolean' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -60,7 +105,8 @@ function readOptions(argv: readonly string[]): BenchOptions {
     process.exit(0);
   }
   const only = values.only as Part | undefined;
-  if (only !== undefined && !PARTS.includes(only)) throw new Error(`--only must be one of ${PARTS.join(', ')}\n${USAGE}`);
+  if (only !== undefined && !PARTS.includes(only))
+    throw new Error(`--only must be one of ${PARTS.join(', ')}\n${USAGE}`);
   return {
     parts: values.all ? PARTS : only === undefined ? DEFAULT_PARTS : [only],
     rounds: positive(values.rounds, 3, 'rounds'),
@@ -76,11 +122,16 @@ function readOptions(argv: readonly string[]): BenchOptions {
 
 /** One answer from each server before any load: a benchmark of wrong answers measures nothing. */
 async function checkAnswers(server: ServerProcess, route: BenchRoute): Promise<void> {
-  const init = route.body === undefined ? {} : { method: route.method, body: route.body, headers: { 'content-type': 'application/json' } };
+  const init =
+    route.body === undefined
+      ? {}
+      : { method: route.method, body: route.body, headers: { 'content-type': 'application/json' } };
   const response = await fetch(`http://127.0.0.1:${server.port}${route.path}`, init);
   const text = await response.text();
   if (response.status !== 200 || text !== route.expected) {
-    note(`  WARNING ${server.name} ${route.name}: got ${response.status} ${text.slice(0, 200)}, expected ${route.expected}`);
+    note(
+      `  WARNING ${server.name} ${route.name}: got ${response.status} ${text.slice(0, 200)}, expected ${route.expected}`,
+    );
   }
 }
 
@@ -88,8 +139,17 @@ async function checkAnswers(server: ServerProcess, route: BenchRoute): Promise<v
  * Warm up, then one measured load run of each server at the same time (one load generator each), with each
  * server's CPU time read from /proc around it. One server: a plain run.
  */
-async function measure(load: LoadGenerator, servers: readonly ServerProcess[], route: BenchRoute, round: number, options: BenchOptions, ticksPerSecond: number): Promise<Sample[]> {
-  await Promise.all(servers.map((server) => load.load(server.port, route, { ...options, seconds: options.warmupSeconds })));
+async function measure(
+  load: LoadGenerator,
+  servers: readonly ServerProcess[],
+  route: BenchRoute,
+  round: number,
+  options: BenchOptions,
+  ticksPerSecond: number,
+): Promise<Sample[]> {
+  await Promise.all(
+    servers.map((server) => load.load(server.port, route, { ...options, seconds: options.warmupSeconds })),
+  );
   const before = servers.map((server) => cpuTicks(server.pid));
   const results = await Promise.all(servers.map((server) => load.load(server.port, route, options)));
   return servers.map((server, i): Sample => {
@@ -147,7 +207,9 @@ async function runRequestBench(options: BenchOptions): Promise<void> {
   const ticksPerSecond = clockTicksPerSecond();
   const { pinning, text } = placement(options);
   const loadOptions = { ...options, cpus: pinning?.load };
-  note(`Request benchmark: ${load.name}, ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.seconds} s per run, ${options.rounds} rounds; ${text}\n`);
+  note(
+    `Request benchmark: ${load.name}, ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.seconds} s per run, ${options.rounds} rounds; ${text}\n`,
+  );
   const servers = await startAll(pinning);
   note(`RSS at rest, before the first request: ${await rssAtRest(servers)}\n`);
   try {
@@ -159,7 +221,10 @@ async function runRequestBench(options: BenchOptions): Promise<void> {
         for (const server of order) {
           const [sample] = await measure(load, [server], route, round, loadOptions, ticksPerSecond);
           samples.push(sample!);
-          if (options.verbose) note(`  round ${round} ${server.name.padEnd(7)} ${Math.round(sample!.requestsPerSecond)} req/s  ${sample!.cpuMicrosPerRequest.toFixed(1)} CPU µs/req`);
+          if (options.verbose)
+            note(
+              `  round ${round} ${server.name.padEnd(7)} ${Math.round(sample!.requestsPerSecond)} req/s  ${sample!.cpuMicrosPerRequest.toFixed(1)} CPU µs/req`,
+            );
         }
       }
       note(formatRoute(route.name, samples, SERVER_NAMES, pinning === undefined));
@@ -176,19 +241,41 @@ async function runRequestBench(options: BenchOptions): Promise<void> {
  * their requests/s stand in the inverse ratio of their costs per request, and whatever slows the machine down
  * (noisy neighbours, frequency) slows both within the same seconds.
  */
-async function headToHead(load: LoadGenerator, servers: readonly ServerProcess[], route: BenchRoute, options: BenchOptions, ticksPerSecond: number): Promise<Sample[]> {
+async function headToHead(
+  load: LoadGenerator,
+  servers: readonly ServerProcess[],
+  route: BenchRoute,
+  options: BenchOptions,
+  ticksPerSecond: number,
+): Promise<Sample[]> {
   const pair = servers.filter((server) => server.name === 'rxrest' || server.name === 'hono');
   const samples: Sample[] = [];
   for (let round = 1; round <= options.rounds; round++) {
-    const measured = await measure(load, round % 2 === 1 ? pair : [...pair].reverse(), route, round, options, ticksPerSecond);
+    const measured = await measure(
+      load,
+      round % 2 === 1 ? pair : [...pair].reverse(),
+      route,
+      round,
+      options,
+      ticksPerSecond,
+    );
     samples.push(...measured);
-    if (options.verbose) note(`  head-to-head ${round}  ${measured.map((s) => `${s.server} ${Math.round(s.requestsPerSecond)} req/s`).join('  ')}`);
+    if (options.verbose)
+      note(
+        `  head-to-head ${round}  ${measured.map((s) => `${s.server} ${Math.round(s.requestsPerSecond)} req/s`).join('  ')}`,
+      );
   }
   return samples;
 }
 
 /** One route on one server with the in-process profiler running after the warm-up; returns req/s while profiled. */
-async function profileRun(load: LoadGenerator, name: ServerName, route: BenchRoute, file: string, options: BenchOptions): Promise<number> {
+async function profileRun(
+  load: LoadGenerator,
+  name: ServerName,
+  route: BenchRoute,
+  file: string,
+  options: BenchOptions,
+): Promise<number> {
   const server = await startServer(name, { profileFile: file });
   try {
     await load.load(server.port, route, { ...options, seconds: options.warmupSeconds });
@@ -204,7 +291,10 @@ async function profileServers(options: BenchOptions): Promise<void> {
   const load = findLoadGenerator(note);
   const dir = mkdtempSync(join(tmpdir(), 'rxrest-prof-'));
   for (const route of selected(options)) {
-    for (const [name, top] of [['rxrest', 30], ['hono', 12]] as const) {
+    for (const [name, top] of [
+      ['rxrest', 30],
+      ['hono', 12],
+    ] as const) {
       const file = join(dir, `${name}-${route.name.replace(/\W+/g, '-')}.cpuprofile`);
       const rate = await profileRun(load, name, route, file, options);
       note(`=== ${name} on ${route.name} (${Math.round(rate)} req/s while profiled)\n${summarizeProfile(file, top)}\n`);
@@ -218,7 +308,10 @@ function printRows(rows: unknown): void {
   if (!Array.isArray(rows)) return;
   for (const row of rows as unknown[]) {
     if (typeof row !== 'object' || row === null) continue;
-    const cells = Object.entries(row).map(([key, value]) => `${key}=${typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(2) : String(value)}`);
+    const cells = Object.entries(row).map(
+      ([key, value]) =>
+        `${key}=${typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(2) : String(value)}`,
+    );
     note(`  ${cells.join('  ')}`);
   }
 }
@@ -230,7 +323,9 @@ async function runOptional(part: Part, file: string, exportName: string, print =
     loaded = require(`./${file}`) as Record<string, unknown>;
   } catch (error) {
     // Only the bench file itself being absent is a skip; a broken import inside it is a real failure.
-    const absent = (error as { code?: string }).code === 'MODULE_NOT_FOUND' && String((error as Error).message).includes(`./${file}'`);
+    const absent =
+      (error as { code?: string }).code === 'MODULE_NOT_FOUND' &&
+      String((error as Error).message).includes(`./${file}'`);
     if (!absent) throw error;
     note(`(${part} benchmark skipped: spec/bench/${file}.ts does not exist yet)`);
     return;

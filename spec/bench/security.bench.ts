@@ -27,20 +27,39 @@ export async function runSecurityBench(): Promise<Record<string, number>[]> {
     const keyFile = join(dir, 'public.pem');
     writeFileSync(keyFile, publicKey.export({ type: 'spki', format: 'pem' }));
     const jose = require('jose') as typeof Jose;
-    const token = await new jose.SignJWT({ groups: ['user'] }).setProtectedHeader({ alg: 'ES256' }).setSubject('bench').setExpirationTime('2h').sign(privateKey);
+    const token = await new jose.SignJWT({ groups: ['user'] })
+      .setProtectedHeader({ alg: 'ES256' })
+      .setSubject('bench')
+      .setExpirationTime('2h')
+      .sign(privateKey);
     const open = BENCH_ROUTES[0]!;
-    const secure: BenchRoute = { name: 'GET /secure/hello (bearer JWT)', method: 'GET', path: '/secure/hello', headers: { Authorization: `Bearer ${token}` }, expected: HELLO };
+    const secure: BenchRoute = {
+      name: 'GET /secure/hello (bearer JWT)',
+      method: 'GET',
+      path: '/secure/hello',
+      headers: { Authorization: `Bearer ${token}` },
+      expected: HELLO,
+    };
     const pinning = cpuPinning();
     const server = await startServer('rxrest', { env: { BENCH_JWT_PUBLIC_KEY: keyFile }, cpus: pinning?.server });
     const ticks = clockTicksPerSecond();
-    const cost = new Map<BenchRoute, number[]>([[open, []], [secure, []]]);
-    note(`${open.path} and ${secure.path} on one rxrest server, ${load.name} with ${CONNECTIONS} connections, ${SECONDS} s per run after 1 s of warm-up, ${ROUNDS} alternating rounds${pinning ? ', pinned' : ''}`);
+    const cost = new Map<BenchRoute, number[]>([
+      [open, []],
+      [secure, []],
+    ]);
+    note(
+      `${open.path} and ${secure.path} on one rxrest server, ${load.name} with ${CONNECTIONS} connections, ${SECONDS} s per run after 1 s of warm-up, ${ROUNDS} alternating rounds${pinning ? ', pinned' : ''}`,
+    );
     try {
       for (let round = 1; round <= ROUNDS; round++) {
         for (const route of round % 2 === 1 ? [open, secure] : [secure, open]) {
           await load.load(server.port, route, { connections: CONNECTIONS, seconds: 1, cpus: pinning?.load });
           const before = cpuTicks(server.pid);
-          const result = await load.load(server.port, route, { connections: CONNECTIONS, seconds: SECONDS, cpus: pinning?.load });
+          const result = await load.load(server.port, route, {
+            connections: CONNECTIONS,
+            seconds: SECONDS,
+            cpus: pinning?.load,
+          });
           if (result.errors > 0) note(`  WARNING ${route.path}: ${result.errors} errors (a refused token answers 401)`);
           cost.get(route)!.push((((cpuTicks(server.pid) - before) / ticks) * 1e6) / result.requests);
         }
@@ -51,8 +70,16 @@ export async function runSecurityBench(): Promise<Record<string, number>[]> {
     const openUs = median(cost.get(open)!);
     const secureUs = median(cost.get(secure)!);
     const extra = secureUs - openUs;
-    note(`  CPU µs/request (medians): open ${openUs.toFixed(1)}, with a bearer JWT ${secureUs.toFixed(1)}: +${extra.toFixed(1)} µs (target ≤ ${TARGET_US}: ${extra <= TARGET_US ? 'meets' : 'misses'})`);
-    return [{ openUs: Math.round(openUs * 10) / 10, jwtUs: Math.round(secureUs * 10) / 10, extraUs: Math.round(extra * 10) / 10 }];
+    note(
+      `  CPU µs/request (medians): open ${openUs.toFixed(1)}, with a bearer JWT ${secureUs.toFixed(1)}: +${extra.toFixed(1)} µs (target ≤ ${TARGET_US}: ${extra <= TARGET_US ? 'meets' : 'misses'})`,
+    );
+    return [
+      {
+        openUs: Math.round(openUs * 10) / 10,
+        jwtUs: Math.round(secureUs * 10) / 10,
+        extraUs: Math.round(extra * 10) / 10,
+      },
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -55,7 +55,10 @@ export function cpuPinning(): CpuPinning | undefined {
   let allowed: number[];
   try {
     // "pid 123's current affinity list: 0,1"
-    const output = execFileSync('taskset', ['-cp', String(process.pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const output = execFileSync('taskset', ['-cp', String(process.pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     allowed = parseCpuList(output.slice(output.lastIndexOf(':') + 1));
   } catch {
     return undefined;
@@ -91,8 +94,12 @@ function waitForLine(child: ChildProcess, name: string, prefix: string, timeoutM
       const line = output.split('\n').find((l) => l.startsWith(prefix));
       if (line !== undefined) done(() => resolve(line.slice(prefix.length)));
     };
-    const onExit = (code: number | null): void => done(() => reject(new Error(`${name} server exited with ${code}:\n${output}${errors}`)));
-    const timer = setTimeout(() => done(() => reject(new Error(`${name} server did not answer in time:\n${output}${errors}`))), timeoutMs);
+    const onExit = (code: number | null): void =>
+      done(() => reject(new Error(`${name} server exited with ${code}:\n${output}${errors}`)));
+    const timer = setTimeout(
+      () => done(() => reject(new Error(`${name} server did not answer in time:\n${output}${errors}`))),
+      timeoutMs,
+    );
     let errors = '';
     child.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString('utf8')).slice(-4000)));
     child.stdout?.on('data', onData);
@@ -122,10 +129,15 @@ const STDERR_KEPT = 16 * 1024;
 export async function startServer(name: ServerName, options: ServerOptions = {}): Promise<ServerProcess> {
   const { profileFile, cpus, launcher, nodeFlags = [] } = options;
   const script = join(__dirname, 'servers', `${name}-server.js`);
-  const env = { ...process.env, ...options.env, ...(profileFile === undefined ? {} : { BENCH_PROFILE_FILE: profileFile }) };
+  const env = {
+    ...process.env,
+    ...options.env,
+    ...(profileFile === undefined ? {} : { BENCH_PROFILE_FILE: profileFile }),
+  };
   const node = [process.execPath, ...nodeFlags, script];
   // taskset execs node in its own process, so the child's pid is the server's (its CPU time is read from /proc).
-  const [command, ...args] = launcher !== undefined ? [...launcher, ...node] : cpus === undefined ? node : ['taskset', '-c', cpus, ...node];
+  const [command, ...args] =
+    launcher !== undefined ? [...launcher, ...node] : cpus === undefined ? node : ['taskset', '-c', cpus, ...node];
   const child = spawn(command as string, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
   // Keep draining output so a chatty server never blocks on a full pipe.
   let stderr = '';

@@ -96,7 +96,10 @@ async function activeAfterDisconnect(port: number): Promise<number> {
 
 async function holdSlowly(child: ChildServer, policy: string): Promise<SlowClientRow> {
   const before = await serverStats(child.port);
-  const startRetained = (await (await fetch(`http://127.0.0.1:${child.port}/slow/retained`)).json()) as { heapUsed: number; external: number };
+  const startRetained = (await (await fetch(`http://127.0.0.1:${child.port}/slow/retained`)).json()) as {
+    heapUsed: number;
+    external: number;
+  };
   const start = rssBytes(child.pid);
   const { request, response } = await openPaused(child.port, policy);
   let serverClosed = false;
@@ -105,7 +108,10 @@ async function holdSlowly(child: ChildServer, policy: string): Promise<SlowClien
   request.once('error', () => undefined);
   const [firstHalf, secondHalf] = await sampleWhilePaused(child.pid, start);
   const paused = await serverStats(child.port);
-  const retained = (await (await fetch(`http://127.0.0.1:${child.port}/slow/retained`)).json()) as { heapUsed: number; external: number };
+  const retained = (await (await fetch(`http://127.0.0.1:${child.port}/slow/retained`)).json()) as {
+    heapUsed: number;
+    external: number;
+  };
   const closedWhilePaused = serverClosed;
   const read = closedWhilePaused ? { bytes: 0, serverClosed } : await readALittle(response);
   request.destroy();
@@ -113,11 +119,17 @@ async function holdSlowly(child: ChildServer, policy: string): Promise<SlowClien
   const produced = (await serverStats(child.port)).produced - before.produced;
   const round = (bytes: number): number => Math.round((bytes / MB) * 10) / 10;
   return {
-    policy, rssStartMb: round(start), growthFirstHalfMb: round(firstHalf), growthSecondHalfMb: round(secondHalf),
+    policy,
+    rssStartMb: round(start),
+    growthFirstHalfMb: round(firstHalf),
+    growthSecondHalfMb: round(secondHalf),
     heapGrowthMb: round(paused.heapTotal - before.heapTotal),
     retainedGrowthMb: round(retained.heapUsed + retained.external - startRetained.heapUsed - startRetained.external),
-    itemsProduced: produced, activeWhilePaused: paused.active,
-    bytesRead: read.bytes, serverClosed: read.serverClosed, activeAfter,
+    itemsProduced: produced,
+    activeWhilePaused: paused.active,
+    bytesRead: read.bytes,
+    serverClosed: read.serverClosed,
+    activeAfter,
   };
 }
 
@@ -125,13 +137,17 @@ function formatRow(row: SlowClientRow): string {
   const ended = row.serverClosed ? 'server ended the stream' : 'client hung up';
   const cancelled = row.activeAfter === 0 ? 'source unsubscribed' : `${row.activeAfter} source(s) STILL ALIVE`;
   const running = row.activeWhilePaused === 0 ? 'source stopped during the pause' : 'source running during the pause';
-  return `${row.policy.padEnd(12)} RSS ${row.rssStartMb} MB; growth ${row.growthFirstHalfMb} MB (first half), ${row.growthSecondHalfMb} MB (second half), heap +${row.heapGrowthMb} MB, retained after a full GC +${row.retainedGrowthMb} MB; `
-    + `${row.itemsProduced} items produced, ${running}; ${row.bytesRead} bytes read after, ${ended}; ${cancelled}`;
+  return (
+    `${row.policy.padEnd(12)} RSS ${row.rssStartMb} MB; growth ${row.growthFirstHalfMb} MB (first half), ${row.growthSecondHalfMb} MB (second half), heap +${row.heapGrowthMb} MB, retained after a full GC +${row.retainedGrowthMb} MB; ` +
+    `${row.itemsProduced} items produced, ${running}; ${row.bytesRead} bytes read after, ${ended}; ${cancelled}`
+  );
 }
 
 /** Runs one slow client per overflow policy against a fresh child server, prints a line each and returns the rows. */
 export async function runSlowClientBench(): Promise<SlowClientRow[]> {
-  process.stdout.write(`Slow client: paused ${PAUSE_MS / 1000} s on an endless NDJSON Observable (~${SLOW_ITEM_CHARS} B items), budget ${SLOW_BUDGET}; server RSS from /proc every ${SAMPLE_MS} ms\n`);
+  process.stdout.write(
+    `Slow client: paused ${PAUSE_MS / 1000} s on an endless NDJSON Observable (~${SLOW_ITEM_CHARS} B items), budget ${SLOW_BUDGET}; server RSS from /proc every ${SAMPLE_MS} ms\n`,
+  );
   const rows: SlowClientRow[] = [];
   for (const policy of POLICIES) {
     // A fresh server per policy, so one policy's heap does not hide or inflate the next one's growth.

@@ -63,7 +63,9 @@ export async function runStreamingBench(): Promise<Record<string, number | strin
   const start = (kind: string) => startChildServer('stream-server', [kind], pinning?.server);
   const servers = { node: await start('node'), hono: await start('hono'), rxrest: await start('rxrest') };
   const rows: Record<string, number | string>[] = [];
-  process.stdout.write(`Each server alone in a child process${pinning ? ` on CPU ${pinning.server}` : ''}; items/s are the best of ${ROUNDS} runs (1 for 1,000,000 items); RSS growth is the server's, from /proc\n`);
+  process.stdout.write(
+    `Each server alone in a child process${pinning ? ` on CPU ${pinning.server}` : ''}; items/s are the best of ${ROUNDS} runs (1 for 1,000,000 items); RSS growth is the server's, from /proc\n`,
+  );
   try {
     for (const n of SIZES) {
       const rounds = n >= 1_000_000 ? 1 : ROUNDS;
@@ -74,15 +76,21 @@ export async function runStreamingBench(): Promise<Record<string, number | strin
         for (const source of SOURCES) {
           const rx = await best(servers.rxrest, `${path}&source=${source}`, rounds);
           const row = {
-            items: n, framing, source: source === 'range' ? 'multi(range)' : 'async generator',
-            rawPerSec: perSecond(n, raw), honoPerSec: perSecond(n, hono), rxrestPerSec: perSecond(n, rx),
-            rxrestVsRaw: Math.round((raw.ms / rx.ms) * 100) / 100, honoVsRaw: Math.round((raw.ms / hono.ms) * 100) / 100,
-            framedMb: mb(rx.bytes), rxrestRssGrowthMb: mb(rx.rssGrowth),
+            items: n,
+            framing,
+            source: source === 'range' ? 'multi(range)' : 'async generator',
+            rawPerSec: perSecond(n, raw),
+            honoPerSec: perSecond(n, hono),
+            rxrestPerSec: perSecond(n, rx),
+            rxrestVsRaw: Math.round((raw.ms / rx.ms) * 100) / 100,
+            honoVsRaw: Math.round((raw.ms / hono.ms) * 100) / 100,
+            framedMb: mb(rx.bytes),
+            rxrestRssGrowthMb: mb(rx.rssGrowth),
           };
           rows.push(row);
           process.stdout.write(
-            `${String(n).padStart(9)} ${framing.padEnd(6)} ${row.source.padEnd(15)} raw ${row.rawPerSec}/s  hono ${row.honoPerSec}/s (${row.honoVsRaw}x)  `
-              + `rxrest ${row.rxrestPerSec}/s (${row.rxrestVsRaw}x raw); framed ${row.framedMb} MB, rxrest RSS +${row.rxrestRssGrowthMb} MB\n`,
+            `${String(n).padStart(9)} ${framing.padEnd(6)} ${row.source.padEnd(15)} raw ${row.rawPerSec}/s  hono ${row.honoPerSec}/s (${row.honoVsRaw}x)  ` +
+              `rxrest ${row.rxrestPerSec}/s (${row.rxrestVsRaw}x raw); framed ${row.framedMb} MB, rxrest RSS +${row.rxrestRssGrowthMb} MB\n`,
           );
         }
       }
@@ -92,8 +100,17 @@ export async function runStreamingBench(): Promise<Record<string, number | strin
     const raw = await best(servers.node, path, ROUNDS);
     const rx = await best(servers.rxrest, `${path}&source=range`, ROUNDS);
     const ratio = Math.round((raw.ms / rx.ms) * 100) / 100;
-    rows.push({ items: SIZES[0], framing: 'json array', source: 'multi(range)', rawPerSec: perSecond(SIZES[0], raw), rxrestPerSec: perSecond(SIZES[0], rx), rxrestVsRaw: ratio });
-    process.stdout.write(`${String(SIZES[0]).padStart(9)} JSON array: JSON.stringify + one write ${raw.ms.toFixed(1)} ms, rxrest multi(range) ${rx.ms.toFixed(1)} ms (${ratio}x)\n`);
+    rows.push({
+      items: SIZES[0],
+      framing: 'json array',
+      source: 'multi(range)',
+      rawPerSec: perSecond(SIZES[0], raw),
+      rxrestPerSec: perSecond(SIZES[0], rx),
+      rxrestVsRaw: ratio,
+    });
+    process.stdout.write(
+      `${String(SIZES[0]).padStart(9)} JSON array: JSON.stringify + one write ${raw.ms.toFixed(1)} ms, rxrest multi(range) ${rx.ms.toFixed(1)} ms (${ratio}x)\n`,
+    );
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
   }

@@ -11,15 +11,21 @@ const ROUNDS = 5;
 const SECONDS = 5;
 const CONNECTIONS = 100;
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const median = (values: readonly number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** Runs the benchmark and prints its lines; returns the row (req/s medians and their ratio). */
 export async function runWorkersBench(): Promise<Record<string, number>[]> {
   const note = (line: string): void => void process.stdout.write(`${line}\n`);
   const load = findLoadGenerator(note);
   const route = BENCH_ROUTES[0]!;
-  const rates = new Map<number, number[]>([[1, []], [2, []]]);
-  note(`${route.name} (${route.path}), ${load.name} with ${CONNECTIONS} connections, ${SECONDS} s per run after 1 s of warm-up, ${ROUNDS} rounds, each server alone, not pinned`);
+  const rates = new Map<number, number[]>([
+    [1, []],
+    [2, []],
+  ]);
+  note(
+    `${route.name} (${route.path}), ${load.name} with ${CONNECTIONS} connections, ${SECONDS} s per run after 1 s of warm-up, ${ROUNDS} rounds, each server alone, not pinned`,
+  );
   for (let round = 1; round <= ROUNDS; round++) {
     for (const workers of round % 2 === 1 ? [1, 2] : [2, 1]) {
       const server = await startServer('rxrest', { env: { BENCH_WORKERS: String(workers) } });
@@ -35,7 +41,9 @@ export async function runWorkersBench(): Promise<Record<string, number>[]> {
   }
   const one = median(rates.get(1)!);
   const two = median(rates.get(2)!);
-  note(`  workers=1 ${Math.round(one)} req/s, workers=2 ${Math.round(two)} req/s (medians): ${(two / one).toFixed(2)}×`);
+  note(
+    `  workers=1 ${Math.round(one)} req/s, workers=2 ${Math.round(two)} req/s (medians): ${(two / one).toFixed(2)}×`,
+  );
   return [{ workers1: Math.round(one), workers2: Math.round(two), ratio: Math.round((two / one) * 100) / 100 }];
 }
 

@@ -3,7 +3,19 @@
 // unsubscribed; Last-Event-ID replays what is still in the ring, and an id that has left it gets a reset first.
 import { request, type IncomingMessage } from 'node:http';
 import { firstValueFrom, take, toArray } from 'rxjs';
-import { broadcast, GET, HeaderParam, Path, Produces, RestApplication, StreamBuffer, type Multi, type RunningServer, type SseEvent, type SubscriptionChange } from '../../lib';
+import {
+  broadcast,
+  GET,
+  HeaderParam,
+  Path,
+  Produces,
+  RestApplication,
+  StreamBuffer,
+  type Multi,
+  type RunningServer,
+  type SseEvent,
+  type SubscriptionChange,
+} from '../../lib';
 import { compareIds } from '../../lib/broadcast/event-ids';
 
 interface Item {
@@ -19,18 +31,25 @@ orders.onSubscribe((change) => changes.push(change)).onUnsubscribe((change) => c
 
 @Path('topics')
 class TopicResource {
-  @GET @Path('orders') @Produces('text/event-stream')
+  @GET
+  @Path('orders')
+  @Produces('text/event-stream')
   orders(): Multi<SseEvent> {
     return orders.subscribe();
   }
 
   /** A small budget that drops the oldest: a paused client costs at most 64K of this server's memory. */
-  @GET @Path('slow') @Produces('text/event-stream') @StreamBuffer({ size: '64K', overflow: 'drop-oldest' })
+  @GET
+  @Path('slow')
+  @Produces('text/event-stream')
+  @StreamBuffer({ size: '64K', overflow: 'drop-oldest' })
   slow(): Multi<SseEvent> {
     return slow.subscribe();
   }
 
-  @GET @Path('ring') @Produces('text/event-stream')
+  @GET
+  @Path('ring')
+  @Produces('text/event-stream')
   ring(@HeaderParam('Last-Event-ID') lastEventId?: string): Multi<SseEvent> {
     return ring.subscribe({ lastEventId });
   }
@@ -94,7 +113,11 @@ const settle = (ms = 50) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('broadcast over the in-memory backplane', () => {
   it('gives every subscriber every event, in publishing order, with increasing ids of the <ms>-<seq> form', async () => {
-    const clients = await Promise.all([connect('/topics/orders'), connect('/topics/orders'), connect('/topics/orders')]);
+    const clients = await Promise.all([
+      connect('/topics/orders'),
+      connect('/topics/orders'),
+      connect('/topics/orders'),
+    ]);
     expect(orders.subscribers).toBe(3);
     const published: string[] = [];
     for (let n = 0; n < 2000; n++) void orders.publish({ n }).then((id) => published.push(id));
@@ -106,7 +129,8 @@ describe('broadcast over the in-memory backplane', () => {
       client.close();
     }
     for (const id of published) expect(id).toMatch(/^\d{13}-\d+$/);
-    for (let at = 1; at < published.length; at++) expect(compareIds(published[at]!, published[at - 1]!)).toBeGreaterThan(0);
+    for (let at = 1; at < published.length; at++)
+      expect(compareIds(published[at]!, published[at - 1]!)).toBeGreaterThan(0);
   });
 
   it('unsubscribes a client that goes away, telling the hooks each count', async () => {
@@ -135,7 +159,8 @@ describe('broadcast over the in-memory backplane', () => {
       if (n % 40 === 39) await settle(0);
     }
     await Promise.all(readers.map((reader) => reader.until(total)));
-    for (const reader of readers) expect(reader.items.map((item) => item.n)).toEqual(Array.from({ length: total }, (_, n) => n));
+    for (const reader of readers)
+      expect(reader.items.map((item) => item.n)).toEqual(Array.from({ length: total }, (_, n) => n));
     paused.res.resume();
     await settle(300);
     const received = paused.items.map((item) => item.n);
@@ -188,6 +213,8 @@ describe('broadcast over the in-memory backplane', () => {
     ]);
     expect(direct.subscribers).toBe(0);
     expect(broadcast('direct')).toBe(direct);
-    expect(() => broadcast('bad', { replay: -1 })).toThrow("broadcast('bad'): replay must be a whole number of events, got -1");
+    expect(() => broadcast('bad', { replay: -1 })).toThrow(
+      "broadcast('bad'): replay must be a whole number of events, got -1",
+    );
   });
 });

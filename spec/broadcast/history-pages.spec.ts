@@ -4,7 +4,8 @@
 import { HistoryPages, PAGE } from '../../lib/broadcast/history-pages';
 import type { BroadcastEvent } from '../../lib/broadcast/topic-events';
 
-const events = (count: number, from = 0): BroadcastEvent[] => Array.from({ length: count }, (_, n) => ({ id: `1-${n + from}`, data: n + from }));
+const events = (count: number, from = 0): BroadcastEvent[] =>
+  Array.from({ length: count }, (_, n) => ({ id: `1-${n + from}`, data: n + from }));
 
 function pagesOver(answer: (start: string) => Promise<BroadcastEvent[]>): { pages: HistoryPages; reads: string[] } {
   const reads: string[] = [];

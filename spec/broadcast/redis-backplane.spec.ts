@@ -68,7 +68,10 @@ function openChat(url: string): Promise<ChatClient> {
         const events = (pending + chunk).split('\n\n');
         pending = events.pop()!;
         for (const event of events) {
-          const data = event.split('\n').find((line) => line.startsWith('data:'))?.slice(5);
+          const data = event
+            .split('\n')
+            .find((line) => line.startsWith('data:'))
+            ?.slice(5);
           if (data === undefined) continue;
           if (event.includes('event:reset')) resets.push(data);
           else messages.push((JSON.parse(data) as { text: string }).text);
@@ -92,7 +95,11 @@ function openChat(url: string): Promise<ChatClient> {
 }
 
 const post = (url: string, text: string) =>
-  fetch(`${url}/chat/messages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user: 'spec', text }) });
+  fetch(`${url}/chat/messages`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ user: 'spec', text }),
+  });
 
 async function readiness(url: string): Promise<{ status: number; broadcast: string | undefined }> {
   const res = await fetch(`${url}/q/health/ready`);
@@ -113,7 +120,8 @@ describe('broadcast over Redis, across two instances', () => {
   });
 
   it('delivers messages posted on either instance to the clients of both, in one order; survives a Redis outage', async () => {
-    for (const instance of [a, b]) await until(async () => ((await readiness(instance.url)).broadcast === 'UP' ? true : undefined), 'readiness UP');
+    for (const instance of [a, b])
+      await until(async () => ((await readiness(instance.url)).broadcast === 'UP' ? true : undefined), 'readiness UP');
     const onA = await openChat(a.url);
     const onB = await openChat(b.url);
     for (let n = 0; n < 10; n++) expect((await post(n % 2 ? b.url : a.url, `m${n}`)).status).toBe(202);
@@ -136,7 +144,11 @@ describe('broadcast over Redis, across two instances', () => {
     expect(a.output()).toContain('is unreachable');
 
     await redis.start();
-    for (const instance of [a, b]) await until(async () => ((await readiness(instance.url)).status === 200 ? true : undefined), 'readiness UP again');
+    for (const instance of [a, b])
+      await until(
+        async () => ((await readiness(instance.url)).status === 200 ? true : undefined),
+        'readiness UP again',
+      );
     // Neither instance knows what the other published meanwhile: every client is told it may have missed events.
     await until(() => (onA.resets.length > 0 && onB.resets.length > 0 ? true : undefined), 'a reset on both clients');
     expect(onB.messages).not.toContain('during the outage');

@@ -25,7 +25,8 @@ afterAll(async () => {
 });
 
 /** The first `count` events a subscriber gets. */
-const first = (events: ReturnType<ReturnType<typeof broadcast>['subscribe']>, count: number): Promise<SseEvent[]> => firstValueFrom(events.pipe(take(count), toArray()));
+const first = (events: ReturnType<ReturnType<typeof broadcast>['subscribe']>, count: number): Promise<SseEvent[]> =>
+  firstValueFrom(events.pipe(take(count), toArray()));
 
 describe('RedisStreamsBackplane', () => {
   it('gives events the ids of their stream entries, and resumes after any of them from the stream', async () => {
@@ -73,7 +74,11 @@ describe('RedisStreamsBackplane', () => {
     await redis.kill();
     await until(() => (backplane.connected ? undefined : true), 'the backplane to see the outage');
     const refused = await topic.publish('during').catch((error: unknown) => error);
-    expect(refused).toMatchObject({ status: 503, headers: { 'retry-after': '1' }, problem: { code: 'RXREST_BROADCAST_UNAVAILABLE' } });
+    expect(refused).toMatchObject({
+      status: 503,
+      headers: { 'retry-after': '1' },
+      problem: { code: 'RXREST_BROADCAST_UNAVAILABLE' },
+    });
     redis.wipe();
     await redis.start();
     await until(() => (seen.some((event) => event.event === 'reset') ? true : undefined), 'a reset');

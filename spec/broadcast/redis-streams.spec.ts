@@ -14,11 +14,18 @@ const redis = redisServer({ appendOnly: true });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const instances: SamplesProcess[] = [];
-const start = () => startSamples({ FRAMEWORK_BROADCAST_BACKEND: 'redis-streams', FRAMEWORK_BROADCAST_REDIS_URL: redis.url, FRAMEWORK_HTTP_WORKERS: '2' });
+const start = () =>
+  startSamples({
+    FRAMEWORK_BROADCAST_BACKEND: 'redis-streams',
+    FRAMEWORK_BROADCAST_REDIS_URL: redis.url,
+    FRAMEWORK_HTTP_WORKERS: '2',
+  });
 
 async function readiness(url: string): Promise<string | undefined> {
   try {
-    const body = (await (await fetch(`${url}/q/health/ready`)).json()) as { checks: { name: string; status: string }[] };
+    const body = (await (await fetch(`${url}/q/health/ready`)).json()) as {
+      checks: { name: string; status: string }[];
+    };
     return body.checks.find((check) => check.name === 'broadcast')?.status;
   } catch {
     return undefined;
@@ -28,7 +35,8 @@ async function readiness(url: string): Promise<string | undefined> {
 /** Both instances, every worker connected to Redis: readiness asked enough times to reach each worker. */
 async function allReady(): Promise<void> {
   for (const instance of instances) {
-    for (let n = 0; n < 6; n++) await until(async () => ((await readiness(instance.url)) === 'UP' ? true : undefined), 'broadcast UP');
+    for (let n = 0; n < 6; n++)
+      await until(async () => ((await readiness(instance.url)) === 'UP' ? true : undefined), 'broadcast UP');
   }
 }
 
@@ -51,7 +59,11 @@ function postOnce(url: string, text: string): Promise<number> {
 }
 
 /** Publishers that post `texts`, alternately to each instance, trying again (same Idempotency-Key) until 202. */
-async function publish(texts: readonly string[], urls: () => string[], onEach: (index: number) => Promise<void> | void = () => undefined): Promise<{ refused: number }> {
+async function publish(
+  texts: readonly string[],
+  urls: () => string[],
+  onEach: (index: number) => Promise<void> | void = () => undefined,
+): Promise<{ refused: number }> {
   let next = 0;
   let refused = 0;
   const poster = async () => {
@@ -100,7 +112,10 @@ class ResumingReader {
       const url = live[this.#turn++ % live.length]!;
       let connection: SseConnection;
       try {
-        connection = await openSse(`${url}/chat/stream`, this.#last === undefined ? {} : { 'last-event-id': this.#last });
+        connection = await openSse(
+          `${url}/chat/stream`,
+          this.#last === undefined ? {} : { 'last-event-id': this.#last },
+        );
       } catch {
         await sleep(20);
         continue;
@@ -139,7 +154,11 @@ class ResumingReader {
 }
 
 /** `count` readers started on alternate instances, reading until `done`; resolves once each has joined. */
-async function startReaders(count: number, cutEvery: number, done: (reader: ResumingReader) => boolean): Promise<{ readers: ResumingReader[]; reading: Promise<void>[] }> {
+async function startReaders(
+  count: number,
+  cutEvery: number,
+  done: (reader: ResumingReader) => boolean,
+): Promise<{ readers: ResumingReader[]; reading: Promise<void>[] }> {
   const readers = Array.from({ length: count }, (_, n) => new ResumingReader(urls, cutEvery, n));
   const reading = readers.map((reader) => reader.run(done));
   await Promise.all(readers.map((reader) => reader.joined()));
@@ -220,9 +239,16 @@ describe('broadcast on redis-streams, two instances of two workers each', () => 
   it('tells every client of a Redis that came back without its data (event: reset), never a silent gap', async () => {
     const before = Array.from({ length: 100 }, (_, n) => `before-${n}`);
     const after = Array.from({ length: 100 }, (_, n) => `after-${n}`);
-    const { readers, reading } = await startReaders(8, 60, (self) => self.texts.filter((text) => text.startsWith('after-')).length >= after.length);
+    const { readers, reading } = await startReaders(
+      8,
+      60,
+      (self) => self.texts.filter((text) => text.startsWith('after-')).length >= after.length,
+    );
     await publish(before, urls);
-    await until(() => (readers.every((reader) => reader.texts.includes(before.at(-1)!)) ? true : undefined), 'every reader to have the first messages');
+    await until(
+      () => (readers.every((reader) => reader.texts.includes(before.at(-1)!)) ? true : undefined),
+      'every reader to have the first messages',
+    );
     await redis.kill();
     redis.wipe();
     await redis.start();
@@ -250,7 +276,10 @@ describe('a resumable job on redis-streams', () => {
     return `${location}/events`;
   }
 
-  const steps = (events: readonly SseMessage[]) => events.filter((event) => event.event === undefined).map((event) => (JSON.parse(event.data) as { step: number }).step);
+  const steps = (events: readonly SseMessage[]) =>
+    events
+      .filter((event) => event.event === undefined)
+      .map((event) => (JSON.parse(event.data) as { step: number }).step);
   const stepTimes = (events: readonly SseMessage[]) => events.map((event) => Number(event.id!.split('-')[0]));
 
   it('goes on when its client leaves at step 50; the client comes back a second later on the other instance for steps 51-200 and done', async () => {

@@ -9,12 +9,17 @@ import { openSse, type SseMessage } from '../support/sse-client';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await buildSamples({ 'framework.rest.sse.keep-alive': '0' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  server = await buildSamples({ 'framework.rest.sse.keep-alive': '0' }).listen({
+    port: 0,
+    host: '127.0.0.1',
+    handleSignals: false,
+  });
 });
 afterAll(() => server.close());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const steps = (events: readonly SseMessage[]) => events.filter((event) => event.event === undefined).map((event) => (JSON.parse(event.data) as { step: number }).step);
+const steps = (events: readonly SseMessage[]) =>
+  events.filter((event) => event.event === undefined).map((event) => (JSON.parse(event.data) as { step: number }).step);
 const timeOf = (event: SseMessage) => Number(event.id!.split('-')[0]);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, n) => n + from);
 
@@ -33,7 +38,11 @@ describe('resumable streams (samples /jobs, in memory)', () => {
     expect(stream.headers['content-type']).toBe('text/event-stream');
     await stream.ended;
     expect(steps(stream.events)).toEqual(range(1, 30));
-    expect(stream.events.at(-1)).toEqual({ id: expect.stringMatching(/^\d+-\d+$/), event: 'done', data: '{"items":30}' });
+    expect(stream.events.at(-1)).toEqual({
+      id: expect.stringMatching(/^\d+-\d+$/),
+      event: 'done',
+      data: '{"items":30}',
+    });
   });
 
   it('goes on without its client; a client coming back with Last-Event-ID gets the rest and the end, then 204', async () => {
@@ -114,18 +123,32 @@ describe('resumable()', () => {
 
   it('refuses a second stream with a running key, and a grace that is not a duration', async () => {
     const job = await resumable('api-twice', interval(10));
-    await expect(resumable('api-twice', interval(10))).rejects.toThrow("resumable('api-twice'): a stream with this key is already running in this process");
+    await expect(resumable('api-twice', interval(10))).rejects.toThrow(
+      "resumable('api-twice'): a stream with this key is already running in this process",
+    );
     await expect(resumable('api-grace', of(1), { grace: 'soon' })).rejects.toThrow(RangeError);
     job.cancel();
     expect(await job.ended).toBe('cancelled');
   });
 
   it('ends with event: error when its source fails, after the items before the failure', async () => {
-    const job = await resumable('api-fails', concat(of('a', 'b'), throwError(() => new Error('disk full'))));
+    const job = await resumable(
+      'api-fails',
+      concat(
+        of('a', 'b'),
+        throwError(() => new Error('disk full')),
+      ),
+    );
     expect(await job.ended).toBe('error');
     const events: SseEvent[] = [];
-    await new Promise<void>((done) => resume('api-fails').then((multi) => multi!.subscribe({ next: (event) => events.push(event), complete: done })));
-    expect(events).toEqual([expect.objectContaining({ data: 'a' }), expect.objectContaining({ data: 'b' }), expect.objectContaining({ event: 'error', data: { items: 2 } })]);
+    await new Promise<void>((done) =>
+      resume('api-fails').then((multi) => multi!.subscribe({ next: (event) => events.push(event), complete: done })),
+    );
+    expect(events).toEqual([
+      expect.objectContaining({ data: 'a' }),
+      expect.objectContaining({ data: 'b' }),
+      expect.objectContaining({ event: 'error', data: { items: 2 } }),
+    ]);
   });
 
   it('stops its source when cancelled', async () => {

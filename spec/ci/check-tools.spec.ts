@@ -9,7 +9,11 @@ const root = join(__dirname, '..', '..');
 
 /** A PATH holding only bash, dirname, an `id` saying "not root", and the given stand-ins for tools. */
 function machine(bin: string, tools: readonly string[]): string {
-  for (const command of ['bash', 'dirname']) symlinkSync(spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim(), join(bin, command));
+  for (const command of ['bash', 'dirname'])
+    symlinkSync(
+      spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim(),
+      join(bin, command),
+    );
   for (const [name, body] of [['id', 'echo 1000'], ...tools.map((tool) => [tool, 'exit 0'])] as const) {
     writeFileSync(join(bin, name), `#!${join(bin, 'bash')}\n${body}\n`);
     chmodSync(join(bin, name), 0o755);

@@ -2,7 +2,19 @@
 // line fails to compile if a client method's type drifts, and each `@ts-expect-error` line fails if misuse compiles.
 import { Observable } from 'rxjs';
 import { RestClient, type ClientSseEvent } from '../../lib/client';
-import { GET, Path, POST, Produces, RestPath, RestQuery, RestResponse, multi, type FileUpload, type Multi, type Uni } from '../../lib';
+import {
+  GET,
+  Path,
+  POST,
+  Produces,
+  RestPath,
+  RestQuery,
+  RestResponse,
+  multi,
+  type FileUpload,
+  type Multi,
+  type Uni,
+} from '../../lib';
 import { CheeseResource } from '../../samples/cheeses/cheese-resource';
 import { FruitResource } from '../../samples/fruits/fruit-resource';
 import type { Fruit } from '../../samples/fruits/fruit';
@@ -29,7 +41,9 @@ class Shapes {
     return new Observable<string>();
   }
   @GET @Produces('application/x-ndjson') many(@RestPath() from: number, @RestQuery() to?: number): Multi<Order> {
-    return multi(new Observable<Order>((subscriber) => subscriber.next(Object.assign(new Order(), { id: from + (to ?? 0) }))));
+    return multi(
+      new Observable<Order>((subscriber) => subscriber.next(Object.assign(new Order(), { id: from + (to ?? 0) }))),
+    );
   }
   @GET async *generated(): AsyncGenerator<number> {
     yield 1;

@@ -15,7 +15,12 @@ function importGraph(entry: string): { files: Set<string>; packages: Set<string>
     if (files.has(file)) return;
     files.add(file);
     const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true },
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2022,
+        experimentalDecorators: true,
+        emitDecoratorMetadata: true,
+      },
       fileName: file,
     });
     // Imports compile to require("…"); the modules loaded on first use are required by hand, require('…').
@@ -33,19 +38,36 @@ describe('the rxrest/client entry', () => {
 
   it('loads no Node built-in and only packages that run in browsers', () => {
     expect([...packages].filter((name) => isBuiltin(name))).toEqual([]);
-    expect([...packages].map((name) => (name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0])).filter((name, i, all) => all.indexOf(name) === i).sort()).toEqual([
-      'date-fns',
-      'eventsource-parser',
-      'rxjs',
-    ]);
+    expect(
+      [...packages]
+        .map((name) => (name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]))
+        .filter((name, i, all) => all.indexOf(name) === i)
+        .sort(),
+    ).toEqual(['date-fns', 'eventsource-parser', 'rxjs']);
   });
 
   it('loads nothing of the server: no assembly, pipeline, server, configuration, multipart parsing or stream writers', () => {
     const loaded = [...files].map((file) => relative(join(root, 'lib'), file));
     const folders = new Set(loaded.map((file) => file.split('/')[0]));
-    for (const serverSide of ['assembly', 'pipeline', 'server', 'config', 'multipart', 'routing', 'health', 'metrics', 'openapi', 'params', 'execution']) expect(folders).not.toContain(serverSide);
+    for (const serverSide of [
+      'assembly',
+      'pipeline',
+      'server',
+      'config',
+      'multipart',
+      'routing',
+      'health',
+      'metrics',
+      'openapi',
+      'params',
+      'execution',
+    ])
+      expect(folders).not.toContain(serverSide);
     // Of the body and streaming folders, only the JSON text helpers and the Multi type.
-    expect(loaded.filter((file) => file.startsWith('body/') || file.startsWith('streaming/')).sort()).toEqual(['body/json.ts', 'streaming/multi.ts']);
+    expect(loaded.filter((file) => file.startsWith('body/') || file.startsWith('streaming/')).sort()).toEqual([
+      'body/json.ts',
+      'streaming/multi.ts',
+    ]);
     expect(folders).toContain('client');
   });
 });

@@ -18,39 +18,66 @@ function chunked(text: string | Uint8Array, size: number): ReadableStream<Uint8A
 
 @Path('things')
 class Things {
-  @GET @Produces('application/json', 'application/json-seq', 'application/x-ndjson')
+  @GET
+  @Produces('application/json', 'application/json-seq', 'application/x-ndjson')
   items(): Multi<unknown> {
     throw new Error('a contract');
   }
 
-  @GET @Path('events') @Produces('text/event-stream') @RestStreamElementType('application/json')
+  @GET
+  @Path('events')
+  @Produces('text/event-stream')
+  @RestStreamElementType('application/json')
   numbers(): Multi<number> {
     throw new Error('a contract');
   }
 
-  @GET @Path('bytes') @Produces('application/octet-stream')
+  @GET
+  @Path('bytes')
+  @Produces('application/octet-stream')
   bytes(): Uint8Array {
     throw new Error('a contract');
   }
 }
 
 function clientAnswering(body: string | Uint8Array, contentType: string, size: number) {
-  return RestClient.create(Things, { baseUrl: 'http://things.test', fetch: async () => new Response(chunked(body, size), { headers: { 'Content-Type': contentType } }) });
+  return RestClient.create(Things, {
+    baseUrl: 'http://things.test',
+    fetch: async () => new Response(chunked(body, size), { headers: { 'Content-Type': contentType } }),
+  });
 }
 
-const tricky = [{ text: 'a,b]}', nested: [1, [2, { x: '"quoted" \\ ]' }]] }, 'plain, string', 42, null, true, { empty: [] }];
+const tricky = [
+  { text: 'a,b]}', nested: [1, [2, { x: '"quoted" \\ ]' }]] },
+  'plain, string',
+  42,
+  null,
+  true,
+  { empty: [] },
+];
 
 describe('reading answers', () => {
-  it.each([1, 2, 7, 64])('reads a JSON array item by item, in chunks of %i bytes, strings holding brackets and escapes', async (size) => {
-    const items = await lastValueFrom(clientAnswering(JSON.stringify(tricky, null, 1), 'application/json', size).items().pipe(toArray()));
-    expect(items).toEqual(tricky);
-  });
+  it.each([1, 2, 7, 64])(
+    'reads a JSON array item by item, in chunks of %i bytes, strings holding brackets and escapes',
+    async (size) => {
+      const items = await lastValueFrom(
+        clientAnswering(JSON.stringify(tricky, null, 1), 'application/json', size)
+          .items()
+          .pipe(toArray()),
+      );
+      expect(items).toEqual(tricky);
+    },
+  );
 
   it('reads JSON text sequences record by record and NDJSON line by line, split anywhere', async () => {
     const seq = tricky.map((item) => `\x1e${JSON.stringify(item)}\n`).join('');
-    expect(await lastValueFrom(clientAnswering(seq, 'application/json-seq', 3).items().pipe(toArray()))).toEqual(tricky);
+    expect(await lastValueFrom(clientAnswering(seq, 'application/json-seq', 3).items().pipe(toArray()))).toEqual(
+      tricky,
+    );
     const ndjson = `${tricky.map((item) => JSON.stringify(item)).join('\n')}\n\n`;
-    expect(await lastValueFrom(clientAnswering(ndjson, 'application/x-ndjson; charset=utf-8', 5).items().pipe(toArray()))).toEqual(tricky);
+    expect(
+      await lastValueFrom(clientAnswering(ndjson, 'application/x-ndjson; charset=utf-8', 5).items().pipe(toArray())),
+    ).toEqual(tricky);
   });
 
   it('parses every SSE data field as JSON for a JSON element type, with ids and event names in events mode', async () => {
@@ -66,12 +93,20 @@ describe('reading answers', () => {
   it('emits other media types as byte chunks', async () => {
     const bytes = Uint8Array.from({ length: 10 }, (_, i) => i);
     const chunks = await lastValueFrom(clientAnswering(bytes, 'application/octet-stream', 4).bytes().pipe(toArray()));
-    expect(chunks.map((chunk) => [...chunk])).toEqual([[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]);
+    expect(chunks.map((chunk) => [...chunk])).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+      [8, 9],
+    ]);
   });
 
   it('fails the Observable on a malformed item, and on an array cut before its end', async () => {
-    await expect(lastValueFrom(clientAnswering('[{"a":1},{"a":', 'application/json', 4).items().pipe(toArray()))).rejects.toThrow('the JSON array ended before its closing bracket');
-    await expect(lastValueFrom(clientAnswering('{"a":1}\n{oops}\n', 'application/x-ndjson', 4).items().pipe(toArray()))).rejects.toThrow();
+    await expect(
+      lastValueFrom(clientAnswering('[{"a":1},{"a":', 'application/json', 4).items().pipe(toArray())),
+    ).rejects.toThrow('the JSON array ended before its closing bracket');
+    await expect(
+      lastValueFrom(clientAnswering('{"a":1}\n{oops}\n', 'application/x-ndjson', 4).items().pipe(toArray())),
+    ).rejects.toThrow();
   });
 });
 

@@ -5,8 +5,20 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstValueFrom, from, interval, lastValueFrom, map, retry, take, tap, timeout, toArray } from 'rxjs';
 import {
-  BadRequestException, ConstrainedTo, Consumes, NotFoundException, NotSupportedException, PayloadTooLargeException, Path, PUT, RestClient,
-  type ClientRequestContext, type ClientRequestFilter, type ClientResponseContext, type ClientResponseFilter, type EntityInput,
+  BadRequestException,
+  ConstrainedTo,
+  Consumes,
+  NotFoundException,
+  NotSupportedException,
+  PayloadTooLargeException,
+  Path,
+  PUT,
+  RestClient,
+  type ClientRequestContext,
+  type ClientRequestFilter,
+  type ClientResponseContext,
+  type ClientResponseFilter,
+  type EntityInput,
   type MessageBodyReader,
 } from '../../lib/client';
 import { MultipartFormDataOutput, Produces, Provider, type RunningServer } from '../../lib';
@@ -30,7 +42,11 @@ const uploads = tempDir('client-upload');
 const saved = [...fruitStore];
 
 beforeAll(async () => {
-  server = await buildSamples({ 'framework.http.limits.max-body-size': '256K' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  server = await buildSamples({ 'framework.http.limits.max-body-size': '256K' }).listen({
+    port: 0,
+    host: '127.0.0.1',
+    handleSignals: false,
+  });
   baseUrl = server.url;
 });
 afterAll(() => server.close());
@@ -45,7 +61,10 @@ describe('RestClient over the samples', () => {
     ]);
     const added = await firstValueFrom(fruits.add({ name: 'Banana', description: 'Yellow' }));
     expect(added.map((fruit) => fruit.name)).toEqual(['Apple', 'Pineapple', 'Banana']);
-    expect((await firstValueFrom(fruits.delete({ name: 'Apple' }))).map((fruit) => fruit.name)).toEqual(['Pineapple', 'Banana']);
+    expect((await firstValueFrom(fruits.delete({ name: 'Apple' }))).map((fruit) => fruit.name)).toEqual([
+      'Pineapple',
+      'Banana',
+    ]);
 
     const invalid = await firstValueFrom(fruits.add({ name: '' })).catch((error: unknown) => error);
     expect(invalid).toBeInstanceOf(BadRequestException);
@@ -78,11 +97,22 @@ describe('RestClient over the samples', () => {
 
   it('puts path, matrix, query, cookie, header and form parameters where the decorators say, directly and through a bean', async () => {
     const cheeses = RestClient.create(CheeseResource, { baseUrl });
-    expect(await firstValueFrom(cheeses.allParams('tomme', 'goat', 'matured', 'hardcore', 'fist-bump', 'strong'))).toBe('tomme/goat/matured/hardcore/fist-bump/strong');
-    const params = Object.assign(new CheeseParams(), { type: 'brie', variant: 'cow', age: 'young', level: 'mild', secretHandshake: 'wave', smell: 'soft' });
+    expect(await firstValueFrom(cheeses.allParams('tomme', 'goat', 'matured', 'hardcore', 'fist-bump', 'strong'))).toBe(
+      'tomme/goat/matured/hardcore/fist-bump/strong',
+    );
+    const params = Object.assign(new CheeseParams(), {
+      type: 'brie',
+      variant: 'cow',
+      age: 'young',
+      level: 'mild',
+      secretHandshake: 'wave',
+      smell: 'soft',
+    });
     expect(await firstValueFrom(cheeses.beanParams(params))).toBe('brie/cow/young/mild/wave/soft');
     // Encoded: a slash stays inside its path segment, spaces and non-ASCII survive every kind.
-    expect(await firstValueFrom(cheeses.allParams('a/b c', 'é;x', 'x&y=z', 'crème brûlée', 'ok', 'ça sent'))).toBe('a/b c/é;x/x&y=z/crème brûlée/ok/ça sent');
+    expect(await firstValueFrom(cheeses.allParams('a/b c', 'é;x', 'x&y=z', 'crème brûlée', 'ok', 'ça sent'))).toBe(
+      'a/b c/é;x/x&y=z/crème brûlée/ok/ça sent',
+    );
   });
 
   it('negotiates: JSON bound to the declared class by default, text when a call asks for it, bodies by @Consumes', async () => {
@@ -99,7 +129,12 @@ describe('RestClient over the samples', () => {
     const streams = RestClient.create(StreamResource, { baseUrl });
     const started = Date.now();
     const arrivals: number[] = [];
-    const ticks = await lastValueFrom(streams.ticks(5, 40).pipe(tap(() => arrivals.push(Date.now() - started)), toArray()));
+    const ticks = await lastValueFrom(
+      streams.ticks(5, 40).pipe(
+        tap(() => arrivals.push(Date.now() - started)),
+        toArray(),
+      ),
+    );
     expect(ticks).toEqual(['0', '1', '2', '3', '4']);
     // One per 40 ms interval: the last arrives after four intervals at least, and they did not all come at once.
     expect(arrivals[4]! - arrivals[0]!).toBeGreaterThanOrEqual(4 * 40 - 15);
@@ -114,22 +149,40 @@ describe('RestClient over the samples', () => {
       { name: 'Pineapple', description: 'Tropical fruit' },
     ];
     expect(await lastValueFrom(streams.fruits().pipe(toArray()))).toEqual(expected);
-    expect(await lastValueFrom(streams.$with({ accept: 'application/x-ndjson' }).fruits().pipe(toArray()))).toEqual(expected);
-    expect(await lastValueFrom(streams.$with({ accept: 'text/event-stream' }).fruits().pipe(toArray()))).toEqual(expected);
+    expect(await lastValueFrom(streams.$with({ accept: 'application/x-ndjson' }).fruits().pipe(toArray()))).toEqual(
+      expected,
+    );
+    expect(await lastValueFrom(streams.$with({ accept: 'text/event-stream' }).fruits().pipe(toArray()))).toEqual(
+      expected,
+    );
   });
 
   it('sends an Observable as a streamed NDJSON body and reads the duplex answer item by item', async () => {
     const streams = RestClient.create(StreamResource, { baseUrl });
-    expect(await lastValueFrom(streams.uppercase(from(['apple', 'pear', 'crème'])).pipe(toArray()))).toEqual(['APPLE', 'PEAR', 'CRÈME']);
+    expect(await lastValueFrom(streams.uppercase(from(['apple', 'pear', 'crème'])).pipe(toArray()))).toEqual([
+      'APPLE',
+      'PEAR',
+      'CRÈME',
+    ]);
     // Items sent over time: the first answer arrives while the body is still being sent.
     const sentAt: number[] = [];
-    const words = interval(150).pipe(take(3), map((n) => (sentAt.push(Date.now()), `w${n}`)));
+    const words = interval(150).pipe(
+      take(3),
+      map((n) => (sentAt.push(Date.now()), `w${n}`)),
+    );
     const receivedAt: number[] = [];
-    const answers = await lastValueFrom(streams.uppercase(words).pipe(tap(() => receivedAt.push(Date.now())), toArray()));
+    const answers = await lastValueFrom(
+      streams.uppercase(words).pipe(
+        tap(() => receivedAt.push(Date.now())),
+        toArray(),
+      ),
+    );
     expect(answers).toEqual(['W0', 'W1', 'W2']);
     expect(receivedAt[0]!).toBeLessThan(sentAt[2]!);
     const fruits = RestClient.create(FruitResource, { baseUrl });
-    expect(await firstValueFrom(fruits.import(from([{ name: 'Quince' }, { name: 'Medlar' }])))).toEqual({ imported: 2 });
+    expect(await firstValueFrom(fruits.import(from([{ name: 'Quince' }, { name: 'Medlar' }])))).toEqual({
+      imported: 2,
+    });
   });
 
   it('aborts the HTTP request when unsubscribed: the server sees the disconnect (/streams/active back to 0 within 1 s)', async () => {
@@ -147,7 +200,10 @@ describe('RestClient over the samples', () => {
 
   it('is cold: nothing is sent until subscribed, and each subscription sends again', async () => {
     const sent: string[] = [];
-    const fruits = RestClient.create(FruitResource, { baseUrl, fetch: (request) => (sent.push(`${request.method} ${new URL(request.url).pathname}`), fetch(request)) });
+    const fruits = RestClient.create(FruitResource, {
+      baseUrl,
+      fetch: (request) => (sent.push(`${request.method} ${new URL(request.url).pathname}`), fetch(request)),
+    });
     const call = fruits.list();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sent).toEqual([]);
@@ -162,8 +218,14 @@ describe('RestClient over the samples', () => {
     writeFileSync(file, Buffer.alloc(5000, 7));
     const person = Object.assign(new Person(), { firstName: 'Grace', lastName: 'Hopper' });
     const summary = await firstValueFrom(multipart.upload('holiday', { path: file }, person));
-    expect(summary).toEqual({ description: 'holiday', image: { fileName: 'photo.png', size: 5000, contentType: 'application/octet-stream' }, person: { firstName: 'Grace', lastName: 'Hopper' } });
-    const fromBlob = await firstValueFrom(multipart.upload('blob', new File([new Uint8Array(10)], 'x.bin', { type: 'image/png' }), person));
+    expect(summary).toEqual({
+      description: 'holiday',
+      image: { fileName: 'photo.png', size: 5000, contentType: 'application/octet-stream' },
+      person: { firstName: 'Grace', lastName: 'Hopper' },
+    });
+    const fromBlob = await firstValueFrom(
+      multipart.upload('blob', new File([new Uint8Array(10)], 'x.bin', { type: 'image/png' }), person),
+    );
     expect(fromBlob.image).toEqual({ fileName: 'x.bin', size: 10, contentType: 'image/png' });
 
     const output = new MultipartFormDataOutput();
@@ -181,7 +243,9 @@ describe('RestClient over the samples', () => {
 
   it('answers a body over the limit with PayloadTooLargeException, and a media type the server refuses with NotSupportedException', async () => {
     const multipart = RestClient.create(MultipartResource, { baseUrl });
-    const tooLarge = await firstValueFrom(multipart.upload('big', new Blob([new Uint8Array(1024 * 1024)]), new Person())).catch((error: unknown) => error);
+    const tooLarge = await firstValueFrom(
+      multipart.upload('big', new Blob([new Uint8Array(1024 * 1024)]), new Person()),
+    ).catch((error: unknown) => error);
     expect(tooLarge).toBeInstanceOf(PayloadTooLargeException);
     expect((tooLarge as PayloadTooLargeException).problem?.code).toBe('RXREST_BODY_TOO_LARGE');
 
@@ -194,7 +258,9 @@ describe('RestClient over the samples', () => {
         return body;
       }
     }
-    const wrong = await firstValueFrom(RestClient.create(XmlCheeses, { baseUrl }).put('<cheese/>')).catch((error: unknown) => error);
+    const wrong = await firstValueFrom(RestClient.create(XmlCheeses, { baseUrl }).put('<cheese/>')).catch(
+      (error: unknown) => error,
+    );
     expect(wrong).toBeInstanceOf(NotSupportedException);
     expect((wrong as NotSupportedException).status).toBe(415);
   });
@@ -202,13 +268,18 @@ describe('RestClient over the samples', () => {
   it('leaves network errors as they are, so RxJS retry and timeout apply to them', async () => {
     const closed = RestClient.create(FruitResource, { baseUrl: 'http://127.0.0.1:9' });
     let attempts = 0;
-    const counted = RestClient.create(FruitResource, { baseUrl: 'http://127.0.0.1:9', fetch: (request) => (attempts++, fetch(request)) });
+    const counted = RestClient.create(FruitResource, {
+      baseUrl: 'http://127.0.0.1:9',
+      fetch: (request) => (attempts++, fetch(request)),
+    });
     // fetch's own TypeError (from Node's realm, not the test's: hence the message).
     await expect(firstValueFrom(closed.list())).rejects.toThrow('fetch failed');
     await expect(firstValueFrom(counted.list().pipe(retry({ count: 2, delay: 10 })))).rejects.toThrow('fetch failed');
     expect(attempts).toBe(3);
     const streams = RestClient.create(StreamResource, { baseUrl });
-    await expect(firstValueFrom(streams.ticks(undefined, 1000).pipe(timeout(100)))).rejects.toThrow('Timeout has occurred');
+    await expect(firstValueFrom(streams.ticks(undefined, 1000).pipe(timeout(100)))).rejects.toThrow(
+      'Timeout has occurred',
+    );
   });
 });
 
@@ -225,10 +296,17 @@ describe('RestClient providers and filters', () => {
     }
     const statuses: ClientResponseFilter = {
       filter(request: ClientRequestContext, response: ClientResponseContext) {
-        seen.push(`response ${response.status} (auth ${request.headers.get('authorization')}, x ${request.headers.get('x-client')})`);
+        seen.push(
+          `response ${response.status} (auth ${request.headers.get('authorization')}, x ${request.headers.get('x-client')})`,
+        );
       },
     };
-    const cheeses = RestClient.create(CheeseResource, { baseUrl, headers: { 'X-Client': 'spec' }, requestFilters: [BearerToken], responseFilters: [statuses] });
+    const cheeses = RestClient.create(CheeseResource, {
+      baseUrl,
+      headers: { 'X-Client': 'spec' },
+      requestFilters: [BearerToken],
+      responseFilters: [statuses],
+    });
     await firstValueFrom(cheeses.get('brie'));
     expect(seen).toEqual(['request GET /cheeses/brie', `response 200 (auth Bearer ${token}, x spec)`]);
   });
@@ -236,7 +314,11 @@ describe('RestClient providers and filters', () => {
   it('answers a call from a request filter with abortWith, without sending it', async () => {
     let sent = 0;
     const cached: ClientRequestFilter = { filter: (request) => request.abortWith(Response.json([{ name: 'Cached' }])) };
-    const fruits = RestClient.create(FruitResource, { baseUrl, requestFilters: [cached], fetch: (request) => (sent++, fetch(request)) });
+    const fruits = RestClient.create(FruitResource, {
+      baseUrl,
+      requestFilters: [cached],
+      fetch: (request) => (sent++, fetch(request)),
+    });
     expect(await firstValueFrom(fruits.list())).toEqual([{ name: 'Cached' }]);
     expect(sent).toBe(0);
   });
@@ -268,7 +350,9 @@ describe('RestClient providers and filters', () => {
         return '';
       }
     }
-    expect(() => RestClient.create(NegotiatedResource, { baseUrl, providers: [ServerOnlyWriter] })).toThrow("ServerOnlyWriter is @ConstrainedTo('server'): it cannot be registered on a REST client");
+    expect(() => RestClient.create(NegotiatedResource, { baseUrl, providers: [ServerOnlyWriter] })).toThrow(
+      "ServerOnlyWriter is @ConstrainedTo('server'): it cannot be registered on a REST client",
+    );
   });
 
   it('refuses a class without endpoint methods, naming it', () => {
@@ -277,7 +361,9 @@ describe('RestClient providers and filters', () => {
         return [];
       }
     }
-    expect(() => RestClient.create(NotAResource, { baseUrl })).toThrow('NotAResource has no endpoint methods (@GET, @POST...)');
+    expect(() => RestClient.create(NotAResource, { baseUrl })).toThrow(
+      'NotAResource has no endpoint methods (@GET, @POST...)',
+    );
   });
 
   it('reads a long SSE answer event by event (10,000 of them), and an endless one until take() has enough', async () => {

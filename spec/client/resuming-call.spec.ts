@@ -5,20 +5,43 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { concat, lastValueFrom, of, toArray } from 'rxjs';
 import { RestClient, StreamEndedException, StreamResetException, type ClientSseEvent } from '../../lib/client';
-import { GET, HeaderParam, Path, Produces, QueryParam, RestApplication, ServiceUnavailableException, multi, sseEvent, type Multi, type RunningServer, type SseEvent } from '../../lib';
+import {
+  GET,
+  HeaderParam,
+  Path,
+  Produces,
+  QueryParam,
+  RestApplication,
+  ServiceUnavailableException,
+  multi,
+  sseEvent,
+  type Multi,
+  type RunningServer,
+  type SseEvent,
+} from '../../lib';
 import { JobResource } from '../../samples/jobs/job-resource';
 import { buildSamples } from '../../samples/app';
 
 /** Every request the scripted resource got: its path and the Last-Event-ID it sent. */
 const requests: { path: string; lastEventId: string | undefined; at: number }[] = [];
 
-const numbered = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, n) => sseEvent({ id: String(n + from), data: { n: n + from } }));
+const numbered = (from: number, to: number) =>
+  Array.from({ length: Math.max(0, to - from + 1) }, (_, n) =>
+    sseEvent({ id: String(n + from), data: { n: n + from } }),
+  );
 
 @Path('scripted')
 class ScriptedResource {
   /** Events 1..total, `per` on each connection, after the client's last id; a retry: first; done after the last. */
-  @GET @Path('chunks') @Produces('text/event-stream')
-  chunks(@QueryParam('total') total: number, @QueryParam('per') per: number, @QueryParam('retry') retry?: number, @HeaderParam('Last-Event-ID') lastEventId?: string): Multi<SseEvent> {
+  @GET
+  @Path('chunks')
+  @Produces('text/event-stream')
+  chunks(
+    @QueryParam('total') total: number,
+    @QueryParam('per') per: number,
+    @QueryParam('retry') retry?: number,
+    @HeaderParam('Last-Event-ID') lastEventId?: string,
+  ): Multi<SseEvent> {
     requests.push({ path: 'chunks', lastEventId, at: Date.now() });
     const from = Number(lastEventId ?? 0) + 1;
     const to = Math.min(total, from + per - 1);
@@ -27,36 +50,54 @@ class ScriptedResource {
   }
 
   /** Two events, a reset (the events up to 6 are gone), then 7, 8 and done. */
-  @GET @Path('reset') @Produces('text/event-stream')
+  @GET
+  @Path('reset')
+  @Produces('text/event-stream')
   reset(@HeaderParam('Last-Event-ID') lastEventId?: string): Multi<SseEvent> {
     requests.push({ path: 'reset', lastEventId, at: Date.now() });
-    return multi(of(...numbered(1, 2), sseEvent({ event: 'reset', data: '7' }), ...numbered(7, 8), sseEvent({ event: 'done', data: 'ok' })));
+    return multi(
+      of(
+        ...numbered(1, 2),
+        sseEvent({ event: 'reset', data: '7' }),
+        ...numbered(7, 8),
+        sseEvent({ event: 'done', data: 'ok' }),
+      ),
+    );
   }
 
   /** Ends at once, every time, with no event. */
-  @GET @Path('empty') @Produces('text/event-stream')
+  @GET
+  @Path('empty')
+  @Produces('text/event-stream')
   empty(@HeaderParam('Last-Event-ID') lastEventId?: string): Multi<SseEvent> {
     requests.push({ path: 'empty', lastEventId, at: Date.now() });
     return multi(of<SseEvent>());
   }
 
   /** 503 the first time, then one event and done. */
-  @GET @Path('unavailable') @Produces('text/event-stream')
+  @GET
+  @Path('unavailable')
+  @Produces('text/event-stream')
   unavailable(@HeaderParam('Last-Event-ID') lastEventId?: string): Multi<SseEvent> {
     requests.push({ path: 'unavailable', lastEventId, at: Date.now() });
-    if (requests.filter((request) => request.path === 'unavailable').length === 1) throw new ServiceUnavailableException('restarting', { headers: { 'retry-after': '1' } });
+    if (requests.filter((request) => request.path === 'unavailable').length === 1)
+      throw new ServiceUnavailableException('restarting', { headers: { 'retry-after': '1' } });
     return multi(of(...numbered(1, 1), sseEvent({ event: 'done', data: 'ok' })));
   }
 
   /** Nothing more to send: 204. */
-  @GET @Path('over') @Produces('text/event-stream')
+  @GET
+  @Path('over')
+  @Produces('text/event-stream')
   async over(@HeaderParam('Last-Event-ID') lastEventId?: string): Promise<Multi<SseEvent> | undefined> {
     requests.push({ path: 'over', lastEventId, at: Date.now() });
     return undefined;
   }
 
   /** One event, then the stream's failure. */
-  @GET @Path('failing') @Produces('text/event-stream')
+  @GET
+  @Path('failing')
+  @Produces('text/event-stream')
   failing(@HeaderParam('Last-Event-ID') lastEventId?: string): Multi<SseEvent> {
     requests.push({ path: 'failing', lastEventId, at: Date.now() });
     return multi(of(...numbered(1, 1), sseEvent({ event: 'error', data: 'stream failed' })));
@@ -64,7 +105,10 @@ class ScriptedResource {
 }
 
 /** A TCP proxy to `port` that cuts each connection once `limit` bytes of answer have passed; it notes each request's Last-Event-ID. */
-function cuttingProxy(port: number, limit: number): Promise<{ url: string; lastEventIds: (string | undefined)[]; server: Server }> {
+function cuttingProxy(
+  port: number,
+  limit: number,
+): Promise<{ url: string; lastEventIds: (string | undefined)[]; server: Server }> {
   const lastEventIds: (string | undefined)[] = [];
   const server = createServer((client: Socket) => {
     const upstream = connect(port, '127.0.0.1');
@@ -79,16 +123,28 @@ function cuttingProxy(port: number, limit: number): Promise<{ url: string; lastE
         upstream.destroy();
       }
     });
-    for (const socket of [client, upstream]) socket.on('error', () => undefined).on('close', () => (client.destroy(), upstream.destroy()));
+    for (const socket of [client, upstream])
+      socket.on('error', () => undefined).on('close', () => (client.destroy(), upstream.destroy()));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, lastEventIds, server })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, lastEventIds, server }),
+    ),
+  );
 }
 
 let scripted: RunningServer;
 let samples: RunningServer;
 beforeAll(async () => {
-  scripted = await RestApplication.build({ classes: [ScriptedResource], overrides: { 'framework.rest.sse.keep-alive': '0' } }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
-  samples = await buildSamples({ 'framework.rest.sse.keep-alive': '0' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  scripted = await RestApplication.build({
+    classes: [ScriptedResource],
+    overrides: { 'framework.rest.sse.keep-alive': '0' },
+  }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  samples = await buildSamples({ 'framework.rest.sse.keep-alive': '0' }).listen({
+    port: 0,
+    host: '127.0.0.1',
+    handleSignals: false,
+  });
 });
 afterAll(async () => {
   await scripted.close();
@@ -96,7 +152,8 @@ afterAll(async () => {
 });
 beforeEach(() => (requests.length = 0));
 
-const client = (options: { delay?: number; attempts?: number } = { delay: 10 }) => RestClient.create(ScriptedResource, { baseUrl: scripted.url, reconnect: options });
+const client = (options: { delay?: number; attempts?: number } = { delay: 10 }) =>
+  RestClient.create(ScriptedResource, { baseUrl: scripted.url, reconnect: options });
 
 describe('RestClient: resuming SSE answers of methods that take Last-Event-ID', () => {
   it('emits every step of a job once while a proxy cuts each connection after 300 bytes, resuming from the last id each time', async () => {
@@ -122,7 +179,8 @@ describe('RestClient: resuming SSE answers of methods that take Last-Event-ID', 
     const items = await lastValueFrom(client().chunks(7, 3, 200).pipe(toArray()));
     expect(items).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => ({ n })));
     expect(requests.map((request) => request.lastEventId)).toEqual([undefined, '3', '6']);
-    for (let at = 1; at < requests.length; at++) expect(requests[at]!.at - requests[at - 1]!.at).toBeGreaterThanOrEqual(190);
+    for (let at = 1; at < requests.length; at++)
+      expect(requests[at]!.at - requests[at - 1]!.at).toBeGreaterThanOrEqual(190);
   });
 
   it('completes on a 204 and fails after `attempts` reconnections with no event between them', async () => {
@@ -130,9 +188,13 @@ describe('RestClient: resuming SSE answers of methods that take Last-Event-ID', 
     expect(requests).toHaveLength(1);
     requests.length = 0;
     const endless = client({ delay: 5, attempts: 3 }).empty();
-    await expect(lastValueFrom(endless)).rejects.toThrow('ScriptedResource.empty: the stream ended 4 times in a row without an event');
+    await expect(lastValueFrom(endless)).rejects.toThrow(
+      'ScriptedResource.empty: the stream ended 4 times in a row without an event',
+    );
     expect(requests).toHaveLength(4);
-    const gone = await lastValueFrom(RestClient.create(JobResource, { baseUrl: samples.url }).events('unknown').pipe(toArray())).catch((error: unknown) => error);
+    const gone = await lastValueFrom(
+      RestClient.create(JobResource, { baseUrl: samples.url }).events('unknown').pipe(toArray()),
+    ).catch((error: unknown) => error);
     expect(gone).toMatchObject({ status: 404 });
   });
 
@@ -147,7 +209,14 @@ describe('RestClient: resuming SSE answers of methods that take Last-Event-ID', 
     expect(failed).toBeInstanceOf(StreamResetException);
     expect((failed as StreamResetException).oldestId).toBe('7');
     const resets: (string | undefined)[] = [];
-    const items = await lastValueFrom(RestClient.create(ScriptedResource, { baseUrl: scripted.url, reconnect: { onReset: (oldest) => resets.push(oldest) } }).reset().pipe(toArray()));
+    const items = await lastValueFrom(
+      RestClient.create(ScriptedResource, {
+        baseUrl: scripted.url,
+        reconnect: { onReset: (oldest) => resets.push(oldest) },
+      })
+        .reset()
+        .pipe(toArray()),
+    );
     expect(items).toEqual([1, 2, 7, 8].map((n) => ({ n })));
     expect(resets).toEqual(['7']);
     const events = (await lastValueFrom(client().$events.reset().pipe(toArray()))) as ClientSseEvent[];
@@ -155,7 +224,12 @@ describe('RestClient: resuming SSE answers of methods that take Last-Event-ID', 
   });
 
   it('does not reconnect when told not to', async () => {
-    const once = await lastValueFrom(RestClient.create(ScriptedResource, { baseUrl: scripted.url }).$with({ reconnect: false }).chunks(7, 3).pipe(toArray()));
+    const once = await lastValueFrom(
+      RestClient.create(ScriptedResource, { baseUrl: scripted.url })
+        .$with({ reconnect: false })
+        .chunks(7, 3)
+        .pipe(toArray()),
+    );
     expect(once).toEqual([1, 2, 3].map((n) => ({ n })));
     expect(requests).toHaveLength(1);
   });

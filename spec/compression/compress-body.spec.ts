@@ -27,7 +27,8 @@ describe('compressBody', () => {
     const source = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
     const reader = (compressBody(source, 'gzip', 6) as ReadableStream<Uint8Array>).getReader();
     const gunzip = createGunzip();
-    const decodedNext = () => new Promise<string>((resolve) => gunzip.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+    const decodedNext = () =>
+      new Promise<string>((resolve) => gunzip.once('data', (chunk: Buffer) => resolve(chunk.toString())));
     // The source stays open all along: only a flush per write lets each event through at once.
     controller.enqueue(new TextEncoder().encode('data: one\n\n'));
     let decoded = decodedNext();
@@ -43,7 +44,10 @@ describe('compressBody', () => {
 
   it('cancels the source when the compressed stream is cancelled', async () => {
     let cancelled = false;
-    const source = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(10)), cancel: () => void (cancelled = true) });
+    const source = new ReadableStream<Uint8Array>({
+      pull: (c) => c.enqueue(new Uint8Array(10)),
+      cancel: () => void (cancelled = true),
+    });
     const reader = (compressBody(source, 'deflate', 6) as ReadableStream<Uint8Array>).getReader();
     await reader.read();
     await reader.cancel();

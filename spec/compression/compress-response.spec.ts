@@ -4,15 +4,33 @@ import { buildApp, call } from '../support/app';
 
 @Path('c')
 class Compressible {
-  @GET @Path('text') text() { return 'Some resource'; }
-  @GET @Path('json') @Produces('application/json') json() { return { a: 1 }; }
-  @GET @Path('html') @Produces('text/html') html() { return '<p>hi</p>'; }
-  @GET @Path('foo') @Compressed @Produces('foo/bar') foo() { return 'foo bar'; }
-  @GET @Path('never') @Uncompressed @Produces('text/plain') never() { return 'plain'; }
-  @GET @Path('empty') empty() { return undefined; }
-  @GET @Path('untyped') @Compressed untyped() { return RestResponse.ok(new Uint8Array([1, 2, 3])); }
-  @GET @Path('legacy') @GZIP @Produces('application/json') legacy() { return { legacy: true }; }
-  @GET @Path('encoded') encoded() { return RestResponse.ResponseBuilder.ok('x', 'text/plain').encoding('identity').build(); }
+  @GET @Path('text') text() {
+    return 'Some resource';
+  }
+  @GET @Path('json') @Produces('application/json') json() {
+    return { a: 1 };
+  }
+  @GET @Path('html') @Produces('text/html') html() {
+    return '<p>hi</p>';
+  }
+  @GET @Path('foo') @Compressed @Produces('foo/bar') foo() {
+    return 'foo bar';
+  }
+  @GET @Path('never') @Uncompressed @Produces('text/plain') never() {
+    return 'plain';
+  }
+  @GET @Path('empty') empty() {
+    return undefined;
+  }
+  @GET @Path('untyped') @Compressed untyped() {
+    return RestResponse.ok(new Uint8Array([1, 2, 3]));
+  }
+  @GET @Path('legacy') @GZIP @Produces('application/json') legacy() {
+    return { legacy: true };
+  }
+  @GET @Path('encoded') encoded() {
+    return RestResponse.ResponseBuilder.ok('x', 'text/plain').encoding('identity').build();
+  }
 }
 
 const enabled = { 'framework.http.enable-compression': true };
@@ -30,7 +48,9 @@ describe('compressResponse', () => {
   });
 
   it('gzips a listed media type for a client accepting gzip, however small, with Vary: Accept-Encoding', async () => {
-    const response = await call(buildApp([Compressible], enabled), '/c/text', { headers: { 'Accept-Encoding': 'gzip' } });
+    const response = await call(buildApp([Compressible], enabled), '/c/text', {
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
     expect(response.headers.get('content-encoding')).toBe('gzip');
     expect(response.headers.get('vary')).toBe('Accept-Encoding');
     expect(response.headers.get('content-type')).toBe('text/plain;charset=UTF-8');
@@ -38,15 +58,21 @@ describe('compressResponse', () => {
   });
 
   it('leaves JSON alone: it is not in the default list', async () => {
-    const response = await call(buildApp([Compressible], enabled), '/c/json', { headers: { 'Accept-Encoding': 'gzip' } });
+    const response = await call(buildApp([Compressible], enabled), '/c/json', {
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
     expect(response.headers.get('content-encoding')).toBeNull();
     expect(await response.json()).toEqual({ a: 1 });
   });
 
   it('follows framework.http.compress-media-types when set', async () => {
     const app = buildApp([Compressible], { ...enabled, 'framework.http.compress-media-types': 'application/json' });
-    expect((await call(app, '/c/json', { headers: { 'Accept-Encoding': 'gzip' } })).headers.get('content-encoding')).toBe('gzip');
-    expect((await call(app, '/c/html', { headers: { 'Accept-Encoding': 'gzip' } })).headers.get('content-encoding')).toBeNull();
+    expect(
+      (await call(app, '/c/json', { headers: { 'Accept-Encoding': 'gzip' } })).headers.get('content-encoding'),
+    ).toBe('gzip');
+    expect(
+      (await call(app, '/c/html', { headers: { 'Accept-Encoding': 'gzip' } })).headers.get('content-encoding'),
+    ).toBeNull();
   });
 
   it('picks the coding by q-value among br, gzip and deflate', async () => {
@@ -100,15 +126,22 @@ describe('compressResponse', () => {
   });
 
   it('answers HEAD with the same Content-Encoding and no body', async () => {
-    const response = await call(buildApp([Compressible], enabled), '/c/text', { method: 'HEAD', headers: { 'Accept-Encoding': 'gzip' } });
+    const response = await call(buildApp([Compressible], enabled), '/c/text', {
+      method: 'HEAD',
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
     expect(response.headers.get('content-encoding')).toBe('gzip');
     expect(await response.text()).toBe('');
   });
 
   it('leaves @GZIP methods to the legacy switch: enable-compression has no effect on them', async () => {
-    const modern = await call(buildApp([Compressible], enabled), '/c/legacy', { headers: { 'Accept-Encoding': 'gzip, br' } });
+    const modern = await call(buildApp([Compressible], enabled), '/c/legacy', {
+      headers: { 'Accept-Encoding': 'gzip, br' },
+    });
     expect(modern.headers.get('content-encoding')).toBeNull();
-    const legacy = await call(buildApp([Compressible], { 'framework.legacy.gzip.enabled': true }), '/c/legacy', { headers: { 'Accept-Encoding': 'br, gzip;q=0.1' } });
+    const legacy = await call(buildApp([Compressible], { 'framework.legacy.gzip.enabled': true }), '/c/legacy', {
+      headers: { 'Accept-Encoding': 'br, gzip;q=0.1' },
+    });
     expect(legacy.headers.get('content-encoding')).toBe('gzip');
     expect(JSON.parse(gunzipSync(await bytes(legacy)).toString())).toEqual({ legacy: true });
   });

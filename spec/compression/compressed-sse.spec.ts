@@ -5,11 +5,16 @@ import { buildApp, call } from '../support/app';
 
 @Path('events')
 class Events {
-  @GET @Path('zipped') @Compressed @Produces('text/event-stream')
+  @GET
+  @Path('zipped')
+  @Compressed
+  @Produces('text/event-stream')
   zipped(): Multi<string> {
     return multi(interval(200).pipe(take(3), map(String)));
   }
-  @GET @Path('plain') @Produces('text/event-stream')
+  @GET
+  @Path('plain')
+  @Produces('text/event-stream')
   plain(): Multi<string> {
     return multi(interval(10).pipe(take(2), map(String)));
   }
@@ -19,7 +24,9 @@ describe('compressed SSE', () => {
   const enabled = { 'framework.http.enable-compression': true };
 
   it('gzips a @Compressed event stream and delivers each event before the next one is produced', async () => {
-    const response = await call(buildApp([Events], enabled), '/events/zipped', { headers: { 'Accept-Encoding': 'gzip', Accept: 'text/event-stream' } });
+    const response = await call(buildApp([Events], enabled), '/events/zipped', {
+      headers: { 'Accept-Encoding': 'gzip', Accept: 'text/event-stream' },
+    });
     expect(response.headers.get('content-encoding')).toBe('gzip');
     const reader = response.body!.getReader();
     const gunzip = createGunzip();
@@ -39,7 +46,9 @@ describe('compressed SSE', () => {
   });
 
   it('leaves a default event stream uncompressed: text/event-stream is not in the list', async () => {
-    const response = await call(buildApp([Events], enabled), '/events/plain', { headers: { 'Accept-Encoding': 'gzip', Accept: 'text/event-stream' } });
+    const response = await call(buildApp([Events], enabled), '/events/plain', {
+      headers: { 'Accept-Encoding': 'gzip', Accept: 'text/event-stream' },
+    });
     expect(response.headers.get('content-encoding')).toBeNull();
     expect(await response.text()).toContain('data:1');
   });

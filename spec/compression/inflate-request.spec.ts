@@ -31,13 +31,21 @@ function streamOf(bytes: Uint8Array, chunk = 16 * 1024): ReadableStream<Uint8Arr
 
 @Path('upload')
 class Upload {
-  @POST @GZIP text(body: string) { return `got ${body.length}: ${body.slice(0, 5)}`; }
-  @POST @Path('plain') plain(body: string) { return `plain ${body.length}`; }
+  @POST @GZIP text(body: string) {
+    return `got ${body.length}: ${body.slice(0, 5)}`;
+  }
+  @POST @Path('plain') plain(body: string) {
+    return `plain ${body.length}`;
+  }
 }
 
 describe('inflateRequest', () => {
   it('inflates a gzip body and drops Content-Encoding and Content-Length', async () => {
-    const request = new Request('http://x/', { method: 'POST', headers: { 'Content-Encoding': 'gzip', 'Content-Length': '99' }, body: gzipSync('hello') });
+    const request = new Request('http://x/', {
+      method: 'POST',
+      headers: { 'Content-Encoding': 'gzip', 'Content-Length': '99' },
+      body: gzipSync('hello'),
+    });
     const inflated = inflateRequest(request, 1024);
     expect(inflated.headers.get('content-encoding')).toBeNull();
     expect(inflated.headers.get('content-length')).toBeNull();
@@ -54,9 +62,13 @@ describe('inflateRequest', () => {
 
 describe('inflateBody', () => {
   it('fails with 413 once the inflated size passes the limit, and with 400 for data that is not gzip', async () => {
-    await expect(new Response(inflateBody(streamOf(gzipSync('x'.repeat(101))), 100)).text()).rejects.toMatchObject({ status: 413 });
+    await expect(new Response(inflateBody(streamOf(gzipSync('x'.repeat(101))), 100)).text()).rejects.toMatchObject({
+      status: 413,
+    });
     await expect(new Response(inflateBody(streamOf(gzipSync('x'.repeat(100))), 100)).text()).resolves.toHaveLength(100);
-    await expect(new Response(inflateBody(streamOf(new TextEncoder().encode('not gzip')), 100)).text()).rejects.toMatchObject({ status: 400 });
+    await expect(
+      new Response(inflateBody(streamOf(new TextEncoder().encode('not gzip')), 100)).text(),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });
 
@@ -65,22 +77,36 @@ describe('@GZIP request bodies', () => {
 
   it('reaches the method inflated when the legacy switch is on', async () => {
     const app = buildApp([Upload], legacy);
-    const response = await call(app, '/upload', { method: 'POST', headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: gzipSync('hello world') });
+    const response = await call(app, '/upload', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' },
+      body: gzipSync('hello world'),
+    });
     expect(await response.text()).toBe('got 11: hello');
   });
 
   it('is not inflated for methods without @GZIP, nor with the legacy switch off', async () => {
     const off = buildApp([Upload]);
     const raw = gzipSync('hello world');
-    const response = await call(off, '/upload', { method: 'POST', headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: raw });
+    const response = await call(off, '/upload', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' },
+      body: raw,
+    });
     expect(await response.text()).not.toContain('hello');
-    const plain = await call(buildApp([Upload], legacy), '/upload/plain', { method: 'POST', headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: raw });
+    const plain = await call(buildApp([Upload], legacy), '/upload/plain', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' },
+      body: raw,
+    });
     expect(await plain.text()).toBe(`plain ${new TextDecoder().decode(raw).length}`);
   });
 
   it('reads framework.legacy.gzip.max-input in the size format, 10M by default', () => {
     expect(resolveConfig().get('framework.legacy.gzip.max-input')).toBe(10 * 1024 * 1024);
-    expect(resolveConfig({ overrides: { 'framework.legacy.gzip.max-input': '2k' } }).get('framework.legacy.gzip.max-input')).toBe(2048);
+    expect(
+      resolveConfig({ overrides: { 'framework.legacy.gzip.max-input': '2k' } }).get('framework.legacy.gzip.max-input'),
+    ).toBe(2048);
   });
 
   it('answers 413 for a 512 MiB decompression bomb while memory stays flat', async () => {
@@ -94,7 +120,11 @@ describe('@GZIP request bodies', () => {
       const now = process.memoryUsage();
       peak = Math.max(peak, now.heapUsed + now.arrayBuffers - before.heapUsed - before.arrayBuffers);
     }, 1);
-    const response = await call(app, '/upload', { method: 'POST', headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: streamOf(bomb) });
+    const response = await call(app, '/upload', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' },
+      body: streamOf(bomb),
+    });
     clearInterval(sampler);
     const after = process.memoryUsage();
     peak = Math.max(peak, after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers);

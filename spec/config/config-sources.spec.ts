@@ -4,7 +4,9 @@ describe('envName', () => {
   it('upper-cases and replaces every non-alphanumeric character with _', () => {
     expect(envName('framework.http.enable-compression')).toBe('FRAMEWORK_HTTP_ENABLE_COMPRESSION');
     expect(envName('%dev.framework.http.port')).toBe('_DEV_FRAMEWORK_HTTP_PORT');
-    expect(envName('framework.log.category."rxrest.params".level')).toBe('FRAMEWORK_LOG_CATEGORY__RXREST_PARAMS__LEVEL');
+    expect(envName('framework.log.category."rxrest.params".level')).toBe(
+      'FRAMEWORK_LOG_CATEGORY__RXREST_PARAMS__LEVEL',
+    );
   });
 });
 
@@ -43,7 +45,13 @@ describe('environmentSource', () => {
 
 describe('lookup', () => {
   const high = entriesSource([['k', 'high']], 'high');
-  const low = entriesSource([['%dev.k', 'low-dev'], ['k', 'low']], 'low');
+  const low = entriesSource(
+    [
+      ['%dev.k', 'low-dev'],
+      ['k', 'low'],
+    ],
+    'low',
+  );
 
   it('prefers the profile key within a source', () => {
     expect(lookup([low], 'k', 'dev')?.value).toBe('low-dev');

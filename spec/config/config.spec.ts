@@ -6,7 +6,9 @@ import type { LoggingConfiguration } from '../../lib/logging/logger';
 
 describe('Config', () => {
   it('returns typed values for framework keys', () => {
-    const config = resolveConfig({ overrides: { 'framework.http.port': 1, 'framework.rest.stream.overflow': 'latest' } });
+    const config = resolveConfig({
+      overrides: { 'framework.http.port': 1, 'framework.rest.stream.overflow': 'latest' },
+    });
     const port: number = config.get('framework.http.port');
     const overflow: 'fail' | 'drop-oldest' | 'drop-newest' | 'latest' = config.get('framework.rest.stream.overflow');
     expect([port, overflow]).toEqual([1, 'latest']);
@@ -33,7 +35,7 @@ describe('Config', () => {
     expect(config.get('framework.http.compressors')).toEqual(['br', 'gzip', 'deflate']);
   });
 
-  it('satisfies the logging module\'s view of a configuration', () => {
+  it("satisfies the logging module's view of a configuration", () => {
     const view: LoggingConfiguration = resolveConfig({ overrides: { 'framework.log.level': 'warn' } });
     expect(view.get('framework.log.level')).toBe('WARN');
   });

@@ -45,7 +45,11 @@ describe('loadConfig', () => {
     writeFileSync(path, 'framework.http.limits.max-body-size=10MB\nframework.http.port=1\nframework.http.host=file');
     expect(() => loadConfig({ directory, env: {} })).toThrow(`(from ${path})`);
     writeFileSync(path, 'framework.http.port=1\nframework.http.host=file');
-    const config = loadConfig({ directory, env: { FRAMEWORK_HTTP_HOST: 'env' }, overrides: { 'framework.http.port': 2 } });
+    const config = loadConfig({
+      directory,
+      env: { FRAMEWORK_HTTP_HOST: 'env' },
+      overrides: { 'framework.http.port': 2 },
+    });
     expect([config.get('framework.http.port'), config.get('framework.http.host')]).toEqual([2, 'env']);
   });
 

@@ -25,7 +25,7 @@ describe('parseProperties', () => {
     expect(parse('# c1\n   ! c2\n\n   \nk=v # not a comment')).toEqual({ k: 'v # not a comment' });
   });
 
-  it('joins continuation lines, dropping the next line\'s leading whitespace', () => {
+  it("joins continuation lines, dropping the next line's leading whitespace", () => {
     expect(parse('list=a,\\\n      b,\\\n\tc\nnext=1')).toEqual({ list: 'a,b,c', next: '1' });
   });
 

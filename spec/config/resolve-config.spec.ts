@@ -43,14 +43,21 @@ describe('resolveConfig', () => {
   });
 
   it('applies profile keys only in their profile, over the plain key of the same source', () => {
-    const entries = { 'framework.http.port': '8000', '%dev.framework.http.port': '9000', '%test.framework.http.port': '7000' };
+    const entries = {
+      'framework.http.port': '8000',
+      '%dev.framework.http.port': '9000',
+      '%test.framework.http.port': '7000',
+    };
     expect(resolveConfig({ file: file(entries) }).get('framework.http.port')).toBe(8000);
     expect(resolveConfig({ file: file(entries), profile: 'dev' }).get('framework.http.port')).toBe(9000);
     expect(resolveConfig({ file: file(entries), profile: 'test' }).get('framework.http.port')).toBe(7000);
   });
 
   it('reads profile keys from the environment with a leading underscore', () => {
-    const config = resolveConfig({ profile: 'dev', env: { _DEV_FRAMEWORK_HTTP_PORT: '9001', FRAMEWORK_HTTP_PORT: '1' } });
+    const config = resolveConfig({
+      profile: 'dev',
+      env: { _DEV_FRAMEWORK_HTTP_PORT: '9001', FRAMEWORK_HTTP_PORT: '1' },
+    });
     expect(config.get('framework.http.port')).toBe(9001);
   });
 
@@ -67,7 +74,11 @@ describe('resolveConfig', () => {
     const fileProfile = file({ 'framework.profile': 'from-file' });
     expect(resolveConfig({ file: fileProfile }).profile).toBe('from-file');
     expect(resolveConfig({ file: fileProfile, env: { FRAMEWORK_PROFILE: 'from-env' } }).profile).toBe('from-env');
-    const withOverride = { file: fileProfile, env: { FRAMEWORK_PROFILE: 'from-env' }, overrides: { 'framework.profile': 'over' } };
+    const withOverride = {
+      file: fileProfile,
+      env: { FRAMEWORK_PROFILE: 'from-env' },
+      overrides: { 'framework.profile': 'over' },
+    };
     expect(resolveConfig(withOverride).profile).toBe('over');
     expect(resolveConfig({ ...withOverride, profile: 'forced' }).profile).toBe('forced');
     expect(resolveConfig({ ...withOverride, profile: 'forced' }).get('framework.profile')).toBe('forced');
@@ -80,18 +91,25 @@ describe('resolveConfig', () => {
 
   it('collects per-category log levels from every source, quoted or not', () => {
     const config = resolveConfig({
-      file: file({ 'framework.log.category."rxrest.params".level': 'debug', 'framework.log.category.rxrest.level': 'WARN' }),
+      file: file({
+        'framework.log.category."rxrest.params".level': 'debug',
+        'framework.log.category.rxrest.level': 'WARN',
+      }),
       env: { FRAMEWORK_LOG_CATEGORY__RXREST_PARAMS__LEVEL: 'TRACE' },
       overrides: { 'framework.log.category."app".level': 'ERROR' },
     });
-    expect(Object.fromEntries(config.logCategoryLevels())).toEqual({ 'rxrest.params': 'TRACE', rxrest: 'WARN', app: 'ERROR' });
+    expect(Object.fromEntries(config.logCategoryLevels())).toEqual({
+      'rxrest.params': 'TRACE',
+      rxrest: 'WARN',
+      app: 'ERROR',
+    });
   });
 
   it('uses environment variables for user keys present in the file, and exposes user keys as text', () => {
     const config = resolveConfig({
       file: file({ 'feature.enabled': 'false', 'greeting.name': 'file', 'framework.http.port': '8081' }),
       env: { FEATURE_ENABLED: 'true', UNRELATED: 'x' },
-      overrides: { 'answer': 42 },
+      overrides: { answer: 42 },
     });
     expect(config.getUser('feature.enabled')).toBe('true');
     expect(config.getUser('greeting.name')).toBe('file');
@@ -118,13 +136,19 @@ describe('resolveConfig', () => {
     );
     expect(problems).toEqual(
       expect.arrayContaining([
-        { key: 'framework.http.port', value: 'eighty', source: 'FRAMEWORK_HTTP_PORT', expected: 'expected an integer from 0 to 65535' },
+        {
+          key: 'framework.http.port',
+          value: 'eighty',
+          source: 'FRAMEWORK_HTTP_PORT',
+          expected: 'expected an integer from 0 to 65535',
+        },
         { key: 'framework.http.enable-compression', value: 'maybe', source: FILE, expected: 'expected true or false' },
         {
           key: 'framework.rest.stream.buffer-size',
           value: '0',
           source: 'program',
-          expected: 'expected a size of at least 16K (bytes, or K, M, G... as powers of 1024): a byte budget such as 64M, no longer a count of items',
+          expected:
+            'expected a size of at least 16K (bytes, or K, M, G... as powers of 1024): a byte budget such as 64M, no longer a count of items',
         },
         expect.objectContaining({ key: 'framework.log.category."rxrest".level', value: 'LOUD', source: FILE }),
       ]),
@@ -141,11 +165,24 @@ describe('resolveConfig', () => {
 
   it('rejects unknown framework keys, suggesting the closest known key', () => {
     const problems = problemsOf(() =>
-      resolveConfig({ file: file({ 'framework.http.prot': '80', 'framework.zzz': '1' }), overrides: { 'framework.rest.pth': '/' } }),
+      resolveConfig({
+        file: file({ 'framework.http.prot': '80', 'framework.zzz': '1' }),
+        overrides: { 'framework.rest.pth': '/' },
+      }),
     );
     expect(problems).toEqual([
-      { key: 'framework.rest.pth', value: '/', source: 'program', expected: 'expected a known framework.* key, did you mean "framework.rest.path"?' },
-      { key: 'framework.http.prot', value: '80', source: FILE, expected: 'expected a known framework.* key, did you mean "framework.http.port"?' },
+      {
+        key: 'framework.rest.pth',
+        value: '/',
+        source: 'program',
+        expected: 'expected a known framework.* key, did you mean "framework.rest.path"?',
+      },
+      {
+        key: 'framework.http.prot',
+        value: '80',
+        source: FILE,
+        expected: 'expected a known framework.* key, did you mean "framework.http.port"?',
+      },
       { key: 'framework.zzz', value: '1', source: FILE, expected: 'expected a known framework.* key' },
     ]);
   });
@@ -163,7 +200,10 @@ describe('resolveConfig', () => {
   });
 
   it('ignores unrelated environment variables and keeps user keys free-form', () => {
-    const config = resolveConfig({ env: { FRAMEWORK_HTTP_PROT: 'x', PATH: '/bin' }, file: file({ 'app.anything': '%%' }) });
+    const config = resolveConfig({
+      env: { FRAMEWORK_HTTP_PROT: 'x', PATH: '/bin' },
+      file: file({ 'app.anything': '%%' }),
+    });
     expect(config.get('framework.http.port')).toBe(8080);
     expect(config.getUser('app.anything')).toBe('%%');
   });

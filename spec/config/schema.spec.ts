@@ -89,7 +89,10 @@ describe('readFrameworkSettings', () => {
       'framework.http.compressors': ['gzip', 'br'],
       'framework.log.level': 'DEBUG',
     });
-    const fromProgram = readFrameworkSettings({ 'framework.http.port': 0, 'framework.http.enable-compression': true }).values;
+    const fromProgram = readFrameworkSettings({
+      'framework.http.port': 0,
+      'framework.http.enable-compression': true,
+    }).values;
     expect(fromProgram['framework.http.port']).toBe(0);
     expect(fromProgram['framework.http.enable-compression']).toBe(true);
   });

@@ -48,8 +48,20 @@ async function pageServer(api: string): Promise<{ server: Server; origin: string
 }
 
 function browse(url: string): Promise<string> {
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--virtual-time-budget=10000', '--dump-dom', url];
-  return new Promise((resolve, reject) => execFile('chromium', flags, { encoding: 'utf8', timeout: 60_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout))));
+  const flags = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--virtual-time-budget=10000',
+    '--dump-dom',
+    url,
+  ];
+  return new Promise((resolve, reject) =>
+    execFile('chromium', flags, { encoding: 'utf8', timeout: 60_000 }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    ),
+  );
 }
 
 const resultOf = (dom: string) => /data-result="([^"]*)"/.exec(dom)?.[1]?.replace(/&quot;/g, '"');
@@ -77,7 +89,11 @@ describe('CORS in a browser', () => {
       'framework.http.cors.access-control-allow-credentials': 'true',
       'framework.http.cors.access-control-max-age': '60s',
     };
-    api = await RestApplication.build({ classes: [NoteResource], overrides }).listen({ port, host: '127.0.0.1', handleSignals: false });
+    api = await RestApplication.build({ classes: [NoteResource], overrides }).listen({
+      port,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
     api.server!.on('request', (req: { method?: string }) => {
       if (req.method === 'OPTIONS') preflights++;
     });

@@ -3,7 +3,12 @@
 import { GET, Path, PUT, RestApplication, type RunningServer } from '../../lib';
 import { send as sendTo, type RawReply as Reply } from '../support/http';
 
-const send = (server: RunningServer, method: string, path: string, headers: Record<string, string> = {}): Promise<Reply> => sendTo(`${server.url}${path}`, method, headers);
+const send = (
+  server: RunningServer,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Reply> => sendTo(`${server.url}${path}`, method, headers);
 
 let calls = 0;
 
@@ -23,10 +28,21 @@ class NoteResource {
 }
 
 const APP = 'http://app.example.test';
-const cors = (overrides: Record<string, string>) => ({ 'framework.http.cors.enabled': 'true', 'framework.http.cors.origins': APP, ...overrides });
+const cors = (overrides: Record<string, string>) => ({
+  'framework.http.cors.enabled': 'true',
+  'framework.http.cors.origins': APP,
+  ...overrides,
+});
 
-async function serving(overrides: Record<string, string>, run: (server: RunningServer) => Promise<void>): Promise<void> {
-  const server = await RestApplication.build({ classes: [NoteResource], overrides }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+async function serving(
+  overrides: Record<string, string>,
+  run: (server: RunningServer) => Promise<void>,
+): Promise<void> {
+  const server = await RestApplication.build({ classes: [NoteResource], overrides }).listen({
+    port: 0,
+    host: '127.0.0.1',
+    handleSignals: false,
+  });
   try {
     await run(server);
   } finally {
@@ -38,7 +54,10 @@ const corsHeaders = (reply: Reply) => Object.keys(reply.headers).filter((name) =
 
 describe('framework.http.cors', () => {
   it('adds the allowed origin, Vary, exposed headers and credentials to an answer for an allowed origin', async () => {
-    const settings = cors({ 'framework.http.cors.exposed-headers': 'Location,Stream-Items', 'framework.http.cors.access-control-allow-credentials': 'true' });
+    const settings = cors({
+      'framework.http.cors.exposed-headers': 'Location,Stream-Items',
+      'framework.http.cors.access-control-allow-credentials': 'true',
+    });
     await serving(settings, async (server) => {
       const reply = await send(server, 'GET', '/notes', { origin: APP });
       expect(reply.status).toBe(200);
@@ -75,26 +94,44 @@ describe('framework.http.cors', () => {
   });
 
   it('answers a preflight before routing: methods, headers and max age, the method never called', async () => {
-    const settings = cors({ 'framework.http.cors.methods': 'GET,PUT', 'framework.http.cors.headers': 'Content-Type,Authorization', 'framework.http.cors.access-control-max-age': '10m' });
+    const settings = cors({
+      'framework.http.cors.methods': 'GET,PUT',
+      'framework.http.cors.headers': 'Content-Type,Authorization',
+      'framework.http.cors.access-control-max-age': '10m',
+    });
     await serving(settings, async (server) => {
       const before = calls;
-      const preflight = await send(server, 'OPTIONS', '/notes', { origin: APP, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization' });
+      const preflight = await send(server, 'OPTIONS', '/notes', {
+        origin: APP,
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'authorization',
+      });
       expect(preflight.status).toBe(200);
       expect(preflight.headers['access-control-allow-origin']).toBe(APP);
       expect(preflight.headers['access-control-allow-methods']).toBe('GET, PUT');
       expect(preflight.headers['access-control-allow-headers']).toBe('Content-Type, Authorization');
       expect(preflight.headers['access-control-max-age']).toBe('600');
       expect(calls).toBe(before);
-      const wrongMethod = await send(server, 'OPTIONS', '/notes', { origin: APP, 'access-control-request-method': 'DELETE' });
+      const wrongMethod = await send(server, 'OPTIONS', '/notes', {
+        origin: APP,
+        'access-control-request-method': 'DELETE',
+      });
       expect([wrongMethod.status, corsHeaders(wrongMethod)]).toEqual([403, []]);
-      const wrongHeader = await send(server, 'OPTIONS', '/notes', { origin: APP, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-secret' });
+      const wrongHeader = await send(server, 'OPTIONS', '/notes', {
+        origin: APP,
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'x-secret',
+      });
       expect(wrongHeader.status).toBe(403);
-      const otherOrigin = await send(server, 'OPTIONS', '/notes', { origin: 'http://evil.example.test', 'access-control-request-method': 'GET' });
+      const otherOrigin = await send(server, 'OPTIONS', '/notes', {
+        origin: 'http://evil.example.test',
+        'access-control-request-method': 'GET',
+      });
       expect([otherOrigin.status, corsHeaders(otherOrigin)]).toEqual([403, []]);
     });
   });
 
-  it('keeps the specification\'s OPTIONS and 405 for requests that are not CORS', async () => {
+  it("keeps the specification's OPTIONS and 405 for requests that are not CORS", async () => {
     await serving(cors({}), async (server) => {
       const options = await send(server, 'OPTIONS', '/notes');
       expect(options.status).toBe(200);
@@ -110,7 +147,11 @@ describe('framework.http.cors', () => {
       expect(reply.headers['access-control-allow-origin']).toBe('*');
     });
     await serving(cors({ 'framework.http.cors.origins': '/https://[a-z]+\\.example\\.test/' }), async (server) => {
-      expect((await send(server, 'GET', '/notes', { origin: 'https://shop.example.test' })).headers['access-control-allow-origin']).toBe('https://shop.example.test');
+      expect(
+        (await send(server, 'GET', '/notes', { origin: 'https://shop.example.test' })).headers[
+          'access-control-allow-origin'
+        ],
+      ).toBe('https://shop.example.test');
       expect((await send(server, 'GET', '/notes', { origin: 'https://shop.example.test.evil' })).status).toBe(403);
     });
   });

@@ -29,7 +29,11 @@ describe('parameter decorator factories', () => {
   it('accept names, options and the FileUpload.ALL name as before', () => {
     expect(() => {
       class Fine {
-        @GET one(@RestPath() id: string, @RestQuery('q', { type: Number }) q: number, @RestForm({ type: String }) form: string): string {
+        @GET one(
+          @RestPath() id: string,
+          @RestQuery('q', { type: Number }) q: number,
+          @RestForm({ type: String }) form: string,
+        ): string {
           return `${id}${q}${form}`;
         }
       }

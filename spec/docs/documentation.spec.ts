@@ -12,7 +12,9 @@ const everything = [readme, ...pages.map((page) => read(join('docs', page)))].jo
 
 /** The settings table, made from the schema of settings' own documentation. */
 function settingsTable(): string {
-  const rows = describeConfiguration().map((row) => `| \`${row.key}\` | ${row.default === undefined ? '—' : `\`${row.default}\``} | ${row.description} |`);
+  const rows = describeConfiguration().map(
+    (row) => `| \`${row.key}\` | ${row.default === undefined ? '—' : `\`${row.default}\``} | ${row.description} |`,
+  );
   return ['| key | default | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
@@ -30,7 +32,9 @@ describe('README.md', () => {
   });
 
   it('links only to pages that exist', () => {
-    const links = [...everything.matchAll(/\]\(((?:docs\/|\.\.\/|samples\/|[a-z-]+\.md)[^)#]*)\)/g)].map((match) => match[1]);
+    const links = [...everything.matchAll(/\]\(((?:docs\/|\.\.\/|samples\/|[a-z-]+\.md)[^)#]*)\)/g)].map(
+      (match) => match[1],
+    );
     const missing = links.filter((link) => !existsSync(join(root, link)) && !existsSync(join(root, 'docs', link)));
     expect(missing).toEqual([]);
   });
@@ -38,19 +42,40 @@ describe('README.md', () => {
 
 describe('docs/', () => {
   it('has one page per topic', () => {
-    for (const page of ['getting-started', 'resources', 'parameters', 'filters', 'streaming', 'errors', 'configuration', 'multipart', 'http', 'links', 'testing', 'deploying', 'benchmarks', 'coming-from-nestjs', 'coming-from-quarkus']) {
+    for (const page of [
+      'getting-started',
+      'resources',
+      'parameters',
+      'filters',
+      'streaming',
+      'errors',
+      'configuration',
+      'multipart',
+      'http',
+      'links',
+      'testing',
+      'deploying',
+      'benchmarks',
+      'coming-from-nestjs',
+      'coming-from-quarkus',
+    ]) {
       expect(pages).toContain(`${page}.md`);
     }
   });
 
   it('lists every error code with its status on the errors page', () => {
     const errors = read('docs/errors.md');
-    for (const [code, { status }] of Object.entries(ErrorCodes)) expect(errors).toContain(`| \`${code}\` | ${status} |`);
+    for (const [code, { status }] of Object.entries(ErrorCodes))
+      expect(errors).toContain(`| \`${code}\` | ${status} |`);
   });
 
   it('shows the settings table exactly as the schema of settings documents it (WRITE_DOCS=1 rewrites it)', () => {
     const page = read('docs/configuration.md');
-    if (process.env.WRITE_DOCS === '1') writeFileSync(join(root, 'docs/configuration.md'), page.replace(GENERATED, (_, open: string, _old: string, close: string) => open + settingsTable() + close));
+    if (process.env.WRITE_DOCS === '1')
+      writeFileSync(
+        join(root, 'docs/configuration.md'),
+        page.replace(GENERATED, (_, open: string, _old: string, close: string) => open + settingsTable() + close),
+      );
     expect(GENERATED.exec(read('docs/configuration.md'))?.[2]).toBe(settingsTable());
   });
 
@@ -60,7 +85,8 @@ describe('docs/', () => {
   });
 
   it('names every log category', () => {
-    for (const category of Object.keys(LOG_CATEGORIES)) expect(read('docs/configuration.md')).toContain(`\`${category}\``);
+    for (const category of Object.keys(LOG_CATEGORIES))
+      expect(read('docs/configuration.md')).toContain(`\`${category}\``);
   });
 });
 
@@ -75,14 +101,35 @@ describe('citations', () => {
 
   it('never cites a document a reader cannot open (the specification or design notes, by section or letter) in lib/, spec/, samples/, the README or docs/', () => {
     const files = (dir: string): string[] =>
-      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? (entry.name === 'output' ? [] : files(join(dir, entry.name))) : [join(dir, entry.name)]));
-    const texts = [...files('lib'), ...files('spec'), ...files('samples'), 'README.md', ...pages.map((page) => join('docs', page))].filter((file) => /\.(ts|md|js)$/.test(file) && file !== join('spec', 'docs', 'documentation.spec.ts'));
-    const cites = texts.flatMap((file) => read(file).split('\n').flatMap((line, k) => (UNOPENABLE.some((form) => form.test(line)) ? [`${file}:${k + 1}: ${line.trim()}`] : [])));
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? (entry.name === 'output' ? [] : files(join(dir, entry.name))) : [join(dir, entry.name)],
+      );
+    const texts = [
+      ...files('lib'),
+      ...files('spec'),
+      ...files('samples'),
+      'README.md',
+      ...pages.map((page) => join('docs', page)),
+    ].filter((file) => /\.(ts|md|js)$/.test(file) && file !== join('spec', 'docs', 'documentation.spec.ts'));
+    const cites = texts.flatMap((file) =>
+      read(file)
+        .split('\n')
+        .flatMap((line, k) => (UNOPENABLE.some((form) => form.test(line)) ? [`${file}:${k + 1}: ${line.trim()}`] : [])),
+    );
     expect(cites).toEqual([]);
   });
 
   it('catches each form it names', () => {
-    for (const line of ['(spec 3.7.2)', '(spec §2)', '(spec section 2)', '(DESIGN §5)', 'see DESIGN.md', '(reference A8)', '(spec A6)', "the spec's Path"]) {
+    for (const line of [
+      '(spec 3.7.2)',
+      '(spec §2)',
+      '(spec section 2)',
+      '(DESIGN §5)',
+      'see DESIGN.md',
+      '(reference A8)',
+      '(spec A6)',
+      "the spec's Path",
+    ]) {
       expect(UNOPENABLE.some((form) => form.test(line))).toBe(true);
     }
     expect(UNOPENABLE.some((form) => form.test('RFC 9110 §14.2, the Java REST specification'))).toBe(false);

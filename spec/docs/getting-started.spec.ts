@@ -36,13 +36,24 @@ function steps(): Step[] {
 /** Packs the project from a copy of its tracked (and untracked, not ignored) files, as a fresh clone would. */
 function pack(): { tarball: string; files: string[] } {
   const copy = join(work, 'copy');
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter(Boolean);
   for (const file of files) {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     cpSync(join(root, file), join(copy, file));
   }
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { filename: string; files: { path: string }[] }[];
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+      cwd: copy,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as { filename: string; files: { path: string }[] }[];
   return { tarball: join(work, packed.filename), files: packed.files.map((file) => file.path) };
 }
 
@@ -56,7 +67,11 @@ function run(line: string, cwd: string, tarball: string): string {
 /** Starts `node dist/main.js` on a free port and resolves with the URL it prints. */
 function start(cwd: string): Promise<{ url: string; stop(): void }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/main.js'], { cwd, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      cwd,
+      env: { ...process.env, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const timer = setTimeout(() => reject(new Error(`main.js printed no URL: ${output}`)), 10_000);
     child.stdout.on('data', (chunk: Buffer) => {
@@ -75,15 +90,38 @@ describe('docs/getting-started.md, followed in an empty folder against the packe
   let tarball = '';
 
   it('has the steps the spec follows', () => {
-    expect(steps().map((step) => step.path ?? step.kind)).toEqual(['sh', 'tsconfig.json', 'src/fruit-resource.ts', 'src/main.ts', 'sh', 'src/fruits.test.ts', 'sh']);
+    expect(steps().map((step) => step.path ?? step.kind)).toEqual([
+      'sh',
+      'tsconfig.json',
+      'src/fruit-resource.ts',
+      'src/main.ts',
+      'sh',
+      'src/fruits.test.ts',
+      'sh',
+    ]);
   });
 
   it('creates, builds, serves and tests the project as the page says', async () => {
     const packed = pack();
     tarball = packed.tarball;
     // The package is what a user needs: the compiled library with its types, and its documents; no specs, samples or maps.
-    expect(packed.files).toEqual(expect.arrayContaining(['dist/lib/index.js', 'dist/lib/index.d.ts', 'LICENSE', 'README.md', 'CHANGELOG.md', 'package.json']));
-    expect(packed.files.filter((file) => !/^dist\/lib\/.+\.(js|d\.ts)$/.test(file) && !['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json'].includes(file))).toEqual([]);
+    expect(packed.files).toEqual(
+      expect.arrayContaining([
+        'dist/lib/index.js',
+        'dist/lib/index.d.ts',
+        'LICENSE',
+        'README.md',
+        'CHANGELOG.md',
+        'package.json',
+      ]),
+    );
+    expect(
+      packed.files.filter(
+        (file) =>
+          !/^dist\/lib\/.+\.(js|d\.ts)$/.test(file) &&
+          !['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json'].includes(file),
+      ),
+    ).toEqual([]);
     for (const step of steps()) {
       if (step.kind === 'file') {
         mkdirSync(dirname(join(project, step.path!)), { recursive: true });
@@ -98,8 +136,14 @@ describe('docs/getting-started.md, followed in an empty folder against the packe
         } else if (line === 'node dist/main.js') {
           const server = await start(project);
           try {
-            expect(await (await fetch(`${server.url}/fruits`)).json()).toEqual([{ name: 'Apple', description: 'Winter fruit' }]);
-            const invalid = await fetch(`${server.url}/fruits`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":""}' });
+            expect(await (await fetch(`${server.url}/fruits`)).json()).toEqual([
+              { name: 'Apple', description: 'Winter fruit' },
+            ]);
+            const invalid = await fetch(`${server.url}/fruits`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: '{"name":""}',
+            });
             expect(invalid.status).toBe(400);
             expect(await invalid.text()).toContain('"field":"name"');
           } finally {

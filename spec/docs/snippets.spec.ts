@@ -5,7 +5,12 @@ import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 
 const root = join(__dirname, '..', '..');
-const documents = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+const documents = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name)),
+];
 
 interface Snippet {
   readonly document: string;
@@ -45,20 +50,29 @@ describe('the TypeScript blocks of README.md and docs/', () => {
       // A named file goes where the page says, in a CommonJS project of the page's own (relative imports
       // without extensions); any other block is an ES module of its own (top-level await).
       const project = join(workDir, snippet.document.replace(/[/.]/g, '_'));
-      const file = snippet.path ? join(project, snippet.path) : join(workDir, `${snippet.document.replace(/[/.]/g, '_')}-${snippet.line}-${k}.mts`);
+      const file = snippet.path
+        ? join(project, snippet.path)
+        : join(workDir, `${snippet.document.replace(/[/.]/g, '_')}-${snippet.line}-${k}.mts`);
       mkdirSync(dirname(file), { recursive: true });
       if (snippet.path) writeFileSync(join(project, 'package.json'), '{ "type": "commonjs" }');
       writeFileSync(file, snippet.code);
       return { file, snippet };
     });
-    const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(root, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    )!;
     const options: ts.CompilerOptions = {
       ...config.options,
       noEmit: true,
       types: ['node'],
       paths: { rxrest: [join(root, 'lib', 'index.ts')], 'rxrest/client': [join(root, 'lib', 'client', 'index.ts')] },
     };
-    const program = ts.createProgram(files.map(({ file }) => file), options);
+    const program = ts.createProgram(
+      files.map(({ file }) => file),
+      options,
+    );
     const problems = ts
       .getPreEmitDiagnostics(program)
       .filter((diagnostic) => diagnostic.file === undefined || diagnostic.file.fileName.startsWith(workDir))

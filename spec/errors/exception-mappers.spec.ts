@@ -1,7 +1,19 @@
 import { defer, of, tap, type MonoTypeOperatorFunction } from 'rxjs';
 import {
-  ExceptionUnwrapStrategy, GET, Interceptor, InterceptorBinding, NotFoundException, Path, Provider, RestResponse,
-  ServerExceptionMapper, UnwrapException, logging, type InvocationContext, type LogRecord, type MethodInterceptor,
+  ExceptionUnwrapStrategy,
+  GET,
+  Interceptor,
+  InterceptorBinding,
+  NotFoundException,
+  Path,
+  Provider,
+  RestResponse,
+  ServerExceptionMapper,
+  UnwrapException,
+  logging,
+  type InvocationContext,
+  type LogRecord,
+  type MethodInterceptor,
 } from '../../lib';
 import { buildApp, call } from '../support/app';
 
@@ -25,35 +37,69 @@ class UnwrapList {}
 class PlainWrapper extends Error {}
 
 class GlobalMappers {
-  @ServerExceptionMapper() first(error: FirstError) { return RestResponse.status(413, `global ${error.message}`); }
-  @ServerExceptionMapper(SecondError, RangeError) several() { return RestResponse.status(409, 'several'); }
-  @ServerExceptionMapper() cause(error: UnmappedError) { return RestResponse.status(521, `cause ${error.message}`); }
-  @ServerExceptionMapper(Intermediate) intermediate() { return RestResponse.status(522, 'intermediate'); }
-  @ServerExceptionMapper() exact(_error: MappedExactWrapper) { return RestResponse.status(520, 'wrapper'); }
-  @ServerExceptionMapper() async later(_error: TypeError) { return RestResponse.status(418, 'async'); }
-  @ServerExceptionMapper() routed(_error: NotFoundException) { return new Response('{"error":"not found"}', { status: 404, headers: { 'content-type': 'application/json' } }); }
+  @ServerExceptionMapper() first(error: FirstError) {
+    return RestResponse.status(413, `global ${error.message}`);
+  }
+  @ServerExceptionMapper(SecondError, RangeError) several() {
+    return RestResponse.status(409, 'several');
+  }
+  @ServerExceptionMapper() cause(error: UnmappedError) {
+    return RestResponse.status(521, `cause ${error.message}`);
+  }
+  @ServerExceptionMapper(Intermediate) intermediate() {
+    return RestResponse.status(522, 'intermediate');
+  }
+  @ServerExceptionMapper() exact(_error: MappedExactWrapper) {
+    return RestResponse.status(520, 'wrapper');
+  }
+  @ServerExceptionMapper() async later(_error: TypeError) {
+    return RestResponse.status(418, 'async');
+  }
+  @ServerExceptionMapper() routed(_error: NotFoundException) {
+    return new Response('{"error":"not found"}', { status: 404, headers: { 'content-type': 'application/json' } });
+  }
 }
 
 @Provider({ exception: SyntaxError })
 class SyntaxMapper {
-  toResponse(error: SyntaxError) { return RestResponse.status(400, `syntax: ${error.message}`); }
+  toResponse(error: SyntaxError) {
+    return RestResponse.status(400, `syntax: ${error.message}`);
+  }
 }
 
 @Path('first')
 class FirstResource {
-  @GET local(): string { throw new FirstError('boom'); }
-  @GET @Path('other') other(): string { throw new EvalError('local only'); }
-  @ServerExceptionMapper() mapLocal(error: FirstError) { return RestResponse.status(412, `local ${error.message}`); }
-  @ServerExceptionMapper(EvalError) mapEval() { return of(RestResponse.status(451, 'observable')); }
+  @GET local(): string {
+    throw new FirstError('boom');
+  }
+  @GET @Path('other') other(): string {
+    throw new EvalError('local only');
+  }
+  @ServerExceptionMapper() mapLocal(error: FirstError) {
+    return RestResponse.status(412, `local ${error.message}`);
+  }
+  @ServerExceptionMapper(EvalError) mapEval() {
+    return of(RestResponse.status(451, 'observable'));
+  }
 }
 
 @Path('second')
 class SecondResource {
-  @GET global(): string { throw new FirstError('boom'); }
-  @GET @Path('eval') evalError(): string { throw new EvalError('unmapped here'); }
-  @GET @Path('several') several(): string { throw new RangeError('r'); }
-  @GET @Path('async') async later(): Promise<string> { throw new TypeError('t'); }
-  @GET @Path('provider') provider(): string { throw new SyntaxError('bad'); }
+  @GET global(): string {
+    throw new FirstError('boom');
+  }
+  @GET @Path('eval') evalError(): string {
+    throw new EvalError('unmapped here');
+  }
+  @GET @Path('several') several(): string {
+    throw new RangeError('r');
+  }
+  @GET @Path('async') async later(): Promise<string> {
+    throw new TypeError('t');
+  }
+  @GET @Path('provider') provider(): string {
+    throw new SyntaxError('bad');
+  }
   @GET @Path('wrap/{kind}') wrap(kind: string): string {
     const cause = new UnmappedError('inner');
     const make: Record<string, () => Error> = {
@@ -113,7 +159,12 @@ describe('exception mappers', () => {
   });
 
   it('answers unmapped errors with a generic 500 and logs the stack, never sending internals', async () => {
-    @Path('secret') class Secret { @GET get(): string { throw new Error('secret detail at /etc/passwd'); } }
+    @Path('secret')
+    class Secret {
+      @GET get(): string {
+        throw new Error('secret detail at /etc/passwd');
+      }
+    }
     const records: LogRecord[] = [];
     const previous = logging.setSink((record) => records.push(record));
     try {
@@ -126,7 +177,9 @@ describe('exception mappers', () => {
     } finally {
       logging.setSink(previous);
     }
-    expect(records.some((r) => r.level === 'ERROR' && (r.detail as Error).message.includes('secret detail'))).toBe(true);
+    expect(records.some((r) => r.level === 'ERROR' && (r.detail as Error).message.includes('secret detail'))).toBe(
+      true,
+    );
   });
 });
 
@@ -138,34 +191,50 @@ describe('method interceptors', () => {
   @Interceptor(Traced, { priority: 1 })
   class TraceInterceptor implements MethodInterceptor {
     intercept(invocation: InvocationContext): MonoTypeOperatorFunction<unknown> {
-      return (call$) => defer(() => {
-        calls.push(`enter ${invocation.methodName}`);
-        return call$.pipe(tap({ next: () => calls.push(`exit ${invocation.methodName}`), error: () => calls.push('failed') }));
-      });
+      return (call$) =>
+        defer(() => {
+          calls.push(`enter ${invocation.methodName}`);
+          return call$.pipe(
+            tap({ next: () => calls.push(`exit ${invocation.methodName}`), error: () => calls.push('failed') }),
+          );
+        });
     }
   }
 
   @Interceptor(Traced, Retried, { priority: 2 })
   class UpperInterceptor implements MethodInterceptor {
     intercept(): MonoTypeOperatorFunction<unknown> {
-      return (call$) => defer(() => {
-        calls.push('inner');
-        return call$;
-      });
+      return (call$) =>
+        defer(() => {
+          calls.push('inner');
+          return call$;
+        });
     }
   }
 
-  @Path('intercepted') @Traced
+  @Path('intercepted')
+  @Traced
   class Intercepted {
-    @GET get() { return 'result'; }
-    @GET @Path('fail') fail(): string { throw new FirstError('f'); }
-    @ServerExceptionMapper() plain(error: FirstError) { calls.push('mapper'); return RestResponse.status(400, error.message); }
+    @GET get() {
+      return 'result';
+    }
+    @GET @Path('fail') fail(): string {
+      throw new FirstError('f');
+    }
+    @ServerExceptionMapper() plain(error: FirstError) {
+      calls.push('mapper');
+      return RestResponse.status(400, error.message);
+    }
   }
 
   @Path('mapped-traced')
   class MappedTraced {
-    @GET fail(): string { throw new SecondError('s'); }
-    @ServerExceptionMapper() @Traced traced(error: SecondError) { return RestResponse.status(409, error.message); }
+    @GET fail(): string {
+      throw new SecondError('s');
+    }
+    @ServerExceptionMapper() @Traced traced(error: SecondError) {
+      return RestResponse.status(409, error.message);
+    }
   }
 
   const intercepted = buildApp([TraceInterceptor, UpperInterceptor, Intercepted, MappedTraced]);

@@ -1,8 +1,20 @@
 import { Readable } from 'node:stream';
 import { Observable, of } from 'rxjs';
 import {
-  Application, Blocking, GET, Multi, NonBlocking, Path, Produces, RequestContext, ServerRequestFilter, Transactional, multi,
-  DefinitionError, logging, type LogRecord,
+  Application,
+  Blocking,
+  GET,
+  Multi,
+  NonBlocking,
+  Path,
+  Produces,
+  RequestContext,
+  ServerRequestFilter,
+  Transactional,
+  multi,
+  DefinitionError,
+  logging,
+  type LogRecord,
 } from '../../lib';
 import { buildApp, call } from '../support/app';
 
@@ -26,7 +38,9 @@ class LaneResource {
     return multi(of(ctx.lane));
   }
 
-  @GET @Path('generator') @Produces('application/x-ndjson') async *generator(ctx: RequestContext): AsyncGenerator<string> {
+  @GET @Path('generator') @Produces('application/x-ndjson') async *generator(
+    ctx: RequestContext,
+  ): AsyncGenerator<string> {
     yield ctx.lane;
   }
 
@@ -47,7 +61,8 @@ class LaneResource {
   }
 }
 
-@Path('blocking-class') @Blocking
+@Path('blocking-class')
+@Blocking
 class BlockingClass {
   @GET async get(ctx: RequestContext): Promise<string> {
     return ctx.lane;
@@ -58,14 +73,16 @@ class BlockingClass {
   }
 }
 
-@Path('non-blocking-class') @NonBlocking
+@Path('non-blocking-class')
+@NonBlocking
 class NonBlockingClass {
   @GET get(ctx: RequestContext): string {
     return ctx.lane;
   }
 }
 
-@Path('transactional-class') @Transactional
+@Path('transactional-class')
+@Transactional
 class TransactionalClass {
   @GET async get(ctx: RequestContext): Promise<string> {
     return ctx.lane;
@@ -108,8 +125,10 @@ describe('RequestContext.lane', () => {
   });
 
   it('follows the Application annotation below method and class ones', async () => {
-    @Blocking class BlockingApp extends Application {}
-    @NonBlocking class NonBlockingApp extends Application {}
+    @Blocking
+    class BlockingApp extends Application {}
+    @NonBlocking
+    class NonBlockingApp extends Application {}
     const blocking = buildApp([LaneResource, NonBlockingClass], {}, { application: new BlockingApp() });
     expect(await (await call(blocking, '/lanes/promise')).text()).toBe('worker');
     expect(await (await call(blocking, '/lanes/non-blocking-sync')).text()).toBe('event-loop');

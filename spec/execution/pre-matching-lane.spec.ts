@@ -10,7 +10,9 @@ class WorkerResource {
     await new Promise<void>((resolve) => (release = resolve));
     return 'slow';
   }
-  @GET @Path('fast') fast(ctx: RequestContext): string { return ctx.lane; }
+  @GET @Path('fast') fast(ctx: RequestContext): string {
+    return ctx.lane;
+  }
 }
 
 class LaneFilters {

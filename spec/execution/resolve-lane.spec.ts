@@ -28,7 +28,9 @@ describe('resolveLane', () => {
     expect(lane(TransactionalClass, 'other', Promise)).toBe('worker');
     expect(lane(NonBlockingClass, 'blocking', Promise)).toBe('worker');
     expect(lane(NonBlockingClass, 'tx', String)).toBe('event-loop');
-    class Plain { m(): void {} }
+    class Plain {
+      m(): void {}
+    }
     expect(lane(Plain, 'm', Observable)).toBe('event-loop');
     expect(lane(Plain, 'm', Object)).toBe('worker');
     expect(lane(Plain, 'm', Promise, App)).toBe('worker');
@@ -67,7 +69,17 @@ describe('WorkerLane', () => {
 
 describe('checkFilterOrder', () => {
   it('reports a nonBlocking filter after a blocking one', () => {
-    expect(checkFilterOrder([{ name: 'A', nonBlocking: true }, { name: 'B', nonBlocking: false }])).toEqual([]);
-    expect(checkFilterOrder([{ name: 'B', nonBlocking: false }, { name: 'C', nonBlocking: true }])[0].where).toBe('C');
+    expect(
+      checkFilterOrder([
+        { name: 'A', nonBlocking: true },
+        { name: 'B', nonBlocking: false },
+      ]),
+    ).toEqual([]);
+    expect(
+      checkFilterOrder([
+        { name: 'B', nonBlocking: false },
+        { name: 'C', nonBlocking: true },
+      ])[0].where,
+    ).toBe('C');
   });
 });

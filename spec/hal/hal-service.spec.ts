@@ -1,4 +1,19 @@
-import { Context, GET, HalCollectionWrapper, HalEntityWrapper, HalService, InjectRestLinks, Path, Produces, RestApplication, RestLink, RestLinkType, RestMediaType, RestPath, resolveConfig } from '../../lib';
+import {
+  Context,
+  GET,
+  HalCollectionWrapper,
+  HalEntityWrapper,
+  HalService,
+  InjectRestLinks,
+  Path,
+  Produces,
+  RestApplication,
+  RestLink,
+  RestLinkType,
+  RestMediaType,
+  RestPath,
+  resolveConfig,
+} from '../../lib';
 import { RecordResource } from '../../samples/records/record-resource';
 
 class Item {
@@ -16,7 +31,9 @@ class ItemResource {
   @GET
   @RestLink({ rel: 'list', entityType: Item })
   wrapped(hal: HalService): HalCollectionWrapper<Item> {
-    return hal.toHalCollectionWrapper(this.items, 'collectionName', Item).addLinks({ href: '/hal/1', rel: 'first-record' });
+    return hal
+      .toHalCollectionWrapper(this.items, 'collectionName', Item)
+      .addLinks({ href: '/hal/1', rel: 'first-record' });
   }
 
   @GET
@@ -34,7 +51,10 @@ class ItemResource {
   }
 }
 
-const app = RestApplication.build({ classes: [ItemResource, RecordResource], config: resolveConfig({ overrides: {} }) });
+const app = RestApplication.build({
+  classes: [ItemResource, RecordResource],
+  config: resolveConfig({ overrides: {} }),
+});
 
 async function json(path: string, accept = 'application/hal+json'): Promise<Record<string, unknown>> {
   const response = await app.fetch(new Request(`http://localhost${path}`, { headers: { accept } }));
@@ -47,8 +67,16 @@ describe('HalService', () => {
     expect(await json('/hal')).toEqual({
       _embedded: {
         collectionName: [
-          { id: 1, name: 'one', _links: { list: { href: 'http://localhost/hal' }, self: { href: 'http://localhost/hal/1' } } },
-          { id: 2, name: 'two', _links: { list: { href: 'http://localhost/hal' }, self: { href: 'http://localhost/hal/2' } } },
+          {
+            id: 1,
+            name: 'one',
+            _links: { list: { href: 'http://localhost/hal' }, self: { href: 'http://localhost/hal/1' } },
+          },
+          {
+            id: 2,
+            name: 'two',
+            _links: { list: { href: 'http://localhost/hal' }, self: { href: 'http://localhost/hal/2' } },
+          },
         ],
       },
       _links: { list: { href: 'http://localhost/hal' }, 'first-record': { href: 'http://localhost/hal/1' } },
@@ -64,18 +92,28 @@ describe('HalService', () => {
     expect(await json('/hal/1')).toEqual({
       id: 1,
       name: 'one',
-      _links: { list: { href: 'http://localhost/hal' }, self: { href: 'http://localhost/hal/1' }, 'parent-record': { href: 'http://localhost/hal/1/parent' } },
+      _links: {
+        list: { href: 'http://localhost/hal' },
+        self: { href: 'http://localhost/hal/1' },
+        'parent-record': { href: 'http://localhost/hal/1/parent' },
+      },
     });
   });
 
   it('takes the given type for plain objects', async () => {
-    expect((await json('/hal/plain'))._links).toEqual({ list: { href: 'http://localhost/hal' }, self: { href: 'http://localhost/hal/2' } });
+    expect((await json('/hal/plain'))._links).toEqual({
+      list: { href: 'http://localhost/hal' },
+      self: { href: 'http://localhost/hal/2' },
+    });
   });
 
   it('serves the records sample wrapper named records with a first-record link', async () => {
     const body = await json('/records/hal-wrapped');
     expect((body._embedded as Record<string, { id: number }[]>).records.map((r) => r.id)).toEqual([1, 2]);
-    expect(body._links).toEqual({ list: { href: 'http://localhost/records' }, 'first-record': { href: 'http://localhost/records/1' } });
+    expect(body._links).toEqual({
+      list: { href: 'http://localhost/records' },
+      'first-record': { href: 'http://localhost/records/1' },
+    });
   });
 });
 
@@ -89,14 +127,22 @@ describe('collectLinkTargets with HAL wrappers', () => {
         return hal.toHalWrapper(new Item(1, 'x'));
       }
     }
-    expect(() => RestApplication.build({ classes: [WrappedResource], config: resolveConfig({ overrides: {} }) })).toThrow(/WrappedResource#one: @RestLink needs an entity type/);
+    expect(() =>
+      RestApplication.build({ classes: [WrappedResource], config: resolveConfig({ overrides: {} }) }),
+    ).toThrow(/WrappedResource#one: @RestLink needs an entity type/);
   });
 });
 
 describe('HalEntityWrapper', () => {
   it('keeps hrefs as given and carries title and type', () => {
-    const wrapper = new HalEntityWrapper({ id: 1 }, { href: '/all', rel: 'all', title: 'All', type: 'application/json' });
-    expect(wrapper.addLinks({ href: 'rel/x', rel: 'x' }).toJSON()).toEqual({ id: 1, _links: { all: { href: '/all', title: 'All', type: 'application/json' }, x: { href: 'rel/x' } } });
+    const wrapper = new HalEntityWrapper(
+      { id: 1 },
+      { href: '/all', rel: 'all', title: 'All', type: 'application/json' },
+    );
+    expect(wrapper.addLinks({ href: 'rel/x', rel: 'x' }).toJSON()).toEqual({
+      id: 1,
+      _links: { all: { href: '/all', title: 'All', type: 'application/json' }, x: { href: 'rel/x' } },
+    });
   });
 
   it('lets a later link replace one of the same relation', () => {
@@ -113,7 +159,9 @@ describe('HalEntityWrapper', () => {
 describe('HalCollectionWrapper', () => {
   it('embeds its items under its name with its own links', () => {
     const items = [new HalEntityWrapper({ id: 1 }, { href: '/1', rel: 'self' })];
-    expect(JSON.parse(JSON.stringify(new HalCollectionWrapper(items, 'things', { href: '/things', rel: 'list' })))).toEqual({
+    expect(
+      JSON.parse(JSON.stringify(new HalCollectionWrapper(items, 'things', { href: '/things', rel: 'list' }))),
+    ).toEqual({
       _embedded: { things: [{ id: 1, _links: { self: { href: '/1' } } }] },
       _links: { list: { href: '/things' } },
     });

@@ -1,4 +1,16 @@
-import { GET, InjectRestLinks, Path, Produces, RestApplication, RestLink, RestLinkType, RestMediaType, RestPath, RestResponse, resolveConfig } from '../../lib';
+import {
+  GET,
+  InjectRestLinks,
+  Path,
+  Produces,
+  RestApplication,
+  RestLink,
+  RestLinkType,
+  RestMediaType,
+  RestPath,
+  RestResponse,
+  resolveConfig,
+} from '../../lib';
 import { isHalMediaType } from '../../lib/hal/wrap-hal';
 import { RecordResource } from '../../samples/records/record-resource';
 
@@ -52,12 +64,19 @@ class NoteResource {
   }
 }
 
-const app = RestApplication.build({ classes: [RecordResource, NoteResource], config: resolveConfig({ overrides: {} }) });
+const app = RestApplication.build({
+  classes: [RecordResource, NoteResource],
+  config: resolveConfig({ overrides: {} }),
+});
 
 async function call(path: string, accept: string): Promise<{ status: number; type: string | null; body: unknown }> {
   const response = await app.fetch(new Request(`http://localhost:8081${path}`, { headers: { accept } }));
   const text = await response.text();
-  return { status: response.status, type: response.headers.get('content-type'), body: text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    body: text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+  };
 }
 
 const record = (id: number, slug: string, value: string) => ({
@@ -103,14 +122,21 @@ describe('wrapHal', () => {
     expect((await call('/notes/3', HAL)).body).toEqual({
       id: 3,
       text: null,
-      _links: { self: { href: 'http://localhost:8081/notes/3', title: 'The note', type: 'application/json' }, 'empty-list': { href: 'http://localhost:8081/notes/empty' } },
+      _links: {
+        self: { href: 'http://localhost:8081/notes/3', title: 'The note', type: 'application/json' },
+        'empty-list': { href: 'http://localhost:8081/notes/empty' },
+      },
     });
   });
 
   it('wraps other 2xx statuses but never errors', async () => {
     const accepted = await call('/notes/created', HAL);
     expect(accepted.status).toBe(202);
-    expect(accepted.body).toMatchObject({ id: 5, text: 'later', _links: { self: { href: 'http://localhost:8081/notes/5', title: 'The note', type: 'application/json' } } });
+    expect(accepted.body).toMatchObject({
+      id: 5,
+      text: 'later',
+      _links: { self: { href: 'http://localhost:8081/notes/5', title: 'The note', type: 'application/json' } },
+    });
     expect((await call('/notes/failed', HAL)).body).toEqual({ id: 6, text: 'clash' });
     const missing = await call('/records/nope', HAL);
     expect(missing.status).toBe(404);
@@ -123,7 +149,10 @@ describe('wrapHal', () => {
   });
 
   it('answers an empty list as an empty collection with its type links', async () => {
-    expect((await call('/notes/empty', HAL)).body).toEqual({ _embedded: { items: [] }, _links: { 'empty-list': { href: 'http://localhost:8081/notes/empty' } } });
+    expect((await call('/notes/empty', HAL)).body).toEqual({
+      _embedded: { items: [] },
+      _links: { 'empty-list': { href: 'http://localhost:8081/notes/empty' } },
+    });
   });
 });
 

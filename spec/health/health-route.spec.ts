@@ -19,7 +19,8 @@ class Database implements HealthCheck {
   }
 }
 
-@Startup @Liveness
+@Startup
+@Liveness
 class Warmup implements HealthCheck {
   call() {
     return of(HealthCheckResponse.up('warm-up'));
@@ -35,13 +36,31 @@ const health = async (path: string) => {
 describe('health checks', () => {
   afterEach(() => (state.databaseUp = true));
 
-  it('answers each kind with MicroProfile Health\'s JSON, 200 when all are UP', async () => {
-    expect(await health('/q/health/live')).toEqual({ status: 200, body: { status: 'UP', checks: [{ name: 'heap', status: 'UP' }, { name: 'warm-up', status: 'UP' }] } });
+  it("answers each kind with MicroProfile Health's JSON, 200 when all are UP", async () => {
+    expect(await health('/q/health/live')).toEqual({
+      status: 200,
+      body: {
+        status: 'UP',
+        checks: [
+          { name: 'heap', status: 'UP' },
+          { name: 'warm-up', status: 'UP' },
+        ],
+      },
+    });
     expect(await health('/q/health/ready')).toEqual({
       status: 200,
-      body: { status: 'UP', checks: [{ name: 'rxrest', status: 'UP' }, { name: 'database', status: 'UP', data: { connections: 4 } }] },
+      body: {
+        status: 'UP',
+        checks: [
+          { name: 'rxrest', status: 'UP' },
+          { name: 'database', status: 'UP', data: { connections: 4 } },
+        ],
+      },
     });
-    expect(await health('/q/health/started')).toEqual({ status: 200, body: { status: 'UP', checks: [{ name: 'warm-up', status: 'UP' }] } });
+    expect(await health('/q/health/started')).toEqual({
+      status: 200,
+      body: { status: 'UP', checks: [{ name: 'warm-up', status: 'UP' }] },
+    });
     expect((await health('/q/health')).body.checks).toHaveLength(4);
   });
 
@@ -96,12 +115,21 @@ describe('readiness during shutdown, over a real socket', () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
       status: 'UP',
-      checks: [{ name: 'rxrest', status: 'UP' }, { name: 'uploads-directory', status: 'UP', data: { directory: '.uploads' } }],
+      checks: [
+        { name: 'rxrest', status: 'UP' },
+        { name: 'uploads-directory', status: 'UP', data: { directory: '.uploads' } },
+      ],
     });
     const closed = server.close();
     const during = await samples.fetch(new Request('http://localhost/q/health/ready'));
     expect(during.status).toBe(503);
-    expect(await during.json()).toMatchObject({ status: 'DOWN', checks: [{ name: 'rxrest', status: 'DOWN', data: { 'shutting-down': true } }, { name: 'uploads-directory', status: 'UP' }] });
+    expect(await during.json()).toMatchObject({
+      status: 'DOWN',
+      checks: [
+        { name: 'rxrest', status: 'DOWN', data: { 'shutting-down': true } },
+        { name: 'uploads-directory', status: 'UP' },
+      ],
+    });
     await closed;
   });
 });

@@ -1,11 +1,18 @@
 import { parseAccept } from '../../lib/http/accept';
 
 const summary = (header: string | null | undefined): string[] =>
-  parseAccept(header).map((r) => `${r.type}/${r.subtype}${Object.entries(r.params).map(([k, v]) => `;${k}=${v}`).join('')} q=${r.q}`);
+  parseAccept(header).map(
+    (r) =>
+      `${r.type}/${r.subtype}${Object.entries(r.params)
+        .map(([k, v]) => `;${k}=${v}`)
+        .join('')} q=${r.q}`,
+  );
 
 describe('parseAccept', () => {
   it('reads ranges in order with their weights (RFC 9110 §12.5.1 example)', () => {
-    expect(summary('text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, text/plain;format=fixed;q=0.4, */*;q=0.5')).toEqual([
+    expect(
+      summary('text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, text/plain;format=fixed;q=0.4, */*;q=0.5'),
+    ).toEqual([
       'text/* q=0.3',
       'text/plain q=0.7',
       'text/plain;format=flowed q=1',

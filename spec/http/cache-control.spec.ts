@@ -2,7 +2,9 @@ import { formatCacheControl } from '../../lib/http/cache-control';
 
 describe('formatCacheControl', () => {
   it('writes the A8 example exactly', () => {
-    expect(formatCacheControl({ private: true, maxAge: 42, noTransform: true })).toBe('no-transform, max-age=42, private');
+    expect(formatCacheControl({ private: true, maxAge: 42, noTransform: true })).toBe(
+      'no-transform, max-age=42, private',
+    );
   });
 
   it('writes every directive in a stable order', () => {
@@ -19,7 +21,9 @@ describe('formatCacheControl', () => {
         noStore: true,
         noCache: true,
       }),
-    ).toBe('no-cache, no-store, no-transform, must-revalidate, proxy-revalidate, max-age=0, s-maxage=7, private, public, immutable');
+    ).toBe(
+      'no-cache, no-store, no-transform, must-revalidate, proxy-revalidate, max-age=0, s-maxage=7, private, public, immutable',
+    );
   });
 
   it('writes @Cache(maxAge=123) and @NoCache forms (A9)', () => {

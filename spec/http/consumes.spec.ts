@@ -9,7 +9,9 @@ const m = (text: string): MediaType => {
 
 describe('matchesContentType', () => {
   it('accepts a content type compatible with any consumed type, ignoring parameters', () => {
-    expect(matchesContentType(m('application/json;charset=UTF-8'), [m('text/plain'), m('application/json')])).toBe(true);
+    expect(matchesContentType(m('application/json;charset=UTF-8'), [m('text/plain'), m('application/json')])).toBe(
+      true,
+    );
     expect(matchesContentType(m('text/csv'), [m('text/*')])).toBe(true);
     expect(matchesContentType(m('image/png'), [m('*/*')])).toBe(true);
   });

@@ -34,7 +34,7 @@ describe('negotiateEncoding', () => {
     expect(negotiateEncoding('*;q=0', SERVER)).toBeUndefined();
   });
 
-  it('treats x-gzip as gzip and returns the server\'s name', () => {
+  it("treats x-gzip as gzip and returns the server's name", () => {
     expect(negotiateEncoding('x-gzip', SERVER)).toBe('gzip');
     expect(negotiateEncoding('X-GZIP;q=0.5', ['GZip'])).toBe('GZip');
   });

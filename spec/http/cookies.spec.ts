@@ -2,7 +2,12 @@ import { NewCookie, parseCookieHeader } from '../../lib/http/cookies';
 
 describe('parseCookieHeader', () => {
   it('reads name=value pairs separated by "; " (RFC 6265 §5.4)', () => {
-    expect(parseCookieHeader('SID=31d4d96e407aad42; lang=en-US')).toEqual(new Map([['SID', '31d4d96e407aad42'], ['lang', 'en-US']]));
+    expect(parseCookieHeader('SID=31d4d96e407aad42; lang=en-US')).toEqual(
+      new Map([
+        ['SID', '31d4d96e407aad42'],
+        ['lang', 'en-US'],
+      ]),
+    );
   });
 
   it('keeps the first of duplicate names', () => {
@@ -11,7 +16,11 @@ describe('parseCookieHeader', () => {
 
   it('tolerates spaces, quoted values and "=" inside values', () => {
     const cookies = parseCookieHeader('  a = 1 ;b="quoted value";c=x=y;;');
-    expect([...cookies]).toEqual([['a', '1'], ['b', 'quoted value'], ['c', 'x=y']]);
+    expect([...cookies]).toEqual([
+      ['a', '1'],
+      ['b', 'quoted value'],
+      ['c', 'x=y'],
+    ]);
   });
 
   it('decodes percent-escapes and keeps invalid ones as sent', () => {

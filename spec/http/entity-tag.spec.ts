@@ -12,7 +12,12 @@ describe('EntityTag', () => {
   });
 
   it('compares strongly only when both tags are strong (RFC 9110 §8.8.3.2 table)', () => {
-    const [w1, w1b, w2, s1] = [new EntityTag('1', true), new EntityTag('1', true), new EntityTag('2', true), new EntityTag('1')];
+    const [w1, w1b, w2, s1] = [
+      new EntityTag('1', true),
+      new EntityTag('1', true),
+      new EntityTag('2', true),
+      new EntityTag('1'),
+    ];
     expect(w1.strongEquals(w1b)).toBe(false);
     expect(w1.weakEquals(w1b)).toBe(true);
     expect(w1.strongEquals(w2)).toBe(false);
@@ -34,7 +39,8 @@ describe('EntityTag.parse', () => {
   });
 
   it('throws a TypeError for empty or malformed tags', () => {
-    for (const text of ['', '  ', 'W/', '"unterminated', 'a"b', 'two words']) expect(() => EntityTag.parse(text)).toThrow(TypeError);
+    for (const text of ['', '  ', 'W/', '"unterminated', 'a"b', 'two words'])
+      expect(() => EntityTag.parse(text)).toThrow(TypeError);
   });
 });
 

@@ -1,4 +1,11 @@
-import { isToken, parseParameters, parseQuality, quote, quoteIfNeeded, splitHeaderList } from '../../lib/http/header-tokens';
+import {
+  isToken,
+  parseParameters,
+  parseQuality,
+  quote,
+  quoteIfNeeded,
+  splitHeaderList,
+} from '../../lib/http/header-tokens';
 
 describe('isToken', () => {
   it('accepts tchars and rejects separators, spaces and the empty string', () => {

@@ -12,11 +12,15 @@ describe('formatLink', () => {
   });
 
   it('escapes quotes and backslashes in values', () => {
-    expect(formatLink({ href: 'http://x/', rel: 'a', title: 'say "hi" \\' })).toBe('<http://x/>; rel="a"; title="say \\"hi\\" \\\\"');
+    expect(formatLink({ href: 'http://x/', rel: 'a', title: 'say "hi" \\' })).toBe(
+      '<http://x/>; rel="a"; title="say \\"hi\\" \\\\"',
+    );
   });
 
   it('percent-encodes characters that cannot stand in <...>, keeping template braces', () => {
-    expect(formatLink({ href: 'http://x/a b/<é>/{slugOrId}', rel: 'r' })).toBe('<http://x/a%20b/%3C%C3%A9%3E/{slugOrId}>; rel="r"');
+    expect(formatLink({ href: 'http://x/a b/<é>/{slugOrId}', rel: 'r' })).toBe(
+      '<http://x/a%20b/%3C%C3%A9%3E/{slugOrId}>; rel="r"',
+    );
   });
 });
 
@@ -30,23 +34,27 @@ describe('parseLinkHeader', () => {
   });
 
   it('reads token values, any spacing and case-insensitive parameter names', () => {
-    expect(parseLinkHeader('<http://x/next>;REL=next ;  Type = text/html')).toEqual([{ href: 'http://x/next', rel: 'next', type: 'text/html' }]);
+    expect(parseLinkHeader('<http://x/next>;REL=next ;  Type = text/html')).toEqual([
+      { href: 'http://x/next', rel: 'next', type: 'text/html' },
+    ]);
   });
 
   it('keeps the first rel and prefers title* over title (RFC 8288 §3.3, §3.4.1)', () => {
-    expect(parseLinkHeader("<http://x/>; rel=a; rel=b; title=\"plain\"; title*=UTF-8'fr'Pralin%C3%A9")).toEqual([
+    expect(parseLinkHeader('<http://x/>; rel=a; rel=b; title="plain"; title*=UTF-8\'fr\'Pralin%C3%A9')).toEqual([
       { href: 'http://x/', rel: 'a', title: 'Praliné' },
     ]);
   });
 
   it('falls back to title when title* is not valid', () => {
-    expect(parseLinkHeader("<http://x/>; rel=a; title*=latin1''x; title=T")).toEqual([{ href: 'http://x/', rel: 'a', title: 'T' }]);
+    expect(parseLinkHeader("<http://x/>; rel=a; title*=latin1''x; title=T")).toEqual([
+      { href: 'http://x/', rel: 'a', title: 'T' },
+    ]);
   });
 
   it('skips links without rel and malformed members', () => {
-    expect(parseLinkHeader('<http://x/a>; title="no rel", garbage, <http://x/b>; rel="ok"; ;=x, <http://x/c>; rel=c')).toEqual([
-      { href: 'http://x/c', rel: 'c' },
-    ]);
+    expect(
+      parseLinkHeader('<http://x/a>; title="no rel", garbage, <http://x/b>; rel="ok"; ;=x, <http://x/c>; rel=c'),
+    ).toEqual([{ href: 'http://x/c', rel: 'c' }]);
   });
 
   it('returns an empty list for a missing or empty header', () => {

@@ -18,11 +18,20 @@ const parse = (text: string): MediaType => {
 
 describe('parseMediaType', () => {
   it('reads type, subtype and parameters, lower-casing names but not values', () => {
-    expect(parseMediaType('Text/HTML; Charset=UTF-8')).toEqual({ type: 'text', subtype: 'html', params: { charset: 'UTF-8' } });
+    expect(parseMediaType('Text/HTML; Charset=UTF-8')).toEqual({
+      type: 'text',
+      subtype: 'html',
+      params: { charset: 'UTF-8' },
+    });
   });
 
   it('reads the RFC 9110 §8.3.1 equivalent forms alike', () => {
-    const forms = ['text/html;charset=utf-8', 'text/html;charset=UTF-8', 'Text/HTML;Charset="utf-8"', 'text/html; charset="utf-8"'];
+    const forms = [
+      'text/html;charset=utf-8',
+      'text/html;charset=UTF-8',
+      'Text/HTML;Charset="utf-8"',
+      'text/html; charset="utf-8"',
+    ];
     for (const form of forms) {
       const m = parse(form);
       expect([m.type, m.subtype, m.params.charset.toLowerCase()]).toEqual(['text', 'html', 'utf-8']);
@@ -51,7 +60,19 @@ describe('parseMediaType', () => {
   });
 
   it('returns undefined for malformed media types', () => {
-    const malformed = ['invalid', '/', 'text/', '/plain', '*/json', 'text/plain/x', 'text/plain; charset', 'text/plain;a = b', 'text plain', '', 'tëxt/plain'];
+    const malformed = [
+      'invalid',
+      '/',
+      'text/',
+      '/plain',
+      '*/json',
+      'text/plain/x',
+      'text/plain; charset',
+      'text/plain;a = b',
+      'text plain',
+      '',
+      'tëxt/plain',
+    ];
     for (const text of malformed) expect(parseMediaType(text)).toBeUndefined();
   });
 
@@ -77,7 +98,9 @@ describe('formatMediaType', () => {
   });
 
   it('quotes values that are not tokens', () => {
-    expect(formatMediaType(mediaType('multipart', 'form-data', { boundary: 'a b"c' }))).toBe('multipart/form-data;boundary="a b\\"c"');
+    expect(formatMediaType(mediaType('multipart', 'form-data', { boundary: 'a b"c' }))).toBe(
+      'multipart/form-data;boundary="a b\\"c"',
+    );
   });
 
   it('round-trips through parseMediaType', () => {
@@ -115,7 +138,13 @@ describe('specificity', () => {
 
 describe('isJsonMediaType', () => {
   it('recognises application/json and +json suffixes', () => {
-    for (const text of ['application/json', 'application/json;charset=UTF-8', 'application/hal+json', 'application/merge-patch+json', 'application/problem+json']) {
+    for (const text of [
+      'application/json',
+      'application/json;charset=UTF-8',
+      'application/hal+json',
+      'application/merge-patch+json',
+      'application/problem+json',
+    ]) {
       expect(isJsonMediaType(parse(text))).toBe(true);
     }
   });
@@ -129,7 +158,9 @@ describe('isJsonMediaType', () => {
 
 describe('withoutParams', () => {
   it('removes the named parameters and keeps the others', () => {
-    expect(withoutParams(parse('text/plain;qs=0.5;charset=UTF-8;q=1'), ['q', 'qs'])).toEqual(mediaType('text', 'plain', { charset: 'UTF-8' }));
+    expect(withoutParams(parse('text/plain;qs=0.5;charset=UTF-8;q=1'), ['q', 'qs'])).toEqual(
+      mediaType('text', 'plain', { charset: 'UTF-8' }),
+    );
   });
 
   it('returns the same object when there is nothing to remove', () => {

@@ -41,7 +41,9 @@ describe('negotiate', () => {
   });
 
   it('follows the RFC 9110 §12.5.1 weight table', () => {
-    const accept = parseAccept('text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, text/plain;format=fixed;q=0.4, */*;q=0.5');
+    const accept = parseAccept(
+      'text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, text/plain;format=fixed;q=0.4, */*;q=0.5',
+    );
     const weight = (text: string): number | undefined => negotiate(accept, types(text))?.q;
     expect(weight('text/plain;format=flowed')).toBe(1);
     expect(weight('text/plain')).toBe(0.7);

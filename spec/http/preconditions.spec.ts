@@ -26,7 +26,10 @@ describe('evaluatePreconditions', () => {
 
     it('fails with 412 and the current validators when no tag matches (A15 stale PUT)', () => {
       const current = { etag: new EntityTag('v2'), lastModified: LAST_MODIFIED };
-      expect(evaluate('PUT', { 'If-Match': 'v1' }, current)).toEqual({ status: 412, headers: { ETag: '"v2"', 'Last-Modified': LAST_MODIFIED_TEXT } });
+      expect(evaluate('PUT', { 'If-Match': 'v1' }, current)).toEqual({
+        status: 412,
+        headers: { ETag: '"v2"', 'Last-Modified': LAST_MODIFIED_TEXT },
+      });
     });
 
     it('uses strong comparison, so weak tags never match', () => {
@@ -44,13 +47,18 @@ describe('evaluatePreconditions', () => {
     });
 
     it('takes precedence over If-Unmodified-Since, which is then ignored', () => {
-      expect(evaluate('PUT', { 'If-Match': '"v1"', 'If-Unmodified-Since': 'Sun, 06 Nov 1994 08:49:37 GMT' })).toBeUndefined();
+      expect(
+        evaluate('PUT', { 'If-Match': '"v1"', 'If-Unmodified-Since': 'Sun, 06 Nov 1994 08:49:37 GMT' }),
+      ).toBeUndefined();
     });
   });
 
   describe('If-Unmodified-Since', () => {
     it('fails with 412 when the resource changed after the date', () => {
-      expect(evaluate('PUT', { 'If-Unmodified-Since': 'Mon, 03 Dec 2007 10:15:29 GMT' })).toEqual({ status: 412, headers: VALIDATORS });
+      expect(evaluate('PUT', { 'If-Unmodified-Since': 'Mon, 03 Dec 2007 10:15:29 GMT' })).toEqual({
+        status: 412,
+        headers: VALIDATORS,
+      });
     });
 
     it('proceeds when the date equals Last-Modified at one-second resolution, or is later', () => {
@@ -60,7 +68,9 @@ describe('evaluatePreconditions', () => {
 
     it('is ignored when the date is invalid or there is no modification date', () => {
       expect(evaluate('PUT', { 'If-Unmodified-Since': 'yesterday' })).toBeUndefined();
-      expect(evaluate('PUT', { 'If-Unmodified-Since': 'Sun, 06 Nov 1994 08:49:37 GMT' }, { etag: new EntityTag('v1') })).toBeUndefined();
+      expect(
+        evaluate('PUT', { 'If-Unmodified-Since': 'Sun, 06 Nov 1994 08:49:37 GMT' }, { etag: new EntityTag('v1') }),
+      ).toBeUndefined();
     });
   });
 
@@ -96,7 +106,10 @@ describe('evaluatePreconditions', () => {
 
   describe('If-Modified-Since', () => {
     it('answers 304 when the date equals the truncated Last-Modified (A15)', () => {
-      expect(evaluate('GET', { 'If-Modified-Since': formatHttpDate(LAST_MODIFIED) })).toEqual({ status: 304, headers: VALIDATORS });
+      expect(evaluate('GET', { 'If-Modified-Since': formatHttpDate(LAST_MODIFIED) })).toEqual({
+        status: 304,
+        headers: VALIDATORS,
+      });
     });
 
     it('answers 304 for a later date and proceeds for an earlier one', () => {
@@ -115,8 +128,12 @@ describe('evaluatePreconditions', () => {
 
     it('is ignored when invalid, in the future, or without a modification date', () => {
       expect(evaluate('GET', { 'If-Modified-Since': 'not a date' })).toBeUndefined();
-      expect(evaluate('GET', { 'If-Modified-Since': formatHttpDate(new Date(NOW.getTime() + 60_000)) })).toBeUndefined();
-      expect(evaluate('GET', { 'If-Modified-Since': LAST_MODIFIED_TEXT }, { etag: new EntityTag('v1') })).toBeUndefined();
+      expect(
+        evaluate('GET', { 'If-Modified-Since': formatHttpDate(new Date(NOW.getTime() + 60_000)) }),
+      ).toBeUndefined();
+      expect(
+        evaluate('GET', { 'If-Modified-Since': LAST_MODIFIED_TEXT }, { etag: new EntityTag('v1') }),
+      ).toBeUndefined();
     });
 
     it('carries only the validators that are known', () => {

@@ -38,7 +38,18 @@ describe('parseRange', () => {
   });
 
   it('returns undefined for malformed ranges', () => {
-    const malformed = ['bytes=9-0', 'bytes=', 'bytes=-', 'bytes=a-b', 'bytes=1.5-2', 'bytes=--1', 'items=0-9', 'bytes 0-9', '0-9', 'bytes=0-9x'];
+    const malformed = [
+      'bytes=9-0',
+      'bytes=',
+      'bytes=-',
+      'bytes=a-b',
+      'bytes=1.5-2',
+      'bytes=--1',
+      'items=0-9',
+      'bytes 0-9',
+      '0-9',
+      'bytes=0-9x',
+    ];
     for (const header of malformed) expect(parseRange(header, 100)).toBeUndefined();
   });
 });
@@ -50,7 +61,13 @@ describe('formatContentRange', () => {
   });
 
   it('throws a RangeError for ranges outside the representation', () => {
-    for (const [start, end, size] of [[-1, 9, 100], [10, 9, 100], [0, 100, 100], [0.5, 9, 100], [0, 0, 0]]) {
+    for (const [start, end, size] of [
+      [-1, 9, 100],
+      [10, 9, 100],
+      [0, 100, 100],
+      [0.5, 9, 100],
+      [0, 0, 0],
+    ]) {
       expect(() => formatContentRange(start, end, size)).toThrow(RangeError);
     }
   });

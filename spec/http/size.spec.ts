@@ -25,7 +25,9 @@ describe('parseSize', () => {
   });
 
   it('throws a RangeError naming the value and the format', () => {
-    expect(() => parseSize('10MB')).toThrow(new RangeError('Invalid size "10MB": expected digits with an optional K, M, G, T, P, E, Z or Y suffix, e.g. 10M'));
+    expect(() => parseSize('10MB')).toThrow(
+      new RangeError('Invalid size "10MB": expected digits with an optional K, M, G, T, P, E, Z or Y suffix, e.g. 10M'),
+    );
   });
 
   it('rejects everything outside [0-9]+[KkMmGgTtPpEeZzYy]?', () => {

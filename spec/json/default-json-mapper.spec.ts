@@ -1,6 +1,19 @@
 import {
-  Body, DefaultJsonMapper, GET, JsonFormat, JsonIgnoreProperties, JsonProperty, Path, POST, Priority, Provider, RestApplication, resolveConfig,
-  type JsonMapper, type JsonMapperCustomizer, type JsonMapperProducer,
+  Body,
+  DefaultJsonMapper,
+  GET,
+  JsonFormat,
+  JsonIgnoreProperties,
+  JsonProperty,
+  Path,
+  POST,
+  Priority,
+  Provider,
+  RestApplication,
+  resolveConfig,
+  type JsonMapper,
+  type JsonMapperCustomizer,
+  type JsonMapperProducer,
 } from '../../lib';
 
 class Loose {
@@ -40,7 +53,9 @@ describe('DefaultJsonMapper', () => {
   it('writes dates as ISO-8601, or as timestamps when configured', () => {
     const value = { at: new Date(Date.UTC(2021, 0, 1)) };
     expect(new DefaultJsonMapper().writeValueAsString(value)).toBe('{"at":"2021-01-01T00:00:00.000Z"}');
-    expect(new DefaultJsonMapper().configure('write-dates-as-timestamps', true).writeValueAsString(value)).toBe('{"at":1609459200000}');
+    expect(new DefaultJsonMapper().configure('write-dates-as-timestamps', true).writeValueAsString(value)).toBe(
+      '{"at":1609459200000}',
+    );
   });
 
   it('writes and reads a @JsonFormat field with its pattern', () => {
@@ -55,7 +70,9 @@ describe('DefaultJsonMapper', () => {
     // Event declares a format, so the field-aware path is live for the whole process.
     const mapper = new DefaultJsonMapper();
     const nested = { events: [{ wrapped: new Event() }], at: new Date(Date.UTC(2021, 0, 1)) };
-    expect(mapper.writeValueAsString(nested)).toBe('{"events":[{"wrapped":{"day":"08/08/1984","at":"2021-01-01T00:00:00.000Z"}}],"at":"2021-01-01T00:00:00.000Z"}');
+    expect(mapper.writeValueAsString(nested)).toBe(
+      '{"events":[{"wrapped":{"day":"08/08/1984","at":"2021-01-01T00:00:00.000Z"}}],"at":"2021-01-01T00:00:00.000Z"}',
+    );
     class Plain {
       at = new Date(Date.UTC(2022, 1, 2));
     }
@@ -64,11 +81,21 @@ describe('DefaultJsonMapper', () => {
         return { event: new Event() };
       }
     }
-    for (const value of [[{ a: 1, at: new Date(0) }], new Plain(), { list: [new Plain()] }, 'text', 3, null, Object.create(null)]) {
+    for (const value of [
+      [{ a: 1, at: new Date(0) }],
+      new Plain(),
+      { list: [new Plain()] },
+      'text',
+      3,
+      null,
+      Object.create(null),
+    ]) {
       expect(mapper.writeValueAsString(value)).toBe(JSON.stringify(value));
     }
     // What toJSON returns is not walked: it takes the field-aware path, which formats it.
-    expect(mapper.writeValueAsString(new WithToJson())).toBe('{"event":{"day":"08/08/1984","at":"2021-01-01T00:00:00.000Z"}}');
+    expect(mapper.writeValueAsString(new WithToJson())).toBe(
+      '{"event":{"day":"08/08/1984","at":"2021-01-01T00:00:00.000Z"}}',
+    );
   });
 
   it('writes bigints as their text and refuses prototype-poisoning keys', () => {
@@ -121,7 +148,10 @@ describe('JSON settings in an application', () => {
 
   it('applies customizers in priority order before serving', async () => {
     calls.length = 0;
-    const app = RestApplication.build({ classes: [JsonResource, SecondCustomizer, FirstCustomizer], config: resolveConfig({ overrides: {} }) });
+    const app = RestApplication.build({
+      classes: [JsonResource, SecondCustomizer, FirstCustomizer],
+      config: resolveConfig({ overrides: {} }),
+    });
     expect(calls).toEqual(['first', 'second:true']);
     expect(await (await app.fetch(new Request('http://localhost/json'))).text()).toBe('{"at":0}');
   });
@@ -129,10 +159,21 @@ describe('JSON settings in an application', () => {
   it('restores the library defaults through framework.json.* settings', async () => {
     const app = RestApplication.build({
       classes: [JsonResource],
-      config: resolveConfig({ overrides: { 'framework.json.fail-on-unknown-properties': true, 'framework.json.write-dates-as-timestamps': true } }),
+      config: resolveConfig({
+        overrides: {
+          'framework.json.fail-on-unknown-properties': true,
+          'framework.json.write-dates-as-timestamps': true,
+        },
+      }),
     });
     expect(await (await app.fetch(new Request('http://localhost/json'))).text()).toBe('{"at":0}');
-    const post = await app.fetch(new Request('http://localhost/json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","x":1}' }));
+    const post = await app.fetch(
+      new Request('http://localhost/json', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"a","x":1}',
+      }),
+    );
     expect(post.status).toBe(400);
   });
 
@@ -142,11 +183,19 @@ describe('JSON settings in an application', () => {
     class UpperMapperProducer implements JsonMapperProducer {
       produceJsonMapper(customizers: readonly JsonMapperCustomizer[]): JsonMapper {
         received = customizers.length;
-        return { readValue: (text) => JSON.parse(text), writeValueAsString: (value) => JSON.stringify(value).toUpperCase() };
+        return {
+          readValue: (text) => JSON.parse(text),
+          writeValueAsString: (value) => JSON.stringify(value).toUpperCase(),
+        };
       }
     }
-    const app = RestApplication.build({ classes: [JsonResource, UpperMapperProducer, FirstCustomizer], config: resolveConfig({ overrides: {} }) });
+    const app = RestApplication.build({
+      classes: [JsonResource, UpperMapperProducer, FirstCustomizer],
+      config: resolveConfig({ overrides: {} }),
+    });
     expect(received).toBe(1);
-    expect(await (await app.fetch(new Request('http://localhost/json'))).text()).toBe('{"AT":"1970-01-01T00:00:00.000Z"}');
+    expect(await (await app.fetch(new Request('http://localhost/json'))).text()).toBe(
+      '{"AT":"1970-01-01T00:00:00.000Z"}',
+    );
   });
 });

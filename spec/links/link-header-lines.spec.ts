@@ -7,7 +7,10 @@ import { RecordResource } from '../../samples/records/record-resource';
 class CookieResource {
   @GET
   both(): RestResponse<string> {
-    return RestResponse.ResponseBuilder.ok('c', 'text/plain').header('set-cookie', 'a=1').header('set-cookie', 'b=2').build();
+    return RestResponse.ResponseBuilder.ok('c', 'text/plain')
+      .header('set-cookie', 'a=1')
+      .header('set-cookie', 'b=2')
+      .build();
   }
 }
 
@@ -23,13 +26,17 @@ function fetchRaw(server: RunningServer, path: string): Promise<IncomingMessage>
 /** Header lines of one name, as they came off the socket. */
 function lines(response: IncomingMessage, name: string): string[] {
   const found: string[] = [];
-  for (let i = 0; i < response.rawHeaders.length; i += 2) if (response.rawHeaders[i].toLowerCase() === name) found.push(response.rawHeaders[i + 1]);
+  for (let i = 0; i < response.rawHeaders.length; i += 2)
+    if (response.rawHeaders[i].toLowerCase() === name) found.push(response.rawHeaders[i + 1]);
   return found;
 }
 
 describe('Link header lines on a real socket', () => {
   let server: RunningServer;
-  const app = RestApplication.build({ classes: [RecordResource, CookieResource], config: resolveConfig({ overrides: {} }) });
+  const app = RestApplication.build({
+    classes: [RecordResource, CookieResource],
+    config: resolveConfig({ overrides: {} }),
+  });
 
   beforeAll(async () => {
     server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
@@ -48,7 +55,9 @@ describe('Link header lines on a real socket', () => {
   });
 
   it('writes a single link as one line', async () => {
-    expect(lines(await fetchRaw(server, '/records'), 'link')).toEqual([`<http://127.0.0.1:${server.port}/records>; rel="list"`]);
+    expect(lines(await fetchRaw(server, '/records'), 'link')).toEqual([
+      `<http://127.0.0.1:${server.port}/records>; rel="list"`,
+    ]);
   });
 
   it('keeps each Set-Cookie on its own line too', async () => {
@@ -67,9 +76,18 @@ describe('Link header lines on a real socket', () => {
 
 describe('ResponseHeaders', () => {
   it('gives Node an array per repeated name and Headers one appended line each', () => {
-    const headers = new ResponseHeaders().add('link', '<a>; rel="x"').add('Link', '<b>; rel="y"').set('content-type', 'text/plain').add('set-cookie', 'a=1').add('set-cookie', 'b=2');
+    const headers = new ResponseHeaders()
+      .add('link', '<a>; rel="x"')
+      .add('Link', '<b>; rel="y"')
+      .set('content-type', 'text/plain')
+      .add('set-cookie', 'a=1')
+      .add('set-cookie', 'b=2');
     const init = headers.toInit();
-    expect({ ...init }).toEqual({ link: ['<a>; rel="x"', '<b>; rel="y"'], 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'] });
+    expect({ ...init }).toEqual({
+      link: ['<a>; rel="x"', '<b>; rel="y"'],
+      'content-type': 'text/plain',
+      'set-cookie': ['a=1', 'b=2'],
+    });
     expect(Object.keys(init)).toEqual(['link', 'content-type', 'set-cookie']);
     const web = new Headers(init);
     expect(web.get('link')).toBe('<a>; rel="x", <b>; rel="y"');

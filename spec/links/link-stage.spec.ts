@@ -1,6 +1,19 @@
 import {
-  Context, DefinitionError, DELETE, GET, InjectRestLinks, Path, Produces, RestApplication, RestLink, RestLinkType, RestLinksProvider,
-  RestPath, RestResponse, resolveConfig, type RestApp,
+  Context,
+  DefinitionError,
+  DELETE,
+  GET,
+  InjectRestLinks,
+  Path,
+  Produces,
+  RestApplication,
+  RestLink,
+  RestLinkType,
+  RestLinksProvider,
+  RestPath,
+  RestResponse,
+  resolveConfig,
+  type RestApp,
 } from '../../lib';
 import { parseLinkHeader } from '../../lib/http/link-header';
 import { RecordResource } from '../../samples/records/record-resource';
@@ -55,14 +68,20 @@ class ArticleResource {
   @GET
   @Path('built')
   built(): RestResponse<string> {
-    return RestResponse.ResponseBuilder.ok('x', 'text/plain').link('http://elsewhere/a', 'alternate', { title: 'A "quoted" one' }).link('/b', 'next').build();
+    return RestResponse.ResponseBuilder.ok('x', 'text/plain')
+      .link('http://elsewhere/a', 'alternate', { title: 'A "quoted" one' })
+      .link('/b', 'next')
+      .build();
   }
 
   @GET
   @Path('provided')
   @Produces('application/json')
   provided(@Context() links: RestLinksProvider): { type: string[]; instance: string[] } {
-    return { type: links.getTypeLinks(Article).map((l) => l.rel), instance: links.getInstanceLinks(new Article(9, 'nine')).map((l) => l.href) };
+    return {
+      type: links.getTypeLinks(Article).map((l) => l.rel),
+      instance: links.getInstanceLinks(new Article(9, 'nine')).map((l) => l.href),
+    };
   }
 
   @DELETE
@@ -99,7 +118,9 @@ describe('linkStage', () => {
 
   it('writes title and type parameters quoted, after rel', async () => {
     const response = await app.fetch(new Request('http://localhost:8080/articles/1'));
-    expect(response.headers.get('link')).toContain('<http://localhost:8080/articles/1>; rel="self"; title="The article"; type="application/json"');
+    expect(response.headers.get('link')).toContain(
+      '<http://localhost:8080/articles/1>; rel="self"; title="The article"; type="application/json"',
+    );
   });
 
   it('gives an instance only the type links under the default RestLinkType.TYPE', async () => {
@@ -114,7 +135,9 @@ describe('linkStage', () => {
 
   it('keeps links a RestResponse builder added, escaping quotes', async () => {
     const response = await app.fetch(new Request('http://localhost:8080/articles/built'));
-    expect(response.headers.get('link')).toBe('<http://elsewhere/a>; rel="alternate"; title="A \\"quoted\\" one", </b>; rel="next"');
+    expect(response.headers.get('link')).toBe(
+      '<http://elsewhere/a>; rel="alternate"; title="A \\"quoted\\" one", </b>; rel="next"',
+    );
   });
 
   it('injects a RestLinksProvider answering type and instance links', async () => {
@@ -136,7 +159,9 @@ describe('linkStage', () => {
     expect(await linksOf(app, '/articles', headers)).toEqual(['all http://localhost:8080/articles']);
     const trusting = build([ArticleResource], { 'framework.http.proxy.proxy-address-forwarding': 'true' });
     expect(await linksOf(trusting, '/articles', headers)).toEqual(['all https://public.example/articles']);
-    expect(await linksOf(trusting, '/articles', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'edge.example' })).toEqual(['all https://edge.example/articles']);
+    expect(
+      await linksOf(trusting, '/articles', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'edge.example' }),
+    ).toEqual(['all https://edge.example/articles']);
   });
 
   it('prefixes links with the application path', async () => {

@@ -45,7 +45,11 @@ describe('templateValue', () => {
 
 describe('makeLinks', () => {
   it('makes absolute links carrying title and type only when set', () => {
-    const links = makeLinks([target('/books', 'list', { title: 'All books', type: 'application/json' }), target('/books/{id}', 'self')], 'https://x.example', new Book());
+    const links = makeLinks(
+      [target('/books', 'list', { title: 'All books', type: 'application/json' }), target('/books/{id}', 'self')],
+      'https://x.example',
+      new Book(),
+    );
     expect(links).toEqual([
       { href: 'https://x.example/books', rel: 'list', title: 'All books', type: 'application/json' },
       { href: 'https://x.example/books/978-0', rel: 'self' },
@@ -59,7 +63,9 @@ describe('makeLinks', () => {
 
   it('percent-encodes filled values as one path segment', () => {
     const book = Object.assign(new Book(), { title: 'a b/c' });
-    expect(makeLinks([target('/books/{title}', 'by-title')], 'http://h', book)[0].href).toBe('http://h/books/a%20b%2Fc');
+    expect(makeLinks([target('/books/{title}', 'by-title')], 'http://h', book)[0].href).toBe(
+      'http://h/books/a%20b%2Fc',
+    );
   });
 
   it('keeps every variable unresolved without an entity', () => {

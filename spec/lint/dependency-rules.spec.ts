@@ -16,17 +16,25 @@ function lint(files: Record<string, string>): { status: number | null; output: s
     writeFileSync(join(project, path), text);
   }
   copyFileSync(join(root, '.dependency-cruiser.js'), join(project, '.dependency-cruiser.js'));
-  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'commonjs', strict: true } }));
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'commonjs', strict: true } }),
+  );
   const cli = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
-  const result = spawnSync(process.execPath, [cli, 'lib', '--config', '.dependency-cruiser.js'], { cwd: project, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cli, 'lib', '--config', '.dependency-cruiser.js'], {
+    cwd: project,
+    encoding: 'utf8',
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
 describe('the import rules', () => {
   it('fail on a circle made of type-only imports', () => {
     const result = lint({
-      'lib/streaming/pump.ts': "import type { Settings } from './settings';\nexport interface Pump { readonly settings: Settings }\n",
-      'lib/streaming/settings.ts': "import type { Pump } from './pump';\nexport interface Settings { readonly pump?: Pump }\n",
+      'lib/streaming/pump.ts':
+        "import type { Settings } from './settings';\nexport interface Pump { readonly settings: Settings }\n",
+      'lib/streaming/settings.ts':
+        "import type { Pump } from './pump';\nexport interface Settings { readonly pump?: Pump }\n",
     });
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('no-circular');
@@ -35,7 +43,8 @@ describe('the import rules', () => {
   it('fail on a type-only import of the build folder from below it', () => {
     const result = lint({
       'lib/assembly/discover.ts': 'export interface Unit { readonly type: Function }\n',
-      'lib/links/link-stage.ts': "import type { Unit } from '../assembly/discover';\nexport const units: Unit[] = [];\n",
+      'lib/links/link-stage.ts':
+        "import type { Unit } from '../assembly/discover';\nexport const units: Unit[] = [];\n",
     });
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('assembly-is-the-top');

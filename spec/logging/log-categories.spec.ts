@@ -8,6 +8,8 @@ describe('LOG_CATEGORIES', () => {
       expect(name).toMatch(/^rxrest\.[a-z]+$/);
       expect(description.length).toBeGreaterThan(10);
     }
-    expect(Object.keys(LOG_CATEGORIES)).toEqual(expect.arrayContaining(['rxrest.params', 'rxrest.errors', 'rxrest.build']));
+    expect(Object.keys(LOG_CATEGORIES)).toEqual(
+      expect.arrayContaining(['rxrest.params', 'rxrest.errors', 'rxrest.build']),
+    );
   });
 });

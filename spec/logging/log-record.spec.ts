@@ -7,12 +7,20 @@ describe('formatLogRecord', () => {
     expect(formatLogRecord({ level: 'WARN', category: 'rxrest.build', message: 'message', time })).toBe(
       '2026-11-22T00:00:00.000Z WARN  [rxrest.build] message',
     );
-    expect(formatLogRecord({ level: 'ERROR', category: 'c', message: 'm', time })).toBe('2026-11-22T00:00:00.000Z ERROR [c] m');
+    expect(formatLogRecord({ level: 'ERROR', category: 'c', message: 'm', time })).toBe(
+      '2026-11-22T00:00:00.000Z ERROR [c] m',
+    );
   });
 
-  it('puts an Error detail\'s stack and causes on the following lines', () => {
+  it("puts an Error detail's stack and causes on the following lines", () => {
     const error = new Error('outer', { cause: new TypeError('inner') });
-    const lines = formatLogRecord({ level: 'ERROR', category: 'rxrest.errors', message: 'failed', time, detail: error }).split('\n');
+    const lines = formatLogRecord({
+      level: 'ERROR',
+      category: 'rxrest.errors',
+      message: 'failed',
+      time,
+      detail: error,
+    }).split('\n');
     expect(lines[0]).toBe('2026-11-22T00:00:00.000Z ERROR [rxrest.errors] failed');
     expect(lines[1]).toBe('Error: outer');
     expect(lines.some((line) => line.startsWith('    at '))).toBe(true);

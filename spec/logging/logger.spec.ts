@@ -25,8 +25,14 @@ describe('LogManager', () => {
     expect('detail' in records[1]!).toBe(false);
   });
 
-  it('lets the most specific configured dot-separated prefix decide a category\'s level', () => {
-    const manager = new LogManager({ level: 'ERROR', categories: [['rxrest', 'INFO'], ['rxrest.params', 'TRACE']] });
+  it("lets the most specific configured dot-separated prefix decide a category's level", () => {
+    const manager = new LogManager({
+      level: 'ERROR',
+      categories: [
+        ['rxrest', 'INFO'],
+        ['rxrest.params', 'TRACE'],
+      ],
+    });
     expect(manager.levelOf('rxrest.params')).toBe('TRACE');
     expect(manager.levelOf('rxrest.params.query')).toBe('TRACE');
     expect(manager.levelOf('rxrest.routing')).toBe('INFO');

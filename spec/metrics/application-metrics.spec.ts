@@ -6,12 +6,14 @@ import { until } from '../support/until';
 
 @Path('items')
 class ItemResource {
-  @GET @Path('{id}')
+  @GET
+  @Path('{id}')
   one(@RestPath() id: string): { id: string } {
     return { id };
   }
 
-  @GET @Path('broken')
+  @GET
+  @Path('broken')
   broken(): string {
     throw new Error('boom');
   }
@@ -22,12 +24,16 @@ let gate: Promise<void> = Promise.resolve();
 
 @Path('busy')
 class BusyResource {
-  @GET @Path('ticks') @Produces('text/event-stream')
+  @GET
+  @Path('ticks')
+  @Produces('text/event-stream')
   ticks(): Multi<{ tick: number }> {
     return multi(interval(20).pipe(map((tick) => ({ tick }))));
   }
 
-  @GET @Path('slow') @Blocking
+  @GET
+  @Path('slow')
+  @Blocking
   async slow(): Promise<string> {
     await gate;
     return 'done';
@@ -42,7 +48,9 @@ function samples(text: string, name: string): { labels: Record<string, string>; 
     .split('\n')
     .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
     .map((line) => {
-      const labels = Object.fromEntries([...(/\{(.*)\}/.exec(line)?.[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((match) => [match[1], match[2]]));
+      const labels = Object.fromEntries(
+        [...(/\{(.*)\}/.exec(line)?.[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((match) => [match[1], match[2]]),
+      );
       return { labels, value: Number(line.slice(line.lastIndexOf(' ') + 1)) };
     });
 }
@@ -50,7 +58,8 @@ function samples(text: string, name: string): { labels: Record<string, string>; 
 describe('GET /q/metrics', () => {
   it('counts requests by method, route template (never the raw path), status and outcome', async () => {
     const app = buildApp([ItemResource], ON);
-    for (const path of ['/items/1', '/items/2', '/items/3', '/items/broken', '/nothing/here', '/nothing/else']) await call(app, path);
+    for (const path of ['/items/1', '/items/2', '/items/3', '/items/broken', '/nothing/here', '/nothing/else'])
+      await call(app, path);
     const response = await call(app, '/q/metrics');
     expect(response.headers.get('content-type')).toContain('text/plain');
     const counts = samples(await response.text(), 'http_server_requests_seconds_count');
@@ -61,7 +70,9 @@ describe('GET /q/metrics', () => {
         { labels: { method: 'GET', uri: 'NOT_FOUND', status: '404', outcome: 'CLIENT_ERROR' }, value: 2 },
       ]),
     );
-    expect(counts.some(({ labels }) => labels.uri?.includes('/items/1') || labels.uri?.includes('/nothing'))).toBe(false);
+    expect(counts.some(({ labels }) => labels.uri?.includes('/items/1') || labels.uri?.includes('/nothing'))).toBe(
+      false,
+    );
   });
 
   it('shows the stream and worker-lane gauges, the process metrics, and the metrics users register on app.metrics', async () => {
@@ -78,21 +89,38 @@ describe('GET /q/metrics', () => {
   it('moves the stream gauge with the streams a real socket holds open, and the lane gauge with the calls waiting', async () => {
     const app = buildApp([BusyResource], { ...ON, 'framework.rest.worker.max-concurrency': 1 });
     const server: RunningServer = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
-    const gauge = async (name: string) => samples(await (await fetch(`${server.url}/q/metrics`)).text(), name)[0]?.value;
+    const gauge = async (name: string) =>
+      samples(await (await fetch(`${server.url}/q/metrics`)).text(), name)[0]?.value;
     try {
       const clients = [new AbortController(), new AbortController()];
-      const readers = await Promise.all(clients.map(async (client) => (await fetch(`${server.url}/busy/ticks`, { signal: client.signal })).body!.getReader()));
+      const readers = await Promise.all(
+        clients.map(async (client) =>
+          (await fetch(`${server.url}/busy/ticks`, { signal: client.signal })).body!.getReader(),
+        ),
+      );
       await Promise.all(readers.map((reader) => reader.read()));
       expect(await gauge('rxrest_streams_active')).toBe(2);
       clients[0]!.abort();
-      await until(async () => ((await gauge('rxrest_streams_active')) === 1 ? true : undefined), 'one stream to end', 5000);
+      await until(
+        async () => ((await gauge('rxrest_streams_active')) === 1 ? true : undefined),
+        'one stream to end',
+        5000,
+      );
       clients[1]!.abort();
-      await until(async () => ((await gauge('rxrest_streams_active')) === 0 ? true : undefined), 'both streams to end', 5000);
+      await until(
+        async () => ((await gauge('rxrest_streams_active')) === 0 ? true : undefined),
+        'both streams to end',
+        5000,
+      );
 
       let open!: () => void;
       gate = new Promise((resolve) => (open = resolve));
       const calls = [1, 2, 3].map(() => fetch(`${server.url}/busy/slow`).then((response) => response.text()));
-      await until(async () => ((await gauge('rxrest_worker_lane_queue')) === 2 ? true : undefined), 'two calls waiting behind the running one', 5000);
+      await until(
+        async () => ((await gauge('rxrest_worker_lane_queue')) === 2 ? true : undefined),
+        'two calls waiting behind the running one',
+        5000,
+      );
       open();
       expect(await Promise.all(calls)).toEqual(['done', 'done', 'done']);
       expect(await gauge('rxrest_worker_lane_queue')).toBe(0);
@@ -105,15 +133,24 @@ describe('GET /q/metrics', () => {
     const off = buildApp([ItemResource]);
     expect(off.metrics).toBeUndefined();
     expect((await call(off, '/q/metrics')).status).toBe(404);
-    expect((await call(buildApp([ItemResource], { ...ON, 'framework.metrics.path': '/metrics' }), '/metrics')).status).toBe(200);
+    expect(
+      (await call(buildApp([ItemResource], { ...ON, 'framework.metrics.path': '/metrics' }), '/metrics')).status,
+    ).toBe(200);
   });
 
   it('serves the same over a real socket', async () => {
-    const server: RunningServer = await buildApp([ItemResource], ON).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const server: RunningServer = await buildApp([ItemResource], ON).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
     try {
       await fetch(`${server.url}/items/7`);
       const text = await (await fetch(`${server.url}/q/metrics`)).text();
-      expect(samples(text, 'http_server_requests_seconds_count')).toContainEqual({ labels: { method: 'GET', uri: '/items/{id}', status: '200', outcome: 'SUCCESS' }, value: 1 });
+      expect(samples(text, 'http_server_requests_seconds_count')).toContainEqual({
+        labels: { method: 'GET', uri: '/items/{id}', status: '200', outcome: 'SUCCESS' },
+        value: 1,
+      });
     } finally {
       await server.close();
     }

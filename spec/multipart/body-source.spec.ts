@@ -4,7 +4,16 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { FileUpload, Path, POST, Produces, resolveConfig, RestApplication, RestForm, type RunningServer } from '../../lib';
+import {
+  FileUpload,
+  Path,
+  POST,
+  Produces,
+  resolveConfig,
+  RestApplication,
+  RestForm,
+  type RunningServer,
+} from '../../lib';
 import { nodeRequestOf } from '../../lib/multipart/body-source';
 import { RequestContext } from '../../lib/pipeline/request-context';
 import { encodeForm, postBody } from '../support/http';
@@ -73,9 +82,20 @@ describe('multipart over a real socket', () => {
   let server: RunningServer;
   let kept: RunningServer;
   beforeAll(async () => {
-    server = await RestApplication.build({ classes: [SourceResource], config: resolveConfig({ overrides }) }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
-    const keep = { ...overrides, 'framework.http.body.uploads-directory': keptDir, 'framework.http.body.delete-uploaded-files-on-end': 'false' };
-    kept = await RestApplication.build({ classes: [SourceResource], config: resolveConfig({ overrides: keep }) }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    server = await RestApplication.build({ classes: [SourceResource], config: resolveConfig({ overrides }) }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
+    const keep = {
+      ...overrides,
+      'framework.http.body.uploads-directory': keptDir,
+      'framework.http.body.delete-uploaded-files-on-end': 'false',
+    };
+    kept = await RestApplication.build({
+      classes: [SourceResource],
+      config: resolveConfig({ overrides: keep }),
+    }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     servers.push(server, kept);
   });
   afterAll(async () => {
@@ -111,9 +131,17 @@ describe('multipart over a real socket', () => {
 
   it('deletes the partial file when the client disconnects mid-upload', async () => {
     const boundary = 'Cut';
-    const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/src', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '900000' } });
+    const req = request({
+      host: '127.0.0.1',
+      port: server.port,
+      method: 'POST',
+      path: '/src',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '900000' },
+    });
     req.on('error', () => undefined);
-    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n${'a'.repeat(100000)}`);
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n${'a'.repeat(100000)}`,
+    );
     expect(await emptied(dir, 1)).toHaveLength(1);
     req.destroy();
     expect(await emptied(dir)).toEqual([]);

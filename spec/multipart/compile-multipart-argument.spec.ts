@@ -41,9 +41,16 @@ class ContainerResource {
 }
 
 const dir = tempDir('mp-container');
-const app = RestApplication.build({ classes: [ContainerResource], config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir } }) });
+const app = RestApplication.build({
+  classes: [ContainerResource],
+  config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir } }),
+});
 
-async function call(path: string, body: string | FormData, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+async function call(
+  path: string,
+  body: string | FormData,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown }> {
   const res = await app.fetch(new Request(`http://localhost/container${path}`, { method: 'POST', body, headers }));
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
@@ -58,7 +65,13 @@ describe('compileContainerBodyReader', () => {
     form.append('meta', '{"tag":"q1"}');
     expect(await call('', form)).toEqual({
       status: 200,
-      body: { isUpload: true, title: 'Report', count: 3, file: { name: 'r.pdf', size: 1234 }, meta: { isMeta: true, tag: 'q1' } },
+      body: {
+        isUpload: true,
+        title: 'Report',
+        count: 3,
+        file: { name: 'r.pdf', size: 1234 },
+        meta: { isMeta: true, tag: 'q1' },
+      },
     });
     for (let i = 0; i < 50 && readdirSync(dir).length; i++) await new Promise((r) => setTimeout(r, 10));
     expect(readdirSync(dir)).toEqual([]);
@@ -71,11 +84,17 @@ describe('compileContainerBodyReader', () => {
   });
 
   it('reads the same class from an urlencoded form', async () => {
-    expect(await call('', 'title=Form&n=7', { 'content-type': 'application/x-www-form-urlencoded' })).toEqual({ status: 200, body: { isUpload: true, title: 'Form', count: 7 } });
+    expect(await call('', 'title=Form&n=7', { 'content-type': 'application/x-www-form-urlencoded' })).toEqual({
+      status: 200,
+      body: { isUpload: true, title: 'Form', count: 7 },
+    });
   });
 
   it('still reads the class from JSON when the request is not a form', async () => {
-    expect(await call('', '{"title":"Json","count":2}', { 'content-type': 'application/json' })).toEqual({ status: 200, body: { isUpload: true, title: 'Json', count: 2 } });
+    expect(await call('', '{"title":"Json","count":2}', { 'content-type': 'application/json' })).toEqual({
+      status: 200,
+      body: { isUpload: true, title: 'Json', count: 2 },
+    });
   });
 
   it('answers 400 when a container part fails to convert', async () => {
@@ -88,6 +107,9 @@ describe('compileContainerBodyReader', () => {
     const form = new FormData();
     form.append('title', 'x');
     expect((await call('/plain', form)).status).toBe(415);
-    expect(await call('/plain', '{"title":"j"}', { 'content-type': 'application/json' })).toEqual({ status: 200, body: { title: 'j' } });
+    expect(await call('/plain', '{"title":"j"}', { 'content-type': 'application/json' })).toEqual({
+      status: 200,
+      body: { title: 'j' },
+    });
   });
 });

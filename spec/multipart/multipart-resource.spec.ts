@@ -8,7 +8,10 @@ const root = tempDir('mp');
 
 function build(overrides: Record<string, string> = {}) {
   const dir = mkdtempSync(join(root, 'uploads-'));
-  const app = RestApplication.build({ classes: [MultipartResource], config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir, ...overrides } }) });
+  const app = RestApplication.build({
+    classes: [MultipartResource],
+    config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir, ...overrides } }),
+  });
   return { app, dir };
 }
 
@@ -55,10 +58,25 @@ describe('MultipartResource', () => {
     const form = sampleForm();
     form.append('description', 'second');
     const res = await app.fetch(new Request('http://localhost/multipart/all', { method: 'POST', body: form }));
-    const body = (await res.json()) as Record<string, { name: string; size: number; isFileItem: boolean; fileName: string | null; charset: string; headers: Record<string, string[]> }[]>;
+    const body = (await res.json()) as Record<
+      string,
+      {
+        name: string;
+        size: number;
+        isFileItem: boolean;
+        fileName: string | null;
+        charset: string;
+        headers: Record<string, string[]>;
+      }[]
+    >;
     expect(Object.keys(body)).toEqual(['description', 'image', 'person']);
     expect(body.description.map((d) => d.size)).toEqual([10, 6]);
-    expect(body.description[0]).toMatchObject({ name: 'description', isFileItem: false, fileName: null, charset: 'UTF-8' });
+    expect(body.description[0]).toMatchObject({
+      name: 'description',
+      isFileItem: false,
+      fileName: null,
+      charset: 'UTF-8',
+    });
     expect(body.image[0]).toMatchObject({ name: 'image', size: 3000, isFileItem: true, fileName: 'ada.png' });
     expect(body.image[0].headers['content-type']).toEqual(['image/png']);
     expect(body.image[0].headers['content-disposition'][0]).toContain('filename="ada.png"');
@@ -72,7 +90,9 @@ describe('MultipartResource', () => {
     const type = res.headers.get('content-type')!;
     expect(type).toMatch(/^multipart\/form-data;boundary=rxrest-[0-9a-f]{48}$/);
     const text = await res.text();
-    expect(text).toContain('Content-Disposition: form-data; name="note"\r\nContent-Type: text/plain\r\nX-Part: 1\r\n\r\nThe first programmer');
+    expect(text).toContain(
+      'Content-Disposition: form-data; name="note"\r\nContent-Type: text/plain\r\nX-Part: 1\r\n\r\nThe first programmer',
+    );
     const form = await new Response(text, { headers: { 'content-type': type } }).formData();
     expect(JSON.parse(String(form.get('person')))).toEqual({ firstName: 'Ada', lastName: 'Lovelace' });
     expect(form.get('note')).toBe('The first programmer');

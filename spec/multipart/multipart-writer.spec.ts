@@ -1,4 +1,15 @@
-import { BeanParam, FileUpload, GET, PartType, Path, POST, Produces, resolveConfig, RestApplication, RestForm } from '../../lib';
+import {
+  BeanParam,
+  FileUpload,
+  GET,
+  PartType,
+  Path,
+  POST,
+  Produces,
+  resolveConfig,
+  RestApplication,
+  RestForm,
+} from '../../lib';
 import { tempDir } from '../support/temp-dir';
 
 class Card {
@@ -25,7 +36,10 @@ class CardResource {
   }
 }
 
-const app = RestApplication.build({ classes: [CardResource], config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': tempDir('mp-writer') } }) });
+const app = RestApplication.build({
+  classes: [CardResource],
+  config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': tempDir('mp-writer') } }),
+});
 
 describe('multipartWriter', () => {
   it('writes a container class: one part per non-null property, default and @PartType media types', async () => {

@@ -1,6 +1,22 @@
 import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
-import { Consumes, FileUpload, MultipartFormDataInput, MultipartPartReadingException, PartType, Path, POST, Produces, resolveConfig, RestApplication, RestForm, RestResponse, ServerExceptionMapper, UploadedFilePath, type RunningServer } from '../../lib';
+import {
+  Consumes,
+  FileUpload,
+  MultipartFormDataInput,
+  MultipartPartReadingException,
+  PartType,
+  Path,
+  POST,
+  Produces,
+  resolveConfig,
+  RestApplication,
+  RestForm,
+  RestResponse,
+  ServerExceptionMapper,
+  UploadedFilePath,
+  type RunningServer,
+} from '../../lib';
 import { tempDir } from '../support/temp-dir';
 
 class Person {
@@ -19,7 +35,11 @@ class UploadResource {
   @POST
   @Path('list')
   @Produces('application/json')
-  list(@RestForm('f', { type: [FileUpload] }) files: FileUpload[], @RestForm(FileUpload.ALL, { type: [FileUpload] }) all: FileUpload[], @RestForm('f', { type: UploadedFilePath }) path: string) {
+  list(
+    @RestForm('f', { type: [FileUpload] }) files: FileUpload[],
+    @RestForm(FileUpload.ALL, { type: [FileUpload] }) all: FileUpload[],
+    @RestForm('f', { type: UploadedFilePath }) path: string,
+  ) {
     return { same: files.map((f) => f.fileName), all: all.map((f) => f.name), path: typeof path };
   }
 
@@ -34,7 +54,10 @@ class UploadResource {
   @Path('input')
   @Produces('application/json')
   input(input: MultipartFormDataInput) {
-    return { names: [...input.getValues().keys()], proto: Object.getPrototypeOf({}) === Object.prototype && !('polluted' in {}) };
+    return {
+      names: [...input.getValues().keys()],
+      proto: Object.getPrototypeOf({}) === Object.prototype && !('polluted' in {}),
+    };
   }
 
   @POST
@@ -52,7 +75,13 @@ class PartMapper {
 }
 
 const dir = tempDir('mp-limits');
-const config = resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir, 'framework.http.limits.max-body-size': '64K', 'framework.http.limits.max-parts': '5' } });
+const config = resolveConfig({
+  overrides: {
+    'framework.http.body.uploads-directory': dir,
+    'framework.http.limits.max-body-size': '64K',
+    'framework.http.limits.max-parts': '5',
+  },
+});
 const app = RestApplication.build({ classes: [UploadResource], config });
 
 async function emptied(): Promise<string[]> {
@@ -85,7 +114,10 @@ describe('parseMultipart', () => {
     form.append('f', ...file(10, 'a'));
     form.append('f', ...file(10, 'b'));
     form.append('g', ...file(10, 'c'));
-    expect(await post('/list', form)).toEqual({ status: 200, body: { same: ['a', 'b'], all: ['f', 'f', 'g'], path: 'string' } });
+    expect(await post('/list', form)).toEqual({
+      status: 200,
+      body: { same: ['a', 'b'], all: ['f', 'f', 'g'], path: 'string' },
+    });
   });
 
   it('answers 413 for a text part over max-form-attribute-size (2048 by default)', async () => {
@@ -132,26 +164,44 @@ describe('parseMultipart', () => {
   it('reads a JSON part into an instance of its class', async () => {
     const form = new FormData();
     form.append('person', '{"firstName":"Ada"}');
-    expect(await post('/person', form)).toEqual({ status: 200, body: { isPerson: true, person: { firstName: 'Ada' } } });
+    expect(await post('/person', form)).toEqual({
+      status: 200,
+      body: { isPerson: true, person: { firstName: 'Ada' } },
+    });
   });
 
   it('keeps __proto__ part names as plain map keys', async () => {
     const form = new FormData();
     form.append('__proto__', 'polluted');
     form.append('constructor', ...file(5));
-    expect(await post('/input', form)).toEqual({ status: 200, body: { names: ['__proto__', 'constructor'], proto: true } });
+    expect(await post('/input', form)).toEqual({
+      status: 200,
+      body: { names: ['__proto__', 'constructor'], proto: true },
+    });
   });
 
   it('answers 400 for a truncated body and deletes what was written', async () => {
     const boundary = 'XyZ';
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n${'a'.repeat(5000)}`;
-    const res = await app.fetch(new Request('http://localhost/up', { method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }));
+    const res = await app.fetch(
+      new Request('http://localhost/up', {
+        method: 'POST',
+        body,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      }),
+    );
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'RXREST_MALFORMED_MULTIPART' });
   });
 
   it('answers 400 without a boundary', async () => {
-    const res = await app.fetch(new Request('http://localhost/up', { method: 'POST', body: 'x', headers: { 'content-type': 'multipart/form-data' } }));
+    const res = await app.fetch(
+      new Request('http://localhost/up', {
+        method: 'POST',
+        body: 'x',
+        headers: { 'content-type': 'multipart/form-data' },
+      }),
+    );
     await res.text();
     expect(res.status).toBe(400);
   });
@@ -172,7 +222,13 @@ describe('parseMultipart over a socket', () => {
 
   it('deletes the partial file when the client disconnects mid-upload', async () => {
     const boundary = 'Bnd';
-    const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/up', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '50000' } });
+    const req = request({
+      host: '127.0.0.1',
+      port: server.port,
+      method: 'POST',
+      path: '/up',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '50000' },
+    });
     req.on('error', () => undefined);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n${'a'.repeat(20000)}`);
     for (let i = 0; i < 100 && readdirSync(dir).length === 0; i++) await new Promise((r) => setTimeout(r, 10));

@@ -36,7 +36,10 @@ function split(buffer: Buffer, ...at: number[]): Buffer[] {
 
 const TWO_PARTS = body([
   { headers: ['Content-Disposition: form-data; name="a"', 'X-Extra: 1', 'x-extra: 2'], content: 'alpha' },
-  { headers: ['Content-Disposition: form-data; name="f"; filename="f.txt"', 'Content-Type: text/plain'], content: 'file body' },
+  {
+    headers: ['Content-Disposition: form-data; name="f"; filename="f.txt"', 'Content-Type: text/plain'],
+    content: 'file body',
+  },
 ]);
 
 describe('PartHeaderScanner', () => {
@@ -64,23 +67,34 @@ describe('PartHeaderScanner', () => {
   });
 
   it('does not take a boundary-like line inside content for a delimiter', async () => {
-    const input = body([{ headers: ['Content-Disposition: form-data; name="a"'], content: `x--${BOUNDARY} mid-line\n--${BOUNDARY} after a bare LF\r\n-${BOUNDARY}` }]);
+    const input = body([
+      {
+        headers: ['Content-Disposition: form-data; name="a"'],
+        content: `x--${BOUNDARY} mid-line\n--${BOUNDARY} after a bare LF\r\n-${BOUNDARY}`,
+      },
+    ]);
     for (const at of [45, 60, 75, 90]) expect((await scan(split(input, at))).headers).toHaveLength(1);
   });
 
   it('handles an empty part whose delimiter follows its header block at once', async () => {
-    const input = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="e"\r\n\r\n\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="n"\r\n\r\nx\r\n--${BOUNDARY}--`);
+    const input = Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="e"\r\n\r\n\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="n"\r\n\r\nx\r\n--${BOUNDARY}--`,
+    );
     const { headers } = await scan([input]);
     expect(headers.map((h) => h['content-disposition'][0])).toEqual(['form-data; name="e"', 'form-data; name="n"']);
   });
 
   it('stops looking after the close delimiter', async () => {
-    const input = Buffer.from(`--${BOUNDARY}--\r\n\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="late"\r\n\r\n`);
+    const input = Buffer.from(
+      `--${BOUNDARY}--\r\n\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="late"\r\n\r\n`,
+    );
     expect((await scan(split(input, BOUNDARY.length + 3))).headers).toEqual([]);
   });
 
   it('fails with a header limit error for a header block over maxHeaderSize, also when it spans chunks', async () => {
-    const big = body([{ headers: ['Content-Disposition: form-data; name="a"', `X-Big: ${'h'.repeat(2000)}`], content: 'v' }]);
+    const big = body([
+      { headers: ['Content-Disposition: form-data; name="a"', `X-Big: ${'h'.repeat(2000)}`], content: 'v' },
+    ]);
     await expect(scan([big])).rejects.toMatchObject({ limit: 'header' });
     const error: unknown = await scan(split(big, 30, 600, 1200)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ScanLimitError);
@@ -88,18 +102,24 @@ describe('PartHeaderScanner', () => {
   });
 
   it('accepts a header block just under maxHeaderSize', async () => {
-    const input = body([{ headers: ['Content-Disposition: form-data; name="a"', `X-Big: ${'h'.repeat(900)}`], content: 'v' }]);
+    const input = body([
+      { headers: ['Content-Disposition: form-data; name="a"', `X-Big: ${'h'.repeat(900)}`], content: 'v' },
+    ]);
     expect((await scan(split(input, 100, 500))).headers[0]['x-big'][0]).toHaveLength(900);
   });
 
   it('fails with a body limit error once more than maxBodySize bytes went through', async () => {
-    await expect(scan(split(TWO_PARTS, 40), { maxHeaderSize: 1024, maxBodySize: 100 })).rejects.toMatchObject({ limit: 'body' });
+    await expect(scan(split(TWO_PARTS, 40), { maxHeaderSize: 1024, maxBodySize: 100 })).rejects.toMatchObject({
+      limit: 'body',
+    });
   });
 });
 
 describe('parseHeaderBlock', () => {
   it('skips the delimiter line, lower-cases names, keeps repeated values and joins folded lines', () => {
-    const headers = parseHeaderBlock('  padding\r\nContent-Type: text/plain;\r\n  charset=utf-8\r\nX-A: 1\r\nx-a:2\r\nbroken line\r\n: no name');
+    const headers = parseHeaderBlock(
+      '  padding\r\nContent-Type: text/plain;\r\n  charset=utf-8\r\nX-A: 1\r\nx-a:2\r\nbroken line\r\n: no name',
+    );
     expect({ ...headers }).toEqual({ 'content-type': ['text/plain; charset=utf-8'], 'x-a': ['1', '2'] });
   });
 
@@ -124,7 +144,9 @@ describe('PartHeaderScanner through the application', () => {
   const dir = tempDir('mp-hdr');
   const app = RestApplication.build({
     classes: [HeaderResource],
-    config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir, 'framework.http.limits.max-header-size': '512' } }),
+    config: resolveConfig({
+      overrides: { 'framework.http.body.uploads-directory': dir, 'framework.http.limits.max-header-size': '512' },
+    }),
   });
   const post = (headerLine: string) =>
     app.fetch(

@@ -103,12 +103,19 @@ const dir = tempDir('mp-entity');
 const config = resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir } });
 const app = RestApplication.build({ classes: [EntityResource, CsvReader], config });
 
-async function post(path: string, fill: (form: FormData) => void, on = app): Promise<{ status: number; body: unknown }> {
+async function post(
+  path: string,
+  fill: (form: FormData) => void,
+  on = app,
+): Promise<{ status: number; body: unknown }> {
   const form = new FormData();
   fill(form);
   const res = await on.fetch(new Request(`http://localhost/entity/${path}`, { method: 'POST', body: form }));
   const text = await res.text();
-  return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as unknown) : text };
+  return {
+    status: res.status,
+    body: res.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as unknown) : text,
+  };
 }
 
 afterEach(async () => {
@@ -118,7 +125,10 @@ afterEach(async () => {
 
 describe('compilePartEntityReader', () => {
   it('reads a text/plain part into a number with @PartType', async () => {
-    expect(await post('count', (f) => f.append('count', ' 42 '))).toEqual({ status: 200, body: { count: 42, type: 'number' } });
+    expect(await post('count', (f) => f.append('count', ' 42 '))).toEqual({
+      status: 200,
+      body: { count: 42, type: 'number' },
+    });
   });
 
   it('answers 400 RXREST_PART_UNREADABLE naming the part when a text/plain part is not a number', async () => {
@@ -134,12 +144,27 @@ describe('compilePartEntityReader', () => {
   });
 
   it('reads every part of a name into a list of numbers', async () => {
-    expect(await post('counts', (f) => (f.append('n', '1'), f.append('n', '2')))).toEqual({ status: 200, body: { counts: [1, 2] } });
+    expect(await post('counts', (f) => (f.append('n', '1'), f.append('n', '2')))).toEqual({
+      status: 200,
+      body: { counts: [1, 2] },
+    });
   });
 
   it('reads a custom media type with a @Provider reader, giving it the part headers; file parts too', async () => {
-    expect(await post('csv', (f) => f.append('table', 'a,b\nc,d'))).toEqual({ status: 200, body: { isTable: true, rows: [['a', 'b'], ['c', 'd']] } });
-    expect(await post('csv', (f) => f.append('table', new Blob(['x,y']), 't.csv'))).toEqual({ status: 200, body: { isTable: true, rows: [['x', 'y']] } });
+    expect(await post('csv', (f) => f.append('table', 'a,b\nc,d'))).toEqual({
+      status: 200,
+      body: {
+        isTable: true,
+        rows: [
+          ['a', 'b'],
+          ['c', 'd'],
+        ],
+      },
+    });
+    expect(await post('csv', (f) => f.append('table', new Blob(['x,y']), 't.csv'))).toEqual({
+      status: 200,
+      body: { isTable: true, rows: [['x', 'y']] },
+    });
     const boundary = 'B1';
     const res = await app.fetch(
       new Request('http://localhost/entity/csv', {
@@ -165,7 +190,10 @@ describe('compilePartEntityReader', () => {
   });
 
   it('reads an octet-stream file part into bytes with the built-in raw reader', async () => {
-    expect(await post('bytes', (f) => f.append('blob', new Blob([new Uint8Array([9, 8, 7])]), 'b.bin'))).toEqual({ status: 200, body: { isBytes: true, length: 3, first: 9 } });
+    expect(await post('bytes', (f) => f.append('blob', new Blob([new Uint8Array([9, 8, 7])]), 'b.bin'))).toEqual({
+      status: 200,
+      body: { isBytes: true, length: 3, first: 9 },
+    });
   });
 
   it('answers 400 for a part type no reader reads', async () => {

@@ -2,8 +2,26 @@ import { map, of } from 'rxjs';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import {
-  APIResponse, BeanParam, Consumes, DefaultValue, FileUpload, GET, Hidden, Operation, Path, POST, Produces, ResponseStatus,
-  Multi, RestCookie, RestForm, RestHeader, RestPath, RestQuery, Tag, multi,
+  APIResponse,
+  BeanParam,
+  Consumes,
+  DefaultValue,
+  FileUpload,
+  GET,
+  Hidden,
+  Operation,
+  Path,
+  POST,
+  Produces,
+  ResponseStatus,
+  Multi,
+  RestCookie,
+  RestForm,
+  RestHeader,
+  RestPath,
+  RestQuery,
+  Tag,
+  multi,
 } from '../../lib';
 import { buildSamples } from '../../samples/app';
 import { buildApp, call } from '../support/app';
@@ -15,7 +33,11 @@ enum Color {
 }
 
 class Item {
-  static readonly schema = z.object({ name: z.string().min(1), price: z.number().nonnegative(), added: z.date().optional() });
+  static readonly schema = z.object({
+    name: z.string().min(1),
+    price: z.number().nonnegative(),
+    added: z.date().optional(),
+  });
   name = '';
   price = 0;
 }
@@ -25,11 +47,15 @@ class Paging {
   @RestHeader('x-trace') trace!: string;
 }
 
-@Path('shop') @Tag('Shop')
+@Path('shop')
+@Tag('Shop')
 class ShopResource {
-  @GET @Path('items/{id: [0-9]+}') @Produces('application/json')
+  @GET
+  @Path('items/{id: [0-9]+}')
+  @Produces('application/json')
   @Operation({ summary: 'One item', description: 'By its number' })
-  @APIResponse({ schema: Item, description: 'The item' }) @APIResponse({ status: 404, description: 'No such item' })
+  @APIResponse({ schema: Item, description: 'The item' })
+  @APIResponse({ status: 404, description: 'No such item' })
   one(
     @RestPath() id: number,
     @RestQuery() @DefaultValue('10') limit: number,
@@ -41,48 +67,94 @@ class ShopResource {
     return Object.assign(new Item(), { name: `${id}${limit}${tags}${color}${when}${session}` });
   }
 
-  @POST @Path('items') @Consumes('application/json') @Produces('application/json') @ResponseStatus(201)
+  @POST
+  @Path('items')
+  @Consumes('application/json')
+  @Produces('application/json')
+  @ResponseStatus(201)
   add(item: Item): Item {
     return item;
   }
 
-  @POST @Path('upload') @Consumes('multipart/form-data') @Produces('text/plain')
+  @POST
+  @Path('upload')
+  @Consumes('multipart/form-data')
+  @Produces('text/plain')
   upload(@RestForm() description: string, @RestForm() file: FileUpload): string {
     return `${description} ${file.fileName}`;
   }
 
-  @GET @Path('events') @Produces('text/event-stream') @APIResponse({ schema: Item })
+  @GET
+  @Path('events')
+  @Produces('text/event-stream')
+  @APIResponse({ schema: Item })
   events(): Multi<Item> {
     return multi(of(new Item()));
   }
 
-  @GET @Path('lines') @Produces('application/x-ndjson') @APIResponse({ schema: Item })
+  @GET
+  @Path('lines')
+  @Produces('application/x-ndjson')
+  @APIResponse({ schema: Item })
   lines(): Multi<Item> {
     return multi(of(new Item()));
   }
 
-  @GET @Path('all') @Produces('application/json') @APIResponse({ schema: Item })
+  @GET
+  @Path('all')
+  @Produces('application/json')
+  @APIResponse({ schema: Item })
   all(): Multi<Item> {
     return multi(of(1, 2).pipe(map(() => new Item())));
   }
 
-  @GET @Path('paged') @Produces('text/plain')
+  @GET
+  @Path('paged')
+  @Produces('text/plain')
   paged(@BeanParam() paging: Paging): string {
     return `${paging.page}`;
   }
 
-  @GET @Path('secret') @Hidden
+  @GET
+  @Path('secret')
+  @Hidden
   secret(): string {
     return 'hidden';
   }
 }
 
-const app = buildApp([ShopResource], { 'framework.rest.path': '/api', 'framework.openapi.info.title': 'Shop', 'framework.openapi.info.version': '1.2.3' });
-type Operation = { operationId: string; tags: string[]; summary?: string; description?: string; parameters?: unknown[]; requestBody?: { content: Record<string, unknown> }; responses: Record<string, unknown> };
-const document = app.openapi() as { openapi: string; info: unknown; servers: unknown; paths: Record<string, Record<string, Operation>>; components: { responses: Record<string, unknown> } };
+const app = buildApp([ShopResource], {
+  'framework.rest.path': '/api',
+  'framework.openapi.info.title': 'Shop',
+  'framework.openapi.info.version': '1.2.3',
+});
+type Operation = {
+  operationId: string;
+  tags: string[];
+  summary?: string;
+  description?: string;
+  parameters?: unknown[];
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<string, unknown>;
+};
+const document = app.openapi() as {
+  openapi: string;
+  info: unknown;
+  servers: unknown;
+  paths: Record<string, Record<string, Operation>>;
+  components: { responses: Record<string, unknown> };
+};
 const operation = (path: string, method: string) => document.paths[path]![method]!;
 // What a client may send (zod's input view) and what the server writes (its output view: no other properties).
-const ITEM_IN = { type: 'object', properties: { name: { type: 'string', minLength: 1 }, price: { type: 'number', minimum: 0 }, added: { type: 'string', format: 'date-time' } }, required: ['name', 'price'] };
+const ITEM_IN = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    price: { type: 'number', minimum: 0 },
+    added: { type: 'string', format: 'date-time' },
+  },
+  required: ['name', 'price'],
+};
 const ITEM = { ...ITEM_IN, additionalProperties: false };
 
 describe('RestApp.openapi()', () => {
@@ -98,7 +170,12 @@ describe('RestApp.openapi()', () => {
 
   it('describes path, query, header and cookie parameters with their types, patterns, lists, enums and defaults', () => {
     const one = operation('/shop/items/{id}', 'get');
-    expect(one).toMatchObject({ operationId: 'ShopResource_one', tags: ['Shop'], summary: 'One item', description: 'By its number' });
+    expect(one).toMatchObject({
+      operationId: 'ShopResource_one',
+      tags: ['Shop'],
+      summary: 'One item',
+      description: 'By its number',
+    });
     expect(one.parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: { type: 'number', pattern: '^[0-9]+$' } },
       { name: 'limit', in: 'query', required: false, schema: { type: 'number', default: 10 } },
@@ -114,7 +191,9 @@ describe('RestApp.openapi()', () => {
     expect(responses['200']).toEqual({ description: 'The item', content: { 'application/json': { schema: ITEM } } });
     expect(responses['404']).toEqual({ description: 'No such item' });
     expect(responses['400']).toEqual({ $ref: '#/components/responses/400' });
-    expect(document.components.responses['413']).toMatchObject({ content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+    expect(document.components.responses['413']).toMatchObject({
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    });
   });
 
   it('describes a zod body as what a client may send, under the @ResponseStatus', () => {
@@ -125,7 +204,17 @@ describe('RestApp.openapi()', () => {
 
   it('describes a multipart form with its binary parts', () => {
     expect(operation('/shop/upload', 'post').requestBody).toEqual({
-      content: { 'multipart/form-data': { schema: { type: 'object', properties: { description: { type: 'string' }, file: { type: 'string', contentMediaType: 'application/octet-stream' } } } } },
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            properties: {
+              description: { type: 'string' },
+              file: { type: 'string', contentMediaType: 'application/octet-stream' },
+            },
+          },
+        },
+      },
     });
   });
 
@@ -136,13 +225,24 @@ describe('RestApp.openapi()', () => {
         'text/event-stream': {
           itemSchema: {
             type: 'object',
-            properties: { data: { type: 'string', contentMediaType: 'application/json', contentSchema: ITEM }, event: { type: 'string' }, id: { type: 'string' }, retry: { type: 'integer', minimum: 0 } },
+            properties: {
+              data: { type: 'string', contentMediaType: 'application/json', contentSchema: ITEM },
+              event: { type: 'string' },
+              id: { type: 'string' },
+              retry: { type: 'integer', minimum: 0 },
+            },
           },
         },
       },
     });
-    expect(operation('/shop/lines', 'get').responses['200']).toEqual({ description: 'OK', content: { 'application/x-ndjson': { itemSchema: ITEM } } });
-    expect(operation('/shop/all', 'get').responses['200']).toEqual({ description: 'OK', content: { 'application/json': { schema: { type: 'array', items: ITEM } } } });
+    expect(operation('/shop/lines', 'get').responses['200']).toEqual({
+      description: 'OK',
+      content: { 'application/x-ndjson': { itemSchema: ITEM } },
+    });
+    expect(operation('/shop/all', 'get').responses['200']).toEqual({
+      description: 'OK',
+      content: { 'application/json': { schema: { type: 'array', items: ITEM } } },
+    });
   });
 
   it('expands bean parameters and leaves @Hidden endpoints out', () => {
@@ -169,7 +269,9 @@ describe('GET /q/openapi', () => {
     const moved = buildApp([ShopResource], { 'framework.openapi.path': '/docs/api' });
     expect((await call(moved, '/docs/api')).status).toBe(200);
     expect((await call(moved, '/q/openapi')).status).toBe(404);
-    expect((await call(buildApp([ShopResource], { 'framework.openapi.enabled': false }), '/q/openapi')).status).toBe(404);
+    expect((await call(buildApp([ShopResource], { 'framework.openapi.enabled': false }), '/q/openapi')).status).toBe(
+      404,
+    );
   });
 });
 
@@ -178,25 +280,41 @@ describe('the samples document', () => {
 
   it('is valid OpenAPI 3.2 and describes every sample endpoint', () => {
     expect(validateOpenApi(samples)).toEqual({ valid: true, version: '3.2' });
-    expect(Object.keys(samples.paths)).toEqual(expect.arrayContaining(['/fruits', '/cheeses/{type}{variant}', '/streams/ticks', '/multipart']));
+    expect(Object.keys(samples.paths)).toEqual(
+      expect.arrayContaining(['/fruits', '/cheeses/{type}{variant}', '/streams/ticks', '/multipart']),
+    );
   });
 
   it('describes a matrix parameter as a path parameter of style matrix after the last segment', () => {
-    expect(samples.paths['/cheeses/{type}{variant}']!.post!.parameters).toContainEqual({ name: 'variant', in: 'path', style: 'matrix', required: true, schema: { type: 'string' } });
+    expect(samples.paths['/cheeses/{type}{variant}']!.post!.parameters).toContainEqual({
+      name: 'variant',
+      in: 'path',
+      style: 'matrix',
+      required: true,
+      schema: { type: 'string' },
+    });
   });
 
   it('describes /streams/ticks as SSE events, /fruits POST by the Fruit schema, /multipart as a form with a binary image', () => {
-    expect(samples.paths['/streams/ticks']!.get!.responses['200']).toMatchObject({ content: { 'text/event-stream': { itemSchema: { type: 'object' } } } });
-    expect(samples.paths['/fruits']!.post!.requestBody).toMatchObject({ content: { 'application/json': { schema: { required: ['name'] } } } });
+    expect(samples.paths['/streams/ticks']!.get!.responses['200']).toMatchObject({
+      content: { 'text/event-stream': { itemSchema: { type: 'object' } } },
+    });
+    expect(samples.paths['/fruits']!.post!.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { required: ['name'] } } },
+    });
     expect(samples.paths['/multipart']!.post!.requestBody).toMatchObject({
-      content: { 'multipart/form-data': { schema: { properties: { image: { contentMediaType: 'application/octet-stream' } } } } },
+      content: {
+        'multipart/form-data': { schema: { properties: { image: { contentMediaType: 'application/octet-stream' } } } },
+      },
     });
   });
 
   it('describes a body of items (/fruits/import, a Multi of Fruit) item by item', () => {
     expect(samples.paths['/fruits/import']!.post!.requestBody).toEqual({
       required: true,
-      content: { 'application/x-ndjson': { itemSchema: expect.objectContaining({ type: 'object', required: ['name'] }) } },
+      content: {
+        'application/x-ndjson': { itemSchema: expect.objectContaining({ type: 'object', required: ['name'] }) },
+      },
     });
   });
 });
@@ -219,15 +337,27 @@ describe('a resource compiled without decorator metadata', () => {
 
   @Path('typed')
   class Typed {
-    @GET @Path('{id}')
-    find(@RestPath() id: number, @RestQuery() limit: number, @RestQuery({ type: [String] }) tags: string[], @RestQuery({ type: Color }) color: Color): string {
+    @GET
+    @Path('{id}')
+    find(
+      @RestPath() id: number,
+      @RestQuery() limit: number,
+      @RestQuery({ type: [String] }) tags: string[],
+      @RestQuery({ type: Color }) color: Color,
+    ): string {
       return `${id}${limit}${tags}${color}`;
     }
   }
 
   it('gets the same parameter schemas from explicit types as from metadata', () => {
-    const parametersOf = (type: Function, path: string) => (buildApp([type]).openapi() as typeof document).paths[path]!.get!.parameters;
+    const parametersOf = (type: Function, path: string) =>
+      (buildApp([type]).openapi() as typeof document).paths[path]!.get!.parameters;
     expect(parametersOf(Plain, '/plain/{id}')).toEqual(parametersOf(Typed, '/typed/{id}'));
-    expect(parametersOf(Plain, '/plain/{id}')).toContainEqual({ name: 'limit', in: 'query', required: false, schema: { type: 'number' } });
+    expect(parametersOf(Plain, '/plain/{id}')).toContainEqual({
+      name: 'limit',
+      in: 'query',
+      required: false,
+      schema: { type: 'number' },
+    });
   });
 });

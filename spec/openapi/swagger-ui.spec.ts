@@ -17,21 +17,31 @@ function chromium(): string {
     execFileSync('sh', ['-c', 'command -v chromium'], { stdio: 'ignore' });
     return 'chromium';
   } catch {
-    throw new Error('This spec renders the page in Chromium, which is not installed: run `bash .ci/install-tools` (apt-get install chromium) as root');
+    throw new Error(
+      'This spec renders the page in Chromium, which is not installed: run `bash .ci/install-tools` (apt-get install chromium) as root',
+    );
   }
 }
 
 /** Runs the browser without blocking this process, which serves the page it loads. */
 function browse(args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile(chromium(), [...FLAGS, ...args], { encoding: 'utf8', timeout: 90_000, maxBuffer: 50 * 1024 * 1024 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    execFile(
+      chromium(),
+      [...FLAGS, ...args],
+      { encoding: 'utf8', timeout: 90_000, maxBuffer: 50 * 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    ),
   );
 }
 
 /** What of Chromium's network log (`--log-net-log`) this spec reads. */
 interface NetLog {
   readonly constants: { readonly logEventTypes: Record<string, number> };
-  readonly events: readonly { readonly type: number; readonly params?: { readonly url?: string; readonly network_isolation_key?: string } }[];
+  readonly events: readonly {
+    readonly type: number;
+    readonly params?: { readonly url?: string; readonly network_isolation_key?: string };
+  }[];
 }
 
 /**
@@ -40,7 +50,11 @@ interface NetLog {
  */
 function pageRequests(log: NetLog): string[] {
   const start = log.constants.logEventTypes.URL_REQUEST_START_JOB;
-  const urls = log.events.filter((event) => event.type === start && event.params?.network_isolation_key === 'http://127.0.0.1 http://127.0.0.1').map((event) => event.params!.url!);
+  const urls = log.events
+    .filter(
+      (event) => event.type === start && event.params?.network_isolation_key === 'http://127.0.0.1 http://127.0.0.1',
+    )
+    .map((event) => event.params!.url!);
   return [...new Set(urls)];
 }
 
@@ -48,22 +62,37 @@ describe('Swagger UI', () => {
   const netLogDir = tempDir('swagger-net-log');
   let server: RunningServer;
   beforeAll(async () => {
-    server = await buildSamples({ 'framework.openapi.ui.always-include': true }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    server = await buildSamples({ 'framework.openapi.ui.always-include': true }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
   });
   afterAll(() => server.close());
 
   it('renders every operation of the samples in a headless browser, with no outside network, and is saved as a screenshot', async () => {
     // Every host but the server's own fails to resolve, and the browser's network log lists every URL it asked for.
     const netLog = join(netLogDir, 'net-log.json');
-    const dom = await browse(['--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1', `--log-net-log=${netLog}`, '--dump-dom', `${server.url}/q/swagger-ui`]);
+    const dom = await browse([
+      '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+      `--log-net-log=${netLog}`,
+      '--dump-dom',
+      `${server.url}/q/swagger-ui`,
+    ]);
     const requested = pageRequests(JSON.parse(readFileSync(netLog, 'utf8')) as NetLog);
     expect(requested).toContain(`${server.url}/q/openapi?format=json`);
     expect(requested.filter((url) => !url.startsWith(`${server.url}/`))).toEqual([]);
     const paths = [...dom.matchAll(/data-path="([^"]+)"/g)].map((match) => match[1]);
-    expect(paths).toEqual(expect.arrayContaining(['/fruits', '/cheeses/{type}{variant}', '/streams/ticks', '/multipart']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/fruits', '/cheeses/{type}{variant}', '/streams/ticks', '/multipart']),
+    );
     expect(dom).toContain('OAS 3.2');
     mkdirSync(output, { recursive: true });
-    await browse(['--window-size=1280,1600', `--screenshot=${join(output, 'swagger-ui.png')}`, `${server.url}/q/swagger-ui`]);
+    await browse([
+      '--window-size=1280,1600',
+      `--screenshot=${join(output, 'swagger-ui.png')}`,
+      `${server.url}/q/swagger-ui`,
+    ]);
   }, 120_000);
 });
 
@@ -78,14 +107,21 @@ describe('the Swagger UI route', () => {
     const script = await call(app, '/q/swagger-ui/swagger-ui-bundle.js');
     expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
     expect((await script.text()).length).toBeGreaterThan(100_000);
-    expect((await call(app, '/q/swagger-ui/swagger-ui.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await call(app, '/q/swagger-ui/swagger-ui.css')).headers.get('content-type')).toBe(
+      'text/css; charset=utf-8',
+    );
     expect((await call(app, '/q/swagger-ui/package.json')).status).toBe(404);
   });
 
   it('is on in the dev and test profiles, off in prod unless framework.openapi.ui.always-include', async () => {
     expect((await call(buildApp([], { 'framework.profile': 'dev' }), '/q/swagger-ui/')).status).toBe(200);
     expect((await call(buildApp([], {}), '/q/swagger-ui')).status).toBe(404);
-    expect((await call(buildApp([], { 'framework.openapi.ui.always-include': true }), '/q/swagger-ui')).status).toBe(200);
-    expect((await call(buildApp([], { 'framework.openapi.ui.path': '/api-docs', 'framework.profile': 'dev' }), '/api-docs')).status).toBe(200);
+    expect((await call(buildApp([], { 'framework.openapi.ui.always-include': true }), '/q/swagger-ui')).status).toBe(
+      200,
+    );
+    expect(
+      (await call(buildApp([], { 'framework.openapi.ui.path': '/api-docs', 'framework.profile': 'dev' }), '/api-docs'))
+        .status,
+    ).toBe(200);
   });
 });

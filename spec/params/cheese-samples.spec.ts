@@ -8,7 +8,11 @@ function post(path: string): Promise<Response> {
     app.fetch(
       new Request(`http://localhost${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'level=hardcore', 'X-Cheese-Secret-Handshake': 'fist-bump' },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: 'level=hardcore',
+          'X-Cheese-Secret-Handshake': 'fist-bump',
+        },
         body: 'smell=strong',
       }),
     ),

@@ -1,18 +1,43 @@
 import { Context as HonoContext } from 'hono';
 import { z } from 'zod';
 import {
-  BeanParam, DateFormat, DefaultValue, DefinitionError, DELETE, GET, HttpHeaders, Path, POST, Provider, ResourceInfo, RestApplication,
-  RestCookie, RestForm, RestHeader, RestMatrix, RestPath, RestQuery, Separator, UriInfo, resolveConfig, type ParamConverterProvider,
+  BeanParam,
+  DateFormat,
+  DefaultValue,
+  DefinitionError,
+  DELETE,
+  GET,
+  HttpHeaders,
+  Path,
+  POST,
+  Provider,
+  ResourceInfo,
+  RestApplication,
+  RestCookie,
+  RestForm,
+  RestHeader,
+  RestMatrix,
+  RestPath,
+  RestQuery,
+  Separator,
+  UriInfo,
+  resolveConfig,
+  type ParamConverterProvider,
 } from '../../lib';
 
 class Point {
-  constructor(readonly x: number, readonly y: number) {}
+  constructor(
+    readonly x: number,
+    readonly y: number,
+  ) {}
 }
 
 @Provider()
 class PointConverters implements ParamConverterProvider {
   getConverter(type: unknown) {
-    return type === Point ? { fromString: (text: string) => new Point(...(text.split(':').map(Number) as [number, number])) } : undefined;
+    return type === Point
+      ? { fromString: (text: string) => new Point(...(text.split(':').map(Number) as [number, number])) }
+      : undefined;
   }
 }
 
@@ -29,82 +54,111 @@ class Search {
 
 @Path('p')
 class ParamResource {
-  @GET @Path('num/{id}')
+  @GET
+  @Path('num/{id}')
   num(@RestPath() id: number, @RestQuery() q: number, @RestMatrix() m: number) {
     return { id, q, m };
   }
 
-  @GET @Path('twice/{x}/{y}/{x}')
+  @GET
+  @Path('twice/{x}/{y}/{x}')
   twice(@RestPath() x: string, @RestPath() y: string, uri: UriInfo) {
     return { x, y, params: uri.pathParameters };
   }
 
-  @GET @Path('spaced/{ id }/{ n }')
+  @GET
+  @Path('spaced/{ id }/{ n }')
   spacedGet(@RestPath() id: string, @RestPath() n: number) {
     return { get: id, n };
   }
 
-  @DELETE @Path('spaced/{id}/{n}')
+  @DELETE
+  @Path('spaced/{id}/{n}')
   spacedDelete(@RestPath() id: string, @RestPath() n: number) {
     return { delete: id, n };
   }
 
-  @POST @Path('bad')
+  @POST
+  @Path('bad')
   bad(@RestHeader('X-N') n: number, @RestCookie() c: number, @RestForm() f: number) {
     return { n, c, f };
   }
 
-  @GET @Path('defaults')
-  defaults(@RestQuery() @DefaultValue('1') times: number, @RestQuery({ type: [Number] }) @DefaultValue('5') list: number[], @RestQuery() absent: string) {
+  @GET
+  @Path('defaults')
+  defaults(
+    @RestQuery() @DefaultValue('1') times: number,
+    @RestQuery({ type: [Number] }) @DefaultValue('5') list: number[],
+    @RestQuery() absent: string,
+  ) {
     return { times, list, absent: absent === undefined };
   }
 
-  @GET @Path('sep')
+  @GET
+  @Path('sep')
   sep(@RestQuery({ type: [String] }) @Separator(',') name: string[]) {
     return name;
   }
 
-  @GET @Path('sorted')
-  sorted(@RestQuery({ type: Number, collection: 'sorted-set' }) n: Set<number>, @RestQuery({ type: String, collection: 'set' }) s: Set<string>) {
+  @GET
+  @Path('sorted')
+  sorted(
+    @RestQuery({ type: Number, collection: 'sorted-set' }) n: Set<number>,
+    @RestQuery({ type: String, collection: 'set' }) s: Set<string>,
+  ) {
     return { n: [...n], s: [...s] };
   }
 
-  @GET @Path('all')
+  @GET
+  @Path('all')
   all(@RestQuery() everything: URLSearchParams, @RestQuery({ type: Map }) map: Map<string, string[]>) {
     return { text: everything.toString(), a: map.get('a') };
   }
 
-  @GET @Path('headers')
+  @GET
+  @Path('headers')
   headers(@RestHeader('X-A', { type: [String] }) values: string[]) {
     return values;
   }
 
-  @GET @Path('required')
+  @GET
+  @Path('required')
   required(@RestQuery({ required: true }) must: string) {
     return must;
   }
 
-  @GET @Path('zod')
+  @GET
+  @Path('zod')
   zod(@RestQuery({ schema: z.coerce.number().int().min(1) }) n: number) {
     return n;
   }
 
-  @GET @Path('point')
+  @GET
+  @Path('point')
   point(@RestQuery() at: Point) {
     return at;
   }
 
-  @GET @Path('date')
+  @GET
+  @Path('date')
   date(@RestQuery() @DateFormat('dd-MM-yyyy') day: Date) {
     return [day.getFullYear(), day.getMonth() + 1, day.getDate()];
   }
 
-  @GET @Path('bean/{term}')
+  @GET
+  @Path('bean/{term}')
   bean(@BeanParam() search: Search) {
-    return { isSearch: search instanceof Search, term: search.term, limit: search.paging.limit, page: search.paging.page, tags: search.tags };
+    return {
+      isSearch: search instanceof Search,
+      term: search.term,
+      limit: search.paging.limit,
+      page: search.paging.page,
+      tags: search.tags,
+    };
   }
 
-  @GET @Path('ctx/{id}')
+  @GET
+  @Path('ctx/{id}')
   ctx(id: string, uri: UriInfo, headers: HttpHeaders, info: ResourceInfo, request: Request, hono: HonoContext) {
     return {
       path: uri.path,
@@ -121,7 +175,10 @@ class ParamResource {
   }
 }
 
-const app = RestApplication.build({ classes: [ParamResource, PointConverters], config: resolveConfig({ overrides: {} }) });
+const app = RestApplication.build({
+  classes: [ParamResource, PointConverters],
+  config: resolveConfig({ overrides: {} }),
+});
 const get = async (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost/p/${path}`, init));
 const json = async (path: string, init?: RequestInit) => (await get(path, init)).json();
 
@@ -152,7 +209,11 @@ describe('compileArgument', () => {
 
   it('answers 400 when header, cookie or form values do not convert', async () => {
     const send = (headers: Record<string, string>, body: string) =>
-      get('bad', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-n': '1', cookie: 'c=2', ...headers }, body });
+      get('bad', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-n': '1', cookie: 'c=2', ...headers },
+        body,
+      });
     expect(await (await send({}, 'f=3')).json()).toEqual({ n: 1, c: 2, f: 3 });
     expect((await send({ 'x-n': 'x' }, 'f=3')).status).toBe(400);
     expect((await send({ cookie: 'c=x' }, 'f=3')).status).toBe(400);
@@ -165,7 +226,14 @@ describe('compileArgument', () => {
   });
 
   it('splits values on @Separator and collects repeated parameters', async () => {
-    expect(await json('sep?name=foo,bar&name=one,two,three&name=yolo')).toEqual(['foo', 'bar', 'one', 'two', 'three', 'yolo']);
+    expect(await json('sep?name=foo,bar&name=one,two,three&name=yolo')).toEqual([
+      'foo',
+      'bar',
+      'one',
+      'two',
+      'three',
+      'yolo',
+    ]);
     expect(await json('sep')).toEqual([]);
   });
 
@@ -207,7 +275,13 @@ describe('compileArgument', () => {
   });
 
   it('fills @BeanParam classes, nested beans, defaults and separators included', async () => {
-    expect(await json('bean/cheese?tags=a,b', { headers: { 'x-page': '2' } })).toEqual({ isSearch: true, term: 'cheese', limit: 10, page: '2', tags: ['a', 'b'] });
+    expect(await json('bean/cheese?tags=a,b', { headers: { 'x-page': '2' } })).toEqual({
+      isSearch: true,
+      term: 'cheese',
+      limit: 10,
+      page: '2',
+      tags: ['a', 'b'],
+    });
   });
 
   it('injects UriInfo, HttpHeaders, ResourceInfo, the Web Request and the Hono Context by type', async () => {
@@ -228,7 +302,10 @@ describe('compileArgument', () => {
 
   it('fails the build naming class, method and parameter for a type it cannot convert', () => {
     class Opaque {
-      constructor(readonly a: number, readonly b: number) {}
+      constructor(
+        readonly a: number,
+        readonly b: number,
+      ) {}
     }
     @Path('bad')
     class BadResource {
@@ -236,7 +313,11 @@ describe('compileArgument', () => {
         return opaque;
       }
     }
-    expect(() => RestApplication.build({ classes: [BadResource], config: resolveConfig({ overrides: {} }) })).toThrow(DefinitionError);
-    expect(() => RestApplication.build({ classes: [BadResource], config: resolveConfig({ overrides: {} }) })).toThrow(/BadResource#list\(opaque\): the type Opaque of query parameter "opaque" cannot be converted/);
+    expect(() => RestApplication.build({ classes: [BadResource], config: resolveConfig({ overrides: {} }) })).toThrow(
+      DefinitionError,
+    );
+    expect(() => RestApplication.build({ classes: [BadResource], config: resolveConfig({ overrides: {} }) })).toThrow(
+      /BadResource#list\(opaque\): the type Opaque of query parameter "opaque" cannot be converted/,
+    );
   });
 });

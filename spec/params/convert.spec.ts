@@ -2,14 +2,20 @@ import { resolveType } from '../../lib/params/convert';
 import type { ParamConverterProvider } from '../../lib/params/param-converter';
 
 class Both {
-  constructor(readonly text: string, readonly via: string = 'ctor') {}
+  constructor(
+    readonly text: string,
+    readonly via: string = 'ctor',
+  ) {}
   static valueOf(text: string) {
     return new Both(text, 'valueOf');
   }
 }
 
 class Statics {
-  constructor(readonly text: string, readonly via: string) {}
+  constructor(
+    readonly text: string,
+    readonly via: string,
+  ) {}
   static valueOf(text: string) {
     return new Statics(text, 'valueOf');
   }
@@ -19,14 +25,20 @@ class Statics {
 }
 
 class FromStringOnly {
-  constructor(readonly text: string, readonly via: string) {}
+  constructor(
+    readonly text: string,
+    readonly via: string,
+  ) {}
   static fromString(text: string) {
     return new FromStringOnly(text, 'fromString');
   }
 }
 
 class Opaque {
-  constructor(readonly a: number, readonly b: number) {}
+  constructor(
+    readonly a: number,
+    readonly b: number,
+  ) {}
 }
 
 enum Color {
@@ -38,7 +50,9 @@ const Level = { Low: 1, High: 2, fromString: (text: string) => (text === 'max' ?
 
 describe('resolveType', () => {
   it('asks a ParamConverterProvider before every built-in rule', () => {
-    const provider: ParamConverterProvider = { getConverter: (type) => (type === Number ? { fromString: (text) => text.length } : undefined) };
+    const provider: ParamConverterProvider = {
+      getConverter: (type) => (type === Number ? { fromString: (text) => text.length } : undefined),
+    };
     expect(resolveType(undefined, Number, { providers: [provider] })!.convert('abc')).toBe(3);
     expect(resolveType(undefined, Boolean, { providers: [provider] })!.convert('true')).toBe(true);
   });
@@ -79,10 +93,14 @@ describe('resolveType', () => {
   it('parses ISO dates and @DateFormat patterns through date-fns', () => {
     const iso = resolveType(undefined, Date)!.convert('1984-08-08') as Date;
     expect([iso.getFullYear(), iso.getMonth(), iso.getDate()]).toEqual([1984, 7, 8]);
-    expect((resolveType(undefined, Date)!.convert('1984-08-08T01:02:03Z') as Date).toISOString()).toBe('1984-08-08T01:02:03.000Z');
+    expect((resolveType(undefined, Date)!.convert('1984-08-08T01:02:03Z') as Date).toISOString()).toBe(
+      '1984-08-08T01:02:03.000Z',
+    );
     const patterned = resolveType(undefined, Date, { dateFormat: 'dd-MM-yyyy' })!.convert('08-08-1984') as Date;
     expect([patterned.getFullYear(), patterned.getMonth(), patterned.getDate()]).toEqual([1984, 7, 8]);
-    expect(() => resolveType(undefined, Date, { dateFormat: 'dd-MM-yyyy' })!.convert('1984-08-08')).toThrow('does not match');
+    expect(() => resolveType(undefined, Date, { dateFormat: 'dd-MM-yyyy' })!.convert('1984-08-08')).toThrow(
+      'does not match',
+    );
     expect(() => resolveType(undefined, Date)!.convert('yesterday')).toThrow('ISO-8601');
   });
 

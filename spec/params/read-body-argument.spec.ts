@@ -2,7 +2,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { firstValueFrom, Observable, reduce } from 'rxjs';
 import {
-  Body, Consumes, DefinitionError, JsonArray, JsonCreator, JsonObject, LocalFile, Path, POST, RestApplication, resolveConfig,
+  Body,
+  Consumes,
+  DefinitionError,
+  JsonArray,
+  JsonCreator,
+  JsonObject,
+  LocalFile,
+  Path,
+  POST,
+  RestApplication,
+  resolveConfig,
 } from '../../lib';
 import { tempDir } from '../support/temp-dir';
 
@@ -25,96 +35,123 @@ const seen: { file?: LocalFile; content?: string } = {};
 
 @Path('b')
 class BodyResource {
-  @POST @Path('file')
+  @POST
+  @Path('file')
   async file(@Body({ type: LocalFile }) file: LocalFile) {
     seen.file = file;
     seen.content = readFileSync(file.path, 'utf8');
     return `${file.size}`;
   }
 
-  @POST @Path('bytes')
+  @POST
+  @Path('bytes')
   bytes(@Body({ type: Uint8Array }) body: Uint8Array) {
     return `${body instanceof Uint8Array}:${body.byteLength}`;
   }
 
-  @POST @Path('buffer')
+  @POST
+  @Path('buffer')
   buffer(@Body({ type: Buffer }) body: Buffer) {
     return `${Buffer.isBuffer(body)}:${body.toString('hex')}`;
   }
 
-  @POST @Path('text')
+  @POST
+  @Path('text')
   text(@Body({ type: String }) body: string) {
     return `[${body}]`;
   }
 
-  @POST @Path('web-stream')
+  @POST
+  @Path('web-stream')
   async webStream(@Body({ type: ReadableStream }) body: ReadableStream<Uint8Array>) {
     return `${body instanceof ReadableStream}:${await new Response(body).text()}`;
   }
 
-  @POST @Path('node-stream')
+  @POST
+  @Path('node-stream')
   async nodeStream(@Body({ type: Readable }) body: Readable) {
     const chunks: Buffer[] = [];
     for await (const chunk of body) chunks.push(chunk as Buffer);
     return `${body instanceof Readable}:${Buffer.concat(chunks).toString()}`;
   }
 
-  @POST @Path('observable')
+  @POST
+  @Path('observable')
   async observable(@Body({ type: Observable }) body: Observable<Uint8Array>) {
     const total = await firstValueFrom(body.pipe(reduce((sum, chunk) => sum + chunk.byteLength, 0)));
     return `${total}`;
   }
 
-  @POST @Path('number')
+  @POST
+  @Path('number')
   number(@Body({ type: Number }) n: number) {
     return { n, type: typeof n };
   }
 
-  @POST @Path('boolean')
+  @POST
+  @Path('boolean')
   boolean(@Body({ type: Boolean }) b: boolean) {
     return { b };
   }
 
-  @POST @Path('bigint')
+  @POST
+  @Path('bigint')
   bigint(@Body({ type: BigInt }) n: bigint) {
     return `${typeof n}:${n + 1n}`;
   }
 
-  @POST @Path('object')
+  @POST
+  @Path('object')
   object(@Body({ type: JsonObject }) body: JsonObject) {
     return body;
   }
 
-  @POST @Path('array')
+  @POST
+  @Path('array')
   array(@Body({ type: JsonArray }) body: JsonArray) {
     return body.length;
   }
 
-  @POST @Path('fruit')
+  @POST
+  @Path('fruit')
   fruit(@Body({ type: Fruit }) fruit: Fruit) {
     return { isFruit: fruit instanceof Fruit, shout: fruit.shout() };
   }
 
-  @POST @Path('fruits')
+  @POST
+  @Path('fruits')
   fruits(@Body({ type: [Fruit] }) fruits: Fruit[]) {
     return fruits.map((f) => f.shout());
   }
 
-  @POST @Path('money')
+  @POST
+  @Path('money')
   money(@Body({ type: Money }) money: Money) {
     return { isMoney: money instanceof Money, cents: money.cents };
   }
 
-  @POST @Path('optional')
+  @POST
+  @Path('optional')
   optional(@Body({ type: Fruit, required: false }) fruit: Fruit | undefined) {
     return { absent: fruit === undefined };
   }
 }
 
 const uploads = tempDir('uploads');
-const app = RestApplication.build({ classes: [BodyResource], config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': uploads } }) });
+const app = RestApplication.build({
+  classes: [BodyResource],
+  config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': uploads } }),
+});
 const post = (path: string, body: string | Uint8Array | undefined, type = 'application/octet-stream') =>
-  Promise.resolve(app.fetch(new Request(`http://localhost/b/${path}`, { method: 'POST', body, headers: body === undefined ? {} : { 'content-type': type } })));
+  Promise.resolve(
+    app.fetch(
+      new Request(`http://localhost/b/${path}`, {
+        method: 'POST',
+        body,
+        headers: body === undefined ? {} : { 'content-type': type },
+      }),
+    ),
+  );
 
 describe('compileBodyReader', () => {
   it('saves a LocalFile body in the uploads directory and deletes it after the response', async () => {
@@ -153,12 +190,18 @@ describe('compileBodyReader', () => {
   });
 
   it('maps JSON to instances of the declared class so its methods work, arrays included', async () => {
-    expect(await (await post('fruit', '{"name":"kiwi","extra":true}', 'application/json')).json()).toEqual({ isFruit: true, shout: 'KIWI' });
+    expect(await (await post('fruit', '{"name":"kiwi","extra":true}', 'application/json')).json()).toEqual({
+      isFruit: true,
+      shout: 'KIWI',
+    });
     expect(await (await post('fruits', '[{"name":"a"},{"name":"b"}]', 'application/json')).json()).toEqual(['A', 'B']);
   });
 
   it('creates instances through a @JsonCreator static method', async () => {
-    expect(await (await post('money', '{"cents":2}', 'application/json')).json()).toEqual({ isMoney: true, cents: 200 });
+    expect(await (await post('money', '{"cents":2}', 'application/json')).json()).toEqual({
+      isMoney: true,
+      cents: 200,
+    });
   });
 
   it('reads +json media types as JSON and refuses other media types with 415', async () => {
@@ -174,7 +217,10 @@ describe('compileBodyReader', () => {
 
   it('fails the build for a body class without a no-argument constructor or creator', () => {
     class Pair {
-      constructor(readonly a: number, readonly b: number) {}
+      constructor(
+        readonly a: number,
+        readonly b: number,
+      ) {}
     }
     @Path('pairs')
     class PairResource {
@@ -182,7 +228,11 @@ describe('compileBodyReader', () => {
         return pair;
       }
     }
-    expect(() => RestApplication.build({ classes: [PairResource], config: resolveConfig({ overrides: {} }) })).toThrow(DefinitionError);
-    expect(() => RestApplication.build({ classes: [PairResource], config: resolveConfig({ overrides: {} }) })).toThrow(/PairResource#add.*Pair needs a constructor without parameters or a static method marked @JsonCreator/);
+    expect(() => RestApplication.build({ classes: [PairResource], config: resolveConfig({ overrides: {} }) })).toThrow(
+      DefinitionError,
+    );
+    expect(() => RestApplication.build({ classes: [PairResource], config: resolveConfig({ overrides: {} }) })).toThrow(
+      /PairResource#add.*Pair needs a constructor without parameters or a static method marked @JsonCreator/,
+    );
   });
 });

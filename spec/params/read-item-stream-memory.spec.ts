@@ -20,7 +20,11 @@ function rss(pid: number): number {
 describe('a request body of items, pulled at the handler pace', () => {
   it('takes 1 GB of NDJSON through a slow handler with less than 30 MB of RSS growth', async () => {
     // stdin stays open: the bench server stops when it closes.
-    const child = spawn(process.execPath, ['-r', './spec/support/register-ts.js', 'spec/bench/servers/ingest-server.ts', 'rxrest'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['-r', './spec/support/register-ts.js', 'spec/bench/servers/ingest-server.ts', 'rxrest'],
+      { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     try {
       const url = await new Promise<string>((resolve) => {
         let output = '';
@@ -35,17 +39,25 @@ describe('a request body of items, pulled at the handler pace', () => {
       const block = Buffer.from(line.repeat(64));
       const blocks = TOTAL / block.length;
       // Let the server settle (JIT, first allocations) before the baseline.
-      await fetch(`${url}/bench/slow?rate=${RATE}`, { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' }, body: line.repeat(10_000) });
+      await fetch(`${url}/bench/slow?rate=${RATE}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-ndjson' },
+        body: line.repeat(10_000),
+      });
       const baseline = rss(child.pid!);
       let peak = baseline;
       const sampler = setInterval(() => (peak = Math.max(peak, rss(child.pid!))), 50);
       const started = Date.now();
       const answer = await new Promise<{ count: number }>((resolve, reject) => {
-        const req = request(`${url}/bench/slow?rate=${RATE}`, { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson', 'Content-Length': TOTAL } }, (res) => {
-          let body = '';
-          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-          res.on('end', () => resolve(JSON.parse(body) as { count: number }));
-        });
+        const req = request(
+          `${url}/bench/slow?rate=${RATE}`,
+          { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson', 'Content-Length': TOTAL } },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () => resolve(JSON.parse(body) as { count: number }));
+          },
+        );
         req.on('error', reject);
         let sent = 0;
         const write = () => {

@@ -4,7 +4,19 @@
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { count, finalize, lastValueFrom, map } from 'rxjs';
 import { z } from 'zod';
-import { Body, Consumes, Multi, Path, POST, Produces, RestApplication, RestStreamElementType, multi, type RunningServer, type SseEvent } from '../../lib';
+import {
+  Body,
+  Consumes,
+  Multi,
+  Path,
+  POST,
+  Produces,
+  RestApplication,
+  RestStreamElementType,
+  multi,
+  type RunningServer,
+  type SseEvent,
+} from '../../lib';
 
 class Order {
   static readonly schema = z.object({ id: z.number().int(), item: z.string().min(1, 'an order needs an item') });
@@ -22,20 +34,26 @@ let lastOrders: Order[] = [];
 @Path('items')
 class ItemResource {
   /** Pushed: counted with RxJS. */
-  @POST @Path('count') @Consumes('application/x-ndjson', 'application/json', 'application/json-seq', 'text/event-stream')
+  @POST
+  @Path('count')
+  @Consumes('application/x-ndjson', 'application/json', 'application/json-seq', 'text/event-stream')
   async count(@Body() rows: Multi<unknown>): Promise<{ count: number }> {
     return { count: await lastValueFrom(rows.pipe(count())) };
   }
 
   /** Pulled: iterated, each item a bound and validated Order. */
-  @POST @Path('orders') @Consumes('application/x-ndjson', 'application/json')
+  @POST
+  @Path('orders')
+  @Consumes('application/x-ndjson', 'application/json')
   async orders(@Body({ type: Order }) orders: Multi<Order>): Promise<{ count: number; last: string }> {
     lastOrders = [];
     for await (const order of orders) lastOrders.push(order);
     return { count: lastOrders.length, last: lastOrders.at(-1)?.describe() ?? '' };
   }
 
-  @POST @Path('events') @Consumes('text/event-stream')
+  @POST
+  @Path('events')
+  @Consumes('text/event-stream')
   async events(@Body() events: Multi<SseEvent>): Promise<SseEvent[]> {
     const all: SseEvent[] = [];
     for await (const event of events) all.push(event);
@@ -43,19 +61,34 @@ class ItemResource {
   }
 
   /** Runs its finalizer however the body ends. */
-  @POST @Path('watched') @Consumes('application/x-ndjson')
+  @POST
+  @Path('watched')
+  @Consumes('application/x-ndjson')
   async watched(@Body() rows: Multi<unknown>): Promise<{ count: number }> {
-    return { count: await lastValueFrom(rows.pipe(finalize(() => finalized++), count())) };
+    return {
+      count: await lastValueFrom(
+        rows.pipe(
+          finalize(() => finalized++),
+          count(),
+        ),
+      ),
+    };
   }
 
   /** Duplex: each line answered as it arrives. */
-  @POST @Path('echo') @Consumes('application/x-ndjson') @Produces('application/x-ndjson') @RestStreamElementType('application/json')
+  @POST
+  @Path('echo')
+  @Consumes('application/x-ndjson')
+  @Produces('application/x-ndjson')
+  @RestStreamElementType('application/json')
   echo(@Body({ type: Number }) numbers: Multi<number>): Multi<number> {
     return multi(numbers.pipe(map((n) => n * 2)));
   }
 
   /** Reads the items, then tries again. */
-  @POST @Path('twice') @Consumes('application/x-ndjson')
+  @POST
+  @Path('twice')
+  @Consumes('application/x-ndjson')
   async twice(@Body() rows: Multi<unknown>): Promise<string> {
     await lastValueFrom(rows.pipe(count()));
     return lastValueFrom(rows.pipe(count())).then(
@@ -65,7 +98,9 @@ class ItemResource {
   }
 
   /** Marked explicitly, for a parameter whose type metadata says nothing (Multi imported as a type). */
-  @POST @Path('explicit') @Consumes('application/x-ndjson')
+  @POST
+  @Path('explicit')
+  @Consumes('application/x-ndjson')
   async explicit(@Body({ stream: true, type: Order }) orders: AsyncIterable<Order>): Promise<string[]> {
     const described: string[] = [];
     for await (const order of orders) described.push(order.describe());
@@ -75,7 +110,10 @@ class ItemResource {
 
 let server: RunningServer;
 beforeAll(async () => {
-  const app = RestApplication.build({ classes: [ItemResource], overrides: { 'framework.http.limits.max-body-size': '64M', 'framework.http.limits.max-stream-item-size': '4K' } });
+  const app = RestApplication.build({
+    classes: [ItemResource],
+    overrides: { 'framework.http.limits.max-body-size': '64M', 'framework.http.limits.max-stream-item-size': '4K' },
+  });
   server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
 });
 afterAll(() => server.close());
@@ -104,7 +142,8 @@ function sendTo(url: string, path: string, contentType: string, chunks: Iterable
     req.on('error', (error) => (answered ? undefined : reject(error)));
     const iterator = chunks[Symbol.iterator]();
     const write = () => {
-      for (let step = iterator.next(); !step.done; step = iterator.next()) if (!req.write(step.value)) return void req.once('drain', write);
+      for (let step = iterator.next(); !step.done; step = iterator.next())
+        if (!req.write(step.value)) return void req.once('drain', write);
       req.end();
     };
     write();
@@ -144,11 +183,22 @@ describe('a request body of items', () => {
   });
 
   it('answers 400 naming line 50,001 when the item at index 50,000 is invalid, and reads nothing after it', async () => {
-    const invalid = await send('/items/orders', 'application/x-ndjson', ndjsonLines(100_000, (n) => (n === 50_000 ? '{"id":1,"item":""}' : order(n))));
+    const invalid = await send(
+      '/items/orders',
+      'application/x-ndjson',
+      ndjsonLines(100_000, (n) => (n === 50_000 ? '{"id":1,"item":""}' : order(n))),
+    );
     expect(invalid.status).toBe(400);
-    expect(JSON.parse(invalid.body)).toMatchObject({ code: 'RXREST_VALIDATION_FAILED', detail: 'Line 50001 of the request body is invalid', violations: [{ in: 'body', field: 'item', message: 'an order needs an item' }] });
+    expect(JSON.parse(invalid.body)).toMatchObject({
+      code: 'RXREST_VALIDATION_FAILED',
+      detail: 'Line 50001 of the request body is invalid',
+      violations: [{ in: 'body', field: 'item', message: 'an order needs an item' }],
+    });
     expect(lastOrders).toHaveLength(50_000);
-    const malformed = await send('/items/orders', 'application/x-ndjson', ['{"id":1,"item":"a"}\n\n{"id":2,', '"item":"b"}\n{nope}\n']);
+    const malformed = await send('/items/orders', 'application/x-ndjson', [
+      '{"id":1,"item":"a"}\n\n{"id":2,',
+      '"item":"b"}\n{nope}\n',
+    ]);
     expect(malformed.status).toBe(400);
     expect(JSON.parse(malformed.body)).toMatchObject({ code: 'RXREST_MALFORMED_BODY' });
     // Blank lines count as lines: the bad one is the fourth.
@@ -156,11 +206,16 @@ describe('a request body of items', () => {
   });
 
   it('refuses an item with a __proto__ key (prototype poisoning), in a chunk with others or split across chunks', async () => {
-    const together = await send('/items/count', 'application/x-ndjson', [`${order(1)}\n{"__proto__":{"polluted":true}}\n`]);
+    const together = await send('/items/count', 'application/x-ndjson', [
+      `${order(1)}\n{"__proto__":{"polluted":true}}\n`,
+    ]);
     expect(together.status).toBe(400);
     expect(JSON.parse(together.body)).toMatchObject({ code: 'RXREST_FORBIDDEN_PROPERTY' });
     expect(JSON.parse(together.body).detail).toMatch(/^Line 2 of the request body/);
-    const split = await send('/items/count', 'application/x-ndjson', [`${order(1)}\n{"__pro`, 'to__":{"polluted":true}}\n']);
+    const split = await send('/items/count', 'application/x-ndjson', [
+      `${order(1)}\n{"__pro`,
+      'to__":{"polluted":true}}\n',
+    ]);
     expect(JSON.parse(split.body)).toMatchObject({ code: 'RXREST_FORBIDDEN_PROPERTY' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -169,7 +224,10 @@ describe('a request body of items', () => {
     const array = ['[', ...Array.from({ length: 5000 }, (_, n) => `${n ? ',' : ''}{"id":${n},"item":"[a, b]"}`), ']'];
     expect(await send('/items/count', 'application/json', array)).toEqual({ status: 200, body: '{"count":5000}' });
     const sequence = Array.from({ length: 5000 }, (_, n) => `\x1e${order(n)}\n`);
-    expect(await send('/items/count', 'application/json-seq', sequence)).toEqual({ status: 200, body: '{"count":5000}' });
+    expect(await send('/items/count', 'application/json-seq', sequence)).toEqual({
+      status: 200,
+      body: '{"count":5000}',
+    });
     const events = Array.from({ length: 5000 }, (_, n) => `id:${n}\ndata:${order(n)}\n\n`);
     expect(await send('/items/count', 'text/event-stream', events)).toEqual({ status: 200, body: '{"count":5000}' });
     const orders = await send('/items/orders', 'application/json', array);
@@ -177,16 +235,19 @@ describe('a request body of items', () => {
   });
 
   it('gives SSE items as events with their ids, names and data (JSON when it is an object)', async () => {
-    const reply = await send('/items/events', 'text/event-stream', ['id: 7\nevent: order\ndata: {"id":7}\n\n', ': comment\ndata: plain text\n\n']);
-    expect(reply.status).toBe(200);
-    expect(JSON.parse(reply.body)).toEqual([
-      { data: { id: 7 }, id: '7', event: 'order' },
-      { data: 'plain text' },
+    const reply = await send('/items/events', 'text/event-stream', [
+      'id: 7\nevent: order\ndata: {"id":7}\n\n',
+      ': comment\ndata: plain text\n\n',
     ]);
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toEqual([{ data: { id: 7 }, id: '7', event: 'order' }, { data: 'plain text' }]);
   });
 
   it('bounds the whole stream by framework.http.limits.max-body-size: 413 once a chunked body of small items passes it', async () => {
-    const bounded = await RestApplication.build({ classes: [ItemResource], overrides: { 'framework.http.limits.max-body-size': '1M' } }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const bounded = await RestApplication.build({
+      classes: [ItemResource],
+      overrides: { 'framework.http.limits.max-body-size': '1M' },
+    }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     try {
       // 100,000 lines of about 33 bytes: 3.3 MB, each item far under max-stream-item-size.
       const over = await sendTo(bounded.url, '/items/count', 'application/x-ndjson', ndjsonLines(100_000, order));
@@ -201,16 +262,25 @@ describe('a request body of items', () => {
   });
 
   it('refuses an item past framework.http.limits.max-stream-item-size with 413 naming its line, and a body of another type with 415', async () => {
-    const long = await send('/items/count', 'application/x-ndjson', [`${order(1)}\n`, `{"pad":"${'x'.repeat(5000)}"}\n`]);
+    const long = await send('/items/count', 'application/x-ndjson', [
+      `${order(1)}\n`,
+      `{"pad":"${'x'.repeat(5000)}"}\n`,
+    ]);
     expect(long.status).toBe(413);
-    expect(JSON.parse(long.body)).toMatchObject({ code: 'RXREST_BODY_TOO_LARGE', detail: 'Line 2 of the request body is longer than 4K (framework.http.limits.max-stream-item-size)' });
+    expect(JSON.parse(long.body)).toMatchObject({
+      code: 'RXREST_BODY_TOO_LARGE',
+      detail: 'Line 2 of the request body is longer than 4K (framework.http.limits.max-stream-item-size)',
+    });
     const text = await send('/items/watched', 'text/plain', ['hello']);
     expect(text.status).toBe(415);
   });
 
   it('runs the finalizers when the client goes away mid-upload', async () => {
     const before = finalized;
-    const req: ClientRequest = request(`${server.url}/items/watched`, { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' } });
+    const req: ClientRequest = request(`${server.url}/items/watched`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    });
     req.on('error', () => undefined);
     req.write(`${order(1)}\n${order(2)}\n`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -221,7 +291,10 @@ describe('a request body of items', () => {
   });
 
   it('answers a duplex transform line by line: the first answer line arrives before the request has finished', async () => {
-    const req = request(`${server.url}/items/echo`, { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' } });
+    const req = request(`${server.url}/items/echo`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    });
     const response = new Promise<IncomingMessage>((resolve) => req.once('response', resolve));
     req.write('1\n');
     const res = await response;
@@ -239,7 +312,10 @@ describe('a request body of items', () => {
   });
 
   it('ends an answer already streaming as failing streams end when a later item is bad: cut, never completed', async () => {
-    const req = request(`${server.url}/items/echo`, { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' } });
+    const req = request(`${server.url}/items/echo`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    });
     req.on('error', () => undefined);
     const response = new Promise<IncomingMessage>((resolve) => req.once('response', resolve));
     req.write('1\n');
@@ -257,8 +333,13 @@ describe('a request body of items', () => {
   });
 
   it('reads an explicitly marked parameter, and refuses a second reading of the same items', async () => {
-    expect(await send('/items/explicit', 'application/x-ndjson', [`${order(1)}\n${order(2)}\n`])).toEqual({ status: 200, body: '["1:item 1","2:item 2"]' });
+    expect(await send('/items/explicit', 'application/x-ndjson', [`${order(1)}\n${order(2)}\n`])).toEqual({
+      status: 200,
+      body: '["1:item 1","2:item 2"]',
+    });
     const twice = await send('/items/twice', 'application/x-ndjson', [`${order(1)}\n`]);
-    expect(twice.body).toBe('The items of a request body can be read once: subscribe to (or iterate) the Multi once, share() it for several consumers');
+    expect(twice.body).toBe(
+      'The items of a request body can be read once: subscribe to (or iterate) the Multi once, share() it for several consumers',
+    );
   });
 });

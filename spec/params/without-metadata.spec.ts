@@ -60,12 +60,23 @@ describe('parameters without decorator metadata', () => {
   });
 
   it('builds and serves a resource whose types are given explicitly', async () => {
-    const app = lib.RestApplication.build({ classes: [compiled.PlainResource], config: lib.resolveConfig({ overrides: {} }) });
+    const app = lib.RestApplication.build({
+      classes: [compiled.PlainResource],
+      config: lib.resolveConfig({ overrides: {} }),
+    });
     const get = await app.fetch(new Request('http://localhost/plain/41?n=1&n=2'));
     expect(await get.json()).toEqual({ id: 41, plusOne: 42, sum: 3, path: '/plain/41' });
-    const bean = await app.fetch(new Request('http://localhost/plain/bean/list?limit=5', { headers: { 'x-tag': 'a, b' } }));
+    const bean = await app.fetch(
+      new Request('http://localhost/plain/bean/list?limit=5', { headers: { 'x-tag': 'a, b' } }),
+    );
     expect(await bean.json()).toEqual({ limit: 5, tags: ['a', 'b'], isPaging: true });
-    const post = await app.fetch(new Request('http://localhost/plain', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"kiwi"}' }));
+    const post = await app.fetch(
+      new Request('http://localhost/plain', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"kiwi"}',
+      }),
+    );
     expect(await post.text()).toBe('KIWI');
     expect((await app.fetch(new Request('http://localhost/plain/x'))).status).toBe(404);
   });

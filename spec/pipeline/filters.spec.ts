@@ -1,7 +1,19 @@
 import { map, of, tap, type MonoTypeOperatorFunction } from 'rxjs';
 import {
-  GET, NameBinding, Path, POST, PreMatching, Priority, Provider, RequestContext, ResponseContext, RestResponse,
-  ServerExceptionMapper, ServerRequestFilter, ServerResponseFilter, BadRequestException,
+  GET,
+  NameBinding,
+  Path,
+  POST,
+  PreMatching,
+  Priority,
+  Provider,
+  RequestContext,
+  ResponseContext,
+  RestResponse,
+  ServerExceptionMapper,
+  ServerRequestFilter,
+  ServerResponseFilter,
+  BadRequestException,
 } from '../../lib';
 import { buildApp, call } from '../support/app';
 
@@ -11,8 +23,12 @@ describe('request and response filters', () => {
   const trail: string[] = [];
 
   class Filters {
-    @ServerRequestFilter({ priority: 20 }) second(ctx: RequestContext) { trail.push(`second:${ctx.method}`); }
-    @ServerRequestFilter({ priority: 10 }) first() { trail.push('first'); }
+    @ServerRequestFilter({ priority: 20 }) second(ctx: RequestContext) {
+      trail.push(`second:${ctx.method}`);
+    }
+    @ServerRequestFilter({ priority: 10 }) first() {
+      trail.push('first');
+    }
     @ServerRequestFilter() async asyncOne(ctx: RequestContext) {
       if (ctx.header('x-block') === 'promise') return RestResponse.status(401, 'blocked by promise');
       return undefined;
@@ -35,16 +51,33 @@ describe('request and response filters', () => {
 
   @Path('plain')
   class Plain {
-    @GET get() { return 'plain'; }
-    @GET @Path('renamed') renamed(ctx: RequestContext) { return `${ctx.query.get('via')} ${ctx.header('x-added')}`; }
-    @POST posted() { return 'posted'; }
-    @GET @Path('fail') fail(): string { throw new BadRequestException('bad'); }
-    @GET @Path('mapped') mapped(): string { throw new RangeError('out of range'); }
-    @ServerExceptionMapper() range(error: RangeError) { return RestResponse.status(422, `mapped ${error.message}`); }
+    @GET get() {
+      return 'plain';
+    }
+    @GET @Path('renamed') renamed(ctx: RequestContext) {
+      return `${ctx.query.get('via')} ${ctx.header('x-added')}`;
+    }
+    @POST posted() {
+      return 'posted';
+    }
+    @GET @Path('fail') fail(): string {
+      throw new BadRequestException('bad');
+    }
+    @GET @Path('mapped') mapped(): string {
+      throw new RangeError('out of range');
+    }
+    @ServerExceptionMapper() range(error: RangeError) {
+      return RestResponse.status(422, `mapped ${error.message}`);
+    }
   }
 
-  @Path('audited') @Audited
-  class AuditedResource { @GET get() { return 'audited'; } }
+  @Path('audited')
+  @Audited
+  class AuditedResource {
+    @GET get() {
+      return 'audited';
+    }
+  }
 
   const app = buildApp([Filters, Plain, AuditedResource]);
   beforeEach(() => (trail.length = 0));
@@ -88,14 +121,16 @@ describe('request and response filters', () => {
 });
 
 describe('filter providers and operator filters', () => {
-  @Provider() @Priority(1)
+  @Provider()
+  @Priority(1)
   class ApiKeyFilter {
     filter(ctx: RequestContext) {
       if (ctx.header('x-api-key') !== 'secret') ctx.abortWith(RestResponse.status(403, 'no key'));
     }
   }
 
-  @Provider() @PreMatching
+  @Provider()
+  @PreMatching
   class LowerCaseFilter {
     filter(ctx: RequestContext) {
       if (ctx.rawPath !== ctx.rawPath.toLowerCase()) ctx.setRequestUri(ctx.rawPath.toLowerCase());
@@ -104,21 +139,33 @@ describe('filter providers and operator filters', () => {
 
   @Provider()
   class PoweredBy {
-    filter(_request: RequestContext, response: ResponseContext) { response.headers.set('x-powered-by', 'rxrest'); }
+    filter(_request: RequestContext, response: ResponseContext) {
+      response.headers.set('x-powered-by', 'rxrest');
+    }
   }
 
-  @Path('secure') class Secure { @GET get() { return 'in'; } }
+  @Path('secure')
+  class Secure {
+    @GET get() {
+      return 'in';
+    }
+  }
 
-  const timing: MonoTypeOperatorFunction<RequestContext> = (source) => source.pipe(tap((ctx) => ctx.setProperty('seen', true)));
+  const timing: MonoTypeOperatorFunction<RequestContext> = (source) =>
+    source.pipe(tap((ctx) => ctx.setProperty('seen', true)));
   const tagResponse: MonoTypeOperatorFunction<RequestContext> = (source) =>
     source.pipe(map((ctx) => (ctx.response!.headers.set('x-operator', String(ctx.getProperty('seen'))), ctx)));
 
-  const app = buildApp([ApiKeyFilter, LowerCaseFilter, PoweredBy, Secure], {}, {
-    filters: [
-      { phase: 'request', operator: timing },
-      { phase: 'response', operator: tagResponse },
-    ],
-  });
+  const app = buildApp(
+    [ApiKeyFilter, LowerCaseFilter, PoweredBy, Secure],
+    {},
+    {
+      filters: [
+        { phase: 'request', operator: timing },
+        { phase: 'response', operator: tagResponse },
+      ],
+    },
+  );
 
   it('aborts with abortWith from a ContainerRequestFilter', async () => {
     const refused = await call(app, '/secure');
@@ -148,15 +195,22 @@ describe('a response filter that throws', () => {
 
   @Path('sync')
   class SyncResource {
-    @GET get() { return 'sync'; }
-    @GET @Path('later') async later() { return 'later'; }
+    @GET get() {
+      return 'sync';
+    }
+    @GET @Path('later') async later() {
+      return 'later';
+    }
   }
 
   const app = buildApp([Throwing, SyncResource]);
 
-  it.each(['/sync', '/sync/later'])('answers 500 without the detail, on the synchronous path as on the asynchronous one (%s)', async (path) => {
-    const response = await call(app, path, { headers: { 'x-boom': '1' } });
-    expect(response.status).toBe(500);
-    expect(await response.text()).not.toContain('secret');
-  });
+  it.each(['/sync', '/sync/later'])(
+    'answers 500 without the detail, on the synchronous path as on the asynchronous one (%s)',
+    async (path) => {
+      const response = await call(app, path, { headers: { 'x-boom': '1' } });
+      expect(response.status).toBe(500);
+      expect(await response.text()).not.toContain('secret');
+    },
+  );
 });

@@ -30,7 +30,12 @@ describe('RequestContext', () => {
   it('upper-cases a method sent in another case, and keeps the usual ones', () => {
     const method = (name: string) => new RequestContext(new Request('http://host/', { method: name })).method;
     // Request leaves PATCH and extension methods as sent (Fetch only normalizes DELETE GET HEAD OPTIONS POST PUT).
-    expect([method('patch'), method('PATCH'), method('get'), method('Propfind')]).toEqual(['PATCH', 'PATCH', 'GET', 'PROPFIND']);
+    expect([method('patch'), method('PATCH'), method('get'), method('Propfind')]).toEqual([
+      'PATCH',
+      'PATCH',
+      'GET',
+      'PROPFIND',
+    ]);
   });
 
   it('reads the new query after setRequestUri', () => {
@@ -57,7 +62,10 @@ describe('RequestContext.headerValue under @hono/node-server', () => {
   function served(rawHeaders: string[], init: ConstructorParameters<typeof Headers>[0] = {}): RequestContext {
     const incoming = new IncomingMessage(new Socket());
     incoming.rawHeaders = rawHeaders;
-    return new RequestContext(new Request('http://host/p', { headers: init }), { incoming, outgoing: new ServerResponse(incoming) });
+    return new RequestContext(new Request('http://host/p', { headers: init }), {
+      incoming,
+      outgoing: new ServerResponse(incoming),
+    });
   }
 
   it('reads a header sent once from the raw list, whatever its case, and null for one not sent', () => {
@@ -67,7 +75,13 @@ describe('RequestContext.headerValue under @hono/node-server', () => {
   });
 
   it('answers a repeated header as Headers joins it', () => {
-    const ctx = served(['X-Token', 'a', 'x-token', 'b'], [['x-token', 'a'], ['x-token', 'b']]);
+    const ctx = served(
+      ['X-Token', 'a', 'x-token', 'b'],
+      [
+        ['x-token', 'a'],
+        ['x-token', 'b'],
+      ],
+    );
     expect(ctx.headerValue('x-token')).toBe('a, b');
   });
 
@@ -81,6 +95,8 @@ describe('RequestContext.headerValue under @hono/node-server', () => {
   });
 
   it('reads the Web request headers in process (no Node request)', () => {
-    expect(new RequestContext(new Request('http://host/', { headers: { accept: 'text/csv' } })).headerValue('accept')).toBe('text/csv');
+    expect(
+      new RequestContext(new Request('http://host/', { headers: { accept: 'text/csv' } })).headerValue('accept'),
+    ).toBe('text/csv');
   });
 });

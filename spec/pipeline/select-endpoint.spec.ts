@@ -3,28 +3,48 @@ import { buildApp, call } from '../support/app';
 
 @Path('items')
 class Items {
-  @GET @ResponseHeader('X-Count', '2') list() { return [{ id: 1 }, { id: 2 }]; }
-  @POST @Consumes('application/json') create(body: { id: number }) { return body; }
-  @POST @Consumes('text/plain') createText(body: string) { return `text:${body}`; }
-  @GET @Path('{id}') one() { return { id: 'templated' }; }
-  @PUT @Path('special') special() { return 'special'; }
+  @GET @ResponseHeader('X-Count', '2') list() {
+    return [{ id: 1 }, { id: 2 }];
+  }
+  @POST @Consumes('application/json') create(body: { id: number }) {
+    return body;
+  }
+  @POST @Consumes('text/plain') createText(body: string) {
+    return `text:${body}`;
+  }
+  @GET @Path('{id}') one() {
+    return { id: 'templated' };
+  }
+  @PUT @Path('special') special() {
+    return 'special';
+  }
 }
 
 @Path('negotiated')
 class Negotiated {
-  @GET @Produces('application/json', 'text/plain') get() { return 'Morbier'; }
+  @GET @Produces('application/json', 'text/plain') get() {
+    return 'Morbier';
+  }
 }
 
 @Path('quality')
 class Quality {
-  @GET @Produces('text/plain; qs=0', 'application/json; qs=1') get() { return { q: 1 }; }
+  @GET @Produces('text/plain; qs=0', 'application/json; qs=1') get() {
+    return { q: 1 };
+  }
 }
 
 @Path('explicit')
 class Explicit {
-  @GET get() { return 'body'; }
-  @HEAD head() { return undefined; }
-  @OPTIONS options() { return 'OPTIONS'; }
+  @GET get() {
+    return 'body';
+  }
+  @HEAD head() {
+    return undefined;
+  }
+  @OPTIONS options() {
+    return 'OPTIONS';
+  }
 }
 
 const app = buildApp([Items, Negotiated, Quality, Explicit]);
@@ -50,14 +70,21 @@ describe('selectEndpoint', () => {
   });
 
   it('chooses between methods that differ only in @Consumes by Content-Type', async () => {
-    const asJson = await call(app, '/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":3}' });
+    const asJson = await call(app, '/items', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"id":3}',
+    });
     expect(await asJson.json()).toEqual({ id: 3 });
     const asText = await call(app, '/items', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' });
     expect(await asText.text()).toBe('text:hi');
   });
 
   it('answers 415 for a Content-Type no method consumes, an unparseable one, or none on a body method', async () => {
-    for (const headers of [{ 'content-type': 'application/xml' }, { 'content-type': 'invalid' }, {}] as Record<string, string>[]) {
+    for (const headers of [{ 'content-type': 'application/xml' }, { 'content-type': 'invalid' }, {}] as Record<
+      string,
+      string
+    >[]) {
       // A Uint8Array body, unlike a string, gets no automatic Content-Type from Request.
       const response = await call(app, '/items', { method: 'POST', headers, body: new TextEncoder().encode('x') });
       expect(response.status).toBe(415);

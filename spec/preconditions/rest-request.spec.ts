@@ -16,7 +16,9 @@ describe('RestRequest', () => {
     });
 
     it('answers 412 with the current ETag and an empty body when If-Match does not match (RFC 9110 §13.1.1)', () => {
-      const response = requestOf('PUT', { 'If-Match': '"v1"' }).evaluatePreconditions(MODIFIED, new EntityTag('v2'))!.build();
+      const response = requestOf('PUT', { 'If-Match': '"v1"' })
+        .evaluatePreconditions(MODIFIED, new EntityTag('v2'))!
+        .build();
       expect(response.status).toBe(412);
       expect(response.headers.get('etag')).toBe('"v2"');
       expect(response.headers.get('last-modified')).toBe(MODIFIED_TEXT);
@@ -30,30 +32,46 @@ describe('RestRequest', () => {
     });
 
     it('uses strong comparison for If-Match: a weak tag never matches (RFC 9110 §8.8.3.2)', () => {
-      expect(requestOf('PUT', { 'If-Match': 'W/"v1"' }).evaluatePreconditions(new EntityTag('v1', true))?.build().status).toBe(412);
-      expect(requestOf('PUT', { 'If-Match': '"v1"' }).evaluatePreconditions(new EntityTag('v1', true))?.build().status).toBe(412);
+      expect(
+        requestOf('PUT', { 'If-Match': 'W/"v1"' }).evaluatePreconditions(new EntityTag('v1', true))?.build().status,
+      ).toBe(412);
+      expect(
+        requestOf('PUT', { 'If-Match': '"v1"' }).evaluatePreconditions(new EntityTag('v1', true))?.build().status,
+      ).toBe(412);
     });
 
     it('answers 304 for GET and HEAD, and 412 for other methods, when If-None-Match matches weakly (§13.1.2)', () => {
       for (const method of ['GET', 'HEAD']) {
-        const response = requestOf(method, { 'If-None-Match': 'W/"v1"' }).evaluatePreconditions(MODIFIED, 'v1')!.build();
+        const response = requestOf(method, { 'If-None-Match': 'W/"v1"' })
+          .evaluatePreconditions(MODIFIED, 'v1')!
+          .build();
         expect(response.status).toBe(304);
         expect(response.headers.get('etag')).toBe('"v1"');
       }
-      expect(requestOf('PUT', { 'If-None-Match': '"v1"' }).evaluatePreconditions(MODIFIED, 'v1')?.build().status).toBe(412);
-      expect(requestOf('PUT', { 'If-None-Match': '*' }).evaluatePreconditions(MODIFIED, 'v1')?.build().status).toBe(412);
+      expect(requestOf('PUT', { 'If-None-Match': '"v1"' }).evaluatePreconditions(MODIFIED, 'v1')?.build().status).toBe(
+        412,
+      );
+      expect(requestOf('PUT', { 'If-None-Match': '*' }).evaluatePreconditions(MODIFIED, 'v1')?.build().status).toBe(
+        412,
+      );
       expect(requestOf('GET', { 'If-None-Match': '"other"' }).evaluatePreconditions(MODIFIED, 'v1')).toBeUndefined();
     });
 
     it('answers 304 for If-Modified-Since equal to Last-Modified at one-second resolution (§13.1.3)', () => {
-      const response = requestOf('GET', { 'If-Modified-Since': MODIFIED_TEXT }).evaluatePreconditions(MODIFIED, 'v1')!.build();
+      const response = requestOf('GET', { 'If-Modified-Since': MODIFIED_TEXT })
+        .evaluatePreconditions(MODIFIED, 'v1')!
+        .build();
       expect(response.status).toBe(304);
       expect(response.headers.get('last-modified')).toBe(MODIFIED_TEXT);
-      expect(requestOf('GET', { 'If-Modified-Since': 'Mon, 03 Dec 2007 10:15:29 GMT' }).evaluatePreconditions(MODIFIED)).toBeUndefined();
+      expect(
+        requestOf('GET', { 'If-Modified-Since': 'Mon, 03 Dec 2007 10:15:29 GMT' }).evaluatePreconditions(MODIFIED),
+      ).toBeUndefined();
     });
 
     it('ignores If-Modified-Since for methods other than GET and HEAD (deliberately following the RFC)', () => {
-      expect(requestOf('PUT', { 'If-Modified-Since': MODIFIED_TEXT }).evaluatePreconditions(MODIFIED, 'v1')).toBeUndefined();
+      expect(
+        requestOf('PUT', { 'If-Modified-Since': MODIFIED_TEXT }).evaluatePreconditions(MODIFIED, 'v1'),
+      ).toBeUndefined();
       expect(requestOf('POST', { 'If-Modified-Since': MODIFIED_TEXT }).evaluatePreconditions(MODIFIED)).toBeUndefined();
     });
 
@@ -65,7 +83,9 @@ describe('RestRequest', () => {
     it('answers 412 for If-Unmodified-Since before Last-Modified, and ignores it under If-Match (§13.1.4)', () => {
       const stale = { 'If-Unmodified-Since': 'Mon, 03 Dec 2007 10:15:29 GMT' };
       expect(requestOf('PUT', stale).evaluatePreconditions(MODIFIED, 'v1')?.build().status).toBe(412);
-      expect(requestOf('PUT', { 'If-Unmodified-Since': MODIFIED_TEXT }).evaluatePreconditions(MODIFIED, 'v1')).toBeUndefined();
+      expect(
+        requestOf('PUT', { 'If-Unmodified-Since': MODIFIED_TEXT }).evaluatePreconditions(MODIFIED, 'v1'),
+      ).toBeUndefined();
       expect(requestOf('PUT', { ...stale, 'If-Match': '"v1"' }).evaluatePreconditions(MODIFIED, 'v1')).toBeUndefined();
     });
 
@@ -76,18 +96,24 @@ describe('RestRequest', () => {
 
     it('ignores invalid and future dates', () => {
       expect(requestOf('GET', { 'If-Modified-Since': 'yesterday' }).evaluatePreconditions(MODIFIED)).toBeUndefined();
-      expect(requestOf('GET', { 'If-Modified-Since': 'Thu, 01 Jan 2099 00:00:00 GMT' }).evaluatePreconditions(MODIFIED)).toBeUndefined();
+      expect(
+        requestOf('GET', { 'If-Modified-Since': 'Thu, 01 Jan 2099 00:00:00 GMT' }).evaluatePreconditions(MODIFIED),
+      ).toBeUndefined();
     });
   });
 
   describe('evaluatePreconditions with one argument', () => {
     it('compares dates only when given a Date', () => {
-      expect(requestOf('GET', { 'If-Modified-Since': MODIFIED_TEXT }).evaluatePreconditions(MODIFIED)?.build().status).toBe(304);
+      expect(
+        requestOf('GET', { 'If-Modified-Since': MODIFIED_TEXT }).evaluatePreconditions(MODIFIED)?.build().status,
+      ).toBe(304);
       expect(requestOf('GET', { 'If-Match': '"v1"' }).evaluatePreconditions(MODIFIED)?.build().status).toBe(412);
     });
 
     it('compares tags only when given a tag', () => {
-      const response = requestOf('GET', { 'If-None-Match': '"v1"', 'If-Modified-Since': MODIFIED_TEXT }).evaluatePreconditions('v1')!.build();
+      const response = requestOf('GET', { 'If-None-Match': '"v1"', 'If-Modified-Since': MODIFIED_TEXT })
+        .evaluatePreconditions('v1')!
+        .build();
       expect(response.status).toBe(304);
       expect(response.headers.has('last-modified')).toBe(false);
       expect(requestOf('GET', { 'If-Modified-Since': MODIFIED_TEXT }).evaluatePreconditions('v1')).toBeUndefined();

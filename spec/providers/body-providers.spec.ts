@@ -1,7 +1,27 @@
 import {
-  Body, ConstrainedTo, Consumes, GET, IOException, Path, POST, Priority, Produces, Provider, RestApplication, RestResponse, resolveConfig,
-  type EntityInput, type MessageBodyReader, type MessageBodyWriter, type ReaderInterceptor, type ReaderInterceptorContext,
-  type ServerMessageBodyWriter, type ServerWriterContext, type WriterInterceptor, type WriterInterceptorContext, type WrittenBody,
+  Body,
+  ConstrainedTo,
+  Consumes,
+  GET,
+  IOException,
+  Path,
+  POST,
+  Priority,
+  Produces,
+  Provider,
+  RestApplication,
+  RestResponse,
+  resolveConfig,
+  type EntityInput,
+  type MessageBodyReader,
+  type MessageBodyWriter,
+  type ReaderInterceptor,
+  type ReaderInterceptorContext,
+  type ServerMessageBodyWriter,
+  type ServerWriterContext,
+  type WriterInterceptor,
+  type WriterInterceptorContext,
+  type WrittenBody,
 } from '../../lib';
 
 class Csv {
@@ -67,7 +87,10 @@ class RawServerWriter implements ServerMessageBodyWriter<Raw> {
     return type === Raw;
   }
   writeResponse(raw: Raw, context: ServerWriterContext) {
-    return new Response(`direct:${raw.value}`, { status: context.status, headers: { 'content-type': 'text/x-raw', 'x-direct': 'yes' } });
+    return new Response(`direct:${raw.value}`, {
+      status: context.status,
+      headers: { 'content-type': 'text/x-raw', 'x-direct': 'yes' },
+    });
   }
 }
 
@@ -104,30 +127,47 @@ class SigningWriteInterceptor implements WriterInterceptor {
 
 @Path('prov')
 class ProviderResource {
-  @POST @Path('csv') @Consumes('text/csv')
+  @POST
+  @Path('csv')
+  @Consumes('text/csv')
   csv(@Body({ type: Csv }) csv: Csv) {
     return csv.rows;
   }
 
-  @POST @Path('text')
+  @POST
+  @Path('text')
   text(@Body({ type: String }) text: string) {
     return text;
   }
 
-  @GET @Path('report') @Produces('text/plain', 'application/xml')
+  @GET
+  @Path('report')
+  @Produces('text/plain', 'application/xml')
   report() {
     return new Report();
   }
 
-  @GET @Path('raw')
+  @GET
+  @Path('raw')
   raw() {
     return RestResponse.ResponseBuilder.status<Raw>(202).entity(new Raw()).build();
   }
 }
 
-const classes = [ProviderResource, CsvReader, AnyReportWriter, TextReportWriter, ClientOnlyWriter, RawServerWriter, InnerReadInterceptor, OuterReadInterceptor, SigningWriteInterceptor];
+const classes = [
+  ProviderResource,
+  CsvReader,
+  AnyReportWriter,
+  TextReportWriter,
+  ClientOnlyWriter,
+  RawServerWriter,
+  InnerReadInterceptor,
+  OuterReadInterceptor,
+  SigningWriteInterceptor,
+];
 const app = RestApplication.build({ classes, config: resolveConfig({ overrides: {} }) });
-const call = (path: string, init?: RequestInit) => Promise.resolve(app.fetch(new Request(`http://localhost/prov/${path}`, init)));
+const call = (path: string, init?: RequestInit) =>
+  Promise.resolve(app.fetch(new Request(`http://localhost/prov/${path}`, init)));
 
 describe('BodyProviders', () => {
   it('reads with a @Consumes-limited reader, through reader interceptors in priority order', async () => {
@@ -138,11 +178,15 @@ describe('BodyProviders', () => {
   });
 
   it('answers 400 when a reader throws an IOException', async () => {
-    expect((await call('csv', { method: 'POST', headers: { 'content-type': 'text/csv' }, body: 'a!' })).status).toBe(400);
+    expect((await call('csv', { method: 'POST', headers: { 'content-type': 'text/csv' }, body: 'a!' })).status).toBe(
+      400,
+    );
   });
 
   it('lets reader interceptors wrap the built-in readers too', async () => {
-    expect(await (await call('text', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'shh' })).text()).toBe('SHH|signed');
+    expect(
+      await (await call('text', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'shh' })).text(),
+    ).toBe('SHH|signed');
   });
 
   it('prefers the writer with the more specific @Produces, ignores client-only writers, and runs writer interceptors', async () => {

@@ -21,8 +21,12 @@ describe('NegotiatedResource', () => {
   });
 
   it('honours q-values', async () => {
-    expect(await (await call('GET', { accept: 'application/json;q=0.4, text/plain;q=0.8' })).text()).toBe('Cheese: Morbier');
-    expect(await (await call('GET', { accept: 'application/json;q=0.9, text/plain;q=0.8' })).text()).toBe('{"name":"Morbier"}');
+    expect(await (await call('GET', { accept: 'application/json;q=0.4, text/plain;q=0.8' })).text()).toBe(
+      'Cheese: Morbier',
+    );
+    expect(await (await call('GET', { accept: 'application/json;q=0.9, text/plain;q=0.8' })).text()).toBe(
+      '{"name":"Morbier"}',
+    );
   });
 
   it('reads JSON and writes text on PUT with Content-Type: application/json', async () => {

@@ -1,5 +1,15 @@
 import { EMPTY, of } from 'rxjs';
-import { EntityTag, GET, NewCookie, Path, POST, ResponseHeader, ResponseStatus, RestResponse, ResponseBuilder } from '../../lib';
+import {
+  EntityTag,
+  GET,
+  NewCookie,
+  Path,
+  POST,
+  ResponseHeader,
+  ResponseStatus,
+  RestResponse,
+  ResponseBuilder,
+} from '../../lib';
 import { buildApp, call } from '../support/app';
 
 describe('RestResponse', () => {
@@ -50,15 +60,34 @@ describe('RestResponse', () => {
 describe('endpoint results', () => {
   @Path('results')
   class Results {
-    @GET @Path('rest') rest() { return RestResponse.ResponseBuilder.ok({ a: 1 }).header('x-one', '1').cookie(new NewCookie('a', '1'), new NewCookie('b', '2')).build(); }
-    @GET @Path('web') web() { return new Response('web body', { status: 202, headers: { 'content-type': 'text/csv', 'x-web': 'yes' } }); }
-    @POST @Path('created') @ResponseStatus(201) @ResponseHeader('X-Cheese', 'Camembert') created() { return 'made'; }
-    @GET @Path('static-ignored') @ResponseStatus(201) ignored() { return RestResponse.ok('explicit'); }
+    @GET @Path('rest') rest() {
+      return RestResponse.ResponseBuilder.ok({ a: 1 })
+        .header('x-one', '1')
+        .cookie(new NewCookie('a', '1'), new NewCookie('b', '2'))
+        .build();
+    }
+    @GET @Path('web') web() {
+      return new Response('web body', { status: 202, headers: { 'content-type': 'text/csv', 'x-web': 'yes' } });
+    }
+    @POST @Path('created') @ResponseStatus(201) @ResponseHeader('X-Cheese', 'Camembert') created() {
+      return 'made';
+    }
+    @GET @Path('static-ignored') @ResponseStatus(201) ignored() {
+      return RestResponse.ok('explicit');
+    }
     @GET @Path('nothing') nothing(): void {}
-    @GET @Path('promise') async promise() { return { async: true }; }
-    @GET @Path('observable') observable() { return of({ first: true }, { second: true }); }
-    @GET @Path('empty') empty() { return EMPTY; }
-    @GET @Path('redirect') redirect() { return RestResponse.seeOther('http://localhost/results/rest'); }
+    @GET @Path('promise') async promise() {
+      return { async: true };
+    }
+    @GET @Path('observable') observable() {
+      return of({ first: true }, { second: true });
+    }
+    @GET @Path('empty') empty() {
+      return EMPTY;
+    }
+    @GET @Path('redirect') redirect() {
+      return RestResponse.seeOther('http://localhost/results/rest');
+    }
   }
   const app = buildApp([Results]);
 

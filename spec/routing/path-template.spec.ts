@@ -214,7 +214,8 @@ describe('readParams', () => {
     expect(values['constructor']).toBe('y');
     const other = compilePathTemplate('/{id}');
     const plain = readParams(other, other.regex.exec('/1') as RegExpExecArray);
-    for (const inherited of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) expect(inherited in plain).toBe(false);
+    for (const inherited of ['constructor', 'toString', 'hasOwnProperty', '__proto__'])
+      expect(inherited in plain).toBe(false);
     expect(Object.getPrototypeOf(Object.getPrototypeOf(plain))).toBeNull();
   });
 });

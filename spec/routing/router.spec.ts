@@ -180,7 +180,9 @@ describe('Router', () => {
       ['/hello world', 'space'],
       ['/a%2Fb', 'slash'],
     ]);
-    expect(summary(router.match(requestPath('/caf%C3%A9/%C3%A9t%C3%A9')))).toEqual([['/café/{x}', ['raw'], { x: 'été' }]]);
+    expect(summary(router.match(requestPath('/caf%C3%A9/%C3%A9t%C3%A9')))).toEqual([
+      ['/café/{x}', ['raw'], { x: 'été' }],
+    ]);
     expect(router.match(requestPath('/hello%20world'))[0]?.values).toEqual(['space']);
     expect(router.match(requestPath('/a%2fb'))[0]?.values).toEqual(['slash']);
     expect(router.match(requestPath('/a/b'))).toEqual([]);
@@ -206,7 +208,9 @@ describe('Router', () => {
       ['/files/list', 'literal'],
     ]);
     const [match] = router.match(requestPath('/files/a%2Fb/c%25d'));
-    const groups = Object.fromEntries(match!.template.captures.map((capture) => [capture.name, match!.valueAt(capture.group)]));
+    const groups = Object.fromEntries(
+      match!.template.captures.map((capture) => [capture.name, match!.valueAt(capture.group)]),
+    );
     expect(groups).toEqual({ dir: 'a/b', name: 'c%d' });
     expect(groups).toEqual({ ...match!.params });
     expect(router.match('/files/list').map((m) => [m.values[0], m.valueAt(1)])).toEqual([['literal', undefined]]);
@@ -232,17 +236,67 @@ describe('Router', () => {
 
   it('agrees with running every template in precedence order', () => {
     const templates = [
-      '/', '/a', '/a/b', '/a/{x}', '/a/{x}/c', '/{s}/b', '/{s}/{t}', '/a/b{rest: .*}', '/{any: .+}',
-      '/b/{n: \\d+}', '/b/{w: \\w+}', '/a/{x}{y}', '/c;d', '/c/{x: [^/]*}', '/%2F/{x}',
-      '/api/users/{id}', '/api/users/{id}/roles', '/api/{kind}/{id}', '/api/orders/{id: \\d+}', '/api/orders',
-      '/e/{x: [a-z]*}', '/e/{x: [a-z]*}/{y: [a-z]*}', '/api/{p: [^.]+}', '/api/files/{path: .+}/meta',
+      '/',
+      '/a',
+      '/a/b',
+      '/a/{x}',
+      '/a/{x}/c',
+      '/{s}/b',
+      '/{s}/{t}',
+      '/a/b{rest: .*}',
+      '/{any: .+}',
+      '/b/{n: \\d+}',
+      '/b/{w: \\w+}',
+      '/a/{x}{y}',
+      '/c;d',
+      '/c/{x: [^/]*}',
+      '/%2F/{x}',
+      '/api/users/{id}',
+      '/api/users/{id}/roles',
+      '/api/{kind}/{id}',
+      '/api/orders/{id: \\d+}',
+      '/api/orders',
+      '/e/{x: [a-z]*}',
+      '/e/{x: [a-z]*}/{y: [a-z]*}',
+      '/api/{p: [^.]+}',
+      '/api/files/{path: .+}/meta',
     ];
     const router = routerOf(templates.map((template, index) => [template, String(index)]));
     const compiled = templates.map((template, index) => ({ template: compilePathTemplate(template), index }));
-    const paths = ['/', '/a', '/a/', '/a/b', '/a/b/', '/a/bc', '/a/x/c', '/q/b', '/b/12', '/b/x', '/c/', '/c',
-      '/%2F/z', '/x/y/z', '//', '/a//c', '/api/users/1', '/api/users/1/roles', '/api/orders/2', '/api/orders/x',
-      '/api/orders', '/api/orders/', '/api', '/api/users', '/e/', '/e//', '/e/a/', '/e', '/api/a/b/c',
-      '/api/files/x/y/meta', '/api/files/meta', '/api/files/x/meta/'];
+    const paths = [
+      '/',
+      '/a',
+      '/a/',
+      '/a/b',
+      '/a/b/',
+      '/a/bc',
+      '/a/x/c',
+      '/q/b',
+      '/b/12',
+      '/b/x',
+      '/c/',
+      '/c',
+      '/%2F/z',
+      '/x/y/z',
+      '//',
+      '/a//c',
+      '/api/users/1',
+      '/api/users/1/roles',
+      '/api/orders/2',
+      '/api/orders/x',
+      '/api/orders',
+      '/api/orders/',
+      '/api',
+      '/api/users',
+      '/e/',
+      '/e//',
+      '/e/a/',
+      '/e',
+      '/api/a/b/c',
+      '/api/files/x/y/meta',
+      '/api/files/meta',
+      '/api/files/x/meta/',
+    ];
     // Plus a deterministic sweep of generated paths, trailing slashes and empty segments included.
     const words = ['', 'a', 'b', 'c', 'api', 'users', 'orders', 'files', 'meta', 'e', '1', '42', 'x.y', '%2F', 'roles'];
     let seed = 7;
@@ -254,11 +308,13 @@ describe('Router', () => {
     for (const path of paths) {
       const expected = compiled
         .filter(({ template }) => template.regex.test(path))
-        .sort((p, q) =>
-          q.template.literalCharacters - p.template.literalCharacters ||
-          q.template.variableCount - p.template.variableCount ||
-          q.template.regexVariableCount - p.template.regexVariableCount ||
-          p.index - q.index)
+        .sort(
+          (p, q) =>
+            q.template.literalCharacters - p.template.literalCharacters ||
+            q.template.variableCount - p.template.variableCount ||
+            q.template.regexVariableCount - p.template.regexVariableCount ||
+            p.index - q.index,
+        )
         .map(({ index }) => String(index));
       expect([path, router.match(path).flatMap((match) => match.values)]).toEqual([path, expected]);
     }

@@ -30,7 +30,8 @@ function raw(base: string, path: string, init: RawInit = {}): Promise<RawReply> 
       res.on('error', reject);
       res.on('end', () => {
         const lines: Array<[string, string]> = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          lines.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
         resolve({ status: res.statusCode ?? 0, headers: res.headers, lines, body: Buffer.concat(chunks) });
       });
     });
@@ -39,7 +40,8 @@ function raw(base: string, path: string, init: RawInit = {}): Promise<RawReply> 
   });
 }
 
-const valuesOf = (reply: RawReply, name: string): string[] => reply.lines.filter(([key]) => key === name).map(([, value]) => value);
+const valuesOf = (reply: RawReply, name: string): string[] =>
+  reply.lines.filter(([key]) => key === name).map(([, value]) => value);
 const json = { 'Content-Type': 'application/json' };
 const initialFruits = [
   { name: 'Apple', description: 'Winter fruit' },
@@ -113,11 +115,18 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect(added.status).toBe(200);
       expect(await added.json()).toEqual([...initialFruits, { name: 'Pear', description: 'Autumn fruit' }]);
       const noDescription = await send('/fruits', 'POST', JSON.stringify({ name: 'Fig' }), json);
-      expect(await noDescription.json()).toEqual([...initialFruits, { name: 'Pear', description: 'Autumn fruit' }, { name: 'Fig' }]);
-      const streamed = await get('/streams/fruits', { Accept: 'application/x-ndjson' });
-      expect((await streamed.text()).trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
-        ...initialFruits, { name: 'Pear', description: 'Autumn fruit' }, { name: 'Fig' },
+      expect(await noDescription.json()).toEqual([
+        ...initialFruits,
+        { name: 'Pear', description: 'Autumn fruit' },
+        { name: 'Fig' },
       ]);
+      const streamed = await get('/streams/fruits', { Accept: 'application/x-ndjson' });
+      expect(
+        (await streamed.text())
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as unknown),
+      ).toEqual([...initialFruits, { name: 'Pear', description: 'Autumn fruit' }, { name: 'Fig' }]);
       await send('/fruits', 'DELETE', JSON.stringify({ name: 'Fig' }), json);
       const removed = await send('/fruits', 'DELETE', JSON.stringify({ name: 'Pear' }), json);
       expect(removed.status).toBe(200);
@@ -137,7 +146,10 @@ describe('samples application (the whole contract over HTTP)', () => {
     it('POST /fruits answers 400 for malformed JSON and 415 without a JSON Content-Type', async () => {
       expect((await send('/fruits', 'POST', '{"name":', json)).status).toBe(400);
       expect((await send('/fruits', 'POST', '{"name":"Plum"}', { 'Content-Type': 'text/plain' })).status).toBe(415);
-      expect((await fetch(`${base}/fruits`, { method: 'POST', body: new Uint8Array(Buffer.from('{"name":"Plum"}')) })).status).toBe(415);
+      expect(
+        (await fetch(`${base}/fruits`, { method: 'POST', body: new Uint8Array(Buffer.from('{"name":"Plum"}')) }))
+          .status,
+      ).toBe(415);
     });
 
     it('answers 405 with an Allow header for a method /fruits lacks, and 404 for an unknown path', async () => {
@@ -153,7 +165,9 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect(head.status).toBe(200);
       expect(head.body.length).toBe(0);
       const options = await raw(base, '/fruits', { method: 'OPTIONS' });
-      expect(options.headers.allow!.split(/\s*,\s*/)).toEqual(expect.arrayContaining(['GET', 'POST', 'DELETE', 'HEAD', 'OPTIONS']));
+      expect(options.headers.allow!.split(/\s*,\s*/)).toEqual(
+        expect.arrayContaining(['GET', 'POST', 'DELETE', 'HEAD', 'OPTIONS']),
+      );
     });
   });
 
@@ -175,13 +189,21 @@ describe('samples application (the whole contract over HTTP)', () => {
 
     it('GET /errors/* answer 400 Nope, a generic 500, and 409 from the global mapper, also unwrapped', async () => {
       const bad = await get('/errors/bad-request');
-      expect([bad.status, bad.headers.get('content-type'), await bad.text()]).toEqual([400, 'text/plain;charset=UTF-8', 'Nope']);
+      expect([bad.status, bad.headers.get('content-type'), await bad.text()]).toEqual([
+        400,
+        'text/plain;charset=UTF-8',
+        'Nope',
+      ]);
       const unhandled = await get('/errors/unhandled');
       expect(unhandled.status).toBe(500);
       expect(unhandled.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(await unhandled.text()).not.toMatch(/secret detail|at .*\.ts/);
       const stock = await get('/errors/out-of-stock');
-      expect([stock.status, stock.headers.get('content-type'), await stock.text()]).toEqual([409, 'text/plain;charset=UTF-8', 'Out of stock: bananas']);
+      expect([stock.status, stock.headers.get('content-type'), await stock.text()]).toEqual([
+        409,
+        'text/plain;charset=UTF-8',
+        'Out of stock: bananas',
+      ]);
       const wrapped = await get('/errors/wrapped');
       expect([wrapped.status, await wrapped.text()]).toEqual([409, 'Out of stock: kiwis']);
     });
@@ -209,10 +231,18 @@ describe('samples application (the whole contract over HTTP)', () => {
     it('GET /cheeses/{name} knows four cheeses and maps any other to 404 Unknown cheese', async () => {
       for (const name of ['morbier', 'brie', 'comte', 'tomme']) {
         const res = await get(`/cheeses/${name}`);
-        expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([200, 'text/plain;charset=UTF-8', `Cheese: ${name}`]);
+        expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([
+          200,
+          'text/plain;charset=UTF-8',
+          `Cheese: ${name}`,
+        ]);
       }
       const unknown = await get('/cheeses/cheddar');
-      expect([unknown.status, unknown.headers.get('content-type'), await unknown.text()]).toEqual([404, 'text/plain;charset=UTF-8', 'Unknown cheese: cheddar']);
+      expect([unknown.status, unknown.headers.get('content-type'), await unknown.text()]).toEqual([
+        404,
+        'text/plain;charset=UTF-8',
+        'Unknown cheese: cheddar',
+      ]);
     });
   });
 
@@ -220,10 +250,17 @@ describe('samples application (the whole contract over HTTP)', () => {
     it('GET answers JSON by default and for application/json, text through the custom writer for text/plain', async () => {
       for (const accept of [undefined, 'application/json', '*/*']) {
         const res = await get('/negotiated', accept ? { Accept: accept } : {});
-        expect([res.headers.get('content-type'), await res.text()]).toEqual(['application/json;charset=UTF-8', '{"name":"Morbier"}']);
+        expect([res.headers.get('content-type'), await res.text()]).toEqual([
+          'application/json;charset=UTF-8',
+          '{"name":"Morbier"}',
+        ]);
       }
       const text = await get('/negotiated', { Accept: 'text/plain' });
-      expect([text.status, text.headers.get('content-type'), await text.text()]).toEqual([200, 'text/plain;charset=UTF-8', 'Cheese: Morbier']);
+      expect([text.status, text.headers.get('content-type'), await text.text()]).toEqual([
+        200,
+        'text/plain;charset=UTF-8',
+        'Cheese: Morbier',
+      ]);
     });
 
     it('GET honours q-values', async () => {
@@ -242,17 +279,31 @@ describe('samples application (the whole contract over HTTP)', () => {
 
     it('PUT JSON answers text, PUT text answers JSON', async () => {
       const fromJson = await send('/negotiated', 'PUT', '{"name":"Brie"}', json);
-      expect([fromJson.status, fromJson.headers.get('content-type'), await fromJson.text()]).toEqual([200, 'text/plain;charset=UTF-8', 'Cheese: Brie']);
+      expect([fromJson.status, fromJson.headers.get('content-type'), await fromJson.text()]).toEqual([
+        200,
+        'text/plain;charset=UTF-8',
+        'Cheese: Brie',
+      ]);
       const fromText = await send('/negotiated', 'PUT', 'Comté', { 'Content-Type': 'text/plain;charset=UTF-8' });
-      expect([fromText.status, fromText.headers.get('content-type'), await fromText.text()]).toEqual([200, 'application/json;charset=UTF-8', '{"name":"Comté"}']);
+      expect([fromText.status, fromText.headers.get('content-type'), await fromText.text()]).toEqual([
+        200,
+        'application/json;charset=UTF-8',
+        '{"name":"Comté"}',
+      ]);
       const bare = await send('/negotiated', 'PUT', 'Comté', { 'Content-Type': 'text/plain' });
       expect(await bare.text()).toBe('{"name":"Comté"}');
     });
 
     it('PUT answers 415 for another Content-Type and 406 when the produced type is not accepted', async () => {
-      expect((await send('/negotiated', 'PUT', '<name>Brie</name>', { 'Content-Type': 'application/xml' })).status).toBe(415);
-      expect((await send('/negotiated', 'PUT', '{"name":"Brie"}', { ...json, Accept: 'application/json' })).status).toBe(406);
-      expect((await send('/negotiated', 'PUT', 'Comté', { 'Content-Type': 'text/plain', Accept: 'text/plain' })).status).toBe(406);
+      expect(
+        (await send('/negotiated', 'PUT', '<name>Brie</name>', { 'Content-Type': 'application/xml' })).status,
+      ).toBe(415);
+      expect(
+        (await send('/negotiated', 'PUT', '{"name":"Brie"}', { ...json, Accept: 'application/json' })).status,
+      ).toBe(406);
+      expect(
+        (await send('/negotiated', 'PUT', 'Comté', { 'Content-Type': 'text/plain', Accept: 'text/plain' })).status,
+      ).toBe(406);
     });
   });
   describe('/streams/ticks and /streams/active', () => {
@@ -272,12 +323,16 @@ describe('samples application (the whole contract over HTTP)', () => {
       const arrivals = await new Promise<Array<[number, string]>>((resolve, reject) => {
         const started = Date.now();
         const seen: Array<[number, string]> = [];
-        const req = httpRequest(`${base}/streams/ticks?count=3&intervalMs=150`, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } }, (res) => {
-          encoding = res.headers['content-encoding'];
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => seen.push([Date.now() - started, chunk]));
-          res.on('end', () => resolve(seen));
-        });
+        const req = httpRequest(
+          `${base}/streams/ticks?count=3&intervalMs=150`,
+          { headers: { 'Accept-Encoding': 'gzip, deflate, br' } },
+          (res) => {
+            encoding = res.headers['content-encoding'];
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => seen.push([Date.now() - started, chunk]));
+            res.on('end', () => resolve(seen));
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -354,7 +409,10 @@ describe('samples application (the whole contract over HTTP)', () => {
       await post('bob', 'hi ada');
       const text = await stream.readUntil('hi ada');
       await stream.cancel();
-      const match = /^id:(\d+-\d+)\ndata:\{"user":"ada","text":"hello"\}\n\nid:(\d+-\d+)\ndata:\{"user":"bob","text":"hi ada"\}\n\n$/.exec(text);
+      const match =
+        /^id:(\d+-\d+)\ndata:\{"user":"ada","text":"hello"\}\n\nid:(\d+-\d+)\ndata:\{"user":"bob","text":"hi ada"\}\n\n$/.exec(
+          text,
+        );
       expect(match).not.toBeNull();
       chatIds.push(match![1]!, match![2]!);
     });
@@ -364,7 +422,11 @@ describe('samples application (the whole contract over HTTP)', () => {
       const stream = await openChat({ 'Last-Event-ID': chatIds[0]! });
       const text = await stream.readUntil('while you were away');
       await stream.cancel();
-      expect(text).toMatch(new RegExp(`^id:${chatIds[1]}\ndata:\\{"user":"bob","text":"hi ada"\\}\n\nid:\\d+-\\d+\ndata:\\{"user":"carol","text":"while you were away"\\}\n\n$`));
+      expect(text).toMatch(
+        new RegExp(
+          `^id:${chatIds[1]}\ndata:\\{"user":"bob","text":"hi ada"\\}\n\nid:\\d+-\\d+\ndata:\\{"user":"carol","text":"while you were away"\\}\n\n$`,
+        ),
+      );
     });
 
     it('GET /chat/stream with a Last-Event-ID no longer held sends event: reset with the oldest id held, then every message held', async () => {
@@ -384,7 +446,10 @@ describe('samples application (the whole contract over HTTP)', () => {
       let text = '';
       while (!text.includes('while you were away')) text += new TextDecoder().decode((await reader.read()).value);
       await reader.cancel();
-      const lines = text.trim().split('\n').map((line) => JSON.parse(line) as { id?: string; event?: string; data: unknown });
+      const lines = text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id?: string; event?: string; data: unknown });
       expect(lines[0]).toEqual({ event: 'reset', data: oldest });
       expect(lines[1]!.id).toBe(oldest);
       expect(lines.at(-1)!.data).toEqual({ user: 'carol', text: 'while you were away' });
@@ -409,7 +474,9 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect(events.status).toBe(200);
       expect(events.headers.get('content-type')).toBe('text/event-stream');
       const text = await events.text();
-      expect(text).toMatch(/^id:\d+-\d+\ndata:\{"step":1\}\n\nid:\d+-\d+\ndata:\{"step":2\}\n\nid:\d+-\d+\ndata:\{"step":3\}\n\nid:\d+-\d+\nevent:done\ndata:\{"items":3\}\n\n$/);
+      expect(text).toMatch(
+        /^id:\d+-\d+\ndata:\{"step":1\}\n\nid:\d+-\d+\ndata:\{"step":2\}\n\nid:\d+-\d+\ndata:\{"step":3\}\n\nid:\d+-\d+\nevent:done\ndata:\{"items":3\}\n\n$/,
+      );
       const ids = [...text.matchAll(/^id:(.+)$/gm)].map((match) => match[1]!);
       const rest = await (await get(`${location}/events`, { 'Last-Event-ID': ids[0]! })).text();
       expect(rest).toBe(text.slice(text.indexOf(`id:${ids[1]}`)));
@@ -423,7 +490,9 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect(((await unknown.json()) as { code: string }).code).toBe('RXREST_STREAM_NOT_FOUND');
       const refused = await fetch(`${base}/jobs?interval=10`, { method: 'POST' });
       expect(refused.status).toBe(400);
-      expect(((await refused.json()) as { violations: { field: string }[] }).violations.map((violation) => violation.field)).toEqual(['steps']);
+      expect(
+        ((await refused.json()) as { violations: { field: string }[] }).violations.map((violation) => violation.field),
+      ).toEqual(['steps']);
     });
   });
 
@@ -467,7 +536,13 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
 
     it('never serves a file outside samples/public, however .. is encoded', async () => {
-      for (const path of ['/../package.json', '/%2e%2e/package.json', '/%2E%2E%2Fpackage.json', '/..%2f..%2fpackage.json', '/..%5cpackage.json']) {
+      for (const path of [
+        '/../package.json',
+        '/%2e%2e/package.json',
+        '/%2E%2E%2Fpackage.json',
+        '/..%2f..%2fpackage.json',
+        '/..%5cpackage.json',
+      ]) {
         const res = await raw(base, path);
         expect(res.status).not.toBe(200);
         expect(res.body.toString()).not.toContain('"rxrest"');
@@ -522,7 +597,11 @@ describe('samples application (the whole contract over HTTP)', () => {
       const form = new FormData();
       form.append('description', 'typed');
       form.append('image', new Blob(['abc'], { type: 'text/plain' }), 'a.txt');
-      form.append('person', new Blob(['{"firstName":"Ada","lastName":"Lovelace"}'], { type: 'application/json' }), 'person.json');
+      form.append(
+        'person',
+        new Blob(['{"firstName":"Ada","lastName":"Lovelace"}'], { type: 'application/json' }),
+        'person.json',
+      );
       const res = await send('/multipart', 'POST', form);
       expect(await res.json()).toEqual({
         description: 'typed',
@@ -548,15 +627,28 @@ describe('samples application (the whole contract over HTTP)', () => {
       const res = await send('/multipart/all', 'POST', form);
       expect(res.status).toBe(200);
       const note = (value: string) => ({
-        name: 'note', size: value.length, charset: 'UTF-8', fileName: null, isFileItem: false,
+        name: 'note',
+        size: value.length,
+        charset: 'UTF-8',
+        fileName: null,
+        isFileItem: false,
         headers: { 'content-disposition': ['form-data; name="note"'] },
       });
       expect(await res.json()).toEqual({
         note: [note('hello'), note('again')],
-        file: [{
-          name: 'file', size: 5, charset: 'UTF-8', fileName: 'data.csv', isFileItem: true,
-          headers: { 'content-disposition': ['form-data; name="file"; filename="data.csv"'], 'content-type': ['text/csv'] },
-        }],
+        file: [
+          {
+            name: 'file',
+            size: 5,
+            charset: 'UTF-8',
+            fileName: 'data.csv',
+            isFileItem: true,
+            headers: {
+              'content-disposition': ['form-data; name="file"; filename="data.csv"'],
+              'content-type': ['text/csv'],
+            },
+          },
+        ],
       });
     });
 
@@ -610,7 +702,9 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
 
     it('GET answers 304 with an empty body for If-Modified-Since of that date or If-None-Match "v1"', async () => {
-      for (const headers of [{ 'If-Modified-Since': firstModified }, { 'If-None-Match': '"v1"' }] as Array<Record<string, string>>) {
+      for (const headers of [{ 'If-Modified-Since': firstModified }, { 'If-None-Match': '"v1"' }] as Array<
+        Record<string, string>
+      >) {
         const res = await raw(base, '/conditional', { headers });
         expect([res.status, res.body.length, res.headers.etag]).toEqual([304, 0, '"v1"']);
       }
@@ -620,20 +714,36 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
 
     it('PUT with a stale If-Match answers 412 with the current ETag and an empty body, storing nothing', async () => {
-      const res = await raw(base, '/conditional', { method: 'PUT', headers: { ...text, 'If-Match': '"v0"' }, body: 'Lost update' });
+      const res = await raw(base, '/conditional', {
+        method: 'PUT',
+        headers: { ...text, 'If-Match': '"v0"' },
+        body: 'Lost update',
+      });
       expect([res.status, res.headers.etag, res.body.length]).toEqual([412, '"v1"', 0]);
       expect(await (await get('/conditional')).text()).toBe('Some resource');
     });
 
     it('PUT stores the text and answers it with ETag "v2" and a new Last-Modified; then v1 is stale', async () => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      const res = await raw(base, '/conditional', { method: 'PUT', headers: { ...text, 'If-Match': '"v1"' }, body: 'New text' });
+      const res = await raw(base, '/conditional', {
+        method: 'PUT',
+        headers: { ...text, 'If-Match': '"v1"' },
+        body: 'New text',
+      });
       expect([res.status, res.headers.etag, res.body.toString()]).toEqual([200, '"v2"', 'New text']);
       expect(new Date(res.headers['last-modified']!).getTime()).toBeGreaterThan(new Date(firstModified).getTime());
-      const stale = await raw(base, '/conditional', { method: 'PUT', headers: { ...text, 'If-Match': '"v1"' }, body: 'Lost' });
+      const stale = await raw(base, '/conditional', {
+        method: 'PUT',
+        headers: { ...text, 'If-Match': '"v1"' },
+        body: 'Lost',
+      });
       expect([stale.status, stale.headers.etag, stale.body.length]).toEqual([412, '"v2"', 0]);
       const unconditional = await raw(base, '/conditional', { method: 'PUT', headers: text, body: 'Third' });
-      expect([unconditional.status, unconditional.headers.etag, unconditional.body.toString()]).toEqual([200, '"v3"', 'Third']);
+      expect([unconditional.status, unconditional.headers.etag, unconditional.body.toString()]).toEqual([
+        200,
+        '"v3"',
+        'Third',
+      ]);
       const now = await raw(base, '/conditional');
       expect([now.headers.etag, now.body.toString()]).toEqual(['"v3"', 'Third']);
     });
@@ -641,10 +751,18 @@ describe('samples application (the whole contract over HTTP)', () => {
 
   describe('/stored-fruits', () => {
     it('POST answers 303 See Other with an absolute Location of the new id; GET reads it back', async () => {
-      const first = await raw(base, '/stored-fruits', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Mango', description: 'Tropical' }) });
+      const first = await raw(base, '/stored-fruits', {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'Mango', description: 'Tropical' }),
+      });
       expect(first.status).toBe(303);
       expect(first.headers.location).toBe(`${base}/stored-fruits/1`);
-      const second = await raw(base, '/stored-fruits', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Kiwi' }) });
+      const second = await raw(base, '/stored-fruits', {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'Kiwi' }),
+      });
       expect(second.headers.location).toBe(`${base}/stored-fruits/2`);
       const fetched = await fetch(first.headers.location!, { redirect: 'manual' });
       expect([fetched.status, fetched.headers.get('content-type')]).toEqual([200, 'application/json;charset=UTF-8']);
@@ -660,7 +778,8 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
 
     it('GET answers 404 for an unknown id and POST 400 for an invalid Fruit', async () => {
-      for (const id of ['999', 'abc', '18446744073709551616']) expect((await get(`/stored-fruits/${id}`)).status).toBe(404);
+      for (const id of ['999', 'abc', '18446744073709551616'])
+        expect((await get(`/stored-fruits/${id}`)).status).toBe(404);
       expect((await send('/stored-fruits', 'POST', JSON.stringify({ name: '' }), json)).status).toBe(400);
     });
   });
@@ -697,7 +816,12 @@ describe('samples application (the whole contract over HTTP)', () => {
       expect(res.status).toBe(200);
       expect(JSON.parse(res.body.toString())).toEqual(records[0]);
       expect([...valuesOf(res, 'link')].sort()).toEqual(
-        [linkLine('list', '/records'), linkLine('self', '/records/1'), linkLine('update', '/records/1'), linkLine('delete', '/records/1')].sort(),
+        [
+          linkLine('list', '/records'),
+          linkLine('self', '/records/1'),
+          linkLine('update', '/records/1'),
+          linkLine('delete', '/records/1'),
+        ].sort(),
       );
       const halRes = await raw(base, '/records/2', { headers: hal });
       expect(halRes.headers['content-type']).toMatch(/^application\/hal\+json/);
@@ -705,7 +829,9 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
 
     it('ignores X-Forwarded-* for links while proxy address forwarding is off', async () => {
-      const res = await raw(base, '/records', { headers: { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' } });
+      const res = await raw(base, '/records', {
+        headers: { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' },
+      });
       expect(valuesOf(res, 'link')).toEqual([linkLine('list', '/records')]);
     });
 
@@ -732,10 +858,16 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
 
     it('PUT /records/{id} updates the record and answers it with its links; DELETE answers 204 and removes it', async () => {
-      const put = await raw(base, '/records/2', { method: 'PUT', headers: json, body: JSON.stringify({ slug: 'second', value: 'Changed' }) });
+      const put = await raw(base, '/records/2', {
+        method: 'PUT',
+        headers: json,
+        body: JSON.stringify({ slug: 'second', value: 'Changed' }),
+      });
       expect(put.status).toBe(200);
       expect(JSON.parse(put.body.toString())).toEqual({ id: 2, slug: 'second', value: 'Changed' });
-      expect(valuesOf(put, 'link')).toEqual(expect.arrayContaining([linkLine('update', '/records/2'), linkLine('self', '/records/2')]));
+      expect(valuesOf(put, 'link')).toEqual(
+        expect.arrayContaining([linkLine('update', '/records/2'), linkLine('self', '/records/2')]),
+      );
       expect(await (await get('/records/2')).json()).toEqual({ id: 2, slug: 'second', value: 'Changed' });
       const removed = await raw(base, '/records/2', { method: 'DELETE' });
       expect([removed.status, removed.body.length]).toEqual([204, 0]);
@@ -749,19 +881,31 @@ describe('samples application (the whole contract over HTTP)', () => {
   describe('bodies of items', () => {
     it('POST /fruits/import adds each NDJSON fruit and answers {"imported":n}; the first invalid line answers 400 naming it', async () => {
       const before = ((await (await get('/fruits')).json()) as unknown[]).length;
-      const ok = await send('/fruits/import', 'POST', '{"name":"Kiwi"}\n{"name":"Lime","description":"Sour"}\n', { 'Content-Type': 'application/x-ndjson' });
+      const ok = await send('/fruits/import', 'POST', '{"name":"Kiwi"}\n{"name":"Lime","description":"Sour"}\n', {
+        'Content-Type': 'application/x-ndjson',
+      });
       expect([ok.status, await ok.text()]).toEqual([200, '{"imported":2}']);
       const fruits = (await (await get('/fruits')).json()) as { name: string }[];
       expect(fruits.slice(before).map((fruit) => fruit.name)).toEqual(['Kiwi', 'Lime']);
-      const bad = await send('/fruits/import', 'POST', '{"name":"Fig"}\n{"name":""}\n{"name":"Date"}\n', { 'Content-Type': 'application/x-ndjson' });
+      const bad = await send('/fruits/import', 'POST', '{"name":"Fig"}\n{"name":""}\n{"name":"Date"}\n', {
+        'Content-Type': 'application/x-ndjson',
+      });
       expect(bad.status).toBe(400);
-      expect(await bad.json()).toMatchObject({ code: 'RXREST_VALIDATION_FAILED', detail: 'Line 2 of the request body is invalid', violations: [{ field: 'name', message: 'a fruit needs a name' }] });
+      expect(await bad.json()).toMatchObject({
+        code: 'RXREST_VALIDATION_FAILED',
+        detail: 'Line 2 of the request body is invalid',
+        violations: [{ field: 'name', message: 'a fruit needs a name' }],
+      });
       // The fruits before the bad line stay; the ones after it were never read.
-      expect(((await (await get('/fruits')).json()) as { name: string }[]).slice(before).map((fruit) => fruit.name)).toEqual(['Kiwi', 'Lime', 'Fig']);
+      expect(
+        ((await (await get('/fruits')).json()) as { name: string }[]).slice(before).map((fruit) => fruit.name),
+      ).toEqual(['Kiwi', 'Lime', 'Fig']);
     });
 
     it('POST /streams/uppercase answers NDJSON of strings upper-cased, line by line', async () => {
-      const res = await send('/streams/uppercase', 'POST', '"apple"\n"crème"\n', { 'Content-Type': 'application/x-ndjson' });
+      const res = await send('/streams/uppercase', 'POST', '"apple"\n"crème"\n', {
+        'Content-Type': 'application/x-ndjson',
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/x-ndjson');
       expect(await res.text()).toBe('"APPLE"\n"CRÈME"\n');
@@ -775,8 +919,16 @@ describe('samples application (the whole contract over HTTP)', () => {
     });
 
     it('GET /dev-info answers dev profile when built in the dev profile; /beta is served once enabled', async () => {
-      const dev = await buildSamples({ 'framework.profile': 'dev' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
-      const beta = await buildSamples({ 'samples.beta.disabled': 'false' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+      const dev = await buildSamples({ 'framework.profile': 'dev' }).listen({
+        port: 0,
+        host: '127.0.0.1',
+        handleSignals: false,
+      });
+      const beta = await buildSamples({ 'samples.beta.disabled': 'false' }).listen({
+        port: 0,
+        host: '127.0.0.1',
+        handleSignals: false,
+      });
       try {
         const info = await fetch(`${dev.url}/dev-info`);
         expect([info.status, await info.text()]).toEqual([200, 'dev profile']);

@@ -34,7 +34,10 @@ describe('samples application (core contract)', () => {
     const invalid = await post('/fruits', 'POST', { description: 'no name' });
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(((await invalid.json()) as { violations: unknown[] }).violations[0]).toMatchObject({ in: 'body', field: 'name' });
+    expect(((await invalid.json()) as { violations: unknown[] }).violations[0]).toMatchObject({
+      in: 'body',
+      field: 'name',
+    });
   });
 
   it('serves /legumes and refuses writes with 405 before the method runs', async () => {

@@ -21,11 +21,19 @@ describe('samples application (http contract)', () => {
     const notModified = await call('/conditional', { headers: { 'If-Modified-Since': lastModified } });
     expect(notModified.status).toBe(304);
     expect(await notModified.text()).toBe('');
-    const put = await call('/conditional', { method: 'PUT', headers: { 'Content-Type': 'text/plain', 'If-Match': 'v1' }, body: 'New text' });
+    const put = await call('/conditional', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'text/plain', 'If-Match': 'v1' },
+      body: 'New text',
+    });
     expect(put.status).toBe(200);
     expect(put.headers.get('etag')).toBe('"v2"');
     expect(await put.text()).toBe('New text');
-    const stale = await call('/conditional', { method: 'PUT', headers: { 'Content-Type': 'text/plain', 'If-Match': 'v1' }, body: 'Lost update' });
+    const stale = await call('/conditional', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'text/plain', 'If-Match': 'v1' },
+      body: 'Lost update',
+    });
     expect(stale.status).toBe(412);
     expect(stale.headers.get('etag')).toBe('"v2"');
     expect(await stale.text()).toBe('');
@@ -33,14 +41,26 @@ describe('samples application (http contract)', () => {
   });
 
   it('stores fruits at /stored-fruits with 303 See Other to an absolute Location, and 404 for unknown ids', async () => {
-    const created = await call('/stored-fruits', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Mango', description: 'Tropical' }) });
+    const created = await call('/stored-fruits', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Mango', description: 'Tropical' }),
+    });
     expect(created.status).toBe(303);
     const location = created.headers.get('location')!;
     expect(location).toMatch(/^http:\/\/localhost\/stored-fruits\/\d+$/);
     const fetched = await app.fetch(new Request(location));
     expect(fetched.status).toBe(200);
-    expect(await fetched.json()).toEqual({ id: Number(location.split('/').pop()), name: 'Mango', description: 'Tropical' });
-    const second = await call('/stored-fruits', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Kiwi' }) });
+    expect(await fetched.json()).toEqual({
+      id: Number(location.split('/').pop()),
+      name: 'Mango',
+      description: 'Tropical',
+    });
+    const second = await call('/stored-fruits', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Kiwi' }),
+    });
     expect(Number(second.headers.get('location')!.split('/').pop())).toBe(Number(location.split('/').pop()) + 1);
     expect((await call('/stored-fruits/999999')).status).toBe(404);
   });

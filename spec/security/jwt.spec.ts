@@ -5,8 +5,23 @@ import type { AddressInfo } from 'node:net';
 import { interval, map } from 'rxjs';
 import type * as JoseModule from 'jose';
 import {
-  Authenticated, DefinitionError, DenyAll, GET, Path, PermitAll, Produces, RestApplication, RolesAllowed, SecurityContext, ServerRequestFilter,
-  RequestContext, apiKeys, multi, securityContext, type Multi, type RunningServer,
+  Authenticated,
+  DefinitionError,
+  DenyAll,
+  GET,
+  Path,
+  PermitAll,
+  Produces,
+  RestApplication,
+  RolesAllowed,
+  SecurityContext,
+  ServerRequestFilter,
+  RequestContext,
+  apiKeys,
+  multi,
+  securityContext,
+  type Multi,
+  type RunningServer,
 } from '../../lib';
 
 const jose = require('jose') as typeof JoseModule;
@@ -15,32 +30,52 @@ type Key = Awaited<ReturnType<typeof JoseModule.generateKeyPair>>;
 @Path('secure')
 @RolesAllowed('user')
 class SecureResource {
-  @GET @Path('open') @PermitAll
+  @GET
+  @Path('open')
+  @PermitAll
   open(security: SecurityContext): { name: string } {
     return { name: security.userPrincipal?.name ?? 'anonymous' };
   }
 
-  @GET @Path('me') @Authenticated
-  me(security: SecurityContext, ctx: RequestContext): { name: string | undefined; roles: readonly string[]; scheme: string | undefined; filterSaw: string | null } {
-    return { name: security.userPrincipal?.name, roles: security.roles, scheme: security.authenticationScheme, filterSaw: ctx.getProperty<string>('seen-by-filter') ?? null };
+  @GET
+  @Path('me')
+  @Authenticated
+  me(
+    security: SecurityContext,
+    ctx: RequestContext,
+  ): { name: string | undefined; roles: readonly string[]; scheme: string | undefined; filterSaw: string | null } {
+    return {
+      name: security.userPrincipal?.name,
+      roles: security.roles,
+      scheme: security.authenticationScheme,
+      filterSaw: ctx.getProperty<string>('seen-by-filter') ?? null,
+    };
   }
 
-  @GET @Path('user')
+  @GET
+  @Path('user')
   user(): string {
     return 'for users';
   }
 
-  @GET @Path('admin') @RolesAllowed('admin')
+  @GET
+  @Path('admin')
+  @RolesAllowed('admin')
   admin(): string {
     return 'for admins';
   }
 
-  @GET @Path('nobody') @DenyAll
+  @GET
+  @Path('nobody')
+  @DenyAll
   nobody(): string {
     return 'never';
   }
 
-  @GET @Path('ticks') @Authenticated @Produces('text/event-stream')
+  @GET
+  @Path('ticks')
+  @Authenticated
+  @Produces('text/event-stream')
   ticks(): Multi<{ tick: number }> {
     return multi(interval(100).pipe(map((tick) => ({ tick }))));
   }
@@ -91,19 +126,30 @@ const now = () => Math.floor(Date.now() / 1000);
 
 function sign(key: Key, kid: string, claims: Claims = {}): Promise<string> {
   const { exp = now() + 300, ...rest } = claims;
-  return new jose.SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'alice', groups: ['user'], ...rest, exp }).setProtectedHeader({ alg: 'RS256', kid }).setIssuedAt().sign(key.privateKey);
+  return new jose.SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'alice', groups: ['user'], ...rest, exp })
+    .setProtectedHeader({ alg: 'RS256', kid })
+    .setIssuedAt()
+    .sign(key.privateKey);
 }
 
-const base64url = (value: object | string) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const base64url = (value: object | string) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 let jwks: JwksServer;
 let key: Key;
 let server: RunningServer;
 
 async function get(path: string, token?: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}${path}`, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const response = await fetch(`${server.url}${path}`, {
+    headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
   const body = await response.text();
-  return { status: response.status, challenge: response.headers.get('www-authenticate'), type: response.headers.get('content-type'), body };
+  return {
+    status: response.status,
+    challenge: response.headers.get('www-authenticate'),
+    type: response.headers.get('content-type'),
+    body,
+  };
 }
 
 beforeAll(async () => {
@@ -118,7 +164,11 @@ beforeAll(async () => {
     'framework.security.jwt.clock-skew': '1s',
     'framework.security.jwt.jwks-refresh-interval': '1s',
   };
-  server = await RestApplication.build({ classes: [SecureResource], overrides }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  server = await RestApplication.build({ classes: [SecureResource], overrides }).listen({
+    port: 0,
+    host: '127.0.0.1',
+    handleSignals: false,
+  });
 });
 
 afterAll(async () => {
@@ -130,7 +180,12 @@ describe('bearer JWTs', () => {
   it('admits a valid token: the principal is its sub, the roles its groups, the scheme Bearer', async () => {
     const reply = await get('/secure/me', await sign(key, 'first', { groups: ['user', 'reader'] }));
     expect(reply.status).toBe(200);
-    expect(JSON.parse(reply.body)).toEqual({ name: 'alice', roles: ['user', 'reader'], scheme: 'Bearer', filterSaw: 'alice' });
+    expect(JSON.parse(reply.body)).toEqual({
+      name: 'alice',
+      roles: ['user', 'reader'],
+      scheme: 'Bearer',
+      filterSaw: 'alice',
+    });
   });
 
   it('answers 401 with a Bearer challenge and problem details when no token comes', async () => {
@@ -146,16 +201,29 @@ describe('bearer JWTs', () => {
     ['not yet valid', () => sign(key, 'first', { nbf: now() + 60 })],
     ['from another issuer', () => sign(key, 'first', { iss: 'https://elsewhere.test' })],
     ['for another audience', () => sign(key, 'first', { aud: 'another-api' })],
-    ['unsigned (alg: none)', async () => `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ iss: ISSUER, aud: AUDIENCE, sub: 'mallory', groups: ['admin'], exp: now() + 300 })}.`],
+    [
+      'unsigned (alg: none)',
+      async () =>
+        `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ iss: ISSUER, aud: AUDIENCE, sub: 'mallory', groups: ['admin'], exp: now() + 300 })}.`,
+    ],
     [
       'HS256, signed with the public key as the secret',
       async () => {
         const secret = new TextEncoder().encode(await jose.exportSPKI(key.publicKey));
-        return new jose.SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'mallory', groups: ['admin'] }).setProtectedHeader({ alg: 'HS256', kid: 'first' }).setExpirationTime('5m').sign(secret);
+        return new jose.SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'mallory', groups: ['admin'] })
+          .setProtectedHeader({ alg: 'HS256', kid: 'first' })
+          .setExpirationTime('5m')
+          .sign(secret);
       },
     ],
     ['signed by another key under a known kid', async () => sign(await jose.generateKeyPair('RS256'), 'first')],
-    ['without exp', async () => new jose.SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'alice', groups: ['user'] }).setProtectedHeader({ alg: 'RS256', kid: 'first' }).sign(key.privateKey)],
+    [
+      'without exp',
+      async () =>
+        new jose.SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'alice', groups: ['user'] })
+          .setProtectedHeader({ alg: 'RS256', kid: 'first' })
+          .sign(key.privateKey),
+    ],
     ['not a JWT', async () => 'not.a.token'],
   ];
 
@@ -163,14 +231,19 @@ describe('bearer JWTs', () => {
     const reply = await get('/secure/me', await make());
     expect(reply.status).toBe(401);
     expect(reply.challenge).toBe('Bearer error="invalid_token"');
-    expect(JSON.parse(reply.body)).toEqual(expect.objectContaining({ status: 401, code: 'RXREST_UNAUTHORIZED', detail: 'The credential was not accepted' }));
+    expect(JSON.parse(reply.body)).toEqual(
+      expect.objectContaining({ status: 401, code: 'RXREST_UNAUTHORIZED', detail: 'The credential was not accepted' }),
+    );
   });
 
   it('answers 403 for a caller without the role, 200 for one with it; the class rule applies, a method rule wins over it', async () => {
     const user = await sign(key, 'first', { groups: ['user'] });
     const admin = await sign(key, 'first', { groups: ['admin'] });
     expect((await get('/secure/admin', user)).status).toBe(403);
-    expect(JSON.parse((await get('/secure/admin', user)).body)).toMatchObject({ status: 403, code: 'RXREST_FORBIDDEN' });
+    expect(JSON.parse((await get('/secure/admin', user)).body)).toMatchObject({
+      status: 403,
+      code: 'RXREST_FORBIDDEN',
+    });
     expect(await get('/secure/admin', admin)).toMatchObject({ status: 200, body: 'for admins' });
     expect(await get('/secure/user', user)).toMatchObject({ status: 200, body: 'for users' });
     expect((await get('/secure/user', admin)).status).toBe(403);
@@ -210,7 +283,9 @@ describe('bearer JWTs', () => {
   it('ends an SSE stream when the token that opened it expires: an expired event, then the end', async () => {
     const exp = now() + 2;
     const opened = Date.now();
-    const response = await fetch(`${server.url}/secure/ticks`, { headers: { authorization: `Bearer ${await sign(key, 'first', { exp })}` } });
+    const response = await fetch(`${server.url}/secure/ticks`, {
+      headers: { authorization: `Bearer ${await sign(key, 'first', { exp })}` },
+    });
     expect(response.status).toBe(200);
     const body = await response.text();
     const ended = Date.now();
@@ -225,14 +300,21 @@ describe('bearer JWTs', () => {
 describe('the build', () => {
   it('refuses @Authenticated or @RolesAllowed with no authentication mechanism, naming the method', () => {
     expect(() => RestApplication.build({ classes: [SecureResource] })).toThrow(DefinitionError);
-    expect(() => RestApplication.build({ classes: [SecureResource] })).toThrow(/SecureResource#me: @Authenticated needs an authentication mechanism/);
-    expect(() => RestApplication.build({ classes: [SecureResource] })).toThrow(/SecureResource#admin: @RolesAllowed needs an authentication mechanism/);
+    expect(() => RestApplication.build({ classes: [SecureResource] })).toThrow(
+      /SecureResource#me: @Authenticated needs an authentication mechanism/,
+    );
+    expect(() => RestApplication.build({ classes: [SecureResource] })).toThrow(
+      /SecureResource#admin: @RolesAllowed needs an authentication mechanism/,
+    );
   });
 });
 
 describe('API keys', () => {
   it('authenticates by a key header, refuses an unknown key with 401, and filters see the principal', async () => {
-    const app = RestApplication.build({ classes: [SecureResource], authentication: [apiKeys({ keys: { 'k-123': { name: 'ops', roles: ['user', 'admin'] } } })] });
+    const app = RestApplication.build({
+      classes: [SecureResource],
+      authentication: [apiKeys({ keys: { 'k-123': { name: 'ops', roles: ['user', 'admin'] } } })],
+    });
     const keyed = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     try {
       const ok = await fetch(`${keyed.url}/secure/me`, { headers: { 'x-api-key': 'k-123' } });
@@ -240,7 +322,9 @@ describe('API keys', () => {
       const bad = await fetch(`${keyed.url}/secure/admin`, { headers: { 'x-api-key': 'k-124' } });
       expect(bad.status).toBe(401);
       expect(bad.headers.get('www-authenticate')).toBe('ApiKey header="X-API-Key" error="invalid_token"');
-      expect((await fetch(`${keyed.url}/secure/admin`)).headers.get('www-authenticate')).toBe('ApiKey header="X-API-Key"');
+      expect((await fetch(`${keyed.url}/secure/admin`)).headers.get('www-authenticate')).toBe(
+        'ApiKey header="X-API-Key"',
+      );
     } finally {
       await keyed.close();
     }

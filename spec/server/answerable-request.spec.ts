@@ -11,22 +11,34 @@ import { tempDir } from '../support/temp-dir';
 
 @Path('limits')
 class LimitsResource {
-  @POST @Path('json') @Consumes('application/json') @Produces('application/json')
+  @POST
+  @Path('json')
+  @Consumes('application/json')
+  @Produces('application/json')
   json(body: Record<string, unknown>): { keys: number } {
     return { keys: Object.keys(body).length };
   }
 
-  @POST @Path('form') @Consumes('multipart/form-data') @Produces('application/json')
+  @POST
+  @Path('form')
+  @Consumes('multipart/form-data')
+  @Produces('application/json')
   form(input: MultipartFormDataInput): unknown {
     return input.summaries();
   }
 
-  @GET @Path('ping') @Produces('text/plain')
+  @GET
+  @Path('ping')
+  @Produces('text/plain')
   ping(): string {
     return 'pong';
   }
 
-  @POST @Path('gzip') @GZIP @Consumes('text/plain') @Produces('text/plain')
+  @POST
+  @Path('gzip')
+  @GZIP
+  @Consumes('text/plain')
+  @Produces('text/plain')
   gzip(body: string): string {
     return String(body.length);
   }
@@ -66,14 +78,25 @@ function readAnswer(socket: Socket): Promise<Answer> {
       const end = buffer.indexOf('\r\n\r\n');
       if (end < 0) return;
       const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       const length = Number(headers['content-length'] ?? 0);
       if (buffer.length < end + 4 + length) return;
       socket.off('data', onData);
       socket.off('close', onClose);
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'),
+      });
     };
-    const onClose = () => reject(new Error(`connection closed after ${buffer.length} bytes: ${JSON.stringify(buffer.toString('latin1').slice(0, 200))}`));
+    const onClose = () =>
+      reject(
+        new Error(
+          `connection closed after ${buffer.length} bytes: ${JSON.stringify(buffer.toString('latin1').slice(0, 200))}`,
+        ),
+      );
     socket.on('data', onData);
     socket.once('close', onClose);
   });
@@ -97,14 +120,22 @@ interface Sent {
 }
 
 /** Sends `request` and reads the answer; the socket is returned open (unless the server closed it). */
-async function send(request: Sent, slowTail: Buffer | undefined): Promise<{ answer: Answer; socket: Socket; closed: Promise<void> }> {
+async function send(
+  request: Sent,
+  slowTail: Buffer | undefined,
+): Promise<{ answer: Answer; socket: Socket; closed: Promise<void> }> {
   const socket = await open();
   socket.on('error', () => undefined);
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   const total = request.body.length + (slowTail?.length ?? 0);
   const framing = request.chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(total) };
-  const head = Object.entries({ host: 'localhost', ...request.headers, ...framing }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  const chunk = (bytes: Buffer) => (request.chunked ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]) : bytes);
+  const head = Object.entries({ host: 'localhost', ...request.headers, ...framing })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  const chunk = (bytes: Buffer) =>
+    request.chunked
+      ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')])
+      : bytes;
   const answered = readAnswer(socket);
   socket.write(`POST ${request.path} HTTP/1.1\r\n${head}\r\n`);
   socket.write(chunk(request.body));
@@ -113,7 +144,10 @@ async function send(request: Sent, slowTail: Buffer | undefined): Promise<{ answ
     return { answer: await answered, socket, closed };
   }
   let done = false;
-  void answered.then(() => (done = true), () => (done = true));
+  void answered.then(
+    () => (done = true),
+    () => (done = true),
+  );
   for (let offset = 0; offset < slowTail.length && !done && !socket.destroyed; offset += 16384) {
     socket.write(chunk(slowTail.subarray(offset, offset + 16384)));
     await pause(5);
@@ -123,7 +157,11 @@ async function send(request: Sent, slowTail: Buffer | undefined): Promise<{ answ
 
 const BOUNDARY = 'limits-boundary';
 const partOf = (disposition: string, content: string | Buffer, extraHeaders = '') =>
-  Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; ${disposition}\r\n${extraHeaders}\r\n`), Buffer.from(content), Buffer.from('\r\n')]);
+  Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; ${disposition}\r\n${extraHeaders}\r\n`),
+    Buffer.from(content),
+    Buffer.from('\r\n'),
+  ]);
 const form = (...parts: Buffer[]) => Buffer.concat([...parts, Buffer.from(`--${BOUNDARY}--\r\n`)]);
 const formHeaders = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
 // What a slow client goes on sending after the part that trips the limit: one more file part, 1 MB, unfinished.
@@ -141,53 +179,104 @@ interface LimitCase {
 const CASES: LimitCase[] = [
   {
     name: 'a JSON body past max-body-size, chunked',
-    request: { path: '/limits/json', headers: { 'content-type': 'application/json' }, body: Buffer.from(`{"a":"${'x'.repeat(LIMIT)}"}`), chunked: true },
-    status: 413, code: 'RXREST_BODY_TOO_LARGE', slowTail: Buffer.alloc(1024 * 1024, ' '),
+    request: {
+      path: '/limits/json',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(`{"a":"${'x'.repeat(LIMIT)}"}`),
+      chunked: true,
+    },
+    status: 413,
+    code: 'RXREST_BODY_TOO_LARGE',
+    slowTail: Buffer.alloc(1024 * 1024, ' '),
   },
   {
     name: 'a JSON body past max-body-size by its Content-Length',
-    request: { path: '/limits/json', headers: { 'content-type': 'application/json' }, body: Buffer.from(`{"a":"${'x'.repeat(LIMIT)}"}`) },
-    status: 413, code: 'RXREST_BODY_TOO_LARGE', slowTail: Buffer.alloc(1024 * 1024, ' '),
+    request: {
+      path: '/limits/json',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(`{"a":"${'x'.repeat(LIMIT)}"}`),
+    },
+    status: 413,
+    code: 'RXREST_BODY_TOO_LARGE',
+    slowTail: Buffer.alloc(1024 * 1024, ' '),
   },
   {
     name: 'a text part past max-form-attribute-size',
     request: { path: '/limits/form', headers: formHeaders, body: form(partOf('name="description"', 'd'.repeat(3000))) },
-    status: 413, code: 'RXREST_PART_TOO_LARGE', slowTail: slowFileTail,
+    status: 413,
+    code: 'RXREST_PART_TOO_LARGE',
+    slowTail: slowFileTail,
   },
   {
     name: 'a file part past max-multipart-file-size',
-    request: { path: '/limits/form', headers: formHeaders, body: form(partOf('name="file"; filename="big.bin"', Buffer.alloc(40 * 1024, 'f'))) },
-    status: 413, code: 'RXREST_PART_TOO_LARGE', slowTail: slowFileTail,
+    request: {
+      path: '/limits/form',
+      headers: formHeaders,
+      body: form(partOf('name="file"; filename="big.bin"', Buffer.alloc(40 * 1024, 'f'))),
+    },
+    status: 413,
+    code: 'RXREST_PART_TOO_LARGE',
+    slowTail: slowFileTail,
   },
   {
     name: 'more parts than max-parts',
-    request: { path: '/limits/form', headers: formHeaders, body: form(...Array.from({ length: 6 }, (_, k) => partOf(`name="f${k}"; filename="f${k}.txt"`, 'x'))) },
-    status: 413, code: 'RXREST_PART_TOO_LARGE', slowTail: slowFileTail,
+    request: {
+      path: '/limits/form',
+      headers: formHeaders,
+      body: form(...Array.from({ length: 6 }, (_, k) => partOf(`name="f${k}"; filename="f${k}.txt"`, 'x'))),
+    },
+    status: 413,
+    code: 'RXREST_PART_TOO_LARGE',
+    slowTail: slowFileTail,
   },
   {
     name: 'more fields than max-fields',
-    request: { path: '/limits/form', headers: formHeaders, body: form(...Array.from({ length: 4 }, (_, k) => partOf(`name="f${k}"`, 'x'))) },
-    status: 413, code: 'RXREST_PART_TOO_LARGE', slowTail: slowFileTail,
+    request: {
+      path: '/limits/form',
+      headers: formHeaders,
+      body: form(...Array.from({ length: 4 }, (_, k) => partOf(`name="f${k}"`, 'x'))),
+    },
+    status: 413,
+    code: 'RXREST_PART_TOO_LARGE',
+    slowTail: slowFileTail,
   },
   {
     name: 'a part header block past max-header-size',
-    request: { path: '/limits/form', headers: formHeaders, body: form(partOf('name="h"', 'x', `X-Long: ${'h'.repeat(2048)}\r\n`)) },
-    status: 413, code: 'RXREST_PART_TOO_LARGE', slowTail: slowFileTail,
+    request: {
+      path: '/limits/form',
+      headers: formHeaders,
+      body: form(partOf('name="h"', 'x', `X-Long: ${'h'.repeat(2048)}\r\n`)),
+    },
+    status: 413,
+    code: 'RXREST_PART_TOO_LARGE',
+    slowTail: slowFileTail,
   },
   {
     name: 'a gzip body that inflates past framework.legacy.gzip.max-input',
-    request: { path: '/limits/gzip', headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' }, body: gzipSync(Buffer.alloc(4 * LIMIT, 'z')) },
-    status: 413, code: 'RXREST_BODY_TOO_LARGE', slowTail: Buffer.alloc(1024 * 1024, 0),
+    request: {
+      path: '/limits/gzip',
+      headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' },
+      body: gzipSync(Buffer.alloc(4 * LIMIT, 'z')),
+    },
+    status: 413,
+    code: 'RXREST_BODY_TOO_LARGE',
+    slowTail: Buffer.alloc(1024 * 1024, 0),
   },
   {
     name: 'a malformed multipart body',
     request: { path: '/limits/form', headers: formHeaders, body: Buffer.from('this is not multipart at all') },
-    status: 400, code: 'RXREST_MALFORMED_MULTIPART',
+    status: 400,
+    code: 'RXREST_MALFORMED_MULTIPART',
   },
   {
     name: 'a truncated multipart body',
-    request: { path: '/limits/form', headers: formHeaders, body: partOf('name="file"; filename="cut.bin"', 'abc').subarray(0, 80) },
-    status: 400, code: 'RXREST_MALFORMED_MULTIPART',
+    request: {
+      path: '/limits/form',
+      headers: formHeaders,
+      body: partOf('name="file"; filename="cut.bin"', 'abc').subarray(0, 80),
+    },
+    status: 400,
+    code: 'RXREST_MALFORMED_MULTIPART',
   },
 ];
 
@@ -227,7 +316,11 @@ describe('a limit over a real socket', () => {
 describe('requests that keep to the limits', () => {
   it('keep the connection alive: answers without a body, answered in the tick they arrive, and small bodies', async () => {
     const socket = await open();
-    for (const request of ['GET /limits/ping HTTP/1.1\r\nhost: localhost\r\n\r\n', GOOD, 'GET /limits/ping HTTP/1.1\r\nhost: localhost\r\n\r\n']) {
+    for (const request of [
+      'GET /limits/ping HTTP/1.1\r\nhost: localhost\r\n\r\n',
+      GOOD,
+      'GET /limits/ping HTTP/1.1\r\nhost: localhost\r\n\r\n',
+    ]) {
       const answer = readAnswer(socket);
       socket.write(request);
       const { status, headers } = await answer;

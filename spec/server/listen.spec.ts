@@ -11,7 +11,9 @@ class Slow {
     await new Promise<void>((resolve) => (release = resolve));
     return 'finished';
   }
-  @GET @Path('fast') fast() { return 'fast'; }
+  @GET @Path('fast') fast() {
+    return 'fast';
+  }
 }
 
 describe('RestApp.listen', () => {
@@ -30,7 +32,11 @@ describe('RestApp.listen', () => {
   });
 
   it('applies the configured timeouts to the Node server', async () => {
-    const app = buildApp([Slow], { 'framework.http.request-timeout': '7s', 'framework.http.headers-timeout': '3s', 'framework.http.keep-alive-timeout': '2s' });
+    const app = buildApp([Slow], {
+      'framework.http.request-timeout': '7s',
+      'framework.http.headers-timeout': '3s',
+      'framework.http.keep-alive-timeout': '2s',
+    });
     const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     try {
       // A plain port: a node:http server.
@@ -48,7 +54,9 @@ describe('empty answers on the socket', () => {
   it('sends Content-Length: 0 for an empty 303 instead of a chunked body', async () => {
     @Path('moved')
     class Moved {
-      @POST go() { return RestResponse.seeOther('http://localhost/elsewhere'); }
+      @POST go() {
+        return RestResponse.seeOther('http://localhost/elsewhere');
+      }
     }
     const server = await buildApp([Moved]).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     try {
@@ -56,7 +64,9 @@ describe('empty answers on the socket', () => {
         httpRequest({ host: '127.0.0.1', port: server.port, path: '/moved', method: 'POST', agent: false }, (res) => {
           res.resume();
           res.on('end', () => resolve({ status: String(res.statusCode), ...res.headers }));
-        }).on('error', reject).end();
+        })
+          .on('error', reject)
+          .end();
       });
       expect(headers.status).toBe('303');
       expect(headers['content-length']).toBe('0');

@@ -4,13 +4,21 @@ import { get } from '../support/http';
 
 @Path('hang')
 class Hanging {
-  @GET forever(): Promise<string> { return new Promise(() => undefined); }
-  @GET @Path('ok') ok(): string { return 'ok'; }
+  @GET forever(): Promise<string> {
+    return new Promise(() => undefined);
+  }
+  @GET @Path('ok') ok(): string {
+    return 'ok';
+  }
 }
 
 describe('RunningServer.close', () => {
   it('closes the connections of requests still running when framework.shutdown.timeout has passed', async () => {
-    const server = await buildApp([Hanging], { 'framework.shutdown.timeout': '150ms' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const server = await buildApp([Hanging], { 'framework.shutdown.timeout': '150ms' }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
     const stuck = get(server.port, '/hang');
     stuck.catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -21,7 +21,9 @@ function open(url: string, agent: Agent): Promise<Opened> {
     get(`${url}/streams/ticks?intervalMs=50`, { agent }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      const done = new Promise<{ body: string; complete: boolean }>((finish) => res.on('close', () => finish({ body, complete: res.complete })));
+      const done = new Promise<{ body: string; complete: boolean }>((finish) =>
+        res.on('close', () => finish({ body, complete: res.complete })),
+      );
       res.on('error', () => undefined);
       res.once('data', (chunk: string) => {
         body += chunk;
@@ -43,12 +45,16 @@ function halfSent(url: string, name: string): Promise<HalfSent> {
   return new Promise((resolve, reject) => {
     let answered: (answer: { status: number; body: string }) => void = () => undefined;
     const answer = new Promise<{ status: number; body: string }>((done) => (answered = done));
-    const req = request(`${url}/fruits`, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => answered({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      `${url}/fruits`,
+      { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => answered({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.write(body.subarray(0, 10), () => resolve({ finish: () => req.end(body.subarray(10)), answer }));
   });
@@ -85,7 +91,9 @@ describe('SIGTERM', () => {
       const code = await exited;
       const took = Date.now() - started;
       agent.destroy();
-      expect(results.filter((result) => result.complete && result.body.endsWith('retry:1000\n\n'))).toHaveLength(CLIENTS);
+      expect(results.filter((result) => result.complete && result.body.endsWith('retry:1000\n\n'))).toHaveLength(
+        CLIENTS,
+      );
       expect(answers.map((answer) => answer.status)).toEqual(Array(POSTS).fill(200));
       // Each answer is the list of fruits with its own among them.
       answers.forEach((answer, index) => expect(answer.body).toContain(`"name":"Fruit ${index}"`));

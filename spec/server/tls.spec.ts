@@ -10,7 +10,17 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { map, Observable, range } from 'rxjs';
-import { ConfigError, GET, Path, Produces, RestApplication, StreamBuffer, multi, type Multi, type RunningServer } from '../../lib';
+import {
+  ConfigError,
+  GET,
+  Path,
+  Produces,
+  RestApplication,
+  StreamBuffer,
+  multi,
+  type Multi,
+  type RunningServer,
+} from '../../lib';
 import { sampleClasses } from '../../samples/classes';
 import { encryptedKey, selfSignedCertificate } from '../support/certificate';
 import { tempDir } from '../support/temp-dir';
@@ -21,7 +31,9 @@ let floodStarted = 0;
 @Path('flood')
 class FloodResource {
   /** An endless burst of 1 KB lines, far faster than a paused client reads, under a 64K budget that fails. */
-  @GET @Produces('application/x-ndjson') @StreamBuffer({ size: '64K', overflow: 'fail' })
+  @GET
+  @Produces('application/x-ndjson')
+  @StreamBuffer({ size: '64K', overflow: 'fail' })
   flood(): Multi<string> {
     return multi(
       new Observable<string>((subscriber) => {
@@ -44,7 +56,8 @@ class FloodResource {
 
 @Path('big')
 class BigResource {
-  @GET @Produces('application/x-ndjson')
+  @GET
+  @Produces('application/x-ndjson')
   items(): Multi<{ i: number }> {
     return multi(range(0, 100_000).pipe(map((i) => ({ i }))));
   }
@@ -75,7 +88,11 @@ interface H2Reply {
 }
 
 /** One request on an HTTP/2 session; the whole answer. */
-function h2(session: ClientHttp2Session, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<H2Reply> {
+function h2(
+  session: ClientHttp2Session,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<H2Reply> {
   return new Promise((resolve, reject) => {
     const stream = session.request({ ':path': path, ':method': init.method ?? 'GET', ...init.headers });
     let headers: IncomingHttpHeaders = {};
@@ -127,7 +144,9 @@ describe('TLS with HTTP/2', () => {
   });
 
   it('carries 50 concurrent SSE streams on one session, every one complete, with no connection-specific header', async () => {
-    const streams = await Promise.all(Array.from({ length: 50 }, () => h2(session, '/streams/ticks?count=5&intervalMs=20')));
+    const streams = await Promise.all(
+      Array.from({ length: 50 }, () => h2(session, '/streams/ticks?count=5&intervalMs=20')),
+    );
     for (const stream of streams) {
       expect(stream.headers[':status']).toBe(200);
       expect(stream.body).toBe('data:0\n\ndata:1\n\ndata:2\n\ndata:3\n\ndata:4\n\n');
@@ -156,11 +175,17 @@ describe('TLS with HTTP/2', () => {
   it('answers a multipart upload past its limit with 413, a JSON problem, over HTTP/2', async () => {
     const boundary = 'x-boundary';
     const body = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
       Buffer.alloc(1024 * 1024, 1),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const reply = await h2(session, '/multipart', { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+    const reply = await h2(session, '/multipart', {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
     expect(reply.headers[':status']).toBe(413);
     expect(JSON.parse(reply.body)).toMatchObject({ code: 'RXREST_BODY_TOO_LARGE' });
     for (const name of CONNECTION_HEADERS) expect(reply.headers[name]).toBeUndefined();
@@ -170,13 +195,25 @@ describe('TLS with HTTP/2', () => {
     const boundary = 'x-boundary';
     const body = Buffer.concat([
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="description"\r\n\r\nover h2\r\n`),
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="small.png"\r\nContent-Type: image/png\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="small.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
       Buffer.alloc(10_000, 2),
-      Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="person"\r\nContent-Type: application/json\r\n\r\n{"firstName":"Ada","lastName":"Lovelace"}\r\n--${boundary}--\r\n`),
+      Buffer.from(
+        `\r\n--${boundary}\r\nContent-Disposition: form-data; name="person"\r\nContent-Type: application/json\r\n\r\n{"firstName":"Ada","lastName":"Lovelace"}\r\n--${boundary}--\r\n`,
+      ),
     ]);
-    const upload = await h2(session, '/multipart', { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+    const upload = await h2(session, '/multipart', {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
     expect(upload.headers[':status']).toBe(200);
-    expect(JSON.parse(upload.body)).toEqual({ description: 'over h2', image: { fileName: 'small.png', size: 10_000, contentType: 'image/png' }, person: { firstName: 'Ada', lastName: 'Lovelace' } });
+    expect(JSON.parse(upload.body)).toEqual({
+      description: 'over h2',
+      image: { fileName: 'small.png', size: 10_000, contentType: 'image/png' },
+      person: { firstName: 'Ada', lastName: 'Lovelace' },
+    });
     const array = await h2(session, '/streams/fruits');
     expect(array.headers['content-type']).toContain('application/json');
     expect(JSON.parse(array.body)).toEqual([
@@ -201,8 +238,12 @@ describe('TLS with HTTP/2', () => {
     expect((await h2(session, '/fruits')).headers[':status']).toBe(200);
   });
 
-  it('reads a request body of items and answers item by item over HTTP/2 (the samples\' /streams/uppercase)', async () => {
-    const reply = await h2(session, '/streams/uppercase', { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: '"tls"\n"h2"\n' });
+  it("reads a request body of items and answers item by item over HTTP/2 (the samples' /streams/uppercase)", async () => {
+    const reply = await h2(session, '/streams/uppercase', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: '"tls"\n"h2"\n',
+    });
     expect(reply.headers[':status']).toBe(200);
     expect(reply.body).toBe('"TLS"\n"H2"\n');
   });
@@ -215,16 +256,27 @@ describe('TLS with HTTP/2', () => {
     const page = await h2(session, '/index.html', { headers: { 'accept-encoding': 'gzip' } });
     expect(page.headers['content-encoding']).toBe('gzip');
     const range = await h2(session, '/index.html', { headers: { range: 'bytes=0-4' } });
-    expect([range.headers[':status'], range.body]).toEqual([206, readFileSync(join(samplesDirectory, 'public', 'index.html'), 'utf8').slice(0, 5)]);
+    expect([range.headers[':status'], range.body]).toEqual([
+      206,
+      readFileSync(join(samplesDirectory, 'public', 'index.html'), 'utf8').slice(0, 5),
+    ]);
   });
 });
 
 describe('the plain port with TLS on', () => {
   it('redirects every request to the same path on HTTPS with insecure-requests=redirect (308 keeps the method)', async () => {
-    const server = await build({ 'framework.http.insecure-requests': 'redirect' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const server = await build({ 'framework.http.insecure-requests': 'redirect' }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
     try {
       const reply = await new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
-        httpRequest(`${server.insecure!.url}/fruits?x=1`, { method: 'POST', headers: { host: 'example.test:8080' } }, (res) => resolve({ status: res.statusCode ?? 0, location: res.headers.location }))
+        httpRequest(
+          `${server.insecure!.url}/fruits?x=1`,
+          { method: 'POST', headers: { host: 'example.test:8080' } },
+          (res) => resolve({ status: res.statusCode ?? 0, location: res.headers.location }),
+        )
           .on('error', reject)
           .end();
       });
@@ -235,7 +287,11 @@ describe('the plain port with TLS on', () => {
   });
 
   it('is not opened with insecure-requests=disabled', async () => {
-    const server = await build({ 'framework.http.insecure-requests': 'disabled' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const server = await build({ 'framework.http.insecure-requests': 'disabled' }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
     try {
       expect(server.insecure).toBeUndefined();
       expect(server.url).toMatch(/^https:/);
@@ -271,8 +327,12 @@ describe('shutdown, reload and cleartext HTTP/2', () => {
     const live = { certificate: join(directory, 'live.cert.pem'), key: join(directory, 'live.key.pem') };
     copyFileSync(first.certificate, live.certificate);
     copyFileSync(first.key, live.key);
-    const server = await build({ 'framework.http.ssl.certificate.file': live.certificate, 'framework.http.ssl.certificate.key-file': live.key }).listen({ port: 0, host: '127.0.0.1' });
-    const peer = (session: ClientHttp2Session) => (session.socket as unknown as TLSSocket).getPeerCertificate().fingerprint256;
+    const server = await build({
+      'framework.http.ssl.certificate.file': live.certificate,
+      'framework.http.ssl.certificate.key-file': live.key,
+    }).listen({ port: 0, host: '127.0.0.1' });
+    const peer = (session: ClientHttp2Session) =>
+      (session.socket as unknown as TLSSocket).getPeerCertificate().fingerprint256;
     try {
       const before = connect(server.url, { rejectUnauthorized: false });
       await new Promise((resolve) => before.once('connect', resolve));
@@ -294,7 +354,10 @@ describe('shutdown, reload and cleartext HTTP/2', () => {
   });
 
   it('speaks cleartext HTTP/2 with prior knowledge on the plain port with framework.http.h2c=true', async () => {
-    const server = await RestApplication.build({ classes: [BigResource], overrides: { 'framework.http.h2c': 'true' } }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const server = await RestApplication.build({
+      classes: [BigResource],
+      overrides: { 'framework.http.h2c': 'true' },
+    }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     const session = connect(server.url);
     try {
       const reply = await h2(session, '/big');
@@ -310,10 +373,13 @@ describe('shutdown, reload and cleartext HTTP/2', () => {
 /** The protocol ALPN settles on for a client offering h2 and HTTP/1.1 (`false`: the server took part in none). */
 function negotiated(port: number): Promise<string | false> {
   return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host: '127.0.0.1', port, ALPNProtocols: ['h2', 'http/1.1'], rejectUnauthorized: false }, () => {
-      resolve(socket.alpnProtocol ?? false);
-      socket.end();
-    });
+    const socket = tlsConnect(
+      { host: '127.0.0.1', port, ALPNProtocols: ['h2', 'http/1.1'], rejectUnauthorized: false },
+      () => {
+        resolve(socket.alpnProtocol ?? false);
+        socket.end();
+      },
+    );
     socket.on('error', reject);
   });
 }
@@ -334,10 +400,16 @@ function https1(url: string, options: { ca?: Buffer } = {}): Promise<{ status: n
 
 describe('TLS settings', () => {
   it('speaks only HTTP/1.1 on the TLS port with framework.http.http2=false', async () => {
-    const server = await build({ 'framework.http.http2': 'false' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const server = await build({ 'framework.http.http2': 'false' }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
     try {
       expect(await negotiated(server.port)).toBe('http/1.1');
-      expect((await https1(`${server.url}/big`, { ca: readFileSync(certificate) })).body.split('\n').filter(Boolean)).toHaveLength(100_000);
+      expect(
+        (await https1(`${server.url}/big`, { ca: readFileSync(certificate) })).body.split('\n').filter(Boolean),
+      ).toHaveLength(100_000);
       const on = await build().listen({ port: 0, host: '127.0.0.1', handleSignals: false });
       try {
         expect(await negotiated(on.port)).toBe('h2');
@@ -351,17 +423,28 @@ describe('TLS settings', () => {
 
   it('reads an encrypted key with framework.http.ssl.certificate.key-password, and names the key when the password is wrong', async () => {
     const encrypted = encryptedKey({ certificate, key }, 'open sesame');
-    const server = await build({ 'framework.http.ssl.certificate.key-file': encrypted, 'framework.http.ssl.certificate.key-password': 'open sesame' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const server = await build({
+      'framework.http.ssl.certificate.key-file': encrypted,
+      'framework.http.ssl.certificate.key-password': 'open sesame',
+    }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     try {
       expect((await https1(`${server.url}/fruits`, { ca: readFileSync(certificate) })).status).toBe(200);
     } finally {
       await server.close();
     }
-    const wrong = () => build({ 'framework.http.ssl.certificate.key-file': encrypted, 'framework.http.ssl.certificate.key-password': 'wrong' });
+    const wrong = () =>
+      build({
+        'framework.http.ssl.certificate.key-file': encrypted,
+        'framework.http.ssl.certificate.key-password': 'wrong',
+      });
     expect(wrong).toThrow(ConfigError);
-    expect(wrong).toThrow(`framework.http.ssl.certificate.key-password: "(hidden)" (from configuration) — the password of the encrypted key ${encrypted} (it does not decrypt it)`);
+    expect(wrong).toThrow(
+      `framework.http.ssl.certificate.key-password: "(hidden)" (from configuration) — the password of the encrypted key ${encrypted} (it does not decrypt it)`,
+    );
     expect(wrong).not.toThrow(/wrong/);
-    expect(() => build({ 'framework.http.ssl.certificate.key-file': encrypted })).toThrow(`the password of the encrypted key ${encrypted} (none is set)`);
+    expect(() => build({ 'framework.http.ssl.certificate.key-file': encrypted })).toThrow(
+      `the password of the encrypted key ${encrypted} (none is set)`,
+    );
   });
 });
 
@@ -369,14 +452,23 @@ describe('certificate problems stop the start', () => {
   it('names the key and the file of a certificate that does not exist', () => {
     const missing = join(certificates, 'missing.pem');
     expect(() => build({ 'framework.http.ssl.certificate.file': missing })).toThrow(ConfigError);
-    expect(() => build({ 'framework.http.ssl.certificate.file': missing })).toThrow(`framework.http.ssl.certificate.file: "${missing}" (from configuration) — a readable PEM file (ENOENT)`);
+    expect(() => build({ 'framework.http.ssl.certificate.file': missing })).toThrow(
+      `framework.http.ssl.certificate.file: "${missing}" (from configuration) — a readable PEM file (ENOENT)`,
+    );
   });
 
   it('refuses a key that does not belong to the certificate, and a certificate without a key', () => {
     const other = selfSignedCertificate(certificates, 'other');
-    expect(() => build({ 'framework.http.ssl.certificate.key-file': other.key })).toThrow(/a PEM certificate and the private key that belongs to it/);
+    expect(() => build({ 'framework.http.ssl.certificate.key-file': other.key })).toThrow(
+      /a PEM certificate and the private key that belongs to it/,
+    );
     expect(() =>
-      RestApplication.build({ classes: [BigResource], overrides: { 'framework.http.ssl.certificate.file': certificate } }),
-    ).toThrow('framework.http.ssl.certificate.key-file: "" (from configuration) — set, since framework.http.ssl.certificate.file is (TLS needs both)');
+      RestApplication.build({
+        classes: [BigResource],
+        overrides: { 'framework.http.ssl.certificate.file': certificate },
+      }),
+    ).toThrow(
+      'framework.http.ssl.certificate.key-file: "" (from configuration) — set, since framework.http.ssl.certificate.file is (TLS needs both)',
+    );
   });
 });

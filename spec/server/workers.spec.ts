@@ -25,10 +25,14 @@ interface Program {
 }
 
 function run(env: Record<string, string>): Program {
-  const child = spawn(process.execPath, ['-r', './spec/support/register-ts.js', 'spec/server/programs/cluster-app.ts'], {
-    cwd: root,
-    env: { ...process.env, FRAMEWORK_HTTP_WORKERS: '2', ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', './spec/support/register-ts.js', 'spec/server/programs/cluster-app.ts'],
+    {
+      cwd: root,
+      env: { ...process.env, FRAMEWORK_HTTP_WORKERS: '2', ...env },
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -37,7 +41,10 @@ function run(env: Record<string, string>): Program {
 }
 
 function listening(program: Program): Promise<string> {
-  return until(() => /listening on (http:\/\/\S+) as primary of 2/.exec(program.output())?.[1], `the program to listen:\n${program.output()}`);
+  return until(
+    () => /listening on (http:\/\/\S+) as primary of 2/.exec(program.output())?.[1],
+    `the program to listen:\n${program.output()}`,
+  );
 }
 
 /** GET on a fresh connection (so the primary hands each one to the next worker). */
@@ -107,20 +114,24 @@ describe('framework.http.workers', () => {
     const primary = program.child.pid ?? 0;
     const workers = childPids(primary);
     const streams = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        // Resolved with an object: resolving with the `done` promise itself would wait for the stream's end.
-        new Promise<{ done: Promise<{ body: string; complete: boolean }> }>((resolve, reject) => {
-          get(`${url}/who/ticks`, { agent: false }, (res) => {
-            let body = '';
-            res.setEncoding('utf8');
-            const done = new Promise<{ body: string; complete: boolean }>((finish) => res.on('close', () => finish({ body, complete: res.complete })));
-            res.once('data', (chunk: string) => {
-              body += chunk;
-              res.on('data', (more: string) => (body += more));
-              resolve({ done });
-            });
-          }).on('error', reject);
-        }),
+      Array.from(
+        { length: 20 },
+        () =>
+          // Resolved with an object: resolving with the `done` promise itself would wait for the stream's end.
+          new Promise<{ done: Promise<{ body: string; complete: boolean }> }>((resolve, reject) => {
+            get(`${url}/who/ticks`, { agent: false }, (res) => {
+              let body = '';
+              res.setEncoding('utf8');
+              const done = new Promise<{ body: string; complete: boolean }>((finish) =>
+                res.on('close', () => finish({ body, complete: res.complete })),
+              );
+              res.once('data', (chunk: string) => {
+                body += chunk;
+                res.on('data', (more: string) => (body += more));
+                resolve({ done });
+              });
+            }).on('error', reject);
+          }),
       ),
     );
     const started = Date.now();
@@ -146,8 +157,15 @@ describe('framework.http.workers with TLS', () => {
   afterEach(() => program?.child.kill('SIGKILL'));
 
   it('serves HTTPS and HTTP/2 from every worker, the primary naming the TLS URL', async () => {
-    program = run({ FRAMEWORK_HTTP_SSL_CERTIFICATE_FILE: certificate.certificate, FRAMEWORK_HTTP_SSL_CERTIFICATE_KEY_FILE: certificate.key, FRAMEWORK_HTTP_SSL_PORT: '0' });
-    const url = await until(() => /listening on (https:\/\/\S+) as primary of 2/.exec(program?.output() ?? '')?.[1], 'the program to listen over TLS');
+    program = run({
+      FRAMEWORK_HTTP_SSL_CERTIFICATE_FILE: certificate.certificate,
+      FRAMEWORK_HTTP_SSL_CERTIFICATE_KEY_FILE: certificate.key,
+      FRAMEWORK_HTTP_SSL_PORT: '0',
+    });
+    const url = await until(
+      () => /listening on (https:\/\/\S+) as primary of 2/.exec(program?.output() ?? '')?.[1],
+      'the program to listen over TLS',
+    );
     const workers = childPids(program.child.pid ?? 0);
     const pids = new Set<string>();
     for (let attempt = 0; attempt < 20 && pids.size < 2; attempt++) {
@@ -173,11 +191,17 @@ describe('SIGHUP to the primary of workers with TLS', () => {
   async function session(url: string): Promise<{ pid: string; fingerprint: string; session: ClientHttp2Session }> {
     const opened = connect(url, { rejectUnauthorized: false });
     const pid = await ask(opened);
-    return { pid, fingerprint: (opened.socket as unknown as TLSSocket).getPeerCertificate().fingerprint256, session: opened };
+    return {
+      pid,
+      fingerprint: (opened.socket as unknown as TLSSocket).getPeerCertificate().fingerprint256,
+      session: opened,
+    };
   }
 
   /** A session on each of the two workers (others opened on the way are closed). */
-  async function onEveryWorker(url: string): Promise<Map<string, { fingerprint: string; session: ClientHttp2Session }>> {
+  async function onEveryWorker(
+    url: string,
+  ): Promise<Map<string, { fingerprint: string; session: ClientHttp2Session }>> {
     const byPid = new Map<string, { fingerprint: string; session: ClientHttp2Session }>();
     for (let attempt = 0; attempt < 20 && byPid.size < 2; attempt++) {
       const opened = await session(url);
@@ -193,8 +217,15 @@ describe('SIGHUP to the primary of workers with TLS', () => {
     const live = { certificate: join(directory, 'live.cert.pem'), key: join(directory, 'live.key.pem') };
     copyFileSync(first.certificate, live.certificate);
     copyFileSync(first.key, live.key);
-    program = run({ FRAMEWORK_HTTP_SSL_CERTIFICATE_FILE: live.certificate, FRAMEWORK_HTTP_SSL_CERTIFICATE_KEY_FILE: live.key, FRAMEWORK_HTTP_SSL_PORT: '0' });
-    const url = await until(() => /listening on (https:\/\/\S+) as primary of 2/.exec(program?.output() ?? '')?.[1], 'the program to listen over TLS');
+    program = run({
+      FRAMEWORK_HTTP_SSL_CERTIFICATE_FILE: live.certificate,
+      FRAMEWORK_HTTP_SSL_CERTIFICATE_KEY_FILE: live.key,
+      FRAMEWORK_HTTP_SSL_PORT: '0',
+    });
+    const url = await until(
+      () => /listening on (https:\/\/\S+) as primary of 2/.exec(program?.output() ?? '')?.[1],
+      'the program to listen over TLS',
+    );
     const workers = new Set(childPids(program.child.pid ?? 0).map(String));
     const before = await onEveryWorker(url);
     expect(new Set(before.keys())).toEqual(workers);
@@ -203,7 +234,10 @@ describe('SIGHUP to the primary of workers with TLS', () => {
     copyFileSync(second.certificate, live.certificate);
     copyFileSync(second.key, live.key);
     program.child.kill('SIGHUP');
-    await until(() => (program!.output().match(/TLS certificate reloaded/g)?.length ?? 0) >= 2 || undefined, `both workers to reload:\n${program.output()}`);
+    await until(
+      () => (program!.output().match(/TLS certificate reloaded/g)?.length ?? 0) >= 2 || undefined,
+      `both workers to reload:\n${program.output()}`,
+    );
 
     expect(program.child.exitCode).toBeNull();
     expect(new Set(childPids(program.child.pid ?? 0).map(String))).toEqual(workers);
@@ -223,7 +257,10 @@ describe('SIGHUP to the primary of workers with TLS', () => {
     program = run({});
     const url = await listening(program);
     program.child.kill('SIGHUP');
-    await until(() => /SIGHUP received: passed on to 2 workers/.test(program!.output()) || undefined, 'the primary to pass SIGHUP on');
+    await until(
+      () => /SIGHUP received: passed on to 2 workers/.test(program!.output()) || undefined,
+      'the primary to pass SIGHUP on',
+    );
     expect((await text(`${url}/who`)).status).toBe(200);
     expect(program.child.exitCode).toBeNull();
     program.child.kill('SIGTERM');

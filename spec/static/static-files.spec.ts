@@ -25,8 +25,13 @@ class TakenResource {
   }
 }
 
-const app = RestApplication.build({ classes: [TakenResource], directory: root, config: resolveConfig({ overrides: { 'framework.http.static.directory': join(root, 'public') } }) });
-const get = (path: string, headers: Record<string, string> = {}) => app.fetch(new Request(`http://localhost${path}`, { headers }));
+const app = RestApplication.build({
+  classes: [TakenResource],
+  directory: root,
+  config: resolveConfig({ overrides: { 'framework.http.static.directory': join(root, 'public') } }),
+});
+const get = (path: string, headers: Record<string, string> = {}) =>
+  app.fetch(new Request(`http://localhost${path}`, { headers }));
 
 describe('StaticFiles', () => {
   it('serves files with type, validators and index.html for directories', async () => {
@@ -50,7 +55,13 @@ describe('StaticFiles', () => {
   });
 
   it('never serves outside the directory, whatever the encoding', async () => {
-    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%2E%2E%5Csecret.txt', '/a/%252e%252e/secret.txt']) {
+    for (const path of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/..%2fsecret.txt',
+      '/%2E%2E%5Csecret.txt',
+      '/a/%252e%252e/secret.txt',
+    ]) {
       expect((await get(path)).status).toBe(404);
     }
   });

@@ -8,7 +8,8 @@ function arrayBacklog(budget: number, policy: OverflowPolicy): Backlog {
 
 const drain = (backlog: Backlog) => {
   let out = '';
-  for (let frame = backlog.shift(); frame !== undefined; frame = backlog.shift()) out += typeof frame === 'string' ? frame : Buffer.from(frame).toString();
+  for (let frame = backlog.shift(); frame !== undefined; frame = backlog.shift())
+    out += typeof frame === 'string' ? frame : Buffer.from(frame).toString();
   return out;
 };
 
@@ -18,7 +19,9 @@ describe('Backlog', () => {
     backlog.push('1234567890', 0);
     backlog.push('1234567890', 0);
     expect(() => backlog.push('1', 0)).toThrow(StreamOverflowError);
-    expect(() => backlog.push('1', 0)).toThrow(/more than 20 ahead of its client \(framework\.rest\.stream\.buffer-size/);
+    expect(() => backlog.push('1', 0)).toThrow(
+      /more than 20 ahead of its client \(framework\.rest\.stream\.buffer-size/,
+    );
   });
 
   it('counts what the socket already holds against the budget', () => {

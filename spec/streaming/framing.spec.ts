@@ -28,7 +28,11 @@ describe('framingFor', () => {
 
 describe('isStreamingType', () => {
   it('recognises SSE, the NDJSON family and JSON text sequences only', () => {
-    expect(['text/event-stream', 'application/x-ndjson;charset=UTF-8', 'application/jsonl', 'application/json-seq'].every(isStreamingType)).toBe(true);
+    expect(
+      ['text/event-stream', 'application/x-ndjson;charset=UTF-8', 'application/jsonl', 'application/json-seq'].every(
+        isStreamingType,
+      ),
+    ).toBe(true);
     expect(isStreamingType('application/json')).toBe(false);
   });
 });

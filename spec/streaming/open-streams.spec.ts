@@ -9,19 +9,30 @@ let finalized = 0;
 
 @Path('live')
 class LiveResource {
-  @GET @Path('sse') @Produces('text/event-stream')
+  @GET
+  @Path('sse')
+  @Produces('text/event-stream')
   sse(): Multi<number> {
     return multi(interval(20).pipe(finalize(() => finalized++)));
   }
 
-  @GET @Path('endless') @Produces('application/json')
+  @GET
+  @Path('endless')
+  @Produces('application/json')
   endless(): Multi<number> {
     return multi(interval(20));
   }
 
-  @GET @Path('finite') @Produces('application/x-ndjson')
+  @GET
+  @Path('finite')
+  @Produces('application/x-ndjson')
   finite(): Multi<number> {
-    return multi(interval(20).pipe(take(15), map((i) => i)));
+    return multi(
+      interval(20).pipe(
+        take(15),
+        map((i) => i),
+      ),
+    );
   }
 }
 
@@ -74,13 +85,21 @@ describe('shutting down with open streams', () => {
   });
 
   it('closes at once when only SSE streams are open', async () => {
-    const server = await buildApp([LiveResource], { 'framework.rest.sse.keep-alive': 0 }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const server = await buildApp([LiveResource], { 'framework.rest.sse.keep-alive': 0 }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
     const sse = await Promise.all(Array.from({ length: 50 }, () => open(server, '/live/sse')));
     const before = finalized;
     const started = Date.now();
     await server.close();
     expect(finalized - before).toBe(50);
     expect(Date.now() - started).toBeLessThan(500);
-    expect((await Promise.all(sse.map((opened) => opened.done))).every((stream) => stream.complete && stream.body.endsWith('retry:1000\n\n'))).toBe(true);
+    expect(
+      (await Promise.all(sse.map((opened) => opened.done))).every(
+        (stream) => stream.complete && stream.body.endsWith('retry:1000\n\n'),
+      ),
+    ).toBe(true);
   });
 });

@@ -1,6 +1,15 @@
 import { get, type IncomingMessage } from 'node:http';
 import { finalize, Observable } from 'rxjs';
-import { GET, Path, Produces, StreamBuffer, multi, type Multi, type OverflowPolicy, type RunningServer } from '../../lib';
+import {
+  GET,
+  Path,
+  Produces,
+  StreamBuffer,
+  multi,
+  type Multi,
+  type OverflowPolicy,
+  type RunningServer,
+} from '../../lib';
 import { buildApp } from '../support/app';
 
 // 40,000 items of about 1 KB: 40 MB, far more than the socket buffers between server and client hold.
@@ -39,27 +48,41 @@ let returned = 0;
 
 @Path('slow')
 class SlowResource {
-  @GET @Path('fail') @Produces('application/x-ndjson') @StreamBuffer({ size: BUFFER, overflow: 'fail' })
+  @GET
+  @Path('fail')
+  @Produces('application/x-ndjson')
+  @StreamBuffer({ size: BUFFER, overflow: 'fail' })
   fail(): Multi<unknown> {
     return fast('fail');
   }
 
-  @GET @Path('drop-oldest') @Produces('application/x-ndjson') @StreamBuffer({ size: BUFFER, overflow: 'drop-oldest' })
+  @GET
+  @Path('drop-oldest')
+  @Produces('application/x-ndjson')
+  @StreamBuffer({ size: BUFFER, overflow: 'drop-oldest' })
   dropOldest(): Multi<unknown> {
     return fast('drop-oldest');
   }
 
-  @GET @Path('drop-newest') @Produces('application/x-ndjson') @StreamBuffer({ size: BUFFER, overflow: 'drop-newest' })
+  @GET
+  @Path('drop-newest')
+  @Produces('application/x-ndjson')
+  @StreamBuffer({ size: BUFFER, overflow: 'drop-newest' })
   dropNewest(): Multi<unknown> {
     return fast('drop-newest');
   }
 
-  @GET @Path('latest') @Produces('application/x-ndjson') @StreamBuffer({ size: BUFFER, overflow: 'latest' })
+  @GET
+  @Path('latest')
+  @Produces('application/x-ndjson')
+  @StreamBuffer({ size: BUFFER, overflow: 'latest' })
   latest(): Multi<unknown> {
     return fast('latest');
   }
 
-  @GET @Path('pulled') @Produces('application/x-ndjson')
+  @GET
+  @Path('pulled')
+  @Produces('application/x-ndjson')
   async *pulled(): AsyncGenerator<{ i: number; pad: string }> {
     try {
       for (let i = 0; ; i++) {
@@ -74,7 +97,11 @@ class SlowResource {
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await buildApp([SlowResource], { 'framework.rest.sse.keep-alive': 0 }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  server = await buildApp([SlowResource], { 'framework.rest.sse.keep-alive': 0 }).listen({
+    port: 0,
+    host: '127.0.0.1',
+    handleSignals: false,
+  });
 });
 afterAll(() => server.close());
 

@@ -6,14 +6,23 @@ import { buildApp, call } from '../support/app';
 @Path('sse')
 class SseResource {
   /** Resumes after the `Last-Event-ID` a reconnecting EventSource sends. */
-  @GET @Path('resume') @Produces('text/event-stream')
+  @GET
+  @Path('resume')
+  @Produces('text/event-stream')
   resume(@HeaderParam('Last-Event-ID') lastEventId?: string): Multi<unknown> {
     const from = lastEventId === undefined ? 0 : Number(lastEventId) + 1;
-    return multi(interval(0).pipe(take(3), map((i) => sseEvent({ id: String(from + i), data: `item ${from + i}` }))));
+    return multi(
+      interval(0).pipe(
+        take(3),
+        map((i) => sseEvent({ id: String(from + i), data: `item ${from + i}` })),
+      ),
+    );
   }
 
   /** One item, then silent for 300 ms, so keep-alive comments are due. */
-  @GET @Path('quiet') @Produces('text/event-stream')
+  @GET
+  @Path('quiet')
+  @Produces('text/event-stream')
   quiet(): Multi<string> {
     return multi(concat(of('first'), timer(300).pipe(map(() => 'done'))));
   }
@@ -23,7 +32,9 @@ describe('SSE end to end', () => {
   const app = buildApp([SseResource], { 'framework.rest.sse.keep-alive': '0' });
 
   it('reads Last-Event-ID as a header parameter', async () => {
-    expect(await (await call(app, '/sse/resume')).text()).toBe('id:0\ndata:item 0\n\nid:1\ndata:item 1\n\nid:2\ndata:item 2\n\n');
+    expect(await (await call(app, '/sse/resume')).text()).toBe(
+      'id:0\ndata:item 0\n\nid:1\ndata:item 1\n\nid:2\ndata:item 2\n\n',
+    );
     const resumed = await call(app, '/sse/resume', { headers: { 'last-event-id': '41' } });
     expect(await resumed.text()).toBe('id:42\ndata:item 42\n\nid:43\ndata:item 43\n\nid:44\ndata:item 44\n\n');
   });
@@ -48,7 +59,9 @@ describe('SSE end to end', () => {
 
 describe('formatSseEvent', () => {
   it('writes comment, id, event, retry and data fields in order, one data line per line', () => {
-    expect(formatSseEvent({ comment: 'c', id: '7', event: 'e', retry: 100, data: 'x' }, 'a\r\nb\rc\nd')).toBe(':c\nid:7\nevent:e\nretry:100\ndata:a\ndata:b\ndata:c\ndata:d\n\n');
+    expect(formatSseEvent({ comment: 'c', id: '7', event: 'e', retry: 100, data: 'x' }, 'a\r\nb\rc\nd')).toBe(
+      ':c\nid:7\nevent:e\nretry:100\ndata:a\ndata:b\ndata:c\ndata:d\n\n',
+    );
   });
 
   it('strips line breaks from id and event so a value cannot start a new field', () => {
@@ -75,7 +88,13 @@ describe('looksLikeSseEvent', () => {
     expect(looksLikeSseEvent({ id: 'x' })).toBe(false);
     expect(looksLikeSseEvent({ data: 1, name: 'x' })).toBe(false);
     expect(looksLikeSseEvent([])).toBe(false);
-    expect(looksLikeSseEvent(new (class { data = 1; })())).toBe(false);
+    expect(
+      looksLikeSseEvent(
+        new (class {
+          data = 1;
+        })(),
+      ),
+    ).toBe(false);
     expect(isSseEvent(sseEvent({ id: 'x' }))).toBe(true);
     expect(isSseEvent({ data: 1 })).toBe(false);
   });

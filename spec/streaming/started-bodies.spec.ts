@@ -2,7 +2,16 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { interval, map, finalize } from 'rxjs';
-import { GET, Path, Produces, RequestContext, ResponseContext, ServerResponseFilter, multi, type Multi } from '../../lib';
+import {
+  GET,
+  Path,
+  Produces,
+  RequestContext,
+  ResponseContext,
+  ServerResponseFilter,
+  multi,
+  type Multi,
+} from '../../lib';
 import { buildApp, call } from '../support/app';
 import { tempDir } from '../support/temp-dir';
 
@@ -22,12 +31,21 @@ class Replacing {
 
 @Path('started')
 class StartedResource {
-  @GET @Path('observable') @Produces('text/event-stream')
+  @GET
+  @Path('observable')
+  @Produces('text/event-stream')
   observable(): Multi<string> {
-    return multi(interval(1).pipe(map(String), finalize(() => state.finalized++)));
+    return multi(
+      interval(1).pipe(
+        map(String),
+        finalize(() => state.finalized++),
+      ),
+    );
   }
 
-  @GET @Path('iterable') @Produces('application/x-ndjson')
+  @GET
+  @Path('iterable')
+  @Produces('application/x-ndjson')
   async *iterable(): AsyncGenerator<number> {
     try {
       for (let i = 0; ; i++) {
@@ -39,7 +57,8 @@ class StartedResource {
     }
   }
 
-  @GET @Path('handle')
+  @GET
+  @Path('handle')
   async handle(): Promise<FileHandle> {
     const handle = await open(file);
     state.handles.push(handle);

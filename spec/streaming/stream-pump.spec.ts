@@ -14,7 +14,12 @@ const items = (count: number) => count * (BIG.length + 1);
 const KEEP_ALIVE = ':\n\n';
 
 /** The chunks a pump writes, as one letter each ('k' for keep-alive), completing on end, erroring on abort. */
-function pumped(source: Observable<string>, mediaType: string, settings: { bufferSize?: number; overflow?: OverflowPolicy; keepAliveMs?: number }, drained?: Observable<unknown>): Observable<string> {
+function pumped(
+  source: Observable<string>,
+  mediaType: string,
+  settings: { bufferSize?: number; overflow?: OverflowPolicy; keepAliveMs?: number },
+  drained?: Observable<unknown>,
+): Observable<string> {
   return new Observable<string>((out) => {
     let paused = drained !== undefined;
     let onReady: (() => void) | undefined;
@@ -31,7 +36,12 @@ function pumped(source: Observable<string>, mediaType: string, settings: { buffe
       abort: () => out.error('aborted'),
       onClose: () => undefined,
     };
-    const pump = createPump({ kind: 'push', observable: source }, framingFor(mediaType), { bufferSize: items(2), overflow: 'fail', keepAliveMs: 0, ...settings }, () => undefined);
+    const pump = createPump(
+      { kind: 'push', observable: source },
+      framingFor(mediaType),
+      { bufferSize: items(2), overflow: 'fail', keepAliveMs: 0, ...settings },
+      () => undefined,
+    );
     void pump.prime()?.catch(() => undefined);
     pump.attach(sink);
     const drainedSubscription = drained?.subscribe(() => {
@@ -56,7 +66,11 @@ describe('createPump (an Observable)', () => {
   it('fails the stream and unsubscribes the source when a fail stream gets past its byte budget', () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold(SOURCE, { a: big('a'), b: big('b'), c: big('c'), d: big('d'), e: big('e'), f: big('f') });
-      expectObservable(pumped(source, 'text/plain', { overflow: 'fail' }, cold(DRAINED))).toBe('-a-----#', { a: 'a' }, 'aborted');
+      expectObservable(pumped(source, 'text/plain', { overflow: 'fail' }, cold(DRAINED))).toBe(
+        '-a-----#',
+        { a: 'a' },
+        'aborted',
+      );
       expectSubscriptions(source.subscriptions).toBe('^------!');
     });
   });

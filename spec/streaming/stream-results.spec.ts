@@ -1,100 +1,165 @@
 import { Observable, interval, map, of, range, throwError, finalize } from 'rxjs';
-import { GET, Multi, Path, Produces, RestApplication, RestMulti, StreamBuffer, multi, resolveConfig, sseEvent } from '../../lib';
+import {
+  GET,
+  Multi,
+  Path,
+  Produces,
+  RestApplication,
+  RestMulti,
+  StreamBuffer,
+  multi,
+  resolveConfig,
+  sseEvent,
+} from '../../lib';
 
 let finalized = 0;
 
 @Path('s')
 class StreamSpecResource {
-  @GET @Path('items') @Produces('application/json', 'application/x-ndjson', 'text/event-stream', 'text/plain')
+  @GET
+  @Path('items')
+  @Produces('application/json', 'application/x-ndjson', 'text/event-stream', 'text/plain')
   items(): Multi<unknown> {
     return multi(of({ name: 'hello' }, { name: 'stef' }));
   }
 
-  @GET @Path('empty')
+  @GET
+  @Path('empty')
   empty(): RestMulti<unknown> {
     return RestMulti.fromMulti(multi(of())).status(222).header('foo', 'bar');
   }
 
-  @GET @Path('default')
+  @GET
+  @Path('default')
   byDefault(): Multi<number> {
     return multi(of(1, 2, 3));
   }
 
-  @GET @Path('events') @Produces('text/event-stream')
+  @GET
+  @Path('events')
+  @Produces('text/event-stream')
   events(): Multi<unknown> {
-    return multi(of(sseEvent({ comment: 'dummy' }), sseEvent({ id: 'one', event: 'eins', data: 'uno' }), 'two\nlines', { n: 1 }));
+    return multi(
+      of(sseEvent({ comment: 'dummy' }), sseEvent({ id: 'one', event: 'eins', data: 'uno' }), 'two\nlines', { n: 1 }),
+    );
   }
 
-  @GET @Path('early-error') @Produces('text/event-stream')
+  @GET
+  @Path('early-error')
+  @Produces('text/event-stream')
   earlyError(): Multi<string> {
     return multi(throwError(() => new Error('secret detail')));
   }
 
-  @GET @Path('late-error') @Produces('text/event-stream')
+  @GET
+  @Path('late-error')
+  @Produces('text/event-stream')
   lateError(): Multi<string> {
-    return multi(new Observable<string>((s) => (s.next('a'), setTimeout(() => s.error(new Error('secret detail')), 5), undefined)));
+    return multi(
+      new Observable<string>((s) => (s.next('a'), setTimeout(() => s.error(new Error('secret detail')), 5), undefined)),
+    );
   }
 
-  @GET @Path('late-error-json') @Produces('application/x-ndjson')
+  @GET
+  @Path('late-error-json')
+  @Produces('application/x-ndjson')
   lateErrorJson(): Multi<string> {
-    return multi(new Observable<string>((s) => (s.next('a'), setTimeout(() => s.error(new Error('secret detail')), 5), undefined)));
+    return multi(
+      new Observable<string>((s) => (s.next('a'), setTimeout(() => s.error(new Error('secret detail')), 5), undefined)),
+    );
   }
 
-  @GET @Path('generator') @Produces('application/x-ndjson')
+  @GET
+  @Path('generator')
+  @Produces('application/x-ndjson')
   async *generator(): AsyncGenerator<number> {
     yield 1;
     yield 2;
   }
 
-  @GET @Path('plain-observable') @Produces('text/event-stream')
+  @GET
+  @Path('plain-observable')
+  @Produces('text/event-stream')
   plainObservable(): Observable<string> {
     return of('x', 'y');
   }
 
-  @GET @Path('endless') @Produces('text/event-stream')
+  @GET
+  @Path('endless')
+  @Produces('text/event-stream')
   endless(): Multi<string> {
-    return multi(interval(5).pipe(map(String), finalize(() => finalized++)));
+    return multi(
+      interval(5).pipe(
+        map(String),
+        finalize(() => finalized++),
+      ),
+    );
   }
 
-  @GET @Path('bytes') @Produces('application/octet-stream')
+  @GET
+  @Path('bytes')
+  @Produces('application/octet-stream')
   bytes(): ReadableStream<Uint8Array> {
-    return new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array([65, 66])), c.enqueue(new Uint8Array([67])), c.close()) });
+    return new ReadableStream({
+      start: (c) => (c.enqueue(new Uint8Array([65, 66])), c.enqueue(new Uint8Array([67])), c.close()),
+    });
   }
 
-  @GET @Path('set') @Produces('application/x-ndjson')
+  @GET
+  @Path('set')
+  @Produces('application/x-ndjson')
   set(): Multi<string> {
     return multi.from(new Set(['a', 'b', 'a', 'c']));
   }
 
-  @GET @Path('map-values') @Produces('application/json')
+  @GET
+  @Path('map-values')
+  @Produces('application/json')
   mapValues(): Multi<number> {
-    return Multi.from(new Map([['one', 1], ['two', 2]]).values());
+    return Multi.from(
+      new Map([
+        ['one', 1],
+        ['two', 2],
+      ]).values(),
+    );
   }
 
-  @GET @Path('sync-generator') @Produces('application/json')
+  @GET
+  @Path('sync-generator')
+  @Produces('application/json')
   *syncGenerator(): Generator<number> {
     yield 1;
     yield 2;
   }
 
-  @GET @Path('bigints') @Produces('application/json')
+  @GET
+  @Path('bigints')
+  @Produces('application/json')
   bigints(): Multi<unknown> {
     return multi(range(0, 600).pipe(map((i) => (i === 550 ? { big: 2n ** 64n } : i))));
   }
 
-  @GET @Path('json-seq') @Produces('application/json-seq')
+  @GET
+  @Path('json-seq')
+  @Produces('application/json-seq')
   jsonSeq(): Multi<unknown> {
     return multi(of({ a: 1 }, 'b'));
   }
 
-  @GET @Path('five-thousand') @Produces('application/x-ndjson')
+  @GET
+  @Path('five-thousand')
+  @Produces('application/x-ndjson')
   fiveThousand(): Multi<number> {
     return multi(range(0, 5000));
   }
 }
 
-const app = RestApplication.build({ classes: [StreamSpecResource], config: resolveConfig({ overrides: { 'framework.rest.sse.keep-alive': '0' } }) });
-const get = (path: string, accept = '*/*') => app.fetch(new Request(`http://localhost${path}`, { headers: { accept } }));
+const app = RestApplication.build({
+  classes: [StreamSpecResource],
+  config: resolveConfig({ overrides: { 'framework.rest.sse.keep-alive': '0' } }),
+});
+const get = (path: string, accept = '*/*') =>
+  app.fetch(new Request(`http://localhost${path}`, { headers: { accept } }));
 
 describe('stream results', () => {
   it('frames a Multi as a JSON array, NDJSON, SSE or raw chunks by Accept', async () => {
@@ -119,7 +184,9 @@ describe('stream results', () => {
   });
 
   it('writes SSE events with comment, id, event and one data line per line', async () => {
-    expect(await (await get('/s/events')).text()).toBe(':dummy\n\nid:one\nevent:eins\ndata:uno\n\ndata:two\ndata:lines\n\ndata:{"n":1}\n\n');
+    expect(await (await get('/s/events')).text()).toBe(
+      ':dummy\n\nid:one\nevent:eins\ndata:uno\n\ndata:two\ndata:lines\n\ndata:{"n":1}\n\n',
+    );
   });
 
   it('maps an error before the first item like any error', async () => {
@@ -187,13 +254,16 @@ describe('stream budgets', () => {
   it('refuses a @StreamBuffer size below 16K when the class is defined, naming the class, the method and the new meaning', () => {
     expect(() => {
       class Legacy {
-        @GET @StreamBuffer({ size: 1024 })
+        @GET
+        @StreamBuffer({ size: 1024 })
         items(): Multi<number> {
           return multi(of(1));
         }
       }
       return Legacy;
-    }).toThrow('@StreamBuffer on Legacy.items: A stream buffer size must be at least 16K, a byte budget such as 64M, no longer a count of items; got 1024');
+    }).toThrow(
+      '@StreamBuffer on Legacy.items: A stream buffer size must be at least 16K, a byte budget such as 64M, no longer a count of items; got 1024',
+    );
   });
 
   it('reads sizes as text and refuses a RestMulti budget below 16K', () => {

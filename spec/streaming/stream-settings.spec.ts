@@ -11,7 +11,8 @@ let produced = 0;
 @Path('endless')
 class EndlessResource {
   /** Numbered lines of about 1 KB, 64 per event-loop turn, for as long as someone listens. */
-  @GET @Produces('application/x-ndjson')
+  @GET
+  @Produces('application/x-ndjson')
   numbers(): Multi<{ n: number; pad: string }> {
     return multi(
       new Observable<{ n: number; pad: string }>((subscriber) => {
@@ -33,11 +34,17 @@ class EndlessResource {
 
 async function serve(overflow: string): Promise<RunningServer> {
   const overrides = { 'framework.rest.stream.buffer-size': '64K', 'framework.rest.stream.overflow': overflow };
-  return RestApplication.build({ classes: [EndlessResource], overrides }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  return RestApplication.build({ classes: [EndlessResource], overrides }).listen({
+    port: 0,
+    host: '127.0.0.1',
+    handleSignals: false,
+  });
 }
 
 /** Opens the stream and stops reading it at once; `read()` later takes up to `bytes` more. */
-function paused(server: RunningServer): Promise<{ req: ClientRequest; res: IncomingMessage; read(bytes: number): Promise<string> }> {
+function paused(
+  server: RunningServer,
+): Promise<{ req: ClientRequest; res: IncomingMessage; read(bytes: number): Promise<string> }> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.url}/endless`, { agent: false }, (res) => {
       res.pause();

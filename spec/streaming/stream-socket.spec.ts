@@ -4,7 +4,11 @@ import type { RunningServer } from '../../lib';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await buildSamples({ 'framework.rest.sse.keep-alive': '0' }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  server = await buildSamples({ 'framework.rest.sse.keep-alive': '0' }).listen({
+    port: 0,
+    host: '127.0.0.1',
+    handleSignals: false,
+  });
 });
 afterAll(() => server.close());
 

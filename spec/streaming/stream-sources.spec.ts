@@ -49,11 +49,32 @@ const counted = (kind: string) => (source: Observable<Item>) =>
 
 /** The sources a handler may return, by name; each produces items `{ i }` for i = 0..n-1. */
 const SOURCES: Record<string, (n: number) => unknown> = {
-  range: (n) => multi(range(0, n).pipe(map((i) => ({ i })), counted('range'))),
+  range: (n) =>
+    multi(
+      range(0, n).pipe(
+        map((i) => ({ i })),
+        counted('range'),
+      ),
+    ),
   'from-array': (n) => multi(from(Array.from({ length: n }, (_, i) => ({ i }))).pipe(counted('from-array'))),
-  'from-async-generator': (n) => multi(from(asyncItems('from-async-generator-inner', n)).pipe(counted('from-async-generator'))),
-  'asap-interval': (n) => multi(interval(0, asapScheduler).pipe(take(n), map((i) => ({ i })), counted('asap-interval'))),
-  interval: (n) => multi(interval(1).pipe(take(n), map((i) => ({ i })), counted('interval'))),
+  'from-async-generator': (n) =>
+    multi(from(asyncItems('from-async-generator-inner', n)).pipe(counted('from-async-generator'))),
+  'asap-interval': (n) =>
+    multi(
+      interval(0, asapScheduler).pipe(
+        take(n),
+        map((i) => ({ i })),
+        counted('asap-interval'),
+      ),
+    ),
+  interval: (n) =>
+    multi(
+      interval(1).pipe(
+        take(n),
+        map((i) => ({ i })),
+        counted('interval'),
+      ),
+    ),
   generator: (n) => syncItems('generator', n),
   'multi-from-array': (n) => multi.from(Array.from({ length: n }, (_, i) => ({ i }))),
   'multi-from-generator': (n) => multi.from(syncItems('multi-from-generator', n)),
@@ -63,7 +84,9 @@ const SOURCES: Record<string, (n: number) => unknown> = {
 
 @Path('sources')
 class SourcesResource {
-  @GET @Path('{kind}') @Produces('text/event-stream', 'application/x-ndjson', 'application/json', 'text/plain')
+  @GET
+  @Path('{kind}')
+  @Produces('text/event-stream', 'application/x-ndjson', 'application/json', 'text/plain')
   stream(@RestPath() kind: string, @RestQuery() n: number): unknown {
     return SOURCES[kind](n);
   }
@@ -99,12 +122,18 @@ function parse(type: FramingType, body: string): number[] {
 /** Checks that `items` are exactly 0..n-1 in order, naming the first place they are not (jest's toEqual is slow at this size). */
 function expectSequence(items: number[], n: number): void {
   const wrong = items.findIndex((value, k) => value !== k);
-  expect({ count: items.length, firstWrong: wrong === -1 ? undefined : { at: wrong, value: items[wrong] } }).toEqual({ count: n, firstWrong: undefined });
+  expect({ count: items.length, firstWrong: wrong === -1 ? undefined : { at: wrong, value: items[wrong] } }).toEqual({
+    count: n,
+    firstWrong: undefined,
+  });
 }
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await buildApp([SourcesResource], { 'framework.rest.sse.keep-alive': 0, 'framework.metrics.enabled': true }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  server = await buildApp([SourcesResource], {
+    'framework.rest.sse.keep-alive': 0,
+    'framework.metrics.enabled': true,
+  }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
 });
 afterAll(() => server.close());
 
@@ -119,28 +148,40 @@ interface Read {
  * GETs `path` over a fresh connection. `bytesPerSecond` paces the reading (the socket fills and the
  * server must wait); `stopAfter` destroys the connection once that many bytes came.
  */
-function read(path: string, accept: string, options: { bytesPerSecond?: number; stopAfter?: number } = {}): Promise<Read> {
+function read(
+  path: string,
+  accept: string,
+  options: { bytesPerSecond?: number; stopAfter?: number } = {},
+): Promise<Read> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, agent: false, headers: { accept } }, (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let length = 0;
-      const done = (complete: boolean) =>
-        resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8'), complete });
-      res.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        length += chunk.length;
-        if (options.stopAfter !== undefined && length >= options.stopAfter) {
-          req.destroy();
-          return done(false);
-        }
-        if (options.bytesPerSecond) {
-          res.pause();
-          setTimeout(() => res.resume(), (chunk.length / options.bytesPerSecond) * 1000);
-        }
-      });
-      res.on('end', () => done(res.complete));
-      res.on('error', () => undefined);
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, agent: false, headers: { accept } },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let length = 0;
+        const done = (complete: boolean) =>
+          resolve({
+            status: res.statusCode ?? 0,
+            type: res.headers['content-type'],
+            body: Buffer.concat(chunks).toString('utf8'),
+            complete,
+          });
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          length += chunk.length;
+          if (options.stopAfter !== undefined && length >= options.stopAfter) {
+            req.destroy();
+            return done(false);
+          }
+          if (options.bytesPerSecond) {
+            res.pause();
+            setTimeout(() => res.resume(), (chunk.length / options.bytesPerSecond) * 1000);
+          }
+        });
+        res.on('end', () => done(res.complete));
+        res.on('error', () => undefined);
+      },
+    );
     req.on('error', (error) => (options.stopAfter === undefined ? reject(error) : undefined));
     req.end();
   });
@@ -153,7 +194,12 @@ async function activeStreams(): Promise<number> {
 }
 
 /** How each framing's body starts. */
-const FIRST_FRAME: Record<FramingType, string> = { 'text/event-stream': 'data:{"i":0}\n\n', 'application/x-ndjson': '{"i":0}\n', 'application/json': '[{"i":0},', 'text/plain': '{"i":0}{"i":1}' };
+const FIRST_FRAME: Record<FramingType, string> = {
+  'text/event-stream': 'data:{"i":0}\n\n',
+  'application/x-ndjson': '{"i":0}\n',
+  'application/json': '[{"i":0},',
+  'text/plain': '{"i":0}{"i":1}',
+};
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -179,36 +225,43 @@ describe('every stream source through every framing, over a real socket', () => 
     it('a slow client (about 1 MB/s) gets every item of every source', async () => {
       // About 300 KB per source, read by ten clients at once.
       const kinds = Object.keys(SOURCES);
-      const results = await Promise.all(kinds.map((kind) => read(`/sources/${kind}?n=${kind === 'interval' ? 200 : 20_000}`, type, { bytesPerSecond: 1_000_000 })));
+      const results = await Promise.all(
+        kinds.map((kind) =>
+          read(`/sources/${kind}?n=${kind === 'interval' ? 200 : 20_000}`, type, { bytesPerSecond: 1_000_000 }),
+        ),
+      );
       results.forEach((result, k) => {
         expect(result.complete).toBe(true);
         expectSequence(parse(type, result.body), kinds[k] === 'interval' ? 200 : 20_000);
       });
     });
 
-    it.each(Object.keys(SOURCES))('%s: a client that goes away midway stops the source and runs its clean-up', async (kind) => {
-      // Pulled and timer-driven sources are stopped early. Synchronous and microtask-paced ones have produced
-      // everything before the event loop can tell of the disconnect: the response is still cut short.
-      const stoppable = !['range', 'from-array', 'asap-interval', 'multi-from-array'].includes(kind);
-      const n = kind === 'interval' ? 1_000_000 : 10_000_000;
-      const key = kind === 'from-async-generator' ? 'from-async-generator-inner' : kind;
-      const before = finished.get(key) ?? 0;
-      produced.set(key, 0);
-      if (!stoppable) {
-        // What arrived is a well-framed, in-order start of the stream, and the server lets the stream go.
-        const result = await read(`/sources/${kind}?n=100000`, type, { stopAfter: 64 * 1024 });
-        expect(result.body.startsWith(FIRST_FRAME[type])).toBe(true);
-        const items = (result.body.match(/\{"i":\d+\}/g) ?? []).map((text) => (JSON.parse(text) as Item).i);
-        expect(items.length).toBeGreaterThan(1000);
-        expectSequence(items, items.length);
-        for (let waited = 0; (await activeStreams()) !== 0 && waited < 2000; waited += 20) await delay(20);
-        expect(await activeStreams()).toBe(0);
-        return;
-      }
-      const result = await read(`/sources/${kind}?n=${n}`, type, { stopAfter: kind === 'interval' ? 100 : 200_000 });
-      expect(result.complete).toBe(false);
-      await until(() => (finished.get(key) ?? 0) === before + 1);
-      expect(produced.get(key)).toBeLessThan(n);
-    });
+    it.each(Object.keys(SOURCES))(
+      '%s: a client that goes away midway stops the source and runs its clean-up',
+      async (kind) => {
+        // Pulled and timer-driven sources are stopped early. Synchronous and microtask-paced ones have produced
+        // everything before the event loop can tell of the disconnect: the response is still cut short.
+        const stoppable = !['range', 'from-array', 'asap-interval', 'multi-from-array'].includes(kind);
+        const n = kind === 'interval' ? 1_000_000 : 10_000_000;
+        const key = kind === 'from-async-generator' ? 'from-async-generator-inner' : kind;
+        const before = finished.get(key) ?? 0;
+        produced.set(key, 0);
+        if (!stoppable) {
+          // What arrived is a well-framed, in-order start of the stream, and the server lets the stream go.
+          const result = await read(`/sources/${kind}?n=100000`, type, { stopAfter: 64 * 1024 });
+          expect(result.body.startsWith(FIRST_FRAME[type])).toBe(true);
+          const items = (result.body.match(/\{"i":\d+\}/g) ?? []).map((text) => (JSON.parse(text) as Item).i);
+          expect(items.length).toBeGreaterThan(1000);
+          expectSequence(items, items.length);
+          for (let waited = 0; (await activeStreams()) !== 0 && waited < 2000; waited += 20) await delay(20);
+          expect(await activeStreams()).toBe(0);
+          return;
+        }
+        const result = await read(`/sources/${kind}?n=${n}`, type, { stopAfter: kind === 'interval' ? 100 : 200_000 });
+        expect(result.complete).toBe(false);
+        await until(() => (finished.get(key) ?? 0) === before + 1);
+        expect(produced.get(key)).toBeLessThan(n);
+      },
+    );
   });
 });

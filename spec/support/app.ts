@@ -2,7 +2,11 @@
 import { RestApplication, resolveConfig, type OperatorFilter, type RestApp } from '../../lib';
 import type { Application } from '../../lib';
 
-export function buildApp(classes: Function[], overrides: Record<string, string | number | boolean> = {}, extra: { filters?: OperatorFilter[]; application?: Application } = {}): RestApp {
+export function buildApp(
+  classes: Function[],
+  overrides: Record<string, string | number | boolean> = {},
+  extra: { filters?: OperatorFilter[]; application?: Application } = {},
+): RestApp {
   return RestApplication.build({ classes, config: resolveConfig({ overrides }), ...extra });
 }
 

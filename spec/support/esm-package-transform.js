@@ -4,7 +4,14 @@
 const { createHash } = require('node:crypto');
 const ts = require('typescript');
 
-const compilerOptions = { allowJs: true, module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, useDefineForClassFields: true, inlineSourceMap: true, inlineSources: true };
+const compilerOptions = {
+  allowJs: true,
+  module: ts.ModuleKind.CommonJS,
+  target: ts.ScriptTarget.ES2022,
+  useDefineForClassFields: true,
+  inlineSourceMap: true,
+  inlineSources: true,
+};
 
 module.exports = {
   process(source, path) {

@@ -9,6 +9,8 @@ export default function globalTeardown(): void {
     .filter((name) => name.startsWith('rxrest-'))
     .filter((name) => statSync(join(tmpdir(), name)).birthtimeMs >= start - 1000);
   if (left.length > 0) {
-    throw new Error(`The specs left ${left.length} folder(s) in ${tmpdir()}: ${left.join(', ')}. Create them with tempDir() from spec/support/temp-dir.ts, which removes them.`);
+    throw new Error(
+      `The specs left ${left.length} folder(s) in ${tmpdir()}: ${left.join(', ')}. Create them with tempDir() from spec/support/temp-dir.ts, which removes them.`,
+    );
   }
 }

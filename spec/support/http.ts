@@ -8,7 +8,9 @@ export function get(port: number, path: string): Promise<{ status: number; body:
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -16,15 +18,30 @@ export function get(port: number, path: string): Promise<{ status: number; body:
  * A POST over a real socket whose answer may come before the whole body is sent (a limit that trips): the status
  * and body of the answer, or a rejection when the connection ends with none (the fault a 413 must not have).
  */
-export function postBody(port: number, path: string, headers: Record<string, string>, body: Uint8Array): Promise<{ status: number; body: string }> {
+export function postBody(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  body: Uint8Array,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      res.on('error', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent: false,
+        headers: { ...headers, 'content-length': String(body.length) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on('error', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', (error) => reject(new Error(`no answer to POST ${path}: ${error.message}`)));
     req.end(body);
   });
@@ -33,7 +50,10 @@ export function postBody(port: number, path: string, headers: Record<string, str
 /** A FormData as the bytes and Content-Type a client sends. */
 export async function encodeForm(form: FormData): Promise<{ headers: Record<string, string>; body: Uint8Array }> {
   const encoded = new Response(form);
-  return { headers: { 'content-type': encoded.headers.get('content-type')! }, body: new Uint8Array(await encoded.arrayBuffer()) };
+  return {
+    headers: { 'content-type': encoded.headers.get('content-type')! },
+    body: new Uint8Array(await encoded.arrayBuffer()),
+  };
 }
 
 /** One answer as a client outside the process sees it: status, header map and body text. */

@@ -46,15 +46,23 @@ export function redisServer(options: RedisOptions = {}): RedisServer {
   const start = async () => {
     port ||= await freePort();
     await new Promise<void>((resolve, reject) => {
-      const persistence = options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-      const process = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const persistence = options.appendOnly
+        ? ['--appendonly', 'yes', '--appendfsync', 'always']
+        : ['--appendonly', 'no'];
+      const process = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let output = '';
       process.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         if (output.includes('Ready to accept connections')) resolve();
       });
       process.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
-      process.once('error', (error) => reject(new Error(`redis-server could not start (run .ci/install-tools): ${error.message}`)));
+      process.once('error', (error) =>
+        reject(new Error(`redis-server could not start (run .ci/install-tools): ${error.message}`)),
+      );
       child = process;
     });
   };

@@ -4,7 +4,11 @@ const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const ts = require('typescript');
 
-const config = ts.getParsedCommandLineOfConfigFile(join(__dirname, '..', '..', 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+const config = ts.getParsedCommandLineOfConfigFile(
+  join(__dirname, '..', '..', 'tsconfig.json'),
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+);
 const compilerOptions = { ...config.options, module: ts.ModuleKind.CommonJS, sourceMap: false, inlineSourceMap: true };
 
 require.extensions['.ts'] = (module, filename) => {

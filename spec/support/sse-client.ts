@@ -45,7 +45,11 @@ function parseEvent(block: string): SseMessage | undefined {
  * Opens `url` as an event stream on a connection of its own; resolves with the head. Rejects if it cannot connect
  * or no head comes within `headTimeoutMs` (a connection handed to a process in the instant it died).
  */
-export function openSse(url: string, headers: Record<string, string> = {}, headTimeoutMs = 5000): Promise<SseConnection> {
+export function openSse(
+  url: string,
+  headers: Record<string, string> = {},
+  headTimeoutMs = 5000,
+): Promise<SseConnection> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       req.destroy();

@@ -16,6 +16,10 @@ process.stdout.write(JSON.stringify({ ...result, version: validator.version }));
 `;
 
 export function validateOpenApi(document: unknown): { valid: boolean; errors?: unknown; version: string } {
-  const output = execFileSync(process.execPath, ['--input-type=module', '-e', SCRIPT], { cwd: join(__dirname, '..', '..'), input: JSON.stringify(document), encoding: 'utf8' });
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', SCRIPT], {
+    cwd: join(__dirname, '..', '..'),
+    input: JSON.stringify(document),
+    encoding: 'utf8',
+  });
   return JSON.parse(output) as { valid: boolean; errors?: unknown; version: string };
 }

@@ -30,7 +30,12 @@ export class HttpHeaders {
   /** A header's values, split on commas; empty when absent. */
   requestHeader(name: string): string[] {
     const value = this.#ctx.headers.get(name);
-    return value === null ? [] : value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+    return value === null
+      ? []
+      : value
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part !== '');
   }
 
   /** The `Accept` media types, best first (`*\/*` when absent). */

@@ -17,7 +17,10 @@ export class UriBuilder {
   /** Appends a path (one or more segments), inserting a `/` between it and the current path when needed. */
   path(path: string): this {
     const current = this.#url.pathname;
-    const joined = current.endsWith('/') || path.startsWith('/') ? current + path.replace(/^\/+/, current.endsWith('/') ? '' : '/') : `${current}/${path}`;
+    const joined =
+      current.endsWith('/') || path.startsWith('/')
+        ? current + path.replace(/^\/+/, current.endsWith('/') ? '' : '/')
+        : `${current}/${path}`;
     this.#url.pathname = joined;
     return this;
   }
@@ -44,7 +47,9 @@ export class UriBuilder {
   build(...values: readonly unknown[]): URL {
     const url = new URL(this.#url);
     let next = 0;
-    url.pathname = decodeURI(url.pathname).replace(/\{[^}/]+\}/g, (variable) => (next < values.length ? encodeURIComponent(String(values[next++])) : variable));
+    url.pathname = decodeURI(url.pathname).replace(/\{[^}/]+\}/g, (variable) =>
+      next < values.length ? encodeURIComponent(String(values[next++])) : variable,
+    );
     return url;
   }
 

@@ -5,17 +5,24 @@ import { Body, Consumes, GET, Path, POST, Produces, RestApplication, RestPath, R
 
 @Path('/')
 class PlainResource {
-  @GET @Path('hello') @Produces('text/plain')
+  @GET
+  @Path('hello')
+  @Produces('text/plain')
   hello(): string {
     return 'Hello';
   }
 
-  @GET @Path('users/{id}') @Produces('application/json')
+  @GET
+  @Path('users/{id}')
+  @Produces('application/json')
   user(@RestPath() id: number, @RestQuery() since?: Date): { id: number; since?: string } {
     return { id, since: since?.toISOString() };
   }
 
-  @POST @Path('echo') @Consumes('application/json') @Produces('application/json')
+  @POST
+  @Path('echo')
+  @Consumes('application/json')
+  @Produces('application/json')
   echo(@Body() body: Record<string, unknown>): Record<string, unknown> {
     return body;
   }
@@ -30,12 +37,19 @@ const FEATURES: Record<string, Record<string, string>> = {
 
 async function main(): Promise<void> {
   const feature = process.env.FEATURE ?? 'none';
-  const app = RestApplication.build({ classes: [PlainResource], overrides: { 'framework.openapi.ui.always-include': 'true', ...FEATURES[feature] } });
+  const app = RestApplication.build({
+    classes: [PlainResource],
+    overrides: { 'framework.openapi.ui.always-include': 'true', ...FEATURES[feature] },
+  });
   const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
   const answers = [
     await fetch(`${server.url}/hello`),
     await fetch(`${server.url}/users/42`),
-    await fetch(`${server.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }),
+    await fetch(`${server.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    }),
     await fetch(`${server.url}/nope`),
   ];
   if (feature === 'openapi') answers.push(await fetch(`${server.url}/q/openapi`));

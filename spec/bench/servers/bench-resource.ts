@@ -14,7 +14,10 @@ export class BenchResource {
   @GET
   @Path('users/{id}')
   @Produces('application/json')
-  user(@RestPath() id: number, @RestQuery({ type: [String] }) @Separator(',') fields: string[]): { id: number; fields: string[] } {
+  user(
+    @RestPath() id: number,
+    @RestQuery({ type: [String] }) @Separator(',') fields: string[],
+  ): { id: number; fields: string[] } {
     return { id, fields };
   }
 

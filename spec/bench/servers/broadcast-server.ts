@@ -6,7 +6,20 @@
  * `redis-streams` with the URL in argv[3]).
  */
 import { performance } from 'node:perf_hooks';
-import { broadcast, GET, HeaderParam, Path, POST, Produces, QueryParam, ResponseStatus, RestApplication, resolveConfig, type Multi, type SseEvent } from '../../../lib';
+import {
+  broadcast,
+  GET,
+  HeaderParam,
+  Path,
+  POST,
+  Produces,
+  QueryParam,
+  ResponseStatus,
+  RestApplication,
+  resolveConfig,
+  type Multi,
+  type SseEvent,
+} from '../../../lib';
 import { READY_PREFIX } from '../bench-routes';
 import { followParent } from './server-control';
 
@@ -22,18 +35,24 @@ const BATCH_MS = 10;
 
 @Path('bench')
 class BroadcastBenchResource {
-  @GET @Path('events') @Produces('text/event-stream')
+  @GET
+  @Path('events')
+  @Produces('text/event-stream')
   events(): Multi<SseEvent> {
     return topic.subscribe();
   }
 
-  @GET @Path('history') @Produces('text/event-stream')
+  @GET
+  @Path('history')
+  @Produces('text/event-stream')
   history(@HeaderParam('Last-Event-ID') lastEventId?: string): Multi<SseEvent> {
     return history.subscribe({ lastEventId });
   }
 
   /** Stores a marker and then `count` events in `history`; answers the marker's id (resume after it to miss them all). */
-  @POST @Path('fill') @Produces('application/json')
+  @POST
+  @Path('fill')
+  @Produces('application/json')
   async fill(@QueryParam('count') count: number): Promise<{ marker: string }> {
     const marker = await history.publish({ n: -1, t: 0 });
     const stored: Promise<string>[] = [];
@@ -42,12 +61,16 @@ class BroadcastBenchResource {
     return { marker };
   }
 
-  @GET @Path('subscribers') @Produces('application/json')
+  @GET
+  @Path('subscribers')
+  @Produces('application/json')
   subscribers(): { subscribers: number } {
     return { subscribers: topic.subscribers };
   }
 
-  @POST @Path('publish') @ResponseStatus(202)
+  @POST
+  @Path('publish')
+  @ResponseStatus(202)
   publish(@QueryParam('rate') rate: number, @QueryParam('ms') ms: number): void {
     let n = 0;
     const started = performance.now();
@@ -62,7 +85,11 @@ class BroadcastBenchResource {
 
 async function main(): Promise<void> {
   const [backend = 'memory', url] = process.argv.slice(2);
-  const overrides = { 'framework.broadcast.backend': backend, 'framework.rest.sse.keep-alive': '0', ...(url ? { 'framework.broadcast.redis.url': url } : {}) };
+  const overrides = {
+    'framework.broadcast.backend': backend,
+    'framework.rest.sse.keep-alive': '0',
+    ...(url ? { 'framework.broadcast.redis.url': url } : {}),
+  };
   const app = RestApplication.build({ classes: [BroadcastBenchResource], config: resolveConfig({ overrides }) });
   const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
   process.stdout.write(`${READY_PREFIX}${server.port}\n`);

@@ -8,7 +8,10 @@ import { followParent } from './server-control';
 
 const app = Fastify({ logger: false });
 app.get('/hello', async () => HELLO);
-app.get<{ Params: { id: string }; Querystring: { fields?: string } }>('/users/:id', async (request) => ({ id: Number(request.params.id), fields: (request.query.fields ?? '').split(',') }));
+app.get<{ Params: { id: string }; Querystring: { fields?: string } }>('/users/:id', async (request) => ({
+  id: Number(request.params.id),
+  fields: (request.query.fields ?? '').split(','),
+}));
 app.post('/echo', async (request) => request.body);
 
 app.listen({ port: 0, host: '127.0.0.1' }).then(() => {

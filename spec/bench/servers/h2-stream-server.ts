@@ -13,17 +13,23 @@ import { followParent } from './server-control';
 
 @Path('bench')
 class H2BenchResource {
-  @GET @Path('sse') @Produces('text/event-stream')
+  @GET
+  @Path('sse')
+  @Produces('text/event-stream')
   sse(@QueryParam('n') n: number): Multi<{ i: number }> {
     return multi(range(0, n).pipe(map((i) => ({ i }))));
   }
 
-  @GET @Path('ndjson') @Produces('application/x-ndjson')
+  @GET
+  @Path('ndjson')
+  @Produces('application/x-ndjson')
   ndjson(@QueryParam('n') n: number): Multi<{ i: number }> {
     return multi(range(0, n).pipe(map((i) => ({ i }))));
   }
 
-  @GET @Path('hello') @Produces('text/plain')
+  @GET
+  @Path('hello')
+  @Produces('text/plain')
   hello(): string {
     return 'hello';
   }
@@ -33,7 +39,8 @@ class H2BenchResource {
 function raw(cert: Buffer, key: Buffer): Promise<number> {
   const server = createSecureServer({ cert, key, allowHTTP1: true }, (request, response) => {
     const url = new URL(request.url, 'https://x');
-    if (url.pathname === '/bench/hello') return void response.writeHead(200, { 'content-type': 'text/plain;charset=UTF-8' }).end('hello');
+    if (url.pathname === '/bench/hello')
+      return void response.writeHead(200, { 'content-type': 'text/plain;charset=UTF-8' }).end('hello');
     const n = Number(url.searchParams.get('n'));
     const sse = url.pathname.endsWith('sse');
     response.writeHead(200, { 'content-type': sse ? 'text/event-stream' : 'application/x-ndjson' });
@@ -57,7 +64,13 @@ async function main(): Promise<void> {
     followParent(() => undefined);
     return;
   }
-  const overrides = { 'framework.http.ssl.certificate.file': certificate, 'framework.http.ssl.certificate.key-file': key, 'framework.http.ssl-port': 0, 'framework.http.port': 0, 'framework.http.insecure-requests': 'disabled' };
+  const overrides = {
+    'framework.http.ssl.certificate.file': certificate,
+    'framework.http.ssl.certificate.key-file': key,
+    'framework.http.ssl-port': 0,
+    'framework.http.port': 0,
+    'framework.http.insecure-requests': 'disabled',
+  };
   const app = RestApplication.build({ classes: [H2BenchResource], config: resolveConfig({ overrides }) });
   const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
   process.stdout.write(`${READY_PREFIX}${server.port}\n`);

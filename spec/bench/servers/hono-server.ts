@@ -6,7 +6,9 @@ import { followParent } from './server-control';
 
 const app = new Hono();
 app.get('/hello', (c) => c.text(HELLO));
-app.get('/users/:id', (c) => c.json({ id: Number(c.req.param('id')), fields: (c.req.query('fields') ?? '').split(',') }));
+app.get('/users/:id', (c) =>
+  c.json({ id: Number(c.req.param('id')), fields: (c.req.query('fields') ?? '').split(',') }),
+);
 app.post('/echo', async (c) => c.json(await c.req.json<unknown>()));
 
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {

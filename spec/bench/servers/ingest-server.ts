@@ -12,13 +12,19 @@ import { followParent } from './server-control';
 
 @Path('bench')
 class IngestBenchResource {
-  @POST @Path('ingest') @Consumes('application/x-ndjson') @Produces('application/json')
+  @POST
+  @Path('ingest')
+  @Consumes('application/x-ndjson')
+  @Produces('application/json')
   async ingest(@Body() rows: Multi<unknown>): Promise<{ count: number }> {
     return { count: await lastValueFrom(rows.pipe(count())) };
   }
 
   /** Consumes `rate` bytes a second (pulled: the socket is read only as fast as this loop goes). */
-  @POST @Path('slow') @Consumes('application/x-ndjson') @Produces('application/json')
+  @POST
+  @Path('slow')
+  @Consumes('application/x-ndjson')
+  @Produces('application/json')
   async slow(@QueryParam('rate') rate: number, @Body() rows: Multi<{ pad: string }>): Promise<{ count: number }> {
     const started = Date.now();
     let items = 0;
@@ -58,7 +64,10 @@ async function main(): Promise<void> {
     followParent(() => undefined);
     return;
   }
-  const app = RestApplication.build({ classes: [IngestBenchResource], config: resolveConfig({ overrides: { 'framework.http.limits.max-body-size': '2G' } }) });
+  const app = RestApplication.build({
+    classes: [IngestBenchResource],
+    config: resolveConfig({ overrides: { 'framework.http.limits.max-body-size': '2G' } }),
+  });
   const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
   process.stdout.write(`${READY_PREFIX}${server.port}\n`);
   followParent(() => void server.close());

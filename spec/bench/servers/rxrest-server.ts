@@ -8,7 +8,10 @@ async function main(): Promise<void> {
   // BENCH_WORKERS: framework.http.workers, for the workers benchmark (the primary speaks for its workers).
   // BENCH_JWT_PUBLIC_KEY: a PEM file; /secure/hello then takes bearer JWTs signed by its key (the security bench).
   const key = process.env.BENCH_JWT_PUBLIC_KEY;
-  const overrides = { 'framework.http.workers': process.env.BENCH_WORKERS ?? '1', ...(key ? { 'framework.security.jwt.public-key-file': key } : {}) };
+  const overrides = {
+    'framework.http.workers': process.env.BENCH_WORKERS ?? '1',
+    ...(key ? { 'framework.security.jwt.public-key-file': key } : {}),
+  };
   const config = resolveConfig({ overrides });
   const app = RestApplication.build({ classes: key ? [BenchResource, SecureBenchResource] : [BenchResource], config });
   const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });

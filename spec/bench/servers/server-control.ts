@@ -6,7 +6,9 @@ import { Session } from 'node:inspector';
 const SAMPLING_MICROS = 100;
 
 function post(session: Session, method: string, params: object = {}): Promise<unknown> {
-  return new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  return new Promise((resolve, reject) =>
+    session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 }
 
 /**

@@ -47,28 +47,42 @@ function fastSource(): Observable<string> {
 
 @Path('slow')
 export class SlowStreamResource {
-  @GET @Path('fail') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUDGET, overflow: 'fail' })
+  @GET
+  @Path('fail')
+  @Produces('application/x-ndjson')
+  @StreamBuffer({ size: SLOW_BUDGET, overflow: 'fail' })
   fail(): Multi<string> {
     return multi(fastSource());
   }
 
-  @GET @Path('drop-oldest') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUDGET, overflow: 'drop-oldest' })
+  @GET
+  @Path('drop-oldest')
+  @Produces('application/x-ndjson')
+  @StreamBuffer({ size: SLOW_BUDGET, overflow: 'drop-oldest' })
   dropOldest(): Multi<string> {
     return multi(fastSource());
   }
 
-  @GET @Path('drop-newest') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUDGET, overflow: 'drop-newest' })
+  @GET
+  @Path('drop-newest')
+  @Produces('application/x-ndjson')
+  @StreamBuffer({ size: SLOW_BUDGET, overflow: 'drop-newest' })
   dropNewest(): Multi<string> {
     return multi(fastSource());
   }
 
-  @GET @Path('latest') @Produces('application/x-ndjson') @StreamBuffer({ size: SLOW_BUDGET, overflow: 'latest' })
+  @GET
+  @Path('latest')
+  @Produces('application/x-ndjson')
+  @StreamBuffer({ size: SLOW_BUDGET, overflow: 'latest' })
   latest(): Multi<string> {
     return multi(fastSource());
   }
 
   /** Live source subscriptions, items produced since start and the V8 heap size: cancellation, source speed, where memory went. */
-  @GET @Path('stats') @Produces('application/json')
+  @GET
+  @Path('stats')
+  @Produces('application/json')
   stats(): SlowStreamStats {
     return { ...stats, heapTotal: process.memoryUsage().heapTotal };
   }
@@ -77,7 +91,9 @@ export class SlowStreamResource {
    * A full garbage collection (the child runs with --expose-gc), then the memory still held: what the
    * stream retains, without the garbage V8 lets pile up between its collections.
    */
-  @GET @Path('retained') @Produces('application/json')
+  @GET
+  @Path('retained')
+  @Produces('application/json')
   retained(): { readonly heapUsed: number; readonly external: number } {
     (globalThis as { gc?: () => void }).gc?.();
     const { heapUsed, external } = process.memoryUsage();

@@ -20,17 +20,23 @@ function items(source: string, n: number): unknown {
 
 @Path('bench')
 class StreamBenchResource {
-  @GET @Path('sse') @Produces('text/event-stream')
+  @GET
+  @Path('sse')
+  @Produces('text/event-stream')
   sse(@QueryParam('n') n: number, @QueryParam('source') source: string): unknown {
     return items(source, n);
   }
 
-  @GET @Path('json') @Produces('application/json')
+  @GET
+  @Path('json')
+  @Produces('application/json')
   json(@QueryParam('n') n: number, @QueryParam('source') source: string): unknown {
     return items(source, n);
   }
 
-  @GET @Path('ndjson') @Produces('application/x-ndjson')
+  @GET
+  @Path('ndjson')
+  @Produces('application/x-ndjson')
   ndjson(@QueryParam('n') n: number, @QueryParam('source') source: string): unknown {
     return items(source, n);
   }
@@ -82,11 +88,18 @@ async function main(kind: string): Promise<void> {
   const ready = (port: number) => process.stdout.write(`${READY_PREFIX}${port}\n`);
   if (kind === 'rxrest') {
     const config = resolveConfig({ overrides: { 'framework.rest.sse.keep-alive': '0' } });
-    const server = await RestApplication.build({ classes: [StreamBenchResource], config }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const server = await RestApplication.build({ classes: [StreamBenchResource], config }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
     ready(server.port);
     return followParent(() => void server.close());
   }
-  const server = kind === 'hono' ? (serve({ fetch: honoApp().fetch, port: 0, hostname: '127.0.0.1' }) as Server) : rawServer().listen(0, '127.0.0.1');
+  const server =
+    kind === 'hono'
+      ? (serve({ fetch: honoApp().fetch, port: 0, hostname: '127.0.0.1' }) as Server)
+      : rawServer().listen(0, '127.0.0.1');
   server.once('listening', () => ready((server.address() as AddressInfo).port));
   followParent(() => server.close());
 }

@@ -25,7 +25,8 @@ async function main(): Promise<void> {
   if (cluster.isWorker && process.env.FAIL_WORKERS) throw new Error('this worker cannot start');
   const app = RestApplication.build({ classes: [WhoResource], overrides: { 'framework.rest.sse.keep-alive': '0' } });
   const server = await app.listen({ port: 0, host: '127.0.0.1' });
-  if (server.role !== 'worker') process.stdout.write(`listening on ${server.url} as ${server.role} of ${server.workers}\n`);
+  if (server.role !== 'worker')
+    process.stdout.write(`listening on ${server.url} as ${server.role} of ${server.workers}\n`);
 }
 
 main().catch((error: unknown) => {
