@@ -1,5 +1,5 @@
 /** Every part of a multipart request, by name: the `MultipartFormDataInput` parameter type. */
-import { FileUpload } from './file-upload';
+import type { FileUpload } from './file-upload';
 import type { FormValue, ItemSummary } from './form-value';
 
 /**

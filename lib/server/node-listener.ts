@@ -3,7 +3,7 @@
  * application's pipeline, and the answer written onto Node's response — no Web `Request` or `Response` in
  * between unless something asks for one. Knows nothing of routes or answers; the pipeline does.
  */
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
