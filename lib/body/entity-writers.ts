@@ -49,17 +49,27 @@ export function jsonWriterFor(mapper: JsonMapper): EntityWriter {
 
 export const jsonWriter: EntityWriter = jsonWriterFor(new DefaultJsonMapper());
 
-/** Any other value under a text type: its string form. */
-export const textWriter: EntityWriter = {
-  isWriteable: (_entity, mediaType) => mediaType.toLowerCase().startsWith('text/'),
-  write: (entity) => String(entity),
-};
+/**
+ * Any other value under a text type: a number, boolean or date by its string form; an object or array as JSON text
+ * (an exception mapper's `{ ... }` on a `text/plain` endpoint), never `[object Object]`.
+ */
+export function textWriterFor(mapper: JsonMapper): EntityWriter {
+  return {
+    isWriteable: (_entity, mediaType) => mediaType.toLowerCase().startsWith('text/'),
+    write: (entity) =>
+      typeof entity === 'object' && entity !== null && !(entity instanceof Date)
+        ? mapper.writeValueAsString(entity)
+        : String(entity),
+  };
+}
+
+export const textWriter: EntityWriter = textWriterFor(new DefaultJsonMapper());
 
 export const builtinWriters: readonly EntityWriter[] = [bytesWriter, stringWriter, jsonWriter, textWriter];
 
 /** The built-in writers, JSON written by `mapper`. */
 export function createBuiltinWriters(mapper: JsonMapper): EntityWriter[] {
-  return [bytesWriter, stringWriter, jsonWriterFor(mapper), textWriter];
+  return [bytesWriter, stringWriter, jsonWriterFor(mapper), textWriterFor(mapper)];
 }
 
 /** The media type of an entity when neither the endpoint nor the response gave one. */

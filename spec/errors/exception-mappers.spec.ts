@@ -255,3 +255,30 @@ describe('method interceptors', () => {
     expect(calls).toEqual(['enter traced', 'inner', 'exit traced']);
   });
 });
+
+describe('a mapper answering an object on a text/plain endpoint', () => {
+  class OutOfStock extends Error {
+    constructor(readonly item: string) {
+      super(`${item} is out of stock`);
+    }
+  }
+
+  @Path('shop')
+  class ShopResource {
+    @GET
+    buy(): string {
+      throw new OutOfStock('brie');
+    }
+
+    @ServerExceptionMapper()
+    outOfStock(error: OutOfStock): RestResponse<{ item: string }> {
+      return RestResponse.status(409, { item: error.item });
+    }
+  }
+
+  it('writes it as JSON text, never [object Object]', async () => {
+    const response = await call(buildApp([ShopResource]), '/shop');
+    expect(response.status).toBe(409);
+    expect(await response.text()).toBe('{"item":"brie"}');
+  });
+});
