@@ -21,6 +21,9 @@ export const LOG_CATEGORIES = {
   'rxrest.streaming': 'SSE, NDJSON and chunked streams: overflow, disconnects, source errors',
   'rxrest.multipart': 'multipart parsing, limits and upload file cleanup',
   'rxrest.compression': 'response compression and legacy gzip',
+  'rxrest.openapi': 'the OpenAPI document: what it cannot describe',
+  'rxrest.security': 'authentication: why a credential was refused (DEBUG only, never sent to the client)',
+  'rxrest.limits': 'rate limits: the Redis counter store coming and going',
 } as const;
 
 /** A category name from {@link LOG_CATEGORIES}. */

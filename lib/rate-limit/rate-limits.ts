@@ -17,7 +17,7 @@ import type { StageFn } from '../pipeline/settle';
 import type { RequestContext } from '../pipeline/request-context';
 import { securityContext } from '../security/security-context';
 
-const log = logging.getLogger('rxrest.rate-limit');
+const log = logging.getLogger('rxrest.limits');
 
 export interface RateLimitSettings {
   readonly requests: number;

@@ -88,6 +88,19 @@ describe('docs/', () => {
     for (const category of Object.keys(LOG_CATEGORIES))
       expect(read('docs/configuration.md')).toContain(`\`${category}\``);
   });
+
+  it('lists every category the library logs under', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+      );
+    const used = new Set(
+      files('lib').flatMap((file) =>
+        [...read(file).matchAll(/getLogger\('(rxrest[\w.-]*)'\)/g)].map((match) => match[1]!),
+      ),
+    );
+    expect([...used].filter((category) => !(category in LOG_CATEGORIES))).toEqual([]);
+  });
 });
 
 describe('citations', () => {
