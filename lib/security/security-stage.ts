@@ -86,7 +86,8 @@ export function securityStep(
   };
   return (ctx): StageResult<RequestContext> => {
     const mechanism = mechanisms.find((candidate) => candidate.hasCredential(ctx));
-    if (!mechanism) return admit(ctx, undefined, undefined);
+    // No credential on an open endpoint: nothing to record (`securityContext(ctx)` is anonymous when asked).
+    if (!mechanism) return rule === undefined ? ctx : admit(ctx, undefined, undefined);
     let found: Identity | undefined | Promise<Identity | undefined>;
     try {
       found = mechanism.authenticate(ctx);
