@@ -10,6 +10,7 @@ import { connect } from 'node:http2';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { selfSignedCertificate } from '../support/certificate';
 import { startChildServer } from './child-server';
 
 const ITEMS = 100_000;
@@ -93,31 +94,7 @@ async function helloRate(port: number, ca: Buffer): Promise<{ rate: number; tool
 /** Runs the benchmark and prints its lines; returns the rows. */
 export async function runHttp2Bench(): Promise<Record<string, number | string>[]> {
   const directory = mkdtempSync(join(tmpdir(), 'rxrest-bench-tls-'));
-  const certificate = join(directory, 'cert.pem');
-  const key = join(directory, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost',
-      '-keyout',
-      key,
-      '-out',
-      certificate,
-    ],
-    { stdio: 'ignore' },
-  );
+  const { certificate, key } = selfSignedCertificate(directory);
   const ca = readFileSync(certificate);
   const [rxrest, rawServer] = await Promise.all([
     startChildServer('h2-stream-server', ['rxrest', certificate, key]),

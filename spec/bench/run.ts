@@ -37,20 +37,7 @@ const PARTS = [
 ] as const;
 type Part = (typeof PARTS)[number];
 /** What a plain `npm run bench` runs: the cache-simulator counts take minutes per route and need valgrind, so only on request. */
-const DEFAULT_PARTS: readonly Part[] = [
-  'load',
-  'streaming',
-  'multipart',
-  'json',
-  'openapi',
-  'metrics',
-  'workers',
-  'client',
-  'broadcast',
-  'ingest',
-  'http2',
-  'security',
-];
+const DEFAULT_PARTS: readonly Part[] = PARTS.filter((part) => part !== 'cachegrind');
 
 interface BenchOptions extends LoadOptions {
   readonly parts: readonly Part[];
