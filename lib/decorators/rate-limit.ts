@@ -11,13 +11,7 @@ export interface RateLimitOptions {
   readonly streams?: number;
 }
 
-/** The options and where they were declared (`Class` or `Class#method`): each declaration counts on its own. */
-export interface DeclaredRateLimit {
-  readonly options: RateLimitOptions;
-  readonly name: string;
-}
-
-export const RATE_LIMIT = metaKey<DeclaredRateLimit>('rate-limit');
+export const RATE_LIMIT = metaKey<RateLimitOptions>('rate-limit');
 
 /**
  * Limits each client (its principal when authenticated, else its address) on this method, or on every method of the
@@ -29,14 +23,10 @@ export const RATE_LIMIT = metaKey<DeclaredRateLimit>('rate-limit');
  */
 export function RateLimit(options: RateLimitOptions): ClassOrMethodDecorator {
   return (target, propertyKey) => {
-    if (propertyKey === undefined) {
-      classMeta(target as Function).tags.set(RATE_LIMIT, { options, name: (target as Function).name });
-      return;
-    }
-    const owner = ownerOf(target);
-    methodMeta(owner, memberName(propertyKey)).tags.set(RATE_LIMIT, {
-      options,
-      name: `${owner.name}#${String(propertyKey)}`,
-    });
+    const tags =
+      propertyKey === undefined
+        ? classMeta(target as Function).tags
+        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
+    tags.set(RATE_LIMIT, options);
   };
 }

@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config/config';
 import { parseDuration } from '../config/duration';
-import type { DeclaredRateLimit } from '../decorators/rate-limit';
+import type { RateLimitOptions } from '../decorators/rate-limit';
 import { problemDetails } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
@@ -78,7 +78,7 @@ function tooMany(headers: Record<string, string>, retryAfter: number, detail: st
   });
 }
 
-function windowOf(options: DeclaredRateLimit['options'], fallbackMs: number, where: string): number {
+function windowOf(options: RateLimitOptions, fallbackMs: number, where: string): number {
   const value = options.window;
   const ms = value === undefined ? fallbackMs : typeof value === 'number' ? value : parseDuration(value);
   if (ms === undefined || ms < 1000)
@@ -133,12 +133,13 @@ export class RateLimiters {
   }
 
   /**
-   * The rate-limit step of an endpoint (`declared` on it or its class, else the configured defaults), or
-   * `undefined` when nothing limits it. Runs after authentication, so a caller counts by principal.
+   * The rate-limit step of the endpoint `where` (`Class#method`: its own count, also under a class-wide
+   * `@RateLimit`), from `declared` on it or its class, else the configured defaults; `undefined` when nothing limits
+   * it. Runs after authentication, so a caller counts by principal.
    */
-  step(declared: DeclaredRateLimit | undefined, where: string, streams: boolean): StageFn | undefined {
+  step(declared: RateLimitOptions | undefined, where: string, streams: boolean): StageFn | undefined {
     const settings = this.#settings;
-    const options = declared?.options ?? { requests: settings.requests, streams: settings.streams };
+    const options = declared ?? { requests: settings.requests, streams: settings.streams };
     const requests = options.requests ?? 0;
     const maxStreams = streams ? (options.streams ?? 0) : 0;
     if (requests <= 0 && maxStreams <= 0) return undefined;
@@ -146,8 +147,7 @@ export class RateLimiters {
     const windowSeconds = Math.round(windowOf(options, settings.windowMs, where) / 1000);
     // Made at the first request, so that a build that fails later opens no Redis connection.
     let made: RateLimiterAbstract | undefined;
-    const limiter =
-      requests > 0 ? () => (made ??= this.#limiter(declared?.name ?? where, requests, windowSeconds)) : undefined;
+    const limiter = requests > 0 ? () => (made ??= this.#limiter(where, requests, windowSeconds)) : undefined;
     const open = new Map<string, number>();
     const holdStream = (ctx: RequestContext, client: string): RequestContext => {
       if (maxStreams <= 0) return ctx;

@@ -164,10 +164,45 @@ describe('@RateLimit', () => {
   });
 });
 
+@Path('pair')
+@RateLimit({ requests: 1, window: '10s' })
+class PairResource {
+  @GET
+  @Path('a')
+  a(): string {
+    return 'a';
+  }
+
+  @GET
+  @Path('b')
+  b(): string {
+    return 'b';
+  }
+}
+
 describe('rate limits on Redis', () => {
   const redis = redisServer();
   beforeAll(() => redis.start(), 20_000);
   afterAll(() => redis.kill());
+
+  it('counts each method of a class-wide @RateLimit on its own', async () => {
+    const overrides = {
+      'framework.http.rate-limit.backend': 'redis',
+      'framework.http.rate-limit.redis.url': redis.url,
+    };
+    const server = await RestApplication.build({ classes: [PairResource], overrides }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
+    try {
+      const statuses = [];
+      for (const path of ['a', 'b', 'a', 'b']) statuses.push((await get(`${server.url}/pair/${path}`)).status);
+      expect(statuses).toEqual([200, 200, 429, 429]);
+    } finally {
+      await server.close();
+    }
+  });
 
   it('shares one count between two instances', async () => {
     const overrides = {
