@@ -75,7 +75,7 @@ class SecureResource {
   @GET
   @Path('ticks')
   @Authenticated
-  @Produces('text/event-stream')
+  @Produces('text/event-stream', 'application/x-ndjson')
   ticks(): Multi<{ tick: number }> {
     return multi(interval(100).pipe(map((tick) => ({ tick }))));
   }
@@ -294,6 +294,24 @@ describe('bearer JWTs', () => {
     expect(ended).toBeGreaterThanOrEqual(exp * 1000 - 50);
     expect(ended).toBeLessThan(exp * 1000 + 1000);
     expect(ended - opened).toBeLessThan(4000);
+  });
+
+  it('ends an NDJSON stream cleanly when its token expires: whole lines, then the end', async () => {
+    const exp = now() + 2;
+    const response = await fetch(`${server.url}/secure/ticks`, {
+      headers: { accept: 'application/x-ndjson', authorization: `Bearer ${await sign(key, 'first', { exp })}` },
+    });
+    const body = await response.text();
+    const ended = Date.now();
+    expect(body.endsWith('}\n')).toBe(true);
+    expect(
+      body
+        .split('\n')
+        .filter(Boolean)
+        .every((line) => /^\{"tick":\d+\}$/.test(line)),
+    ).toBe(true);
+    expect(ended).toBeGreaterThanOrEqual(exp * 1000 - 50);
+    expect(ended).toBeLessThan(exp * 1000 + 1000);
   });
 });
 
