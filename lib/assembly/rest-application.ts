@@ -34,7 +34,7 @@ import type { Registry } from 'prom-client';
 import { staticFilesAnswer } from '../static/serve-static';
 import { applicationOpenApi, type OpenApiDocument } from '../openapi/application-openapi';
 import { healthAnswers, healthChecks, type Lifecycle } from '../health/application-health';
-import { applicationBroadcast, type ApplicationBroadcast } from '../broadcast/application-broadcast';
+import { applicationBroadcast } from '../broadcast/application-broadcast';
 import type { StreamSettings } from '../streaming/stream-pump';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
 import { applicable, compileFilters, requestSteps, responseSteps, type OperatorFilter } from './compile-filters';
@@ -80,7 +80,8 @@ export class RestApp {
   readonly #pipeline: RequestPipeline;
   readonly #openapi: () => OpenApiDocument;
   readonly #lifecycle: Lifecycle;
-  readonly #broadcast: ApplicationBroadcast;
+  /** What holds connections besides a server (the broadcast backplane, shared rate limits). */
+  readonly #held: { close(): Promise<void> };
   readonly #tls: TlsSettings | undefined;
   /**
    * The prom-client registry `framework.metrics.path` serves (absent when `framework.metrics.enabled=false`):
@@ -94,12 +95,12 @@ export class RestApp {
     endpoints: readonly EndpointSummary[],
     openapi: () => OpenApiDocument,
     lifecycle: Lifecycle,
-    broadcast: ApplicationBroadcast,
+    held: { close(): Promise<void> },
     tls: TlsSettings | undefined,
     metrics?: ApplicationMetrics,
   ) {
     this.config = config;
-    this.#broadcast = broadcast;
+    this.#held = held;
     this.#tls = tls;
     this.#pipeline = pipeline;
     this.endpoints = endpoints;
@@ -137,7 +138,7 @@ export class RestApp {
    * `listen()`'s shutdown calls it once the server has closed; call it yourself after using `fetch()` alone.
    */
   close(): Promise<void> {
-    return this.#broadcast.close();
+    return this.#held.close();
   }
 
   /**
@@ -359,10 +360,7 @@ export const RestApplication = {
       handler: e.info.methodName,
     }));
     log.debug(`Built ${summary.length} endpoints`);
-    const held: ApplicationBroadcast = {
-      checks: broadcast.checks,
-      close: () => Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined),
-    };
+    const held = { close: () => Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined) };
     return new RestApp(config, pipeline, summary, openApi.document, lifecycle, held, tls, metrics);
   },
 };

@@ -56,19 +56,19 @@ function clientOf(ctx: RequestContext, trustForwarded: boolean): string {
 
 const RATE_HEADERS = 'rxrest.rate-limit-headers';
 
-/** The IETF headers of one policy: its quota and window, and what is left of it. */
-function headersOf(
-  policy: string,
-  quota: number,
-  windowSeconds: number | undefined,
-  remaining: number,
-  resetSeconds: number,
-): Record<string, string> {
-  const window = windowSeconds === undefined ? '' : `;w=${windowSeconds}`;
-  return {
-    'ratelimit-policy': `"${policy}";q=${quota}${window}`,
-    ratelimit: `"${policy}";r=${remaining};t=${resetSeconds}`,
-  };
+/** One policy of the IETF headers: its `RateLimit-Policy` value, made once, and its `RateLimit` value per answer. */
+interface Policy {
+  readonly name: string;
+  readonly declared: string;
+}
+
+function policyOf(name: string, quota: number, windowSeconds?: number): Policy {
+  return { name, declared: `"${name}";q=${quota}${windowSeconds === undefined ? '' : `;w=${windowSeconds}`}` };
+}
+
+/** The headers of `policy` with what is left of it and the seconds until it resets. */
+function headersOf(policy: Policy, remaining: number, resetSeconds: number): Record<string, string> {
+  return { 'ratelimit-policy': policy.declared, ratelimit: `"${policy.name}";r=${remaining};t=${resetSeconds}` };
 }
 
 function tooMany(headers: Record<string, string>, retryAfter: number, detail: string): WebApplicationException {
@@ -148,16 +148,14 @@ export class RateLimiters {
     // Made at the first request, so that a build that fails later opens no Redis connection.
     let made: RateLimiterAbstract | undefined;
     const limiter = requests > 0 ? () => (made ??= this.#limiter(where, requests, windowSeconds)) : undefined;
+    const requestPolicy = policyOf('requests', requests, windowSeconds);
+    const streamPolicy = policyOf('streams', maxStreams);
     const open = new Map<string, number>();
     const holdStream = (ctx: RequestContext, client: string): RequestContext => {
       if (maxStreams <= 0) return ctx;
       const held = open.get(client) ?? 0;
       if (held >= maxStreams)
-        throw tooMany(
-          headersOf('streams', maxStreams, undefined, 0, 1),
-          1,
-          `At most ${maxStreams} open streams per client`,
-        );
+        throw tooMany(headersOf(streamPolicy, 0, 1), 1, `At most ${maxStreams} open streams per client`);
       open.set(client, held + 1);
       ctx.onComplete(() => {
         const now = (open.get(client) ?? 1) - 1;
@@ -177,7 +175,7 @@ export class RateLimiters {
         (left: RateLimiterRes) => {
           ctx.setProperty(
             RATE_HEADERS,
-            headersOf('requests', requests, windowSeconds, left.remainingPoints, Math.ceil(left.msBeforeNext / 1000)),
+            headersOf(requestPolicy, left.remainingPoints, Math.ceil(left.msBeforeNext / 1000)),
           );
           return holdStream(ctx, client);
         },
@@ -185,7 +183,7 @@ export class RateLimiters {
           if (refusal instanceof Error) throw refusal;
           const wait = Math.max(1, Math.ceil((refusal as RateLimiterRes).msBeforeNext / 1000));
           throw tooMany(
-            headersOf('requests', requests, windowSeconds, 0, wait),
+            headersOf(requestPolicy, 0, wait),
             wait,
             `At most ${requests} requests per ${windowSeconds} s per client`,
           );

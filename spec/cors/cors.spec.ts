@@ -1,6 +1,7 @@
 // CORS over a real socket: preflights answered before routing, headers on every answer to an allowed origin (errors
 // too), 403 with no CORS header for another origin, requests without Origin and same-origin ones untouched.
 import { GET, Path, PUT, RestApplication, type RunningServer } from '../../lib';
+import { withServer } from '../support/app';
 import { send as sendTo, type RawReply as Reply } from '../support/http';
 
 const send = (
@@ -34,20 +35,8 @@ const cors = (overrides: Record<string, string>) => ({
   ...overrides,
 });
 
-async function serving(
-  overrides: Record<string, string>,
-  run: (server: RunningServer) => Promise<void>,
-): Promise<void> {
-  const server = await RestApplication.build({ classes: [NoteResource], overrides }).listen({
-    port: 0,
-    host: '127.0.0.1',
-    handleSignals: false,
-  });
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
+function serving(overrides: Record<string, string>, run: (server: RunningServer) => Promise<void>): Promise<void> {
+  return withServer(RestApplication.build({ classes: [NoteResource], overrides }), run);
 }
 
 const corsHeaders = (reply: Reply) => Object.keys(reply.headers).filter((name) => name.startsWith('access-control-'));

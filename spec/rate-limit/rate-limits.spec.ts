@@ -15,6 +15,7 @@ import {
   type Multi,
   type RunningServer,
 } from '../../lib';
+import { withServer } from '../support/app';
 import { send, type RawReply as Reply } from '../support/http';
 import { redisServer } from '../support/redis-server';
 
@@ -53,21 +54,9 @@ class LimitedResource {
   }
 }
 
-async function serving(
-  overrides: Record<string, string>,
-  run: (server: RunningServer) => Promise<void>,
-): Promise<void> {
+function serving(overrides: Record<string, string>, run: (server: RunningServer) => Promise<void>): Promise<void> {
   const keys = apiKeys({ keys: { 'key-a': { name: 'a' }, 'key-b': { name: 'b' } } });
-  const server = await RestApplication.build({ classes: [LimitedResource], overrides, authentication: [keys] }).listen({
-    port: 0,
-    host: '127.0.0.1',
-    handleSignals: false,
-  });
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
+  return withServer(RestApplication.build({ classes: [LimitedResource], overrides, authentication: [keys] }), run);
 }
 
 const count = (replies: readonly Reply[], status: number) => replies.filter((reply) => reply.status === status).length;

@@ -1,5 +1,5 @@
 /** Test helpers: build an application from classes with inline configuration, and call it in process. */
-import { RestApplication, resolveConfig, type OperatorFilter, type RestApp } from '../../lib';
+import { RestApplication, resolveConfig, type OperatorFilter, type RestApp, type RunningServer } from '../../lib';
 import type { Application } from '../../lib';
 
 export function buildApp(
@@ -28,4 +28,14 @@ export async function call(app: RestApp, path: string, init: CallInit = {}): Pro
 
 export function json(body: unknown): CallInit {
   return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+/** Serves `app` on a free local port for the length of `run`, then closes it. */
+export async function withServer(app: RestApp, run: (server: RunningServer) => Promise<void>): Promise<void> {
+  const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+  try {
+    await run(server);
+  } finally {
+    await server.close();
+  }
 }
