@@ -58,12 +58,15 @@ function ownOrigin(url: string): string {
   return (path < 0 ? url : url.slice(0, path)).toLowerCase();
 }
 
-function sameTokens(requested: string, allowed: readonly string[]): boolean {
+/** The lower-cased tokens of a configured list, made once. */
+const tokenSet = (allowed: readonly string[]): ReadonlySet<string> =>
+  new Set(allowed.map((token) => token.toLowerCase()));
+
+function sameTokens(requested: string, permitted: ReadonlySet<string>): boolean {
   const wanted = requested
     .split(',')
     .map((token) => token.trim().toLowerCase())
     .filter(Boolean);
-  const permitted = new Set(allowed.map((token) => token.toLowerCase()));
   return wanted.every((token) => permitted.has(token));
 }
 
@@ -73,6 +76,8 @@ export function corsStages(settings: CorsSettings): {
   readonly finish: (ctx: RequestContext) => void;
 } {
   const allowed = originMatcher(settings.origins);
+  const methods = tokenSet(settings.methods);
+  const requestHeaders = tokenSet(settings.headers);
   const anyOrigin = settings.origins.includes('*') && !settings.allowCredentials;
   const maxAge = settings.maxAgeMs === undefined ? undefined : String(Math.floor(settings.maxAgeMs / 1000));
   const before: StageFn = (ctx) => {
@@ -86,8 +91,8 @@ export function corsStages(settings: CorsSettings): {
     }
     // A preflight: answered here, before routing, so no resource has to know of CORS. A refused one carries no CORS header.
     const requestedHeaders = ctx.headerValue('access-control-request-headers') ?? '';
-    if (settings.methods.length > 0 && !sameTokens(method, settings.methods)) throw refused();
-    if (settings.headers.length > 0 && requestedHeaders !== '' && !sameTokens(requestedHeaders, settings.headers))
+    if (settings.methods.length > 0 && !sameTokens(method, methods)) throw refused();
+    if (settings.headers.length > 0 && requestedHeaders !== '' && !sameTokens(requestedHeaders, requestHeaders))
       throw refused();
     ctx.setProperty(CORS_ORIGIN, origin);
     const headers: Record<string, string> = {
