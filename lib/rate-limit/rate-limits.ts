@@ -15,7 +15,7 @@ import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
 import type { StageFn } from '../pipeline/settle';
 import type { RequestContext } from '../pipeline/request-context';
-import { securityContext } from '../security/security-context';
+import { principalName } from '../security/security-context';
 
 const log = logging.getLogger('rxrest.limits');
 
@@ -41,7 +41,7 @@ export function rateLimitSettings(config: Config): RateLimitSettings {
 
 /** Who a request counts against: its principal, else its address (the first `X-Forwarded-For` behind a trusted proxy). */
 function clientOf(ctx: RequestContext, trustForwarded: boolean): string {
-  const name = securityContext(ctx).userPrincipal?.name;
+  const name = principalName(ctx);
   if (name !== undefined) return `principal:${name}`;
   if (trustForwarded) {
     const forwarded = ctx.headerValue('x-forwarded-for')?.split(',')[0]?.trim();

@@ -87,3 +87,8 @@ export function securityContext(ctx: RequestContext): SecurityContext {
 export function credentialExpiry(ctx: RequestContext): number | undefined {
   return ctx.getProperty<SecurityContext>(SECURITY)?.expiresAt;
 }
+
+/** The name of the caller `ctx` was authenticated as, when it was (no anonymous context is made to tell). */
+export function principalName(ctx: RequestContext): string | undefined {
+  return ctx.getProperty<SecurityContext>(SECURITY)?.userPrincipal?.name;
+}
