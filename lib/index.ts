@@ -257,3 +257,5 @@ export {
 export { broadcast } from './broadcast/topics';
 export { resumable, type ResumableEnd, type ResumableOptions, type ResumableStream } from './broadcast/resumable';
 export { resume } from './broadcast/resume';
+export { OnBinaryMessage, OnClose, OnError, OnOpen, OnTextMessage, WebSocketEndpoint } from './decorators/websocket';
+export { WebSocketConnection } from './websocket/web-socket-connection';

@@ -14,6 +14,7 @@ import { RecordResource } from './records/record-resource';
 import { securitySampleClasses } from './security/security-resource';
 import { StoredFruitResource } from './stored-fruits/stored-fruit-resource';
 import { streamSampleClasses } from './streams/stream-resource';
+import { websocketSampleClasses } from './websocket/chat-socket';
 
 export const sampleClasses: Function[] = [
   FruitResource,
@@ -30,5 +31,6 @@ export const sampleClasses: Function[] = [
   ...chatSampleClasses,
   ...jobSampleClasses,
   ...securitySampleClasses,
+  ...websocketSampleClasses,
   UploadsReadiness,
 ];

@@ -13,7 +13,7 @@ import type { LinkContext } from '../links/rest-links-provider';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';
 import type { BodySettings } from '../params/read-body-argument';
-import { compileStage, type Step } from '../pipeline/chain';
+import { compileStage, type StageFn, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
 import { defaultErrorResponse, recover } from '../pipeline/map-errors';
 import { RequestContext, type EndpointInfo, type Lane } from '../pipeline/request-context';
@@ -172,8 +172,30 @@ export function compileEndpoint(
   const requestPart = lanePart.wrap ? lanePart.wrap(compiled) : compiled;
   const responseFilters = applicable(context.filters.response, bindings);
   const responsePart = compileStage(responseSteps(responseFilters));
-  const { mappers } = context;
-  const handle = (ctx: RequestContext): StageResult<RequestContext> => {
+  const handle = endpointHandler(info, requestPart, responsePart, context.mappers);
+  return {
+    info,
+    template,
+    consumes,
+    produces,
+    negotiate: acceptNegotiator(produces),
+    readsBody: args.readsBody,
+    facts,
+    handle,
+  };
+}
+
+/**
+ * What an endpoint does with a request it was routed: its request stages (errors mapped by `mappers`), then its
+ * response filters. Synchronous when every stage is.
+ */
+export function endpointHandler(
+  info: EndpointInfo,
+  requestPart: StageFn,
+  responsePart: StageFn | undefined,
+  mappers: ExceptionMappers,
+): (ctx: RequestContext) => StageResult<RequestContext> {
+  return (ctx) => {
     ctx.endpoint = info;
     ctx.lane = info.lane;
     let handled: StageResult<RequestContext>;
@@ -192,15 +214,5 @@ export function compileEndpoint(
       ctx.response = defaultErrorResponse(error);
       return ctx;
     }
-  };
-  return {
-    info,
-    template,
-    consumes,
-    produces,
-    negotiate: acceptNegotiator(produces),
-    readsBody: args.readsBody,
-    facts,
-    handle,
   };
 }

@@ -5,6 +5,7 @@ import { EXCEPTION_MAPPER, PROVIDER, REQUEST_FILTER, RESPONSE_FILTER } from '../
 import { findClassMeta, registeredClasses, type ClassMeta, type Tags } from '../metadata/store';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import { HEALTH_KINDS } from '../decorators/health';
+import { SOCKET_PATH } from '../decorators/websocket';
 import type { Unit } from '../metadata/unit';
 
 export type { Unit };
@@ -43,6 +44,7 @@ export function discover(options: DiscoveryOptions, problems: ProblemCollector):
       meta.tags.has(PROVIDER) ||
       meta.tags.has(INTERCEPTOR) ||
       meta.tags.has(HEALTH_KINDS) ||
+      meta.tags.has(SOCKET_PATH) ||
       [...meta.methods.values()].some((m) => hasCallbackTag(m.tags));
     if (!contributes) return;
     const instance = problems.attempt(locate(type), make);

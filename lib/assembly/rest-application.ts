@@ -43,6 +43,9 @@ import type { LaneSettings } from './compile-lanes';
 import { compileMappers, mappersFor } from './compile-mappers';
 import { detectDuplicates } from './detect-duplicates';
 import { discover, type Unit } from './discover';
+import { compileSocketEndpoint } from './compile-socket-endpoint';
+import { SOCKET_PATH } from '../decorators/websocket';
+import { SocketServer, type SocketServerSettings } from '../websocket/socket-server';
 
 const log = logging.getLogger('rxrest.build');
 
@@ -175,9 +178,10 @@ export class RestApp {
       onShutdown: () => {
         this.#lifecycle.shuttingDown = true;
         // SSE streams end now with a retry hint (their clients reconnect elsewhere); others may finish first.
-        this.#lifecycle.openStreams.shutdown(
-          Math.max(0, config.get('framework.shutdown.timeout') - STREAM_END_MARGIN_MS),
-        );
+        const grace = Math.max(0, config.get('framework.shutdown.timeout') - STREAM_END_MARGIN_MS);
+        this.#lifecycle.openStreams.shutdown(grace);
+        // WebSockets close now with 1001 after their queued messages (cut at the end of the grace).
+        this.#lifecycle.sockets?.shutdown(grace);
       },
     });
   }
@@ -188,6 +192,18 @@ function streamSettings(config: Config): StreamSettings {
     bufferSize: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),
     keepAliveMs: config.get('framework.rest.sse.keep-alive'),
+  };
+}
+
+function socketSettings(config: Config, authenticates: boolean): SocketServerSettings {
+  return {
+    maxMessageSize: config.get('framework.websocket.max-message-size'),
+    incomingBuffer: config.get('framework.websocket.incoming-buffer'),
+    budget: config.get('framework.rest.stream.buffer-size'),
+    overflow: config.get('framework.rest.stream.overflow'),
+    pingIntervalMs: config.get('framework.websocket.ping-interval'),
+    idleTimeoutMs: config.get('framework.websocket.idle-timeout'),
+    endsOnExpiry: authenticates && config.get('framework.security.streams.end-on-expiry'),
   };
 }
 
@@ -298,9 +314,20 @@ export const RestApplication = {
       security,
       rateLimits,
     };
-    const endpoints = resources.flatMap((unit) =>
+    const restEndpoints = resources.flatMap((unit) =>
       compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }),
     );
+    let sockets: SocketServer | undefined;
+    const socketContext = {
+      ...shared,
+      json: bodies.json,
+      sockets: () => (sockets ??= new SocketServer(socketSettings(config, security !== undefined))),
+    };
+    const socketEndpoints = units
+      .filter((unit) => unit.meta.tags.has(SOCKET_PATH))
+      .map((unit) => compileSocketEndpoint(unit, { ...socketContext, mappers: mappersFor(mappers, unit.type) }))
+      .filter((endpoint) => endpoint !== undefined);
+    const endpoints = [...restEndpoints, ...socketEndpoints];
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);
     problems.throwIfAny();
@@ -308,7 +335,11 @@ export const RestApplication = {
     const tls = tlsSettings(config, options.directory ?? process.cwd());
     const broadcast = applicationBroadcast(config, bodies.json);
     const globalResponse = applicable(filters.response, new Set<string>());
-    const lifecycle: Lifecycle = { shuttingDown: false, openStreams };
+    const lifecycle: Lifecycle = {
+      shuttingDown: false,
+      openStreams,
+      sockets: socketEndpoints.length ? { shutdown: (graceMs) => sockets?.shutdown(graceMs) } : undefined,
+    };
     // prom-client is loaded only when metrics are on.
     const metrics = config.get('framework.metrics.enabled')
       ? new (
@@ -319,7 +350,7 @@ export const RestApplication = {
         })
       : undefined;
     const openApi = applicationOpenApi(
-      endpoints.map((endpoint) => endpoint.facts),
+      restEndpoints.map((endpoint) => endpoint.facts),
       config,
       root,
     );
@@ -354,7 +385,7 @@ export const RestApplication = {
       observe: metrics?.observe,
     });
     const summary = endpoints.map((e) => ({
-      method: e.info.httpMethod,
+      method: socketEndpoints.includes(e) ? 'WEBSOCKET' : e.info.httpMethod,
       path: e.info.pathTemplate,
       resource: e.info.resourceClass.name,
       handler: e.info.methodName,

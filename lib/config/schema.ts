@@ -352,6 +352,25 @@ export const frameworkSettings = {
     default: 'true',
     description: 'A stream opened with a credential that expires ends then (SSE: an event: expired first).',
   }),
+  'framework.websocket.max-message-size': setting(size, {
+    default: '1M',
+    description: 'Largest WebSocket message accepted; a larger one closes the socket with 1009 (message too big).',
+  }),
+  'framework.websocket.incoming-buffer': setting(size, {
+    default: '1M',
+    description:
+      'Bytes of received WebSocket messages held for a handler that lags; past them the socket is paused until it catches up.',
+  }),
+  'framework.websocket.ping-interval': setting(duration, {
+    default: '30s',
+    description:
+      'Interval of WebSocket pings; a peer that has not answered the last one by the next is closed. 0 disables.',
+  }),
+  'framework.websocket.idle-timeout': setting(duration, {
+    default: '0',
+    description:
+      'A WebSocket with no message either way for this long is closed with 1001; 0 never closes an idle socket.',
+  }),
   'framework.shutdown.timeout': setting(duration, {
     default: '10s',
     description: 'Time in-flight requests get to finish on shutdown.',

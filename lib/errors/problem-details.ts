@@ -45,6 +45,7 @@ export const ErrorCodes = {
   RXREST_UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
   RXREST_FORBIDDEN: { status: 403, title: 'Forbidden' },
   RXREST_RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
+  RXREST_UPGRADE_REQUIRED: { status: 426, title: 'Upgrade Required' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -12,6 +12,8 @@ import { healthAnswer, type RegisteredCheck } from './health-route';
 export interface Lifecycle {
   shuttingDown: boolean;
   readonly openStreams: OpenStreams;
+  /** The open WebSockets, closed with 1001 at shutdown (absent without socket endpoints). */
+  readonly sockets?: { shutdown(graceMs: number): void };
 }
 
 /** The checks among `units` (classes with `@Liveness`, `@Readiness` or `@Startup`); one without `call()` is a build problem. */

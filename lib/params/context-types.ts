@@ -7,6 +7,7 @@ import { SecurityContext, securityContext } from '../security/security-context';
 import { HttpHeaders } from './context/http-headers';
 import { ResourceInfo } from './context/resource-info';
 import { UriInfo } from './context/uri-info';
+import { connectionOf, WebSocketConnection } from '../websocket/web-socket-connection';
 
 export type ContextResolver = (ctx: RequestContext) => unknown;
 
@@ -35,6 +36,7 @@ const resolvers = new Map<Function, ContextResolver>([
   [ResourceInfo, (ctx) => new ResourceInfo(ctx)],
   [HonoContext, honoContext],
   [SecurityContext, securityContext],
+  [WebSocketConnection, connectionOf],
 ]);
 for (const type of resolvers.keys()) markContextClass(type);
 

@@ -13,6 +13,7 @@ import { isRouteNotFound, selectEndpoint } from './select-endpoint';
 import { releaseUnwritten } from '../streaming/started-bodies';
 import { sendOnNode, toWebResponse, writeBody, type OutgoingBody } from './write-response';
 import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
+import { takeoverOf } from './takeover';
 
 /**
  * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
@@ -154,6 +155,10 @@ export class RequestPipeline {
 
   /** The answer onto Node's response; clean-ups run once it has been sent (or the connection lost). */
   readonly #node = (ctx: RequestContext, started: number): void | Promise<void> => {
+    if (ctx.response!.status === 101) {
+      const take = takeoverOf(ctx);
+      if (take) return (take(ctx), this.#parts.observe?.(ctx, 101, started));
+    }
     const written = this.#write(ctx);
     if (written instanceof Promise) return written.then((body) => this.#sentNode(ctx, body, started));
     return this.#sentNode(ctx, written, started);

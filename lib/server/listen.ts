@@ -12,6 +12,7 @@ import { logging } from '../logging/logger';
 import { http2Connections, httpConnections, redirectServer, type Connections, type NodeServer } from './connections';
 import { nodeListener, type ServeNode } from './node-listener';
 import type { TlsSettings } from './tls-settings';
+import { upgradeListener } from './upgrade-listener';
 
 const DEFAULT_DRAIN_LIMIT = 10 * 1024 * 1024;
 
@@ -88,9 +89,12 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   let tlsPort = 0;
   if (tls) {
     const credentials = tls.credentials();
+    const listener = nodeListener(serve, 'https', drainLimit);
     tlsServer = tls.http2
-      ? createSecureServer({ ...credentials, allowHTTP1: true }, nodeListener(serve, 'https', drainLimit))
-      : createHttpsServer(credentials, nodeListener(serve, 'https', drainLimit));
+      ? createSecureServer({ ...credentials, allowHTTP1: true }, listener)
+      : createHttpsServer(credentials, listener);
+    // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
+    tlsServer.on('upgrade', upgradeListener(listener));
     tlsServer.listen(tls.port, options.host);
     servers.push({
       server: tlsServer,
@@ -99,9 +103,9 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   }
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
-    plainServer = options.h2c
-      ? createH2cServer(nodeListener(serve, 'http', drainLimit))
-      : createHttpServer(nodeListener(serve, 'http', drainLimit));
+    const listener = nodeListener(serve, 'http', drainLimit);
+    plainServer = options.h2c ? createH2cServer(listener) : createHttpServer(listener);
+    if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     plainServer.listen(options.port, options.host);
     servers.push({
       server: plainServer,

@@ -1,0 +1,271 @@
+/**
+ * Compiles a `@WebSocketEndpoint` class: its callbacks (arguments read from the upgrade request, the message decoded
+ * by its parameter's type) and the `GET` endpoint its upgrade requests are routed to, with the class's security,
+ * limits and name-bound filters before the handshake.
+ */
+import type { ZodType } from 'zod';
+import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
+import { NAME_BINDINGS } from '../decorators/providers';
+import { RATE_LIMIT } from '../decorators/rate-limit';
+import { ACCESS_RULE } from '../decorators/security';
+import { SOCKET_CALLBACK, SOCKET_PATH, type SocketCallbackKind } from '../decorators/websocket';
+import { locate } from '../errors/definition-error';
+import { httpProblem } from '../errors/http-problem';
+import type { Violation } from '../errors/problem-details';
+import { WebApplicationException } from '../errors/web-application-exception';
+import { isJsonTypeToken } from '../json/json-values';
+import type { JsonMapper } from '../json/json-mapper';
+import { readParameterNames } from '../metadata/param-names';
+import { readDesignType } from '../metadata/reflect-shim';
+import { Tags, type MethodMeta, type ParamMeta } from '../metadata/store';
+import { compileArgument, type ArgumentReader } from '../params/compile-argument';
+import { contextResolver } from '../params/context-types';
+import { isUnknownDesignType } from '../params/convert';
+import { classSchema } from '../params/read-body-argument';
+import { compileStage, type StageFn, type Step } from '../pipeline/chain';
+import type { Endpoint } from '../pipeline/endpoint';
+import type { EndpointInfo, RequestContext } from '../pipeline/request-context';
+import { ResponseContext } from '../pipeline/response-context';
+import { acceptNegotiator } from '../pipeline/select-endpoint';
+import { takeOver } from '../pipeline/takeover';
+import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
+import { securityStep } from '../security/security-stage';
+import { Multi } from '../streaming/multi';
+import type { MessageCallback, SocketCallback, SocketHandlers } from '../websocket/socket-handlers';
+import { upgradeOf, type SocketServer } from '../websocket/socket-server';
+import { applicable, requestSteps, responseSteps } from './compile-filters';
+import { endpointHandler, type EndpointContext } from './compile-endpoint';
+import type { Unit } from './discover';
+
+export interface SocketContext extends EndpointContext {
+  /** The application's socket server (made with its first socket endpoint). */
+  readonly sockets: () => SocketServer;
+  readonly json: JsonMapper;
+}
+
+/** Whether `ctx` asks to become a WebSocket (RFC 6455 §4.1: `Upgrade: websocket`). */
+function asksForWebSocket(ctx: RequestContext): boolean {
+  return /(^|,)\s*websocket\s*(,|$)/i.test(ctx.headers.get('upgrade') ?? '');
+}
+
+function upgradeRequired(): WebApplicationException {
+  return httpProblem('RXREST_UPGRADE_REQUIRED', 'This is a WebSocket endpoint: open it with a WebSocket client', {
+    headers: { upgrade: 'websocket', connection: 'Upgrade' },
+  });
+}
+
+/** The 101's headers as `ws` writes them: `Name: value` lines (what response filters added to it). */
+function headerLines(response: ResponseContext): string[] {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(response.headers.toInit()))
+    for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
+  return lines;
+}
+
+/** The message as text: bytes of a binary message are read as UTF-8 too. */
+function textOf(data: Buffer): string {
+  return data.toString('utf8');
+}
+
+/** How a message parameter of `type` (or `options`) is decoded: text, bytes, or JSON bound and validated. */
+function messageDecoder(type: unknown, options: ParamOptions, json: JsonMapper): (data: Buffer) => unknown {
+  const declared = options.type ?? type;
+  if (declared === String) return textOf;
+  if (declared === Buffer || declared === Uint8Array) return (data) => data;
+  if (declared === ArrayBuffer) return (data) => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  const schema: ZodType | undefined = options.schema ?? classSchema(declared);
+  const target =
+    declared === undefined || (isUnknownDesignType(declared) && !isJsonTypeToken(declared)) ? undefined : declared;
+  return (data) => {
+    try {
+      if (!schema) return json.readValue(textOf(data), target);
+      const result = schema.safeParse(json.readValue(textOf(data)));
+      if (!result.success) {
+        const violations: Violation[] = result.error.issues.map((issue) => ({
+          in: 'body',
+          field: issue.path.map(String).join('.'),
+          message: issue.message,
+        }));
+        throw httpProblem('RXREST_VALIDATION_FAILED', 'The message is invalid', { violations });
+      }
+      return target ? json.readValue(JSON.stringify(result.data), target) : result.data;
+    } catch (error) {
+      // "The request body is not valid JSON: ..." is said of the message.
+      if (error instanceof WebApplicationException && error.problem?.detail.startsWith('The request body'))
+        throw httpProblem(error.problem.code, error.problem.detail.replace(/^The request body/, 'The message'), {
+          violations: error.problem.violations,
+        });
+      throw error;
+    }
+  };
+}
+
+/** The kind of an undecorated parameter: a context object by type, a template variable by name, else the message. */
+function implicitMeta(index: number, type: unknown, name: string | undefined, template: PathTemplate): ParamMeta {
+  const kind = contextResolver(type)
+    ? 'context'
+    : name !== undefined && template.variables.includes(name)
+      ? 'path'
+      : 'body';
+  return { index, kind, tags: new Tags() };
+}
+
+/** One callback method: readers of its arguments, and the slot of its message (or error) parameter. */
+function compileCallback(
+  unit: Unit,
+  method: MethodMeta,
+  kind: SocketCallbackKind,
+  template: PathTemplate,
+  context: SocketContext,
+): MessageCallback | undefined {
+  const { problems } = context;
+  const where = locate(unit.type, method.name);
+  const fn = (unit.instance as Record<string, Function>)[method.name]!;
+  const types = (readDesignType('design:paramtypes', unit.type.prototype, method.name) as unknown[] | undefined) ?? [];
+  const names = readParameterNames(fn) ?? [];
+  const count = Math.max(types.length, fn.length, names.length, ...[...method.params.keys()].map((i) => i + 1));
+  const readers: (ArgumentReader | undefined)[] = [];
+  let slot: { index: number; type: unknown; options: ParamOptions } | undefined;
+  for (let i = 0; i < count; i++) {
+    const meta = method.params.get(i) ?? implicitMeta(i, types[i], names[i], template);
+    const at = locate(unit.type, method.name, names[i] ?? i);
+    if (meta.kind === 'form') {
+      problems.add(at, 'a WebSocket method has no form to read: take the message as its parameter');
+      continue;
+    }
+    if (meta.kind === 'body') {
+      if (kind === 'open' || kind === 'close')
+        problems.add(
+          at,
+          `an @On${kind === 'open' ? 'Open' : 'Close'} method takes no message: inject WebSocketConnection, parameters of the upgrade request or SecurityContext`,
+        );
+      else if (slot) problems.add(at, `only one parameter can receive the ${kind === 'error' ? 'error' : 'message'}`);
+      else slot = { index: i, type: types[i], options: meta.tags.get(PARAM_OPTIONS) ?? {} };
+      readers.push(undefined);
+      continue;
+    }
+    const name = meta.name ?? names[i];
+    if (meta.kind === 'path' && name !== undefined && !template.variables.includes(name))
+      problems.add(at, `the path parameter "${name}" is not a variable of the template ${template.template}`);
+    readers.push(
+      problems.attempt(at, () =>
+        compileArgument({ meta, name, designType: types[i], settings: context.body, template }),
+      ),
+    );
+  }
+  const takesAll = slot !== undefined && (slot.type === Multi || (slot.options.stream ?? false));
+  const decode =
+    slot && (kind === 'text' || kind === 'binary')
+      ? messageDecoder(takesAll ? undefined : slot.type, slot.options, context.json)
+      : () => undefined;
+  const at = slot?.index ?? -1;
+  const instance = unit.instance;
+  return {
+    where,
+    takesAll,
+    decode: (data) => decode(data),
+    call(ctx, message) {
+      const args = new Array<unknown>(readers.length);
+      for (let i = 0; i < readers.length; i++) args[i] = i === at ? message : readers[i]?.(ctx);
+      return fn.apply(instance, args);
+    },
+  };
+}
+
+/** The callbacks of a socket endpoint class; two methods for one kind are a problem. */
+function compileHandlers(unit: Unit, template: PathTemplate, context: SocketContext): SocketHandlers {
+  const found: Partial<Record<SocketCallbackKind, MessageCallback>> = {};
+  for (const method of unit.meta.methods.values()) {
+    const kind = method.tags.get(SOCKET_CALLBACK);
+    if (!kind) continue;
+    if (found[kind]) {
+      context.problems.add(
+        locate(unit.type, method.name),
+        `${found[kind].where} is already the class's @On${kind[0]!.toUpperCase()}${kind.slice(1)}${kind === 'text' || kind === 'binary' ? 'Message' : ''} method`,
+      );
+      continue;
+    }
+    const callback = compileCallback(unit, method, kind, template, context);
+    if (callback) found[kind] = callback;
+  }
+  if (!found.text && !found.binary && !found.open)
+    context.problems.add(
+      locate(unit.type),
+      'a @WebSocketEndpoint class needs an @OnOpen, @OnTextMessage or @OnBinaryMessage method',
+    );
+  const { open, text, binary, close, error } = found;
+  return {
+    open: open as SocketCallback | undefined,
+    text,
+    binary,
+    close: close as SocketCallback | undefined,
+    error: error as SocketCallback | undefined,
+    mappers: context.mappers,
+    json: context.json,
+  };
+}
+
+/**
+ * The endpoint of a socket class: a `GET` at its path whose stages are the class's access rule, rate limit and
+ * name-bound request filters, then the handshake (426 for a request that is no WebSocket upgrade).
+ */
+export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpoint | undefined {
+  const { problems } = context;
+  const where = locate(unit.type);
+  const template = problems.attempt(where, () =>
+    compilePathTemplate(joinPaths(context.applicationPath, unit.meta.tags.get(SOCKET_PATH) ?? '')),
+  );
+  if (!template) return undefined;
+  const handlers = compileHandlers(unit, template, context);
+  const info: EndpointInfo = {
+    resourceClass: unit.type,
+    methodName: handlers.text?.where.split('#')[1] ?? handlers.binary?.where.split('#')[1] ?? 'open',
+    httpMethod: 'GET',
+    pathTemplate: template.template,
+    produces: [],
+    consumes: [],
+    lane: 'event-loop',
+  };
+  const rule = unit.meta.tags.get(ACCESS_RULE);
+  if ((rule?.kind === 'authenticated' || rule?.kind === 'roles') && !context.security)
+    problems.add(
+      where,
+      `@${rule.kind === 'roles' ? 'RolesAllowed' : 'Authenticated'} needs an authentication mechanism: set framework.security.jwt.jwks-url or .public-key-file, or pass authentication to build()`,
+    );
+  const steps: Step[] = [];
+  const security = securityStep(rule, context.security);
+  if (security) steps.push(security);
+  const limit = problems.attempt(where, () => context.rateLimits?.step(unit.meta.tags.get(RATE_LIMIT), where, true));
+  if (limit) steps.push(limit);
+  const bindings = new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []);
+  steps.push(...requestSteps(applicable(context.filters.request, bindings)));
+  const accept: StageFn = (ctx) => {
+    const upgrade = upgradeOf(ctx);
+    if (!upgrade || !asksForWebSocket(ctx)) throw upgradeRequired();
+    ctx.response = new ResponseContext(101);
+    takeOver(ctx, (accepted) => context.sockets().accept(accepted, upgrade, handlers, headerLines(accepted.response!)));
+    return ctx;
+  };
+  steps.push(accept);
+  const requestPart = compileStage(steps)!;
+  const responsePart = compileStage(responseSteps(applicable(context.filters.response, bindings)));
+  return {
+    info,
+    template,
+    consumes: [],
+    produces: [],
+    negotiate: acceptNegotiator([]),
+    readsBody: false,
+    facts: {
+      info,
+      template: template.template,
+      params: [],
+      returnType: undefined,
+      streams: false,
+      status: 101,
+      methodTags: new Tags(),
+      classTags: unit.meta.tags,
+    },
+    handle: endpointHandler(info, requestPart, responsePart, context.mappers),
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * WebSocket endpoints in the resource style: `@WebSocketEndpoint(path)` on a class, `@OnOpen`, `@OnTextMessage`,
+ * `@OnBinaryMessage`, `@OnClose` and `@OnError` on its methods. They only record metadata (docs/websockets.md).
+ */
+import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
+import { memberName } from './decorator-types';
+
+/** The path template of a WebSocket endpoint class, under the application path like a resource's. */
+export const SOCKET_PATH = metaKey<string>('websocket-path');
+
+/** What a socket endpoint's method is called for. */
+export type SocketCallbackKind = 'open' | 'text' | 'binary' | 'close' | 'error';
+
+export const SOCKET_CALLBACK = metaKey<SocketCallbackKind>('websocket-callback');
+
+/**
+ * Makes the class a WebSocket endpoint at `path` (path parameters allowed, as in `@Path`). The upgrade request goes
+ * through the application's filters and security like a `GET` to that path; a plain `GET` there answers 426.
+ * The class is named after Quarkus's `@WebSocket`, which would hide the global `WebSocket` wherever it is imported.
+ *
+ * @example
+ * \@WebSocketEndpoint('/ws/echo')
+ * class Echo {
+ *   \@OnTextMessage
+ *   echo(message: string): string { return message; }
+ * }
+ */
+export function WebSocketEndpoint(path: string): (target: Function) => void {
+  return (target) => classMeta(target).tags.set(SOCKET_PATH, path);
+}
+
+function callback(kind: SocketCallbackKind): MethodDecorator {
+  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(SOCKET_CALLBACK, kind);
+}
+
+/** Called once the socket is open; what it returns (a value, a Promise, an Observable) is sent. */
+export const OnOpen: MethodDecorator = callback('open');
+
+/**
+ * Called for text messages: with each message (decoded by the parameter's type: a string as is, a class or
+ * `@Body({ schema })` as validated JSON), or once with a `Multi` of every message. What it returns is sent, in order.
+ */
+export const OnTextMessage: MethodDecorator = callback('text');
+
+/** Called for binary messages, as `@OnTextMessage` is for text (a `Uint8Array`/`Buffer` parameter gets the bytes). */
+export const OnBinaryMessage: MethodDecorator = callback('binary');
+
+/** Called once the socket has closed (`WebSocketConnection.closeCode` and `.closeReason` say how). */
+export const OnClose: MethodDecorator = callback('close');
+
+/**
+ * Called with an error of a message method or a message that cannot be decoded; what it returns is sent and the
+ * socket stays open (unless the failed method took a `Multi`: its pipeline is over, and the socket closes).
+ */
+export const OnError: MethodDecorator = callback('error');

@@ -1,0 +1,35 @@
+/**
+ * The `'upgrade'` listener of `listen()`'s servers: an upgrade request (a WebSocket handshake) is served like any
+ * other request, through the application's pipeline, with a response of its own over the raw socket. An endpoint
+ * that accepts it takes the socket over; any other answer (a filter's 401, a 404, a 426) is written as usual and
+ * the connection closed.
+ */
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { holdUpgrade } from '../websocket/socket-server';
+
+type RequestListener = (
+  incoming: IncomingMessage | Http2ServerRequest,
+  outgoing: ServerResponse | Http2ServerResponse,
+) => void;
+
+export function upgradeListener(
+  listener: RequestListener,
+): (incoming: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (incoming, socket, head) => {
+    // A peer gone before the answer: nothing to tell, nothing to crash on.
+    socket.on('error', () => socket.destroy());
+    const outgoing = new ServerResponse(incoming);
+    outgoing.assignSocket(socket as Socket);
+    outgoing.shouldKeepAlive = false;
+    // An answer other than the upgrade ends the connection: its parser was given up for the upgrade.
+    outgoing.once('finish', () => {
+      outgoing.detachSocket(socket as Socket);
+      socket.end();
+    });
+    holdUpgrade(incoming, { socket, head });
+    listener(incoming, outgoing);
+  };
+}

@@ -1,0 +1,89 @@
+/** `WebSocketConnection`: one open socket as its endpoint's methods see it (inject it by type). */
+import type { RequestContext } from '../pipeline/request-context';
+
+/** What a connection asks of the session that runs it. */
+export interface ConnectionSession {
+  send(message: unknown): void;
+  close(code: number, reason: string): void;
+  readonly open: boolean;
+  readonly closeCode: number | undefined;
+  readonly closeReason: string;
+}
+
+/**
+ * One WebSocket: its id, the facts of the upgrade request (path and query parameters, headers), and `send`/`close`.
+ * A parameter of this type receives it in any method of a `@WebSocketEndpoint` class.
+ *
+ * @example
+ * \@OnOpen
+ * greet(connection: WebSocketConnection): string { return `hello ${connection.pathParam('room')}`; }
+ */
+export class WebSocketConnection {
+  readonly #session: ConnectionSession;
+  readonly #request: RequestContext;
+
+  /** @internal made by the socket's session. */
+  constructor(
+    /** Unique among this process's connections. */
+    readonly id: string,
+    request: RequestContext,
+    session: ConnectionSession,
+  ) {
+    this.#request = request;
+    this.#session = session;
+  }
+
+  /** The upgrade request's headers. */
+  get headers(): Headers {
+    return this.#request.headers;
+  }
+
+  /** The path the socket was opened on, decoded. */
+  get path(): string {
+    return this.#request.path;
+  }
+
+  /** A path parameter of the endpoint's template. */
+  pathParam(name: string): string | undefined {
+    return this.#request.pathParams[name];
+  }
+
+  /** The first value of a query parameter of the upgrade request. */
+  queryParam(name: string): string | undefined {
+    return this.#request.queryValues(name)?.[0];
+  }
+
+  /** Whether the socket still takes messages. */
+  get isOpen(): boolean {
+    return this.#session.open;
+  }
+
+  /** Once closed: the close code the peer or the server gave (1006 when the connection was lost). */
+  get closeCode(): number | undefined {
+    return this.#session.closeCode;
+  }
+
+  get closeReason(): string {
+    return this.#session.closeReason;
+  }
+
+  /**
+   * Sends a message after those already queued: a string as text, bytes as binary, anything else as JSON text.
+   * Held under the stream budget (`framework.rest.stream.buffer-size`, `.overflow`); ignored once closed.
+   */
+  send(message: unknown): void {
+    this.#session.send(message);
+  }
+
+  /** Closes the socket after the queued messages (1000 by default; a reason of at most 123 bytes). */
+  close(code = 1000, reason = ''): void {
+    this.#session.close(code, reason);
+  }
+}
+
+export const CONNECTION_PROPERTY = 'rxrest.websocket-connection';
+
+/** The connection of a socket's upgrade request (what a `WebSocketConnection` parameter receives). */
+export function connectionOf(ctx: RequestContext): WebSocketConnection | undefined {
+  return ctx.getProperty<WebSocketConnection>(CONNECTION_PROPERTY);
+}
