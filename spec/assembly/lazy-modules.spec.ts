@@ -30,6 +30,7 @@ const OPTIONAL = [
   'prom-client',
   '@opentelemetry/api',
   'ioredis',
+  'ws',
   'busboy',
   'eventsource-parser',
   'date-fns',
@@ -53,6 +54,7 @@ describe('a plain application', () => {
     ['metrics', ['prom-client']],
     ['openapi', ['yaml', 'zod']],
     ['dates', ['date-fns']],
+    ['websocket', ['ws']],
   ])(
     'loads the packages of %s once that feature is used',
     async (feature, expected) => {

@@ -22,7 +22,11 @@ import {
   securityContext,
   type Multi,
   type RunningServer,
+  OnOpen,
+  OnTextMessage,
+  WebSocketEndpoint,
 } from '../../lib';
+import { openSocket, Refused } from '../support/ws-client';
 
 const jose = require('jose') as typeof JoseModule;
 type Key = Awaited<ReturnType<typeof JoseModule.generateKeyPair>>;
@@ -84,6 +88,21 @@ class SecureResource {
   stamp(ctx: RequestContext): void {
     const name = securityContext(ctx).userPrincipal?.name;
     if (name) ctx.setProperty('seen-by-filter', name);
+  }
+}
+
+/** A socket only callers with a token may open; it greets them by name and echoes their messages. */
+@WebSocketEndpoint('/secure/socket')
+@Authenticated
+class SecureSocket {
+  @OnOpen
+  greet(security: SecurityContext): string {
+    return `hello ${security.userPrincipal!.name} (${security.roles.join(',')})`;
+  }
+
+  @OnTextMessage
+  echo(message: string): string {
+    return message;
   }
 }
 
@@ -164,7 +183,7 @@ beforeAll(async () => {
     'framework.security.jwt.clock-skew': '1s',
     'framework.security.jwt.jwks-refresh-interval': '1s',
   };
-  server = await RestApplication.build({ classes: [SecureResource], overrides }).listen({
+  server = await RestApplication.build({ classes: [SecureResource, SecureSocket], overrides }).listen({
     port: 0,
     host: '127.0.0.1',
     handleSignals: false,
@@ -310,6 +329,42 @@ describe('bearer JWTs', () => {
         .filter(Boolean)
         .every((line) => /^\{"tick":\d+\}$/.test(line)),
     ).toBe(true);
+    expect(ended).toBeGreaterThanOrEqual(exp * 1000 - 50);
+    expect(ended).toBeLessThan(exp * 1000 + 1000);
+  });
+});
+
+describe('WebSockets with bearer JWTs', () => {
+  const socketUrl = () => `${server.url.replace(/^http/, 'ws')}/secure/socket`;
+
+  it('answers an upgrade without a token 401 with the Bearer challenge, and opens no socket', async () => {
+    const refused = openSocket(socketUrl());
+    const error = (await refused.opened.catch((failure: unknown) => failure)) as Refused;
+    expect(error).toBeInstanceOf(Refused);
+    expect(error.status).toBe(401);
+    expect(error.headers['www-authenticate']).toBe('Bearer');
+    expect(JSON.parse(error.body)).toMatchObject({ status: 401, code: 'RXREST_UNAUTHORIZED' });
+    const forged = openSocket(socketUrl(), { headers: { authorization: 'Bearer not.a.token' } });
+    expect(((await forged.opened.catch((failure: unknown) => failure)) as Refused).status).toBe(401);
+  });
+
+  it('opens with a valid token: the methods of the socket read the SecurityContext of the upgrade', async () => {
+    const token = await sign(key, 'first', { groups: ['user', 'reader'] });
+    const socket = openSocket(socketUrl(), { headers: { authorization: `Bearer ${token}` } });
+    expect(await socket.next()).toBe('hello alice (user,reader)');
+    socket.socket.send('ping');
+    expect(await socket.next()).toBe('ping');
+    socket.socket.close();
+  });
+
+  it('closes a socket with 1008 within a second of the expiry of the token that opened it', async () => {
+    const exp = now() + 2;
+    const socket = openSocket(socketUrl(), {
+      headers: { authorization: `Bearer ${await sign(key, 'first', { exp })}` },
+    });
+    await socket.opened;
+    expect(await socket.closed).toEqual({ code: 1008, reason: 'The credential expired' });
+    const ended = Date.now();
     expect(ended).toBeGreaterThanOrEqual(exp * 1000 - 50);
     expect(ended).toBeLessThan(exp * 1000 + 1000);
   });

@@ -1,7 +1,20 @@
 // A plain application (a resource, JSON, a path and a query parameter, a body) that serves one request of each
 // kind, then prints the packages and RxJS entry points the process loaded, as JSON on one line. FEATURE turns on
 // one optional feature, so the spec can see its packages arrive only then.
-import { Body, Consumes, GET, Path, POST, Produces, RestApplication, RestPath, RestQuery } from '../../../lib';
+import { request } from 'node:http';
+import {
+  Body,
+  Consumes,
+  GET,
+  OnTextMessage,
+  Path,
+  POST,
+  Produces,
+  RestApplication,
+  RestPath,
+  RestQuery,
+  WebSocketEndpoint,
+} from '../../../lib';
 
 @Path('/')
 class PlainResource {
@@ -28,17 +41,44 @@ class PlainResource {
   }
 }
 
+@WebSocketEndpoint('/ws')
+class EchoSocket {
+  @OnTextMessage
+  echo(message: string): string {
+    return message;
+  }
+}
+
+/** The status of a WebSocket handshake made by hand (a client package would load `ws` itself). */
+function handshake(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const upgrade = request(`${url}/ws`, {
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    });
+    upgrade.on('upgrade', (response, socket) => (socket.destroy(), resolve(response.statusCode ?? 0)));
+    upgrade.on('response', (response) => resolve(response.statusCode ?? 0));
+    upgrade.on('error', reject);
+    upgrade.end();
+  });
+}
+
 const FEATURES: Record<string, Record<string, string>> = {
   none: {},
   metrics: { 'framework.metrics.enabled': 'true' },
   openapi: {},
   dates: {},
+  websocket: {},
 };
 
 async function main(): Promise<void> {
   const feature = process.env.FEATURE ?? 'none';
   const app = RestApplication.build({
-    classes: [PlainResource],
+    classes: feature === 'websocket' ? [PlainResource, EchoSocket] : [PlainResource],
     overrides: { 'framework.openapi.ui.always-include': 'true', ...FEATURES[feature] },
   });
   const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
@@ -55,6 +95,7 @@ async function main(): Promise<void> {
   if (feature === 'openapi') answers.push(await fetch(`${server.url}/q/openapi`));
   if (feature === 'dates') answers.push(await fetch(`${server.url}/users/42?since=2026-11-24`));
   const statuses = await Promise.all(answers.map(async (answer) => (await answer.arrayBuffer(), answer.status)));
+  if (feature === 'websocket') statuses.push(await handshake(server.url));
   await server.close();
   const packages = new Set<string>();
   for (const file of Object.keys(require.cache)) {
