@@ -259,3 +259,4 @@ export { resumable, type ResumableEnd, type ResumableOptions, type ResumableStre
 export { resume } from './broadcast/resume';
 export { OnBinaryMessage, OnClose, OnError, OnOpen, OnTextMessage, WebSocketEndpoint } from './decorators/websocket';
 export { WebSocketConnection } from './websocket/web-socket-connection';
+export { nodeWebSocket } from './websocket/node-web-socket';

@@ -3,36 +3,29 @@
  * by its parameter's type) and the `GET` endpoint its upgrade requests are routed to, with the class's security,
  * limits and name-bound filters before the handshake.
  */
-import type { ZodType } from 'zod';
 import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { NAME_BINDINGS } from '../decorators/providers';
 import { RATE_LIMIT } from '../decorators/rate-limit';
 import { ACCESS_RULE } from '../decorators/security';
 import { SOCKET_CALLBACK, SOCKET_PATH, type SocketCallbackKind } from '../decorators/websocket';
 import { locate } from '../errors/definition-error';
-import { httpProblem } from '../errors/http-problem';
-import type { Violation } from '../errors/problem-details';
-import { WebApplicationException } from '../errors/web-application-exception';
-import { isJsonTypeToken } from '../json/json-values';
 import type { JsonMapper } from '../json/json-mapper';
 import { readParameterNames } from '../metadata/param-names';
 import { readDesignType } from '../metadata/reflect-shim';
 import { Tags, type MethodMeta, type ParamMeta } from '../metadata/store';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
 import { contextResolver } from '../params/context-types';
-import { isUnknownDesignType } from '../params/convert';
-import { classSchema } from '../params/read-body-argument';
-import { compileStage, type StageFn, type Step } from '../pipeline/chain';
+import { compileStage, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
-import type { EndpointInfo, RequestContext } from '../pipeline/request-context';
-import { ResponseContext } from '../pipeline/response-context';
+import type { EndpointInfo } from '../pipeline/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
-import { takeOver } from '../pipeline/takeover';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
 import { securityStep } from '../security/security-stage';
 import { Multi } from '../streaming/multi';
 import type { MessageCallback, SocketCallback, SocketHandlers } from '../websocket/socket-handlers';
-import { upgradeOf, type SocketServer } from '../websocket/socket-server';
+import type { SocketServer } from '../websocket/socket-server';
+import { acceptUpgrade } from '../websocket/accept-upgrade';
+import { messageDecoder } from '../websocket/message-decoder';
 import { applicable, requestSteps, responseSteps } from './compile-filters';
 import { endpointHandler, type EndpointContext } from './compile-endpoint';
 import type { Unit } from './discover';
@@ -41,63 +34,6 @@ export interface SocketContext extends EndpointContext {
   /** The application's socket server (made with its first socket endpoint). */
   readonly sockets: () => SocketServer;
   readonly json: JsonMapper;
-}
-
-/** Whether `ctx` asks to become a WebSocket (RFC 6455 §4.1: `Upgrade: websocket`). */
-function asksForWebSocket(ctx: RequestContext): boolean {
-  return /(^|,)\s*websocket\s*(,|$)/i.test(ctx.headers.get('upgrade') ?? '');
-}
-
-function upgradeRequired(): WebApplicationException {
-  return httpProblem('RXREST_UPGRADE_REQUIRED', 'This is a WebSocket endpoint: open it with a WebSocket client', {
-    headers: { upgrade: 'websocket', connection: 'Upgrade' },
-  });
-}
-
-/** The 101's headers as `ws` writes them: `Name: value` lines (what response filters added to it). */
-function headerLines(response: ResponseContext): string[] {
-  const lines: string[] = [];
-  for (const [name, value] of Object.entries(response.headers.toInit()))
-    for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
-  return lines;
-}
-
-/** The message as text: bytes of a binary message are read as UTF-8 too. */
-function textOf(data: Buffer): string {
-  return data.toString('utf8');
-}
-
-/** How a message parameter of `type` (or `options`) is decoded: text, bytes, or JSON bound and validated. */
-function messageDecoder(type: unknown, options: ParamOptions, json: JsonMapper): (data: Buffer) => unknown {
-  const declared = options.type ?? type;
-  if (declared === String) return textOf;
-  if (declared === Buffer || declared === Uint8Array) return (data) => data;
-  if (declared === ArrayBuffer) return (data) => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
-  const schema: ZodType | undefined = options.schema ?? classSchema(declared);
-  const target =
-    declared === undefined || (isUnknownDesignType(declared) && !isJsonTypeToken(declared)) ? undefined : declared;
-  return (data) => {
-    try {
-      if (!schema) return json.readValue(textOf(data), target);
-      const result = schema.safeParse(json.readValue(textOf(data)));
-      if (!result.success) {
-        const violations: Violation[] = result.error.issues.map((issue) => ({
-          in: 'body',
-          field: issue.path.map(String).join('.'),
-          message: issue.message,
-        }));
-        throw httpProblem('RXREST_VALIDATION_FAILED', 'The message is invalid', { violations });
-      }
-      return target ? json.readValue(JSON.stringify(result.data), target) : result.data;
-    } catch (error) {
-      // "The request body is not valid JSON: ..." is said of the message.
-      if (error instanceof WebApplicationException && error.problem?.detail.startsWith('The request body'))
-        throw httpProblem(error.problem.code, error.problem.detail.replace(/^The request body/, 'The message'), {
-          violations: error.problem.violations,
-        });
-      throw error;
-    }
-  };
 }
 
 /** The kind of an undecorated parameter: a context object by type, a template variable by name, else the message. */
@@ -162,6 +98,7 @@ function compileCallback(
   const instance = unit.instance;
   return {
     where,
+    method: method.name,
     takesAll,
     decode: (data) => decode(data),
     call(ctx, message) {
@@ -219,7 +156,7 @@ export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpo
   const handlers = compileHandlers(unit, template, context);
   const info: EndpointInfo = {
     resourceClass: unit.type,
-    methodName: handlers.text?.where.split('#')[1] ?? handlers.binary?.where.split('#')[1] ?? 'open',
+    methodName: (handlers.text ?? handlers.binary ?? handlers.open)?.method ?? '',
     httpMethod: 'GET',
     pathTemplate: template.template,
     produces: [],
@@ -239,14 +176,7 @@ export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpo
   if (limit) steps.push(limit);
   const bindings = new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []);
   steps.push(...requestSteps(applicable(context.filters.request, bindings)));
-  const accept: StageFn = (ctx) => {
-    const upgrade = upgradeOf(ctx);
-    if (!upgrade || !asksForWebSocket(ctx)) throw upgradeRequired();
-    ctx.response = new ResponseContext(101);
-    takeOver(ctx, (accepted) => context.sockets().accept(accepted, upgrade, handlers, headerLines(accepted.response!)));
-    return ctx;
-  };
-  steps.push(accept);
+  steps.push(acceptUpgrade(handlers, context.sockets));
   const requestPart = compileStage(steps)!;
   const responsePart = compileStage(responseSteps(applicable(context.filters.response, bindings)));
   return {

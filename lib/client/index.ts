@@ -81,3 +81,15 @@ export type { MessageBodyReader, MessageBodyWriter, EntityInput } from '../provi
 export { DefaultJsonMapper } from '../json/default-json-mapper';
 export type { JsonMapper, JsonMapperCustomizer } from '../json/json-mapper';
 export { Multi, multi } from '../streaming/multi';
+export {
+  SocketClient,
+  SocketClosedException,
+  type ClientWebSocket,
+  type ConnectOptions,
+  type SocketClientOptions,
+  type SocketMessageIn,
+  type SocketMessageOut,
+  type SocketMethodNames,
+  type WebSocketFactory,
+} from './socket-client';
+export { OnBinaryMessage, OnClose, OnError, OnOpen, OnTextMessage, WebSocketEndpoint } from '../decorators/websocket';

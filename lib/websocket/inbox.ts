@@ -68,12 +68,13 @@ export class Inbox {
     this.#wake();
   }
 
-  /** The next message, waiting for it; `undefined` once the inbox has ended and holds nothing. */
-  async take(): Promise<Buffer | undefined> {
-    while (this.#head === this.#items.length) {
-      if (this.#ended) return undefined;
-      await new Promise<void>((resolve) => (this.#waiter = resolve));
-    }
+  get empty(): boolean {
+    return this.#head === this.#items.length;
+  }
+
+  /** The next message if one is here, else `undefined`. */
+  shift(): Buffer | undefined {
+    if (this.#head === this.#items.length) return undefined;
     const data = this.#items[this.#head]!;
     this.#items[this.#head++] = undefined as never;
     if (this.#head === this.#items.length) {
@@ -82,6 +83,15 @@ export class Inbox {
     }
     this.flow.remove(data.length);
     return data;
+  }
+
+  /** The next message, waiting for it; `undefined` once the inbox has ended and holds nothing. */
+  async take(): Promise<Buffer | undefined> {
+    while (this.#head === this.#items.length) {
+      if (this.#ended) return undefined;
+      await new Promise<void>((resolve) => (this.#waiter = resolve));
+    }
+    return this.shift();
   }
 
   #wake(): void {

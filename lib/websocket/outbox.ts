@@ -16,6 +16,9 @@ const WRITE_HIGH_WATER = 64 * 1024;
 
 const OPEN = 1;
 
+/** How often a waiter looks at a socket whose last messages went without a callback. */
+const POLL_MS = 5;
+
 export class Outbox {
   #queue: OutgoingMessage[] = [];
   #head = 0;
@@ -39,7 +42,11 @@ export class Outbox {
   /** Queues `message`, or applies the overflow policy when it would take the socket past the budget; throws under `fail`. */
   push(message: OutgoingMessage): void {
     const size = message.data.length;
-    if (this.socket.bufferedAmount + this.#bytes + size > this.budget && !this.#makeRoom(size)) return;
+    const held = this.socket.bufferedAmount;
+    // Nothing waits and the socket keeps up: straight to it.
+    if (this.size === 0 && held < WRITE_HIGH_WATER && this.socket.readyState === OPEN && held + size <= this.budget)
+      return this.#send(message, held);
+    if (held + this.#bytes + size > this.budget && !this.#makeRoom(size)) return;
     this.#queue.push(message);
     this.#bytes += size;
     this.pump();
@@ -52,7 +59,7 @@ export class Outbox {
       const message = this.#queue[this.#head]!;
       this.#queue[this.#head++] = undefined as never;
       this.#bytes -= message.data.length;
-      socket.send(message.data, { binary: message.binary }, this.#written);
+      this.#send(message, socket.bufferedAmount);
     }
     if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
       this.#queue = this.#queue.slice(this.#head);
@@ -64,13 +71,27 @@ export class Outbox {
   /** Resolves once there is room for more (nothing queued, the socket under its mark): a pulled source's pace. */
   room(): Promise<void> {
     if (this.#hasRoom()) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push({ resolve, whenEmpty: false }));
+    return this.#await(false);
   }
 
   /** Resolves once every queued message has been written to the connection (or the socket is gone). */
   drained(): Promise<void> {
     if (this.#isDrained()) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push({ resolve, whenEmpty: true }));
+    return this.#await(true);
+  }
+
+  #await(whenEmpty: boolean): Promise<void> {
+    const waited = new Promise<void>((resolve) => this.#waiters.push({ resolve, whenEmpty }));
+    // What the socket holds was sent with no callback to come: look again until it is written.
+    if (this.#told === 0) this.#poll();
+    return waited;
+  }
+
+  #poll(): void {
+    setTimeout(() => {
+      this.pump();
+      if (this.#waiters.length > 0 && this.#told === 0) this.#poll();
+    }, POLL_MS).unref();
   }
 
   /** Drops what waits and releases every waiter: the socket is gone. */
@@ -81,7 +102,23 @@ export class Outbox {
     for (const waiter of this.#waiters.splice(0)) waiter.resolve();
   }
 
-  readonly #written = (): void => this.pump();
+  /** Messages sent with a callback that has not come yet: each will pump and wake waiters. */
+  #told = 0;
+
+  readonly #written = (): void => {
+    this.#told--;
+    this.pump();
+  };
+
+  /**
+   * Hands one message to the socket. Told when it is written only when that can matter: the socket getting near its
+   * mark (what waits here is pumped then) or someone waiting for room or for the end; a per-message callback costs.
+   */
+  #send(message: OutgoingMessage, held: number): void {
+    const told = held + message.data.length >= WRITE_HIGH_WATER / 2 || this.#waiters.length > 0;
+    if (told) this.#told++;
+    this.socket.send(message.data, { binary: message.binary }, told ? this.#written : undefined);
+  }
 
   #hasRoom(): boolean {
     return this.socket.readyState !== OPEN || (this.size === 0 && this.socket.bufferedAmount < WRITE_HIGH_WATER);

@@ -7,6 +7,8 @@ import type { RequestContext } from '../pipeline/request-context';
 export interface SocketCallback {
   /** `Class#method`, for logs. */
   readonly where: string;
+  /** The method's name. */
+  readonly method: string;
   call(ctx: RequestContext, message?: unknown): unknown;
 }
 

@@ -67,6 +67,9 @@ export class SocketSession implements ConnectionSession {
   #closeCode: number | undefined;
   #closeReason = '';
   #lastActivity = Date.now();
+  readonly #tracksIdle: boolean;
+  /** Whether a method taking each message is still sending its answers to the last one. */
+  readonly #busy = { text: false, binary: false };
   #alive = true;
 
   constructor(
@@ -79,6 +82,7 @@ export class SocketSession implements ConnectionSession {
     this.#outbox = new Outbox(socket, settings.budget, settings.overflow);
     this.#flow = new FlowControl(settings.incomingBuffer, socket);
     this.#inboxes = { text: new Inbox(this.#flow), binary: new Inbox(this.#flow) };
+    this.#tracksIdle = settings.idleTimeoutMs > 0;
     this.connection = new WebSocketConnection(randomUUID(), ctx, this);
     ctx.setProperty(CONNECTION_PROPERTY, this.connection);
   }
@@ -108,7 +112,6 @@ export class SocketSession implements ConnectionSession {
     for (const kind of ['text', 'binary'] as const) {
       const handler = handlers[kind];
       if (handler?.takesAll) this.#serveAll(kind, handler);
-      else if (handler) void this.#serveEach(kind, handler);
     }
   }
 
@@ -144,32 +147,62 @@ export class SocketSession implements ConnectionSession {
   }
 
   #receive(data: Buffer, binary: boolean): void {
-    this.#lastActivity = Date.now();
+    if (this.#tracksIdle) this.#lastActivity = Date.now();
     if (this.#closing) return;
-    if (!this.handlers[binary ? 'binary' : 'text']) {
-      this.close(1003, `This endpoint takes no ${binary ? 'binary' : 'text'} messages`);
+    const kind = binary ? 'binary' : 'text';
+    const handler = this.handlers[kind];
+    if (!handler) {
+      this.close(1003, `This endpoint takes no ${kind} messages`);
       return;
     }
-    this.#inboxes[binary ? 'binary' : 'text'].push(data);
+    const inbox = this.#inboxes[kind];
+    // A method taking each message, free and with nothing waiting, handles this one at once.
+    if (!handler.takesAll && !this.#busy[kind] && inbox.empty) this.#handle(kind, handler, data);
+    else inbox.push(data);
   }
 
-  /** Each message in turn: the next is decoded once what the method returned for the last has been queued. */
-  async #serveEach(kind: 'text' | 'binary', handler: MessageCallback): Promise<void> {
-    const inbox = this.#inboxes[kind];
-    for (let data = await inbox.take(); data !== undefined; data = await inbox.take()) {
-      let message: unknown;
-      try {
-        message = handler.decode(data, kind === 'binary');
-      } catch (error) {
-        if (!(await this.#badMessage(error))) return;
-        continue;
-      }
-      try {
-        await this.#sendResult(handler.call(this.ctx, message));
-      } catch (error) {
-        if (!(await this.#failed(error, false))) return;
-      }
+  /**
+   * One message to a method taking each message. A plain answer is queued at once; one that comes later (a Promise,
+   * an Observable) holds the next messages in the inbox until it is all queued, so answers keep the messages' order.
+   */
+  #handle(kind: 'text' | 'binary', handler: MessageCallback, data: Buffer): void {
+    let message: unknown;
+    try {
+      message = handler.decode(data, kind === 'binary');
+    } catch (error) {
+      return this.#wait(kind, handler, this.#badMessage(error));
     }
+    let result: unknown;
+    try {
+      result = handler.call(this.ctx, message);
+    } catch (error) {
+      return this.#wait(kind, handler, this.#failed(error, false));
+    }
+    if (result instanceof Promise || result instanceof Observable || isAsyncIterable(result)) {
+      const sent = this.#sendResult(result).then(
+        () => true,
+        (error: unknown) => this.#failed(error, false),
+      );
+      return this.#wait(kind, handler, sent);
+    }
+    try {
+      this.#push(result);
+    } catch (error) {
+      this.#wait(kind, handler, this.#failed(error, false));
+    }
+  }
+
+  /** Holds the kind's messages until `done`; then, unless it says the socket is over, handles those that waited. */
+  #wait(kind: 'text' | 'binary', handler: MessageCallback, done: Promise<boolean>): void {
+    this.#busy[kind] = true;
+    void done.then((goOn) => {
+      this.#busy[kind] = false;
+      const inbox = this.#inboxes[kind];
+      for (let data = goOn ? inbox.shift() : undefined; data !== undefined; data = inbox.shift()) {
+        this.#handle(kind, handler, data);
+        if (this.#busy[kind] || this.#closing) return;
+      }
+    });
   }
 
   /** One call with every message as a Multi; when its answers complete, the socket closes (1000). */
@@ -260,7 +293,7 @@ export class SocketSession implements ConnectionSession {
   #push(item: unknown): void {
     const encoded = this.#encode(item);
     if (!encoded) return;
-    this.#lastActivity = Date.now();
+    if (this.#tracksIdle) this.#lastActivity = Date.now();
     this.#outbox.push(encoded);
   }
 

@@ -1,10 +1,10 @@
 // CORS as a browser enforces it: headless Chromium loads a page from another local origin (another port), whose
 // script calls the API with and without credentials. An allowed origin reads the answers and its preflight is
 // cached for access-control-max-age; a page from an origin that is not allowed reads nothing.
-import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GET, Path, PUT, RestApplication, type RunningServer } from '../../lib';
+import { browse, pageServer, resultOf } from '../support/chromium';
 
 @Path('notes')
 class NoteResource {
@@ -41,31 +41,6 @@ const call = async (name, init) => {
 </script></body></html>`;
 }
 
-async function pageServer(api: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page(api)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-function browse(url: string): Promise<string> {
-  const flags = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--virtual-time-budget=10000',
-    '--dump-dom',
-    url,
-  ];
-  return new Promise((resolve, reject) =>
-    execFile('chromium', flags, { encoding: 'utf8', timeout: 60_000 }, (error, stdout) =>
-      error ? reject(error) : resolve(stdout),
-    ),
-  );
-}
-
-const resultOf = (dom: string) => /data-result="([^"]*)"/.exec(dom)?.[1]?.replace(/&quot;/g, '"');
-
 describe('CORS in a browser', () => {
   let api: RunningServer;
   let allowed: { server: Server; origin: string };
@@ -79,8 +54,8 @@ describe('CORS in a browser', () => {
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const apiUrl = `http://127.0.0.1:${port}`;
-    allowed = await pageServer(apiUrl);
-    other = await pageServer(apiUrl);
+    allowed = await pageServer(page(apiUrl));
+    other = await pageServer(page(apiUrl));
     const overrides = {
       'framework.http.cors.enabled': 'true',
       'framework.http.cors.origins': allowed.origin,

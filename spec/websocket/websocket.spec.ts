@@ -28,6 +28,9 @@ import {
 import { buildApp, call, withServer } from '../support/app';
 import { openSocket, Refused } from '../support/ws-client';
 import { until } from '../support/until';
+import { readFileSync } from 'node:fs';
+import { selfSignedCertificate } from '../support/certificate';
+import { tempDir } from '../support/temp-dir';
 
 class ZeroError extends Error {}
 
@@ -168,6 +171,9 @@ const classes = [
   GuardedSocket,
   BlockingFilter,
 ];
+
+const certificates = tempDir('websocket-tls');
+const { certificate, key } = selfSignedCertificate(certificates);
 
 function socketUrl(url: string, path: string): string {
   return url.replace(/^http/, 'ws') + path;
@@ -349,6 +355,21 @@ describe('WebSocket endpoints', () => {
     );
   });
 
+  it('close every socket with 1001 at shutdown, after the messages queued for it', async () => {
+    const server = await buildApp(classes).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const socket = openSocket(socketUrl(server.url, '/ws/flood/5000'));
+    await socket.opened;
+    // The client reads nothing for a while: the 5,000 messages (5 MB) wait in the server's queue and socket.
+    socket.socket.pause();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const closing = server.close();
+    setTimeout(() => socket.socket.resume(), 200);
+    expect(await socket.closed).toEqual({ code: 1001, reason: 'Server shutting down' });
+    expect(socket.received).toHaveLength(5000);
+    expect(socket.received.at(-1)).toMatch(/^4999:/);
+    await closing;
+  });
+
   it('send a broadcast topic to every socket that subscribed to it', async () => {
     await withServer(buildApp(classes), async (server) => {
       const sockets = Array.from({ length: 5 }, () => openSocket(socketUrl(server.url, '/ws/news')));
@@ -379,6 +400,26 @@ describe('WebSocket upgrades', () => {
       const open = openSocket(socketUrl(server.url, '/ws/echo'));
       await open.opened;
       open.socket.close();
+    });
+  });
+
+  it.each([
+    ['the HTTP/2 port (its HTTP/1.1 side)', 'true'],
+    ['an HTTPS/1.1 port', 'false'],
+  ])('open over TLS (wss:) on %s', async (_port, http2) => {
+    const tls = {
+      'framework.http.ssl.certificate.file': certificate,
+      'framework.http.ssl.certificate.key-file': key,
+      'framework.http.ssl-port': '0',
+      'framework.http.http2': http2,
+    };
+    await withServer(buildApp(classes, tls), async (server) => {
+      expect(server.url).toMatch(/^https:/);
+      const socket = openSocket(socketUrl(server.url, '/ws/echo'), { ca: readFileSync(certificate) });
+      await socket.opened;
+      socket.socket.send('secret');
+      expect(await socket.next()).toBe('secret');
+      socket.socket.close();
     });
   });
 

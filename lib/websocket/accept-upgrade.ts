@@ -1,0 +1,38 @@
+/**
+ * The last request stage of a WebSocket endpoint: a WebSocket upgrade served by `listen()` is answered 101 and taken
+ * over by the socket server once the response filters ran (their headers go out with the handshake); anything else
+ * answers 426 with `Upgrade: websocket`.
+ */
+import { httpProblem } from '../errors/http-problem';
+import type { StageFn } from '../pipeline/chain';
+import type { RequestContext } from '../pipeline/request-context';
+import { ResponseContext } from '../pipeline/response-context';
+import { takeOver } from '../pipeline/takeover';
+import type { SocketHandlers } from './socket-handlers';
+import { upgradeOf, type SocketServer } from './socket-server';
+
+/** Whether `ctx` asks to become a WebSocket (`Upgrade: websocket`, RFC 6455 section 4.1). */
+function asksForWebSocket(ctx: RequestContext): boolean {
+  return /(^|,)\s*websocket\s*(,|$)/i.test(ctx.headers.get('upgrade') ?? '');
+}
+
+/** The 101's headers as `ws` writes them: `Name: value` lines (what response filters added to it). */
+function headerLines(response: ResponseContext): string[] {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(response.headers.toInit()))
+    for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
+  return lines;
+}
+
+export function acceptUpgrade(handlers: SocketHandlers, sockets: () => SocketServer): StageFn {
+  return (ctx) => {
+    const upgrade = upgradeOf(ctx);
+    if (!upgrade || !asksForWebSocket(ctx))
+      throw httpProblem('RXREST_UPGRADE_REQUIRED', 'This is a WebSocket endpoint: open it with a WebSocket client', {
+        headers: { upgrade: 'websocket', connection: 'Upgrade' },
+      });
+    ctx.response = new ResponseContext(101);
+    takeOver(ctx, (accepted) => sockets().accept(accepted, upgrade, handlers, headerLines(accepted.response!)));
+    return ctx;
+  };
+}

@@ -1,0 +1,52 @@
+/** How a socket method's message parameter is decoded from a message: text, bytes, or JSON bound and validated. */
+import type { ZodType } from 'zod';
+import type { ParamOptions } from '../decorators/params';
+import { httpProblem } from '../errors/http-problem';
+import type { Violation } from '../errors/problem-details';
+import { WebApplicationException } from '../errors/web-application-exception';
+import type { JsonMapper } from '../json/json-mapper';
+import { isJsonTypeToken } from '../json/json-values';
+import { isUnknownDesignType } from '../params/convert';
+import { classSchema } from '../params/read-body-argument';
+
+/** The message as text: bytes of a binary message are read as UTF-8 too. */
+function textOf(data: Buffer): string {
+  return data.toString('utf8');
+}
+
+/**
+ * The decoder of a message parameter of `type` (or `options.type` / `options.schema`): a string gets the text, a
+ * `Buffer` / `Uint8Array` / `ArrayBuffer` the bytes, anything else the JSON, bound to its class and validated by its
+ * schema; a message that does not fit throws a 400 problem said of "the message".
+ */
+export function messageDecoder(type: unknown, options: ParamOptions, json: JsonMapper): (data: Buffer) => unknown {
+  const declared = options.type ?? type;
+  if (declared === String) return textOf;
+  if (declared === Buffer || declared === Uint8Array) return (data) => data;
+  if (declared === ArrayBuffer) return (data) => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  const schema: ZodType | undefined = options.schema ?? classSchema(declared);
+  const target =
+    declared === undefined || (isUnknownDesignType(declared) && !isJsonTypeToken(declared)) ? undefined : declared;
+  return (data) => {
+    try {
+      if (!schema) return json.readValue(textOf(data), target);
+      const result = schema.safeParse(json.readValue(textOf(data)));
+      if (!result.success) {
+        const violations: Violation[] = result.error.issues.map((issue) => ({
+          in: 'body',
+          field: issue.path.map(String).join('.'),
+          message: issue.message,
+        }));
+        throw httpProblem('RXREST_VALIDATION_FAILED', 'The message is invalid', { violations });
+      }
+      return target ? json.readValue(JSON.stringify(result.data), target) : result.data;
+    } catch (error) {
+      // "The request body is not valid JSON: ..." is said of the message.
+      if (error instanceof WebApplicationException && error.problem?.detail.startsWith('The request body'))
+        throw httpProblem(error.problem.code, error.problem.detail.replace(/^The request body/, 'The message'), {
+          violations: error.problem.violations,
+        });
+      throw error;
+    }
+  };
+}

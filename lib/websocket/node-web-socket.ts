@@ -1,0 +1,14 @@
+/** `nodeWebSocket`: the socket client's sockets made with `ws` in Node, upgrade headers included. */
+import type { ClientWebSocket, WebSocketFactory } from '../client/socket-client';
+
+/**
+ * Makes a `SocketClient`'s sockets with `ws` (loaded on first use): for Node before 22, which has no global
+ * `WebSocket`, and for upgrade requests with headers (`Authorization`), which a global `WebSocket` cannot send.
+ *
+ * @example
+ * const chat = SocketClient.create(ChatSocket, { baseUrl, headers: { authorization: `Bearer ${token}` }, webSocket: nodeWebSocket });
+ */
+export const nodeWebSocket: WebSocketFactory = (url, headers) => {
+  const { WebSocket } = require('ws') as typeof import('ws');
+  return new WebSocket(url, { headers }) as unknown as ClientWebSocket;
+};
