@@ -160,6 +160,7 @@ export class RestApp {
         host,
         shutdownTimeout: config.get('framework.shutdown.timeout'),
         handleSignals: options.handleSignals,
+        aggregateMetrics: config.get('framework.metrics.enabled'),
       });
     }
     return listen(this.#serve, {

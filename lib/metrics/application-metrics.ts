@@ -7,6 +7,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { ResponseContext } from '../pipeline/response-context';
 import type { RequestContext } from '../pipeline/request-context';
 import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import { clusterScrape } from './cluster-metrics';
 
 type Timer = { observe(seconds: number): void };
 
@@ -30,6 +31,8 @@ export class ApplicationMetrics {
   // key building per request.
   readonly #timers = new Map<object | string, Map<number, Timer>>();
   #defaults = false;
+  /** In a cluster worker: the metrics of every worker, summed by the primary. */
+  readonly #cluster: (() => Promise<string>) | undefined;
 
   constructor(sources: MetricSources) {
     this.#requests = new Histogram({
@@ -55,6 +58,9 @@ export class ApplicationMetrics {
         this.set(sources.workerQueue());
       },
     });
+    this.#cluster = clusterScrape(this.registry, () => this.registry.metrics());
+    // A worker's registry is read by the primary for any worker's scrape: its process metrics run from the start.
+    if (this.#cluster) this.startDefaultMetrics();
   }
 
   /**
@@ -90,9 +96,9 @@ export class ApplicationMetrics {
     return (ctx) => {
       if (ctx.rawPath !== path || ctx.method !== 'GET') return undefined;
       this.startDefaultMetrics();
-      return this.registry
-        .metrics()
-        .then((text) => ((ctx.response = new ResponseContext(200, text, undefined, this.registry.contentType)), ctx));
+      return (this.#cluster?.() ?? this.registry.metrics()).then(
+        (text) => ((ctx.response = new ResponseContext(200, text, undefined, this.registry.contentType)), ctx),
+      );
     };
   }
 }

@@ -6,6 +6,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { logging } from '../logging/logger';
 import type { RunningServer, WorkerListening } from './listen';
+import type { MetricsAnswer, MetricsRequest } from '../metrics/cluster-metrics';
 
 const log = logging.getLogger('rxrest.server');
 
@@ -23,6 +24,8 @@ export interface WorkerOptions {
   /** What each worker's own graceful shutdown may take; the primary waits that long (and a margin). */
   readonly shutdownTimeout: number;
   readonly handleSignals?: boolean;
+  /** The application serves metrics: the primary sums its workers' registries for a scrape any of them gets. */
+  readonly aggregateMetrics?: boolean;
 }
 
 /** One place in the pool: the worker filling it now, and how often in a row that place has lost its worker. */
@@ -35,6 +38,26 @@ interface Slot {
 /** The delay before a slot gets a new worker, growing while workers keep dying young. */
 export function restartDelay(deathsInARow: number): number {
   return Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** Math.max(0, deathsInARow - 1));
+}
+
+/**
+ * Answers a worker's `metrics-request` (a scrape it got on the shared port) with the metrics of every worker summed
+ * by prom-client's `AggregatorRegistry` (counters and histograms add up; it asks each worker over IPC).
+ */
+function answerScrapes(): (worker: Worker, message: Partial<MetricsRequest> | null) => void {
+  let aggregator: import('prom-client').AggregatorRegistry<import('prom-client').PrometheusContentType> | undefined;
+  return (worker, message) => {
+    if (message?.rxrest !== 'metrics-request' || message.id === undefined) return;
+    const { AggregatorRegistry } = require('prom-client') as typeof import('prom-client');
+    aggregator ??= new AggregatorRegistry();
+    const id = message.id;
+    aggregator.clusterMetrics().then(
+      (text) => worker.isConnected() && worker.send({ rxrest: 'metrics', id, text } satisfies MetricsAnswer),
+      (error: unknown) =>
+        worker.isConnected() &&
+        worker.send({ rxrest: 'metrics', id, error: error instanceof Error ? error.message : String(error) }),
+    );
+  };
 }
 
 /**
@@ -122,6 +145,8 @@ export function superviseWorkers(options: WorkerOptions): Promise<RunningServer>
       process.once('SIGINT', onSignal);
       process.on('SIGHUP', onReload);
     }
+
+    if (options.aggregateMetrics) cluster.on('message', answerScrapes());
 
     let listening = 0;
     for (let index = 0; index < options.count; index++) {

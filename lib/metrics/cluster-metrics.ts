@@ -1,0 +1,60 @@
+/**
+ * Metrics that add up across `framework.http.workers`: a scrape reaches one worker through the shared port, which
+ * asks the primary for every worker's metrics summed (prom-client's `AggregatorRegistry`, which asks each worker
+ * for its registry over IPC) and answers with them. Without it, each scrape would see one worker at random.
+ */
+import cluster from 'node:cluster';
+import { logging } from '../logging/logger';
+
+const log = logging.getLogger('rxrest.server');
+
+/** A worker's request to its primary for the summed metrics. */
+export interface MetricsRequest {
+  readonly rxrest: 'metrics-request';
+  readonly id: number;
+}
+
+/** The primary's answer: the summed metrics in Prometheus text, or why there are none. */
+export interface MetricsAnswer {
+  readonly rxrest: 'metrics';
+  readonly id: number;
+  readonly text?: string;
+  readonly error?: string;
+}
+
+/** How long a worker waits for the summed metrics before it answers with its own. */
+const ANSWER_TIMEOUT_MS = 6_000;
+
+/**
+ * In a cluster worker: makes `registry` the one the primary's aggregator reads, and gives how to ask the primary for
+ * every worker's metrics summed (falling back to `own()` when the primary cannot say). `undefined` outside a worker.
+ */
+export function clusterScrape(
+  registry: import('prom-client').Registry,
+  own: () => Promise<string>,
+): (() => Promise<string>) | undefined {
+  if (!cluster.isWorker || !process.send) return undefined;
+  const { AggregatorRegistry } = require('prom-client') as typeof import('prom-client');
+  AggregatorRegistry.setRegistries([registry]);
+  // Made for its side effect: in a worker, it answers the primary's requests for this worker's registry.
+  new AggregatorRegistry();
+  const waiting = new Map<number, (answer: MetricsAnswer | undefined) => void>();
+  let next = 0;
+  process.on('message', (message: Partial<MetricsAnswer> | null) => {
+    if (message?.rxrest === 'metrics' && message.id !== undefined) waiting.get(message.id)?.(message as MetricsAnswer);
+  });
+  return async () => {
+    const id = next++;
+    const answer = await new Promise<MetricsAnswer | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), ANSWER_TIMEOUT_MS);
+      waiting.set(id, (received) => (clearTimeout(timer), resolve(received)));
+      process.send!({ rxrest: 'metrics-request', id } satisfies MetricsRequest);
+    });
+    waiting.delete(id);
+    if (answer?.text !== undefined) return answer.text;
+    log.warn(
+      `The workers' metrics could not be summed (${answer?.error ?? 'no answer'}): this scrape shows one worker's`,
+    );
+    return own();
+  };
+}
