@@ -10,6 +10,9 @@ export interface LogRecord {
   /** An Error (its stack is printed) or any value (printed inline). */
   readonly detail?: unknown;
   readonly time: Date;
+  /** The trace and span active when the record was made (an OpenTelemetry SDK registered, in a request). */
+  readonly traceId?: string;
+  readonly spanId?: string;
 }
 
 /** Receives every record that passed its logger's level. */
@@ -24,7 +27,8 @@ export type LogSink = (record: LogRecord) => void;
  * // '1970-01-01T00:00:00.000Z WARN  [rxrest.build] slow'
  */
 export function formatLogRecord(record: LogRecord): string {
-  const head = `${record.time.toISOString()} ${record.level.padEnd(5)} [${record.category}] ${record.message}`;
+  const trace = record.traceId ? `[trace_id=${record.traceId} span_id=${record.spanId}] ` : '';
+  const head = `${record.time.toISOString()} ${record.level.padEnd(5)} [${record.category}] ${trace}${record.message}`;
   if (record.detail === undefined) return head;
   if (record.detail instanceof Error) return `${head}\n${describeError(record.detail)}`;
   return `${head} ${inspect(record.detail, { breakLength: Infinity, depth: 4 })}`;

@@ -66,9 +66,22 @@ class ManagedLogger implements Logger {
 
   #log(level: RecordLevel, message: string, detail: unknown): void {
     if (levelRank(level) < this.#threshold) return;
-    const record: LogRecord = { level, category: this.category, message, time: new Date() };
+    const span = activeSpan();
+    const record: LogRecord = span
+      ? { level, category: this.category, message, time: new Date(), traceId: span.traceId, spanId: span.spanId }
+      : { level, category: this.category, message, time: new Date() };
     this.#emit(detail === undefined ? record : { ...record, detail });
   }
+}
+
+/** The ids of the trace and span active now: records carry them. */
+export type ActiveSpanReader = () => { readonly traceId: string; readonly spanId: string } | undefined;
+
+let activeSpan: ActiveSpanReader = () => undefined;
+
+/** Makes records carry the ids `reader` gives (tracing does, once an OpenTelemetry SDK is registered). */
+export function readActiveSpansWith(reader: ActiveSpanReader): void {
+  activeSpan = reader;
 }
 
 /**

@@ -14,6 +14,8 @@ import { releaseUnwritten } from '../streaming/started-bodies';
 import { sendOnNode, toWebResponse, writeBody, type OutgoingBody } from './write-response';
 import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
 import { takeoverOf } from './takeover';
+import { tracing } from '../tracing/tracing';
+import { traceRequest } from '../tracing/request-span';
 
 /**
  * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
@@ -68,8 +70,14 @@ export class RequestPipeline {
     return this.#run(ctx, this.#node);
   }
 
-  /** Routes and handles `ctx`, then gives its answer to `answer`: synchronously when every stage answered so. */
+  /** Answers `ctx` in its server span when an OpenTelemetry SDK is registered, else as it is. */
   #run<T>(ctx: RequestContext, write: (ctx: RequestContext, started: number) => T | Promise<T>): T | Promise<T> {
+    const traced = tracing();
+    return traced ? traceRequest(traced, ctx, () => this.#answer(ctx, write)) : this.#answer(ctx, write);
+  }
+
+  /** Routes and handles `ctx`, then gives its answer to `answer`: synchronously when every stage answered so. */
+  #answer<T>(ctx: RequestContext, write: (ctx: RequestContext, started: number) => T | Promise<T>): T | Promise<T> {
     const { preMatching, observe, first, finish } = this.#parts;
     const started = observe ? performance.now() : 0;
     const answer = finish ? (answered: RequestContext, at: number) => (finish(answered), write(answered, at)) : write;

@@ -1,5 +1,6 @@
 /** A stream response's engine: a source (pushed or pulled) moved through a framing into a sink. */
 import type { Framing } from './framing';
+import type { StreamObserver } from './stream-observer';
 import { FrameWriter } from './frame-writer';
 import { PullPump } from './pull-pump';
 import { PushPump } from './push-pump';
@@ -12,8 +13,9 @@ export function createPump(
   framing: Framing,
   settings: StreamSettings,
   onError: (error: unknown) => void,
+  observer?: StreamObserver,
 ): StreamPump {
-  const output = new FrameWriter(framing, settings.keepAliveMs, onError);
+  const output = new FrameWriter(framing, settings.keepAliveMs, onError, observer);
   // SSE commits at once; other framings wait for the first item, so an early failure still gets a real status.
   const eager = framing.keepAlive;
   return source.kind === 'push'

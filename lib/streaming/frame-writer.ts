@@ -1,6 +1,8 @@
 /** The output side of a stream: joins framed items, batches them into writes, follows the sink's backpressure, ends or fails the body. */
 import { interval } from 'rxjs/internal/observable/interval';
 import type { Subscription } from 'rxjs';
+import type { StreamEnd, StreamObserver } from './stream-observer';
+import { StreamOverflowError } from './backlog';
 import type { Framing } from './framing';
 import type { StreamSink } from './stream-sink';
 
@@ -32,12 +34,16 @@ export class FrameWriter {
   #keepAlive: Subscription | undefined;
   #onReady: () => void = () => undefined;
   #onClosed: (() => void)[] = [];
+  readonly #observer: StreamObserver | undefined;
+  /** How the stream ended, once something decided it (else its client left). */
+  #end: StreamEnd | undefined;
 
-  constructor(framing: Framing, keepAliveMs: number, onError: (error: unknown) => void) {
+  constructor(framing: Framing, keepAliveMs: number, onError: (error: unknown) => void, observer?: StreamObserver) {
     this.#framing = framing;
     this.#keepAliveMs = keepAliveMs;
     this.#onError = onError;
     this.#batch = framing.start;
+    this.#observer = observer;
   }
 
   get mediaType(): string {
@@ -64,6 +70,7 @@ export class FrameWriter {
   }
 
   frame(item: unknown): Frame {
+    this.#observer?.items(1);
     return this.#framing.frame(item);
   }
 
@@ -74,6 +81,7 @@ export class FrameWriter {
 
   /** The frames of `items` joined by the separator, to be joined to the output like one frame; only when `framesMany`. */
   frameMany(items: unknown[]): string {
+    this.#observer?.items(items.length);
     return this.#framing.frameMany!(items);
   }
 
@@ -88,6 +96,7 @@ export class FrameWriter {
     this.#sink = sink;
     this.#onReady = onReady;
     sink.onClose(onClose);
+    this.#observer?.opened();
     if (this.#closed) return;
     if (this.#framing.keepAlive && this.#keepAliveMs > 0) this.#startKeepAlive(this.#keepAliveMs);
     const held = this.#held;
@@ -128,6 +137,7 @@ export class FrameWriter {
     const tail = this.#batch + this.#framing.end;
     this.#batch = '';
     if (tail !== '') this.#put(tail);
+    this.#end ??= 'complete';
     this.close();
     this.#sink!.end();
   }
@@ -136,6 +146,7 @@ export class FrameWriter {
   fail(error: unknown): void {
     if (this.#closed) return;
     this.#onError(error);
+    this.#end = error instanceof StreamOverflowError ? 'overflow' : 'error';
     const errorFrame = this.#framing.errorFrame;
     if (errorFrame === undefined) {
       this.flush();
@@ -158,8 +169,9 @@ export class FrameWriter {
   }
 
   /** Ends the body cleanly at once (a shutdown, an expired credential): what waits, `sseFrame` for SSE clients, the framing's end. */
-  endEarly(sseFrame: string): void {
+  endEarly(sseFrame: string, reason: StreamEnd): void {
     if (this.#closed || !this.#sink) return;
+    this.#end = reason;
     if (this.#framing.keepAlive) this.write(sseFrame);
     this.end();
   }
@@ -173,6 +185,7 @@ export class FrameWriter {
     const closed = this.#onClosed;
     this.#onClosed = [];
     for (const callback of closed) callback();
+    this.#observer?.closed(this.#end ?? 'client-gone');
   }
 
   #put(chunk: Frame): void {
@@ -184,6 +197,7 @@ export class FrameWriter {
       return;
     }
     this.#wrote = true;
+    this.#observer?.wrote(chunk.length);
     if (sink.write(chunk) || this.#waiting) return;
     this.#waiting = true;
     sink.onReady(this.#drained);

@@ -1,11 +1,12 @@
 /** The streams an application is writing now, so that a shutdown can end each of them cleanly instead of cutting it. */
+import type { StreamEnd } from './stream-observer';
 
 /** A stream response being written. */
 export interface OpenStream {
   /** Whether its client reconnects by itself (SSE: `EventSource` with `Last-Event-ID`). */
   readonly reconnects: boolean;
   /** Ends the body cleanly now: what was produced, `sseFrame` for SSE (a `retry:` hint, an event), the framing's end. */
-  endEarly(sseFrame: string): void;
+  endEarly(sseFrame: string, reason: StreamEnd): void;
 }
 
 /** How long an SSE client is told to wait before reconnecting (to another instance) when one shuts down. */
@@ -25,7 +26,7 @@ export class OpenStreams {
   }
 
   add(stream: OpenStream): void {
-    if (this.#closing && stream.reconnects) return stream.endEarly(RETRY_FRAME);
+    if (this.#closing && stream.reconnects) return stream.endEarly(RETRY_FRAME, 'shutdown');
     this.#streams.add(stream);
   }
 
@@ -47,7 +48,7 @@ export class OpenStreams {
 
   #end(stream: OpenStream): void {
     this.#streams.delete(stream);
-    stream.endEarly(RETRY_FRAME);
+    stream.endEarly(RETRY_FRAME, 'shutdown');
   }
 }
 

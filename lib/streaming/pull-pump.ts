@@ -1,4 +1,5 @@
 /** Streams an iterator (sync or async): the next item is asked for only while the sink takes more. */
+import type { StreamEnd } from './stream-observer';
 import type { FrameWriter } from './frame-writer';
 import type { StreamSink } from './stream-sink';
 import { streamHeaderOf } from './stream-header';
@@ -73,11 +74,11 @@ export class PullPump implements StreamPump {
     this.#output.whenClosed(callback);
   }
 
-  endEarly(sseFrame: string): void {
+  endEarly(sseFrame: string, reason: StreamEnd): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#return();
-    this.#output.endEarly(sseFrame);
+    this.#output.endEarly(sseFrame, reason);
   }
 
   cancel(): void {

@@ -1,4 +1,5 @@
 /** Streams an Observable: it cannot be paused, so what it emits ahead of the client waits, framed, under a byte budget. */
+import type { StreamEnd } from './stream-observer';
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber, Subscription } from 'rxjs';
 import { Backlog } from './backlog';
@@ -88,12 +89,12 @@ export class PushPump implements StreamPump {
     this.#output.whenClosed(callback);
   }
 
-  endEarly(sseFrame: string): void {
+  endEarly(sseFrame: string, reason: StreamEnd): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#unsubscribe();
     if (this.#frameBurst()) while (!this.#backlog.empty) this.#output.write(this.#backlog.shift()!);
-    this.#output.endEarly(sseFrame);
+    this.#output.endEarly(sseFrame, reason);
   }
 
   cancel(): void {

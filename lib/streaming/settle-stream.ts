@@ -10,6 +10,7 @@ import { trackStarted } from './started-bodies';
 import { createPump } from './create-pump';
 import type { StreamPump, StreamSettings } from './stream-pump';
 import { toStreamSource } from './stream-source';
+import { streamObserver } from '../tracing/stream-span';
 
 /** What the build step decided about an endpoint's streams. */
 export interface EndpointStreaming {
@@ -36,7 +37,7 @@ function endAtExpiry(ctx: RequestContext, pump: StreamPump): void {
   if (expiresAt === undefined) return;
   const delay = expiresAt - Date.now();
   if (delay > MAX_TIMER_MS) return;
-  const timer = setTimeout(() => pump.endEarly(EXPIRED_FRAME), Math.max(0, delay));
+  const timer = setTimeout(() => pump.endEarly(EXPIRED_FRAME, 'expired'), Math.max(0, delay));
   timer.unref();
   pump.whenClosed(() => clearTimeout(timer));
 }
@@ -76,7 +77,13 @@ export function settleStream(
   const framing = asLines
     ? { ...framingFor('application/x-ndjson'), mediaType: negotiated }
     : framingFor(negotiated, streaming.elementType);
-  const pump = createPump(source, framing, settingsOf(restMulti, streaming.settings), streaming.onError);
+  const pump = createPump(
+    source,
+    framing,
+    settingsOf(restMulti, streaming.settings),
+    streaming.onError,
+    streamObserver(ctx),
+  );
   if (streaming.endsOnExpiry) endAtExpiry(ctx, pump);
   const body = new StreamBody(pump);
   const response = new ResponseContext(restMulti?.statusCode ?? 200, body);

@@ -1,0 +1,89 @@
+/**
+ * The server span of a request: `METHOD /route/{template}` with the HTTP semantic conventions, a child of the
+ * caller's span (W3C `traceparent`, `tracestate` and `baggage`), active in every stage of the request and in what the
+ * stages start (promises, timers, the Observables a method returns, through the SDK's context manager), and ended
+ * when the answer's head is written: its duration is the time to the first byte, also for a stream.
+ */
+import type * as Api from '@opentelemetry/api';
+import type { RequestContext } from '../pipeline/request-context';
+import { headersGetter, type Tracing } from './tracing';
+
+const TRACE = 'rxrest.trace';
+
+/** The span of a request and the context it is active in. */
+export interface RequestTrace {
+  readonly span: Api.Span;
+  /** The context the span is active in. */
+  readonly context: Api.Context;
+  /** Ends the span: the answer's head is written (once; a stream says so as it starts, before its first write). */
+  readonly headWritten: () => void;
+}
+
+/** The trace of `ctx`, when the request is traced. */
+export function requestTrace(ctx: RequestContext): RequestTrace | undefined {
+  return ctx.getProperty<RequestTrace>(TRACE);
+}
+
+function startAttributes(ctx: RequestContext): Api.Attributes {
+  const url = new URL(ctx.url);
+  const attributes: Api.Attributes = {
+    'http.request.method': ctx.method,
+    'url.scheme': url.protocol.slice(0, -1),
+    'url.path': url.pathname,
+    'server.address': url.hostname,
+    'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+  };
+  if (url.search) attributes['url.query'] = url.search.slice(1);
+  const agent = ctx.headers.get('user-agent');
+  if (agent) attributes['user_agent.original'] = agent;
+  return attributes;
+}
+
+/** Names, marks and ends the span once the answer is written. */
+function finish(tracing: Tracing, ctx: RequestContext, span: Api.Span): void {
+  const route = ctx.endpoint?.pathTemplate;
+  if (route) {
+    span.updateName(`${ctx.method} ${route}`);
+    span.setAttribute('http.route', route);
+  }
+  const status = ctx.response?.status;
+  if (status !== undefined) span.setAttribute('http.response.status_code', status);
+  // What the exception mappers made of an error, not only what was thrown: a 5xx answer is an error of the server.
+  if (ctx.error !== undefined && ctx.error !== null) {
+    if (ctx.error instanceof Error) span.recordException(ctx.error);
+    if (status === undefined || status >= 500)
+      span.setAttribute('error.type', ctx.error instanceof Error ? ctx.error.constructor.name : String(status));
+  }
+  if (status === undefined || status >= 500) {
+    span.setStatus({ code: tracing.api.SpanStatusCode.ERROR });
+    if (status !== undefined && ctx.error === undefined) span.setAttribute('error.type', String(status));
+  }
+  span.end();
+}
+
+/** Runs `run` (the request, up to its written answer) inside the request's server span. */
+export function traceRequest<T>(tracing: Tracing, ctx: RequestContext, run: () => T | Promise<T>): T | Promise<T> {
+  const { api, tracer } = tracing;
+  const parent = api.propagation.extract(api.ROOT_CONTEXT, ctx.headers, headersGetter);
+  const span = tracer.startSpan(ctx.method, { kind: api.SpanKind.SERVER, attributes: startAttributes(ctx) }, parent);
+  const context = api.trace.setSpan(parent, span);
+  let ended = false;
+  const headWritten = () => {
+    if (ended) return;
+    ended = true;
+    finish(tracing, ctx, span);
+  };
+  ctx.setProperty(TRACE, { span, context, headWritten } satisfies RequestTrace);
+  let result: T | Promise<T>;
+  try {
+    result = api.context.with(context, run);
+  } catch (error) {
+    headWritten();
+    throw error;
+  }
+  if (!(result instanceof Promise)) {
+    headWritten();
+    return result;
+  }
+  return result.finally(headWritten);
+}

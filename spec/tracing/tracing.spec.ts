@@ -1,0 +1,193 @@
+// OpenTelemetry traces over real sockets, with the Node SDK and an in-memory exporter registered as an application
+// would: the server span of a request (parent from traceparent, named by the route template, the HTTP semantic
+// conventions), the request's context inside the Observables a method returns, and streams traced the way operators
+// can use them: the request span ends at the head, a linked span covers the stream, its items and how it ended.
+import { request } from 'node:http';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { trace } from '@opentelemetry/api';
+import { defer, map, mergeMap, range, timer, type Observable } from 'rxjs';
+import {
+  GET,
+  NotFoundException,
+  Path,
+  PathParam,
+  Produces,
+  logging,
+  multi,
+  type LogRecord,
+  type Multi,
+} from '../../lib';
+import { formatLogRecord } from '../../lib/logging/log-record';
+import { buildApp, withServer } from '../support/app';
+import { until } from '../support/until';
+
+const exporter = new InMemorySpanExporter();
+const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+provider.register();
+
+afterAll(() => provider.shutdown());
+beforeEach(() => exporter.reset());
+
+const PARENT_TRACE = '0af7651916cd43dd8448eb211c80319c';
+const PARENT_SPAN = 'b7ad6b7169203331';
+
+@Path('orders')
+class OrderResource {
+  @GET
+  @Path('{id}')
+  order(@PathParam('id') id: string): { id: string } {
+    if (id === 'missing') throw new NotFoundException('no such order');
+    if (id === 'broken') throw new Error('a bug');
+    return { id };
+  }
+
+  /** Work three operators down, after a timer: its span must still be a child of the request's. */
+  @GET
+  @Path('{id}/lines')
+  @Produces('application/json')
+  lines(@PathParam('id') id: string): Observable<string[]> {
+    return timer(5).pipe(
+      map(() => id),
+      mergeMap((order) =>
+        defer(async () => {
+          const span = trace.getTracer('spec').startSpan('load lines');
+          span.end();
+          return [`${order}-1`];
+        }),
+      ),
+      map((lines) => lines),
+    );
+  }
+
+  @GET
+  @Path('events')
+  @Produces('text/event-stream')
+  events(): Multi<{ n: number }> {
+    return multi(range(0, 1000).pipe(map((n) => ({ n }))));
+  }
+
+  @GET
+  @Path('endless')
+  @Produces('application/x-ndjson')
+  endless(): Multi<{ n: number }> {
+    return multi(timer(0, 5).pipe(map((n) => ({ n }))));
+  }
+}
+
+const spans = () => exporter.getFinishedSpans();
+const named = (name: string) => spans().find((span) => span.name === name);
+const ms = (time: [number, number]) => time[0] * 1000 + time[1] / 1e6;
+
+describe('OpenTelemetry traces', () => {
+  it('make a server span per request: child of the traceparent, named by the route, with the HTTP conventions', async () => {
+    await withServer(buildApp([OrderResource]), async (server) => {
+      const response = await fetch(`${server.url}/orders/42?expand=1`, {
+        headers: { traceparent: `00-${PARENT_TRACE}-${PARENT_SPAN}-01`, 'user-agent': 'spec' },
+      });
+      expect(response.status).toBe(200);
+      const span = await until(() => named('GET /orders/{id}'), 'the server span');
+      expect(span.spanContext().traceId).toBe(PARENT_TRACE);
+      expect(span.parentSpanContext?.spanId).toBe(PARENT_SPAN);
+      expect(span.kind).toBe(1); // SERVER
+      expect(span.attributes).toMatchObject({
+        'http.request.method': 'GET',
+        'http.route': '/orders/{id}',
+        'http.response.status_code': 200,
+        'url.scheme': 'http',
+        'url.path': '/orders/42',
+        'url.query': 'expand=1',
+        'server.address': '127.0.0.1',
+        'user_agent.original': 'spec',
+      });
+      expect(span.status.code).toBe(0);
+    });
+  });
+
+  it('mark a span failed by what the exception mappers answered: 500 is an error, 404 is not', async () => {
+    await withServer(buildApp([OrderResource]), async (server) => {
+      expect((await fetch(`${server.url}/orders/broken`)).status).toBe(500);
+      expect((await fetch(`${server.url}/orders/missing`)).status).toBe(404);
+      await until(() => (spans().length === 2 ? true : undefined), 'two spans');
+      const [broken, missing] = spans();
+      expect(broken!.status.code).toBe(2); // ERROR
+      expect(broken!.attributes['error.type']).toBe('Error');
+      expect(broken!.events.map((event) => event.name)).toContain('exception');
+      expect(missing!.status.code).toBe(0);
+      expect(missing!.attributes['http.response.status_code']).toBe(404);
+    });
+  });
+
+  it('give the log records of a request the ids of its trace and span', async () => {
+    const records: LogRecord[] = [];
+    const previous = logging.setSink((record) => records.push(record));
+    try {
+      await withServer(buildApp([OrderResource]), async (server) => {
+        expect((await fetch(`${server.url}/orders/broken`)).status).toBe(500);
+      });
+    } finally {
+      logging.setSink(previous);
+    }
+    const span = named('GET /orders/{id}')!;
+    const record = records.find((candidate) => candidate.category === 'rxrest.errors')!;
+    expect(record).toMatchObject({ traceId: span.spanContext().traceId, spanId: span.spanContext().spanId });
+    expect(formatLogRecord(record)).toContain(
+      `[rxrest.errors] [trace_id=${span.spanContext().traceId} span_id=${span.spanContext().spanId}] Unhandled error`,
+    );
+  });
+
+  it('keep the request span active inside the Observable a method returns, three operators and a timer down', async () => {
+    await withServer(buildApp([OrderResource]), async (server) => {
+      expect(await (await fetch(`${server.url}/orders/7/lines`)).json()).toEqual(['7-1']);
+      const request = await until(() => named('GET /orders/{id}/lines'), 'the server span');
+      const inner = named('load lines')!;
+      expect(inner.spanContext().traceId).toBe(request.spanContext().traceId);
+      expect(inner.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+    });
+  });
+
+  it('end the request span at the head of an SSE stream, and cover the stream with a linked span of its own', async () => {
+    await withServer(buildApp([OrderResource]), async (server) => {
+      const body = await (await fetch(`${server.url}/orders/events`)).text();
+      expect(body.split('\n\n').filter(Boolean)).toHaveLength(1000);
+      const stream = await until(() => named('GET /orders/events stream'), 'the stream span');
+      const request = named('GET /orders/events')!;
+      expect(stream.attributes).toMatchObject({
+        'rxrest.stream.items': 1000,
+        'rxrest.stream.end_reason': 'complete',
+        'http.route': '/orders/events',
+      });
+      expect(stream.attributes['rxrest.stream.bytes']).toBe(Buffer.byteLength(body));
+      expect(stream.links.map((link) => link.context.spanId)).toEqual([request.spanContext().spanId]);
+      expect(stream.spanContext().traceId).toBe(request.spanContext().traceId);
+      expect(stream.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+      expect(stream.events.map((event) => event.name)).toEqual(['first item', 'end']);
+      expect(ms(request.endTime)).toBeLessThanOrEqual(ms(stream.endTime));
+    });
+  });
+
+  it('say client-gone when the client of a stream leaves', async () => {
+    await withServer(buildApp([OrderResource]), async (server) => {
+      let timeout: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve, reject) => {
+        timeout = setTimeout(() => reject(new Error('no items')), 5000);
+        const req = request(`${server.url}/orders/endless`, (res) => {
+          let lines = 0;
+          res.on('data', (chunk: Buffer) => {
+            lines += chunk.toString().split('\n').length - 1;
+            if (lines >= 5) {
+              req.destroy();
+              resolve();
+            }
+          });
+        });
+        req.on('error', () => undefined);
+        req.on('close', () => resolve());
+        req.end();
+      }).finally(() => clearTimeout(timeout));
+      const stream: ReadableSpan = await until(() => named('GET /orders/endless stream'), 'the stream span');
+      expect(stream.attributes['rxrest.stream.end_reason']).toBe('client-gone');
+      expect(stream.attributes['rxrest.stream.items']).toBeGreaterThanOrEqual(5);
+    });
+  });
+});
