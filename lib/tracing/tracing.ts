@@ -1,43 +1,22 @@
-/**
- * OpenTelemetry through `@opentelemetry/api` alone, and only once the application registered an SDK: until then
- * (the API's global registry holds no tracer provider) a request costs one property read, and the API is not even
- * loaded. The SDK, its exporter and its context manager are the application's.
- */
-import type * as Api from '@opentelemetry/api';
+/** The server's tracing: the OpenTelemetry API once an SDK is registered, and log records that carry the active span. */
 import { readActiveSpansWith } from '../logging/logger';
+import { openTelemetry, type Tracing } from './open-telemetry';
 
-/** Where the API (major version 1) keeps what an SDK registered. */
-const GLOBAL = Symbol.for('opentelemetry.js.api.1');
+export type { Tracing } from './open-telemetry';
+export { headersGetter } from './open-telemetry';
 
-/** The API and rxrest's tracer, once an SDK is registered. */
-export interface Tracing {
-  readonly api: typeof Api;
-  readonly tracer: Api.Tracer;
-}
-
-let loaded: Tracing | undefined;
+let reading = false;
 
 /** The tracing of this process: `undefined` until an SDK registered a tracer provider. */
 export function tracing(): Tracing | undefined {
-  if (loaded) return loaded;
-  const registry = (globalThis as Record<symbol, { trace?: unknown } | undefined>)[GLOBAL];
-  if (registry?.trace === undefined) return undefined;
-  const api = require('@opentelemetry/api') as typeof Api;
-  // Log records made while a span is active carry its ids.
-  readActiveSpansWith(() => {
-    const context = api.trace.getActiveSpan()?.spanContext();
-    return context && api.isSpanContextValid(context) ? context : undefined;
-  });
-  return (loaded = { api, tracer: api.trace.getTracer('rxrest') });
+  const loaded = openTelemetry();
+  if (loaded && !reading) {
+    reading = true;
+    // Log records made while a span is active carry its ids.
+    readActiveSpansWith(() => {
+      const context = loaded.api.trace.getActiveSpan()?.spanContext();
+      return context && loaded.api.isSpanContextValid(context) ? context : undefined;
+    });
+  }
+  return loaded;
 }
-
-/** The W3C headers (`traceparent`, `tracestate`, `baggage`) read from a Web `Headers`. */
-export const headersGetter: Api.TextMapGetter<Headers> = {
-  get: (headers, key) => headers.get(key) ?? undefined,
-  keys: (headers) => [...headers.keys()],
-};
-
-/** Written into a Web `Headers`. */
-export const headersSetter: Api.TextMapSetter<Headers> = {
-  set: (headers, key, value) => headers.set(key, value),
-};

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { trace } from '@opentelemetry/api';
-import { defer, map, mergeMap, range, timer, type Observable } from 'rxjs';
+import { defer, firstValueFrom, map, mergeMap, range, timer, type Observable } from 'rxjs';
 import {
   GET,
   NotFoundException,
@@ -19,6 +19,7 @@ import {
   type Multi,
 } from '../../lib';
 import { formatLogRecord } from '../../lib/logging/log-record';
+import { RestClient } from '../../lib/client';
 import { buildApp, withServer } from '../support/app';
 import { until } from '../support/until';
 
@@ -143,6 +144,24 @@ describe('OpenTelemetry traces', () => {
       const inner = named('load lines')!;
       expect(inner.spanContext().traceId).toBe(request.spanContext().traceId);
       expect(inner.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+    });
+  });
+
+  it('make a client span for each call of the REST client, which parents the server span it reaches', async () => {
+    await withServer(buildApp([OrderResource]), async (server) => {
+      const orders = RestClient.create(OrderResource, { baseUrl: server.url });
+      expect(await firstValueFrom(orders.order('9'))).toEqual({ id: '9' });
+      await expect(firstValueFrom(orders.order('missing'))).rejects.toBeInstanceOf(NotFoundException);
+      await until(() => (spans().length === 4 ? true : undefined), 'four spans');
+      const clients = spans().filter((span) => span.kind === 2); // CLIENT
+      const servers = spans().filter((span) => span.kind === 1);
+      expect(clients.map((span) => span.name)).toEqual(['GET /orders/{id}', 'GET /orders/{id}']);
+      for (const [i, client] of clients.entries()) {
+        expect(servers[i]!.parentSpanContext?.spanId).toBe(client.spanContext().spanId);
+        expect(servers[i]!.spanContext().traceId).toBe(client.spanContext().traceId);
+      }
+      expect(clients[0]!.attributes['http.response.status_code']).toBe(200);
+      expect(clients[1]!.status.code).toBe(2);
     });
   });
 

@@ -1,0 +1,37 @@
+/**
+ * The OpenTelemetry API, once the application registered an SDK: until then (the API's global registry holds no
+ * tracer provider) asking costs one property read, and the API is not even loaded. Loads nothing of the server and
+ * nothing Node-only: the REST client uses it too.
+ */
+import type * as Api from '@opentelemetry/api';
+
+/** Where the API (major version 1) keeps what an SDK registered. */
+const GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+/** The API and rxrest's tracer, once an SDK is registered. */
+export interface Tracing {
+  readonly api: typeof Api;
+  readonly tracer: Api.Tracer;
+}
+
+let loaded: Tracing | undefined;
+
+/** The tracing of this process: `undefined` until an SDK registered a tracer provider. */
+export function openTelemetry(): Tracing | undefined {
+  if (loaded) return loaded;
+  const registry = (globalThis as Record<symbol, { trace?: unknown } | undefined>)[GLOBAL];
+  if (registry?.trace === undefined) return undefined;
+  const api = require('@opentelemetry/api') as typeof Api;
+  return (loaded = { api, tracer: api.trace.getTracer('rxrest') });
+}
+
+/** The W3C headers (`traceparent`, `tracestate`, `baggage`) read from a Web `Headers`. */
+export const headersGetter: Api.TextMapGetter<Headers> = {
+  get: (headers, key) => headers.get(key) ?? undefined,
+  keys: (headers) => [...headers.keys()],
+};
+
+/** Written into a Web `Headers`. */
+export const headersSetter: Api.TextMapSetter<Headers> = {
+  set: (headers, key, value) => headers.set(key, value),
+};
