@@ -25,6 +25,8 @@ export interface Outgoing {
   readonly event?: string;
   /** A publish repeated with the same key (a retry after a lost answer) is stored once and answers the first id. */
   readonly idempotencyKey?: string;
+  /** The publishing span's context (W3C `traceparent`), when traced: deliveries link to it on every instance. */
+  readonly trace?: string;
 }
 
 /** What a subscriber resuming after some id missed, read from a durable history. */
@@ -107,7 +109,7 @@ export class MemoryBackplane implements Backplane {
     if (seen !== undefined) return Promise.resolve(seen);
     const id = this.#clock.next();
     this.#keys.set(topic, outgoing.idempotencyKey, id, retention);
-    this.#listener?.deliver(topic, { id, data: outgoing.data, event: outgoing.event });
+    this.#listener?.deliver(topic, { id, data: outgoing.data, event: outgoing.event, trace: outgoing.trace });
     return Promise.resolve(id);
   }
 

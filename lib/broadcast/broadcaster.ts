@@ -5,6 +5,8 @@
  * missed is no longer held, it is told so first (`event: reset`). A subscriber is a response stream: its own
  * byte budget and overflow policy decide what a slow client costs, so it never slows the others.
  */
+import { tracing } from '../tracing/tracing';
+import { deliverTraced, publishTraced } from '../tracing/broadcast-spans';
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber, TeardownLogic } from 'rxjs';
 import { logging } from '../logging/logger';
@@ -138,6 +140,12 @@ export class Broadcaster<T> {
 
   /** @internal publishes an event of any kind (the end of a resumable stream). */
   send(outgoing: Outgoing): Promise<string> {
+    const traced = tracing();
+    if (traced) return publishTraced(traced, this.topic, outgoing, (traceable) => this.#publish(traceable));
+    return this.#publish(outgoing);
+  }
+
+  #publish(outgoing: Outgoing): Promise<string> {
     const published = this.#host.backplane.publish(this.topic, outgoing, this.retention);
     published.catch((error: unknown) =>
       log.debug(
@@ -182,8 +190,13 @@ export class Broadcaster<T> {
   deliver(event: BroadcastEvent): void {
     const sse = toSseEvent(event);
     this.#ring.push(sse, this.retention);
+    const traced = event.trace === undefined ? undefined : tracing();
     // A copy: a subscriber that ends (an end event, its policy) leaves the set while we go through it.
-    for (const joined of [...this.#joined]) joined.take(sse);
+    const take = () => {
+      for (const joined of [...this.#joined]) joined.take(sse);
+    };
+    if (traced) deliverTraced(traced, this.topic, event, this.#joined.size, take);
+    else take();
   }
 
   /** @internal events may have been lost for this instance's subscribers: they are told, and the ring starts again. */

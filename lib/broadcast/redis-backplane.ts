@@ -71,6 +71,7 @@ export class RedisBackplane implements Backplane {
       id: `${this.#tag}-${++this.#sequence}`,
       data: outgoing.data,
       event: outgoing.event,
+      trace: outgoing.trace,
     };
     this.#keys.set(topic, outgoing.idempotencyKey, event.id, retention);
     // Not lost on this instance during an outage: its own subscribers still get it.

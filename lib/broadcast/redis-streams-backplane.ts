@@ -41,12 +41,16 @@ const PUBLISH = `if #KEYS > 1 then
   local seen = redis.call('GET', KEYS[2])
   if seen then return seen end
 end
-local id
-if ARGV[4] == '' then
-  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'd', ARGV[3])
-else
-  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'd', ARGV[3], 'e', ARGV[4])
+local fields = {'d', ARGV[3]}
+if ARGV[4] ~= '' then
+  fields[#fields + 1] = 'e'
+  fields[#fields + 1] = ARGV[4]
 end
+if ARGV[6] ~= '' then
+  fields[#fields + 1] = 't'
+  fields[#fields + 1] = ARGV[6]
+end
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', unpack(fields))
 local maxAge = tonumber(ARGV[2])
 if maxAge > 0 then
   local t = redis.call('TIME')
@@ -139,6 +143,7 @@ export class RedisStreamsBackplane implements Backplane {
       this.#json.writeValueAsString(outgoing.data),
       outgoing.event ?? '',
       retention.maxAgeMs || DEFAULT_EXPIRY_MS,
+      outgoing.trace ?? '',
     ];
     try {
       return String(await (this.#commands as unknown as PublishCommand).rxrestPublish(keys.length, ...keys, ...args));
@@ -247,10 +252,13 @@ export class RedisStreamsBackplane implements Backplane {
   #decode([id, fields]: Entry): BroadcastEvent {
     let data: unknown;
     let event: string | undefined;
+    let trace: string | undefined;
     for (let at = 0; at + 1 < fields.length; at += 2) {
       if (fields[at] === 'd') data = this.#json.readValue(fields[at + 1]!);
       else if (fields[at] === 'e') event = fields[at + 1];
+      else if (fields[at] === 't') trace = fields[at + 1];
     }
-    return event === undefined ? { id, data } : { id, data, event };
+    const decoded: BroadcastEvent = event === undefined ? { id, data } : { id, data, event };
+    return trace === undefined ? decoded : { ...decoded, trace };
   }
 }

@@ -8,6 +8,8 @@ export interface BroadcastEvent {
   readonly data: unknown;
   /** The SSE event name; absent for published items. `done`, `error` and `cancelled` end the topic. */
   readonly event?: string;
+  /** The publishing span's context (W3C `traceparent`), when it was traced. */
+  readonly trace?: string;
 }
 
 /** The event names that end a topic (a resumable stream that completed, failed or was cancelled). */
