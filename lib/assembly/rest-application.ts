@@ -45,7 +45,7 @@ import { detectDuplicates } from './detect-duplicates';
 import { discover, type Unit } from './discover';
 import { compileSocketEndpoint } from './compile-socket-endpoint';
 import { SOCKET_PATH } from '../decorators/websocket';
-import { SocketServer, type SocketServerSettings } from '../websocket/socket-server';
+import type { SocketServer, SocketServerSettings } from '../websocket/socket-server';
 
 const log = logging.getLogger('rxrest.build');
 
@@ -322,7 +322,11 @@ export const RestApplication = {
     const socketContext = {
       ...shared,
       json: bodies.json,
-      sockets: () => (sockets ??= new SocketServer(socketSettings(config, security !== undefined))),
+      // The sockets' code is loaded with the first upgrade an endpoint accepts.
+      sockets: () =>
+        (sockets ??= new (
+          require('../websocket/socket-server') as typeof import('../websocket/socket-server')
+        ).SocketServer(socketSettings(config, security !== undefined))),
     };
     const socketEndpoints = units
       .filter((unit) => unit.meta.tags.has(SOCKET_PATH))

@@ -8,7 +8,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { holdUpgrade } from '../websocket/socket-server';
+import { holdUpgrade } from '../websocket/upgrades';
 
 type RequestListener = (
   incoming: IncomingMessage | Http2ServerRequest,

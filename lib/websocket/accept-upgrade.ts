@@ -9,7 +9,8 @@ import type { RequestContext } from '../pipeline/request-context';
 import { ResponseContext } from '../pipeline/response-context';
 import { takeOver } from '../pipeline/takeover';
 import type { SocketHandlers } from './socket-handlers';
-import { upgradeOf, type SocketServer } from './socket-server';
+import type { SocketServer } from './socket-server';
+import { upgradeOf } from './upgrades';
 
 /** Whether `ctx` asks to become a WebSocket (`Upgrade: websocket`, RFC 6455 section 4.1). */
 function asksForWebSocket(ctx: RequestContext): boolean {

@@ -4,30 +4,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import type { RequestContext } from '../pipeline/request-context';
 import type { SocketHandlers } from './socket-handlers';
 import { SocketSession, type SessionSettings } from './socket-session';
-
-/** The socket and first bytes of an upgrade request served by `listen()`. */
-export interface Upgrade {
-  readonly socket: Duplex;
-  readonly head: Buffer;
-}
-
-const upgrades = new WeakMap<IncomingMessage, Upgrade>();
-
-/** Remembers what an upgrade request came with, until its endpoint accepts it (or something else answers). */
-export function holdUpgrade(incoming: IncomingMessage, upgrade: Upgrade): void {
-  upgrades.set(incoming, upgrade);
-}
-
-/** The upgrade behind `ctx`: absent for an ordinary request, and in process (`fetch`), where there is no socket. */
-export function upgradeOf(ctx: RequestContext): Upgrade | undefined {
-  const incoming = ctx.exchange?.incoming;
-  return incoming ? upgrades.get(incoming as IncomingMessage) : undefined;
-}
+import { forgetUpgrade, type Upgrade } from './upgrades';
 
 export interface SocketServerSettings extends SessionSettings {
   /** `framework.websocket.max-message-size`: a larger message closes the socket with 1009. */
@@ -48,7 +29,7 @@ export class SocketServer {
   /** Completes the handshake of `ctx`'s upgrade with `headers` added to the 101, and starts the socket's session. */
   accept(ctx: RequestContext, upgrade: Upgrade, handlers: SocketHandlers, headers: readonly string[]): void {
     const { incoming, outgoing } = ctx.exchange as { incoming: IncomingMessage; outgoing: ServerResponse };
-    upgrades.delete(incoming);
+    forgetUpgrade(incoming);
     // The socket is the handshake's now: the response made to answer otherwise lets go of it.
     outgoing.detachSocket(upgrade.socket as Socket);
     this.#headers = headers;

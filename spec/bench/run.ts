@@ -34,6 +34,7 @@ const PARTS = [
   'http2',
   'security',
   'websocket',
+  'tracing',
   'cachegrind',
 ] as const;
 type Part = (typeof PARTS)[number];
@@ -56,7 +57,7 @@ interface BenchOptions extends LoadOptions {
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|security|websocket|cachegrind] [--rounds=3] [--seconds=5]
+const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|security|websocket|tracing|cachegrind] [--rounds=3] [--seconds=5]
        [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--verbose] [--profile]
   --verbose: print every run as it ends
   --no-pin: let the OS place the servers and wrk (by default each has a CPU of its own when taskset can do it)
@@ -342,6 +343,7 @@ async function main(): Promise<void> {
     if (part === 'http2') await runOptional(part, 'http2.bench', 'runHttp2Bench');
     if (part === 'security') await runOptional(part, 'security.bench', 'runSecurityBench');
     if (part === 'websocket') await runOptional(part, 'websocket.bench', 'runWebSocketBench');
+    if (part === 'tracing') await runOptional(part, 'tracing.bench', 'runTracingBench', true);
     if (part === 'cachegrind') await runCachegrindBench(selected(options), note);
   }
 }

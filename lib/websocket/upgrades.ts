@@ -1,0 +1,28 @@
+/** The upgrade requests `listen()` got, until their endpoint accepts them: kept apart so a plain application loads nothing of the sockets. */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { RequestContext } from '../pipeline/request-context';
+
+/** The socket and first bytes of an upgrade request served by `listen()`. */
+export interface Upgrade {
+  readonly socket: Duplex;
+  readonly head: Buffer;
+}
+
+const upgrades = new WeakMap<IncomingMessage, Upgrade>();
+
+/** Remembers what an upgrade request came with, until its endpoint accepts it (or something else answers). */
+export function holdUpgrade(incoming: IncomingMessage, upgrade: Upgrade): void {
+  upgrades.set(incoming, upgrade);
+}
+
+/** The upgrade behind `ctx`: absent for an ordinary request, and in process (`fetch`), where there is no socket. */
+export function upgradeOf(ctx: RequestContext): Upgrade | undefined {
+  const incoming = ctx.exchange?.incoming;
+  return incoming ? upgrades.get(incoming as IncomingMessage) : undefined;
+}
+
+/** The upgrade was taken over. */
+export function forgetUpgrade(incoming: IncomingMessage): void {
+  upgrades.delete(incoming);
+}
