@@ -1,4 +1,5 @@
 /** The worker lane: bounded concurrency for methods that may block, each started as its own macrotask when needed. */
+import { openTelemetry } from '../tracing/open-telemetry';
 import { from } from 'rxjs/internal/observable/from';
 import type { Observable } from 'rxjs';
 import type { StageResult } from '../pipeline/stage';
@@ -21,6 +22,16 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
  * const lane = new WorkerLane(64);
  * lane.run(() => computeReport(), false);
  */
+/** With tracing on, the request's span tells how long its call waited for a worker-lane slot, and behind how many. */
+function noteWait(since: number, queued: number): void {
+  openTelemetry()
+    ?.api.trace.getActiveSpan()
+    ?.addEvent('worker lane slot', {
+      'rxrest.worker_lane.wait_ms': performance.now() - since,
+      'rxrest.worker_lane.queued_before': queued,
+    });
+}
+
 export class WorkerLane {
   #running = 0;
   readonly #queue: (() => void)[] = [];
@@ -67,9 +78,14 @@ export class WorkerLane {
 
   /** `run` for a function of one argument: `task(arg)` in a slot, with no closure made per call. */
   call<A, R>(task: (arg: A) => StageResult<R>, arg: A, defer: boolean): StageResult<R> {
+    const queued = this.#queue.length;
     const entered = this.enter(defer);
-    if (entered) return entered.then(() => this.#settle(task, arg) as R | PromiseLike<R>);
-    return this.#settle(task, arg);
+    if (!entered) return this.#settle(task, arg);
+    const since = performance.now();
+    return entered.then(() => {
+      noteWait(since, queued);
+      return this.#settle(task, arg) as R | PromiseLike<R>;
+    });
   }
 
   #settle<A, R>(task: (arg: A) => StageResult<R>, arg: A): StageResult<R> {

@@ -8,6 +8,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { trace } from '@opentelemetry/api';
 import { defer, firstValueFrom, map, mergeMap, range, timer, type Observable } from 'rxjs';
 import {
+  Blocking,
   GET,
   NotFoundException,
   Path,
@@ -59,6 +60,15 @@ class OrderResource {
       ),
       map((lines) => lines),
     );
+  }
+
+  /** Blocks its worker-lane slot for 50 ms: with one slot, a second call waits for it. */
+  @GET
+  @Path('report')
+  @Blocking
+  async report(): Promise<string> {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return 'report';
   }
 
   @GET
@@ -162,6 +172,17 @@ describe('OpenTelemetry traces', () => {
       }
       expect(clients[0]!.attributes['http.response.status_code']).toBe(200);
       expect(clients[1]!.status.code).toBe(2);
+    });
+  });
+
+  it('tell on the request span how long a worker-lane call waited for a slot', async () => {
+    await withServer(buildApp([OrderResource], { 'framework.rest.worker.max-concurrency': 1 }), async (server) => {
+      await Promise.all([fetch(`${server.url}/orders/report`), fetch(`${server.url}/orders/report`)]);
+      await until(() => (spans().length === 2 ? true : undefined), 'two spans');
+      const waits = spans().flatMap((span) => span.events.filter((event) => event.name === 'worker lane slot'));
+      expect(waits).toHaveLength(1);
+      expect(waits[0]!.attributes!['rxrest.worker_lane.wait_ms']).toBeGreaterThan(30);
+      expect(waits[0]!.attributes!['rxrest.worker_lane.queued_before']).toBe(0);
     });
   });
 
