@@ -44,6 +44,8 @@ import { compileMappers, mappersFor } from './compile-mappers';
 import { detectDuplicates } from './detect-duplicates';
 import { discover, type Unit } from './discover';
 import { compileSocketEndpoint } from './compile-socket-endpoint';
+import { checkPackages, packagesNeeded } from './optional-packages';
+import { jwtSettings } from '../security/jwt-mechanism';
 import { SOCKET_PATH } from '../decorators/websocket';
 import type { SocketServer, SocketServerSettings } from '../websocket/socket-server';
 
@@ -335,6 +337,14 @@ export const RestApplication = {
     const endpoints = [...restEndpoints, ...socketEndpoints];
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);
+    checkPackages(
+      packagesNeeded(config, {
+        socketEndpoints: socketEndpoints.length > 0,
+        rateLimits: rateLimits.used,
+        jwt: jwtSettings(config) !== undefined,
+      }),
+      problems,
+    );
     problems.throwIfAny();
     // The certificate files are read now: a start with TLS configured never goes on without it.
     const tls = tlsSettings(config, options.directory ?? process.cwd());

@@ -7,6 +7,9 @@ import type { EndpointFacts } from './endpoint-facts';
 import type { OpenApiInfo } from './openapi-document';
 import { openApiAnswer } from './serve-openapi';
 import type { JsonSchema } from './type-schema';
+import { logging } from '../logging/logger';
+
+const log = logging.getLogger('rxrest.openapi');
 
 /** An OpenAPI document, as plain JSON data. */
 export type OpenApiDocument = JsonSchema;
@@ -37,6 +40,20 @@ const UI_PROFILES = new Set(['dev', 'test']);
  * The document of `facts` (made on first use, then kept) and, when `framework.openapi.enabled`, what serves
  * it at `framework.openapi.path` and Swagger UI at `framework.openapi.ui.path`.
  */
+/**
+ * Whether swagger-ui-dist (an optional peer dependency) is installed. In the dev and test profiles the page is
+ * served only then (said once in the log otherwise); `always-include` without it fails the build instead.
+ */
+function swaggerUiInstalled(): boolean {
+  try {
+    require.resolve('swagger-ui-dist/package.json');
+    return true;
+  } catch {
+    log.info('The Swagger UI page is not served: npm install swagger-ui-dist to have it in the dev and test profiles');
+    return false;
+  }
+}
+
 export function applicationOpenApi(
   facts: readonly EndpointFacts[],
   config: Config,
@@ -54,7 +71,7 @@ export function applicationOpenApi(
   if (!config.get('framework.openapi.enabled')) return { document, answers: [] };
   const documentPath = config.get('framework.openapi.path');
   const answers = [openApiAnswer(documentPath, document)];
-  if (config.get('framework.openapi.ui.always-include') || UI_PROFILES.has(config.profile)) {
+  if (config.get('framework.openapi.ui.always-include') || (UI_PROFILES.has(config.profile) && swaggerUiInstalled())) {
     const { swaggerUiAnswer } = require('./serve-swagger-ui') as typeof import('./serve-swagger-ui');
     answers.push(
       swaggerUiAnswer(config.get('framework.openapi.ui.path'), documentPath, `${info.title} ${info.version}`),

@@ -1,0 +1,58 @@
+/**
+ * Packages that only some features need are optional peer dependencies: an application that uses such a feature
+ * without the package installed fails its build with a problem naming the package to install, instead of failing on
+ * its first request.
+ */
+import type { Config } from '../config';
+import type { ProblemCollector } from '../errors/definition-error';
+
+/** A package, and what needs it in this application. */
+export interface PackageNeed {
+  readonly name: string;
+  readonly feature: string;
+}
+
+/** Whether `name` can be loaded from where rxrest is installed (the application's `node_modules` included). */
+export function isInstalled(name: string): boolean {
+  try {
+    require.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The optional packages the configuration asks for, beside what the build found (`declared`). */
+export function packagesNeeded(
+  config: Config,
+  declared: { readonly socketEndpoints: boolean; readonly rateLimits: boolean; readonly jwt: boolean },
+): PackageNeed[] {
+  const needs: PackageNeed[] = [];
+  if (config.get('framework.metrics.enabled'))
+    needs.push({ name: 'prom-client', feature: 'framework.metrics.enabled=true' });
+  const backend = config.get('framework.broadcast.backend');
+  if (backend !== 'memory') needs.push({ name: 'ioredis', feature: `framework.broadcast.backend=${backend}` });
+  if (declared.rateLimits) {
+    needs.push({ name: 'rate-limiter-flexible', feature: '@RateLimit (or framework.http.rate-limit.*)' });
+    if (config.get('framework.http.rate-limit.backend') === 'redis')
+      needs.push({ name: 'ioredis', feature: 'framework.http.rate-limit.backend=redis' });
+  }
+  if (declared.jwt) needs.push({ name: 'jose', feature: 'framework.security.jwt.*' });
+  if (declared.socketEndpoints) needs.push({ name: 'ws', feature: '@WebSocketEndpoint' });
+  if (config.get('framework.openapi.ui.always-include'))
+    needs.push({ name: 'swagger-ui-dist', feature: 'framework.openapi.ui.always-include=true' });
+  return needs;
+}
+
+/** A problem for each needed package that is not installed. */
+export function checkPackages(needs: readonly PackageNeed[], problems: ProblemCollector): void {
+  const reported = new Set<string>();
+  for (const { name, feature } of needs) {
+    if (reported.has(name) || isInstalled(name === 'swagger-ui-dist' ? `${name}/package.json` : name)) continue;
+    reported.add(name);
+    problems.add(
+      `the package ${name}`,
+      `${feature} needs it, and it is not installed: npm install ${name} (an optional peer dependency of rxrest)`,
+    );
+  }
+}
