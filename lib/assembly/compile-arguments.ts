@@ -28,8 +28,16 @@ export interface CompiledArguments {
   readonly facts: readonly ParamFact[];
 }
 
-/** The kind of an undecorated parameter: a context object by type, a template variable by name, else the body. */
-function implicitMeta(index: number, type: unknown, name: string | undefined, template: PathTemplate): ParamMeta {
+/**
+ * The kind of an undecorated parameter: a context object by type, a template variable by name, else the body (a
+ * socket method's message).
+ */
+export function implicitMeta(
+  index: number,
+  type: unknown,
+  name: string | undefined,
+  template: PathTemplate,
+): ParamMeta {
   const kind = contextResolver(type)
     ? 'context'
     : name !== undefined && template.variables.includes(name)

@@ -3,7 +3,7 @@ import { compileCompression } from '../compression/compile-compression';
 import type { CompressionSettings } from '../compression/compression-settings';
 import { NAME_BINDINGS, RESPONSE_HEADERS, RESPONSE_STATUS } from '../decorators/providers';
 import { RATE_LIMIT } from '../decorators/rate-limit';
-import { ACCESS_RULE } from '../decorators/security';
+import { ACCESS_RULE, type AccessRule } from '../decorators/security';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import { resolveLane } from '../execution/resolve-lane';
@@ -87,6 +87,15 @@ function defaultLane(unit: Unit, method: MethodMeta, returnType: unknown, lanes:
   );
 }
 
+/** A rule that needs a caller, on an application with no authentication mechanism, is a problem: never open by mistake. */
+export function checkAccessRule(rule: AccessRule | undefined, context: EndpointContext, where: string): void {
+  if ((rule?.kind === 'authenticated' || rule?.kind === 'roles') && !context.security)
+    context.problems.add(
+      where,
+      `@${rule.kind === 'roles' ? 'RolesAllowed' : 'Authenticated'} needs an authentication mechanism: set framework.security.jwt.jwks-url or .public-key-file, or pass authentication to build()`,
+    );
+}
+
 /** Compiles `method` of a resource class; returns `undefined` when it has problems (recorded). */
 export function compileEndpoint(
   unit: Unit,
@@ -121,12 +130,7 @@ export function compileEndpoint(
   };
   const compression = compileCompression(method, context.compression);
   const rule = method.tags.get(ACCESS_RULE) ?? unit.meta.tags.get(ACCESS_RULE);
-  if ((rule?.kind === 'authenticated' || rule?.kind === 'roles') && !context.security) {
-    problems.add(
-      where,
-      `@${rule.kind === 'roles' ? 'RolesAllowed' : 'Authenticated'} needs an authentication mechanism: set framework.security.jwt.jwks-url or .public-key-file, or pass authentication to build()`,
-    );
-  }
+  checkAccessRule(rule, context, where);
   const security = securityStep(rule, context.security);
   const steps: Step[] = security ? [security] : [];
   const streaming = {

@@ -12,9 +12,8 @@ import { locate } from '../errors/definition-error';
 import type { JsonMapper } from '../json/json-mapper';
 import { readParameterNames } from '../metadata/param-names';
 import { readDesignType } from '../metadata/reflect-shim';
-import { Tags, type MethodMeta, type ParamMeta } from '../metadata/store';
+import { Tags, type MethodMeta } from '../metadata/store';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
-import { contextResolver } from '../params/context-types';
 import { compileStage, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
 import type { EndpointInfo } from '../pipeline/request-context';
@@ -27,23 +26,14 @@ import type { SocketServer } from '../websocket/socket-server';
 import { acceptUpgrade } from '../websocket/accept-upgrade';
 import { messageDecoder } from '../websocket/message-decoder';
 import { applicable, requestSteps, responseSteps } from './compile-filters';
-import { endpointHandler, type EndpointContext } from './compile-endpoint';
+import { checkAccessRule, endpointHandler, type EndpointContext } from './compile-endpoint';
+import { implicitMeta } from './compile-arguments';
 import type { Unit } from './discover';
 
 export interface SocketContext extends EndpointContext {
   /** The application's socket server (made with its first socket endpoint). */
   readonly sockets: () => SocketServer;
   readonly json: JsonMapper;
-}
-
-/** The kind of an undecorated parameter: a context object by type, a template variable by name, else the message. */
-function implicitMeta(index: number, type: unknown, name: string | undefined, template: PathTemplate): ParamMeta {
-  const kind = contextResolver(type)
-    ? 'context'
-    : name !== undefined && template.variables.includes(name)
-      ? 'path'
-      : 'body';
-  return { index, kind, tags: new Tags() };
 }
 
 /** One callback method: readers of its arguments, and the slot of its message (or error) parameter. */
@@ -164,11 +154,7 @@ export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpo
     lane: 'event-loop',
   };
   const rule = unit.meta.tags.get(ACCESS_RULE);
-  if ((rule?.kind === 'authenticated' || rule?.kind === 'roles') && !context.security)
-    problems.add(
-      where,
-      `@${rule.kind === 'roles' ? 'RolesAllowed' : 'Authenticated'} needs an authentication mechanism: set framework.security.jwt.jwks-url or .public-key-file, or pass authentication to build()`,
-    );
+  checkAccessRule(rule, context, where);
   const steps: Step[] = [];
   const security = securityStep(rule, context.security);
   if (security) steps.push(security);
