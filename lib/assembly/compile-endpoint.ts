@@ -13,13 +13,11 @@ import type { LinkContext } from '../links/rest-links-provider';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';
 import type { BodySettings } from '../params/read-body-argument';
-import { compileStage, type StageFn, type Step } from '../pipeline/chain';
+import { compileStage, type Step } from '../pipeline/chain';
+import { endpointHandler } from '../request/endpoint-handler';
 import type { Endpoint } from '../pipeline/endpoint';
-import { defaultErrorResponse, recover } from '../pipeline/map-errors';
-import { RequestContext, type EndpointInfo, type Lane } from '../pipeline/request-context';
+import type { EndpointInfo, Lane } from '../pipeline/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
-import { catchLater, then } from '../pipeline/settle';
-import type { StageResult } from '../pipeline/stage';
 import type { ResultDefaults } from '../pipeline/to-response';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
 import type { RateLimiters } from '../rate-limit/rate-limits';
@@ -186,37 +184,5 @@ export function compileEndpoint(
     readsBody: args.readsBody,
     facts,
     handle,
-  };
-}
-
-/**
- * What an endpoint does with a request it was routed: its request stages (errors mapped by `mappers`), then its
- * response filters. Synchronous when every stage is.
- */
-export function endpointHandler(
-  info: EndpointInfo,
-  requestPart: StageFn,
-  responsePart: StageFn | undefined,
-  mappers: ExceptionMappers,
-): (ctx: RequestContext) => StageResult<RequestContext> {
-  return (ctx) => {
-    ctx.endpoint = info;
-    ctx.lane = info.lane;
-    let handled: StageResult<RequestContext>;
-    try {
-      handled = requestPart(ctx);
-      if (!(handled instanceof RequestContext)) handled = catchLater(handled, (error) => recover(ctx, error, mappers));
-    } catch (error) {
-      handled = recover(ctx, error, mappers);
-    }
-    if (!responsePart) return handled;
-    try {
-      return then(handled, responsePart);
-    } catch (error) {
-      // A response filter that throws on the synchronous path answers as it does on the asynchronous one:
-      // the default error response, without running the filters again.
-      ctx.response = defaultErrorResponse(error);
-      return ctx;
-    }
   };
 }

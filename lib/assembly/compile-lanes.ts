@@ -3,9 +3,8 @@ import type { WorkerLane } from '../execution/worker-lane';
 import type { Tags } from '../metadata/store';
 import type { StageFn, Step } from '../pipeline/chain';
 import type { CompiledFilter } from '../pipeline/filters';
-import type { Lane, RequestContext } from '../pipeline/request-context';
-import { always } from '../pipeline/settle';
-import type { StageResult } from '../pipeline/stage';
+import type { Lane } from '../pipeline/request-context';
+import { releasing, takeSlot } from '../request/worker-slot';
 import { requestSteps } from './compile-filters';
 
 export interface LaneSettings {
@@ -18,25 +17,6 @@ export interface LanePlan {
   readonly steps: Step[];
   /** Wraps the compiled request part so a worker slot taken by a step is released once it settles. */
   readonly wrap?: (part: StageFn) => StageFn;
-}
-
-// Request property marking that the request holds a worker-lane slot (taken before its blocking filters).
-const WORKER_SLOT = 'rxrest.worker-slot';
-
-function releasing(worker: WorkerLane, part: StageFn): StageFn {
-  const release = (ctx: RequestContext) => {
-    if (ctx.getProperty(WORKER_SLOT) !== true) return;
-    ctx.setProperty(WORKER_SLOT, false);
-    worker.release();
-  };
-  return (ctx): StageResult<RequestContext> => {
-    try {
-      return always(part(ctx), () => release(ctx));
-    } catch (error) {
-      release(ctx);
-      throw error;
-    }
-  };
 }
 
 /**
@@ -56,11 +36,7 @@ export function laneSteps(
   const firstBlocking = filters.findIndex((filter) => !filter.nonBlocking);
   if (firstBlocking < 0)
     return { steps: [...requestSteps(filters), ...before, (ctx) => worker.call(invoke, ctx, readsBody)] };
-  const enter: StageFn = (ctx) => {
-    const entered = worker.enter(false);
-    ctx.setProperty(WORKER_SLOT, true);
-    return entered ? entered.then(() => ctx) : ctx;
-  };
+  const enter = takeSlot(worker);
   return {
     steps: [
       ...requestSteps(filters.slice(0, firstBlocking)),

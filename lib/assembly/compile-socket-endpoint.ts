@@ -26,7 +26,8 @@ import type { SocketServer } from '../websocket/socket-server';
 import { acceptUpgrade } from '../websocket/accept-upgrade';
 import { messageDecoder } from '../websocket/message-decoder';
 import { applicable, requestSteps, responseSteps } from './compile-filters';
-import { checkAccessRule, endpointHandler, type EndpointContext } from './compile-endpoint';
+import { checkAccessRule, type EndpointContext } from './compile-endpoint';
+import { endpointHandler } from '../request/endpoint-handler';
 import { implicitMeta } from './compile-arguments';
 import type { Unit } from './discover';
 
