@@ -4,7 +4,9 @@
  * its first request.
  */
 import type { Config } from '../config';
+import { dateFormatsDeclared } from '../decorators/params';
 import type { ProblemCollector } from '../errors/definition-error';
+import { jsonFormatsDeclared } from '../json/json-decorators';
 
 /** A package, and what needs it in this application. */
 export interface PackageNeed {
@@ -39,6 +41,8 @@ export function packagesNeeded(
   }
   if (declared.jwt) needs.push({ name: 'jose', feature: 'framework.security.jwt.*' });
   if (declared.socketEndpoints) needs.push({ name: 'ws', feature: '@WebSocketEndpoint' });
+  if (dateFormatsDeclared() || jsonFormatsDeclared())
+    needs.push({ name: 'date-fns', feature: 'a date pattern (@DateFormat or @JsonFormat)' });
   if (config.get('framework.openapi.ui.always-include'))
     needs.push({ name: 'swagger-ui-dist', feature: 'framework.openapi.ui.always-include=true' });
   return needs;

@@ -200,6 +200,14 @@ export function Separator(separator: string): ParamOrPropertyDecorator {
  * @example
  * byDay(\@RestQuery() \@DateFormat('dd-MM-yyyy') date: Date) {}
  */
+let dateFormats = 0;
+
 export function DateFormat(pattern: string): ParamOrPropertyDecorator {
+  dateFormats++;
   return tag(DATE_FORMAT, pattern);
+}
+
+/** Whether any `@DateFormat` was declared (its patterns are read with date-fns, an optional peer dependency). */
+export function dateFormatsDeclared(): boolean {
+  return dateFormats > 0;
 }

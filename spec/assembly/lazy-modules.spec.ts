@@ -50,10 +50,15 @@ describe('a plain application', () => {
     expect(loaded.rxjsIndex).toBe(false);
   }, 30_000);
 
+  it('reads ISO dates without date-fns, which only date patterns need', async () => {
+    const loaded = await loadedBy('dates');
+    expect(loaded.statuses).toEqual([200, 200, 200, 404, 200]);
+    expect(loaded.packages).not.toContain('date-fns');
+  }, 30_000);
+
   it.each([
     ['metrics', ['prom-client']],
     ['openapi', ['yaml', 'zod']],
-    ['dates', ['date-fns']],
     ['websocket', ['ws']],
   ])(
     'loads the packages of %s once that feature is used',

@@ -23,6 +23,7 @@ describe('optional packages', () => {
     ['ioredis', 'framework.broadcast.backend=redis-streams'],
     ['swagger-ui-dist', 'framework.openapi.ui.always-include=true'],
     ['ws', '@WebSocketEndpoint'],
+    ['date-fns', 'a date pattern (@DateFormat or @JsonFormat)'],
   ])(
     'fail the build naming %s when its feature is used and it is not installed',
     async (name, feature) => {

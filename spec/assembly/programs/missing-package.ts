@@ -1,7 +1,7 @@
 // Builds an application using one optional feature while its package (MISSING) cannot be resolved, as in a project
 // that never installed it, and prints the build's error message (or "built").
 import Module from 'node:module';
-import { OnTextMessage, RestApplication, WebSocketEndpoint } from '../../../lib';
+import { DateFormat, GET, OnTextMessage, Path, QueryParam, RestApplication, WebSocketEndpoint } from '../../../lib';
 
 const missing = process.env.MISSING!;
 const resolving = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
@@ -21,16 +21,25 @@ class EchoSocket {
   }
 }
 
+class Report {
+  @GET
+  day(@QueryParam('day') @DateFormat('dd-MM-yyyy') day: Date): string {
+    return day.toISOString();
+  }
+}
+Path('report')(Report);
+
 const FEATURES: Record<string, Record<string, string>> = {
   'prom-client': { 'framework.metrics.enabled': 'true' },
   ioredis: { 'framework.broadcast.backend': 'redis-streams' },
   'swagger-ui-dist': { 'framework.openapi.ui.always-include': 'true' },
   ws: {},
+  'date-fns': {},
 };
 
 try {
   RestApplication.build({
-    classes: missing === 'ws' ? [EchoSocket] : [],
+    classes: missing === 'ws' ? [EchoSocket] : missing === 'date-fns' ? [Report] : [],
     overrides: { 'framework.openapi.ui.always-include': 'false', ...FEATURES[missing] },
   });
   process.stdout.write('built\n');

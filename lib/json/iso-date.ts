@@ -1,0 +1,49 @@
+/**
+ * ISO-8601 dates and date-times read without a library: `yyyy`, `yyyy-MM`, `yyyy-MM-dd` (or `yyyyMMdd`), then
+ * optionally `T` (or a space) and `HH`, `HH:mm`, `HH:mm:ss`, `HH:mm:ss.SSS` (or their basic forms), then `Z` or an
+ * offset (`±HH`, `±HH:mm`, `±HHmm`). Without an offset the date is local (the server's time zone), as date-fns's
+ * `parseISO` reads it; `24:00` is the end of the day. Stricter than `parseISO` on two points: an offset past 23:59
+ * and a `T` with no time after it are refused.
+ */
+const ISO =
+  /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?|(\d{2})(\d{2}))?(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** The instant `text` stands for, or `undefined` when it is no ISO-8601 date or date-time. */
+export function readIsoDate(text: string): Date | undefined {
+  const match = ISO.exec(text);
+  if (!match) return undefined;
+  const [, y, extendedMonth, extendedDay, basicMonth, basicDay, h, m, s, fraction, zone] = match;
+  const year = Number(y);
+  const month = Number(extendedMonth ?? basicMonth ?? 1);
+  const day = Number(extendedDay ?? basicDay ?? 1);
+  const hours = Number(h ?? 0);
+  const minutes = Number(m ?? 0);
+  const seconds = Number(s ?? 0);
+  const millis = fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0;
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  if (minutes > 59 || seconds > 59 || hours > 24 || (hours === 24 && (minutes > 0 || seconds > 0 || millis > 0)))
+    return undefined;
+  if (zone === undefined) {
+    // Set field by field: the Date constructor would take years 0 to 99 for 1900 to 1999.
+    const local = new Date(2000, 0, 1);
+    local.setFullYear(year, month - 1, day);
+    local.setHours(hours, minutes, seconds, millis);
+    return local;
+  }
+  let offset = 0;
+  if (zone !== 'Z') {
+    const digits = zone.slice(1).replace(':', '');
+    const offsetHours = Number(digits.slice(0, 2));
+    const offsetMinutes = Number(digits.slice(2) || 0);
+    if (offsetHours > 23 || offsetMinutes > 59) return undefined;
+    offset = (zone[0] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  }
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(hours, minutes, seconds, millis);
+  return new Date(utc.getTime() - offset * 60_000);
+}
