@@ -33,7 +33,11 @@ function missing(): Error {
   return httpProblem('RXREST_MISSING_BODY', 'A request body is required');
 }
 
-function validate(schema: ZodType, value: unknown): unknown {
+/**
+ * `value` as `schema` makes it, or a 400 validation problem saying `detail` with one violation per issue (of the
+ * body: a request body, one of its items, a WebSocket message).
+ */
+export function validate(schema: ZodType, value: unknown, detail = 'The request body is invalid'): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const violations: Violation[] = result.error.issues.map((issue) => ({
@@ -41,7 +45,7 @@ function validate(schema: ZodType, value: unknown): unknown {
     field: issue.path.map(String).join('.'),
     message: issue.message,
   }));
-  throw httpProblem('RXREST_VALIDATION_FAILED', 'The request body is invalid', { violations });
+  throw httpProblem('RXREST_VALIDATION_FAILED', detail, { violations });
 }
 
 /** The zod schema declared by a class as `static schema`. */

@@ -11,7 +11,6 @@ import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
 import { WebApplicationException } from '../errors/web-application-exception';
-import type { Violation } from '../errors/problem-details';
 import { StringDecoder } from 'node:string_decoder';
 import type { EventSourceMessage } from 'eventsource-parser';
 import {
@@ -34,7 +33,7 @@ import { readAll } from '../streaming/stream-source';
 import { sseEvent } from '../streaming/sse-event';
 import type { BodySettings } from './body-settings';
 import { isUnknownDesignType } from './convert';
-import { classSchema } from './read-body-argument';
+import { classSchema, validate } from './read-body-argument';
 
 const defaultMapper = new DefaultJsonMapper();
 
@@ -73,16 +72,8 @@ function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {
         return sseEvent({ data, id: event.id, event: event.event });
       }
       if (!schema) return mapper.readValue(text, target);
-      const result = schema.safeParse(mapper.readValue(text));
-      if (!result.success) {
-        const violations: Violation[] = result.error.issues.map((issue) => ({
-          in: 'body',
-          field: issue.path.map(String).join('.'),
-          message: issue.message,
-        }));
-        throw httpProblem('RXREST_VALIDATION_FAILED', `${itemPlace({ index, line })} is invalid`, { violations });
-      }
-      return target ? mapper.readValue(JSON.stringify(result.data), target) : result.data;
+      const data = validate(schema, mapper.readValue(text), `${itemPlace({ index, line })} is invalid`);
+      return target ? mapper.readValue(JSON.stringify(data), target) : data;
     } catch (error) {
       const item = { index, line };
       if (

@@ -2,12 +2,11 @@
 import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
-import type { Violation } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';
 import type { JsonMapper } from '../json/json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
 import { isUnknownDesignType } from '../params/convert';
-import { classSchema } from '../params/read-body-argument';
+import { classSchema, validate } from '../params/read-body-argument';
 
 /** The message as text: bytes of a binary message are read as UTF-8 too. */
 function textOf(data: Buffer): string {
@@ -30,16 +29,8 @@ export function messageDecoder(type: unknown, options: ParamOptions, json: JsonM
   return (data) => {
     try {
       if (!schema) return json.readValue(textOf(data), target);
-      const result = schema.safeParse(json.readValue(textOf(data)));
-      if (!result.success) {
-        const violations: Violation[] = result.error.issues.map((issue) => ({
-          in: 'body',
-          field: issue.path.map(String).join('.'),
-          message: issue.message,
-        }));
-        throw httpProblem('RXREST_VALIDATION_FAILED', 'The message is invalid', { violations });
-      }
-      return target ? json.readValue(JSON.stringify(result.data), target) : result.data;
+      const valid = validate(schema, json.readValue(textOf(data)), 'The message is invalid');
+      return target ? json.readValue(JSON.stringify(valid), target) : valid;
     } catch (error) {
       // "The request body is not valid JSON: ..." is said of the message.
       if (error instanceof WebApplicationException && error.problem?.detail.startsWith('The request body'))
