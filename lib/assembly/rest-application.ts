@@ -47,7 +47,8 @@ import { compileSocketEndpoint } from './compile-socket-endpoint';
 import { checkPackages, packagesNeeded } from './optional-packages';
 import { jwtSettings } from '../security/jwt-mechanism';
 import { SOCKET_PATH } from '../decorators/websocket';
-import type { SocketServer, SocketServerSettings } from '../websocket/socket-server';
+import type { SocketServer } from '../websocket/socket-server';
+import { socketSettings } from '../websocket/socket-settings';
 
 const log = logging.getLogger('rxrest.build');
 
@@ -195,18 +196,6 @@ function streamSettings(config: Config): StreamSettings {
     bufferSize: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),
     keepAliveMs: config.get('framework.rest.sse.keep-alive'),
-  };
-}
-
-function socketSettings(config: Config, authenticates: boolean): SocketServerSettings {
-  return {
-    maxMessageSize: config.get('framework.websocket.max-message-size'),
-    incomingBuffer: config.get('framework.websocket.incoming-buffer'),
-    budget: config.get('framework.rest.stream.buffer-size'),
-    overflow: config.get('framework.rest.stream.overflow'),
-    pingIntervalMs: config.get('framework.websocket.ping-interval'),
-    idleTimeoutMs: config.get('framework.websocket.idle-timeout'),
-    endsOnExpiry: authenticates && config.get('framework.security.streams.end-on-expiry'),
   };
 }
 
