@@ -1,5 +1,4 @@
 /** Serializes response entities: bytes and streams as they are, strings as text, everything else as JSON. */
-import { DefaultJsonMapper } from '../json/default-json-mapper';
 import type { JsonMapper } from '../json/json-mapper';
 import type { ResponseHeaders } from '../response/response-headers';
 import { memoize } from '../http/bounded-cache';
@@ -47,7 +46,27 @@ export function jsonWriterFor(mapper: JsonMapper): EntityWriter {
   };
 }
 
-export const jsonWriter: EntityWriter = jsonWriterFor(new DefaultJsonMapper());
+/**
+ * One value under a type of one JSON text per item (the NDJSON family, RFC 7464 JSON text sequences) is a body of
+ * one item: a `Promise` answered by a streaming endpoint, or an exception mapper's `{ ... }` for one.
+ */
+export function jsonItemWriterFor(mapper: JsonMapper): EntityWriter {
+  return {
+    isWriteable: (_entity, mediaType) => isJsonItemType(mediaType),
+    write: (entity, mediaType) =>
+      `${isJsonSeq(mediaType) ? RECORD_SEPARATOR : ''}${mapper.writeValueAsString(entity)}\n`,
+  };
+}
+
+const JSON_ITEM_TYPES = new Set(['application/x-ndjson', 'application/jsonl', 'application/stream+json']);
+const RECORD_SEPARATOR = '\x1e';
+const isJsonSeq = (mediaType: string): boolean =>
+  mediaType.split(';', 1)[0].trim().toLowerCase() === 'application/json-seq';
+const isJsonItemType = memoize(
+  100,
+  (mediaType: string): boolean =>
+    isJsonSeq(mediaType) || JSON_ITEM_TYPES.has(mediaType.split(';', 1)[0].trim().toLowerCase()),
+);
 
 /**
  * Any other value under a text type: a number, boolean or date by its string form; an object or array as JSON text
@@ -63,13 +82,9 @@ export function textWriterFor(mapper: JsonMapper): EntityWriter {
   };
 }
 
-export const textWriter: EntityWriter = textWriterFor(new DefaultJsonMapper());
-
-export const builtinWriters: readonly EntityWriter[] = [bytesWriter, stringWriter, jsonWriter, textWriter];
-
 /** The built-in writers, JSON written by `mapper`. */
 export function createBuiltinWriters(mapper: JsonMapper): EntityWriter[] {
-  return [bytesWriter, stringWriter, jsonWriterFor(mapper), textWriterFor(mapper)];
+  return [bytesWriter, stringWriter, jsonWriterFor(mapper), jsonItemWriterFor(mapper), textWriterFor(mapper)];
 }
 
 /** The media type of an entity when neither the endpoint nor the response gave one. */

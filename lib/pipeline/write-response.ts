@@ -52,8 +52,9 @@ function finish(ctx: RequestContext, written: WrittenBody, compression?: Compres
 
 /**
  * Writes the response's entity: no body for 204/304 or an absent entity; otherwise the first writer accepting
- * the entity as its media type (the response's, else the negotiated one, else a default by value). A stream or
- * a file (a `DirectBody`) writes itself, unless compression needs it as a Web stream.
+ * the entity as its media type (the response's, else the negotiated one, else a default by value); none throws,
+ * and the caller answers 500. A stream or a file (a `DirectBody`) writes itself, unless compression needs it as a
+ * Web stream.
  */
 export function writeBody(
   ctx: RequestContext,
@@ -72,18 +73,23 @@ export function writeBody(
   if (isBodiless(response.status) || entity === undefined || entity === null) return finish(ctx, null);
   const mediaType = response.mediaType ?? ctx.negotiated ?? defaultMediaType(entity);
   const writer = selectWriter(writers, entity, mediaType);
-  if (!writer) {
-    response.status = 500;
-    response.headers.delete('content-type');
-    response.entity = undefined;
-    return finish(ctx, null);
-  }
+  if (!writer) throw new Error(noWriterMessage(ctx, entity, mediaType));
   if (response.headers.size === 0 || !response.headers.has('content-type'))
     response.headers.set('content-type', withCharset(mediaType));
   const body = writer.write(entity, mediaType, response);
   return body instanceof Promise
     ? body.then((written) => finish(ctx, written, compression))
     : finish(ctx, body, compression);
+}
+
+/** Why an entity could not be written, for the log: its type, the media type and the endpoint that answered it. */
+function noWriterMessage(ctx: RequestContext, entity: unknown, mediaType: string): string {
+  const type = typeof entity === 'object' ? (entity!.constructor?.name ?? 'Object') : typeof entity;
+  const endpoint = ctx.endpoint ? ` from ${ctx.endpoint.resourceClass.name}#${ctx.endpoint.methodName}` : '';
+  return (
+    `No entity writer for a ${type} as ${mediaType}${endpoint}: register a MessageBodyWriter for it, ` +
+    `or answer a media type a built-in writer takes (JSON, text, bytes)`
+  );
 }
 
 /** The body as a Web `Response` (`fetch` in process). */

@@ -1,0 +1,97 @@
+// What the last stage writes for a single value: the built-in writers, and a logged 500 when none fits.
+import { throwError } from 'rxjs';
+import {
+  GET,
+  Path,
+  Produces,
+  RestResponse,
+  ServerExceptionMapper,
+  logging,
+  multi,
+  type LogRecord,
+  type Multi,
+} from '../../lib';
+import { buildApp, call } from '../support/app';
+
+class NotReady extends Error {}
+
+@Path('single')
+class SingleResource {
+  @GET
+  @Path('ndjson')
+  @Produces('application/x-ndjson')
+  async ndjson(): Promise<{ a: number }> {
+    return { a: 1 };
+  }
+
+  @GET
+  @Path('seq')
+  @Produces('application/json-seq')
+  seq(): { a: number } {
+    return { a: 2 };
+  }
+
+  // Fails before its first item: the mapper's plain object answers for the stream.
+  @GET
+  @Path('stream')
+  @Produces('application/x-ndjson')
+  stream(): Multi<{ row: number }> {
+    return multi(throwError(() => new NotReady('later')));
+  }
+
+  @GET
+  @Path('xml')
+  @Produces('application/xml')
+  xml(): { a: number } {
+    return { a: 3 };
+  }
+
+  @ServerExceptionMapper()
+  notReady(error: NotReady): RestResponse<{ retry: string }> {
+    return RestResponse.status(503, { retry: error.message });
+  }
+}
+
+const app = buildApp([SingleResource]);
+
+describe('a single value under a type of one JSON text per item', () => {
+  it('is a body of one item: an NDJSON line, or an RFC 7464 record', async () => {
+    const ndjson = await call(app, '/single/ndjson');
+    expect([ndjson.status, ndjson.headers.get('content-type'), await ndjson.text()]).toEqual([
+      200,
+      'application/x-ndjson',
+      '{"a":1}\n',
+    ]);
+    const seq = await call(app, '/single/seq');
+    expect([seq.status, await seq.text()]).toEqual([200, '\x1e{"a":2}\n']);
+  });
+
+  it("is how an exception mapper's object answers a stream that failed before its first item", async () => {
+    const response = await call(app, '/single/stream');
+    expect([response.status, await response.text()]).toEqual([503, '{"retry":"later"}\n']);
+  });
+});
+
+describe('a value no writer takes', () => {
+  it('answers the 500 problem and logs the type, media type and endpoint', async () => {
+    const records: LogRecord[] = [];
+    const previous = logging.setSink((record) => records.push(record));
+    try {
+      const response = await call(app, '/single/xml');
+      expect(response.status).toBe(500);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toMatchObject({ code: 'RXREST_INTERNAL_ERROR' });
+    } finally {
+      logging.setSink(previous);
+    }
+    expect(records).toEqual([
+      expect.objectContaining({
+        level: 'ERROR',
+        category: 'rxrest.errors',
+        detail: expect.objectContaining({
+          message: expect.stringMatching(/No entity writer for a Object as application\/xml from SingleResource#xml/),
+        }),
+      }),
+    ]);
+  });
+});
