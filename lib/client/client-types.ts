@@ -15,13 +15,19 @@ import type { RestResponse } from '../response/rest-response';
 import type { SseEvent } from '../streaming/sse-event';
 import type { ClientSseEvent } from './read-response';
 
-/** A value as the client receives it: a multipart answer is a `FormData`, bytes are a `Uint8Array`. */
+/**
+ * A value as the client receives it: a multipart answer is a `FormData`, bytes are a `Uint8Array`, an `SseEvent`
+ * is its data (`unknown`). Only the event type itself counts as one: every field of `SseEvent` is optional, so an
+ * item type that merely has an `id` or a `data` field also extends it, and stays itself.
+ */
 export type ClientValue<T> = T extends MultipartFormDataOutput
   ? FormData
   : T extends Uint8Array
     ? Uint8Array
     : T extends SseEvent
-      ? unknown
+      ? SseEvent extends T
+        ? unknown
+        : T
       : T;
 
 /**

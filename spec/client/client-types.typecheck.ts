@@ -13,6 +13,7 @@ import {
   multi,
   type FileUpload,
   type Multi,
+  type SseEvent,
   type Uni,
 } from '../../lib';
 import { CheeseResource } from '../../samples/cheeses/cheese-resource';
@@ -29,6 +30,12 @@ class Order {
   id = 0;
 }
 
+/** An item with fields an SSE event also has (`id`, `data`): still itself, not an event's unknown data. */
+interface Notice {
+  id: string;
+  data: { text: string };
+}
+
 @Path('shapes')
 class Shapes {
   @GET plain(): Order {
@@ -39,6 +46,12 @@ class Shapes {
   }
   @GET uni(): Uni<string> {
     return new Observable<string>();
+  }
+  @GET @Produces('application/x-ndjson') notices(): Multi<Notice> {
+    return multi(new Observable<Notice>());
+  }
+  @GET @Produces('text/event-stream') events(): Multi<SseEvent> {
+    return multi(new Observable<SseEvent>());
   }
   @GET @Produces('application/x-ndjson') many(@RestPath() from: number, @RestQuery() to?: number): Multi<Order> {
     return multi(
@@ -68,6 +81,8 @@ export type Checks = [
   Expect<Equal<typeof shapes.later, (id: number) => Observable<Order>>>,
   Expect<Equal<typeof shapes.uni, () => Observable<string>>>,
   Expect<Equal<typeof shapes.many, (from: number, to?: number) => Observable<Order>>>,
+  Expect<Equal<typeof shapes.notices, () => Observable<Notice>>>,
+  Expect<Equal<typeof shapes.events, () => Observable<unknown>>>,
   Expect<Equal<typeof shapes.generated, () => Observable<number>>>,
   Expect<Equal<typeof shapes.response, () => Observable<Order[]>>>,
   Expect<Equal<ReturnType<typeof shapes.upload>, Observable<void>>>,
