@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { PARTS, type Part } from './bench-parts';
 import { BENCH_ROUTES, type BenchRoute } from './bench-routes';
 import { runCachegrindBench } from './cachegrind.bench';
 import { findLoadGenerator, type LoadGenerator, type LoadOptions } from './load';
@@ -20,24 +21,6 @@ import {
   type ServerProcess,
 } from './server-process';
 
-const PARTS = [
-  'load',
-  'streaming',
-  'multipart',
-  'json',
-  'openapi',
-  'metrics',
-  'workers',
-  'client',
-  'broadcast',
-  'ingest',
-  'http2',
-  'security',
-  'websocket',
-  'tracing',
-  'cachegrind',
-] as const;
-type Part = (typeof PARTS)[number];
 /** What a plain `npm run bench` runs: the cache-simulator counts take minutes per route and need valgrind, so only on request. */
 const DEFAULT_PARTS: readonly Part[] = PARTS.filter((part) => part !== 'cachegrind');
 

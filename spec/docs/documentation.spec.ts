@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as lib from '../../lib';
 import { describeConfiguration, ErrorCodes, LOG_CATEGORIES } from '../../lib';
+import { PARTS } from '../bench/bench-parts';
 
 const root = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -100,6 +101,91 @@ describe('docs/', () => {
       ),
     );
     expect([...used].filter((category) => !(category in LOG_CATEGORIES))).toEqual([]);
+  });
+});
+
+interface Section {
+  readonly heading: string;
+  readonly body: string;
+}
+
+/** A page's `##` sections, each with its text up to the next one (its `###` subsections included). */
+function sectionsOf(text: string): Section[] {
+  const sections: { heading: string; lines: string[] }[] = [];
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    if (!fenced && line.startsWith('## ')) sections.push({ heading: line.slice(3).trim(), lines: [] });
+    else sections.at(-1)?.lines.push(line);
+  }
+  return sections.map(({ heading, lines }) => ({ heading, body: lines.join('\n') }));
+}
+
+const BENCH_COMMAND = /npm run bench -- --only=([\w-]+)/g;
+const benchPartsNamed = (body: string): string[] => [...body.matchAll(BENCH_COMMAND)].map((match) => match[1]!);
+
+/**
+ * The sections of a page that teach without an example: every section has a compiled one (a ```ts block, which
+ * the snippets spec compiles), except a section of figures, which names the `npm run bench -- --only=<part>` that
+ * measures them instead. (The getting-started steps are shell commands and files that a spec runs word for word.)
+ */
+function sectionsWithoutExample(text: string): string[] {
+  return sectionsOf(text)
+    .filter(({ body }) => !/^```ts$/m.test(body) && benchPartsNamed(body).length === 0)
+    .map(({ heading }) => heading);
+}
+
+describe('the structure of docs/', () => {
+  it('gives every page sections a reader can link to', () => {
+    const thin = pages.filter((page) => sectionsOf(read(join('docs', page))).length < 2);
+    expect(thin).toEqual([]);
+  });
+
+  it('teaches every section with a compiled example, or names the benchmark behind its figures', () => {
+    const missing = pages
+      .filter((page) => page !== 'getting-started.md')
+      .flatMap((page) => sectionsWithoutExample(read(join('docs', page))).map((heading) => `${page}: ## ${heading}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('gives every getting-started step a block that its spec runs', () => {
+    const bare = sectionsOf(read('docs/getting-started.md')).filter(({ body }) => !/^```(sh|ts|json)$/m.test(body));
+    expect(bare.map(({ heading }) => heading)).toEqual([]);
+  });
+
+  it('names, on the benchmarks page, the command of each section and every part the bench has', () => {
+    const sections = sectionsOf(read('docs/benchmarks.md'));
+    expect(sections.filter(({ body }) => benchPartsNamed(body).length === 0).map(({ heading }) => heading)).toEqual([]);
+    const named = new Set(sections.flatMap(({ body }) => benchPartsNamed(body)));
+    expect(PARTS.filter((part) => !named.has(part))).toEqual([]);
+  });
+
+  it('names only bench parts that exist', () => {
+    const named = [readme, ...pages.map((page) => read(join('docs', page)))].flatMap(benchPartsNamed);
+    expect(named.filter((part) => !(PARTS as readonly string[]).includes(part))).toEqual([]);
+  });
+
+  it('catches a section without an example', () => {
+    const page = [
+      '# A page',
+      '## Taught',
+      '```ts',
+      'const a = 1;',
+      '```',
+      '## Only told',
+      'Prose, a table, and a shell block are not an example:',
+      '```sh',
+      'npm start',
+      '```',
+      '```ts',
+      '## Not a heading inside a block',
+      '```',
+      '## Figures',
+      'Measured by `npm run bench -- --only=load`.',
+      '## Empty',
+    ].join('\n');
+    expect(sectionsWithoutExample(page)).toEqual(['Empty']);
+    expect(sectionsWithoutExample(page.replace('```ts\n## Not', '```text\n## Not'))).toEqual(['Only told', 'Empty']);
   });
 });
 
