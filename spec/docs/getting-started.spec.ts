@@ -104,7 +104,7 @@ describe('docs/getting-started.md, followed in an empty folder against the packe
   it('creates, builds, serves and tests the project as the page says', async () => {
     const packed = pack();
     tarball = packed.tarball;
-    // The package is what a user needs: the compiled library with its types, and its documents; no specs, samples or maps.
+    // The package is what a user needs: the compiled library with its types, its documents and docs/; no specs, samples or maps.
     expect(packed.files).toEqual(
       expect.arrayContaining([
         'dist/lib/index.js',
@@ -119,9 +119,16 @@ describe('docs/getting-started.md, followed in an empty folder against the packe
       packed.files.filter(
         (file) =>
           !/^dist\/lib\/.+\.(js|d\.ts)$/.test(file) &&
+          !/^docs\/[\w-]+\.md$/.test(file) &&
           !['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json'].includes(file),
       ),
     ).toEqual([]);
+    // The README's links into docs/ resolve inside the package too (an editor's preview, unpkg, node_modules).
+    const readmeLinks = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/\]\((docs\/[^)#]+)/g)].map(
+      (match) => match[1]!,
+    );
+    expect(readmeLinks.length).toBeGreaterThan(5);
+    expect(readmeLinks.filter((link) => !packed.files.includes(link))).toEqual([]);
     for (const step of steps()) {
       if (step.kind === 'file') {
         mkdirSync(dirname(join(project, step.path!)), { recursive: true });
