@@ -2,6 +2,7 @@
 import type { JsonMapper } from '../json/json-mapper';
 import type { ResponseHeaders } from '../response/response-headers';
 import { memoize } from '../http/bounded-cache';
+import { isJsonItemType, jsonItem } from '../streaming/framing';
 
 /** The body of a Web `Response`, or a whole `Response` made by a server writer. */
 export type WrittenBody = string | Uint8Array | ReadableStream<Uint8Array> | Response | null;
@@ -53,20 +54,9 @@ export function jsonWriterFor(mapper: JsonMapper): EntityWriter {
 export function jsonItemWriterFor(mapper: JsonMapper): EntityWriter {
   return {
     isWriteable: (_entity, mediaType) => isJsonItemType(mediaType),
-    write: (entity, mediaType) =>
-      `${isJsonSeq(mediaType) ? RECORD_SEPARATOR : ''}${mapper.writeValueAsString(entity)}\n`,
+    write: (entity, mediaType) => jsonItem(mapper.writeValueAsString(entity), mediaType),
   };
 }
-
-const JSON_ITEM_TYPES = new Set(['application/x-ndjson', 'application/jsonl', 'application/stream+json']);
-const RECORD_SEPARATOR = '\x1e';
-const isJsonSeq = (mediaType: string): boolean =>
-  mediaType.split(';', 1)[0].trim().toLowerCase() === 'application/json-seq';
-const isJsonItemType = memoize(
-  100,
-  (mediaType: string): boolean =>
-    isJsonSeq(mediaType) || JSON_ITEM_TYPES.has(mediaType.split(';', 1)[0].trim().toLowerCase()),
-);
 
 /**
  * Any other value under a text type: a number, boolean or date by its string form; an object or array as JSON text

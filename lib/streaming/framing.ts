@@ -34,8 +34,18 @@ export function baseType(mediaType: string): string {
 
 /** True for the media types that always mean a stream of items (SSE and the NDJSON family). */
 export function isStreamingType(mediaType: string): boolean {
+  return baseType(mediaType) === 'text/event-stream' || isJsonItemType(mediaType);
+}
+
+/** True for the types of one JSON text per item: the NDJSON family and RFC 7464 JSON text sequences. */
+export function isJsonItemType(mediaType: string): boolean {
   const base = baseType(mediaType);
-  return base === 'text/event-stream' || base === JSON_SEQ || NDJSON_TYPES.has(base);
+  return base === JSON_SEQ || NDJSON_TYPES.has(base);
+}
+
+/** One JSON text as a body of one item of such a type. */
+export function jsonItem(json: string, mediaType: string): string {
+  return baseType(mediaType) === JSON_SEQ ? `${RECORD_SEPARATOR}${json}\n` : `${json}\n`;
 }
 
 function replacer(_key: string, value: unknown): unknown {
