@@ -1,8 +1,12 @@
 // Every TypeScript block of the README and of docs/ compiles against the library as a user would write it:
-// `import ... from 'rxrest'`, each block a module of its own (ESM, so top-level await works).
+// `import ... from 'rxrest'`, each block a module of its own (ESM, so top-level await works). A block that shows its
+// output (`// → ...` after a `console.log`) also runs, in process, and must print exactly that.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { format } from 'node:util';
 import ts from 'typescript';
+import { tempDir } from '../support/temp-dir';
 
 const root = join(__dirname, '..', '..');
 const documents = [
@@ -86,4 +90,74 @@ describe('the TypeScript blocks of README.md and docs/', () => {
     expect(problems).toEqual([]);
     expect(relative(root, workDir)).toContain('node_modules');
   });
+});
+
+/** What a block says it prints: the text after each `// → `, in order. */
+function expectedOutput(code: string): string[] {
+  return [...code.matchAll(/\/\/ → (.*)$/gm)].map((match) => match[1]!.trim());
+}
+
+/**
+ * The block as a CommonJS module whose `run()` does what the block does: its imports stay at the top, every other
+ * statement moves into an async function (so top-level await works), `export` dropped.
+ */
+function runnable(code: string): string {
+  const source = ts.createSourceFile('block.ts', code, ts.ScriptTarget.ES2022, true);
+  const imports = source.statements.filter(ts.isImportDeclaration).map((statement) => statement.getText(source));
+  const body = source.statements
+    .filter((statement) => !ts.isImportDeclaration(statement))
+    .map((statement) => {
+      const text = statement.getText(source);
+      const exported = ts.canHaveModifiers(statement)
+        ? ts.getModifiers(statement)?.find((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)
+        : undefined;
+      if (!exported) return text;
+      const at = exported.getStart(source) - statement.getStart(source);
+      return text.slice(0, at) + text.slice(at + 'export'.length);
+    });
+  const wrapped = `${imports.join('\n')}\nexport async function run(): Promise<void> {\n${body.join('\n')}\n}\n`;
+  return ts.transpileModule(wrapped, {
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+      useDefineForClassFields: false,
+      esModuleInterop: true,
+    },
+  }).outputText;
+}
+
+describe('the TypeScript blocks that show their output', () => {
+  const shown = snippets.filter((snippet) => expectedOutput(snippet.code).length > 0);
+  // A temporary folder of this spec file stands in for the OS one, so what the blocks write there is removed.
+  const scratch = tempDir('snippets');
+
+  it('are there', () => {
+    expect(shown.length).toBeGreaterThan(10);
+  });
+
+  it.each(shown.map((snippet) => [`${snippet.document}:${snippet.line}`, snippet] as const))(
+    'print what they say: %s',
+    async (_where, snippet) => {
+      const printed: string[] = [];
+      const modules: Record<string, unknown> = {
+        rxrest: require('../../lib'),
+        'rxrest/client': require('../../lib/client'),
+        'node:os': { ...os, tmpdir: () => scratch },
+      };
+      const module = { exports: {} as { run?: () => Promise<void> } };
+      const load = (name: string): unknown => modules[name] ?? require(name);
+      const output = { ...console, log: (...values: unknown[]) => printed.push(format(...values)) };
+      new Function('require', 'module', 'exports', 'console', runnable(snippet.code))(
+        load,
+        module,
+        module.exports,
+        output,
+      );
+      await module.exports.run!();
+      expect(printed).toEqual(expectedOutput(snippet.code));
+    },
+    30_000,
+  );
 });
