@@ -45,6 +45,8 @@ export class Backlog {
     readonly policy: OverflowPolicy,
     /** Adds what goes before a frame in the output (a separator); called once per frame, in output order. */
     readonly join: (frame: Frame) => Frame,
+    /** Told of each item a drop policy discards. */
+    readonly onDrop?: () => void,
   ) {
     this.#items = policy === 'fail' ? undefined : new ItemSlabs(budget);
   }
@@ -89,12 +91,14 @@ export class Backlog {
     if (!items) throw new StreamOverflowError(this.budget);
     if (this.policy === 'drop-newest') {
       this.dropped++;
+      this.onDrop?.();
       return false;
     }
     // drop-oldest makes just enough room; latest keeps nothing but the arriving item.
     while (items.size > 0 && (this.policy === 'latest' || outstanding + items.bytes + size > this.budget)) {
       items.drop();
       this.dropped++;
+      this.onDrop?.();
     }
     return true;
   }

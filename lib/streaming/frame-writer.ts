@@ -74,6 +74,11 @@ export class FrameWriter {
     return this.#framing.frame(item);
   }
 
+  /** One framed item was dropped by the overflow policy (the watcher of the stream counts it apart). */
+  dropped(): void {
+    this.#observer?.dropped(1);
+  }
+
   /** Whether `frameMany` is cheaper than framing items one by one. */
   get framesMany(): boolean {
     return this.#framing.frameMany !== undefined;

@@ -39,7 +39,12 @@ export class PushPump implements StreamPump {
     this.#output = output;
     this.#eager = eager;
     this.#streams = settings.openStreams;
-    this.#backlog = new Backlog(settings.bufferSize, settings.overflow, (frame) => output.join(frame));
+    this.#backlog = new Backlog(
+      settings.bufferSize,
+      settings.overflow,
+      (frame) => output.join(frame),
+      () => output.dropped(),
+    );
     // Only under `fail`, where no item is ever dropped, may items wait unframed: the budget is checked per batch.
     this.#unframed = settings.overflow === 'fail' && output.framesMany ? [] : undefined;
   }

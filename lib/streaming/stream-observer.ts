@@ -8,6 +8,8 @@ export interface StreamObserver {
   opened(): void;
   /** `count` more items were framed. */
   items(count: number): void;
+  /** `count` framed items were dropped by the overflow policy: they will never be sent. */
+  dropped(count: number): void;
   /** `size` more bytes (characters of text) were written. */
   wrote(size: number): void;
   /** The stream is over. */

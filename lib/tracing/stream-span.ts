@@ -1,8 +1,9 @@
 /**
  * The span of a stream response: it starts when the head is written (where the request's span ends) and covers the
  * stream, a child of the request's span that outlives it, with a link to it, so that the request's duration stays
- * the time to the first byte. It counts the items and bytes, and says how the stream ended (`complete`,
- * `client-gone`, `overflow`, `error`, `shutdown`, `expired`), with events for the first item and the end.
+ * the time to the first byte. It counts the items sent, those an overflow policy dropped, and the bytes, and says
+ * how the stream ended (`complete`, `client-gone`, `overflow`, `error`, `shutdown`, `expired`), with events for the
+ * first item and the end.
  */
 import type * as Api from '@opentelemetry/api';
 import type { RequestContext } from '../pipeline/request-context';
@@ -15,6 +16,7 @@ const now = (): number => performance.timeOrigin + performance.now();
 class StreamSpan implements StreamObserver {
   #span: Api.Span | undefined;
   #items = 0;
+  #dropped = 0;
   #bytes = 0;
   #firstItemAt: number | undefined;
 
@@ -48,6 +50,10 @@ class StreamSpan implements StreamObserver {
     this.#items += count;
   }
 
+  dropped(count: number): void {
+    this.#dropped += count;
+  }
+
   wrote(size: number): void {
     this.#bytes += size;
   }
@@ -56,7 +62,8 @@ class StreamSpan implements StreamObserver {
     const span = this.#span;
     if (!span) return;
     span.setAttributes({
-      'rxrest.stream.items': this.#items,
+      'rxrest.stream.items': this.#items - this.#dropped,
+      'rxrest.stream.dropped': this.#dropped,
       'rxrest.stream.bytes': this.#bytes,
       'rxrest.stream.end_reason': reason,
     });

@@ -14,6 +14,7 @@ import {
   Path,
   PathParam,
   Produces,
+  StreamBuffer,
   logging,
   multi,
   type LogRecord,
@@ -76,6 +77,15 @@ class OrderResource {
   @Produces('text/event-stream')
   events(): Multi<{ n: number }> {
     return multi(range(0, 1000).pipe(map((n) => ({ n }))));
+  }
+
+  /** A burst of 1 MB against a 16 KB budget: most of it is dropped, never sent. */
+  @GET
+  @Path('burst')
+  @Produces('text/event-stream')
+  @StreamBuffer({ size: '16K', overflow: 'drop-newest' })
+  burst(): Multi<{ n: number; pad: string }> {
+    return multi(range(0, 1000).pipe(map((n) => ({ n, pad: 'x'.repeat(1000) }))));
   }
 
   @GET
@@ -194,6 +204,7 @@ describe('OpenTelemetry traces', () => {
       const request = named('GET /orders/events')!;
       expect(stream.attributes).toMatchObject({
         'rxrest.stream.items': 1000,
+        'rxrest.stream.dropped': 0,
         'rxrest.stream.end_reason': 'complete',
         'http.route': '/orders/events',
       });
@@ -203,6 +214,20 @@ describe('OpenTelemetry traces', () => {
       expect(stream.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
       expect(stream.events.map((event) => event.name)).toEqual(['first item', 'end']);
       expect(ms(request.endTime)).toBeLessThanOrEqual(ms(stream.endTime));
+    });
+  });
+
+  it('count apart the items an overflow policy dropped: the items are those the client got', async () => {
+    await withServer(buildApp([OrderResource]), async (server) => {
+      const body = await (await fetch(`${server.url}/orders/burst`)).text();
+      const received = body.split('\n\n').filter(Boolean).length;
+      const stream = await until(() => named('GET /orders/burst stream'), 'the stream span');
+      expect(received).toBeLessThan(1000);
+      expect(stream.attributes).toMatchObject({
+        'rxrest.stream.items': received,
+        'rxrest.stream.dropped': 1000 - received,
+        'rxrest.stream.end_reason': 'complete',
+      });
     });
   });
 
