@@ -119,13 +119,17 @@ describe('the samples with OpenTelemetry', () => {
     let received = '';
     while (!received.includes('traced')) received += new TextDecoder().decode((await reader.read()).value);
     await reader.cancel();
-    const spans = () => receiver.spans();
-    const deliver = await until(
-      () => spans().find((span) => span.name === 'deliver chat' && span.service === 'samples-b'),
-      'the delivery span on the other instance',
-    );
-    const publish = spans().find((span) => span.name === 'publish chat' && span.service === 'samples-a')!;
-    const post = spans().find((span) => span.name === 'POST /chat/messages' && span.service === 'samples-a')!;
+    // Each instance exports its spans in its own batches: wait for all three, from both processes.
+    const find = (name: string, service: string) =>
+      receiver.spans().find((span) => span.name === name && span.service === service);
+    const [deliver, publish, post] = await until(() => {
+      const found = [
+        find('deliver chat', 'samples-b'),
+        find('publish chat', 'samples-a'),
+        find('POST /chat/messages', 'samples-a'),
+      ];
+      return found.every((span) => span !== undefined) ? (found as NonNullable<(typeof found)[number]>[]) : undefined;
+    }, 'the delivery span on the other instance, and the publish and POST spans on the first');
     expect(deliver.links?.map((link) => link.spanId)).toEqual([publish.spanId]);
     expect(publish.parentSpanId).toBe(post.spanId);
     expect(publish.traceId).toBe(post.traceId);
