@@ -194,7 +194,11 @@ export { RestStreamElementType } from './decorators/stream-element-type';
 export { Blocking, NonBlocking, Transactional } from './decorators/execution';
 export { Authenticated, DenyAll, PermitAll, RolesAllowed } from './decorators/security';
 export { SecurityContext, securityContext, type Identity, type Principal } from './security/security-context';
-export { CredentialRefused, type AuthenticationMechanism } from './security/authentication-mechanism';
+export {
+  CredentialRefused,
+  type AuthenticationMechanism,
+  type SecurityScheme,
+} from './security/authentication-mechanism';
 export { apiKeys, type ApiKeyOptions } from './security/api-key-mechanism';
 export { RateLimit, type RateLimitOptions } from './decorators/rate-limit';
 export { localFile, FilePart } from './files/file-results';

@@ -357,6 +357,7 @@ export const RestApplication = {
       restEndpoints.map((endpoint) => endpoint.facts),
       config,
       root,
+      security?.mechanisms,
     );
     const files = staticFilesOf(config, options.directory);
     const cors = corsSettings(config);

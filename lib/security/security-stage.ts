@@ -11,7 +11,7 @@ import { logging } from '../logging/logger';
 import type { StageFn } from '../pipeline/chain';
 import type { RequestContext } from '../pipeline/request-context';
 import type { StageResult } from '../pipeline/stage';
-import { CredentialRefused, type AuthenticationMechanism } from './authentication-mechanism';
+import { CredentialRefused, type AuthenticationMechanism, type SecurityScheme } from './authentication-mechanism';
 import { jwtMechanism, jwtSettings } from './jwt-mechanism';
 import { SecurityContext, setSecurityContext, type Identity } from './security-context';
 
@@ -40,6 +40,9 @@ function unauthorized(
 }
 
 const FORBIDDEN_DETAIL = 'The caller may not use this endpoint';
+
+/** The built-in bearer tokens, as the OpenAPI document names them. */
+const BEARER_JWT: SecurityScheme = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' };
 
 /** Whether `rule` lets `security` in; throws the 401 or 403 that answers otherwise. */
 function enforce(
@@ -112,7 +115,7 @@ export function securitySettings(
   own: readonly AuthenticationMechanism[] = [],
 ): SecuritySettings | undefined {
   const jwt = jwtSettings(config);
-  const mechanisms = jwt ? [...own, jwtMechanism(jwt, directory)] : own;
+  const mechanisms = jwt ? [...own, { ...jwtMechanism(jwt, directory), securityScheme: BEARER_JWT }] : own;
   if (mechanisms.length === 0) return undefined;
   return { mechanisms, endStreamsOnExpiry: config.get('framework.security.streams.end-on-expiry') };
 }
