@@ -1,7 +1,8 @@
 // Broadcast topics belong to their application: two applications in one process, serving the same resource class
 // (which holds its topics at module level) on real sockets, never see each other's events, ids or subscribers. A
 // topic with no subscriber and no history is let go at once, and the topics one process holds are bounded by
-// framework.broadcast.max-topics, past which a new one is refused with a 503 problem.
+// framework.broadcast.max-topics, past which a new one is refused with a 503 problem; on Redis Streams a room nobody
+// reads leaves no key behind.
 import { firstValueFrom, take, toArray } from 'rxjs';
 import {
   broadcast,
@@ -19,7 +20,10 @@ import {
   type RunningServer,
   type SseEvent,
 } from '../../lib';
+import { Redis } from 'ioredis';
+import { redisServer } from '../support/redis-server';
 import { openSse, type SseConnection } from '../support/sse-client';
+import { until } from '../support/until';
 
 class Message {
   text = '';
@@ -142,5 +146,47 @@ describe('topics held by one application', () => {
     );
     expect(again.map((connection) => connection.status)).toEqual([200, 200, 200, 200, 200]);
     for (const connection of again) connection.cut();
+  });
+});
+
+describe('topics on redis-streams', () => {
+  const redis = redisServer();
+  let server: RunningServer;
+  let client: Redis;
+  beforeAll(async () => {
+    await redis.start();
+    client = new Redis(redis.url);
+    const app = RestApplication.build({
+      classes: [RoomResource],
+      overrides: {
+        'framework.rest.sse.keep-alive': '0',
+        'framework.broadcast.backend': 'redis-streams',
+        'framework.broadcast.redis.url': redis.url,
+        'framework.broadcast.max-topics': 3,
+      },
+    });
+    server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    await until(async () => ((await fetch(`${server.url}/q/health/ready`)).ok ? true : undefined), 'Redis');
+  });
+  afterAll(async () => {
+    client.disconnect();
+    await server.close();
+  });
+
+  it('leave no key in Redis for a room nobody reads, and are let go and refused past max-topics alike', async () => {
+    const open = await Promise.all(['a', 'b', 'c'].map((name) => openSse(`${server.url}/rooms/${name}`)));
+    expect(open.map((connection) => connection.status)).toEqual([200, 200, 200]);
+    const refused = await fetch(`${server.url}/rooms/d`, { headers: { accept: 'text/event-stream' } });
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { code: string }).code).toBe('RXREST_BROADCAST_TOO_MANY_TOPICS');
+    for (const connection of open) connection.cut();
+    await Promise.all(open.map((connection) => connection.ended));
+    await settle(100);
+    const again = await Promise.all(['d', 'e', 'f'].map((name) => openSse(`${server.url}/rooms/${name}`)));
+    expect(again.map((connection) => connection.status)).toEqual([200, 200, 200]);
+    for (const connection of again) connection.cut();
+    await settle(100);
+    // Six rooms were read and left: none left a presence key (only resumable streams keep one).
+    expect(await client.keys('rxrest:watch:*')).toEqual([]);
   });
 });
