@@ -67,8 +67,8 @@ describe('RedisStreamsBackplane', () => {
     const events = await first(topic.subscribe({ lastEventId: ids[0] }), 2);
     expect(events[0]!.event).toBe('reset');
     const oldest = events[0]!.data as string;
-    // Trimmed by about max-events (Redis trims whole nodes of a stream, so a little more may stay).
-    expect(ids.indexOf(oldest)).toBeGreaterThan(100);
+    // Trimmed to exactly max-events (100): the oldest held is the 301st of 400.
+    expect(oldest).toBe(ids[300]);
     expect(events[1]!.id).toBe(oldest);
   });
 
