@@ -35,6 +35,8 @@ export interface SocketContext extends EndpointContext {
   /** The application's socket server (made with its first socket endpoint). */
   readonly sockets: () => SocketServer;
   readonly json: JsonMapper;
+  /** Runs a callback as the application's (what it calls of the application's broadcast topics means them). */
+  readonly within: <R>(work: () => R) => R;
 }
 
 /** One callback method: readers of its arguments, and the slot of its message (or error) parameter. */
@@ -95,7 +97,7 @@ function compileCallback(
     call(ctx, message) {
       const args = new Array<unknown>(readers.length);
       for (let i = 0; i < readers.length; i++) args[i] = i === at ? message : readers[i]?.(ctx);
-      return fn.apply(instance, args);
+      return context.within(() => fn.apply(instance, args));
     },
   };
 }

@@ -34,7 +34,8 @@ import type { Registry } from 'prom-client';
 import { staticFilesAnswer } from '../static/serve-static';
 import { applicationOpenApi, type OpenApiDocument } from '../openapi/application-openapi';
 import { healthAnswers, healthChecks, type Lifecycle } from '../health/application-health';
-import { applicationBroadcast } from '../broadcast/application-broadcast';
+import { applicationBroadcast, type ApplicationBroadcast } from '../broadcast/application-broadcast';
+import { Broadcaster, type BroadcasterOptions } from '../broadcast/broadcaster';
 import type { StreamSettings } from '../streaming/stream-pump';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
 import { applicable, compileFilters, requestSteps, responseSteps, type OperatorFilter } from './compile-filters';
@@ -72,6 +73,12 @@ export interface BuildOptions extends LoadConfigOptions {
 }
 
 /** What the application serves, for logs and tests. */
+/** What an application holds besides its pipeline: its broadcast topics, and what has connections to close. */
+interface Held {
+  readonly broadcast: ApplicationBroadcast;
+  close(): Promise<void>;
+}
+
 export interface EndpointSummary {
   readonly method: string;
   readonly path: string;
@@ -86,8 +93,8 @@ export class RestApp {
   readonly #pipeline: RequestPipeline;
   readonly #openapi: () => OpenApiDocument;
   readonly #lifecycle: Lifecycle;
-  /** What holds connections besides a server (the broadcast backplane, shared rate limits). */
-  readonly #held: { close(): Promise<void> };
+  /** What holds connections besides a server (the broadcast backplane, shared rate limits), and the topics. */
+  readonly #held: Held;
   readonly #tls: TlsSettings | undefined;
   /**
    * The prom-client registry `framework.metrics.path` serves (absent when `framework.metrics.enabled=false`):
@@ -101,7 +108,7 @@ export class RestApp {
     endpoints: readonly EndpointSummary[],
     openapi: () => OpenApiDocument,
     lifecycle: Lifecycle,
-    held: { close(): Promise<void> },
+    held: Held,
     tls: TlsSettings | undefined,
     metrics?: ApplicationMetrics,
   ) {
@@ -133,10 +140,23 @@ export class RestApp {
    * @example
    * const response = await app.fetch(new Request('http://localhost/fruits'));
    */
-  fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.#pipeline.execute(request, env);
+  fetch = (request: Request, env?: unknown): Response | Promise<Response> =>
+    this.#held.broadcast.within(() => this.#pipeline.execute(request, env));
 
   /** Answers a request served by `listen()` onto its Node response. */
-  readonly #serve = (ctx: RequestContext): void | Promise<void> => this.#pipeline.serve(ctx);
+  readonly #serve = (ctx: RequestContext): void | Promise<void> =>
+    this.#held.broadcast.within(() => this.#pipeline.serve(ctx));
+
+  /**
+   * The broadcaster of `topic` in this application: what `broadcast(topic)` means within its requests, for code
+   * that runs outside them (a timer, a queue consumer) while other applications run in the same process.
+   *
+   * @example
+   * setInterval(() => void app.broadcast<Tick>('ticks').publish({ at: Date.now() }), 1000).unref();
+   */
+  broadcast<T>(topic: string, options: BroadcasterOptions = {}): Broadcaster<T> {
+    return new Broadcaster<T>(topic, options, this.#held.broadcast.topics);
+  }
 
   /**
    * Releases what the application holds besides a server: the Redis connections of the broadcast backplane and of
@@ -310,9 +330,12 @@ export const RestApplication = {
       compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }),
     );
     let sockets: SocketServer | undefined;
+    let broadcast: ApplicationBroadcast | undefined;
     const socketContext = {
       ...shared,
       json: bodies.json,
+      // Made once the build has found no problem (it connects to Redis); no socket callback runs before.
+      within: <R>(work: () => R): R => broadcast!.within(work),
       // The sockets' code is loaded with the first upgrade an endpoint accepts.
       sockets: () =>
         (sockets ??= new (
@@ -337,7 +360,7 @@ export const RestApplication = {
     problems.throwIfAny();
     // The certificate files are read now: a start with TLS configured never goes on without it.
     const tls = tlsSettings(config, options.directory ?? process.cwd());
-    const broadcast = applicationBroadcast(config, bodies.json);
+    broadcast = applicationBroadcast(config, bodies.json);
     const globalResponse = applicable(filters.response, new Set<string>());
     const lifecycle: Lifecycle = {
       shuttingDown: false,
@@ -396,7 +419,10 @@ export const RestApplication = {
       handler: e.info.methodName,
     }));
     log.debug(`Built ${summary.length} endpoints`);
-    const held = { close: () => Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined) };
+    const held = {
+      broadcast,
+      close: () => Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined),
+    };
     return new RestApp(config, pipeline, summary, openApi.document, lifecycle, held, tls, metrics);
   },
 };

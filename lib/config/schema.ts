@@ -264,6 +264,20 @@ export const frameworkSettings = {
     description:
       'How long a topic keeps an event for subscribers that resume; 0 keeps events until max-events pushes them out.',
   }),
+  'framework.broadcast.retention.max-bytes': setting(size, {
+    default: '8M',
+    description:
+      "Bytes of events (their JSON) a topic keeps for subscribers that resume, oldest dropped first; bounds a topic's history in memory and in Redis whatever its events weigh.",
+  }),
+  'framework.broadcast.max-event-size': setting(size, {
+    default: '64K',
+    description: 'Largest event (its JSON) publish() takes; a larger one is refused (413 problem), never sent or kept.',
+  }),
+  'framework.broadcast.max-topics': setting(integer(1), {
+    default: '10000',
+    description:
+      'Topics one process holds at once (with a subscriber or history here); past it a new topic is refused (503 problem). A topic with neither is let go.',
+  }),
   'framework.http.ssl.certificate.file': setting(text, {
     optional: true,
     description:

@@ -6,7 +6,8 @@
  * the idle timeout; 1003 for a kind of message the class has no method for; 1007 for a message that does not
  * decode (unless `@OnError` takes it); 1008 when the credential that opened the socket expires; 1009 for a message
  * past `framework.websocket.max-message-size` (by `ws`); 1011 when a method fails (after the exception mappers
- * had their say: their answer is the last message).
+ * had their say: their answer is the last message); 1013, with the problem's detail, when it fails with a 503 (the
+ * server cannot serve this socket now: a limit reached, a backend away), even when `@OnError` answered it.
  */
 import { randomUUID } from 'node:crypto';
 import { Observable } from 'rxjs/internal/Observable';
@@ -323,13 +324,15 @@ export class SocketSession implements ConnectionSession {
    */
   async #failed(error: unknown, fatal: boolean): Promise<boolean> {
     if (!this.open) return false;
-    if (this.handlers.error && (await this.#toOnError(error)) && !fatal) return true;
+    const unavailable = error instanceof WebApplicationException && error.status === 503;
+    if (this.handlers.error && (await this.#toOnError(error)) && !fatal && !unavailable) return true;
     if (!this.handlers.error) {
       const mapped = await settleToPromise(recover(this.ctx, error, this.handlers.mappers));
       const entity = mapped.response?.entity;
       if (entity !== undefined && entity !== null) this.send(entity);
     }
-    this.close(1011, 'The endpoint failed');
+    if (unavailable) this.close(1013, error.problem?.detail ?? error.message);
+    else this.close(1011, 'The endpoint failed');
     return false;
   }
 
