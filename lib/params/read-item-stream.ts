@@ -51,7 +51,7 @@ type ItemBinder = (
   index: number,
   line: number | undefined,
   event?: EventSourceMessage,
-  clean?: boolean,
+  suspect?: boolean,
 ) => unknown;
 
 function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {
@@ -60,11 +60,11 @@ function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {
   const target = type === undefined || (isUnknownDesignType(type) && !isJsonTypeToken(type)) ? undefined : type;
   // An SSE event's data is text unless a type says it is JSON; a string type keeps every item as text.
   const asText = type === String;
-  // Plain JSON items through the default mapper skip its second look for poisoned keys when the chunk had none.
+  // Untyped JSON items through the default mapper skip its test for poisoned keys when their chunk passed it.
   const plain = !schema && !target && !asText && mapper instanceof DefaultJsonMapper;
-  return (text, index, line, event, clean) => {
+  return (text, index, line, event, suspect) => {
     try {
-      if (plain && !event) return parseJsonBody(text, !clean);
+      if (plain && !event) return parseJsonBody(text, suspect);
       if (asText) return event ? text : (mapper.readValue(text) as unknown);
       if (event && !schema && !target) {
         const first = text.trimStart()[0];
@@ -129,7 +129,7 @@ function itemReader(ctx: RequestContext, limits: ItemLimits, bind: ItemBinder): 
   // Node's decoder (the one `setEncoding` uses) keeps a character split between two chunks whole.
   const decoder = new StringDecoder('utf8');
   let deliver: (value: unknown) => void = () => undefined;
-  const emit: EmitItem = (text, index, line, event, clean) => deliver(bind(text, index, line, event, clean));
+  const emit: EmitItem = (text, index, line, event, suspect) => deliver(bind(text, index, line, event, suspect));
   return {
     chunks: chunksOf(ctx),
     take(chunk, to) {
