@@ -32,7 +32,7 @@ import { Multi, pullFrom } from '../streaming/multi';
 import { readAll } from '../streaming/stream-source';
 import { sseEvent } from '../streaming/sse-event';
 import type { BodySettings } from './body-settings';
-import { isUnknownDesignType } from './convert';
+import { describeType, isUnknownDesignType } from './convert';
 import { classSchema, validate } from './read-body-argument';
 
 const defaultMapper = new DefaultJsonMapper();
@@ -54,42 +54,75 @@ type ItemBinder = (
   suspect?: boolean,
 ) => unknown;
 
+/** The kind a primitive item must be, as `bindClass` names it. */
+const PRIMITIVE_NAMES = new Map<unknown, string>([
+  [String, 'a string'],
+  [Number, 'a number'],
+  [Boolean, 'a boolean'],
+]);
+
+/**
+ * One item as its declared type, read as a single JSON body is: bound to `target`, validated by `schema`. A single
+ * body may be `null`; an item declared of a type is one of its values, which `null` is not (the handler would fail
+ * on it, mid-stream), unless a schema says otherwise.
+ */
+function typedItem(
+  text: string,
+  schema: ZodType | undefined,
+  target: unknown,
+  mapper: JsonMapper,
+  place: () => string,
+) {
+  if (schema) {
+    const data = validate(schema, mapper.readValue(text), `${place()} is invalid`);
+    return target ? mapper.readValue(JSON.stringify(data), target) : data;
+  }
+  const value = mapper.readValue(text, target);
+  if (value === null && target !== undefined && !isJsonTypeToken(target))
+    throw httpProblem(
+      'RXREST_MALFORMED_BODY',
+      `${place()} is null, not ${PRIMITIVE_NAMES.get(target) ?? `an object (${describeType(target)})`}`,
+    );
+  return value;
+}
+
+/** An SSE event of an untyped body: its data JSON when it looks like JSON, else the text. */
+function untypedEvent(text: string, event: EventSourceMessage, mapper: JsonMapper): unknown {
+  const first = text.trimStart()[0];
+  const data = first === '{' || first === '[' || first === '"' ? mapper.readValue(text) : text;
+  return sseEvent({ data, id: event.id, event: event.event });
+}
+
+/** `error`, its detail said of the item: "The request body is not valid JSON" becomes "Line 7 of the request body...". */
+function placed(error: unknown, item: { readonly index: number; readonly line?: number }): unknown {
+  if (!(error instanceof WebApplicationException) || !error.problem || error.problem.detail.startsWith(itemPlace(item)))
+    return error;
+  const detail = error.problem.detail.replace(/^The request body\b/, '');
+  return httpProblem(
+    error.problem.code,
+    `${itemPlace(item)}${detail === error.problem.detail ? `: ${detail}` : detail}`,
+    {
+      violations: error.problem.violations,
+    },
+  );
+}
+
 function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {
   const type = typeof options.type === 'function' ? options.type : undefined;
   const schema: ZodType | undefined = options.schema ?? classSchema(type);
   const target = type === undefined || (isUnknownDesignType(type) && !isJsonTypeToken(type)) ? undefined : type;
-  // An SSE event's data is text unless a type says it is JSON; a string type keeps every item as text.
-  const asText = type === String;
+  // An SSE event's data is text unless a type says it is JSON: a string type keeps it as text.
+  const eventAsText = type === String && !schema;
   // Untyped JSON items through the default mapper skip its test for poisoned keys when their chunk passed it.
-  const plain = !schema && !target && !asText && mapper instanceof DefaultJsonMapper;
+  const plain = !schema && !target && mapper instanceof DefaultJsonMapper;
   return (text, index, line, event, suspect) => {
     try {
       if (plain && !event) return parseJsonBody(text, suspect);
-      if (asText) return event ? text : (mapper.readValue(text) as unknown);
-      if (event && !schema && !target) {
-        const first = text.trimStart()[0];
-        const data = first === '{' || first === '[' || first === '"' ? mapper.readValue(text) : text;
-        return sseEvent({ data, id: event.id, event: event.event });
-      }
-      if (!schema) return mapper.readValue(text, target);
-      const data = validate(schema, mapper.readValue(text), `${itemPlace({ index, line })} is invalid`);
-      return target ? mapper.readValue(JSON.stringify(data), target) : data;
+      if (event && eventAsText) return text;
+      if (event && !schema && !target) return untypedEvent(text, event, mapper);
+      return typedItem(text, schema, target, mapper, () => itemPlace({ index, line }));
     } catch (error) {
-      const item = { index, line };
-      if (
-        error instanceof WebApplicationException &&
-        error.problem &&
-        !error.problem.detail.startsWith(itemPlace(item))
-      ) {
-        // "The request body is not valid JSON: ..." becomes "Line 7 of the request body is not valid JSON: ...".
-        const detail = error.problem.detail.replace(/^The request body\b/, '');
-        throw httpProblem(
-          error.problem.code,
-          `${itemPlace(item)}${detail === error.problem.detail ? `: ${detail}` : detail}`,
-          { violations: error.problem.violations },
-        );
-      }
-      throw error;
+      throw placed(error, { index, line });
     }
   };
 }
