@@ -354,9 +354,14 @@ export const frameworkSettings = {
     description:
       "The claim holding the roles, as MicroProfile JWT's groups; a dotted path reaches into objects (realm_access.roles).",
   }),
+  'framework.security.jwt.roles-claim-delimited': setting(boolean, {
+    default: 'false',
+    description:
+      "A string roles claim lists roles separated by spaces (as OAuth's scope does); when false a string claim is one role.",
+  }),
   'framework.security.jwt.clock-skew': setting(duration, {
     default: '30s',
-    description: 'How far exp and nbf may be off the server clock.',
+    description: 'How far exp, nbf and iat may be off the server clock; at most 5m.',
   }),
   'framework.security.jwt.algorithms': setting(list, {
     default: 'RS256,RS384,RS512,PS256,PS384,PS512,ES256,ES384,ES512,EdDSA',

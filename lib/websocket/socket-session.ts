@@ -18,7 +18,7 @@ import { logging } from '../logging/logger';
 import { recover } from '../pipeline/map-errors';
 import type { RequestContext } from '../pipeline/request-context';
 import { settleToPromise } from '../pipeline/settle';
-import { credentialExpiry } from '../security/security-context';
+import { whenCredentialExpires } from '../security/expiry-timer';
 import type { OverflowPolicy } from '../streaming/backlog';
 import { pulledSourceOf } from '../streaming/multi';
 import { isSseEvent } from '../streaming/sse-event';
@@ -63,6 +63,8 @@ export class SocketSession implements ConnectionSession {
   readonly #inboxes: { text: Inbox; binary: Inbox };
   readonly #subscriptions = new Set<Subscription>();
   readonly #timers: NodeJS.Timeout[] = [];
+  /** Cancels the timer that closes the socket when its credential expires. */
+  #cancelExpiry: (() => void) | undefined;
   #open = true;
   #closing = false;
   #closeCode: number | undefined;
@@ -368,11 +370,8 @@ export class SocketSession implements ConnectionSession {
       this.#timers.push(setTimeout(check, idleTimeoutMs).unref());
       this.socket.on('ping', () => (this.#lastActivity = Date.now()));
     }
-    const expiry = endsOnExpiry ? credentialExpiry(this.ctx) : undefined;
-    if (expiry !== undefined)
-      this.#timers.push(
-        setTimeout(() => this.close(1008, 'The credential expired'), Math.max(0, expiry - Date.now())).unref(),
-      );
+    if (endsOnExpiry)
+      this.#cancelExpiry = whenCredentialExpires(this.ctx, () => this.close(1008, 'The credential expired'));
   }
 
   #closed(code: number, reason: string): void {
@@ -381,6 +380,7 @@ export class SocketSession implements ConnectionSession {
     this.#closeReason = reason;
     this.sessions.delete(this);
     for (const timer of this.#timers) clearTimeout(timer);
+    this.#cancelExpiry?.();
     this.#inboxes.text.end();
     this.#inboxes.binary.end();
     this.#outbox.clear();
