@@ -35,7 +35,7 @@ export function corsSettings(config: Config): CorsSettings | undefined {
         value: origins.join(','),
         source: 'configuration',
         expected:
-          'the origins allowed, listed (or /regex/): * cannot be combined with framework.http.cors.access-control-allow-credentials=true, which would let every site call with its visitors\' cookies',
+          "the origins allowed, listed (or /regex/): * cannot be combined with framework.http.cors.access-control-allow-credentials=true, which would let every site call with its visitors' cookies",
       },
     ]);
   return {
