@@ -234,7 +234,18 @@ export const frameworkSettings = {
   }),
   'framework.http.proxy.proxy-address-forwarding': setting(boolean, {
     default: 'false',
-    description: 'Trust Forwarded / X-Forwarded-* headers for the client address, scheme and host.',
+    description:
+      'Trust Forwarded / X-Forwarded-* headers for the client address (as framework.http.proxy.trusted-proxies says), scheme and host.',
+  }),
+  'framework.http.proxy.trusted-proxies': setting(list, {
+    default: '',
+    description:
+      'IP addresses and CIDR blocks (IPv4, IPv6) of the proxies in front: the client address is the rightmost forwarded hop not written by one of them. Empty: the peer is the only proxy, its entry (the rightmost) the client.',
+  }),
+  'framework.http.proxy.client-address-header': setting(oneOf(['x-forwarded-for', 'forwarded'] as const), {
+    default: 'x-forwarded-for',
+    description:
+      'The header the proxies write the client address to (x-forwarded-for, or forwarded: RFC 7239 for=); the other is ignored for the address.',
   }),
   'framework.http.port': setting(integer(0, 65535), {
     default: '8080',

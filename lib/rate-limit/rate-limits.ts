@@ -16,6 +16,7 @@ import { logging } from '../logging/logger';
 import type { StageFn } from '../pipeline/settle';
 import type { RequestContext } from '../pipeline/request-context';
 import { principalName } from '../security/security-context';
+import { clientAddressOf, proxySettings, type ProxySettings } from './client-address';
 
 const log = logging.getLogger('rxrest.limits');
 
@@ -25,7 +26,7 @@ export interface RateLimitSettings {
   readonly streams: number;
   readonly backend: 'memory' | 'redis';
   readonly redisUrl: string;
-  readonly trustForwarded: boolean;
+  readonly proxy: ProxySettings;
 }
 
 export function rateLimitSettings(config: Config): RateLimitSettings {
@@ -35,23 +36,15 @@ export function rateLimitSettings(config: Config): RateLimitSettings {
     streams: config.get('framework.http.rate-limit.streams'),
     backend: config.get('framework.http.rate-limit.backend'),
     redisUrl: config.get('framework.http.rate-limit.redis.url'),
-    trustForwarded: config.get('framework.http.proxy.proxy-address-forwarding'),
+    proxy: proxySettings(config),
   };
 }
 
-/** Who a request counts against: its principal, else its address (the first `X-Forwarded-For` behind a trusted proxy). */
-function clientOf(ctx: RequestContext, trustForwarded: boolean): string {
+/** Who a request counts against: its principal, else its address (all in-process requests share one). */
+function clientOf(ctx: RequestContext, proxy: ProxySettings): string {
   const name = principalName(ctx);
   if (name !== undefined) return `principal:${name}`;
-  if (trustForwarded) {
-    const forwarded = ctx.headerValue('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return `address:${forwarded}`;
-  }
-  // Under listen(), Node's request; under another Node adapter, the request it passed along; in process, none.
-  const incoming =
-    ctx.exchange?.incoming ??
-    (ctx.environment as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return `address:${incoming?.socket?.remoteAddress ?? 'unknown'}`;
+  return `address:${clientAddressOf(ctx, proxy) ?? 'unknown'}`;
 }
 
 const RATE_HEADERS = 'rxrest.rate-limit-headers';
@@ -165,7 +158,7 @@ export class RateLimiters {
       return ctx;
     };
     return (ctx) => {
-      const client = clientOf(ctx, settings.trustForwarded);
+      const client = clientOf(ctx, settings.proxy);
       if (!limiter) return holdStream(ctx, client);
       const counter = limiter();
       const consumed = this.#connecting
