@@ -290,8 +290,13 @@ export const RestApplication = {
     const openStreams = new OpenStreams();
     const streams = { ...streamSettings(config), openStreams };
     const lanes = laneSettings(config, options.application);
-    const security = securitySettings(config, options.directory ?? process.cwd(), options.authentication);
     const rateLimits = new RateLimiters(rateLimitSettings(config));
+    const security = securitySettings(
+      config,
+      options.directory ?? process.cwd(),
+      options.authentication,
+      rateLimits.failedAuthentications(),
+    );
     for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
     const shared = {
       applicationPath: root,
@@ -330,6 +335,7 @@ export const RestApplication = {
       packagesNeeded(config, {
         socketEndpoints: socketEndpoints.length > 0,
         rateLimits: rateLimits.used,
+        countsRefusals: security?.refusals !== undefined,
         jwt: jwtSettings(config) !== undefined,
       }),
       problems,

@@ -223,6 +223,15 @@ export const frameworkSettings = {
     default: '0',
     description: 'Streams a client may hold open at once on each streaming endpoint without @RateLimit; 0: no limit.',
   }),
+  'framework.http.rate-limit.failed-authentications': setting(integer(0), {
+    default: '100',
+    description:
+      'Refused credentials (wrong API keys, forged or expired tokens) an address may send per failed-authentications-window; past them every request of that address carrying a credential answers 429 until the window ends. 0: not counted.',
+  }),
+  'framework.http.rate-limit.failed-authentications-window': setting(duration, {
+    default: '1m',
+    description: 'The window framework.http.rate-limit.failed-authentications counts in (whole seconds).',
+  }),
   'framework.http.rate-limit.backend': setting(oneOf(['memory', 'redis'] as const), {
     default: 'memory',
     description:
