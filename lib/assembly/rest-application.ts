@@ -49,6 +49,7 @@ import { jwtSettings } from '../security/jwt-mechanism';
 import { SOCKET_PATH } from '../decorators/websocket';
 import type { SocketServer } from '../websocket/socket-server';
 import { socketSettings } from '../websocket/socket-settings';
+import { upgradeOriginStep } from '../websocket/upgrade-origin';
 
 const log = logging.getLogger('rxrest.build');
 
@@ -318,6 +319,7 @@ export const RestApplication = {
     const socketContext = {
       ...shared,
       json: bodies.json,
+      upgradeOrigin: upgradeOriginStep(config),
       // The sockets' code is loaded with the first upgrade an endpoint accepts.
       sockets: () =>
         (sockets ??= new (

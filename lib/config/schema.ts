@@ -376,6 +376,11 @@ export const frameworkSettings = {
     default: '1M',
     description: 'Largest WebSocket message accepted; a larger one closes the socket with 1009 (message too big).',
   }),
+  'framework.websocket.allowed-origins': setting(list, {
+    default: '',
+    description:
+      "Origins whose pages may open WebSockets besides the socket's own (its Host) and those CORS allows when on: exact origins, /regex/, or * for any. Upgrades from other origins answer 403; clients sending no Origin are not browsers and pass.",
+  }),
   'framework.websocket.incoming-buffer': setting(size, {
     default: '1M',
     description:
