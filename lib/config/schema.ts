@@ -376,6 +376,16 @@ export const frameworkSettings = {
     default: '1M',
     description: 'Largest WebSocket message accepted; a larger one closes the socket with 1009 (message too big).',
   }),
+  'framework.websocket.max-message-fragments': setting(integer(1), {
+    optional: true,
+    description:
+      'Most frames one WebSocket message may come in; more close the socket with 1008. When absent, one per 64 bytes of framework.websocket.max-message-size (16384 for 1M).',
+  }),
+  'framework.websocket.compression': setting(boolean, {
+    default: 'false',
+    description:
+      'Offer permessage-deflate (RFC 7692) to WebSocket clients; each socket that has used it keeps its zlib state, about 240 KB. Messages under 1 KB go uncompressed.',
+  }),
   'framework.websocket.allowed-origins': setting(list, {
     default: '',
     description:
