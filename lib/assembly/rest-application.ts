@@ -50,6 +50,7 @@ import { jwtSettings } from '../security/jwt-mechanism';
 import { SOCKET_PATH } from '../decorators/websocket';
 import type { SocketServer } from '../websocket/socket-server';
 import { socketSettings } from '../websocket/socket-settings';
+import { upgradeOriginStep } from '../websocket/upgrade-origin';
 
 const log = logging.getLogger('rxrest.build');
 
@@ -310,8 +311,13 @@ export const RestApplication = {
     const openStreams = new OpenStreams();
     const streams = { ...streamSettings(config), openStreams };
     const lanes = laneSettings(config, options.application);
-    const security = securitySettings(config, options.directory ?? process.cwd(), options.authentication);
     const rateLimits = new RateLimiters(rateLimitSettings(config));
+    const security = securitySettings(
+      config,
+      options.directory ?? process.cwd(),
+      options.authentication,
+      rateLimits.failedAuthentications(),
+    );
     for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
     const shared = {
       applicationPath: root,
@@ -336,6 +342,7 @@ export const RestApplication = {
       json: bodies.json,
       // Made once the build has found no problem (it connects to Redis); no socket callback runs before.
       within: <R>(work: () => R): R => broadcast!.within(work),
+      upgradeOrigin: upgradeOriginStep(config),
       // The sockets' code is loaded with the first upgrade an endpoint accepts.
       sockets: () =>
         (sockets ??= new (
@@ -353,6 +360,7 @@ export const RestApplication = {
       packagesNeeded(config, {
         socketEndpoints: socketEndpoints.length > 0,
         rateLimits: rateLimits.used,
+        countsRefusals: security?.refusals !== undefined,
         jwt: jwtSettings(config) !== undefined,
       }),
       problems,

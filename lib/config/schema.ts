@@ -223,6 +223,15 @@ export const frameworkSettings = {
     default: '0',
     description: 'Streams a client may hold open at once on each streaming endpoint without @RateLimit; 0: no limit.',
   }),
+  'framework.http.rate-limit.failed-authentications': setting(integer(0), {
+    default: '100',
+    description:
+      'Refused credentials (wrong API keys, forged or expired tokens) an address may send per failed-authentications-window; past them every request of that address carrying a credential answers 429 until the window ends. 0: not counted.',
+  }),
+  'framework.http.rate-limit.failed-authentications-window': setting(duration, {
+    default: '1m',
+    description: 'The window framework.http.rate-limit.failed-authentications counts in (whole seconds).',
+  }),
   'framework.http.rate-limit.backend': setting(oneOf(['memory', 'redis'] as const), {
     default: 'memory',
     description:
@@ -234,7 +243,18 @@ export const frameworkSettings = {
   }),
   'framework.http.proxy.proxy-address-forwarding': setting(boolean, {
     default: 'false',
-    description: 'Trust Forwarded / X-Forwarded-* headers for the client address, scheme and host.',
+    description:
+      'Trust Forwarded / X-Forwarded-* headers for the client address (as framework.http.proxy.trusted-proxies says), scheme and host.',
+  }),
+  'framework.http.proxy.trusted-proxies': setting(list, {
+    default: '',
+    description:
+      'IP addresses and CIDR blocks (IPv4, IPv6) of the proxies in front: the client address is the rightmost forwarded hop not written by one of them. Empty: the peer is the only proxy, its entry (the rightmost) the client.',
+  }),
+  'framework.http.proxy.client-address-header': setting(oneOf(['x-forwarded-for', 'forwarded'] as const), {
+    default: 'x-forwarded-for',
+    description:
+      'The header the proxies write the client address to (x-forwarded-for, or forwarded: RFC 7239 for=); the other is ignored for the address.',
   }),
   'framework.http.port': setting(integer(0, 65535), {
     default: '8080',
@@ -374,6 +394,21 @@ export const frameworkSettings = {
   'framework.websocket.max-message-size': setting(size, {
     default: '1M',
     description: 'Largest WebSocket message accepted; a larger one closes the socket with 1009 (message too big).',
+  }),
+  'framework.websocket.max-message-fragments': setting(integer(1), {
+    optional: true,
+    description:
+      'Most frames one WebSocket message may come in; more close the socket with 1008. When absent, one per 64 bytes of framework.websocket.max-message-size (16384 for 1M).',
+  }),
+  'framework.websocket.compression': setting(boolean, {
+    default: 'false',
+    description:
+      'Offer permessage-deflate (RFC 7692) to WebSocket clients; each socket that has used it keeps its zlib state, about 240 KB. Messages under 1 KB go uncompressed.',
+  }),
+  'framework.websocket.allowed-origins': setting(list, {
+    default: '',
+    description:
+      "Origins whose pages may open WebSockets besides the socket's own (its Host) and those CORS allows when on: exact origins, /regex/, or * for any. Upgrades from other origins answer 403; clients sending no Origin are not browsers and pass.",
   }),
   'framework.websocket.incoming-buffer': setting(size, {
     default: '1M',

@@ -3,11 +3,13 @@
  * return goes out in order under the stream budget, and the socket is closed with the code that says why.
  *
  * Close codes: 1000 when a method's Multi of answers completes or `close()` is called; 1001 at shutdown and after
- * the idle timeout; 1003 for a kind of message the class has no method for; 1007 for a message that does not
- * decode (unless `@OnError` takes it); 1008 when the credential that opened the socket expires; 1009 for a message
- * past `framework.websocket.max-message-size` (by `ws`); 1011 when a method fails (after the exception mappers
- * had their say: their answer is the last message); 1013, with the problem's detail, when it fails with a 503 (the
- * server cannot serve this socket now: a limit reached, a backend away), even when `@OnError` answered it.
+ * the idle timeout; 1002 for broken framing (by `ws`); 1003 for a kind of message the class has no method for; 1007
+ * for a message that does not decode (unless `@OnError` takes it), or text that is not UTF-8 (by `ws`); 1008 when the
+ * credential that opened the socket expires, or (by `ws`) a message in more fragments than
+ * `framework.websocket.max-message-fragments`; 1009 for a message past `framework.websocket.max-message-size` (by
+ * `ws`); 1011 when a method fails (after the exception mappers had their say: their answer is the last message);
+ * 1013, with the problem's detail, when it fails with a 503 (the server cannot serve this socket now: a limit
+ * reached, a backend away), even when `@OnError` answered it.
  */
 import { randomUUID } from 'node:crypto';
 import { Observable } from 'rxjs/internal/Observable';
