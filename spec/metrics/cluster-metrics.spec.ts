@@ -3,6 +3,7 @@
 // connection) — and one scrape (whichever worker gets it) shows all 10,000, and as many open streams as both workers
 // really hold, the primary having summed both workers' registries.
 import { Agent, request, type ClientRequest } from 'node:http';
+import type { Socket } from 'node:net';
 import { pidServing } from '../support/process-sockets';
 import { startSamples, type SamplesProcess } from '../support/samples-process';
 import { until } from '../support/until';
@@ -27,24 +28,27 @@ function sample(text: string, name: string, labels: string): number | undefined 
 
 const scrape = async () => (await fetch(`${samples.url}/q/metrics`, { headers: { connection: 'close' } })).text();
 
-/** The worker holding the server side of the connection from local port `port` (read from /proc once per port). */
-function workerServing(port: number, cache: Map<number, number>): number {
-  let pid = cache.get(port);
+/**
+ * The worker holding the server side of `socket`'s connection, read from /proc once per connection while it is
+ * surely open: as its answer's head arrives (the worker wrote it; the primary handed the connection over before).
+ */
+function workerServing(socket: Socket, cache: Map<Socket, number>): number {
+  let pid = cache.get(socket);
   if (pid === undefined) {
-    pid = pidServing(port, samples.workers());
-    if (pid === undefined) throw new Error(`no worker holds the connection from port ${port}`);
-    cache.set(port, pid);
+    pid = pidServing(socket.localPort!, samples.workers());
+    if (pid === undefined) throw new Error(`no worker holds the connection from port ${socket.localPort}`);
+    cache.set(socket, pid);
   }
   return pid;
 }
 
-/** GET `path` on `agent`'s connections: the status, and the local port of the connection it went over. */
-function get(agent: Agent, path: string): Promise<{ status: number; port: number }> {
+/** GET `path` on `agent`'s connections: the status, and the worker that answered (see `workerServing`). */
+function get(agent: Agent, path: string, workers: Map<Socket, number>): Promise<{ status: number; pid: number }> {
   return new Promise((resolve, reject) => {
     const req = request(`${samples.url}${path}`, { agent }, (res) => {
-      const port = req.socket!.localPort!;
+      const pid = workerServing(res.socket, workers);
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, port }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, pid }));
     });
     req.on('error', reject);
     req.end();
@@ -69,7 +73,7 @@ describe('metrics with two workers', () => {
     const workers = samples.workers();
     expect(workers).toHaveLength(2);
     const served = new Map<number, number>();
-    const ports = new Map<number, number>();
+    const connections = new Map<Socket, number>();
     // 50 clients at a time, on 50 kept-alive connections the primary spreads over the workers.
     const agent = new Agent({ keepAlive: true, maxSockets: 50 });
     let sent = 0;
@@ -78,9 +82,8 @@ describe('metrics with two workers', () => {
         Array.from({ length: 50 }, async () => {
           while (sent < total) {
             sent++;
-            const { status, port } = await get(agent, '/fruits');
+            const { status, pid } = await get(agent, '/fruits', connections);
             expect(status).toBe(200);
-            const pid = workerServing(port, ports);
             served.set(pid, (served.get(pid) ?? 0) + 1);
           }
         }),
@@ -100,12 +103,12 @@ describe('metrics with two workers', () => {
     // Streams on connections of their own until both workers hold some (the primary alternates, scrapes in between).
     const streams: ClientRequest[] = [];
     const holders = new Set<number>();
-    const ports = new Map<number, number>();
+    const connections = new Map<Socket, number>();
     while (streams.length < 3 || holders.size < 2) {
       if (streams.length >= 10) throw new Error('ten streams all landed on one worker');
       const stream = await openStream();
       streams.push(stream);
-      holders.add(workerServing(stream.socket!.localPort!, ports));
+      holders.add(workerServing(stream.socket!, connections));
     }
     await until(
       async () => (sample(await scrape(), 'rxrest_streams_active', '') === streams.length ? true : undefined),
