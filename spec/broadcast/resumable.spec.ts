@@ -83,9 +83,10 @@ describe('resumable streams (samples /jobs, in memory)', () => {
     await again.ended;
     const end = again.events.at(-1)!;
     expect(end.event).toBe('cancelled');
-    // One grace (300 ms) after it left, give or take the producer's check (75 ms here) and a step.
+    // One grace (300 ms) after it left, give or take the producer's check (75 ms here) and a step; the upper bound
+    // leaves room for a loaded machine's late timers (a job that never stopped would run for 1,000 s).
     expect(timeOf(end) - timeOf(lastSeen)).toBeGreaterThanOrEqual(250);
-    expect(timeOf(end) - timeOf(lastSeen)).toBeLessThan(600);
+    expect(timeOf(end) - timeOf(lastSeen)).toBeLessThan(1000);
   });
 
   it('stops a job nobody ever read one grace after its start', async () => {
