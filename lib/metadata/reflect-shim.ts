@@ -61,7 +61,7 @@ export function installReflectMetadata(): void {
  * for function types, where a file-by-file transpiler (ts-jest's transpile mode, swc) writes `Object`. No parameter,
  * field or result is bound to `Function`; read as it was written it built functions from request text.
  */
-function named(type: unknown): unknown {
+function referable(type: unknown): unknown {
   return type === Function ? Object : type;
 }
 
@@ -76,7 +76,7 @@ export function readDesignType(
 ): unknown {
   const reflect = Reflect as unknown as ReflectWithMetadata;
   const type = reflect.getMetadata?.(key, target, property);
-  return Array.isArray(type) ? type.map(named) : named(type);
+  return Array.isArray(type) ? type.map(referable) : referable(type);
 }
 
 installReflectMetadata();
