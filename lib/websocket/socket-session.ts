@@ -268,8 +268,9 @@ export class SocketSession implements ConnectionSession {
             this.#push(item);
           } catch (error) {
             failed = true;
-            subscription?.unsubscribe();
+            // Rejected first: the unsubscription resolves the send, which must not pass for a success.
             reject(error);
+            subscription?.unsubscribe();
           }
         },
         error: (error: unknown) => reject(error),

@@ -1,7 +1,16 @@
 // Builds an application using one optional feature while its package (MISSING) cannot be resolved, as in a project
 // that never installed it, and prints the build's error message (or "built").
 import Module from 'node:module';
-import { DateFormat, GET, OnTextMessage, Path, QueryParam, RestApplication, WebSocketEndpoint } from '../../../lib';
+import {
+  DateFormat,
+  GET,
+  OnTextMessage,
+  Path,
+  QueryParam,
+  RateLimit,
+  RestApplication,
+  WebSocketEndpoint,
+} from '../../../lib';
 
 const missing = process.env.MISSING!;
 const resolving = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
@@ -29,17 +38,35 @@ class Report {
 }
 Path('report')(Report);
 
+class Limited {
+  @GET
+  @RateLimit({ requests: 10 })
+  hello(): string {
+    return 'hello';
+  }
+}
+Path('limited')(Limited);
+
+const CLASSES: Record<string, Function[]> = {
+  ws: [EchoSocket],
+  'date-fns': [Report],
+  'rate-limiter-flexible': [Limited],
+};
+
 const FEATURES: Record<string, Record<string, string>> = {
   'prom-client': { 'framework.metrics.enabled': 'true' },
   ioredis: { 'framework.broadcast.backend': 'redis-streams' },
   'swagger-ui-dist': { 'framework.openapi.ui.always-include': 'true' },
   ws: {},
   'date-fns': {},
+  // Only a key source is read at build: nothing is fetched from it.
+  jose: { 'framework.security.jwt.jwks-url': 'http://127.0.0.1:9/jwks.json' },
+  'rate-limiter-flexible': {},
 };
 
 try {
   RestApplication.build({
-    classes: missing === 'ws' ? [EchoSocket] : missing === 'date-fns' ? [Report] : [],
+    classes: CLASSES[missing] ?? [],
     overrides: { 'framework.openapi.ui.always-include': 'false', ...FEATURES[missing] },
   });
   process.stdout.write('built\n');
