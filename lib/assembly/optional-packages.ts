@@ -40,14 +40,8 @@ export function packagesNeeded(
     needs.push({ name: 'prom-client', feature: 'framework.metrics.enabled=true' });
   const backend = config.get('framework.broadcast.backend');
   if (backend !== 'memory') needs.push({ name: 'ioredis', feature: `framework.broadcast.backend=${backend}` });
-  if (declared.rateLimits || declared.countsRefusals) {
-    const feature = declared.rateLimits
-      ? '@RateLimit (or framework.http.rate-limit.*)'
-      : 'framework.http.rate-limit.failed-authentications (refused credentials are counted unless it is 0)';
-    needs.push({ name: 'rate-limiter-flexible', feature });
-    if (config.get('framework.http.rate-limit.backend') === 'redis')
-      needs.push({ name: 'ioredis', feature: 'framework.http.rate-limit.backend=redis' });
-  }
+  if ((declared.rateLimits || declared.countsRefusals) && config.get('framework.http.rate-limit.backend') === 'redis')
+    needs.push({ name: 'ioredis', feature: 'framework.http.rate-limit.backend=redis' });
   if (declared.jwt) needs.push({ name: 'jose', feature: 'framework.security.jwt.*' });
   if (declared.socketEndpoints) needs.push({ name: 'ws', feature: '@WebSocketEndpoint' });
   if (dateFormatsDeclared() || jsonFormatsDeclared())

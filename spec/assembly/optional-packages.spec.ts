@@ -25,7 +25,6 @@ describe('optional packages', () => {
     ['ws', '@WebSocketEndpoint'],
     ['date-fns', 'a date pattern (@DateFormat or @JsonFormat)'],
     ['jose', 'framework.security.jwt.*'],
-    ['rate-limiter-flexible', '@RateLimit (or framework.http.rate-limit.*)'],
   ])(
     'fail the build naming %s when its feature is used and it is not installed',
     async (name, feature) => {

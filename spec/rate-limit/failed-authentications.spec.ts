@@ -1,10 +1,8 @@
 // Refused credentials count against the client's address, over real sockets: wrong API keys and forged JWTs past
 // framework.http.rate-limit.failed-authentications answer 429 with Retry-After — a right credential from that address
 // too, until the window ends — in memory and shared by two instances on a real redis-server.
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type * as JoseModule from 'jose';
 import {
   Authenticated,
@@ -152,25 +150,4 @@ describe('refused credentials on Redis', () => {
       await Promise.all(servers.map((server) => server.close()));
     }
   });
-});
-
-describe('counting refused credentials without rate-limiter-flexible', () => {
-  const build = async (overrides: Record<string, string>): Promise<string> => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['-r', './spec/support/register-ts.js', 'spec/rate-limit/programs/without-rate-limiter.ts'],
-      { cwd: join(__dirname, '..', '..'), env: { ...process.env, OVERRIDES: JSON.stringify(overrides) } },
-    );
-    return stdout.trim();
-  };
-
-  it('fails the build of an application with a mechanism, naming the package and the setting', async () => {
-    expect(await build({})).toContain(
-      'the package rate-limiter-flexible: framework.http.rate-limit.failed-authentications (refused credentials are counted unless it is 0) needs it, and it is not installed',
-    );
-  }, 30_000);
-
-  it('builds with failed-authentications=0', async () => {
-    expect(await build({ 'framework.http.rate-limit.failed-authentications': '0' })).toBe('built');
-  }, 30_000);
 });

@@ -1,16 +1,7 @@
 // Builds an application using one optional feature while its package (MISSING) cannot be resolved, as in a project
 // that never installed it, and prints the build's error message (or "built").
 import Module from 'node:module';
-import {
-  DateFormat,
-  GET,
-  OnTextMessage,
-  Path,
-  QueryParam,
-  RateLimit,
-  RestApplication,
-  WebSocketEndpoint,
-} from '../../../lib';
+import { DateFormat, GET, OnTextMessage, Path, QueryParam, RestApplication, WebSocketEndpoint } from '../../../lib';
 
 const missing = process.env.MISSING!;
 const resolving = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
@@ -38,19 +29,9 @@ class Report {
 }
 Path('report')(Report);
 
-class Limited {
-  @GET
-  @RateLimit({ requests: 10 })
-  hello(): string {
-    return 'hello';
-  }
-}
-Path('limited')(Limited);
-
 const CLASSES: Record<string, Function[]> = {
   ws: [EchoSocket],
   'date-fns': [Report],
-  'rate-limiter-flexible': [Limited],
 };
 
 const FEATURES: Record<string, Record<string, string>> = {
@@ -61,7 +42,6 @@ const FEATURES: Record<string, Record<string, string>> = {
   'date-fns': {},
   // Only a key source is read at build: nothing is fetched from it.
   jose: { 'framework.security.jwt.jwks-url': 'http://127.0.0.1:9/jwks.json' },
-  'rate-limiter-flexible': {},
 };
 
 try {
