@@ -10,7 +10,7 @@ import type { RefusalCounter } from '../security/security-stage';
 import { clientAddressOf, type ProxySettings } from './client-address';
 import { policyOf, secondsUntil, tooMany, type Policy } from './limit-answers';
 
-/** Past this many addresses held back, those whose window ended are let go before one more is added. */
+/** Past this many addresses held back, those whose window ended (else the oldest) are let go before one more is added. */
 const PRUNE_AT = 10_000;
 
 export interface FailureBudget {
@@ -65,6 +65,12 @@ export class FailedAuthentications implements RefusalCounter {
     if (this.#held.size >= PRUNE_AT) {
       const now = Date.now();
       for (const [held, end] of this.#held) if (end <= now) this.#held.delete(held);
+      // Still full of live entries (a client with many addresses): the oldest go first. The shared count still
+      // refuses them at their next refusal, so only the early answer before the check is lost, never the limit.
+      for (const held of this.#held.keys()) {
+        if (this.#held.size < PRUNE_AT) break;
+        this.#held.delete(held);
+      }
     }
     this.#held.set(address, until);
   }
