@@ -208,13 +208,13 @@ export class FrameWriter implements Beating {
     this.observer?.wrote(chunk.length);
     if (sink.write(chunk) || this.#waiting) return;
     this.#waiting = true;
-    sink.onReady(this.#ready);
+    sink.onReady(() => this.#readyAgain());
   }
 
-  readonly #ready = (): void => {
+  #readyAgain(): void {
     this.#waiting = false;
     // The batch is older than anything written next.
     this.#flush();
     if (!this.#waiting && !this.#closed) this.drained();
-  };
+  }
 }

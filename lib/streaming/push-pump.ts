@@ -1,6 +1,6 @@
 /** Streams an Observable: it cannot be paused, so what it emits ahead of the client waits in the output's backlog. */
-import { Observable } from 'rxjs/internal/Observable';
-import type { Subscriber, Subscription } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { SafeSubscriber } from 'rxjs/internal/Subscriber';
 import type { StreamOutput } from './stream-output';
 import { SourcePump, type PumpEvents } from './source-pump';
 import { pacedSourceOf, type StreamPace } from './stream-pace';
@@ -11,8 +11,7 @@ import { pacedSourceOf, type StreamPace } from './stream-pace';
  */
 export class PushPump extends SourcePump implements StreamPace {
   readonly #source: Observable<unknown>;
-  #subscriber: Subscriber<unknown> | undefined;
-  #subscription: Subscription | undefined;
+  #subscriber: SafeSubscriber<unknown> | undefined;
 
   constructor(source: Observable<unknown>, output: StreamOutput, events: PumpEvents) {
     super(output, events);
@@ -20,15 +19,8 @@ export class PushPump extends SourcePump implements StreamPace {
   }
 
   start(): void {
-    const source = this.#source;
-    const paced = pacedSourceOf(source);
-    const subscribed = paced ? paced(this) : source;
-    // Subscribed through a Subscriber of our own, so that an overflow can stop a synchronous source mid-burst.
-    const own = new Observable<unknown>((subscriber) => {
-      this.#subscriber = subscriber;
-      return subscribed.subscribe(subscriber);
-    });
-    this.#subscription = own.subscribe({
+    // A Subscriber of our own, held before subscribing, so that an overflow can stop a synchronous source mid-burst.
+    this.#subscriber = new SafeSubscriber({
       next: (item) => this.#accept(item),
       error: (error: unknown) => this.fail(error),
       complete: () => {
@@ -36,13 +28,13 @@ export class PushPump extends SourcePump implements StreamPace {
         this.events.completed();
       },
     });
-    if (this.stopped) this.#subscription.unsubscribe();
-    else this.#frameBurst();
+    const paced = pacedSourceOf(this.#source);
+    (paced ? paced(this) : this.#source).subscribe(this.#subscriber);
+    if (!this.stopped) this.#frameBurst();
   }
 
   protected release(): void {
     this.#subscriber?.unsubscribe();
-    this.#subscription?.unsubscribe();
   }
 
   #accept(item: unknown): void {

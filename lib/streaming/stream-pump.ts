@@ -1,11 +1,12 @@
 /** One stream response's engine: its settings, the pump of its source (pushed or pulled), its commit and its end. */
 import type { OutputSettings } from './frame-writer';
-import type { StreamOutput } from './stream-output';
+import type { Framing } from './framing';
+import { StreamOutput } from './stream-output';
 import { track, type OpenStream, type OpenStreams } from './open-streams';
 import { PullPump } from './pull-pump';
 import { PushPump } from './push-pump';
 import type { PumpEvents, SourcePump } from './source-pump';
-import type { StreamEnd } from './stream-observer';
+import type { StreamEnd, StreamObserver } from './stream-observer';
 import type { StreamSink } from './stream-sink';
 import type { StreamSource } from './stream-source';
 
@@ -20,6 +21,19 @@ export function pumpFor(source: StreamSource, output: StreamOutput, events: Pump
   return source.kind === 'push'
     ? new PushPump(source.observable, output, events)
     : new PullPump(source.open, output, events);
+}
+
+/** The engine of a stream response of `source` framed by `framing`. */
+export function createPump(
+  source: StreamSource,
+  framing: Framing,
+  settings: StreamSettings,
+  onError: (error: unknown) => void,
+  observer?: StreamObserver,
+): StreamPump {
+  const output = new StreamOutput(framing, settings, onError, observer);
+  // SSE commits at once; other framings wait for the first item, so an early failure still gets a real status.
+  return new StreamPump(source, output, framing.keepAlive, settings.openStreams);
 }
 
 /**

@@ -2,9 +2,7 @@
  * A socket's received messages, waiting for their method: past `framework.websocket.incoming-buffer` bytes the
  * socket is paused (TCP then holds the peer back) and resumed once the methods have taken half of them.
  */
-import { Observable } from 'rxjs/internal/Observable';
-import type { Subscriber } from 'rxjs';
-import { Multi, pullFrom } from '../streaming/multi';
+import { Multi } from '../streaming/multi';
 import type { MessageCallback } from './socket-handlers';
 
 /** Pauses and resumes one socket for all of its inboxes. */
@@ -91,9 +89,14 @@ export class Inbox {
     this.#wake();
   }
 
-  /** Every message as a Multi, for a method that takes them all; a message that does not decode is skipped or ends it. */
-  messages(): IncomingMessages<unknown> {
-    return new IncomingMessages(async () => {
+  /**
+   * Every message as a Multi, for a method that takes them all, read once. Iterated (`for await`, or returned as a
+   * pulled answer) it takes the next message only when asked, so a lagging method pauses the socket; subscribed as an
+   * Observable, each message is pushed as it arrives. A message that does not decode is skipped or ends it.
+   */
+  messages(): Multi<unknown> {
+    let taken = false;
+    const next = async (): Promise<IteratorResult<unknown>> => {
       for (let data = await this.#take(); data !== undefined; data = await this.#take()) {
         try {
           return { done: false, value: this.handler.decode(data, this.binary) };
@@ -102,6 +105,16 @@ export class Inbox {
         }
       }
       return { done: true, value: undefined };
+    };
+    return Multi.from({
+      [Symbol.asyncIterator]: () => {
+        if (taken)
+          throw new Error(
+            'The messages of a socket can be read once: subscribe to (or iterate) the Multi once, share() it for several consumers',
+          );
+        taken = true;
+        return { next, return: async () => ({ done: true, value: undefined }) };
+      },
     });
   }
 
@@ -160,52 +173,5 @@ export class Inbox {
     const waiter = this.#waiter;
     this.#waiter = undefined;
     waiter?.();
-  }
-}
-
-/**
- * Every message of a socket as a Multi, for a method that takes them all. Iterated (`for await`, or returned as a
- * pulled answer) it takes the next message only when asked, so a lagging handler pauses the socket; subscribed as
- * an Observable, each message is pushed as it arrives. `next` gives the next decoded message, or `done` at the end.
- */
-export class IncomingMessages<T> extends Multi<T> implements AsyncIterable<T> {
-  readonly #next: () => Promise<IteratorResult<T>>;
-  #taken = false;
-
-  constructor(next: () => Promise<IteratorResult<T>>) {
-    let self: IncomingMessages<T> | undefined;
-    super(new Observable<T>((subscriber) => self!.#push(subscriber)));
-    self = this;
-    this.#next = next;
-    pullFrom(this, { [Symbol.asyncIterator]: () => this[Symbol.asyncIterator]() });
-  }
-
-  override [Symbol.asyncIterator](): AsyncIterator<T> {
-    this.#take();
-    return { next: this.#next, return: async () => ({ done: true, value: undefined }) };
-  }
-
-  #take(): void {
-    if (this.#taken)
-      throw new Error(
-        'The messages of a socket can be read once: subscribe to (or iterate) the Multi once, share() it for several consumers',
-      );
-    this.#taken = true;
-  }
-
-  #push(subscriber: Subscriber<T>): void {
-    try {
-      this.#take();
-    } catch (error) {
-      subscriber.error(error);
-      return;
-    }
-    void (async () => {
-      for (let item = await this.#next(); !item.done && !subscriber.closed; item = await this.#next())
-        subscriber.next(item.value);
-    })().then(
-      () => subscriber.complete(),
-      (error: unknown) => subscriber.error(error),
-    );
   }
 }

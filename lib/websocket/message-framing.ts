@@ -5,27 +5,26 @@ import { isSseEvent } from '../streaming/sse-event';
 
 /**
  * Each item is one message: a string as text, bytes as binary, an SSE event (a broadcast topic's) as its data,
- * anything else as JSON text written by `json`; `undefined` (and an event without data) sends nothing. A socket's
- * messages have no media type, start, end or separator; pings keep it alive, not comments.
+ * anything else as JSON text written by `json`; `undefined` (and an event without data) sends nothing. Messages
+ * have no media type, start, end or separator; pings keep a socket alive, not comments.
  *
  * @example
- * new MessageFraming(json).frame({ a: 1 }); // '{"a":1}', sent as a text message
+ * messageFraming(json).frame({ a: 1 }); // '{"a":1}', sent as a text message
  */
-export class MessageFraming implements Framing {
-  readonly mediaType = '';
-  readonly start = '';
-  readonly separator = '';
-  readonly end = '';
-  readonly errorFrame = undefined;
-  readonly keepAlive = false;
-  readonly messages = true;
-
-  constructor(readonly json: JsonMapper) {}
-
-  frame(item: unknown): string | Uint8Array | undefined {
+export function messageFraming(json: JsonMapper): Framing {
+  const frame = (item: unknown): string | Uint8Array | undefined => {
     if (item === undefined || typeof item === 'string' || item instanceof Uint8Array) return item;
     if (item instanceof ArrayBuffer) return new Uint8Array(item);
-    if (isSseEvent(item)) return this.frame(item.data);
-    return this.json.writeValueAsString(item);
-  }
+    return isSseEvent(item) ? frame(item.data) : json.writeValueAsString(item);
+  };
+  return {
+    mediaType: '',
+    start: '',
+    frame,
+    separator: '',
+    end: '',
+    errorFrame: undefined,
+    keepAlive: false,
+    messages: true,
+  };
 }

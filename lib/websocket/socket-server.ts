@@ -8,7 +8,8 @@ import type { WebSocketServer } from 'ws';
 import type { JsonMapper } from '../json/json-mapper';
 import type { RequestContext } from '../pipeline/request-context';
 import { Heartbeat } from '../streaming/heartbeat';
-import { MessageFraming } from './message-framing';
+import { messageFraming } from './message-framing';
+import type { Framing } from '../streaming/framing';
 import type { SocketHandlers } from './socket-handlers';
 import { SocketSession, type SessionHost } from './socket-session';
 import type { SocketServerSettings } from './socket-settings';
@@ -19,7 +20,7 @@ export class SocketServer implements SessionHost {
   readonly pings: Heartbeat | undefined;
   readonly #settings: SocketServerSettings;
   #server: WebSocketServer | undefined;
-  readonly #framings = new WeakMap<JsonMapper, MessageFraming>();
+  readonly #framings = new WeakMap<JsonMapper, Framing>();
   /** The response headers of the upgrade being accepted now (the handshake is written synchronously). */
   #headers: readonly string[] = [];
 
@@ -57,9 +58,10 @@ export class SocketServer implements SessionHost {
     }, graceMs).unref();
   }
 
-  #framing(json: JsonMapper): MessageFraming {
+  /** One framing for all the sockets whose messages `json` writes. */
+  #framing(json: JsonMapper): Framing {
     let framing = this.#framings.get(json);
-    if (!framing) this.#framings.set(json, (framing = new MessageFraming(json)));
+    if (!framing) this.#framings.set(json, (framing = messageFraming(json)));
     return framing;
   }
 

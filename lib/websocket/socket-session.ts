@@ -12,7 +12,7 @@ import type { RequestContext } from '../pipeline/request-context';
 import { settleToPromise } from '../pipeline/settle';
 import { whenCredentialExpires } from '../security/expiry-timer';
 import { StreamOutput } from '../streaming/stream-output';
-import type { SourcePump } from '../streaming/source-pump';
+import type { PumpEvents, SourcePump } from '../streaming/source-pump';
 import type { StreamEnd } from '../streaming/stream-observer';
 import { CLOSE_FLUSH_MS, endOf, reasonOf } from './close-codes';
 import { pumpFor } from '../streaming/stream-pump';
@@ -33,6 +33,29 @@ export interface SessionHost {
   readonly sessions: Set<SocketSession>;
   /** The server's ping timer, one for all its sockets (absent: no pings). */
   readonly pings: Heartbeat | undefined;
+}
+
+/** What the pump of one method's answer tells its session: the send settles, and the pump is let go. */
+class Answer implements PumpEvents {
+  pump: SourcePump | undefined;
+
+  constructor(
+    readonly pumps: Set<SourcePump>,
+    readonly resolve: () => void,
+    readonly reject: (error: unknown) => void,
+  ) {}
+
+  started(): void {}
+
+  completed(): void {
+    this.pumps.delete(this.pump!);
+    this.resolve();
+  }
+
+  failed(error: unknown): void {
+    this.pumps.delete(this.pump!);
+    this.reject(error);
+  }
 }
 
 export class SocketSession implements ConnectionSession, MessageTurns, Beating {
@@ -210,11 +233,8 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
   /** Sends the items of `source` through the socket's output; settles once they are all in it, or it failed. */
   #pump(source: StreamSource): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const pump = pumpFor(source, this.#output, {
-        started: () => undefined,
-        completed: () => (this.#pumps.delete(pump), resolve()),
-        failed: (error) => (this.#pumps.delete(pump), reject(error)),
-      });
+      const answer = new Answer(this.#pumps, resolve, reject);
+      const pump = (answer.pump = pumpFor(source, this.#output, answer));
       this.#pumps.add(pump);
       pump.start(false);
     });
