@@ -75,25 +75,27 @@ export class StreamOutput extends FrameWriter {
 
   /** What waits goes first, then whoever waited for the output to be idle. */
   protected override drained(): void {
+    if (this.#writeBacklog(true)) while (this.#idle?.length && this.idle) this.#idle.shift()!();
+  }
+
+  protected override writeWaiting(): void {
+    this.#writeBacklog(false);
+  }
+
+  /**
+   * Writes what waits while the sink takes more (`paced`), or all of it (the stream ends now); false when framing
+   * what waited unframed failed (which fails the stream when paced, and drops those items when it ends anyway).
+   */
+  #writeBacklog(paced: boolean): boolean {
     try {
       this.frameWaiting();
     } catch (error) {
-      return this.fail(error);
+      if (paced) this.fail(error);
+      return false;
     }
     const backlog = this.#backlog;
-    if (backlog) while (this.ready && !backlog.empty) this.write(backlog.shift()!);
-    while (this.#idle?.length && this.idle) this.#idle.shift()!();
-  }
-
-  /** A framing failure drops what waits unframed. */
-  protected override writeWaiting(): void {
-    try {
-      this.frameWaiting();
-    } catch {
-      return;
-    }
-    const backlog = this.#backlog;
-    if (backlog) while (!backlog.empty) this.write(backlog.shift()!);
+    if (backlog) while ((!paced || this.ready) && !backlog.empty) this.write(backlog.shift()!);
+    return true;
   }
 
   /** The frame of `item`, counted; `undefined` when the framing sends nothing for it. */

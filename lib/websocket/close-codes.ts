@@ -1,14 +1,6 @@
 /**
- * The close codes a socket's server sends, what each says of the socket's stream, and its reason's size.
- *
- * 1000 when a method's Multi of answers completes or `close()` is called; 1001 at shutdown and after the idle timeout;
- * 1002 for broken framing (by `ws`); 1003 for a kind of message the class has no method for; 1007 for a message that
- * does not decode (unless `@OnError` takes it), or text that is not UTF-8 (by `ws`); 1008 when the credential that
- * opened the socket expires, or (by `ws`) a message in more fragments than `framework.websocket.max-message-fragments`;
- * 1009 for a message past `framework.websocket.max-message-size` (by `ws`); 1011 when a method fails (after the
- * exception mappers had their say: their answer is the last message); 1013, with the problem's detail, when it fails
- * with a 503 (the server cannot serve this socket now: a limit reached, a backend away), even when `@OnError`
- * answered it.
+ * What a socket's close code says of its stream, and the size of a close reason. Which code the server sends when is
+ * the table in docs/websockets.md ("Errors and close codes").
  */
 import { StreamOverflowError } from '../streaming/backlog';
 import type { StreamEnd } from '../streaming/stream-observer';
