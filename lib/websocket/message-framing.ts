@@ -12,10 +12,14 @@ import { isSseEvent } from '../streaming/sse-event';
  * messageFraming(json).frame({ a: 1 }); // '{"a":1}', sent as a text message
  */
 export function messageFraming(json: JsonMapper): Framing {
+  // One event sent to many sockets (a broadcast to a thousand subscribers) is written once, not once per socket.
+  const shared = new WeakMap<object, string | Uint8Array | undefined>();
   const frame = (item: unknown): string | Uint8Array | undefined => {
     if (item === undefined || typeof item === 'string' || item instanceof Uint8Array) return item;
     if (item instanceof ArrayBuffer) return new Uint8Array(item);
-    return isSseEvent(item) ? frame(item.data) : json.writeValueAsString(item);
+    if (!isSseEvent(item)) return json.writeValueAsString(item);
+    if (!shared.has(item)) shared.set(item, frame(item.data));
+    return shared.get(item);
   };
   return {
     mediaType: '',

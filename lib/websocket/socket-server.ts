@@ -42,7 +42,7 @@ export class SocketServer implements SessionHost {
     try {
       this.#wss().handleUpgrade(incoming, upgrade.socket, upgrade.head, (socket) => {
         started = true;
-        new SocketSession(socket, ctx, handlers, this.#settings, this, this.#framing(handlers.json)).start();
+        new SocketSession(socket, upgrade.socket, ctx, handlers, this.#settings, this).start();
       });
     } finally {
       this.#headers = [];
@@ -58,8 +58,7 @@ export class SocketServer implements SessionHost {
     }, graceMs).unref();
   }
 
-  /** One framing for all the sockets whose messages `json` writes. */
-  #framing(json: JsonMapper): Framing {
+  framing(json: JsonMapper): Framing {
     let framing = this.#framings.get(json);
     if (!framing) this.#framings.set(json, (framing = messageFraming(json)));
     return framing;

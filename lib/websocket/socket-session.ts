@@ -22,8 +22,9 @@ import { FlowControl, Inbox, type MessageTurns } from './inbox';
 import type { MessageCallback, SocketHandlers } from './socket-handlers';
 import type { SessionSettings } from './socket-settings';
 import type { Beating, Heartbeat } from '../streaming/heartbeat';
-import { SocketSink } from './socket-sink';
+import { SocketSink, type Corkable } from './socket-sink';
 import type { Framing } from '../streaming/framing';
+import type { JsonMapper } from '../json/json-mapper';
 import { CONNECTION_PROPERTY, WebSocketConnection, type ConnectionSession } from './web-socket-connection';
 
 const log = logging.getLogger('rxrest.websocket');
@@ -33,6 +34,8 @@ export interface SessionHost {
   readonly sessions: Set<SocketSession>;
   /** The server's ping timer, one for all its sockets (absent: no pings). */
   readonly pings: Heartbeat | undefined;
+  /** How the messages written by `json` are framed: one framing for all the sockets of the application. */
+  framing(json: JsonMapper): Framing;
 }
 
 /** What the pump of one method's answer tells its session: the send settles, and the pump is let go. */
@@ -81,12 +84,12 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
 
   constructor(
     readonly socket: WebSocket,
+    /** The connection under `socket`, corked for the messages of a tick. */
+    readonly transport: Corkable,
     readonly ctx: RequestContext,
     readonly handlers: SocketHandlers,
     readonly settings: SessionSettings,
     readonly host: SessionHost,
-    /** How its messages are framed: one framing for every socket of the application. */
-    framing: Framing,
   ) {
     this.#flow = new FlowControl(settings.incomingBuffer, socket);
     const { text, binary } = handlers;
@@ -97,7 +100,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
     this.#tracksIdle = settings.idleTimeoutMs > 0;
     const { budget: bufferSize, overflow } = settings;
     this.#output = new StreamOutput(
-      framing,
+      host.framing(handlers.json),
       { bufferSize, overflow, keepAliveMs: 0 },
       (error) => log.error(`WebSocket ${this.connection.id}: its messages failed`, error),
       streamObserver(ctx),
@@ -127,7 +130,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
     socket.on('error', (error) => log.debug(`WebSocket ${this.connection.id}: ${error.message}`));
     socket.once('close', (code: number, reason: Buffer) => this.#closed(code, reason.toString()));
     const touch = this.#tracksIdle ? () => (this.#lastActivity = Date.now()) : undefined;
-    this.#output.attach(new SocketSink(socket, () => this.#closeSocket(), touch), () => undefined);
+    this.#output.attach(new SocketSink(socket, this.transport, () => this.#closeSocket(), touch), () => undefined);
     this.#startTimers();
     if (handlers.open) this.#run(() => handlers.open!.call(this.ctx), true);
     // A method taking a Multi of every message is called once; when its answers complete, the socket closes (1000).
