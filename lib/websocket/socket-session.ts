@@ -12,13 +12,11 @@ import type { RequestContext } from '../pipeline/request-context';
 import { settleToPromise } from '../pipeline/settle';
 import { whenCredentialExpires } from '../security/expiry-timer';
 import { StreamOutput } from '../streaming/stream-output';
-import type { PumpEvents, SourcePump } from '../streaming/source-pump';
 import type { StreamEnd } from '../streaming/stream-observer';
 import { CLOSE_FLUSH_MS, endOf, reasonOf } from './close-codes';
-import { pumpFor } from '../streaming/stream-pump';
-import { toStreamSource, type StreamSource } from '../streaming/stream-source';
 import { streamObserver } from '../tracing/stream-span';
 import { FlowControl, Inbox, type MessageTurns } from './inbox';
+import { SocketAnswers } from './socket-answers';
 import type { MessageCallback, SocketHandlers } from './socket-handlers';
 import type { SessionSettings } from './socket-settings';
 import type { Beating, Heartbeat } from '../streaming/heartbeat';
@@ -38,29 +36,6 @@ export interface SessionHost {
   framing(json: JsonMapper): Framing;
 }
 
-/** What the pump of one method's answer tells its session: the send settles, and the pump is let go. */
-class Answer implements PumpEvents {
-  pump: SourcePump | undefined;
-
-  constructor(
-    readonly pumps: Set<SourcePump>,
-    readonly resolve: () => void,
-    readonly reject: (error: unknown) => void,
-  ) {}
-
-  started(): void {}
-
-  completed(): void {
-    this.pumps.delete(this.pump!);
-    this.resolve();
-  }
-
-  failed(error: unknown): void {
-    this.pumps.delete(this.pump!);
-    this.reject(error);
-  }
-}
-
 export class SocketSession implements ConnectionSession, MessageTurns, Beating {
   readonly connection: WebSocketConnection;
   /** Every message out, whichever method sent it: one stream under the budget, its span the socket's. */
@@ -68,8 +43,8 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
   readonly #flow: FlowControl;
   /** The received messages of each kind the endpoint has a method for. */
   readonly #inboxes: { readonly text?: Inbox; readonly binary?: Inbox };
-  /** The pumps sending the items of methods' answers now. */
-  readonly #pumps = new Set<SourcePump>();
+  /** The methods' answers on their way out, through one stream output under the budget. */
+  readonly #answers: SocketAnswers;
   #idleTimer: NodeJS.Timeout | undefined;
   /** Cancels the timer that closes the socket when its credential expires. */
   #cancelExpiry: (() => void) | undefined;
@@ -105,6 +80,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
       (error) => log.error(`WebSocket ${this.connection.id}: its messages failed`, error),
       streamObserver(ctx),
     );
+    this.#answers = new SocketAnswers(this.#output, this);
     this.connection = new WebSocketConnection(randomUUID(), ctx, this);
     ctx.setProperty(CONNECTION_PROPERTY, this.connection);
   }
@@ -162,7 +138,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
     this.#flow.stop();
     this.#inboxes.text?.end();
     this.#inboxes.binary?.end();
-    this.#stopPumps();
+    this.#answers.stop();
     this.#output.endWhenIdle(end);
     setTimeout(() => this.#closeSocket(), CLOSE_FLUSH_MS).unref();
   }
@@ -197,16 +173,14 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
     let result: unknown;
     try {
       result = handler.call(this.ctx, message);
-      if (result instanceof Promise || toStreamSource(result, true))
-        return this.#sendResult(result).then(
-          () => true,
-          (error: unknown) => this.#failed(error, false),
-        );
-      this.#output.push(result);
-      return true;
+      if (this.#answers.sendNow(result)) return true;
     } catch (error) {
       return this.#failed(error, false);
     }
+    return this.#answers.send(result).then(
+      () => true,
+      (error: unknown) => this.#failed(error, false),
+    );
   }
 
   /** Calls `method`, sends what it returns; `onEnd` once that is all sent. A failure closes, or goes to `@OnError`. */
@@ -218,35 +192,10 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
       void this.#failed(error, !survives);
       return;
     }
-    this.#sendResult(result).then(
+    this.#answers.send(result).then(
       () => this.open && onEnd?.(),
       (error: unknown) => void this.#failed(error, !survives),
     );
-  }
-
-  /** Sends what a method returned: nothing, a value, a Promise's value, a stream's items (an Observable's pushed, an iterable's pulled). */
-  async #sendResult(result: unknown): Promise<void> {
-    if (result instanceof Promise) result = await result;
-    if (result === undefined || !this.open) return;
-    const source = toStreamSource(result, true);
-    if (source) return this.#pump(source);
-    this.#output.push(result);
-  }
-
-  /** Sends the items of `source` through the socket's output; settles once they are all in it, or it failed. */
-  #pump(source: StreamSource): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const answer = new Answer(this.#pumps, resolve, reject);
-      const pump = (answer.pump = pumpFor(source, this.#output, answer));
-      this.#pumps.add(pump);
-      pump.start(false);
-    });
-  }
-
-  /** Stops every answer still being sent: what waits on them is over too. */
-  #stopPumps(): void {
-    for (const pump of this.#pumps) pump.stop();
-    this.#pumps.clear();
   }
 
   /** A message that does not decode: `@OnError` answers it (true: go on), else the socket closes with 1007. */
@@ -278,7 +227,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
 
   async #toOnError(error: unknown): Promise<boolean> {
     try {
-      await this.#sendResult(this.handlers.error!.call(this.ctx, error));
+      await this.#answers.send(this.handlers.error!.call(this.ctx, error));
       return true;
     } catch (onErrorFailed) {
       log.error(`${this.handlers.error!.where} failed while handling an error`, onErrorFailed);
@@ -322,7 +271,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
     this.#inboxes.text?.end();
     this.#inboxes.binary?.end();
     this.#output.close();
-    this.#stopPumps();
+    this.#answers.stop();
     // What the upgrade request registered to run once it is over (a concurrent-stream slot) runs now.
     this.ctx.complete().catch((error: unknown) => log.error('A clean-up of a WebSocket upgrade failed', error));
     const onClose = this.handlers.close;
