@@ -6,23 +6,23 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { WebApplicationException } from '../errors/web-application-exception';
+import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
 import { recover } from '../pipeline/map-errors';
 import type { RequestContext } from '../pipeline/request-context';
 import { settleToPromise } from '../pipeline/settle';
 import { whenCredentialExpires } from '../security/expiry-timer';
-import { StreamOutput } from '../streaming/stream-output';
+import type { Framing } from '../streaming/framing';
+import type { Beating, Heartbeat } from '../streaming/heartbeat';
 import type { StreamEnd } from '../streaming/stream-observer';
-import { CLOSE_FLUSH_MS, endOf, reasonOf } from './close-codes';
+import { StreamOutput } from '../streaming/stream-output';
 import { streamObserver } from '../tracing/stream-span';
+import { CLOSE_FLUSH_MS, endOf, reasonOf } from './close-codes';
 import { FlowControl, Inbox, type MessageTurns } from './inbox';
 import { SocketAnswers } from './socket-answers';
 import type { MessageCallback, SocketHandlers } from './socket-handlers';
 import type { SessionSettings } from './socket-settings';
-import type { Beating, Heartbeat } from '../streaming/heartbeat';
 import { SocketSink, type Corkable } from './socket-sink';
-import type { Framing } from '../streaming/framing';
-import type { JsonMapper } from '../json/json-mapper';
 import { CONNECTION_PROPERTY, WebSocketConnection, type ConnectionSession } from './web-socket-connection';
 
 const log = logging.getLogger('rxrest.websocket');
@@ -43,7 +43,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
   readonly #flow: FlowControl;
   /** The received messages of each kind the endpoint has a method for. */
   readonly #inboxes: { readonly text?: Inbox; readonly binary?: Inbox };
-  /** The methods' answers on their way out, through one stream output under the budget. */
+  /** What the methods answer, on its way into the output. */
   readonly #answers: SocketAnswers;
   #idleTimer: NodeJS.Timeout | undefined;
   /** Cancels the timer that closes the socket when its credential expires. */
