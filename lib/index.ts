@@ -260,3 +260,16 @@ export { resume } from './broadcast/resume';
 export { OnBinaryMessage, OnClose, OnError, OnOpen, OnTextMessage, WebSocketEndpoint } from './decorators/websocket';
 export { WebSocketConnection } from './websocket/web-socket-connection';
 export { nodeWebSocket } from './websocket/node-web-socket';
+
+// Model Context Protocol servers (docs/mcp.md)
+export { McpServer, Tool, type McpServerOptions, type ToolAnnotations, type ToolOptions } from './decorators/mcp';
+export { McpCall, type McpClientFacts } from './mcp/mcp-call';
+export {
+  logNotice,
+  progressNotice,
+  type LogNotice,
+  type McpLogLevel,
+  type McpNotice,
+  type ProgressNotice,
+} from './mcp/notices';
+export { ToolError, type CallToolResult, type ContentBlock } from './mcp/tool-result';

@@ -49,6 +49,7 @@ import { jwtSettings } from '../security/jwt-mechanism';
 import { SOCKET_PATH } from '../decorators/websocket';
 import type { SocketServer } from '../websocket/socket-server';
 import { socketSettings } from '../websocket/socket-settings';
+import { compileMcpServers } from './compile-mcp-servers';
 
 const log = logging.getLogger('rxrest.build');
 
@@ -323,7 +324,8 @@ export const RestApplication = {
       .filter((unit) => unit.meta.tags.has(SOCKET_PATH))
       .map((unit) => compileSocketEndpoint(unit, { ...socketContext, mappers: mappersFor(mappers, unit.type) }))
       .filter((endpoint) => endpoint !== undefined);
-    const endpoints = [...restEndpoints, ...socketEndpoints];
+    const mcp = compileMcpServers(units, shared, mappers, bodies.json, config);
+    const endpoints = [...restEndpoints, ...socketEndpoints, ...mcp.endpoints];
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);
     checkPackages(
@@ -395,7 +397,9 @@ export const RestApplication = {
       handler: e.info.methodName,
     }));
     log.debug(`Built ${summary.length} endpoints`);
-    const held = { close: () => Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined) };
+    const held = {
+      close: () => (mcp.close(), Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined)),
+    };
     return new RestApp(config, pipeline, summary, openApi.document, lifecycle, held, tls, metrics);
   },
 };

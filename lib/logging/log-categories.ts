@@ -25,6 +25,7 @@ export const LOG_CATEGORIES = {
   'rxrest.security': 'authentication: why a credential was refused (DEBUG only, never sent to the client)',
   'rxrest.websocket': 'WebSocket sessions: socket errors (DEBUG), failing @OnClose/@OnError methods and clean-ups',
   'rxrest.limits': 'rate limits: the Redis counter store coming and going',
+  'rxrest.mcp': 'MCP servers: tools that failed (with their error, which the client never sees) and sessions',
 } as const;
 
 /** A category name from {@link LOG_CATEGORIES}. */

@@ -1,0 +1,133 @@
+/**
+ * One MCP server of the application at run time: its catalog, its sessions, and how it answers a request — with one
+ * result (JSON) or, for a tool call, with the call's messages.
+ */
+import type { Observable } from 'rxjs';
+import { Observable as RxObservable } from 'rxjs/internal/Observable';
+import { logging } from '../logging/logger';
+import type { SecurityContext } from '../security/security-context';
+import type { CompiledTool } from './compile-tools';
+import {
+  errorMessage,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  McpProtocolError,
+  METHOD_NOT_FOUND,
+  resultMessage,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './json-rpc';
+import type { McpSession } from './mcp-session';
+import type { McpSettings } from './mcp-settings';
+import { allows } from './method-guard';
+import { negotiateVersion } from './protocol-versions';
+import { serverMethods, type MethodHandler, type RequestScope, type ServerCatalog } from './server-methods';
+import { Sessions } from './sessions';
+import { callTool } from './tool-call';
+
+const log = logging.getLogger('rxrest.mcp');
+
+/** `serverInfo` of `initialize`. */
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+}
+
+function objectParam(request: JsonRpcRequest, name: string): Record<string, unknown> {
+  const value = request.params?.[name];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The first value of an Observable, as a Promise (`undefined` when it completes empty). */
+function firstOf(source: Observable<unknown>): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const subscription = source.subscribe({
+      next: (value) => {
+        resolve(value);
+        queueMicrotask(() => subscription.unsubscribe());
+      },
+      error: reject,
+      complete: () => resolve(undefined),
+    });
+  });
+}
+
+export class McpServerRuntime {
+  readonly sessions = new Sessions();
+  readonly #methods: ReadonlyMap<string, MethodHandler>;
+
+  constructor(
+    readonly info: ServerInfo,
+    readonly instructions: string | undefined,
+    readonly catalog: ServerCatalog,
+    readonly settings: McpSettings,
+  ) {
+    this.#methods = serverMethods(catalog);
+  }
+
+  /** What the server offers, as `initialize` says it. */
+  capabilities(): Record<string, unknown> {
+    const capabilities: Record<string, unknown> = { logging: {} };
+    if (this.catalog.tools.size > 0) capabilities.tools = { listChanged: true };
+    return capabilities;
+  }
+
+  /** Opens a session for an `initialize` request, and its answer. */
+  initialize(
+    request: JsonRpcRequest,
+    principal: string | undefined,
+  ): { session: McpSession; response: JsonRpcResponse } {
+    const protocolVersion = negotiateVersion(request.params?.protocolVersion);
+    const session = this.sessions.open(
+      {
+        protocolVersion,
+        clientInfo: objectParam(request, 'clientInfo'),
+        capabilities: objectParam(request, 'capabilities'),
+      },
+      principal,
+    );
+    const result = {
+      protocolVersion,
+      capabilities: this.capabilities(),
+      serverInfo: this.info,
+      ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
+    };
+    return { session, response: resultMessage(request.id, result) };
+  }
+
+  /** The tool a `tools/call` request calls when it is one the caller may use (answered then as a stream). */
+  toolOf(request: JsonRpcRequest, security: SecurityContext): CompiledTool | undefined {
+    if (request.method !== 'tools/call') return undefined;
+    const name = request.params?.name;
+    const tool = typeof name === 'string' ? this.catalog.tools.get(name) : undefined;
+    return tool && allows(tool.guard.rule, security) ? tool : undefined;
+  }
+
+  /** The messages of a call of `tool`: notifications as they come, then the response. */
+  call(tool: CompiledTool, request: JsonRpcRequest, scope: RequestScope): Observable<JsonRpcMessage> {
+    return callTool(tool, { request, session: scope.session, security: scope.security });
+  }
+
+  /** The response to a request answered with one result. */
+  async answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
+    try {
+      const handler = this.#methods.get(request.method);
+      if (!handler) throw this.#unknown(request);
+      let result = handler(request, scope);
+      if (result instanceof RxObservable) result = firstOf(result);
+      return resultMessage(request.id, await result);
+    } catch (error) {
+      if (error instanceof McpProtocolError) return errorMessage(request.id, error.code, error.message, error.data);
+      log.error(`MCP ${request.method} failed`, error);
+      return errorMessage(request.id, INTERNAL_ERROR, 'Internal error');
+    }
+  }
+
+  #unknown(request: JsonRpcRequest): McpProtocolError {
+    if (request.method === 'tools/call')
+      return new McpProtocolError(INVALID_PARAMS, `Unknown tool: ${String(request.params?.name)}`);
+    return new McpProtocolError(METHOD_NOT_FOUND, `Method not found: ${request.method}`);
+  }
+}

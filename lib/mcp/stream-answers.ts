@@ -1,0 +1,125 @@
+/**
+ * The answer of a POST that calls tools: each call's guard first (a refusal answers the whole POST with its HTTP
+ * error, as for a resource method), then one SSE stream with every request's messages, through the framework's own
+ * stream machinery (byte budget, backpressure, keep-alive, clean shutdown).
+ */
+import { Observable } from 'rxjs/internal/Observable';
+import { from } from 'rxjs/internal/observable/from';
+import { merge } from 'rxjs/internal/observable/merge';
+import type { RequestContext } from '../pipeline/request-context';
+import { settleToPromise, then } from '../pipeline/settle';
+import type { StageResult } from '../pipeline/stage';
+import { settleResult, type ResultPlan } from '../request/settle-result';
+import { multi, type Multi } from '../streaming/multi';
+import type { SseEvent } from '../streaming/sse-event';
+import type { ResumableStream } from '../broadcast/resumable';
+import { openCallStream } from './call-streams';
+import type { JsonRpcMessage, JsonRpcRequest } from './json-rpc';
+import type { McpServerRuntime } from './mcp-server-runtime';
+import { readsPrimingEvents } from './protocol-versions';
+import type { RequestScope } from './server-methods';
+import { SESSION_HEADER } from './transport-answers';
+
+/** How a server's streams go out. */
+export interface StreamAnswers {
+  /** The stream settings of the application (`framework.rest.stream.*`). */
+  readonly plan: ResultPlan;
+  readonly graceMs: number;
+  readonly retryMs: number;
+}
+
+/** A call's messages, ended early (no response, as MCP says) when the client cancels it. */
+function cancellable(
+  source: Observable<JsonRpcMessage>,
+  request: JsonRpcRequest,
+  scope: RequestScope,
+): Observable<JsonRpcMessage> {
+  return new Observable<JsonRpcMessage>((subscriber) => {
+    const key = String(request.id);
+    const entry = { cancel: () => subscriber.complete() };
+    scope.session.calls.set(key, entry);
+    const subscription = source.subscribe(subscriber);
+    return () => {
+      subscription.unsubscribe();
+      if (scope.session.calls.get(key) === entry) scope.session.calls.delete(key);
+    };
+  });
+}
+
+/**
+ * The stream as this POST answers it. A client that cannot resume (it read no priming event) leaving before the end
+ * cancels the calls: nobody could ever read their results.
+ */
+function answered(events: Multi<SseEvent>, running: ResumableStream, resumes: boolean): Multi<SseEvent> {
+  if (resumes) return events;
+  return multi(
+    new Observable<SseEvent>((subscriber) => {
+      let ended = false;
+      const subscription = events.subscribe({
+        next: (event) => subscriber.next(event),
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => ((ended = true), subscriber.complete()),
+      });
+      return () => {
+        subscription.unsubscribe();
+        if (!ended) running.cancel();
+      };
+    }),
+  );
+}
+
+/** Answers `ctx` with `events` as SSE, under the session's id. */
+export function answerStream(
+  ctx: RequestContext,
+  events: Multi<SseEvent>,
+  sessionId: string,
+  answers: StreamAnswers,
+): Promise<RequestContext> {
+  ctx.negotiated = 'text/event-stream';
+  return Promise.resolve(
+    settleToPromise(
+      then(settleResult(ctx, events, answers.plan), (settled) => {
+        settled.response!.headers.set(SESSION_HEADER, sessionId);
+        settled.response!.headers.set('cache-control', 'no-cache');
+        return settled;
+      }),
+    ),
+  );
+}
+
+function runChecks(
+  ctx: RequestContext,
+  checks: readonly ((ctx: RequestContext) => StageResult<RequestContext>)[],
+): StageResult<RequestContext> {
+  let result: StageResult<RequestContext> = ctx;
+  for (const check of checks) result = then(result, check);
+  return result;
+}
+
+/** Answers the requests of a POST, one of which at least calls a tool, on one SSE stream. */
+export function answerCalls(
+  ctx: RequestContext,
+  runtime: McpServerRuntime,
+  scope: RequestScope,
+  requests: readonly JsonRpcRequest[],
+  answers: StreamAnswers,
+): StageResult<RequestContext> {
+  const tools = requests.map((request) => runtime.toolOf(request, scope.security));
+  const checks = tools.flatMap((tool) => (tool?.guard.check ? [tool.guard.check] : []));
+  const { session } = scope;
+  const start = (): Promise<RequestContext> => {
+    const messages = merge(
+      ...requests.map((request, at) => {
+        const tool = tools[at];
+        return tool
+          ? cancellable(runtime.call(tool, request, scope), request, scope)
+          : from(runtime.answer(request, scope));
+      }),
+    );
+    const primes = readsPrimingEvents(session.facts.protocolVersion);
+    return openCallStream(session.id, messages, { graceMs: answers.graceMs, retryMs: answers.retryMs, primes }).then(
+      ({ running, events }) => answerStream(ctx, answered(events, running, primes), session.id, answers),
+    );
+  };
+  return checks.length === 0 ? start() : then(runChecks(ctx, checks), () => start());
+}

@@ -1,0 +1,93 @@
+/** Test helpers for MCP servers: JSON-RPC posted in process, and the official SDK's client over a real socket. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RestApp } from '../../lib';
+import { call } from './app';
+
+/** What every MCP POST of these specs accepts and sends. */
+export const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+
+/** Posts `body` (a message or a batch) to `path` in process, under the session `session` when given. */
+export function mcpPost(
+  app: RestApp,
+  body: unknown,
+  session?: string,
+  headers: Record<string, string> = {},
+  path = '/mcp',
+): Promise<Response> {
+  return Promise.resolve(
+    call(app, path, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...(session ? { 'mcp-session-id': session } : {}), ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
+}
+
+export function initializeRequest(protocolVersion = '2025-11-25', id: number | string = 0): unknown {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'spec', version: '1.0.0' } },
+  };
+}
+
+/** Initializes a session in process; resolves with its id. */
+export async function openSession(app: RestApp, protocolVersion = '2025-11-25', path = '/mcp'): Promise<string> {
+  const response = await mcpPost(app, initializeRequest(protocolVersion), undefined, {}, path);
+  if (response.status !== 200) throw new Error(`initialize answered ${response.status}: ${await response.text()}`);
+  return response.headers.get('mcp-session-id')!;
+}
+
+/** The SSE events of a body, each as its fields (`data` joined); comments left out. */
+export function sseEvents(text: string): { id?: string; event?: string; retry?: string; data: string }[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '' && !block.startsWith(':'))
+    .map((block) => {
+      const fields: Record<string, string[]> = {};
+      for (const line of block.split('\n')) {
+        const colon = line.indexOf(':');
+        const name = line.slice(0, colon);
+        (fields[name] ??= []).push(line.slice(colon + 1).replace(/^ /, ''));
+      }
+      return {
+        ...(fields.id ? { id: fields.id[0] } : {}),
+        ...(fields.event ? { event: fields.event[0] } : {}),
+        ...(fields.retry ? { retry: fields.retry[0] } : {}),
+        data: (fields.data ?? []).join('\n'),
+      };
+    });
+}
+
+/** The JSON-RPC messages of an SSE body (priming events left out). */
+export function sseMessages(text: string): Record<string, unknown>[] {
+  return sseEvents(text)
+    .filter((event) => event.data !== '' && (event.event === undefined || event.event === 'message'))
+    .map((event) => JSON.parse(event.data) as Record<string, unknown>);
+}
+
+/** The official SDK's client, connected to `url`. */
+export async function connectClient(
+  url: string,
+  options: { capabilities?: Record<string, unknown>; requestInit?: RequestInit } = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: 'spec-client', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: options.requestInit });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** A JSON-RPC response as these specs read it. */
+export interface RpcReply {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number | null;
+  readonly result?: Record<string, unknown> & { protocolVersion?: string };
+  readonly error?: { code: number; message: string; data?: unknown };
+}
+
+/** The JSON-RPC response (or batch of them) of an answer. */
+export async function rpc(response: Response): Promise<RpcReply> {
+  return (await response.json()) as RpcReply;
+}
