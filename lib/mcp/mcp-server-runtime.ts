@@ -25,6 +25,7 @@ import { negotiateVersion } from './protocol-versions';
 import { serverMethods, type MethodHandler, type RequestScope, type ServerCatalog } from './server-methods';
 import { Sessions } from './sessions';
 import { callTool } from './tool-call';
+import { tracedAnswer, tracedCall } from './call-span';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -107,11 +108,20 @@ export class McpServerRuntime {
 
   /** The messages of a call of `tool`: notifications as they come, then the response. */
   call(tool: CompiledTool, request: JsonRpcRequest, scope: RequestScope): Observable<JsonRpcMessage> {
-    return callTool(tool, { request, session: scope.session, security: scope.security });
+    return tracedCall(
+      scope.ctx,
+      request,
+      scope.session,
+      callTool(tool, { request, session: scope.session, security: scope.security }),
+    );
   }
 
   /** The response to a request answered with one result. */
-  async answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
+  answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
+    return tracedAnswer(scope.ctx, request, scope.session, () => this.#answer(request, scope));
+  }
+
+  async #answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
     try {
       const handler = this.#methods.get(request.method);
       if (!handler) throw this.#unknown(request);

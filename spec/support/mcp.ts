@@ -1,6 +1,7 @@
 /** Test helpers for MCP servers: JSON-RPC posted in process, and the official SDK's client over a real socket. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { RestApp } from '../../lib';
 import { call } from './app';
 
@@ -90,4 +91,70 @@ export interface RpcReply {
 /** The JSON-RPC response (or batch of them) of an answer. */
 export async function rpc(response: Response): Promise<RpcReply> {
   return (await response.json()) as RpcReply;
+}
+
+/** One MCP answer read over a real socket as it comes: its SSE events (or JSON body), and a way to cut it. */
+export interface LiveAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The SSE events so far (comments left out). */
+  readonly events: { id?: string; event?: string; retry?: string; data: string }[];
+  /** The body so far. */
+  text(): string;
+  /** Resolves once `check` holds of the events, or the answer has ended. */
+  until(check: (events: LiveAnswer['events']) => boolean): Promise<void>;
+  readonly ended: Promise<void>;
+  /** Destroys the socket, as a dropped connection. */
+  cut(): void;
+}
+
+/** Sends a request (a POST with `body`, or a GET) over a connection of its own; resolves with the head. */
+export function sendLive(
+  url: string,
+  method: 'POST' | 'GET',
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<LiveAnswer> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest(url, { method, agent: false, headers }, (res) => {
+      let text = '';
+      const waiters: (() => void)[] = [];
+      const events: LiveAnswer['events'] = [];
+      const wake = () => waiters.splice(0).forEach((waiter) => waiter());
+      let done = false;
+      const ended = new Promise<void>((end) => {
+        const finish = () => ((done = true), wake(), end());
+        res.on('end', finish);
+        res.on('error', finish);
+        res.on('close', finish);
+      });
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        events.splice(0, events.length, ...sseEvents(text.slice(0, text.lastIndexOf('\n\n') + 2)));
+        wake();
+      });
+      resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        events,
+        text: () => text,
+        ended,
+        until: async (check) => {
+          while (!check(events) && !done) await new Promise<void>((waiter) => waiters.push(waiter));
+        },
+        cut: () => req.destroy(),
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** Initializes a session over a real socket; resolves with its id. */
+export async function openLiveSession(url: string, protocolVersion = '2025-11-25'): Promise<string> {
+  const answer = await sendLive(url, 'POST', MCP_HEADERS, initializeRequest(protocolVersion));
+  await answer.ended;
+  return answer.headers['mcp-session-id'] as string;
 }
