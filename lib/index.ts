@@ -262,7 +262,21 @@ export { WebSocketConnection } from './websocket/web-socket-connection';
 export { nodeWebSocket } from './websocket/node-web-socket';
 
 // Model Context Protocol servers (docs/mcp.md)
-export { McpServer, Tool, type McpServerOptions, type ToolAnnotations, type ToolOptions } from './decorators/mcp';
+export {
+  Completion,
+  McpResource,
+  McpServer,
+  Prompt,
+  Tool,
+  type CompletionOptions,
+  type McpResourceOptions,
+  type McpServerOptions,
+  type PromptOptions,
+  type ToolAnnotations,
+  type ToolOptions,
+} from './decorators/mcp';
+export type { CompletionRequest, CompletionResult } from './mcp/compile-completions';
+export { mcpNotifier, type McpList, type McpNotifier } from './mcp/server-notices';
 export { McpCall, type McpClientFacts } from './mcp/mcp-call';
 export {
   logNotice,

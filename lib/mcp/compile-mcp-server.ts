@@ -18,6 +18,9 @@ import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { endpointHandler } from '../request/endpoint-handler';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
 import { securityStep } from '../security/security-stage';
+import { compileCompletions } from './compile-completions';
+import { compilePrompts } from './compile-prompts';
+import { compileResources } from './compile-resources';
 import { compileTools } from './compile-tools';
 import { endSession } from './end-session';
 import type { McpBuildContext } from './mcp-build-context';
@@ -25,6 +28,7 @@ import { McpServerRuntime } from './mcp-server-runtime';
 import { openStream } from './open-stream';
 import { postMessages } from './post-messages';
 import { rebindingCheck } from './rebinding';
+import type { ServerCatalog } from './server-methods';
 import type { StreamAnswers } from './stream-answers';
 
 const log = logging.getLogger('rxrest.mcp');
@@ -92,6 +96,17 @@ function endpoint(
   };
 }
 
+function catalogOf(unit: Unit, context: McpBuildContext): ServerCatalog {
+  const resources = compileResources(unit, context);
+  const prompts = compilePrompts(unit, context);
+  return {
+    tools: compileTools(unit, context),
+    resources,
+    prompts,
+    completions: compileCompletions(unit, context, prompts, resources),
+  };
+}
+
 /** Compiles one server class; `undefined` when its path is wrong (the problem is recorded). */
 export function compileMcpServer(unit: Unit, context: McpBuildContext): CompiledMcpServer | undefined {
   const declaration = unit.meta.tags.get(MCP_SERVER)!;
@@ -104,9 +119,10 @@ export function compileMcpServer(unit: Unit, context: McpBuildContext): Compiled
     context.problems.add(where, `an MCP server's path has no variables: ${declaration.path}`);
   const common = commonSteps(unit, where, context);
   const runtime = new McpServerRuntime(
+    declaration.path,
     { name: declaration.name ?? unit.type.name, version: declaration.version ?? '1.0.0', title: declaration.title },
     declaration.instructions,
-    { tools: compileTools(unit, context) },
+    catalogOf(unit, context),
     context.settings,
   );
   const answers: StreamAnswers = {

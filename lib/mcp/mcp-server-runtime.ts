@@ -22,7 +22,10 @@ import type { McpSession } from './mcp-session';
 import type { McpSettings } from './mcp-settings';
 import { allows } from './method-guard';
 import { negotiateVersion } from './protocol-versions';
-import { serverMethods, type MethodHandler, type RequestScope, type ServerCatalog } from './server-methods';
+import { findResource } from './compile-resources';
+import type { StageFn } from '../pipeline/chain';
+import type { MethodHandler, RequestScope } from './method-handler';
+import { serverMethods, type ServerCatalog } from './server-methods';
 import { Sessions } from './sessions';
 import { callTool } from './tool-call';
 import { tracedAnswer, tracedCall } from './call-span';
@@ -56,22 +59,30 @@ function firstOf(source: Observable<unknown>): Promise<unknown> {
 }
 
 export class McpServerRuntime {
-  readonly sessions = new Sessions();
+  readonly sessions: Sessions;
   readonly #methods: ReadonlyMap<string, MethodHandler>;
 
   constructor(
+    /** The path the server was declared at (its notices topic is named by it). */
+    readonly path: string,
     readonly info: ServerInfo,
     readonly instructions: string | undefined,
     readonly catalog: ServerCatalog,
     readonly settings: McpSettings,
   ) {
     this.#methods = serverMethods(catalog);
+    this.sessions = new Sessions(settings.sessionTimeoutMs);
   }
 
   /** What the server offers, as `initialize` says it. */
   capabilities(): Record<string, unknown> {
+    const { tools, resources, prompts } = this.catalog;
     const capabilities: Record<string, unknown> = { logging: {} };
-    if (this.catalog.tools.size > 0) capabilities.tools = { listChanged: true };
+    if (tools.size > 0) capabilities.tools = { listChanged: true };
+    if (resources.fixed.size > 0 || resources.templates.length > 0)
+      capabilities.resources = { subscribe: true, listChanged: true };
+    if (prompts.size > 0) capabilities.prompts = { listChanged: true };
+    if (prompts.size > 0 || resources.templates.length > 0) capabilities.completions = {};
     return capabilities;
   }
 
@@ -104,6 +115,21 @@ export class McpServerRuntime {
     const name = request.params?.name;
     const tool = typeof name === 'string' ? this.catalog.tools.get(name) : undefined;
     return tool && allows(tool.guard.rule, security) ? tool : undefined;
+  }
+
+  /**
+   * The security and limit of the method a request names (a tool, a resource, a prompt), run before it is answered:
+   * a refusal answers the whole POST with its HTTP error, as for a resource method.
+   */
+  guardOf(request: JsonRpcRequest): StageFn | undefined {
+    const name = request.params?.name;
+    const { tools, prompts, resources } = this.catalog;
+    if (request.method === 'tools/call') return typeof name === 'string' ? tools.get(name)?.guard.check : undefined;
+    if (request.method === 'prompts/get') return typeof name === 'string' ? prompts.get(name)?.guard.check : undefined;
+    const uri = request.params?.uri;
+    if (request.method === 'resources/read' && typeof uri === 'string')
+      return findResource(resources, uri)?.resource.guard.check;
+    return undefined;
   }
 
   /** The messages of a call of `tool`: notifications as they come, then the response. */

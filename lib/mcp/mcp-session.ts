@@ -8,12 +8,11 @@ export interface RunningCall {
 }
 
 export class McpSession {
-  /** The log level the client set (`logging/setLevel`); until then every message is sent. */
-  logLevel: McpLogLevel | undefined;
-  /** The resource URIs the client subscribed to. */
-  readonly subscriptions = new Set<string>();
-  /** When a request last named the session (milliseconds since the epoch). */
-  lastSeen = Date.now();
+  #logLevel: McpLogLevel | undefined;
+  readonly #subscriptions = new Set<string>();
+  readonly #ended = new AbortController();
+  #noticesOpen = false;
+  #lastSeen = Date.now();
   /** The session's calls running in this process, by request id (as text: JSON-RPC ids are strings or numbers). */
   readonly calls = new Map<string, RunningCall>();
 
@@ -27,8 +26,60 @@ export class McpSession {
     return this.facts.sessionId;
   }
 
+  /** The log level the client set (`logging/setLevel`); until then every message is sent. */
+  get logLevel(): McpLogLevel | undefined {
+    return this.#logLevel;
+  }
+
+  setLogLevel(level: McpLogLevel): void {
+    this.#logLevel = level;
+  }
+
+  /** Whether the client subscribed to the resource `uri` (`resources/subscribe`). */
+  isSubscribed(uri: string): boolean {
+    return this.#subscriptions.has(uri);
+  }
+
+  subscribe(uri: string, subscribed: boolean): void {
+    if (subscribed) this.#subscriptions.add(uri);
+    else this.#subscriptions.delete(uri);
+  }
+
   /** Cancels a call of the session running here (`notifications/cancelled`); an unknown id is ignored, as MCP says. */
   cancel(requestId: string | number, reason: string | undefined): void {
     this.calls.get(String(requestId))?.cancel(reason);
+  }
+
+  /** A request named the session now. */
+  touch(now = Date.now()): void {
+    this.#lastSeen = now;
+  }
+
+  /** How long the session has been idle at `now`: no request, no call running here, no notices stream open. */
+  idleFor(now = Date.now()): number {
+    return this.calls.size > 0 || this.#noticesOpen ? 0 : now - this.#lastSeen;
+  }
+
+  /** Takes the session's one notices stream (`GET`); false when it is taken. */
+  openNotices(): boolean {
+    if (this.#noticesOpen) return false;
+    this.#noticesOpen = true;
+    return true;
+  }
+
+  closeNotices(): void {
+    this.#noticesOpen = false;
+    this.touch();
+  }
+
+  /** Aborted once the session is over (deleted or expired): its streams end then. */
+  get ended(): AbortSignal {
+    return this.#ended.signal;
+  }
+
+  /** Ends the session: its running calls are cancelled, its streams end. */
+  end(): void {
+    for (const call of [...this.calls.values()]) call.cancel('session ended');
+    this.#ended.abort();
   }
 }

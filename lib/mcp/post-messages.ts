@@ -6,7 +6,7 @@
 import { readRequestText } from '../body/read-body';
 import type { StageFn } from '../pipeline/chain';
 import type { RequestContext } from '../pipeline/request-context';
-import { settleToPromise } from '../pipeline/settle';
+import { settleToPromise, then } from '../pipeline/settle';
 import type { StageResult } from '../pipeline/stage';
 import { securityContext } from '../security/security-context';
 import {
@@ -55,11 +55,20 @@ function answerRequests(
   streams: StreamAnswers,
 ): StageResult<RequestContext> {
   const scope = { session, security: securityContext(ctx), ctx };
-  if (requests.some((request) => runtime.toolOf(request, scope.security)))
-    return answerCalls(ctx, runtime, scope, requests, streams);
-  return Promise.all(requests.map((request) => runtime.answer(request, scope))).then((responses) =>
-    answerResponses(ctx, responses, session.id),
-  );
+  const answer = (): StageResult<RequestContext> => {
+    if (requests.some((request) => runtime.toolOf(request, scope.security)))
+      return answerCalls(ctx, runtime, scope, requests, streams);
+    return Promise.all(requests.map((request) => runtime.answer(request, scope))).then((responses) =>
+      answerResponses(ctx, responses, session.id),
+    );
+  };
+  // The methods' own security and limits first: a refusal answers the whole POST, before anything runs.
+  let checked: StageResult<RequestContext> = ctx;
+  for (const request of requests) {
+    const check = runtime.guardOf(request);
+    if (check) checked = then(checked, check);
+  }
+  return checked === ctx ? answer() : then(checked, answer);
 }
 
 function receive(

@@ -1,36 +1,24 @@
 /**
  * The requests a server answers with one result (everything but `tools/call`, which streams): what each method
- * does, by name. Each answer is a value, a Promise or an Observable (its first value); a `McpProtocolError` thrown
- * becomes the JSON-RPC error.
+ * does, by name, over the server's catalog.
  */
-import type { RequestContext } from '../pipeline/request-context';
-import type { SecurityContext } from '../security/security-context';
+import type { McpMethod } from './compile-parameters';
+import type { CompiledPrompt } from './compile-prompts';
+import type { ResourceCatalog } from './compile-resources';
 import type { CompiledTool } from './compile-tools';
-import { INVALID_PARAMS, McpProtocolError, type JsonRpcRequest } from './json-rpc';
-import type { McpSession } from './mcp-session';
+import { INVALID_PARAMS, McpProtocolError } from './json-rpc';
+import type { MethodHandler } from './method-handler';
 import { allows } from './method-guard';
 import { isLogLevel } from './notices';
+import { promptMethods } from './prompt-methods';
+import { resourceMethods } from './resource-methods';
 
-/** Who asks: the request's session and caller, and the HTTP request it came in. */
-export interface RequestScope {
-  readonly session: McpSession;
-  readonly security: SecurityContext;
-  readonly ctx: RequestContext;
-}
-
-/** What the methods read of the server. */
+/** What a server serves. */
 export interface ServerCatalog {
   readonly tools: ReadonlyMap<string, CompiledTool>;
-}
-
-export type MethodHandler = (request: JsonRpcRequest, scope: RequestScope) => unknown;
-
-/** A string parameter the method cannot do without; its absence is invalid params. */
-export function requiredText(request: JsonRpcRequest, name: string): string {
-  const value = request.params?.[name];
-  if (typeof value !== 'string')
-    throw new McpProtocolError(INVALID_PARAMS, `${request.method} needs "${name}" as a string`);
-  return value;
+  readonly resources: ResourceCatalog;
+  readonly prompts: ReadonlyMap<string, CompiledPrompt>;
+  readonly completions: ReadonlyMap<string, McpMethod>;
 }
 
 /** The methods every server answers, over its catalog. */
@@ -50,9 +38,11 @@ export function serverMethods(catalog: ServerCatalog): ReadonlyMap<string, Metho
       (request, { session }) => {
         const level = request.params?.level;
         if (!isLogLevel(level)) throw new McpProtocolError(INVALID_PARAMS, `Unknown log level ${String(level)}`);
-        session.logLevel = level;
+        session.setLogLevel(level);
         return {};
       },
     ],
+    ...resourceMethods(catalog.resources),
+    ...promptMethods(catalog.prompts, catalog.completions),
   ]);
 }

@@ -38,7 +38,7 @@ export function withSession(
   const go = (session: McpSession | undefined): StageResult<RequestContext> => {
     if (!session || session.principal !== principalOf(ctx))
       return refuse(ctx, 404, SESSION_NOT_FOUND, 'Session not found');
-    session.lastSeen = Date.now();
+    session.touch();
     return next(session);
   };
   return found instanceof Promise ? found.then((session) => settleToPromise(go(session))) : go(found);

@@ -17,7 +17,7 @@ import { openCallStream } from './call-streams';
 import type { JsonRpcMessage, JsonRpcRequest } from './json-rpc';
 import type { McpServerRuntime } from './mcp-server-runtime';
 import { readsPrimingEvents } from './protocol-versions';
-import type { RequestScope } from './server-methods';
+import type { RequestScope } from './method-handler';
 import { SESSION_HEADER } from './transport-answers';
 
 /** How a server's streams go out. */
@@ -42,6 +42,7 @@ function cancellable(
     return () => {
       subscription.unsubscribe();
       if (scope.session.calls.get(key) === entry) scope.session.calls.delete(key);
+      scope.session.touch();
     };
   });
 }
@@ -87,15 +88,6 @@ export function answerStream(
   );
 }
 
-function runChecks(
-  ctx: RequestContext,
-  checks: readonly ((ctx: RequestContext) => StageResult<RequestContext>)[],
-): StageResult<RequestContext> {
-  let result: StageResult<RequestContext> = ctx;
-  for (const check of checks) result = then(result, check);
-  return result;
-}
-
 /** Answers the requests of a POST, one of which at least calls a tool, on one SSE stream. */
 export function answerCalls(
   ctx: RequestContext,
@@ -103,23 +95,19 @@ export function answerCalls(
   scope: RequestScope,
   requests: readonly JsonRpcRequest[],
   answers: StreamAnswers,
-): StageResult<RequestContext> {
+): Promise<RequestContext> {
   const tools = requests.map((request) => runtime.toolOf(request, scope.security));
-  const checks = tools.flatMap((tool) => (tool?.guard.check ? [tool.guard.check] : []));
   const { session } = scope;
-  const start = (): Promise<RequestContext> => {
-    const messages = merge(
-      ...requests.map((request, at) => {
-        const tool = tools[at];
-        return tool
-          ? cancellable(runtime.call(tool, request, scope), request, scope)
-          : from(runtime.answer(request, scope));
-      }),
-    );
-    const primes = readsPrimingEvents(session.facts.protocolVersion);
-    return openCallStream(session.id, messages, { graceMs: answers.graceMs, retryMs: answers.retryMs, primes }).then(
-      ({ running, events }) => answerStream(ctx, answered(events, running, primes), session.id, answers),
-    );
-  };
-  return checks.length === 0 ? start() : then(runChecks(ctx, checks), () => start());
+  const messages = merge(
+    ...requests.map((request, at) => {
+      const tool = tools[at];
+      return tool
+        ? cancellable(runtime.call(tool, request, scope), request, scope)
+        : from(runtime.answer(request, scope));
+    }),
+  );
+  const primes = readsPrimingEvents(session.facts.protocolVersion);
+  return openCallStream(session.id, messages, { graceMs: answers.graceMs, retryMs: answers.retryMs, primes }).then(
+    ({ running, events }) => answerStream(ctx, answered(events, running, primes), session.id, answers),
+  );
 }

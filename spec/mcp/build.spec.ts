@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { Authenticated, DefinitionError, McpCall, McpServer, RolesAllowed, SecurityContext, Tool } from '../../lib';
+import {
+  Authenticated,
+  Completion,
+  DefinitionError,
+  McpCall,
+  McpResource,
+  McpServer,
+  Prompt,
+  RolesAllowed,
+  SecurityContext,
+  Tool,
+} from '../../lib';
 import { buildApp } from '../support/app';
 
 /** The problems a build reports, each as `where: message`. */
@@ -100,5 +111,78 @@ describe('building an @McpServer class', () => {
     @McpServer('/mcp/{tenant}')
     class Tenanted {}
     expect(problemsOf([Tenanted])).toEqual(["Tenanted: an MCP server's path has no variables: /mcp/{tenant}"]);
+  });
+
+  it('reports resources with both a uri and a template, or neither, a level-2 template, a second of one URI, and input on a fixed URI', () => {
+    @McpServer('/mcp')
+    class Resources {
+      @McpResource({ uri: 'a://x', uriTemplate: 'a://{x}' })
+      both(): string {
+        return '';
+      }
+
+      @McpResource({})
+      neither(): string {
+        return '';
+      }
+
+      @McpResource({ uriTemplate: 'a://{+path}' })
+      reserved(vars: { path: string }): string {
+        return vars.path;
+      }
+
+      @McpResource({ uri: 'a://one' })
+      one(): string {
+        return '';
+      }
+
+      @McpResource({ uri: 'a://one' })
+      again(): string {
+        return '';
+      }
+
+      @McpResource({ uri: 'a://fixed' })
+      fixed(vars: { id: string }): string {
+        return vars.id;
+      }
+    }
+    expect(problemsOf([Resources])).toEqual([
+      'Resources#both: an @McpResource has either a uri or a uriTemplate',
+      'Resources#neither: an @McpResource has either a uri or a uriTemplate',
+      'Resources#reserved: the URI template a://{+path} has an expression other than {name} (only level 1 is supported)',
+      'Resources#again: the resource a://one is served by Resources#one already',
+      'Resources#fixed: a resource of a fixed uri gets no input: give a uriTemplate to receive its variables',
+    ]);
+  });
+
+  it('reports an McpCall on a method that is no tool, prompt arguments that are no object, and completions of nothing', () => {
+    @McpServer('/mcp')
+    class Others {
+      @Prompt({ arguments: z.array(z.string()) })
+      listed(args: string[]): string {
+        return args.join();
+      }
+
+      @McpResource({ uri: 'a://b' })
+      handled(call: McpCall): string {
+        return String(call.requestId);
+      }
+
+      @Completion({ prompt: 'listed', argument: 'nope' })
+      nothing(): string[] {
+        return [];
+      }
+
+      @Completion({ argument: 'x' })
+      nowhere(): string[] {
+        return [];
+      }
+    }
+    expect(problemsOf([Others])).toEqual([
+      'Others#handled: only a @Tool method gets an McpCall',
+      'Others#listed: the arguments of a prompt are an object of strings: give a z.object(...) schema',
+      'Others#nothing: completes nope of the prompt listed, which has no such argument',
+      'Others#nowhere: a @Completion completes either a prompt or a resourceTemplate',
+    ]);
   });
 });

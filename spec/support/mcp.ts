@@ -111,7 +111,7 @@ export interface LiveAnswer {
 /** Sends a request (a POST with `body`, or a GET) over a connection of its own; resolves with the head. */
 export function sendLive(
   url: string,
-  method: 'POST' | 'GET',
+  method: 'POST' | 'GET' | 'DELETE',
   headers: Record<string, string>,
   body?: unknown,
 ): Promise<LiveAnswer> {
