@@ -278,6 +278,13 @@ export {
 export type { CompletionRequest, CompletionResult } from './mcp/compile-completions';
 export { mcpNotifier, type McpList, type McpNotifier } from './mcp/server-notices';
 export { McpCall, type McpClientFacts } from './mcp/mcp-call';
+export type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  SamplingMessage,
+} from './mcp/client-requests';
 export {
   logNotice,
   progressNotice,

@@ -133,12 +133,17 @@ export class McpServerRuntime {
   }
 
   /** The messages of a call of `tool`: notifications as they come, then the response. */
-  call(tool: CompiledTool, request: JsonRpcRequest, scope: RequestScope): Observable<JsonRpcMessage> {
+  call(
+    tool: CompiledTool,
+    request: JsonRpcRequest,
+    scope: RequestScope,
+    closeStream: () => void,
+  ): Observable<JsonRpcMessage> {
     return tracedCall(
       scope.ctx,
       request,
       scope.session,
-      callTool(tool, { request, session: scope.session, security: scope.security }),
+      callTool(tool, { request, session: scope.session, security: scope.security, closeStream }),
     );
   }
 

@@ -1,4 +1,5 @@
 /** One MCP session: what its client said at `initialize`, and what it has asked for since (log level, subscriptions). */
+import type { JsonRpcResponse } from './json-rpc';
 import type { McpClientFacts } from './mcp-call';
 import type { McpLogLevel } from './notices';
 
@@ -15,6 +16,8 @@ export class McpSession {
   #lastSeen = Date.now();
   /** The session's calls running in this process, by request id (as text: JSON-RPC ids are strings or numbers). */
   readonly calls = new Map<string, RunningCall>();
+  /** What waits for the client's answers to the server's requests (sampling, elicitation), by request id. */
+  readonly #awaited = new Map<string, (response: JsonRpcResponse) => void>();
 
   constructor(
     readonly facts: McpClientFacts,
@@ -48,6 +51,21 @@ export class McpSession {
   /** Cancels a call of the session running here (`notifications/cancelled`); an unknown id is ignored, as MCP says. */
   cancel(requestId: string | number, reason: string | undefined): void {
     this.calls.get(String(requestId))?.cancel(reason);
+  }
+
+  /** Waits for the client's answer to the server's request `id`; returns how to stop waiting. */
+  awaitReply(id: string, take: (response: JsonRpcResponse) => void): () => void {
+    this.#awaited.set(id, take);
+    return () => void this.#awaited.delete(id);
+  }
+
+  /** Hands the client's answer to what waits for it; false when nothing does (an answer to nothing is dropped). */
+  reply(response: JsonRpcResponse): boolean {
+    const take = this.#awaited.get(String(response.id));
+    if (!take) return false;
+    this.#awaited.delete(String(response.id));
+    take(response);
+    return true;
   }
 
   /** A request named the session now. */

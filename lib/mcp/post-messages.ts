@@ -21,9 +21,9 @@ import type { McpServerRuntime } from './mcp-server-runtime';
 import type { McpSession } from './mcp-session';
 import { receiveMessages } from './receive-messages';
 import { principalOf, withSession } from './session-lookup';
-import { answerCalls, type StreamAnswers } from './stream-answers';
+import { answerOnStream, type StreamAnswers } from './stream-answers';
 import { answerEmpty, answerJson, answerResponses, refuse } from './transport-answers';
-import { refusePostHeaders } from './transport-headers';
+import { prefersStream, refusePostHeaders } from './transport-headers';
 
 function parse(text: string): unknown {
   try {
@@ -56,8 +56,9 @@ function answerRequests(
 ): StageResult<RequestContext> {
   const scope = { session, security: securityContext(ctx), ctx };
   const answer = (): StageResult<RequestContext> => {
-    if (requests.some((request) => runtime.toolOf(request, scope.security)))
-      return answerCalls(ctx, runtime, scope, requests, streams);
+    // A tool's call streams; other requests, when the client would rather have them so.
+    if (prefersStream(ctx) || requests.some((request) => runtime.toolOf(request, scope.security)))
+      return answerOnStream(ctx, runtime, scope, requests, streams);
     return Promise.all(requests.map((request) => runtime.answer(request, scope))).then((responses) =>
       answerResponses(ctx, responses, session.id),
     );

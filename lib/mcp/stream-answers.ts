@@ -6,6 +6,8 @@
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { merge } from 'rxjs/internal/observable/merge';
+import { Subject } from 'rxjs/internal/Subject';
+import { takeUntil } from 'rxjs/internal/operators/takeUntil';
 import type { RequestContext } from '../pipeline/request-context';
 import { settleToPromise, then } from '../pipeline/settle';
 import type { StageResult } from '../pipeline/stage';
@@ -88,8 +90,8 @@ export function answerStream(
   );
 }
 
-/** Answers the requests of a POST, one of which at least calls a tool, on one SSE stream. */
-export function answerCalls(
+/** Answers the requests of a POST on one SSE stream: the calls' messages as they come, the other answers as they are ready. */
+export function answerOnStream(
   ctx: RequestContext,
   runtime: McpServerRuntime,
   scope: RequestScope,
@@ -98,16 +100,20 @@ export function answerCalls(
 ): Promise<RequestContext> {
   const tools = requests.map((request) => runtime.toolOf(request, scope.security));
   const { session } = scope;
+  const primes = readsPrimingEvents(session.facts.protocolVersion);
+  // A tool may end the HTTP answer early, for a client that resumes (it reconnects and polls the rest).
+  const cut = new Subject<void>();
+  const closeStream = primes ? () => cut.next() : () => undefined;
   const messages = merge(
     ...requests.map((request, at) => {
       const tool = tools[at];
       return tool
-        ? cancellable(runtime.call(tool, request, scope), request, scope)
+        ? cancellable(runtime.call(tool, request, scope, closeStream), request, scope)
         : from(runtime.answer(request, scope));
     }),
   );
-  const primes = readsPrimingEvents(session.facts.protocolVersion);
   return openCallStream(session.id, messages, { graceMs: answers.graceMs, retryMs: answers.retryMs, primes }).then(
-    ({ running, events }) => answerStream(ctx, answered(events, running, primes), session.id, answers),
+    ({ running, events }) =>
+      answerStream(ctx, answered(multi(events.pipe(takeUntil(cut))), running, primes), session.id, answers),
   );
 }

@@ -2,6 +2,7 @@
  * One `tools/call`: the tool's output as the messages its stream carries — its notices as notifications, as they
  * come, then the response with its result. Unsubscribing cancels the call (its `McpCall.signal` aborts).
  */
+import { randomUUID } from 'node:crypto';
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { of } from 'rxjs/internal/observable/of';
@@ -10,19 +11,54 @@ import { logging } from '../logging/logger';
 import type { SecurityContext } from '../security/security-context';
 import type { CompiledTool } from './compile-tools';
 import { describeViolations } from './input-binding';
-import { notificationMessage, resultMessage, type JsonRpcMessage, type JsonRpcRequest } from './json-rpc';
-import { McpCall } from './mcp-call';
+import {
+  McpProtocolError,
+  notificationMessage,
+  resultMessage,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './json-rpc';
+import { REQUIRED_CAPABILITY } from './client-requests';
+import { McpCall, type CallOutlet } from './mcp-call';
 import type { McpSession } from './mcp-session';
 import { isNotice, passesLevel, type McpNotice } from './notices';
-import { errorResult, failedResult, toCallToolResult, type CallToolResult } from './tool-result';
+import { errorResult, failedResult, toCallToolResult, ToolError, type CallToolResult } from './tool-result';
 
 const log = logging.getLogger('rxrest.mcp');
 
-/** Who asks for a call: the request, its session and its caller. */
+/** Who asks for a call: the request, its session and its caller, and how to end the HTTP answer it streams on. */
 export interface CallScope {
   readonly request: JsonRpcRequest;
   readonly session: McpSession;
   readonly security: SecurityContext;
+  readonly closeStream: () => void;
+}
+
+/**
+ * How a call asks its client: the request goes out on the call's stream (`send`), the client's answer comes back
+ * through the session (on a POST of its own). Unsubscribed before the answer, the client is told it is cancelled.
+ */
+function asker(session: McpSession, send: (message: JsonRpcMessage) => void): CallOutlet['ask'] {
+  return (method, params) =>
+    new Observable<unknown>((waiting) => {
+      const capability = REQUIRED_CAPABILITY[method];
+      if (capability !== undefined && !(capability in session.facts.capabilities))
+        return waiting.error(new ToolError(`The client does not support ${capability}`));
+      const id = `rxrest-${randomUUID()}`;
+      let answered = false;
+      const stop = session.awaitReply(id, (response) => {
+        answered = true;
+        if (!response.error) return (waiting.next(response.result), waiting.complete());
+        const { code, message, data } = response.error;
+        waiting.error(new McpProtocolError(code, message, data));
+      });
+      send({ jsonrpc: '2.0', id, method, params });
+      return () => {
+        if (answered) return;
+        stop();
+        send(notificationMessage('notifications/cancelled', { requestId: id, reason: 'no longer needed' }));
+      };
+    });
 }
 
 /** A method's result as an Observable: one as it is, a Promise (of a value or an Observable), an async iterable. */
@@ -89,7 +125,11 @@ export function callTool(tool: CompiledTool, scope: CallScope): Observable<JsonR
       return finish(errorResult(`Invalid arguments for ${tool.name}: ${describeViolations(bound.violations)}`));
     const controller = new AbortController();
     const call = tool.method.takesCall
-      ? new McpCall(request.id, session.facts, controller.signal, { notice: send })
+      ? new McpCall(request.id, session.facts, controller.signal, {
+          notice: send,
+          ask: asker(session, (message) => subscriber.next(message)),
+          closeStream: scope.closeStream,
+        })
       : undefined;
     let output: Observable<unknown>;
     try {

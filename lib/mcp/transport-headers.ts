@@ -5,8 +5,8 @@ import type { RequestContext } from '../pipeline/request-context';
 import { TRANSPORT_ERROR } from './json-rpc';
 import { refuse } from './transport-answers';
 
-/** The most specific range of `ranges` matching `type/subtype` accepts it (RFC 9110 §12.5.1: q=0 vetoes). */
-function acceptable(ranges: readonly AcceptRange[], type: string, subtype: string): boolean {
+/** The most specific range of `ranges` matching `type/subtype` (RFC 9110 §12.5.1), which gives it its weight. */
+function rangeFor(ranges: readonly AcceptRange[], type: string, subtype: string): AcceptRange | undefined {
   let best: AcceptRange | undefined;
   let rank = -1;
   for (const range of ranges) {
@@ -18,7 +18,24 @@ function acceptable(ranges: readonly AcceptRange[], type: string, subtype: strin
       rank = specific;
     }
   }
-  return best !== undefined && best.q > 0;
+  return best;
+}
+
+/** Whether `type/subtype` is acceptable: a range matches it, and its weight is not 0 (which vetoes). */
+function acceptable(ranges: readonly AcceptRange[], type: string, subtype: string): boolean {
+  return (rangeFor(ranges, type, subtype)?.q ?? 0) > 0;
+}
+
+/**
+ * Whether the client of a POST would rather have SSE than JSON, for requests the server could answer either way: a
+ * higher weight, or, at equal weights, listed first (`text/event-stream, application/json`).
+ */
+export function prefersStream(ctx: RequestContext): boolean {
+  const ranges = parseAccept(ctx.headerValue('accept'));
+  const stream = rangeFor(ranges, 'text', 'event-stream');
+  const json = rangeFor(ranges, 'application', 'json');
+  if (!stream || !json || stream.q !== json.q) return (stream?.q ?? 0) > (json?.q ?? 0);
+  return ranges.indexOf(stream) < ranges.indexOf(json);
 }
 
 /**

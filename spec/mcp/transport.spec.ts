@@ -131,6 +131,17 @@ describe('POST answers', () => {
     ]);
   });
 
+  it('answers other requests as SSE too when the client would rather (listed first, or weighed higher)', async () => {
+    const session = await openSession(app);
+    for (const accept of ['text/event-stream, application/json', 'application/json;q=0.5, text/event-stream']) {
+      const response = await mcpPost(app, ping(3), session, { accept });
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(sseMessages(await response.text())).toEqual([{ jsonrpc: '2.0', id: 3, result: {} }]);
+    }
+    const json = await mcpPost(app, ping(4), session, { accept: 'application/json, text/event-stream' });
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
   it('answers a tool call on an SSE stream: a priming event with an id, a retry and no data, then the result', async () => {
     const session = await openSession(app);
     const response = await mcpPost(app, hello(7), session);
