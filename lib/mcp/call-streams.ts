@@ -1,27 +1,43 @@
 /**
- * The SSE stream a POST's calls answer on, kept in the broadcast store: the messages run as a resumable stream
+ * The SSE stream a POST's requests answer on, kept in the broadcast store: the messages run as a resumable stream
  * (`resumable()`), so they go on when the client drops, within the grace, and a client resumes them with
  * `Last-Event-ID` on any instance sharing the store (`resume()`). Each event's id is the stream's id and the store's
- * id of the event: a resume reads that one stream, never another.
+ * id of the event: a resume reads that one stream, never another. A stream that ends without its responses (its
+ * instance died, nobody came back within the grace) answers each request with an error, never with silence.
  */
 import { randomUUID } from 'node:crypto';
 import type { Observable } from 'rxjs';
+import { EMPTY } from 'rxjs/internal/observable/empty';
 import { concat } from 'rxjs/internal/observable/concat';
+import { from } from 'rxjs/internal/observable/from';
 import { of } from 'rxjs/internal/observable/of';
+import { concatMap } from 'rxjs/internal/operators/concatMap';
+import { filter } from 'rxjs/internal/operators/filter';
+import { first } from 'rxjs/internal/operators/first';
 import { map } from 'rxjs/internal/operators/map';
+import { mergeMap } from 'rxjs/internal/operators/mergeMap';
 import { takeWhile } from 'rxjs/internal/operators/takeWhile';
 import { resumable, type ResumableStream } from '../broadcast/resumable';
 import { resume } from '../broadcast/resume';
 import { isEnd } from '../broadcast/topic-events';
 import { multi, type Multi } from '../streaming/multi';
 import { sseEvent, type SseEvent } from '../streaming/sse-event';
-import type { JsonRpcMessage } from './json-rpc';
+import { errorMessage, INTERNAL_ERROR, type JsonRpcMessage, type RequestId } from './json-rpc';
 
 /**
- * The first item of a stream: stored like a message, sent as an event with an id and empty data, so that the client
- * holds a `Last-Event-ID` before any message (SEP-1699). Messages are objects, so a string cannot be mistaken for one.
+ * The first item of a stream: the ids of its requests. It is sent to a client that reads priming events as an event
+ * with an id and empty data, so that it holds a `Last-Event-ID` before any message (SEP-1699); a stream that ends
+ * without its responses answers these ids. Messages are JSON-RPC, so it cannot be mistaken for one.
  */
-const PRIMING = '';
+interface StreamHead {
+  readonly requests: readonly RequestId[];
+}
+
+function isHead(data: unknown): data is StreamHead {
+  return (
+    typeof data === 'object' && data !== null && !('jsonrpc' in data) && Array.isArray((data as StreamHead).requests)
+  );
+}
 
 /** Separates the stream's id from the store's in an event id (neither contains it). */
 const SEPARATOR = '_';
@@ -52,18 +68,51 @@ export function readEventId(lastEventId: string): StreamPosition | undefined {
   return { streamId: lastEventId.slice(0, at), eventId: lastEventId.slice(at + 1) };
 }
 
-/** The store's events of a stream as the client's SSE events, until the stream's end (which the client is not sent). */
-function clientEvents(streamId: string, events: Multi<SseEvent>, retryMs: number): Multi<SseEvent> {
+/** Why a stream ended without its responses, as the client is told. */
+const LOST: Readonly<Record<string, string>> = {
+  error: 'The call was lost: the server running it stopped',
+  cancelled: 'The call was cancelled: nobody read its stream within the grace',
+};
+
+/** The errors a stream that ended early answers its requests with (a client ignores those it already has). */
+function endedEarly(key: string, streamId: string, end: SseEvent): Observable<SseEvent> {
+  const reason = LOST[end.event!];
+  if (reason === undefined) return EMPTY;
+  return from(resume(key)).pipe(
+    mergeMap((events) => events ?? EMPTY),
+    first(),
+    concatMap((head) => (isHead(head.data) ? head.data.requests : [])),
+    map((id) =>
+      sseEvent({
+        id: `${streamId}${SEPARATOR}${end.id!}`,
+        event: 'message',
+        data: errorMessage(id, INTERNAL_ERROR, reason),
+      }),
+    ),
+  );
+}
+
+/** The store's events of a stream as the client's SSE events, until the stream's end. */
+function clientEvents(
+  key: string,
+  streamId: string,
+  events: Multi<SseEvent>,
+  options: CallStreamOptions,
+): Multi<SseEvent> {
   return multi(
     events.pipe(
-      takeWhile((event) => !isEnd(event)),
-      map((event) => {
+      takeWhile((event) => !isEnd(event), true),
+      filter((event) => options.primes || !isHead(event.data)),
+      concatMap((event) => {
+        if (isEnd(event)) return endedEarly(key, streamId, event);
         // A reset (events lost) goes out as it is: the client is told, its Last-Event-ID unchanged.
-        if (event.id === undefined) return event;
+        if (event.id === undefined) return of(event);
         const id = `${streamId}${SEPARATOR}${event.id}`;
-        return event.data === PRIMING
-          ? sseEvent({ id, retry: retryMs, data: '' })
-          : sseEvent({ id, event: 'message', data: event.data });
+        return of(
+          isHead(event.data)
+            ? sseEvent({ id, retry: options.retryMs, data: '' })
+            : sseEvent({ id, event: 'message', data: event.data }),
+        );
       }),
     ),
   );
@@ -75,18 +124,19 @@ export interface OpenedStream {
   readonly events: Multi<SseEvent>;
 }
 
-/** Starts `messages` as the call stream of a POST of `sessionId`; rejects with 503 when the store cannot take it. */
+/** Starts `messages` as the stream of a POST's `requests`; rejects with 503 when the store cannot take it. */
 export async function openCallStream(
   sessionId: string,
+  requests: readonly RequestId[],
   messages: Observable<JsonRpcMessage>,
   options: CallStreamOptions,
 ): Promise<OpenedStream> {
   const streamId = randomUUID();
   const key = streamKey(sessionId, streamId);
-  const source: Observable<JsonRpcMessage | string> = options.primes ? concat(of(PRIMING), messages) : messages;
-  const running = await resumable(key, source, { grace: options.graceMs });
+  const head: StreamHead = { requests };
+  const running = await resumable(key, concat(of(head), messages), { grace: options.graceMs });
   const events = await resume(key);
-  return { running, events: clientEvents(streamId, events!, options.retryMs) };
+  return { running, events: clientEvents(key, streamId, events!, options) };
 }
 
 /**
@@ -98,6 +148,7 @@ export async function resumeCallStream(
   position: StreamPosition,
   retryMs: number,
 ): Promise<Multi<SseEvent> | undefined> {
-  const events = await resume(streamKey(sessionId, position.streamId), { lastEventId: position.eventId });
-  return events && clientEvents(position.streamId, events, retryMs);
+  const key = streamKey(sessionId, position.streamId);
+  const events = await resume(key, { lastEventId: position.eventId });
+  return events && clientEvents(key, position.streamId, events, { retryMs, primes: true, graceMs: 0 });
 }

@@ -87,12 +87,12 @@ export class McpServerRuntime {
   }
 
   /** Opens a session for an `initialize` request, and its answer. */
-  initialize(
+  async initialize(
     request: JsonRpcRequest,
     principal: string | undefined,
-  ): { session: McpSession; response: JsonRpcResponse } {
+  ): Promise<{ session: McpSession; response: JsonRpcResponse }> {
     const protocolVersion = negotiateVersion(request.params?.protocolVersion);
-    const session = this.sessions.open(
+    const session = await this.sessions.open(
       {
         protocolVersion,
         clientInfo: objectParam(request, 'clientInfo'),

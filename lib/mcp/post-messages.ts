@@ -33,17 +33,18 @@ function parse(text: string): unknown {
   }
 }
 
-/** `initialize` opens a session, answered as JSON with its id; it must come alone. */
+/** `initialize` opens a session, answered as JSON with its id once it is stored; it must come alone. */
 function initialize(
   ctx: RequestContext,
   runtime: McpServerRuntime,
   request: JsonRpcRequest,
   count: number,
-): RequestContext {
+): StageResult<RequestContext> {
   if (count > 1)
     return refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: Only one initialization request is allowed');
-  const { session, response } = runtime.initialize(request, principalOf(ctx));
-  return answerJson(ctx, 200, response, session.id);
+  return runtime
+    .initialize(request, principalOf(ctx))
+    .then(({ session, response }) => answerJson(ctx, 200, response, session.id));
 }
 
 /** The requests of a POST: as JSON when none calls a tool, else on a stream. */
@@ -90,11 +91,10 @@ function receive(
   if (init) return initialize(ctx, runtime, init, messages.length);
   return withSession(ctx, runtime.sessions, (session) => {
     const requests = messages.filter(isRequest);
-    receiveMessages(
-      session,
-      messages.filter((message: JsonRpcMessage) => !isRequest(message)),
-    );
-    if (requests.length === 0) return answerEmpty(ctx, 202);
+    const others = messages.filter((message: JsonRpcMessage) => !isRequest(message));
+    if (requests.length === 0) return receiveMessages(session, others).then(() => answerEmpty(ctx, 202));
+    // Cancellations and answers beside requests go their way; the requests do not wait for them.
+    if (others.length > 0) void receiveMessages(session, others).catch(() => undefined);
     return answerRequests(ctx, runtime, session, requests, streams);
   });
 }

@@ -47,7 +47,13 @@ export function resourceMethods(catalog: ResourceCatalog): [string, MethodHandle
       }),
     ],
     ['resources/read', (request, scope) => read(catalog, request, scope)],
-    ['resources/subscribe', (request, { session }) => (session.subscribe(requiredText(request, 'uri'), true), {})],
-    ['resources/unsubscribe', (request, { session }) => (session.subscribe(requiredText(request, 'uri'), false), {})],
+    [
+      'resources/subscribe',
+      (request, { session }) => session.subscribe(requiredText(request, 'uri'), true).then(() => ({})),
+    ],
+    [
+      'resources/unsubscribe',
+      (request, { session }) => session.subscribe(requiredText(request, 'uri'), false).then(() => ({})),
+    ],
   ];
 }

@@ -38,8 +38,7 @@ export function serverMethods(catalog: ServerCatalog): ReadonlyMap<string, Metho
       (request, { session }) => {
         const level = request.params?.level;
         if (!isLogLevel(level)) throw new McpProtocolError(INVALID_PARAMS, `Unknown log level ${String(level)}`);
-        session.setLogLevel(level);
-        return {};
+        return session.setLogLevel(level).then(() => ({}));
       },
     ],
     ...resourceMethods(catalog.resources),

@@ -112,8 +112,12 @@ export function answerOnStream(
         : from(runtime.answer(request, scope));
     }),
   );
-  return openCallStream(session.id, messages, { graceMs: answers.graceMs, retryMs: answers.retryMs, primes }).then(
-    ({ running, events }) =>
-      answerStream(ctx, answered(multi(events.pipe(takeUntil(cut))), running, primes), session.id, answers),
+  return openCallStream(
+    session.id,
+    requests.map((request) => request.id),
+    messages,
+    { graceMs: answers.graceMs, retryMs: answers.retryMs, primes },
+  ).then(({ running, events }) =>
+    answerStream(ctx, answered(multi(events.pipe(takeUntil(cut))), running, primes), session.id, answers),
   );
 }

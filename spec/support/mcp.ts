@@ -158,3 +158,76 @@ export async function openLiveSession(url: string, protocolVersion = '2025-11-25
   await answer.ended;
   return answer.headers['mcp-session-id'] as string;
 }
+
+/**
+ * A `fetch` for the SDK's transport that sends each request to `base` (which a spec may switch to another instance),
+ * can cut the SSE answer of the next tool call after a number of progress notifications (as a dropped connection
+ * would: the client has every event before the cut, and reconnects with the last id), and can hold the reconnection
+ * until the spec lets it go.
+ */
+export class Switchboard {
+  /** Cut the next call's stream after this many progress notifications. */
+  cutAfter: number | undefined;
+  /** Reconnections (GETs with `Last-Event-ID`) wait for this. */
+  hold: Promise<void> = Promise.resolve();
+  /** Each `Last-Event-ID` a reconnection sent. */
+  readonly resumedFrom: string[] = [];
+  readonly #cut: { resolve: () => void; promise: Promise<void> };
+
+  constructor(public base: string) {
+    let resolve = () => undefined as void;
+    const promise = new Promise<void>((done) => (resolve = done));
+    this.#cut = { resolve, promise };
+  }
+
+  /** Resolves once a stream was cut. */
+  get cut(): Promise<void> {
+    return this.#cut.promise;
+  }
+
+  readonly fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const path = new URL(input instanceof Request ? input.url : String(input));
+    const headers = new Headers(init.headers);
+    const lastEventId = headers.get('last-event-id');
+    if (lastEventId) {
+      this.resumedFrom.push(lastEventId);
+      await this.hold;
+    }
+    const response = await fetch(new URL(path.pathname + path.search, this.base), init);
+    const limit = this.cutAfter;
+    const sse = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+    if (limit === undefined || init.method !== 'POST' || !sse || !String(init.body).includes('tools/call'))
+      return response;
+    this.cutAfter = undefined;
+    return new Response(this.#cutting(response.body!, limit), { status: response.status, headers: response.headers });
+  };
+
+  /** The stream's complete events until `limit` progress notifications have passed, then an error (a cut). */
+  #cutting(body: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    const encoder = new TextEncoder();
+    let pending = '';
+    let progress = 0;
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        pending += decoder.decode(value, { stream: true });
+        let end: number;
+        while ((end = pending.indexOf('\n\n')) >= 0) {
+          const event = pending.slice(0, end + 2);
+          pending = pending.slice(end + 2);
+          controller.enqueue(encoder.encode(event));
+          if (event.includes('notifications/progress') && ++progress === limit) {
+            await reader.cancel();
+            controller.error(new Error('connection cut'));
+            this.#cut.resolve();
+            return;
+          }
+        }
+      },
+      cancel: () => reader.cancel(),
+    });
+  }
+}
