@@ -141,7 +141,8 @@ export function callTool(tool: CompiledTool, scope: CallScope): Observable<JsonR
     const subscription = output.subscribe({
       next: (value) => (isNotice(value) ? send(value) : (last = value)),
       error: (error: unknown) => finish(failedResult(error, tool.name)),
-      complete: () => finish(checkedResult(tool, last)),
+      // A microtask later: what the tool's end unsubscribes (a request it no longer waits for) still goes out before.
+      complete: () => queueMicrotask(() => finish(checkedResult(tool, last))),
     });
     return () => {
       subscription.unsubscribe();

@@ -1,6 +1,7 @@
 /** What a tool's result and failures become on the wire: a `CallToolResult` (MCP `tools/call`). */
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
+import { McpProtocolError } from './json-rpc';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -78,6 +79,8 @@ export function errorResult(text: string): CallToolResult {
  */
 export function failedResult(error: unknown, tool: string): CallToolResult {
   if (error instanceof ToolError) return errorResult(error.message);
+  // The client's own refusal of a request the tool made of it (sampling, elicitation): its words, not ours.
+  if (error instanceof McpProtocolError) return errorResult(`The client answered with an error: ${error.message}`);
   if (error instanceof WebApplicationException && error.status < 500) return errorResult(error.message);
   log.error(`The MCP tool ${tool} failed`, error);
   return errorResult(`The tool ${tool} failed`);

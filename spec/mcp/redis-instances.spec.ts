@@ -5,6 +5,7 @@
 // mid-call answered with an error, not silence; a cancellation sent to one instance stopping the call on another.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { redisServer } from '../support/redis-server';
 import { startSamples, type SamplesProcess } from '../support/samples-process';
 import { MCP_HEADERS, openLiveSession, sendLive, sseMessages, Switchboard } from '../support/mcp';
@@ -30,6 +31,8 @@ const start = async (): Promise<SamplesProcess> => {
 
 let first: SamplesProcess;
 let second: SamplesProcess;
+/** An instance started late (after the first was killed). */
+let late: SamplesProcess;
 
 beforeAll(async () => {
   await redis.start();
@@ -163,8 +166,8 @@ describe('MCP on two instances sharing Redis Streams', () => {
       params: { level: 'error' },
     });
     await setLevel.ended;
-    const fresh = await start();
-    const logged = await sendLive(`${fresh.url}/mcp`, 'POST', headers, {
+    late = await start();
+    const logged = await sendLive(`${late.url}/mcp`, 'POST', headers, {
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
@@ -174,4 +177,18 @@ describe('MCP on two instances sharing Redis Streams', () => {
     // The session's level (error) was set on another instance: none of the tool's info messages is sent.
     expect(sseMessages(logged.text()).map((message) => message.method ?? 'response')).toEqual(['response']);
   }, 90_000);
+
+  it("takes the client's answer to a tool's sampling request through another instance than the call's", async () => {
+    const board = new Switchboard(second.url);
+    const client = new Client({ name: 'sampled', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${board.base}/mcp`), { fetch: board.fetch }));
+    client.setRequestHandler(CreateMessageRequestSchema, () => {
+      // The answer goes to the other instance; the call runs on this one.
+      board.base = late.url;
+      return { role: 'assistant', content: { type: 'text', text: 'from afar' }, model: 'spec' };
+    });
+    const result = await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hello?' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'LLM response: from afar' }]);
+    await client.close();
+  }, 30_000);
 });
