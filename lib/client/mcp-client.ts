@@ -11,26 +11,20 @@ import { catchError } from 'rxjs/internal/operators/catchError';
 import { filter } from 'rxjs/internal/operators/filter';
 import { switchMap } from 'rxjs/internal/operators/switchMap';
 import { map } from 'rxjs/internal/operators/map';
-import { take } from 'rxjs/internal/operators/take';
-import type { ObservableInput } from 'rxjs';
 import { WebApplicationException } from '../errors/web-application-exception';
-import { exceptionFor } from './client-errors';
+import {
+  answerServer,
+  McpClientError,
+  mcpWire,
+  openSession,
+  type McpRequestHandler,
+  type McpWire,
+  type Message,
+  type SessionRef,
+} from './mcp-connection';
 import { mcpMessages, type McpReconnectOptions } from './mcp-stream';
 
-/** A JSON-RPC error the server answered a request with. */
-export class McpClientError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'McpClientError';
-  }
-}
-
-/** What a server request handler gets, and answers (a value, a Promise or an Observable's first value). */
-export type McpRequestHandler = (params: Record<string, unknown>) => ObservableInput<unknown>;
+export { McpClientError, type McpRequestHandler };
 
 export interface McpClientOptions {
   /** Headers sent with every request (an `Authorization`, say). */
@@ -58,28 +52,15 @@ export interface McpToolResult {
   readonly isError?: boolean;
 }
 
-interface Message {
-  readonly jsonrpc: '2.0';
-  readonly id?: string | number;
-  readonly method?: string;
-  readonly params?: Record<string, unknown>;
-  readonly result?: unknown;
-  readonly error?: { code: number; message: string; data?: unknown };
-}
-
-const LATEST_VERSION = '2025-11-25';
-
 export class McpClient {
-  readonly #url: string;
   readonly #options: McpClientOptions;
-  readonly #fetch: typeof fetch;
-  #session: Promise<{ id: string; version: string }> | undefined;
+  readonly #wire: McpWire;
+  #session: Promise<SessionRef> | undefined;
   #nextId = 0;
 
   constructor(url: string | URL, options: McpClientOptions = {}) {
-    this.#url = String(url);
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#wire = mcpWire(String(url), options.fetch ?? ((input, init) => fetch(input, init)), options.headers);
   }
 
   /**
@@ -151,21 +132,11 @@ export class McpClient {
   async close(): Promise<void> {
     const session = await this.#session?.catch(() => undefined);
     this.#session = undefined;
-    if (session)
-      await this.#fetch(this.#url, { method: 'DELETE', headers: this.#headers(session) }).catch(() => undefined);
+    if (session) await this.#wire.end(session).catch(() => undefined);
   }
 
   #id(): number {
     return ++this.#nextId;
-  }
-
-  #headers(session?: { id: string; version: string }): Record<string, string> {
-    return {
-      ...this.#options.headers,
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      ...(session ? { 'mcp-session-id': session.id, 'mcp-protocol-version': session.version } : {}),
-    };
   }
 
   /** Sends a request in the session; its messages until its response (a JSON-RPC error is the error). */
@@ -202,64 +173,24 @@ export class McpClient {
     });
   }
 
-  #messages(session: { id: string; version: string }, request: Message): Observable<Message> {
-    const post = (signal: AbortSignal) =>
-      this.#fetch(this.#url, {
-        method: 'POST',
-        headers: this.#headers(session),
-        body: JSON.stringify(request),
-        signal,
-      });
-    const reopen = (lastEventId: string, signal: AbortSignal) =>
-      this.#fetch(this.#url, {
-        method: 'GET',
-        headers: { ...this.#headers(session), accept: 'text/event-stream', 'last-event-id': lastEventId },
-        signal,
-      });
+  #messages(session: SessionRef, request: Message): Observable<Message> {
+    const post = (signal: AbortSignal) => this.#wire.post(session, request, signal);
+    const reopen = (lastEventId: string, signal: AbortSignal) => this.#wire.resume(session, lastEventId, signal);
     return (mcpMessages(post, reopen, this.#options.reconnect) as Observable<Message>).pipe(
       filter((message) => {
         // A request of the server (sampling, elicitation) is answered by its handler, on a POST of its own.
         if (message.method === undefined || message.id === undefined) return true;
-        this.#answer(session, message);
+        answerServer(this.#wire, session, message, this.#options);
         return false;
       }),
     );
-  }
-
-  #answer(session: { id: string; version: string }, message: Message): void {
-    const handler =
-      message.method === 'sampling/createMessage'
-        ? this.#options.sampling
-        : message.method === 'elicitation/create'
-          ? this.#options.elicitation
-          : undefined;
-    const reply = (body: Record<string, unknown>) =>
-      void this.#fetch(this.#url, {
-        method: 'POST',
-        headers: this.#headers(session),
-        body: JSON.stringify({ jsonrpc: '2.0', id: message.id, ...body }),
-      }).catch(() => undefined);
-    if (!handler) return reply({ error: { code: -32601, message: `Method not found: ${String(message.method)}` } });
-    from(handler(message.params ?? {}))
-      .pipe(take(1))
-      .subscribe({
-        next: (result) => reply({ result }),
-        error: (error: unknown) =>
-          reply({ error: { code: -32603, message: error instanceof Error ? error.message : String(error) } }),
-      });
   }
 
   #notify(method: string, params: Record<string, unknown>): Promise<void> {
     const session = this.#session;
     if (!session) return Promise.resolve();
     return session
-      .then((opened) =>
-        this.#fetch(this.#url, {
-          method: 'POST',
-          headers: this.#headers(opened),
-          body: JSON.stringify({ jsonrpc: '2.0', method, params }),
-        }),
-      )
+      .then((opened) => this.#wire.post(opened, { jsonrpc: '2.0', method, params }))
       .then(
         () => undefined,
         () => undefined,
@@ -267,55 +198,10 @@ export class McpClient {
   }
 
   /** The session: opened once, by `initialize` and `notifications/initialized`. */
-  #connect(): Promise<{ id: string; version: string }> {
-    return (this.#session ??= this.#initialize().catch((error: unknown) => {
+  #connect(): Promise<SessionRef> {
+    return (this.#session ??= openSession(this.#wire, this.#options, this.#id()).catch((error: unknown) => {
       this.#session = undefined;
       throw error;
     }));
-  }
-
-  async #initialize(): Promise<{ id: string; version: string }> {
-    const capabilities: Record<string, unknown> = {};
-    if (this.#options.sampling) capabilities.sampling = {};
-    if (this.#options.elicitation) capabilities.elicitation = {};
-    const body = {
-      jsonrpc: '2.0',
-      id: this.#id(),
-      method: 'initialize',
-      params: {
-        protocolVersion: LATEST_VERSION,
-        capabilities,
-        clientInfo: this.#options.clientInfo ?? { name: 'rxrest', version: '1' },
-      },
-    };
-    let id = '';
-    const post = async (signal: AbortSignal) => {
-      const response = await this.#fetch(this.#url, {
-        method: 'POST',
-        headers: this.#headers(),
-        body: JSON.stringify(body),
-        signal,
-      });
-      id = response.headers.get('mcp-session-id') ?? '';
-      return response;
-    };
-    // Answered as JSON or as SSE, whichever the server chose; there is no session to resume in yet.
-    const answer = await new Promise<Message>((resolve, reject) =>
-      (mcpMessages(post, () => Promise.reject(new Error('initialize was cut off'))) as Observable<Message>)
-        .pipe(
-          filter((message) => message.id === body.id),
-          take(1),
-        )
-        .subscribe({ next: resolve, error: reject, complete: () => reject(new Error('initialize was not answered')) }),
-    );
-    if (answer.error) throw new McpClientError(answer.error.code, answer.error.message, answer.error.data);
-    const version = (answer.result as { protocolVersion?: string } | undefined)?.protocolVersion ?? LATEST_VERSION;
-    const session = { id, version };
-    await this.#fetch(this.#url, {
-      method: 'POST',
-      headers: this.#headers(session),
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-    });
-    return session;
   }
 }

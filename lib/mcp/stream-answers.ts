@@ -1,7 +1,8 @@
 /**
- * The answer of a POST that calls tools: each call's guard first (a refusal answers the whole POST with its HTTP
- * error, as for a resource method), then one SSE stream with every request's messages, through the framework's own
- * stream machinery (byte budget, backpressure, keep-alive, clean shutdown).
+ * The answer of a POST that calls tools (or whose client would rather have SSE): one SSE stream with every request's
+ * messages, kept in the store for resuming, through the framework's own stream machinery (byte budget, backpressure,
+ * keep-alive, clean shutdown) — or, when every response is ready at once with nothing before it and the client takes
+ * JSON as gladly, plain JSON.
  */
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
@@ -16,11 +17,13 @@ import { multi, type Multi } from '../streaming/multi';
 import type { SseEvent } from '../streaming/sse-event';
 import type { ResumableStream } from '../broadcast/resumable';
 import { openCallStream } from './call-streams';
+import { holdMessages } from './early-answers';
+import { prefersStream } from './transport-headers';
+import { answerResponses, SESSION_HEADER } from './transport-answers';
 import type { JsonRpcMessage, JsonRpcRequest } from './json-rpc';
 import type { McpServerRuntime } from './mcp-server-runtime';
 import { readsPrimingEvents } from './protocol-versions';
 import type { RequestScope } from './method-handler';
-import { SESSION_HEADER } from './transport-answers';
 
 /** How a server's streams go out. */
 export interface StreamAnswers {
@@ -112,12 +115,19 @@ export function answerOnStream(
         : from(runtime.answer(request, scope));
     }),
   );
-  return openCallStream(
-    session.id,
-    requests.map((request) => request.id),
-    messages,
-    { graceMs: answers.graceMs, retryMs: answers.retryMs, primes },
-  ).then(({ running, events }) =>
-    answerStream(ctx, answered(multi(events.pipe(takeUntil(cut))), running, primes), session.id, answers),
-  );
+  const held = holdMessages(messages);
+  return held.early.then((early) => {
+    // Answered at once, and the client takes JSON as gladly: no stream, nothing stored.
+    if (early && !prefersStream(ctx)) return answerResponses(ctx, early, session.id);
+    const ids = requests.map((request) => request.id);
+    const options = { graceMs: answers.graceMs, retryMs: answers.retryMs, primes };
+    return openCallStream(session.id, ids, held.rest, options).then(
+      ({ running, events }) =>
+        answerStream(ctx, answered(multi(events.pipe(takeUntil(cut))), running, primes), session.id, answers),
+      (error: unknown) => {
+        held.cancel();
+        throw error;
+      },
+    );
+  });
 }

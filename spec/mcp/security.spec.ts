@@ -12,7 +12,7 @@ import {
   Tool,
   type RestApp,
 } from '../../lib';
-import { initializeRequest, mcpPost, rpc, sseMessages } from '../support/mcp';
+import { initializeRequest, mcpPost, rpc } from '../support/mcp';
 
 const keys = apiKeys({
   keys: { 'alice-key': { name: 'alice', roles: ['admin'] }, 'bob-key': { name: 'bob', roles: [] } },
@@ -78,7 +78,7 @@ describe('security on an MCP server', () => {
     const answer = await mcpPost(app, request(1, 'tools/call', { name: 'whoami' }), session, {
       'x-api-key': 'alice-key',
     });
-    expect(sseMessages(await answer.text())[0]).toMatchObject({
+    expect(await rpc(answer)).toMatchObject({
       result: { content: [{ type: 'text', text: 'alice' }] },
     });
   });

@@ -9,15 +9,21 @@ class Greeter {
   hello(args: { name: string }): string {
     return `Hello, ${args.name}!`;
   }
+
+  @Tool({ description: 'Says hello, after a while', input: z.object({ name: z.string() }) })
+  async slowHello(args: { name: string }): Promise<string> {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return `Hello, ${args.name}!`;
+  }
 }
 
 const app = buildApp([Greeter]);
 const ping = (id: number | string = 1) => ({ jsonrpc: '2.0', id, method: 'ping' });
-const hello = (id = 1) => ({
+const hello = (id = 1, name = 'hello') => ({
   jsonrpc: '2.0',
   id,
   method: 'tools/call',
-  params: { name: 'hello', arguments: { name: 'Ada' } },
+  params: { name, arguments: { name: 'Ada' } },
 });
 
 describe('initialize', () => {
@@ -142,9 +148,22 @@ describe('POST answers', () => {
     expect(json.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
-  it('answers a tool call on an SSE stream: a priming event with an id, a retry and no data, then the result', async () => {
+  it('answers a call whose result is ready at once as JSON, to a client that takes JSON as gladly', async () => {
     const session = await openSession(app);
-    const response = await mcpPost(app, hello(7), session);
+    const response = await mcpPost(app, hello(6), session);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 6,
+      result: { content: [{ type: 'text', text: 'Hello, Ada!' }] },
+    });
+    const streamed = await mcpPost(app, hello(6), session, { accept: 'text/event-stream, application/json' });
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  });
+
+  it('answers a tool call that takes a while on an SSE stream: a priming event with an id, a retry and no data, then the result', async () => {
+    const session = await openSession(app);
+    const response = await mcpPost(app, hello(7, 'slowHello'), session);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(response.headers.get('mcp-session-id')).toBe(session);
     const events = sseEvents(await response.text());
@@ -161,7 +180,9 @@ describe('POST answers', () => {
 
   it('sends no priming event to a client of a version before 2025-11-25 (it would read its empty data as a message)', async () => {
     const session = await openSession(app, '2025-06-18');
-    const text = await (await mcpPost(app, hello(), session, { 'mcp-protocol-version': '2025-06-18' })).text();
+    const text = await (
+      await mcpPost(app, hello(1, 'slowHello'), session, { 'mcp-protocol-version': '2025-06-18' })
+    ).text();
     expect(sseEvents(text).every((event) => event.data !== '')).toBe(true);
     expect(sseMessages(text)).toEqual([
       { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Hello, Ada!' }] } },
