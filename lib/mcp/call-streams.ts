@@ -71,7 +71,7 @@ export function readEventId(lastEventId: string): StreamPosition | undefined {
 /** Why a stream ended without its responses, as the client is told. */
 const LOST: Readonly<Record<string, string>> = {
   error: 'The call was lost: the server running it stopped',
-  cancelled: 'The call was cancelled: nobody read its stream within the grace',
+  cancelled: 'The call was cancelled before it answered: nobody read it within the grace, or its server stopped',
 };
 
 /** The errors a stream that ended early answers its requests with (a client ignores those it already has). */

@@ -149,9 +149,12 @@ export class McpSession {
     return this.#ended.signal;
   }
 
-  /** Ends the session here: its running calls are cancelled, its streams end. */
-  end(): void {
-    for (const call of [...this.calls.values()]) call.cancel('session ended');
+  /**
+   * Ends the session here: its streams end, and its running calls are cancelled unless `keepCalls` (at shutdown the
+   * broadcast store ends them, as it ends every resumable stream, and their clients are told).
+   */
+  end(keepCalls = false): void {
+    if (!keepCalls) for (const call of [...this.calls.values()]) call.cancel('session ended');
     this.#ended.abort();
   }
 }

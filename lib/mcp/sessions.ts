@@ -65,9 +65,9 @@ export class Sessions {
     );
   }
 
-  /** Ends every session this instance holds, here only (at shutdown: the others go on serving them). */
+  /** Lets go of every session this instance holds, here only (at shutdown: the others go on serving them). */
   closeAll(): void {
-    for (const session of [...this.#open.values()]) this.#drop(session);
+    for (const session of [...this.#open.values()]) this.#drop(session, true);
     this.#stopSweeping();
   }
 
@@ -107,12 +107,12 @@ export class Sessions {
   }
 
   /** Forgets the session here and ends what it has here; false when it was not held. */
-  #drop(session: McpSession): boolean {
+  #drop(session: McpSession, keepCalls = false): boolean {
     if (this.#open.get(session.id) !== session) return false;
     this.#open.delete(session.id);
     this.#watching.get(session.id)?.unsubscribe();
     this.#watching.delete(session.id);
-    session.end();
+    session.end(keepCalls);
     if (this.#open.size === 0) this.#stopSweeping();
     return true;
   }

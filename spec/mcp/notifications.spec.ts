@@ -109,6 +109,25 @@ describe('progress', () => {
   });
 });
 
+describe('concurrent calls', () => {
+  it('runs calls of one session at once, each with its own progress and result', async () => {
+    const progress = new Map<number, number[]>();
+    const calls = [3, 5, 2, 4].map((n) =>
+      client.callTool({ name: 'countSlow', arguments: { n, delayMs: 15 } }, undefined, {
+        onprogress: (p) => progress.set(n, [...(progress.get(n) ?? []), p.progress]),
+      }),
+    );
+    const started = Date.now();
+    const results = await Promise.all(calls);
+    // Side by side: about as long as the longest, not the sum.
+    expect(Date.now() - started).toBeLessThan(14 * 15 + 400);
+    expect(results.map((result) => result.content)).toEqual(
+      [3, 5, 2, 4].map((n) => [{ type: 'text', text: `done ${n}` }]),
+    );
+    for (const n of [3, 5, 2, 4]) expect(progress.get(n)).toEqual(Array.from({ length: n }, (_, k) => k + 1));
+  });
+});
+
 describe('log messages', () => {
   it('sends those at or above the level the client set, before the result', async () => {
     const logs: LoggingMessageNotification['params'][] = [];

@@ -6,7 +6,7 @@ import { interval, map, Observable, endWith, take } from 'rxjs';
 import { z } from 'zod';
 import { McpServer, progressNotice, Tool, type McpNotice, type RunningServer } from '../../lib';
 import { buildApp } from '../support/app';
-import { MCP_HEADERS, openLiveSession, sendLive, sseMessages, Switchboard } from '../support/mcp';
+import { MCP_HEADERS, mcpPost, openLiveSession, openSession, sendLive, sseMessages, Switchboard } from '../support/mcp';
 import { until } from '../support/until';
 
 let running = 0;
@@ -144,9 +144,35 @@ describe('resuming by hand', () => {
     expect(sseMessages(resumed.text()).at(-1)).toEqual({
       jsonrpc: '2.0',
       id: 7,
-      error: { code: -32603, message: 'The call was cancelled: nobody read its stream within the grace' },
+      error: {
+        code: -32603,
+        message: 'The call was cancelled before it answered: nobody read it within the grace, or its server stopped',
+      },
     });
     // That answer is the end of the stream: a client resuming after it is told there is nothing more (204).
     expect((await resumeAt(session, resumed.events.at(-1)!.id!)).status).toBe(204);
+  });
+});
+
+describe('a shutdown', () => {
+  it('answers the calls it stops with an error, never with a silent end', async () => {
+    const app = buildApp([Counter]);
+    const session = await openSession(app);
+    const response = await mcpPost(
+      app,
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'count', arguments: { n: 1000, delayMs: 20 } } },
+      session,
+    );
+    const text = response.text();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await app.close();
+    expect(sseMessages(await text).at(-1)).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: {
+        code: -32603,
+        message: 'The call was cancelled before it answered: nobody read it within the grace, or its server stopped',
+      },
+    });
   });
 });

@@ -12,7 +12,9 @@ import {
   Tool,
   type RestApp,
 } from '../../lib';
-import { initializeRequest, mcpPost, rpc } from '../support/mcp';
+import { initializeRequest, MCP_HEADERS, mcpPost, openLiveSession, rpc, sendLive } from '../support/mcp';
+import { withServer } from '../support/app';
+import { until } from '../support/until';
 
 const keys = apiKeys({
   keys: { 'alice-key': { name: 'alice', roles: ['admin'] }, 'bob-key': { name: 'bob', roles: [] } },
@@ -123,5 +125,36 @@ describe('security on an MCP server', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect((await mcpPost(app, request(4, 'tools/call', { name: 'whoami' }), session, as)).status).toBe(200);
+  });
+});
+
+describe('stream caps', () => {
+  @McpServer('/capped')
+  @RateLimit({ streams: 1 })
+  class Capped {
+    @Tool({ description: 'Takes a while' })
+    async slow(): Promise<string> {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return 'slow';
+    }
+  }
+
+  it('holds a client to the streams @RateLimit allows it at once: 429 for one more', async () => {
+    const capped = RestApplication.build({ classes: [Capped], config: resolveConfig({}) });
+    await withServer(capped, async (server) => {
+      const url = `${server.url}/capped`;
+      const session = await openLiveSession(url);
+      const headers = { ...MCP_HEADERS, 'mcp-session-id': session };
+      const first = await sendLive(url, 'POST', headers, request(1, 'tools/call', { name: 'slow' }));
+      expect(first.status).toBe(200);
+      const second = await sendLive(url, 'POST', headers, request(2, 'tools/call', { name: 'slow' }));
+      expect(second.status).toBe(429);
+      await first.ended;
+      await until(async () => {
+        const third = await sendLive(url, 'POST', headers, request(3, 'tools/call', { name: 'slow' }));
+        await third.ended;
+        return third.status === 200 ? true : undefined;
+      }, 'the stream to be given back');
+    });
   });
 });
