@@ -2,6 +2,7 @@
  * The application's `@McpServer` classes as endpoints. The MCP code (and zod's JSON Schema writer) is loaded only when
  * a class declares a server.
  */
+import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import { MCP_SERVER } from '../decorators/mcp';
 import type { JsonMapper } from '../json/json-mapper';
@@ -26,6 +27,7 @@ export function compileMcpServers(
   mappers: MapperSet,
   json: JsonMapper,
   config: Config,
+  metrics: () => Registry | undefined,
 ): McpServers {
   const declared = units.filter((unit) => unit.meta.tags.has(MCP_SERVER));
   if (declared.length === 0) return NONE;
@@ -43,6 +45,7 @@ export function compileMcpServers(
       streams: context.streams,
       maxBodySize: context.body.maxBodySize,
       settings,
+      metrics,
       filters: (bindings) => ({
         request: requestSteps(applicable(context.filters.request, bindings)),
         response: responseSteps(applicable(context.filters.response, bindings)),

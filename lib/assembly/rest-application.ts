@@ -324,7 +324,8 @@ export const RestApplication = {
       .filter((unit) => unit.meta.tags.has(SOCKET_PATH))
       .map((unit) => compileSocketEndpoint(unit, { ...socketContext, mappers: mappersFor(mappers, unit.type) }))
       .filter((endpoint) => endpoint !== undefined);
-    const mcp = compileMcpServers(units, shared, mappers, bodies.json, config);
+    // The registry is made below, once the build stands; the servers ask for it per request.
+    const mcp = compileMcpServers(units, shared, mappers, bodies.json, config, () => metrics?.registry);
     const endpoints = [...restEndpoints, ...socketEndpoints, ...mcp.endpoints];
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);

@@ -18,6 +18,7 @@ import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { endpointHandler } from '../request/endpoint-handler';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
 import { securityStep } from '../security/security-stage';
+import { CallMetrics } from './call-metrics';
 import { compileCompletions } from './compile-completions';
 import { compilePrompts } from './compile-prompts';
 import { compileResources } from './compile-resources';
@@ -124,6 +125,7 @@ export function compileMcpServer(unit: Unit, context: McpBuildContext): Compiled
     declaration.instructions,
     catalogOf(unit, context),
     context.settings,
+    new CallMetrics(context.metrics),
   );
   const answers: StreamAnswers = {
     plan: {

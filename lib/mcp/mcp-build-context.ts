@@ -1,6 +1,7 @@
 /** What the build step hands an MCP server class: the application's settings and the parts it shares with endpoints. */
 import type { ProblemCollector } from '../errors/definition-error';
 import type { ExceptionMappers } from '../errors/exception-mappers';
+import type { Registry } from 'prom-client';
 import type { JsonMapper } from '../json/json-mapper';
 import type { Step } from '../pipeline/chain';
 import type { RateLimiters } from '../rate-limit/rate-limits';
@@ -20,6 +21,8 @@ export interface McpBuildContext {
   /** `framework.http.limits.max-body-size`. */
   readonly maxBodySize: number;
   readonly settings: McpSettings;
+  /** The application's Prometheus registry, when `framework.metrics.enabled` (asked per request: made after the build). */
+  readonly metrics: () => Registry | undefined;
   /** The application's request and response filters that apply to a class with these name bindings. */
   filters(bindings: ReadonlySet<string>): { readonly request: readonly Step[]; readonly response: readonly Step[] };
 }

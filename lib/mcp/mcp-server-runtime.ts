@@ -29,6 +29,7 @@ import { serverMethods, type ServerCatalog } from './server-methods';
 import { Sessions } from './sessions';
 import { callTool } from './tool-call';
 import { tracedAnswer, tracedCall } from './call-span';
+import type { CallMetrics } from './call-metrics';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -69,6 +70,7 @@ export class McpServerRuntime {
     readonly instructions: string | undefined,
     readonly catalog: ServerCatalog,
     readonly settings: McpSettings,
+    readonly metrics: CallMetrics,
   ) {
     this.#methods = serverMethods(catalog);
     this.sessions = new Sessions(settings.sessionTimeoutMs);
@@ -139,17 +141,22 @@ export class McpServerRuntime {
     scope: RequestScope,
     closeStream: () => void,
   ): Observable<JsonRpcMessage> {
-    return tracedCall(
-      scope.ctx,
+    return this.metrics.call(
       request,
-      scope.session,
-      callTool(tool, { request, session: scope.session, security: scope.security, closeStream }),
+      tracedCall(
+        scope.ctx,
+        request,
+        scope.session,
+        callTool(tool, { request, session: scope.session, security: scope.security, closeStream }),
+      ),
     );
   }
 
   /** The response to a request answered with one result. */
   answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
-    return tracedAnswer(scope.ctx, request, scope.session, () => this.#answer(request, scope));
+    return this.metrics.answer(request, () =>
+      tracedAnswer(scope.ctx, request, scope.session, () => this.#answer(request, scope)),
+    );
   }
 
   async #answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
