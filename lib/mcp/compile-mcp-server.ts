@@ -108,6 +108,24 @@ function catalogOf(unit: Unit, context: McpBuildContext): ServerCatalog {
   };
 }
 
+/** How the server's streams go out: the application's stream settings, the call grace and retry. */
+function streamAnswers(where: string, context: McpBuildContext): StreamAnswers {
+  return {
+    plan: {
+      defaults: {},
+      streaming: {
+        settings: context.streams,
+        elementType: undefined,
+        observables: true,
+        onError: (error: unknown) => log.error(`A stream of ${where} failed after its response was committed`, error),
+        endsOnExpiry: context.security?.endStreamsOnExpiry ?? false,
+      },
+    },
+    graceMs: context.settings.callGraceMs,
+    retryMs: context.settings.retryMs,
+  };
+}
+
 /** Compiles one server class; `undefined` when its path is wrong (the problem is recorded). */
 export function compileMcpServer(unit: Unit, context: McpBuildContext): CompiledMcpServer | undefined {
   const declaration = unit.meta.tags.get(MCP_SERVER)!;
@@ -127,20 +145,7 @@ export function compileMcpServer(unit: Unit, context: McpBuildContext): Compiled
     context.settings,
     new CallMetrics(context.metrics),
   );
-  const answers: StreamAnswers = {
-    plan: {
-      defaults: {},
-      streaming: {
-        settings: context.streams,
-        elementType: undefined,
-        observables: true,
-        onError: (error: unknown) => log.error(`A stream of ${where} failed after its response was committed`, error),
-        endsOnExpiry: context.security?.endStreamsOnExpiry ?? false,
-      },
-    },
-    graceMs: context.settings.callGraceMs,
-    retryMs: context.settings.retryMs,
-  };
+  const answers = streamAnswers(where, context);
   const filters = context.filters(new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []));
   const steps = (last: StageFn): Step[] => [...common, ...filters.request, last];
   const handlers = [

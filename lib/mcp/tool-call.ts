@@ -105,6 +105,17 @@ function checkedResult(tool: CompiledTool, value: unknown): CallToolResult {
   return errorResult(`The tool ${tool.name} returned a result that does not fit its output schema`);
 }
 
+/** The `McpCall` of a call: its notices and requests go out on the call's stream. */
+function handleOf(
+  scope: CallScope,
+  signal: AbortSignal,
+  notice: (notice: McpNotice) => void,
+  send: (message: JsonRpcMessage) => void,
+): McpCall {
+  const { request, session, closeStream } = scope;
+  return new McpCall(request.id, session.facts, signal, { notice, ask: asker(session, send), closeStream });
+}
+
 /** The messages of one call of `tool`: its notifications as they come, then its response; then it completes. */
 export function callTool(tool: CompiledTool, scope: CallScope): Observable<JsonRpcMessage> {
   return new Observable<JsonRpcMessage>((subscriber) => {
@@ -125,11 +136,7 @@ export function callTool(tool: CompiledTool, scope: CallScope): Observable<JsonR
       return finish(errorResult(`Invalid arguments for ${tool.name}: ${describeViolations(bound.violations)}`));
     const controller = new AbortController();
     const call = tool.method.takesCall
-      ? new McpCall(request.id, session.facts, controller.signal, {
-          notice: send,
-          ask: asker(session, (message) => subscriber.next(message)),
-          closeStream: scope.closeStream,
-        })
+      ? handleOf(scope, controller.signal, send, (message) => subscriber.next(message))
       : undefined;
     let output: Observable<unknown>;
     try {
