@@ -52,6 +52,7 @@ import { SOCKET_PATH } from '../decorators/websocket';
 import type { SocketServer } from '../websocket/socket-server';
 import { socketSettings } from '../websocket/socket-settings';
 import { upgradeOriginStep } from '../websocket/upgrade-origin';
+import { compileMcpServers } from './compile-mcp-servers';
 
 const log = logging.getLogger('rxrest.build');
 
@@ -356,7 +357,17 @@ export const RestApplication = {
       .filter((unit) => unit.meta.tags.has(SOCKET_PATH))
       .map((unit) => compileSocketEndpoint(unit, { ...socketContext, mappers: mappersFor(mappers, unit.type) }))
       .filter((endpoint) => endpoint !== undefined);
-    const endpoints = [...restEndpoints, ...socketEndpoints];
+    // The registry is made below, once the build stands; the servers ask for it per request.
+    const mcp = compileMcpServers(
+      units,
+      shared,
+      mappers,
+      bodies.json,
+      config,
+      () => metrics?.registry,
+      () => broadcast!.topics,
+    );
+    const endpoints = [...restEndpoints, ...socketEndpoints, ...mcp.endpoints];
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);
     checkPackages(
@@ -432,7 +443,7 @@ export const RestApplication = {
     log.debug(`Built ${summary.length} endpoints`);
     const held = {
       broadcast,
-      close: () => Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined),
+      close: () => (mcp.close(), Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined)),
     };
     return new RestApp(config, pipeline, summary, openApi.document, lifecycle, held, tls, metrics);
   },

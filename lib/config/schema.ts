@@ -425,6 +425,24 @@ export const frameworkSettings = {
     description:
       'A WebSocket with no message either way for this long is closed with 1001; 0 never closes an idle socket.',
   }),
+  'framework.mcp.allowed-hosts': setting(list, {
+    default: 'localhost,127.0.0.1,[::1]',
+    description:
+      'Host names (any port) an MCP request may be addressed to (Host) and sent from (Origin, when present); others answer 403, against DNS rebinding. * allows any.',
+  }),
+  'framework.mcp.session-timeout': setting(duration, {
+    default: '30m',
+    description: 'An MCP session with no request for this long is ended; its client then starts a new one.',
+  }),
+  'framework.mcp.call-grace': setting(duration, {
+    default: '30s',
+    description:
+      'How long an MCP tool call goes on once no client reads its stream, for the client to resume it with Last-Event-ID.',
+  }),
+  'framework.mcp.sse-retry': setting(duration, {
+    default: '1s',
+    description: 'The SSE retry an MCP call stream gives its client: how long it waits before resuming a cut stream.',
+  }),
   'framework.shutdown.timeout': setting(duration, {
     default: '10s',
     description: 'Time in-flight requests get to finish on shutdown.',
