@@ -9,6 +9,7 @@ import { APPLICATION_PATH } from '../decorators/resource';
 import { ProblemCollector } from '../errors/definition-error';
 import { checkFilterOrder } from '../execution/check-filter-order';
 import { WorkerLane } from '../execution/worker-lane';
+import { hostRules } from '../http/allowed-hosts';
 import { collectLinkTargets } from '../links/collect-link-targets';
 import { configureLogging, logging } from '../logging/logger';
 import { findClassMeta } from '../metadata/store';
@@ -177,6 +178,7 @@ export class RestApp {
       drainLimit: config.get('framework.http.limits.max-body-size'),
       tls: this.#tls,
       h2c: config.get('framework.http.h2c'),
+      hosts: hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url')),
       onClosed: () => this.close(),
       // From the first moment of a shutdown the readiness check answers DOWN, so load balancers stop sending traffic.
       onShutdown: () => {
@@ -283,9 +285,12 @@ export const RestApplication = {
     };
     const root = applicationPath(options, config);
     const resources = units.filter((u) => u.isResource);
+    const hosts = hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url'));
     const links = {
       registry: collectLinkTargets(resources, root, problems),
-      forwarding: config.get('framework.http.proxy.proxy-address-forwarding'),
+      // A configured public origin is the origin: forwarding headers cannot name another.
+      forwarding: config.get('framework.http.proxy.proxy-address-forwarding') && hosts?.public === undefined,
+      allowsHost: hosts?.allows,
     };
     const openStreams = new OpenStreams();
     const streams = { ...streamSettings(config), openStreams };
@@ -365,6 +370,7 @@ export const RestApplication = {
       (finish) => finish !== undefined,
     );
     const pipeline = new RequestPipeline({
+      hosts,
       first: corsParts?.before,
       finish:
         finishers.length === 0

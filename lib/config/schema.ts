@@ -2,11 +2,13 @@
 import {
   boolean,
   duration,
+  hostList,
   integer,
   list,
   listOf,
   logLevel,
   oneOf,
+  origin,
   processCount,
   readSetting,
   setting,
@@ -235,6 +237,16 @@ export const frameworkSettings = {
   'framework.http.proxy.proxy-address-forwarding': setting(boolean, {
     default: 'false',
     description: 'Trust Forwarded / X-Forwarded-* headers for the client address, scheme and host.',
+  }),
+  'framework.http.allowed-hosts': setting(hostList, {
+    default: '',
+    description:
+      'Host header values the server answers for (name, name:port, *.domain for names below it, * for any); another Host gets a 400 problem. Empty: any Host.',
+  }),
+  'framework.http.public-base-url': setting(origin, {
+    optional: true,
+    description:
+      'The origin clients reach the server at (https://api.example.com): absolute URLs (Location from UriInfo, Link headers, the request URL) use it instead of the Host or forwarding headers.',
   }),
   'framework.http.port': setting(integer(0, 65535), {
     default: '8080',

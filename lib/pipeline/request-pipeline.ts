@@ -16,6 +16,8 @@ import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
 import { takeoverOf } from './takeover';
 import { tracing } from '../tracing/tracing';
 import { traceRequest } from '../tracing/request-span';
+import type { HostRules } from '../http/allowed-hosts';
+import { hostedRequest } from './hosted-request';
 
 /**
  * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
@@ -25,6 +27,8 @@ export type UnroutedAnswer = (ctx: RequestContext) => Promise<RequestContext | u
 
 export interface PipelineParts {
   readonly router: Router<Endpoint>;
+  /** The hosts served and the public origin, for requests answered by `execute` (`listen()` checks its own). */
+  readonly hosts?: HostRules;
   /** Pre-matching filters, before routing (absent when there are none). */
   readonly preMatching?: StageFn;
   /** Global mappers, for errors raised before an endpoint is chosen (404, 405...). */
@@ -59,6 +63,12 @@ export class RequestPipeline {
 
   /** Answers `request` as a Web `Response` (`fetch`: in process, or under another server). */
   execute(request: Request, environment?: unknown): Response | Promise<Response> {
+    const { hosts } = this.#parts;
+    if (hosts) {
+      const hosted = hostedRequest(request, hosts);
+      if (hosted instanceof Response) return hosted;
+      request = hosted;
+    }
     return this.#run(new RequestContext(request, environment), this.#web);
   }
 

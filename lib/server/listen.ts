@@ -8,6 +8,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createSecureServer, createServer as createH2cServer } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { HostRules } from '../http/allowed-hosts';
 import { logging } from '../logging/logger';
 import { http2Connections, httpConnections, redirectServer, type Connections, type NodeServer } from './connections';
 import { nodeListener, type ServeNode } from './node-listener';
@@ -40,6 +41,8 @@ export interface ListenOptions {
   readonly tls?: TlsSettings;
   /** The plain port speaks cleartext HTTP/2 with prior knowledge (no HTTP/1.1 there). */
   readonly h2c?: boolean;
+  /** The hosts served and the public origin (`framework.http.allowed-hosts`, `.public-base-url`); absent: any Host, as sent. */
+  readonly hosts?: HostRules;
 }
 
 export type { NodeServer } from './connections';
@@ -89,7 +92,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   let tlsPort = 0;
   if (tls) {
     const credentials = tls.credentials();
-    const listener = nodeListener(serve, 'https', drainLimit);
+    const listener = nodeListener(serve, 'https', drainLimit, options.hosts);
     tlsServer = tls.http2
       ? createSecureServer({ ...credentials, allowHTTP1: true }, listener)
       : createHttpsServer(credentials, listener);
@@ -103,7 +106,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   }
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
-    const listener = nodeListener(serve, 'http', drainLimit);
+    const listener = nodeListener(serve, 'http', drainLimit, options.hosts);
     plainServer = options.h2c ? createH2cServer(listener) : createHttpServer(listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     plainServer.listen(options.port, options.host);
@@ -112,7 +115,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
       connections: options.h2c ? http2Connections(plainServer) : httpConnections(plainServer as Server),
     });
   } else if (tls.insecureRequests === 'redirect') {
-    plainServer = redirectServer(() => tlsPort).listen(options.port, options.host);
+    plainServer = redirectServer(() => tlsPort, options.hosts).listen(options.port, options.host);
     servers.push({ server: plainServer, connections: httpConnections(plainServer as Server) });
   }
   // Each server has begun listening already: wait for each, or its error.

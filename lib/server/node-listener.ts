@@ -5,11 +5,13 @@
  */
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
+import { PROBLEM_JSON, problemDetails, type ErrorCode } from '../errors/problem-details';
+import type { HostRules } from '../http/allowed-hosts';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
 import { logging } from '../logging/logger';
 import { RequestContext } from '../pipeline/request-context';
 import { declaredBody, makeAnswerable } from './answerable-request';
+import { hostOf, servedAs } from './request-host';
 
 const log = logging.getLogger('rxrest.server');
 
@@ -20,17 +22,6 @@ const DRAIN_BYTES = 64 * 1024 * 1024;
 /** Runs a request through the application and answers it on Node's response. */
 export type ServeNode = (ctx: RequestContext) => void | Promise<void>;
 
-/** The `Host` header from Node's raw list (reading `headers` would make Node build its header object); HTTP/2's `:authority`. */
-function hostOf(incoming: IncomingMessage | Http2ServerRequest): string {
-  if (!(incoming instanceof IncomingMessage)) return incoming.authority ?? 'localhost';
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') return raw[i + 1]!;
-  }
-  return 'localhost';
-}
-
 /** A failure no stage answered (or one in answering): 500 while the head is not out, else the answer cut short. */
 function fail(outgoing: ServerResponse | Http2ServerResponse, error: unknown): void {
   log.error('A request failed outside the pipeline', error);
@@ -39,9 +30,9 @@ function fail(outgoing: ServerResponse | Http2ServerResponse, error: unknown): v
   outgoing.end('Internal Server Error');
 }
 
-/** A request whose target or `Host` makes no URL: 400 problem JSON, as for a malformed path. */
-function refuse(outgoing: ServerResponse | Http2ServerResponse, detail: string): void {
-  const body = JSON.stringify(problemDetails('RXREST_MALFORMED_PATH', `The request target cannot be read: ${detail}`));
+/** A request whose target or `Host` makes no URL, or whose host is not served: 400 problem JSON. */
+export function refuse(outgoing: ServerResponse | Http2ServerResponse, code: ErrorCode, detail: string): void {
+  const body = JSON.stringify(problemDetails(code, detail));
   outgoing.writeHead(400, {
     'content-type': `${PROBLEM_JSON};charset=UTF-8`,
     'content-length': String(Buffer.byteLength(body)),
@@ -91,16 +82,25 @@ export function nodeListener(
   serve: ServeNode,
   scheme: 'http' | 'https',
   drainLimit: number,
+  hosts?: HostRules,
 ): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
   return (incoming, outgoing) => {
-    const host = hostOf(incoming);
+    let host = hostOf(incoming);
+    if (host === null) return refuse(outgoing, 'RXREST_INVALID_HOST', 'The request has more than one Host header');
     const target = incoming.url ?? '/';
     let url: string | undefined;
+    let served = scheme;
     try {
-      if (needsNormalizing(host, target)) url = requestUrl(scheme, host, target);
+      if (hosts === undefined) {
+        if (needsNormalizing(host, target)) url = requestUrl(scheme, host, target);
+      } else {
+        const as = servedAs(scheme, host, target, hosts);
+        if (!as) return refuse(outgoing, 'RXREST_INVALID_HOST', 'The request is for a host this server does not serve');
+        ({ scheme: served, host, url } = as);
+      }
     } catch (error) {
       if (!(error instanceof RequestTargetError)) throw error;
-      return refuse(outgoing, error.message);
+      return refuse(outgoing, 'RXREST_MALFORMED_PATH', `The request target cannot be read: ${error.message}`);
     }
     if (incoming instanceof IncomingMessage) {
       // Only a request with a body needs its answer guarded and its rest drained.
@@ -111,8 +111,8 @@ export function nodeListener(
       }
     } else if (incoming.method !== 'GET' && incoming.method !== 'HEAD') drainAfterAnswer(incoming, outgoing);
     try {
-      const served = serve(RequestContext.fromNode(incoming, outgoing, scheme, host, url));
-      if (served) served.catch((error: unknown) => fail(outgoing, error));
+      const answered = serve(RequestContext.fromNode(incoming, outgoing, served, host, url));
+      if (answered) answered.catch((error: unknown) => fail(outgoing, error));
     } catch (error) {
       fail(outgoing, error);
     }
