@@ -179,6 +179,7 @@ export class RestApp {
       tls: this.#tls,
       h2c: config.get('framework.http.h2c'),
       hosts: hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url')),
+      nosniff: config.get('framework.http.nosniff'),
       onClosed: () => this.close(),
       // From the first moment of a shutdown the readiness check answers DOWN, so load balancers stop sending traffic.
       onShutdown: () => {
@@ -385,6 +386,7 @@ export const RestApplication = {
       writers: bodies.writers([multipartWriter]),
       // With both switches off no response is ever compressed: the write stage then skips the decision.
       compression: compression.enabled || compression.legacyGzip ? compression : undefined,
+      nosniff: config.get('framework.http.nosniff'),
       // Built-in paths first, static files last; a resource at any of these paths wins over all of them.
       unrouted: [
         ...healthAnswers([...checks, ...broadcast.checks], config, lifecycle),

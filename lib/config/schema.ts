@@ -248,6 +248,11 @@ export const frameworkSettings = {
     description:
       'The origin clients reach the server at (https://api.example.com): absolute URLs (Location from UriInfo, Link headers, the request URL) use it instead of the Host or forwarding headers.',
   }),
+  'framework.http.nosniff': setting(boolean, {
+    default: 'true',
+    description:
+      'Send X-Content-Type-Options: nosniff on every answer, so that browsers never run a text or JSON body as a script or page.',
+  }),
   'framework.http.port': setting(integer(0, 65535), {
     default: '8080',
     description: 'Port to listen on; 0 picks a free one.',

@@ -6,14 +6,17 @@
 import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
 import type { HostRules } from '../http/allowed-hosts';
 
-/** `request` as it is served, or the 400 answer to it. */
-export function hostedRequest(request: Request, rules: HostRules): Request | Response {
+/** `request` as it is served, or the 400 answer to it (with `X-Content-Type-Options: nosniff` when `nosniff`). */
+export function hostedRequest(request: Request, rules: HostRules, nosniff: boolean): Request | Response {
   const url = new URL(request.url);
   if (rules.allows && !rules.allows(url.host)) {
     const problem = problemDetails('RXREST_INVALID_HOST', 'The request is for a host this server does not serve');
     return new Response(JSON.stringify(problem), {
       status: 400,
-      headers: { 'content-type': `${PROBLEM_JSON};charset=UTF-8` },
+      headers: {
+        'content-type': `${PROBLEM_JSON};charset=UTF-8`,
+        ...(nosniff ? { 'x-content-type-options': 'nosniff' } : {}),
+      },
     });
   }
   const origin = rules.public?.origin;

@@ -18,6 +18,7 @@ import { tracing } from '../tracing/tracing';
 import { traceRequest } from '../tracing/request-span';
 import type { HostRules } from '../http/allowed-hosts';
 import { hostedRequest } from './hosted-request';
+import { forbidSniffing, forbidSniffingOf } from './nosniff';
 
 /**
  * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
@@ -38,6 +39,8 @@ export interface PipelineParts {
   readonly writers: readonly EntityWriter[];
   /** Response compression; absent means never compress. */
   readonly compression?: CompressionSettings;
+  /** `X-Content-Type-Options: nosniff` on every answer (`framework.http.nosniff`). */
+  readonly nosniff?: boolean;
   /** What answers requests no resource matched (health, metrics, the OpenAPI document, static files), asked in order. */
   readonly unrouted?: readonly UnroutedAnswer[];
   /** Told of every answer once written, with `performance.now()` of the request's arrival (metrics); absent: nothing is timed. */
@@ -65,7 +68,7 @@ export class RequestPipeline {
   execute(request: Request, environment?: unknown): Response | Promise<Response> {
     const { hosts } = this.#parts;
     if (hosts) {
-      const hosted = hostedRequest(request, hosts);
+      const hosted = hostedRequest(request, hosts, this.#parts.nosniff ?? false);
       if (hosted instanceof Response) return hosted;
       request = hosted;
     }
@@ -190,14 +193,18 @@ export class RequestPipeline {
   }
 
   #write(ctx: RequestContext): OutgoingBody | Promise<OutgoingBody> {
-    const { writers, compression } = this.#parts;
+    const { writers, compression, nosniff } = this.#parts;
     // A stream or file that a filter, mapper or later stage replaced is released, never leaked.
     releaseUnwritten(ctx);
     try {
-      return writeBody(ctx, writers, compression);
+      if (nosniff) forbidSniffing(ctx.response!.headers);
+      const body = writeBody(ctx, writers, compression);
+      if (!nosniff) return body;
+      return body instanceof Promise ? body.then(forbidSniffingOf) : forbidSniffingOf(body);
     } catch (error) {
       ctx.response = defaultErrorResponse(error);
       ctx.response.entity = ctx.response.status === 500 ? ctx.response.entity : undefined;
+      if (nosniff) forbidSniffing(ctx.response.headers);
       releaseUnwritten(ctx);
       return writeBody(ctx, writers);
     }

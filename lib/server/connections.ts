@@ -6,7 +6,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import type { Http2SecureServer, Http2Server, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { HostRules } from '../http/allowed-hosts';
-import { refuse } from './node-listener';
+import { NOSNIFF, refuse } from './own-answers';
 import { hostOf } from './request-host';
 
 /** A Node server of any of the kinds `listen()` opens. */
@@ -63,17 +63,19 @@ export function http2Connections(server: NodeServer): Connections {
  * The plain port with TLS on and `insecure-requests=redirect`: every request is sent to the same path on HTTPS, on
  * the public origin when one is configured; a Host the server does not serve is refused rather than redirected to.
  */
-export function redirectServer(tlsPort: () => number, hosts?: HostRules): Server {
+export function redirectServer(tlsPort: () => number, hosts: HostRules | undefined, nosniff: boolean): Server {
   return createHttpServer((request, response) => {
     const sent = hostOf(request);
     if (sent === null || (hosts?.allows && !hosts.allows(sent)))
-      return refuse(response, 'RXREST_INVALID_HOST', 'The request is for a host this server does not serve');
+      return refuse(response, 'RXREST_INVALID_HOST', 'The request is for a host this server does not serve', nosniff);
     const host = sent.replace(/:\d+$/, '');
     const port = tlsPort();
     const origin =
       hosts?.public?.scheme === 'https' ? hosts.public.origin : `https://${host}${port === 443 ? '' : `:${port}`}`;
     const location = `${origin}${request.url ?? '/'}`;
     // 308 keeps the method and body: a POST is repeated as a POST.
-    response.writeHead(308, { location, 'content-length': 0 }).end();
+    response
+      .writeHead(308, nosniff ? { location, 'content-length': 0, ...NOSNIFF } : { location, 'content-length': 0 })
+      .end();
   });
 }

@@ -43,6 +43,8 @@ export interface ListenOptions {
   readonly h2c?: boolean;
   /** The hosts served and the public origin (`framework.http.allowed-hosts`, `.public-base-url`); absent: any Host, as sent. */
   readonly hosts?: HostRules;
+  /** `X-Content-Type-Options: nosniff` on the answers the servers write themselves (`framework.http.nosniff`). */
+  readonly nosniff?: boolean;
 }
 
 export type { NodeServer } from './connections';
@@ -85,14 +87,18 @@ export function urlOf(scheme: 'http' | 'https', host: string, port: number): str
 
 /** Starts the configured servers: the plain one unless TLS disables it, the TLS one when configured. */
 export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
-  const drainLimit = options.drainLimit ?? DEFAULT_DRAIN_LIMIT;
+  const own = {
+    drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT,
+    hosts: options.hosts,
+    nosniff: options.nosniff ?? true,
+  };
   const servers: { server: NodeServer; connections: Connections }[] = [];
   const { tls } = options;
   let tlsServer: NodeServer | undefined;
   let tlsPort = 0;
   if (tls) {
     const credentials = tls.credentials();
-    const listener = nodeListener(serve, 'https', drainLimit, options.hosts);
+    const listener = nodeListener(serve, 'https', own);
     tlsServer = tls.http2
       ? createSecureServer({ ...credentials, allowHTTP1: true }, listener)
       : createHttpsServer(credentials, listener);
@@ -106,7 +112,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   }
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
-    const listener = nodeListener(serve, 'http', drainLimit, options.hosts);
+    const listener = nodeListener(serve, 'http', own);
     plainServer = options.h2c ? createH2cServer(listener) : createHttpServer(listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     plainServer.listen(options.port, options.host);
@@ -115,7 +121,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
       connections: options.h2c ? http2Connections(plainServer) : httpConnections(plainServer as Server),
     });
   } else if (tls.insecureRequests === 'redirect') {
-    plainServer = redirectServer(() => tlsPort, options.hosts).listen(options.port, options.host);
+    plainServer = redirectServer(() => tlsPort, own.hosts, own.nosniff).listen(options.port, options.host);
     servers.push({ server: plainServer, connections: httpConnections(plainServer as Server) });
   }
   // Each server has begun listening already: wait for each, or its error.

@@ -5,12 +5,12 @@
  */
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { PROBLEM_JSON, problemDetails, type ErrorCode } from '../errors/problem-details';
 import type { HostRules } from '../http/allowed-hosts';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
 import { logging } from '../logging/logger';
 import { RequestContext } from '../pipeline/request-context';
 import { declaredBody, makeAnswerable } from './answerable-request';
+import { answerFailure, refuse } from './own-answers';
 import { hostOf, servedAs } from './request-host';
 
 const log = logging.getLogger('rxrest.server');
@@ -22,22 +22,20 @@ const DRAIN_BYTES = 64 * 1024 * 1024;
 /** Runs a request through the application and answers it on Node's response. */
 export type ServeNode = (ctx: RequestContext) => void | Promise<void>;
 
-/** A failure no stage answered (or one in answering): 500 while the head is not out, else the answer cut short. */
-function fail(outgoing: ServerResponse | Http2ServerResponse, error: unknown): void {
+/** A failure no stage answered (or one in answering): logged, then the 500 problem, or the answer cut short. */
+function fail(outgoing: ServerResponse | Http2ServerResponse, error: unknown, nosniff: boolean): void {
   log.error('A request failed outside the pipeline', error);
-  if (outgoing.headersSent) return void outgoing.destroy();
-  outgoing.writeHead(500, { 'content-type': 'text/plain;charset=UTF-8' });
-  outgoing.end('Internal Server Error');
+  answerFailure(outgoing, nosniff);
 }
 
-/** A request whose target or `Host` makes no URL, or whose host is not served: 400 problem JSON. */
-export function refuse(outgoing: ServerResponse | Http2ServerResponse, code: ErrorCode, detail: string): void {
-  const body = JSON.stringify(problemDetails(code, detail));
-  outgoing.writeHead(400, {
-    'content-type': `${PROBLEM_JSON};charset=UTF-8`,
-    'content-length': String(Buffer.byteLength(body)),
-  });
-  outgoing.end(body);
+/** What the listener is told besides the application: see {@link nodeListener}. */
+export interface ListenerOptions {
+  /** The most bytes of a body left unread that are still read (and discarded) to keep an HTTP/1.1 connection. */
+  readonly drainLimit: number;
+  /** The hosts served and the public origin; absent: any Host, as sent. */
+  readonly hosts?: HostRules;
+  /** `X-Content-Type-Options: nosniff` on the answers the listener writes itself. */
+  readonly nosniff: boolean;
 }
 
 /**
@@ -74,19 +72,17 @@ function drainAfterAnswer(
   });
 }
 
-/**
- * The listener of `listen()`'s servers, for HTTP/1.1 requests and HTTP/2 streams alike; `drainLimit` is the most
- * bytes of a body left unread that are still read (and discarded) to keep an HTTP/1.1 connection.
- */
+/** The listener of `listen()`'s servers, for HTTP/1.1 requests and HTTP/2 streams alike. */
 export function nodeListener(
   serve: ServeNode,
   scheme: 'http' | 'https',
-  drainLimit: number,
-  hosts?: HostRules,
+  options: ListenerOptions,
 ): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
+  const { drainLimit, hosts, nosniff } = options;
   return (incoming, outgoing) => {
     let host = hostOf(incoming);
-    if (host === null) return refuse(outgoing, 'RXREST_INVALID_HOST', 'The request has more than one Host header');
+    if (host === null)
+      return refuse(outgoing, 'RXREST_INVALID_HOST', 'The request has more than one Host header', nosniff);
     const target = incoming.url ?? '/';
     let url: string | undefined;
     let served = scheme;
@@ -95,12 +91,18 @@ export function nodeListener(
         if (needsNormalizing(host, target)) url = requestUrl(scheme, host, target);
       } else {
         const as = servedAs(scheme, host, target, hosts);
-        if (!as) return refuse(outgoing, 'RXREST_INVALID_HOST', 'The request is for a host this server does not serve');
+        if (!as)
+          return refuse(
+            outgoing,
+            'RXREST_INVALID_HOST',
+            'The request is for a host this server does not serve',
+            nosniff,
+          );
         ({ scheme: served, host, url } = as);
       }
     } catch (error) {
       if (!(error instanceof RequestTargetError)) throw error;
-      return refuse(outgoing, 'RXREST_MALFORMED_PATH', `The request target cannot be read: ${error.message}`);
+      return refuse(outgoing, 'RXREST_MALFORMED_PATH', `The request target cannot be read: ${error.message}`, nosniff);
     }
     if (incoming instanceof IncomingMessage) {
       // Only a request with a body needs its answer guarded and its rest drained.
@@ -112,9 +114,9 @@ export function nodeListener(
     } else if (incoming.method !== 'GET' && incoming.method !== 'HEAD') drainAfterAnswer(incoming, outgoing);
     try {
       const answered = serve(RequestContext.fromNode(incoming, outgoing, served, host, url));
-      if (answered) answered.catch((error: unknown) => fail(outgoing, error));
+      if (answered) answered.catch((error: unknown) => fail(outgoing, error, nosniff));
     } catch (error) {
-      fail(outgoing, error);
+      fail(outgoing, error, nosniff);
     }
   };
 }
