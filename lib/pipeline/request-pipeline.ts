@@ -1,4 +1,5 @@
 /** Runs one request through the application's pipeline: answered as a Web `Response`, or onto Node's response. */
+import { ServerResponse } from 'node:http';
 import { Observable } from 'rxjs/internal/Observable';
 import type { EntityWriter } from '../body/entity-writers';
 import type { CompressionSettings } from '../compression/compression-settings';
@@ -11,7 +12,8 @@ import { recover, defaultErrorResponse } from './map-errors';
 import { RequestContext } from './request-context';
 import { isRouteNotFound, selectEndpoint } from './select-endpoint';
 import { releaseUnwritten } from '../streaming/started-bodies';
-import { sendOnNode, toWebResponse, writeBody, type OutgoingBody } from './write-response';
+import { resetUnsentHead, sendOnNode, toWebResponse, writeBody, type OutgoingBody } from './write-response';
+import { replaceUnsendable, unsendableHeader } from './unsendable-head';
 import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
 import { takeoverOf } from './takeover';
 import { tracing } from '../tracing/tracing';
@@ -163,12 +165,18 @@ export class RequestPipeline {
   /** The answer as a Web `Response`; clean-ups (uploaded files, temporary bodies) run once it has been sent. */
   readonly #web = (ctx: RequestContext, started: number): Response | Promise<Response> => {
     const written = this.#write(ctx);
-    if (written instanceof Promise)
-      return written.then((body) => this.#sentWeb(ctx, toWebResponse(ctx, body), started));
-    return this.#sentWeb(ctx, toWebResponse(ctx, written), started);
+    if (written instanceof Promise) return written.then((body) => this.#sentWeb(ctx, body, started));
+    return this.#sentWeb(ctx, written, started);
   };
 
-  #sentWeb(ctx: RequestContext, response: Response, started: number): Response {
+  #sentWeb(ctx: RequestContext, body: OutgoingBody, started: number): Response | Promise<Response> {
+    let response: Response;
+    try {
+      response = toWebResponse(ctx, body);
+    } catch (error) {
+      if (!replaceUnsendable(ctx, body)) throw error;
+      return this.#web(ctx, started);
+    }
     // A body written straight to the Node response answers with a marker: the status is the context's.
     this.#parts.observe?.(ctx, ctx.response?.status ?? response.status, started);
     return completeWhenSent(ctx, response);
@@ -185,9 +193,18 @@ export class RequestPipeline {
     return this.#sentNode(ctx, written, started);
   };
 
-  #sentNode(ctx: RequestContext, body: OutgoingBody, started: number): void {
+  #sentNode(ctx: RequestContext, body: OutgoingBody, started: number): void | Promise<void> {
     const outgoing = ctx.exchange!.outgoing;
-    sendOnNode(ctx, body, outgoing);
+    try {
+      // Node checks the head of an HTTP/1.1 answer itself (and throws); HTTP/2 would send CR and LF on.
+      if (!(outgoing instanceof ServerResponse) && unsendableHeader(ctx.response!.headers) !== undefined)
+        throw new Error('A response header cannot be sent');
+      sendOnNode(ctx, body, outgoing);
+    } catch (error) {
+      if (outgoing.headersSent || !replaceUnsendable(ctx, body)) throw error;
+      resetUnsentHead(outgoing);
+      return this.#node(ctx, started);
+    }
     this.#parts.observe?.(ctx, ctx.response!.status, started);
     completeWhenNodeSent(ctx, outgoing);
   }

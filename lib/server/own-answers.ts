@@ -2,9 +2,10 @@
  * The few answers `listen()`'s servers write themselves, outside the pipeline: a request refused before it has a
  * context (a target or Host that makes no URL, a host not served), and a failure no stage answered.
  */
-import { ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
 import { PROBLEM_JSON, problemDetails, type ErrorCode } from '../errors/problem-details';
+import { resetUnsentHead } from '../pipeline/write-response';
 
 type Outgoing = ServerResponse | Http2ServerResponse;
 
@@ -35,8 +36,6 @@ export function refuse(outgoing: Outgoing, code: ErrorCode, detail: string, nosn
  */
 export function answerFailure(outgoing: Outgoing, nosniff: boolean): void {
   if (outgoing.headersSent) return void outgoing.destroy();
-  for (const name of outgoing.getHeaderNames()) outgoing.removeHeader(name);
-  // Node keeps the reason phrase of the head it could not write (`500 Found` after a 302).
-  if (outgoing instanceof ServerResponse) outgoing.statusMessage = 'Internal Server Error';
+  resetUnsentHead(outgoing);
   answerProblem(outgoing, 'RXREST_INTERNAL_ERROR', 'An unexpected error occurred.', nosniff);
 }
