@@ -173,6 +173,7 @@ export class RestApp {
       requestTimeout: config.get('framework.http.request-timeout'),
       headersTimeout: config.get('framework.http.headers-timeout'),
       keepAliveTimeout: config.get('framework.http.keep-alive-timeout'),
+      bodyIdleTimeout: config.get('framework.http.body-idle-timeout'),
       shutdownTimeout: config.get('framework.shutdown.timeout'),
       handleSignals: options.handleSignals,
       drainLimit: config.get('framework.http.limits.max-body-size'),

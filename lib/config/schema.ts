@@ -326,6 +326,11 @@ export const frameworkSettings = {
     default: '60s',
     description: 'Time allowed to receive the request headers.',
   }),
+  'framework.http.body-idle-timeout': setting(duration, {
+    default: '30s',
+    description:
+      'A request body no byte of arrives for this long (while its reader waits) ends the request with 408, removing what a multipart upload wrote; 0 disables.',
+  }),
   'framework.http.keep-alive-timeout': setting(duration, {
     default: '5s',
     description: 'Idle time before a keep-alive connection is closed.',

@@ -37,6 +37,7 @@ export const ErrorCodes = {
   RXREST_INVALID_PARAMETER: { status: 400, title: 'Bad Request' },
   RXREST_PARAMETER_NOT_FOUND: { status: 404, title: 'Not Found' },
   RXREST_BODY_TOO_LARGE: { status: 413, title: 'Content Too Large' },
+  RXREST_BODY_TIMEOUT: { status: 408, title: 'Request Timeout' },
   RXREST_PART_TOO_LARGE: { status: 413, title: 'Content Too Large' },
   RXREST_MALFORMED_MULTIPART: { status: 400, title: 'Bad Request' },
   RXREST_PART_UNREADABLE: { status: 400, title: 'Bad Request' },

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { HostRules } from '../http/allowed-hosts';
 import { logging } from '../logging/logger';
 import { http2Connections, httpConnections, redirectServer, type Connections, type NodeServer } from './connections';
+import { IdleBodies } from './idle-bodies';
 import { nodeListener, type ServeNode } from './node-listener';
 import type { TlsSettings } from './tls-settings';
 import { upgradeListener } from './upgrade-listener';
@@ -45,6 +46,8 @@ export interface ListenOptions {
   readonly hosts?: HostRules;
   /** `X-Content-Type-Options: nosniff` on the answers the servers write themselves (`framework.http.nosniff`). */
   readonly nosniff?: boolean;
+  /** Milliseconds a request body may go without a byte before the request ends with 408 (0 or absent: no limit). */
+  readonly bodyIdleTimeout?: number;
 }
 
 export type { NodeServer } from './connections';
@@ -87,10 +90,12 @@ export function urlOf(scheme: 'http' | 'https', host: string, port: number): str
 
 /** Starts the configured servers: the plain one unless TLS disables it, the TLS one when configured. */
 export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
+  const idleBodies = options.bodyIdleTimeout ? new IdleBodies(options.bodyIdleTimeout) : undefined;
   const own = {
     drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT,
     hosts: options.hosts,
     nosniff: options.nosniff ?? true,
+    idleBodies,
   };
   const servers: { server: NodeServer; connections: Connections }[] = [];
   const { tls } = options;
@@ -171,6 +176,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
       ).then(() => {
         clearTimeout(timer);
         clearInterval(idle);
+        idleBodies?.close();
         process.off('SIGTERM', onSignal);
         process.off('SIGINT', onSignal);
         process.off('SIGHUP', reload);

@@ -10,6 +10,7 @@ import { needsNormalizing, requestUrl, RequestTargetError } from '../http/reques
 import { logging } from '../logging/logger';
 import { RequestContext } from '../pipeline/request-context';
 import { declaredBody, makeAnswerable } from './answerable-request';
+import type { IdleBodies } from './idle-bodies';
 import { answerFailure, refuse } from './own-answers';
 import { hostOf, servedAs } from './request-host';
 
@@ -36,6 +37,8 @@ export interface ListenerOptions {
   readonly hosts?: HostRules;
   /** `X-Content-Type-Options: nosniff` on the answers the listener writes itself. */
   readonly nosniff: boolean;
+  /** Watches bodies for a client that stops sending; absent: no idle timeout. */
+  readonly idleBodies?: IdleBodies;
 }
 
 /**
@@ -47,8 +50,10 @@ export interface ListenerOptions {
 function drainAfterAnswer(
   incoming: IncomingMessage | Http2ServerRequest,
   outgoing: ServerResponse | Http2ServerResponse,
+  idleBodies: IdleBodies | undefined,
 ): void {
   outgoing.once('finish', () => {
+    idleBodies?.release(incoming);
     if (incoming.readableEnded || incoming.destroyed) return;
     let read = 0;
     const stop = () => {
@@ -78,7 +83,7 @@ export function nodeListener(
   scheme: 'http' | 'https',
   options: ListenerOptions,
 ): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
-  const { drainLimit, hosts, nosniff } = options;
+  const { drainLimit, hosts, nosniff, idleBodies } = options;
   return (incoming, outgoing) => {
     let host = hostOf(incoming);
     if (host === null)
@@ -109,9 +114,13 @@ export function nodeListener(
       const body = declaredBody(incoming, drainLimit);
       if (body !== 'none') {
         makeAnswerable(incoming, outgoing as ServerResponse, body);
-        drainAfterAnswer(incoming, outgoing);
+        drainAfterAnswer(incoming, outgoing, idleBodies);
+        idleBodies?.watch(incoming, outgoing);
       }
-    } else if (incoming.method !== 'GET' && incoming.method !== 'HEAD') drainAfterAnswer(incoming, outgoing);
+    } else if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+      drainAfterAnswer(incoming, outgoing, idleBodies);
+      if (!incoming.stream.endAfterHeaders) idleBodies?.watch(incoming, outgoing);
+    }
     try {
       const answered = serve(RequestContext.fromNode(incoming, outgoing, served, host, url));
       if (answered) answered.catch((error: unknown) => fail(outgoing, error, nosniff));

@@ -1,0 +1,111 @@
+/**
+ * Request bodies still arriving, watched for a client that stops sending (`framework.http.body-idle-timeout`):
+ * one no byte of arrives for the timeout while nothing of it waits unread fails with a 408 problem, which whoever
+ * reads it answers (a multipart upload removes what it wrote), and its connection (HTTP/1.1) or stream (HTTP/2)
+ * ends after that answer. Node's own `requestTimeout` bounds the whole request only, so a stalled upload would keep
+ * its partial file for minutes. One timer sweeps every body a server watches: a request with a body costs an entry
+ * in a map until its answer is sent, not a timer of its own. Knows nothing of who reads a body or how.
+ */
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { constants, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import { httpProblem } from '../errors/http-problem';
+import { logging } from '../logging/logger';
+
+const log = logging.getLogger('rxrest.server');
+
+/** The longest time between two sweeps: a body is ended at most this long after its timeout. */
+const MAX_SWEEP_MS = 1000;
+
+interface Watched {
+  readonly incoming: IncomingMessage | Http2ServerRequest;
+  readonly outgoing: ServerResponse | Http2ServerResponse;
+  /** Bytes of the body (HTTP/2) or of the connection (HTTP/1.1) read at the last sweep that saw some arrive. */
+  read: number;
+  /** When bytes last arrived (or were waiting to be read). */
+  since: number;
+  /** HTTP/2: the bytes of the stream so far. */
+  received?: { bytes: number };
+}
+
+/** Bytes read so far: the connection's (one HTTP/1.1 body arrives on it at a time), or the HTTP/2 stream's. */
+function bytesRead(watched: Watched): number {
+  const { incoming, outgoing } = watched;
+  if (watched.received) return watched.received.bytes;
+  const socket = (incoming as IncomingMessage).socket ?? (outgoing as ServerResponse).socket;
+  return socket?.bytesRead ?? 0;
+}
+
+export class IdleBodies {
+  readonly #timeoutMs: number;
+  readonly #watched = new Map<IncomingMessage | Http2ServerRequest, Watched>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Watches the body of a request from now until it has arrived, or {@link release} (its answer is sent). */
+  watch(incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse): void {
+    const watched: Watched = { incoming, outgoing, read: 0, since: Date.now() };
+    if (!(incoming instanceof IncomingMessage)) {
+      // The compatibility layer reads the stream already: one more listener counts what it hands on.
+      const received = { bytes: 0 };
+      incoming.stream.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
+      watched.received = received;
+    }
+    watched.read = bytesRead(watched);
+    this.#watched.set(incoming, watched);
+    this.#timer ??= setInterval(this.#sweep, Math.min(MAX_SWEEP_MS, Math.max(10, this.#timeoutMs / 4))).unref();
+  }
+
+  /** Stops watching the body of `incoming`: its answer is sent, what is left of the body is drained or not. */
+  release(incoming: IncomingMessage | Http2ServerRequest): void {
+    this.#watched.delete(incoming);
+  }
+
+  /** Stops watching (the server closed). */
+  close(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#watched.clear();
+  }
+
+  readonly #sweep = (): void => {
+    const now = Date.now();
+    for (const watched of this.#watched.values()) {
+      const { incoming, outgoing } = watched;
+      if (incoming.complete || incoming.destroyed || outgoing.writableEnded) {
+        this.#watched.delete(incoming);
+        continue;
+      }
+      const read = bytesRead(watched);
+      // Bytes that arrived, or wait unread (the reader is slow, not the client): not idle.
+      if (read !== watched.read || incoming.readableLength > 0) {
+        watched.read = read;
+        watched.since = now;
+      } else if (now - watched.since >= this.#timeoutMs) {
+        this.#watched.delete(incoming);
+        this.#expire(watched);
+      }
+    }
+    if (this.#watched.size === 0) this.close();
+  };
+
+  #expire({ incoming, outgoing }: Watched): void {
+    const seconds = this.#timeoutMs / 1000;
+    log.debug(`No byte of the body of ${incoming.method} ${incoming.url} arrived for ${seconds} s: ended with 408`);
+    if (outgoing instanceof ServerResponse) {
+      // The answer says `Connection: close`, and the connection ends with it: the rest of the body never comes.
+      if (!outgoing.headersSent) outgoing.shouldKeepAlive = false;
+      else outgoing.once('finish', () => outgoing.socket?.destroySoon());
+    } else {
+      // The session carries other streams: only this one ends, without error, once its answer is out (RFC 9113 §8.1).
+      // (The stream's own `finish`: the compatibility response's comes only once the stream has closed.)
+      const { stream } = outgoing;
+      stream.once('finish', () => stream.close(constants.NGHTTP2_NO_ERROR));
+    }
+    incoming.destroy(
+      httpProblem('RXREST_BODY_TIMEOUT', `No byte of the request body arrived for ${seconds} s; the request ends`),
+    );
+  }
+}
