@@ -27,6 +27,25 @@ interface Watched {
   received?: { bytes: number };
 }
 
+/**
+ * Counts the bytes the HTTP/2 compatibility layer hands the request as they come. A `data` listener on the stream
+ * would set it flowing before the request's reader is there, and what it read would be lost to that reader.
+ */
+function countPushed(incoming: Http2ServerRequest): { bytes: number } {
+  const received = { bytes: 0 };
+  const push = incoming.push;
+  incoming.push = function (this: Http2ServerRequest, chunk: unknown, encoding?: BufferEncoding): boolean {
+    if (chunk instanceof Uint8Array) received.bytes += chunk.byteLength;
+    return push.call(this, chunk, encoding);
+  };
+  return received;
+}
+
+/** Bytes of the body that arrived but wait unread: in the request, or (HTTP/2) in its stream, not yet handed on. */
+function unread(incoming: IncomingMessage | Http2ServerRequest): number {
+  return incoming.readableLength + (incoming instanceof IncomingMessage ? 0 : (incoming.stream?.readableLength ?? 0));
+}
+
 /** Bytes read so far: the connection's (one HTTP/1.1 body arrives on it at a time), or the HTTP/2 stream's. */
 function bytesRead(watched: Watched): number {
   const { incoming, outgoing } = watched;
@@ -47,12 +66,7 @@ export class IdleBodies {
   /** Watches the body of a request from now until it has arrived, or {@link release} (its answer is sent). */
   watch(incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse): void {
     const watched: Watched = { incoming, outgoing, read: 0, since: Date.now() };
-    if (!(incoming instanceof IncomingMessage)) {
-      // The compatibility layer reads the stream already: one more listener counts what it hands on.
-      const received = { bytes: 0 };
-      incoming.stream.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
-      watched.received = received;
-    }
+    if (!(incoming instanceof IncomingMessage)) watched.received = countPushed(incoming);
     watched.read = bytesRead(watched);
     this.#watched.set(incoming, watched);
     this.#timer ??= setInterval(this.#sweep, Math.min(MAX_SWEEP_MS, Math.max(10, this.#timeoutMs / 4))).unref();
@@ -80,7 +94,7 @@ export class IdleBodies {
       }
       const read = bytesRead(watched);
       // Bytes that arrived, or wait unread (the reader is slow, not the client): not idle.
-      if (read !== watched.read || incoming.readableLength > 0) {
+      if (read !== watched.read || unread(incoming) > 0) {
         watched.read = read;
         watched.since = now;
       } else if (now - watched.since >= this.#timeoutMs) {

@@ -4,7 +4,17 @@
 import { readdirSync } from 'node:fs';
 import { connect as http2Connect } from 'node:http2';
 import { connect, type Socket } from 'node:net';
-import { Body, Consumes, FileUpload, POST, Path, RestForm, resolveConfig, type RunningServer } from '../../lib';
+import {
+  Body,
+  Consumes,
+  Context,
+  FileUpload,
+  POST,
+  Path,
+  RestForm,
+  resolveConfig,
+  type RunningServer,
+} from '../../lib';
 import { buildApp } from '../support/app';
 import { tempDir } from '../support/temp-dir';
 
@@ -22,6 +32,15 @@ class BodyResource {
   @Consumes('multipart/form-data')
   upload(@RestForm('file') file: FileUpload): number {
     return file.size;
+  }
+
+  /** Reads the body only after a while: every byte must still be there. */
+  @POST
+  @Path('late')
+  @Consumes('text/plain')
+  async late(@Context() request: Request): Promise<number> {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return (await request.arrayBuffer()).byteLength;
   }
 
   @POST
@@ -160,6 +179,29 @@ describe('framework.http.body-idle-timeout', () => {
         stream.end('{"name":"next"}');
       });
       expect(again).toBe(200);
+    } finally {
+      session.close();
+      await h2.close();
+    }
+  });
+
+  it('hands every byte of an HTTP/2 body to a reader that starts late (watching it takes nothing from it)', async () => {
+    const h2 = await buildApp([BodyResource], {
+      'framework.http.h2c': true,
+      'framework.http.body-idle-timeout': '300ms',
+    }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const session = http2Connect(h2.url);
+    try {
+      const length = await new Promise<string>((resolve, reject) => {
+        const stream = session.request({ ':method': 'POST', ':path': '/bodies/late', 'content-type': 'text/plain' });
+        let body = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (body += chunk));
+        stream.on('end', () => resolve(body));
+        stream.on('error', reject);
+        stream.end(Buffer.alloc(40_000, 97));
+      });
+      expect(length).toBe('40000');
     } finally {
       session.close();
       await h2.close();
