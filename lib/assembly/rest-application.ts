@@ -30,6 +30,7 @@ import { securitySettings } from '../security/security-stage';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { StaticFiles } from '../static/static-files';
 import { OpenStreams } from '../streaming/open-streams';
+import { streamAdmission } from '../streaming/stream-admission';
 import type { ApplicationMetrics } from '../metrics/application-metrics';
 import type { Registry } from 'prom-client';
 import { staticFilesAnswer } from '../static/serve-static';
@@ -174,6 +175,7 @@ export class RestApp {
       headersTimeout: config.get('framework.http.headers-timeout'),
       keepAliveTimeout: config.get('framework.http.keep-alive-timeout'),
       bodyIdleTimeout: config.get('framework.http.body-idle-timeout'),
+      maxConcurrentStreams: config.get('framework.http.limits.max-concurrent-streams'),
       shutdownTimeout: config.get('framework.shutdown.timeout'),
       handleSignals: options.handleSignals,
       drainLimit: config.get('framework.http.limits.max-body-size'),
@@ -299,6 +301,13 @@ export const RestApplication = {
     const lanes = laneSettings(config, options.application);
     const security = securitySettings(config, options.directory ?? process.cwd(), options.authentication);
     const rateLimits = new RateLimiters(rateLimitSettings(config));
+    const admission = streamAdmission(
+      {
+        maxStreams: config.get('framework.http.limits.max-streams'),
+        maxStreamsPerClient: config.get('framework.http.limits.max-streams-per-client'),
+      },
+      rateLimits.client,
+    );
     for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
     const shared = {
       applicationPath: root,
@@ -312,6 +321,7 @@ export const RestApplication = {
       lanes,
       security,
       rateLimits,
+      streamAdmission: admission,
     };
     const restEndpoints = resources.flatMap((unit) =>
       compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }),

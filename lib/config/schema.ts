@@ -152,6 +152,21 @@ export const frameworkSettings = {
     default: '20K',
     description: 'Largest header block of one multipart part.',
   }),
+  'framework.http.limits.max-streams': setting(integer(0), {
+    default: '10000',
+    description:
+      'Stream responses (SSE, NDJSON, JSON arrays, chunks) the process writes at once; past it a stream request gets a 503 problem with Retry-After. 0: no limit.',
+  }),
+  'framework.http.limits.max-streams-per-client': setting(integer(0), {
+    default: '1000',
+    description:
+      'Stream responses one client (its principal, else its address, as rate limits key it) holds open at once, over every endpoint; past it a 429 problem. 0: no limit.',
+  }),
+  'framework.http.limits.max-concurrent-streams': setting(integer(1, 2 ** 31 - 1), {
+    default: '100',
+    description:
+      'SETTINGS_MAX_CONCURRENT_STREAMS of HTTP/2 sessions: requests one connection may have open at once (RFC 9113 §6.5.2).',
+  }),
   'framework.http.body.uploads-directory': setting(text, {
     default: 'uploads',
     description: 'Directory uploaded files are written to, relative to the working directory.',

@@ -47,6 +47,8 @@ export const ErrorCodes = {
   RXREST_UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
   RXREST_FORBIDDEN: { status: 403, title: 'Forbidden' },
   RXREST_RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
+  RXREST_TOO_MANY_STREAMS: { status: 429, title: 'Too Many Requests' },
+  RXREST_STREAM_CAPACITY: { status: 503, title: 'Service Unavailable' },
   RXREST_UPGRADE_REQUIRED: { status: 426, title: 'Upgrade Required' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

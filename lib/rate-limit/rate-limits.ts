@@ -16,6 +16,7 @@ import { logging } from '../logging/logger';
 import type { StageFn } from '../pipeline/settle';
 import type { RequestContext } from '../pipeline/request-context';
 import { principalName } from '../security/security-context';
+import { StreamCounts } from '../streaming/stream-counts';
 
 const log = logging.getLogger('rxrest.limits');
 
@@ -150,18 +151,10 @@ export class RateLimiters {
     const limiter = requests > 0 ? () => (made ??= this.#limiter(where, requests, windowSeconds)) : undefined;
     const requestPolicy = policyOf('requests', requests, windowSeconds);
     const streamPolicy = policyOf('streams', maxStreams);
-    const open = new Map<string, number>();
+    const open = new StreamCounts();
     const holdStream = (ctx: RequestContext, client: string): RequestContext => {
-      if (maxStreams <= 0) return ctx;
-      const held = open.get(client) ?? 0;
-      if (held >= maxStreams)
+      if (maxStreams > 0 && !open.hold(ctx, client, maxStreams))
         throw tooMany(headersOf(streamPolicy, 0, 1), 1, `At most ${maxStreams} open streams per client`);
-      open.set(client, held + 1);
-      ctx.onComplete(() => {
-        const now = (open.get(client) ?? 1) - 1;
-        if (now > 0) open.set(client, now);
-        else open.delete(client);
-      });
       return ctx;
     };
     return (ctx) => {
@@ -191,6 +184,9 @@ export class RateLimiters {
       );
     };
   }
+
+  /** Who a request counts against, as every limit of the application counts it (the stream caps too). */
+  readonly client = (ctx: RequestContext): string => clientOf(ctx, this.#settings.trustForwarded);
 
   /** Adds the `RateLimit` headers of an admitted request to its answer. */
   readonly finish = (ctx: RequestContext): void => {

@@ -17,6 +17,8 @@ import type { TlsSettings } from './tls-settings';
 import { upgradeListener } from './upgrade-listener';
 
 const DEFAULT_DRAIN_LIMIT = 10 * 1024 * 1024;
+/** RFC 9113 §6.5.2 recommends at least 100; browsers, nginx and Go use 100 to 250. */
+const DEFAULT_MAX_CONCURRENT_STREAMS = 100;
 
 const log = logging.getLogger('rxrest.server');
 
@@ -48,6 +50,8 @@ export interface ListenOptions {
   readonly nosniff?: boolean;
   /** Milliseconds a request body may go without a byte before the request ends with 408 (0 or absent: no limit). */
   readonly bodyIdleTimeout?: number;
+  /** SETTINGS_MAX_CONCURRENT_STREAMS of HTTP/2 sessions (default 100). */
+  readonly maxConcurrentStreams?: number;
 }
 
 export type { NodeServer } from './connections';
@@ -98,6 +102,8 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     idleBodies,
   };
   const servers: { server: NodeServer; connections: Connections }[] = [];
+  // Every session is told how many streams it may open at once; nghttp2 refuses those past it.
+  const http2Settings = { maxConcurrentStreams: options.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS };
   const { tls } = options;
   let tlsServer: NodeServer | undefined;
   let tlsPort = 0;
@@ -105,7 +111,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     const credentials = tls.credentials();
     const listener = nodeListener(serve, 'https', own);
     tlsServer = tls.http2
-      ? createSecureServer({ ...credentials, allowHTTP1: true }, listener)
+      ? createSecureServer({ ...credentials, allowHTTP1: true, settings: http2Settings }, listener)
       : createHttpsServer(credentials, listener);
     // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
     tlsServer.on('upgrade', upgradeListener(listener));
@@ -118,7 +124,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
     const listener = nodeListener(serve, 'http', own);
-    plainServer = options.h2c ? createH2cServer(listener) : createHttpServer(listener);
+    plainServer = options.h2c ? createH2cServer({ settings: http2Settings }, listener) : createHttpServer(listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     plainServer.listen(options.port, options.host);
     servers.push({
