@@ -10,7 +10,7 @@ import { needsNormalizing, requestUrl, RequestTargetError } from '../http/reques
 import { logging } from '../logging/logger';
 import { RequestContext } from '../pipeline/request-context';
 import { declaredBody, makeAnswerable } from './answerable-request';
-import type { IdleBodies } from './idle-bodies';
+import type { IdleBodies, Watched } from './idle-bodies';
 import { answerFailure, refuse } from './own-answers';
 import { hostOf, servedAs } from './request-host';
 
@@ -50,10 +50,11 @@ export interface ListenerOptions {
 function drainAfterAnswer(
   incoming: IncomingMessage | Http2ServerRequest,
   outgoing: ServerResponse | Http2ServerResponse,
-  idleBodies: IdleBodies | undefined,
+  idleBodies?: IdleBodies,
+  watched?: Watched,
 ): void {
   outgoing.once('finish', () => {
-    idleBodies?.release(incoming);
+    if (watched) idleBodies!.release(watched);
     if (incoming.readableEnded || incoming.destroyed) return;
     let read = 0;
     const stop = () => {
@@ -77,6 +78,27 @@ function drainAfterAnswer(
   });
 }
 
+/**
+ * Only a request with a body needs its answer guarded (HTTP/1.1), its rest drained after the answer, and its
+ * arrival watched for a client that stops sending.
+ */
+function guardBody(
+  incoming: IncomingMessage | Http2ServerRequest,
+  outgoing: ServerResponse | Http2ServerResponse,
+  drainLimit: number,
+  idleBodies: IdleBodies | undefined,
+): void {
+  if (incoming instanceof IncomingMessage) {
+    const body = declaredBody(incoming, drainLimit);
+    if (body === 'none') return;
+    makeAnswerable(incoming, outgoing as ServerResponse, body);
+  } else if (incoming.method === 'GET' || incoming.method === 'HEAD') return;
+  // An HTTP/2 request whose headers ended its stream has no body to wait for.
+  const waits = incoming instanceof IncomingMessage || !incoming.stream.endAfterHeaders;
+  const watched = waits ? idleBodies?.watch(incoming, outgoing) : undefined;
+  drainAfterAnswer(incoming, outgoing, watched && idleBodies, watched);
+}
+
 /** The listener of `listen()`'s servers, for HTTP/1.1 requests and HTTP/2 streams alike. */
 export function nodeListener(
   serve: ServeNode,
@@ -84,6 +106,7 @@ export function nodeListener(
   options: ListenerOptions,
 ): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
   const { drainLimit, hosts, nosniff, idleBodies } = options;
+  const hostRefused = 'The request is for a host this server does not serve';
   return (incoming, outgoing) => {
     let host = hostOf(incoming);
     if (host === null)
@@ -96,31 +119,14 @@ export function nodeListener(
         if (needsNormalizing(host, target)) url = requestUrl(scheme, host, target);
       } else {
         const as = servedAs(scheme, host, target, hosts);
-        if (!as)
-          return refuse(
-            outgoing,
-            'RXREST_INVALID_HOST',
-            'The request is for a host this server does not serve',
-            nosniff,
-          );
+        if (!as) return refuse(outgoing, 'RXREST_INVALID_HOST', hostRefused, nosniff);
         ({ scheme: served, host, url } = as);
       }
     } catch (error) {
       if (!(error instanceof RequestTargetError)) throw error;
       return refuse(outgoing, 'RXREST_MALFORMED_PATH', `The request target cannot be read: ${error.message}`, nosniff);
     }
-    if (incoming instanceof IncomingMessage) {
-      // Only a request with a body needs its answer guarded and its rest drained.
-      const body = declaredBody(incoming, drainLimit);
-      if (body !== 'none') {
-        makeAnswerable(incoming, outgoing as ServerResponse, body);
-        drainAfterAnswer(incoming, outgoing, idleBodies);
-        idleBodies?.watch(incoming, outgoing);
-      }
-    } else if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
-      drainAfterAnswer(incoming, outgoing, idleBodies);
-      if (!incoming.stream.endAfterHeaders) idleBodies?.watch(incoming, outgoing);
-    }
+    guardBody(incoming, outgoing, drainLimit, idleBodies);
     try {
       const answered = serve(RequestContext.fromNode(incoming, outgoing, served, host, url));
       if (answered) answered.catch((error: unknown) => fail(outgoing, error, nosniff));
