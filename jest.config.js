@@ -11,7 +11,7 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   testTimeout: 20000,
-  // Fails the run when a spec leaves an rxrest-* folder in the OS temp directory.
+  // Fails the run when a spec leaves an rxrest-* folder, or a browser an org.chromium.Chromium.* one, in the OS temp directory.
   globalSetup: '<rootDir>/spec/support/global-setup.ts',
   globalTeardown: '<rootDir>/spec/support/global-teardown.ts',
 };

@@ -2,6 +2,7 @@
 import { readDesignType } from '../metadata/reflect-shim';
 import { readParameterNames } from '../metadata/param-names';
 import { Tags, type MethodMeta, type ParamMeta } from '../metadata/store';
+import { PART_TYPE } from '../decorators/multipart';
 import { DEFAULT_VALUE, PARAM_OPTIONS } from '../decorators/params';
 import type { ParamFact } from '../openapi/endpoint-facts';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
@@ -99,6 +100,7 @@ export function compileArguments(
       required: options?.required,
       defaultValue: meta.tags.get(DEFAULT_VALUE),
       stream,
+      partType: meta.tags.get(PART_TYPE),
     });
     const reader = problems.attempt(where, () =>
       compileArgument({ meta, name, designType: types[i], settings, template }),

@@ -153,6 +153,9 @@ export function compileEndpoint(
     status: defaults.status,
     methodTags: method.tags,
     classTags: unit.meta.tags,
+    access: rule,
+    rateLimited: limit !== undefined,
+    errorAnswers: context.mappers.documented,
   };
   const invoke = invokeStage(unit, method, context.interceptors, {
     defaults,

@@ -4,6 +4,7 @@ import { from } from 'rxjs/internal/observable/from';
 import type { Observable } from 'rxjs';
 import { UNWRAP_EXCEPTION, type UnwrapRule } from '../decorators/exceptions';
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
+import { OPENAPI_RESPONSES } from '../decorators/openapi';
 import { DEFAULT_PRIORITY, EXCEPTION_MAPPER, PRIORITY, PROVIDER } from '../decorators/providers';
 import { ExceptionMappers, mapperTable, type CompiledMapper } from '../errors/exception-mappers';
 import { readDesignType } from '../metadata/reflect-shim';
@@ -54,7 +55,8 @@ function methodMappers(unit: Unit, problems: ProblemCollector, interceptors: Int
       map = (error, ctx) => wrap([error], () => defer(() => toObservable(plain(error, ctx))));
     }
     const priority = declared.priority ?? method.tags.get(PRIORITY) ?? DEFAULT_PRIORITY;
-    for (const type of types) mappers.push({ type, priority, name: where, map });
+    const documented = method.tags.get(OPENAPI_RESPONSES);
+    for (const type of types) mappers.push({ type, priority, name: where, map, documented });
   }
   return mappers;
 }
@@ -80,7 +82,9 @@ function providerMapper(unit: Unit, problems: ProblemCollector): CompiledMapper 
     return undefined;
   }
   const priority = options.priority ?? unit.meta.tags.get(PRIORITY) ?? DEFAULT_PRIORITY;
-  return { type, priority, name: unit.type.name, map: (error) => toResponse.call(unit.instance, error) };
+  const documented =
+    unit.meta.tags.get(OPENAPI_RESPONSES) ?? unit.meta.methods.get('toResponse')?.tags.get(OPENAPI_RESPONSES);
+  return { type, priority, name: unit.type.name, map: (error) => toResponse.call(unit.instance, error), documented };
 }
 
 /** Every `@UnwrapException` rule declared on any decorated class (wrappers need not be listed in the application). */

@@ -14,7 +14,7 @@ import { readParameterNames } from '../metadata/param-names';
 import { readDesignType } from '../metadata/reflect-shim';
 import { Tags, type MethodMeta } from '../metadata/store';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
-import { compileStage, type Step } from '../pipeline/chain';
+import { compileStage, type StageFn, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
 import type { EndpointInfo } from '../pipeline/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
@@ -34,7 +34,11 @@ import type { Unit } from './discover';
 export interface SocketContext extends EndpointContext {
   /** The application's socket server (made with its first socket endpoint). */
   readonly sockets: () => SocketServer;
+  /** Refuses an upgrade from an origin that may not open sockets (cross-site hijacking), before anything else runs. */
+  readonly upgradeOrigin?: StageFn;
   readonly json: JsonMapper;
+  /** Runs a callback as the application's (what it calls of the application's broadcast topics means them). */
+  readonly within: <R>(work: () => R) => R;
 }
 
 /** One callback method: readers of its arguments, and the slot of its message (or error) parameter. */
@@ -95,7 +99,7 @@ function compileCallback(
     call(ctx, message) {
       const args = new Array<unknown>(readers.length);
       for (let i = 0; i < readers.length; i++) args[i] = i === at ? message : readers[i]?.(ctx);
-      return fn.apply(instance, args);
+      return context.within(() => fn.apply(instance, args));
     },
   };
 }
@@ -156,7 +160,7 @@ export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpo
   };
   const rule = unit.meta.tags.get(ACCESS_RULE);
   checkAccessRule(rule, context, where);
-  const steps: Step[] = [];
+  const steps: Step[] = context.upgradeOrigin ? [context.upgradeOrigin] : [];
   const security = securityStep(rule, context.security);
   if (security) steps.push(security);
   const limit = problems.attempt(where, () => context.rateLimits?.step(unit.meta.tags.get(RATE_LIMIT), where, true));

@@ -27,18 +27,21 @@ export function isInstalled(name: string): boolean {
 /** The optional packages the configuration asks for, beside what the build found (`declared`). */
 export function packagesNeeded(
   config: Config,
-  declared: { readonly socketEndpoints: boolean; readonly rateLimits: boolean; readonly jwt: boolean },
+  declared: {
+    readonly socketEndpoints: boolean;
+    readonly rateLimits: boolean;
+    readonly jwt: boolean;
+    /** Refused credentials are counted (an authentication mechanism, and a failed-authentications budget). */
+    readonly countsRefusals?: boolean;
+  },
 ): PackageNeed[] {
   const needs: PackageNeed[] = [];
   if (config.get('framework.metrics.enabled'))
     needs.push({ name: 'prom-client', feature: 'framework.metrics.enabled=true' });
   const backend = config.get('framework.broadcast.backend');
   if (backend !== 'memory') needs.push({ name: 'ioredis', feature: `framework.broadcast.backend=${backend}` });
-  if (declared.rateLimits) {
-    needs.push({ name: 'rate-limiter-flexible', feature: '@RateLimit (or framework.http.rate-limit.*)' });
-    if (config.get('framework.http.rate-limit.backend') === 'redis')
-      needs.push({ name: 'ioredis', feature: 'framework.http.rate-limit.backend=redis' });
-  }
+  if ((declared.rateLimits || declared.countsRefusals) && config.get('framework.http.rate-limit.backend') === 'redis')
+    needs.push({ name: 'ioredis', feature: 'framework.http.rate-limit.backend=redis' });
   if (declared.jwt) needs.push({ name: 'jose', feature: 'framework.security.jwt.*' });
   if (declared.socketEndpoints) needs.push({ name: 'ws', feature: '@WebSocketEndpoint' });
   if (dateFormatsDeclared() || jsonFormatsDeclared())

@@ -36,7 +36,8 @@ import type { Registry } from 'prom-client';
 import { staticFilesAnswer } from '../static/serve-static';
 import { applicationOpenApi, type OpenApiDocument } from '../openapi/application-openapi';
 import { healthAnswers, healthChecks, type Lifecycle } from '../health/application-health';
-import { applicationBroadcast } from '../broadcast/application-broadcast';
+import { applicationBroadcast, type ApplicationBroadcast } from '../broadcast/application-broadcast';
+import { Broadcaster, type BroadcasterOptions } from '../broadcast/broadcaster';
 import type { StreamSettings } from '../streaming/stream-pump';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
 import { applicable, compileFilters, requestSteps, responseSteps, type OperatorFilter } from './compile-filters';
@@ -51,6 +52,8 @@ import { jwtSettings } from '../security/jwt-mechanism';
 import { SOCKET_PATH } from '../decorators/websocket';
 import type { SocketServer } from '../websocket/socket-server';
 import { socketSettings } from '../websocket/socket-settings';
+import { upgradeOriginStep } from '../websocket/upgrade-origin';
+import { compileMcpServers } from './compile-mcp-servers';
 
 const log = logging.getLogger('rxrest.build');
 
@@ -74,6 +77,12 @@ export interface BuildOptions extends LoadConfigOptions {
 }
 
 /** What the application serves, for logs and tests. */
+/** What an application holds besides its pipeline: its broadcast topics, and what has connections to close. */
+interface Held {
+  readonly broadcast: ApplicationBroadcast;
+  close(): Promise<void>;
+}
+
 export interface EndpointSummary {
   readonly method: string;
   readonly path: string;
@@ -88,8 +97,8 @@ export class RestApp {
   readonly #pipeline: RequestPipeline;
   readonly #openapi: () => OpenApiDocument;
   readonly #lifecycle: Lifecycle;
-  /** What holds connections besides a server (the broadcast backplane, shared rate limits). */
-  readonly #held: { close(): Promise<void> };
+  /** What holds connections besides a server (the broadcast backplane, shared rate limits), and the topics. */
+  readonly #held: Held;
   readonly #tls: TlsSettings | undefined;
   /**
    * The prom-client registry `framework.metrics.path` serves (absent when `framework.metrics.enabled=false`):
@@ -103,7 +112,7 @@ export class RestApp {
     endpoints: readonly EndpointSummary[],
     openapi: () => OpenApiDocument,
     lifecycle: Lifecycle,
-    held: { close(): Promise<void> },
+    held: Held,
     tls: TlsSettings | undefined,
     metrics?: ApplicationMetrics,
   ) {
@@ -135,10 +144,23 @@ export class RestApp {
    * @example
    * const response = await app.fetch(new Request('http://localhost/fruits'));
    */
-  fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.#pipeline.execute(request, env);
+  fetch = (request: Request, env?: unknown): Response | Promise<Response> =>
+    this.#held.broadcast.within(() => this.#pipeline.execute(request, env));
 
   /** Answers a request served by `listen()` onto its Node response. */
-  readonly #serve = (ctx: RequestContext): void | Promise<void> => this.#pipeline.serve(ctx);
+  readonly #serve = (ctx: RequestContext): void | Promise<void> =>
+    this.#held.broadcast.within(() => this.#pipeline.serve(ctx));
+
+  /**
+   * The broadcaster of `topic` in this application: what `broadcast(topic)` means within its requests, for code
+   * that runs outside them (a timer, a queue consumer) while other applications run in the same process.
+   *
+   * @example
+   * setInterval(() => void app.broadcast<Tick>('ticks').publish({ at: Date.now() }), 1000).unref();
+   */
+  broadcast<T>(topic: string, options: BroadcasterOptions = {}): Broadcaster<T> {
+    return new Broadcaster<T>(topic, options, this.#held.broadcast.topics);
+  }
 
   /**
    * Releases what the application holds besides a server: the Redis connections of the broadcast backplane and of
@@ -299,7 +321,6 @@ export const RestApplication = {
     const openStreams = new OpenStreams();
     const streams = { ...streamSettings(config), openStreams };
     const lanes = laneSettings(config, options.application);
-    const security = securitySettings(config, options.directory ?? process.cwd(), options.authentication);
     const rateLimits = new RateLimiters(rateLimitSettings(config));
     const admission = streamAdmission(
       {
@@ -307,6 +328,12 @@ export const RestApplication = {
         maxStreamsPerClient: config.get('framework.http.limits.max-streams-per-client'),
       },
       rateLimits.client,
+    );
+    const security = securitySettings(
+      config,
+      options.directory ?? process.cwd(),
+      options.authentication,
+      rateLimits.failedAuthentications(),
     );
     for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
     const shared = {
@@ -327,9 +354,13 @@ export const RestApplication = {
       compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }),
     );
     let sockets: SocketServer | undefined;
+    let broadcast: ApplicationBroadcast | undefined;
     const socketContext = {
       ...shared,
       json: bodies.json,
+      // Made once the build has found no problem (it connects to Redis); no socket callback runs before.
+      within: <R>(work: () => R): R => broadcast!.within(work),
+      upgradeOrigin: upgradeOriginStep(config),
       // The sockets' code is loaded with the first upgrade an endpoint accepts.
       sockets: () =>
         (sockets ??= new (
@@ -340,13 +371,24 @@ export const RestApplication = {
       .filter((unit) => unit.meta.tags.has(SOCKET_PATH))
       .map((unit) => compileSocketEndpoint(unit, { ...socketContext, mappers: mappersFor(mappers, unit.type) }))
       .filter((endpoint) => endpoint !== undefined);
-    const endpoints = [...restEndpoints, ...socketEndpoints];
+    // The registry is made below, once the build stands; the servers ask for it per request.
+    const mcp = compileMcpServers(
+      units,
+      shared,
+      mappers,
+      bodies.json,
+      config,
+      () => metrics?.registry,
+      () => broadcast!.topics,
+    );
+    const endpoints = [...restEndpoints, ...socketEndpoints, ...mcp.endpoints];
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);
     checkPackages(
       packagesNeeded(config, {
         socketEndpoints: socketEndpoints.length > 0,
         rateLimits: rateLimits.used,
+        countsRefusals: security?.refusals !== undefined,
         jwt: jwtSettings(config) !== undefined,
       }),
       problems,
@@ -354,7 +396,7 @@ export const RestApplication = {
     problems.throwIfAny();
     // The certificate files are read now: a start with TLS configured never goes on without it.
     const tls = tlsSettings(config, options.directory ?? process.cwd());
-    const broadcast = applicationBroadcast(config, bodies.json);
+    broadcast = applicationBroadcast(config, bodies.json);
     const globalResponse = applicable(filters.response, new Set<string>());
     const lifecycle: Lifecycle = {
       shuttingDown: false,
@@ -374,6 +416,7 @@ export const RestApplication = {
       restEndpoints.map((endpoint) => endpoint.facts),
       config,
       root,
+      security?.mechanisms,
     );
     const files = staticFilesOf(config, options.directory);
     const cors = corsSettings(config);
@@ -414,7 +457,10 @@ export const RestApplication = {
       handler: e.info.methodName,
     }));
     log.debug(`Built ${summary.length} endpoints`);
-    const held = { close: () => Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined) };
+    const held = {
+      broadcast,
+      close: () => (mcp.close(), Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined)),
+    };
     return new RestApp(config, pipeline, summary, openApi.document, lifecycle, held, tls, metrics);
   },
 };

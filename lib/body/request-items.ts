@@ -8,7 +8,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { formatSize } from '../http/size';
 import { httpProblem } from '../errors/http-problem';
 import { JsonArrayItems } from '../json/json-array-items';
-import { POISONED_KEYS } from './json';
+import { mayHoldForbiddenKey } from './json';
 
 /** How a body's items are delimited. */
 export type ItemFormat = 'lines' | 'json-seq' | 'sse' | 'json-array';
@@ -51,14 +51,14 @@ function tooLarge(limits: ItemLimits, place: string): Error {
 
 /**
  * Receives each item as it is delimited (positional, not an object: a million lines make a million calls).
- * `clean`: the text it came from holds neither `__proto__` nor `constructor`, so parsing need not look again.
+ * `suspect`: false when the text it was cut from cannot hold a prototype-poisoning key, so the item need not be tested.
  */
 export type EmitItem = (
   text: string,
   index: number,
   line: number | undefined,
   event?: EventSourceMessage,
-  clean?: boolean,
+  suspect?: boolean,
 ) => void;
 
 /**
@@ -80,28 +80,28 @@ function lineSplitter(separator: string, limits: ItemLimits): ItemSplitter {
   let index = 0;
   let line = 1;
   const lines = separator === '\n';
-  const take = (piece: string, emit: EmitItem, clean: boolean) => {
+  const take = (piece: string, emit: EmitItem, suspect?: boolean) => {
     // Blank lines (and a separator's trailing newline) are no items, but still count as lines.
-    if (!isBlank(piece)) emit(piece, index++, lines ? line : undefined, undefined, clean);
+    if (!isBlank(piece)) emit(piece, index++, lines ? line : undefined, undefined, suspect);
     if (lines) line++;
   };
   return {
     push(text, emit) {
       const whole = pending + text;
       // One test of everything split now instead of one per item: every item below is a piece of it.
-      const clean = !POISONED_KEYS.test(whole);
+      const suspect = mayHoldForbiddenKey(whole);
       const pieces = whole.split(separator);
       pending = pieces.pop()!;
       for (const piece of pieces) {
         if (piece.length > limits.maxItemSize)
           throw tooLarge(limits, itemPlace({ index, line: lines ? line : undefined }));
-        take(piece, emit, clean);
+        take(piece, emit, suspect);
       }
       if (pending.length > limits.maxItemSize)
         throw tooLarge(limits, itemPlace({ index, line: lines ? line : undefined }));
     },
     end(emit) {
-      take(pending, emit, false);
+      take(pending, emit);
       pending = '';
     },
   };

@@ -1,18 +1,22 @@
-/** The application's broadcast backplane, as `framework.broadcast.*` asks, and its readiness check. */
+/** The application's broadcast topics and backplane, as `framework.broadcast.*` asks, and its readiness check. */
 import cluster from 'node:cluster';
 import type { Config } from '../config';
 import { HealthCheckResponse } from '../health/health-check';
 import type { RegisteredCheck } from '../health/health-route';
 import type { JsonMapper } from '../json/json-mapper';
-import type { Backplane } from './backplane';
+import { opened, within } from './application-scope';
+import { MemoryBackplane, type Backplane } from './backplane';
+import { BroadcastTopics, type BroadcastSettings } from './broadcast-topics';
 import type { Retention } from './event-ring';
-import { cancelResumables } from './resumable';
-import { inMemory, useBackplane } from './topics';
 
 export interface ApplicationBroadcast {
+  /** The application's topics (`app.broadcast(topic)` takes them from here). */
+  readonly topics: BroadcastTopics;
   /** `broadcast`, a readiness check DOWN while Redis is unreachable (none for the in-memory backend). */
   readonly checks: readonly RegisteredCheck[];
-  /** Ends this process's resumable streams, lets go of the Redis connections and goes back to the in-memory backplane. */
+  /** Runs `work` (a request, a socket message) as this application's: a module-level `broadcast()` means its topics. */
+  within<R>(work: () => R): R;
+  /** Ends this process's resumable streams and lets go of the Redis connections. */
   close(): Promise<void>;
 }
 
@@ -31,24 +35,34 @@ function redisBackplane(
   return new RedisStreamsBackplane(url, json, retention);
 }
 
+function broadcastSettings(config: Config): BroadcastSettings {
+  return {
+    retention: {
+      maxEvents: config.get('framework.broadcast.retention.max-events'),
+      maxAgeMs: config.get('framework.broadcast.retention.max-age'),
+      maxBytes: config.get('framework.broadcast.retention.max-bytes'),
+    },
+    maxEventSize: config.get('framework.broadcast.max-event-size'),
+    maxTopics: config.get('framework.broadcast.max-topics'),
+  };
+}
+
 /**
- * With `framework.broadcast.backend=redis` or `redis-streams`, connects this process to Redis and makes it the
- * backplane; the retention settings apply to every backend. The primary of `framework.http.workers` serves
- * nothing, so it does not connect; each worker does.
+ * The application's topics, on the backplane `framework.broadcast.backend` names: in memory, or connected to Redis
+ * (`redis`, `redis-streams`). The primary of `framework.http.workers` serves nothing, so it does not connect; each
+ * worker does.
  */
 export function applicationBroadcast(config: Config, json: JsonMapper): ApplicationBroadcast {
-  const retention: Retention = {
-    maxEvents: config.get('framework.broadcast.retention.max-events'),
-    maxAgeMs: config.get('framework.broadcast.retention.max-age'),
-  };
+  const settings = broadcastSettings(config);
   const backend = config.get('framework.broadcast.backend');
   const supervisesOnly = config.get('framework.http.workers') > 1 && cluster.isPrimary;
-  if (backend === 'memory' || supervisesOnly) {
-    const restore = useBackplane(inMemory, retention);
-    return { checks: [], close: async () => (await cancelResumables(), restore()) };
-  }
-  const backplane = redisBackplane(backend, config.get('framework.broadcast.redis.url'), json, retention);
-  const restore = useBackplane(backplane, retention);
+  const local = backend === 'memory' || supervisesOnly;
+  const backplane = local
+    ? new MemoryBackplane()
+    : redisBackplane(backend, config.get('framework.broadcast.redis.url'), json, settings.retention);
+  const topics = new BroadcastTopics(backplane, settings, json);
+  backplane.start(topics.listener);
+  const closed = opened(topics);
   const check: RegisteredCheck = {
     name: 'broadcast',
     kinds: ['readiness'],
@@ -58,10 +72,12 @@ export function applicationBroadcast(config: Config, json: JsonMapper): Applicat
     },
   };
   return {
-    checks: [check],
+    topics,
+    checks: local ? [] : [check],
+    within: (work) => within(topics, work),
     close: async () => {
-      await cancelResumables();
-      restore();
+      await topics.close();
+      closed();
       await backplane.close();
     },
   };

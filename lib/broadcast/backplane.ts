@@ -1,7 +1,7 @@
 /** How broadcast events travel between instances: the contract every backplane keeps, and the in-memory one. */
 import { httpProblem } from '../errors/http-problem';
 import type { WebApplicationException } from '../errors/web-application-exception';
-import { IdClock } from './event-ids';
+import { IdClock, isStreamId } from './event-ids';
 import type { Retention } from './event-ring';
 import { LocalPresence } from './local-presence';
 import { RecentKeys } from './recent-keys';
@@ -18,9 +18,21 @@ export function backplaneUnavailable(detail: string, cause: unknown): WebApplica
   return httpProblem('RXREST_BROADCAST_UNAVAILABLE', detail, { cause, headers: { 'retry-after': '1' } });
 }
 
+/** A `Last-Event-ID` that no event of the backplane can have: answered 400 rather than read as "everything". */
+export function malformedEventId(topic: string): WebApplicationException {
+  return httpProblem(
+    'RXREST_MALFORMED_LAST_EVENT_ID',
+    `The Last-Event-ID for ${topic} is not an event id (<milliseconds>-<sequence>)`,
+  );
+}
+
 /** An event to publish. */
 export interface Outgoing {
   readonly data: unknown;
+  /** `data` as the application's JSON mapper writes it (measured against `framework.broadcast.max-event-size`). */
+  readonly json: string;
+  /** The bytes of `json` in UTF-8. */
+  readonly bytes: number;
   /** The SSE event name (the end of a resumable stream); absent for items. */
   readonly event?: string;
   /** A publish repeated with the same key (a retry after a lost answer) is stored once and answers the first id. */
@@ -29,12 +41,14 @@ export interface Outgoing {
   readonly trace?: string;
 }
 
-/** What a subscriber resuming after some id missed, read from a durable history. */
-export interface Missed {
-  /** The events after it, oldest first. */
+/** A page of a topic's durable history, read for a subscriber that resumes. */
+export interface HistoryPage {
+  /** The events after the id asked for, oldest first (from the oldest held after a reset). */
   readonly events: readonly BroadcastEvent[];
-  /** Set when the events right after it are no longer held: the oldest id that is (undefined: none). */
+  /** Set when the events right after the id asked for are no longer held: the oldest id that is (undefined: none). */
   readonly reset?: { readonly oldest: string | undefined };
+  /** The page came back full: more may follow. */
+  readonly more: boolean;
 }
 
 /** What the backplane knows of a topic beyond this process. */
@@ -67,12 +81,20 @@ export interface Backplane {
   start(listener: BackplaneListener): void;
   /** Sends (and, when durable, stores) an event; resolves with its id once done, rejects when it could not be. */
   publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string>;
-  /** Durable only: the events after `lastEventId` (undefined: all of them), and whether some are gone. */
-  missed(topic: string, lastEventId: string | undefined): Promise<Missed>;
+  /** Whether `id` has the form of this backplane's event ids (a `Last-Event-ID` may be anything a client sends). */
+  isEventId(id: string): boolean;
+  /**
+   * Durable only: up to `count` events after `after` (undefined: from the oldest held), or, when the event `after`
+   * is no longer held, a reset and the events from the oldest held.
+   */
+  history(topic: string, after: string | undefined, count: number): Promise<HistoryPage>;
   /** Durable only: whether the topic has history or a producer, and its end. */
   describe(topic: string): Promise<TopicState>;
-  /** This instance has subscribers of `topic` now (true), or has none left (false). */
-  watch(topic: string, watching: boolean): void;
+  /**
+   * This instance has subscribers of `topic` now (true), or has none left (false). With `presence` (a resumable
+   * stream's topic) the other instances are told too, so that its producer knows whether anyone reads it.
+   */
+  watch(topic: string, watching: boolean, presence: boolean): void;
   /** A producer starts on `topic`: it exists from now on, and counts as watched now. */
   register(topic: string, retention: Retention): Promise<void>;
   /** Milliseconds since any instance last had a subscriber of `topic` (0 while one has). */
@@ -109,11 +131,21 @@ export class MemoryBackplane implements Backplane {
     if (seen !== undefined) return Promise.resolve(seen);
     const id = this.#clock.next();
     this.#keys.set(topic, outgoing.idempotencyKey, id, retention);
-    this.#listener?.deliver(topic, { id, data: outgoing.data, event: outgoing.event, trace: outgoing.trace });
+    this.#listener?.deliver(topic, {
+      id,
+      data: outgoing.data,
+      event: outgoing.event,
+      trace: outgoing.trace,
+      bytes: outgoing.bytes,
+    });
     return Promise.resolve(id);
   }
 
-  missed(): Promise<Missed> {
+  isEventId(id: string): boolean {
+    return isStreamId(id);
+  }
+
+  history(): Promise<HistoryPage> {
     return Promise.reject(new Error('the in-memory backplane keeps no history of its own'));
   }
 
@@ -121,8 +153,8 @@ export class MemoryBackplane implements Backplane {
     return Promise.resolve({ exists: this.#presence.has(topic), endId: undefined });
   }
 
-  watch(topic: string, watching: boolean): void {
-    this.#presence.watch(topic, watching);
+  watch(topic: string, watching: boolean, presence: boolean): void {
+    if (presence) this.#presence.watch(topic, watching);
   }
 
   register(topic: string, retention: Retention): Promise<void> {

@@ -1,4 +1,4 @@
-/** The last events of a topic kept in this process, by count and by age, for subscribers that resume. */
+/** The last events of a topic kept in this process, by count, bytes and age, for subscribers that resume. */
 import type { SseEvent } from '../streaming/sse-event';
 
 /** How much history a topic keeps. */
@@ -7,6 +7,14 @@ export interface Retention {
   readonly maxEvents: number;
   /** Milliseconds an event is kept at most (0: no age limit). */
   readonly maxAgeMs: number;
+  /** Bytes of events (the JSON of their data) kept at most (0 keeps none). */
+  readonly maxBytes: number;
+}
+
+export interface KeptEvent {
+  readonly event: SseEvent;
+  readonly at: number;
+  readonly bytes: number;
 }
 
 /**
@@ -14,27 +22,40 @@ export interface Retention {
  * resumes has usually missed only the last few.
  */
 export class EventRing {
-  #events: SseEvent[] = [];
-  #times: number[] = [];
+  #kept: KeptEvent[] = [];
+  #bytes = 0;
 
   get size(): number {
-    return this.#events.length;
+    return this.#kept.length;
+  }
+
+  /** Bytes held (the JSON of the events' data). */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   /** The id of the oldest event held, if any. */
   get oldest(): string | undefined {
-    return this.#events[0]?.id;
+    return this.#kept[0]?.event.id;
   }
 
   get newest(): SseEvent | undefined {
-    return this.#events.at(-1);
+    return this.#kept.at(-1)?.event;
   }
 
-  push(event: SseEvent, retention: Retention, now = Date.now()): void {
-    if (retention.maxEvents <= 0) return;
-    this.#events.push(event);
-    this.#times.push(now);
-    const over = this.#events.length - retention.maxEvents;
+  /** Keeps `event` (of `bytes`), then drops the oldest past the count, the bytes or the age of `retention`. */
+  push(event: SseEvent, bytes: number, retention: Retention, now = Date.now()): void {
+    if (retention.maxEvents <= 0 || retention.maxBytes <= 0) return;
+    this.#kept.push({ event, at: now, bytes });
+    this.#bytes += bytes;
+    let over = 0;
+    let dropped = 0;
+    // The newest is dropped too when it alone passes the bytes: a history never holds more than its budget.
+    while (
+      over < this.#kept.length &&
+      (this.#kept.length - over > retention.maxEvents || this.#bytes - dropped > retention.maxBytes)
+    )
+      dropped += this.#kept[over++]!.bytes;
     if (over > 0) this.#drop(over);
     this.trim(retention, now);
   }
@@ -44,38 +65,38 @@ export class EventRing {
     if (retention.maxAgeMs <= 0) return;
     const cutoff = now - retention.maxAgeMs;
     let old = 0;
-    while (old < this.#times.length && this.#times[old]! < cutoff) old++;
+    while (old < this.#kept.length && this.#kept[old]!.at < cutoff) old++;
     if (old > 0) this.#drop(old);
   }
 
   /** The event with this id, if held. */
   get(id: string): SseEvent | undefined {
     const at = this.#indexOf(id);
-    return at < 0 ? undefined : this.#events[at];
+    return at < 0 ? undefined : this.#kept[at]!.event;
   }
 
   /** The events after the one with this id; undefined when that one is not held (never was, or was dropped). */
-  after(id: string): SseEvent[] | undefined {
+  after(id: string): KeptEvent[] | undefined {
     const at = this.#indexOf(id);
-    return at < 0 ? undefined : this.#events.slice(at + 1);
+    return at < 0 ? undefined : this.#kept.slice(at + 1);
   }
 
-  all(): SseEvent[] {
-    return [...this.#events];
+  /** Every event held, with its size. */
+  all(): KeptEvent[] {
+    return [...this.#kept];
   }
 
   clear(): void {
-    this.#events = [];
-    this.#times = [];
+    this.#kept = [];
+    this.#bytes = 0;
   }
 
   #indexOf(id: string): number {
-    for (let at = this.#events.length - 1; at >= 0; at--) if (this.#events[at]!.id === id) return at;
+    for (let at = this.#kept.length - 1; at >= 0; at--) if (this.#kept[at]!.event.id === id) return at;
     return -1;
   }
 
   #drop(count: number): void {
-    this.#events.splice(0, count);
-    this.#times.splice(0, count);
+    for (const { bytes } of this.#kept.splice(0, count)) this.#bytes -= bytes;
   }
 }

@@ -4,62 +4,85 @@
  * A full page is an immutable slice of an append-only stream, so it is shared while it is being read and kept for
  * a few seconds; a page that came back short (the stream's end) may have grown since, so it is never shared: each
  * subscriber reads its own last page after it has joined the live events, which is what keeps the seam whole.
+ * What is kept is bounded in pages and in bytes.
  */
 import type { BroadcastEvent } from './topic-events';
 
-/** Entries per page. */
+/** Entries per page at most. */
 export const PAGE = 1000;
-/** How long a full page is kept after it was read, and how many are kept at most. */
+/** How long a full page is kept after it was read, and how many pages and bytes are kept at most. */
 const KEEP_MS = 10_000;
 const MAX_PAGES = 200;
+const MAX_BYTES = 32 * 1024 * 1024;
 
 interface Kept {
   readonly page: Promise<readonly BroadcastEvent[]>;
   readonly until: number;
+  /** The bytes of its events, once read. */
+  bytes: number;
 }
+
+type ReadPage = (topic: string, start: string, count: number) => Promise<BroadcastEvent[]>;
 
 export class HistoryPages {
   readonly #kept = new Map<string, Kept>();
-  readonly #read: (topic: string, start: string) => Promise<BroadcastEvent[]>;
+  readonly #read: ReadPage;
+  #bytes = 0;
 
-  /** `read` reads up to `PAGE` entries of `topic` from `start` (an id, `(id` for after it, or `-`). */
-  constructor(read: (topic: string, start: string) => Promise<BroadcastEvent[]>) {
+  /** `read` reads up to `count` entries of `topic` from `start` (an id, `(id` for after it, or `-`). */
+  constructor(read: ReadPage) {
     this.#read = read;
   }
 
   /** The page of `topic` from `start`: a shared one when it is full, else one read now for the caller alone. */
-  async page(topic: string, start: string, now = Date.now()): Promise<readonly BroadcastEvent[]> {
-    const key = `${topic}\n${start}`;
+  async page(topic: string, start: string, count = PAGE, now = Date.now()): Promise<readonly BroadcastEvent[]> {
+    const key = `${topic}\n${start}\n${count}`;
     const kept = this.#kept.get(key);
     if (kept && kept.until > now) {
       const page = await kept.page.catch(() => undefined);
-      if (page?.length === PAGE) return page;
+      if (page?.length === count) return page;
     }
-    const page = this.#read(topic, start);
-    this.#keep(key, page, now);
+    const page = this.#read(topic, start, count);
+    this.#keep(key, page, count, now);
     return page;
   }
 
   /** Forgets every page (Redis may have lost its data: a page read before might no longer be what it holds). */
   clear(): void {
     this.#kept.clear();
+    this.#bytes = 0;
   }
 
-  #keep(key: string, page: Promise<readonly BroadcastEvent[]>, now: number): void {
-    this.#kept.delete(key);
-    this.#kept.set(key, { page, until: now + KEEP_MS });
+  #keep(key: string, page: Promise<readonly BroadcastEvent[]>, count: number, now: number): void {
+    this.#forget(key);
+    const kept: Kept = { page, until: now + KEEP_MS, bytes: 0 };
+    this.#kept.set(key, kept);
     // A page that failed or came back short is of no use to anyone else.
     page.then(
-      (events) => events.length < PAGE && this.#forget(key, page),
+      (events) => {
+        if (events.length < count) return this.#forget(key, page);
+        if (this.#kept.get(key) !== kept) return;
+        kept.bytes = events.reduce((sum, event) => sum + (event.bytes ?? 0), 0);
+        this.#bytes += kept.bytes;
+        this.#evict(now);
+      },
       () => this.#forget(key, page),
     );
+    this.#evict(now);
+  }
+
+  /** Drops the oldest pages while there are too many, they weigh too much, or they are past their time. */
+  #evict(now: number): void {
     for (const [oldest, entry] of this.#kept) {
-      if (this.#kept.size <= MAX_PAGES && entry.until > now) break;
-      this.#kept.delete(oldest);
+      if (this.#kept.size <= MAX_PAGES && this.#bytes <= MAX_BYTES && entry.until > now) break;
+      this.#forget(oldest, entry.page);
     }
   }
 
-  #forget(key: string, page: Promise<readonly BroadcastEvent[]>): void {
-    if (this.#kept.get(key)?.page === page) this.#kept.delete(key);
+  #forget(key: string, page?: Promise<readonly BroadcastEvent[]>): void {
+    const kept = this.#kept.get(key);
+    if (!kept || (page !== undefined && kept.page !== page)) return;
+    this.#kept.delete(key);
+    this.#bytes -= kept.bytes;
   }
 }

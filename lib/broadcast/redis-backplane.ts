@@ -10,7 +10,7 @@
 import { Redis } from 'ioredis';
 import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
-import type { Backplane, BackplaneListener, Missed, Outgoing, TopicState } from './backplane';
+import type { Backplane, BackplaneListener, HistoryPage, Outgoing, TopicState } from './backplane';
 import type { Retention } from './event-ring';
 import { RecentKeys } from './recent-keys';
 import { commandOptions, instanceTag, messageOf, Outage, shown } from './redis-connections';
@@ -20,6 +20,8 @@ import type { BroadcastEvent } from './topic-events';
 const log = logging.getLogger('rxrest.streaming');
 
 const CHANNEL_PREFIX = 'rxrest:broadcast:';
+/** Its ids: the publishing instance's tag, then its count. */
+const EVENT_ID = /^[0-9a-f]{8}-\d{1,16}$/;
 
 export class RedisBackplane implements Backplane {
   readonly backend = 'redis';
@@ -72,6 +74,7 @@ export class RedisBackplane implements Backplane {
       data: outgoing.data,
       event: outgoing.event,
       trace: outgoing.trace,
+      bytes: outgoing.bytes,
     };
     this.#keys.set(topic, outgoing.idempotencyKey, event.id, retention);
     // Not lost on this instance during an outage: its own subscribers still get it.
@@ -85,7 +88,11 @@ export class RedisBackplane implements Backplane {
     );
   }
 
-  missed(): Promise<Missed> {
+  isEventId(id: string): boolean {
+    return EVENT_ID.test(id);
+  }
+
+  history(): Promise<HistoryPage> {
     return Promise.reject(new Error('the redis pub/sub backplane keeps no history of its own'));
   }
 
@@ -93,8 +100,8 @@ export class RedisBackplane implements Backplane {
     return { exists: await this.#presence.exists(topic), endId: undefined };
   }
 
-  watch(topic: string, watching: boolean): void {
-    this.#presence.watch(topic, watching);
+  watch(topic: string, watching: boolean, presence: boolean): void {
+    if (presence) this.#presence.watch(topic, watching);
   }
 
   register(topic: string): Promise<void> {

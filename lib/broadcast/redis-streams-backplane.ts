@@ -11,12 +11,12 @@ import {
   backplaneUnavailable,
   type Backplane,
   type BackplaneListener,
-  type Missed,
+  type HistoryPage,
   type Outgoing,
   type TopicState,
 } from './backplane';
 import { isStreamId } from './event-ids';
-import { HistoryPages, PAGE } from './history-pages';
+import { HistoryPages } from './history-pages';
 import type { Retention } from './event-ring';
 import { commandOptions, instanceTag, Outage, shown } from './redis-connections';
 import { presenceKey, RedisPresence } from './redis-presence';
@@ -25,22 +25,30 @@ import type { BroadcastEvent } from './topic-events';
 
 const STREAM_PREFIX = 'rxrest:stream:';
 const ONCE_PREFIX = 'rxrest:once:';
+const BYTES_PREFIX = 'rxrest:bytes:';
 const PRODUCER_PREFIX = 'rxrest:producer:';
 /** How long a producer's word that it runs holds; it renews it every second. */
 const PRODUCER_TTL_MS = 3000;
 /** What the end of a stream whose producer's process died says. */
 const LOST = JSON.stringify({ lost: true });
-/** Instances receive live events through the history, so a stream keeps at least this many whatever `replay` says. */
+/**
+ * Instances receive live events through the history, so a stream keeps at least this many whatever `replay` and
+ * `max-bytes` say.
+ */
 export const MIN_STREAM_LENGTH = 100;
 /** How long an idempotency key and a stream without an age limit are kept after the last publish. */
 const DEFAULT_EXPIRY_MS = 86_400_000;
 
-// Stores one event: once per idempotency key (KEYS[2], when given), trimmed by count and by age on Redis's own
-// clock (the one entry ids are made from), the stream expiring when nothing is published for as long.
-const PUBLISH = `if #KEYS > 1 then
-  local seen = redis.call('GET', KEYS[2])
+// Stores one event (KEYS[1], the topic's stream), once per idempotency key (KEYS[3], when given), then drops the
+// oldest events past the count, the bytes (their data, counted in KEYS[2]) or the age (on Redis's own clock, the
+// one entry ids are made from). Count and bytes never take the stream below ARGV[8] events, whose live readers on
+// other instances may not have read them yet; the event just stored always stays. The stream and its count expire
+// when nothing is published for as long as events are kept.
+const PUBLISH = `if #KEYS > 2 then
+  local seen = redis.call('GET', KEYS[3])
   if seen then return seen end
 end
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('DEL', KEYS[2]) end
 local fields = {'d', ARGV[3]}
 if ARGV[4] ~= '' then
   fields[#fields + 1] = 'e'
@@ -50,15 +58,48 @@ if ARGV[6] ~= '' then
   fields[#fields + 1] = 't'
   fields[#fields + 1] = ARGV[6]
 end
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', unpack(fields))
+local id = redis.call('XADD', KEYS[1], '*', unpack(fields))
+local total = redis.call('INCRBY', KEYS[2], string.len(ARGV[3]))
+local length = redis.call('XLEN', KEYS[1])
+local maxEvents = tonumber(ARGV[1])
 local maxAge = tonumber(ARGV[2])
+local maxBytes = tonumber(ARGV[7])
+local floor = tonumber(ARGV[8])
+local cutoff = -1
 if maxAge > 0 then
   local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  redis.call('XTRIM', KEYS[1], 'MINID', '~', string.format('%.0f', now - maxAge))
-  redis.call('PEXPIRE', KEYS[1], maxAge)
+  cutoff = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - maxAge
 end
-if #KEYS > 1 then redis.call('SET', KEYS[2], id, 'PX', ARGV[5]) end
+local dropped, freed, keep, start, count = 0, 0, nil, '-', 2
+while keep == nil do
+  local batch = redis.call('XRANGE', KEYS[1], start, '+', 'COUNT', count)
+  if #batch == 0 then break end
+  for _, entry in ipairs(batch) do
+    local left = length - dropped
+    local size = 0
+    local f = entry[2]
+    for i = 1, #f, 2 do
+      if f[i] == 'd' then size = string.len(f[i + 1]) end
+    end
+    local old = cutoff >= 0 and tonumber(string.match(entry[1], '^(%d+)')) < cutoff
+    local over = left > floor and (left > maxEvents or total - freed > maxBytes)
+    if entry[1] == id or not (old or over) then
+      keep = entry[1]
+      break
+    end
+    dropped = dropped + 1
+    freed = freed + size
+  end
+  start = '(' .. batch[#batch][1]
+  count = math.min(count * 2, 64)
+end
+if dropped > 0 then
+  redis.call('XTRIM', KEYS[1], 'MINID', keep)
+  redis.call('DECRBY', KEYS[2], freed)
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+if #KEYS > 2 then redis.call('SET', KEYS[3], id, 'PX', ARGV[5]) end
 return id`;
 
 // Whether a topic that had a producer (one was registered in its presence) has lost it: the producer no longer says
@@ -75,12 +116,16 @@ if #last > 0 then
   for i = 1, #fields, 2 do if fields[i] == 'e' then return 0 end end
 end
 if ARGV[1] == '1' then
-  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'd', ARGV[3], 'e', 'error')
+  redis.call('XADD', KEYS[1], '*', 'd', ARGV[3], 'e', 'error')
+  redis.call('INCRBY', KEYS[4], string.len(ARGV[3]))
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  redis.call('PEXPIRE', KEYS[4], ARGV[4])
 end
 return 1`;
 
 export const streamKey = (topic: string): string => `${STREAM_PREFIX}${topic}`;
+/** The bytes of data a topic's stream holds, kept beside it by the publish script. */
+const bytesKey = (topic: string): string => `${BYTES_PREFIX}${topic}`;
 
 /** The publish script as a command of its own: sent once, then called by its digest (`EVALSHA`). */
 interface PublishCommand {
@@ -97,7 +142,7 @@ export class RedisStreamsBackplane implements Backplane {
   readonly #presence: RedisPresence;
   readonly #streams: StreamReader;
   readonly #retention: Retention;
-  readonly #pages = new HistoryPages((topic, start) => this.#readPage(topic, start));
+  readonly #pages = new HistoryPages((topic, start, count) => this.#readPage(topic, start, count));
   #listener: BackplaneListener | undefined;
 
   constructor(url: string, json: JsonMapper, retention: Retention) {
@@ -133,17 +178,17 @@ export class RedisStreamsBackplane implements Backplane {
   }
 
   async publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string> {
-    const keys =
-      outgoing.idempotencyKey === undefined
-        ? [streamKey(topic)]
-        : [streamKey(topic), `${ONCE_PREFIX}${topic}:${outgoing.idempotencyKey}`];
+    const keys = [streamKey(topic), bytesKey(topic)];
+    if (outgoing.idempotencyKey !== undefined) keys.push(`${ONCE_PREFIX}${topic}:${outgoing.idempotencyKey}`);
     const args = [
-      Math.max(retention.maxEvents, MIN_STREAM_LENGTH),
+      retention.maxEvents,
       retention.maxAgeMs,
-      this.#json.writeValueAsString(outgoing.data),
+      outgoing.json,
       outgoing.event ?? '',
       retention.maxAgeMs || DEFAULT_EXPIRY_MS,
       outgoing.trace ?? '',
+      retention.maxBytes,
+      MIN_STREAM_LENGTH,
     ];
     try {
       return String(await (this.#commands as unknown as PublishCommand).rxrestPublish(keys.length, ...keys, ...args));
@@ -153,15 +198,19 @@ export class RedisStreamsBackplane implements Backplane {
     }
   }
 
-  async missed(topic: string, lastEventId: string | undefined): Promise<Missed> {
-    if (lastEventId === undefined) return { events: await this.#from(topic, '-') };
-    if (isStreamId(lastEventId)) {
-      const first = await this.#pages.page(topic, lastEventId);
-      // The first entry is the client's last one when the stream still holds it: the rest is what it missed.
-      if (first[0]?.id === lastEventId) return { events: await this.#after(first.slice(1), topic, first) };
+  isEventId(id: string): boolean {
+    return isStreamId(id);
+  }
+
+  async history(topic: string, after: string | undefined, count: number): Promise<HistoryPage> {
+    if (after !== undefined) {
+      // Read from the client's last event: when the stream still holds it, the rest is what it missed.
+      const page = await this.#pages.page(topic, after, count + 1);
+      if (page[0]?.id === after) return { events: page.slice(1), more: page.length > count };
     }
-    const events = await this.#from(topic, '-');
-    return { events, reset: { oldest: events[0]?.id } };
+    const events = await this.#pages.page(topic, '-', count);
+    const more = events.length === count;
+    return after === undefined ? { events, more } : { events, more, reset: { oldest: events[0]?.id } };
   }
 
   async describe(topic: string): Promise<TopicState> {
@@ -173,8 +222,9 @@ export class RedisStreamsBackplane implements Backplane {
     return { exists: last.length > 0 || watched, endId: end?.event !== undefined ? end.id : undefined };
   }
 
-  watch(topic: string, watching: boolean): void {
-    this.#presence.watch(topic, watching);
+  watch(topic: string, watching: boolean, presence: boolean): void {
+    // A plain topic leaves nothing in Redis when its last subscriber goes: topics come and go by the thousand.
+    if (presence) this.#presence.watch(topic, watching);
     if (watching) this.#streams.watch(topic);
     else this.#streams.unwatch(topic);
   }
@@ -194,21 +244,9 @@ export class RedisStreamsBackplane implements Backplane {
   }
 
   async abandoned(topic: string, confirm: boolean): Promise<boolean> {
-    const { maxEvents, maxAgeMs } = this.#retention;
-    const keys = [streamKey(topic), `${PRODUCER_PREFIX}${topic}`, presenceKey(topic)];
-    return (
-      Number(
-        await this.#commands.eval(
-          ABANDONED,
-          keys.length,
-          ...keys,
-          confirm ? 1 : 0,
-          Math.max(maxEvents, MIN_STREAM_LENGTH),
-          LOST,
-          maxAgeMs || DEFAULT_EXPIRY_MS,
-        ),
-      ) === 1
-    );
+    const keys = [streamKey(topic), `${PRODUCER_PREFIX}${topic}`, presenceKey(topic), bytesKey(topic)];
+    const expiry = this.#retention.maxAgeMs || DEFAULT_EXPIRY_MS;
+    return Number(await this.#commands.eval(ABANDONED, keys.length, ...keys, confirm ? 1 : 0, '', LOST, expiry)) === 1;
   }
 
   async close(): Promise<void> {
@@ -223,26 +261,10 @@ export class RedisStreamsBackplane implements Backplane {
     await Promise.all([readerEnded, this.#commands.quit().catch(() => this.#commands.disconnect())]);
   }
 
-  /** Every event from `start` (inclusive) to the end, page by page. */
-  async #from(topic: string, start: string): Promise<BroadcastEvent[]> {
-    const first = await this.#pages.page(topic, start);
-    return this.#after([...first], topic, first);
-  }
-
-  /** `taken`, then the pages after the last event of `page` while pages come full. */
-  async #after(taken: BroadcastEvent[], topic: string, page: readonly BroadcastEvent[]): Promise<BroadcastEvent[]> {
-    const events = taken;
-    while (page.length === PAGE) {
-      page = await this.#pages.page(topic, `(${page.at(-1)!.id}`);
-      events.push(...page);
-    }
-    return events;
-  }
-
-  async #readPage(topic: string, start: string): Promise<BroadcastEvent[]> {
+  async #readPage(topic: string, start: string, count: number): Promise<BroadcastEvent[]> {
     let entries: Entry[];
     try {
-      entries = (await this.#commands.call('XRANGE', streamKey(topic), start, '+', 'COUNT', PAGE)) as Entry[];
+      entries = (await this.#commands.call('XRANGE', streamKey(topic), start, '+', 'COUNT', count)) as Entry[];
     } catch (error) {
       throw backplaneUnavailable('The broadcast history cannot be read now; try again shortly', error);
     }
@@ -251,14 +273,17 @@ export class RedisStreamsBackplane implements Backplane {
 
   #decode([id, fields]: Entry): BroadcastEvent {
     let data: unknown;
+    let bytes = 0;
     let event: string | undefined;
     let trace: string | undefined;
     for (let at = 0; at + 1 < fields.length; at += 2) {
-      if (fields[at] === 'd') data = this.#json.readValue(fields[at + 1]!);
-      else if (fields[at] === 'e') event = fields[at + 1];
+      if (fields[at] === 'd') {
+        data = this.#json.readValue(fields[at + 1]!);
+        bytes = Buffer.byteLength(fields[at + 1]!);
+      } else if (fields[at] === 'e') event = fields[at + 1];
       else if (fields[at] === 't') trace = fields[at + 1];
     }
-    const decoded: BroadcastEvent = event === undefined ? { id, data } : { id, data, event };
+    const decoded: BroadcastEvent = event === undefined ? { id, data, bytes } : { id, data, event, bytes };
     return trace === undefined ? decoded : { ...decoded, trace };
   }
 }

@@ -10,9 +10,9 @@ import type { ObservableInput, ObservableNotification, Subscription } from 'rxjs
 import { parseDuration } from '../config/duration';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
+import { currentTopics } from './application-scope';
 import { backplaneUnavailable, type Outgoing } from './backplane';
-import type { Broadcaster } from './broadcaster';
-import { carrier, topicHost } from './topics';
+import type { BroadcastTopics } from './broadcast-topics';
 
 const log = logging.getLogger('rxrest.streaming');
 
@@ -42,13 +42,6 @@ const HEARTBEAT_MS = 1000;
 /** Waits between attempts to store an item while the backplane cannot: 100 ms, doubling up to 2 s. */
 const retryDelay = (attempt: number): number => Math.min(100 * 2 ** attempt, 2000);
 
-const running = new Map<string, Producer>();
-
-/** Whether a resumable stream of this key runs in this process. */
-export function runsHere(key: string): boolean {
-  return running.has(key);
-}
-
 function graceOf(grace: number | string | undefined, key: string): number {
   const ms = typeof grace === 'string' ? parseDuration(grace) : (grace ?? DEFAULT_GRACE_MS);
   if (ms === undefined || !Number.isFinite(ms) || ms < 0)
@@ -70,7 +63,7 @@ class Producer implements ResumableStream {
 
   constructor(
     readonly key: string,
-    readonly topic: Broadcaster<unknown>,
+    readonly topics: BroadcastTopics,
     readonly graceMs: number,
   ) {
     this.ended = new Promise((resolve) => (this.#end = resolve));
@@ -92,7 +85,7 @@ class Producer implements ResumableStream {
     const every = Math.max(50, Math.min(1000, this.graceMs / 4));
     this.#watchdog = setInterval(() => void this.#checkReaders(), every).unref();
     // Readers elsewhere learn from its silence that this process is gone (see `resume`).
-    this.#heartbeat = setInterval(() => topicHost.backplane.keepAlive(this.key, true), HEARTBEAT_MS).unref();
+    this.#heartbeat = setInterval(() => this.topics.backplane.keepAlive(this.key, true), HEARTBEAT_MS).unref();
   }
 
   #take(notification: ObservableNotification<unknown>): Promise<void> {
@@ -119,8 +112,8 @@ class Producer implements ResumableStream {
     }
     // Only now: had the end not been stored, the readers' instances store one when the heartbeat stops.
     clearInterval(this.#heartbeat);
-    topicHost.backplane.keepAlive(this.key, false);
-    running.delete(this.key);
+    this.topics.backplane.keepAlive(this.key, false);
+    this.topics.producers.delete(this.key);
     this.#end(end);
   }
 
@@ -130,10 +123,10 @@ class Producer implements ResumableStream {
   }
 
   /** Publishes, trying again while the backplane answers 503 (Redis unreachable), in order. */
-  async #store(outgoing: Outgoing, once = false): Promise<void> {
+  async #store(outgoing: Omit<Outgoing, 'json' | 'bytes'>, once = false): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.topic.send(outgoing);
+        await this.topics.publish(this.key, outgoing, undefined);
         if (outgoing.event === undefined) this.#items++;
         return;
       } catch (error) {
@@ -146,7 +139,7 @@ class Producer implements ResumableStream {
 
   async #checkReaders(): Promise<void> {
     try {
-      if ((await topicHost.backplane.idleFor(this.key)) > this.graceMs) await this.#finish('cancelled');
+      if ((await this.topics.backplane.idleFor(this.key)) > this.graceMs) await this.#finish('cancelled');
     } catch {
       // Redis unreachable: nobody can be said to have left; asked again at the next check.
     }
@@ -166,29 +159,40 @@ class Producer implements ResumableStream {
  *   await resumable(`reports/${id}`, generateReport(), { grace: '1m' });
  * }
  */
-export async function resumable<T>(
+export function resumable<T>(
+  key: string,
+  source: ObservableInput<T>,
+  options: ResumableOptions = {},
+): Promise<ResumableStream> {
+  try {
+    return resumableIn(currentTopics(`resumable('${key}')`), key, source, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** @internal `resumable()` in the topics of a known application (the framework's own code never guesses which). */
+export async function resumableIn<T>(
+  topics: BroadcastTopics,
   key: string,
   source: ObservableInput<T>,
   options: ResumableOptions = {},
 ): Promise<ResumableStream> {
   const graceMs = graceOf(options.grace, key);
-  if (running.has(key))
+  const { backplane, producers } = topics;
+  if (producers.has(key))
     throw new Error(`resumable('${key}'): a stream with this key is already running in this process`);
-  const topic = carrier(key);
-  const producer = new Producer(key, topic, graceMs);
-  running.set(key, producer);
+  // Held (or refused) now, before the stream is said to exist: where it keeps its history in this process.
+  const topic = topics.topic(key, undefined, true);
+  const producer = new Producer(key, topics, graceMs);
+  producers.set(key, producer);
   try {
-    await topicHost.backplane.register(key, topic.retention);
-    topicHost.backplane.keepAlive(key, true);
+    await backplane.register(key, topic.retention);
+    backplane.keepAlive(key, true);
   } catch (error) {
-    running.delete(key);
+    producers.delete(key);
     throw backplaneUnavailable('The broadcast backend cannot start a stream now; try again shortly', error);
   }
   producer.start(source);
   return producer;
-}
-
-/** Stops this process's resumable streams (at shutdown), each with its end event stored if Redis takes it. */
-export async function cancelResumables(): Promise<void> {
-  await Promise.all([...running.values()].map((producer) => producer.stop()));
 }

@@ -7,10 +7,11 @@ import { Observable } from 'rxjs/internal/Observable';
 import { httpProblem } from '../errors/http-problem';
 import { multi, type Multi } from '../streaming/multi';
 import type { SseEvent } from '../streaming/sse-event';
-import { backplaneUnavailable } from './backplane';
-import { FROM_START, type SubscribeOptions } from './broadcaster';
-import { runsHere } from './resumable';
-import { carrier, topicHost } from './topics';
+import { currentTopics } from './application-scope';
+import { backplaneUnavailable, malformedEventId } from './backplane';
+import type { SubscribeOptions } from './broadcaster';
+import type { BroadcastTopics } from './broadcast-topics';
+import { FROM_START } from './topic';
 import { isEnd } from './topic-events';
 
 /** How often an instance with readers of a stream checks that its producer still runs. */
@@ -28,22 +29,36 @@ const ABANDON_CHECK_MS = 2000;
  *   return resume(`reports/${id}`, { lastEventId });
  * }
  */
-export async function resume(key: string, options: SubscribeOptions = {}): Promise<Multi<SseEvent> | undefined> {
-  const topic = carrier(key);
-  const { backplane } = topicHost;
+export function resume(key: string, options: SubscribeOptions = {}): Promise<Multi<SseEvent> | undefined> {
+  try {
+    return resumeIn(currentTopics(`resume('${key}')`), key, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** @internal `resume()` in the topics of a known application (the framework's own code never guesses which). */
+export async function resumeIn(
+  topics: BroadcastTopics,
+  key: string,
+  options: SubscribeOptions = {},
+): Promise<Multi<SseEvent> | undefined> {
+  const { backplane } = topics;
+  const { lastEventId } = options;
+  if (lastEventId !== undefined && !backplane.isEventId(lastEventId)) throw malformedEventId(key);
   const remote = await backplane.describe(key).catch((error: unknown) => {
     throw backplaneUnavailable('The broadcast history cannot be read now; try again shortly', error);
   });
-  const newest = topic.newest;
-  const exists = remote.exists || newest !== undefined || runsHere(key);
+  const newest = topics.find(key)?.newest;
+  const exists = remote.exists || newest !== undefined || topics.producers.has(key);
   const endId = backplane.durable ? remote.endId : newest && isEnd(newest) ? newest.id : undefined;
   if (!exists) throw httpProblem('RXREST_STREAM_NOT_FOUND', `No stream named ${key} is running or kept`);
-  if (options.lastEventId !== undefined && options.lastEventId === endId) return undefined;
-  const events = topic.join(options.lastEventId ?? FROM_START);
+  if (lastEventId !== undefined && lastEventId === endId) return undefined;
+  const events = topics.topic(key, undefined, true).join(lastEventId ?? FROM_START);
   if (!backplane.durable) return events;
   return multi(
     new Observable<SseEvent>((subscriber) => {
-      const release = watchProducer(key);
+      const release = watchProducer(topics, key);
       const subscription = events.subscribe(subscriber);
       return () => {
         subscription.unsubscribe();
@@ -53,20 +68,18 @@ export async function resume(key: string, options: SubscribeOptions = {}): Promi
   );
 }
 
-/** Per topic, the instance's check that the producer of what its readers read still runs. */
-const watchedProducers = new Map<string, { readers: number; timer: NodeJS.Timeout }>();
-
 /**
  * While this instance has readers of `key`, checks every 2 s whether its producer's process is gone (its
  * heartbeat stopped and there is no end): seen twice in a row, so that a heartbeat late by a moment is not taken
  * for a death, the end (`event: error`) is stored, and every reader on every instance completes with it.
  */
-function watchProducer(key: string): () => void {
+function watchProducer(topics: BroadcastTopics, key: string): () => void {
+  const { watchedProducers } = topics;
   let watch = watchedProducers.get(key);
   if (!watch) {
     let suspected = false;
     const timer = setInterval(() => {
-      topicHost.backplane.abandoned(key, suspected).then(
+      topics.backplane.abandoned(key, suspected).then(
         (gone) => (suspected = gone && !suspected),
         () => (suspected = false),
       );

@@ -10,6 +10,8 @@ export interface BroadcastEvent {
   readonly event?: string;
   /** The publishing span's context (W3C `traceparent`), when it was traced. */
   readonly trace?: string;
+  /** The bytes of its data's JSON, as published (what a history's byte budget counts). */
+  readonly bytes?: number;
 }
 
 /** The event names that end a topic (a resumable stream that completed, failed or was cancelled). */

@@ -6,7 +6,7 @@
 import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
 import { isContextClass } from '../metadata/context-classes';
-import { isWrapperClass } from '../metadata/wrapper-classes';
+import { isBindableClass } from '../metadata/bindable-class';
 import { readParameterNames } from '../metadata/param-names';
 import { readDesignType } from '../metadata/reflect-shim';
 import { classChain, type ClassMeta, type MethodMeta, type ParamKind } from '../metadata/store';
@@ -43,9 +43,10 @@ export interface ClientEndpoint {
   /** Declared to return a `Multi`, or producing a streaming media type: a JSON array answer is emitted item by item. */
   readonly multi: boolean;
   /**
-   * The metadata does not say what the method returns (`Object`: an interface, a type imported with
-   * `import { type ... }`, an async iterable, or none emitted): a JSON array answer marked by the server as a stream
-   * of items (`Stream-Items`) is emitted item by item, as the types say for a `Multi`, an async iterable or a generator.
+   * The metadata names no class of the application's own for what the method returns (an interface, a type imported
+   * with `import { type ... }`, an async iterable, an Observable, a Promise, an array, or none emitted): a JSON array
+   * answer marked by the server as a stream of items (`Stream-Items`) is emitted item by item, as the types say for a
+   * `Multi`, an async iterable or a generator; one without the mark is one value.
    */
   readonly untyped: boolean;
   /** `@RestStreamElementType`: the media type of each streamed item (JSON parses every SSE data field). */
@@ -65,22 +66,6 @@ const STREAMING = new Set([
   'application/json-lines',
   'application/stream+json',
   'application/json-seq',
-]);
-
-/** Return types that are containers or primitives rather than a class the answer binds to. */
-const NOT_BOUND = new Set<unknown>([
-  Object,
-  Array,
-  Promise,
-  String,
-  Number,
-  Boolean,
-  Function,
-  Symbol,
-  BigInt,
-  Uint8Array,
-  Response,
-  Multi,
 ]);
 
 function joinPaths(...paths: (string | undefined)[]): string {
@@ -143,10 +128,11 @@ function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta
   }
   const returned = readDesignType('design:returntype', type.prototype, method.name);
   const produces = method.produces ?? classMeta.produces ?? [];
-  // `Multi` imported as a type only leaves `Object` in the metadata: a method that can answer a stream counts too.
+  // `Multi` imported as a type leaves no type in the metadata: a method that can answer a stream counts too.
   const isMulti =
     (typeof returned === 'function' && (returned === Multi || returned.prototype instanceof Multi)) ||
     produces.some((type) => STREAMING.has(type.split(';')[0]!.trim().toLowerCase()));
+  const bindTo = !isMulti && isBindableClass(returned) ? returned : undefined;
   return {
     where: `${type.name}.${method.name}`,
     httpMethod: method.httpMethods[0]!,
@@ -154,12 +140,9 @@ function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta
     params,
     produces,
     consumes: method.consumes ?? classMeta.consumes ?? [],
-    bindTo:
-      typeof returned === 'function' && !NOT_BOUND.has(returned) && !isWrapperClass(returned) && !isMulti
-        ? returned
-        : undefined,
+    bindTo,
     multi: isMulti,
-    untyped: returned === undefined || returned === Object,
+    untyped: !isMulti && bindTo === undefined,
     elementType: method.tags.get(STREAM_ELEMENT_TYPE),
     resumable: params.some((param) => param.kind === 'header' && param.name?.toLowerCase() === 'last-event-id'),
   };

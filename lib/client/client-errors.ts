@@ -1,4 +1,5 @@
 /** A non-2xx answer as the `WebApplicationException` subtype of its status, with its headers and problem body. */
+import { parseJsonBody } from '../body/json';
 import type { ProblemDetails } from '../errors/problem-details';
 import {
   BadRequestException,
@@ -57,10 +58,10 @@ export async function exceptionFor(response: Response): Promise<WebApplicationEx
   let problem: ProblemDetails | undefined;
   if ((response.headers.get('content-type') ?? '').includes('json') && text) {
     try {
-      const parsed: unknown = JSON.parse(text);
+      const parsed = parseJsonBody(text);
       if (isProblem(parsed)) problem = parsed;
     } catch {
-      // Not JSON after all: the text stays the message.
+      // Not JSON after all, or poisoned JSON: the text stays the message.
     }
   }
   const message = problem ? problem.detail || problem.title : text.trim() || undefined;

@@ -12,6 +12,7 @@ import type { EntityInput, MessageBodyReader } from '../providers/message-body';
 import type { ClientEndpoint } from './client-endpoints';
 import { JsonArrayItems } from '../json/json-array-items';
 import { JSON_ARRAY_ITEMS, STREAM_ITEMS_HEADER } from '../http/stream-items-header';
+import { networkFailure } from './network-failure';
 
 export interface ResponseReaders {
   readonly json: JsonMapper;
@@ -48,7 +49,7 @@ async function eachText(
   const decoder = new TextDecoder();
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(networkFailure);
       if (subscriber.closed) return;
       if (done) break;
       take(decoder.decode(value, { stream: true }));

@@ -13,6 +13,7 @@ import type { MessageBodyReader, MessageBodyWriter } from '../providers/message-
 import { exceptionFor } from './client-errors';
 import { headersSetter, openTelemetry } from '../tracing/open-telemetry';
 import { clientEndpoints, type ClientEndpoint } from './client-endpoints';
+import { networkFailure } from './network-failure';
 import type { ClientEventsOf, RestClientOf } from './client-types';
 import { readResponse, type ResponseReaders } from './read-response';
 import { resumingCall, type OpenCall } from './resuming-call';
@@ -244,7 +245,7 @@ async function traced(
   init: RequestInit,
 ): Promise<Response> {
   const otel = openTelemetry();
-  if (!otel) return setup.fetch(new Request(request.url, init));
+  if (!otel) return setup.fetch(new Request(request.url, init)).catch(networkFailure);
   const { api, tracer } = otel;
   const span = tracer.startSpan(`${request.method} ${endpoint.template.replace(/^\/?/, '/')}`, {
     kind: api.SpanKind.CLIENT,
@@ -268,7 +269,7 @@ async function traced(
   } catch (error) {
     span.setStatus({ code: api.SpanStatusCode.ERROR });
     span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
-    throw error;
+    return networkFailure(error);
   } finally {
     span.end();
   }

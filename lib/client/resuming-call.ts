@@ -9,6 +9,7 @@ import { Observable } from 'rxjs/internal/Observable';
 import type { Subscription } from 'rxjs';
 import { WebApplicationException } from '../errors/web-application-exception';
 import type { ClientEndpoint } from './client-endpoints';
+import { isNetworkFailure } from './network-failure';
 import {
   readEvents,
   readResponse,
@@ -41,14 +42,10 @@ function isEventStream(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
 }
 
-/**
- * Network failures (refused, reset, cut mid-body) are fetch's TypeErrors — told by name: they may come from
- * another realm than this code's (Node's own fetch under a test runner's sandbox); HTTP answers only when a retry
- * can help.
- */
+/** Network failures (refused, reset, cut mid-body: marked where they arose), and answers a retry can help. */
 function retriable(error: unknown): boolean {
   if (error instanceof WebApplicationException) return RETRIABLE_STATUSES.has(error.status);
-  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'TypeError';
+  return isNetworkFailure(error);
 }
 
 /** What `event: reset` says: the oldest id held, or `none`. */

@@ -6,6 +6,7 @@
  */
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscription } from 'rxjs';
+import { isForbiddenProperty, parseJsonBody } from '../body/json';
 import { SOCKET_CALLBACK, SOCKET_PATH } from '../decorators/websocket';
 import { findClassMeta } from '../metadata/store';
 import { readDesignType } from '../metadata/reflect-shim';
@@ -141,7 +142,17 @@ export class SocketClient<T> {
           error: (error: unknown) => subscriber.error(error),
         });
       };
-      socket.onmessage = ({ data }) => subscriber.next(this.#decode(data, text) as SocketMessageOut<T[M]>);
+      socket.onmessage = ({ data }) => {
+        let message: unknown;
+        try {
+          message = this.#decode(data, text);
+        } catch (error) {
+          // A poisoned message ends the connection as the server ends one (1007: data not of the message's type).
+          socket.close(1007, 'A message holds a forbidden key');
+          return subscriber.error(error);
+        }
+        subscriber.next(message as SocketMessageOut<T[M]>);
+      };
       socket.onclose = ({ code, reason }) => {
         sending?.unsubscribe();
         if (code === 1000) subscriber.complete();
@@ -162,8 +173,10 @@ export class SocketClient<T> {
     const message = String(data);
     if (text) return message;
     try {
-      return JSON.parse(message) as unknown;
-    } catch {
+      return parseJsonBody(message);
+    } catch (error) {
+      // No JSON is given as the text it is; JSON with a prototype-poisoning key is refused.
+      if (isForbiddenProperty(error)) throw error;
       return message;
     }
   }

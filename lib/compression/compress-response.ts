@@ -2,7 +2,9 @@
 import type { WrittenBody } from '../body/entity-writers';
 import type { CompressionMode } from '../decorators/compression';
 import { negotiateEncoding } from '../http/content-coding';
+import { EntityTag, variantTag } from '../http/entity-tag';
 import type { RequestContext } from '../pipeline/request-context';
+import type { DirectBody } from '../streaming/direct-body';
 import { compressBody, isSupportedCoding, type SupportedCoding } from './compress-body';
 import type { CompressionSettings } from './compression-settings';
 
@@ -45,7 +47,21 @@ function addVary(headers: HeaderView): void {
   else if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(vary)) headers.set('vary', `${vary}, Accept-Encoding`);
 }
 
-/** The coding to apply, with `Content-Encoding`, `Vary` and `Content-Length` already adjusted; undefined to leave the body. */
+/**
+ * The encoded body is another representation (RFC 9110 §8.8.3): its tag gets the coding's suffix, which the
+ * precondition checks accept back; a tag that cannot carry one is dropped rather than shared by both variants.
+ */
+function tagVariant(headers: HeaderView, coding: SupportedCoding): void {
+  const etag = headers.get('etag');
+  if (etag === undefined || etag === null) return;
+  try {
+    headers.set('etag', variantTag(EntityTag.parse(etag), coding).toString());
+  } catch {
+    headers.delete('etag');
+  }
+}
+
+/** The coding to apply, with `Content-Encoding`, `Vary`, `ETag` and the length headers adjusted; undefined to leave the body. */
 function chooseCoding(
   ctx: RequestContext,
   status: number,
@@ -60,11 +76,27 @@ function chooseCoding(
   );
   if (offered === undefined) return undefined;
   addVary(headers);
+  // A part of the identity bytes (a 206) stays identity: its Content-Range counts those bytes (RFC 9110 §14.4).
+  if (headers.has('content-range')) return undefined;
   const coding = negotiateEncoding(ctx.headers.get('accept-encoding'), offered);
   if (coding === undefined || !isSupportedCoding(coding)) return undefined;
   headers.set('content-encoding', coding);
   headers.delete('content-length');
+  // Ranges are served of the identity bytes only, so the encoded answer offers none.
+  headers.delete('accept-ranges');
+  tagVariant(headers, coding);
   return coding;
+}
+
+/**
+ * A 304 carries the `Vary` its 200 would (RFC 9110 §15.4.5): the type the 200 would have is the response's media
+ * type, else the negotiated one.
+ */
+function varyNotModified(ctx: RequestContext, settings: CompressionSettings): void {
+  const response = ctx.response!;
+  const type = response.headers.get('content-type') ?? response.mediaType ?? ctx.negotiated;
+  const mode = ctx.getProperty<CompressionMode>(COMPRESSION_MODE_PROPERTY);
+  if (offeredCodings(mode, type, settings) !== undefined) addVary(response.headers);
 }
 
 /** A whole Web `Response` written by a writer (a static file, say), compressed under the same rules. */
@@ -85,9 +117,10 @@ function compressWebResponse(ctx: RequestContext, written: Response, settings: C
 
 /**
  * Compresses `body` when the settings, the method's mode, the Content-Type and the client's
- * `Accept-Encoding` allow it: sets `Content-Encoding`, drops `Content-Length` and adds
- * `Vary: Accept-Encoding` to every response that could have been compressed. Bodies that already
- * have a `Content-Encoding`, and 204/304/1xx responses, stay as they are; there is no minimum size.
+ * `Accept-Encoding` allow it: sets `Content-Encoding`, drops `Content-Length` and `Accept-Ranges`, gives the
+ * `ETag` the coding's suffix, and adds `Vary: Accept-Encoding` to every response that could have been
+ * compressed (a 304 too, with no body). Bodies that already have a `Content-Encoding`, a 206 (its range
+ * counts identity bytes) and 204/304/1xx responses stay as they are; there is no minimum size.
  *
  * @example compressResponse(ctx, 'Some resource', settings) // gzip bytes when the client sent `Accept-Encoding: gzip`
  */
@@ -96,9 +129,28 @@ export function compressResponse<B extends WrittenBody | Response>(
   body: B,
   settings: CompressionSettings,
 ): B {
-  if (body === null) return body;
-  if (body instanceof Response) return compressWebResponse(ctx, body, settings) as B;
   const response = ctx.response!;
+  if (body === null) {
+    if (response.status === 304) varyNotModified(ctx, settings);
+    return body;
+  }
+  if (body instanceof Response) return compressWebResponse(ctx, body, settings) as B;
   const coding = chooseCoding(ctx, response.status, response.headers, settings);
   return coding === undefined ? body : (compressBody(body as Exclude<B, Response | null>, coding, settings.level) as B);
+}
+
+/**
+ * A stream or file (a body that writes itself) compressed under the same rules, as a Web stream; the body itself
+ * when it stays as it is (its headers then already say `Vary`).
+ */
+export function compressDirectBody(
+  ctx: RequestContext,
+  body: DirectBody,
+  settings: CompressionSettings,
+): DirectBody | ReadableStream<Uint8Array> {
+  const response = ctx.response!;
+  if (!response.headers.has('content-type')) response.headers.set('content-type', body.mediaType);
+  const coding = chooseCoding(ctx, response.status, response.headers, settings);
+  if (coding === undefined) return body;
+  return compressBody(body.toWebStream(), coding, settings.level) as ReadableStream<Uint8Array>;
 }

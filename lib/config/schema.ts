@@ -240,6 +240,15 @@ export const frameworkSettings = {
     default: '0',
     description: 'Streams a client may hold open at once on each streaming endpoint without @RateLimit; 0: no limit.',
   }),
+  'framework.http.rate-limit.failed-authentications': setting(integer(0), {
+    default: '100',
+    description:
+      'Refused credentials (wrong API keys, forged or expired tokens) an address may send per failed-authentications-window; past them every request of that address carrying a credential answers 429 until the window ends. 0: not counted.',
+  }),
+  'framework.http.rate-limit.failed-authentications-window': setting(duration, {
+    default: '1m',
+    description: 'The window framework.http.rate-limit.failed-authentications counts in (whole seconds).',
+  }),
   'framework.http.rate-limit.backend': setting(oneOf(['memory', 'redis'] as const), {
     default: 'memory',
     description:
@@ -251,7 +260,18 @@ export const frameworkSettings = {
   }),
   'framework.http.proxy.proxy-address-forwarding': setting(boolean, {
     default: 'false',
-    description: 'Trust Forwarded / X-Forwarded-* headers for the client address, scheme and host.',
+    description:
+      'Trust Forwarded / X-Forwarded-* headers for the client address (as framework.http.proxy.trusted-proxies says), scheme and host.',
+  }),
+  'framework.http.proxy.trusted-proxies': setting(list, {
+    default: '',
+    description:
+      'IP addresses and CIDR blocks (IPv4, IPv6) of the proxies in front: the client address is the rightmost forwarded hop not written by one of them. Empty: the peer is the only proxy, its entry (the rightmost) the client.',
+  }),
+  'framework.http.proxy.client-address-header': setting(oneOf(['x-forwarded-for', 'forwarded'] as const), {
+    default: 'x-forwarded-for',
+    description:
+      'The header the proxies write the client address to (x-forwarded-for, or forwarded: RFC 7239 for=); the other is ignored for the address.',
   }),
   'framework.http.allowed-hosts': setting(hostList, {
     default: '',
@@ -295,6 +315,20 @@ export const frameworkSettings = {
     default: '1h',
     description:
       'How long a topic keeps an event for subscribers that resume; 0 keeps events until max-events pushes them out.',
+  }),
+  'framework.broadcast.retention.max-bytes': setting(size, {
+    default: '8M',
+    description:
+      "Bytes of events (their JSON) a topic keeps for subscribers that resume, oldest dropped first; bounds a topic's history in memory and in Redis whatever its events weigh.",
+  }),
+  'framework.broadcast.max-event-size': setting(size, {
+    default: '64K',
+    description: 'Largest event (its JSON) publish() takes; a larger one is refused (413 problem), never sent or kept.',
+  }),
+  'framework.broadcast.max-topics': setting(integer(1), {
+    default: '10000',
+    description:
+      'Topics one process holds at once (with a subscriber or history here); past it a new topic is refused (503 problem). A topic with neither is let go.',
   }),
   'framework.http.ssl.certificate.file': setting(text, {
     optional: true,
@@ -377,9 +411,14 @@ export const frameworkSettings = {
     description:
       "The claim holding the roles, as MicroProfile JWT's groups; a dotted path reaches into objects (realm_access.roles).",
   }),
+  'framework.security.jwt.roles-claim-delimited': setting(boolean, {
+    default: 'false',
+    description:
+      "A string roles claim lists roles separated by spaces (as OAuth's scope does); when false a string claim is one role.",
+  }),
   'framework.security.jwt.clock-skew': setting(duration, {
     default: '30s',
-    description: 'How far exp and nbf may be off the server clock.',
+    description: 'How far exp, nbf and iat may be off the server clock; at most 5m.',
   }),
   'framework.security.jwt.algorithms': setting(list, {
     default: 'RS256,RS384,RS512,PS256,PS384,PS512,ES256,ES384,ES512,EdDSA',
@@ -392,6 +431,21 @@ export const frameworkSettings = {
   'framework.websocket.max-message-size': setting(size, {
     default: '1M',
     description: 'Largest WebSocket message accepted; a larger one closes the socket with 1009 (message too big).',
+  }),
+  'framework.websocket.max-message-fragments': setting(integer(1), {
+    optional: true,
+    description:
+      'Most frames one WebSocket message may come in; more close the socket with 1008. When absent, one per 64 bytes of framework.websocket.max-message-size (16384 for 1M).',
+  }),
+  'framework.websocket.compression': setting(boolean, {
+    default: 'false',
+    description:
+      'Offer permessage-deflate (RFC 7692) to WebSocket clients; each socket that has used it keeps its zlib state, about 240 KB. Messages under 1 KB go uncompressed.',
+  }),
+  'framework.websocket.allowed-origins': setting(list, {
+    default: '',
+    description:
+      "Origins whose pages may open WebSockets besides the socket's own (its Host) and those CORS allows when on: exact origins, /regex/, or * for any. Upgrades from other origins answer 403; clients sending no Origin are not browsers and pass.",
   }),
   'framework.websocket.incoming-buffer': setting(size, {
     default: '1M',
@@ -407,6 +461,24 @@ export const frameworkSettings = {
     default: '0',
     description:
       'A WebSocket with no message either way for this long is closed with 1001; 0 never closes an idle socket.',
+  }),
+  'framework.mcp.allowed-hosts': setting(list, {
+    default: 'localhost,127.0.0.1,[::1]',
+    description:
+      'Host names (any port) an MCP request may be addressed to (Host) and sent from (Origin, when present); others answer 403, against DNS rebinding. * allows any.',
+  }),
+  'framework.mcp.session-timeout': setting(duration, {
+    default: '30m',
+    description: 'An MCP session with no request for this long is ended; its client then starts a new one.',
+  }),
+  'framework.mcp.call-grace': setting(duration, {
+    default: '30s',
+    description:
+      'How long an MCP tool call goes on once no client reads its stream, for the client to resume it with Last-Event-ID.',
+  }),
+  'framework.mcp.sse-retry': setting(duration, {
+    default: '1s',
+    description: 'The SSE retry an MCP call stream gives its client: how long it waits before resuming a cut stream.',
   }),
   'framework.shutdown.timeout': setting(duration, {
     default: '10s',

@@ -5,6 +5,7 @@
  * header, so its page can read nothing. Requests without `Origin`, and same-origin ones, pass untouched.
  */
 import type { Config } from '../config/config';
+import { ConfigError } from '../config/config-error';
 import { problemDetails } from '../errors/problem-details';
 import { ForbiddenException } from '../errors/web-application-exception';
 import type { StageFn } from '../pipeline/settle';
@@ -19,21 +20,39 @@ export interface CorsSettings {
   readonly allowCredentials: boolean;
 }
 
-/** The CORS settings of `config`, or `undefined` when CORS is off. */
+/**
+ * The CORS settings of `config`, or `undefined` when CORS is off. `*` with credentials is refused: it would hand
+ * every site, and `null` (sandboxed frames, `file:` pages), the caller's cookies.
+ */
 export function corsSettings(config: Config): CorsSettings | undefined {
   if (!config.get('framework.http.cors.enabled')) return undefined;
+  const origins = config.get('framework.http.cors.origins');
+  const allowCredentials = config.get('framework.http.cors.access-control-allow-credentials');
+  if (allowCredentials && origins.includes('*'))
+    throw new ConfigError([
+      {
+        key: 'framework.http.cors.origins',
+        value: origins.join(','),
+        source: 'configuration',
+        expected:
+          "the origins allowed, listed (or /regex/): * cannot be combined with framework.http.cors.access-control-allow-credentials=true, which would let every site call with its visitors' cookies",
+      },
+    ]);
   return {
-    origins: config.get('framework.http.cors.origins'),
+    origins,
     methods: config.get('framework.http.cors.methods'),
     headers: config.get('framework.http.cors.headers'),
     exposedHeaders: config.get('framework.http.cors.exposed-headers'),
     maxAgeMs: config.get('framework.http.cors.access-control-max-age'),
-    allowCredentials: config.get('framework.http.cors.access-control-allow-credentials'),
+    allowCredentials,
   };
 }
 
-/** Whether an origin may call: `*`, an exact origin (case-insensitive), or a `/regex/` matching all of it. */
-function originMatcher(origins: readonly string[]): (origin: string) => boolean {
+/**
+ * Whether an origin may call: `*`, an exact origin (case-insensitive), or a `/regex/` matching all of it. The opaque
+ * origin `null` is shared by every sandboxed frame and `file:` page, so only an exact `null` entry (or `*`) admits it.
+ */
+export function originMatcher(origins: readonly string[]): (origin: string) => boolean {
   if (origins.includes('*')) return () => true;
   const exact = new Set(
     origins
@@ -43,7 +62,8 @@ function originMatcher(origins: readonly string[]): (origin: string) => boolean 
   const patterns = origins
     .filter((origin) => !exact.has(origin.toLowerCase()))
     .map((origin) => new RegExp(`^(?:${origin.slice(1, -1)})$`));
-  return (origin) => exact.has(origin.toLowerCase()) || patterns.some((pattern) => pattern.test(origin));
+  return (origin) =>
+    exact.has(origin.toLowerCase()) || (origin !== 'null' && patterns.some((pattern) => pattern.test(origin)));
 }
 
 const CORS_ORIGIN = 'rxrest.cors-origin';

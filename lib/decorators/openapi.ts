@@ -9,6 +9,11 @@ export interface APIResponseOptions {
   readonly description?: string;
   /** A zod schema, or a class with a `static schema`. */
   readonly schema?: ZodType | Function;
+  /**
+   * The media type of the body: by default the method's `@Produces` for its own answers, `application/json` for
+   * others with a schema. With no schema, a `text/*` type is described as a string (an exception mapper's text).
+   */
+  readonly mediaType?: string;
 }
 
 export interface OperationOptions {
@@ -49,7 +54,9 @@ export function Operation(options: OperationOptions): ClassOrMethodDecorator {
 
 /**
  * A response the endpoint documents; repeatable. Without `status` it describes the endpoint's own
- * success status. For a stream, `schema` is the schema of each item.
+ * success status. For a stream, `schema` is the schema of each item. On an exception mapper (a
+ * `@ServerExceptionMapper` method, or an `ExceptionMapper` provider class) it documents what the mapper answers,
+ * on every operation the mapper reaches (its class's for a local one, all of them for a global one).
  *
  * @example
  * \@GET @Path('{name}') @APIResponse({ schema: Fruit }) @APIResponse({ status: 404, description: 'No such fruit' })

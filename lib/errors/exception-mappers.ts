@@ -1,5 +1,6 @@
 /** Finds the exception mapper for an error: nearest supertype, local before global, with unwrapping. */
 import type { UnwrapRule, UnwrapStrategy } from '../decorators/exceptions';
+import type { APIResponseOptions } from '../decorators/openapi';
 
 /** A mapper compiled by the build step; `map` may return a response, a Promise or an Observable of one. */
 export interface CompiledMapper {
@@ -7,6 +8,8 @@ export interface CompiledMapper {
   readonly priority: number;
   readonly name: string;
   readonly map: (error: unknown, ctx: unknown) => unknown;
+  /** What the mapper answers, as its `@APIResponse` decorators say, for the API description. */
+  readonly documented?: readonly APIResponseOptions[];
 }
 
 export interface ResolvedMapper {
@@ -46,6 +49,11 @@ export class ExceptionMappers {
     readonly global: MapperTable,
     readonly unwrapRules: readonly UnwrapRule[],
   ) {}
+
+  /** Every answer the mappers an endpoint reaches document (`@APIResponse` on a mapper), local ones first. */
+  get documented(): APIResponseOptions[] {
+    return [...this.local.values(), ...this.global.values()].flatMap((mapper) => mapper.documented ?? []);
+  }
 
   /** Whether any mapper exists at all (no mapping stage is needed otherwise). */
   get isEmpty(): boolean {

@@ -82,7 +82,9 @@ async function responseFor(
  */
 export function settleFile(ctx: RequestContext, result: unknown): Promise<RequestContext> | undefined {
   if (!isFileResult(result)) return undefined;
-  return responseFor(result, ctx.headers.get('range')).then((response) => {
+  // A file result sends no validator, so an If-Range cannot name it: the whole file goes (RFC 9110 §13.1.5).
+  const range = ctx.headers.has('if-range') ? null : ctx.headers.get('range');
+  return responseFor(result, range).then((response) => {
     if (response.entity instanceof DirectBody) trackStarted(ctx, response.entity);
     ctx.response = response;
     return ctx;

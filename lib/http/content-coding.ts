@@ -62,3 +62,16 @@ export function negotiateEncoding(
   const identity = weights.get('identity');
   return identity !== undefined && identity > bestQ ? undefined : best;
 }
+
+/**
+ * Whether the client takes `coding` at all: listed (or matched by `*`) with a weight above 0. No header takes none
+ * but identity, as {@link negotiateEncoding} never encodes without one.
+ *
+ * @example acceptsCoding('gzip, br;q=0', 'br') // false
+ */
+export function acceptsCoding(acceptEncoding: string | null | undefined, coding: string): boolean {
+  if (acceptEncoding === null || acceptEncoding === undefined) return false;
+  const weights = parseCached(acceptEncoding);
+  const name = coding.toLowerCase();
+  return (weights.get(ALIASES[name] ?? name) ?? weights.get('*') ?? 0) > 0;
+}

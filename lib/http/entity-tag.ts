@@ -1,5 +1,5 @@
-// Entity tags (RFC 9110 §8.8.3): the ETag value, its weak flag, the two comparison functions and
-// the lists carried by If-Match / If-None-Match (§13.1.1, §13.1.2).
+// Entity tags (RFC 9110 §8.8.3): the ETag value, its weak flag, the two comparison functions, the
+// lists carried by If-Match / If-None-Match (§13.1.1, §13.1.2) and the tags of content-coded variants.
 
 import { splitHeaderList } from './header-tokens';
 
@@ -73,4 +73,21 @@ export function parseEntityTagList(header: string | null | undefined): EntityTag
     }
   }
   return tags;
+}
+
+/**
+ * The codings a response may be encoded with, each giving its variant a tag of its own: a gzip body and the identity
+ * one are different representations, and one strong tag for both lets a cache or If-Range splice one into the other
+ * (RFC 9110 §8.8.3).
+ */
+export const VARIANT_CODINGS: readonly string[] = ['br', 'gzip', 'deflate'];
+
+/**
+ * The tag of the `coding`-encoded variant of the representation tagged `tag`: the value with `-coding` appended,
+ * as weak or strong as `tag`.
+ *
+ * @example variantTag(new EntityTag('v57'), 'gzip').toString() // '"v57-gzip"'
+ */
+export function variantTag(tag: EntityTag, coding: string): EntityTag {
+  return new EntityTag(`${tag.value}-${coding}`, tag.weak);
 }

@@ -1,7 +1,8 @@
 // Conditional requests (RFC 9110 §13.2.2): evaluates If-Match, If-Unmodified-Since, If-None-Match
-// and If-Modified-Since, in that order, against the current validators. Knows no resources.
+// and If-Modified-Since, in that order, against the current validators, and If-Range (§13.1.5). Knows no resources.
 
-import { parseEntityTagList, type EntityTag } from './entity-tag';
+import { acceptsCoding } from './content-coding';
+import { EntityTag, parseEntityTagList, VARIANT_CODINGS, variantTag } from './entity-tag';
 import { formatHttpDate, parseHttpDate, truncateToSeconds } from './http-date';
 
 /** The validators of the selected representation; `undefined` as a whole means there is none. */
@@ -30,6 +31,10 @@ export interface ConditionalRequest {
  * `Last-Modified` when known; Last-Modified is compared at one-second resolution. `now` decides
  * which If-Modified-Since dates lie in the future (and are ignored).
  *
+ * `current.etag` is the tag of the identity representation; the tag of an encoded variant (`"v1-gzip"`, see
+ * {@link variantTag}) names the same state, so If-Match takes it, and If-None-Match takes it while the request's
+ * `Accept-Encoding` still takes that coding — the 304 then carries the variant's tag, the copy the client holds.
+ *
  * @example
  * evaluatePreconditions(new Request('http://x/', { headers: { 'If-None-Match': '"v1"' } }), { etag: new EntityTag('v1') })
  * // { status: 304, headers: { ETag: '"v1"' } }
@@ -52,27 +57,67 @@ export function evaluatePreconditions(
   }
   // Step 3, or step 4 only without If-None-Match and only for GET/HEAD.
   if (ifNoneMatch !== null) {
-    if (!ifNoneMatchPasses(ifNoneMatch, current)) return failure(safe ? 304 : 412, current);
+    const matched = noneMatchHit(ifNoneMatch, current, headers.get('accept-encoding'));
+    if (matched !== undefined) return failure(safe ? 304 : 412, current, safe ? matched : undefined);
   } else if (safe && !modifiedSincePasses(headers.get('if-modified-since'), lastModified, now)) {
     return failure(304, current);
   }
   return undefined;
 }
 
-/** If-Match (§13.1.1): `*` needs a current representation; a list needs a strong match. */
+/** If-Match (§13.1.1): `*` needs a current representation; a list needs a strong match, of any variant. */
 function ifMatchPasses(header: string, current: CurrentRepresentation | undefined): boolean {
   const tags = parseEntityTagList(header);
   if (tags === '*') return current !== undefined;
   const etag = current?.etag;
-  return etag !== undefined && tags.some((tag) => tag.strongEquals(etag));
+  if (etag === undefined) return false;
+  const variants = [etag, ...VARIANT_CODINGS.map((coding) => variantTag(etag, coding))];
+  return tags.some((tag) => variants.some((variant) => tag.strongEquals(variant)));
 }
 
-/** If-None-Match (§13.1.2): false when `*` and a representation exists, or on a weak match. */
-function ifNoneMatchPasses(header: string, current: CurrentRepresentation | undefined): boolean {
+/**
+ * If-None-Match (§13.1.2): what a weak match found — the current tag, the tag of an encoded variant whose coding
+ * the client still takes, or `true` for `*` when a representation exists; undefined when the method may proceed.
+ */
+function noneMatchHit(
+  header: string,
+  current: CurrentRepresentation | undefined,
+  acceptEncoding: string | null,
+): EntityTag | true | undefined {
   const tags = parseEntityTagList(header);
-  if (tags === '*') return current === undefined;
+  if (tags === '*') return current === undefined ? undefined : true;
   const etag = current?.etag;
-  return etag === undefined || !tags.some((tag) => tag.weakEquals(etag));
+  if (etag === undefined) return undefined;
+  for (const tag of tags) {
+    if (tag.weakEquals(etag)) return etag;
+    const coding = VARIANT_CODINGS.find((name) => tag.value === `${etag.value}-${name}`);
+    if (coding !== undefined && acceptsCoding(acceptEncoding, coding)) return variantTag(etag, coding);
+  }
+  return undefined;
+}
+
+/**
+ * Whether a `Range` may be honoured under `If-Range` (RFC 9110 §13.1.5): always without one; for an entity tag, only
+ * on a strong match with the current tag — the identity representation's, as a range is never cut from encoded
+ * bytes, so an encoded variant's tag never matches; for a date, only when it equals the Last-Modified.
+ *
+ * @example ifRangeMatches('"v1-gzip"', { etag: new EntityTag('v1') }) // false: the whole representation is sent
+ */
+export function ifRangeMatches(header: string | null, current: CurrentRepresentation | undefined): boolean {
+  if (header === null) return true;
+  const text = header.trim();
+  if (text.startsWith('"') || text.startsWith('W/')) {
+    let tag: EntityTag;
+    try {
+      tag = EntityTag.parse(text);
+    } catch {
+      return false;
+    }
+    return current?.etag !== undefined && tag.strongEquals(current.etag);
+  }
+  const date = parseHttpDate(text);
+  const lastModified = current?.lastModified && truncateToSeconds(current.lastModified);
+  return date !== undefined && lastModified !== undefined && date.getTime() === lastModified.getTime();
 }
 
 /** If-Unmodified-Since (§13.1.4): ignored when invalid or when there is no modification date. */
@@ -88,9 +133,14 @@ function modifiedSincePasses(header: string | null, lastModified: Date | undefin
   return lastModified > since;
 }
 
-function failure(status: 304 | 412, current: CurrentRepresentation | undefined): PreconditionFailure {
+function failure(
+  status: 304 | 412,
+  current: CurrentRepresentation | undefined,
+  matched?: EntityTag | true,
+): PreconditionFailure {
   const headers: Record<string, string> = {};
-  if (current?.etag !== undefined) headers.ETag = current.etag.toString();
+  const etag = matched instanceof EntityTag ? matched : current?.etag;
+  if (etag !== undefined) headers.ETag = etag.toString();
   if (current?.lastModified !== undefined) headers['Last-Modified'] = formatHttpDate(current.lastModified);
   return { status, headers };
 }

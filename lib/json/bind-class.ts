@@ -30,9 +30,9 @@ export function jsonCreator(type: Function): ((json: unknown) => unknown) | unde
 
 function mismatch(path: string, message: string): Error {
   const violations: Violation[] = [{ in: 'body', field: path, message }];
-  return httpProblem('RXREST_MALFORMED_BODY', `The request body does not fit its type: ${path || 'body'} ${message}`, {
-    violations,
-  });
+  // At the root the body itself is what does not fit: "The request body is not a string".
+  const detail = path ? `The request body does not fit its type: ${path} ${message}` : `The request body ${message}`;
+  return httpProblem('RXREST_MALFORMED_BODY', detail, { violations });
 }
 
 function fieldInfo(chain: readonly ClassMeta[], prototype: object, key: string): FieldInfo | undefined {

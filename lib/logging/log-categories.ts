@@ -22,9 +22,11 @@ export const LOG_CATEGORIES = {
   'rxrest.multipart': 'multipart parsing, limits and upload file cleanup',
   'rxrest.compression': 'response compression and legacy gzip',
   'rxrest.openapi': 'the OpenAPI document: what it cannot describe',
-  'rxrest.security': 'authentication: why a credential was refused (DEBUG only, never sent to the client)',
+  'rxrest.security':
+    'authentication: why a credential was refused (DEBUG only, never sent to the client); JWTs without an audience (WARN at start)',
   'rxrest.websocket': 'WebSocket sessions: socket errors (DEBUG), failing @OnClose/@OnError methods and clean-ups',
   'rxrest.limits': 'rate limits: the Redis counter store coming and going',
+  'rxrest.mcp': 'MCP servers: tools that failed (with their error, which the client never sees) and sessions',
 } as const;
 
 /** A category name from {@link LOG_CATEGORIES}. */

@@ -55,14 +55,28 @@ export function installReflectMetadata(): void {
   };
 }
 
-/** Reads `design:*` metadata written by the TypeScript emitter, if any. */
+/**
+ * A type the emitter could name but not reference at run time, read as `Object` whichever emitter wrote it: `tsc`
+ * writes `Function` for a class imported with `import { type ... }` (it sees the class, not a value to point at) and
+ * for function types, where a file-by-file transpiler (ts-jest's transpile mode, swc) writes `Object`. No parameter,
+ * field or result is bound to `Function`; read as it was written it built functions from request text.
+ */
+function referable(type: unknown): unknown {
+  return type === Function ? Object : type;
+}
+
+/**
+ * Reads `design:*` metadata written by the TypeScript emitter, if any, with the types it could not reference as
+ * `Object` (the `design:type` of a method, always `Function`, is not asked for).
+ */
 export function readDesignType(
   key: 'design:type' | 'design:paramtypes' | 'design:returntype',
   target: object,
   property?: string | symbol,
 ): unknown {
   const reflect = Reflect as unknown as ReflectWithMetadata;
-  return reflect.getMetadata?.(key, target, property);
+  const type = reflect.getMetadata?.(key, target, property);
+  return Array.isArray(type) ? type.map(referable) : referable(type);
 }
 
 installReflectMetadata();

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config';
 import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import type { AuthenticationMechanism } from '../security/authentication-mechanism';
 import type { EndpointFacts } from './endpoint-facts';
 import type { OpenApiInfo } from './openapi-document';
 import { openApiAnswer } from './serve-openapi';
@@ -37,10 +38,6 @@ function infoOf(config: Config): OpenApiInfo {
 const UI_PROFILES = new Set(['dev', 'test']);
 
 /**
- * The document of `facts` (made on first use, then kept) and, when `framework.openapi.enabled`, what serves
- * it at `framework.openapi.path` and Swagger UI at `framework.openapi.ui.path`.
- */
-/**
  * Whether swagger-ui-dist (an optional peer dependency) is installed. In the dev and test profiles the page is
  * served only then (said once in the log otherwise); `always-include` without it fails the build instead.
  */
@@ -54,10 +51,15 @@ function swaggerUiInstalled(): boolean {
   }
 }
 
+/**
+ * The document of `facts` (made on first use, then kept; `mechanisms` give its security schemes) and, when
+ * `framework.openapi.enabled`, what serves it at `framework.openapi.path` and Swagger UI at `framework.openapi.ui.path`.
+ */
 export function applicationOpenApi(
   facts: readonly EndpointFacts[],
   config: Config,
   root: string,
+  mechanisms: readonly AuthenticationMechanism[] = [],
 ): { document(): OpenApiDocument; answers: UnroutedAnswer[] } {
   let made: OpenApiDocument | undefined;
   const info = infoOf(config);
@@ -67,6 +69,7 @@ export function applicationOpenApi(
       facts,
       info,
       root,
+      mechanisms,
     ));
   if (!config.get('framework.openapi.enabled')) return { document, answers: [] };
   const documentPath = config.get('framework.openapi.path');

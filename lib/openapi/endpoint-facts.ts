@@ -1,5 +1,7 @@
 /** What the build step knows of an endpoint that an API description needs: its parameters, body, results and streams. */
 import type { ZodType } from 'zod';
+import type { APIResponseOptions } from '../decorators/openapi';
+import type { AccessRule } from '../decorators/security';
 import type { ParamKind, Tags } from '../metadata/store';
 import type { EndpointInfo } from '../pipeline/request-context';
 
@@ -16,6 +18,8 @@ export interface ParamFact {
   readonly defaultValue: string | undefined;
   /** A body of many items (a `Multi` parameter): `type` and `schema` describe each item. */
   readonly stream?: boolean;
+  /** `@PartType`: the media type a multipart part is read as. */
+  readonly partType?: string;
 }
 
 /** An endpoint, described: read once at build time by the OpenAPI document, never per request. */
@@ -33,4 +37,10 @@ export interface EndpointFacts {
   /** The method's and its class's decorator data (`@Operation`, `@Tag`, `@APIResponse`...). */
   readonly methodTags: Tags;
   readonly classTags: Tags;
+  /** `@Authenticated`, `@RolesAllowed`, `@PermitAll` or `@DenyAll` of the method, else of its class. */
+  readonly access?: AccessRule;
+  /** Whether a per-client limit (`@RateLimit` or `framework.http.rate-limit.*`) can answer 429. */
+  readonly rateLimited?: boolean;
+  /** The answers the exception mappers in reach of the method document with `@APIResponse`. */
+  readonly errorAnswers?: readonly APIResponseOptions[];
 }

@@ -7,33 +7,24 @@
  */
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
-import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
-import { WebApplicationException } from '../errors/web-application-exception';
 import { StringDecoder } from 'node:string_decoder';
-import type { EventSourceMessage } from 'eventsource-parser';
 import {
   byteCounter,
   itemFormatOf,
-  itemPlace,
   itemSplitter,
   ITEM_MEDIA_TYPES,
   type EmitItem,
   type ItemLimits,
 } from '../body/request-items';
-import { parseJsonBody } from '../body/json';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
-import type { JsonMapper } from '../json/json-mapper';
-import { isJsonTypeToken } from '../json/json-values';
 import { nodeRequestOf } from '../multipart/body-source';
 import type { RequestContext } from '../pipeline/request-context';
 import { Multi, pullFrom } from '../streaming/multi';
 import { readAll } from '../streaming/stream-source';
-import { sseEvent } from '../streaming/sse-event';
 import type { BodySettings } from './body-settings';
-import { isUnknownDesignType } from './convert';
-import { classSchema, validate } from './read-body-argument';
+import { itemBinder, type ItemBinder } from './item-binder';
 
 const defaultMapper = new DefaultJsonMapper();
 
@@ -43,55 +34,6 @@ export function isItemStreamParameter(designType: unknown, options: ParamOptions
     options.stream === true ||
     (typeof designType === 'function' && (designType === Multi || designType.prototype instanceof Multi))
   );
-}
-
-/** Turns one delimited item into the value the handler gets, or throws a 400 problem naming it. */
-type ItemBinder = (
-  text: string,
-  index: number,
-  line: number | undefined,
-  event?: EventSourceMessage,
-  clean?: boolean,
-) => unknown;
-
-function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {
-  const type = typeof options.type === 'function' ? options.type : undefined;
-  const schema: ZodType | undefined = options.schema ?? classSchema(type);
-  const target = type === undefined || (isUnknownDesignType(type) && !isJsonTypeToken(type)) ? undefined : type;
-  // An SSE event's data is text unless a type says it is JSON; a string type keeps every item as text.
-  const asText = type === String;
-  // Plain JSON items through the default mapper skip its second look for poisoned keys when the chunk had none.
-  const plain = !schema && !target && !asText && mapper instanceof DefaultJsonMapper;
-  return (text, index, line, event, clean) => {
-    try {
-      if (plain && !event) return parseJsonBody(text, !clean);
-      if (asText) return event ? text : (mapper.readValue(text) as unknown);
-      if (event && !schema && !target) {
-        const first = text.trimStart()[0];
-        const data = first === '{' || first === '[' || first === '"' ? mapper.readValue(text) : text;
-        return sseEvent({ data, id: event.id, event: event.event });
-      }
-      if (!schema) return mapper.readValue(text, target);
-      const data = validate(schema, mapper.readValue(text), `${itemPlace({ index, line })} is invalid`);
-      return target ? mapper.readValue(JSON.stringify(data), target) : data;
-    } catch (error) {
-      const item = { index, line };
-      if (
-        error instanceof WebApplicationException &&
-        error.problem &&
-        !error.problem.detail.startsWith(itemPlace(item))
-      ) {
-        // "The request body is not valid JSON: ..." becomes "Line 7 of the request body is not valid JSON: ...".
-        const detail = error.problem.detail.replace(/^The request body\b/, '');
-        throw httpProblem(
-          error.problem.code,
-          `${itemPlace(item)}${detail === error.problem.detail ? `: ${detail}` : detail}`,
-          { violations: error.problem.violations },
-        );
-      }
-      throw error;
-    }
-  };
 }
 
 /** The body's chunks, read only as they are asked for: the raw Node request when nothing has touched it, else the Web body. */
@@ -129,7 +71,7 @@ function itemReader(ctx: RequestContext, limits: ItemLimits, bind: ItemBinder): 
   // Node's decoder (the one `setEncoding` uses) keeps a character split between two chunks whole.
   const decoder = new StringDecoder('utf8');
   let deliver: (value: unknown) => void = () => undefined;
-  const emit: EmitItem = (text, index, line, event, clean) => deliver(bind(text, index, line, event, clean));
+  const emit: EmitItem = (text, index, line, event, suspect) => deliver(bind(text, index, line, event, suspect));
   return {
     chunks: chunksOf(ctx),
     take(chunk, to) {

@@ -7,7 +7,7 @@ import type { Http2ServerResponse } from 'node:http2';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { defaultMediaType, withCharset, type EntityWriter, type WrittenBody } from '../body/entity-writers';
-import { compressResponse } from '../compression/compress-response';
+import { compressDirectBody, compressResponse } from '../compression/compress-response';
 import type { CompressionSettings } from '../compression/compression-settings';
 import { DirectBody } from '../streaming/direct-body';
 import { setBodyHeaders, writeDirectBody, writeDirectBodyTo } from '../streaming/write-direct-body';
@@ -37,7 +37,7 @@ function finish(ctx: RequestContext, written: WrittenBody, compression?: Compres
   // A server writer made the whole response itself.
   if (written instanceof Response) return written;
   let body: Exclude<WrittenBody, Response> = written;
-  if (compression && body !== null) body = compressResponse(ctx, body, compression) as Exclude<WrittenBody, Response>;
+  if (compression) body = compressResponse(ctx, body, compression) as Exclude<WrittenBody, Response>;
   if (ctx.method === 'HEAD' && body !== null) {
     if (typeof body === 'string') response.headers.set('content-length', Buffer.byteLength(body));
     else if (body instanceof Uint8Array) response.headers.set('content-length', body.byteLength);
@@ -64,13 +64,12 @@ export function writeBody(
   const response = ctx.response!;
   const entity = response.entity;
   if (entity instanceof DirectBody) {
-    if (isBodiless(response.status)) return (entity.cancel(), finish(ctx, null));
-    if (!compression || (!compression.enabled && !compression.legacyGzip) || !ctx.headers.has('accept-encoding'))
-      return entity;
-    setBodyHeaders(response, entity);
-    return finish(ctx, entity.toWebStream(), compression);
+    if (isBodiless(response.status)) return (entity.cancel(), finish(ctx, null, compression));
+    if (!compression) return entity;
+    const body = compressDirectBody(ctx, entity, compression);
+    return body instanceof DirectBody ? body : finish(ctx, body);
   }
-  if (isBodiless(response.status) || entity === undefined || entity === null) return finish(ctx, null);
+  if (isBodiless(response.status) || entity === undefined || entity === null) return finish(ctx, null, compression);
   const mediaType = response.mediaType ?? ctx.negotiated ?? defaultMediaType(entity);
   const writer = selectWriter(writers, entity, mediaType);
   if (!writer) throw new Error(noWriterMessage(ctx, entity, mediaType));

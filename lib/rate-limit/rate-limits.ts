@@ -10,13 +10,14 @@ import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Config } from '../config/config';
 import { parseDuration } from '../config/duration';
 import type { RateLimitOptions } from '../decorators/rate-limit';
-import { problemDetails } from '../errors/problem-details';
-import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
 import type { StageFn } from '../pipeline/settle';
 import type { RequestContext } from '../pipeline/request-context';
 import { principalName } from '../security/security-context';
 import { StreamCounts } from '../streaming/stream-counts';
+import { clientAddressOf, proxySettings, type ProxySettings } from './client-address';
+import { FailedAuthentications } from './failed-authentications';
+import { headersOf, policyOf, secondsUntil, tooMany } from './limit-answers';
 
 const log = logging.getLogger('rxrest.limits');
 
@@ -26,7 +27,10 @@ export interface RateLimitSettings {
   readonly streams: number;
   readonly backend: 'memory' | 'redis';
   readonly redisUrl: string;
-  readonly trustForwarded: boolean;
+  readonly proxy: ProxySettings;
+  /** Refused credentials an address may send per `failuresWindowMs`; 0: not counted. */
+  readonly failures: number;
+  readonly failuresWindowMs: number;
 }
 
 export function rateLimitSettings(config: Config): RateLimitSettings {
@@ -36,48 +40,20 @@ export function rateLimitSettings(config: Config): RateLimitSettings {
     streams: config.get('framework.http.rate-limit.streams'),
     backend: config.get('framework.http.rate-limit.backend'),
     redisUrl: config.get('framework.http.rate-limit.redis.url'),
-    trustForwarded: config.get('framework.http.proxy.proxy-address-forwarding'),
+    proxy: proxySettings(config),
+    failures: config.get('framework.http.rate-limit.failed-authentications'),
+    failuresWindowMs: config.get('framework.http.rate-limit.failed-authentications-window'),
   };
 }
 
-/** Who a request counts against: its principal, else its address (the first `X-Forwarded-For` behind a trusted proxy). */
-function clientOf(ctx: RequestContext, trustForwarded: boolean): string {
+/** Who a request counts against: its principal, else its address (all in-process requests share one). */
+function clientOf(ctx: RequestContext, proxy: ProxySettings): string {
   const name = principalName(ctx);
   if (name !== undefined) return `principal:${name}`;
-  if (trustForwarded) {
-    const forwarded = ctx.headerValue('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return `address:${forwarded}`;
-  }
-  // Under listen(), Node's request; under another Node adapter, the request it passed along; in process, none.
-  const incoming =
-    ctx.exchange?.incoming ??
-    (ctx.environment as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return `address:${incoming?.socket?.remoteAddress ?? 'unknown'}`;
+  return `address:${clientAddressOf(ctx, proxy) ?? 'unknown'}`;
 }
 
 const RATE_HEADERS = 'rxrest.rate-limit-headers';
-
-/** One policy of the IETF headers: its `RateLimit-Policy` value, made once, and its `RateLimit` value per answer. */
-interface Policy {
-  readonly name: string;
-  readonly declared: string;
-}
-
-function policyOf(name: string, quota: number, windowSeconds?: number): Policy {
-  return { name, declared: `"${name}";q=${quota}${windowSeconds === undefined ? '' : `;w=${windowSeconds}`}` };
-}
-
-/** The headers of `policy` with what is left of it and the seconds until it resets. */
-function headersOf(policy: Policy, remaining: number, resetSeconds: number): Record<string, string> {
-  return { 'ratelimit-policy': policy.declared, ratelimit: `"${policy.name}";r=${remaining};t=${resetSeconds}` };
-}
-
-function tooMany(headers: Record<string, string>, retryAfter: number, detail: string): WebApplicationException {
-  return new WebApplicationException(detail, 429, {
-    headers: { ...headers, 'retry-after': String(retryAfter) },
-    problem: problemDetails('RXREST_RATE_LIMITED', detail),
-  });
-}
 
 function windowOf(options: RateLimitOptions, fallbackMs: number, where: string): number {
   const value = options.window;
@@ -106,7 +82,15 @@ export class RateLimiters {
     if (!this.#redis) {
       const { Redis: Client } = require('ioredis') as typeof import('ioredis');
       // No offline queue: while Redis is away each instance counts in memory (the insurance limiter) instead of waiting.
-      const redis = new Client(this.#settings.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+      const redis = new Client(this.#settings.redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        // A Redis that hangs with the connection open (a stopped server, a lost network) is waited for a second,
+        // then the count goes on in memory: requests never hang on it.
+        commandTimeout: 1000,
+        // A socket that does not close when let go of (Redis down at shutdown) is destroyed soon, not after 2 s.
+        disconnectTimeout: 200,
+      });
       redis.on('error', (error: Error) =>
         log.warn(`Redis for rate limits: ${error.message}; counting in memory meanwhile`),
       );
@@ -134,6 +118,30 @@ export class RateLimiters {
   }
 
   /**
+   * A count of `points` per window under `name`, made at its first use (so a build that fails later opens no Redis
+   * connection); each call takes a point for `key`, rejecting with the `RateLimiterRes` of a spent window.
+   */
+  counter(name: string, points: number, windowSeconds: number): (key: string) => Promise<RateLimiterRes> {
+    let made: RateLimiterAbstract | undefined;
+    return (key) => {
+      const limiter = (made ??= this.#limiter(name, points, windowSeconds));
+      return this.#connecting ? this.#connecting.then(() => limiter.consume(key)) : limiter.consume(key);
+    };
+  }
+
+  /** What counts refused credentials by address, or `undefined` when `failed-authentications` is 0. */
+  failedAuthentications(): FailedAuthentications | undefined {
+    const { failures, failuresWindowMs, proxy } = this.#settings;
+    if (failures <= 0) return undefined;
+    const windowSeconds = Math.max(1, Math.round(failuresWindowMs / 1000));
+    return new FailedAuthentications(this.counter('failed-authentications', failures, windowSeconds), {
+      budget: failures,
+      windowSeconds,
+      proxy,
+    });
+  }
+
+  /**
    * The rate-limit step of the endpoint `where` (`Class#method`: its own count, also under a class-wide
    * `@RateLimit`), from `declared` on it or its class, else the configured defaults; `undefined` when nothing limits
    * it. Runs after authentication, so a caller counts by principal.
@@ -146,25 +154,19 @@ export class RateLimiters {
     if (requests <= 0 && maxStreams <= 0) return undefined;
     this.used = true;
     const windowSeconds = Math.round(windowOf(options, settings.windowMs, where) / 1000);
-    // Made at the first request, so that a build that fails later opens no Redis connection.
-    let made: RateLimiterAbstract | undefined;
-    const limiter = requests > 0 ? () => (made ??= this.#limiter(where, requests, windowSeconds)) : undefined;
+    const consume = requests > 0 ? this.counter(where, requests, windowSeconds) : undefined;
     const requestPolicy = policyOf('requests', requests, windowSeconds);
     const streamPolicy = policyOf('streams', maxStreams);
     const open = new StreamCounts();
     const holdStream = (ctx: RequestContext, client: string): RequestContext => {
       if (maxStreams > 0 && !open.hold(ctx, client, maxStreams))
-        throw tooMany(headersOf(streamPolicy, 0, 1), 1, `At most ${maxStreams} open streams per client`);
+        throw tooMany(streamPolicy, 1, `At most ${maxStreams} open streams per client`);
       return ctx;
     };
     return (ctx) => {
-      const client = clientOf(ctx, settings.trustForwarded);
-      if (!limiter) return holdStream(ctx, client);
-      const counter = limiter();
-      const consumed = this.#connecting
-        ? this.#connecting.then(() => counter.consume(client))
-        : counter.consume(client);
-      return consumed.then(
+      const client = clientOf(ctx, settings.proxy);
+      if (!consume) return holdStream(ctx, client);
+      return consume(client).then(
         (left: RateLimiterRes) => {
           ctx.setProperty(
             RATE_HEADERS,
@@ -174,19 +176,15 @@ export class RateLimiters {
         },
         (refusal: unknown) => {
           if (refusal instanceof Error) throw refusal;
-          const wait = Math.max(1, Math.ceil((refusal as RateLimiterRes).msBeforeNext / 1000));
-          throw tooMany(
-            headersOf(requestPolicy, 0, wait),
-            wait,
-            `At most ${requests} requests per ${windowSeconds} s per client`,
-          );
+          const wait = secondsUntil((refusal as RateLimiterRes).msBeforeNext);
+          throw tooMany(requestPolicy, wait, `At most ${requests} requests per ${windowSeconds} s per client`);
         },
       );
     };
   }
 
   /** Who a request counts against, as every limit of the application counts it (the stream caps too). */
-  readonly client = (ctx: RequestContext): string => clientOf(ctx, this.#settings.trustForwarded);
+  readonly client = (ctx: RequestContext): string => clientOf(ctx, this.#settings.proxy);
 
   /** Adds the `RateLimit` headers of an admitted request to its answer. */
   readonly finish = (ctx: RequestContext): void => {

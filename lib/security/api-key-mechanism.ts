@@ -26,6 +26,7 @@ export function apiKeys(options: ApiKeyOptions): AuthenticationMechanism {
   return {
     scheme: 'ApiKey',
     challenge: `ApiKey header="${options.header ?? 'X-API-Key'}"`,
+    securityScheme: { type: 'apiKey', in: 'header', name: options.header ?? 'X-API-Key' },
     hasCredential: (ctx: RequestContext) => ctx.headerValue(header) !== null,
     authenticate(ctx: RequestContext): Identity {
       const presented = digest(ctx.headerValue(header) ?? '');

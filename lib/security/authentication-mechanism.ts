@@ -20,6 +20,11 @@ export interface AuthenticationMechanism {
   readonly scheme: string;
   /** The `WWW-Authenticate` challenge of a 401 (`Bearer`, `Basic realm="api"`). */
   readonly challenge: string;
+  /**
+   * How the OpenAPI document names the credential (a Security Scheme Object); without it, an HTTP authentication
+   * scheme named `scheme` (`{ type: 'http', scheme: 'bearer' }` for `Bearer`).
+   */
+  readonly securityScheme?: SecurityScheme;
   /** Whether the request carries a credential of this kind (cheap: read on every request once a mechanism exists). */
   hasCredential(ctx: RequestContext): boolean;
   authenticate(ctx: RequestContext): Identity | undefined | Promise<Identity | undefined>;
@@ -35,3 +40,15 @@ export class CredentialRefused extends Error {
     this.name = 'CredentialRefused';
   }
 }
+
+/** An OpenAPI Security Scheme Object (OpenAPI 3.2 §4.8.27), as a mechanism describes its credential. */
+export type SecurityScheme =
+  | { readonly type: 'http'; readonly scheme: string; readonly bearerFormat?: string; readonly description?: string }
+  | {
+      readonly type: 'apiKey';
+      readonly in: 'header' | 'query' | 'cookie';
+      readonly name: string;
+      readonly description?: string;
+    }
+  | { readonly type: 'openIdConnect'; readonly openIdConnectUrl: string; readonly description?: string }
+  | { readonly type: 'mutualTLS'; readonly description?: string };

@@ -1,16 +1,20 @@
 /**
  * Bearer JWTs (RFC 6750, RFC 7519) verified with `jose`: keys from a JWKS URL (cached, fetched again for an unknown
- * `kid`, at most every `jwks-refresh-interval`) or a PEM public key; `exp` required, `nbf`, `iss` and `aud` checked, asymmetric algorithms
- * only unless configured. jose is loaded when a JWT setting is first read, so applications without it never load it.
+ * `kid`, at most every `jwks-refresh-interval`) or a PEM public key; `exp` and a subject required, `nbf`, `iat`, `iss`
+ * and `aud` checked, asymmetric algorithms only unless configured. jose is loaded when a JWT setting is first read, so
+ * applications without it never load it.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/config';
 import { ConfigError } from '../config/config-error';
+import { logging } from '../logging/logger';
 import type { RequestContext } from '../pipeline/request-context';
 import { CredentialRefused, type AuthenticationMechanism } from './authentication-mechanism';
 import type { Identity } from './security-context';
+
+const log = logging.getLogger('rxrest.security');
 
 type Jose = typeof import('jose');
 type Verify = (token: string) => Promise<Record<string, unknown>>;
@@ -24,15 +28,30 @@ export interface JwtSettings {
   readonly issuer?: string;
   readonly audience?: readonly string[];
   readonly rolesClaim: string;
+  /** A string roles claim lists roles separated by spaces (as OAuth's `scope`), instead of being one role. */
+  readonly rolesDelimited: boolean;
   readonly clockSkewMs: number;
   readonly algorithms: readonly string[];
 }
+
+/**
+ * The longest clock skew allowed: tokens are admitted that long past their `exp` (and issued that far ahead), so a
+ * skew of days would make expiry meaningless. Clocks kept by NTP are within a second of each other.
+ */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 /** The JWT settings of `config`, or `undefined` when no key source is configured. */
 export function jwtSettings(config: Config): JwtSettings | undefined {
   const jwksUrl = config.get('framework.security.jwt.jwks-url');
   const publicKeyFile = config.get('framework.security.jwt.public-key-file');
   if (jwksUrl === undefined && publicKeyFile === undefined) return undefined;
+  const clockSkewMs = config.get('framework.security.jwt.clock-skew');
+  if (clockSkewMs > MAX_CLOCK_SKEW_MS)
+    throw problem(
+      'framework.security.jwt.clock-skew',
+      config.getUser('framework.security.jwt.clock-skew') ?? `${clockSkewMs}ms`,
+      'a duration of at most 5m (tokens are admitted that long past their exp)',
+    );
   return {
     jwksUrl,
     jwksRefreshMs: config.get('framework.security.jwt.jwks-refresh-interval'),
@@ -40,7 +59,8 @@ export function jwtSettings(config: Config): JwtSettings | undefined {
     issuer: config.get('framework.security.jwt.issuer'),
     audience: config.get('framework.security.jwt.audience'),
     rolesClaim: config.get('framework.security.jwt.roles-claim'),
-    clockSkewMs: config.get('framework.security.jwt.clock-skew'),
+    rolesDelimited: config.get('framework.security.jwt.roles-claim-delimited'),
+    clockSkewMs,
     algorithms: config.get('framework.security.jwt.algorithms'),
   };
 }
@@ -63,18 +83,36 @@ function readPublicKey(file: string, directory: string): KeyObject {
   }
 }
 
+/** A claim the object holds itself: nothing is read from a prototype, however polluted. */
+function own(holder: unknown, name: string): unknown {
+  return holder !== null && typeof holder === 'object' && Object.hasOwn(holder, name)
+    ? (holder as Record<string, unknown>)[name]
+    : undefined;
+}
+
 /** The value at a dotted path of the claims (`realm_access.roles`), or the claim of that exact name. */
 function claimAt(claims: Record<string, unknown>, path: string): unknown {
-  if (path in claims) return claims[path];
+  if (Object.hasOwn(claims, path)) return claims[path];
   let value: unknown = claims;
-  for (const part of path.split('.'))
-    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  for (const part of path.split('.')) value = own(value, part);
   return value;
 }
 
-function rolesOf(value: unknown): string[] {
+/** The roles of a claim: an array's strings; a string as one role, or split on spaces when `delimited`. */
+function rolesOf(value: unknown, delimited: boolean): string[] {
   if (Array.isArray(value)) return value.filter((role): role is string => typeof role === 'string');
-  return typeof value === 'string' ? value.split(/\s+/).filter(Boolean) : [];
+  if (typeof value !== 'string' || value === '') return [];
+  return delimited ? value.split(/\s+/).filter(Boolean) : [value];
+}
+
+/** Who the token names: its `sub`, else `upn`, else `preferred_username`; a token naming no one is refused. */
+function subjectOf(claims: Record<string, unknown>): string {
+  for (const claim of ['sub', 'upn', 'preferred_username']) {
+    const name = own(claims, claim);
+    if (typeof name === 'string' && name !== '') return name;
+  }
+  // Admitted, every such caller would be one principal "" (one rate-limit bucket, one owner of every resource).
+  throw new CredentialRefused('token refused: it names no subject (sub, upn or preferred_username)');
 }
 
 const BEARER = /^bearer +(\S+)\s*$/i;
@@ -97,6 +135,10 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
       : readPublicKey(settings.publicKeyFile, directory);
   if (settings.jwksUrl !== undefined && !URL.canParse(settings.jwksUrl))
     throw problem('framework.security.jwt.jwks-url', settings.jwksUrl, 'an http(s) URL');
+  if (settings.audience === undefined)
+    log.warn(
+      'framework.security.jwt.audience is not set: a token its issuer made for any other API is admitted here too; set it to the aud of this API',
+    );
   const options = {
     algorithms: [...settings.algorithms],
     issuer: settings.issuer,
@@ -119,13 +161,14 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
   // work) is checked once, then the identity is reused until the token expires or a minute has passed.
   const verified = new Map<string, { readonly identity: Identity; readonly until: number }>();
   const identityOf = (claims: Record<string, unknown>): Identity => {
-    const name =
-      [claims.sub, claims.upn, claims.preferred_username].find((value): value is string => typeof value === 'string') ??
-      '';
+    // jose checks `iat` only against a maximum age; a token "issued" later than now is refused here.
+    const issuedAt = own(claims, 'iat');
+    if (typeof issuedAt === 'number' && issuedAt * 1000 > Date.now() + settings.clockSkewMs)
+      throw new CredentialRefused('token refused: its iat is in the future, beyond the clock skew');
     return {
-      principal: { name, claims },
-      roles: rolesOf(claimAt(claims, settings.rolesClaim)),
-      expiresAt: (claims.exp as number) * 1000,
+      principal: { name: subjectOf(claims), claims },
+      roles: rolesOf(claimAt(claims, settings.rolesClaim), settings.rolesDelimited),
+      expiresAt: (own(claims, 'exp') as number) * 1000,
     };
   };
   const check = async (token: string): Promise<Identity> => {

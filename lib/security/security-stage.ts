@@ -11,16 +11,28 @@ import { logging } from '../logging/logger';
 import type { StageFn } from '../pipeline/chain';
 import type { RequestContext } from '../pipeline/request-context';
 import type { StageResult } from '../pipeline/stage';
-import { CredentialRefused, type AuthenticationMechanism } from './authentication-mechanism';
+import { CredentialRefused, type AuthenticationMechanism, type SecurityScheme } from './authentication-mechanism';
 import { jwtMechanism, jwtSettings } from './jwt-mechanism';
 import { SecurityContext, setSecurityContext, type Identity } from './security-context';
 
 const log = logging.getLogger('rxrest.security');
 
+/**
+ * What counts refused credentials (the rate limits' failed-authentication budget): it may answer a request that
+ * carries a credential before the credential is checked, and instead of the 401 of one refused.
+ */
+export interface RefusalCounter {
+  /** What answers at once, the credential unchecked (the client spent its budget); `undefined` to go on. */
+  check(ctx: RequestContext): Error | undefined;
+  /** Counts a refused credential; resolves to what answers instead of the 401, if anything. */
+  count(ctx: RequestContext): Promise<Error | undefined>;
+}
+
 /** The application's authentication: its mechanisms, tried in order, and what streams do when a credential expires. */
 export interface SecuritySettings {
   readonly mechanisms: readonly AuthenticationMechanism[];
   readonly endStreamsOnExpiry: boolean;
+  readonly refusals?: RefusalCounter;
 }
 
 function unauthorized(
@@ -40,6 +52,9 @@ function unauthorized(
 }
 
 const FORBIDDEN_DETAIL = 'The caller may not use this endpoint';
+
+/** The built-in bearer tokens, as the OpenAPI document names them. */
+const BEARER_JWT: SecurityScheme = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' };
 
 /** Whether `rule` lets `security` in; throws the 401 or 403 that answers otherwise. */
 function enforce(
@@ -69,6 +84,7 @@ export function securityStep(
 ): StageFn | undefined {
   const mechanisms = settings?.mechanisms ?? [];
   if (mechanisms.length === 0 && (rule === undefined || rule.kind === 'permit-all')) return undefined;
+  const refusals = settings?.refusals;
   const admit = (
     ctx: RequestContext,
     mechanism: AuthenticationMechanism | undefined,
@@ -79,40 +95,47 @@ export function securityStep(
     enforce(rule, security, mechanisms);
     return ctx;
   };
-  const refuse = (mechanism: AuthenticationMechanism, error: unknown): never => {
+  const refuse = (ctx: RequestContext, mechanism: AuthenticationMechanism, error: unknown): Promise<never> | never => {
     if (!(error instanceof CredentialRefused)) throw error;
     log.debug(`${mechanism.scheme} credential refused: ${error.message}`);
-    throw unauthorized(mechanisms, 'RXREST_UNAUTHORIZED', 'The credential was not accepted', mechanism);
+    const answer = unauthorized(mechanisms, 'RXREST_UNAUTHORIZED', 'The credential was not accepted', mechanism);
+    if (!refusals) throw answer;
+    return refusals.count(ctx).then((instead) => {
+      throw instead ?? answer;
+    });
   };
   return (ctx): StageResult<RequestContext> => {
     const mechanism = mechanisms.find((candidate) => candidate.hasCredential(ctx));
     // No credential on an open endpoint: nothing to record (`securityContext(ctx)` is anonymous when asked).
     if (!mechanism) return rule === undefined ? ctx : admit(ctx, undefined, undefined);
+    const held = refusals?.check(ctx);
+    if (held) throw held;
     let found: Identity | undefined | Promise<Identity | undefined>;
     try {
       found = mechanism.authenticate(ctx);
     } catch (error) {
-      return refuse(mechanism, error);
+      return refuse(ctx, mechanism, error);
     }
     if (!(found instanceof Promise)) return admit(ctx, found ? mechanism : undefined, found);
     return found.then(
       (identity) => admit(ctx, identity ? mechanism : undefined, identity),
-      (error: unknown) => refuse(mechanism, error),
+      (error: unknown) => refuse(ctx, mechanism, error),
     );
   };
 }
 
 /**
  * The application's security settings: its own mechanisms, then bearer JWTs when `framework.security.jwt.*` names a
- * key source; `undefined` when there is none. jose is required only then.
+ * key source; `undefined` when there is none. jose is required only then. `refusals` counts refused credentials.
  */
 export function securitySettings(
   config: Config,
   directory: string,
   own: readonly AuthenticationMechanism[] = [],
+  refusals?: RefusalCounter,
 ): SecuritySettings | undefined {
   const jwt = jwtSettings(config);
-  const mechanisms = jwt ? [...own, jwtMechanism(jwt, directory)] : own;
+  const mechanisms = jwt ? [...own, { ...jwtMechanism(jwt, directory), securityScheme: BEARER_JWT }] : own;
   if (mechanisms.length === 0) return undefined;
-  return { mechanisms, endStreamsOnExpiry: config.get('framework.security.streams.end-on-expiry') };
+  return { mechanisms, endStreamsOnExpiry: config.get('framework.security.streams.end-on-expiry'), refusals };
 }

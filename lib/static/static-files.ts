@@ -1,10 +1,10 @@
 /** Serves the files of the static directory (`framework.http.static.directory`) for GET and HEAD. */
 import { realpath, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { fileResponse } from '../files/settle-file';
+import { fileResponse, mediaTypeOf } from '../files/settle-file';
 import { EntityTag } from '../http/entity-tag';
 import { formatHttpDate } from '../http/http-date';
-import { evaluatePreconditions } from '../http/preconditions';
+import { evaluatePreconditions, ifRangeMatches } from '../http/preconditions';
 import { ResponseContext } from '../pipeline/response-context';
 
 /** The path segments of a request path, decoded; undefined when one could reach outside the directory. */
@@ -30,8 +30,9 @@ function isInside(root: string, path: string): boolean {
 
 /**
  * The files under one directory, served at their path; a directory answers with its `index.html`.
- * Answers carry `Content-Type` (mime-types), `ETag` and `Last-Modified`, and honour conditional
- * requests (304) and single ranges (206). Nothing outside the directory is served: `..` in any
+ * Answers carry `Content-Type` (mime-types), a strong `ETag` (size and modification time, as nginx makes it) and
+ * `Last-Modified`, and honour conditional requests (304) and single ranges (206, under `If-Range` only when it
+ * names the current file). Nothing outside the directory is served: `..` in any
  * encoding is refused, and symbolic links are followed only when their target stays inside.
  *
  * @example
@@ -54,16 +55,20 @@ export class StaticFiles {
     const found = await this.#find(join(this.root, ...segments));
     if (!found) return undefined;
     const { path, size, mtime } = found;
-    const etag = new EntityTag(`${size.toString(16)}-${Math.floor(mtime.getTime()).toString(16)}`, true);
-    const validators = { etag: etag.toString(), 'last-modified': formatHttpDate(mtime) };
-    const failure = evaluatePreconditions({ method, headers }, { etag, lastModified: mtime });
+    const etag = new EntityTag(`${size.toString(16)}-${Math.floor(mtime.getTime()).toString(16)}`);
+    const current = { etag, lastModified: mtime };
+    const mediaType = mediaTypeOf(path);
+    const failure = evaluatePreconditions({ method, headers }, current);
     if (failure) {
-      const response = new ResponseContext(failure.status);
-      for (const [name, value] of Object.entries(validators)) response.headers.set(name, value);
+      // The media type is not written on a 304, but tells the compression step which Vary the 200 would carry.
+      const response = new ResponseContext(failure.status, undefined, undefined, mediaType);
+      for (const [name, value] of Object.entries(failure.headers)) response.headers.set(name, value);
       return response;
     }
-    const response = await fileResponse(path, headers.get('range'));
-    for (const [name, value] of Object.entries(validators)) response.headers.set(name, value);
+    const range = ifRangeMatches(headers.get('if-range'), current) ? headers.get('range') : null;
+    const response = await fileResponse(path, range, mediaType);
+    response.headers.set('etag', etag.toString());
+    response.headers.set('last-modified', formatHttpDate(mtime));
     return response;
   }
 

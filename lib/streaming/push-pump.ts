@@ -8,6 +8,7 @@ import type { StreamSink } from './stream-sink';
 import { streamHeaderOf } from './stream-header';
 import type { StreamPump, StreamSettings } from './stream-pump';
 import { track, type OpenStreams } from './open-streams';
+import { pacedSourceOf, type StreamPace } from './stream-pace';
 
 // Items framed with one call when they wait anyway (a JSON array's burst): about 6 KB of small objects.
 const FRAME_BATCH = 512;
@@ -23,6 +24,9 @@ export class PushPump implements StreamPump {
   readonly #backlog: Backlog;
   readonly #eager: boolean;
   readonly #streams: OpenStreams | undefined;
+  readonly #budget: number;
+  /** What a paced source asked to be told once all it sent has gone out. */
+  #whenDrained: (() => void) | undefined;
   #subscriber: Subscriber<unknown> | undefined;
   #subscription: Subscription | undefined;
   #started = false;
@@ -39,6 +43,7 @@ export class PushPump implements StreamPump {
     this.#output = output;
     this.#eager = eager;
     this.#streams = settings.openStreams;
+    this.#budget = settings.bufferSize;
     this.#backlog = new Backlog(
       settings.bufferSize,
       settings.overflow,
@@ -59,9 +64,11 @@ export class PushPump implements StreamPump {
 
   prime(): Promise<void> | undefined {
     // Subscribed through a Subscriber of our own, so that an overflow can stop a synchronous source mid-burst.
+    const paced = pacedSourceOf(this.#source);
+    const source = paced ? paced(this.#pace()) : this.#source;
     const own = new Observable<unknown>((subscriber) => {
       this.#subscriber = subscriber;
-      return this.#source.subscribe(subscriber);
+      return source.subscribe(subscriber);
     });
     this.#subscription = own.subscribe({
       next: (item) => this.#accept(item),
@@ -162,6 +169,31 @@ export class PushPump implements StreamPump {
     if (!this.#frameBurst()) return;
     while (this.#output.ready && !this.#backlog.empty) this.#output.write(this.#backlog.shift()!);
     if (this.#output.ready && this.#done && this.#backlog.empty) this.#output.end();
+    else this.#tellDrained();
+  }
+
+  /** The pace a paced source goes at: the room left under the budget, and word once what waits has gone out. */
+  #pace(): StreamPace {
+    const pump = this;
+    return {
+      get room() {
+        return pump.#budget - pump.#output.outstanding - pump.#backlog.bytes;
+      },
+      whenDrained(next) {
+        pump.#whenDrained = next;
+        pump.#tellDrained();
+      },
+    };
+  }
+
+  /** Tells a paced source, in a later turn (once this one's writes are flushed), that all it sent has gone out. */
+  #tellDrained(): void {
+    const next = this.#whenDrained;
+    if (!next || this.#closed || !this.#output.ready || !this.#backlog.empty || this.#unframed?.length) return;
+    this.#whenDrained = undefined;
+    setTimeout(() => {
+      if (!this.#closed) next();
+    }, 0);
   }
 
   /** A source error or an overflow: before the commit it goes to the exception mappers, after it ends the stream. */

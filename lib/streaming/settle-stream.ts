@@ -2,7 +2,7 @@
 import { Observable } from 'rxjs/internal/Observable';
 import type { RequestContext } from '../pipeline/request-context';
 import { ResponseContext } from '../pipeline/response-context';
-import { credentialExpiry } from '../security/security-context';
+import { whenCredentialExpires } from '../security/expiry-timer';
 import { baseType, framingFor, isStreamingType } from './framing';
 import { RestMulti } from './rest-multi';
 import { StreamBody } from './stream-body';
@@ -27,20 +27,6 @@ export interface EndpointStreaming {
 
 /** The last event of an SSE stream whose credential expired: the client gets a new one and reconnects. */
 const EXPIRED_FRAME = 'event:expired\ndata:credential expired\n\n';
-
-/** The longest timer Node keeps (about 24.8 days); a later expiry is not waited for. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Ends the stream of `pump` when the credential of `ctx` expires, if it does. */
-function endAtExpiry(ctx: RequestContext, pump: StreamPump): void {
-  const expiresAt = credentialExpiry(ctx);
-  if (expiresAt === undefined) return;
-  const delay = expiresAt - Date.now();
-  if (delay > MAX_TIMER_MS) return;
-  const timer = setTimeout(() => pump.endEarly(EXPIRED_FRAME, 'expired'), Math.max(0, delay));
-  timer.unref();
-  pump.whenClosed(() => clearTimeout(timer));
-}
 
 /** A Multi without `@Produces` is a JSON array (the Java framework rejects it; see docs/streaming.md). */
 const DEFAULT_STREAM_TYPE = 'application/json';
@@ -84,7 +70,10 @@ export function settleStream(
     streaming.onError,
     streamObserver(ctx),
   );
-  if (streaming.endsOnExpiry) endAtExpiry(ctx, pump);
+  if (streaming.endsOnExpiry) {
+    const cancel = whenCredentialExpires(ctx, () => pump.endEarly(EXPIRED_FRAME, 'expired'));
+    if (cancel) pump.whenClosed(cancel);
+  }
   const body = new StreamBody(pump);
   const response = new ResponseContext(restMulti?.statusCode ?? 200, body);
   trackStarted(ctx, body);

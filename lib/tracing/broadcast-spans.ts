@@ -8,11 +8,11 @@ import type { BroadcastEvent } from '../broadcast/topic-events';
 import type { Tracing } from './open-telemetry';
 
 /** Publishes `outgoing` in a producer span, with the span's `traceparent` in the event. */
-export function publishTraced(
+export function publishTraced<O extends Pick<Outgoing, 'trace'>>(
   { api, tracer }: Tracing,
   topic: string,
-  outgoing: Outgoing,
-  publish: (outgoing: Outgoing) => Promise<string>,
+  outgoing: O,
+  publish: (outgoing: O) => Promise<string>,
 ): Promise<string> {
   const span = tracer.startSpan(`publish ${topic}`, {
     kind: api.SpanKind.PRODUCER,

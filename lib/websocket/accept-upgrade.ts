@@ -10,12 +10,8 @@ import { ResponseContext } from '../pipeline/response-context';
 import { takeOver } from '../pipeline/takeover';
 import type { SocketHandlers } from './socket-handlers';
 import type { SocketServer } from './socket-server';
+import { asksForWebSocket } from './upgrade-origin';
 import { upgradeOf } from './upgrades';
-
-/** Whether `ctx` asks to become a WebSocket (`Upgrade: websocket`, RFC 6455 section 4.1). */
-function asksForWebSocket(ctx: RequestContext): boolean {
-  return /(^|,)\s*websocket\s*(,|$)/i.test(ctx.headers.get('upgrade') ?? '');
-}
 
 /** The 101's headers as `ws` writes them: `Name: value` lines (what response filters added to it). */
 function headerLines(response: ResponseContext): string[] {

@@ -13,6 +13,10 @@ import { forgetUpgrade, type Upgrade } from './upgrades';
 export interface SocketServerSettings extends SessionSettings {
   /** `framework.websocket.max-message-size`: a larger message closes the socket with 1009. */
   readonly maxMessageSize: number;
+  /** Frames one message may come in: more close the socket with 1008 (by `ws`). */
+  readonly maxFragments: number;
+  /** `framework.websocket.compression`: offer permessage-deflate. */
+  readonly compression: boolean;
 }
 
 export class SocketServer {
@@ -61,7 +65,10 @@ export class SocketServer {
     const server = new WebSocketServer({
       noServer: true,
       clientTracking: false,
+      // With compression, ws counts the inflated size: a small frame that inflates past it closes with 1009 too.
       maxPayload: this.#settings.maxMessageSize,
+      maxFragments: this.#settings.maxFragments,
+      perMessageDeflate: this.#settings.compression,
     });
     server.on('headers', (lines: string[]) => lines.push(...this.#headers));
     return (this.#server = server);

@@ -3,10 +3,13 @@
  * return goes out in order under the stream budget, and the socket is closed with the code that says why.
  *
  * Close codes: 1000 when a method's Multi of answers completes or `close()` is called; 1001 at shutdown and after
- * the idle timeout; 1003 for a kind of message the class has no method for; 1007 for a message that does not
- * decode (unless `@OnError` takes it); 1008 when the credential that opened the socket expires; 1009 for a message
- * past `framework.websocket.max-message-size` (by `ws`); 1011 when a method fails (after the exception mappers
- * had their say: their answer is the last message).
+ * the idle timeout; 1002 for broken framing (by `ws`); 1003 for a kind of message the class has no method for; 1007
+ * for a message that does not decode (unless `@OnError` takes it), or text that is not UTF-8 (by `ws`); 1008 when the
+ * credential that opened the socket expires, or (by `ws`) a message in more fragments than
+ * `framework.websocket.max-message-fragments`; 1009 for a message past `framework.websocket.max-message-size` (by
+ * `ws`); 1011 when a method fails (after the exception mappers had their say: their answer is the last message);
+ * 1013, with the problem's detail, when it fails with a 503 (the server cannot serve this socket now: a limit
+ * reached, a backend away), even when `@OnError` answered it.
  */
 import { randomUUID } from 'node:crypto';
 import { Observable } from 'rxjs/internal/Observable';
@@ -17,7 +20,7 @@ import { logging } from '../logging/logger';
 import { recover } from '../pipeline/map-errors';
 import type { RequestContext } from '../pipeline/request-context';
 import { settleToPromise } from '../pipeline/settle';
-import { credentialExpiry } from '../security/security-context';
+import { whenCredentialExpires } from '../security/expiry-timer';
 import type { OverflowPolicy } from '../streaming/backlog';
 import { pulledSourceOf } from '../streaming/multi';
 import { isSseEvent } from '../streaming/sse-event';
@@ -62,6 +65,8 @@ export class SocketSession implements ConnectionSession {
   readonly #inboxes: { text: Inbox; binary: Inbox };
   readonly #subscriptions = new Set<Subscription>();
   readonly #timers: NodeJS.Timeout[] = [];
+  /** Cancels the timer that closes the socket when its credential expires. */
+  #cancelExpiry: (() => void) | undefined;
   #open = true;
   #closing = false;
   #closeCode: number | undefined;
@@ -263,8 +268,9 @@ export class SocketSession implements ConnectionSession {
             this.#push(item);
           } catch (error) {
             failed = true;
-            subscription?.unsubscribe();
+            // Rejected first: the unsubscription resolves the send, which must not pass for a success.
             reject(error);
+            subscription?.unsubscribe();
           }
         },
         error: (error: unknown) => reject(error),
@@ -323,13 +329,15 @@ export class SocketSession implements ConnectionSession {
    */
   async #failed(error: unknown, fatal: boolean): Promise<boolean> {
     if (!this.open) return false;
-    if (this.handlers.error && (await this.#toOnError(error)) && !fatal) return true;
+    const unavailable = error instanceof WebApplicationException && error.status === 503;
+    if (this.handlers.error && (await this.#toOnError(error)) && !fatal && !unavailable) return true;
     if (!this.handlers.error) {
       const mapped = await settleToPromise(recover(this.ctx, error, this.handlers.mappers));
       const entity = mapped.response?.entity;
       if (entity !== undefined && entity !== null) this.send(entity);
     }
-    this.close(1011, 'The endpoint failed');
+    if (unavailable) this.close(1013, error.problem?.detail ?? error.message);
+    else this.close(1011, 'The endpoint failed');
     return false;
   }
 
@@ -365,11 +373,8 @@ export class SocketSession implements ConnectionSession {
       this.#timers.push(setTimeout(check, idleTimeoutMs).unref());
       this.socket.on('ping', () => (this.#lastActivity = Date.now()));
     }
-    const expiry = endsOnExpiry ? credentialExpiry(this.ctx) : undefined;
-    if (expiry !== undefined)
-      this.#timers.push(
-        setTimeout(() => this.close(1008, 'The credential expired'), Math.max(0, expiry - Date.now())).unref(),
-      );
+    if (endsOnExpiry)
+      this.#cancelExpiry = whenCredentialExpires(this.ctx, () => this.close(1008, 'The credential expired'));
   }
 
   #closed(code: number, reason: string): void {
@@ -378,6 +383,7 @@ export class SocketSession implements ConnectionSession {
     this.#closeReason = reason;
     this.sessions.delete(this);
     for (const timer of this.#timers) clearTimeout(timer);
+    this.#cancelExpiry?.();
     this.#inboxes.text.end();
     this.#inboxes.binary.end();
     this.#outbox.clear();

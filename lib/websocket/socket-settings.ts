@@ -4,8 +4,14 @@ import type { SocketServerSettings } from './socket-server';
 
 /** The settings of every socket; `authenticates`: the application has an authentication mechanism. */
 export function socketSettings(config: Config, authenticates: boolean): SocketServerSettings {
+  const maxMessageSize = config.get('framework.websocket.max-message-size');
   return {
-    maxMessageSize: config.get('framework.websocket.max-message-size'),
+    maxMessageSize,
+    // A fragment costs the receiver about 130 bytes besides its payload (measured with ws 8: a 1 MB message in 1-byte
+    // fragments held 130 MB): one per 64 bytes bounds that to twice the message size.
+    maxFragments:
+      config.get('framework.websocket.max-message-fragments') ?? Math.max(1, Math.ceil(maxMessageSize / 64)),
+    compression: config.get('framework.websocket.compression'),
     incomingBuffer: config.get('framework.websocket.incoming-buffer'),
     budget: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),

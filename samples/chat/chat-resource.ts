@@ -13,11 +13,14 @@ import {
   type SseEvent,
 } from '../../lib';
 
-/** A chat message, checked by its zod schema before it is published. */
+/**
+ * A chat message, checked by its zod schema before it is published: bounded, since anyone may post one and every
+ * client that resumes is sent what the topic keeps.
+ */
 export class ChatMessage {
   static readonly schema = z.object({
-    user: z.string().min(1, 'a message needs a user'),
-    text: z.string().min(1, 'a message needs text'),
+    user: z.string().min(1, 'a message needs a user').max(64, 'a user name has at most 64 characters'),
+    text: z.string().min(1, 'a message needs text').max(2000, 'a message has at most 2,000 characters'),
   });
 
   user = '';

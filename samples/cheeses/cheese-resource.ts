@@ -1,5 +1,6 @@
 /** `/cheeses`: every parameter kind, the same through `@BeanParam`, and a class-local exception mapper. */
 import {
+  APIResponse,
   BeanParam,
   Consumes,
   GET,
@@ -63,6 +64,7 @@ export class CheeseResource {
 
   /** Local to this class: other resources' errors are not mapped here. */
   @ServerExceptionMapper()
+  @APIResponse({ status: 404, description: 'Unknown cheese', mediaType: 'text/plain' })
   unknownCheese(error: UnknownCheeseException): RestResponse<string> {
     return RestResponse.ResponseBuilder.status<string>(404)
       .entity(`Unknown cheese: ${error.cheese}`)

@@ -1,5 +1,13 @@
 /** `/errors`: how exceptions become responses — built-in, unhandled, globally mapped and unwrapped. */
-import { BadRequestException, GET, Path, RestResponse, ServerExceptionMapper, UnwrapException } from '../../lib';
+import {
+  APIResponse,
+  BadRequestException,
+  GET,
+  Path,
+  RestResponse,
+  ServerExceptionMapper,
+  UnwrapException,
+} from '../../lib';
 
 export class OutOfStockException extends Error {
   constructor(readonly product: string) {
@@ -20,6 +28,7 @@ export class SupplyChainException extends Error {
 /** Global mappers: this class is not a resource, so its mappers apply everywhere. */
 export class StockMappers {
   @ServerExceptionMapper()
+  @APIResponse({ status: 409, description: 'Out of stock', mediaType: 'text/plain' })
   outOfStock(error: OutOfStockException): RestResponse<string> {
     return RestResponse.ResponseBuilder.status<string>(409)
       .entity(`Out of stock: ${error.product}`)

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { interval, map, take } from 'rxjs';
 import { z } from 'zod';
 import {
+  APIResponse,
   GET,
   HeaderParam,
   Path,
@@ -33,6 +34,7 @@ export class JobResource {
    * reads it: 202 with `Location: /jobs/{id}`.
    */
   @POST
+  @APIResponse({ status: 202, description: 'Started: Location names the job' })
   async start(
     @QueryParam('steps', { schema: z.coerce.number().int().min(1).max(1_000_000) }) steps: number,
     @QueryParam('interval', { schema: z.coerce.number().int().min(0).max(60_000) }) every: number,

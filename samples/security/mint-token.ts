@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type * as Jose from 'jose';
 
 export const DEV_ISSUER = 'https://rxrest.dev/samples';
+/** The audience the samples require (`framework.security.jwt.audience`). */
+export const DEV_AUDIENCE = 'rxrest-samples';
 
 /** A token for `sub` with `groups`, valid for `seconds`, signed with the development key. */
 export async function devToken(sub: string, groups: readonly string[], seconds = 3600): Promise<string> {
@@ -18,6 +20,7 @@ export async function devToken(sub: string, groups: readonly string[], seconds =
     .setProtectedHeader({ alg: 'ES256' })
     .setSubject(sub)
     .setIssuer(DEV_ISSUER)
+    .setAudience(DEV_AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${seconds}s`)
     .sign(key);

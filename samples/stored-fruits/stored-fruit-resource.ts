@@ -1,5 +1,6 @@
 /** `/stored-fruits`: the redirect example: POST stores a Fruit and answers 303 to its GET. */
 import {
+  APIResponse,
   Consumes,
   GET,
   NotFoundException,
@@ -28,6 +29,7 @@ export class StoredFruitResource {
   @POST
   @Transactional
   @Consumes('application/json')
+  @APIResponse({ status: 303, description: 'Stored: Location names the fruit to GET' })
   add(fruit: Fruit, request: Request): RestResponse<never> {
     const id = this.#nextId++;
     this.#fruits.set(id, { id, name: fruit.name, description: fruit.description });

@@ -3,6 +3,7 @@
  * the room, on every instance sharing the broadcast backplane (Redis with `FRAMEWORK_BROADCAST_BACKEND`).
  */
 import type { Observable } from 'rxjs';
+import { z } from 'zod';
 import {
   broadcast,
   OnError,
@@ -17,6 +18,9 @@ import {
 import { ChatMessage } from '../chat/chat-resource';
 import { EchoSocket } from './echo-socket';
 
+/** A room's name: letters, digits, `-` and `_`, at most 64 (anyone may name one, and each is a topic while in use). */
+const roomName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a room is named by 1 to 64 letters, digits, - or _');
+
 /** The topic of a room: one per room, shared by the instances. */
 function room(name: string | undefined) {
   return broadcast<ChatMessage>(`ws-chat/${name || 'lobby'}`, { replay: 0 });
@@ -26,13 +30,13 @@ function room(name: string | undefined) {
 export class ChatSocket {
   /** From the moment it opens, the socket receives the room's messages (a broadcast topic's events, as their data). */
   @OnOpen
-  join(@QueryParam('room') name?: string): Observable<SseEvent> {
+  join(@QueryParam('room', { schema: roomName.optional() }) name?: string): Observable<SseEvent> {
     return room(name).subscribe();
   }
 
   /** A message (validated by `ChatMessage.schema`) is published to the room; the sender gets it back like everyone. */
   @OnTextMessage
-  async post(message: ChatMessage, @QueryParam('room') name?: string): Promise<void> {
+  async post(message: ChatMessage, @QueryParam('room', { schema: roomName.optional() }) name?: string): Promise<void> {
     await room(name).publish({ user: message.user, text: message.text });
   }
 

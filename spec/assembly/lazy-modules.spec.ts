@@ -1,6 +1,7 @@
 // What a plain application loads: none of the packages of features it does not use (OpenAPI's YAML and Swagger UI,
-// metrics, Redis, multipart, the client's and request items' SSE parser, date patterns, file types, zod) and not
-// RxJS's whole index, after serving requests of every plain kind; each optional package comes with its feature.
+// metrics, Redis, WebSockets, JWTs, rate limits, multipart, the client's and request items' SSE parser, date
+// patterns, file types, zod) and not RxJS's whole index, after serving requests of every plain kind; each optional
+// package comes with its feature.
 // Checked on the list of modules a fresh process loaded, not on a timing.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -31,6 +32,8 @@ const OPTIONAL = [
   '@opentelemetry/api',
   'ioredis',
   'ws',
+  'jose',
+  'rate-limiter-flexible',
   'busboy',
   'eventsource-parser',
   'date-fns',
@@ -60,6 +63,8 @@ describe('a plain application', () => {
     ['metrics', ['prom-client']],
     ['openapi', ['yaml', 'zod']],
     ['websocket', ['ws']],
+    ['jwt', ['jose']],
+    ['rate-limit', ['rate-limiter-flexible']],
   ])(
     'loads the packages of %s once that feature is used',
     async (feature, expected) => {

@@ -24,6 +24,7 @@ describe('optional packages', () => {
     ['swagger-ui-dist', 'framework.openapi.ui.always-include=true'],
     ['ws', '@WebSocketEndpoint'],
     ['date-fns', 'a date pattern (@DateFormat or @JsonFormat)'],
+    ['jose', 'framework.security.jwt.*'],
   ])(
     'fail the build naming %s when its feature is used and it is not installed',
     async (name, feature) => {

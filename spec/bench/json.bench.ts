@@ -2,10 +2,12 @@
  * JSON writing benchmark: the default mapper's `writeValueAsString` against `JSON.stringify`
  * on the same entities, with the output compared, in the two regimes the mapper has — before any `@JsonFormat`
  * exists (it is `JSON.stringify` itself) and after one is declared (a field-aware replacer on every write).
+ * Then reading: the guarded parser against `JSON.parse` (json-reading.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { DefaultJsonMapper, JsonFormat } from '../../lib';
 import { FRUITS } from './bench-routes';
+import { measureJsonReading, type JsonReadingRow } from './json-reading';
 
 const OPS = 200_000;
 const ROUNDS = 5;
@@ -66,12 +68,15 @@ function measure(regime: string, mapper: DefaultJsonMapper, entities: typeof ENT
   });
 }
 
-/** Rows for `npm run bench -- --only=json`: the mapper's cost as a multiple of `JSON.stringify`, and whether they wrote the same text. */
-export function runJsonBench(): JsonBenchRow[] {
+/**
+ * Rows for `npm run bench -- --only=json`: the mapper's cost as a multiple of `JSON.stringify`, and whether they wrote
+ * the same text; then the reading rows.
+ */
+export function runJsonBench(): (JsonBenchRow | JsonReadingRow)[] {
   const mapper = new DefaultJsonMapper();
   const before = measure('no @JsonFormat declared', mapper, ENTITIES.slice(0, 2));
   // Declared here, at run time, so that the first regime really had none (the switch is process-wide).
   JsonFormat({ pattern: 'yyyy-MM-dd' })(Delivery.prototype, 'day');
   const after = measure('a @JsonFormat declared', mapper, ENTITIES);
-  return [...before, ...after];
+  return [...before, ...after, ...measureJsonReading()];
 }

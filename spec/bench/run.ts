@@ -40,7 +40,7 @@ interface BenchOptions extends LoadOptions {
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|security|websocket|tracing|cachegrind] [--rounds=3] [--seconds=5]
+const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|security|websocket|tracing|mcp|cachegrind] [--rounds=3] [--seconds=5]
        [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--verbose] [--profile]
   --verbose: print every run as it ends
   --no-pin: let the OS place the servers and wrk (by default each has a CPU of its own when taskset can do it)
@@ -327,6 +327,7 @@ async function main(): Promise<void> {
     if (part === 'security') await runOptional(part, 'security.bench', 'runSecurityBench');
     if (part === 'websocket') await runOptional(part, 'websocket.bench', 'runWebSocketBench');
     if (part === 'tracing') await runOptional(part, 'tracing.bench', 'runTracingBench', true);
+    if (part === 'mcp') await runOptional(part, 'mcp.bench', 'runMcpBench');
     if (part === 'cachegrind') await runCachegrindBench(selected(options), note);
   }
 }

@@ -2,6 +2,8 @@
  * WebSocket benchmark: rxrest's echo endpoint beside a bare `ws` server doing the same, each in a process of its
  * own, driven by `ws` clients in this process. Messages echoed per second over one socket (100,000 messages sent at
  * once) and over 1,000 sockets (100 each); the server's RSS per idle socket (1,000 open). Target: ≥ 0.8× bare `ws`.
+ * Then what `framework.websocket.compression` costs: the server's RSS per socket once each of 1,000 sockets echoed
+ * one 4 KB JSON message, with permessage-deflate off and on.
  */
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
@@ -16,13 +18,13 @@ const PER_SOCKET = 100;
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
-function open(port: number, count: number): Promise<WebSocket[]> {
+function open(port: number, count: number, perMessageDeflate = false): Promise<WebSocket[]> {
   return Promise.all(
     Array.from(
       { length: count },
       () =>
         new Promise<WebSocket>((resolve, reject) => {
-          const socket = new WebSocket(`ws://127.0.0.1:${port}/echo`, { perMessageDeflate: false });
+          const socket = new WebSocket(`ws://127.0.0.1:${port}/echo`, { perMessageDeflate });
           socket.once('open', () => resolve(socket));
           socket.once('error', reject);
         }),
@@ -71,6 +73,51 @@ async function measure(server: ChildServer, figures: Figures): Promise<void> {
   await closeAll(sockets);
 }
 
+/** 4 KB of JSON, as chat or telemetry messages are: above ws's 1 KB threshold, so it is compressed both ways. */
+const JSON_MESSAGE = JSON.stringify(Array.from({ length: 120 }, (_, id) => ({ id, kind: 'reading', ok: true }))).slice(
+  0,
+  4096,
+);
+
+/** The server's RSS per socket once each of `SOCKETS` sockets echoed one JSON message (deflate offered or not). */
+async function rssPerUsedSocket(server: ChildServer, deflate: boolean): Promise<number> {
+  const before = rssBytes(server.pid);
+  const sockets = await open(server.port, SOCKETS, deflate);
+  await Promise.all(
+    sockets.map(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          socket.once('message', () => resolve());
+          socket.send(JSON_MESSAGE);
+        }),
+    ),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const perSocket = (rssBytes(server.pid) - before) / SOCKETS;
+  await closeAll(sockets);
+  return perSocket;
+}
+
+/** RSS per used socket, permessage-deflate off and on (medians of `ROUNDS` fresh servers each). */
+async function runCompressionCost(): Promise<void> {
+  const perSocket = { off: [] as number[], on: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of ['off', 'on'] as const) {
+      const server = await startChildServer('websocket-server', [mode === 'on' ? 'rxrest-deflate' : 'rxrest'], '1');
+      try {
+        perSocket[mode].push(await rssPerUsedSocket(server, mode === 'on'));
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  const kb = (values: number[]) => (median(values) / 1024).toFixed(1);
+  note('\nframework.websocket.compression: RSS per socket after one 4 KB JSON message each way (1,000 sockets)');
+  note(`| off | ${kb(perSocket.off)} KB |`);
+  note(`| on | ${kb(perSocket.on)} KB |`);
+  note(`permessage-deflate costs ${((median(perSocket.on) - median(perSocket.off)) / 1024).toFixed(1)} KB per socket`);
+}
+
 export async function runWebSocketBench(): Promise<void> {
   note(
     '\nWebSockets: echo over 1 socket (100,000 messages at once) and over 1,000 sockets (100 each); RSS per idle socket',
@@ -100,4 +147,5 @@ export async function runWebSocketBench(): Promise<void> {
   const ratio = (pick: (figures: Figures) => number[]) =>
     (median(pick(figures.rxrest)) / median(pick(figures.ws))).toFixed(2);
   note(`rxrest ÷ ws: ${ratio((f) => f.one)}× on 1 socket, ${ratio((f) => f.many)}× on 1,000 sockets (target ≥ 0.80)`);
+  await runCompressionCost();
 }

@@ -191,9 +191,14 @@ describe('broadcast over the in-memory backplane', () => {
     expect(gone.names).toEqual(['reset', 'message', 'message', 'message', 'message', 'message']);
     expect(gone.res.headers['stream-reset']).toBe(ids[3]);
     expect(gone.ids).toEqual(ids.slice(3));
-    const unknown = await connect('/topics/ring', { 'Last-Event-ID': 'not-an-id' });
+    // An id of the right form that was never held is a reset too; one of another form is refused before any event.
+    const unknown = await connect('/topics/ring', { 'Last-Event-ID': '1-0' });
     await unknown.until(5);
     expect(unknown.names[0]).toBe('reset');
+    const malformed = await fetch(`${server.url}/topics/ring`, { headers: { 'Last-Event-ID': 'not-an-id' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(((await malformed.json()) as { code: string }).code).toBe('RXREST_MALFORMED_LAST_EVENT_ID');
     const nine = await ring.publish({ n: 9 });
     await Promise.all([after6.until(3), gone.until(6), unknown.until(6)]);
     for (const client of [after6, gone, unknown]) {
@@ -212,7 +217,10 @@ describe('broadcast over the in-memory backplane', () => {
       [b, 'b'],
     ]);
     expect(direct.subscribers).toBe(0);
-    expect(broadcast('direct')).toBe(direct);
+    // Another broadcaster of the same name is the same topic of the application.
+    const again = broadcast<string>('direct').subscribe().subscribe();
+    expect(direct.subscribers).toBe(1);
+    again.unsubscribe();
     expect(() => broadcast('bad', { replay: -1 })).toThrow(
       "broadcast('bad'): replay must be a whole number of events, got -1",
     );

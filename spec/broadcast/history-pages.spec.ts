@@ -22,12 +22,12 @@ describe('HistoryPages', () => {
   it('reads a full page once for callers at the same time and for a caller seconds later, sharing its events', async () => {
     const { pages, reads } = pagesOver(async () => events(PAGE));
     const [a, b] = await Promise.all([pages.page('t', '(1-0'), pages.page('t', '(1-0')]);
-    const later = await pages.page('t', '(1-0', Date.now() + 5000);
+    const later = await pages.page('t', '(1-0', PAGE, Date.now() + 5000);
     expect(reads).toEqual(['t (1-0']);
     expect(b).toBe(a);
     expect(later).toBe(a);
     // Kept for ten seconds only.
-    await pages.page('t', '(1-0', Date.now() + 11_000);
+    await pages.page('t', '(1-0', PAGE, Date.now() + 11_000);
     expect(reads).toHaveLength(2);
   });
 

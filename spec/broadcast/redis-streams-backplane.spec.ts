@@ -2,27 +2,34 @@
 // stream's, a retried publish with the same key is stored once, a history trimmed past a client's id or lost
 // with Redis is announced with event: reset, and publishing while Redis is down fails with a 503 problem.
 import { firstValueFrom, take, toArray } from 'rxjs';
-import { broadcast, type SseEvent } from '../../lib';
-import { RedisStreamsBackplane } from '../../lib/broadcast/redis-streams-backplane';
-import { useBackplane } from '../../lib/broadcast/topics';
-import { DefaultJsonMapper } from '../../lib/json/default-json-mapper';
+import { broadcast, RestApplication, type RestApp, type SseEvent } from '../../lib';
 import { redisServer } from '../support/redis-server';
 import { until } from '../support/until';
 
 const redis = redisServer();
-let backplane: RedisStreamsBackplane;
-let restore: () => void;
+let app: RestApp;
+
+/** Whether the application's broadcast check says UP. */
+async function connected(): Promise<boolean> {
+  const body = (await (await app.fetch(new Request('http://localhost/q/health/ready'))).json()) as {
+    checks: { name: string; status: string }[];
+  };
+  return body.checks.find((check) => check.name === 'broadcast')?.status === 'UP';
+}
 
 beforeAll(async () => {
   await redis.start();
-  backplane = new RedisStreamsBackplane(redis.url, new DefaultJsonMapper(), { maxEvents: 100, maxAgeMs: 3_600_000 });
-  restore = useBackplane(backplane, { maxEvents: 100, maxAgeMs: 3_600_000 });
-  await until(() => (backplane.connected ? true : undefined), 'the backplane to connect');
+  app = RestApplication.build({
+    classes: [],
+    overrides: {
+      'framework.broadcast.backend': 'redis-streams',
+      'framework.broadcast.redis.url': redis.url,
+      'framework.broadcast.retention.max-events': 100,
+    },
+  });
+  await until(async () => ((await connected()) ? true : undefined), 'the backplane to connect');
 });
-afterAll(async () => {
-  restore();
-  await backplane.close();
-});
+afterAll(() => app.close());
 
 /** The first `count` events a subscriber gets. */
 const first = (events: ReturnType<ReturnType<typeof broadcast>['subscribe']>, count: number): Promise<SseEvent[]> =>
@@ -60,8 +67,8 @@ describe('RedisStreamsBackplane', () => {
     const events = await first(topic.subscribe({ lastEventId: ids[0] }), 2);
     expect(events[0]!.event).toBe('reset');
     const oldest = events[0]!.data as string;
-    // Trimmed by about max-events (Redis trims whole nodes of a stream, so a little more may stay).
-    expect(ids.indexOf(oldest)).toBeGreaterThan(100);
+    // Trimmed to exactly max-events (100): the oldest held is the 301st of 400.
+    expect(oldest).toBe(ids[300]);
     expect(events[1]!.id).toBe(oldest);
   });
 
@@ -72,7 +79,7 @@ describe('RedisStreamsBackplane', () => {
     const subscription = topic.subscribe().subscribe((event) => seen.push(event));
     await new Promise((resolve) => setTimeout(resolve, 100));
     await redis.kill();
-    await until(() => (backplane.connected ? undefined : true), 'the backplane to see the outage');
+    await until(async () => ((await connected()) ? undefined : true), 'the backplane to see the outage');
     const refused = await topic.publish('during').catch((error: unknown) => error);
     expect(refused).toMatchObject({
       status: 503,

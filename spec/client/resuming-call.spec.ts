@@ -2,10 +2,10 @@
 // that cuts every connection mid-stream, each event is emitted once; it waits the server's retry:, sends the last
 // id, stops on event: done and on 204, tries again after a 503, fails after its attempts, and lets the caller
 // know of a reset (an exception, a callback, or an event).
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { concat, lastValueFrom, of, toArray } from 'rxjs';
 import { RestClient, StreamEndedException, StreamResetException, type ClientSseEvent } from '../../lib/client';
 import {
+  DefaultJsonMapper,
   GET,
   HeaderParam,
   Path,
@@ -21,6 +21,7 @@ import {
 } from '../../lib';
 import { JobResource } from '../../samples/jobs/job-resource';
 import { buildSamples } from '../../samples/app';
+import { cuttingProxy } from '../support/cutting-proxy';
 
 /** Every request the scripted resource got: its path and the Last-Event-ID it sent. */
 const requests: { path: string; lastEventId: string | undefined; at: number }[] = [];
@@ -104,35 +105,6 @@ class ScriptedResource {
   }
 }
 
-/** A TCP proxy to `port` that cuts each connection once `limit` bytes of answer have passed; it notes each request's Last-Event-ID. */
-function cuttingProxy(
-  port: number,
-  limit: number,
-): Promise<{ url: string; lastEventIds: (string | undefined)[]; server: Server }> {
-  const lastEventIds: (string | undefined)[] = [];
-  const server = createServer((client: Socket) => {
-    const upstream = connect(port, '127.0.0.1');
-    let passed = 0;
-    client.once('data', (head: Buffer) => lastEventIds.push(/last-event-id: *(\S+)/i.exec(head.toString())?.[1]));
-    client.pipe(upstream);
-    upstream.on('data', (chunk: Buffer) => {
-      client.write(chunk);
-      passed += chunk.length;
-      if (passed > limit) {
-        client.destroy();
-        upstream.destroy();
-      }
-    });
-    for (const socket of [client, upstream])
-      socket.on('error', () => undefined).on('close', () => (client.destroy(), upstream.destroy()));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, lastEventIds, server }),
-    ),
-  );
-}
-
 let scripted: RunningServer;
 let samples: RunningServer;
 beforeAll(async () => {
@@ -157,7 +129,7 @@ const client = (options: { delay?: number; attempts?: number } = { delay: 10 }) 
 
 describe('RestClient: resuming SSE answers of methods that take Last-Event-ID', () => {
   it('emits every step of a job once while a proxy cuts each connection after 300 bytes, resuming from the last id each time', async () => {
-    const proxy = await cuttingProxy(Number(new URL(samples.url).port), 300);
+    const proxy = await cuttingProxy([Number(new URL(samples.url).port)], { limit: 300 });
     try {
       const started = await fetch(`${samples.url}/jobs?steps=60&interval=5`, { method: 'POST' });
       const id = started.headers.get('location')!.split('/').pop()!;
@@ -173,6 +145,50 @@ describe('RestClient: resuming SSE answers of methods that take Last-Event-ID', 
     } finally {
       proxy.server.close();
     }
+  });
+
+  it('asks again when a connection is closed before any answer (fetch rejects), and emits each event once', async () => {
+    const proxy = await cuttingProxy([Number(new URL(scripted.url).port)], { limit: Infinity, refuse: 2 });
+    try {
+      const calls = RestClient.create(ScriptedResource, { baseUrl: proxy.url, reconnect: { delay: 10 } });
+      expect(await lastValueFrom(calls.chunks(7, 3).pipe(toArray()))).toEqual(
+        [1, 2, 3, 4, 5, 6, 7].map((n) => ({ n })),
+      );
+      expect(proxy.refused).toBe(2);
+      expect(requests.map((request) => request.lastEventId)).toEqual([undefined, '3', '6']);
+    } finally {
+      proxy.server.close();
+    }
+  });
+
+  it('does not ask again after an error of a filter or of the JSON mapper, though a TypeError like those of fetch', async () => {
+    const bug = new TypeError('a bug in a response filter');
+    const filtered = RestClient.create(ScriptedResource, {
+      baseUrl: scripted.url,
+      reconnect: { delay: 10 },
+      responseFilters: [
+        {
+          filter: () => {
+            throw bug;
+          },
+        },
+      ],
+    });
+    await expect(lastValueFrom(filtered.chunks(7, 3))).rejects.toBe(bug);
+    expect(requests).toHaveLength(1);
+    requests.length = 0;
+    class BrokenMapper extends DefaultJsonMapper {
+      override readValue(): unknown {
+        throw new TypeError('a bug in the JSON mapper');
+      }
+    }
+    const mapped = RestClient.create(ScriptedResource, {
+      baseUrl: scripted.url,
+      reconnect: { delay: 10 },
+      jsonMapper: new BrokenMapper(),
+    });
+    await expect(lastValueFrom(mapped.chunks(7, 3))).rejects.toThrow('a bug in the JSON mapper');
+    expect(requests).toHaveLength(1);
   });
 
   it('reconnects after a clean end without done, waiting the retry: the server gave, and completes on done', async () => {

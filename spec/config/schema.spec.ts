@@ -16,6 +16,7 @@ const OPTIONAL_KEYS = [
   'framework.security.jwt.issuer',
   'framework.security.jwt.audience',
   'framework.http.cors.access-control-max-age',
+  'framework.websocket.max-message-fragments',
 ];
 
 describe('readFrameworkSettings', () => {

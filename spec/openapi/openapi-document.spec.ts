@@ -189,7 +189,14 @@ describe('RestApp.openapi()', () => {
   it('documents @APIResponse answers and the framework errors as shared problem responses', () => {
     const { responses } = operation('/shop/items/{id}', 'get');
     expect(responses['200']).toEqual({ description: 'The item', content: { 'application/json': { schema: ITEM } } });
-    expect(responses['404']).toEqual({ description: 'No such item' });
+    // The framework's problem details and a thrown exception's text can still come at a status it answers itself.
+    expect(responses['404']).toEqual({
+      description: 'No such item',
+      content: {
+        'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+        'text/plain': { schema: { type: 'string' } },
+      },
+    });
     expect(responses['400']).toEqual({ $ref: '#/components/responses/400' });
     expect(document.components.responses['413']).toMatchObject({
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
@@ -204,6 +211,7 @@ describe('RestApp.openapi()', () => {
 
   it('describes a multipart form with its binary parts', () => {
     expect(operation('/shop/upload', 'post').requestBody).toEqual({
+      required: true,
       content: {
         'multipart/form-data': {
           schema: {

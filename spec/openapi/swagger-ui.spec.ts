@@ -1,39 +1,20 @@
 // The API page in a real browser. Chromium (Debian's package, installed by .ci/install-tools) is started
-// headless by this spec for each look: `--dump-dom` prints the page once its scripts have run (within a
-// virtual-time budget), `--screenshot` saves what a person would see under spec/openapi/output/. The page's
-// console goes to stderr (`--enable-logging=stderr`), where Chromium reports every Content-Security-Policy violation.
-import { execFile, execFileSync } from 'node:child_process';
+// headless by this spec for each look (spec/support/chromium.ts, in a folder of its own): `--dump-dom` prints the
+// page once its scripts have run (within a virtual-time budget), `--screenshot` saves what a person would see under
+// spec/openapi/output/. The page's console goes to stderr (`--enable-logging=stderr`), where Chromium reports every
+// Content-Security-Policy violation.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningServer } from '../../lib';
 import { buildSamples } from '../../samples/app';
 import { buildApp, call } from '../support/app';
+import { runChromiumLogged } from '../support/chromium';
 import { tempDir } from '../support/temp-dir';
 
 const output = join(__dirname, 'output');
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--virtual-time-budget=10000'];
-
-function chromium(): string {
-  try {
-    execFileSync('sh', ['-c', 'command -v chromium'], { stdio: 'ignore' });
-    return 'chromium';
-  } catch {
-    throw new Error(
-      'This spec renders the page in Chromium, which is not installed: run `bash .ci/install-tools` (apt-get install chromium) as root',
-    );
-  }
-}
-
-/** Runs the browser without blocking this process, which serves the page it loads: what it prints, and its log. */
+/** Runs the browser (headless, in a folder of its own) without blocking this process, which serves the page it loads. */
 function browse(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) =>
-    execFile(
-      chromium(),
-      [...FLAGS, ...args],
-      { encoding: 'utf8', timeout: 90_000, maxBuffer: 50 * 1024 * 1024 },
-      (error, stdout, stderr) => (error ? reject(error) : resolve({ stdout, stderr })),
-    ),
-  );
+  return runChromiumLogged(['--virtual-time-budget=10000', ...args], 90_000);
 }
 
 /** The page's console lines that report a Content-Security-Policy violation. */

@@ -119,13 +119,16 @@ describe('the samples with OpenTelemetry', () => {
     let received = '';
     while (!received.includes('traced')) received += new TextDecoder().decode((await reader.read()).value);
     await reader.cancel();
-    const spans = () => receiver.spans();
-    const deliver = await until(
-      () => spans().find((span) => span.name === 'deliver chat' && span.service === 'samples-b'),
-      'the delivery span on the other instance',
-    );
-    const publish = spans().find((span) => span.name === 'publish chat' && span.service === 'samples-a')!;
-    const post = spans().find((span) => span.name === 'POST /chat/messages' && span.service === 'samples-a')!;
+    // Each process exports its spans in batches of its own: b's delivery may arrive before a's publish, or after.
+    const [deliver, publish, post] = await until(() => {
+      const spans = receiver.spans();
+      const found = [
+        spans.find((span) => span.name === 'deliver chat' && span.service === 'samples-b'),
+        spans.find((span) => span.name === 'publish chat' && span.service === 'samples-a'),
+        spans.find((span) => span.name === 'POST /chat/messages' && span.service === 'samples-a'),
+      ];
+      return found.every((span) => span !== undefined) ? (found as OtlpSpan[]) : undefined;
+    }, 'the delivery span on the other instance, and the publishing and POST spans');
     expect(deliver.links?.map((link) => link.spanId)).toEqual([publish.spanId]);
     expect(publish.parentSpanId).toBe(post.spanId);
     expect(publish.traceId).toBe(post.traceId);

@@ -11,6 +11,25 @@ const CLIENTS = 200;
 const POSTS = 50;
 /** How long after the signal the POSTs send the rest of their bodies. */
 const POST_LAG_MS = 300;
+/** The start of the samples: about 2 s from spec/support/register-ts.js's cache, 20-30 s cold on a loaded machine. */
+const STARTUP_MS = 60_000;
+/** Each step after the start: 200 streams, 50 half-sent POSTs, their ends (about a second, more on a loaded machine). */
+const STEP_MS = 20_000;
+
+/** `promise`, or a failure naming `what` after `ms`: a slow step says which it was instead of the whole test timing out. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 interface Opened {
   readonly done: Promise<{ body: string; complete: boolean }>;
@@ -39,7 +58,11 @@ interface HalfSent {
   readonly answer: Promise<{ status: number; body: string }>;
 }
 
-/** A POST /fruits whose body is half written (the server has its headers and is reading the body). */
+/**
+ * A POST /fruits whose body is half written, resolved once the server is handling it: it answered the request's
+ * `Expect: 100-continue`, so it read the headers and dispatched the request (a fixed pause before the signal was not
+ * enough on a loaded machine: a request the server had not read yet is no request in flight, its connection closed).
+ */
 function halfSent(url: string, name: string): Promise<HalfSent> {
   const body = Buffer.from(JSON.stringify({ name, description: 'sent in two halves' }));
   return new Promise((resolve, reject) => {
@@ -47,7 +70,11 @@ function halfSent(url: string, name: string): Promise<HalfSent> {
     const answer = new Promise<{ status: number; body: string }>((done) => (answered = done));
     const req = request(
       `${url}/fruits`,
-      { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } },
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': body.length, Expect: '100-continue' },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -55,52 +82,68 @@ function halfSent(url: string, name: string): Promise<HalfSent> {
         res.on('end', () => answered({ status: res.statusCode ?? 0, body: text }));
       },
     );
-    req.on('error', reject);
-    req.write(body.subarray(0, 10), () => resolve({ finish: () => req.end(body.subarray(10)), answer }));
+    // Before it is half sent the call fails; after, its answer says so (status 0) instead of never coming.
+    req.on('error', (error) => (reject(error), answered({ status: 0, body: String(error) })));
+    req.on('continue', () =>
+      req.write(body.subarray(0, 10), () => resolve({ finish: () => req.end(body.subarray(10)), answer })),
+    );
+    req.flushHeaders();
   });
 }
 
 describe('SIGTERM', () => {
-  it(`ends ${CLIENTS} SSE streams cleanly with a retry hint, answers ${POSTS} requests in flight, and exits with code 0 in well under a second`, async () => {
-    const child = spawn(process.execPath, ['-r', './spec/support/register-ts.js', 'samples/main.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', FRAMEWORK_REST_SSE_KEEP_ALIVE: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(output);
-          if (match) resolve(match[1]);
-        });
-        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        child.once('exit', (code) => reject(new Error(`the samples exited with ${code}: ${output}`)));
+  it(
+    `ends ${CLIENTS} SSE streams cleanly with a retry hint, answers ${POSTS} requests in flight, and exits with code 0 in well under a second`,
+    async () => {
+      const child = spawn(process.execPath, ['-r', './spec/support/register-ts.js', 'samples/main.ts'], {
+        cwd: root,
+        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', FRAMEWORK_REST_SSE_KEEP_ALIVE: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
-      const streams = await Promise.all(Array.from({ length: CLIENTS }, () => open(url, agent)));
-      const posts = await Promise.all(Array.from({ length: POSTS }, (_, index) => halfSent(url, `Fruit ${index}`)));
-      await new Promise((resolve) => setTimeout(resolve, 100)); // the halves reach the server
-      const started = Date.now();
-      child.kill('SIGTERM');
-      setTimeout(() => posts.forEach((post) => post.finish()), POST_LAG_MS);
-      const results = await Promise.all(streams.map((stream) => stream.done));
-      const answers = await Promise.all(posts.map((post) => post.answer));
-      const code = await exited;
-      const took = Date.now() - started;
-      agent.destroy();
-      expect(results.filter((result) => result.complete && result.body.endsWith('retry:1000\n\n'))).toHaveLength(
-        CLIENTS,
-      );
-      expect(answers.map((answer) => answer.status)).toEqual(Array(POSTS).fill(200));
-      // Each answer is the list of fruits with its own among them.
-      answers.forEach((answer, index) => expect(answer.body).toContain(`"name":"Fruit ${index}"`));
-      expect(code).toBe(0);
-      expect(took).toBeLessThan(1000 + POST_LAG_MS);
-    } finally {
-      child.kill('SIGKILL');
-    }
-  }, 30_000);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      try {
+        const starting = new Promise<string>((resolve, reject) => {
+          let output = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+            const match = /listening on (http:\/\/\S+)/.exec(output);
+            if (match) resolve(match[1]);
+          });
+          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.once('exit', (code) => reject(new Error(`the samples exited with ${code}: ${output}`)));
+        });
+        const url = await within(starting, STARTUP_MS, 'the samples listening');
+        const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+        const streams = await within(
+          Promise.all(Array.from({ length: CLIENTS }, () => open(url, agent))),
+          STEP_MS,
+          'the streams open',
+        );
+        const posts = await within(
+          Promise.all(Array.from({ length: POSTS }, (_, index) => halfSent(url, `Fruit ${index}`))),
+          STEP_MS,
+          'the POSTs half sent',
+        );
+        const started = Date.now();
+        child.kill('SIGTERM');
+        setTimeout(() => posts.forEach((post) => post.finish()), POST_LAG_MS);
+        const results = await within(Promise.all(streams.map((stream) => stream.done)), STEP_MS, 'the streams ended');
+        const answers = await within(Promise.all(posts.map((post) => post.answer)), STEP_MS, 'the POSTs answered');
+        const code = await within(exited, STEP_MS, 'the process exited');
+        const took = Date.now() - started;
+        agent.destroy();
+        expect(results.filter((result) => result.complete && result.body.endsWith('retry:1000\n\n'))).toHaveLength(
+          CLIENTS,
+        );
+        expect(answers.map((answer) => answer.status)).toEqual(Array(POSTS).fill(200));
+        // Each answer is the list of fruits with its own among them.
+        answers.forEach((answer, index) => expect(answer.body).toContain(`"name":"Fruit ${index}"`));
+        expect(code).toBe(0);
+        expect(took).toBeLessThan(1000 + POST_LAG_MS);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+    STARTUP_MS + 5 * STEP_MS,
+  );
 });

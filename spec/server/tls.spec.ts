@@ -317,7 +317,8 @@ describe('shutdown, reload and cleartext HTTP/2', () => {
     await server.close();
     await Promise.all([ended, goaway]);
     expect(body.endsWith('retry:1000\n\n')).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // At once, not at the end of the 10 s shutdown timeout an open stream would otherwise hold the server to.
+    expect(Date.now() - started).toBeLessThan(5000);
     session.destroy();
   });
 

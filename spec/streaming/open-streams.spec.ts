@@ -80,8 +80,9 @@ describe('shutting down with open streams', () => {
     const lines = await finite.done;
     expect(lines.complete).toBe(true);
     expect(lines.body.trim().split('\n')).toHaveLength(15);
-    // The endless stream holds the server to the end of the grace period (1 s less a margin), not past it.
-    expect(took).toBeLessThan(1500);
+    // The endless stream holds the server to the end of the grace period (1 s less a margin), not past it: without
+    // the grace it would hold it for ever. 3 s leaves room for a loaded machine's late timers.
+    expect(took).toBeLessThan(3000);
   });
 
   it('closes at once when only SSE streams are open', async () => {
@@ -95,7 +96,8 @@ describe('shutting down with open streams', () => {
     const started = Date.now();
     await server.close();
     expect(finalized - before).toBe(50);
-    expect(Date.now() - started).toBeLessThan(500);
+    // At once, not at the end of the 10 s shutdown timeout: 3 s leaves room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(3000);
     expect(
       (await Promise.all(sse.map((opened) => opened.done))).every(
         (stream) => stream.complete && stream.body.endsWith('retry:1000\n\n'),

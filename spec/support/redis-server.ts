@@ -17,6 +17,10 @@ export interface RedisServer {
   start(): Promise<void>;
   /** Deletes what it stored (while it is down): the next start is a Redis that lost its data. */
   wipe(): void;
+  /** Stops it answering while its connections stay open (SIGSTOP), as a hung server or a lost network would. */
+  freeze(): void;
+  /** Lets a frozen server answer again (SIGCONT). */
+  thaw(): void;
 }
 
 export interface RedisOptions {
@@ -82,6 +86,8 @@ export function redisServer(options: RedisOptions = {}): RedisServer {
     },
     kill,
     start,
+    freeze: () => void child?.kill('SIGSTOP'),
+    thaw: () => void child?.kill('SIGCONT'),
     wipe: () => {
       for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
     },

@@ -1,6 +1,7 @@
 // WebSocket endpoints over real sockets with `ws` clients: the resource style (injection, open/message/close/error),
 // messages decoded like bodies, answers in order, the upgrade through filters, and the close code of each ending.
-import { map, of, range, takeWhile, type Observable } from 'rxjs';
+import { finalize, map, Observable, of, range, takeWhile } from 'rxjs';
+import { WebSocket } from 'ws';
 import { z } from 'zod';
 import {
   Body,
@@ -26,7 +27,7 @@ import {
   type SseEvent,
 } from '../../lib';
 import { buildApp, call, withServer } from '../support/app';
-import { openSocket, Refused } from '../support/ws-client';
+import { openSocket, Refused, type TestSocket } from '../support/ws-client';
 import { until } from '../support/until';
 import { readFileSync } from 'node:fs';
 import { selfSignedCertificate } from '../support/certificate';
@@ -132,6 +133,58 @@ class FloodSocket {
   ignore(): void {}
 }
 
+/** What the server's sockets were handed (`ws`'s `send`), and what `ws` then held (`bufferedAmount`, its own count). */
+interface Handed {
+  count: number;
+  bytes: number;
+  held: number;
+}
+
+/** What the last burst produced, and what the server's sockets had been handed when it ended (complete or stopped). */
+const burst = { produced: 0, producedBytes: 0, lastSize: 0, atEnd: { count: 0, bytes: 0, held: 0 } as Handed };
+let handed: Handed = { count: 0, bytes: 0, held: 0 };
+
+/** Counts every `send` of a socket other than `client` (the server's side), until `jest.restoreAllMocks()`. */
+function watchServerSends(client: WebSocket): void {
+  handed = { count: 0, bytes: 0, held: 0 };
+  const send = WebSocket.prototype.send;
+  jest.spyOn(WebSocket.prototype, 'send').mockImplementation(function (
+    this: WebSocket,
+    ...args: Parameters<WebSocket['send']>
+  ) {
+    send.apply(this, args);
+    if (this === client) return;
+    handed.count++;
+    handed.bytes += (args[0] as string).length;
+    handed.held = this.bufferedAmount;
+  });
+}
+
+@WebSocketEndpoint('/ws/burst/{count}')
+class BurstSocket {
+  /**
+   * On a message: `count` messages of about 1 KB, each a microtask after the last — one burst the client (in this
+   * process) cannot read during, so everything past the kernel's buffers waits in the server — stopped as soon as the
+   * session unsubscribes.
+   */
+  @OnTextMessage
+  go(message: string, count: number): Observable<string> {
+    Object.assign(burst, { produced: 0, producedBytes: 0, lastSize: 0 });
+    return new Observable<string>((subscriber) => {
+      void (async () => {
+        for (let i = 0; i < count && !subscriber.closed; i++) {
+          await null;
+          const item = `${i}:${'x'.repeat(1000)}`;
+          Object.assign(burst, { produced: burst.produced + 1, producedBytes: burst.producedBytes + item.length });
+          burst.lastSize = item.length;
+          subscriber.next(item);
+        }
+        subscriber.complete();
+      })();
+    }).pipe(finalize(() => (burst.atEnd = { ...handed })));
+  }
+}
+
 @WebSocketEndpoint('/ws/news')
 class NewsSocket {
   @OnOpen
@@ -167,6 +220,7 @@ const classes = [
   LengthSocket,
   DelayedSocket,
   FloodSocket,
+  BurstSocket,
   NewsSocket,
   GuardedSocket,
   BlockingFilter,
@@ -316,7 +370,9 @@ describe('WebSocket endpoints', () => {
       const idle = openSocket(socketUrl(server.url, '/ws/echo'));
       await idle.opened;
       expect(await idle.closed).toEqual({ code: 1001, reason: 'Idle timeout' });
-      expect(Date.now() - started).toBeLessThan(1_500);
+      // By the 300 ms idle timeout, not by anything else (idle sockets are never closed by default): 3 s leaves room
+      // for a loaded machine's late timers.
+      expect(Date.now() - started).toBeLessThan(3_000);
       const deaf = openSocket(socketUrl(server.url, '/ws/echo'), { autoPong: false });
       await deaf.opened;
       // No pong to the first ping by the second: the connection is cut (the client sees no close frame).
@@ -324,35 +380,66 @@ describe('WebSocket endpoints', () => {
     });
   });
 
-  it('hold a client that reads nothing within the stream budget: past it the overflow policy acts', async () => {
-    const policies = { 'framework.rest.stream.buffer-size': '64K' };
-    // Under `fail`, the flood ends the socket with 1011 rather than growing without bound.
-    await withServer(buildApp(classes, policies), async (server) => {
-      const socket = openSocket(socketUrl(server.url, '/ws/flood/20000'));
-      await socket.opened;
-      socket.socket.pause();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      socket.socket.resume();
-      const closed = await socket.closed;
-      expect(closed.code).toBe(1011);
-      expect(socket.received.length).toBeLessThan(20_000);
+  // A budget past the 64 KB a socket is handed at most, so the server's own queue holds messages too.
+  const BUDGET = 256 * 1024;
+  const budgeted = (overflow: string) =>
+    buildApp(classes, { 'framework.rest.stream.buffer-size': '256K', 'framework.rest.stream.overflow': overflow });
+  const numberOf = (message: string) => Number(message.split(':')[0]);
+  const upTo = (count: number, from = 0) => Array.from({ length: count }, (_, n) => from + n);
+
+  /** Opens a burst of `count` messages to a client, watching what the server hands its socket. */
+  async function startBurst(url: string, count: number): Promise<TestSocket> {
+    const socket = openSocket(socketUrl(url, `/ws/burst/${count}`));
+    await socket.opened;
+    watchServerSends(socket.socket);
+    socket.socket.send('go');
+    return socket;
+  }
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('under fail, close with 1011 when what the server holds for a socket would pass the budget: it held up to it', async () => {
+    await withServer(budgeted('fail'), async (server) => {
+      const socket = await startBurst(server.url, 20_000);
+      expect((await socket.closed).code).toBe(1011);
+      // At the overflow the server held what `ws` had (bufferedAmount) and what waited in its queue (produced, not
+      // handed, the refused message aside): within one message of the budget, never past it.
+      const queued = burst.producedBytes - burst.lastSize - burst.atEnd.bytes;
+      const held = burst.atEnd.held + queued;
+      expect(queued).toBeGreaterThan(0);
+      expect(held).toBeLessThanOrEqual(BUDGET);
+      expect(held).toBeGreaterThan(BUDGET - burst.lastSize);
+      // The source stopped there. What was accepted went out in order, then the exception mappers' answer; the
+      // refused message never did.
+      expect(burst.produced).toBeLessThan(20_000);
+      const messages = socket.received;
+      expect(messages.slice(0, -1).map(numberOf)).toEqual(upTo(burst.produced - 1));
+      expect(JSON.parse(messages.at(-1)!)).toMatchObject({ type: expect.stringMatching(/^urn:rxrest:problem:/) });
     });
-    // Under `drop-oldest`, the newest messages are kept: the last one arrives, and fewer than all.
-    await withServer(
-      buildApp(classes, { ...policies, 'framework.rest.stream.overflow': 'drop-oldest' }),
-      async (server) => {
-        const socket = openSocket(socketUrl(server.url, '/ws/flood/20000'));
-        await socket.opened;
-        socket.socket.pause();
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        socket.socket.resume();
-        await until(() => socket.received.find((message) => message.startsWith('19999:')), 'the last message');
-        const numbers = socket.received.map((message) => Number(message.split(':')[0]));
-        expect(numbers.length).toBeLessThan(20_000);
-        expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+  });
+
+  it('under drop-oldest keep the newest messages that fit the budget, however long the burst', async () => {
+    await withServer(budgeted('drop-oldest'), async (server) => {
+      // Under latest (every waiting message dropped at an overflow, the queue refilling after) a burst ends with
+      // anything from one message to a budget's worth queued: three bursts all ending full would be a 1-in-a-million
+      // chance. Under drop-oldest the queue stays full once it first overflowed.
+      for (const count of [20_000, 20_061, 20_127]) {
+        const socket = await startBurst(server.url, count);
+        const last = `${count - 1}:`;
+        await until(() => socket.received.find((message) => message.startsWith(last)), 'the last message');
+        // What the socket had been handed during the burst arrives whole, then what the queue kept, in order.
+        const early = burst.atEnd.count;
+        expect(socket.received.slice(0, early).map(numberOf)).toEqual(upTo(early));
+        const kept = socket.received.slice(early);
+        expect(kept.map(numberOf)).toEqual(upTo(kept.length, count - kept.length));
+        // The server held what `ws` had and the kept messages: the budget, to within two messages.
+        const held = burst.atEnd.held + kept.reduce((bytes, message) => bytes + message.length, 0);
+        expect(held).toBeLessThanOrEqual(BUDGET);
+        expect(held).toBeGreaterThan(BUDGET - 2 * burst.lastSize);
         socket.socket.close();
-      },
-    );
+        jest.restoreAllMocks();
+      }
+    });
   });
 
   it('close every socket with 1001 at shutdown, after the messages queued for it', async () => {

@@ -73,6 +73,9 @@ const FEATURES: Record<string, Record<string, string>> = {
   openapi: {},
   dates: {},
   websocket: {},
+  // A key source only: the one token sent is no JWT, refused before any key is fetched.
+  jwt: { 'framework.security.jwt.jwks-url': 'http://127.0.0.1:9/jwks.json' },
+  'rate-limit': { 'framework.http.rate-limit.requests': '1000' },
 };
 
 async function main(): Promise<void> {
@@ -94,6 +97,8 @@ async function main(): Promise<void> {
   ];
   if (feature === 'openapi') answers.push(await fetch(`${server.url}/q/openapi`));
   if (feature === 'dates') answers.push(await fetch(`${server.url}/users/42?since=2026-11-24`));
+  if (feature === 'jwt')
+    answers.push(await fetch(`${server.url}/hello`, { headers: { authorization: 'Bearer not.a.token' } }));
   const statuses = await Promise.all(answers.map(async (answer) => (await answer.arrayBuffer(), answer.status)));
   if (feature === 'websocket') statuses.push(await handshake(server.url));
   await server.close();

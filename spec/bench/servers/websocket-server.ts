@@ -1,6 +1,7 @@
 /**
  * The WebSocket bench server: echoes every text message at `/echo`, as rxrest (`argv[2]` `rxrest`, a
- * `@WebSocketEndpoint` whose method returns the message) or as a bare `ws` server on `node:http` (`ws`).
+ * `@WebSocketEndpoint` whose method returns the message; `rxrest-deflate` with `framework.websocket.compression`) or
+ * as a bare `ws` server on `node:http` (`ws`).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,9 +18,9 @@ class EchoSocket {
   }
 }
 
-async function rxrest(): Promise<{ port: number; close: () => void }> {
+async function rxrest(deflate: boolean): Promise<{ port: number; close: () => void }> {
   // Pings off on both sides: the bare server sends none.
-  const overrides = { 'framework.websocket.ping-interval': '0' };
+  const overrides = { 'framework.websocket.ping-interval': '0', 'framework.websocket.compression': deflate };
   const app = RestApplication.build({ classes: [EchoSocket], config: resolveConfig({ overrides }) });
   const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
   return { port: server.port, close: () => void server.close() };
@@ -39,7 +40,7 @@ async function bare(): Promise<{ port: number; close: () => void }> {
 }
 
 async function main(): Promise<void> {
-  const { port, close } = process.argv[2] === 'ws' ? await bare() : await rxrest();
+  const { port, close } = process.argv[2] === 'ws' ? await bare() : await rxrest(process.argv[2] === 'rxrest-deflate');
   process.stdout.write(`${READY_PREFIX}${port}\n`);
   followParent(close);
 }

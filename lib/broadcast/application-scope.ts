@@ -1,0 +1,44 @@
+/**
+ * Which application a `broadcast(topic)` made at module level means when it is used. Each application holds its
+ * own topics; while it is open it is listed here. Used within a request, a socket message or a resumable stream
+ * of an application, it means that one; elsewhere (a timer, a queue consumer) it means the one application open,
+ * and is refused with a clear error when there are several (then `app.broadcast(topic)` says which). The request's
+ * application is carried by an `AsyncLocalStorage` only while two or more are open, so that the usual process of
+ * one application pays nothing for it.
+ */
+import type { AsyncLocalStorage } from 'node:async_hooks';
+import type { BroadcastTopics } from './broadcast-topics';
+
+/** The open applications' topics, the latest built last. */
+const open: BroadcastTopics[] = [];
+let scope: AsyncLocalStorage<BroadcastTopics> | undefined;
+
+/** Lists an application's topics as open; returns how to take them off the list. */
+export function opened(topics: BroadcastTopics): () => void {
+  open.push(topics);
+  return () => {
+    const at = open.indexOf(topics);
+    if (at >= 0) open.splice(at, 1);
+  };
+}
+
+/** Runs `work` as the application whose topics these are (what it calls, now and after each await, means them). */
+export function within<R>(topics: BroadcastTopics, work: () => R): R {
+  if (open.length < 2 && scope === undefined) return work();
+  scope ??= new (require('node:async_hooks') as typeof import('node:async_hooks')).AsyncLocalStorage();
+  return scope.run(topics, work);
+}
+
+/** The topics `broadcast(topic)` means here and now; throws when no application, or more than one, could be meant. */
+export function currentTopics(what: string): BroadcastTopics {
+  const scoped = scope?.getStore();
+  if (scoped && open.includes(scoped)) return scoped;
+  if (open.length === 1) return open[0]!;
+  if (open.length === 0)
+    throw new Error(
+      `${what}: no application is running in this process; build one first (RestApplication.build), whose framework.broadcast.* settings say where events go`,
+    );
+  throw new Error(
+    `${what}: ${open.length} applications are running in this process and this call comes from none of their requests (a timer, a queue consumer): take the topic from the one you mean, app.broadcast(topic)`,
+  );
+}

@@ -1,0 +1,185 @@
+/**
+ * The broadcast topics of one application: its backplane, its retention and limits, and the topics it holds now.
+ * A topic is held while it has a subscriber on this instance or events kept in this process, and let go as soon as
+ * it has neither, so that topics made by the thousand (a chat room each) cost nothing once left. What a publish may
+ * weigh and how many topics may be held at once are bounded, each with a clear refusal.
+ */
+import cluster from 'node:cluster';
+import { httpProblem } from '../errors/http-problem';
+import type { WebApplicationException } from '../errors/web-application-exception';
+import { formatSize } from '../http/size';
+import type { JsonMapper } from '../json/json-mapper';
+import { logging } from '../logging/logger';
+import type { Backplane, BackplaneListener, Outgoing } from './backplane';
+import type { Retention } from './event-ring';
+import { Topic, type TopicHost } from './topic';
+
+const log = logging.getLogger('rxrest.streaming');
+
+/** `framework.broadcast.*` as an application's topics use them. */
+export interface BroadcastSettings {
+  readonly retention: Retention;
+  /** Bytes of JSON one event may weigh. */
+  readonly maxEventSize: number;
+  /** Topics held at once in this process. */
+  readonly maxTopics: number;
+}
+
+/** How often topics whose events have all passed their age are looked for. */
+const SWEEP_MS = 60_000;
+
+function tooManyTopics(topic: string, max: number): WebApplicationException {
+  return httpProblem(
+    'RXREST_BROADCAST_TOO_MANY_TOPICS',
+    `broadcast('${topic}'): this instance holds ${max} topics already (framework.broadcast.max-topics); try again shortly`,
+    { headers: { 'retry-after': '1' } },
+  );
+}
+
+function eventTooLarge(topic: string, bytes: number, max: number): WebApplicationException {
+  return httpProblem(
+    'RXREST_BROADCAST_EVENT_TOO_LARGE',
+    `broadcast('${topic}'): an event of ${bytes} bytes passes framework.broadcast.max-event-size (${formatSize(max)})`,
+  );
+}
+
+export class BroadcastTopics implements TopicHost {
+  readonly backplane: Backplane;
+  readonly retention: Retention;
+  readonly maxEventSize: number;
+  readonly #maxTopics: number;
+  readonly #json: JsonMapper;
+  readonly #topics = new Map<string, Topic>();
+  #sweeper: ReturnType<typeof setInterval> | undefined;
+  #warnedFull = false;
+  #warnedWorkerAlone = false;
+  /** The resumable streams this process runs, by key. */
+  readonly producers = new Map<string, { stop(): Promise<void> }>();
+  /** Per resumable stream read here, the check that its producer still runs. */
+  readonly watchedProducers = new Map<string, { readers: number; timer: ReturnType<typeof setInterval> }>();
+
+  /** Hands each topic what the backplane receives. */
+  readonly listener: BackplaneListener = {
+    deliver: (topic, event) => {
+      const held = this.#topics.get(topic);
+      if (held) return held.deliver(event);
+      // An event of another instance that nobody here reads yet is kept for those who resume here (pub/sub only: in
+      // memory the publish made its topic when it keeps history, and Redis Streams keeps it).
+      if (this.backplane.backend !== 'redis' || !this.#keeps(this.retention)) return;
+      const made = this.#make(topic, undefined);
+      if (made) made.deliver(event);
+      else this.#warnFull(topic);
+    },
+    reset: (topic, oldest) => this.#topics.get(topic)?.reset(oldest),
+    resetAll: () => {
+      for (const topic of [...this.#topics.values()]) topic.reset(undefined);
+    },
+  };
+
+  constructor(backplane: Backplane, settings: BroadcastSettings, json: JsonMapper) {
+    this.backplane = backplane;
+    this.retention = settings.retention;
+    this.maxEventSize = settings.maxEventSize;
+    this.#maxTopics = settings.maxTopics;
+    this.#json = json;
+  }
+
+  /** Topics held now. */
+  get size(): number {
+    return this.#topics.size;
+  }
+
+  /** The topic if it is held now. */
+  find(name: string): Topic | undefined {
+    return this.#topics.get(name);
+  }
+
+  /**
+   * The topic, held from now on (`presence`: a resumable stream's, whose readers the instances tell each other of);
+   * throws a 503 problem when this process holds as many topics as it may.
+   */
+  topic(name: string, replay: number | undefined, presence = false): Topic {
+    this.#warnIfWorkerAlone();
+    const topic = this.#topics.get(name) ?? this.#make(name, replay);
+    if (!topic) throw tooManyTopics(name, this.#maxTopics);
+    if (presence) topic.presence = true;
+    return topic;
+  }
+
+  /**
+   * Publishes `data` on `name`: refused (a 413 problem) past `max-event-size`, before anything is sent or kept. A
+   * topic that keeps history in this process is held first (a 503 problem when no more may be).
+   */
+  publish(name: string, outgoing: Omit<Outgoing, 'json' | 'bytes'>, replay: number | undefined): Promise<string> {
+    try {
+      this.#warnIfWorkerAlone();
+      const json = this.#json.writeValueAsString(outgoing.data) ?? 'null';
+      const bytes = Buffer.byteLength(json);
+      if (bytes > this.maxEventSize) throw eventTooLarge(name, bytes, this.maxEventSize);
+      const topic = this.backplane.durable ? this.#topics.get(name) : this.#held(name, replay);
+      return this.backplane.publish(name, { ...outgoing, json, bytes }, topic?.retention ?? this.#retention(replay));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Lets go of a topic that holds nothing (its host is told by the topic itself). */
+  idle(topic: Topic): void {
+    if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
+  }
+
+  /** Stops this process's resumable streams (each with its end stored if the backplane takes it) and the timers. */
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+    for (const { timer } of this.watchedProducers.values()) clearInterval(timer);
+    this.watchedProducers.clear();
+    await Promise.all([...this.producers.values()].map((producer) => producer.stop()));
+  }
+
+  /** The topic a publish keeps history in, when it keeps any: made now (or refused) so the event has a place. */
+  #held(name: string, replay: number | undefined): Topic | undefined {
+    const held = this.#topics.get(name);
+    if (held || !this.#keeps(this.#retention(replay))) return held;
+    return this.topic(name, replay);
+  }
+
+  #retention(replay: number | undefined): Retention {
+    return replay === undefined ? this.retention : { ...this.retention, maxEvents: replay };
+  }
+
+  #keeps(retention: Retention): boolean {
+    return retention.maxEvents > 0 && retention.maxBytes > 0;
+  }
+
+  #make(name: string, replay: number | undefined): Topic | undefined {
+    if (this.#topics.size >= this.#maxTopics) this.#sweep();
+    if (this.#topics.size >= this.#maxTopics) return undefined;
+    const topic = new Topic(name, replay, this);
+    this.#topics.set(name, topic);
+    if (this.retention.maxAgeMs > 0) this.#sweeper ??= setInterval(() => this.#sweep(), SWEEP_MS).unref();
+    return topic;
+  }
+
+  /** Lets go of the topics whose events have all passed their age and that have no subscriber. */
+  #sweep(): void {
+    for (const [name, topic] of this.#topics) if (topic.holdsNothing()) this.#topics.delete(name);
+  }
+
+  /** In a cluster worker, the in-memory backplane reaches only that worker's subscribers: said once, at first use. */
+  #warnIfWorkerAlone(): void {
+    if (this.#warnedWorkerAlone || !cluster.isWorker || this.backplane.backend !== 'memory') return;
+    this.#warnedWorkerAlone = true;
+    log.warn(
+      'broadcast(): with framework.http.workers above 1 and the in-memory backend, events reach only the subscribers of the worker that publishes them; set framework.broadcast.backend=redis-streams (or redis)',
+    );
+  }
+
+  #warnFull(topic: string): void {
+    if (this.#warnedFull) return;
+    this.#warnedFull = true;
+    log.warn(
+      `broadcast: events of ${topic} (and maybe other topics) are not kept here: this instance holds framework.broadcast.max-topics (${this.#maxTopics}) topics already`,
+    );
+  }
+}

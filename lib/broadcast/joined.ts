@@ -1,0 +1,62 @@
+/** A subscriber of a topic on this instance, as the topic and its replay hand it events. */
+import type { Subscriber } from 'rxjs';
+import type { SseEvent } from '../streaming/sse-event';
+import { compareIds } from './event-ids';
+import { isEnd } from './topic-events';
+
+/** What the hooks are told: the topic and how many subscribers it has now. */
+export interface SubscriptionChange {
+  readonly topic: string;
+  readonly subscribers: number;
+}
+
+/** The hooks of the broadcaster a subscriber joined through (filled as the application registers them). */
+export interface SubscriptionHooks {
+  readonly subscribed: ((change: SubscriptionChange) => void)[];
+  readonly unsubscribed: ((change: SubscriptionChange) => void)[];
+}
+
+/**
+ * A subscriber of this instance. `waiting` holds live events while what it missed is read from a durable history
+ * (dropped, and read from the history instead, once they weigh more than the history may); then, until the live
+ * events pass `after` (the last id the history gave it), those at or before it are skipped.
+ */
+export class Joined {
+  waiting: SseEvent[] | undefined;
+  waitingBytes = 0;
+  /** How many times `waiting` was dropped for its weight. */
+  dropped = 0;
+  after: string | undefined;
+
+  constructor(
+    readonly subscriber: Subscriber<SseEvent>,
+    readonly hooks: SubscriptionHooks | undefined,
+    readonly maxWaiting: number,
+  ) {}
+
+  /** Takes a live event. False once the subscriber is closed. */
+  take(event: SseEvent, bytes = 0): boolean {
+    if (this.waiting) {
+      this.waiting.push(event);
+      this.waitingBytes += bytes;
+      if (this.waitingBytes > this.maxWaiting) {
+        this.waiting = [];
+        this.waitingBytes = 0;
+        this.dropped++;
+      }
+      return true;
+    }
+    if (this.after !== undefined && event.id !== undefined) {
+      if (compareIds(event.id, this.after) <= 0) return true;
+      this.after = undefined;
+    }
+    return this.send(event);
+  }
+
+  /** Sends one event; an end event completes the subscriber. False once it is closed. */
+  send(event: SseEvent): boolean {
+    this.subscriber.next(event);
+    if (isEnd(event)) this.subscriber.complete();
+    return !this.subscriber.closed;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Sends a resuming subscriber what it missed at its stream's pace: a page that fits half the room left in its
+ * stream's budget, then the next once that has gone out, so that a history larger than the budget streams whole
+ * (never an overflow before the first byte) and a slow client holds one page, not the whole history. Without a
+ * pace (a WebSocket, a piped Multi) everything held goes at once, as live events do.
+ */
+import type { StreamPace } from '../streaming/stream-pace';
+import type { Backplane } from './backplane';
+import type { EventRing } from './event-ring';
+import { PAGE } from './history-pages';
+import { resetNotice, sharedSseEvent } from './topic-events';
+import type { Joined } from './joined';
+
+/** What an SSE frame adds to an event's data (`id:`, `data:`, blank lines), counted with it against the room. */
+const FRAME_BYTES = 48;
+
+/** The bytes a page may take: half the room left, so that the live events that come meanwhile fit too. */
+const pageBytes = (pace: StreamPace | undefined): number =>
+  pace ? Math.max(1, pace.room / 2) : Number.POSITIVE_INFINITY;
+
+/**
+ * Sends the ring's events after `from` (a symbol: all of them), page by page; `caughtUp` is called in the same
+ * turn as the last page, so that no live event falls between. When the event the subscriber had is no longer held
+ * (trimmed, or it never was), it is told first (`event: reset`) and sent everything held.
+ */
+export function replayRing(
+  ring: EventRing,
+  joined: Joined,
+  from: string | symbol,
+  pace: StreamPace | undefined,
+  caughtUp: () => void,
+): void {
+  let last = typeof from === 'string' ? from : undefined;
+  const page = () => {
+    if (joined.subscriber.closed) return;
+    let rest = last === undefined ? ring.all() : ring.after(last);
+    if (!rest) {
+      if (!joined.send(resetNotice(ring.oldest))) return;
+      rest = ring.all();
+    }
+    const limit = pageBytes(pace);
+    let sent = 0;
+    for (const kept of rest) {
+      if (sent > 0 && sent + kept.bytes + FRAME_BYTES > limit) return pace!.whenDrained(page);
+      if (!joined.send(kept.event)) return;
+      sent += kept.bytes + FRAME_BYTES;
+      last = kept.event.id;
+    }
+    caughtUp();
+  };
+  page();
+}
+
+/**
+ * Sends a durable topic's history after `from` (undefined: from the oldest held) page by page, reading each page
+ * from the backplane when the one before has gone out, until a page comes back short (the history's end); then the
+ * live events that came meanwhile, past the last one the history gave. The subscriber is already joined (its live
+ * events wait in `joined.waiting`), so the history reaches at least as far as where they start.
+ */
+export async function replayHistory(
+  backplane: Backplane,
+  topic: string,
+  joined: Joined,
+  from: string | undefined,
+  pace: StreamPace | undefined,
+  maxEventSize: number,
+): Promise<void> {
+  let last = from;
+  // A guess at an event's size until a page tells: the largest an event may be.
+  let eventBytes = maxEventSize + FRAME_BYTES;
+  for (;;) {
+    const count = Math.max(1, Math.min(PAGE, Math.floor(pageBytes(pace) / eventBytes)));
+    const dropped = joined.dropped;
+    const page = await backplane.history(topic, last, count);
+    if (joined.subscriber.closed) return;
+    if (page.reset) {
+      if (!joined.send(resetNotice(page.reset.oldest))) return;
+      last = undefined;
+    }
+    let bytes = 0;
+    for (const event of page.events) {
+      if (!joined.send(sharedSseEvent(event))) return;
+      bytes += (event.bytes ?? 0) + FRAME_BYTES;
+      last = event.id;
+    }
+    if (page.events.length > 0) eventBytes = Math.max(FRAME_BYTES, bytes / page.events.length);
+    // Live events dropped while this page was read are in the history: it is read on until it has them all.
+    if (!page.more && joined.dropped === dropped) break;
+    if (pace) await new Promise<void>((resolve) => pace.whenDrained(resolve));
+    if (joined.subscriber.closed) return;
+  }
+  const waiting = joined.waiting ?? [];
+  joined.waiting = undefined;
+  joined.waitingBytes = 0;
+  joined.after = last;
+  for (const event of waiting) if (!joined.take(event)) return;
+}

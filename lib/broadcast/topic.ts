@@ -1,0 +1,171 @@
+/**
+ * One topic of one application on this instance: its subscribers, and the history this process keeps of it. Each
+ * subscriber is a response stream with its own budget and overflow policy, so a slow one never slows the others; a
+ * subscriber that resumes is sent what it missed at its stream's pace (see `topic-replay`), then the live events,
+ * with no gap and no duplicate between the two. A topic that holds nothing (no subscriber, no event) tells its host,
+ * which lets it go.
+ */
+import { Observable } from 'rxjs/internal/Observable';
+import type { TeardownLogic } from 'rxjs';
+import { deliverTraced } from '../tracing/broadcast-spans';
+import { tracing } from '../tracing/tracing';
+import { logging } from '../logging/logger';
+import type { Multi } from '../streaming/multi';
+import type { SseEvent } from '../streaming/sse-event';
+import { pacedMulti, type StreamPace } from '../streaming/stream-pace';
+import type { Backplane } from './backplane';
+import { EventRing, type Retention } from './event-ring';
+import { replayHistory, replayRing } from './topic-replay';
+import { Joined, type SubscriptionChange, type SubscriptionHooks } from './joined';
+import { resetNotice, toSseEvent, type BroadcastEvent } from './topic-events';
+
+const log = logging.getLogger('rxrest.streaming');
+
+/** Subscribes from the first event held, not from now (a resumable stream read from its start). */
+export const FROM_START: unique symbol = Symbol('from start');
+
+/** What a topic needs of the application it lives in. */
+export interface TopicHost {
+  readonly backplane: Backplane;
+  readonly retention: Retention;
+  /** The largest event a publish takes, in bytes (a first guess at the size of history read from Redis). */
+  readonly maxEventSize: number;
+  /** The topic holds nothing now: no subscriber on this instance, no event kept in this process. */
+  idle(topic: Topic): void;
+}
+
+export class Topic {
+  readonly #joined = new Set<Joined>();
+  readonly #ring = new EventRing();
+  readonly #host: TopicHost;
+  /** Subscribers still being sent the ring's history page by page: not joined yet, but the topic is in use. */
+  readonly #replaying = new Set<Joined>();
+  /** A resumable stream's topic: the other instances are told whether this one reads it. */
+  presence = false;
+
+  constructor(
+    readonly name: string,
+    /** Its own count of events kept (the `replay` of the broadcaster that made it), else the application's. */
+    readonly replay: number | undefined,
+    host: TopicHost,
+  ) {
+    this.#host = host;
+  }
+
+  get subscribers(): number {
+    return this.#joined.size;
+  }
+
+  get retention(): Retention {
+    const retention = this.#host.retention;
+    return this.replay === undefined ? retention : { ...retention, maxEvents: this.replay };
+  }
+
+  /** The newest event this process holds (in memory, the topic's last). */
+  get newest(): SseEvent | undefined {
+    return this.#ring.newest;
+  }
+
+  /** Hands an event the backplane delivered to this instance's subscribers, and keeps it. */
+  deliver(event: BroadcastEvent): void {
+    const sse = toSseEvent(event);
+    const bytes = event.bytes ?? 0;
+    this.#ring.push(sse, bytes, this.retention);
+    const traced = event.trace === undefined ? undefined : tracing();
+    // A copy: a subscriber that ends (an end event, its policy) leaves the set while we go through it.
+    const take = () => {
+      for (const joined of [...this.#joined]) joined.take(sse, bytes);
+    };
+    if (traced) deliverTraced(traced, this.name, event, this.#joined.size, take);
+    else take();
+    this.#releaseIfIdle();
+  }
+
+  /** Events may have been lost for this instance's subscribers: they are told, and the ring starts again. */
+  reset(oldest: string | undefined): void {
+    this.#ring.clear();
+    const notice = resetNotice(oldest);
+    for (const joined of [...this.#joined]) joined.take(notice);
+    this.#releaseIfIdle();
+  }
+
+  /** Whether this process holds nothing of the topic: no subscriber, no event (once those past their age are dropped). */
+  holdsNothing(): boolean {
+    this.#ring.trim(this.retention);
+    return this.#ring.size === 0 && this.#joined.size === 0 && this.#replaying.size === 0;
+  }
+
+  /** The topic's events from now (undefined), after an id, or from the first held; hooks told of the subscriber. */
+  join(after: string | undefined | typeof FROM_START, hooks?: SubscriptionHooks): Multi<SseEvent> {
+    const maxWaiting = this.#host.retention.maxBytes;
+    return pacedMulti(
+      (pace) =>
+        new Observable<SseEvent>((subscriber) => this.#join(new Joined(subscriber, hooks, maxWaiting), after, pace)),
+    );
+  }
+
+  #join(joined: Joined, after: string | undefined | typeof FROM_START, pace: StreamPace | undefined): TeardownLogic {
+    const { backplane } = this.#host;
+    const leave = () => this.#remove(joined);
+    if (after === undefined) {
+      this.#add(joined);
+      return leave;
+    }
+    if (!backplane.durable) {
+      this.#replaying.add(joined);
+      // The last page and joining happen in one synchronous step: no event can fall between them.
+      replayRing(this.#ring, joined, after, pace, () => {
+        this.#replaying.delete(joined);
+        this.#add(joined);
+      });
+      return () => {
+        this.#replaying.delete(joined);
+        leave();
+      };
+    }
+    // Joined first: the live reading of the topic is placed before the history is read (Redis answers in order),
+    // so the history reaches at least as far as where live events start, and nothing falls between.
+    joined.waiting = [];
+    this.#add(joined);
+    const start = after === FROM_START ? undefined : after;
+    replayHistory(backplane, this.name, joined, start, pace, this.#host.maxEventSize).catch((error: unknown) =>
+      joined.subscriber.error(error),
+    );
+    return leave;
+  }
+
+  #add(joined: Joined): void {
+    if (joined.subscriber.closed) return;
+    this.#joined.add(joined);
+    if (this.#joined.size === 1) this.#host.backplane.watch(this.name, true, this.presence);
+    this.#tell(joined.hooks?.subscribed);
+  }
+
+  #remove(joined: Joined): void {
+    if (!this.#joined.delete(joined)) return this.#releaseIfIdle();
+    if (this.#joined.size === 0) {
+      this.#host.backplane.watch(this.name, false, this.presence);
+      // The ring of a durable topic is a cache of what this instance read while it had subscribers: once it
+      // stops reading the topic, the ring would have a hole after its newest event.
+      if (this.#host.backplane.durable) this.#ring.clear();
+    }
+    this.#tell(joined.hooks?.unsubscribed);
+    this.#releaseIfIdle();
+  }
+
+  #releaseIfIdle(): void {
+    if (this.#joined.size === 0 && this.#ring.size === 0 && this.#replaying.size === 0) this.#host.idle(this);
+  }
+
+  #tell(hooks: readonly ((change: SubscriptionChange) => void)[] | undefined): void {
+    for (const hook of hooks ?? []) {
+      try {
+        hook({ topic: this.name, subscribers: this.#joined.size });
+      } catch (error) {
+        log.error(
+          `broadcast('${this.name}'): a subscription hook threw: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+  }
+}

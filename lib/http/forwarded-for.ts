@@ -1,0 +1,88 @@
+// The client address behind proxies: the hops `X-Forwarded-For` or `Forwarded` (RFC 7239) record, read from the
+// right while the one who wrote each is trusted. Knows no request and no configuration.
+import { isIP } from 'node:net';
+import { splitHeaderList } from './header-tokens';
+
+/** Longest name of a node that is no IP address (`unknown`, an obfuscated `_id`) kept as it came. */
+const MAX_NAME = 64;
+
+/**
+ * A node as either header names it, made plain: an IP address without port, brackets or quotes (an IPv4-mapped IPv6
+ * address as IPv4, so both spellings are one client), or, for what is no address (`unknown`, an obfuscated `_id` of
+ * RFC 7239 §6.3), its first 64 characters.
+ *
+ * @example plainAddress('"[2001:db8::17]:4711"') // '2001:db8::17'; plainAddress('192.0.2.1:80') // '192.0.2.1'
+ */
+export function plainAddress(node: string): string {
+  let text = node.trim();
+  if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1).replace(/\\(.)/g, '$1');
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(text);
+  if (bracketed) text = bracketed[1]!;
+  else if (/^[\d.]+:\d+$/.test(text)) text = text.slice(0, text.indexOf(':'));
+  const mapped = /^::ffff:([\d.]+)$/i.exec(text);
+  if (mapped && isIP(mapped[1]!) === 4) return mapped[1]!;
+  if (isIP(text) !== 0) return text.toLowerCase();
+  return text.slice(0, MAX_NAME);
+}
+
+/**
+ * The hops of an `X-Forwarded-For` value, the client first and the nearest proxy last.
+ *
+ * @example xForwardedFor('203.0.113.7, 10.0.0.2') // ['203.0.113.7', '10.0.0.2']
+ */
+export function xForwardedFor(value: string): string[] {
+  return splitHeaderList(value).map(plainAddress);
+}
+
+/**
+ * The hops of a `Forwarded` value (RFC 7239 §4, §5.2): the `for` of each element, in order; `unknown` for an element
+ * without one, so a proxy that wrote no `for` still counts as a hop.
+ *
+ * @example forwardedFor('for=192.0.2.60;proto=http, for="[2001:db8::17]:4711"') // ['192.0.2.60', '2001:db8::17']
+ */
+export function forwardedFor(value: string): string[] {
+  return splitHeaderList(value).map((element) => {
+    for (const pair of splitPairs(element)) {
+      const equals = pair.indexOf('=');
+      if (equals > 0 && pair.slice(0, equals).trim().toLowerCase() === 'for')
+        return plainAddress(pair.slice(equals + 1));
+    }
+    return 'unknown';
+  });
+}
+
+/** The `;`-separated pairs of one element, semicolons inside quoted strings kept. */
+function splitPairs(element: string): string[] {
+  const pairs: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < element.length; i++) {
+    const c = element[i];
+    if (quoted && c === '\\') i++;
+    else if (c === '"') quoted = !quoted;
+    else if (c === ';' && !quoted) {
+      pairs.push(element.slice(start, i));
+      start = i + 1;
+    }
+  }
+  pairs.push(element.slice(start));
+  return pairs;
+}
+
+/**
+ * The client's address: starting from `peer` (who opened the connection), each hop to the left is taken while the
+ * address it came from is `trusted` (`hop` 0 is the peer). Only a trusted proxy's word counts: whatever stands left
+ * of the entry it wrote was written by the client, who can put anything there (the rule of Express's `trust proxy`
+ * and Quarkus's `trusted-proxies`).
+ *
+ * @example clientAddress('10.0.0.1', ['1.1.1.1', '203.0.113.7'], (address) => address.startsWith('10.')) // '203.0.113.7'
+ */
+export function clientAddress(
+  peer: string,
+  hops: readonly string[],
+  trusted: (address: string, hop: number) => boolean,
+): string {
+  let address = peer;
+  for (let i = hops.length - 1, hop = 0; i >= 0 && trusted(address, hop); i--, hop++) address = hops[i]!;
+  return address;
+}

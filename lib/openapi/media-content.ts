@@ -1,0 +1,49 @@
+/** The content of a body per media type: the schema of a value, or of each item of a stream (OpenAPI 3.2 `itemSchema`). */
+import { z, type ZodType } from 'zod';
+import type { APIResponseOptions } from '../decorators/openapi';
+import { baseType } from '../streaming/framing';
+import { classSchema, typeSchema, zodSchema, type JsonSchema } from './type-schema';
+
+const LINE_TYPES = new Set([
+  'application/x-ndjson',
+  'application/jsonl',
+  'application/stream+json',
+  'application/json-seq',
+]);
+
+/** What a response carries: a zod schema, or a class's `static schema`, as the server writes it (`io: 'output'`). */
+export function schemaOf(schema: APIResponseOptions['schema'] | unknown): JsonSchema {
+  const zod = typeof schema === 'function' ? classSchema(schema) : (schema as ZodType | undefined);
+  if (zod instanceof z.ZodType) return zodSchema(zod, 'output');
+  return typeof schema === 'function' ? typeSchema(schema) : {};
+}
+
+/** The SSE event an item travels in: its `data` is the item's JSON. */
+function sseEvent(element: JsonSchema): JsonSchema {
+  return {
+    itemSchema: {
+      type: 'object',
+      properties: {
+        data: { type: 'string', contentMediaType: 'application/json', contentSchema: element },
+        event: { type: 'string' },
+        id: { type: 'string' },
+        retry: { type: 'integer', minimum: 0 },
+      },
+    },
+  };
+}
+
+/** The body of each produced type: the element schema as a value, or item by item for a stream. */
+export function content(produces: readonly string[], element: JsonSchema, streams: boolean): JsonSchema {
+  return Object.fromEntries(
+    produces.map((mediaType) => {
+      const base = baseType(mediaType);
+      if (!streams) return [mediaType, { schema: element }];
+      if (base === 'text/event-stream') return [mediaType, sseEvent(element)];
+      if (LINE_TYPES.has(base)) return [mediaType, { itemSchema: element }];
+      if (base === 'application/json' || base.endsWith('+json'))
+        return [mediaType, { schema: { type: 'array', items: element } }];
+      return [mediaType, { schema: element }];
+    }),
+  );
+}

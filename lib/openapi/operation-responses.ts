@@ -1,0 +1,147 @@
+/**
+ * The responses of an operation, as the server gives them: its success answer (status, body or none), what it
+ * documents with `@APIResponse`, the answers of the exception mappers that reach it, and the framework's own
+ * errors — for access rules, limits, bodies and the 500 of an unexpected failure.
+ */
+import { OPENAPI_RESPONSES, type APIResponseOptions } from '../decorators/openapi';
+import { logging } from '../logging/logger';
+import { baseType } from '../streaming/framing';
+import type { EndpointFacts } from './endpoint-facts';
+import { content, schemaOf } from './media-content';
+import { answersNothing } from './result-body';
+import { accessStatuses, type DocumentSchemes } from './security-requirements';
+import { errorContent, isSharedError, sharedError, type UsedComponents } from './shared-components';
+import { classSchema, typeSchema, type JsonSchema } from './type-schema';
+
+const log = logging.getLogger('rxrest.openapi');
+
+const DESCRIPTIONS: Readonly<Record<number, string>> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+};
+
+/** What the operation's answers depend on beyond its own facts. */
+export interface ResponseContext {
+  readonly readsBody: boolean;
+  readonly schemes: DocumentSchemes;
+  readonly used: UsedComponents;
+}
+
+/**
+ * A documented schema is of each item for a stream and of the whole body otherwise, and the metadata of this method
+ * does not say which it answers (`Object`: an interface, an async iterable, or `Multi` imported with `import type`).
+ */
+function warnUntyped(facts: EndpointFacts): void {
+  const where = `${facts.info.resourceClass.name}#${facts.info.methodName}`;
+  log.warn(
+    `${where}: its return type is not in the decorator metadata, so the document describes its @APIResponse schema as the whole body; ` +
+      'if it answers a stream of items, import Multi as a value (import { Multi }, not import { type Multi }) or give it a streaming @Produces',
+  );
+}
+
+function describe(status: number, given: string | undefined): string {
+  return given ?? DESCRIPTIONS[status] ?? (status < 300 ? 'Success' : 'See the Location header');
+}
+
+/** The body of the method's own answer: the documented schema, else the result class's, per produced type. */
+function ownContent(facts: EndpointFacts, documented: APIResponseOptions | undefined): JsonSchema {
+  if (documented?.schema !== undefined && !facts.streams && facts.returnType === Object) warnUntyped(facts);
+  const returned = facts.returnType;
+  const element =
+    documented?.schema !== undefined
+      ? schemaOf(documented.schema)
+      : classSchema(returned)
+        ? schemaOf(returned)
+        : typeSchema(returned);
+  const produces = documented?.mediaType
+    ? [documented.mediaType]
+    : facts.info.produces.length
+      ? facts.info.produces
+      : [returned === String ? 'text/plain' : 'application/json'];
+  return content(produces, element, facts.streams);
+}
+
+/** Another answer the method or a mapper documents: a body only with a schema, or with a `text/*` type (text). */
+function otherContent(documented: APIResponseOptions): JsonSchema | undefined {
+  const mediaType = documented.mediaType ?? 'application/json';
+  if (documented.schema !== undefined) return { [mediaType]: { schema: schemaOf(documented.schema) } };
+  if (baseType(mediaType).startsWith('text/')) return { [mediaType]: { schema: { type: 'string' } } };
+  return undefined;
+}
+
+function answer(description: string, body: JsonSchema | undefined): JsonSchema {
+  return body === undefined ? { description } : { description, content: body };
+}
+
+/**
+ * The success answers: `@ResponseStatus`, else the statuses the method documents below 400 when it documents no
+ * answer of its own (a method building a 202 or 303 `RestResponse` says so with `@APIResponse({ status })`), else
+ * 200 — or 204, with no body, for a method whose code never returns a value.
+ */
+function successAnswers(facts: EndpointFacts, documented: readonly APIResponseOptions[]): JsonSchema {
+  const own = documented.find((response) => response.status === undefined);
+  const declared = documented.filter((response) => response.status !== undefined && response.status < 400);
+  if (facts.status === undefined && own === undefined && declared.length > 0) {
+    return Object.fromEntries(
+      declared.map((response) => {
+        const bodyless = response.status === 204 || response.status === 304 || answersNothing(facts);
+        const body = bodyless || response.schema === undefined ? undefined : ownContent(facts, response);
+        return [response.status, answer(describe(response.status!, response.description), body)];
+      }),
+    );
+  }
+  const nothing = answersNothing(facts);
+  const status = facts.status ?? (nothing ? 204 : 200);
+  const mine = own ?? documented.find((response) => response.status === status);
+  const bodyless = nothing || status === 204 || status === 304 || (status >= 300 && mine?.schema === undefined);
+  return { [status]: answer(describe(status, mine?.description), bodyless ? undefined : ownContent(facts, mine)) };
+}
+
+/**
+ * An answer the method or a mapper documents beside the success one. At a status the framework itself answers
+ * (400, 404...), its problem details and a thrown exception's text can still come, so they stay listed.
+ */
+function documentedAnswer(response: APIResponseOptions, used: UsedComponents): JsonSchema {
+  const status = String(response.status);
+  const body = otherContent(response);
+  if (response.status! < 400 || !isSharedError(status)) return answer(response.description ?? '', body);
+  used.problem = true;
+  const description = response.description ?? (sharedError(status)['description'] as string);
+  return answer(description, { ...errorContent(), ...body });
+}
+
+/** The Responses Object of one operation; the shared answers it refers to are recorded in `context.used`. */
+export function operationResponses(facts: EndpointFacts, context: ResponseContext): JsonSchema {
+  const documented = facts.methodTags.get(OPENAPI_RESPONSES) ?? [];
+  const result: JsonSchema = successAnswers(facts, documented);
+  for (const response of documented) {
+    if (response.status === undefined || String(response.status) in result) continue;
+    result[response.status] = documentedAnswer(response, context.used);
+  }
+  const errors = [
+    '400',
+    '404',
+    '406',
+    ...(context.readsBody ? ['413', '415'] : []),
+    ...accessStatuses(facts.access, context.schemes),
+    ...(facts.rateLimited ? ['429'] : []),
+    '500',
+  ];
+  for (const status of errors) {
+    if (status in result) continue;
+    result[status] = { $ref: `#/components/responses/${status}` };
+  }
+  // A mapper's answer takes the place of the shared one; the method's own word, or a nearer mapper's, stands.
+  for (const mapped of facts.errorAnswers ?? []) {
+    const existing = mapped.status === undefined ? undefined : (result[mapped.status] as JsonSchema | undefined);
+    if (mapped.status === undefined || (existing !== undefined && !('$ref' in existing))) continue;
+    result[mapped.status] = documentedAnswer(mapped, context.used);
+  }
+  for (const value of Object.values(result)) {
+    const ref = (value as { $ref?: string }).$ref;
+    if (ref) context.used.responses.add(ref.slice(ref.lastIndexOf('/') + 1));
+  }
+  return result;
+}

@@ -1,0 +1,99 @@
+/**
+ * One item of a body of items as the handler gets it: parsed, bound to its declared type and validated as a single
+ * JSON body is (poisoned keys refused), or a 400 problem naming the item. It does not know how items are delimited.
+ */
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { ZodType } from 'zod';
+import type { ParamOptions } from '../decorators/params';
+import { parseJsonBody } from '../body/json';
+import { itemPlace } from '../body/request-items';
+import { httpProblem } from '../errors/http-problem';
+import { WebApplicationException } from '../errors/web-application-exception';
+import { DefaultJsonMapper } from '../json/default-json-mapper';
+import type { JsonMapper } from '../json/json-mapper';
+import { isJsonTypeToken } from '../json/json-values';
+import { sseEvent } from '../streaming/sse-event';
+import { describeType, isUnknownDesignType } from './convert';
+import { classSchema, validate } from './read-body-argument';
+
+/** Turns one delimited item into the value the handler gets, or throws a 400 problem naming it. */
+export type ItemBinder = (
+  text: string,
+  index: number,
+  line: number | undefined,
+  event?: EventSourceMessage,
+  suspect?: boolean,
+) => unknown;
+
+/** The kind a primitive item must be, as `bindClass` names it. */
+const PRIMITIVE_NAMES = new Map<unknown, string>([
+  [String, 'a string'],
+  [Number, 'a number'],
+  [Boolean, 'a boolean'],
+]);
+
+/**
+ * One item as its declared type, read as a single JSON body is: bound to `target`, validated by `schema`. A single
+ * body may be `null`; an item declared of a type is one of its values, which `null` is not (the handler would fail
+ * on it, mid-stream), unless a schema says otherwise.
+ */
+function typedItem(
+  text: string,
+  schema: ZodType | undefined,
+  target: unknown,
+  mapper: JsonMapper,
+  place: () => string,
+) {
+  if (schema) {
+    const data = validate(schema, mapper.readValue(text), `${place()} is invalid`);
+    return target ? mapper.readValue(JSON.stringify(data), target) : data;
+  }
+  const value = mapper.readValue(text, target);
+  if (value === null && target !== undefined && !isJsonTypeToken(target))
+    throw httpProblem(
+      'RXREST_MALFORMED_BODY',
+      `${place()} is null, not ${PRIMITIVE_NAMES.get(target) ?? `an object (${describeType(target)})`}`,
+    );
+  return value;
+}
+
+/** An SSE event of an untyped body: its data JSON when it looks like JSON, else the text. */
+function untypedEvent(text: string, event: EventSourceMessage, mapper: JsonMapper): unknown {
+  const first = text.trimStart()[0];
+  const data = first === '{' || first === '[' || first === '"' ? mapper.readValue(text) : text;
+  return sseEvent({ data, id: event.id, event: event.event });
+}
+
+/** `error`, its detail said of the item: "The request body is not valid JSON" becomes "Line 7 of the request body...". */
+function placed(error: unknown, item: { readonly index: number; readonly line?: number }): unknown {
+  if (!(error instanceof WebApplicationException) || !error.problem || error.problem.detail.startsWith(itemPlace(item)))
+    return error;
+  const detail = error.problem.detail.replace(/^The request body\b/, '');
+  return httpProblem(
+    error.problem.code,
+    `${itemPlace(item)}${detail === error.problem.detail ? `: ${detail}` : detail}`,
+    {
+      violations: error.problem.violations,
+    },
+  );
+}
+
+export function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {
+  const type = typeof options.type === 'function' ? options.type : undefined;
+  const schema: ZodType | undefined = options.schema ?? classSchema(type);
+  const target = type === undefined || (isUnknownDesignType(type) && !isJsonTypeToken(type)) ? undefined : type;
+  // An SSE event's data is text unless a type says it is JSON: a string type keeps it as text.
+  const eventAsText = type === String && !schema;
+  // Untyped JSON items through the default mapper skip its test for poisoned keys when their chunk passed it.
+  const plain = !schema && !target && mapper instanceof DefaultJsonMapper;
+  return (text, index, line, event, suspect) => {
+    try {
+      if (plain && !event) return parseJsonBody(text, suspect);
+      if (event && eventAsText) return text;
+      if (event && !schema && !target) return untypedEvent(text, event, mapper);
+      return typedItem(text, schema, target, mapper, () => itemPlace({ index, line }));
+    } catch (error) {
+      throw placed(error, { index, line });
+    }
+  };
+}

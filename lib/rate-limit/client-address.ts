@@ -1,0 +1,61 @@
+/**
+ * The address a request counts against: the peer of its connection, or, behind proxies the configuration trusts,
+ * the hop of `X-Forwarded-For` (or `Forwarded`) the nearest untrusted one wrote. Knows nothing of limits.
+ */
+import type { Config } from '../config/config';
+import { ConfigError } from '../config/config-error';
+import { clientAddress, forwardedFor, plainAddress, xForwardedFor } from '../http/forwarded-for';
+import { trustedProxies } from '../http/trusted-proxies';
+import type { RequestContext } from '../pipeline/request-context';
+
+export interface ProxySettings {
+  /** `framework.http.proxy.proxy-address-forwarding`. */
+  readonly forwarding: boolean;
+  /** The header the proxies write the client's address to. */
+  readonly header: 'x-forwarded-for' | 'forwarded';
+  /** Whether the hop `hop` (0: the peer), at `address`, is a proxy whose word is taken. */
+  readonly trusted: (address: string, hop: number) => boolean;
+}
+
+/** `framework.http.proxy.*`; a `trusted-proxies` entry that is no address or block stops the start. */
+export function proxySettings(config: Config): ProxySettings {
+  const entries = config.get('framework.http.proxy.trusted-proxies');
+  let trusted: ProxySettings['trusted'];
+  try {
+    const matches = trustedProxies(entries);
+    // No list: the peer is the one proxy, so the entry it wrote (the rightmost) is the client.
+    trusted = entries.length === 0 ? (_address, hop) => hop === 0 : (address) => matches(address);
+  } catch (error) {
+    throw new ConfigError([
+      {
+        key: 'framework.http.proxy.trusted-proxies',
+        value: entries.join(','),
+        source: 'configuration',
+        expected: `IP addresses and CIDR blocks: ${(error as Error).message}`,
+      },
+    ]);
+  }
+  return {
+    forwarding: config.get('framework.http.proxy.proxy-address-forwarding'),
+    header: config.get('framework.http.proxy.client-address-header'),
+    trusted,
+  };
+}
+
+/** The address of the peer `ctx` came from: under `listen()` or another Node adapter; `undefined` in process. */
+function peerOf(ctx: RequestContext): string | undefined {
+  const incoming =
+    ctx.exchange?.incoming ??
+    (ctx.environment as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  const address = incoming?.socket?.remoteAddress;
+  return address === undefined ? undefined : plainAddress(address);
+}
+
+/** The client address of `ctx` (see the module comment); `undefined` when no peer is known (in process). */
+export function clientAddressOf(ctx: RequestContext, proxy: ProxySettings): string | undefined {
+  const peer = peerOf(ctx);
+  if (peer === undefined || !proxy.forwarding) return peer;
+  const value = ctx.headerValue(proxy.header);
+  if (value === null) return peer;
+  return clientAddress(peer, proxy.header === 'forwarded' ? forwardedFor(value) : xForwardedFor(value), proxy.trusted);
+}

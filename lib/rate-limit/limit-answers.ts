@@ -1,0 +1,32 @@
+/**
+ * What a limit says to a client: the IETF `RateLimit` / `RateLimit-Policy` headers
+ * (draft-ietf-httpapi-ratelimit-headers) and the 429 problem with `Retry-After`. Knows nothing of counting.
+ */
+import { problemDetails } from '../errors/problem-details';
+import { WebApplicationException } from '../errors/web-application-exception';
+
+/** One policy of the IETF headers: its `RateLimit-Policy` value, made once, and its `RateLimit` value per answer. */
+export interface Policy {
+  readonly name: string;
+  readonly declared: string;
+}
+
+export function policyOf(name: string, quota: number, windowSeconds?: number): Policy {
+  return { name, declared: `"${name}";q=${quota}${windowSeconds === undefined ? '' : `;w=${windowSeconds}`}` };
+}
+
+/** The headers of `policy` with what is left of it and the seconds until it resets. */
+export function headersOf(policy: Policy, remaining: number, resetSeconds: number): Record<string, string> {
+  return { 'ratelimit-policy': policy.declared, ratelimit: `"${policy.name}";r=${remaining};t=${resetSeconds}` };
+}
+
+/** The 429 problem (`RXREST_RATE_LIMITED`) of a spent `policy`, to try again in `retryAfter` seconds. */
+export function tooMany(policy: Policy, retryAfter: number, detail: string): WebApplicationException {
+  return new WebApplicationException(detail, 429, {
+    headers: { ...headersOf(policy, 0, retryAfter), 'retry-after': String(retryAfter) },
+    problem: problemDetails('RXREST_RATE_LIMITED', detail),
+  });
+}
+
+/** The whole seconds, at least one, until a window that ends in `ms` resets. */
+export const secondsUntil = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));

@@ -1,0 +1,31 @@
+/**
+ * How a pushed stream can go at its client's pace when it has a lot to send at once (a broadcast subscriber's
+ * missed history): it sends what fits its stream's byte budget, then waits until that has gone out. A source made
+ * with `pacedMulti` is handed the pace of the stream that sends it; anything else that subscribes to it (a
+ * WebSocket, `.pipe(...)`) gets no pace and everything at once.
+ */
+import { Observable } from 'rxjs/internal/Observable';
+import { Multi } from './multi';
+
+export interface StreamPace {
+  /** Bytes the source may still send before the stream's budget is reached. */
+  readonly room: number;
+  /** Calls `next` once, soon after all that was sent has been written and the client takes more. */
+  whenDrained(next: () => void): void;
+}
+
+const PACED: unique symbol = Symbol.for('rxrest.multi.paced') as never;
+
+type PacedSubscribe<T> = (pace: StreamPace | undefined) => Observable<T>;
+
+/** A Multi whose items `subscribe` makes, at the pace of the stream that sends it when there is one. */
+export function pacedMulti<T>(subscribe: PacedSubscribe<T>): Multi<T> {
+  const stream = new Multi(new Observable<T>((subscriber) => subscribe(undefined).subscribe(subscriber)));
+  Object.defineProperty(stream, PACED, { value: subscribe });
+  return stream;
+}
+
+/** How to subscribe to `source` with a pace, when it takes one. */
+export function pacedSourceOf(source: Observable<unknown>): PacedSubscribe<unknown> | undefined {
+  return (source as { [PACED]?: PacedSubscribe<unknown> })[PACED];
+}

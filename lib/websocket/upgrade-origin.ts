@@ -1,0 +1,48 @@
+/**
+ * The guard against cross-site WebSocket hijacking: a browser lets any page open a socket to any host, sending that
+ * host's cookies, and CORS does not apply to sockets — but it always says which page asks, in `Origin`. An upgrade
+ * is let through from the socket's own origin (its `Host`, or the forwarded host behind a trusted proxy), from an
+ * origin the CORS rules (when on) or `framework.websocket.allowed-origins` admit, or without `Origin` (a client that is
+ * no browser); any other is refused 403 before security, limits or filters see it.
+ */
+import type { Config } from '../config/config';
+import { originMatcher } from '../cors/cors';
+import { problemDetails } from '../errors/problem-details';
+import { ForbiddenException } from '../errors/web-application-exception';
+import { requestOrigin } from '../links/request-base-uri';
+import type { StageFn } from '../pipeline/chain';
+import type { RequestContext } from '../pipeline/request-context';
+
+const DETAIL = 'The origin may not open this WebSocket';
+
+/** The host (`name[:port]`, the scheme's default port left out) of an origin or URL; `undefined` for `null`. */
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `ctx` asks to become a WebSocket (`Upgrade: websocket`, RFC 6455 section 4.1). */
+export function asksForWebSocket(ctx: RequestContext): boolean {
+  return /(^|,)\s*websocket\s*(,|$)/i.test(ctx.headerValue('upgrade') ?? '');
+}
+
+/** The origin check of every socket endpoint of the application configured by `config`. */
+export function upgradeOriginStep(config: Config): StageFn {
+  const listed = [...config.get('framework.websocket.allowed-origins')];
+  if (config.get('framework.http.cors.enabled')) listed.push(...config.get('framework.http.cors.origins'));
+  const allowed = originMatcher(listed);
+  const forwarding = config.get('framework.http.proxy.proxy-address-forwarding');
+  // The scheme is left out: behind a proxy that ends TLS, an https page reaches the server over http.
+  const sameHost = (ctx: RequestContext, host: string): boolean =>
+    host === hostOf(ctx.url) || (forwarding && host === hostOf(requestOrigin(ctx.url, ctx.headers, true)));
+  return (ctx) => {
+    const origin = ctx.headerValue('origin');
+    if (origin === null || !asksForWebSocket(ctx) || allowed(origin)) return ctx;
+    const host = hostOf(origin);
+    if (host !== undefined && sameHost(ctx, host)) return ctx;
+    throw new ForbiddenException(DETAIL, { problem: problemDetails('RXREST_FORBIDDEN', DETAIL) });
+  };
+}
