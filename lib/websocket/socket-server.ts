@@ -4,8 +4,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import type { RequestContext } from '../pipeline/request-context';
+import { refuseHandshake } from './refuse-handshake';
 import type { SocketHandlers } from './socket-handlers';
 import { SocketSession, type SessionSettings } from './socket-session';
 import { forgetUpgrade, type Upgrade } from './upgrades';
@@ -17,6 +19,8 @@ export interface SocketServerSettings extends SessionSettings {
   readonly maxFragments: number;
   /** `framework.websocket.compression`: offer permessage-deflate. */
   readonly compression: boolean;
+  /** `framework.http.nosniff`, for the refusal of a malformed handshake. */
+  readonly nosniff: boolean;
 }
 
 export class SocketServer {
@@ -71,6 +75,10 @@ export class SocketServer {
       perMessageDeflate: this.#settings.compression,
     });
     server.on('headers', (lines: string[]) => lines.push(...this.#headers));
+    // With a listener, ws leaves the answer to a malformed handshake to it: problem JSON like every other refusal.
+    server.on('wsClientError', (error: Error, socket: Duplex) =>
+      refuseHandshake(socket, error.message, this.#settings.nosniff),
+    );
     return (this.#server = server);
   }
 }

@@ -12,6 +12,7 @@ export function socketSettings(config: Config, authenticates: boolean): SocketSe
     maxFragments:
       config.get('framework.websocket.max-message-fragments') ?? Math.max(1, Math.ceil(maxMessageSize / 64)),
     compression: config.get('framework.websocket.compression'),
+    nosniff: config.get('framework.http.nosniff'),
     incomingBuffer: config.get('framework.websocket.incoming-buffer'),
     budget: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),
