@@ -24,6 +24,7 @@ import { Router } from '../routing/router';
 import { listen, type RunningServer } from '../server/listen';
 import { superviseWorkers } from '../server/workers';
 import { corsSettings, corsStages } from '../cors/cors';
+import { proxySettings } from '../rate-limit/client-address';
 import { RateLimiters, rateLimitSettings } from '../rate-limit/rate-limits';
 import type { AuthenticationMechanism } from '../security/authentication-mechanism';
 import { securitySettings } from '../security/security-stage';
@@ -315,10 +316,11 @@ export const RestApplication = {
     const root = applicationPath(options, config);
     const resources = units.filter((u) => u.isResource);
     const hosts = hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url'));
+    const proxy = proxySettings(config);
     const links = {
       registry: collectLinkTargets(resources, root, problems),
       // A configured public origin is the origin: forwarding headers cannot name another.
-      forwarding: config.get('framework.http.proxy.proxy-address-forwarding') && hosts?.public === undefined,
+      proxy: config.get('framework.http.proxy.proxy-address-forwarding') && !hosts?.public ? proxy : undefined,
       allowsHost: hosts?.allows,
     };
     const openStreams = new OpenStreams();

@@ -271,7 +271,7 @@ export const frameworkSettings = {
   'framework.http.proxy.client-address-header': setting(oneOf(['x-forwarded-for', 'forwarded'] as const), {
     default: 'x-forwarded-for',
     description:
-      'The header the proxies write the client address to (x-forwarded-for, or forwarded: RFC 7239 for=); the other is ignored for the address.',
+      'The header the proxies write the client address to (x-forwarded-for with X-Forwarded-Proto/-Host/-Port, or forwarded: RFC 7239 for=, proto=, host=); the other family is ignored for the address, scheme and host.',
   }),
   'framework.http.allowed-hosts': setting(hostList, {
     default: '',

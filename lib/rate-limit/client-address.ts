@@ -43,7 +43,7 @@ export function proxySettings(config: Config): ProxySettings {
 }
 
 /** The address of the peer `ctx` came from: under `listen()` or another Node adapter; `undefined` in process. */
-function peerOf(ctx: RequestContext): string | undefined {
+export function peerOf(ctx: RequestContext): string | undefined {
   const incoming =
     ctx.exchange?.incoming ??
     (ctx.environment as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;

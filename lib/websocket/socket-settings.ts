@@ -21,6 +21,8 @@ export interface SocketServerSettings extends SessionSettings {
   readonly maxFragments: number;
   /** `framework.websocket.compression`: offer permessage-deflate. */
   readonly compression: boolean;
+  /** `framework.http.nosniff`, for the refusal of a malformed handshake. */
+  readonly nosniff: boolean;
 }
 
 /** The settings of every socket; `authenticates`: the application has an authentication mechanism. */
@@ -33,6 +35,7 @@ export function socketSettings(config: Config, authenticates: boolean): SocketSe
     maxFragments:
       config.get('framework.websocket.max-message-fragments') ?? Math.max(1, Math.ceil(maxMessageSize / 64)),
     compression: config.get('framework.websocket.compression'),
+    nosniff: config.get('framework.http.nosniff'),
     incomingBuffer: config.get('framework.websocket.incoming-buffer'),
     budget: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),
