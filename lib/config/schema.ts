@@ -232,6 +232,11 @@ export const frameworkSettings = {
     default: '1m',
     description: 'The window framework.http.rate-limit.failed-authentications counts in (whole seconds).',
   }),
+  'framework.http.rate-limit.ipv6-prefix-length': setting(integer(1, 128), {
+    default: '64',
+    description:
+      'Leading bits of an IPv6 client address that name one client for rate limits and failed authentications: a host commonly holds a whole /64 and could take a new address per request. 128: every address apart.',
+  }),
   'framework.http.rate-limit.backend': setting(oneOf(['memory', 'redis'] as const), {
     default: 'memory',
     description:
