@@ -294,6 +294,11 @@ export const frameworkSettings = {
     description:
       "Bytes of events (their JSON) a topic keeps for subscribers that resume, oldest dropped first; bounds a topic's history in memory and in Redis whatever its events weigh.",
   }),
+  'framework.broadcast.retention.max-total-bytes': setting(size, {
+    default: '256M',
+    description:
+      "Bytes of events the application keeps in this process across all its topics, the oldest (whatever their topic) dropped first: bounds what max-topics topics of retention.max-bytes each could hold. Redis Streams' own history is bounded per topic by retention.max-bytes.",
+  }),
   'framework.broadcast.max-event-size': setting(size, {
     default: '64K',
     description: 'Largest event (its JSON) publish() takes; a larger one is refused (413 problem), never sent or kept.',
