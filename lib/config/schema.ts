@@ -112,6 +112,16 @@ export const frameworkSettings = {
     default: '10s',
     description: 'Time one health check may take before it counts as DOWN.',
   }),
+  'framework.management.roles-allowed': setting(list, {
+    default: '',
+    description:
+      'Roles that may use the built-in management endpoints (health, metrics, the OpenAPI document, Swagger UI): a caller needs one of them (401 without a credential, 403 with another role). Empty: they are open. Needs an authentication mechanism.',
+  }),
+  'framework.management.include-health': setting(boolean, {
+    default: 'true',
+    description:
+      'Whether framework.management.roles-allowed covers the health checks too; false leaves them open for orchestrator probes, which send no credential.',
+  }),
   'framework.metrics.enabled': setting(boolean, {
     default: 'false',
     description:
