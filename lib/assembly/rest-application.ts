@@ -27,6 +27,7 @@ import { corsSettings, corsStages } from '../cors/cors';
 import { proxySettings } from '../rate-limit/client-address';
 import { RateLimiters, rateLimitSettings } from '../rate-limit/rate-limits';
 import type { AuthenticationMechanism } from '../security/authentication-mechanism';
+import { managementGuard } from '../security/management-guard';
 import { securitySettings } from '../security/security-stage';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { StaticFiles } from '../static/static-files';
@@ -423,6 +424,7 @@ export const RestApplication = {
       root,
       security?.mechanisms,
     );
+    const management = managementGuard(config, security);
     const files = staticFilesOf(config, options.directory);
     const cors = corsSettings(config);
     const corsParts = cors ? corsStages(cors) : undefined;
@@ -448,6 +450,7 @@ export const RestApplication = {
       nosniff: config.get('framework.http.nosniff'),
       // Built-in paths first, static files last; a resource at any of these paths wins over all of them.
       unrouted: [
+        ...(management ? [management] : []),
         ...healthAnswers([...checks, ...broadcast.checks], config, lifecycle),
         ...(metrics ? [metrics.answer(config.get('framework.metrics.path'))] : []),
         ...openApi.answers,
