@@ -55,11 +55,17 @@ export function entriesSource(entries: Iterable<[string, RawValue]>, source: str
 
 /** The environment, asked by exact key first, then by {@link envName}. */
 export function environmentSource(env: NodeJS.ProcessEnv): ConfigSource {
-  const snapshot: Readonly<Record<string, string | undefined>> = { ...env };
+  // Each variable is read once, when its key is first looked up, and kept: the whole environment is never copied,
+  // so a runtime that grants variables one by one (Deno's --allow-env=FRAMEWORK_*) is asked only for those it names.
+  const snapshot = new Map<string, string | undefined>();
+  const variable = (name: string): string | undefined => {
+    if (!snapshot.has(name)) snapshot.set(name, readVariable(env, name));
+    return snapshot.get(name);
+  };
   return {
     read(key) {
       for (const name of [key, envName(key)]) {
-        const value = snapshot[name];
+        const value = variable(name);
         if (value !== undefined) return { value, source: name };
       }
       return undefined;
@@ -79,4 +85,13 @@ export function lookup(sources: readonly ConfigSource[], key: string, profile: s
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** A variable of the environment; one the runtime refuses to show (Deno without permission for it) counts as unset. */
+function readVariable(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  try {
+    return env[name];
+  } catch {
+    return undefined;
+  }
 }

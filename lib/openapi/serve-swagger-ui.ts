@@ -2,10 +2,12 @@
  * Serves Swagger UI for the OpenAPI document, its assets read from the swagger-ui-dist package (no CDN: it
  * works on a machine without internet), for requests no resource matched.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import { ResponseContext } from '../pipeline/response-context';
 import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'Swagger UI');
+const nodePath = () => nodeBuiltin('node:path', 'Swagger UI');
 
 // The only files the page loads. Scripts carry their charset: without one Chromium reads the bundle as Latin-1 and fails.
 const ASSETS: Record<string, string> = {
@@ -39,7 +41,7 @@ function page(title: string, base: string, documentPath: string): string {
 /** Answers `GET` of `path` (with or without a final `/`) with the page, and of `path/<asset>` with the asset, read once. */
 export function swaggerUiAnswer(path: string, documentPath: string, title: string): UnroutedAnswer {
   const base = path.replace(/\/+$/, '');
-  const directory = dirname(require.resolve('swagger-ui-dist/package.json'));
+  const directory = nodePath().dirname(require.resolve('swagger-ui-dist/package.json'));
   const cache = new Map<string, Uint8Array>();
   let html: string | undefined;
   return (ctx) => {
@@ -57,7 +59,7 @@ export function swaggerUiAnswer(path: string, documentPath: string, title: strin
     const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
     if (!type) return undefined;
     let bytes = cache.get(file);
-    if (!bytes) cache.set(file, (bytes = new Uint8Array(readFileSync(join(directory, file)))));
+    if (!bytes) cache.set(file, (bytes = new Uint8Array(nodeFs().readFileSync(nodePath().join(directory, file)))));
     ctx.response = new ResponseContext(200, bytes, undefined, type);
     ctx.response.headers.set('cache-control', 'public, max-age=3600');
     return Promise.resolve(ctx);

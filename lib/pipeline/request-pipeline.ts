@@ -17,6 +17,8 @@ import { takeoverOf } from './takeover';
 import { tracing } from '../tracing/tracing';
 import { traceRequest } from '../tracing/request-span';
 
+/** The property of a request's context holding what Cloudflare Workers pass `fetch` third (`ctx`). */
+export const EXECUTION_CONTEXT = 'rxrest.execution-context';
 /**
  * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
  * request is not one of its own; the next one is then asked, and the 404 stands when none answers.
@@ -58,8 +60,11 @@ export class RequestPipeline {
   }
 
   /** Answers `request` as a Web `Response` (`fetch`: in process, or under another server). */
-  execute(request: Request, environment?: unknown): Response | Promise<Response> {
-    return this.#run(new RequestContext(request, environment), this.#web);
+  execute(request: Request, environment?: unknown, executionCtx?: unknown): Response | Promise<Response> {
+    const ctx = new RequestContext(request, environment);
+    // Cloudflare Workers' third argument (waitUntil, passThroughOnException), for a Hono Context asked for.
+    if (executionCtx !== undefined) ctx.setProperty(EXECUTION_CONTEXT, executionCtx);
+    return this.#run(ctx, this.#web);
   }
 
   /**

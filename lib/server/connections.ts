@@ -2,9 +2,12 @@
  * What `listen()` needs of its servers' connections: letting them go at shutdown (idle ones at once, HTTP/2
  * sessions with a GOAWAY, the rest at the end of the grace period), and the plain port that only redirects.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Http2SecureServer, Http2Server, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
+
+const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
 
 /** A Node server of any of the kinds `listen()` opens. */
 export type NodeServer = Server | Http2Server | Http2SecureServer;
@@ -58,7 +61,7 @@ export function http2Connections(server: NodeServer): Connections {
 
 /** The plain port with TLS on and `insecure-requests=redirect`: every request is sent to the same path on HTTPS. */
 export function redirectServer(tlsPort: () => number): Server {
-  return createHttpServer((request, response) => {
+  return nodeHttp().createServer((request, response) => {
     const host = (request.headers.host ?? 'localhost').replace(/:\d+$/, '');
     const port = tlsPort();
     const location = `https://${host}${port === 443 ? '' : `:${port}`}${request.url ?? '/'}`;

@@ -3,13 +3,16 @@
  * application's pipeline, and the answer written onto Node's response — no Web `Request` or `Response` in
  * between unless something asks for one. Knows nothing of routes or answers; the pipeline does.
  */
-import { IncomingMessage, type ServerResponse } from 'node:http';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
 import { logging } from '../logging/logger';
 import { RequestContext } from '../pipeline/request-context';
 import { declaredBody, makeAnswerable } from './answerable-request';
+
+const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
 
 const log = logging.getLogger('rxrest.server');
 
@@ -21,8 +24,8 @@ const DRAIN_BYTES = 64 * 1024 * 1024;
 export type ServeNode = (ctx: RequestContext) => void | Promise<void>;
 
 /** The `Host` header from Node's raw list (reading `headers` would make Node build its header object); HTTP/2's `:authority`. */
-function hostOf(incoming: IncomingMessage | Http2ServerRequest): string {
-  if (!(incoming instanceof IncomingMessage)) return incoming.authority ?? 'localhost';
+function hostOf(incoming: import('node:http').IncomingMessage | Http2ServerRequest): string {
+  if (!(incoming instanceof nodeHttp().IncomingMessage)) return incoming.authority ?? 'localhost';
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
@@ -56,7 +59,7 @@ function refuse(outgoing: ServerResponse | Http2ServerResponse, detail: string):
  * `answerable-request.ts`.)
  */
 function drainAfterAnswer(
-  incoming: IncomingMessage | Http2ServerRequest,
+  incoming: import('node:http').IncomingMessage | Http2ServerRequest,
   outgoing: ServerResponse | Http2ServerResponse,
 ): void {
   outgoing.once('finish', () => {
@@ -68,7 +71,7 @@ function drainAfterAnswer(
     };
     const close = () => {
       stop();
-      if (incoming instanceof IncomingMessage) incoming.socket?.destroySoon();
+      if (incoming instanceof nodeHttp().IncomingMessage) incoming.socket?.destroySoon();
       else incoming.destroy();
     };
     const count = (chunk: Buffer) => {
@@ -91,7 +94,10 @@ export function nodeListener(
   serve: ServeNode,
   scheme: 'http' | 'https',
   drainLimit: number,
-): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
+): (
+  incoming: import('node:http').IncomingMessage | Http2ServerRequest,
+  outgoing: ServerResponse | Http2ServerResponse,
+) => void {
   return (incoming, outgoing) => {
     const host = hostOf(incoming);
     const target = incoming.url ?? '/';
@@ -102,7 +108,7 @@ export function nodeListener(
       if (!(error instanceof RequestTargetError)) throw error;
       return refuse(outgoing, error.message);
     }
-    if (incoming instanceof IncomingMessage) {
+    if (incoming instanceof nodeHttp().IncomingMessage) {
       // Only a request with a body needs its answer guarded and its rest drained.
       const body = declaredBody(incoming, drainLimit);
       if (body !== 'none') {

@@ -11,7 +11,6 @@
  * 1013, with the problem's detail, when it fails with a 503 (the server cannot serve this socket now: a limit
  * reached, a backend away), even when `@OnError` answered it.
  */
-import { randomUUID } from 'node:crypto';
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscription } from 'rxjs';
 import type { WebSocket } from 'ws';
@@ -88,7 +87,7 @@ export class SocketSession implements ConnectionSession {
     this.#flow = new FlowControl(settings.incomingBuffer, socket);
     this.#inboxes = { text: new Inbox(this.#flow), binary: new Inbox(this.#flow) };
     this.#tracksIdle = settings.idleTimeoutMs > 0;
-    this.connection = new WebSocketConnection(randomUUID(), ctx, this);
+    this.connection = new WebSocketConnection(crypto.randomUUID(), ctx, this);
     ctx.setProperty(CONNECTION_PROPERTY, this.connection);
   }
 
