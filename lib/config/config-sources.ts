@@ -55,11 +55,12 @@ export function entriesSource(entries: Iterable<[string, RawValue]>, source: str
 
 /** The environment, asked by exact key first, then by {@link envName}. */
 export function environmentSource(env: NodeJS.ProcessEnv): ConfigSource {
-  // Each variable is read once, when its key is first looked up, and kept: the whole environment is never copied,
-  // so a runtime that grants variables one by one (Deno's --allow-env=FRAMEWORK_*) is asked only for those it names.
-  const snapshot = new Map<string, string | undefined>();
+  const copied = copyOf(env);
+  // A runtime that grants variables one by one (Deno's --allow-env=FRAMEWORK_*) refuses the copy: then each variable
+  // is read once, when its key is first looked up, and kept.
+  const snapshot = new Map<string, string | undefined>(copied ? Object.entries(copied) : []);
   const variable = (name: string): string | undefined => {
-    if (!snapshot.has(name)) snapshot.set(name, readVariable(env, name));
+    if (!copied && !snapshot.has(name)) snapshot.set(name, readVariable(env, name));
     return snapshot.get(name);
   };
   return {
@@ -91,6 +92,15 @@ export function lookup(sources: readonly ConfigSource[], key: string, profile: s
 function readVariable(env: NodeJS.ProcessEnv, name: string): string | undefined {
   try {
     return env[name];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A snapshot of the whole environment, or `undefined` where the runtime refuses to list it. */
+function copyOf(env: NodeJS.ProcessEnv): Record<string, string | undefined> | undefined {
+  try {
+    return { ...env };
   } catch {
     return undefined;
   }

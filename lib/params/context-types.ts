@@ -22,7 +22,8 @@ function honoContext(ctx: RequestContext, made: typeof HonoContext = HonoContext
   let context = ctx.getProperty<HonoContext>(HONO_CONTEXT);
   if (!context) {
     const executionCtx = ctx.getProperty<ExecutionContext>(EXECUTION_CONTEXT);
-    context = new made(ctx.request, { env: ctx.environment, executionCtx });
+    const path = new URL(ctx.request.url).pathname;
+    context = new made(ctx.request, { env: ctx.environment, executionCtx, path });
     ctx.setProperty(HONO_CONTEXT, context);
   }
   return context;

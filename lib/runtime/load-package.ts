@@ -1,5 +1,5 @@
 /**
- * Loads a package by a name bundlers cannot see: a bundler resolves every literal `require('x')`, lazy or not, so an
+ * Loads a package by a name bundlers cannot see: a bundler resolves every require of a written name, lazy or not, so an
  * optional package not installed would fail the bundle of an application that never uses it. Knows nothing of which
  * feature needs which package (`assembly/optional-packages.ts` does).
  */

@@ -1,5 +1,4 @@
 /** `/jobs`: long jobs whose progress streams as SSE, and goes on when the client leaves, for any instance to resume. */
-import { randomUUID } from 'node:crypto';
 import { interval, map, take } from 'rxjs';
 import { z } from 'zod';
 import {
@@ -40,7 +39,7 @@ export class JobResource {
     @QueryParam('interval', { schema: z.coerce.number().int().min(0).max(60_000) }) every: number,
     @QueryParam('grace', { schema: z.coerce.number().int().min(0).max(3_600_000).optional() }) grace?: number,
   ): Promise<RestResponse<never>> {
-    const id = randomUUID();
+    const id = crypto.randomUUID();
     await resumable<JobStep>(
       `jobs/${id}`,
       interval(every).pipe(
