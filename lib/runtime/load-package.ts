@@ -11,7 +11,13 @@ interface Loader {
 
 /** The CommonJS loader of this module, where the runtime has one (a Worker's ES module bundle has none). */
 function loader(): Loader | undefined {
-  return typeof require === 'function' ? (require as Loader) : undefined;
+  // A bundler's stand-in for require() throws when called and has no resolve().
+  return typeof require === 'function' && typeof require.resolve === 'function' ? (require as Loader) : undefined;
+}
+
+/** Whether packages can be loaded by name here: not in a bundle with no require() (a Worker). */
+export function canLoadPackages(): boolean {
+  return loader() !== undefined;
 }
 
 /** The package `name` (a package or a path inside one), loaded through the runtime's module loader. */

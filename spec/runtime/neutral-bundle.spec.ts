@@ -28,6 +28,7 @@ describe('the rxrest core bundled for a neutral platform', () => {
   let folder: string;
   let outcome: { metafile: Metafile; text: string };
   let outfile: string;
+  let lastMessage = '';
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'rxrest-neutral-'));
@@ -63,15 +64,29 @@ for (const [path, headers] of [['/hello/bundle', {}], ['/hello/events', {}], ['/
   answers.push([response.status, response.headers.get('content-type'), await response.text()]);
 }
 await app.close();
+try {
+  buildNeutralApp({ 'framework.metrics.enabled': true });
+  answers.push('built');
+} catch (error) {
+  answers.push(error.message);
+}
 process.stdout.write(JSON.stringify(answers));
 `,
     );
     const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: folder });
-    const [json, sse, ndjson, blocked] = JSON.parse(stdout) as [number, string, string][];
+    const [json, sse, ndjson, blocked, metrics] = JSON.parse(stdout) as [number, string, string][];
     expect(json).toEqual([200, 'application/json;charset=UTF-8', '{"hello":"bundle"}']);
     expect(sse![1]).toMatch(/^text\/event-stream/);
     expect(sse![2]).toBe('data:1\n\ndata:2\n\ndata:3\n\n');
     expect(ndjson![2]).toBe('{"n":1}\n{"n":2}\n');
     expect(blocked![0]).toBe(403);
+    lastMessage = String(metrics);
   }, 30_000);
+
+  it('fails the build of a feature whose optional package the bundle cannot load, naming the runtime', () => {
+    // (The same run as above: its last answer is the build with metrics on.)
+    expect(lastMessage).toMatch(
+      /framework\.metrics\.enabled=true needs it, and Node\.js cannot load it: this bundle has no require\(\)/,
+    );
+  });
 });
