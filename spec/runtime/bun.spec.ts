@@ -2,10 +2,15 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeContract } from './support/contract';
+import { call, describeContract } from './support/contract';
 import { BIN, ROOT } from './support/runtime-server';
 
-describeContract('bun');
+describeContract('bun', (server) => {
+  it("keeps a stream quieter than Bun's idle timeout open to its end", async () => {
+    const answer = await call(`${server().url}/contract/quiet`, { headers: { accept: 'text/event-stream' } });
+    expect(answer.body.toString().match(/^data:.*$/gm)).toEqual(['data:0', 'data:1']);
+  }, 15_000);
+});
 
 describe('an application Bun compiles without experimentalDecorators', () => {
   it('fails to start with a message naming experimentalDecorators, instead of serving nothing', async () => {

@@ -44,7 +44,7 @@ export function call(
 const json = (answer: Answer): unknown => JSON.parse(answer.body.toString('utf8'));
 
 /** The contract's specs on `runtime`: one server for all of them. */
-export function describeContract(runtime: Runtime): void {
+export function describeContract(runtime: Runtime, more?: (server: () => RuntimeServer) => void): void {
   describe(`the contract application on ${runtime}`, () => {
     let server: RuntimeServer;
     const at = (path: string) => `${server.url}${path}`;
@@ -106,5 +106,7 @@ export function describeContract(runtime: Runtime): void {
     it("injects Hono's Context with the runtime's bindings", async () => {
       expect(json(await call(at('/contract/hono')))).toEqual({ path: '/contract/hono', env: true, context: true });
     });
+
+    more?.(() => server);
   });
 }

@@ -54,7 +54,8 @@ export default { fetch: (request, env, ctx) => (app ??= buildContractApp()).fetc
 const RUNNERS = {
   bun: `import { buildContractApp } from './app.mjs';
 const app = buildContractApp();
-const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch });
+// An idle timeout of 1 s (10 s by default): a stream quiet for longer must still live.
+const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 1, fetch: app.fetch });
 console.log('listening on ' + server.url.href);`,
   deno: `import { buildContractApp } from './app.mjs';
 const app = buildContractApp();
