@@ -107,6 +107,21 @@ export function describeContract(runtime: Runtime, more?: (server: () => Runtime
       expect(json(await call(at('/contract/hono')))).toEqual({ path: '/contract/hono', env: true, context: true });
     });
 
+    it('stops a stream whose client left (its clean-up runs)', async () => {
+      await new Promise<void>((done, fail) => {
+        const sent = httpRequest(at('/contract/endless'), { headers: { accept: 'text/event-stream' }, agent: false });
+        sent.on('response', (response) => response.once('data', () => (sent.destroy(), done())));
+        sent.on('error', (error) => (sent.destroyed ? undefined : fail(error)));
+        sent.end();
+      });
+      let open = -1;
+      for (let tries = 0; tries < 50 && open !== 0; tries++) {
+        await new Promise((done) => setTimeout(done, 100));
+        open = (json(await call(at('/contract/open'))) as { open: number }).open;
+      }
+      expect(open).toBe(0);
+    });
+
     more?.(() => server);
   });
 }
