@@ -103,8 +103,13 @@ export function describeContract(runtime: Runtime, more?: (server: () => Runtime
       expect([...first, other.status]).toEqual([200, 200, 429, 200]);
     });
 
-    it("injects Hono's Context with the runtime's bindings", async () => {
-      expect(json(await call(at('/contract/hono')))).toEqual({ path: '/contract/hono', env: true, context: true });
+    it("injects Hono's Context with the runtime's bindings (and Workers' execution context)", async () => {
+      expect(json(await call(at('/contract/hono')))).toEqual({
+        path: '/contract/hono',
+        env: true,
+        context: true,
+        waitUntil: runtime === 'workerd',
+      });
     });
 
     it('stops a stream whose client left (its clean-up runs)', async () => {
