@@ -7,21 +7,13 @@ import type { Config } from '../config';
 import { dateFormatsDeclared } from '../decorators/params';
 import type { ProblemCollector } from '../errors/definition-error';
 import { jsonFormatsDeclared } from '../json/json-decorators';
+import { canLoadPackages, isInstalled } from '../runtime/load-package';
+import { runtimeName } from '../runtime/runtime-name';
 
 /** A package, and what needs it in this application. */
 export interface PackageNeed {
   readonly name: string;
   readonly feature: string;
-}
-
-/** Whether `name` can be loaded from where rxrest is installed (the application's `node_modules` included). */
-export function isInstalled(name: string): boolean {
-  try {
-    require.resolve(name);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The optional packages the configuration asks for, beside what the build found (`declared`). */
@@ -59,7 +51,9 @@ export function checkPackages(needs: readonly PackageNeed[], problems: ProblemCo
     reported.add(name);
     problems.add(
       `the package ${name}`,
-      `${feature} needs it, and it is not installed: npm install ${name} (an optional peer dependency of rxrest)`,
+      canLoadPackages()
+        ? `${feature} needs it, and it is not installed: npm install ${name} (an optional peer dependency of rxrest)`
+        : `${feature} needs it, and ${runtimeName()} cannot load it: this bundle has no require() (see docs/runtimes.md)`,
     );
   }
 }

@@ -1,6 +1,6 @@
 /** The build step and the built application: decorated classes in, a fetch handler and a server out. */
-import cluster from 'node:cluster';
-import { resolve as resolvePath } from 'node:path';
+import { answerFinisher } from '../runtime/runtime-answers';
+import { isClusterPrimary, nodeBuiltin } from '../runtime/node-builtins';
 import { compressionSettings } from '../compression/compression-settings';
 import { buildConditionFilter, isEndpointDisabled } from '../conditions/decide-conditions';
 import { loadConfig, type Config, type FrameworkKey, type LoadConfigOptions } from '../config';
@@ -147,8 +147,13 @@ export class RestApp {
    * @example
    * const response = await app.fetch(new Request('http://localhost/fruits'));
    */
-  fetch = (request: Request, env?: unknown): Response | Promise<Response> =>
-    this.#held.broadcast.within(() => this.#pipeline.execute(request, env));
+  fetch = (request: Request, env?: unknown, executionCtx?: unknown): Response | Promise<Response> => {
+    const answer = this.#held.broadcast.within(() => this.#pipeline.execute(request, env, executionCtx));
+    return this.#finish === undefined ? answer : this.#finish(answer, request, env);
+  };
+
+  /** What the runtime serving `fetch` needs done to its answers (nothing on Node and Deno). */
+  readonly #finish = answerFinisher();
 
   /** Answers a request served by `listen()` onto its Node response. */
   readonly #serve = (ctx: RequestContext): void | Promise<void> =>
@@ -184,7 +189,7 @@ export class RestApp {
     const port = options.port ?? config.get('framework.http.port');
     const host = options.host ?? config.get('framework.http.host');
     const workers = config.get('framework.http.workers');
-    if (workers > 1 && cluster.isPrimary) {
+    if (workers > 1 && isClusterPrimary()) {
       return superviseWorkers({
         count: workers,
         host,
@@ -244,7 +249,9 @@ function laneSettings(config: Config, application: Application | undefined): Lan
 /** The static directory, relative to the directory of `application.properties` (else the working directory). */
 function staticFilesOf(config: Config, directory: string | undefined): StaticFiles | undefined {
   const folder = config.get('framework.http.static.directory');
-  return folder ? new StaticFiles(resolvePath(directory ?? process.cwd(), folder)) : undefined;
+  return folder
+    ? new StaticFiles(nodeBuiltin('node:path', 'static files').resolve(directory ?? process.cwd(), folder))
+    : undefined;
 }
 
 /** The endpoints of one resource class; a method with several HTTP method decorators is a problem. */

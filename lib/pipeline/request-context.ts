@@ -1,8 +1,8 @@
 /** The state of one request as it travels the pipeline (ContainerRequestContext for filters). */
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { isNodeInstance, nodeBuiltin } from '../runtime/node-builtins';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
-import { Readable } from 'node:stream';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
 import { findQueryValues, parseQuery } from '../http/query';
@@ -146,9 +146,12 @@ export class RequestContext {
   get node(): NodeBindings | undefined {
     // HTTP/1.1 only: streams write to its socket directly, an HTTP/2 stream takes them as Web streams.
     if (this.#source)
-      return this.#source.incoming instanceof IncomingMessage ? (this.#source as NodeBindings) : undefined;
+      return isNodeInstance(this.#source.incoming, 'node:http', 'IncomingMessage')
+        ? (this.#source as NodeBindings)
+        : undefined;
     const bindings = this.environment as Partial<NodeBindings> | undefined;
-    return bindings?.incoming instanceof IncomingMessage && bindings.outgoing instanceof ServerResponse
+    return isNodeInstance(bindings?.incoming, 'node:http', 'IncomingMessage') &&
+      isNodeInstance(bindings?.outgoing, 'node:http', 'ServerResponse')
       ? (bindings as NodeBindings)
       : undefined;
   }
@@ -167,7 +170,8 @@ export class RequestContext {
     const source = this.#source;
     if (source === undefined) return this.#request?.signal.aborted ?? false;
     const { incoming, outgoing } = source;
-    if (!(incoming instanceof IncomingMessage)) return incoming.stream?.destroyed ?? true;
+    if (!isNodeInstance(incoming, 'node:http', 'IncomingMessage'))
+      return (incoming as Http2ServerRequest).stream?.destroyed ?? true;
     // Node lets go of the request's socket in places (a body dumped after a limit): the response may still hold it.
     const socket = (incoming.socket as Socket | null) ?? (outgoing as ServerResponse).socket;
     return socket?.destroyed ?? false;
@@ -313,7 +317,9 @@ export class RequestContext {
     if (this.#rawHeaders === undefined) {
       const incoming = this.#source?.incoming ?? (this.environment as Partial<NodeBindings> | undefined)?.incoming;
       this.#rawHeaders =
-        incoming instanceof IncomingMessage || this.#source !== undefined ? incoming!.rawHeaders : null;
+        isNodeInstance(incoming, 'node:http', 'IncomingMessage') || this.#source !== undefined
+          ? incoming!.rawHeaders
+          : null;
     }
     return this.#rawHeaders;
   }
@@ -337,7 +343,9 @@ export class RequestContext {
     if (this.#method !== 'GET' && this.#method !== 'HEAD') {
       init.body = this.#bodyTaken
         ? new ReadableStream({ start: (stream) => stream.close() })
-        : (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>);
+        : (nodeBuiltin('node:stream', 'the Node listener').Readable.toWeb(
+            incoming,
+          ) as unknown as ReadableStream<Uint8Array>);
       init.duplex = 'half';
     }
     return new Request(this.url, init);
