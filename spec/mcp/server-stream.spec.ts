@@ -152,14 +152,18 @@ describe('the GET stream', () => {
 
 describe('session expiry', () => {
   it('ends a session after framework.mcp.session-timeout without a request: it answers 404 then', async () => {
-    const app = buildApp([Watched], { 'framework.mcp.session-timeout': '150ms' });
+    // Requests 600 ms apart keep a 1.5 s session (past its timeout in all, with a second and more of room for a
+    // loaded machine's late timers: 150 ms against 100 ms sleeps failed in a full run); 2.5 s of silence ends it.
+    const app = buildApp([Watched], { 'framework.mcp.session-timeout': '1500ms' });
     const session = await openSession(app);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 600));
     expect((await mcpPost(app, { jsonrpc: '2.0', id: 1, method: 'ping' }, session)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 600));
     expect((await mcpPost(app, { jsonrpc: '2.0', id: 2, method: 'ping' }, session)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    expect((await mcpPost(app, { jsonrpc: '2.0', id: 3, method: 'ping' }, session)).status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await mcpPost(app, { jsonrpc: '2.0', id: 3, method: 'ping' }, session)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await mcpPost(app, { jsonrpc: '2.0', id: 4, method: 'ping' }, session)).status).toBe(404);
   });
 
   it('keeps a session whose stream is open, and ends the stream with it when it is deleted', async () => {
