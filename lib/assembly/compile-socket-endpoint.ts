@@ -16,7 +16,7 @@ import { Tags, type MethodMeta } from '../metadata/store';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
 import { compileStage, type StageFn, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
-import type { EndpointInfo } from '../pipeline/request-context';
+import type { EndpointInfo } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
 import { securityStep } from '../security/security-stage';
@@ -27,7 +27,7 @@ import { acceptUpgrade } from '../websocket/accept-upgrade';
 import { messageDecoder } from '../websocket/message-decoder';
 import { applicable, requestSteps, responseSteps } from './compile-filters';
 import { checkAccessRule, type EndpointContext } from './compile-endpoint';
-import { endpointHandler } from '../request/endpoint-handler';
+import { endpointHandler } from '../pipeline/endpoint-handler';
 import { implicitMeta } from './compile-arguments';
 import type { Unit } from './discover';
 

@@ -2,8 +2,8 @@
 import { Readable } from 'node:stream';
 import { Observable } from 'rxjs/internal/Observable';
 import { httpProblem } from '../errors/http-problem';
-import type { EntityInput } from '../providers/message-body';
-import type { RequestContext } from '../pipeline/request-context';
+import type { EntityInput } from './message-body';
+import type { RequestContext } from '../context/request-context';
 import { deleteLocalFile, LocalFile, saveToLocalFile } from './local-file-body';
 
 /** What a built-in reader gets: the body, the request (for clean-ups) and its media type. */

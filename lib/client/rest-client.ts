@@ -9,7 +9,7 @@ import { DefaultJsonMapper } from '../json/default-json-mapper';
 import type { JsonMapper, JsonMapperCustomizer } from '../json/json-mapper';
 import { findClassMeta } from '../metadata/store';
 import { CONSTRAINED_TO } from '../providers/constrained-to';
-import type { MessageBodyReader, MessageBodyWriter } from '../providers/message-body';
+import type { MessageBodyReader, MessageBodyWriter } from '../body/message-body';
 import { exceptionFor } from './client-errors';
 import { headersSetter, openTelemetry } from '../tracing/open-telemetry';
 import { clientEndpoints, type ClientEndpoint } from './client-endpoints';

@@ -3,7 +3,7 @@ import type { WrittenBody } from '../body/entity-writers';
 import type { CompressionMode } from '../decorators/compression';
 import { negotiateEncoding } from '../http/content-coding';
 import { EntityTag, variantTag } from '../http/entity-tag';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { DirectBody } from '../streaming/direct-body';
 import { compressBody, isSupportedCoding, type SupportedCoding } from './compress-body';
 import type { CompressionSettings } from './compression-settings';

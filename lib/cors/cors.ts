@@ -8,8 +8,8 @@ import type { Config } from '../config/config';
 import { ConfigError } from '../config/config-error';
 import { problemDetails } from '../errors/problem-details';
 import { ForbiddenException } from '../errors/web-application-exception';
-import type { StageFn } from '../pipeline/settle';
-import type { RequestContext } from '../pipeline/request-context';
+import type { StageFn } from '../context/settle';
+import type { RequestContext } from '../context/request-context';
 
 export interface CorsSettings {
   readonly origins: readonly string[];

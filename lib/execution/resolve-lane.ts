@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { Observable } from 'rxjs/internal/Observable';
 import { LANE, TRANSACTIONAL } from '../decorators/execution';
 import type { Tags } from '../metadata/store';
-import type { Lane } from '../pipeline/request-context';
+import type { Lane } from '../context/request-context';
 import { Multi } from '../streaming/multi';
 
 // Results that arrive later or in pieces: Uni (Observable), Multi, Promise, and streams.

@@ -5,8 +5,8 @@
  */
 import { Observable } from 'rxjs/internal/Observable';
 import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
-import type { StageResult } from '../pipeline/stage';
+import type { RequestContext } from '../context/request-context';
+import type { StageResult } from '../context/stage';
 import { multi, type Multi } from '../streaming/multi';
 import type { SseEvent } from '../streaming/sse-event';
 import { readEventId, resumeCallStream, type StreamPosition } from './call-streams';

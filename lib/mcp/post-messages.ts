@@ -5,9 +5,9 @@
  */
 import { readRequestText } from '../body/read-body';
 import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
-import { settleToPromise, then } from '../pipeline/settle';
-import type { StageResult } from '../pipeline/stage';
+import type { RequestContext } from '../context/request-context';
+import { settleToPromise, then } from '../context/settle';
+import type { StageResult } from '../context/stage';
 import { securityContext } from '../security/security-context';
 import {
   INVALID_REQUEST,

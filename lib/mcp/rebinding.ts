@@ -4,7 +4,7 @@
  * localhost by default, any port); otherwise 403 before anything else runs.
  */
 import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { TRANSPORT_ERROR } from './json-rpc';
 import { refusalResponse } from './transport-answers';
 

@@ -4,8 +4,8 @@
  * the process's default metrics. Users register their own metrics on `app.metrics`.
  */
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { ResponseContext } from '../pipeline/response-context';
-import type { RequestContext } from '../pipeline/request-context';
+import { ResponseContext } from '../context/response-context';
+import type { RequestContext } from '../context/request-context';
 import type { UnroutedAnswer } from '../pipeline/request-pipeline';
 import { clusterScrape } from './cluster-metrics';
 

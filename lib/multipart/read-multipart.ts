@@ -1,6 +1,6 @@
 /** The parsed multipart form of a request, parsed once, and the clean-up of its files when the request completes. */
-import type { RequestContext } from '../pipeline/request-context';
-import { bodySource } from './body-source';
+import type { RequestContext } from '../context/request-context';
+import { bodySource } from '../body/body-source';
 import type { FormValue } from './form-value';
 import { DEFAULT_MULTIPART_SETTINGS, type MultipartSettings } from './multipart-settings';
 import { parseMultipart } from './parse-multipart';

@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 import type { APIResponseOptions } from '../decorators/openapi';
 import type { AccessRule } from '../decorators/security';
 import type { ParamKind, Tags } from '../metadata/store';
-import type { EndpointInfo } from '../pipeline/request-context';
+import type { EndpointInfo } from '../context/request-context';
 
 /** One parameter as the build step resolved it. */
 export interface ParamFact {

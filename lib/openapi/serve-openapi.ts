@@ -1,6 +1,6 @@
 /** Serves the OpenAPI document at its path, for requests no resource matched: YAML by default, JSON on request. */
-import { ResponseContext } from '../pipeline/response-context';
-import type { RequestContext } from '../pipeline/request-context';
+import { ResponseContext } from '../context/response-context';
+import type { RequestContext } from '../context/request-context';
 import type { UnroutedAnswer } from '../pipeline/request-pipeline';
 import type { JsonSchema } from './type-schema';
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ResponseContext } from '../pipeline/response-context';
+import { ResponseContext } from '../context/response-context';
 import type { UnroutedAnswer } from '../pipeline/request-pipeline';
 
 // The only files the page loads. Scripts carry their charset: without one Chromium reads the bundle as Latin-1 and fails.

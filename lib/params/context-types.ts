@@ -1,8 +1,8 @@
 /** Which parameter types are injected as context objects, and how each is obtained from the request. */
 import { Context as HonoContext } from 'hono';
 import { markContextClass } from '../metadata/context-classes';
-import { RequestContext } from '../pipeline/request-context';
-import { ResponseContext } from '../pipeline/response-context';
+import { RequestContext } from '../context/request-context';
+import { ResponseContext } from '../context/response-context';
 import { SecurityContext, securityContext } from '../security/security-context';
 import { HttpHeaders } from './context/http-headers';
 import { ResourceInfo } from './context/resource-info';

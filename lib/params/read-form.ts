@@ -1,7 +1,7 @@
 /** The one place request forms are read (`@RestForm`, form maps); multipart support branches here. */
 import { readRequestText } from '../body/read-body';
-import type { RequestContext } from '../pipeline/request-context';
-import type { BodySettings } from './body-settings';
+import type { RequestContext } from '../context/request-context';
+import type { BodySettings } from '../multipart/body-settings';
 
 const FORM = 'rxrest.form';
 

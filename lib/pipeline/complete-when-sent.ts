@@ -2,7 +2,7 @@
 import { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
 import { logging } from '../logging/logger';
-import type { RequestContext } from './request-context';
+import type { RequestContext } from '../context/request-context';
 
 const log = logging.getLogger('rxrest.pipeline');
 

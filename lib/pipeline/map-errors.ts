@@ -5,10 +5,10 @@ import { problemDetails, PROBLEM_JSON } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
 import { ResponseHeaders } from '../response/response-headers';
-import { RequestAborted, type RequestContext } from './request-context';
-import { ResponseContext } from './response-context';
-import { firstValue } from './settle';
-import type { StageResult } from './stage';
+import { RequestAborted, type RequestContext } from '../context/request-context';
+import { ResponseContext } from '../context/response-context';
+import { firstValue } from '../context/settle';
+import type { StageResult } from '../context/stage';
 import { fromRestResponse, toResponseContext } from './to-response';
 
 const errorLog = logging.getLogger('rxrest.errors');

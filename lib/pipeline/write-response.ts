@@ -11,7 +11,7 @@ import { compressDirectBody, compressResponse } from '../compression/compress-re
 import type { CompressionSettings } from '../compression/compression-settings';
 import { DirectBody } from '../streaming/direct-body';
 import { setBodyHeaders, writeDirectBody, writeDirectBodyTo } from '../streaming/write-direct-body';
-import type { RequestContext } from './request-context';
+import type { RequestContext } from '../context/request-context';
 
 /** What goes out: a body for the response context's status and headers, a whole `Response` a server writer made, or a body that writes itself. */
 export type OutgoingBody = Exclude<WrittenBody, Response> | Response | DirectBody;

@@ -6,7 +6,7 @@ import type { Config } from '../config/config';
 import { ConfigError } from '../config/config-error';
 import { clientAddress, forwardedFor, plainAddress, xForwardedFor } from '../http/forwarded-for';
 import { trustedProxies } from '../http/trusted-proxies';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 
 export interface ProxySettings {
   /** `framework.http.proxy.proxy-address-forwarding`. */

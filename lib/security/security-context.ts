@@ -1,5 +1,5 @@
 /** Who is calling: the principal and roles an authentication mechanism found, as filters, handlers and mappers read them. */
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 
 /** The caller, named by its credential (a token's `sub`, an API key's owner). */
 export interface Principal {

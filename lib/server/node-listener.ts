@@ -8,7 +8,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
 import { logging } from '../logging/logger';
-import { RequestContext } from '../pipeline/request-context';
+import { RequestContext } from '../context/request-context';
 import { declaredBody, makeAnswerable } from './answerable-request';
 
 const log = logging.getLogger('rxrest.server');

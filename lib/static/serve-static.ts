@@ -1,5 +1,5 @@
 /** The routing fallback for static files: a request no resource matched (404) is tried against them. */
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { UnroutedAnswer } from '../pipeline/request-pipeline';
 import type { StaticFiles } from './static-files';
 

@@ -1,11 +1,11 @@
 /** Serves the files of the static directory (`framework.http.static.directory`) for GET and HEAD. */
 import { realpath, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { fileResponse, mediaTypeOf } from '../files/settle-file';
+import { fileResponse, mediaTypeOf } from '../pipeline/settle-file';
 import { EntityTag } from '../http/entity-tag';
 import { formatHttpDate } from '../http/http-date';
 import { evaluatePreconditions, ifRangeMatches } from '../http/preconditions';
-import { ResponseContext } from '../pipeline/response-context';
+import { ResponseContext } from '../context/response-context';
 
 /** The path segments of a request path, decoded; undefined when one could reach outside the directory. */
 export function safeSegments(rawPath: string): string[] | undefined {

@@ -1,5 +1,5 @@
 /** The stream and file bodies a request started, so that the ones its final response does not write are released. */
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { DirectBody } from './direct-body';
 
 // A request property (not a field of RequestContext) so requests without streams or files pay nothing.

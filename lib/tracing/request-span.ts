@@ -5,7 +5,7 @@
  * when the answer's head is written: its duration is the time to the first byte, also for a stream.
  */
 import type * as Api from '@opentelemetry/api';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { headersGetter, type Tracing } from './tracing';
 
 const TRACE = 'rxrest.trace';

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { WebSocketServer } from 'ws';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { SocketHandlers } from './socket-handlers';
 import { SocketSession, type SessionSettings } from './socket-session';
 import { forgetUpgrade, type Upgrade } from './upgrades';

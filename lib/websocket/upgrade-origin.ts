@@ -11,7 +11,7 @@ import { problemDetails } from '../errors/problem-details';
 import { ForbiddenException } from '../errors/web-application-exception';
 import { requestOrigin } from '../links/request-base-uri';
 import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 
 const DETAIL = 'The origin may not open this WebSocket';
 

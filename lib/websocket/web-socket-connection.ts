@@ -1,5 +1,5 @@
 /** `WebSocketConnection`: one open socket as its endpoint's methods see it (inject it by type). */
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 
 /** What a connection asks of the session that runs it. */
 export interface ConnectionSession {

@@ -2,8 +2,8 @@ import { gunzipSync } from 'node:zlib';
 import { resolveConfig } from '../../lib';
 import { compressResponse, COMPRESSION_MODE_PROPERTY } from '../../lib/compression/compress-response';
 import { compressionSettings } from '../../lib/compression/compression-settings';
-import { RequestContext } from '../../lib/pipeline/request-context';
-import { ResponseContext } from '../../lib/pipeline/response-context';
+import { RequestContext } from '../../lib/context/request-context';
+import { ResponseContext } from '../../lib/context/response-context';
 
 const settings = compressionSettings(resolveConfig({ overrides: { 'framework.http.enable-compression': true } }));
 

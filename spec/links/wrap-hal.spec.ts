@@ -11,7 +11,7 @@ import {
   RestResponse,
   resolveConfig,
 } from '../../lib';
-import { isHalMediaType } from '../../lib/hal/wrap-hal';
+import { isHalMediaType } from '../../lib/links/wrap-hal';
 import { RecordResource } from '../../samples/records/record-resource';
 
 const HAL = 'application/hal+json';

@@ -14,8 +14,8 @@ import {
   RestForm,
   type RunningServer,
 } from '../../lib';
-import { nodeRequestOf } from '../../lib/multipart/body-source';
-import { RequestContext } from '../../lib/pipeline/request-context';
+import { nodeRequestOf } from '../../lib/body/body-source';
+import { RequestContext } from '../../lib/context/request-context';
 import { encodeForm, postBody } from '../support/http';
 
 @Path('src')

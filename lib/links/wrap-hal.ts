@@ -1,11 +1,11 @@
 /** Automatic HAL: when a response is turned into HAL form, and what that form is. */
 import { parseMediaType } from '../http/media-type';
-import type { ResponseContext } from '../pipeline/response-context';
-import { entityClass } from '../links/make-links';
-import { HalCollectionWrapper } from './hal-collection-wrapper';
-import { HalEntityWrapper } from './hal-entity-wrapper';
+import type { ResponseContext } from '../context/response-context';
+import { entityClass } from './make-links';
+import { HalCollectionWrapper } from '../hal/hal-collection-wrapper';
+import { HalEntityWrapper } from '../hal/hal-entity-wrapper';
 import type { HalService } from './hal-service';
-import { RestMediaType } from './rest-media-type';
+import { RestMediaType } from '../hal/rest-media-type';
 
 /** The `_embedded` name of automatically wrapped collections (HAL's `_embedded`, draft-kelly-json-hal). */
 export const AUTOMATIC_COLLECTION_NAME = 'items';

@@ -3,9 +3,9 @@
  * Redis too), and each instance's delivery of it to its subscribers is a consumer span linked to that producer span,
  * active while the subscribers take the event.
  */
-import type { Outgoing } from '../broadcast/backplane';
-import type { BroadcastEvent } from '../broadcast/topic-events';
-import type { Tracing } from './open-telemetry';
+import type { Outgoing } from './backplane';
+import type { BroadcastEvent } from './topic-events';
+import type { Tracing } from '../tracing/open-telemetry';
 
 /** Publishes `outgoing` in a producer span, with the span's `traceparent` in the event. */
 export function publishTraced<O extends Pick<Outgoing, 'trace'>>(

@@ -1,10 +1,10 @@
 /** An endpoint's handling of a request it was routed, on every request: request stages, mapped errors, response filters. */
 import type { ExceptionMappers } from '../errors/exception-mappers';
-import type { StageFn } from '../pipeline/chain';
-import { defaultErrorResponse, recover } from '../pipeline/map-errors';
-import { RequestContext, type EndpointInfo } from '../pipeline/request-context';
-import { catchLater, then } from '../pipeline/settle';
-import type { StageResult } from '../pipeline/stage';
+import type { StageFn } from './chain';
+import { defaultErrorResponse, recover } from './map-errors';
+import { RequestContext, type EndpointInfo } from '../context/request-context';
+import { catchLater, then } from '../context/settle';
+import type { StageResult } from '../context/stage';
 
 /**
  * What an endpoint does with a request it was routed: its request stages (errors mapped by `mappers`), then its

@@ -4,8 +4,8 @@ import { createBuiltinWriters, type EntityWriter } from '../body/entity-writers'
 import { PROVIDER } from '../decorators/providers';
 import { createJsonMapper } from '../json/create-json-mapper';
 import type { JsonMapper } from '../json/json-mapper';
-import type { BodySettings } from '../params/body-settings';
-import { BodyProviders, type ProviderInstance } from './body-providers';
+import type { BodySettings } from '../multipart/body-settings';
+import { BodyProviders, type ProviderInstance } from '../providers/body-providers';
 
 export interface BodyEnvironment {
   readonly providers: BodyProviders;

@@ -1,5 +1,5 @@
-import { resolveType } from '../../lib/params/convert';
-import type { ParamConverterProvider } from '../../lib/params/param-converter';
+import { resolveType } from '../../lib/convert/convert';
+import type { ParamConverterProvider } from '../../lib/convert/param-converter';
 
 class Both {
   constructor(

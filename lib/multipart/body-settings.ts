@@ -1,8 +1,8 @@
 /** What compiled argument readers need from the application: limits, converters, body providers, JSON. */
 import type { JsonMapper } from '../json/json-mapper';
 import type { BodyProviders } from '../providers/body-providers';
-import type { ParamConverterProvider } from './param-converter';
-import type { MultipartSettings } from '../multipart/multipart-settings';
+import type { ParamConverterProvider } from '../convert/param-converter';
+import type { MultipartSettings } from './multipart-settings';
 
 export interface BodySettings {
   /** `framework.http.limits.max-body-size`, in bytes. */

@@ -1,9 +1,9 @@
 /** A request's worker-lane slot, taken before its first blocking filter and released when its request part ends. */
 import type { WorkerLane } from '../execution/worker-lane';
-import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
-import { always } from '../pipeline/settle';
-import type { StageResult } from '../pipeline/stage';
+import type { StageFn } from './chain';
+import type { RequestContext } from '../context/request-context';
+import { always } from '../context/settle';
+import type { StageResult } from '../context/stage';
 
 // Request property marking that the request holds a worker-lane slot (taken before its blocking filters).
 const WORKER_SLOT = 'rxrest.worker-slot';

@@ -2,11 +2,11 @@
 import type { FileHandle } from 'node:fs/promises';
 import { stat } from 'node:fs/promises';
 import { formatContentRange, parseRange } from '../http/range';
-import type { RequestContext } from '../pipeline/request-context';
-import { ResponseContext } from '../pipeline/response-context';
-import { FileBody } from './file-body';
+import type { RequestContext } from '../context/request-context';
+import { ResponseContext } from '../context/response-context';
+import { FileBody } from '../files/file-body';
 import { LocalFile } from '../body/local-file-body';
-import { FilePart } from './file-results';
+import { FilePart } from '../files/file-results';
 import { DirectBody } from '../streaming/direct-body';
 import { trackStarted } from '../streaming/started-bodies';
 

@@ -1,5 +1,5 @@
 /** The message body reader, writer and interceptor contracts, as `@Provider` classes implement them. */
-import type { WrittenBody } from '../body/entity-writers';
+import type { WrittenBody } from './entity-writers';
 import type { ResponseHeaders } from '../response/response-headers';
 
 /** The request body handed to a reader: read it once, as bytes, text or a stream (the size limit applies). */

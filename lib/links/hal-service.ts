@@ -1,10 +1,10 @@
 /** The injectable `HalService`: HAL wrappers carrying the links of the current request. */
 import { registerContextType } from '../params/context-types';
-import type { RequestContext } from '../pipeline/request-context';
-import { entityClass } from '../links/make-links';
-import { RestLinksProvider } from '../links/rest-links-provider';
-import { HalCollectionWrapper } from './hal-collection-wrapper';
-import { HalEntityWrapper } from './hal-entity-wrapper';
+import type { RequestContext } from '../context/request-context';
+import { entityClass } from './make-links';
+import { RestLinksProvider } from './rest-links-provider';
+import { HalCollectionWrapper } from '../hal/hal-collection-wrapper';
+import { HalEntityWrapper } from '../hal/hal-entity-wrapper';
 
 /**
  * Makes HAL wrappers: entities get their instance links, collections the type links of the element type.

@@ -4,7 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 
 function isUntouchedNodeRequest(value: unknown): value is Readable {
   if (!(value instanceof Readable)) return false;

@@ -1,15 +1,15 @@
 /** The invoke step's stream branch: a stream result becomes a primed `StreamBody` response, or stays a value. */
 import { Observable } from 'rxjs/internal/Observable';
-import type { RequestContext } from '../pipeline/request-context';
-import { ResponseContext } from '../pipeline/response-context';
+import type { RequestContext } from '../context/request-context';
+import { ResponseContext } from '../context/response-context';
 import { whenCredentialExpires } from '../security/expiry-timer';
-import { baseType, framingFor, isStreamingType } from './framing';
-import { RestMulti } from './rest-multi';
-import { StreamBody } from './stream-body';
-import { trackStarted } from './started-bodies';
-import { createPump } from './create-pump';
-import type { StreamPump, StreamSettings } from './stream-pump';
-import { toStreamSource } from './stream-source';
+import { baseType, framingFor, isStreamingType } from '../streaming/framing';
+import { RestMulti } from '../streaming/rest-multi';
+import { StreamBody } from '../streaming/stream-body';
+import { trackStarted } from '../streaming/started-bodies';
+import { createPump } from '../streaming/create-pump';
+import type { StreamPump, StreamSettings } from '../streaming/stream-pump';
+import { toStreamSource } from '../streaming/stream-source';
 import { streamObserver } from '../tracing/stream-span';
 
 /** What the build step decided about an endpoint's streams. */

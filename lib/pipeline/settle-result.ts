@@ -5,12 +5,12 @@
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { of } from 'rxjs/internal/observable/of';
-import { settleFile } from '../files/settle-file';
-import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
-import { firstValue } from '../pipeline/settle';
-import { plainResponseContext, toResponseContext, type ResultDefaults } from '../pipeline/to-response';
-import { settleStream, type EndpointStreaming } from '../streaming/settle-stream';
+import { settleFile } from './settle-file';
+import type { StageFn } from './chain';
+import type { RequestContext } from '../context/request-context';
+import { firstValue } from '../context/settle';
+import { plainResponseContext, toResponseContext, type ResultDefaults } from './to-response';
+import { settleStream, type EndpointStreaming } from './settle-stream';
 
 /** What the build decided of an endpoint's results: its status and headers, and how it streams. */
 export interface ResultPlan {
