@@ -11,7 +11,7 @@ import type { StreamSettings } from '../streaming/stream-pump';
 import type { MediaType } from '../http/media-type';
 import { logging } from '../logging/logger';
 import type { MethodMeta } from '../metadata/store';
-import type { StageFn } from '../pipeline/chain';
+import type { StageFn } from '../context/settle';
 import type { InterceptorChain } from './compile-interceptors';
 import type { Unit } from './discover';
 

@@ -1,46 +1,28 @@
 /** The state of one request as it travels the pipeline (ContainerRequestContext for filters). */
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { Readable } from 'node:stream';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
 import { findQueryValues, parseQuery } from '../http/query';
 import { NO_PARAMS } from '../routing/path-template';
 import type { RouteMatch } from '../routing/router';
+import type { ContextKey } from './context-key';
+import type { EndpointInfo, Lane } from './endpoint-info';
+import { splitTarget, splitUrl } from './url-parts';
+import {
+  canonicalMethod,
+  headersOf,
+  isBodyStarted,
+  nodeBindingsOf,
+  singleRawHeader,
+  webRequestOf,
+  type NodeBindings,
+  type NodeExchange,
+  type NodeSource,
+} from './node-request';
 
-/** The Node request and response behind a request served by `listen()`. */
-export interface NodeBindings {
-  readonly incoming: IncomingMessage;
-  readonly outgoing: ServerResponse;
-}
-
-/** Node's request and response of either HTTP version (HTTP/2's compatibility API has the same shape). */
-export interface NodeExchange {
-  readonly incoming: IncomingMessage | Http2ServerRequest;
-  readonly outgoing: ServerResponse | Http2ServerResponse;
-}
-
-/** What a context served by `listen()` is made from: Node's request and response, and the request's URL. */
-interface NodeSource extends NodeExchange {
-  /** The absolute URL, when normalizing the target made it (else built from the parts below on first use). */
-  readonly url: string | undefined;
-  readonly scheme: 'http' | 'https';
-  readonly host: string;
-}
-
-/** Which lane the endpoint runs in (execution lanes: docs/streaming.md). */
-export type Lane = 'event-loop' | 'worker';
-
-/** What a matched endpoint tells about itself to filters, mappers and `ResourceInfo`. */
-export interface EndpointInfo {
-  readonly resourceClass: Function;
-  readonly methodName: string;
-  readonly httpMethod: string;
-  readonly pathTemplate: string;
-  readonly produces: readonly string[];
-  readonly consumes: readonly string[];
-  readonly lane: Lane;
-}
+export type { NodeBindings, NodeExchange } from './node-request';
+export type { EndpointInfo, Lane } from './endpoint-info';
 
 /** Queries up to this long are scanned for each parameter read rather than parsed into a map. */
 const SCANNED_QUERY_LENGTH = 256;
@@ -48,22 +30,6 @@ const SCANNED_QUERY_LENGTH = 256;
 // Shared empty defaults: a request allocates its own only when routing or argument reading fills them.
 const NO_MATRIX: ReadonlyMap<string, readonly string[]> = new Map();
 const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
-
-/** The method in upper case; the usual ones, which Node and `Request` already give upper-cased, without a copy. */
-function canonicalMethod(method: string): string {
-  switch (method) {
-    case 'GET':
-    case 'POST':
-    case 'PUT':
-    case 'DELETE':
-    case 'HEAD':
-    case 'PATCH':
-    case 'OPTIONS':
-      return method;
-    default:
-      return method.toUpperCase();
-  }
-}
 
 /** Thrown by `abortWith` to jump from a request filter to the response stages. */
 export class RequestAborted {
@@ -93,6 +59,7 @@ export class RequestContext {
   /** Node's raw header list (`null`: not served on Node), read on first use. */
   #rawHeaders: readonly string[] | null | undefined;
   #properties: Map<string, unknown> | undefined;
+  #state: Map<ContextKey<unknown>, unknown> | undefined;
   #cleanups: (() => void | Promise<void>)[] | undefined;
 
   /** The decoded path without matrix parameters, set by routing. */
@@ -143,13 +110,7 @@ export class RequestContext {
    * socket directly (streaming, multipart, clean-up); `undefined` in process.
    */
   get node(): NodeBindings | undefined {
-    // HTTP/1.1 only: streams write to its socket directly, an HTTP/2 stream takes them as Web streams.
-    if (this.#source)
-      return this.#source.incoming instanceof IncomingMessage ? (this.#source as NodeBindings) : undefined;
-    const bindings = this.environment as Partial<NodeBindings> | undefined;
-    return bindings?.incoming instanceof IncomingMessage && bindings.outgoing instanceof ServerResponse
-      ? (bindings as NodeBindings)
-      : undefined;
+    return nodeBindingsOf(this.#source, this.environment);
   }
 
   /** Node's request and response, of either HTTP version, when served by `listen()`. */
@@ -164,7 +125,7 @@ export class RequestContext {
 
   /** The Web standard request. */
   get request(): Request {
-    return (this.#request ??= this.#webRequest());
+    return (this.#request ??= webRequestOf(this.#source!, this.#method, this.headers, this.url, this.#bodyTaken));
   }
 
   /**
@@ -183,14 +144,7 @@ export class RequestContext {
   takeNodeBody(): IncomingMessage | Http2ServerRequest | undefined {
     const incoming = this.#source?.incoming;
     if (!incoming || this.#replaced || this.#bodyTaken || this.#request !== undefined) return undefined;
-    // Anyone who started reading it (a filter, a stream made from it) owns it now.
-    if (
-      incoming.readableDidRead ||
-      incoming.destroyed ||
-      incoming.listenerCount('data') > 0 ||
-      incoming.listenerCount('readable') > 0
-    )
-      return undefined;
+    if (isBodyStarted(incoming)) return undefined;
     this.#bodyTaken = true;
     return incoming;
   }
@@ -281,16 +235,9 @@ export class RequestContext {
   headerValue(lowerName: string): string | null {
     const raw = this.#headers === undefined && !this.#replaced ? this.#nodeRawHeaders() : null;
     if (raw === null) return this.headers.get(lowerName);
-    let found = -1;
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i];
-      if (name.length === lowerName.length && name.toLowerCase() === lowerName) {
-        // A repeated header is joined by the rules of its name: leave that to Headers.
-        if (found >= 0) return this.headers.get(lowerName);
-        found = i + 1;
-      }
-    }
-    return found < 0 ? null : raw[found];
+    // A repeated header is joined by the rules of its name: leave that to Headers.
+    const value = singleRawHeader(raw, lowerName);
+    return value === undefined ? this.headers.get(lowerName) : value;
   }
 
   #nodeRawHeaders(): readonly string[] | null {
@@ -302,37 +249,23 @@ export class RequestContext {
     return this.#rawHeaders;
   }
 
-  /**
-   * The Web request of a context served by `listen()`: Node's headers, its body as a Web stream (empty once
-   * read directly), and a signal aborted when the client goes away before the answer is out.
-   */
-  #webRequest(): Request {
-    const { incoming, outgoing } = this.#source!;
-    const controller = new AbortController();
-    outgoing.once('close', () => {
-      if (!outgoing.writableEnded)
-        controller.abort(new Error('The client closed the connection before the answer was sent'));
-    });
-    const init: RequestInit & { duplex?: 'half' } = {
-      method: this.#method,
-      headers: this.headers,
-      signal: controller.signal,
-    };
-    if (this.#method !== 'GET' && this.#method !== 'HEAD') {
-      init.body = this.#bodyTaken
-        ? new ReadableStream({ start: (stream) => stream.close() })
-        : (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>);
-      init.duplex = 'half';
-    }
-    return new Request(this.url, init);
-  }
-
   getProperty<T = unknown>(name: string): T | undefined {
     return this.#properties?.get(name) as T | undefined;
   }
 
   setProperty(name: string, value: unknown): void {
     (this.#properties ??= new Map()).set(name, value);
+  }
+
+  /** The framework's (or a feature's) state under `key`, apart from the named properties filters use. */
+  get<T>(key: ContextKey<T>): T | undefined {
+    return this.#state?.get(key) as T | undefined;
+  }
+
+  /** Keeps `value` under `key` for the rest of the request (`undefined` forgets it). */
+  set<T>(key: ContextKey<T>, value: T | undefined): void {
+    if (value === undefined) this.#state?.delete(key);
+    else (this.#state ??= new Map()).set(key, value);
   }
 
   /** Answers the request with `response` without running the rest of the request stages. */
@@ -359,36 +292,9 @@ export class RequestContext {
   #splitUrl(): void {
     const source = this.#request === undefined ? this.#source : undefined;
     // Served by `listen()` with a plain target: the path and query are the target's own.
-    if (source !== undefined && source.url === undefined) return this.#splitTarget(source.incoming.url ?? '/');
-    const url = this.url;
-    const start = url.indexOf('/', url.indexOf('://') + 3);
-    if (start < 0) {
-      this.#rawPath = '/';
-      this.#rawQuery = '';
-      return;
-    }
-    let end = url.indexOf('?', start);
-    const hash = url.indexOf('#', start);
-    if (hash >= 0 && (end < 0 || hash < end)) end = hash;
-    this.#rawPath = end < 0 ? url.slice(start) : url.slice(start, end);
-    if (end < 0 || url[end] === '#') this.#rawQuery = '';
-    else this.#rawQuery = hash > end ? url.slice(end + 1, hash) : url.slice(end + 1);
+    const [path, query] =
+      source !== undefined && source.url === undefined ? splitTarget(source.incoming.url ?? '/') : splitUrl(this.url);
+    this.#rawPath = path;
+    this.#rawQuery = query;
   }
-
-  /** Path and query of an origin-form target (`/path?query`, which the request line never carries a fragment in). */
-  #splitTarget(target: string): void {
-    const query = target.indexOf('?');
-    this.#rawPath = query < 0 ? target : target.slice(0, query);
-    this.#rawQuery = query < 0 ? '' : target.slice(query + 1);
-  }
-}
-
-/**
- * A `Headers` of Node's raw header list (a repeated header appended, so joined as `Headers` joins it); HTTP/2's
- * pseudo-headers (`:path`, `:authority`...) are the request line's, not headers.
- */
-function headersOf(raw: readonly string[]): Headers {
-  const headers = new Headers();
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) headers.append(raw[i]!, raw[i + 1]!);
-  return headers;
 }

@@ -14,6 +14,12 @@ import type { StageResult } from './stage';
 /** A pipeline stage: a function of the request context, answering now, later, or as an Observable's first value. */
 export type StageFn = (ctx: RequestContext) => StageResult<RequestContext>;
 
+/**
+ * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
+ * request is not one of its own; the next one is then asked, and the 404 stands when none answers.
+ */
+export type UnroutedAnswer = (ctx: RequestContext) => Promise<RequestContext | undefined> | undefined;
+
 type Result = StageResult<RequestContext>;
 
 /** The value `result` settles to, as an Observable (for `catchError` and operator steps). */

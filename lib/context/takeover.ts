@@ -3,15 +3,16 @@
  * the response filters ran on the `101`, is handed to whatever takes the connection over.
  */
 import type { RequestContext } from './request-context';
+import { ContextKey } from './context-key';
 
-const TAKEOVER = 'rxrest.takeover';
+const TAKEOVER = new ContextKey<(ctx: RequestContext) => void>('takeover');
 
 /** Has `take` answer `ctx` instead of the write stage, as long as its response stays a 101. */
 export function takeOver(ctx: RequestContext, take: (ctx: RequestContext) => void): void {
-  ctx.setProperty(TAKEOVER, take);
+  ctx.set(TAKEOVER, take);
 }
 
 /** What takes `ctx` over, when its endpoint said so and its response is still the 101 it set. */
 export function takeoverOf(ctx: RequestContext): ((ctx: RequestContext) => void) | undefined {
-  return ctx.response?.status === 101 ? ctx.getProperty<(ctx: RequestContext) => void>(TAKEOVER) : undefined;
+  return ctx.response?.status === 101 ? ctx.get(TAKEOVER) : undefined;
 }

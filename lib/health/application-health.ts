@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { HEALTH_KINDS } from '../decorators/health';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { ClassMeta } from '../metadata/store';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import type { UnroutedAnswer } from '../context/settle';
 import type { OpenStreams } from '../streaming/open-streams';
 import type { HealthCheck } from './health-check';
 import { healthAnswer, type RegisteredCheck } from './health-route';

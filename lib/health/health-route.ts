@@ -4,7 +4,7 @@ import { isObservable } from 'rxjs/internal/util/isObservable';
 import { logging } from '../logging/logger';
 import { ResponseContext } from '../context/response-context';
 import type { RequestContext } from '../context/request-context';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import type { UnroutedAnswer } from '../context/settle';
 import { HealthCheckResponse, type HealthCheck, type HealthKind } from './health-check';
 
 const log = logging.getLogger('rxrest.server');

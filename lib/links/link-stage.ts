@@ -3,7 +3,7 @@ import { INJECT_REST_LINKS, RestLinkType } from '../decorators/links';
 import type { MethodMeta } from '../metadata/store';
 import { formatLink, type WebLink } from '../http/link-header';
 import type { MediaType } from '../http/media-type';
-import type { StageFn } from '../pipeline/chain';
+import type { StageFn } from '../context/settle';
 import type { EndpointInfo } from '../context/request-context';
 import type { Unit } from '../metadata/unit';
 import { HalEntityWrapper } from '../hal/hal-entity-wrapper';

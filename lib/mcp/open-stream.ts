@@ -4,7 +4,7 @@
  * missed, then live, then its end) or the notices' (what it missed, then live).
  */
 import { Observable } from 'rxjs/internal/Observable';
-import type { StageFn } from '../pipeline/chain';
+import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import type { StageResult } from '../context/stage';
 import { multi, type Multi } from '../streaming/multi';

@@ -4,7 +4,7 @@
  * carries the calls' notifications as they come, then their responses, and that a client may resume.
  */
 import { readRequestText } from '../body/read-body';
-import type { StageFn } from '../pipeline/chain';
+import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import { settleToPromise, then } from '../context/settle';
 import type { StageResult } from '../context/stage';

@@ -6,7 +6,7 @@
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { ResponseContext } from '../context/response-context';
 import type { RequestContext } from '../context/request-context';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import type { UnroutedAnswer } from '../context/settle';
 import { clusterScrape } from './cluster-metrics';
 
 type Timer = { observe(seconds: number): void };

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import type { UnroutedAnswer } from '../context/settle';
 import type { AuthenticationMechanism } from '../security/authentication-mechanism';
 import type { EndpointFacts } from './endpoint-facts';
 import type { OpenApiInfo } from './openapi-document';

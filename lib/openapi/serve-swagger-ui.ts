@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ResponseContext } from '../context/response-context';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import type { UnroutedAnswer } from '../context/settle';
 
 // The only files the page loads. Scripts carry their charset: without one Chromium reads the bundle as Latin-1 and fails.
 const ASSETS: Record<string, string> = {

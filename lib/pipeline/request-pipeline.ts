@@ -4,7 +4,7 @@ import type { EntityWriter } from '../body/entity-writers';
 import type { CompressionSettings } from '../compression/compression-settings';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import type { Router } from '../routing/router';
-import { catchLater, settleToPromise, then, type StageFn } from '../context/settle';
+import { catchLater, settleToPromise, then, type StageFn, type UnroutedAnswer } from '../context/settle';
 import type { StageResult } from '../context/stage';
 import type { Endpoint } from './endpoint';
 import { recover, defaultErrorResponse } from './map-errors';
@@ -16,12 +16,6 @@ import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
 import { takeoverOf } from '../context/takeover';
 import { tracing } from '../tracing/tracing';
 import { traceRequest } from '../tracing/request-span';
-
-/**
- * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
- * request is not one of its own; the next one is then asked, and the 404 stands when none answers.
- */
-export type UnroutedAnswer = (ctx: RequestContext) => Promise<RequestContext | undefined> | undefined;
 
 export interface PipelineParts {
   readonly router: Router<Endpoint>;

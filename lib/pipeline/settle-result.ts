@@ -5,7 +5,7 @@
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { of } from 'rxjs/internal/observable/of';
-import { settleFile } from './settle-file';
+import { settleFile } from '../files/settle-file';
 import type { StageFn } from './chain';
 import type { RequestContext } from '../context/request-context';
 import { firstValue } from '../context/settle';

@@ -4,15 +4,16 @@ import type { StageFn } from './chain';
 import type { RequestContext } from '../context/request-context';
 import { always } from '../context/settle';
 import type { StageResult } from '../context/stage';
+import { ContextKey } from '../context/context-key';
 
 // Request property marking that the request holds a worker-lane slot (taken before its blocking filters).
-const WORKER_SLOT = 'rxrest.worker-slot';
+const WORKER_SLOT = new ContextKey<boolean>('worker-slot');
 
 /** `part` releasing the worker slot a request took (see `takeSlot`) once it settles, or throws. */
 export function releasing(worker: WorkerLane, part: StageFn): StageFn {
   const release = (ctx: RequestContext) => {
-    if (ctx.getProperty(WORKER_SLOT) !== true) return;
-    ctx.setProperty(WORKER_SLOT, false);
+    if (ctx.get(WORKER_SLOT) !== true) return;
+    ctx.set(WORKER_SLOT, false);
     worker.release();
   };
   return (ctx): StageResult<RequestContext> => {
@@ -29,7 +30,7 @@ export function releasing(worker: WorkerLane, part: StageFn): StageFn {
 export function takeSlot(worker: WorkerLane): StageFn {
   return (ctx) => {
     const entered = worker.enter(false);
-    ctx.setProperty(WORKER_SLOT, true);
+    ctx.set(WORKER_SLOT, true);
     return entered ? entered.then(() => ctx) : ctx;
   };
 }

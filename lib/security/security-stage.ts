@@ -8,7 +8,7 @@ import type { AccessRule } from '../decorators/security';
 import { problemDetails, type ErrorCode } from '../errors/problem-details';
 import { ForbiddenException, NotAuthorizedException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
-import type { StageFn } from '../pipeline/chain';
+import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import type { StageResult } from '../context/stage';
 import { CredentialRefused, type AuthenticationMechanism, type SecurityScheme } from './authentication-mechanism';

@@ -1,7 +1,7 @@
 /** Serves the files of the static directory (`framework.http.static.directory`) for GET and HEAD. */
 import { realpath, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { fileResponse, mediaTypeOf } from '../pipeline/settle-file';
+import { fileResponse, mediaTypeOf } from '../files/settle-file';
 import { EntityTag } from '../http/entity-tag';
 import { formatHttpDate } from '../http/http-date';
 import { evaluatePreconditions, ifRangeMatches } from '../http/preconditions';

@@ -4,7 +4,7 @@
  * answers 426 with `Upgrade: websocket`.
  */
 import { httpProblem } from '../errors/http-problem';
-import type { StageFn } from '../pipeline/chain';
+import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import { ResponseContext } from '../context/response-context';
 import { takeOver } from '../context/takeover';

@@ -27,7 +27,7 @@ import { isSseEvent } from '../streaming/sse-event';
 import { FlowControl, Inbox, IncomingMessages } from './inbox';
 import { Outbox, type OutgoingMessage } from './outbox';
 import type { MessageCallback, SocketHandlers } from './socket-handlers';
-import { CONNECTION_PROPERTY, WebSocketConnection, type ConnectionSession } from './web-socket-connection';
+import { CONNECTION, WebSocketConnection, type ConnectionSession } from './web-socket-connection';
 
 const log = logging.getLogger('rxrest.websocket');
 
@@ -89,7 +89,7 @@ export class SocketSession implements ConnectionSession {
     this.#inboxes = { text: new Inbox(this.#flow), binary: new Inbox(this.#flow) };
     this.#tracksIdle = settings.idleTimeoutMs > 0;
     this.connection = new WebSocketConnection(randomUUID(), ctx, this);
-    ctx.setProperty(CONNECTION_PROPERTY, this.connection);
+    ctx.set(CONNECTION, this.connection);
   }
 
   get open(): boolean {

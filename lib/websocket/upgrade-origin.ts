@@ -10,7 +10,7 @@ import { originMatcher } from '../cors/cors';
 import { problemDetails } from '../errors/problem-details';
 import { ForbiddenException } from '../errors/web-application-exception';
 import { requestOrigin } from '../links/request-base-uri';
-import type { StageFn } from '../pipeline/chain';
+import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 
 const DETAIL = 'The origin may not open this WebSocket';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FilePart, GET, LocalFile, Path, QueryParam, localFile, type RestApp, type RunningServer } from '../../lib';
-import { mediaTypeOf } from '../../lib/pipeline/settle-file';
+import { mediaTypeOf } from '../../lib/files/settle-file';
 import { buildApp, call } from '../support/app';
 import { tempDir } from '../support/temp-dir';
 

@@ -4,9 +4,9 @@ import { stat } from 'node:fs/promises';
 import { formatContentRange, parseRange } from '../http/range';
 import type { RequestContext } from '../context/request-context';
 import { ResponseContext } from '../context/response-context';
-import { FileBody } from '../files/file-body';
+import { FileBody } from './file-body';
 import { LocalFile } from '../body/local-file-body';
-import { FilePart } from '../files/file-results';
+import { FilePart } from './file-results';
 import { DirectBody } from '../streaming/direct-body';
 import { trackStarted } from '../streaming/started-bodies';
 
