@@ -28,6 +28,7 @@ import type { AuthenticationMechanism } from '../security/authentication-mechani
 import { securitySettings } from '../security/security-stage';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { StaticFiles } from '../static/static-files';
+import { Heartbeat } from '../streaming/heartbeat';
 import { OpenStreams } from '../streaming/open-streams';
 import type { ApplicationMetrics } from '../metrics/application-metrics';
 import type { Registry } from 'prom-client';
@@ -214,10 +215,12 @@ export class RestApp {
 }
 
 function streamSettings(config: Config): StreamSettings {
+  const keepAliveMs = config.get('framework.rest.sse.keep-alive');
   return {
     bufferSize: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),
-    keepAliveMs: config.get('framework.rest.sse.keep-alive'),
+    keepAliveMs,
+    heartbeat: new Heartbeat(keepAliveMs),
   };
 }
 

@@ -7,8 +7,7 @@ import { baseType, framingFor, isStreamingType } from '../streaming/framing';
 import { RestMulti } from '../streaming/rest-multi';
 import { StreamBody } from '../streaming/stream-body';
 import { trackStarted } from '../streaming/started-bodies';
-import { createPump } from '../streaming/create-pump';
-import type { StreamPump, StreamSettings } from '../streaming/stream-pump';
+import { createPump, type StreamPump, type StreamSettings } from '../streaming/stream-pump';
 import { toStreamSource } from '../streaming/stream-source';
 import { streamObserver } from '../tracing/stream-span';
 
