@@ -9,6 +9,7 @@ import { APPLICATION_PATH } from '../decorators/resource';
 import { ProblemCollector } from '../errors/definition-error';
 import { checkFilterOrder } from '../execution/check-filter-order';
 import { WorkerLane } from '../execution/worker-lane';
+import { hostRules } from '../http/allowed-hosts';
 import { collectLinkTargets } from '../links/collect-link-targets';
 import { configureLogging, logging } from '../logging/logger';
 import { findClassMeta } from '../metadata/store';
@@ -30,6 +31,7 @@ import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { StaticFiles } from '../static/static-files';
 import { Heartbeat } from '../streaming/heartbeat';
 import { OpenStreams } from '../streaming/open-streams';
+import { streamAdmission } from '../rate-limit/stream-admission';
 import type { ApplicationMetrics } from '../metrics/application-metrics';
 import type { Registry } from 'prom-client';
 import { staticFilesAnswer } from '../static/serve-static';
@@ -195,11 +197,15 @@ export class RestApp {
       requestTimeout: config.get('framework.http.request-timeout'),
       headersTimeout: config.get('framework.http.headers-timeout'),
       keepAliveTimeout: config.get('framework.http.keep-alive-timeout'),
+      bodyIdleTimeout: config.get('framework.http.body-idle-timeout'),
+      maxConcurrentStreams: config.get('framework.http.limits.max-concurrent-streams'),
       shutdownTimeout: config.get('framework.shutdown.timeout'),
       handleSignals: options.handleSignals,
       drainLimit: config.get('framework.http.limits.max-body-size'),
       tls: this.#tls,
       h2c: config.get('framework.http.h2c'),
+      hosts: hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url')),
+      nosniff: config.get('framework.http.nosniff'),
       onClosed: () => this.close(),
       // From the first moment of a shutdown the readiness check answers DOWN, so load balancers stop sending traffic.
       onShutdown: () => {
@@ -308,14 +314,24 @@ export const RestApplication = {
     };
     const root = applicationPath(options, config);
     const resources = units.filter((u) => u.isResource);
+    const hosts = hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url'));
     const links = {
       registry: collectLinkTargets(resources, root, problems),
-      forwarding: config.get('framework.http.proxy.proxy-address-forwarding'),
+      // A configured public origin is the origin: forwarding headers cannot name another.
+      forwarding: config.get('framework.http.proxy.proxy-address-forwarding') && hosts?.public === undefined,
+      allowsHost: hosts?.allows,
     };
     const openStreams = new OpenStreams();
     const streams = { ...streamSettings(config), openStreams };
     const lanes = laneSettings(config, options.application);
     const rateLimits = new RateLimiters(rateLimitSettings(config));
+    const admission = streamAdmission(
+      {
+        maxStreams: config.get('framework.http.limits.max-streams'),
+        maxStreamsPerClient: config.get('framework.http.limits.max-streams-per-client'),
+      },
+      rateLimits.client,
+    );
     const security = securitySettings(
       config,
       options.directory ?? process.cwd(),
@@ -335,6 +351,7 @@ export const RestApplication = {
       lanes,
       security,
       rateLimits,
+      streamAdmission: admission,
     };
     const restEndpoints = resources.flatMap((unit) =>
       compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }),
@@ -411,6 +428,7 @@ export const RestApplication = {
       (finish) => finish !== undefined,
     );
     const pipeline = new RequestPipeline({
+      hosts,
       first: corsParts?.before,
       finish:
         finishers.length === 0
@@ -425,6 +443,7 @@ export const RestApplication = {
       writers: bodies.writers([multipartWriter]),
       // With both switches off no response is ever compressed: the write stage then skips the decision.
       compression: compression.enabled || compression.legacyGzip ? compression : undefined,
+      nosniff: config.get('framework.http.nosniff'),
       // Built-in paths first, static files last; a resource at any of these paths wins over all of them.
       unrouted: [
         ...healthAnswers([...checks, ...broadcast.checks], config, lifecycle),

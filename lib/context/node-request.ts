@@ -1,6 +1,7 @@
 /** The Node side of a request served by `listen()`: what it is made from, and the Web request made of it on demand. */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 
 /** The Node request and response behind a request served by `listen()`. */
@@ -69,6 +70,16 @@ export function isBodyStarted(incoming: IncomingMessage | Http2ServerRequest): b
     incoming.listenerCount('data') > 0 ||
     incoming.listenerCount('readable') > 0
   );
+}
+
+/** Whether the client of a request (served by `listen()` from `source`, else the Web `request`) has gone. */
+export function clientGoneOf(source: NodeSource | undefined, request: Request | undefined): boolean {
+  if (source === undefined) return request?.signal.aborted ?? false;
+  const { incoming, outgoing } = source;
+  if (!(incoming instanceof IncomingMessage)) return incoming.stream?.destroyed ?? true;
+  // Node lets go of the request's socket in places (a body dumped after a limit): the response may still hold it.
+  const socket = (incoming.socket as Socket | null) ?? (outgoing as ServerResponse).socket;
+  return socket?.destroyed ?? false;
 }
 
 /**

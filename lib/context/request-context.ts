@@ -6,11 +6,12 @@ import type { ResponseContext } from './response-context';
 import { findQueryValues, parseQuery } from '../http/query';
 import { NO_PARAMS } from '../routing/path-template';
 import type { RouteMatch } from '../routing/router';
-import type { ContextKey } from './context-key';
 import type { EndpointInfo, Lane } from './endpoint-info';
+import { RequestState } from './request-state';
 import { splitTarget, splitUrl } from './url-parts';
 import {
   canonicalMethod,
+  clientGoneOf,
   headersOf,
   isBodyStarted,
   nodeBindingsOf,
@@ -40,7 +41,7 @@ export class RequestAborted {
  * One request in flight. Filters may change its method, URI and headers (pre-matching filters before
  * routing), read and set properties, or answer it with `abortWith`.
  */
-export class RequestContext {
+export class RequestContext extends RequestState {
   /** The Web request: given (in process), or made from Node's request the first time something asks for it. */
   #request: Request | undefined;
   /** Node's request behind a context served by `listen()`. */
@@ -58,9 +59,6 @@ export class RequestContext {
   #headers: Headers | undefined;
   /** Node's raw header list (`null`: not served on Node), read on first use. */
   #rawHeaders: readonly string[] | null | undefined;
-  #properties: Map<string, unknown> | undefined;
-  #state: Map<ContextKey<unknown>, unknown> | undefined;
-  #cleanups: (() => void | Promise<void>)[] | undefined;
 
   /** The decoded path without matrix parameters, set by routing. */
   path = '';
@@ -85,6 +83,7 @@ export class RequestContext {
     readonly environment?: unknown,
     source?: NodeSource,
   ) {
+    super();
     this.#request = source ? undefined : request;
     this.#source = source;
     this.#method = canonicalMethod(source ? (source.incoming.method ?? 'GET') : request.method);
@@ -116,6 +115,15 @@ export class RequestContext {
   /** Node's request and response, of either HTTP version, when served by `listen()`. */
   get exchange(): NodeExchange | undefined {
     return this.#source;
+  }
+
+  /**
+   * Whether the client has gone: the connection (HTTP/1.1) or stream (HTTP/2) of a request served by `listen()` is
+   * closed, or the signal of a Web request is aborted. An answer then reaches nobody; an error it caused is the
+   * client's leaving, not the server's fault.
+   */
+  get clientGone(): boolean {
+    return clientGoneOf(this.#source, this.#request);
   }
 
   /** Whether the request is still the one the server received (no filter replaced it or its URI). */
@@ -249,44 +257,9 @@ export class RequestContext {
     return this.#rawHeaders;
   }
 
-  getProperty<T = unknown>(name: string): T | undefined {
-    return this.#properties?.get(name) as T | undefined;
-  }
-
-  setProperty(name: string, value: unknown): void {
-    (this.#properties ??= new Map()).set(name, value);
-  }
-
-  /** The framework's (or a feature's) state under `key`, apart from the named properties filters use. */
-  get<T>(key: ContextKey<T>): T | undefined {
-    return this.#state?.get(key) as T | undefined;
-  }
-
-  /** Keeps `value` under `key` for the rest of the request (`undefined` forgets it). */
-  set<T>(key: ContextKey<T>, value: T | undefined): void {
-    if (value === undefined) this.#state?.delete(key);
-    else (this.#state ??= new Map()).set(key, value);
-  }
-
   /** Answers the request with `response` without running the rest of the request stages. */
   abortWith(response: RestResponse<unknown> | Response): never {
     throw new RequestAborted(response);
-  }
-
-  /** Registers work to run once the response has been sent (or the request failed). */
-  onComplete(cleanup: () => void | Promise<void>): void {
-    (this.#cleanups ??= []).push(cleanup);
-  }
-
-  /** Runs the registered clean-ups once; called by the server adapter. */
-  async complete(): Promise<void> {
-    const cleanups = this.#cleanups;
-    this.#cleanups = undefined;
-    if (cleanups) for (const cleanup of cleanups) await cleanup();
-  }
-
-  get hasCleanups(): boolean {
-    return (this.#cleanups?.length ?? 0) > 0;
   }
 
   #splitUrl(): void {

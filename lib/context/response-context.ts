@@ -2,6 +2,12 @@
 import { ResponseHeaders } from '../response/response-headers';
 
 /**
+ * The status a request whose client left before its answer is counted with (nginx's "client closed request"): no
+ * answer reaches anyone, and it is neither a server error nor one of the 4xx a client is sent.
+ */
+export const CLIENT_CLOSED = 499;
+
+/**
  * The mutable response of one request: what the endpoint or a mapper answered, before it is written.
  * Response filters change it in place.
  */

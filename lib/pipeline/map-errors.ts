@@ -6,12 +6,15 @@ import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
 import { ResponseHeaders } from '../response/response-headers';
 import { RequestAborted, type RequestContext } from '../context/request-context';
-import { ResponseContext } from '../context/response-context';
+import { CLIENT_CLOSED, ResponseContext } from '../context/response-context';
 import { firstValue } from '../context/settle';
 import type { StageResult } from '../context/stage';
 import { fromRestResponse, toResponseContext } from './to-response';
 
 const errorLog = logging.getLogger('rxrest.errors');
+const serverLog = logging.getLogger('rxrest.server');
+
+export { CLIENT_CLOSED };
 const paramLog = logging.getLogger('rxrest.params');
 
 /** The answer to an error no mapper handled. Internals (messages of plain errors, stacks) never reach the client. */
@@ -68,6 +71,15 @@ export function recover(
 ): StageResult<RequestContext> {
   if (error instanceof RequestAborted) {
     ctx.response = fromRestResponse(error.response);
+    return ctx;
+  }
+  // A body cut short by a client that left: nobody to answer, nothing the server did wrong.
+  if (ctx.clientGone) {
+    if (serverLog.isEnabled('DEBUG'))
+      serverLog.debug(
+        `The client closed the connection before the answer to ${ctx.method} ${ctx.rawPath}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    ctx.response = new ResponseContext(CLIENT_CLOSED);
     return ctx;
   }
   ctx.error = error;
