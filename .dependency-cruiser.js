@@ -27,14 +27,16 @@ const LAYERS = [
   'errors',
   'json',
   'convert',
+  // The feature contract: what every feature declares and is given.
+  'feature',
   'body',
   'providers',
   'multipart',
   'params',
-  // Features, each knowing only the model and the features below it.
+  'health',
+  // Features, each knowing only the model, the contract and the features below it.
   'security',
   'tracing',
-  'health',
   'broadcast',
   'metrics',
   'cors',

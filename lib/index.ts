@@ -160,7 +160,6 @@ export {
   parseHttpDate,
   parseSize,
 } from './http';
-
 // http: preconditions, compression, build conditions
 export { RestRequest } from './preconditions/rest-request';
 export { Compressed, Uncompressed, GZIP, type CompressionMode } from './decorators/compression';
@@ -204,6 +203,7 @@ export { RateLimit, type RateLimitOptions } from './decorators/rate-limit';
 export { localFile, FilePart } from './files/file-results';
 
 export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './assembly/rest-application';
+export * from './feature';
 
 // health checks, served at framework.health.path
 export { Liveness, Readiness, Startup } from './decorators/health';

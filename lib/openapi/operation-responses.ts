@@ -126,7 +126,7 @@ export function operationResponses(facts: EndpointFacts, context: ResponseContex
     '406',
     ...(context.readsBody ? ['413', '415'] : []),
     ...accessStatuses(facts.access, context.schemes),
-    ...(facts.rateLimited ? ['429'] : []),
+    ...(facts.answers ?? []).map(String),
     '500',
   ];
   for (const status of errors) {
