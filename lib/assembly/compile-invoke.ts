@@ -3,7 +3,7 @@ import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { STREAM_BUFFER } from '../decorators/streaming';
 import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
 import { watchedCall } from '../execution/blocked-warning';
-import { isStreamingType } from '../streaming/framing';
+import { isStreamingType } from '../http/streaming-types';
 import { Multi } from '../streaming/multi';
 import type { EndpointStreaming } from '../pipeline/settle-stream';
 import { resultObservable, settleResult, type ResultPlan } from '../pipeline/settle-result';

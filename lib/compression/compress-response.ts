@@ -8,6 +8,7 @@ import type { RequestContext } from '../context/request-context';
 import type { DirectBody } from '../streaming/direct-body';
 import { compressBody, isSupportedCoding, type SupportedCoding } from './compress-body';
 import type { CompressionSettings } from './compression-settings';
+import { baseType } from '../http/media-type';
 
 /** The matched method's {@link CompressionMode}; absent means "by media type". */
 export const REQUEST_COMPRESSION_MODE = new ContextKey<CompressionMode>('compression-mode');
@@ -20,10 +21,6 @@ interface HeaderView {
   has(name: string): boolean;
   set(name: string, value: string): unknown;
   delete(name: string): unknown;
-}
-
-function baseType(contentType: string): string {
-  return contentType.split(';', 1)[0].trim().toLowerCase();
 }
 
 /** The codings the response may take, or undefined when it is never compressed. */

@@ -15,16 +15,12 @@ import type { EntityInput } from '../body/message-body';
 import type { FormValue } from './form-value';
 import { MultipartPartReadingException } from './multipart-part-reading-exception';
 import type { PartTarget } from './part-target';
+import { isJsonText } from '../http/media-type';
 
 /** Reads one part as the target's element type. */
 export type PartEntityReader = (ctx: RequestContext, part: FormValue) => Promise<unknown>;
 
 const defaultMapper = new DefaultJsonMapper();
-
-function isJson(mediaType: string): boolean {
-  const base = mediaType.split(';', 1)[0].trim().toLowerCase();
-  return base === 'application/json' || base.endsWith('+json');
-}
 
 function isText(mediaType: string): boolean {
   return /^\s*text\//i.test(mediaType);
@@ -86,7 +82,7 @@ function builtinRead(
   return async (ctx, part, mediaType) => {
     if (raw) return raw.read({ input: partInput(part), ctx, mediaType });
     const input = partInput(part);
-    if (isJson(mediaType)) {
+    if (isJsonText(mediaType)) {
       const text = await input.text();
       if (!schema) return mapper.readValue(text, jsonType);
       return mapper.readValue(JSON.stringify(schema.parse(mapper.readValue(text))), jsonType);

@@ -5,7 +5,7 @@
  */
 import { OPENAPI_RESPONSES, type APIResponseOptions } from '../decorators/openapi';
 import { logging } from '../logging/logger';
-import { baseType } from '../streaming/framing';
+import { baseType } from '../http/streaming-types';
 import type { EndpointFacts } from './endpoint-facts';
 import { content, schemaOf } from './media-content';
 import { answersNothing } from './result-body';
