@@ -46,6 +46,8 @@ export interface EndpointContext {
   readonly security?: SecuritySettings;
   /** Per-client limits, for MCP servers (resource and socket endpoints join them as a feature). */
   readonly rateLimits?: RateLimiters;
+  /** The caps on open streams, for MCP servers' streams (resource endpoints join them as a feature). */
+  readonly streamAdmission?: StageFn;
 }
 
 function parseTypes(list: readonly string[] | undefined, where: string, problems: ProblemCollector): MediaType[] {

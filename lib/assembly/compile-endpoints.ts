@@ -7,7 +7,7 @@ import { logging } from '../logging/logger';
 import { METRICS } from '../metrics/metrics-feature';
 import { ENDPOINT_FACTS } from '../openapi/openapi-feature';
 import type { Endpoint } from '../pipeline/endpoint';
-import { RATE_LIMITS } from '../rate-limit/rate-limit-feature';
+import { RATE_LIMITS, STREAM_ADMISSION } from '../rate-limit/rate-limit-feature';
 import { SECURITY } from '../security/security-feature';
 import { SOCKETS } from '../websocket/websocket-feature';
 import type { BuildScope } from './build-scope';
@@ -76,6 +76,7 @@ export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: Endpo
     joins,
     security: scope.find(SECURITY),
     rateLimits: scope.find(RATE_LIMITS),
+    streamAdmission: scope.find(STREAM_ADMISSION),
   };
   const rest = scope.resources.flatMap((unit) =>
     compileResource(unit, { ...shared, mappers: mappersFor(core.mappers, unit.type) }),

@@ -45,6 +45,7 @@ export function compileMcpServers(
       security: context.security,
       rateLimits: context.rateLimits,
       streams: context.streams,
+      streamAdmission: context.streamAdmission,
       maxBodySize: context.body.maxBodySize,
       settings,
       metrics,

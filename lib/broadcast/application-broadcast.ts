@@ -44,6 +44,7 @@ function broadcastSettings(config: Config): BroadcastSettings {
     },
     maxEventSize: config.get('framework.broadcast.max-event-size'),
     maxTopics: config.get('framework.broadcast.max-topics'),
+    maxTotalBytes: config.get('framework.broadcast.retention.max-total-bytes'),
   };
 }
 

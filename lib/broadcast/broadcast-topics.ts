@@ -12,6 +12,7 @@ import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
 import type { Backplane, BackplaneListener, Outgoing } from './backplane';
 import type { Retention } from './event-ring';
+import { HistoryBudget } from './history-budget';
 import { Topic, type TopicHost } from './topic';
 
 const log = logging.getLogger('rxrest.streaming');
@@ -23,6 +24,8 @@ export interface BroadcastSettings {
   readonly maxEventSize: number;
   /** Topics held at once in this process. */
   readonly maxTopics: number;
+  /** Bytes of history kept in this process across all topics. */
+  readonly maxTotalBytes: number;
 }
 
 /** How often topics whose events have all passed their age are looked for. */
@@ -47,6 +50,7 @@ export class BroadcastTopics implements TopicHost {
   readonly backplane: Backplane;
   readonly retention: Retention;
   readonly maxEventSize: number;
+  readonly history: HistoryBudget;
   readonly #maxTopics: number;
   readonly #json: JsonMapper;
   readonly #topics = new Map<string, Topic>();
@@ -80,6 +84,7 @@ export class BroadcastTopics implements TopicHost {
     this.backplane = backplane;
     this.retention = settings.retention;
     this.maxEventSize = settings.maxEventSize;
+    this.history = new HistoryBudget(settings.maxTotalBytes);
     this.#maxTopics = settings.maxTopics;
     this.#json = json;
   }

@@ -1,5 +1,6 @@
 /** The last events of a topic kept in this process, by count, bytes and age, for subscribers that resume. */
 import type { SseEvent } from '../streaming/sse-event';
+import type { BudgetEntry, HistoryBudget, HistoryHolder } from './history-budget';
 
 /** How much history a topic keeps. */
 export interface Retention {
@@ -17,13 +18,26 @@ export interface KeptEvent {
   readonly bytes: number;
 }
 
+/** A kept event with its place in the application's history budget. */
+interface Held extends KeptEvent {
+  entry?: BudgetEntry;
+}
+
 /**
  * The events in the order they were delivered, oldest first. Lookups go from the newest end: a client that
  * resumes has usually missed only the last few.
  */
 export class EventRing {
-  #kept: KeptEvent[] = [];
+  #kept: Held[] = [];
   #bytes = 0;
+  readonly #budget: HistoryBudget | undefined;
+  readonly #holder: HistoryHolder | undefined;
+
+  /** A ring whose events count against the application's `budget` too, on behalf of `holder` (its topic). */
+  constructor(budget?: HistoryBudget, holder?: HistoryHolder) {
+    this.#budget = budget;
+    this.#holder = holder;
+  }
 
   get size(): number {
     return this.#kept.length;
@@ -46,7 +60,8 @@ export class EventRing {
   /** Keeps `event` (of `bytes`), then drops the oldest past the count, the bytes or the age of `retention`. */
   push(event: SseEvent, bytes: number, retention: Retention, now = Date.now()): void {
     if (retention.maxEvents <= 0 || retention.maxBytes <= 0) return;
-    this.#kept.push({ event, at: now, bytes });
+    const held: Held = { event, at: now, bytes };
+    this.#kept.push(held);
     this.#bytes += bytes;
     let over = 0;
     let dropped = 0;
@@ -58,6 +73,15 @@ export class EventRing {
       dropped += this.#kept[over++]!.bytes;
     if (over > 0) this.#drop(over);
     this.trim(retention, now);
+    if (this.#budget && this.#holder && this.#kept.at(-1) === held) {
+      held.entry = { holder: this.#holder, bytes, dropped: false };
+      this.#budget.kept(held.entry);
+    }
+  }
+
+  /** Drops the oldest event held (the application's history budget is over). */
+  dropOldest(): void {
+    if (this.#kept.length > 0) this.#drop(1);
   }
 
   /** Drops the events older than the age limit. */
@@ -87,8 +111,7 @@ export class EventRing {
   }
 
   clear(): void {
-    this.#kept = [];
-    this.#bytes = 0;
+    this.#drop(this.#kept.length);
   }
 
   #indexOf(id: string): number {
@@ -97,6 +120,9 @@ export class EventRing {
   }
 
   #drop(count: number): void {
-    for (const { bytes } of this.#kept.splice(0, count)) this.#bytes -= bytes;
+    for (const { bytes, entry } of this.#kept.splice(0, count)) {
+      this.#bytes -= bytes;
+      if (entry) this.#budget!.dropped(entry);
+    }
   }
 }

@@ -15,6 +15,7 @@ import type { SseEvent } from '../streaming/sse-event';
 import { pacedMulti, type StreamPace } from '../streaming/stream-pace';
 import type { Backplane } from './backplane';
 import { EventRing, type Retention } from './event-ring';
+import type { HistoryBudget, HistoryHolder } from './history-budget';
 import { replayHistory, replayRing } from './topic-replay';
 import { Joined, type SubscriptionChange, type SubscriptionHooks } from './joined';
 import { resetNotice, toSseEvent, type BroadcastEvent } from './topic-events';
@@ -30,13 +31,15 @@ export interface TopicHost {
   readonly retention: Retention;
   /** The largest event a publish takes, in bytes (a first guess at the size of history read from Redis). */
   readonly maxEventSize: number;
+  /** The bytes of history the application keeps in this process across its topics. */
+  readonly history: HistoryBudget;
   /** The topic holds nothing now: no subscriber on this instance, no event kept in this process. */
   idle(topic: Topic): void;
 }
 
-export class Topic {
+export class Topic implements HistoryHolder {
   readonly #joined = new Set<Joined>();
-  readonly #ring = new EventRing();
+  readonly #ring: EventRing;
   readonly #host: TopicHost;
   /** Subscribers still being sent the ring's history page by page: not joined yet, but the topic is in use. */
   readonly #replaying = new Set<Joined>();
@@ -50,6 +53,7 @@ export class Topic {
     host: TopicHost,
   ) {
     this.#host = host;
+    this.#ring = new EventRing(host.history, this);
   }
 
   get subscribers(): number {
@@ -86,6 +90,12 @@ export class Topic {
     this.#ring.clear();
     const notice = resetNotice(oldest);
     for (const joined of [...this.#joined]) joined.take(notice);
+    this.#releaseIfIdle();
+  }
+
+  /** Drops the oldest event kept (the application keeps more history than its budget), and lets go if that empties it. */
+  dropOldest(): void {
+    this.#ring.dropOldest();
     this.#releaseIfIdle();
   }
 

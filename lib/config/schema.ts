@@ -114,6 +114,16 @@ export const frameworkSettings = {
     default: '10s',
     description: 'Time one health check may take before it counts as DOWN.',
   }),
+  'framework.management.roles-allowed': setting(list, {
+    default: '',
+    description:
+      'Roles that may use the built-in management endpoints (health, metrics, the OpenAPI document, Swagger UI): a caller needs one of them (401 without a credential, 403 with another role). Empty: they are open. Needs an authentication mechanism.',
+  }),
+  'framework.management.include-health': setting(boolean, {
+    default: 'true',
+    description:
+      'Whether framework.management.roles-allowed covers the health checks too; false leaves them open for orchestrator probes, which send no credential.',
+  }),
   'framework.metrics.enabled': setting(boolean, {
     default: 'false',
     description:
@@ -249,6 +259,11 @@ export const frameworkSettings = {
     default: '1m',
     description: 'The window framework.http.rate-limit.failed-authentications counts in (whole seconds).',
   }),
+  'framework.http.rate-limit.ipv6-prefix-length': setting(integer(1, 128), {
+    default: '64',
+    description:
+      'Leading bits of an IPv6 client address that name one client for rate limits and failed authentications: a host commonly holds a whole /64 and could take a new address per request. 128: every address apart.',
+  }),
   'framework.http.rate-limit.backend': setting(oneOf(['memory', 'redis'] as const), {
     default: 'memory',
     description:
@@ -271,7 +286,7 @@ export const frameworkSettings = {
   'framework.http.proxy.client-address-header': setting(oneOf(['x-forwarded-for', 'forwarded'] as const), {
     default: 'x-forwarded-for',
     description:
-      'The header the proxies write the client address to (x-forwarded-for, or forwarded: RFC 7239 for=); the other is ignored for the address.',
+      'The header the proxies write the client address to (x-forwarded-for with X-Forwarded-Proto/-Host/-Port, or forwarded: RFC 7239 for=, proto=, host=); the other family is ignored for the address, scheme and host.',
   }),
   'framework.http.allowed-hosts': setting(hostList, {
     default: '',
@@ -320,6 +335,11 @@ export const frameworkSettings = {
     default: '8M',
     description:
       "Bytes of events (their JSON) a topic keeps for subscribers that resume, oldest dropped first; bounds a topic's history in memory and in Redis whatever its events weigh.",
+  }),
+  'framework.broadcast.retention.max-total-bytes': setting(size, {
+    default: '256M',
+    description:
+      "Bytes of events the application keeps in this process across all its topics, the oldest (whatever their topic) dropped first: bounds what max-topics topics of retention.max-bytes each could hold. Redis Streams' own history is bounded per topic by retention.max-bytes.",
   }),
   'framework.broadcast.max-event-size': setting(size, {
     default: '64K',

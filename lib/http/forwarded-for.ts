@@ -35,19 +35,33 @@ export function xForwardedFor(value: string): string[] {
 }
 
 /**
+ * The parameters of each element of a `Forwarded` value (RFC 7239 §4), in order: names in lower case, values as
+ * they came (a quoted string still quoted); the first of a name repeated within an element is kept.
+ *
+ * @example forwardedElements('for=192.0.2.60;Proto=http, host="a.example"') // [{for, proto}, {host: '"a.example"'}]
+ */
+export function forwardedElements(value: string): Map<string, string>[] {
+  return splitHeaderList(value).map((element) => {
+    const pairs = new Map<string, string>();
+    for (const pair of splitPairs(element)) {
+      const equals = pair.indexOf('=');
+      const name = pair.slice(0, equals).trim().toLowerCase();
+      if (equals > 0 && !pairs.has(name)) pairs.set(name, pair.slice(equals + 1).trim());
+    }
+    return pairs;
+  });
+}
+
+/**
  * The hops of a `Forwarded` value (RFC 7239 §4, §5.2): the `for` of each element, in order; `unknown` for an element
  * without one, so a proxy that wrote no `for` still counts as a hop.
  *
  * @example forwardedFor('for=192.0.2.60;proto=http, for="[2001:db8::17]:4711"') // ['192.0.2.60', '2001:db8::17']
  */
 export function forwardedFor(value: string): string[] {
-  return splitHeaderList(value).map((element) => {
-    for (const pair of splitPairs(element)) {
-      const equals = pair.indexOf('=');
-      if (equals > 0 && pair.slice(0, equals).trim().toLowerCase() === 'for')
-        return plainAddress(pair.slice(equals + 1));
-    }
-    return 'unknown';
+  return forwardedElements(value).map((pairs) => {
+    const node = pairs.get('for');
+    return node === undefined ? 'unknown' : plainAddress(node);
   });
 }
 
@@ -85,4 +99,23 @@ export function clientAddress(
   let address = peer;
   for (let i = hops.length - 1, hop = 0; i >= 0 && trusted(address, hop); i--, hop++) address = hops[i]!;
   return address;
+}
+
+/**
+ * How many entries of a forwarding list, counted from the right, trusted proxies wrote: the peer (`hop` 0) writes the
+ * rightmost, the address it names the one left of it, and so on while each writer is `trusted` — the walk of
+ * `clientAddress`. Every forwarding header a trusted proxy appends to (`X-Forwarded-Host`, `-Proto`, `Forwarded`)
+ * is believed for that many entries only; one it overwrites has a single entry, believed when the peer is trusted.
+ *
+ * @example trustedEntries('10.0.0.1', ['1.1.1.1', '203.0.113.7'], (address) => address.startsWith('10.')) // 1
+ */
+export function trustedEntries(
+  peer: string,
+  hops: readonly string[],
+  trusted: (address: string, hop: number) => boolean,
+): number {
+  let count = 0;
+  for (let writer = peer; count <= hops.length && trusted(writer, count); writer = hops[hops.length - count] ?? '')
+    count++;
+  return count;
 }

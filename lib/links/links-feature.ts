@@ -1,6 +1,7 @@
 /** Links and HAL as a feature: `@InjectRestLinks` Link headers, HAL wrapping, injected link providers. */
 import { defineFeature } from '../feature/define-feature';
 import { hostRules } from '../http/allowed-hosts';
+import { proxySettings } from '../rate-limit/client-address';
 import { collectLinkTargets } from './collect-link-targets';
 import { linkStage } from './link-stage';
 
@@ -22,7 +23,10 @@ export const linksFeature = defineFeature({
     const links = {
       registry: collectLinkTargets(build.resources, build.applicationPath, build.problems),
       // A configured public origin is the origin: forwarding headers cannot name another.
-      forwarding: config.get('framework.http.proxy.proxy-address-forwarding') && hosts?.public === undefined,
+      proxy:
+        config.get('framework.http.proxy.proxy-address-forwarding') && !hosts?.public
+          ? proxySettings(config)
+          : undefined,
       allowsHost: hosts?.allows,
     };
     return {

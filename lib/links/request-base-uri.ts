@@ -1,69 +1,93 @@
-// The scheme and host links are made absolute with: the request's own, or a trusted proxy's (RFC 7239), within the
-// allowed hosts.
+// The scheme and host links are made absolute with: the request's own, or what trusted proxies forwarded (RFC 7239,
+// X-Forwarded-*), by the rule the client address is taken with, within the allowed hosts.
+import { forwardedElements, forwardedFor, trustedEntries, xForwardedFor } from '../http/forwarded-for';
+import { splitHeaderList } from '../http/header-tokens';
 
-// RFC 7239 §4: forwarded-pair = token "=" value, pairs joined by ";" and elements by ",".
-const FORWARDED_PAIR = /(?:^|;)\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;,\s"]*))/g;
 // A host with an optional port (RFC 3986 §3.2.2, reg-name or IP literal); anything else is not trusted.
 const HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 const SCHEME = /^https?$/i;
 
-/** What the first element of a `Forwarded` header says about the original request. */
-export function parseForwarded(value: string | null | undefined): { proto?: string; host?: string } {
-  if (!value) return {};
-  const first = firstElement(value);
-  const found: { proto?: string; host?: string } = {};
-  for (const match of first.matchAll(FORWARDED_PAIR)) {
-    const name = match[1].toLowerCase();
-    const text = match[2] === undefined ? match[3] : match[2].replace(/\\(.)/g, '$1');
-    if ((name === 'proto' || name === 'host') && found[name] === undefined) found[name] = text;
-  }
-  return found;
+/** Which forwarding headers count, and whose word: `framework.http.proxy.*` as the client address reads them. */
+export interface ForwardingRules {
+  /** The header family the proxies write: `x-forwarded-for` (with X-Forwarded-Proto/-Host/-Port) or `forwarded`. */
+  readonly header: 'x-forwarded-for' | 'forwarded';
+  /** Whether the hop `hop` (0: the peer), at `address`, is a proxy whose word is taken. */
+  readonly trusted: (address: string, hop: number) => boolean;
 }
 
-/** The first comma-separated element, commas inside quoted strings kept. */
-function firstElement(value: string): string {
-  let quoted = false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    if (quoted && c === '\\') i++;
-    else if (c === '"') quoted = !quoted;
-    else if (c === ',' && !quoted) return value.slice(0, i);
-  }
-  return value;
+/** What of a request its origin is made from. */
+export interface OriginSource {
+  readonly url: string;
+  readonly headers: Headers;
+  /** The address of the connection's peer; `undefined` in process, where no proxy can be told from a client. */
+  readonly peer: string | undefined;
 }
 
-function firstListValue(value: string | null): string | undefined {
-  const first = value?.split(',', 1)[0].trim();
-  return first ? first : undefined;
+interface Forwarded {
+  readonly proto?: string;
+  readonly host?: string;
+  readonly port?: string;
+}
+
+const unquote = (value: string | undefined): string | undefined =>
+  value !== undefined && value.startsWith('"') && value.endsWith('"') && value.length >= 2
+    ? value.slice(1, -1).replace(/\\(.)/g, '$1')
+    : value;
+
+/** The leftmost of the last `trusted` members of a list header: the outermost value a trusted proxy wrote. */
+function believed(value: string | null, trusted: number): string | undefined {
+  if (value === null || trusted === 0) return undefined;
+  const members = splitHeaderList(value);
+  return members[Math.max(0, members.length - trusted)];
+}
+
+/** What the trusted proxies in front of `peer` say of the request the client sent. */
+function forwardedBy(headers: Headers, peer: string, rules: ForwardingRules): Forwarded {
+  if (rules.header === 'forwarded') {
+    const value = headers.get('forwarded') ?? '';
+    const elements = forwardedElements(value);
+    const hops = forwardedFor(value);
+    const credible = elements.slice(elements.length - Math.min(trustedEntries(peer, hops, rules.trusted), hops.length));
+    // The outermost trusted proxy knows best; one that wrote no host or proto leaves it to the next one in.
+    const first = (name: string) => unquote(credible.find((pairs) => pairs.has(name))?.get(name));
+    return { proto: first('proto'), host: first('host') };
+  }
+  const count = trustedEntries(peer, xForwardedFor(headers.get('x-forwarded-for') ?? ''), rules.trusted);
+  return {
+    proto: believed(headers.get('x-forwarded-proto'), count),
+    host: believed(headers.get('x-forwarded-host'), count),
+    port: believed(headers.get('x-forwarded-port'), count),
+  };
 }
 
 /**
- * The origin (`scheme://host[:port]`) of `url`, or, when `forwarding` is on, of the request as the client
- * sent it to a proxy: `Forwarded` (RFC 7239 §5.3, §5.4) first, else `X-Forwarded-Proto`/`-Host`/`-Port`.
- * Forwarded values that are not an http(s) scheme or a plain host are ignored, and so is a forwarded host that
- * `allows` refuses (`framework.http.allowed-hosts`).
+ * The origin (`scheme://host[:port]`) of the request, or, with `rules` (forwarding on) and a known peer, of the
+ * request as the client sent it to the outermost trusted proxy: `Forwarded` host=/proto= or X-Forwarded-Proto/-Host/
+ * -Port, whichever family `rules.header` names, each believed only for the entries trusted proxies wrote (read from
+ * the right, as the client address is). A forwarded value that is not an http(s) scheme or a plain host is ignored,
+ * and so is a forwarded host that `allows` refuses (`framework.http.allowed-hosts`).
  *
  * @example
- * requestOrigin('http://10.0.0.5:8080/records', new Headers({ 'x-forwarded-proto': 'https', 'x-forwarded-host': 'api.example' }), true)
- * // 'https://api.example'
+ * requestOrigin(
+ *   { url: 'http://10.0.0.5:8080/records', peer: '10.0.0.1', headers: new Headers({ 'x-forwarded-host': 'evil.example, api.example' }) },
+ *   { header: 'x-forwarded-for', trusted: (_address, hop) => hop === 0 },
+ * ); // 'http://api.example'
  */
 export function requestOrigin(
-  url: string,
-  headers: Headers,
-  forwarding: boolean,
+  source: OriginSource,
+  rules: ForwardingRules | undefined,
   allows?: (host: string) => boolean,
 ): string {
-  const own = new URL(url);
-  if (!forwarding) return own.origin;
-  const forwarded = parseForwarded(headers.get('forwarded'));
-  let proto = forwarded.proto ?? firstListValue(headers.get('x-forwarded-proto'));
-  let host = forwarded.host ?? firstListValue(headers.get('x-forwarded-host'));
+  const own = new URL(source.url);
+  if (!rules || source.peer === undefined) return own.origin;
+  const forwarded = forwardedBy(source.headers, source.peer, rules);
+  let { proto, host } = forwarded;
   if (proto !== undefined && !SCHEME.test(proto)) proto = undefined;
   if (host !== undefined && (!HOST.test(host) || (allows && !allows(host)))) host = undefined;
   const scheme = (proto ?? own.protocol.slice(0, -1)).toLowerCase();
   let authority = host ?? own.host;
   // X-Forwarded-Port replaces the port the proxy connected to; a host that names its own port keeps it.
-  const port = forwarded.host === undefined ? firstListValue(headers.get('x-forwarded-port')) : undefined;
+  const port = forwarded.port;
   if (port !== undefined && /^\d{1,5}$/.test(port)) {
     if (host === undefined) authority = own.hostname;
     if (!/:\d+$/.test(authority)) authority = withPort(authority, scheme, port);

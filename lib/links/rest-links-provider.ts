@@ -4,18 +4,22 @@ import { registerContextType } from '../params/context-types';
 import type { EndpointInfo, RequestContext } from '../context/request-context';
 import { LinkRegistry } from './link-registry';
 import { makeLinks } from './make-links';
-import { requestOrigin } from './request-base-uri';
+import { peerOf } from '../rate-limit/client-address';
+import { requestOrigin, type ForwardingRules } from './request-base-uri';
 
 /** What an application knows about links: its targets, and whether proxies' forwarding headers are trusted. */
 export interface LinkContext {
   readonly registry: LinkRegistry;
-  /** `framework.http.proxy.proxy-address-forwarding`, unless `framework.http.public-base-url` names the origin. */
-  readonly forwarding: boolean;
+  /**
+   * Whose forwarding headers count (`framework.http.proxy.*`): absent when proxy-address-forwarding is off or
+   * `framework.http.public-base-url` names the origin.
+   */
+  readonly proxy?: ForwardingRules;
   /** `framework.http.allowed-hosts`: a forwarded host outside them is ignored. */
   readonly allowsHost?: (host: string) => boolean;
 }
 
-const EMPTY: LinkContext = { registry: new LinkRegistry(), forwarding: false };
+const EMPTY: LinkContext = { registry: new LinkRegistry() };
 const contexts = new WeakMap<EndpointInfo, LinkContext>();
 
 /** Ties an endpoint to its application's link context, once at build time. */
@@ -30,7 +34,7 @@ export function linkContextOf(ctx: RequestContext): LinkContext {
 
 /** The origin links of this request are made absolute with. */
 export function linkOrigin(ctx: RequestContext, context: LinkContext): string {
-  return requestOrigin(ctx.url, ctx.headers, context.forwarding, context.allowsHost);
+  return requestOrigin({ url: ctx.url, headers: ctx.headers, peer: peerOf(ctx) }, context.proxy, context.allowsHost);
 }
 
 /**

@@ -149,7 +149,15 @@ export function compileMcpServer(unit: Unit, context: McpBuildContext): Compiled
   );
   const answers = streamAnswers(where, context);
   const filters = context.filters(new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []));
-  const steps = (last: StageFn): Step[] => [...common, ...filters.request, last];
+  // The session's GET stream is the one a client holds open at will: it counts against the stream caps as a stream
+  // endpoint's answer does. A POST's stream lasts as long as its calls, and most POSTs answer JSON.
+  const admission = context.streamAdmission ? [context.streamAdmission] : [];
+  const steps = (last: StageFn, streams = true): Step[] => [
+    ...common,
+    ...(streams ? admission : []),
+    ...filters.request,
+    last,
+  ];
   const handlers = [
     ['POST', postMessages(runtime, context.maxBodySize, answers)],
     ['GET', openStream(runtime, answers)],
@@ -158,7 +166,7 @@ export function compileMcpServer(unit: Unit, context: McpBuildContext): Compiled
   return {
     runtime,
     endpoints: handlers.map(([method, last]) =>
-      endpoint(unit, template, method, steps(last), filters.response, context),
+      endpoint(unit, template, method, steps(last, method === 'GET'), filters.response, context),
     ),
   };
 }

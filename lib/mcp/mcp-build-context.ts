@@ -4,7 +4,7 @@ import type { ProblemCollector } from '../errors/definition-error';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import type { Registry } from 'prom-client';
 import type { JsonMapper } from '../json/json-mapper';
-import type { Step } from '../pipeline/chain';
+import type { StageFn, Step } from '../pipeline/chain';
 import type { RateLimiters } from '../rate-limit/rate-limits';
 import type { SecuritySettings } from '../security/security-stage';
 import type { StreamSettings } from '../streaming/stream-pump';
@@ -19,6 +19,8 @@ export interface McpBuildContext {
   readonly rateLimits: RateLimiters | undefined;
   /** The application's stream settings (budget, overflow, keep-alive, the open streams a shutdown ends). */
   readonly streams: StreamSettings;
+  /** The caps on open streams (`framework.http.limits.max-streams*`), for the session's GET stream. */
+  readonly streamAdmission?: StageFn;
   /** `framework.http.limits.max-body-size`. */
   readonly maxBodySize: number;
   readonly settings: McpSettings;

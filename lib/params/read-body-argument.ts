@@ -114,11 +114,14 @@ function jsonReader(type: unknown, options: ParamOptions, settings: BodySettings
     : isUnknownDesignType(type) && !isJsonTypeToken(type)
       ? undefined
       : type;
+  const refusesNull = !schema && target !== undefined && !isJsonTypeToken(target);
   return {
     accepts: isJsonMediaTypeText,
     read: async ({ input }) => {
       const text = await input.text();
-      if (text.trim() === '') {
+      const trimmed = text.trim();
+      // A declared class or list is never `null` (its methods would fail in the handler): null reads as no body.
+      if (trimmed === '' || (refusesNull && trimmed === 'null')) {
         if (required) throw missing();
         return undefined;
       }

@@ -10,8 +10,12 @@ function run(ctx: RequestContext): void {
   ctx.complete().catch((error: unknown) => log.error('A request clean-up failed', error));
 }
 
-/** Ends when the body has been read to its end or cancelled (the client went away). */
-function watchBody(response: Response, done: () => void): Response {
+/**
+ * Ends when the body has been read to its end, cancelled, or its request's `signal` aborted: a fetch caller leaves so
+ * (the REST and MCP clients abort on unsubscribe, and only release their reader), and without a connection to lose
+ * nothing else would ever stop the stream or give its slot back. An abort stops the body's source and fails a read.
+ */
+function watchBody(response: Response, signal: AbortSignal | undefined, done: () => void): Response {
   const body = response.body;
   if (!body) {
     setImmediate(done);
@@ -19,18 +23,34 @@ function watchBody(response: Response, done: () => void): Response {
   }
   const reader = body.getReader();
   let finished = false;
+  let aborted: (() => void) | undefined;
   const finish = () => {
-    if (!finished) ((finished = true), done());
+    if (finished) return;
+    finished = true;
+    if (aborted) signal!.removeEventListener('abort', aborted);
+    done();
   };
   const watched = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (!signal) return;
+      aborted = () => {
+        finish();
+        controller.error(signal.reason);
+        reader.cancel(signal.reason).catch(() => undefined);
+      };
+      if (signal.aborted) aborted();
+      else signal.addEventListener('abort', aborted, { once: true });
+    },
     async pull(controller) {
       try {
         const next = await reader.read();
+        if (finished) return;
         if (next.done) {
           controller.close();
           finish();
         } else controller.enqueue(next.value);
       } catch (error) {
+        if (finished) return;
         controller.error(error);
         finish();
       }
@@ -54,7 +74,8 @@ export function completeWhenSent(ctx: RequestContext, response: Response): Respo
     completeWhenNodeSent(ctx, outgoing);
     return response;
   }
-  return watchBody(response, () => run(ctx));
+  // In process the Web request is the connection: its signal is how its caller leaves.
+  return watchBody(response, ctx.exchange ? undefined : ctx.request.signal, () => run(ctx));
 }
 
 /** Arranges for `ctx.complete()` to run once Node's response is closed: sent, or the connection (or stream) lost. */

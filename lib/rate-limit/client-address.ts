@@ -1,9 +1,11 @@
 /**
  * The address a request counts against: the peer of its connection, or, behind proxies the configuration trusts,
- * the hop of `X-Forwarded-For` (or `Forwarded`) the nearest untrusted one wrote. Knows nothing of limits.
+ * the hop of `X-Forwarded-For` (or `Forwarded`) the nearest untrusted one wrote; an IPv6 one as its network (/64 by
+ * default). Knows nothing of limits.
  */
 import type { Config } from '../config/config';
 import { ConfigError } from '../config/config-error';
+import { addressPrefix } from '../http/address-prefix';
 import { clientAddress, forwardedFor, plainAddress, xForwardedFor } from '../http/forwarded-for';
 import { trustedProxies } from '../http/trusted-proxies';
 import type { RequestContext } from '../context/request-context';
@@ -15,6 +17,8 @@ export interface ProxySettings {
   readonly header: 'x-forwarded-for' | 'forwarded';
   /** Whether the hop `hop` (0: the peer), at `address`, is a proxy whose word is taken. */
   readonly trusted: (address: string, hop: number) => boolean;
+  /** `framework.http.rate-limit.ipv6-prefix-length`: the bits of an IPv6 address that name one client. */
+  readonly ipv6PrefixLength: number;
 }
 
 /** `framework.http.proxy.*`; a `trusted-proxies` entry that is no address or block stops the start. */
@@ -39,11 +43,12 @@ export function proxySettings(config: Config): ProxySettings {
     forwarding: config.get('framework.http.proxy.proxy-address-forwarding'),
     header: config.get('framework.http.proxy.client-address-header'),
     trusted,
+    ipv6PrefixLength: config.get('framework.http.rate-limit.ipv6-prefix-length'),
   };
 }
 
 /** The address of the peer `ctx` came from: under `listen()` or another Node adapter; `undefined` in process. */
-function peerOf(ctx: RequestContext): string | undefined {
+export function peerOf(ctx: RequestContext): string | undefined {
   const incoming =
     ctx.exchange?.incoming ??
     (ctx.environment as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
@@ -53,6 +58,11 @@ function peerOf(ctx: RequestContext): string | undefined {
 
 /** The client address of `ctx` (see the module comment); `undefined` when no peer is known (in process). */
 export function clientAddressOf(ctx: RequestContext, proxy: ProxySettings): string | undefined {
+  const address = forwardedAddressOf(ctx, proxy);
+  return address === undefined ? undefined : addressPrefix(address, proxy.ipv6PrefixLength);
+}
+
+function forwardedAddressOf(ctx: RequestContext, proxy: ProxySettings): string | undefined {
   const peer = peerOf(ctx);
   if (peer === undefined || !proxy.forwarding) return peer;
   const value = ctx.headerValue(proxy.header);

@@ -1,5 +1,6 @@
 /** Rate limits as a feature: per-client budgets (`@RateLimit`, `framework.http.rate-limit.*`), refused credentials counted. */
 import { RATE_LIMIT } from '../decorators/rate-limit';
+import type { StageFn } from '../context/settle';
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
 import type { EndpointJoin } from '../feature/feature';
@@ -9,6 +10,8 @@ import { streamAdmission } from './stream-admission';
 
 /** The application's limiters: security counts refused credentials with them, MCP servers limit calls. */
 export const RATE_LIMITS = new BuildKey<RateLimiters>('rate-limits');
+/** The caps on open streams (absent when neither is set), for MCP servers' streams. */
+export const STREAM_ADMISSION = new BuildKey<StageFn>('stream-admission');
 
 export const rateLimitFeature = defineFeature({
   name: 'rate-limits',
@@ -50,6 +53,7 @@ export const rateLimitFeature = defineFeature({
       },
       limiters.client,
     );
+    if (admission) build.provide(STREAM_ADMISSION, admission);
     return {
       endpoint(plan) {
         const joins: EndpointJoin[] = [];

@@ -44,14 +44,18 @@ export function streamAdmission(
   if (maxStreams <= 0 && maxStreamsPerClient <= 0) return undefined;
   const perClient = new StreamCounts();
   let open = 0;
-  const release = () => void open--;
   return (ctx) => {
     if (maxStreams > 0 && open >= maxStreams)
       throw refusal(503, CAPACITY_RETRY_SECONDS, `The server holds as many streams as it may (${maxStreams})`);
-    if (maxStreamsPerClient > 0 && !perClient.hold(ctx, clientOf(ctx), maxStreamsPerClient))
+    const client = maxStreamsPerClient > 0 ? clientOf(ctx) : undefined;
+    if (client !== undefined && !perClient.take(client, maxStreamsPerClient))
       throw refusal(429, CLIENT_RETRY_SECONDS, `At most ${maxStreamsPerClient} open streams per client`);
     open++;
-    ctx.onComplete(release);
+    // One clean-up gives back both places at once: a client that asks again right after leaving finds them free.
+    ctx.onComplete(() => {
+      open--;
+      if (client !== undefined) perClient.give(client);
+    });
     return ctx;
   };
 }

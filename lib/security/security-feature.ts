@@ -6,6 +6,7 @@ import type { Feature } from '../feature/feature';
 import { accessAnswers, missingMechanism } from './access-answers';
 import type { AuthenticationMechanism } from './authentication-mechanism';
 import { jwtSettings } from './jwt-mechanism';
+import { managementGuard } from './management-guard';
 import { securitySettings, securityStep, type RefusalCounter, type SecuritySettings } from './security-stage';
 
 /** The application's authentication (absent without a mechanism): streams, sockets, MCP and OpenAPI read it. */
@@ -20,8 +21,8 @@ export const REFUSALS = new BuildKey<RefusalCounter>('refused-credentials');
 export function securityFeature(own: readonly AuthenticationMechanism[] = []): Feature {
   return defineFeature({
     name: 'security',
-    settings: ['framework.security.'],
-    phases: ['authenticate'],
+    settings: ['framework.security.', 'framework.management.'],
+    phases: ['route', 'authenticate'],
     answers: [
       { status: 401, when: 'no accepted credential for a method that needs a caller' },
       { status: 403, when: 'a caller the access rule refuses, or @DenyAll' },
@@ -39,7 +40,11 @@ export function securityFeature(own: readonly AuthenticationMechanism[] = []): F
       const refusals = build.find(REFUSALS);
       const settings = securitySettings(build.config, build.directory, own, refusals);
       if (settings) build.provide(SECURITY, settings);
+      // The management paths (health, metrics, the OpenAPI document) behind a credential when configured: asked
+      // before the answers of those paths, as this feature is listed before theirs.
+      const management = managementGuard(build.config, settings);
       return {
+        unrouted: () => (management ? [management] : []),
         endpoint(plan) {
           const rule =
             plan.transport === 'upgrade'

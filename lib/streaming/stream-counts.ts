@@ -18,14 +18,23 @@ export class StreamCounts {
    * nothing counted, when `key` holds `max` already.
    */
   hold(ctx: RequestContext, key: string, max: number): boolean {
+    if (!this.take(key, max)) return false;
+    ctx.onComplete(() => this.give(key));
+    return true;
+  }
+
+  /** Counts one more stream of `key`, to be given back with `give`; `false`, and nothing counted, at `max`. */
+  take(key: string, max: number): boolean {
     const held = this.#held.get(key) ?? 0;
     if (held >= max) return false;
     this.#held.set(key, held + 1);
-    ctx.onComplete(() => {
-      const now = (this.#held.get(key) ?? 1) - 1;
-      if (now > 0) this.#held.set(key, now);
-      else this.#held.delete(key);
-    });
     return true;
+  }
+
+  /** Gives back a stream `take` counted. */
+  give(key: string): void {
+    const now = (this.#held.get(key) ?? 1) - 1;
+    if (now > 0) this.#held.set(key, now);
+    else this.#held.delete(key);
   }
 }

@@ -44,7 +44,8 @@ export class SocketAnswers {
   /** Sends a plain `result` now (true); false for one that comes later (a Promise, a stream): `send` takes it. */
   sendNow(result: unknown): boolean {
     if (result instanceof Promise || toStreamSource(result, true)) return false;
-    this.output.push(result);
+    // A method that answers nothing sends no message (and the socket's span counts none).
+    if (result !== undefined) this.output.push(result);
     return true;
   }
 

@@ -4,12 +4,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import type { JsonMapper } from '../json/json-mapper';
 import type { RequestContext } from '../context/request-context';
 import { Heartbeat } from '../streaming/heartbeat';
 import { messageFraming } from './message-framing';
 import type { Framing } from '../streaming/framing';
+import { refuseHandshake } from './refuse-handshake';
 import type { SocketHandlers } from './socket-handlers';
 import { SocketSession, type SessionHost } from './socket-session';
 import type { SocketServerSettings } from './socket-settings';
@@ -76,6 +78,10 @@ export class SocketServer implements SessionHost {
       perMessageDeflate: this.#settings.compression,
     });
     server.on('headers', (lines: string[]) => lines.push(...this.#headers));
+    // With a listener, ws leaves the answer to a malformed handshake to it: problem JSON like every other refusal.
+    server.on('wsClientError', (error: Error, socket: Duplex) =>
+      refuseHandshake(socket, error.message, this.#settings.nosniff),
+    );
     return (this.#server = server);
   }
 }

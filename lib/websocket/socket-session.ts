@@ -73,10 +73,9 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
       binary: binary && new Inbox(this.#flow, binary, true, this),
     };
     this.#tracksIdle = settings.idleTimeoutMs > 0;
-    const { budget: bufferSize, overflow } = settings;
     this.#output = new StreamOutput(
       host.framing(handlers.json),
-      { bufferSize, overflow, keepAliveMs: 0 },
+      settings.output,
       (error) => log.error(`WebSocket ${this.connection.id}: its messages failed`, error),
       streamObserver(ctx),
     );
@@ -108,14 +107,12 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
     const touch = this.#tracksIdle ? () => (this.#lastActivity = Date.now()) : undefined;
     this.#output.attach(new SocketSink(socket, this.transport, () => this.#closeSocket(), touch), () => undefined);
     this.#startTimers();
-    if (handlers.open) this.#run(() => handlers.open!.call(this.ctx), true);
+    if (handlers.open) void this.#call(() => handlers.open!.call(this.ctx), false);
     // A method taking a Multi of every message is called once; when its answers complete, the socket closes (1000).
     for (const inbox of [this.#inboxes.text, this.#inboxes.binary])
       if (inbox?.handler.takesAll)
-        this.#run(
-          () => inbox.handler.call(this.ctx, inbox.messages()),
-          false,
-          () => this.close(1000, ''),
+        void Promise.resolve(this.#call(() => inbox.handler.call(this.ctx, inbox.messages()), true)).then(
+          (goOn) => goOn && this.close(1000, ''),
         );
   }
 
@@ -165,36 +162,26 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
     else this.close(1003, `This endpoint takes no ${binary ? 'binary' : 'text'} messages`);
   }
 
-  /**
-   * A plain answer is queued at once (true); one that comes later (a Promise, a stream) settles with whether the
-   * socket goes on once it is all queued.
-   */
   answer(handler: MessageCallback, message: unknown): true | Promise<boolean> {
-    let result: unknown;
-    try {
-      result = handler.call(this.ctx, message);
-      if (this.#answers.sendNow(result)) return true;
-    } catch (error) {
-      return this.#failed(error, false);
-    }
-    return this.#answers.send(result).then(
-      () => true,
-      (error: unknown) => this.#failed(error, false),
-    );
+    return this.#call(() => handler.call(this.ctx, message), false);
   }
 
-  /** Calls `method`, sends what it returns; `onEnd` once that is all sent. A failure closes, or goes to `@OnError`. */
-  #run(method: () => unknown, survives: boolean, onEnd?: () => void): void {
+  /**
+   * Calls `method` and sends what it returns: a plain answer is queued at once (true); one that comes later (a
+   * Promise, a stream) settles with whether the socket goes on once it is all queued. A failure closes the socket,
+   * or goes to `@OnError`, after which the socket goes on unless `fatal`.
+   */
+  #call(method: () => unknown, fatal: boolean): true | Promise<boolean> {
     let result: unknown;
     try {
       result = method();
+      if (this.#answers.sendNow(result)) return true;
     } catch (error) {
-      void this.#failed(error, !survives);
-      return;
+      return this.#failed(error, fatal);
     }
-    this.#answers.send(result).then(
-      () => this.open && onEnd?.(),
-      (error: unknown) => void this.#failed(error, !survives),
+    return this.#answers.send(result).then(
+      () => true,
+      (error: unknown) => this.#failed(error, fatal),
     );
   }
 

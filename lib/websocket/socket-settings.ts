@@ -1,13 +1,12 @@
 /** `framework.websocket.*` and the stream and security settings every socket follows, read once. */
 import type { Config } from '../config';
-import type { OverflowPolicy } from '../streaming/backlog';
+import type { OutputSettings } from '../streaming/frame-writer';
 
 export interface SessionSettings {
   /** Received bytes held for a lagging handler before the socket is paused. */
   readonly incomingBuffer: number;
-  /** The outgoing byte budget and what happens past it (`framework.rest.stream.*`). */
-  readonly budget: number;
-  readonly overflow: OverflowPolicy;
+  /** The outgoing byte budget and what happens past it (`framework.rest.stream.*`): one object for every socket. */
+  readonly output: OutputSettings;
   readonly pingIntervalMs: number;
   readonly idleTimeoutMs: number;
   /** Close the socket when the credential that opened it expires. */
@@ -21,6 +20,8 @@ export interface SocketServerSettings extends SessionSettings {
   readonly maxFragments: number;
   /** `framework.websocket.compression`: offer permessage-deflate. */
   readonly compression: boolean;
+  /** `framework.http.nosniff`, for the refusal of a malformed handshake. */
+  readonly nosniff: boolean;
 }
 
 /** The settings of every socket; `authenticates`: the application has an authentication mechanism. */
@@ -33,9 +34,13 @@ export function socketSettings(config: Config, authenticates: boolean): SocketSe
     maxFragments:
       config.get('framework.websocket.max-message-fragments') ?? Math.max(1, Math.ceil(maxMessageSize / 64)),
     compression: config.get('framework.websocket.compression'),
+    nosniff: config.get('framework.http.nosniff'),
     incomingBuffer: config.get('framework.websocket.incoming-buffer'),
-    budget: config.get('framework.rest.stream.buffer-size'),
-    overflow: config.get('framework.rest.stream.overflow'),
+    output: {
+      bufferSize: config.get('framework.rest.stream.buffer-size'),
+      overflow: config.get('framework.rest.stream.overflow'),
+      keepAliveMs: 0,
+    },
     pingIntervalMs: config.get('framework.websocket.ping-interval'),
     idleTimeoutMs: config.get('framework.websocket.idle-timeout'),
     endsOnExpiry: authenticates && config.get('framework.security.streams.end-on-expiry'),

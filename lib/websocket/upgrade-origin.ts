@@ -9,9 +9,11 @@ import type { Config } from '../config/config';
 import { originMatcher } from '../cors/cors';
 import { problemDetails } from '../errors/problem-details';
 import { ForbiddenException } from '../errors/web-application-exception';
+import { hostRules } from '../http/allowed-hosts';
 import { requestOrigin } from '../links/request-base-uri';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
+import { peerOf, proxySettings } from '../rate-limit/client-address';
 
 const DETAIL = 'The origin may not open this WebSocket';
 
@@ -34,10 +36,16 @@ export function upgradeOriginStep(config: Config): StageFn {
   const listed = [...config.get('framework.websocket.allowed-origins')];
   if (config.get('framework.http.cors.enabled')) listed.push(...config.get('framework.http.cors.origins'));
   const allowed = originMatcher(listed);
-  const forwarding = config.get('framework.http.proxy.proxy-address-forwarding');
+  const hosts = hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url'));
+  // Forwarded hosts count as the rest of the application counts them: from trusted proxies, unless a public base URL
+  // names the one origin.
+  const proxy =
+    config.get('framework.http.proxy.proxy-address-forwarding') && !hosts?.public ? proxySettings(config) : undefined;
   // The scheme is left out: behind a proxy that ends TLS, an https page reaches the server over http.
   const sameHost = (ctx: RequestContext, host: string): boolean =>
-    host === hostOf(ctx.url) || (forwarding && host === hostOf(requestOrigin(ctx.url, ctx.headers, true)));
+    host === hostOf(ctx.url) ||
+    (proxy !== undefined &&
+      host === hostOf(requestOrigin({ url: ctx.url, headers: ctx.headers, peer: peerOf(ctx) }, proxy, hosts?.allows)));
   return (ctx) => {
     const origin = ctx.headerValue('origin');
     if (origin === null || !asksForWebSocket(ctx) || allowed(origin)) return ctx;

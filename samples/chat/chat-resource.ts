@@ -41,7 +41,13 @@ export class ChatResource {
   @Path('messages')
   @Consumes('application/json')
   @ResponseStatus(202)
-  async post(message: ChatMessage, @HeaderParam('Idempotency-Key') idempotencyKey?: string): Promise<void> {
+  async post(
+    message: ChatMessage,
+    @HeaderParam('Idempotency-Key', {
+      schema: z.string().max(128, 'an idempotency key has at most 128 characters').optional(),
+    })
+    idempotencyKey?: string,
+  ): Promise<void> {
     await chat.publish({ user: message.user, text: message.text }, { idempotencyKey });
   }
 

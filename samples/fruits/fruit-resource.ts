@@ -1,6 +1,12 @@
 /** `/fruits`: JSON in and out, declared once on the class. */
-import { Body, Consumes, DELETE, GET, Multi, Path, POST, Produces } from '../../lib';
+import { Body, ConflictException, Consumes, DELETE, GET, Multi, Path, POST, Produces } from '../../lib';
 import { Fruit } from './fruit';
+
+/**
+ * Fruits the samples keep at most: anyone may add one, and every POST answers the whole list, so both the store and
+ * the answer stay small (at most 100 fruits of at most 64 + 256 characters).
+ */
+export const MAX_FRUITS = 100;
 
 /** The current fruits, shared with `/streams/fruits`. */
 export const fruitStore: Fruit[] = [
@@ -19,16 +25,17 @@ export class FruitResource {
     return this.#fruits;
   }
 
+  /** Adds the fruit and answers the whole list; 409 once the samples keep `MAX_FRUITS` (delete some first). */
   @POST
   add(fruit: Fruit): Fruit[] {
-    this.#fruits.push(fruit);
+    this.#keep(fruit);
     return this.#fruits;
   }
 
   /**
    * NDJSON of fruits, one per line, each checked like a JSON Fruit as it arrives and added at once: `{ "imported": n }`.
-   * The first invalid line answers 400 naming it (the fruits before it stay added). Read at the pace of the
-   * loop, so an upload of any size takes no more memory than a line.
+   * The first invalid line answers 400 naming it, a fruit past `MAX_FRUITS` 409 (the fruits before it stay added).
+   * Read at the pace of the loop, so an upload of any size takes no more memory than a line.
    */
   @POST
   @Path('import')
@@ -36,10 +43,16 @@ export class FruitResource {
   async import(@Body({ type: Fruit }) fruits: Multi<Fruit>): Promise<{ imported: number }> {
     let imported = 0;
     for await (const fruit of fruits) {
-      this.#fruits.push(fruit);
+      this.#keep(fruit);
       imported++;
     }
     return { imported };
+  }
+
+  #keep(fruit: Fruit): void {
+    if (this.#fruits.length >= MAX_FRUITS)
+      throw new ConflictException(`The samples keep at most ${MAX_FRUITS} fruits: delete some first`);
+    this.#fruits.push(fruit);
   }
 
   @DELETE

@@ -1,6 +1,6 @@
 /** `/jobs`: long jobs whose progress streams as SSE, and goes on when the client leaves, for any instance to resume. */
 import { randomUUID } from 'node:crypto';
-import { interval, map, take } from 'rxjs';
+import { finalize, interval, map, take } from 'rxjs';
 import { z } from 'zod';
 import {
   APIResponse,
@@ -13,6 +13,7 @@ import {
   ResponseBuilder,
   RestPath,
   resumable,
+  ServiceUnavailableException,
   resume,
   type Multi,
   type RestResponse,
@@ -27,28 +28,47 @@ export interface JobStep {
 /** How long a job goes on with nobody reading its events, on any instance, unless the request says. */
 const GRACE_MS = 10_000;
 
+/**
+ * Jobs this instance runs at once: anyone may start one, and each ticks on a timer until its steps are done or its
+ * grace has passed with nobody reading, so their number bounds the work and the history strangers can make.
+ */
+const MAX_RUNNING = 20;
+
 @Path('jobs')
 export class JobResource {
+  #running = 0;
+
   /**
-   * Starts a job of `steps` steps, one every `interval` ms, going on for `grace` ms (default 10 s) once nobody
-   * reads it: 202 with `Location: /jobs/{id}`.
+   * Starts a job of `steps` steps (at most 100,000), one every `interval` ms (at most a minute), going on for `grace`
+   * ms (default 10 s, at most a minute) once nobody reads it: 202 with `Location: /jobs/{id}`; 503 with `Retry-After`
+   * while this instance runs `MAX_RUNNING` jobs.
    */
   @POST
   @APIResponse({ status: 202, description: 'Started: Location names the job' })
+  @APIResponse({ status: 503, description: 'As many jobs as this instance runs at once: try again later' })
   async start(
-    @QueryParam('steps', { schema: z.coerce.number().int().min(1).max(1_000_000) }) steps: number,
+    @QueryParam('steps', { schema: z.coerce.number().int().min(1).max(100_000) }) steps: number,
     @QueryParam('interval', { schema: z.coerce.number().int().min(0).max(60_000) }) every: number,
-    @QueryParam('grace', { schema: z.coerce.number().int().min(0).max(3_600_000).optional() }) grace?: number,
+    @QueryParam('grace', { schema: z.coerce.number().int().min(0).max(60_000).optional() }) grace?: number,
   ): Promise<RestResponse<never>> {
+    if (this.#running >= MAX_RUNNING)
+      throw new ServiceUnavailableException(`This instance runs ${MAX_RUNNING} jobs already: try again later`, {
+        headers: { 'retry-after': '5' },
+      });
     const id = randomUUID();
-    await resumable<JobStep>(
-      `jobs/${id}`,
-      interval(every).pipe(
-        take(steps),
-        map((k) => ({ step: k + 1 })),
-      ),
-      { grace: grace ?? GRACE_MS },
+    this.#running++;
+    const job = interval(every).pipe(
+      take(steps),
+      map((k) => ({ step: k + 1 })),
+      // Done, cancelled, or stopped once its grace passed: the slot is free again.
+      finalize(() => this.#running--),
     );
+    try {
+      await resumable<JobStep>(`jobs/${id}`, job, { grace: grace ?? GRACE_MS });
+    } catch (error) {
+      this.#running--;
+      throw error;
+    }
     return ResponseBuilder.status<never>(202).location(`/jobs/${id}`).build();
   }
 

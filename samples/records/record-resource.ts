@@ -1,5 +1,6 @@
 /** `/records`: web links and HAL, with link targets list, self, update and delete. */
 import {
+  BadRequestException,
   Consumes,
   Context,
   DELETE,
@@ -57,6 +58,12 @@ export class RecordResource {
   @InjectRestLinks(RestLinkType.INSTANCE)
   update(@RestPath() id: string, change: RecordUpdate): DataRecord {
     const record = this.#find(id);
+    // Bounded like every sample input: a record is kept for every later reader.
+    if (
+      (typeof change?.slug === 'string' && change.slug.length > 64) ||
+      (typeof change?.value === 'string' && change.value.length > 1000)
+    )
+      throw new BadRequestException('A slug has at most 64 characters and a value at most 1,000');
     if (typeof change?.slug === 'string') record.slug = change.slug;
     if (typeof change?.value === 'string') record.value = change.value;
     return record;

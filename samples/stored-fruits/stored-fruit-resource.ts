@@ -20,6 +20,9 @@ export interface StoredFruit {
   readonly description?: string;
 }
 
+/** Stored fruits kept at most: anyone may store one, so the oldest are forgotten (their GET answers 404). */
+const KEPT = 100;
+
 @Path('stored-fruits')
 export class StoredFruitResource {
   readonly #fruits = new Map<number, StoredFruit>();
@@ -33,6 +36,7 @@ export class StoredFruitResource {
   add(fruit: Fruit, request: Request): RestResponse<never> {
     const id = this.#nextId++;
     this.#fruits.set(id, { id, name: fruit.name, description: fruit.description });
+    this.#fruits.delete(id - KEPT);
     const location = new URL(request.url);
     location.search = '';
     location.pathname = `${location.pathname.replace(/\/+$/, '')}/${id}`;

@@ -1,5 +1,6 @@
 /** `/streams`: a Multi of the fruits by Accept, endless or counted SSE ticks, and the ticks still subscribed. */
 import { finalize, interval, map, Observable, of, take } from 'rxjs';
+import { z } from 'zod';
 import { Body, Consumes, GET, Multi, Path, POST, Produces, QueryParam, RestStreamElementType, multi } from '../../lib';
 import { fruitStore } from '../fruits/fruit-resource';
 import type { Fruit } from '../fruits/fruit';
@@ -16,12 +17,18 @@ export class StreamResource {
     return multi(of(...fruitStore));
   }
 
-  /** `count` ticks (endless without it), one every `intervalMs` (default 1000), as SSE data `0`, `1`... */
+  /**
+   * `count` ticks (endless without it), one every `intervalMs` (default 1000, at most a minute: a timer given more
+   * than 2^31 ms fires at once), as SSE data `0`, `1`...
+   */
   @GET
   @Path('ticks')
   @Produces('text/event-stream')
-  ticks(@QueryParam('count') count?: number, @QueryParam('intervalMs') intervalMs?: number): Multi<string> {
-    const every = intervalMs !== undefined && intervalMs >= 0 ? intervalMs : 1000;
+  ticks(
+    @QueryParam('count') count?: number,
+    @QueryParam('intervalMs', { schema: z.coerce.number().int().min(0).max(60_000).optional() }) intervalMs?: number,
+  ): Multi<string> {
+    const every = intervalMs ?? 1000;
     let ticks: Observable<number> = interval(every);
     if (count !== undefined) ticks = ticks.pipe(take(count));
     return multi(

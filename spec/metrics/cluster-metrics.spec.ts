@@ -4,7 +4,7 @@
 // really hold, the primary having summed both workers' registries.
 import { Agent, request, type ClientRequest } from 'node:http';
 import type { Socket } from 'node:net';
-import { pidServing } from '../support/process-sockets';
+import { ConnectionHolders } from '../support/process-sockets';
 import { startSamples, type SamplesProcess } from '../support/samples-process';
 import { until } from '../support/until';
 
@@ -28,6 +28,8 @@ function sample(text: string, name: string, labels: string): number | undefined 
 
 const scrape = async () => (await fetch(`${samples.url}/q/metrics`, { headers: { connection: 'close' } })).text();
 
+let holders: ConnectionHolders | undefined;
+
 /**
  * The worker holding the server side of `socket`'s connection, read from /proc once per connection while it is
  * surely open: as its answer's head arrives (the worker wrote it; the primary handed the connection over before).
@@ -35,7 +37,8 @@ const scrape = async () => (await fetch(`${samples.url}/q/metrics`, { headers: {
 function workerServing(socket: Socket, cache: Map<Socket, number>): number {
   let pid = cache.get(socket);
   if (pid === undefined) {
-    pid = pidServing(socket.localPort!, samples.workers());
+    holders ??= new ConnectionHolders(samples.workers());
+    pid = holders.of(socket.localPort!);
     if (pid === undefined) throw new Error(`no worker holds the connection from port ${socket.localPort}`);
     cache.set(socket, pid);
   }

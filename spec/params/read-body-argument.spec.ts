@@ -215,6 +215,15 @@ describe('compileBodyReader', () => {
     expect((await post('fruit', '', 'application/json')).status).toBe(400);
   });
 
+  it('answers 400 for a JSON null where a class (or a list of one) is declared, and an optional one is absent', async () => {
+    for (const path of ['fruit', 'fruits', 'money']) {
+      const refused = await post(path, 'null', 'application/json');
+      expect([path, refused.status]).toEqual([path, 400]);
+      expect(((await refused.json()) as { code: string }).code).toBe('RXREST_MISSING_BODY');
+    }
+    expect(await (await post('optional', ' null ', 'application/json')).json()).toEqual({ absent: true });
+  });
+
   it('fails the build for a body class without a no-argument constructor or creator', () => {
     class Pair {
       constructor(

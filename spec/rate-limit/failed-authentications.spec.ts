@@ -3,6 +3,7 @@
 // too, until the window ends — in memory and shared by two instances on a real redis-server.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import type * as JoseModule from 'jose';
 import {
   Authenticated,
@@ -17,6 +18,7 @@ import {
 import { withServer } from '../support/app';
 import { send, type RawReply } from '../support/http';
 import { redisServer } from '../support/redis-server';
+import { until } from '../support/until';
 import { tempDir } from '../support/temp-dir';
 
 const jose = require('jose') as typeof JoseModule;
@@ -141,12 +143,24 @@ describe('refused credentials on Redis', () => {
     const servers = await Promise.all(
       apps.map((app) => app.listen({ port: 0, host: '127.0.0.1', handleSignals: false })),
     );
+    const watcher = new Redis(redis.url);
     try {
+      // Each instance opens its Redis connection with its first counted request and waits for it a second at most,
+      // counting in memory after that; on a loaded machine the burst could beat the connection. One allowed request
+      // each (1 of the endpoint's 5) opens both, and the burst starts once Redis sees them.
+      for (const server of servers) expect((await withKey(server, 'right-key')).status).toBe(200);
+      await until(async () => {
+        const clients = String(await watcher.call('CLIENT', 'LIST'))
+          .trim()
+          .split('\n');
+        return clients.length >= 3 ? true : undefined;
+      }, 'both instances connected to Redis');
       const replies = await Promise.all(Array.from({ length: 30 }, (_, n) => withKey(servers[n % 2]!, `guess-${n}`)));
       expect([count(replies, 401), count(replies, 429)]).toEqual([10, 20]);
       // Each instance saw the budget spent: the right key is held back on both.
       for (const server of servers) expectSpent(await withKey(server, 'right-key'), 60);
     } finally {
+      watcher.disconnect();
       await Promise.all(servers.map((server) => server.close()));
     }
   });

@@ -86,6 +86,29 @@ describe('the client address behind proxies', () => {
     }
   });
 
+  it('counts IPv6 clients by their /64: new addresses of one network meet the same 429, another network its own', async () => {
+    await serving({}, async (server) => {
+      // One host may take any of the 2^64 addresses of its network: each request from a new one.
+      const rotating = (n: number) => ({ 'x-forwarded-for': `2001:db8:7:1:${n.toString(16)}::${n + 1}` });
+      expect(await statuses(server, 6, rotating)).toEqual(LIMITED);
+      expect(await statuses(server, 1, () => ({ 'x-forwarded-for': '2001:db8:7:2::1' }))).toEqual([200]);
+      // An IPv4 client is still one address.
+      expect(await statuses(server, 1, () => ({ 'x-forwarded-for': '203.0.113.70' }))).toEqual([200]);
+      expect(await statuses(server, 1, () => ({ 'x-forwarded-for': '203.0.113.71' }))).toEqual([200]);
+    });
+  });
+
+  it('groups IPv6 clients by framework.http.rate-limit.ipv6-prefix-length', async () => {
+    await serving({ 'framework.http.rate-limit.ipv6-prefix-length': '128' }, async (server) => {
+      const rotating = (n: number) => ({ 'x-forwarded-for': `2001:db8:8:1::${n + 1}` });
+      expect(await statuses(server, 4, rotating)).toEqual([200, 200, 200, 200]);
+    });
+    await serving({ 'framework.http.rate-limit.ipv6-prefix-length': '48' }, async (server) => {
+      const rotating = (n: number) => ({ 'x-forwarded-for': `2001:db8:9:${n + 1}::1` });
+      expect(await statuses(server, 6, rotating)).toEqual(LIMITED);
+    });
+  });
+
   it('refuses to start on a trusted-proxies entry that is no address or block, naming it', () => {
     const build = () =>
       RestApplication.build({

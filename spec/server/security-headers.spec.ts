@@ -4,8 +4,22 @@
 import { connect as http2Connect } from 'node:http2';
 import { request } from 'node:http';
 import { interval, map, take } from 'rxjs';
-import { GET, Path, Produces, localFile, multi, type Multi, type RunningServer } from '../../lib';
+import { z } from 'zod';
+import {
+  GET,
+  McpServer,
+  OnOpen,
+  Path,
+  Produces,
+  Tool,
+  WebSocketEndpoint,
+  localFile,
+  multi,
+  type Multi,
+  type RunningServer,
+} from '../../lib';
 import { buildApp, call } from '../support/app';
+import { initializeRequest, MCP_HEADERS } from '../support/mcp';
 
 @Path('sniff')
 class SniffResource {
@@ -36,6 +50,21 @@ class SniffResource {
         map((n) => n),
       ),
     );
+  }
+}
+
+@WebSocketEndpoint('/ws/sniff')
+class SniffSocket {
+  @OnOpen greet(): string {
+    return 'hello';
+  }
+}
+
+@McpServer('/mcp', { name: 'sniff' })
+class SniffTools {
+  @Tool({ description: 'Echoes a text', input: z.object({ text: z.string() }) })
+  echo(args: { text: string }): string {
+    return args.text;
   }
 }
 
@@ -102,6 +131,36 @@ describe('X-Content-Type-Options', () => {
     const server = await off.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     try {
       expect(await sniffOption(server, '/sniff/json')).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is nosniff on the refusals of a WebSocket upgrade and on MCP answers', async () => {
+    const server = await buildApp([SniffSocket, SniffTools]).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
+    const upgrade = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13' };
+    const key = { 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+    try {
+      // Another site's page (403), a plain GET (426), and a handshake without its key.
+      expect(
+        await sniffOption(server, '/ws/sniff', 'GET', { ...upgrade, ...key, origin: 'https://evil.example' }),
+      ).toBe('nosniff');
+      expect(await sniffOption(server, '/ws/sniff')).toBe('nosniff');
+      expect(await sniffOption(server, '/ws/sniff', 'GET', upgrade)).toBe('nosniff');
+      expect(await sniffOption(server, '/mcp', 'GET', { accept: 'text/event-stream', 'mcp-session-id': 'none' })).toBe(
+        'nosniff',
+      );
+      const initialized = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: MCP_HEADERS,
+        body: JSON.stringify(initializeRequest()),
+      });
+      expect(initialized.headers.get('x-content-type-options')).toBe('nosniff');
+      await initialized.body?.cancel();
     } finally {
       await server.close();
     }

@@ -4,9 +4,9 @@
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
-/** The socket inodes of the TCP connections whose remote end is `clientPort` (the server sides of that client). */
-function serverSideInodes(clientPort: number): Set<string> {
-  const inodes = new Set<string>();
+/** The socket inode of each TCP connection's end, by that connection's remote port (the server side of a client). */
+function inodesByRemotePort(): Map<number, string[]> {
+  const inodes = new Map<number, string[]>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text: string;
     try {
@@ -17,10 +17,26 @@ function serverSideInodes(clientPort: number): Set<string> {
     for (const line of text.trim().split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
       const remotePort = Number.parseInt(fields[2]!.split(':')[1]!, 16);
-      if (remotePort === clientPort) inodes.add(fields[9]!);
+      inodes.set(remotePort, [...(inodes.get(remotePort) ?? []), fields[9]!]);
     }
   }
   return inodes;
+}
+
+/** Which of `pids` holds each socket inode. */
+function holdersOfInodes(pids: readonly number[]): Map<string, number> {
+  const holders = new Map<string, number>();
+  for (const pid of pids) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' }))?.[1];
+        if (inode) holders.set(inode, pid);
+      }
+    } catch {
+      // The process ended, or a descriptor closed while listed.
+    }
+  }
+  return holders;
 }
 
 /** The pids of a process's children (its main thread's `children` list). */
@@ -31,15 +47,32 @@ export function childPids(pid: number): number[] {
 
 /** Which of `pids` holds the server side of the connection the client made from local port `clientPort`. */
 export function pidServing(clientPort: number, pids: readonly number[]): number | undefined {
-  const inodes = serverSideInodes(clientPort);
-  return pids.find((pid) => {
-    try {
-      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-        const target = readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' });
-        return inodes.has(/^socket:\[(\d+)\]$/.exec(target)?.[1] ?? '');
-      });
-    } catch {
-      return false;
+  return new ConnectionHolders(pids).of(clientPort);
+}
+
+/**
+ * Which of `pids` holds the server side of each client connection, read from /proc once for many connections: a
+ * loaded machine's table of TCP connections can hold tens of thousands of rows (a tenth of a second a read), and a
+ * client reading it once per answer starves its own event loop past the server's keep-alive timeout.
+ */
+export class ConnectionHolders {
+  #holders = new Map<number, number>();
+
+  constructor(private readonly pids: readonly number[]) {}
+
+  /** The holder of the connection from `clientPort`, read again from /proc only when it is not known yet. */
+  of(clientPort: number): number | undefined {
+    if (!this.#holders.has(clientPort)) this.#read();
+    return this.#holders.get(clientPort);
+  }
+
+  #read(): void {
+    // Read whole each time: a port known from before may carry another connection now.
+    this.#holders = new Map();
+    const holders = holdersOfInodes(this.pids);
+    for (const [port, inodes] of inodesByRemotePort()) {
+      const pid = inodes.map((inode) => holders.get(inode)).find((holder) => holder !== undefined);
+      if (pid !== undefined) this.#holders.set(port, pid);
     }
-  });
+  }
 }

@@ -110,9 +110,10 @@ class OrderResource {
 
 @WebSocketEndpoint('/ws/echo')
 class EchoSocket {
+  /** Every message back but 'quiet', which is answered with nothing. */
   @OnTextMessage
-  echo(message: string): string {
-    return message;
+  echo(message: string): string | undefined {
+    return message === 'quiet' ? undefined : message;
   }
 }
 
@@ -313,7 +314,7 @@ describe('OpenTelemetry traces', () => {
     await withServer(buildApp([EchoSocket, FirstSocket]), async (server) => {
       const echo = openSocket(`${server.url.replace(/^http/, 'ws')}/ws/echo`);
       await echo.opened;
-      for (const message of ['one', 'two', 'three']) echo.socket.send(message);
+      for (const message of ['one', 'quiet', 'two', 'three']) echo.socket.send(message);
       expect([await echo.next(), await echo.next(), await echo.next()]).toEqual(['one', 'two', 'three']);
       echo.socket.close();
       const echoed = await until(() => named('GET /ws/echo stream'), 'the socket span');

@@ -1,6 +1,7 @@
-// A WebSocket is a stream of the same engine as SSE and NDJSON, over real sockets: a generator's items are pulled as
-// messages, and a broadcast topic's history that a socket resumes comes at the socket's pace, page by page under the
-// stream budget, as it does to an SSE client.
+// A WebSocket is a stream of the same engine as SSE and NDJSON, over real sockets: the budget bounds what waits for
+// the client (not the size of a message written at once), a generator's items are pulled as messages, and a broadcast
+// topic's history that a socket resumes comes at the socket's pace, page by page under the stream budget, as it does
+// to an SSE client.
 import { broadcast, OnOpen, OnTextMessage, QueryParam, WebSocketEndpoint, type Multi, type SseEvent } from '../../lib';
 import { buildApp, withServer } from '../support/app';
 import { until } from '../support/until';
@@ -25,7 +26,34 @@ class CountSocket {
   }
 }
 
+@WebSocketEndpoint('/ws/large')
+class LargeSocket {
+  /** A message of as many characters as asked for. */
+  @OnTextMessage
+  large(size: string): string {
+    return 'x'.repeat(Number(size));
+  }
+}
+
 describe('a WebSocket as a stream', () => {
+  it('sends a message larger than the budget whole to a socket that takes more, as a stream sends such an item', async () => {
+    const app = buildApp([LargeSocket], {
+      'framework.rest.stream.buffer-size': '64K',
+      'framework.rest.stream.overflow': 'fail',
+    });
+    await withServer(app, async (server) => {
+      const socket = openSocket(`${server.url.replace(/^http/, 'ws')}/ws/large`);
+      await socket.opened;
+      // The budget bounds what waits for the client; nothing waits here, so the message is written at once.
+      socket.socket.send(String(100 * 1024));
+      expect((await socket.next()).length).toBe(100 * 1024);
+      socket.socket.send('5');
+      expect(await socket.next()).toBe('xxxxx');
+      socket.socket.close();
+      expect((await socket.closed).code).toBe(1005);
+    });
+  });
+
   it('sends each item of a generator a method answers as a message of its own', async () => {
     await withServer(buildApp([CountSocket]), async (server) => {
       const socket = openSocket(`${server.url.replace(/^http/, 'ws')}/ws/count`);

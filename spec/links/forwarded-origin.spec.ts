@@ -1,0 +1,132 @@
+// The scheme and host links are made absolute with, behind proxies, over real sockets: a forwarded host or scheme is
+// taken by the rule the client address is (framework.http.proxy.*): read from the right, only what a trusted proxy
+// wrote, from the header family client-address-header names; in process, where no peer is known, never.
+import { request } from 'node:http';
+import {
+  GET,
+  InjectRestLinks,
+  OnOpen,
+  Path,
+  RestApplication,
+  RestLink,
+  WebSocketEndpoint,
+  type RunningServer,
+} from '../../lib';
+import { buildApp, call, withServer } from '../support/app';
+import { openSocket, Refused } from '../support/ws-client';
+
+export class Memo {
+  id = '1';
+}
+
+@Path('memos')
+class MemoResource {
+  @GET
+  @RestLink({ rel: 'list', entityType: Memo })
+  @InjectRestLinks()
+  list(): Memo[] {
+    return [new Memo()];
+  }
+}
+
+@WebSocketEndpoint('/ws/memos')
+class MemoSocket {
+  @OnOpen
+  greet(): string {
+    return 'hello';
+  }
+}
+
+/** The `Link` of `GET /memos` sent from 127.0.0.1 with `headers`. */
+function linkOf(server: RunningServer, headers: Record<string, string>): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`${server.url}/memos`, { headers }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.headers.link as string | undefined));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+/** Runs `use` against a server of MemoResource and MemoSocket behind proxies as `overrides` configure them. */
+function behindProxies(overrides: Record<string, string>, use: (server: RunningServer) => Promise<void>) {
+  const app = RestApplication.build({
+    classes: [MemoResource, MemoSocket],
+    overrides: { 'framework.http.proxy.proxy-address-forwarding': 'true', ...overrides },
+  });
+  return withServer(app, use);
+}
+
+const list = (origin: string) => `<${origin}/memos>; rel="list"`;
+
+describe('the forwarded origin of links', () => {
+  it('takes what the proxy appended, never the client’s own entry on the left', async () => {
+    await behindProxies({}, async (server) => {
+      const headers = {
+        'x-forwarded-for': '198.51.100.1, 203.0.113.9',
+        'x-forwarded-host': 'evil.example, api.example',
+        'x-forwarded-proto': 'http, https',
+      };
+      expect(await linkOf(server, headers)).toBe(list('https://api.example'));
+    });
+  });
+
+  it('walks back over the trusted proxies only, as the client address does', async () => {
+    const headers = {
+      'x-forwarded-for': '203.0.113.9, 10.0.0.2',
+      'x-forwarded-host': 'public.example, internal.example',
+    };
+    await behindProxies({ 'framework.http.proxy.trusted-proxies': '127.0.0.1, 10.0.0.0/8' }, async (server) => {
+      expect(await linkOf(server, headers)).toBe(list('http://public.example'));
+    });
+    await behindProxies({ 'framework.http.proxy.trusted-proxies': '127.0.0.1' }, async (server) => {
+      expect(await linkOf(server, headers)).toBe(list('http://internal.example'));
+    });
+  });
+
+  it('ignores every forwarded value from a peer that is not a trusted proxy', async () => {
+    await behindProxies({ 'framework.http.proxy.trusted-proxies': '10.0.0.0/8' }, async (server) => {
+      const headers = {
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-proto': 'https',
+        forwarded: 'host=evil.example',
+      };
+      expect(await linkOf(server, headers)).toBe(list(server.url));
+    });
+  });
+
+  it('reads host= and proto= of Forwarded the same way when it is the configured header, and X-Forwarded-* not', async () => {
+    await behindProxies({ 'framework.http.proxy.client-address-header': 'forwarded' }, async (server) => {
+      const forwarded = 'for=198.51.100.1;host=evil.example;proto=http, for=203.0.113.9;host="api.example";proto=https';
+      expect(await linkOf(server, { forwarded })).toBe(list('https://api.example'));
+      expect(await linkOf(server, { 'x-forwarded-host': 'evil.example' })).toBe(list(server.url));
+    });
+    await behindProxies({}, async (server) => {
+      expect(await linkOf(server, { forwarded: 'host=evil.example;proto=https' })).toBe(list(server.url));
+    });
+  });
+
+  it('ignores forwarding headers in process, where no proxy can be told from a client', async () => {
+    const app = buildApp([MemoResource], { 'framework.http.proxy.proxy-address-forwarding': 'true' });
+    const answer = await call(app, '/memos', { headers: { 'x-forwarded-host': 'evil.example' } });
+    expect(answer.headers.get('link')).toBe(list('http://localhost'));
+  });
+
+  it('lets a WebSocket upgrade count as same-origin only for the host a trusted proxy forwarded', async () => {
+    await behindProxies({}, async (server) => {
+      const open = (origin: string, forwardedHost: string) => {
+        const socket = openSocket(`${server.url.replace(/^http/, 'ws')}/ws/memos`, {
+          origin,
+          headers: { 'x-forwarded-host': forwardedHost },
+        });
+        return socket.opened.then(
+          () => (socket.socket.close(), 'opened'),
+          (error: unknown) => (error instanceof Refused ? error.status : Promise.reject(error)),
+        );
+      };
+      expect(await open('https://evil.example', 'evil.example, chat.example')).toBe(403);
+      expect(await open('https://chat.example', 'evil.example, chat.example')).toBe('opened');
+    });
+  });
+});
