@@ -19,4 +19,15 @@ module.exports = tseslint.config(
       ],
     },
   },
+  {
+    // Node built-ins load on first use through lib/runtime/node-builtins.ts, so importing rxrest loads none and a
+    // bundler for a Worker finds none to resolve; types may still come from them.
+    files: ['lib/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^node:', allowTypeImports: true, message: 'load it with nodeBuiltin() (lib/runtime)' }] },
+      ],
+    },
+  },
 );

@@ -7,16 +7,8 @@ import { dateFormatsDeclared } from '../decorators/params';
 import type { ProblemCollector } from '../errors/definition-error';
 import type { PackageNeed } from '../feature/feature';
 import { jsonFormatsDeclared } from '../json/json-decorators';
-
-/** Whether `name` can be loaded from where rxrest is installed (the application's `node_modules` included). */
-export function isInstalled(name: string): boolean {
-  try {
-    require.resolve(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { canLoadPackages, isInstalled } from '../runtime/load-package';
+import { runtimeName } from '../runtime/runtime-name';
 
 /** The optional packages the core needs in this application (the features name their own). */
 export function corePackages(): PackageNeed[] {
@@ -33,7 +25,9 @@ export function checkPackages(needs: readonly PackageNeed[], problems: ProblemCo
     reported.add(name);
     problems.add(
       `the package ${name}`,
-      `${feature} needs it, and it is not installed: npm install ${name} (an optional peer dependency of rxrest)`,
+      canLoadPackages()
+        ? `${feature} needs it, and it is not installed: npm install ${name} (an optional peer dependency of rxrest)`
+        : `${feature} needs it, and ${runtimeName()} cannot load it: this bundle has no require() (see docs/runtimes.md)`,
     );
   }
 }

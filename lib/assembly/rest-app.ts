@@ -1,5 +1,4 @@
 /** A built application: what `RestApplication.build()` returns, served with `listen()` or called with `fetch()`. */
-import cluster from 'node:cluster';
 import type { Registry } from 'prom-client';
 import { BROADCAST } from '../broadcast/broadcast-feature';
 import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
@@ -13,6 +12,8 @@ import type { RequestPipeline } from '../pipeline/request-pipeline';
 import { listen, type RunningServer } from '../server/listen';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { superviseWorkers } from '../server/workers';
+import { isClusterPrimary } from '../runtime/node-builtins';
+import { answerFinisher } from '../runtime/runtime-answers';
 import type { OpenStreams } from '../streaming/open-streams';
 import { hostsOf } from './assemble-pipeline';
 import type { BuildScope } from './build-scope';
@@ -75,8 +76,13 @@ export class RestApp {
    * @example
    * const response = await app.fetch(new Request('http://localhost/fruits'));
    */
-  fetch = (request: Request, env?: unknown): Response | Promise<Response> =>
-    this.#broadcast().within(() => this.#parts.pipeline.execute(request, env));
+  fetch = (request: Request, env?: unknown, executionCtx?: unknown): Response | Promise<Response> => {
+    const answer = this.#broadcast().within(() => this.#parts.pipeline.execute(request, env, executionCtx));
+    return this.#finish === undefined ? answer : this.#finish(answer, request, env);
+  };
+
+  /** What the runtime serving `fetch` needs done to its answers (nothing on Node and Deno). */
+  readonly #finish = answerFinisher();
 
   /** Answers a request served by `listen()` onto its Node response. */
   readonly #serve = (ctx: RequestContext): void | Promise<void> =>
@@ -112,7 +118,7 @@ export class RestApp {
     const port = options.port ?? config.get('framework.http.port');
     const host = options.host ?? config.get('framework.http.host');
     const workers = config.get('framework.http.workers');
-    if (workers > 1 && cluster.isPrimary) {
+    if (workers > 1 && isClusterPrimary()) {
       return superviseWorkers({
         count: workers,
         host,

@@ -2,12 +2,15 @@
  * The request body as a Node stream for the multipart parser: the raw `IncomingMessage` when served by
  * `@hono/node-server` and nothing has touched the body, else the Web body stream adapted.
  */
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import type { RequestContext } from '../context/request-context';
 
+const nodeStream = () => nodeBuiltin('node:stream', 'multipart forms');
+
 function isUntouchedNodeRequest(value: unknown): value is Readable {
-  if (!(value instanceof Readable)) return false;
+  if (!(value instanceof nodeStream().Readable)) return false;
   // Anyone who started reading (a Web body made from it, a filter) owns it now.
   return (
     !value.readableDidRead &&
@@ -38,5 +41,5 @@ export function bodySource(ctx: RequestContext): Readable | null {
   const incoming = nodeRequestOf(ctx);
   if (incoming) return incoming;
   const body = ctx.request.body;
-  return body ? Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>) : null;
+  return body ? nodeStream().Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>) : null;
 }

@@ -1,11 +1,11 @@
 /** The built-in body readers, one per declared body type, chosen at build time. */
-import { Readable } from 'node:stream';
 import { Observable } from 'rxjs/internal/Observable';
 import { httpProblem } from '../errors/http-problem';
 import type { EntityInput } from './message-body';
 import type { RequestContext } from '../context/request-context';
 import { deleteLocalFile, LocalFile, saveToLocalFile } from './local-file-body';
 import { isJsonText } from '../http/media-type';
+import { isNodeReadableClass, nodeBuiltin } from '../runtime/node-builtins';
 
 /** What a built-in reader gets: the body, the request (for clean-ups) and its media type. */
 export interface ReadRequest {
@@ -75,22 +75,24 @@ const rawReaders = new Map<Function, BuiltinReader>([
     },
   ],
   [ReadableStream, { accepts: acceptsAny, read: async ({ input }) => input.stream() }],
-  [
-    Readable,
-    {
-      accepts: acceptsAny,
-      read: async ({ input }) =>
-        Readable.fromWeb(input.stream() as import('node:stream/web').ReadableStream<Uint8Array>),
-    },
-  ],
   [Observable, { accepts: acceptsAny, read: async ({ input }) => observe(input.stream()) }],
   [URLSearchParams, { accepts: acceptsAny, read: async ({ input }) => new URLSearchParams(await input.text()) }],
 ]);
 
 /** Readers of bodies taken as they are: bytes, buffers, streams, chunk Observables, forms; `undefined` for other types. */
 export function rawBodyReader(type: unknown): BuiltinReader | undefined {
+  if (isNodeReadableClass(type)) return nodeReadableReader;
   return typeof type === 'function' ? rawReaders.get(type) : undefined;
 }
+
+// A Node `Readable` parameter (only an application that has node:stream can declare one).
+const nodeReadableReader: BuiltinReader = {
+  accepts: acceptsAny,
+  read: async ({ input }) =>
+    nodeBuiltin('node:stream', 'a Readable body parameter').Readable.fromWeb(
+      input.stream() as import('node:stream/web').ReadableStream<Uint8Array>,
+    ),
+};
 
 /** The `LocalFile` reader: the body streamed to disk, deleted after the response unless configured otherwise. */
 export function localFileReader(settings: FileSettings): BuiltinReader {

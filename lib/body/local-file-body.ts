@@ -1,10 +1,11 @@
 /** `LocalFile`: a request body saved whole to a temporary file in the uploads directory. */
-import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { nodeBuiltin } from '../runtime/node-builtins';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'bodies saved to disk (LocalFile parameters)');
+const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'bodies saved to disk (LocalFile parameters)');
+const nodePath = () => nodeBuiltin('node:path', 'bodies saved to disk (LocalFile parameters)');
+const nodeStream = () => nodeBuiltin('node:stream', 'bodies saved to disk (LocalFile parameters)');
+const nodeStreamPromises = () => nodeBuiltin('node:stream/promises', 'bodies saved to disk (LocalFile parameters)');
 
 /**
  * A body parameter of this type receives the whole body in a file named by a UUID in
@@ -31,21 +32,21 @@ export async function saveToLocalFile(
   directory: string,
   contentType: string | undefined,
 ): Promise<LocalFile> {
-  const folder = resolve(directory);
-  await mkdir(folder, { recursive: true });
-  const path = resolve(folder, randomUUID());
+  const folder = nodePath().resolve(directory);
+  await nodeFsPromises().mkdir(folder, { recursive: true });
+  const path = nodePath().resolve(folder, crypto.randomUUID());
   try {
-    await pipeline(
-      Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>),
-      createWriteStream(path),
+    await nodeStreamPromises().pipeline(
+      nodeStream().Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>),
+      nodeFs().createWriteStream(path),
     );
   } catch (error) {
-    await rm(path, { force: true });
+    await nodeFsPromises().rm(path, { force: true });
     throw error;
   }
-  return new LocalFile(path, (await stat(path)).size, contentType);
+  return new LocalFile(path, (await nodeFsPromises().stat(path)).size, contentType);
 }
 
 export async function deleteLocalFile(file: LocalFile): Promise<void> {
-  await rm(file.path, { force: true });
+  await nodeFsPromises().rm(file.path, { force: true });
 }

@@ -1,5 +1,5 @@
 /** The application's broadcast topics and backplane, as `framework.broadcast.*` asks, and its readiness check. */
-import cluster from 'node:cluster';
+import { isClusterPrimary } from '../runtime/node-builtins';
 import type { Config } from '../config';
 import { HealthCheckResponse } from '../health/health-check';
 import type { RegisteredCheck } from '../health/health-route';
@@ -56,7 +56,7 @@ function broadcastSettings(config: Config): BroadcastSettings {
 export function applicationBroadcast(config: Config, json: JsonMapper): ApplicationBroadcast {
   const settings = broadcastSettings(config);
   const backend = config.get('framework.broadcast.backend');
-  const supervisesOnly = config.get('framework.http.workers') > 1 && cluster.isPrimary;
+  const supervisesOnly = config.get('framework.http.workers') > 1 && isClusterPrimary();
   const local = backend === 'memory' || supervisesOnly;
   const backplane = local
     ? new MemoryBackplane()

@@ -8,6 +8,7 @@
  */
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { BroadcastTopics } from './broadcast-topics';
+import { nodeBuiltin } from '../runtime/node-builtins';
 
 /** The open applications' topics, the latest built last. */
 const open: BroadcastTopics[] = [];
@@ -25,7 +26,7 @@ export function opened(topics: BroadcastTopics): () => void {
 /** Runs `work` as the application whose topics these are (what it calls, now and after each await, means them). */
 export function within<R>(topics: BroadcastTopics, work: () => R): R {
   if (open.length < 2 && scope === undefined) return work();
-  scope ??= new (require('node:async_hooks') as typeof import('node:async_hooks')).AsyncLocalStorage();
+  scope ??= new (nodeBuiltin('node:async_hooks', 'two applications in one process').AsyncLocalStorage)();
   return scope.run(topics, work);
 }
 

@@ -4,7 +4,7 @@
  * it has neither, so that topics made by the thousand (a chat room each) cost nothing once left. What a publish may
  * weigh and how many topics may be held at once are bounded, each with a clear refusal.
  */
-import cluster from 'node:cluster';
+import { isClusterWorker } from '../runtime/node-builtins';
 import { httpProblem } from '../errors/http-problem';
 import type { WebApplicationException } from '../errors/web-application-exception';
 import { formatSize } from '../http/size';
@@ -173,7 +173,7 @@ export class BroadcastTopics implements TopicHost {
 
   /** In a cluster worker, the in-memory backplane reaches only that worker's subscribers: said once, at first use. */
   #warnIfWorkerAlone(): void {
-    if (this.#warnedWorkerAlone || !cluster.isWorker || this.backplane.backend !== 'memory') return;
+    if (this.#warnedWorkerAlone || this.backplane.backend !== 'memory' || !isClusterWorker()) return;
     this.#warnedWorkerAlone = true;
     log.warn(
       'broadcast(): with framework.http.workers above 1 and the in-memory backend, events reach only the subscribers of the worker that publishes them; set framework.broadcast.backend=redis-streams (or redis)',

@@ -7,7 +7,8 @@
  * says DOWN), and events published meanwhile reach this instance's subscribers only; when Redis is back, every
  * subscriber is told with `event: reset` that it may have missed events of the other instances.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadPackage } from '../runtime/load-package';
 import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
 import type { Backplane, BackplaneListener, HistoryPage, Outgoing, TopicState } from './backplane';
@@ -39,8 +40,8 @@ export class RedisBackplane implements Backplane {
 
   constructor(url: string, json: JsonMapper, retention: Retention) {
     this.#json = json;
-    this.#publisher = new Redis(url, commandOptions);
-    this.#listener = new Redis(url, {
+    this.#publisher = new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(url, commandOptions);
+    this.#listener = new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(url, {
       ...commandOptions,
       enableOfflineQueue: true,
       maxRetriesPerRequest: null,

@@ -2,7 +2,7 @@
  * What the Redis backplanes share about their connections: how they retry, how the URL appears in logs, and an
  * outage said once when it starts and once when it ends.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../runtime/random-hex';
 import type { Redis, RedisOptions } from 'ioredis';
 import { logging } from '../logging/logger';
 
@@ -29,7 +29,7 @@ export const commandOptions: RedisOptions = {
 
 /** A unique name for this instance among those sharing a Redis. */
 export function instanceTag(): string {
-  return randomBytes(4).toString('hex');
+  return randomHex(4);
 }
 
 /** The URL as logs may show it: without a password. */

@@ -5,7 +5,8 @@
  * from the stream, whichever instance it reaches. A publish resolves once Redis has stored the event and fails
  * (503) when it cannot be: nothing is delivered that was not stored.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadPackage } from '../runtime/load-package';
 import type { JsonMapper } from '../json/json-mapper';
 import {
   backplaneUnavailable,
@@ -149,9 +150,16 @@ export class RedisStreamsBackplane implements Backplane {
     this.#json = json;
     this.#retention = retention;
     // RESP2 answers: stream replies as nested arrays, the same from every Redis version.
-    this.#commands = new Redis(url, { ...commandOptions, protocol: 2 });
+    this.#commands = new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(url, {
+      ...commandOptions,
+      protocol: 2,
+    });
     this.#commands.defineCommand('rxrestPublish', { lua: PUBLISH });
-    this.#reader = new Redis(url, { ...commandOptions, protocol: 2, commandTimeout: undefined });
+    this.#reader = new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(url, {
+      ...commandOptions,
+      protocol: 2,
+      commandTimeout: undefined,
+    });
     this.#outage = new Outage(shown(url), 'publishing answers 503 meanwhile');
     this.#outage.watch([this.#commands, this.#reader]);
     // A Redis that went away may come back without what the kept pages say.

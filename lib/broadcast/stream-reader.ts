@@ -6,7 +6,7 @@
  * read (trimmed past it, or lost), the topic's subscribers are told (`event: reset`) and it is read again from
  * the oldest event held.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../runtime/random-hex';
 import type { Redis } from 'ioredis';
 import type { BackplaneListener } from './backplane';
 import { logging } from '../logging/logger';
@@ -153,7 +153,7 @@ export class StreamReader {
   async #recover(): Promise<void> {
     const { reader } = this.#parts;
     // A new value each time: after a Redis that lost its data, whoever sets it first makes an epoch nobody knew.
-    await reader.call('SET', EPOCH_KEY, randomBytes(8).toString('hex'), 'NX');
+    await reader.call('SET', EPOCH_KEY, randomHex(8), 'NX');
     const epoch = String(await reader.call('GET', EPOCH_KEY));
     const lostAll = this.#knownEpoch !== undefined && epoch !== this.#knownEpoch;
     this.#knownEpoch = epoch;

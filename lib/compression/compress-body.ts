@@ -1,15 +1,10 @@
 /** Encodes a response body with a content coding (RFC 9110 §8.4.1) through node:zlib; knows no HTTP headers. */
-import { pipeline, Readable, type Transform } from 'node:stream';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { Transform } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import {
-  brotliCompressSync,
-  constants,
-  createBrotliCompress,
-  createDeflate,
-  createGzip,
-  deflateSync,
-  gzipSync,
-} from 'node:zlib';
+
+const nodeStream = () => nodeBuiltin('node:stream', 'compression (framework.http.enable-compression)');
+const nodeZlib = () => nodeBuiltin('node:zlib', 'compression (framework.http.enable-compression)');
 
 /** The codings this module can apply. */
 export const SUPPORTED_CODINGS = ['br', 'gzip', 'deflate'] as const;
@@ -17,21 +12,24 @@ export const SUPPORTED_CODINGS = ['br', 'gzip', 'deflate'] as const;
 export type SupportedCoding = (typeof SUPPORTED_CODINGS)[number];
 
 function compressSync(bytes: Uint8Array, coding: SupportedCoding, level: number): Uint8Array {
-  if (coding === 'gzip') return gzipSync(bytes, { level });
+  if (coding === 'gzip') return nodeZlib().gzipSync(bytes, { level });
   // The `deflate` coding is the zlib format (RFC 1950), not a raw deflate stream (RFC 9110 §8.4.1.2).
-  if (coding === 'deflate') return deflateSync(bytes, { level });
-  return brotliCompressSync(bytes, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
+  if (coding === 'deflate') return nodeZlib().deflateSync(bytes, { level });
+  return nodeZlib().brotliCompressSync(bytes, {
+    params: {
+      [nodeZlib().constants.BROTLI_PARAM_QUALITY]: level,
+      [nodeZlib().constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+    },
   });
 }
 
 /** A compressor that flushes after every write, so each chunk written (one SSE event) reaches the client at once. */
 function createCompressor(coding: SupportedCoding, level: number): Transform {
-  if (coding === 'gzip') return createGzip({ level, flush: constants.Z_SYNC_FLUSH });
-  if (coding === 'deflate') return createDeflate({ level, flush: constants.Z_SYNC_FLUSH });
-  return createBrotliCompress({
-    flush: constants.BROTLI_OPERATION_FLUSH,
-    params: { [constants.BROTLI_PARAM_QUALITY]: level },
+  if (coding === 'gzip') return nodeZlib().createGzip({ level, flush: nodeZlib().constants.Z_SYNC_FLUSH });
+  if (coding === 'deflate') return nodeZlib().createDeflate({ level, flush: nodeZlib().constants.Z_SYNC_FLUSH });
+  return nodeZlib().createBrotliCompress({
+    flush: nodeZlib().constants.BROTLI_OPERATION_FLUSH,
+    params: { [nodeZlib().constants.BROTLI_PARAM_QUALITY]: level },
   });
 }
 
@@ -50,8 +48,12 @@ export function compressBody(
   if (body instanceof Uint8Array) return compressSync(body, coding, level);
   const compressor = createCompressor(coding, level);
   // Errors of either side end up on `compressor`, so the returned stream errors; nothing else to do here.
-  pipeline(Readable.fromWeb(body as NodeReadableStream<Uint8Array>), compressor, () => undefined);
-  return Readable.toWeb(compressor) as unknown as ReadableStream<Uint8Array>;
+  nodeStream().pipeline(
+    nodeStream().Readable.fromWeb(body as NodeReadableStream<Uint8Array>),
+    compressor,
+    () => undefined,
+  );
+  return nodeStream().Readable.toWeb(compressor) as unknown as ReadableStream<Uint8Array>;
 }
 
 /** Whether `coding` is one this module can apply. */

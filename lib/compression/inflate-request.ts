@@ -1,9 +1,12 @@
 /** Inflates gzip request bodies for legacy `@GZIP` methods, bounded so a decompression bomb never fills memory. */
-import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { TransformCallback } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { createGunzip } from 'node:zlib';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { httpProblem } from '../errors/http-problem';
+
+const nodeStream = () => nodeBuiltin('node:stream', 'compressed request bodies (Content-Encoding: gzip)');
+const nodeZlib = () => nodeBuiltin('node:zlib', 'compressed request bodies (Content-Encoding: gzip)');
 
 function tooLarge(limit: number): Error {
   return httpProblem(
@@ -13,9 +16,9 @@ function tooLarge(limit: number): Error {
 }
 
 /** Counts inflated bytes and fails as soon as they pass `limit`; the rest is never inflated. */
-function limiter(limit: number): Transform {
+function limiter(limit: number): import('node:stream').Transform {
   let total = 0;
-  return new Transform({
+  return new (nodeStream().Transform)({
     transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
       total += chunk.byteLength;
       if (total > limit) done(tooLarge(limit));
@@ -32,8 +35,13 @@ function limiter(limit: number): Transform {
  */
 export function inflateBody(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
   const counted = limiter(limit);
-  pipeline(Readable.fromWeb(source as NodeReadableStream<Uint8Array>), createGunzip(), counted, () => undefined);
-  const reader = (Readable.toWeb(counted) as unknown as ReadableStream<Uint8Array>).getReader();
+  nodeStream().pipeline(
+    nodeStream().Readable.fromWeb(source as NodeReadableStream<Uint8Array>),
+    nodeZlib().createGunzip(),
+    counted,
+    () => undefined,
+  );
+  const reader = (nodeStream().Readable.toWeb(counted) as unknown as ReadableStream<Uint8Array>).getReader();
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {

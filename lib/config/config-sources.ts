@@ -55,11 +55,18 @@ export function entriesSource(entries: Iterable<[string, RawValue]>, source: str
 
 /** The environment, asked by exact key first, then by {@link envName}. */
 export function environmentSource(env: NodeJS.ProcessEnv): ConfigSource {
-  const snapshot: Readonly<Record<string, string | undefined>> = { ...env };
+  const copied = copyOf(env);
+  // A runtime that grants variables one by one (Deno's --allow-env=FRAMEWORK_*) refuses the copy: then each variable
+  // is read once, when its key is first looked up, and kept.
+  const snapshot = new Map<string, string | undefined>(copied ? Object.entries(copied) : []);
+  const variable = (name: string): string | undefined => {
+    if (!copied && !snapshot.has(name)) snapshot.set(name, readVariable(env, name));
+    return snapshot.get(name);
+  };
   return {
     read(key) {
       for (const name of [key, envName(key)]) {
-        const value = snapshot[name];
+        const value = variable(name);
         if (value !== undefined) return { value, source: name };
       }
       return undefined;
@@ -79,4 +86,22 @@ export function lookup(sources: readonly ConfigSource[], key: string, profile: s
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** A variable of the environment; one the runtime refuses to show (Deno without permission for it) counts as unset. */
+function readVariable(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  try {
+    return env[name];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A snapshot of the whole environment, or `undefined` where the runtime refuses to list it. */
+function copyOf(env: NodeJS.ProcessEnv): Record<string, string | undefined> | undefined {
+  try {
+    return { ...env };
+  } catch {
+    return undefined;
+  }
 }

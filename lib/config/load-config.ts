@@ -1,6 +1,5 @@
 // Loads the configuration from application.properties, the environment and program overrides.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { maybeNodeBuiltin } from '../runtime/node-builtins';
 import type { Config } from './config';
 import { ConfigError } from './config-error';
 import { parseProperties } from './properties';
@@ -35,22 +34,43 @@ const DEFAULT_FILE = 'application.properties';
  * config.get('framework.http.enable-compression'); // false unless set
  */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
-  const path = resolve(options.directory ?? process.cwd(), options.file ?? DEFAULT_FILE);
+  const host = (globalThis as { process?: Partial<NodeJS.Process> }).process;
   return resolveConfig({
     profile: options.profile,
     overrides: options.overrides,
-    env: options.env ?? process.env,
-    file: readPropertiesFile(path, options.file !== undefined),
+    env: options.env ?? host?.env ?? {},
+    file: readPropertiesFile(options, host?.cwd?.()),
   });
 }
 
+/**
+ * The properties file, where the runtime has a disk (a Worker has none: its configuration is the environment and the
+ * program's overrides).
+ */
 function readPropertiesFile(
+  options: LoadConfigOptions,
+  cwd: string | undefined,
+): { path: string; entries: Map<string, string> } | undefined {
+  const fs = maybeNodeBuiltin('node:fs');
+  const path = maybeNodeBuiltin('node:path');
+  const required = options.file !== undefined;
+  if (fs === undefined || path === undefined || cwd === undefined) {
+    if (!required) return undefined;
+    throw new ConfigError([
+      { key: '(file)', value: options.file!, source: options.file!, expected: 'a file on a disk this runtime has' },
+    ]);
+  }
+  return readFile(fs, path.resolve(options.directory ?? cwd, options.file ?? DEFAULT_FILE), required);
+}
+
+function readFile(
+  fs: typeof import('node:fs'),
   path: string,
   required: boolean,
 ): { path: string; entries: Map<string, string> } | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = fs.readFileSync(path, 'utf8');
   } catch (error) {
     if (!required && isMissing(error)) return undefined;
     throw new ConfigError([

@@ -1,6 +1,6 @@
 // The kinds of configuration value (integer, size, duration, list...): how each reads its text, the phrase error
 // messages use for what it expects, and the table entry that documents a setting.
-import { availableParallelism } from 'node:os';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import { parseLogLevel, LOG_LEVELS } from '../logging/log-level';
 import { parseDuration } from './duration';
 import { formatSize, parseSize } from '../http/size';
@@ -111,7 +111,8 @@ export function sizeAtLeast(min: number, why: string): SettingType<number> {
 
 /** A count of processes: `auto` (one per CPU this process may use) or an integer of at least 1. */
 export const processCount: SettingType<number> = settingType('auto or an integer of at least 1', (value) => {
-  if (value.toLowerCase() === 'auto') return availableParallelism();
+  if (value.toLowerCase() === 'auto')
+    return nodeBuiltin('node:os', 'framework.http.workers=auto').availableParallelism();
   return /^\d+$/.test(value) && Number(value) >= 1 && Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
 });
 

@@ -1,8 +1,8 @@
 /** The Node side of a request served by `listen()`: what it is made from, and the Web request made of it on demand. */
-import { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
-import { Readable } from 'node:stream';
+import { isNodeInstance, nodeBuiltin } from '../runtime/node-builtins';
 
 /** The Node request and response behind a request served by `listen()`. */
 export interface NodeBindings {
@@ -55,9 +55,11 @@ export function headersOf(raw: readonly string[]): Headers {
  * environment): streams write to that socket directly, an HTTP/2 stream takes them as Web streams.
  */
 export function nodeBindingsOf(source: NodeSource | undefined, environment: unknown): NodeBindings | undefined {
-  if (source) return source.incoming instanceof IncomingMessage ? (source as NodeBindings) : undefined;
+  if (source)
+    return isNodeInstance(source.incoming, 'node:http', 'IncomingMessage') ? (source as NodeBindings) : undefined;
   const bindings = environment as Partial<NodeBindings> | undefined;
-  return bindings?.incoming instanceof IncomingMessage && bindings.outgoing instanceof ServerResponse
+  return isNodeInstance(bindings?.incoming, 'node:http', 'IncomingMessage') &&
+    isNodeInstance(bindings?.outgoing, 'node:http', 'ServerResponse')
     ? (bindings as NodeBindings)
     : undefined;
 }
@@ -76,7 +78,8 @@ export function isBodyStarted(incoming: IncomingMessage | Http2ServerRequest): b
 export function clientGoneOf(source: NodeSource | undefined, request: Request | undefined): boolean {
   if (source === undefined) return request?.signal.aborted ?? false;
   const { incoming, outgoing } = source;
-  if (!(incoming instanceof IncomingMessage)) return incoming.stream?.destroyed ?? true;
+  if (!isNodeInstance(incoming, 'node:http', 'IncomingMessage'))
+    return (incoming as Http2ServerRequest).stream?.destroyed ?? true;
   // Node lets go of the request's socket in places (a body dumped after a limit): the response may still hold it.
   const socket = (incoming.socket as Socket | null) ?? (outgoing as ServerResponse).socket;
   return socket?.destroyed ?? false;
@@ -123,7 +126,9 @@ export function webRequestOf(
   if (method !== 'GET' && method !== 'HEAD') {
     init.body = bodyTaken
       ? new ReadableStream({ start: (stream) => stream.close() })
-      : (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>);
+      : (nodeBuiltin('node:stream', 'the Node listener').Readable.toWeb(
+          incoming,
+        ) as unknown as ReadableStream<Uint8Array>);
     init.duplex = 'half';
   }
   return new Request(url, init);

@@ -1,5 +1,6 @@
 /** The state of one request as it travels the pipeline (ContainerRequestContext for filters). */
-import { IncomingMessage, type ServerResponse } from 'node:http';
+import { isNodeInstance } from '../runtime/node-builtins';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
@@ -252,7 +253,9 @@ export class RequestContext extends RequestState {
     if (this.#rawHeaders === undefined) {
       const incoming = this.#source?.incoming ?? (this.environment as Partial<NodeBindings> | undefined)?.incoming;
       this.#rawHeaders =
-        incoming instanceof IncomingMessage || this.#source !== undefined ? incoming!.rawHeaders : null;
+        isNodeInstance(incoming, 'node:http', 'IncomingMessage') || this.#source !== undefined
+          ? incoming!.rawHeaders
+          : null;
     }
     return this.#rawHeaders;
   }

@@ -15,5 +15,21 @@ export type ParamOrPropertyDecorator = (
 ) => void;
 
 export function memberName(propertyKey: string | symbol): string {
-  return typeof propertyKey === 'symbol' ? (propertyKey.description ?? propertyKey.toString()) : propertyKey;
+  if (typeof propertyKey === 'symbol') return propertyKey.description ?? propertyKey.toString();
+  if (typeof propertyKey !== 'string') throw standardDecoratorError(propertyKey);
+  return propertyKey;
+}
+
+/**
+ * Standard (TC39) decorators hand a context object where legacy ones hand a property key: a compiler without
+ * `experimentalDecorators` (what `bun init` and Deno write) would otherwise leave every route unregistered, silently.
+ */
+function standardDecoratorError(context: unknown): Error {
+  const { kind, name } = (context ?? {}) as { kind?: unknown; name?: unknown };
+  const what = typeof kind === 'string' ? `the ${kind} ${String(name ?? '')}`.trimEnd() : 'a member';
+  return new Error(
+    `rxrest's decorators are TypeScript's experimentalDecorators, but ${what} was decorated as a standard (TC39) ` +
+      'decorator: set "experimentalDecorators": true and "emitDecoratorMetadata": true in the compilerOptions of ' +
+      'tsconfig.json (Bun reads it; under Deno, deno.json), see docs/runtimes.md',
+  );
 }

@@ -1,13 +1,13 @@
 /** Decides an endpoint's lane from its annotations and declared return type (execution lanes: docs/streaming.md). */
-import { Readable } from 'node:stream';
 import { Observable } from 'rxjs/internal/Observable';
 import { LANE, TRANSACTIONAL } from '../decorators/execution';
 import type { Tags } from '../metadata/store';
 import type { Lane } from '../context/request-context';
 import { Multi } from '../streaming/multi';
+import { isNodeReadableClass } from '../runtime/node-builtins';
 
 // Results that arrive later or in pieces: Uni (Observable), Multi, Promise, and streams.
-const ASYNC_RETURNS: readonly unknown[] = [Promise, Observable, Multi, ReadableStream, Readable];
+const ASYNC_RETURNS: readonly unknown[] = [Promise, Observable, Multi, ReadableStream];
 // `async function*` methods declare interfaces (AsyncGenerator), which leave no runtime type behind.
 const ASYNC_GENERATOR = Object.getPrototypeOf(async function* () {}).constructor as unknown;
 
@@ -16,7 +16,7 @@ const ASYNC_GENERATOR = Object.getPrototypeOf(async function* () {}).constructor
  * async generator methods → event loop; anything else → worker.
  */
 export function laneOfReturnType(returnType: unknown, method?: Function): Lane {
-  if (ASYNC_RETURNS.includes(returnType)) return 'event-loop';
+  if (ASYNC_RETURNS.includes(returnType) || isNodeReadableClass(returnType)) return 'event-loop';
   return method?.constructor === ASYNC_GENERATOR ? 'event-loop' : 'worker';
 }
 

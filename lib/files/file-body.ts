@@ -1,9 +1,12 @@
 /** The entity of a file response: a byte range of a file, piped to the Node response or read as a Web stream. */
-import { createReadStream, type ReadStream } from 'node:fs';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { ReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import { DirectBody } from '../streaming/direct-body';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'file results (files on disk)');
+const nodeStream = () => nodeBuiltin('node:stream', 'file results (files on disk)');
 
 /** Where the bytes come from: a path, or an open handle (read from its current position when `start` is absent). */
 export type FileSource = { readonly path: string } | { readonly handle: FileHandle };
@@ -30,7 +33,7 @@ export class FileBody extends DirectBody {
     const options = { start: this.#start, end: this.#end };
     this.#stream =
       'path' in this.#source
-        ? createReadStream(this.#source.path, options)
+        ? nodeFs().createReadStream(this.#source.path, options)
         : this.#source.handle.createReadStream(options);
     return this.#stream;
   }
@@ -44,7 +47,7 @@ export class FileBody extends DirectBody {
   }
 
   toWebStream(): ReadableStream<Uint8Array> {
-    return Readable.toWeb(this.#open()) as ReadableStream<Uint8Array>;
+    return nodeStream().Readable.toWeb(this.#open()) as ReadableStream<Uint8Array>;
   }
 
   cancel(): void {

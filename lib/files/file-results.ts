@@ -1,7 +1,9 @@
 /** File results: `localFile(path)` for a whole file (a `Path` or `File` result in Java REST), `FilePart` for part of one. */
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import { LocalFile } from '../body/local-file-body';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'file results (files on disk)');
+const nodePath = () => nodeBuiltin('node:path', 'file results (files on disk)');
 
 /**
  * A `LocalFile` (the same type an upload is received as) for the file at `path`, to return from a
@@ -12,8 +14,8 @@ import { LocalFile } from '../body/local-file-body';
  * \@GET @Path('report') report(): LocalFile { return localFile('/var/reports/latest.pdf'); }
  */
 export function localFile(path: string, contentType?: string): LocalFile {
-  const absolute = resolve(path);
-  return new LocalFile(absolute, statSync(absolute).size, contentType);
+  const absolute = nodePath().resolve(path);
+  return new LocalFile(absolute, nodeFs().statSync(absolute).size, contentType);
 }
 
 function isCount(value: number): boolean {
@@ -36,10 +38,10 @@ export class FilePart {
     readonly offset: number,
     readonly length: number,
   ) {
-    this.path = resolve(typeof file === 'string' ? file : file.path);
+    this.path = nodePath().resolve(typeof file === 'string' ? file : file.path);
     if (!isCount(offset) || !isCount(length))
       throw new RangeError(`A file part needs a non-negative integer offset and length, got ${offset} and ${length}`);
-    const size = statSync(this.path).size;
+    const size = nodeFs().statSync(this.path).size;
     if (offset + length > size)
       throw new RangeError(`The part ${offset}+${length} lies beyond the ${size} bytes of ${this.path}`);
   }

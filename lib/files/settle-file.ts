@@ -1,6 +1,7 @@
 /** The invoke step's file branch: `LocalFile`, `FilePart` and `FileHandle` results become file responses. */
+import { loadPackage } from '../runtime/load-package';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import type { FileHandle } from 'node:fs/promises';
-import { stat } from 'node:fs/promises';
 import { formatContentRange, parseRange } from '../http/range';
 import type { RequestContext } from '../context/request-context';
 import { ResponseContext } from '../context/response-context';
@@ -9,6 +10,8 @@ import { LocalFile } from '../body/local-file-body';
 import { FilePart } from './file-results';
 import { DirectBody } from '../streaming/direct-body';
 import { trackStarted } from '../streaming/started-bodies';
+
+const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'file results (files on disk)');
 
 const OCTET_STREAM = 'application/octet-stream';
 
@@ -19,7 +22,7 @@ let lookup: typeof import('mime-types').lookup | undefined;
  * types is a few megabytes an application without files does not need), `application/octet-stream` when unknown.
  */
 export function mediaTypeOf(path: string): string {
-  lookup ??= (require('mime-types') as typeof import('mime-types')).lookup;
+  lookup ??= loadPackage<typeof import('mime-types')>('mime-types').lookup;
   return lookup(path) || OCTET_STREAM;
 }
 
@@ -48,7 +51,7 @@ export async function fileResponse(
   rangeHeader: string | null,
   mediaType = mediaTypeOf(path),
 ): Promise<ResponseContext> {
-  const { size } = await stat(path);
+  const { size } = await nodeFsPromises().stat(path);
   const range = parseRange(rangeHeader, size);
   const length = range ? range.end - range.start + 1 : size;
   const response = new ResponseContext(range ? 206 : 200, new FileBody({ path }, mediaType, range, length));

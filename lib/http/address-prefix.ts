@@ -1,6 +1,6 @@
 // The network an IPv6 address belongs to, as a key: one host commonly holds a whole /64 (RFC 4291 §2.5.1, RFC 8981
 // temporary addresses), so limits counted per address would let it take a new one per request. Knows no request.
-import { isIP } from 'node:net';
+import { isIP } from './ip-address';
 
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part read as the last two). */
 function groupsOf(address: string): number[] {

@@ -1,6 +1,6 @@
 // The client address behind proxies: the hops `X-Forwarded-For` or `Forwarded` (RFC 7239) record, read from the
 // right while the one who wrote each is trusted. Knows no request and no configuration.
-import { isIP } from 'node:net';
+import { isIP } from './ip-address';
 import { splitHeaderList } from './header-tokens';
 
 /** Longest name of a node that is no IP address (`unknown`, an obfuscated `_id`) kept as it came. */

@@ -1,5 +1,5 @@
 // Which addresses are proxies of ours: a list of IPv4 and IPv6 addresses and CIDR blocks, matched with Node's BlockList.
-import { BlockList, isIP } from 'node:net';
+import { nodeBuiltin } from '../runtime/node-builtins';
 
 /**
  * A matcher of `entries` (`10.0.0.0/8`, `192.0.2.7`, `2001:db8::/32`, `::1`); throws an `Error` naming the first
@@ -9,6 +9,7 @@ import { BlockList, isIP } from 'node:net';
  * @example trustedProxies(['10.0.0.0/8'])('10.1.2.3') // true
  */
 export function trustedProxies(entries: readonly string[]): (address: string) => boolean {
+  const { BlockList, isIP } = nodeBuiltin('node:net', 'framework.http.proxy.trusted-proxies');
   const list = new BlockList();
   for (const entry of entries) {
     const [address = '', prefix, ...rest] = entry.split('/');

@@ -2,6 +2,7 @@
  * Dates as text: ISO-8601 read natively (`iso-date.ts`), a Unicode pattern such as `dd-MM-yyyy` through date-fns, an
  * optional peer dependency loaded (function by function) at the first date read or written with a pattern.
  */
+import { loadPackage } from '../runtime/load-package';
 import type { format as Format } from 'date-fns/format';
 import type { isValid as IsValid } from 'date-fns/isValid';
 import type { parse as Parse } from 'date-fns/parse';
@@ -17,8 +18,8 @@ const REFERENCE = new Date(2000, 0, 1);
  */
 export function readDate(text: string, pattern?: string): Date | undefined {
   if (pattern === undefined) return readIsoDate(text);
-  const isValid = (fns.isValid ??= (require('date-fns/isValid') as typeof import('date-fns/isValid')).isValid);
-  const date = (fns.parse ??= (require('date-fns/parse') as typeof import('date-fns/parse')).parse)(
+  const isValid = (fns.isValid ??= loadPackage<typeof import('date-fns/isValid')>('date-fns/isValid').isValid);
+  const date = (fns.parse ??= loadPackage<typeof import('date-fns/parse')>('date-fns/parse').parse)(
     text,
     pattern,
     REFERENCE,
@@ -28,5 +29,5 @@ export function readDate(text: string, pattern?: string): Date | undefined {
 
 /** `date` written with `pattern`. */
 export function writeDate(date: Date, pattern: string): string {
-  return (fns.format ??= (require('date-fns/format') as typeof import('date-fns/format')).format)(date, pattern);
+  return (fns.format ??= loadPackage<typeof import('date-fns/format')>('date-fns/format').format)(date, pattern);
 }

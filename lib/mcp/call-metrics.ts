@@ -4,6 +4,7 @@
  * response — for a tool call, the whole call, which may outlast its HTTP request. prom-client is only loaded when
  * metrics are on.
  */
+import { loadPackage } from '../runtime/load-package';
 import type { Histogram, Registry } from 'prom-client';
 import { Observable } from 'rxjs/internal/Observable';
 import { isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './json-rpc';
@@ -35,7 +36,7 @@ export class CallMetrics {
     if (this.#histogram) return this.#histogram;
     const registry = this.#registry();
     if (!registry) return undefined;
-    const { Histogram: Made } = require('prom-client') as typeof import('prom-client');
+    const { Histogram: Made } = loadPackage<typeof import('prom-client')>('prom-client');
     this.#histogram = new Made({
       name: 'rxrest_mcp_requests_seconds',
       help: 'Duration of MCP requests until their response (a tool call: the whole call), by method, tool or prompt or resource, and outcome',

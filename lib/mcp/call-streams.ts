@@ -5,7 +5,6 @@
  * id of the event: a resume reads that one stream, never another. A stream that ends without its responses (its
  * instance died, nobody came back within the grace) answers each request with an error, never with silence.
  */
-import { randomUUID } from 'node:crypto';
 import type { Observable } from 'rxjs';
 import { EMPTY } from 'rxjs/internal/observable/empty';
 import { concat } from 'rxjs/internal/observable/concat';
@@ -134,7 +133,7 @@ export async function openCallStream(
   messages: Observable<JsonRpcMessage>,
   options: CallStreamOptions,
 ): Promise<OpenedStream> {
-  const streamId = randomUUID();
+  const streamId = crypto.randomUUID();
   const key = streamKey(sessionId, streamId);
   const head: StreamHead = { requests };
   const running = await resumableIn(topics, key, concat(of(head), messages), { grace: options.graceMs });

@@ -4,7 +4,6 @@
  * mark it publishes itself, so it knows where "now" is) and goes on reading live. On memory that is this process; on
  * Redis Streams, every instance sharing it.
  */
-import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import { backplaneUnavailable } from '../broadcast/backplane';
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
@@ -67,7 +66,7 @@ export async function loadSession(
   const name = sessionTopic(sessionId);
   if (!(await exists(topics, name))) return undefined;
   const topic = new Broadcaster<SessionEvent>(name, {}, topics);
-  const nonce = randomUUID();
+  const nonce = crypto.randomUUID();
   const state: SessionState = { subscriptions: new Set(), lastSeen: 0, closed: false };
   const loaded = await new Promise<Subscription>((resolve, reject) => {
     let synced = false;

@@ -3,7 +3,6 @@
  * `Mcp-Session-Id` on any instance sharing the store (read from it the first time), ended by `DELETE` or after
  * `framework.mcp.session-timeout` of idleness (no request, nothing running, no stream open) — everywhere at once.
  */
-import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
 import { logging } from '../logging/logger';
@@ -38,7 +37,7 @@ export class Sessions {
    * cannot take it); its id is a random UUID (visible ASCII, as MCP asks).
    */
   async open(facts: Omit<McpClientFacts, 'sessionId'>, principal: string | undefined): Promise<McpSession> {
-    const id = randomUUID();
+    const id = crypto.randomUUID();
     const session = this.#make({ ...facts, sessionId: id }, principal);
     await publishSessionEvent(this.#topics(), id, {
       t: 'open',

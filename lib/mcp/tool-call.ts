@@ -2,7 +2,6 @@
  * One `tools/call`: the tool's output as the messages its stream carries — its notices as notifications, as they
  * come, then the response with its result. Unsubscribing cancels the call (its `McpCall.signal` aborts).
  */
-import { randomUUID } from 'node:crypto';
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { of } from 'rxjs/internal/observable/of';
@@ -44,7 +43,7 @@ function asker(session: McpSession, send: (message: JsonRpcMessage) => void): Ca
       const capability = REQUIRED_CAPABILITY[method];
       if (capability !== undefined && !(capability in session.facts.capabilities))
         return waiting.error(new ToolError(`The client does not support ${capability}`));
-      const id = `rxrest-${randomUUID()}`;
+      const id = `rxrest-${crypto.randomUUID()}`;
       let answered = false;
       const stop = session.awaitReply(id, (response) => {
         answered = true;

@@ -3,10 +3,11 @@
  * template, status and outcome (the names Micrometer users know), open streams, the worker lane's queue, and
  * the process's default metrics. Users register their own metrics on `app.metrics`.
  */
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Histogram, Registry } from 'prom-client';
 import { CLIENT_CLOSED, ResponseContext } from '../context/response-context';
 import type { RequestContext } from '../context/request-context';
 import type { UnroutedAnswer } from '../context/settle';
+import { loadPackage } from '../runtime/load-package';
 import { clusterScrape } from './cluster-metrics';
 
 type Timer = { observe(seconds: number): void };
@@ -25,7 +26,8 @@ function outcomeOf(status: number): string {
 }
 
 export class ApplicationMetrics {
-  readonly registry = new Registry();
+  readonly #prom = loadPackage<typeof import('prom-client')>('prom-client');
+  readonly registry: Registry = new this.#prom.Registry();
   readonly #requests: Histogram<'method' | 'uri' | 'status' | 'outcome'>;
   // One labelled child per endpoint (or unrouted method) and status, found by identity: no label hashing or
   // key building per request.
@@ -35,14 +37,14 @@ export class ApplicationMetrics {
   readonly #cluster: (() => Promise<string>) | undefined;
 
   constructor(sources: MetricSources) {
-    this.#requests = new Histogram({
+    this.#requests = new this.#prom.Histogram({
       name: 'http_server_requests_seconds',
       help: 'Duration of HTTP requests until their answer is written, by method, route template, status and outcome',
       labelNames: ['method', 'uri', 'status', 'outcome'],
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
-    new Gauge({
+    new this.#prom.Gauge({
       name: 'rxrest_streams_active',
       help: 'Stream responses being written now',
       registers: [this.registry],
@@ -50,7 +52,7 @@ export class ApplicationMetrics {
         this.set(sources.openStreams());
       },
     });
-    new Gauge({
+    new this.#prom.Gauge({
       name: 'rxrest_worker_lane_queue',
       help: 'Worker-lane calls waiting for a free slot',
       registers: [this.registry],
@@ -90,7 +92,7 @@ export class ApplicationMetrics {
   startDefaultMetrics(): void {
     if (this.#defaults) return;
     this.#defaults = true;
-    collectDefaultMetrics({ register: this.registry });
+    this.#prom.collectDefaultMetrics({ register: this.registry });
   }
 
   /** Answers `GET path` with the metrics in Prometheus's text format. */

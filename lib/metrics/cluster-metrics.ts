@@ -3,7 +3,8 @@
  * asks the primary for every worker's metrics summed (prom-client's `AggregatorRegistry`, which asks each worker
  * for its registry over IPC) and answers with them. Without it, each scrape would see one worker at random.
  */
-import cluster from 'node:cluster';
+import { isClusterWorker } from '../runtime/node-builtins';
+import { loadPackage } from '../runtime/load-package';
 import { logging } from '../logging/logger';
 
 const log = logging.getLogger('rxrest.server');
@@ -33,8 +34,8 @@ export function clusterScrape(
   registry: import('prom-client').Registry,
   own: () => Promise<string>,
 ): (() => Promise<string>) | undefined {
-  if (!cluster.isWorker || !process.send) return undefined;
-  const { AggregatorRegistry } = require('prom-client') as typeof import('prom-client');
+  if (!isClusterWorker() || !process.send) return undefined;
+  const { AggregatorRegistry } = loadPackage<typeof import('prom-client')>('prom-client');
   AggregatorRegistry.setRegistries([registry]);
   // Made for its side effect: in a worker, it answers the primary's requests for this worker's registry.
   new AggregatorRegistry();

@@ -1,5 +1,8 @@
 /** An uploaded file part as the application sees it: metadata plus the path of the file on disk. */
-import { open, type FileHandle } from 'node:fs/promises';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { FileHandle } from 'node:fs/promises';
+
+const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart uploads to disk');
 
 /** Part headers: lower-cased names, each with every value sent (a null-prototype object). */
 export type PartHeaders = Readonly<Record<string, readonly string[]>>;
@@ -36,7 +39,7 @@ export class FileUpload {
 
   /** Opens the uploaded file; close the handle before the response is sent. */
   open(flags = 'r'): Promise<FileHandle> {
-    return open(this.path, flags);
+    return nodeFsPromises().open(this.path, flags);
   }
 }
 

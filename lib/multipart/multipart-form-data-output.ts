@@ -1,6 +1,8 @@
 /** A multipart/form-data response built part by part, each part with its own media type and headers. */
-import { basename } from 'node:path';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import { FileUpload } from './file-upload';
+
+const nodePath = () => nodeBuiltin('node:path', 'multipart output of files');
 
 /** A file on disk to stream into a part. */
 export interface FileSource {
@@ -74,7 +76,8 @@ export class MultipartFormDataOutput {
     mediaType = 'application/octet-stream',
     fileName?: string,
   ): OutputPart {
-    const defaultName = file instanceof FileUpload ? (file.fileName ?? basename(file.path)) : basename(file.path);
+    const defaultName =
+      file instanceof FileUpload ? (file.fileName ?? nodePath().basename(file.path)) : nodePath().basename(file.path);
     return this.addFormData(name, file, mediaType, fileName ?? defaultName);
   }
 

@@ -1,12 +1,14 @@
 /** Writes MultipartFormDataOutput and @RestForm container entities as multipart/form-data, files streamed from disk. */
-import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import { randomHex } from '../runtime/random-hex';
 import { PART_TYPE } from '../decorators/multipart';
 import { classChain } from '../metadata/store';
 import { formFields, isFormContainer } from './form-container';
 import { FileUpload } from './file-upload';
 import { MultipartFormDataOutput, type OutputPart, type PartValue } from './multipart-form-data-output';
 import { isJsonText } from '../http/media-type';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'multipart output of files');
 
 const encoder = new TextEncoder();
 
@@ -40,7 +42,7 @@ function partHead(part: OutputPart, boundary: string): Uint8Array {
 /** The body chunks of one part's value. */
 async function* partBody(value: PartValue, mediaType: string): AsyncGenerator<Uint8Array> {
   if (MultipartFormDataOutput.isFile(value)) {
-    for await (const chunk of createReadStream(value.path)) yield chunk as Buffer;
+    for await (const chunk of nodeFs().createReadStream(value.path)) yield chunk as Buffer;
   } else if (value instanceof Uint8Array) yield value;
   else if (value instanceof ReadableStream) {
     for await (const chunk of value as unknown as AsyncIterable<Uint8Array>) yield chunk;
@@ -90,7 +92,7 @@ export function containerToOutput(entity: object): MultipartFormDataOutput {
 
 /** A new boundary: 24 random bytes, far from any chance of appearing in the content (RFC 2046 §5.1.1). */
 export function newBoundary(): string {
-  return `rxrest-${randomBytes(24).toString('hex')}`;
+  return `rxrest-${randomHex(24)}`;
 }
 
 /** The writer for `multipart/form-data` entities; it sets `Content-Type` with the boundary it writes. */

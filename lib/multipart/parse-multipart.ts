@@ -1,13 +1,16 @@
 /** Streams a multipart/form-data body through busboy: file parts straight to disk, small text parts in memory. */
+import { loadPackage } from '../runtime/load-package';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import type Busboy from 'busboy';
 import type { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { httpProblem } from '../errors/http-problem';
 import type { PartHeaders } from './file-upload';
 import { FormValue } from './form-value';
 import type { MultipartSettings } from './multipart-settings';
-import { PartHeaderScanner, ScanLimitError } from './part-header-scanner';
+import { PartHeaderScanner, ScanLimitError, scanningStream } from './part-header-scanner';
 import type { UploadStore } from './upload-store';
+
+const nodeStreamPromises = () => nodeBuiltin('node:stream/promises', 'multipart forms');
 
 const NO_HEADERS: PartHeaders = Object.freeze(Object.create(null) as PartHeaders);
 
@@ -55,7 +58,7 @@ export async function parseMultipart(
   let parser: Busboy.Busboy;
   try {
     // Loaded with the first multipart body: an application that takes none never loads the parser.
-    parser = (require('busboy') as typeof import('busboy'))({
+    parser = loadPackage<typeof import('busboy')>('busboy')({
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
       limits: {
@@ -70,7 +73,7 @@ export async function parseMultipart(
     throw malformed('The multipart/form-data request is malformed', error);
   }
   const headers = new HeaderQueue();
-  const scanner = new PartHeaderScanner(boundary[1] ?? boundary[2], settings, headers.push);
+  const scanner = scanningStream(new PartHeaderScanner(boundary[1] ?? boundary[2], settings, headers.push));
   const entries: Promise<FormValue>[] = [];
   let failure: Error | undefined;
   const fail = (error: Error) => {
@@ -104,11 +107,13 @@ export async function parseMultipart(
       return fail(malformed('The request was abandoned'));
     }
     stream.once('limit', () => fail(tooLarge(`The file part "${name}" is larger than ${fileLimit} bytes`)));
-    const written = pipeline(stream, file.stream).then(() => {
-      if (stream.truncated) throw tooLarge(`The file part "${name}" is larger than ${fileLimit} bytes`);
-      const item = { size: file.stream.bytesWritten, path: file.path, isInMemory: false as const };
-      return new FormValue(name, '', item, info.mimeType, charsetOf(partHeaders), info.filename, partHeaders);
-    });
+    const written = nodeStreamPromises()
+      .pipeline(stream, file.stream)
+      .then(() => {
+        if (stream.truncated) throw tooLarge(`The file part "${name}" is larger than ${fileLimit} bytes`);
+        const item = { size: file.stream.bytesWritten, path: file.path, isInMemory: false as const };
+        return new FormValue(name, '', item, info.mimeType, charsetOf(partHeaders), info.filename, partHeaders);
+      });
     // A limit is the reason to report; a write stopped because the body stopped is only a consequence.
     written.catch((error: unknown) => (error instanceof Error && 'status' in error ? fail(error) : source.destroy()));
     entries.push(written);
@@ -120,7 +125,7 @@ export async function parseMultipart(
     fail(tooLarge(`The request has more than ${settings.maxFields} fields (framework.http.limits.max-fields)`)),
   );
   try {
-    await pipeline(source, scanner, parser as unknown as Writable);
+    await nodeStreamPromises().pipeline(source, scanner, parser as unknown as Writable);
     const parts = await Promise.all(entries);
     if (failure) throw failure;
     return parts;

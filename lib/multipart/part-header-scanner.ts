@@ -3,8 +3,11 @@
  * and counts body bytes. busboy hides part headers and caps their size at a fixed 16 KiB; this keeps
  * both under our control while busboy still parses the bodies.
  */
-import { Transform, type TransformCallback } from 'node:stream';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { Transform, TransformCallback } from 'node:stream';
 import type { PartHeaders } from './file-upload';
+
+const nodeStream = () => nodeBuiltin('node:stream', 'multipart forms');
 
 /** Why the scanner stopped the body. */
 export class ScanLimitError extends Error {
@@ -18,7 +21,15 @@ export class ScanLimitError extends Error {
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 
-export class PartHeaderScanner extends Transform {
+/** The body passed through a scanner, as a Node stream. */
+export function scanningStream(scanner: PartHeaderScanner): Transform {
+  return new (nodeStream().Transform)({
+    transform: (chunk: Buffer, encoding: BufferEncoding, callback: TransformCallback) =>
+      scanner.transform(chunk, encoding, callback),
+  });
+}
+
+export class PartHeaderScanner {
   readonly #delimiter: Buffer;
   readonly #maxHeaderSize: number;
   readonly #maxBodySize: number;
@@ -34,7 +45,6 @@ export class PartHeaderScanner extends Transform {
     limits: { maxHeaderSize: number; maxBodySize: number },
     onHeaders: (headers: PartHeaders) => void,
   ) {
-    super();
     this.#delimiter = Buffer.from(`\r\n--${boundary}`);
     // The first delimiter has no CRLF before it: pretend the body starts with one.
     this.#carry = Buffer.from('\r\n');
@@ -43,7 +53,7 @@ export class PartHeaderScanner extends Transform {
     this.#onHeaders = onHeaders;
   }
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+  transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.#total += chunk.length;
     if (this.#total > this.#maxBodySize)
       return callback(new ScanLimitError('body', `The request body is larger than ${this.#maxBodySize} bytes`));

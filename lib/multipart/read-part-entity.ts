@@ -3,9 +3,7 @@
  * a `@Provider` MessageBodyReader first, then the built-ins (JSON, text into scalars and enums, raw bytes).
  * Any failure becomes a {@link MultipartPartReadingException}. It does not know how parts were parsed.
  */
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import { rawBodyReader } from '../body/builtin-readers';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isUnknownDesignType, resolveType, type Converter } from '../convert/convert';
@@ -16,6 +14,10 @@ import type { FormValue } from './form-value';
 import { MultipartPartReadingException } from './multipart-part-reading-exception';
 import type { PartTarget } from './part-target';
 import { isJsonText } from '../http/media-type';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'multipart forms');
+const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart forms');
+const nodeStream = () => nodeBuiltin('node:stream', 'multipart forms');
 
 /** Reads one part as the target's element type. */
 export type PartEntityReader = (ctx: RequestContext, part: FormValue) => Promise<unknown>;
@@ -30,11 +32,11 @@ function isText(mediaType: string): boolean {
 function partInput(part: FormValue): EntityInput {
   const file = part.fileItem;
   return {
-    bytes: async () => (file ? readFile(file.path) : Buffer.from(part.value)),
-    text: async () => (file ? readFile(file.path, 'utf8') : part.value),
+    bytes: async () => (file ? nodeFsPromises().readFile(file.path) : Buffer.from(part.value)),
+    text: async () => (file ? nodeFsPromises().readFile(file.path, 'utf8') : part.value),
     stream: () =>
-      Readable.toWeb(
-        file ? createReadStream(file.path) : Readable.from([Buffer.from(part.value)]),
+      nodeStream().Readable.toWeb(
+        file ? nodeFs().createReadStream(file.path) : nodeStream().Readable.from([Buffer.from(part.value)]),
       ) as unknown as ReadableStream<Uint8Array>,
   };
 }

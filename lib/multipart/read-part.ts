@@ -1,5 +1,5 @@
 /** Reads `@RestForm` values from a parsed multipart form: files, paths, handles, entities and text values. */
-import { readFile } from 'node:fs/promises';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import type { BodySettings } from './body-settings';
 import type { RequestContext } from '../context/request-context';
 import { FileUpload } from './file-upload';
@@ -9,12 +9,14 @@ import type { PartTarget } from './part-target';
 import { compilePartEntityReader, type PartEntityReader } from './read-part-entity';
 import { readMultipart } from './read-multipart';
 
+const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart uploads to disk');
+
 /** Reads the value(s) of one part name; `undefined` when absent. */
 export type PartReader = (ctx: RequestContext) => Promise<unknown>;
 
 /** The text of a part: its value, or the content of a file part (a text value may be sent as a file). */
 function textOf(part: FormValue): Promise<string> {
-  return part.fileItem ? readFile(part.fileItem.path, 'utf8') : Promise.resolve(part.value);
+  return part.fileItem ? nodeFsPromises().readFile(part.fileItem.path, 'utf8') : Promise.resolve(part.value);
 }
 
 /** The parts named `name`; `FileUpload.ALL` selects every file part. */

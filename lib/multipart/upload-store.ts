@@ -1,8 +1,10 @@
 /** The files one request uploads: created under UUID names, and deleted together, never one left behind. */
-import { randomUUID } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, unlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { WriteStream } from 'node:fs';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'multipart uploads to disk');
+const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart uploads to disk');
+const nodePath = () => nodeBuiltin('node:path', 'multipart uploads to disk');
 
 const directories = new Map<string, Promise<unknown>>();
 
@@ -10,10 +12,12 @@ const directories = new Map<string, Promise<unknown>>();
 function ensureDirectory(directory: string): Promise<unknown> {
   let made = directories.get(directory);
   if (!made) {
-    made = mkdir(directory, { recursive: true }).catch((error: unknown) => {
-      directories.delete(directory);
-      throw error;
-    });
+    made = nodeFsPromises()
+      .mkdir(directory, { recursive: true })
+      .catch((error: unknown) => {
+        directories.delete(directory);
+        throw error;
+      });
     directories.set(directory, made);
   }
   return made;
@@ -30,7 +34,7 @@ export class UploadStore {
   readonly #abort = new AbortController();
 
   constructor(directory: string) {
-    this.#directory = resolve(directory);
+    this.#directory = nodePath().resolve(directory);
   }
 
   get directory(): string {
@@ -48,8 +52,8 @@ export class UploadStore {
   /** A new write stream to a fresh UUID file; `undefined` once the store has been discarded. */
   create(): { path: string; stream: WriteStream } | undefined {
     if (this.#discarded) return undefined;
-    const path = join(this.#directory, randomUUID());
-    const stream = createWriteStream(path, { flags: 'wx' });
+    const path = nodePath().join(this.#directory, crypto.randomUUID());
+    const stream = nodeFs().createWriteStream(path, { flags: 'wx' });
     const closed = new Promise<void>((done) => stream.once('close', () => done()));
     stream.on('error', () => undefined);
     this.#files.push({ path, closed, stream });
@@ -73,6 +77,12 @@ export class UploadStore {
     this.abort();
     const files = this.#files.splice(0);
     await Promise.all(files.map((file) => file.closed));
-    await Promise.all(files.map((file) => unlink(file.path).catch(() => undefined)));
+    await Promise.all(
+      files.map((file) =>
+        nodeFsPromises()
+          .unlink(file.path)
+          .catch(() => undefined),
+      ),
+    );
   }
 }

@@ -1,6 +1,5 @@
 /** The application's OpenAPI document and the route serving it, as the configuration asks. */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Config } from '../config';
 import type { UnroutedAnswer } from '../context/settle';
 import type { AuthenticationMechanism } from '../security/authentication-mechanism';
@@ -9,6 +8,9 @@ import type { OpenApiInfo } from './openapi-document';
 import { openApiAnswer } from './serve-openapi';
 import type { JsonSchema } from './type-schema';
 import { logging } from '../logging/logger';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'the OpenAPI document from a file');
+const nodePath = () => nodeBuiltin('node:path', 'the OpenAPI document from a file');
 
 const log = logging.getLogger('rxrest.openapi');
 
@@ -19,7 +21,9 @@ export type OpenApiDocument = JsonSchema;
 function infoOf(config: Config): OpenApiInfo {
   let manifest: { name?: unknown; version?: unknown } = {};
   try {
-    manifest = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as typeof manifest;
+    manifest = JSON.parse(
+      nodeFs().readFileSync(nodePath().join(process.cwd(), 'package.json'), 'utf8'),
+    ) as typeof manifest;
   } catch {
     // No package.json: the defaults below.
   }

@@ -3,10 +3,12 @@
  * works on a machine without internet), for requests no resource matched. The page has no inline script, so a
  * Content-Security-Policy allowing only its own origin's scripts covers it.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import { ResponseContext } from '../context/response-context';
 import type { UnroutedAnswer } from '../context/settle';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'Swagger UI');
+const nodePath = () => nodeBuiltin('node:path', 'Swagger UI');
 
 // The only files the page loads. Scripts carry their charset: without one Chromium reads the bundle as Latin-1 and fails.
 const ASSETS: Record<string, string> = {
@@ -64,7 +66,7 @@ function page(title: string, base: string): string {
 /** Answers `GET` of `path` (with or without a final `/`) with the page, and of `path/<asset>` with the asset, read once. */
 export function swaggerUiAnswer(path: string, documentPath: string, title: string): UnroutedAnswer {
   const base = path.replace(/\/+$/, '');
-  const directory = dirname(require.resolve('swagger-ui-dist/package.json'));
+  const directory = nodePath().dirname(require.resolve('swagger-ui-dist/package.json'));
   const cache = new Map<string, Uint8Array>();
   let html: string | undefined;
   return (ctx) => {
@@ -82,7 +84,7 @@ export function swaggerUiAnswer(path: string, documentPath: string, title: strin
     const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
     if (!type) return undefined;
     let bytes = cache.get(file);
-    if (!bytes) cache.set(file, (bytes = new Uint8Array(readFileSync(join(directory, file)))));
+    if (!bytes) cache.set(file, (bytes = new Uint8Array(nodeFs().readFileSync(nodePath().join(directory, file)))));
     ctx.response = new ResponseContext(200, bytes, undefined, type);
     ctx.response.headers.set('cache-control', 'public, max-age=3600');
     return Promise.resolve(ctx);

@@ -1,8 +1,9 @@
 /** Which parameter types are injected as context objects, and how each is obtained from the request. */
-import { Context as HonoContext } from 'hono';
+import { Context as HonoContext, type ExecutionContext } from 'hono';
 import { markContextClass } from '../metadata/context-classes';
 import { RequestContext } from '../context/request-context';
 import { ResponseContext } from '../context/response-context';
+import { EXECUTION_CONTEXT } from '../context/execution-context';
 import { HttpHeaders } from './context/http-headers';
 import { ResourceInfo } from './context/resource-info';
 import { UriInfo } from './context/uri-info';
@@ -16,13 +17,26 @@ const HONO_CONTEXT = new ContextKey<HonoContext>('hono-context');
  * A Hono `Context` over the request, made when a parameter asks for one (the pipeline does not go through
  * Hono's router, so none exists otherwise); its `env` holds the server's bindings.
  */
-function honoContext(ctx: RequestContext): HonoContext {
+function honoContext(ctx: RequestContext, made: typeof HonoContext = HonoContext): HonoContext {
   let context = ctx.get(HONO_CONTEXT);
   if (!context) {
-    context = new HonoContext(ctx.request, { env: ctx.environment });
+    const executionCtx = ctx.get(EXECUTION_CONTEXT) as ExecutionContext | undefined;
+    const path = new URL(ctx.request.url).pathname;
+    context = new made(ctx.request, { env: ctx.environment, executionCtx, path });
     ctx.set(HONO_CONTEXT, context);
   }
   return context;
+}
+
+/**
+ * Whether `type` is Hono's `Context` from another copy of Hono: an ES-module application imports Hono's ES build,
+ * rxrest (CommonJS) its CommonJS build, two classes of one shape. Such a parameter gets an instance of its own class.
+ */
+function isOtherHonoContext(type: Function): type is typeof HonoContext {
+  if (type.name !== 'Context' || type === HonoContext) return false;
+  const own = Object.getOwnPropertyNames(HonoContext.prototype);
+  const theirs = new Set(Object.getOwnPropertyNames(type.prototype as object));
+  return own.every((name) => theirs.has(name));
 }
 
 const resolvers = new Map<Function, ContextResolver>([
@@ -33,7 +47,7 @@ const resolvers = new Map<Function, ContextResolver>([
   [UriInfo, (ctx) => new UriInfo(ctx)],
   [HttpHeaders, (ctx) => new HttpHeaders(ctx)],
   [ResourceInfo, (ctx) => new ResourceInfo(ctx)],
-  [HonoContext, honoContext],
+  [HonoContext, (ctx) => honoContext(ctx)],
 ]);
 for (const type of resolvers.keys()) markContextClass(type);
 
@@ -47,5 +61,10 @@ export function registerContextType(type: Function, resolve: ContextResolver): v
 }
 
 export function contextResolver(type: unknown): ContextResolver | undefined {
-  return typeof type === 'function' ? resolvers.get(type) : undefined;
+  if (typeof type !== 'function') return undefined;
+  const found = resolvers.get(type);
+  if (found !== undefined || !isOtherHonoContext(type)) return found;
+  const resolve: ContextResolver = (ctx) => honoContext(ctx, type);
+  registerContextType(type, resolve);
+  return resolve;
 }

@@ -9,7 +9,6 @@ import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
-import { StringDecoder } from 'node:string_decoder';
 import {
   byteCounter,
   itemFormatOf,
@@ -68,8 +67,8 @@ function itemReader(ctx: RequestContext, limits: ItemLimits, bind: ItemBinder): 
     );
   const splitter = itemSplitter(format, limits);
   const count = byteCounter(limits);
-  // Node's decoder (the one `setEncoding` uses) keeps a character split between two chunks whole.
-  const decoder = new StringDecoder('utf8');
+  // A streaming decoder keeps a character split between two chunks whole (as Node's `setEncoding` does).
+  const decoder = new TextDecoder('utf-8');
   let deliver: (value: unknown) => void = () => undefined;
   const emit: EmitItem = (text, index, line, event, suspect) => deliver(bind(text, index, line, event, suspect));
   return {
@@ -77,11 +76,11 @@ function itemReader(ctx: RequestContext, limits: ItemLimits, bind: ItemBinder): 
     take(chunk, to) {
       deliver = to;
       count(chunk);
-      splitter.push(decoder.write(chunk), emit);
+      splitter.push(decoder.decode(chunk, { stream: true }), emit);
     },
     finish(to) {
       deliver = to;
-      splitter.push(decoder.end(), emit);
+      splitter.push(decoder.decode(), emit);
       splitter.end(emit);
     },
   };

@@ -1,8 +1,11 @@
 /** Runs a request's clean-ups (`RequestContext.onComplete`) once its response has been sent, or abandoned. */
-import { ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Http2ServerResponse } from 'node:http2';
 import { logging } from '../logging/logger';
 import type { RequestContext } from '../context/request-context';
+
+const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
 
 const log = logging.getLogger('rxrest.pipeline');
 
@@ -81,7 +84,7 @@ export function completeWhenSent(ctx: RequestContext, response: Response): Respo
 /** Arranges for `ctx.complete()` to run once Node's response is closed: sent, or the connection (or stream) lost. */
 export function completeWhenNodeSent(ctx: RequestContext, outgoing: ServerResponse | Http2ServerResponse): void {
   if (!ctx.hasCleanups) return;
-  const closed = outgoing instanceof ServerResponse ? outgoing.closed : outgoing.stream.closed;
+  const closed = outgoing instanceof nodeHttp().ServerResponse ? outgoing.closed : outgoing.stream.closed;
   if (closed) setImmediate(() => run(ctx));
   else outgoing.once('close', () => run(ctx));
 }

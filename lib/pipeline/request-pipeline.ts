@@ -1,5 +1,4 @@
 /** Runs one request through the application's pipeline: answered as a Web `Response`, or onto Node's response. */
-import { ServerResponse } from 'node:http';
 import { Observable } from 'rxjs/internal/Observable';
 import type { EntityWriter } from '../body/entity-writers';
 import type { CompressionSettings } from '../compression/compression-settings';
@@ -21,6 +20,8 @@ import { traceRequest } from '../tracing/request-span';
 import type { HostRules } from '../http/allowed-hosts';
 import { hostedRequest } from './hosted-request';
 import { forbidSniffing, forbidSniffingOf } from './nosniff';
+import { isNodeInstance } from '../runtime/node-builtins';
+import { EXECUTION_CONTEXT } from '../context/execution-context';
 
 export interface PipelineParts {
   readonly router: Router<Endpoint>;
@@ -61,14 +62,17 @@ export class RequestPipeline {
   }
 
   /** Answers `request` as a Web `Response` (`fetch`: in process, or under another server). */
-  execute(request: Request, environment?: unknown): Response | Promise<Response> {
+  execute(request: Request, environment?: unknown, executionCtx?: unknown): Response | Promise<Response> {
     const { hosts } = this.#parts;
     if (hosts) {
       const hosted = hostedRequest(request, hosts, this.#parts.nosniff ?? false);
       if (hosted instanceof Response) return hosted;
       request = hosted;
     }
-    return this.#run(new RequestContext(request, environment), this.#web);
+    const ctx = new RequestContext(request, environment);
+    // Cloudflare Workers' third argument (waitUntil, passThroughOnException), for a Hono Context asked for.
+    if (executionCtx !== undefined) ctx.set(EXECUTION_CONTEXT, executionCtx);
+    return this.#run(ctx, this.#web);
   }
 
   /**
@@ -191,7 +195,10 @@ export class RequestPipeline {
     const outgoing = ctx.exchange!.outgoing;
     try {
       // Node checks the head of an HTTP/1.1 answer itself (and throws); HTTP/2 would send CR and LF on.
-      if (!(outgoing instanceof ServerResponse) && unsendableHeader(ctx.response!.headers) !== undefined)
+      if (
+        !isNodeInstance(outgoing, 'node:http', 'ServerResponse') &&
+        unsendableHeader(ctx.response!.headers) !== undefined
+      )
         throw new Error('A response header cannot be sent');
       sendOnNode(ctx, body, outgoing);
     } catch (error) {

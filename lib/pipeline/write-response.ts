@@ -2,9 +2,9 @@
  * The last stage: the response context's entity written by the first fitting writer into the body to send, then
  * sent one of two ways: as a Web `Response` (`fetch`), or straight onto Node's response (`listen()`).
  */
-import { ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Http2ServerResponse } from 'node:http2';
-import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { defaultMediaType, withCharset, type EntityWriter, type WrittenBody } from '../body/entity-writers';
 import { compressDirectBody, compressResponse } from '../compression/compress-response';
@@ -12,6 +12,9 @@ import type { CompressionSettings } from '../compression/compression-settings';
 import { DirectBody } from '../streaming/direct-body';
 import { setBodyHeaders, writeDirectBody, writeDirectBodyTo } from '../streaming/write-direct-body';
 import type { RequestContext } from '../context/request-context';
+
+const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
+const nodeStream = () => nodeBuiltin('node:stream', 'the Node listener');
 
 /** What goes out: a body for the response context's status and headers, a whole `Response` a server writer made, or a body that writes itself. */
 export type OutgoingBody = Exclude<WrittenBody, Response> | Response | DirectBody;
@@ -111,7 +114,7 @@ export function sendOnNode(
 ): void {
   if (body instanceof Response) return sendWebResponse(body, outgoing);
   if (body instanceof DirectBody) {
-    if (outgoing instanceof ServerResponse) return writeDirectBodyTo(ctx, body, outgoing);
+    if (outgoing instanceof nodeHttp().ServerResponse) return writeDirectBodyTo(ctx, body, outgoing);
     // An HTTP/2 stream takes a stream or file as a Web stream (its flow control is the stream's own).
     setBodyHeaders(ctx.response!, body);
     if (ctx.method === 'HEAD') body.cancel();
@@ -135,7 +138,7 @@ export function sendOnNode(
 export function resetUnsentHead(outgoing: ServerResponse | Http2ServerResponse): void {
   for (const name of outgoing.getHeaderNames()) outgoing.removeHeader(name);
   // Node keeps the phrase of the status it could not send (`500 Found` after a 302); empty, the next is chosen anew.
-  if (outgoing instanceof ServerResponse) outgoing.statusMessage = '';
+  if (outgoing instanceof nodeHttp().ServerResponse) outgoing.statusMessage = '';
 }
 
 /** A Web `Response` on Node's response: its headers (each `Set-Cookie` its own line) and body. */
@@ -158,8 +161,8 @@ function sendWebResponse(response: Response, outgoing: ServerResponse | Http2Ser
  */
 function pipeWebBody(body: ReadableStream<Uint8Array>, outgoing: ServerResponse | Http2ServerResponse): void {
   // (HTTP/2's writeHead sends the head itself.)
-  if (outgoing instanceof ServerResponse) outgoing.flushHeaders();
-  const source = Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>);
+  if (outgoing instanceof nodeHttp().ServerResponse) outgoing.flushHeaders();
+  const source = nodeStream().Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>);
   // With the error: an HTTP/2 stream is reset with INTERNAL_ERROR, not closed as if complete.
   source.on('error', (error) => outgoing.destroy(error));
   outgoing.once('close', () => source.destroy());

@@ -9,6 +9,7 @@ import { addressPrefix } from '../http/address-prefix';
 import { clientAddress, forwardedFor, plainAddress, xForwardedFor } from '../http/forwarded-for';
 import { trustedProxies } from '../http/trusted-proxies';
 import type { RequestContext } from '../context/request-context';
+import { currentRuntime } from '../runtime/runtime-name';
 
 export interface ProxySettings {
   /** `framework.http.proxy.proxy-address-forwarding`. */
@@ -47,12 +48,28 @@ export function proxySettings(config: Config): ProxySettings {
   };
 }
 
-/** The address of the peer `ctx` came from: under `listen()` or another Node adapter; `undefined` in process. */
+/** What a runtime hands `fetch` beside the request, as far as the peer's address goes. */
+interface ServerBindings {
+  /** Node adapters (`listen()`, `@hono/node-server`). */
+  readonly incoming?: { readonly socket?: { readonly remoteAddress?: string } };
+  /** Bun: the server itself is `fetch`'s second argument. */
+  readonly requestIP?: (request: Request) => { readonly address?: string } | null;
+  /** Deno: `Deno.serve` hands the connection's info. */
+  readonly remoteAddr?: { readonly hostname?: string };
+}
+
+/**
+ * The address of the peer `ctx` came from: Node's socket, Bun's `server.requestIP`, Deno's `info.remoteAddr`, or on
+ * Cloudflare Workers the `CF-Connecting-IP` header the platform itself writes (a client cannot pass one through);
+ * `undefined` in process.
+ */
 export function peerOf(ctx: RequestContext): string | undefined {
-  const incoming =
-    ctx.exchange?.incoming ??
-    (ctx.environment as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  const address = incoming?.socket?.remoteAddress;
+  const bindings = ctx.environment as ServerBindings | undefined;
+  const address =
+    (ctx.exchange?.incoming ?? bindings?.incoming)?.socket?.remoteAddress ??
+    (typeof bindings?.requestIP === 'function' ? bindings.requestIP(ctx.request)?.address : undefined) ??
+    bindings?.remoteAddr?.hostname ??
+    (currentRuntime() === 'workerd' ? (ctx.headerValue('cf-connecting-ip') ?? undefined) : undefined);
   return address === undefined ? undefined : plainAddress(address);
 }
 

@@ -5,8 +5,9 @@
  * `RateLimit` / `RateLimit-Policy` headers (draft-ietf-httpapi-ratelimit-headers); within it, the headers say how
  * much is left.
  */
+import { loadPackage } from '../runtime/load-package';
 import type { Redis } from 'ioredis';
-import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config/config';
 import { parseDuration } from '../config/duration';
 import type { RateLimitOptions } from '../decorators/rate-limit';
@@ -77,11 +78,12 @@ export class RateLimiters {
   }
 
   #limiter(name: string, points: number, windowSeconds: number): RateLimiterAbstract {
-    const flexible = require('rate-limiter-flexible') as typeof import('rate-limiter-flexible');
-    const memory = new flexible.RateLimiterMemory({ points, duration: windowSeconds, keyPrefix: name });
+    // The memory limiter's own module: the package's index also loads its cluster limiter, which needs node:cluster.
+    const Memory = require('rate-limiter-flexible/lib/RateLimiterMemory') as typeof RateLimiterMemory;
+    const memory = new Memory({ points, duration: windowSeconds, keyPrefix: name });
     if (this.#settings.backend === 'memory') return memory;
     if (!this.#redis) {
-      const { Redis: Client } = require('ioredis') as typeof import('ioredis');
+      const { Redis: Client } = loadPackage<typeof import('ioredis')>('ioredis');
       // No offline queue: while Redis is away each instance counts in memory (the insurance limiter) instead of waiting.
       const redis = new Client(this.#settings.redisUrl, {
         enableOfflineQueue: false,
@@ -109,7 +111,8 @@ export class RateLimiters {
       });
       this.#redis = redis;
     }
-    return new flexible.RateLimiterRedis({
+    const Shared = loadPackage<typeof RateLimiterRedis>('rate-limiter-flexible/lib/RateLimiterRedis');
+    return new Shared({
       storeClient: this.#redis,
       points,
       duration: windowSeconds,

@@ -1,8 +1,10 @@
 /** A simple mechanism shipped beside JWT: API keys in a header, each standing for a caller with roles. */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import type { RequestContext } from '../context/request-context';
 import { CredentialRefused, type AuthenticationMechanism } from './authentication-mechanism';
 import type { Identity } from './security-context';
+
+const nodeCrypto = () => nodeBuiltin('node:crypto', 'API keys (framework.security.api-key)');
 
 export interface ApiKeyOptions {
   /** The header carrying the key (default `X-API-Key`). */
@@ -11,7 +13,7 @@ export interface ApiKeyOptions {
   readonly keys: Readonly<Record<string, { readonly name: string; readonly roles?: readonly string[] }>>;
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
+const digest = (text: string) => nodeCrypto().createHash('sha256').update(text).digest();
 
 /**
  * Authenticates requests by an API key header. Keys are compared by their SHA-256 digests in constant time, so the
@@ -30,7 +32,7 @@ export function apiKeys(options: ApiKeyOptions): AuthenticationMechanism {
     hasCredential: (ctx: RequestContext) => ctx.headerValue(header) !== null,
     authenticate(ctx: RequestContext): Identity {
       const presented = digest(ctx.headerValue(header) ?? '');
-      const match = known.find((entry) => timingSafeEqual(entry.digest, presented));
+      const match = known.find((entry) => nodeCrypto().timingSafeEqual(entry.digest, presented));
       if (!match) throw new CredentialRefused('unknown API key');
       return { principal: { name: match.owner.name, claims: {} }, roles: [...(match.owner.roles ?? [])] };
     },

@@ -4,15 +4,19 @@
  * and `aud` checked, asymmetric algorithms only unless configured. jose is loaded when a JWT setting is first read, so
  * applications without it never load it.
  */
-import { createPublicKey, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { loadPackage } from '../runtime/load-package';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { KeyObject } from 'node:crypto';
 import type { Config } from '../config/config';
 import { ConfigError } from '../config/config-error';
 import { logging } from '../logging/logger';
 import type { RequestContext } from '../context/request-context';
 import { CredentialRefused, type AuthenticationMechanism } from './authentication-mechanism';
 import type { Identity } from './security-context';
+
+const nodeCrypto = () => nodeBuiltin('node:crypto', 'framework.security.jwt keys read from files');
+const nodeFs = () => nodeBuiltin('node:fs', 'framework.security.jwt keys read from files');
+const nodePath = () => nodeBuiltin('node:path', 'framework.security.jwt keys read from files');
 
 const log = logging.getLogger('rxrest.security');
 
@@ -71,9 +75,9 @@ function problem(key: string, value: string, expected: string): ConfigError {
 
 /** The public key of a PEM file (SPKI public key or X.509 certificate), read at build so a bad file stops the start. */
 function readPublicKey(file: string, directory: string): KeyObject {
-  const path = resolve(directory, file);
+  const path = nodePath().resolve(directory, file);
   try {
-    return createPublicKey(readFileSync(path));
+    return nodeCrypto().createPublicKey(nodeFs().readFileSync(path));
   } catch (error) {
     throw problem(
       'framework.security.jwt.public-key-file',
@@ -149,7 +153,7 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
   let verify: Verify | undefined;
   const verifier = (): Verify => {
     if (verify) return verify;
-    const jose = require('jose') as Jose;
+    const jose = loadPackage<Jose>('jose');
     if (publicKey) return (verify = async (token) => (await jose.jwtVerify(token, publicKey, options)).payload);
     const keys = jose.createRemoteJWKSet(new URL(settings.jwksUrl!), {
       cooldownDuration: settings.jwksRefreshMs,

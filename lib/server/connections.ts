@@ -2,12 +2,15 @@
  * What `listen()` needs of its servers' connections: letting them go at shutdown (idle ones at once, HTTP/2
  * sessions with a GOAWAY, the rest at the end of the grace period), and the plain port that only redirects.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Http2SecureServer, Http2Server, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { HostRules } from '../http/allowed-hosts';
 import { NOSNIFF, refuse } from './own-answers';
 import { hostOf } from './request-host';
+
+const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
 
 /** A Node server of any of the kinds `listen()` opens. */
 export type NodeServer = Server | Http2Server | Http2SecureServer;
@@ -64,7 +67,7 @@ export function http2Connections(server: NodeServer): Connections {
  * the public origin when one is configured; a Host the server does not serve is refused rather than redirected to.
  */
 export function redirectServer(tlsPort: () => number, hosts: HostRules | undefined, nosniff: boolean): Server {
-  return createHttpServer((request, response) => {
+  return nodeHttp().createServer((request, response) => {
     const sent = hostOf(request);
     if (sent === null || (hosts?.allows && !hosts.allows(sent)))
       return refuse(response, 'RXREST_INVALID_HOST', 'The request is for a host this server does not serve', nosniff);

@@ -6,10 +6,14 @@
  * its partial file for minutes. One timer sweeps every body a server watches: a request with a body costs a small
  * record until its answer is sent, not a timer of its own. Knows nothing of who reads a body or how.
  */
-import { IncomingMessage, ServerResponse } from 'node:http';
-import { constants, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import { httpProblem } from '../errors/http-problem';
 import { logging } from '../logging/logger';
+
+const LISTENER = 'the Node listener (listen())';
+const nodeHttp = () => nodeBuiltin('node:http', LISTENER);
 
 const log = logging.getLogger('rxrest.server');
 
@@ -50,7 +54,10 @@ function countPushed(incoming: Http2ServerRequest): { bytes: number } {
 
 /** Bytes of the body that arrived but wait unread: in the request, or (HTTP/2) in its stream, not yet handed on. */
 function unread(incoming: IncomingMessage | Http2ServerRequest): number {
-  return incoming.readableLength + (incoming instanceof IncomingMessage ? 0 : (incoming.stream?.readableLength ?? 0));
+  return (
+    incoming.readableLength +
+    (incoming instanceof nodeHttp().IncomingMessage ? 0 : (incoming.stream?.readableLength ?? 0))
+  );
 }
 
 /** Bytes read so far: the connection's (one HTTP/1.1 body arrives on it at a time), or the HTTP/2 stream's. */
@@ -74,7 +81,7 @@ export class IdleBodies {
   /** Watches the body of a request from now until it has arrived, or {@link release} (its answer is sent). */
   watch(incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse): Watched {
     const watched: Watched = { incoming, outgoing, read: 0, since: Date.now(), index: this.#bodies.length };
-    if (!(incoming instanceof IncomingMessage)) watched.received = countPushed(incoming);
+    if (!(incoming instanceof nodeHttp().IncomingMessage)) watched.received = countPushed(incoming);
     watched.read = bytesRead(watched);
     this.#bodies.push(watched);
     this.#timer ??= setInterval(this.#sweep, Math.min(MAX_SWEEP_MS, Math.max(10, this.#timeoutMs / 4))).unref();
@@ -127,7 +134,7 @@ export class IdleBodies {
   #expire({ incoming, outgoing }: Watched): void {
     const seconds = this.#timeoutMs / 1000;
     log.debug(`No byte of the body of ${incoming.method} ${incoming.url} arrived for ${seconds} s: ended with 408`);
-    if (outgoing instanceof ServerResponse) {
+    if (outgoing instanceof nodeHttp().ServerResponse) {
       // The answer says `Connection: close`, and the connection ends with it: the rest of the body never comes.
       if (!outgoing.headersSent) outgoing.shouldKeepAlive = false;
       else outgoing.once('finish', () => outgoing.socket?.destroySoon());
@@ -135,7 +142,7 @@ export class IdleBodies {
       // The session carries other streams: only this one ends, without error, once its answer is out (RFC 9113 §8.1).
       // (The stream's own `finish`: the compatibility response's comes only once the stream has closed.)
       const { stream } = outgoing;
-      stream.once('finish', () => stream.close(constants.NGHTTP2_NO_ERROR));
+      stream.once('finish', () => stream.close(nodeBuiltin('node:http2', LISTENER).constants.NGHTTP2_NO_ERROR));
     }
     incoming.destroy(
       httpProblem('RXREST_BODY_TIMEOUT', `No byte of the request body arrived for ${seconds} s; the request ends`),

@@ -3,10 +3,8 @@
  * timeouts, certificate reload on SIGHUP and graceful shutdown; requests are answered from Node's own request and
  * response (`node-listener.ts`).
  */
-import cluster from 'node:cluster';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createSecureServer, createServer as createH2cServer } from 'node:http2';
-import { createServer as createHttpsServer } from 'node:https';
+import { isClusterWorker, nodeBuiltin } from '../runtime/node-builtins';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HostRules } from '../http/allowed-hosts';
 import { logging } from '../logging/logger';
@@ -15,6 +13,11 @@ import { IdleBodies } from './idle-bodies';
 import { nodeListener, type ServeNode } from './node-listener';
 import type { TlsSettings } from './tls-settings';
 import { upgradeListener } from './upgrade-listener';
+
+const nodeCluster = () => nodeBuiltin('node:cluster', 'worker processes (framework.http.workers)');
+const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
+const nodeHttp2 = () => nodeBuiltin('node:http2', 'the Node listener (listen())');
+const nodeHttps = () => nodeBuiltin('node:https', 'the Node listener (listen())');
 
 const DEFAULT_DRAIN_LIMIT = 10 * 1024 * 1024;
 /** RFC 9113 §6.5.2 recommends at least 100; browsers, nginx and Go use 100 to 250. */
@@ -111,8 +114,8 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     const credentials = tls.credentials();
     const listener = nodeListener(serve, 'https', own);
     tlsServer = tls.http2
-      ? createSecureServer({ ...credentials, allowHTTP1: true, settings: http2Settings }, listener)
-      : createHttpsServer(credentials, listener);
+      ? nodeHttp2().createSecureServer({ ...credentials, allowHTTP1: true, settings: http2Settings }, listener)
+      : nodeHttps().createServer(credentials, listener);
     // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
     tlsServer.on('upgrade', upgradeListener(listener));
     tlsServer.listen(tls.port, options.host);
@@ -124,7 +127,9 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
     const listener = nodeListener(serve, 'http', own);
-    plainServer = options.h2c ? createH2cServer({ settings: http2Settings }, listener) : createHttpServer(listener);
+    plainServer = options.h2c
+      ? nodeHttp2().createServer({ settings: http2Settings }, listener)
+      : nodeHttp().createServer(listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     plainServer.listen(options.port, options.host);
     servers.push({
@@ -192,7 +197,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
           )
           .then(() => {
             // A cluster worker's channel to the primary would keep it alive: let go of it so the worker exits.
-            if (cluster.isWorker) cluster.worker?.disconnect();
+            if (isClusterWorker()) nodeCluster().worker?.disconnect();
             done();
           });
       });
@@ -221,13 +226,13 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     // A second signal ends a single process at once (the default action, once the handler is gone). A worker
     // keeps its handlers: besides the SIGTERM its primary forwards, it may get the terminal's SIGINT or a
     // service manager's SIGTERM sent to the whole group, and it still drains.
-    const subscribe = cluster.isWorker ? 'on' : 'once';
+    const subscribe = isClusterWorker() ? 'on' : 'once';
     process[subscribe]('SIGTERM', onSignal);
     process[subscribe]('SIGINT', onSignal);
     // A SIGHUP (`systemctl reload`, a closed terminal) never ends the server: it reloads what it can.
     process.on('SIGHUP', reload);
   }
-  const role = cluster.isWorker ? 'worker' : 'single';
+  const role = isClusterWorker() ? 'worker' : 'single';
   const plainPort = plainServer ? (ports[tlsServer ? 1 : 0] ?? (plainServer.address() as AddressInfo).port) : undefined;
   const main = tlsServer
     ? { port: tlsPort, url: urlOf('https', options.host, tlsPort), server: tlsServer }
@@ -235,7 +240,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   const insecure =
     tlsServer && plainPort !== undefined ? { port: plainPort, url: urlOf('http', options.host, plainPort) } : undefined;
   // A worker tells its primary where it serves (the primary cannot tell a TLS port from a plain one).
-  if (cluster.isWorker)
+  if (isClusterWorker())
     process.send?.({ rxrest: 'listening', port: main.port, url: main.url, insecure } satisfies WorkerListening);
   return { ...main, host: options.host, insecure, role, workers: 1, close };
 }

@@ -3,7 +3,8 @@
  * application's pipeline, and the answer written onto Node's response — no Web `Request` or `Response` in
  * between unless something asks for one. Knows nothing of routes or answers; the pipeline does.
  */
-import { IncomingMessage, type ServerResponse } from 'node:http';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { HostRules } from '../http/allowed-hosts';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
@@ -13,6 +14,8 @@ import { declaredBody, makeAnswerable } from './answerable-request';
 import type { IdleBodies, Watched } from './idle-bodies';
 import { answerFailure, refuse } from './own-answers';
 import { hostOf, servedAs } from './request-host';
+
+const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
 
 const log = logging.getLogger('rxrest.server');
 
@@ -48,7 +51,7 @@ export interface ListenerOptions {
  * `answerable-request.ts`.)
  */
 function drainAfterAnswer(
-  incoming: IncomingMessage | Http2ServerRequest,
+  incoming: import('node:http').IncomingMessage | Http2ServerRequest,
   outgoing: ServerResponse | Http2ServerResponse,
   idleBodies?: IdleBodies,
   watched?: Watched,
@@ -63,7 +66,7 @@ function drainAfterAnswer(
     };
     const close = () => {
       stop();
-      if (incoming instanceof IncomingMessage) incoming.socket?.destroySoon();
+      if (incoming instanceof nodeHttp().IncomingMessage) incoming.socket?.destroySoon();
       else incoming.destroy();
     };
     const count = (chunk: Buffer) => {
@@ -88,13 +91,13 @@ function guardBody(
   drainLimit: number,
   idleBodies: IdleBodies | undefined,
 ): void {
-  if (incoming instanceof IncomingMessage) {
+  if (incoming instanceof nodeHttp().IncomingMessage) {
     const body = declaredBody(incoming, drainLimit);
     if (body === 'none') return;
     makeAnswerable(incoming, outgoing as ServerResponse, body);
   } else if (incoming.method === 'GET' || incoming.method === 'HEAD') return;
   // An HTTP/2 request whose headers ended its stream has no body to wait for.
-  const waits = incoming instanceof IncomingMessage || !incoming.stream.endAfterHeaders;
+  const waits = incoming instanceof nodeHttp().IncomingMessage || !incoming.stream.endAfterHeaders;
   const watched = waits ? idleBodies?.watch(incoming, outgoing) : undefined;
   drainAfterAnswer(incoming, outgoing, watched && idleBodies, watched);
 }

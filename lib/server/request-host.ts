@@ -3,7 +3,8 @@
  * (HTTP/2), checked against the allowed hosts and replaced by the public base URL's when one is configured.
  * Knows nothing of routes or answers.
  */
-import { IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Http2ServerRequest } from 'node:http2';
 import type { HostRules } from '../http/allowed-hosts';
 import { needsNormalizing, requestUrl } from '../http/request-target';
@@ -13,7 +14,8 @@ import { needsNormalizing, requestUrl } from '../http/request-target';
  * when the request has two (RFC 9112 §3.2: a 400); HTTP/2's `:authority`.
  */
 export function hostOf(incoming: IncomingMessage | Http2ServerRequest): string | null {
-  if (!(incoming instanceof IncomingMessage)) return incoming.authority ?? 'localhost';
+  if (!(incoming instanceof nodeBuiltin('node:http', 'the Node listener (listen())').IncomingMessage))
+    return incoming.authority ?? 'localhost';
   const raw = incoming.rawHeaders;
   let host: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {

@@ -2,10 +2,12 @@
  * The TLS port's settings from `framework.http.ssl.*`: the certificate and key files (read and checked at
  * start-up, and again on `SIGHUP`), the port, HTTP/2, and what the plain port does meanwhile.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { createSecureContext } from 'node:tls';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import { ConfigError, type Config } from '../config';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'TLS (framework.http.ssl.*)');
+const nodePath = () => nodeBuiltin('node:path', 'TLS (framework.http.ssl.*)');
+const nodeTls = () => nodeBuiltin('node:tls', 'TLS (framework.http.ssl.*)');
 
 export type InsecureRequests = 'enabled' | 'redirect' | 'disabled';
 
@@ -40,7 +42,7 @@ function problem(key: string, value: string, expected: string): ConfigError {
 
 function readPem(key: string, path: string): Buffer {
   try {
-    return readFileSync(path);
+    return nodeFs().readFileSync(path);
   } catch (error) {
     throw problem(
       key,
@@ -61,12 +63,12 @@ export function tlsSettings(config: Config, directory: string): TlsSettings | un
   if (certificate === undefined && key === undefined) return undefined;
   if (certificate === undefined) throw problem(CERTIFICATE, '', `set, since ${KEY} is (TLS needs both)`);
   if (key === undefined) throw problem(KEY, '', `set, since ${CERTIFICATE} is (TLS needs both)`);
-  const files = { certificate: resolve(directory, certificate), key: resolve(directory, key) };
+  const files = { certificate: nodePath().resolve(directory, certificate), key: nodePath().resolve(directory, key) };
   const passphrase = config.get(KEY_PASSWORD);
   const credentials = (): Credentials => {
     const read = { cert: readPem(CERTIFICATE, files.certificate), key: readPem(KEY, files.key), passphrase };
     try {
-      createSecureContext(read);
+      nodeTls().createSecureContext(read);
     } catch (error) {
       // The password itself is never repeated in the message.
       if (isEncrypted(read.key)) {

@@ -4,15 +4,18 @@
  * that accepts it takes the socket over; any other answer (a filter's 401, a 404, a 426) is written as usual and
  * the connection closed.
  */
-import { ServerResponse, type IncomingMessage } from 'node:http';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { holdUpgrade } from '../websocket/upgrades';
 
+const nodeHttp = () => nodeBuiltin('node:http', 'WebSocket upgrades on the Node listener');
+
 type RequestListener = (
   incoming: IncomingMessage | Http2ServerRequest,
-  outgoing: ServerResponse | Http2ServerResponse,
+  outgoing: import('node:http').ServerResponse | Http2ServerResponse,
 ) => void;
 
 export function upgradeListener(
@@ -21,7 +24,7 @@ export function upgradeListener(
   return (incoming, socket, head) => {
     // A peer gone before the answer: nothing to tell, nothing to crash on.
     socket.on('error', () => socket.destroy());
-    const outgoing = new ServerResponse(incoming);
+    const outgoing = new (nodeHttp().ServerResponse)(incoming);
     outgoing.assignSocket(socket as Socket);
     outgoing.shouldKeepAlive = false;
     // An answer other than the upgrade ends the connection: its parser was given up for the upgrade.

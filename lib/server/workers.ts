@@ -3,10 +3,14 @@
  * the same program (so each builds the application and calls `listen()`, which serves in a worker), and only
  * supervises them: it forwards shutdown signals, and replaces a worker that dies, with a back-off.
  */
-import cluster, { type Worker } from 'node:cluster';
+import { nodeBuiltin } from '../runtime/node-builtins';
+import { loadPackage } from '../runtime/load-package';
+import type { Worker } from 'node:cluster';
 import { logging } from '../logging/logger';
 import type { RunningServer, WorkerListening } from './listen';
 import type { MetricsAnswer, MetricsRequest } from '../metrics/cluster-metrics';
+
+const nodeCluster = () => nodeBuiltin('node:cluster', 'worker processes (framework.http.workers)');
 
 const log = logging.getLogger('rxrest.server');
 
@@ -48,7 +52,7 @@ function answerScrapes(): (worker: Worker, message: Partial<MetricsRequest> | nu
   let aggregator: import('prom-client').AggregatorRegistry<import('prom-client').PrometheusContentType> | undefined;
   return (worker, message) => {
     if (message?.rxrest !== 'metrics-request' || message.id === undefined) return;
-    const { AggregatorRegistry } = require('prom-client') as typeof import('prom-client');
+    const { AggregatorRegistry } = loadPackage<typeof import('prom-client')>('prom-client');
     aggregator ??= new AggregatorRegistry();
     const id = message.id;
     aggregator.clusterMetrics().then(
@@ -72,7 +76,7 @@ export function superviseWorkers(options: WorkerOptions): Promise<RunningServer>
     let closing: Promise<void> | undefined;
 
     const fork = (slot?: Slot): Slot => {
-      const worker = cluster.fork();
+      const worker = nodeCluster().fork();
       const filled: Slot = slot ?? { worker, startedAt: Date.now(), deathsInARow: 0 };
       filled.worker = worker;
       filled.startedAt = Date.now();
@@ -146,7 +150,7 @@ export function superviseWorkers(options: WorkerOptions): Promise<RunningServer>
       process.on('SIGHUP', onReload);
     }
 
-    if (options.aggregateMetrics) cluster.on('message', answerScrapes());
+    if (options.aggregateMetrics) nodeCluster().on('message', answerScrapes());
 
     let listening = 0;
     for (let index = 0; index < options.count; index++) {

@@ -1,5 +1,5 @@
 /** Static files as a feature: a directory served for requests no resource matched, with ranges and validators. */
-import { resolve as resolvePath } from 'node:path';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import { defineFeature } from '../feature/define-feature';
 import { staticFilesAnswer } from './serve-static';
 import { StaticFiles } from './static-files';
@@ -14,7 +14,7 @@ export const staticFilesFeature = defineFeature({
     // Relative to the directory of `application.properties` (else the working directory).
     const folder = build.config.get('framework.http.static.directory');
     if (!folder) return undefined;
-    const files = new StaticFiles(resolvePath(build.directory, folder));
+    const files = new StaticFiles(nodeBuiltin('node:path', 'static files').resolve(build.directory, folder));
     return { unrouted: () => [staticFilesAnswer(files)] };
   },
 });

@@ -1,11 +1,13 @@
 /** Serves the files of the static directory (`framework.http.static.directory`) for GET and HEAD. */
-import { realpath, stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { nodeBuiltin } from '../runtime/node-builtins';
 import { fileResponse, mediaTypeOf } from '../files/settle-file';
 import { EntityTag } from '../http/entity-tag';
 import { formatHttpDate } from '../http/http-date';
 import { evaluatePreconditions, ifRangeMatches } from '../http/preconditions';
 import { ResponseContext } from '../context/response-context';
+
+const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'static files (framework.http.static)');
+const nodePath = () => nodeBuiltin('node:path', 'static files (framework.http.static)');
 
 /** The path segments of a request path, decoded; undefined when one could reach outside the directory. */
 export function safeSegments(rawPath: string): string[] | undefined {
@@ -25,7 +27,7 @@ export function safeSegments(rawPath: string): string[] | undefined {
 }
 
 function isInside(root: string, path: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+  return path === root || path.startsWith(root.endsWith(nodePath().sep) ? root : root + nodePath().sep);
 }
 
 /**
@@ -44,7 +46,7 @@ export class StaticFiles {
   #realRoot: Promise<string> | undefined;
 
   constructor(directory: string) {
-    this.root = resolve(directory);
+    this.root = nodePath().resolve(directory);
   }
 
   /** The response for `rawPath`, or undefined when there is no such file (the caller answers 404). */
@@ -52,7 +54,7 @@ export class StaticFiles {
     if (method !== 'GET' && method !== 'HEAD') return undefined;
     const segments = safeSegments(rawPath);
     if (!segments) return undefined;
-    const found = await this.#find(join(this.root, ...segments));
+    const found = await this.#find(nodePath().join(this.root, ...segments));
     if (!found) return undefined;
     const { path, size, mtime } = found;
     const etag = new EntityTag(`${size.toString(16)}-${Math.floor(mtime.getTime()).toString(16)}`);
@@ -74,15 +76,15 @@ export class StaticFiles {
 
   async #find(candidate: string): Promise<{ path: string; size: number; mtime: Date } | undefined> {
     try {
-      const root = await (this.#realRoot ??= realpath(this.root));
-      let path = await realpath(candidate);
+      const root = await (this.#realRoot ??= nodeFsPromises().realpath(this.root));
+      let path = await nodeFsPromises().realpath(candidate);
       if (!isInside(root, path)) return undefined;
-      let info = await stat(path);
+      let info = await nodeFsPromises().stat(path);
       if (info.isDirectory()) {
         // The index page may itself be a symbolic link, so its real path is checked like any file's.
-        path = await realpath(join(path, 'index.html'));
+        path = await nodeFsPromises().realpath(nodePath().join(path, 'index.html'));
         if (!isInside(root, path)) return undefined;
-        info = await stat(path);
+        info = await nodeFsPromises().stat(path);
       }
       return info.isFile() ? { path, size: info.size, mtime: info.mtime } : undefined;
     } catch {

@@ -3,6 +3,7 @@
  * tracer provider) asking costs one property read, and the API is not even loaded. Loads nothing of the server and
  * nothing Node-only: the REST client uses it too.
  */
+import { loadPackage } from '../runtime/load-package';
 import type * as Api from '@opentelemetry/api';
 
 /** Where the API (major version 1) keeps what an SDK registered. */
@@ -21,7 +22,7 @@ export function openTelemetry(): Tracing | undefined {
   if (loaded) return loaded;
   const registry = (globalThis as Record<symbol, { trace?: unknown } | undefined>)[GLOBAL];
   if (registry?.trace === undefined) return undefined;
-  const api = require('@opentelemetry/api') as typeof Api;
+  const api = loadPackage<typeof Api>('@opentelemetry/api');
   return (loaded = { api, tracer: api.trace.getTracer('rxrest') });
 }
 

@@ -1,4 +1,5 @@
 /** `nodeWebSocket`: the socket client's sockets made with `ws` in Node, upgrade headers included. */
+import { loadPackage } from '../runtime/load-package';
 import type { ClientWebSocket, WebSocketFactory } from '../client/socket-client';
 
 /**
@@ -9,6 +10,6 @@ import type { ClientWebSocket, WebSocketFactory } from '../client/socket-client'
  * const chat = SocketClient.create(ChatSocket, { baseUrl, headers: { authorization: `Bearer ${token}` }, webSocket: nodeWebSocket });
  */
 export const nodeWebSocket: WebSocketFactory = (url, headers) => {
-  const { WebSocket } = require('ws') as typeof import('ws');
+  const { WebSocket } = loadPackage<typeof import('ws')>('ws');
   return new WebSocket(url, { headers }) as unknown as ClientWebSocket;
 };

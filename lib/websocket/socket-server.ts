@@ -2,6 +2,7 @@
  * The application's WebSocket server: takes over upgrade requests its endpoints accepted (the `ws` package, loaded
  * with the first socket endpoint, does the handshake), and holds the open sockets so a shutdown can close them.
  */
+import { loadPackage } from '../runtime/load-package';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -68,7 +69,7 @@ export class SocketServer implements SessionHost {
 
   #wss(): WebSocketServer {
     if (this.#server) return this.#server;
-    const { WebSocketServer } = require('ws') as typeof import('ws');
+    const { WebSocketServer } = loadPackage<typeof import('ws')>('ws');
     const server = new WebSocketServer({
       noServer: true,
       clientTracking: false,

@@ -3,7 +3,6 @@
  * return goes out in order through one stream output under the stream budget, and the socket is closed with the
  * code that says why (see `close-codes.ts`).
  */
-import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { WebApplicationException } from '../errors/web-application-exception';
 import type { JsonMapper } from '../json/json-mapper';
@@ -80,7 +79,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
       streamObserver(ctx),
     );
     this.#answers = new SocketAnswers(this.#output, this);
-    this.connection = new WebSocketConnection(randomUUID(), ctx, this);
+    this.connection = new WebSocketConnection(crypto.randomUUID(), ctx, this);
     ctx.set(CONNECTION, this.connection);
   }
 

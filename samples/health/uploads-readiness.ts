@@ -1,15 +1,14 @@
 /** A sample readiness check: the instance is ready while its uploads directory can be written to. */
-import { access, constants, mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { HealthCheckResponse, Readiness, type HealthCheck } from '../../lib';
 
 @Readiness
 export class UploadsReadiness implements HealthCheck {
-  readonly #directory = resolve(process.cwd(), '.uploads');
-
   async call(): Promise<HealthCheckResponse> {
-    const writable = await mkdir(this.#directory, { recursive: true })
-      .then(() => access(this.#directory, constants.W_OK))
+    // Loaded when checked: the samples bundled for a Worker (which has no disk and never runs this) import no built-in.
+    const { access, constants, mkdir } = process.getBuiltinModule('node:fs/promises');
+    const directory = process.getBuiltinModule('node:path').resolve(process.cwd(), '.uploads');
+    const writable = await mkdir(directory, { recursive: true })
+      .then(() => access(directory, constants.W_OK))
       .then(
         () => true,
         () => false,

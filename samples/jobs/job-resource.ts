@@ -1,5 +1,4 @@
 /** `/jobs`: long jobs whose progress streams as SSE, and goes on when the client leaves, for any instance to resume. */
-import { randomUUID } from 'node:crypto';
 import { finalize, interval, map, take } from 'rxjs';
 import { z } from 'zod';
 import {
@@ -55,7 +54,7 @@ export class JobResource {
       throw new ServiceUnavailableException(`This instance runs ${MAX_RUNNING} jobs already: try again later`, {
         headers: { 'retry-after': '5' },
       });
-    const id = randomUUID();
+    const id = crypto.randomUUID();
     this.#running++;
     const job = interval(every).pipe(
       take(steps),

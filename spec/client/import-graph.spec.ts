@@ -23,8 +23,9 @@ function importGraph(entry: string): { files: Set<string>; packages: Set<string>
       },
       fileName: file,
     });
-    // Imports compile to require("…"); the modules loaded on first use are required by hand, require('…').
-    for (const [, specifier] of outputText.matchAll(/require\(["']([^"']+)["']\)/g)) {
+    // Imports compile to require("…"); the modules loaded on first use are required by hand, require('…'), and the
+    // optional packages through loadPackage('…') (a name bundlers do not see, but this graph does).
+    for (const [, specifier] of outputText.matchAll(/(?:require|loadPackage\)?)\(["']([^"']+)["']\)/g)) {
       if (specifier!.startsWith('.')) visit(`${resolve(dirname(file), specifier!)}.ts`);
       else packages.add(specifier!);
     }

@@ -4,7 +4,12 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileUpload, Path, POST, Produces, resolveConfig, RestApplication, RestForm } from '../../lib';
 import type { PartHeaders } from '../../lib/multipart/file-upload';
-import { parseHeaderBlock, PartHeaderScanner, ScanLimitError } from '../../lib/multipart/part-header-scanner';
+import {
+  parseHeaderBlock,
+  PartHeaderScanner,
+  ScanLimitError,
+  scanningStream,
+} from '../../lib/multipart/part-header-scanner';
 import { tempDir } from '../support/temp-dir';
 
 const BOUNDARY = 'b0undary';
@@ -25,7 +30,11 @@ async function scan(chunks: Buffer[], limits = LIMITS): Promise<{ headers: PartH
       done();
     },
   });
-  await pipeline(Readable.from(chunks), new PartHeaderScanner(BOUNDARY, limits, (h) => headers.push(h)), sink);
+  await pipeline(
+    Readable.from(chunks),
+    scanningStream(new PartHeaderScanner(BOUNDARY, limits, (h) => headers.push(h))),
+    sink,
+  );
   return { headers, output: Buffer.concat(out) };
 }
 

@@ -1,0 +1,85 @@
+/**
+ * Node's built-in modules, loaded when first used through `process.getBuiltinModule` (Node 20.16+, Bun, Deno and
+ * workerd's `nodejs_compat` have it). No module imports `node:*` statically, so importing rxrest loads no built-in and
+ * a bundler for a neutral platform (a Worker) finds none to resolve. Does not know which features need which module.
+ */
+import { runtimeName } from './runtime-name';
+
+/** The built-ins rxrest uses, by the name it loads them with. */
+interface Builtins {
+  'node:async_hooks': typeof import('node:async_hooks');
+  // What the runtime hands over is the cluster object itself (the module's default export).
+  'node:cluster': typeof import('node:cluster').default;
+  'node:crypto': typeof import('node:crypto');
+  'node:fs': typeof import('node:fs');
+  'node:fs/promises': typeof import('node:fs/promises');
+  'node:http': typeof import('node:http');
+  'node:http2': typeof import('node:http2');
+  'node:https': typeof import('node:https');
+  'node:net': typeof import('node:net');
+  'node:os': typeof import('node:os');
+  'node:path': typeof import('node:path');
+  'node:stream': typeof import('node:stream');
+  'node:stream/promises': typeof import('node:stream/promises');
+  'node:string_decoder': typeof import('node:string_decoder');
+  'node:tls': typeof import('node:tls');
+  'node:util': typeof import('node:util');
+  'node:zlib': typeof import('node:zlib');
+}
+
+export type BuiltinName = keyof Builtins;
+
+interface BuiltinLoader {
+  getBuiltinModule?(name: string): unknown;
+}
+
+// A cache of what the runtime already holds (a built-in is one object per process): no application state lives here.
+// `null` remembers a built-in the runtime does not have.
+const loaded = new Map<BuiltinName, unknown>();
+
+/** The built-in `name`, or `undefined` where the runtime has none (a Worker without `nodejs_compat`). */
+export function maybeNodeBuiltin<K extends BuiltinName>(name: K): Builtins[K] | undefined {
+  let found = loaded.get(name);
+  if (found === undefined) {
+    const host = (globalThis as { process?: BuiltinLoader }).process;
+    found = host?.getBuiltinModule?.(name) ?? null;
+    loaded.set(name, found);
+  }
+  return (found ?? undefined) as Builtins[K] | undefined;
+}
+
+/**
+ * The built-in `name`; where the runtime has none, an error naming the runtime and `feature`, the part of rxrest (or
+ * of the application) that needs Node.
+ */
+export function nodeBuiltin<K extends BuiltinName>(name: K, feature: string): Builtins[K] {
+  const found = maybeNodeBuiltin(name);
+  if (found === undefined)
+    throw new Error(`${feature} needs Node's ${name}, which ${runtimeName()} does not provide (see docs/runtimes.md)`);
+  return found;
+}
+
+/**
+ * Whether `value` is an instance of the class `className` of the built-in `name`; `false` where the runtime has no
+ * such module (then nothing can be one). For the checks on every request that tell Node's objects from others.
+ */
+export function isNodeInstance<K extends BuiltinName>(value: unknown, name: K, className: keyof Builtins[K]): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const made = maybeNodeBuiltin(name)?.[className];
+  return typeof made === 'function' && value instanceof made;
+}
+
+/** Whether `type` (a declared parameter or return type) is Node's `Readable`; node:stream is not loaded to say no. */
+export function isNodeReadableClass(type: unknown): boolean {
+  return typeof type === 'function' && type.name === 'Readable' && type === maybeNodeBuiltin('node:stream')?.Readable;
+}
+
+/** Whether this process is a `node:cluster` worker (never on a runtime without the module). */
+export function isClusterWorker(): boolean {
+  return maybeNodeBuiltin('node:cluster')?.isWorker === true;
+}
+
+/** Whether this process may fork `node:cluster` workers: the first process, on a runtime that has the module. */
+export function isClusterPrimary(): boolean {
+  return maybeNodeBuiltin('node:cluster')?.isPrimary === true;
+}

@@ -1,0 +1,107 @@
+/**
+ * What each runtime needs done to an answer of `app.fetch` before it hands it to its server: the few places where Bun
+ * and Cloudflare Workers treat a Web `Response` differently from Node and Deno. Knows Web `Request`/`Response` only.
+ */
+import { currentRuntime, type Runtime } from './runtime-name';
+
+export type FinishAnswer = (
+  answer: Response | Promise<Response>,
+  request: Request,
+  environment: unknown,
+) => Response | Promise<Response>;
+
+const STREAMED = /^(?:text\/event-stream|application\/(?:x-ndjson|jsonl|stream\+json))\b/i;
+// An SSE comment line: clients ignore it.
+const SSE_HEAD = new TextEncoder().encode(':\n\n');
+
+/** The finishing step of `runtime`; `undefined` where answers go out as they are (Node, Deno). */
+export function answerFinisher(runtime: Runtime = currentRuntime()): FinishAnswer | undefined {
+  if (runtime === 'bun') return (answer, request, server) => then(answer, (made) => onBun(made, request, server));
+  if (runtime === 'workerd') return (answer, request) => then(answer, (made) => onWorkers(made, request));
+  return undefined;
+}
+
+function then(answer: Response | Promise<Response>, finish: (made: Response) => Response) {
+  return answer instanceof Response ? finish(answer) : answer.then(finish);
+}
+
+interface BunServer {
+  timeout?(request: Request, seconds: number): void;
+}
+
+/**
+ * Bun closes a connection quiet for `idleTimeout` (10 s by default), stream or not, and holds a streamed answer's
+ * head until its first chunk: a stream is exempt from the idle timer, and an event stream starts with a comment so
+ * its client sees the head at once.
+ */
+function onBun(response: Response, request: Request, server: unknown): Response {
+  const type = response.headers.get('content-type') ?? '';
+  if (response.body === null || !STREAMED.test(type)) return response;
+  (server as BunServer | undefined)?.timeout?.(request, 0);
+  if (!type.toLowerCase().startsWith('text/event-stream')) return response;
+  return rebuilt(response, prefixed(response.body, SSE_HEAD));
+}
+
+/**
+ * workerd encodes a body by its `Content-Encoding` unless told the body is encoded already, which rxrest's
+ * compression has done: such an answer goes out as it is. A client that leaves does not cancel the answer's stream
+ * there; `request.signal` (with the `enable_request_signal` compatibility flag) does, so it cancels the stream.
+ */
+function onWorkers(response: Response, request: Request): Response {
+  const encoded = response.headers.has('content-encoding');
+  const streamed = response.body !== null && STREAMED.test(response.headers.get('content-type') ?? '');
+  if (!encoded && !streamed) return response;
+  const body = streamed ? cancelledBy(response.body!, request.signal) : response.body;
+  return rebuilt(response, body, encoded ? { encodeBody: 'manual' } : {});
+}
+
+function rebuilt(response: Response, body: ReadableStream<Uint8Array> | null, extra: object = {}): Response {
+  const init = { status: response.status, statusText: response.statusText, headers: response.headers, ...extra };
+  return new Response(body, init as ResponseInit);
+}
+
+/** `body`, after `first`. */
+function prefixed(body: ReadableStream<Uint8Array>, first: Uint8Array): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let sent = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!sent) {
+          sent = true;
+          return controller.enqueue(first);
+        }
+        const { value, done } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** `body`, whose source is cancelled when `signal` aborts (the client left). */
+function cancelledBy(body: ReadableStream<Uint8Array>, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+  if (!signal) return body;
+  const reader = body.getReader();
+  const leave = () => void reader.cancel(signal.reason).catch(() => undefined);
+  if (signal.aborted) leave();
+  else signal.addEventListener('abort', leave, { once: true });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { value, done } = await reader.read();
+        if (done) {
+          signal.removeEventListener('abort', leave);
+          controller.close();
+        } else controller.enqueue(value);
+      },
+      cancel: (reason) => {
+        signal.removeEventListener('abort', leave);
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

@@ -1,0 +1,37 @@
+/** Which JavaScript runtime serves the application, for messages and for the few answers that differ by runtime. */
+
+export type Runtime = 'node' | 'bun' | 'deno' | 'workerd' | 'unknown';
+
+interface RuntimeGlobals {
+  Bun?: unknown;
+  Deno?: unknown;
+  navigator?: { userAgent?: string };
+  process?: { versions?: { node?: string } };
+}
+
+let found: Runtime | undefined;
+
+/** The runtime this process runs on (Bun and Deno also report a Node version, so they are asked first). */
+export function currentRuntime(): Runtime {
+  return (found ??= detect(globalThis as RuntimeGlobals));
+}
+
+function detect(host: RuntimeGlobals): Runtime {
+  if (host.Bun !== undefined) return 'bun';
+  if (host.Deno !== undefined) return 'deno';
+  if (host.navigator?.userAgent === 'Cloudflare-Workers') return 'workerd';
+  if (host.process?.versions?.node !== undefined) return 'node';
+  return 'unknown';
+}
+
+/** The runtime's name as a reader knows it. */
+export function runtimeName(): string {
+  const names: Record<Runtime, string> = {
+    node: 'Node.js',
+    bun: 'Bun',
+    deno: 'Deno',
+    workerd: 'Cloudflare Workers (workerd)',
+    unknown: 'this runtime',
+  };
+  return names[currentRuntime()];
+}

@@ -1,0 +1,51 @@
+/**
+ * `npm run start:workerd`: bundles the samples Worker (`worker.ts`, compiled) for workerd as a Worker bundler would,
+ * with no alias and no banner, and serves it with Miniflare on PORT (default 8080).
+ */
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { join } from 'node:path';
+
+/**
+ * The compatibility rxrest asks of workerd: `nodejs_compat` for the Node built-ins some features load on first use,
+ * `enable_request_signal` so a client leaving aborts `request.signal` (workerd does not cancel the answer's stream).
+ */
+export const WORKERD_COMPATIBILITY = {
+  compatibilityDate: '2026-07-01',
+  compatibilityFlags: ['nodejs_compat', 'enable_request_signal'],
+};
+
+/** The Worker module `entry` (a compiled ES or CommonJS module with a default export) in one ES module. */
+export async function bundleWorker(entry: string): Promise<string> {
+  const result = await build({
+    stdin: { contents: `export { default } from ${JSON.stringify(entry)};`, resolveDir: __dirname },
+    bundle: true,
+    platform: 'neutral',
+    format: 'esm',
+    conditions: ['workerd', 'worker'],
+    mainFields: ['module', 'main'],
+    write: false,
+    logLevel: 'error',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+async function main(): Promise<void> {
+  const script = await bundleWorker(join(__dirname, 'worker.js'));
+  const server = new Miniflare({
+    modules: true,
+    script,
+    ...WORKERD_COMPATIBILITY,
+    port: Number(process.env.PORT ?? 8080),
+    host: process.env.HOST ?? '0.0.0.0',
+  });
+  const url = await server.ready;
+  process.stdout.write(`rxrest samples listening on ${url.href.replace(/\/$/, '')} (workerd)\n`);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void server.dispose());
+}
+
+if (require.main === module)
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });

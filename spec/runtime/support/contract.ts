@@ -1,0 +1,132 @@
+/** The runtime contract, run against a server of spec/runtime/support/runtime-server.ts over real sockets. */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { startOn, type Runtime, type RuntimeServer } from './runtime-server';
+
+interface Answer {
+  readonly status: number;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: Buffer;
+  /** When the head arrived, and when each chunk did (ms since the request). */
+  readonly headAt: number;
+  readonly chunks: { at: number; text: string }[];
+}
+
+/** One request over its own connection, from `localAddress` (two loopback addresses make two clients). */
+export function call(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
+): Promise<Answer> {
+  const started = Date.now();
+  return new Promise((done, fail) => {
+    const sent = httpRequest(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress, agent: false },
+      (response) => {
+        const headAt = Date.now() - started;
+        const chunks: { at: number; text: string }[] = [];
+        const parts: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => {
+          parts.push(chunk);
+          chunks.push({ at: Date.now() - started, text: chunk.toString('latin1') });
+        });
+        response.on('end', () =>
+          done({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(parts), headAt, chunks }),
+        );
+        response.on('error', fail);
+      },
+    );
+    sent.on('error', fail);
+    sent.end(options.body);
+  });
+}
+
+const json = (answer: Answer): unknown => JSON.parse(answer.body.toString('utf8'));
+
+/** The contract's specs on `runtime`: one server for all of them. */
+export function describeContract(runtime: Runtime, more?: (server: () => RuntimeServer) => void): void {
+  describe(`the contract application on ${runtime}`, () => {
+    let server: RuntimeServer;
+    const at = (path: string) => `${server.url}${path}`;
+
+    beforeAll(async () => {
+      server = await startOn(runtime);
+    }, 60_000);
+
+    afterAll(() => server?.stop());
+
+    it('answers JSON, a JSON POST and a problem for an unknown path', async () => {
+      expect(json(await call(at('/contract/json')))).toEqual({ hello: 'runtime' });
+      const echoed = await call(at('/contract/echo'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      });
+      expect([echoed.status, json(echoed)]).toEqual([200, { echoed: { a: 1 } }]);
+      const missing = await call(at('/nowhere'));
+      expect(missing.status).toBe(404);
+      expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(json(missing)).toMatchObject({ status: 404 });
+    });
+
+    it('sends the head of an event stream at once and each event as it comes', async () => {
+      const answer = await call(at('/contract/events'), { headers: { accept: 'text/event-stream' } });
+      const events = answer.chunks.filter((chunk) => chunk.text.includes('data:'));
+      expect(answer.body.toString().match(/^data:.*$/gm)).toEqual(['data:0', 'data:1', 'data:2']);
+      // Events come 300 ms apart: the head is out before the first, the first well before the last.
+      expect(events[0]!.at - answer.headAt).toBeGreaterThan(150);
+      expect(events.at(-1)!.at - events[0]!.at).toBeGreaterThan(300);
+    });
+
+    it('streams NDJSON and reads items sent as NDJSON', async () => {
+      const lines = await call(at('/contract/lines'));
+      expect(lines.body.toString()).toBe('{"n":1}\n{"n":2}\n{"n":3}\n');
+      const counted = await call(at('/contract/count'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body: '1\n2\n3\n',
+      });
+      expect(json(counted)).toEqual({ count: 3, sum: 6 });
+    });
+
+    it('compresses an answer once: gzip the client can decode', async () => {
+      const answer = await call(at('/contract/text'), { headers: { 'accept-encoding': 'gzip' } });
+      expect(answer.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(answer.body).toString()).toBe('rxrest on every runtime. '.repeat(200));
+    });
+
+    it('counts each client address on its own', async () => {
+      const first = [];
+      for (let i = 0; i < 3; i++)
+        first.push((await call(at('/contract/limited'), { localAddress: '127.0.0.1' })).status);
+      const other = await call(at('/contract/limited'), { localAddress: '127.0.0.2' });
+      expect([...first, other.status]).toEqual([200, 200, 429, 200]);
+    });
+
+    it("injects Hono's Context with the runtime's bindings (and Workers' execution context)", async () => {
+      expect(json(await call(at('/contract/hono')))).toEqual({
+        path: '/contract/hono',
+        env: true,
+        context: true,
+        waitUntil: runtime === 'workerd',
+      });
+    });
+
+    it('stops a stream whose client left (its clean-up runs)', async () => {
+      await new Promise<void>((done, fail) => {
+        const sent = httpRequest(at('/contract/endless'), { headers: { accept: 'text/event-stream' }, agent: false });
+        sent.on('response', (response) => response.once('data', () => (sent.destroy(), done())));
+        sent.on('error', (error) => (sent.destroyed ? undefined : fail(error)));
+        sent.end();
+      });
+      let open = -1;
+      for (let tries = 0; tries < 50 && open !== 0; tries++) {
+        await new Promise((done) => setTimeout(done, 100));
+        open = (json(await call(at('/contract/open'))) as { open: number }).open;
+      }
+      expect(open).toBe(0);
+    });
+
+    more?.(() => server);
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * Serves the contract application (fixtures/contract-app.ts) on another runtime for a spec: bundled once with esbuild
+ * as a Worker's bundler would, started by the runtime binary the project's dev dependencies install, on port 0.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+export const ROOT = resolve(__dirname, '../../..');
+export const BIN = join(ROOT, 'node_modules/.bin');
+
+/** The compatibility workerd is run with (docs/runtimes.md says why each flag). */
+export const WORKERD = {
+  compatibilityDate: '2026-07-01',
+  compatibilityFlags: ['nodejs_compat', 'enable_request_signal'],
+};
+
+export interface RuntimeServer {
+  readonly url: string;
+  readonly folder: string;
+  /** What the runtime printed, for a failure's message. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** The contract application in one ES module, exporting `buildContractApp` and a Worker's default `fetch`. */
+export async function bundleContract(folder: string): Promise<string> {
+  const outfile = join(folder, 'app.mjs');
+  const fixture = JSON.stringify(join(__dirname, '../fixtures/contract-app'));
+  await build({
+    stdin: {
+      contents: `import { buildContractApp } from ${fixture};
+export { buildContractApp };
+let app;
+export default { fetch: (request, env, ctx) => (app ??= buildContractApp()).fetch(request, env, ctx) };`,
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'neutral',
+    format: 'esm',
+    conditions: ['workerd', 'worker'],
+    mainFields: ['module', 'main'],
+    outfile,
+    logLevel: 'error',
+    absWorkingDir: ROOT,
+    tsconfigRaw: { compilerOptions: { experimentalDecorators: true } },
+  });
+  return outfile;
+}
+
+const RUNNERS = {
+  bun: `import { buildContractApp } from './app.mjs';
+const app = buildContractApp();
+// An idle timeout of 1 s (10 s by default): a stream quiet for longer must still live.
+const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 1, fetch: app.fetch });
+console.log('listening on ' + server.url.href);`,
+  deno: `import { buildContractApp } from './app.mjs';
+const app = buildContractApp();
+Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log('listening on http://127.0.0.1:' + port + '/') }, app.fetch);`,
+  workerd: `import { readFileSync } from 'node:fs';
+import { Miniflare } from ${JSON.stringify(require.resolve('miniflare'))};
+const server = new Miniflare({ modules: true, script: readFileSync(new URL('./app.mjs', import.meta.url), 'utf8'),
+  ...${JSON.stringify(WORKERD)}, port: 0, host: '127.0.0.1' });
+const url = await server.ready;
+console.log('listening on ' + url.href);
+process.on('SIGTERM', () => server.dispose().then(() => process.exit(0)));`,
+};
+
+export type Runtime = keyof typeof RUNNERS;
+
+const COMMANDS: Record<Runtime, (runner: string) => [string, string[]]> = {
+  bun: (runner) => [join(BIN, 'bun'), [runner]],
+  // Only the variables rxrest reads, and no file but the bundle's folder: what docs/runtimes.md asks for.
+  deno: (runner) => [
+    join(BIN, 'deno'),
+    ['run', '--allow-net', `--allow-read=${join(runner, '..')}`, '--allow-env=FRAMEWORK_*,_PROD_FRAMEWORK_*', runner],
+  ],
+  workerd: (runner) => [process.execPath, [runner]],
+};
+
+/** Starts the contract application on `runtime` and resolves once it listens. */
+export async function startOn(runtime: Runtime): Promise<RuntimeServer> {
+  const folder = await mkdtemp(join(tmpdir(), `rxrest-${runtime}-`));
+  await bundleContract(folder);
+  const runner = join(folder, 'run.mjs');
+  await writeFile(runner, RUNNERS[runtime]);
+  const [command, args] = COMMANDS[runtime](runner);
+  const child = spawn(command, args, { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${runtime} did not listen in 30 s:\n${output}`)), 30_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = /listening on (http:\/\/\S+?)\/?\s/.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        done(found[1]!);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => fail(new Error(`${runtime} exited with ${code}:\n${output}`)));
+  });
+  return { url, folder, output: () => output, stop: () => stop(child, folder) };
+}
+
+async function stop(child: ChildProcess, folder: string): Promise<void> {
+  if (child.exitCode === null) {
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(timer);
+  }
+  await rm(folder, { recursive: true, force: true });
+}

@@ -1,0 +1,3 @@
+import { describeContract } from './support/contract';
+
+describeContract('workerd');
