@@ -44,7 +44,7 @@ export { UriBuilder } from './params/context/uri-builder';
 export { HttpHeaders } from './params/context/http-headers';
 export { ResourceInfo } from './params/context/resource-info';
 export { registerContextType, type ContextResolver } from './params/context-types';
-export type { ParamConverter, ParamConverterProvider } from './params/param-converter';
+export type { ParamConverter, ParamConverterProvider } from './convert/param-converter';
 export { LocalFile } from './body/local-file-body';
 export type { EntityWriter, WrittenBody, WriteTarget } from './body/entity-writers';
 export {
@@ -58,7 +58,7 @@ export {
   type WriterInterceptor,
   type ReaderInterceptorContext,
   type WriterInterceptorContext,
-} from './providers/message-body';
+} from './body/message-body';
 export { ConstrainedTo, type RuntimeType } from './providers/constrained-to';
 export { JsonValue, JsonObject, JsonArray, type JsonPrimitive } from './json/json-values';
 export {
@@ -143,8 +143,8 @@ export {
   RequestContext as ContainerRequestContext,
   type EndpointInfo,
   type Lane,
-} from './pipeline/request-context';
-export { ResponseContext, ResponseContext as ContainerResponseContext } from './pipeline/response-context';
+} from './context/request-context';
+export { ResponseContext, ResponseContext as ContainerResponseContext } from './context/response-context';
 
 export {
   EntityTag,
@@ -160,7 +160,6 @@ export {
   parseHttpDate,
   parseSize,
 } from './http';
-
 // http: preconditions, compression, build conditions
 export { RestRequest } from './preconditions/rest-request';
 export { Compressed, Uncompressed, GZIP, type CompressionMode } from './decorators/compression';
@@ -179,7 +178,7 @@ export {
 export { RestLink, InjectRestLinks, RestLinkId, RestLinkType, type RestLinkOptions } from './decorators/links';
 export { RestLinksProvider } from './links/rest-links-provider';
 export { RestMediaType } from './hal/rest-media-type';
-export { HalService } from './hal/hal-service';
+export { HalService } from './links/hal-service';
 export { HalEntityWrapper, type HalWrapper } from './hal/hal-entity-wrapper';
 export { HalCollectionWrapper } from './hal/hal-collection-wrapper';
 export type { HalLink } from './hal/hal-link';
@@ -204,6 +203,7 @@ export { RateLimit, type RateLimitOptions } from './decorators/rate-limit';
 export { localFile, FilePart } from './files/file-results';
 
 export { RestApplication, RestApp, type BuildOptions, type EndpointSummary } from './assembly/rest-application';
+export * from './feature';
 
 // health checks, served at framework.health.path
 export { Liveness, Readiness, Startup } from './decorators/health';

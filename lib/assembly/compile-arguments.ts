@@ -9,13 +9,14 @@ import { compileArgument, type ArgumentReader } from '../params/compile-argument
 import { beanReadsBody } from '../params/compile-bean';
 import { contextResolver } from '../params/context-types';
 import { isItemStreamParameter } from '../params/read-item-stream';
-import { isUnknownDesignType } from '../params/convert';
+import { isUnknownDesignType } from '../convert/convert';
 import { logging } from '../logging/logger';
 import type { BodySettings } from '../params/read-body-argument';
-import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
+import type { StageFn } from '../context/settle';
+import type { RequestContext } from '../context/request-context';
 import type { PathTemplate } from '../routing/path-template';
 import { locate, type ProblemCollector } from '../errors/definition-error';
+import { readArguments } from '../pipeline/read-arguments';
 
 const log = logging.getLogger('rxrest.build');
 
@@ -120,26 +121,5 @@ export function compileArguments(
       locate(type, method.name),
       `only one parameter can receive the request body, but ${bodies} are undecorated or @Body`,
     );
-  return { read: readers.length ? readAll(readers) : undefined, readsBody, facts };
-}
-
-/** Reads every argument; waits only when some reader answers later (bodies, forms). */
-function readAll(readers: readonly ArgumentReader[]): StageFn {
-  return (ctx: RequestContext) => {
-    const args = new Array<unknown>(readers.length);
-    let pending: Promise<unknown>[] | undefined;
-    try {
-      for (let i = 0; i < readers.length; i++) {
-        const value = readers[i](ctx);
-        if (value instanceof Promise) (pending ??= []).push(value.then((resolved) => (args[i] = resolved)));
-        else args[i] = value;
-      }
-    } catch (error) {
-      // A later argument failed: earlier pending reads are abandoned, and must not reject unhandled.
-      for (const read of pending ?? []) read.catch(() => undefined);
-      throw error;
-    }
-    ctx.args = args;
-    return pending ? Promise.all(pending).then(() => ctx) : ctx;
-  };
+  return { read: readers.length ? readArguments(readers) : undefined, readsBody, facts };
 }

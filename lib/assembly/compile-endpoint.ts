@@ -1,27 +1,22 @@
 /** Compiles one resource method into an endpoint: its route data and its request handling, built once. */
-import { compileCompression } from '../compression/compile-compression';
-import type { CompressionSettings } from '../compression/compression-settings';
 import { NAME_BINDINGS, RESPONSE_HEADERS, RESPONSE_STATUS } from '../decorators/providers';
-import { RATE_LIMIT } from '../decorators/rate-limit';
-import { ACCESS_RULE, type AccessRule } from '../decorators/security';
+import { ACCESS_RULE } from '../decorators/security';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import { resolveLane } from '../execution/resolve-lane';
 import { parseMediaType, type MediaType } from '../http/media-type';
-import { linkStage } from '../links/link-stage';
-import type { LinkContext } from '../links/rest-links-provider';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';
 import type { BodySettings } from '../params/read-body-argument';
 import { compileStage, type StageFn, type Step } from '../pipeline/chain';
-import { endpointHandler } from '../request/endpoint-handler';
+import { endpointHandler } from '../pipeline/endpoint-handler';
 import type { Endpoint } from '../pipeline/endpoint';
-import type { EndpointInfo, Lane } from '../pipeline/request-context';
+import type { EndpointInfo, Lane } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import type { ResultDefaults } from '../pipeline/to-response';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
 import type { RateLimiters } from '../rate-limit/rate-limits';
-import { securityStep, type SecuritySettings } from '../security/security-stage';
+import type { SecuritySettings } from '../security/security-stage';
 import type { StreamSettings } from '../streaming/stream-pump';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
 import { compileArguments } from './compile-arguments';
@@ -30,6 +25,7 @@ import type { InterceptorChain } from './compile-interceptors';
 import { invokeStage, streamingOf } from './compile-invoke';
 import { laneSteps, type LaneSettings } from './compile-lanes';
 import type { Unit } from './discover';
+import type { EndpointJoins } from './join-features';
 
 export type { LaneSettings } from './compile-lanes';
 
@@ -40,19 +36,17 @@ export interface EndpointContext {
   readonly interceptors: InterceptorChain;
   readonly body: BodySettings;
   readonly problems: ProblemCollector;
-  /** The application's link targets, for `@InjectRestLinks` endpoints and injected link providers. */
-  readonly links?: LinkContext;
-  /** Compression settings, for `@Compressed`/`@Uncompressed`/`@GZIP` methods. */
-  readonly compression?: CompressionSettings;
+  /** The steps the application's features add to an endpoint, by phase. */
+  readonly joins: EndpointJoins;
   /** `framework.rest.stream.*` and `framework.rest.sse.keep-alive` (defaults when absent). */
   readonly streams?: StreamSettings;
   /** The worker lane, the blocked-loop threshold and the `Application`'s annotations (execution lanes: docs/streaming.md). */
   readonly lanes?: LaneSettings;
-  /** The application's authentication mechanisms, when it has any. */
+  /** The application's authentication mechanisms, when it has any (streams end on expiry; MCP servers). */
   readonly security?: SecuritySettings;
-  /** Per-client limits (`@RateLimit` and `framework.http.rate-limit.*`). */
+  /** Per-client limits, for MCP servers (resource and socket endpoints join them as a feature). */
   readonly rateLimits?: RateLimiters;
-  /** The caps on open streams (`framework.http.limits.max-streams*`), for streaming endpoints; absent: none. */
+  /** The caps on open streams, for MCP servers' streams (resource endpoints join them as a feature). */
   readonly streamAdmission?: StageFn;
 }
 
@@ -87,15 +81,6 @@ function defaultLane(unit: Unit, method: MethodMeta, returnType: unknown, lanes:
   );
 }
 
-/** A rule that needs a caller, on an application with no authentication mechanism, is a problem: never open by mistake. */
-export function checkAccessRule(rule: AccessRule | undefined, context: EndpointContext, where: string): void {
-  if ((rule?.kind === 'authenticated' || rule?.kind === 'roles') && !context.security)
-    context.problems.add(
-      where,
-      `@${rule.kind === 'roles' ? 'RolesAllowed' : 'Authenticated'} needs an authentication mechanism: set framework.security.jwt.jwks-url or .public-key-file, or pass authentication to build()`,
-    );
-}
-
 /** Compiles `method` of a resource class; returns `undefined` when it has problems (recorded). */
 export function compileEndpoint(
   unit: Unit,
@@ -128,22 +113,13 @@ export function compileEndpoint(
     consumes: method.consumes ?? unit.meta.consumes ?? [],
     lane: defaultLane(unit, method, returnType, context.lanes),
   };
-  const compression = compileCompression(method, context.compression);
-  const rule = method.tags.get(ACCESS_RULE) ?? unit.meta.tags.get(ACCESS_RULE);
-  checkAccessRule(rule, context, where);
-  const security = securityStep(rule, context.security);
-  const steps: Step[] = security ? [security] : [];
   const streaming = {
     ...streamingOf(method, produces, returnType, context.streams),
     endsOnExpiry: context.security?.endStreamsOnExpiry ?? false,
   };
   const streams = streaming.observables || isGeneratorMethod(unit, method);
-  const limit = problems.attempt(where, () =>
-    context.rateLimits?.step(method.tags.get(RATE_LIMIT) ?? unit.meta.tags.get(RATE_LIMIT), where, streams),
-  );
-  if (limit) steps.push(limit);
-  if (streams && context.streamAdmission) steps.push(context.streamAdmission);
-  if (compression.mark) steps.push(compression.mark);
+  const joined = context.joins({ unit, method, where, info, produces, streams, transport: 'answer' });
+  const steps: Step[] = [...joined.at('authenticate'), ...joined.at('admit')];
   const facts: EndpointFacts = {
     info,
     template: template.template,
@@ -153,8 +129,8 @@ export function compileEndpoint(
     status: defaults.status,
     methodTags: method.tags,
     classTags: unit.meta.tags,
-    access: rule,
-    rateLimited: limit !== undefined,
+    access: method.tags.get(ACCESS_RULE) ?? unit.meta.tags.get(ACCESS_RULE),
+    answers: joined.answers,
     errorAnswers: context.mappers.documented,
   };
   const invoke = invokeStage(unit, method, context.interceptors, {
@@ -162,8 +138,7 @@ export function compileEndpoint(
     streaming,
     blockedWarningMs: context.lanes?.blockedWarningMs ?? 0,
   });
-  const beforeInvoke: Step[] = [];
-  if (compression.inflate) beforeInvoke.push(compression.inflate);
+  const beforeInvoke: Step[] = [...joined.at('read')];
   if (args.read) beforeInvoke.push(args.read);
   const lanePart = laneSteps(
     applicable(context.filters.request, bindings),
@@ -174,8 +149,7 @@ export function compileEndpoint(
     args.readsBody,
   );
   steps.push(...lanePart.steps);
-  const links = context.links && linkStage(unit, method, info, context.links, produces);
-  if (links) steps.push(links);
+  steps.push(...joined.at('after-invoke'));
   const compiled = compileStage(steps)!;
   const requestPart = lanePart.wrap ? lanePart.wrap(compiled) : compiled;
   const responseFilters = applicable(context.filters.response, bindings);

@@ -12,7 +12,7 @@ import {
 import type { CompiledFilter } from '../pipeline/filters';
 import { requestFilterStage, responseFilterStage } from '../pipeline/filters';
 import type { Step } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { byPosition, compileInjection } from './compile-injection';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { Unit } from './discover';

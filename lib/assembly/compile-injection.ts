@@ -1,8 +1,8 @@
 /** Compiles the parameters of filters, mappers and other callbacks: each is a context object chosen by type. */
 import { readDesignType } from '../metadata/reflect-shim';
 import { contextResolver } from '../params/context-types';
-import { isUnknownDesignType } from '../params/convert';
-import type { RequestContext } from '../pipeline/request-context';
+import { isUnknownDesignType } from '../convert/convert';
+import type { RequestContext } from '../context/request-context';
 
 export type InjectedReader = (ctx: RequestContext, error?: unknown) => unknown;
 export type InjectedArgs = (ctx: RequestContext, error?: unknown) => unknown[];

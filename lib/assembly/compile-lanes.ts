@@ -3,8 +3,8 @@ import type { WorkerLane } from '../execution/worker-lane';
 import type { Tags } from '../metadata/store';
 import type { StageFn, Step } from '../pipeline/chain';
 import type { CompiledFilter } from '../pipeline/filters';
-import type { Lane } from '../pipeline/request-context';
-import { releasing, takeSlot } from '../request/worker-slot';
+import type { Lane } from '../context/request-context';
+import { releasing, takeSlot } from '../pipeline/worker-slot';
 import { requestSteps } from './compile-filters';
 
 export interface LaneSettings {

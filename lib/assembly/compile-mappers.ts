@@ -9,7 +9,7 @@ import { DEFAULT_PRIORITY, EXCEPTION_MAPPER, PRIORITY, PROVIDER } from '../decor
 import { ExceptionMappers, mapperTable, type CompiledMapper } from '../errors/exception-mappers';
 import { readDesignType } from '../metadata/reflect-shim';
 import { findClassMeta, registeredClasses } from '../metadata/store';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { byPosition, compileInjection } from './compile-injection';
 import type { InterceptorChain } from './compile-interceptors';
 import { locate, type ProblemCollector } from '../errors/definition-error';

@@ -5,8 +5,6 @@
  */
 import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { NAME_BINDINGS } from '../decorators/providers';
-import { RATE_LIMIT } from '../decorators/rate-limit';
-import { ACCESS_RULE } from '../decorators/security';
 import { SOCKET_CALLBACK, SOCKET_PATH, type SocketCallbackKind } from '../decorators/websocket';
 import { locate } from '../errors/definition-error';
 import type { JsonMapper } from '../json/json-mapper';
@@ -16,26 +14,23 @@ import { Tags, type MethodMeta } from '../metadata/store';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
 import { compileStage, type StageFn, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
-import type { EndpointInfo } from '../pipeline/request-context';
+import type { EndpointInfo } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
-import { securityStep } from '../security/security-stage';
 import { Multi } from '../streaming/multi';
 import type { MessageCallback, SocketCallback, SocketHandlers } from '../websocket/socket-handlers';
 import type { SocketServer } from '../websocket/socket-server';
 import { acceptUpgrade } from '../websocket/accept-upgrade';
 import { messageDecoder } from '../websocket/message-decoder';
 import { applicable, requestSteps, responseSteps } from './compile-filters';
-import { checkAccessRule, type EndpointContext } from './compile-endpoint';
-import { endpointHandler } from '../request/endpoint-handler';
+import type { EndpointContext } from './compile-endpoint';
+import { endpointHandler } from '../pipeline/endpoint-handler';
 import { implicitMeta } from './compile-arguments';
 import type { Unit } from './discover';
 
 export interface SocketContext extends EndpointContext {
   /** The application's socket server (made with its first socket endpoint). */
   readonly sockets: () => SocketServer;
-  /** Refuses an upgrade from an origin that may not open sockets (cross-site hijacking), before anything else runs. */
-  readonly upgradeOrigin?: StageFn;
   readonly json: JsonMapper;
   /** Runs a callback as the application's (what it calls of the application's broadcast topics means them). */
   readonly within: <R>(work: () => R) => R;
@@ -158,13 +153,17 @@ export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpo
     consumes: [],
     lane: 'event-loop',
   };
-  const rule = unit.meta.tags.get(ACCESS_RULE);
-  checkAccessRule(rule, context, where);
-  const steps: Step[] = context.upgradeOrigin ? [context.upgradeOrigin] : [];
-  const security = securityStep(rule, context.security);
-  if (security) steps.push(security);
-  const limit = problems.attempt(where, () => context.rateLimits?.step(unit.meta.tags.get(RATE_LIMIT), where, true));
-  if (limit) steps.push(limit);
+  const method = unit.meta.methods.get(info.methodName) ?? { name: info.methodName, tags: new Tags() };
+  const joined = context.joins({
+    unit,
+    method: method as MethodMeta,
+    where,
+    info,
+    produces: [],
+    streams: true,
+    transport: 'upgrade',
+  });
+  const steps: Step[] = [...joined.at('authenticate'), ...joined.at('admit')];
   const bindings = new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []);
   steps.push(...requestSteps(applicable(context.filters.request, bindings)));
   steps.push(acceptUpgrade(handlers, context.sockets));

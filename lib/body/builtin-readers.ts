@@ -1,9 +1,10 @@
 /** The built-in body readers, one per declared body type, chosen at build time. */
 import { Observable } from 'rxjs/internal/Observable';
 import { httpProblem } from '../errors/http-problem';
-import type { EntityInput } from '../providers/message-body';
-import type { RequestContext } from '../pipeline/request-context';
+import type { EntityInput } from './message-body';
+import type { RequestContext } from '../context/request-context';
 import { deleteLocalFile, LocalFile, saveToLocalFile } from './local-file-body';
+import { isJsonText } from '../http/media-type';
 import { isNodeReadableClass, nodeBuiltin } from '../runtime/node-builtins';
 
 /** What a built-in reader gets: the body, the request (for clean-ups) and its media type. */
@@ -109,9 +110,7 @@ export { LocalFile };
 
 /** `application/json` and every `+json` type are JSON; a body without `Content-Type` is taken as JSON too. */
 export function isJsonMediaTypeText(mediaType: string | undefined): boolean {
-  if (mediaType === undefined) return true;
-  const base = mediaType.split(';', 1)[0].trim().toLowerCase();
-  return base === 'application/json' || base.endsWith('+json');
+  return mediaType === undefined || isJsonText(mediaType);
 }
 
 export function unsupported(mediaType: string | undefined, type: string): Error {

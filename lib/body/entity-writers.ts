@@ -2,7 +2,9 @@
 import type { JsonMapper } from '../json/json-mapper';
 import type { ResponseHeaders } from '../response/response-headers';
 import { memoize } from '../http/bounded-cache';
-import { isJsonItemType, jsonItem } from '../streaming/framing';
+import { isJsonItemType } from '../http/streaming-types';
+import { jsonItem } from '../streaming/framing';
+import { isJsonText } from '../http/media-type';
 
 /** The body of a Web `Response`, or a whole `Response` made by a server writer. */
 export type WrittenBody = string | Uint8Array | ReadableStream<Uint8Array> | Response | null;
@@ -20,10 +22,7 @@ export interface EntityWriter {
 }
 
 // The same few media type strings recur on every response: classify each once.
-const isJsonType = memoize(500, (mediaType: string): boolean => {
-  const base = mediaType.split(';', 1)[0].trim().toLowerCase();
-  return base === 'application/json' || base.endsWith('+json');
-});
+const isJsonType = memoize(500, isJsonText);
 
 /** Bytes, `ArrayBuffer`s and Web streams go out as they are, whatever the media type. */
 export const bytesWriter: EntityWriter = {

@@ -1,8 +1,8 @@
 /** Reads a request body as bytes or text, enforcing the body size limit before and while reading. */
 import type { IncomingMessage } from 'node:http';
 import { httpProblem } from '../errors/http-problem';
-import { nodeRequestOf } from '../multipart/body-source';
-import type { RequestContext } from '../pipeline/request-context';
+import { nodeRequestOf } from './body-source';
+import type { RequestContext } from '../context/request-context';
 
 const EMPTY = new Uint8Array(0);
 const decoder = new TextDecoder('utf-8');

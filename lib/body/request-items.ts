@@ -8,7 +8,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { formatSize } from '../http/size';
 import { httpProblem } from '../errors/http-problem';
 import { JsonArrayItems } from '../json/json-array-items';
-import { mayHoldForbiddenKey } from './json';
+import { mayHoldForbiddenKey } from '../json/safe-json';
 
 /** How a body's items are delimited. */
 export type ItemFormat = 'lines' | 'json-seq' | 'sse' | 'json-array';

@@ -5,7 +5,7 @@
  * go once it holds nothing), so the same broadcaster serves every application that uses it, each with its own
  * topics.
  */
-import { publishTraced } from '../tracing/broadcast-spans';
+import { publishTraced } from './broadcast-spans';
 import { tracing } from '../tracing/tracing';
 import { logging } from '../logging/logger';
 import type { Multi } from '../streaming/multi';

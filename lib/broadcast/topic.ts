@@ -7,7 +7,7 @@
  */
 import { Observable } from 'rxjs/internal/Observable';
 import type { TeardownLogic } from 'rxjs';
-import { deliverTraced } from '../tracing/broadcast-spans';
+import { deliverTraced } from './broadcast-spans';
 import { tracing } from '../tracing/tracing';
 import { logging } from '../logging/logger';
 import type { Multi } from '../streaming/multi';

@@ -1,5 +1,5 @@
 /** A non-2xx answer as the `WebApplicationException` subtype of its status, with its headers and problem body. */
-import { parseJsonBody } from '../body/json';
+import { parseJsonBody } from '../json/safe-json';
 import type { ProblemDetails } from '../errors/problem-details';
 import {
   BadRequestException,

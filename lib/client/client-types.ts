@@ -10,7 +10,7 @@ import type { MultipartFormDataInput } from '../multipart/multipart-form-data-in
 import type { HttpHeaders } from '../params/context/http-headers';
 import type { ResourceInfo } from '../params/context/resource-info';
 import type { UriInfo } from '../params/context/uri-info';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { RestResponse } from '../response/rest-response';
 import type { SseEvent } from '../streaming/sse-event';
 import type { ClientSseEvent } from './read-response';

@@ -86,7 +86,7 @@ export {
 } from '../decorators/params';
 export { RestStreamElementType } from '../decorators/stream-element-type';
 export { ConstrainedTo } from '../providers/constrained-to';
-export type { MessageBodyReader, MessageBodyWriter, EntityInput } from '../providers/message-body';
+export type { MessageBodyReader, MessageBodyWriter, EntityInput } from '../body/message-body';
 export { DefaultJsonMapper } from '../json/default-json-mapper';
 export type { JsonMapper, JsonMapperCustomizer } from '../json/json-mapper';
 export { Multi, multi } from '../streaming/multi';

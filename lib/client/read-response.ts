@@ -8,7 +8,7 @@ import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import type { JsonMapper } from '../json/json-mapper';
-import type { EntityInput, MessageBodyReader } from '../providers/message-body';
+import type { EntityInput, MessageBodyReader } from '../body/message-body';
 import type { ClientEndpoint } from './client-endpoints';
 import { JsonArrayItems } from '../json/json-array-items';
 import { JSON_ARRAY_ITEMS, STREAM_ITEMS_HEADER } from '../http/stream-items-header';

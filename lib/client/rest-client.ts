@@ -7,10 +7,16 @@ import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import type { JsonMapper, JsonMapperCustomizer } from '../json/json-mapper';
-import { findClassMeta } from '../metadata/store';
-import { CONSTRAINED_TO } from '../providers/constrained-to';
-import type { MessageBodyReader, MessageBodyWriter } from '../providers/message-body';
 import { exceptionFor } from './client-errors';
+import {
+  clientSide,
+  isCustomizer,
+  isReader,
+  isWriter,
+  withinMediaTypes,
+  type ClientProvider,
+} from './client-providers';
+import type { MessageBodyReader, MessageBodyWriter } from '../body/message-body';
 import { headersSetter, openTelemetry } from '../tracing/open-telemetry';
 import { clientEndpoints, type ClientEndpoint } from './client-endpoints';
 import { networkFailure } from './network-failure';
@@ -54,8 +60,7 @@ export interface ClientResponseFilter {
   filter(request: ClientRequestContext, response: ClientResponseContext): void | Promise<void>;
 }
 
-/** A provider registered on a client: an instance, or a class with a no-argument constructor. */
-export type ClientProvider<T> = T | (new () => T);
+export type { ClientProvider } from './client-providers';
 
 export interface RestClientOptions {
   /** Where the resource paths start, the application path included: `http://localhost:8080/api`. */
@@ -86,64 +91,6 @@ export interface ClientControls<T> {
 
 /** What `RestClient.create` returns: the resource's endpoint methods as Observable-returning calls. */
 export type RestClient<T> = RestClientOf<T> & ClientControls<T>;
-
-function instantiate<T>(provider: ClientProvider<T>): T {
-  return typeof provider === 'function' ? new (provider as new () => T)() : provider;
-}
-
-/** A provider `@ConstrainedTo('server')` never runs on a client: registering one is a mistake worth saying. */
-function clientSide<T>(provider: ClientProvider<T>): T {
-  const type = typeof provider === 'function' ? provider : (provider as object).constructor;
-  if (findClassMeta(type)?.tags.get(CONSTRAINED_TO) === 'server')
-    throw new TypeError(`${type.name} is @ConstrainedTo('server'): it cannot be registered on a REST client`);
-  return instantiate(provider);
-}
-
-/** Whether `mediaType` fits one of `declared`, with wildcards in type or subtype; nothing declared fits every type. */
-function fits(declared: readonly string[] | undefined, mediaType: string): boolean {
-  if (!declared?.length) return true;
-  const [type, subtype] = mediaType.split(';')[0]!.trim().toLowerCase().split('/');
-  return declared.some((range) => {
-    const [rangeType, rangeSubtype] = range.split(';')[0]!.trim().toLowerCase().split('/');
-    return (rangeType === '*' || rangeType === type) && (rangeSubtype === '*' || rangeSubtype === subtype);
-  });
-}
-
-/** A reader asked only for the media types of its class's `@Consumes`, a writer for those of its `@Produces`, as on the server. */
-function withinMediaTypes(reader: MessageBodyReader): MessageBodyReader;
-function withinMediaTypes(writer: MessageBodyWriter): MessageBodyWriter;
-function withinMediaTypes(provider: MessageBodyReader | MessageBodyWriter): MessageBodyReader | MessageBodyWriter {
-  const meta = findClassMeta((provider as object).constructor);
-  if (isReader(provider)) {
-    return {
-      isReadable: (type, mediaType) => fits(meta?.consumes, mediaType) && provider.isReadable(type, mediaType),
-      readFrom: provider.readFrom.bind(provider),
-    };
-  }
-  return {
-    isWriteable: (type, mediaType, entity) =>
-      fits(meta?.produces, mediaType) && provider.isWriteable(type, mediaType, entity),
-    writeTo: provider.writeTo.bind(provider),
-  };
-}
-
-function isReader(provider: unknown): provider is MessageBodyReader {
-  return (
-    typeof (provider as MessageBodyReader).isReadable === 'function' &&
-    typeof (provider as MessageBodyReader).readFrom === 'function'
-  );
-}
-
-function isWriter(provider: unknown): provider is MessageBodyWriter {
-  return (
-    typeof (provider as MessageBodyWriter).isWriteable === 'function' &&
-    typeof (provider as MessageBodyWriter).writeTo === 'function'
-  );
-}
-
-function isCustomizer(provider: unknown): provider is JsonMapperCustomizer<DefaultJsonMapper> {
-  return typeof (provider as JsonMapperCustomizer).customize === 'function';
-}
 
 /** Everything a client's calls share, made once by `create`. */
 interface ClientSetup {

@@ -6,7 +6,7 @@
  */
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscription } from 'rxjs';
-import { isForbiddenProperty, parseJsonBody } from '../body/json';
+import { isForbiddenProperty, parseJsonBody } from '../json/safe-json';
 import { SOCKET_CALLBACK, SOCKET_PATH } from '../decorators/websocket';
 import { findClassMeta } from '../metadata/store';
 import { readDesignType } from '../metadata/reflect-shim';

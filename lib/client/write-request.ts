@@ -4,7 +4,7 @@
  * `Accept` from `@Produces` and `Content-Type` from `@Consumes`.
  */
 import type { JsonMapper } from '../json/json-mapper';
-import type { MessageBodyWriter } from '../providers/message-body';
+import type { MessageBodyWriter } from '../body/message-body';
 import { ResponseHeaders } from '../response/response-headers';
 import type { ClientEndpoint, ClientParam } from './client-endpoints';
 import { isItemSource, ITEM_FRAMES, itemStream } from './item-body';

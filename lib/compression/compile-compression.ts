@@ -1,8 +1,8 @@
 /** The per-endpoint compression stages, built once: mark the method's mode, inflate `@GZIP` request bodies. */
 import { COMPRESSION_MODE } from '../decorators/compression';
 import type { MethodMeta } from '../metadata/store';
-import type { StageFn } from '../pipeline/chain';
-import { COMPRESSION_MODE_PROPERTY } from './compress-response';
+import type { StageFn } from '../context/settle';
+import { REQUEST_COMPRESSION_MODE } from './compress-response';
 import type { CompressionSettings } from './compression-settings';
 import { inflateRequest } from './inflate-request';
 
@@ -23,7 +23,7 @@ export function compileCompression(method: MethodMeta, settings: CompressionSett
   const mode = method.tags.get(COMPRESSION_MODE);
   if (mode === undefined) return {};
   const mark: StageFn = (ctx) => {
-    ctx.setProperty(COMPRESSION_MODE_PROPERTY, mode);
+    ctx.set(REQUEST_COMPRESSION_MODE, mode);
     return ctx;
   };
   if (mode !== 'gzip' || !settings?.legacyGzip) return { mark };

@@ -1,15 +1,17 @@
 /** Decides whether a written response body is compressed, and with which coding (RFC 9110 §12.5.3). */
 import type { WrittenBody } from '../body/entity-writers';
 import type { CompressionMode } from '../decorators/compression';
+import { ContextKey } from '../context/context-key';
 import { negotiateEncoding } from '../http/content-coding';
 import { EntityTag, variantTag } from '../http/entity-tag';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { DirectBody } from '../streaming/direct-body';
 import { compressBody, isSupportedCoding, type SupportedCoding } from './compress-body';
 import type { CompressionSettings } from './compression-settings';
+import { baseType } from '../http/media-type';
 
-/** The request property holding the matched method's {@link CompressionMode}; absent means "by media type". */
-export const COMPRESSION_MODE_PROPERTY = 'rxrest.compression-mode';
+/** The matched method's {@link CompressionMode}; absent means "by media type". */
+export const REQUEST_COMPRESSION_MODE = new ContextKey<CompressionMode>('compression-mode');
 
 const LEGACY_CODINGS = ['gzip'];
 
@@ -19,10 +21,6 @@ interface HeaderView {
   has(name: string): boolean;
   set(name: string, value: string): unknown;
   delete(name: string): unknown;
-}
-
-function baseType(contentType: string): string {
-  return contentType.split(';', 1)[0].trim().toLowerCase();
 }
 
 /** The codings the response may take, or undefined when it is never compressed. */
@@ -69,11 +67,7 @@ function chooseCoding(
   settings: CompressionSettings,
 ): SupportedCoding | undefined {
   if (status === 204 || status === 304 || status < 200 || headers.has('content-encoding')) return undefined;
-  const offered = offeredCodings(
-    ctx.getProperty<CompressionMode>(COMPRESSION_MODE_PROPERTY),
-    headers.get('content-type'),
-    settings,
-  );
+  const offered = offeredCodings(ctx.get(REQUEST_COMPRESSION_MODE), headers.get('content-type'), settings);
   if (offered === undefined) return undefined;
   addVary(headers);
   // A part of the identity bytes (a 206) stays identity: its Content-Range counts those bytes (RFC 9110 §14.4).
@@ -95,7 +89,7 @@ function chooseCoding(
 function varyNotModified(ctx: RequestContext, settings: CompressionSettings): void {
   const response = ctx.response!;
   const type = response.headers.get('content-type') ?? response.mediaType ?? ctx.negotiated;
-  const mode = ctx.getProperty<CompressionMode>(COMPRESSION_MODE_PROPERTY);
+  const mode = ctx.get(REQUEST_COMPRESSION_MODE);
   if (offeredCodings(mode, type, settings) !== undefined) addVary(response.headers);
 }
 

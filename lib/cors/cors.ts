@@ -8,8 +8,9 @@ import type { Config } from '../config/config';
 import { ConfigError } from '../config/config-error';
 import { problemDetails } from '../errors/problem-details';
 import { ForbiddenException } from '../errors/web-application-exception';
-import type { StageFn } from '../pipeline/settle';
-import type { RequestContext } from '../pipeline/request-context';
+import type { StageFn } from '../context/settle';
+import type { RequestContext } from '../context/request-context';
+import { ContextKey } from '../context/context-key';
 
 export interface CorsSettings {
   readonly origins: readonly string[];
@@ -66,7 +67,7 @@ export function originMatcher(origins: readonly string[]): (origin: string) => b
     exact.has(origin.toLowerCase()) || (origin !== 'null' && patterns.some((pattern) => pattern.test(origin)));
 }
 
-const CORS_ORIGIN = 'rxrest.cors-origin';
+const CORS_ORIGIN = new ContextKey<string>('cors-origin');
 const refused = () =>
   new ForbiddenException('The origin is not allowed', {
     problem: problemDetails('RXREST_FORBIDDEN', 'The origin is not allowed'),
@@ -106,7 +107,7 @@ export function corsStages(settings: CorsSettings): {
     if (!allowed(origin)) throw refused();
     const method = ctx.method === 'OPTIONS' ? ctx.headerValue('access-control-request-method') : null;
     if (method === null) {
-      ctx.setProperty(CORS_ORIGIN, origin);
+      ctx.set(CORS_ORIGIN, origin);
       return ctx;
     }
     // A preflight: answered here, before routing, so no resource has to know of CORS. A refused one carries no CORS header.
@@ -114,7 +115,7 @@ export function corsStages(settings: CorsSettings): {
     if (settings.methods.length > 0 && !sameTokens(method, methods)) throw refused();
     if (settings.headers.length > 0 && requestedHeaders !== '' && !sameTokens(requestedHeaders, requestHeaders))
       throw refused();
-    ctx.setProperty(CORS_ORIGIN, origin);
+    ctx.set(CORS_ORIGIN, origin);
     const headers: Record<string, string> = {
       'access-control-allow-methods': settings.methods.length > 0 ? settings.methods.join(', ') : method,
     };
@@ -126,7 +127,7 @@ export function corsStages(settings: CorsSettings): {
   const finish = (ctx: RequestContext): void => {
     const response = ctx.response;
     if (!response) return;
-    const origin = ctx.getProperty<string>(CORS_ORIGIN);
+    const origin = ctx.get(CORS_ORIGIN);
     if (origin === undefined) {
       // Answers to same-origin and refused requests still vary by origin for a cache in between.
       if (ctx.headerValue('origin') !== null && !anyOrigin) response.headers.add('vary', 'Origin');

@@ -1,6 +1,8 @@
 /** Decorators that make a class a health check of one or more kinds; they record metadata only. */
-import type { HealthKind } from '../health/health-check';
 import { classMeta, metaKey } from '../metadata/store';
+
+/** Which health endpoint a check answers on (`/q/health/live`, `/ready`, `/started`). */
+export type HealthKind = 'liveness' | 'readiness' | 'startup';
 
 export const HEALTH_KINDS = metaKey<readonly HealthKind[]>('health-kinds');
 

@@ -2,7 +2,7 @@
 import { Observable } from 'rxjs/internal/Observable';
 import { LANE, TRANSACTIONAL } from '../decorators/execution';
 import type { Tags } from '../metadata/store';
-import type { Lane } from '../pipeline/request-context';
+import type { Lane } from '../context/request-context';
 import { Multi } from '../streaming/multi';
 import { isNodeReadableClass } from '../runtime/node-builtins';
 

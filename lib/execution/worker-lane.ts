@@ -2,7 +2,7 @@
 import { openTelemetry } from '../tracing/open-telemetry';
 import { from } from 'rxjs/internal/observable/from';
 import type { Observable } from 'rxjs';
-import type { StageResult } from '../pipeline/stage';
+import type { StageResult } from '../context/stage';
 
 function runTask<R>(task: () => StageResult<R>): StageResult<R> {
   return task();

@@ -3,17 +3,13 @@ import type { Config } from '../config';
 import { HEALTH_KINDS } from '../decorators/health';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { ClassMeta } from '../metadata/store';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
-import type { OpenStreams } from '../streaming/open-streams';
+import type { UnroutedAnswer } from '../context/settle';
 import type { HealthCheck } from './health-check';
 import { healthAnswer, type RegisteredCheck } from './health-route';
 
-/** Whether the application is shutting down (the server sets it, the readiness check reads it), and its open streams. */
+/** Whether the application is shutting down (set at the start of a shutdown, read by the readiness check). */
 export interface Lifecycle {
-  shuttingDown: boolean;
-  readonly openStreams: OpenStreams;
-  /** The open WebSockets, closed with 1001 at shutdown (absent without socket endpoints). */
-  readonly sockets?: { shutdown(graceMs: number): void };
+  readonly shuttingDown: boolean;
 }
 
 /** The checks among `units` (classes with `@Liveness`, `@Readiness` or `@Startup`); one without `call()` is a build problem. */

@@ -4,7 +4,7 @@ import type { Observable } from 'rxjs';
 export type HealthStatus = 'UP' | 'DOWN';
 
 /** The kinds of check: is the process alive, may it take traffic, has it finished starting. */
-export type HealthKind = 'liveness' | 'readiness' | 'startup';
+export type { HealthKind } from '../decorators/health';
 
 /**
  * The answer of one check: its name, UP or DOWN, and optional data (`{"name","status","data"?}` on the wire).

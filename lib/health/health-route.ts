@@ -2,9 +2,9 @@
 import { firstValueFrom } from 'rxjs/internal/firstValueFrom';
 import { isObservable } from 'rxjs/internal/util/isObservable';
 import { logging } from '../logging/logger';
-import { ResponseContext } from '../pipeline/response-context';
-import type { RequestContext } from '../pipeline/request-context';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import { ResponseContext } from '../context/response-context';
+import type { RequestContext } from '../context/request-context';
+import type { UnroutedAnswer } from '../context/settle';
 import { HealthCheckResponse, type HealthCheck, type HealthKind } from './health-check';
 
 const log = logging.getLogger('rxrest.server');

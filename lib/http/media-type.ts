@@ -118,3 +118,14 @@ export function withoutParams(m: MediaType, names: readonly string[]): MediaType
   for (const [name, value] of Object.entries(m.params)) if (!names.includes(name)) params[name] = value;
   return Object.freeze({ type: m.type, subtype: m.subtype, params: Object.freeze(params) });
 }
+
+/** The base type of a media type's text (`type/subtype`), lower-cased, without parameters. */
+export function baseType(mediaType: string): string {
+  return mediaType.split(';', 1)[0]!.trim().toLowerCase();
+}
+
+/** Whether a media type's text is JSON: `application/json` or any `+json` structured syntax (RFC 6839 §3.1). */
+export function isJsonText(mediaType: string): boolean {
+  const base = baseType(mediaType);
+  return base === 'application/json' || base.endsWith('+json');
+}

@@ -1,6 +1,6 @@
 /** The default JSON mapper: safe parsing, JSON → class instances, dates as ISO-8601 or timestamps. */
 import { writeDate } from './date-text';
-import { parseJsonBody } from '../body/json';
+import { parseJsonBody } from './safe-json';
 import { httpProblem } from '../errors/http-problem';
 import { bindClass, type Deserializer } from './bind-class';
 import { JSON_FORMAT, jsonFormatsDeclared } from './json-decorators';

@@ -1,7 +1,7 @@
 /** The injectable `RestLinksProvider` and the per-application link context it is made from. */
 import type { WebLink } from '../http/link-header';
 import { registerContextType } from '../params/context-types';
-import type { EndpointInfo, RequestContext } from '../pipeline/request-context';
+import type { EndpointInfo, RequestContext } from '../context/request-context';
 import { LinkRegistry } from './link-registry';
 import { makeLinks } from './make-links';
 import { peerOf } from '../rate-limit/client-address';

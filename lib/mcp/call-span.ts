@@ -5,7 +5,7 @@
  */
 import type * as Api from '@opentelemetry/api';
 import { Observable } from 'rxjs/internal/Observable';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { requestTrace } from '../tracing/request-span';
 import { tracing, type Tracing } from '../tracing/tracing';
 import { isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './json-rpc';

@@ -1,5 +1,5 @@
 /** `DELETE` of the Streamable HTTP transport: the client ends its session; its calls still running are cancelled. */
-import type { StageFn } from '../pipeline/chain';
+import type { StageFn } from '../context/settle';
 import type { McpServerRuntime } from './mcp-server-runtime';
 import { withSession } from './session-lookup';
 import { answerEmpty } from './transport-answers';

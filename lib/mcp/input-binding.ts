@@ -6,7 +6,7 @@
  */
 import { z, type ZodType } from 'zod';
 import type { JsonMapper } from '../json/json-mapper';
-import { isUnknownDesignType } from '../params/convert';
+import { isUnknownDesignType } from '../convert/convert';
 import { classSchema } from '../params/read-body-argument';
 
 export type JsonSchema = Readonly<Record<string, unknown>>;

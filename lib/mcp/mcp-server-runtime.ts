@@ -24,7 +24,7 @@ import type { McpSettings } from './mcp-settings';
 import { allows } from './method-guard';
 import { negotiateVersion } from './protocol-versions';
 import { findResource } from './compile-resources';
-import type { StageFn } from '../pipeline/chain';
+import type { StageFn } from '../context/settle';
 import type { MethodHandler, RequestScope } from './method-handler';
 import { serverMethods, type ServerCatalog } from './server-methods';
 import { Sessions } from './sessions';

@@ -1,5 +1,5 @@
 /** What a request method of a server is: a function of the request and who asks, answering one result. */
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { SecurityContext } from '../security/security-context';
 import { INVALID_PARAMS, McpProtocolError, type JsonRpcRequest } from './json-rpc';
 import type { McpSession } from './mcp-session';

@@ -4,9 +4,9 @@
  * missed, then live, then its end) or the notices' (what it missed, then live).
  */
 import { Observable } from 'rxjs/internal/Observable';
-import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
-import type { StageResult } from '../pipeline/stage';
+import type { StageFn } from '../context/settle';
+import type { RequestContext } from '../context/request-context';
+import type { StageResult } from '../context/stage';
 import { multi, type Multi } from '../streaming/multi';
 import type { SseEvent } from '../streaming/sse-event';
 import { readEventId, resumeCallStream, type StreamPosition } from './call-streams';

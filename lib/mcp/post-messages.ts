@@ -4,10 +4,10 @@
  * carries the calls' notifications as they come, then their responses, and that a client may resume.
  */
 import { readRequestText } from '../body/read-body';
-import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
-import { settleToPromise, then } from '../pipeline/settle';
-import type { StageResult } from '../pipeline/stage';
+import type { StageFn } from '../context/settle';
+import type { RequestContext } from '../context/request-context';
+import { settleToPromise, then } from '../context/settle';
+import type { StageResult } from '../context/stage';
 import { securityContext } from '../security/security-context';
 import {
   INVALID_REQUEST,

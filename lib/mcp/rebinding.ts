@@ -3,8 +3,8 @@
  * The request's `Host`, and its `Origin` when it has one, must name an allowed host (`framework.mcp.allowed-hosts`,
  * localhost by default, any port); otherwise 403 before anything else runs.
  */
-import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
+import type { StageFn } from '../context/settle';
+import type { RequestContext } from '../context/request-context';
 import { TRANSPORT_ERROR } from './json-rpc';
 import { refusalResponse } from './transport-answers';
 

@@ -3,9 +3,9 @@
  * another caller (a session is its opener's alone; another learns nothing of it), 400 for a protocol version header
  * this server does not speak.
  */
-import type { RequestContext } from '../pipeline/request-context';
-import { settleToPromise } from '../pipeline/settle';
-import type { StageResult } from '../pipeline/stage';
+import type { RequestContext } from '../context/request-context';
+import { settleToPromise } from '../context/settle';
+import type { StageResult } from '../context/stage';
 import { securityContext } from '../security/security-context';
 import { SESSION_NOT_FOUND, TRANSPORT_ERROR } from './json-rpc';
 import type { McpSession } from './mcp-session';

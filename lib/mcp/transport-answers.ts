@@ -2,8 +2,8 @@
  * The HTTP answers of the Streamable HTTP transport that carry no stream: JSON-RPC messages as JSON, `202 Accepted`,
  * and the transport's refusals, which MCP clients read as a JSON-RPC error object with an HTTP status.
  */
-import type { RequestContext } from '../pipeline/request-context';
-import { ResponseContext } from '../pipeline/response-context';
+import type { RequestContext } from '../context/request-context';
+import { ResponseContext } from '../context/response-context';
 import { toJson } from '../streaming/framing';
 import { errorMessage, type JsonRpcResponse } from './json-rpc';
 

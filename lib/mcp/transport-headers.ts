@@ -1,7 +1,7 @@
 /** The header rules of the Streamable HTTP transport: what a POST and a GET must accept and send. */
 import { parseAccept, type AcceptRange } from '../http/accept';
 import { parseMediaType } from '../http/media-type';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { TRANSPORT_ERROR } from './json-rpc';
 import { refuse } from './transport-answers';
 

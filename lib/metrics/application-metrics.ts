@@ -4,11 +4,10 @@
  * the process's default metrics. Users register their own metrics on `app.metrics`.
  */
 import type { Histogram, Registry } from 'prom-client';
-import { CLIENT_CLOSED } from '../pipeline/map-errors';
+import { CLIENT_CLOSED, ResponseContext } from '../context/response-context';
+import type { RequestContext } from '../context/request-context';
+import type { UnroutedAnswer } from '../context/settle';
 import { loadPackage } from '../runtime/load-package';
-import { ResponseContext } from '../pipeline/response-context';
-import type { RequestContext } from '../pipeline/request-context';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
 import { clusterScrape } from './cluster-metrics';
 
 type Timer = { observe(seconds: number): void };

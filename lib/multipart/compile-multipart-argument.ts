@@ -1,6 +1,6 @@
 /** The entry points the parameter compiler calls for `@RestForm` parameters and `MultipartFormDataInput` bodies. */
-import type { BodySettings } from '../params/body-settings';
-import type { RequestContext } from '../pipeline/request-context';
+import type { BodySettings } from './body-settings';
+import type { RequestContext } from '../context/request-context';
 import { MultipartFormDataInput } from './multipart-form-data-input';
 import { DEFAULT_MULTIPART_SETTINGS, type MultipartSettings } from './multipart-settings';
 import { partTarget } from './part-target';

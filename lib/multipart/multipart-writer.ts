@@ -6,6 +6,7 @@ import { classChain } from '../metadata/store';
 import { formFields, isFormContainer } from './form-container';
 import { FileUpload } from './file-upload';
 import { MultipartFormDataOutput, type OutputPart, type PartValue } from './multipart-form-data-output';
+import { isJsonText } from '../http/media-type';
 
 const nodeFs = () => nodeBuiltin('node:fs', 'multipart output of files');
 
@@ -17,11 +18,6 @@ const MULTIPART_FORM_DATA = /^\s*multipart\/form-data\s*(;|$)/i;
 function isMultipartType(mediaType: string): boolean {
   const first = mediaType.charCodeAt(0);
   return (first === 0x6d || first === 0x4d || first === 0x20 || first === 0x09) && MULTIPART_FORM_DATA.test(mediaType);
-}
-
-function isJson(mediaType: string): boolean {
-  const base = mediaType.split(';', 1)[0].trim().toLowerCase();
-  return base === 'application/json' || base.endsWith('+json');
 }
 
 /** A quoted-string for Content-Disposition parameters (RFC 7578 §4.2: quotes and line breaks percent-encoded). */
@@ -51,7 +47,7 @@ async function* partBody(value: PartValue, mediaType: string): AsyncGenerator<Ui
   else if (value instanceof ReadableStream) {
     for await (const chunk of value as unknown as AsyncIterable<Uint8Array>) yield chunk;
   } else if (typeof value === 'string') yield encoder.encode(value);
-  else if (isJson(mediaType))
+  else if (isJsonText(mediaType))
     yield encoder.encode(
       JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null',
     );

@@ -6,13 +6,14 @@
 import { nodeBuiltin } from '../runtime/node-builtins';
 import { rawBodyReader } from '../body/builtin-readers';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
-import { isUnknownDesignType, resolveType, type Converter } from '../params/convert';
-import type { BodySettings } from '../params/body-settings';
-import type { RequestContext } from '../pipeline/request-context';
-import type { EntityInput } from '../providers/message-body';
+import { isUnknownDesignType, resolveType, type Converter } from '../convert/convert';
+import type { BodySettings } from './body-settings';
+import type { RequestContext } from '../context/request-context';
+import type { EntityInput } from '../body/message-body';
 import type { FormValue } from './form-value';
 import { MultipartPartReadingException } from './multipart-part-reading-exception';
 import type { PartTarget } from './part-target';
+import { isJsonText } from '../http/media-type';
 
 const nodeFs = () => nodeBuiltin('node:fs', 'multipart forms');
 const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart forms');
@@ -22,11 +23,6 @@ const nodeStream = () => nodeBuiltin('node:stream', 'multipart forms');
 export type PartEntityReader = (ctx: RequestContext, part: FormValue) => Promise<unknown>;
 
 const defaultMapper = new DefaultJsonMapper();
-
-function isJson(mediaType: string): boolean {
-  const base = mediaType.split(';', 1)[0].trim().toLowerCase();
-  return base === 'application/json' || base.endsWith('+json');
-}
 
 function isText(mediaType: string): boolean {
   return /^\s*text\//i.test(mediaType);
@@ -88,7 +84,7 @@ function builtinRead(
   return async (ctx, part, mediaType) => {
     if (raw) return raw.read({ input: partInput(part), ctx, mediaType });
     const input = partInput(part);
-    if (isJson(mediaType)) {
+    if (isJsonText(mediaType)) {
       const text = await input.text();
       if (!schema) return mapper.readValue(text, jsonType);
       return mapper.readValue(JSON.stringify(schema.parse(mapper.readValue(text))), jsonType);

@@ -1,7 +1,7 @@
 /** Reads `@RestForm` values from a parsed multipart form: files, paths, handles, entities and text values. */
 import { nodeBuiltin } from '../runtime/node-builtins';
-import type { BodySettings } from '../params/body-settings';
-import type { RequestContext } from '../pipeline/request-context';
+import type { BodySettings } from './body-settings';
+import type { RequestContext } from '../context/request-context';
 import { FileUpload } from './file-upload';
 import type { FormValue } from './form-value';
 import type { MultipartSettings } from './multipart-settings';

@@ -1,7 +1,7 @@
 /** The application's OpenAPI document and the route serving it, as the configuration asks. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Config } from '../config';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import type { UnroutedAnswer } from '../context/settle';
 import type { AuthenticationMechanism } from '../security/authentication-mechanism';
 import type { EndpointFacts } from './endpoint-facts';
 import type { OpenApiInfo } from './openapi-document';

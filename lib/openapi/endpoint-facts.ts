@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 import type { APIResponseOptions } from '../decorators/openapi';
 import type { AccessRule } from '../decorators/security';
 import type { ParamKind, Tags } from '../metadata/store';
-import type { EndpointInfo } from '../pipeline/request-context';
+import type { EndpointInfo } from '../context/request-context';
 
 /** One parameter as the build step resolved it. */
 export interface ParamFact {
@@ -39,8 +39,8 @@ export interface EndpointFacts {
   readonly classTags: Tags;
   /** `@Authenticated`, `@RolesAllowed`, `@PermitAll` or `@DenyAll` of the method, else of its class. */
   readonly access?: AccessRule;
-  /** Whether a per-client limit (`@RateLimit` or `framework.http.rate-limit.*`) can answer 429. */
-  readonly rateLimited?: boolean;
+  /** The statuses the features on this endpoint can answer with (security's 401/403, rate limits' 429...). */
+  readonly answers?: readonly number[];
   /** The answers the exception mappers in reach of the method document with `@APIResponse`. */
   readonly errorAnswers?: readonly APIResponseOptions[];
 }

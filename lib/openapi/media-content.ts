@@ -1,7 +1,7 @@
 /** The content of a body per media type: the schema of a value, or of each item of a stream (OpenAPI 3.2 `itemSchema`). */
 import { z, type ZodType } from 'zod';
 import type { APIResponseOptions } from '../decorators/openapi';
-import { baseType } from '../streaming/framing';
+import { baseType } from '../http/streaming-types';
 import { classSchema, typeSchema, zodSchema, type JsonSchema } from './type-schema';
 
 const LINE_TYPES = new Set([

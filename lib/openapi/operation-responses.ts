@@ -5,7 +5,7 @@
  */
 import { OPENAPI_RESPONSES, type APIResponseOptions } from '../decorators/openapi';
 import { logging } from '../logging/logger';
-import { baseType } from '../streaming/framing';
+import { baseType } from '../http/streaming-types';
 import type { EndpointFacts } from './endpoint-facts';
 import { content, schemaOf } from './media-content';
 import { answersNothing } from './result-body';
@@ -126,7 +126,7 @@ export function operationResponses(facts: EndpointFacts, context: ResponseContex
     '406',
     ...(context.readsBody ? ['413', '415'] : []),
     ...accessStatuses(facts.access, context.schemes),
-    ...(facts.rateLimited ? ['429'] : []),
+    ...(facts.answers ?? []).map(String),
     '500',
   ];
   for (const status of errors) {

@@ -1,5 +1,5 @@
 /** The request body of an operation: a body parameter's schema per `@Consumes`, or the form its fields make up. */
-import { baseType } from '../streaming/framing';
+import { baseType } from '../http/streaming-types';
 import type { ParamFact } from './endpoint-facts';
 import { content } from './media-content';
 import { isRequired, paramSchema } from './operation-parameters';

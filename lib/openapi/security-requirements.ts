@@ -4,6 +4,7 @@
  * rule leave it open).
  */
 import type { AccessRule } from '../decorators/security';
+import { accessAnswers, needsCaller } from '../security/access-answers';
 import type { AuthenticationMechanism, SecurityScheme } from '../security/authentication-mechanism';
 
 /** The schemes of an application, by the name operations refer to them with. */
@@ -28,10 +29,7 @@ export function securitySchemes(mechanisms: readonly AuthenticationMechanism[]):
   return schemes;
 }
 
-/** Whether the rule lets only some callers in. */
-export function needsCaller(rule: AccessRule | undefined): boolean {
-  return rule !== undefined && rule.kind !== 'permit-all';
-}
+export { needsCaller };
 
 /**
  * The operation's `security`: any one of the schemes (with the roles it needs, which OpenAPI 3.1+ lets a non-OAuth
@@ -52,10 +50,5 @@ export function operationSecurity(
 
 /** The statuses the access rule can answer: 401 without an accepted credential, 403 for a caller it refuses. */
 export function accessStatuses(rule: AccessRule | undefined, schemes: DocumentSchemes): string[] {
-  if (!needsCaller(rule)) return [];
-  const secured = Object.keys(schemes).length > 0;
-  // Without a mechanism only @DenyAll can stand (the others are build errors), and it answers 403 to everyone.
-  if (!secured) return ['403'];
-  const anyCaller = rule!.kind === 'authenticated' || (rule!.kind === 'roles' && rule!.roles.includes('**'));
-  return anyCaller ? ['401'] : ['401', '403'];
+  return accessAnswers(rule, Object.keys(schemes).length > 0).map(String);
 }

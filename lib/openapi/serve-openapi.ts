@@ -1,7 +1,7 @@
 /** Serves the OpenAPI document at its path, for requests no resource matched: YAML by default, JSON on request. */
-import { ResponseContext } from '../pipeline/response-context';
-import type { RequestContext } from '../pipeline/request-context';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import { ResponseContext } from '../context/response-context';
+import type { RequestContext } from '../context/request-context';
+import type { UnroutedAnswer } from '../context/settle';
 import type { JsonSchema } from './type-schema';
 
 /** Whether the client asked for JSON: `?format=json` (Quarkus's convention) or an `Accept` naming JSON but not YAML. */

@@ -4,8 +4,8 @@
  * Content-Security-Policy allowing only its own origin's scripts covers it.
  */
 import { nodeBuiltin } from '../runtime/node-builtins';
-import { ResponseContext } from '../pipeline/response-context';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import { ResponseContext } from '../context/response-context';
+import type { UnroutedAnswer } from '../context/settle';
 
 const nodeFs = () => nodeBuiltin('node:fs', 'Swagger UI');
 const nodePath = () => nodeBuiltin('node:path', 'Swagger UI');

@@ -15,6 +15,7 @@ const ERROR_RESPONSES: Readonly<Record<string, string>> = {
   '415': 'The Content-Type is not one the endpoint consumes',
   '429': 'Past the per-client limit: Retry-After says when to come back',
   '500': 'An unexpected error; nothing of it reaches the client but this problem',
+  '503': 'The service cannot answer now (shutting down, or what it depends on is unreachable)',
 };
 
 const PROBLEM_SCHEMA: JsonSchema = {
@@ -55,7 +56,7 @@ export function isSharedError(status: string): boolean {
 /** The shared answer for `status`, whole (to merge a mapper's answer into). */
 export function sharedError(status: string): JsonSchema {
   return {
-    description: `${ERROR_RESPONSES[status]}. A WebApplicationException thrown with a message answers it as text/plain`,
+    description: `${ERROR_RESPONSES[status] ?? 'An answer a feature of the application gives by itself'}. A WebApplicationException thrown with a message answers it as text/plain`,
     content: errorContent(),
   };
 }

@@ -1,8 +1,8 @@
 /** What compiling one parameter takes and gives: the parameter's facts, and the function that reads its value. */
 import type { ParamMeta, Tags } from '../metadata/store';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { PathTemplate } from '../routing/path-template';
-import type { BodySettings } from './body-settings';
+import type { BodySettings } from '../multipart/body-settings';
 
 /** Reads one argument; async only for body and form values. */
 export type ArgumentReader = (ctx: RequestContext) => unknown;

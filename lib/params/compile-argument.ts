@@ -4,7 +4,7 @@ import type { MetaKey } from '../metadata/store';
 import type { ArgumentReader, ArgumentSpec } from './argument-spec';
 import { compileBeanReader } from './compile-bean';
 import { contextResolver } from './context-types';
-import { describeType } from './convert';
+import { describeType } from '../convert/convert';
 import { compileBodyReader } from './read-body-argument';
 import { compileItemStreamReader, isItemStreamParameter } from './read-item-stream';
 import { compileValueReader } from './compile-value';

@@ -2,9 +2,9 @@
 import { PARAM_OPTIONS } from '../decorators/params';
 import { readDesignType } from '../metadata/reflect-shim';
 import { classChain, type ParamMeta } from '../metadata/store';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { ArgumentReader, ArgumentSpec } from './argument-spec';
-import { describeType } from './convert';
+import { describeType } from '../convert/convert';
 
 type CompileArgument = (spec: ArgumentSpec) => ArgumentReader;
 

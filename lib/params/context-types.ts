@@ -1,30 +1,29 @@
 /** Which parameter types are injected as context objects, and how each is obtained from the request. */
 import { Context as HonoContext, type ExecutionContext } from 'hono';
 import { markContextClass } from '../metadata/context-classes';
-import { RequestContext } from '../pipeline/request-context';
-import { EXECUTION_CONTEXT } from '../pipeline/request-pipeline';
-import { ResponseContext } from '../pipeline/response-context';
-import { SecurityContext, securityContext } from '../security/security-context';
+import { RequestContext } from '../context/request-context';
+import { ResponseContext } from '../context/response-context';
+import { EXECUTION_CONTEXT } from '../context/execution-context';
 import { HttpHeaders } from './context/http-headers';
 import { ResourceInfo } from './context/resource-info';
 import { UriInfo } from './context/uri-info';
-import { connectionOf, WebSocketConnection } from '../websocket/web-socket-connection';
+import { ContextKey } from '../context/context-key';
 
 export type ContextResolver = (ctx: RequestContext) => unknown;
 
-const HONO_CONTEXT = 'rxrest.hono-context';
+const HONO_CONTEXT = new ContextKey<HonoContext>('hono-context');
 
 /**
  * A Hono `Context` over the request, made when a parameter asks for one (the pipeline does not go through
  * Hono's router, so none exists otherwise); its `env` holds the server's bindings.
  */
 function honoContext(ctx: RequestContext, made: typeof HonoContext = HonoContext): HonoContext {
-  let context = ctx.getProperty<HonoContext>(HONO_CONTEXT);
+  let context = ctx.get(HONO_CONTEXT);
   if (!context) {
-    const executionCtx = ctx.getProperty<ExecutionContext>(EXECUTION_CONTEXT);
+    const executionCtx = ctx.get(EXECUTION_CONTEXT) as ExecutionContext | undefined;
     const path = new URL(ctx.request.url).pathname;
     context = new made(ctx.request, { env: ctx.environment, executionCtx, path });
-    ctx.setProperty(HONO_CONTEXT, context);
+    ctx.set(HONO_CONTEXT, context);
   }
   return context;
 }
@@ -49,12 +48,13 @@ const resolvers = new Map<Function, ContextResolver>([
   [HttpHeaders, (ctx) => new HttpHeaders(ctx)],
   [ResourceInfo, (ctx) => new ResourceInfo(ctx)],
   [HonoContext, (ctx) => honoContext(ctx)],
-  [SecurityContext, securityContext],
-  [WebSocketConnection, connectionOf],
 ]);
 for (const type of resolvers.keys()) markContextClass(type);
 
-/** Makes parameters of `type` receive `resolve(ctx)`; used by modules that add context objects. */
+/**
+ * Makes parameters of `type` receive `resolve(ctx)`; each module that adds a context object (security, WebSocket
+ * connections, links, HAL) registers its own, so this table knows none of them.
+ */
 export function registerContextType(type: Function, resolve: ContextResolver): void {
   resolvers.set(type, resolve);
   markContextClass(type);

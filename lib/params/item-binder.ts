@@ -5,7 +5,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
-import { parseJsonBody } from '../body/json';
+import { parseJsonBody } from '../json/safe-json';
 import { itemPlace } from '../body/request-items';
 import { httpProblem } from '../errors/http-problem';
 import { WebApplicationException } from '../errors/web-application-exception';
@@ -13,7 +13,7 @@ import { DefaultJsonMapper } from '../json/default-json-mapper';
 import type { JsonMapper } from '../json/json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
 import { sseEvent } from '../streaming/sse-event';
-import { describeType, isUnknownDesignType } from './convert';
+import { describeType, isUnknownDesignType } from '../convert/convert';
 import { classSchema, validate } from './read-body-argument';
 
 /** Turns one delimited item into the value the handler gets, or throws a 400 problem naming it. */

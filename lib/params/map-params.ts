@@ -1,6 +1,6 @@
 /** Parameters that collect every query or form field at once (`@RestQuery() all: URLSearchParams`). */
-import type { RequestContext } from '../pipeline/request-context';
-import type { BodySettings } from './body-settings';
+import type { RequestContext } from '../context/request-context';
+import type { BodySettings } from '../multipart/body-settings';
 import { readForm } from './read-form';
 
 /** `URLSearchParams` (a copy) and `Map<string, string[]>` receive every field. */

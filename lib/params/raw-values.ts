@@ -1,9 +1,9 @@
 /** Reads the raw strings of a named parameter from the request, by where it comes from. */
 import { parseCookieHeader } from '../http/cookies';
 import type { ParamKind } from '../metadata/store';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { PathTemplate } from '../routing/path-template';
-import type { BodySettings } from './body-settings';
+import type { BodySettings } from '../multipart/body-settings';
 import { readForm } from './read-form';
 import { multipartFormTexts } from '../multipart/compile-multipart-argument';
 

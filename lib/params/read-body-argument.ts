@@ -16,13 +16,13 @@ import {
 import { jsonCreator } from '../json/bind-class';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
-import type { RequestContext } from '../pipeline/request-context';
-import type { EntityInput } from '../providers/message-body';
-import type { BodySettings } from './body-settings';
-import { ConversionError, describeType, isUnknownDesignType, resolveType } from './convert';
+import type { RequestContext } from '../context/request-context';
+import type { EntityInput } from '../body/message-body';
+import type { BodySettings } from '../multipart/body-settings';
+import { ConversionError, describeType, isUnknownDesignType, resolveType } from '../convert/convert';
 import { readUserBody } from './read-user-body';
 
-export type { BodySettings } from './body-settings';
+export type { BodySettings } from '../multipart/body-settings';
 export { readForm } from './read-form';
 
 type BodyReader = (ctx: RequestContext) => Promise<unknown>;

@@ -18,11 +18,11 @@ import {
   type ItemLimits,
 } from '../body/request-items';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
-import { nodeRequestOf } from '../multipart/body-source';
-import type { RequestContext } from '../pipeline/request-context';
+import { nodeRequestOf } from '../body/body-source';
+import type { RequestContext } from '../context/request-context';
 import { Multi, pullFrom } from '../streaming/multi';
 import { readAll } from '../streaming/stream-source';
-import type { BodySettings } from './body-settings';
+import type { BodySettings } from '../multipart/body-settings';
 import { itemBinder, type ItemBinder } from './item-binder';
 
 const defaultMapper = new DefaultJsonMapper();

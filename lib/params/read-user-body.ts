@@ -1,10 +1,10 @@
 /** Reads a body through the application's readers and reader interceptors. */
 import { unsupported, type BuiltinReader } from '../body/builtin-readers';
 import { httpProblem } from '../errors/http-problem';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { BodyProviders } from '../providers/body-providers';
-import { IOException, type EntityInput, type ReaderInterceptorContext } from '../providers/message-body';
-import { describeType } from './convert';
+import { IOException, type EntityInput, type ReaderInterceptorContext } from '../body/message-body';
+import { describeType } from '../convert/convert';
 
 /** A reader's I/O error (or a JSON syntax error) is the client's fault: 400. */
 function asBadRequest(error: unknown): unknown {

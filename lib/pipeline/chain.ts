@@ -2,9 +2,9 @@
 import { identity } from 'rxjs/internal/util/identity';
 import { pipe } from 'rxjs/internal/util/pipe';
 import type { MonoTypeOperatorFunction, OperatorFunction } from 'rxjs';
-import { RequestContext } from './request-context';
-import { then, toObservable, type StageFn } from './settle';
-import { stage, type StageResult } from './stage';
+import { RequestContext } from '../context/request-context';
+import { then, toObservable, type StageFn } from '../context/settle';
+import { stage, type StageResult } from '../context/stage';
 
 export { toObservable, type StageFn };
 

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Http2ServerResponse } from 'node:http2';
 import { logging } from '../logging/logger';
-import type { RequestContext } from './request-context';
+import type { RequestContext } from '../context/request-context';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
 

@@ -3,8 +3,8 @@ import type { AcceptRange } from '../http/accept';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
 import type { MediaType } from '../http/media-type';
 import type { PathTemplate } from '../routing/path-template';
-import type { EndpointInfo, RequestContext } from './request-context';
-import type { StageResult } from './stage';
+import type { EndpointInfo, RequestContext } from '../context/request-context';
+import type { StageResult } from '../context/stage';
 
 export interface Endpoint {
   readonly info: EndpointInfo;

@@ -1,10 +1,10 @@
 /** Request and response filters as pipeline stages: run, continue, or answer the request now. */
 import { Observable } from 'rxjs/internal/Observable';
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import { RequestAborted, type RequestContext } from './request-context';
+import { RequestAborted, type RequestContext } from '../context/request-context';
 import { isResponseLike } from './to-response';
-import { firstValue } from './settle';
-import type { StageResult } from './stage';
+import { firstValue } from '../context/settle';
+import type { StageResult } from '../context/stage';
 
 /** A filter compiled by the build step. */
 export interface CompiledFilter {

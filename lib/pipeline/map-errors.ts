@@ -5,20 +5,16 @@ import { problemDetails, PROBLEM_JSON } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
 import { ResponseHeaders } from '../response/response-headers';
-import { RequestAborted, type RequestContext } from './request-context';
-import { ResponseContext } from './response-context';
-import { firstValue } from './settle';
-import type { StageResult } from './stage';
+import { RequestAborted, type RequestContext } from '../context/request-context';
+import { CLIENT_CLOSED, ResponseContext } from '../context/response-context';
+import { firstValue } from '../context/settle';
+import type { StageResult } from '../context/stage';
 import { fromRestResponse, toResponseContext } from './to-response';
 
 const errorLog = logging.getLogger('rxrest.errors');
 const serverLog = logging.getLogger('rxrest.server');
 
-/**
- * The status a request whose client left before its answer is counted with (nginx's "client closed request"): no
- * answer reaches anyone, and it is neither a server error nor one of the 4xx a client is sent.
- */
-export const CLIENT_CLOSED = 499;
+export { CLIENT_CLOSED };
 const paramLog = logging.getLogger('rxrest.params');
 
 /** The answer to an error no mapper handled. Internals (messages of plain errors, stacks) never reach the client. */

@@ -4,31 +4,24 @@ import type { EntityWriter } from '../body/entity-writers';
 import type { CompressionSettings } from '../compression/compression-settings';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import type { Router } from '../routing/router';
-import { catchLater, settleToPromise, then, type StageFn } from './settle';
-import type { StageResult } from './stage';
+import { catchLater, settleToPromise, then, type StageFn, type UnroutedAnswer } from '../context/settle';
+import type { StageResult } from '../context/stage';
 import type { Endpoint } from './endpoint';
 import { recover, defaultErrorResponse } from './map-errors';
-import { RequestContext } from './request-context';
+import { RequestContext } from '../context/request-context';
 import { isRouteNotFound, selectEndpoint } from './select-endpoint';
 import { releaseUnwritten } from '../streaming/started-bodies';
 import { resetUnsentHead, sendOnNode, toWebResponse, writeBody, type OutgoingBody } from './write-response';
 import { replaceUnsendable, unsendableHeader } from './unsendable-head';
 import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
-import { takeoverOf } from './takeover';
+import { takeoverOf } from '../context/takeover';
 import { tracing } from '../tracing/tracing';
 import { traceRequest } from '../tracing/request-span';
 import type { HostRules } from '../http/allowed-hosts';
 import { hostedRequest } from './hosted-request';
 import { forbidSniffing, forbidSniffingOf } from './nosniff';
 import { isNodeInstance } from '../runtime/node-builtins';
-
-/** The property of a request's context holding what Cloudflare Workers pass `fetch` third (`ctx`). */
-export const EXECUTION_CONTEXT = 'rxrest.execution-context';
-/**
- * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
- * request is not one of its own; the next one is then asked, and the 404 stands when none answers.
- */
-export type UnroutedAnswer = (ctx: RequestContext) => Promise<RequestContext | undefined> | undefined;
+import { EXECUTION_CONTEXT } from '../context/execution-context';
 
 export interface PipelineParts {
   readonly router: Router<Endpoint>;
@@ -78,7 +71,7 @@ export class RequestPipeline {
     }
     const ctx = new RequestContext(request, environment);
     // Cloudflare Workers' third argument (waitUntil, passThroughOnException), for a Hono Context asked for.
-    if (executionCtx !== undefined) ctx.setProperty(EXECUTION_CONTEXT, executionCtx);
+    if (executionCtx !== undefined) ctx.set(EXECUTION_CONTEXT, executionCtx);
     return this.#run(ctx, this.#web);
   }
 

@@ -12,7 +12,7 @@ import { RestResponse } from '../response/rest-response';
 import type { RouteMatch, Router } from '../routing/router';
 import { parseRequestPath } from '../routing/request-path';
 import type { Endpoint } from './endpoint';
-import { RequestAborted, type RequestContext } from './request-context';
+import { RequestAborted, type RequestContext } from '../context/request-context';
 
 interface Candidate {
   readonly endpoint: Endpoint;

@@ -1,7 +1,7 @@
 /** Turns what an endpoint, filter or mapper returned into the response context. */
 import { RestResponse } from '../response/rest-response';
 import { ResponseHeaders } from '../response/response-headers';
-import { ResponseContext } from './response-context';
+import { ResponseContext } from '../context/response-context';
 
 /** Status and headers from `@ResponseStatus`/`@ResponseHeader`, applied to plain results only. */
 export interface ResultDefaults {

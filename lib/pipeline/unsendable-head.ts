@@ -9,8 +9,8 @@ import { isSendableField } from '../http/header-tokens';
 import { logging } from '../logging/logger';
 import { ResponseHeaders } from '../response/response-headers';
 import { DirectBody } from '../streaming/direct-body';
-import type { RequestContext } from './request-context';
-import { ResponseContext } from './response-context';
+import type { RequestContext } from '../context/request-context';
+import { ResponseContext } from '../context/response-context';
 import type { OutgoingBody } from './write-response';
 
 const log = logging.getLogger('rxrest.errors');

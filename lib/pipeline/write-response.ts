@@ -11,7 +11,7 @@ import { compressDirectBody, compressResponse } from '../compression/compress-re
 import type { CompressionSettings } from '../compression/compression-settings';
 import { DirectBody } from '../streaming/direct-body';
 import { setBodyHeaders, writeDirectBody, writeDirectBodyTo } from '../streaming/write-direct-body';
-import type { RequestContext } from './request-context';
+import type { RequestContext } from '../context/request-context';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
 const nodeStream = () => nodeBuiltin('node:stream', 'the Node listener');

@@ -9,7 +9,7 @@ import {
   type JsonMapperCustomizer,
   type JsonMapperProducer,
 } from '../json/json-mapper';
-import { isParamConverterProvider, type ParamConverterProvider } from '../params/param-converter';
+import { isParamConverterProvider, type ParamConverterProvider } from '../convert/param-converter';
 import { isServerSide } from './constrained-to';
 import type {
   MessageBodyReader,
@@ -18,7 +18,7 @@ import type {
   ServerMessageBodyWriter,
   WriterInterceptor,
   WriterInterceptorContext,
-} from './message-body';
+} from '../body/message-body';
 
 /** A provider class's instance with its metadata, as the build step found it. */
 export interface ProviderInstance {

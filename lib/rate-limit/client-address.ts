@@ -8,7 +8,7 @@ import { ConfigError } from '../config/config-error';
 import { addressPrefix } from '../http/address-prefix';
 import { clientAddress, forwardedFor, plainAddress, xForwardedFor } from '../http/forwarded-for';
 import { trustedProxies } from '../http/trusted-proxies';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { currentRuntime } from '../runtime/runtime-name';
 
 export interface ProxySettings {

@@ -5,7 +5,7 @@
  * which addresses are held back is known per process, learnt from that count at the next refusal each one sees.
  */
 import type { RateLimiterRes } from 'rate-limiter-flexible';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { RefusalCounter } from '../security/security-stage';
 import { clientAddressOf, type ProxySettings } from './client-address';
 import { policyOf, secondsUntil, tooMany, type Policy } from './limit-answers';

@@ -12,13 +12,14 @@ import type { Config } from '../config/config';
 import { parseDuration } from '../config/duration';
 import type { RateLimitOptions } from '../decorators/rate-limit';
 import { logging } from '../logging/logger';
-import type { StageFn } from '../pipeline/settle';
-import type { RequestContext } from '../pipeline/request-context';
+import type { StageFn } from '../context/settle';
+import type { RequestContext } from '../context/request-context';
 import { principalName } from '../security/security-context';
 import { StreamCounts } from '../streaming/stream-counts';
 import { clientAddressOf, proxySettings, type ProxySettings } from './client-address';
 import { FailedAuthentications } from './failed-authentications';
 import { headersOf, policyOf, secondsUntil, tooMany } from './limit-answers';
+import { ContextKey } from '../context/context-key';
 
 const log = logging.getLogger('rxrest.limits');
 
@@ -54,7 +55,7 @@ function clientOf(ctx: RequestContext, proxy: ProxySettings): string {
   return `address:${clientAddressOf(ctx, proxy) ?? 'unknown'}`;
 }
 
-const RATE_HEADERS = 'rxrest.rate-limit-headers';
+const RATE_HEADERS = new ContextKey<Record<string, string>>('rate-limit-headers');
 
 function windowOf(options: RateLimitOptions, fallbackMs: number, where: string): number {
   const value = options.window;
@@ -171,10 +172,7 @@ export class RateLimiters {
       if (!consume) return holdStream(ctx, client);
       return consume(client).then(
         (left: RateLimiterRes) => {
-          ctx.setProperty(
-            RATE_HEADERS,
-            headersOf(requestPolicy, left.remainingPoints, Math.ceil(left.msBeforeNext / 1000)),
-          );
+          ctx.set(RATE_HEADERS, headersOf(requestPolicy, left.remainingPoints, Math.ceil(left.msBeforeNext / 1000)));
           return holdStream(ctx, client);
         },
         (refusal: unknown) => {
@@ -191,7 +189,7 @@ export class RateLimiters {
 
   /** Adds the `RateLimit` headers of an admitted request to its answer. */
   readonly finish = (ctx: RequestContext): void => {
-    const headers = ctx.getProperty<Record<string, string>>(RATE_HEADERS);
+    const headers = ctx.get(RATE_HEADERS);
     if (!headers || !ctx.response) return;
     for (const [name, value] of Object.entries(headers)) ctx.response.headers.set(name, value);
   };

@@ -1,6 +1,6 @@
 /** A simple mechanism shipped beside JWT: API keys in a header, each standing for a caller with roles. */
 import { nodeBuiltin } from '../runtime/node-builtins';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { CredentialRefused, type AuthenticationMechanism } from './authentication-mechanism';
 import type { Identity } from './security-context';
 

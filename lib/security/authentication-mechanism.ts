@@ -1,5 +1,5 @@
 /** How a credential in a request becomes an identity: the interface every mechanism implements. */
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { Identity } from './security-context';
 
 /**

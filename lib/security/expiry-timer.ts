@@ -2,7 +2,7 @@
  * The one timer that ends what a credential opened when the credential expires: SSE, NDJSON and every other stream,
  * and WebSockets. It does not know what ending means for each; its caller says.
  */
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { credentialExpiry } from './security-context';
 
 /** The longest delay a Node timer keeps (about 24.8 days): a longer one fires at once. */

@@ -10,7 +10,7 @@ import type { KeyObject } from 'node:crypto';
 import type { Config } from '../config/config';
 import { ConfigError } from '../config/config-error';
 import { logging } from '../logging/logger';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { CredentialRefused, type AuthenticationMechanism } from './authentication-mechanism';
 import type { Identity } from './security-context';
 

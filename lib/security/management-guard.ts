@@ -6,8 +6,7 @@
  */
 import type { Config } from '../config/config';
 import { ConfigError } from '../config/config-error';
-import { settleToPromise } from '../pipeline/settle';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import { settleToPromise, type UnroutedAnswer } from '../context/settle';
 import { securityStep, type SecuritySettings } from './security-stage';
 
 /** The paths of the management endpoints the application serves (health only when the rule covers it). */

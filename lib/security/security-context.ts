@@ -1,5 +1,7 @@
 /** Who is calling: the principal and roles an authentication mechanism found, as filters, handlers and mappers read them. */
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
+import { registerContextType } from '../params/context-types';
+import { ContextKey } from '../context/context-key';
 
 /** The caller, named by its credential (a token's `sub`, an API key's owner). */
 export interface Principal {
@@ -68,27 +70,26 @@ export class SecurityContext {
   }
 }
 
-const SECURITY = 'rxrest.security-context';
+const SECURITY = new ContextKey<SecurityContext>('security-context');
 
 /** Records what authentication found for `ctx`. */
 export function setSecurityContext(ctx: RequestContext, security: SecurityContext): void {
-  ctx.setProperty(SECURITY, security);
+  ctx.set(SECURITY, security);
 }
 
 /** The security facts of `ctx`: anonymous when nothing authenticated it. */
 export function securityContext(ctx: RequestContext): SecurityContext {
-  return (
-    ctx.getProperty<SecurityContext>(SECURITY) ??
-    new SecurityContext(undefined, undefined, ctx.url.startsWith('https:'))
-  );
+  return ctx.get(SECURITY) ?? new SecurityContext(undefined, undefined, ctx.url.startsWith('https:'));
 }
 
 /** When the credential of `ctx` expires (milliseconds since the epoch), when one authenticated it and expires. */
 export function credentialExpiry(ctx: RequestContext): number | undefined {
-  return ctx.getProperty<SecurityContext>(SECURITY)?.expiresAt;
+  return ctx.get(SECURITY)?.expiresAt;
 }
 
 /** The name of the caller `ctx` was authenticated as, when it was (no anonymous context is made to tell). */
 export function principalName(ctx: RequestContext): string | undefined {
-  return ctx.getProperty<SecurityContext>(SECURITY)?.userPrincipal?.name;
+  return ctx.get(SECURITY)?.userPrincipal?.name;
 }
+
+registerContextType(SecurityContext, securityContext);

@@ -9,7 +9,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { HostRules } from '../http/allowed-hosts';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
 import { logging } from '../logging/logger';
-import { RequestContext } from '../pipeline/request-context';
+import { RequestContext } from '../context/request-context';
 import { declaredBody, makeAnswerable } from './answerable-request';
 import type { IdleBodies, Watched } from './idle-bodies';
 import { answerFailure, refuse } from './own-answers';

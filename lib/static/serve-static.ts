@@ -1,6 +1,6 @@
 /** The routing fallback for static files: a request no resource matched (404) is tried against them. */
-import type { RequestContext } from '../pipeline/request-context';
-import type { UnroutedAnswer } from '../pipeline/request-pipeline';
+import type { RequestContext } from '../context/request-context';
+import type { UnroutedAnswer } from '../context/settle';
 import type { StaticFiles } from './static-files';
 
 /**

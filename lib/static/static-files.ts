@@ -4,7 +4,7 @@ import { fileResponse, mediaTypeOf } from '../files/settle-file';
 import { EntityTag } from '../http/entity-tag';
 import { formatHttpDate } from '../http/http-date';
 import { evaluatePreconditions, ifRangeMatches } from '../http/preconditions';
-import { ResponseContext } from '../pipeline/response-context';
+import { ResponseContext } from '../context/response-context';
 
 const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'static files (framework.http.static)');
 const nodePath = () => nodeBuiltin('node:path', 'static files (framework.http.static)');

@@ -1,6 +1,8 @@
 /** How the items of a stream become bytes for each negotiated media type: SSE, NDJSON, JSON array, chunks. */
 import { formatSseData, formatSseEvent, isSseEvent, looksLikeSseEvent, type SseEvent } from './sse-event';
 import { JSON_ARRAY_ITEMS, STREAM_ITEMS_HEADER } from '../http/stream-items-header';
+import { baseType, isJsonText } from '../http/media-type';
+import { isJsonItemType, JSON_SEQ } from '../http/streaming-types';
 
 /** The framing of one stream response: text before, per item, between items, after, and what an error after commit writes. */
 export interface Framing {
@@ -24,26 +26,8 @@ export interface Framing {
   readonly itemsHeader?: readonly [name: string, value: string];
 }
 
-const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/jsonl', 'application/stream+json']);
-const JSON_SEQ = 'application/json-seq';
 // RFC 7464 §2.2: each JSON text of a sequence starts with RECORD SEPARATOR and ends with LINE FEED.
 const RECORD_SEPARATOR = '\x1e';
-
-/** Base type of a media type, lower-cased, without parameters. */
-export function baseType(mediaType: string): string {
-  return mediaType.split(';', 1)[0].trim().toLowerCase();
-}
-
-/** True for the media types that always mean a stream of items (SSE and the NDJSON family). */
-export function isStreamingType(mediaType: string): boolean {
-  return baseType(mediaType) === 'text/event-stream' || isJsonItemType(mediaType);
-}
-
-/** True for the types of one JSON text per item: the NDJSON family and RFC 7464 JSON text sequences. */
-export function isJsonItemType(mediaType: string): boolean {
-  const base = baseType(mediaType);
-  return base === JSON_SEQ || NDJSON_TYPES.has(base);
-}
 
 /** One JSON text as a body of one item of such a type. */
 export function jsonItem(json: string, mediaType: string): string {
@@ -66,14 +50,10 @@ export function toJson(value: unknown): string {
   }
 }
 
-function isJsonType(base: string): boolean {
-  return base === 'application/json' || base.endsWith('+json');
-}
-
 /** Serializes one item as `elementType`: strings as they are, other scalars as text under text types, objects as JSON. */
 function serializer(elementType: string | undefined): (item: unknown) => string {
   const base = elementType === undefined ? undefined : baseType(elementType);
-  if (base !== undefined && isJsonType(base)) return toJson;
+  if (base !== undefined && isJsonText(base)) return toJson;
   const text = base?.startsWith('text/') === true;
   return (item) =>
     typeof item === 'string' ? item : text && (typeof item !== 'object' || item === null) ? String(item) : toJson(item);
@@ -174,8 +154,8 @@ function chunkFraming(mediaType: string): Framing {
 export function framingFor(mediaType: string, elementType?: string): Framing {
   const base = baseType(mediaType);
   if (base === 'text/event-stream') return sseFraming(elementType);
-  if (NDJSON_TYPES.has(base)) return ndjsonFraming(mediaType);
   if (base === JSON_SEQ) return jsonSeqFraming(mediaType);
-  if (isJsonType(base)) return jsonArrayFraming(mediaType);
+  if (isJsonItemType(base)) return ndjsonFraming(mediaType);
+  if (isJsonText(base)) return jsonArrayFraming(mediaType);
   return chunkFraming(mediaType);
 }

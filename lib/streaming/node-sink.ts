@@ -1,6 +1,6 @@
 /** A stream sink over a Node `ServerResponse`: direct writes, `drain` for backpressure, `close` for disconnects. */
 import type { ServerResponse } from 'node:http';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { StreamSink } from './stream-sink';
 
 /** The Node response of a request served on Node (`listen()`, or `@hono/node-server`), while nothing has been written to it. */

@@ -1,15 +1,16 @@
 /** The stream and file bodies a request started, so that the ones its final response does not write are released. */
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { DirectBody } from './direct-body';
+import { ContextKey } from '../context/context-key';
 
 // A request property (not a field of RequestContext) so requests without streams or files pay nothing.
-const STARTED = 'rxrest.started-bodies';
+const STARTED = new ContextKey<DirectBody[]>('started-bodies');
 
 /** Records that `body` (a primed stream, an opened file) belongs to `ctx` until its response is written. */
 export function trackStarted(ctx: RequestContext, body: DirectBody): void {
-  const started = ctx.getProperty<DirectBody[]>(STARTED);
+  const started = ctx.get(STARTED);
   if (started) started.push(body);
-  else ctx.setProperty(STARTED, [body]);
+  else ctx.set(STARTED, [body]);
 }
 
 /**
@@ -21,10 +22,10 @@ export function trackStarted(ctx: RequestContext, body: DirectBody): void {
  * releaseUnwritten(ctx); // before writing ctx.response
  */
 export function releaseUnwritten(ctx: RequestContext): void {
-  const started = ctx.getProperty<DirectBody[]>(STARTED);
+  const started = ctx.get(STARTED);
   if (!started) return;
   const written = ctx.response?.entity;
   const kept = started.filter((body) => body === written);
   for (const body of started) if (body !== written) body.cancel();
-  ctx.setProperty(STARTED, kept.length ? kept : undefined);
+  ctx.set(STARTED, kept.length ? kept : undefined);
 }

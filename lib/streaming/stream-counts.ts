@@ -1,5 +1,5 @@
 /** Streams held open at once, counted by key (a client), each released when its request completes. */
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 
 /**
  * Counts of open streams by key, for limits on how many one key may hold: `@RateLimit({ streams })` per endpoint,

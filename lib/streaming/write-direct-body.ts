@@ -1,8 +1,8 @@
 /** Writes a `DirectBody` response: headers and body straight to the Node response, or as a Web stream. */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { ResponseContext } from '../pipeline/response-context';
+import type { ResponseContext } from '../context/response-context';
 import type { DirectBody } from './direct-body';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { nodeResponseOf } from './node-sink';
 
 // Tells @hono/node-server that the response was written already (its X_ALREADY_SENT constant).

@@ -5,10 +5,11 @@
  * when the answer's head is written: its duration is the time to the first byte, also for a stream.
  */
 import type * as Api from '@opentelemetry/api';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { headersGetter, type Tracing } from './tracing';
+import { ContextKey } from '../context/context-key';
 
-const TRACE = 'rxrest.trace';
+const TRACE = new ContextKey<RequestTrace>('trace');
 
 /** The span of a request and the context it is active in. */
 export interface RequestTrace {
@@ -21,7 +22,7 @@ export interface RequestTrace {
 
 /** The trace of `ctx`, when the request is traced. */
 export function requestTrace(ctx: RequestContext): RequestTrace | undefined {
-  return ctx.getProperty<RequestTrace>(TRACE);
+  return ctx.get(TRACE);
 }
 
 function startAttributes(ctx: RequestContext): Api.Attributes {
@@ -73,7 +74,7 @@ export function traceRequest<T>(tracing: Tracing, ctx: RequestContext, run: () =
     ended = true;
     finish(tracing, ctx, span);
   };
-  ctx.setProperty(TRACE, { span, context, headWritten } satisfies RequestTrace);
+  ctx.set(TRACE, { span, context, headWritten } satisfies RequestTrace);
   let result: T | Promise<T>;
   try {
     result = api.context.with(context, run);

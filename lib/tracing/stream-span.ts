@@ -6,7 +6,7 @@
  * first item and the end.
  */
 import type * as Api from '@opentelemetry/api';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import type { StreamEnd, StreamObserver } from '../streaming/stream-observer';
 import { requestTrace, type RequestTrace } from './request-span';
 import { tracing, type Tracing } from './tracing';

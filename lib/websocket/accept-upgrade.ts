@@ -4,10 +4,10 @@
  * answers 426 with `Upgrade: websocket`.
  */
 import { httpProblem } from '../errors/http-problem';
-import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
-import { ResponseContext } from '../pipeline/response-context';
-import { takeOver } from '../pipeline/takeover';
+import type { StageFn } from '../context/settle';
+import type { RequestContext } from '../context/request-context';
+import { ResponseContext } from '../context/response-context';
+import { takeOver } from '../context/takeover';
 import type { SocketHandlers } from './socket-handlers';
 import type { SocketServer } from './socket-server';
 import { asksForWebSocket } from './upgrade-origin';

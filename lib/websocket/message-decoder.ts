@@ -5,7 +5,7 @@ import { httpProblem } from '../errors/http-problem';
 import { WebApplicationException } from '../errors/web-application-exception';
 import type { JsonMapper } from '../json/json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
-import { isUnknownDesignType } from '../params/convert';
+import { isUnknownDesignType } from '../convert/convert';
 import { classSchema, validate } from '../params/read-body-argument';
 
 /** The message as text: bytes of a binary message are read as UTF-8 too. */

@@ -1,7 +1,7 @@
 /** What the build step makes of a `@WebSocketEndpoint` class: its callbacks, ready to call with a connection's request. */
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import type { JsonMapper } from '../json/json-mapper';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 
 /** One method of the class: its arguments read from the upgrade request, `message` where the message parameter is. */
 export interface SocketCallback {

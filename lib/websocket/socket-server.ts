@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import type { JsonMapper } from '../json/json-mapper';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 import { Heartbeat } from '../streaming/heartbeat';
 import { messageFraming } from './message-framing';
 import type { Framing } from '../streaming/framing';

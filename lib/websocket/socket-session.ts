@@ -8,8 +8,8 @@ import { WebApplicationException } from '../errors/web-application-exception';
 import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
 import { recover } from '../pipeline/map-errors';
-import type { RequestContext } from '../pipeline/request-context';
-import { settleToPromise } from '../pipeline/settle';
+import type { RequestContext } from '../context/request-context';
+import { settleToPromise } from '../context/settle';
 import { whenCredentialExpires } from '../security/expiry-timer';
 import type { Framing } from '../streaming/framing';
 import type { Beating, Heartbeat } from '../streaming/heartbeat';
@@ -22,7 +22,7 @@ import { SocketAnswers } from './socket-answers';
 import type { MessageCallback, SocketHandlers } from './socket-handlers';
 import type { SessionSettings } from './socket-settings';
 import { SocketSink, type Corkable } from './socket-sink';
-import { CONNECTION_PROPERTY, WebSocketConnection, type ConnectionSession } from './web-socket-connection';
+import { CONNECTION, WebSocketConnection, type ConnectionSession } from './web-socket-connection';
 
 const log = logging.getLogger('rxrest.websocket');
 
@@ -80,7 +80,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
     );
     this.#answers = new SocketAnswers(this.#output, this);
     this.connection = new WebSocketConnection(crypto.randomUUID(), ctx, this);
-    ctx.setProperty(CONNECTION_PROPERTY, this.connection);
+    ctx.set(CONNECTION, this.connection);
   }
 
   get open(): boolean {

@@ -11,8 +11,8 @@ import { problemDetails } from '../errors/problem-details';
 import { ForbiddenException } from '../errors/web-application-exception';
 import { hostRules } from '../http/allowed-hosts';
 import { requestOrigin } from '../links/request-base-uri';
-import type { StageFn } from '../pipeline/chain';
-import type { RequestContext } from '../pipeline/request-context';
+import type { StageFn } from '../context/settle';
+import type { RequestContext } from '../context/request-context';
 import { peerOf, proxySettings } from '../rate-limit/client-address';
 
 const DETAIL = 'The origin may not open this WebSocket';

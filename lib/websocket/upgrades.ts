@@ -1,7 +1,7 @@
 /** The upgrade requests `listen()` got, until their endpoint accepts them: kept apart so a plain application loads nothing of the sockets. */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { RequestContext } from '../pipeline/request-context';
+import type { RequestContext } from '../context/request-context';
 
 /** The socket and first bytes of an upgrade request served by `listen()`. */
 export interface Upgrade {

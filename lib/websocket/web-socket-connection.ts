@@ -1,5 +1,7 @@
 /** `WebSocketConnection`: one open socket as its endpoint's methods see it (inject it by type). */
-import type { RequestContext } from '../pipeline/request-context';
+import { ContextKey } from '../context/context-key';
+import type { RequestContext } from '../context/request-context';
+import { registerContextType } from '../params/context-types';
 
 /** What a connection asks of the session that runs it. */
 export interface ConnectionSession {
@@ -81,9 +83,12 @@ export class WebSocketConnection {
   }
 }
 
-export const CONNECTION_PROPERTY = 'rxrest.websocket-connection';
+/** The connection of a socket's upgrade request, set once the endpoint accepted it. */
+export const CONNECTION = new ContextKey<WebSocketConnection>('websocket-connection');
 
 /** The connection of a socket's upgrade request (what a `WebSocketConnection` parameter receives). */
 export function connectionOf(ctx: RequestContext): WebSocketConnection | undefined {
-  return ctx.getProperty<WebSocketConnection>(CONNECTION_PROPERTY);
+  return ctx.get(CONNECTION);
 }
+
+registerContextType(WebSocketConnection, connectionOf);

@@ -3,7 +3,7 @@
  * a bare `JSON.parse` of the same text, for a typical 1 KB and 1 MB body, and for the same bodies holding a `\u`
  * escape (a client that escapes non-ASCII, as Python's json.dumps does), where secure-json-parse looks at the keys.
  */
-import { parseJsonBody } from '../../lib/body/json';
+import { parseJsonBody } from '../../lib/json/safe-json';
 
 const ROUNDS = 25;
 

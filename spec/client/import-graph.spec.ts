@@ -66,9 +66,8 @@ describe('the rxrest/client entry', () => {
       'execution',
     ])
       expect(folders).not.toContain(serverSide);
-    // Of the body and streaming folders, only the JSON text helpers and the Multi type.
+    // Of the body and streaming folders, only the Multi type (the safe JSON parsing lives in json/).
     expect(loaded.filter((file) => file.startsWith('body/') || file.startsWith('streaming/')).sort()).toEqual([
-      'body/json.ts',
       'streaming/multi.ts',
     ]);
     expect(folders).toContain('client');

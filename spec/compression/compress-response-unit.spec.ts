@@ -1,9 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import { resolveConfig } from '../../lib';
-import { compressResponse, COMPRESSION_MODE_PROPERTY } from '../../lib/compression/compress-response';
+import { compressResponse, REQUEST_COMPRESSION_MODE } from '../../lib/compression/compress-response';
 import { compressionSettings } from '../../lib/compression/compression-settings';
-import { RequestContext } from '../../lib/pipeline/request-context';
-import { ResponseContext } from '../../lib/pipeline/response-context';
+import { RequestContext } from '../../lib/context/request-context';
+import { ResponseContext } from '../../lib/context/response-context';
 
 const settings = compressionSettings(resolveConfig({ overrides: { 'framework.http.enable-compression': true } }));
 
@@ -11,7 +11,7 @@ function contextOf(status: number, headers: Record<string, string>, mode?: strin
   const ctx = new RequestContext(new Request('http://x/', { headers: { 'Accept-Encoding': 'gzip' } }));
   ctx.response = new ResponseContext(status);
   for (const [name, value] of Object.entries(headers)) ctx.response.headers.set(name, value);
-  if (mode) ctx.setProperty(COMPRESSION_MODE_PROPERTY, mode);
+  if (mode) ctx.set(REQUEST_COMPRESSION_MODE, mode);
   return ctx;
 }
 

@@ -1,4 +1,5 @@
-import { framingFor, isStreamingType } from '../../lib/streaming/framing';
+import { isStreamingType } from '../../lib/http/streaming-types';
+import { framingFor } from '../../lib/streaming/framing';
 
 describe('framingFor', () => {
   it('frames SSE data, using the element type for non-strings', () => {

@@ -1,11 +1,11 @@
 /** Test helpers: build an application from classes with inline configuration, and call it in process. */
-import { RestApplication, resolveConfig, type OperatorFilter, type RestApp, type RunningServer } from '../../lib';
-import type { Application } from '../../lib';
+import { RestApplication, resolveConfig, type RestApp, type RunningServer } from '../../lib';
+import type { BuildOptions } from '../../lib';
 
 export function buildApp(
   classes: Function[],
   overrides: Record<string, string | number | boolean> = {},
-  extra: { filters?: OperatorFilter[]; application?: Application } = {},
+  extra: Pick<BuildOptions, 'filters' | 'application' | 'features' | 'authentication'> = {},
 ): RestApp {
   return RestApplication.build({ classes, config: resolveConfig({ overrides }), ...extra });
 }

@@ -2,7 +2,7 @@
 import { parseAccept } from '../../http/accept';
 import { parseCookieHeader } from '../../http/cookies';
 import { formatMediaType, parseMediaType } from '../../http/media-type';
-import type { RequestContext } from '../../pipeline/request-context';
+import type { RequestContext } from '../../context/request-context';
 
 /**
  * The request's headers (after any pre-matching filter changes). Inject it by type or with `@Context()`.

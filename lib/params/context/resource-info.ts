@@ -1,5 +1,5 @@
 /** `ResourceInfo`: which resource class and method the request was routed to. */
-import type { RequestContext } from '../../pipeline/request-context';
+import type { RequestContext } from '../../context/request-context';
 
 /**
  * The matched resource class and method (`undefined` before routing, e.g. in pre-matching filters).

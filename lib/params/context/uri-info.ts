@@ -1,5 +1,5 @@
 /** `UriInfo`: the request URI and its parts as the endpoint saw them, and builders for links. */
-import type { RequestContext } from '../../pipeline/request-context';
+import type { RequestContext } from '../../context/request-context';
 import { UriBuilder } from './uri-builder';
 
 /**

@@ -1,0 +1,41 @@
+/**
+ * The framework's own features, in the order they join each phase: CORS answers preflights before anything else,
+ * the socket origin check runs before security on upgrades, security before rate limits (a client is its
+ * principal), and the unrouted answers are asked health, metrics, OpenAPI, then static files.
+ */
+import { broadcastFeature } from '../broadcast/broadcast-feature';
+import { compressionFeature } from '../compression/compression-feature';
+import { corsFeature } from '../cors/cors-feature';
+import type { Feature } from '../feature/feature';
+import { healthFeature } from '../health/health-feature';
+import { linksFeature } from '../links/links-feature';
+import { mcpFeature } from '../mcp/mcp-feature';
+import { metricsFeature } from '../metrics/metrics-feature';
+import { multipartFeature } from '../multipart/multipart-feature';
+import { openApiFeature } from '../openapi/openapi-feature';
+import { rateLimitFeature } from '../rate-limit/rate-limit-feature';
+import type { AuthenticationMechanism } from '../security/authentication-mechanism';
+import { securityFeature } from '../security/security-feature';
+import { staticFilesFeature } from '../static/static-feature';
+import { tracingFeature } from '../tracing/tracing-feature';
+import { webSocketFeature } from '../websocket/websocket-feature';
+
+/** The built-in features of an application whose own authentication mechanisms are `authentication`. */
+export function builtInFeatures(authentication: readonly AuthenticationMechanism[] = []): Feature[] {
+  return [
+    compressionFeature,
+    multipartFeature,
+    corsFeature,
+    webSocketFeature,
+    rateLimitFeature,
+    securityFeature(authentication),
+    linksFeature,
+    healthFeature,
+    broadcastFeature,
+    tracingFeature,
+    metricsFeature,
+    openApiFeature,
+    staticFilesFeature,
+    mcpFeature,
+  ];
+}

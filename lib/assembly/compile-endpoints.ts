@@ -1,0 +1,117 @@
+/** The endpoints of an application: its resource methods, its socket endpoints and its MCP servers. */
+import { BROADCAST } from '../broadcast/broadcast-feature';
+import type { Config } from '../config';
+import { SOCKET_PATH } from '../decorators/websocket';
+import type { ProblemCollector } from '../errors/definition-error';
+import { logging } from '../logging/logger';
+import { METRICS } from '../metrics/metrics-feature';
+import { ENDPOINT_FACTS } from '../openapi/openapi-feature';
+import type { Endpoint } from '../pipeline/endpoint';
+import { RATE_LIMITS, STREAM_ADMISSION } from '../rate-limit/rate-limit-feature';
+import { SECURITY } from '../security/security-feature';
+import { SOCKETS } from '../websocket/websocket-feature';
+import type { BuildScope } from './build-scope';
+import { compileEndpoint, type EndpointContext } from './compile-endpoint';
+import { mappersFor } from './compile-mappers';
+import { compileMcpServers } from './compile-mcp-servers';
+import { compileSocketEndpoint } from './compile-socket-endpoint';
+import type { CorePlan } from './core-plan';
+import { detectDuplicates } from './detect-duplicates';
+import type { Unit } from './discover';
+import type { EndpointJoins } from './join-features';
+
+const log = logging.getLogger('rxrest.build');
+
+/** What the application serves, for logs and tests. */
+export interface EndpointSummary {
+  readonly method: string;
+  readonly path: string;
+  readonly resource: string;
+  readonly handler: string;
+}
+
+export interface CompiledEndpoints {
+  /** The resource methods (what the OpenAPI document describes). */
+  readonly rest: readonly Endpoint[];
+  readonly all: readonly Endpoint[];
+  readonly summary: readonly EndpointSummary[];
+  /** Ends what the MCP servers hold. */
+  close(): void;
+}
+
+/** The endpoints of one resource class; a method with several HTTP method decorators is a problem. */
+function compileResource(unit: Unit, context: EndpointContext): Endpoint[] {
+  const endpoints: Endpoint[] = [];
+  for (const method of unit.meta.methods.values()) {
+    if (method.httpMethods.length > 1) {
+      context.problems.add(
+        `${unit.type.name}#${method.name}`,
+        `has ${method.httpMethods.length} HTTP method decorators (${method.httpMethods.join(', ')}); an endpoint has exactly one`,
+      );
+      continue;
+    }
+    const endpoint = method.httpMethods.length
+      ? compileEndpoint(unit, method, method.httpMethods[0], context)
+      : undefined;
+    if (endpoint) endpoints.push(endpoint);
+  }
+  return endpoints;
+}
+
+/** Duplicate endpoints fail the build, or only warn with `framework.rest.fail-on-duplicate=false`. */
+function reportDuplicates(endpoints: readonly Endpoint[], config: Config, problems: ProblemCollector): void {
+  const duplicates = detectDuplicates(endpoints);
+  if (config.get('framework.rest.fail-on-duplicate'))
+    for (const message of duplicates) problems.add('duplicate endpoints', message);
+  else for (const message of duplicates) log.warn(`Duplicate endpoints: ${message}`);
+}
+
+/** Compiles every endpoint with the core plan and the steps the features join to each. */
+export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: EndpointJoins): CompiledEndpoints {
+  const { config, units, problems } = scope;
+  const shared = {
+    ...core,
+    applicationPath: scope.applicationPath,
+    problems,
+    joins,
+    security: scope.find(SECURITY),
+    rateLimits: scope.find(RATE_LIMITS),
+    streamAdmission: scope.find(STREAM_ADMISSION),
+  };
+  const rest = scope.resources.flatMap((unit) =>
+    compileResource(unit, { ...shared, mappers: mappersFor(core.mappers, unit.type) }),
+  );
+  scope.provide(ENDPOINT_FACTS, () => rest.map((endpoint) => endpoint.facts));
+  const broadcast = scope.find(BROADCAST)!;
+  const socketContext = {
+    ...shared,
+    json: core.bodies.json,
+    // The broadcast starts once the build has found no problem; no socket callback runs before.
+    within: <R>(work: () => R): R => broadcast().within(work),
+    sockets: scope.find(SOCKETS)!,
+  };
+  const sockets = units
+    .filter((unit) => unit.meta.tags.has(SOCKET_PATH))
+    .map((unit) => compileSocketEndpoint(unit, { ...socketContext, mappers: mappersFor(core.mappers, unit.type) }))
+    .filter((endpoint) => endpoint !== undefined);
+  // The registry is made once the build stands; the servers ask for it per request.
+  const mcp = compileMcpServers(
+    units,
+    shared,
+    core.mappers,
+    core.bodies.json,
+    config,
+    () => scope.find(METRICS)?.registry,
+    () => broadcast().topics,
+  );
+  const all = [...rest, ...sockets, ...mcp.endpoints];
+  reportDuplicates(all, config, problems);
+  const summary = all.map((e) => ({
+    method: sockets.includes(e) ? 'WEBSOCKET' : e.info.httpMethod,
+    path: e.info.pathTemplate,
+    resource: e.info.resourceClass.name,
+    handler: e.info.methodName,
+  }));
+  log.debug(`Built ${summary.length} endpoints`);
+  return { rest, all, summary, close: () => mcp.close() };
+}

@@ -1,0 +1,91 @@
+/**
+ * What every endpoint of an application is compiled with, whatever features it has: the discovered classes, its
+ * filters, interceptors, mappers, body readers and writers, stream settings and execution lanes.
+ */
+import { buildConditionFilter, isEndpointDisabled } from '../conditions/decide-conditions';
+import { loadConfig, type Config } from '../config';
+import { APPLICATION_PATH } from '../decorators/resource';
+import { ProblemCollector } from '../errors/definition-error';
+import { checkFilterOrder } from '../execution/check-filter-order';
+import { WorkerLane } from '../execution/worker-lane';
+import { JSON_MAPPER, OPEN_STREAMS, WORKER_QUEUE } from '../feature/core-keys';
+import { configureLogging } from '../logging/logger';
+import { findClassMeta } from '../metadata/store';
+import { MULTIPART } from '../multipart/multipart-feature';
+import type { BodySettings } from '../params/read-body-argument';
+import { OpenStreams } from '../streaming/open-streams';
+import type { StreamSettings } from '../streaming/stream-pump';
+import { bodyEnvironment, type BodyEnvironment } from './body-environment';
+import type { BuildOptions } from './build-options';
+import { BuildScope } from './build-scope';
+import { compileFilters, type FilterSet } from './compile-filters';
+import { compileInterceptors, type InterceptorChain } from './compile-interceptors';
+import type { LaneSettings } from './compile-lanes';
+import { compileMappers, type MapperSet } from './compile-mappers';
+import { discover } from './discover';
+
+export interface CorePlan {
+  readonly filters: FilterSet;
+  readonly interceptors: InterceptorChain;
+  readonly mappers: MapperSet;
+  readonly bodies: BodyEnvironment;
+  readonly body: BodySettings;
+  readonly streams: StreamSettings & { readonly openStreams: OpenStreams };
+  readonly lanes: LaneSettings;
+}
+
+/** The build's scope: configuration loaded (logging set from it), classes discovered, problems collected. */
+export function openScope(options: BuildOptions): BuildScope {
+  const config = options.config ?? loadConfig(options);
+  configureLogging(config);
+  const problems = new ProblemCollector();
+  // Build conditions decide discovery; @EndpointDisabled also removes classes listed by getClasses().
+  const units = discover({ ...options, include: buildConditionFilter(config) }, problems).filter(
+    (unit) => !isEndpointDisabled(unit.meta, config),
+  );
+  const type = options.application?.constructor;
+  const root = (type && findClassMeta(type)?.tags.get(APPLICATION_PATH)) ?? config.get('framework.rest.path');
+  return new BuildScope(config, options.directory ?? process.cwd(), units, root, problems);
+}
+
+function streamSettings(config: Config): StreamSettings {
+  return {
+    bufferSize: config.get('framework.rest.stream.buffer-size'),
+    overflow: config.get('framework.rest.stream.overflow'),
+    keepAliveMs: config.get('framework.rest.sse.keep-alive'),
+  };
+}
+
+/** The core of every endpoint; what features read of it (JSON mapper, open streams...) is provided to them. */
+export function planCore(scope: BuildScope, options: BuildOptions): CorePlan {
+  const { config, units, problems } = scope;
+  const interceptors = compileInterceptors(units, problems);
+  const filters = compileFilters(units, options.filters ?? [], problems);
+  for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
+  const bodies = bodyEnvironment(units, config);
+  const body: BodySettings = {
+    maxBodySize: config.get('framework.http.limits.max-body-size'),
+    maxStreamItemSize: config.get('framework.http.limits.max-stream-item-size'),
+    multipart: scope.find(MULTIPART)!.settings,
+    ...bodies.settings,
+  };
+  const type = options.application?.constructor;
+  const lanes: LaneSettings = {
+    worker: new WorkerLane(config.get('framework.rest.worker.max-concurrency')),
+    blockedWarningMs: config.get('framework.rest.blocked-warning-ms'),
+    application: type ? findClassMeta(type)?.tags : undefined,
+  };
+  const streams = { ...streamSettings(config), openStreams: new OpenStreams() };
+  scope.provide(JSON_MAPPER, bodies.json);
+  scope.provide(OPEN_STREAMS, streams.openStreams);
+  scope.provide(WORKER_QUEUE, () => lanes.worker.waiting);
+  return {
+    filters,
+    interceptors,
+    mappers: compileMappers(units, problems, interceptors),
+    bodies,
+    body,
+    streams,
+    lanes,
+  };
+}

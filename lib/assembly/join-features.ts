@@ -1,0 +1,99 @@
+/**
+ * The features of one application, built: their parts joined phase by phase, in the order the features are listed
+ * (so CORS's headers go on before the rate limits', and the socket origin check runs before security).
+ */
+import type { RequestContext } from '../context/request-context';
+import type { StageFn, UnroutedAnswer } from '../context/settle';
+import type { EndpointJoin, EndpointPlan, Feature, FeatureParts, PackageNeed } from '../feature/feature';
+import { chain } from '../pipeline/chain';
+import type { BuildScope } from './build-scope';
+
+/** The steps features add to one endpoint, by phase, and the statuses they can answer with there. */
+export interface JoinedSteps {
+  at(phase: EndpointJoin['phase']): StageFn[];
+  readonly answers: readonly number[];
+}
+
+export type EndpointJoins = (plan: EndpointPlan) => JoinedSteps;
+
+interface Built {
+  readonly feature: Feature;
+  readonly parts: FeatureParts;
+}
+
+/** Every hook of one kind, called in feature order; `undefined` when no feature has one. */
+function each<A extends unknown[]>(
+  hooks: readonly (((...args: A) => void) | undefined)[],
+): ((...args: A) => void) | undefined {
+  const present = hooks.filter((hook) => hook !== undefined);
+  if (present.length === 0) return undefined;
+  if (present.length === 1) return present[0];
+  return (...args) => present.forEach((hook) => hook(...args));
+}
+
+export class JoinedFeatures {
+  readonly #built: Built[] = [];
+  readonly #scope: BuildScope;
+
+  /** Builds `features` in order; a repeated name is a build problem. */
+  constructor(features: readonly Feature[], scope: BuildScope) {
+    this.#scope = scope;
+    const names = new Set<string>();
+    for (const feature of features) {
+      if (names.has(feature.name)) scope.problems.add(`the feature ${feature.name}`, 'is listed twice');
+      names.add(feature.name);
+      // A configuration error stops the build at once, as it would without features (ConfigError names the key).
+      const parts = feature.build(scope);
+      if (parts) this.#built.push({ feature, parts });
+    }
+  }
+
+  /** The steps of `plan`'s endpoint; a feature joining a phase it did not declare is a build problem. */
+  readonly joins: EndpointJoins = (plan) => {
+    const joined: EndpointJoin[] = [];
+    for (const { feature, parts } of this.#built)
+      for (const join of parts.endpoint?.(plan) ?? []) {
+        if (feature.phases.includes(join.phase)) joined.push(join);
+        else this.#scope.problems.add(`the feature ${feature.name}`, `joins ${join.phase} without declaring it`);
+      }
+    return {
+      at: (phase) => joined.filter((join) => join.phase === phase).map((join) => join.step),
+      answers: [...new Set(joined.flatMap((join) => join.answers ?? []))].sort(),
+    };
+  };
+
+  /** The optional packages the features need in this application (asked once the endpoints are compiled). */
+  packages(): PackageNeed[] {
+    return this.#built.flatMap(({ feature }) => feature.packages?.(this.#scope) ?? []);
+  }
+
+  /** Starts what the features hold, once the build found no problem. */
+  start(): void {
+    for (const { parts } of this.#built) parts.start?.();
+  }
+
+  get receive(): StageFn | undefined {
+    const stages = this.#built.map(({ parts }) => parts.receive).filter((stage) => stage !== undefined);
+    return stages.length <= 1 ? stages[0] : chain(stages);
+  }
+
+  get finish(): ((ctx: RequestContext) => void) | undefined {
+    return each(this.#built.map(({ parts }) => parts.finish));
+  }
+
+  get complete(): ((ctx: RequestContext, status: number, started: number) => void) | undefined {
+    return each(this.#built.map(({ parts }) => parts.complete));
+  }
+
+  unrouted(): UnroutedAnswer[] {
+    return this.#built.flatMap(({ parts }) => parts.unrouted?.() ?? []);
+  }
+
+  shutdown(graceMs: number): void {
+    for (const { parts } of this.#built) parts.shutdown?.(graceMs);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#built.map(({ parts }) => parts.close?.()));
+  }
+}

@@ -1,0 +1,15 @@
+/** What a matched endpoint tells about itself: filled by routing, read by filters, mappers, lanes and `ResourceInfo`. */
+
+/** Which lane the endpoint runs in (execution lanes: docs/streaming.md). */
+export type Lane = 'event-loop' | 'worker';
+
+/** What a matched endpoint tells about itself to filters, mappers and `ResourceInfo`. */
+export interface EndpointInfo {
+  readonly resourceClass: Function;
+  readonly methodName: string;
+  readonly httpMethod: string;
+  readonly pathTemplate: string;
+  readonly produces: readonly string[];
+  readonly consumes: readonly string[];
+  readonly lane: Lane;
+}

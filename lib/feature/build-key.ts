@@ -1,0 +1,20 @@
+/**
+ * A typed key for what one feature hands to features built after it, or to the build step (the rate limits'
+ * refusal counter to security, the compression settings to the write phase): one key object per piece, made where
+ * the piece is owned, so no two features meet by spelling the same string.
+ */
+export class BuildKey<T> {
+  /** Carries `T` for the type checker only. */
+  declare readonly valueType?: T;
+
+  /** `name` is for people (build errors), never a lookup. */
+  constructor(readonly name: string) {}
+}
+
+/** A typed key for a list several features add to (the health checks): each adds its items, in feature order. */
+export class ListKey<T> {
+  /** Carries `T` for the type checker only. */
+  declare readonly itemType?: T;
+
+  constructor(readonly name: string) {}
+}

@@ -1,0 +1,11 @@
+/** What the build step itself hands every feature, under typed keys (features hand each other theirs the same way). */
+import type { JsonMapper } from '../json/json-mapper';
+import type { OpenStreams } from '../streaming/open-streams';
+import { BuildKey } from './build-key';
+
+/** The application's JSON mapper (its own `JsonMapper` provider, else the default). */
+export const JSON_MAPPER = new BuildKey<JsonMapper>('json-mapper');
+/** The streams being written now (ended at shutdown, counted by metrics). */
+export const OPEN_STREAMS = new BuildKey<OpenStreams>('open-streams');
+/** How many calls wait for the worker lane now. */
+export const WORKER_QUEUE = new BuildKey<() => number>('worker-queue');

@@ -1,0 +1,117 @@
+/**
+ * The feature contract: what a feature of an application (security, CORS, rate limits, OpenAPI... or one of the
+ * application's own) declares in one object, and what it hands the build step. `RestApplication.build()` loops
+ * over features; it knows none of them by name.
+ */
+import type { Config } from '../config';
+import type { EndpointInfo } from '../context/endpoint-info';
+import type { RequestContext } from '../context/request-context';
+import type { StageFn, UnroutedAnswer } from '../context/settle';
+import type { ProblemCollector } from '../errors/definition-error';
+import type { MediaType } from '../http/media-type';
+import type { MethodMeta } from '../metadata/store';
+import type { Unit } from '../metadata/unit';
+import type { Phase } from './phases';
+import type { BuildKey, ListKey } from './build-key';
+
+/** How a request reaches the application: a plain answer, a stream, a WebSocket upgrade, a message on a socket. */
+export type Transport = 'answer' | 'stream' | 'upgrade' | 'message';
+
+/** A status a feature can answer with by itself, and when: the OpenAPI document and socket upgrades list it. */
+export interface FeatureAnswer {
+  readonly status: number;
+  readonly when: string;
+}
+
+/** An optional package a feature needs in this application, and what asks for it. */
+export interface PackageNeed {
+  readonly name: string;
+  /** The setting or decorator that asks for it (`framework.metrics.enabled=true`). */
+  readonly feature: string;
+}
+
+/** What the build step gives a feature. */
+export interface FeatureBuild {
+  readonly config: Config;
+  /** The directory of `application.properties` (else the working directory): relative settings start there. */
+  readonly directory: string;
+  /** The discovered classes (resources, providers, health checks, socket endpoints...). */
+  readonly units: readonly Unit[];
+  /** The resource classes among them. */
+  readonly resources: readonly Unit[];
+  /** `@ApplicationPath` or `framework.rest.path`. */
+  readonly applicationPath: string;
+  /** Build problems: add one naming `Class#method` (`locate()`); the build fails with all of them together. */
+  readonly problems: ProblemCollector;
+  /** Hands `value` to the features built after this one, and to the build step, under `key`. */
+  provide<T>(key: BuildKey<T>, value: T): void;
+  /** What a feature built earlier provided under `key` (`undefined` when none did). */
+  find<T>(key: BuildKey<T>): T | undefined;
+  /** Adds `item` to the list under `key` (several features may add to one list). */
+  contribute<T>(key: ListKey<T>, item: T): void;
+  /** The items added under `key` so far, in the order they were added. */
+  gather<T>(key: ListKey<T>): readonly T[];
+}
+
+/** One endpoint, as a feature sees it when it joins the endpoint's phases. */
+export interface EndpointPlan {
+  readonly unit: Unit;
+  readonly method: MethodMeta;
+  /** `Class#method`, for build problems. */
+  readonly where: string;
+  readonly info: EndpointInfo;
+  readonly produces: readonly MediaType[];
+  /** Whether the endpoint streams (an Observable, AsyncIterable or generator result). */
+  readonly streams: boolean;
+  /** `upgrade` for a WebSocket endpoint's upgrade request, `answer` for a resource method. */
+  readonly transport: 'answer' | 'upgrade';
+}
+
+/** A step a feature adds to one endpoint, in one of the endpoint's phases. */
+export interface EndpointJoin {
+  readonly phase: 'authenticate' | 'admit' | 'read' | 'after-invoke';
+  readonly step: StageFn;
+  /** The statuses this step can answer with on this endpoint (`[429]`): the endpoint's OpenAPI responses. */
+  readonly answers?: readonly number[];
+}
+
+/** What a feature hands the build step; every part is optional. */
+export interface FeatureParts {
+  /** `receive`: runs before routing, may answer (CORS preflights). */
+  readonly receive?: StageFn;
+  /** Joins the phases of one endpoint (resource methods and socket upgrades alike). */
+  endpoint?(plan: EndpointPlan): readonly EndpointJoin[] | undefined;
+  /** `route`: answers requests no endpoint matched, asked in feature order (made once the build stands). */
+  unrouted?(): readonly UnroutedAnswer[];
+  /** `finish`: sees every answer just before it is written, errors included. */
+  readonly finish?: (ctx: RequestContext) => void;
+  /** `complete`: told of every answer once written, with `performance.now()` of the request's arrival. */
+  readonly complete?: (ctx: RequestContext, status: number, started: number) => void;
+  /** Runs once the build found no problem: connections opened, files read. */
+  start?(): void;
+  /** The server is shutting down: end streams and sockets within `graceMs`. */
+  shutdown?(graceMs: number): void;
+  /** Lets go of what it holds (connections, timers); after shutdown, or `app.close()`. */
+  close?(): Promise<void> | void;
+}
+
+/**
+ * A feature: one object declaring its settings, the phases it joins, the statuses it can answer with, how it
+ * applies to each transport, the optional packages it needs, and how it builds its parts.
+ */
+export interface Feature {
+  /** A unique name (`security`, `cors`...). */
+  readonly name: string;
+  /** The `framework.*` keys (or key prefixes ending in `.`) it reads. */
+  readonly settings: readonly string[];
+  /** The request phases it joins. */
+  readonly phases: readonly Phase[];
+  /** The statuses it can answer with by itself. */
+  readonly answers?: readonly FeatureAnswer[];
+  /** How it applies to each transport (absent: it does not apply there). */
+  readonly transports: Readonly<Partial<Record<Transport, string>>>;
+  /** The optional packages this application needs for it. */
+  packages?(build: FeatureBuild): readonly PackageNeed[];
+  /** Checks what it is given (problems name `Class#method`) and makes its parts; `undefined` when off. */
+  build(build: FeatureBuild): FeatureParts | undefined;
+}

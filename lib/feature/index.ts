@@ -1,0 +1,15 @@
+/** The feature contract, as applications use it to add their own features. */
+export { BuildKey, ListKey } from './build-key';
+export { defineFeature } from './define-feature';
+export type {
+  EndpointJoin,
+  EndpointPlan,
+  Feature,
+  FeatureAnswer,
+  FeatureBuild,
+  FeatureParts,
+  PackageNeed,
+  Transport,
+} from './feature';
+export { PHASES, type Phase, type PhaseDescription } from './phases';
+export { ContextKey } from '../context/context-key';

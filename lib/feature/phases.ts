@@ -1,0 +1,101 @@
+/**
+ * The request phases, in the order a request meets them: the one list that features join by name, that the
+ * pipeline runs, and that docs/lifecycle.md draws (a spec holds the page to this list).
+ */
+
+/** One phase: when it runs, what runs in it, and how it is run. */
+export interface PhaseDescription {
+  readonly name: string;
+  /** When a request meets it. */
+  readonly when: string;
+  /** What runs in it: the framework's own stages and the features that join it. */
+  readonly runs: string;
+  /**
+   * How it runs: every phase is a plain synchronous function while what it calls answers synchronously; the
+   * phases that become RxJS operators, and when, say so here.
+   */
+  readonly how: string;
+}
+
+export const PHASES = [
+  {
+    name: 'receive',
+    when: 'before routing, on every request',
+    runs: 'CORS preflights and origin refusals, then pre-matching filters (which may change method, URI and headers)',
+    how: 'synchronous functions; a filter written as an RxJS operator is applied as one (the request becomes an Observable from there)',
+  },
+  {
+    name: 'route',
+    when: 'once the request is final',
+    runs: 'matching path, method and media types (404, 405, 406, 415); unmatched requests are offered to the unrouted answers (health, metrics, the OpenAPI document, static files), in that order',
+    how: 'synchronous; an unrouted answer may answer with a Promise',
+  },
+  {
+    name: 'authenticate',
+    when: 'after routing, first of the endpoint',
+    runs: "security: the credential checked once against the matched method's access rule (401, 403)",
+    how: 'synchronous when no mechanism awaits (API keys); a JWT check answers with a Promise',
+  },
+  {
+    name: 'admit',
+    when: 'after authentication',
+    runs: 'rate limits (429, counted per client, refused credentials included), caps on open streams (429, 503); the compression mode of the method',
+    how: 'a Promise when a limit is counted (the counter store may be Redis), else synchronous',
+  },
+  {
+    name: 'read',
+    when: 'before the method',
+    runs: 'request filters, legacy gzip inflation, parameters and body (reader interceptors), the hop to the worker lane',
+    how: 'synchronous for parameters; reading a body answers with a Promise; a filter written as an RxJS operator is applied as one',
+  },
+  {
+    name: 'invoke',
+    when: 'once the arguments are read',
+    runs: 'method interceptors and the method; its result becomes an answer (a value, a file, or a stream: SSE, NDJSON, JSON array)',
+    how: 'a plain call; an Observable or Promise result is taken as it settles, an Observable or AsyncIterable stream is framed by the stream engine',
+  },
+  {
+    name: 'after-invoke',
+    when: 'once the method answered',
+    runs: 'links: Link headers and HAL wrapping of the entity',
+    how: 'synchronous',
+  },
+  {
+    name: 'map-errors',
+    when: 'when any phase before failed',
+    runs: 'exception mappers (nearest supertype first), else the framework problem (RFC 9457) or a generic 500',
+    how: 'synchronous; RxJS catchError only where the request already became an Observable',
+  },
+  {
+    name: 'respond',
+    when: 'with the answer, errors included',
+    runs: 'response filters (method-bound, then global)',
+    how: 'synchronous functions; a filter written as an RxJS operator is applied as one',
+  },
+  {
+    name: 'finish',
+    when: 'just before the head is written',
+    runs: 'CORS response headers, rate-limit headers',
+    how: 'synchronous',
+  },
+  {
+    name: 'write',
+    when: 'the answer leaves',
+    runs: 'entity writers (writer interceptors), compression, the stream engine (SSE, NDJSON, JSON array, chunks), or the WebSocket takeover of a 101',
+    how: 'synchronous head and body write on Node; a stream is written as its source emits, honouring the socket',
+  },
+  {
+    name: 'complete',
+    when: 'once the answer is written (or the client left)',
+    runs: 'metrics (duration by route and status), clean-ups registered with onComplete, the end of the request span',
+    how: 'synchronous callbacks',
+  },
+] as const satisfies readonly PhaseDescription[];
+
+/** The name of a request phase. */
+export type Phase = (typeof PHASES)[number]['name'];
+
+/** Whether `name` is one of the phases. */
+export function isPhase(name: string): name is Phase {
+  return PHASES.some((phase) => phase.name === name);
+}

@@ -1,0 +1,53 @@
+/** Automatic HAL: when a response is turned into HAL form, and what that form is. */
+import { parseMediaType } from '../http/media-type';
+import type { ResponseContext } from '../context/response-context';
+import { entityClass } from './make-links';
+import { HalCollectionWrapper } from '../hal/hal-collection-wrapper';
+import { HalEntityWrapper } from '../hal/hal-entity-wrapper';
+import type { HalService } from './hal-service';
+import { RestMediaType } from '../hal/rest-media-type';
+
+/** The `_embedded` name of automatically wrapped collections (HAL's `_embedded`, draft-kelly-json-hal). */
+export const AUTOMATIC_COLLECTION_NAME = 'items';
+
+export function isHalMediaType(mediaType: string | undefined): boolean {
+  if (mediaType === undefined) return false;
+  const parsed = parseMediaType(mediaType);
+  return parsed !== undefined && `${parsed.type}/${parsed.subtype}` === RestMediaType.APPLICATION_HAL_JSON;
+}
+
+/** Only successful responses with an object entity that is not HAL already, bytes or a stream are wrapped. */
+function isWrappable(response: ResponseContext): boolean {
+  const { status, entity } = response;
+  if (status < 200 || status > 299 || typeof entity !== 'object' || entity === null) return false;
+  return !(
+    entity instanceof HalEntityWrapper ||
+    entity instanceof HalCollectionWrapper ||
+    entity instanceof Uint8Array ||
+    entity instanceof ArrayBuffer ||
+    entity instanceof ReadableStream
+  );
+}
+
+/**
+ * Replaces the response's entity with its HAL form when it is to be written as `application/hal+json`:
+ * an array becomes a collection named `items` with the type links of `declared` (else of its first
+ * item's class), each item with its instance links; any other object gets its instance links.
+ */
+export function wrapHal(
+  response: ResponseContext,
+  negotiated: string | undefined,
+  hal: HalService,
+  declared: Function | undefined,
+): void {
+  if (!isHalMediaType(response.mediaType ?? negotiated) || !isWrappable(response)) return;
+  const entity = response.entity as object;
+  if (Array.isArray(entity)) {
+    if (!entity.every((item: unknown) => typeof item === 'object' && item !== null)) return;
+    const items = entity as object[];
+    const type = declared ?? (items.length > 0 ? entityClass(items[0], undefined) : undefined);
+    response.entity = hal.toHalCollectionWrapper(items, AUTOMATIC_COLLECTION_NAME, type ?? Object);
+  } else {
+    response.entity = hal.toHalWrapper(entity, entityClass(entity, declared));
+  }
+}

@@ -1,0 +1,24 @@
+/** What compiled argument readers need from the application: limits, converters, body providers, JSON. */
+import type { JsonMapper } from '../json/json-mapper';
+import type { BodyProviders } from '../providers/body-providers';
+import type { ParamConverterProvider } from '../convert/param-converter';
+import type { MultipartSettings } from './multipart-settings';
+
+export interface BodySettings {
+  /** `framework.http.limits.max-body-size`, in bytes. */
+  readonly maxBodySize: number;
+  /** `framework.http.limits.max-stream-item-size`: one item of a body of items, in bytes (1M when absent). */
+  readonly maxStreamItemSize?: number;
+  /** Registered parameter converters, in priority order. */
+  readonly converters?: readonly ParamConverterProvider[];
+  /** User readers and reader interceptors. */
+  readonly providers?: BodyProviders;
+  /** The application's JSON mapper (default settings when absent). */
+  readonly json?: JsonMapper;
+  /** `framework.http.body.uploads-directory`. */
+  readonly uploadsDirectory?: string;
+  /** `framework.http.body.delete-uploaded-files-on-end`. */
+  readonly deleteUploadsOnEnd?: boolean;
+  /** Multipart limits and upload storage (defaults when absent). */
+  readonly multipart?: MultipartSettings;
+}

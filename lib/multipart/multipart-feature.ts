@@ -1,0 +1,32 @@
+/** Multipart as a feature: form parts read as a stream to disk, `MultipartFormDataOutput` written. */
+import type { EntityWriter } from '../body/entity-writers';
+import { BuildKey } from '../feature/build-key';
+import { defineFeature } from '../feature/define-feature';
+import type { FrameworkKey } from '../config';
+import { multipartSettings, type MultipartSettings } from './multipart-settings';
+import { multipartWriter } from './multipart-writer';
+
+/** What body reading and writing take from multipart: its limits and storage, and its writer. */
+export const MULTIPART = new BuildKey<{ readonly settings: MultipartSettings; readonly writer: EntityWriter }>(
+  'multipart',
+);
+
+export const multipartFeature = defineFeature({
+  name: 'multipart',
+  settings: ['framework.http.limits.', 'framework.http.body.'],
+  phases: ['read', 'write'],
+  answers: [
+    { status: 400, when: 'a malformed multipart body' },
+    { status: 413, when: 'a part, a file or the whole form past its limit' },
+  ],
+  transports: {
+    answer: 'read as a stream, files to disk (deleted at the end unless kept); written as multipart/form-data',
+  },
+  build(build) {
+    build.provide(MULTIPART, {
+      settings: multipartSettings((key) => build.config.get(key as FrameworkKey)),
+      writer: multipartWriter,
+    });
+    return undefined;
+  },
+});

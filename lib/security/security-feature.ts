@@ -1,0 +1,63 @@
+/** Security as a feature: authentication mechanisms, access rules per endpoint, credentials that expire mid-stream. */
+import { ACCESS_RULE } from '../decorators/security';
+import { BuildKey } from '../feature/build-key';
+import { defineFeature } from '../feature/define-feature';
+import type { Feature } from '../feature/feature';
+import { accessAnswers, missingMechanism } from './access-answers';
+import type { AuthenticationMechanism } from './authentication-mechanism';
+import { jwtSettings } from './jwt-mechanism';
+import { managementGuard } from './management-guard';
+import { securitySettings, securityStep, type RefusalCounter, type SecuritySettings } from './security-stage';
+
+/** The application's authentication (absent without a mechanism): streams, sockets, MCP and OpenAPI read it. */
+export const SECURITY = new BuildKey<SecuritySettings>('security');
+/** What counts refused credentials per address (the rate limits provide it when they count them). */
+export const REFUSALS = new BuildKey<RefusalCounter>('refused-credentials');
+
+/**
+ * Security of an application: `own` mechanisms (`build({ authentication })`) tried before the bearer JWTs that
+ * `framework.security.jwt.*` configures.
+ */
+export function securityFeature(own: readonly AuthenticationMechanism[] = []): Feature {
+  return defineFeature({
+    name: 'security',
+    settings: ['framework.security.', 'framework.management.'],
+    phases: ['route', 'authenticate'],
+    answers: [
+      { status: 401, when: 'no accepted credential for a method that needs a caller' },
+      { status: 403, when: 'a caller the access rule refuses, or @DenyAll' },
+      { status: 429, when: 'too many refused credentials from one address (with rate limits counting them)' },
+    ],
+    transports: {
+      answer: 'checked once, after routing, against the matched method',
+      stream:
+        'checked at the start; the stream ends when the credential expires (framework.security.streams.end-on-expiry)',
+      upgrade: 'checked on the upgrade request; a refused one never becomes a socket',
+      message: 'the socket closes with 1008 when the credential expires',
+    },
+    packages: (build) => (jwtSettings(build.config) ? [{ name: 'jose', feature: 'framework.security.jwt.*' }] : []),
+    build(build) {
+      const refusals = build.find(REFUSALS);
+      const settings = securitySettings(build.config, build.directory, own, refusals);
+      if (settings) build.provide(SECURITY, settings);
+      // The management paths (health, metrics, the OpenAPI document) behind a credential when configured: asked
+      // before the answers of those paths, as this feature is listed before theirs.
+      const management = managementGuard(build.config, settings);
+      return {
+        unrouted: () => (management ? [management] : []),
+        endpoint(plan) {
+          const rule =
+            plan.transport === 'upgrade'
+              ? plan.unit.meta.tags.get(ACCESS_RULE)
+              : (plan.method.tags.get(ACCESS_RULE) ?? plan.unit.meta.tags.get(ACCESS_RULE));
+          const missing = missingMechanism(rule, settings !== undefined);
+          if (missing) build.problems.add(plan.where, missing);
+          const step = securityStep(rule, settings);
+          return step
+            ? [{ phase: 'authenticate', step, answers: accessAnswers(rule, settings !== undefined) }]
+            : undefined;
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,20 @@
+/** Static files as a feature: a directory served for requests no resource matched, with ranges and validators. */
+import { nodeBuiltin } from '../runtime/node-builtins';
+import { defineFeature } from '../feature/define-feature';
+import { staticFilesAnswer } from './serve-static';
+import { StaticFiles } from './static-files';
+
+export const staticFilesFeature = defineFeature({
+  name: 'static-files',
+  settings: ['framework.http.static.'],
+  phases: ['route'],
+  answers: [{ status: 416, when: 'a Range the file cannot satisfy' }],
+  transports: { answer: 'GET and HEAD of files under the directory, last of the unrouted answers (any resource wins)' },
+  build(build) {
+    // Relative to the directory of `application.properties` (else the working directory).
+    const folder = build.config.get('framework.http.static.directory');
+    if (!folder) return undefined;
+    const files = new StaticFiles(nodeBuiltin('node:path', 'static files').resolve(build.directory, folder));
+    return { unrouted: () => [staticFilesAnswer(files)] };
+  },
+});

@@ -1,0 +1,178 @@
+/**
+ * An application's own feature, made with the same contract as the framework's: it joins named phases, declares
+ * the statuses it answers with (which the OpenAPI document then lists), and is started, shut down and closed with
+ * the application.
+ */
+import {
+  BuildKey,
+  ContextKey,
+  DefinitionError,
+  GET,
+  Path,
+  defineFeature,
+  describeConfiguration,
+  type Feature,
+  type RestApp,
+} from '../../lib';
+import { builtInFeatures } from '../../lib/assembly/built-in-features';
+import { buildApp, call } from '../support/app';
+
+@Path('tickets')
+class TicketResource {
+  @GET list(): string[] {
+    return ['a', 'b'];
+  }
+
+  @GET @Path('free') free(): string {
+    return 'no ticket needed';
+  }
+}
+
+const STARTED = new ContextKey<number>('started');
+const LEDGER = new BuildKey<string[]>('ledger');
+
+/** Requires an X-Ticket header on /tickets (402 without it); stamps every answer with the phase count it saw. */
+function ticketFeature(events: string[]): Feature {
+  return defineFeature({
+    name: 'tickets',
+    settings: [],
+    phases: ['receive', 'admit', 'finish', 'complete'],
+    answers: [{ status: 402, when: 'a /tickets request without an X-Ticket header' }],
+    transports: { answer: 'an X-Ticket header is required; every answer says how long it took' },
+    build(build) {
+      const ledger: string[] = [];
+      build.provide(LEDGER, ledger);
+      return {
+        receive: (ctx) => (ctx.set(STARTED, 7), ctx),
+        endpoint: (plan) =>
+          plan.method.name === 'list'
+            ? [
+                {
+                  phase: 'admit',
+                  answers: [402],
+                  step: (ctx) =>
+                    ctx.headerValue('x-ticket') === null
+                      ? ctx.abortWith(new Response('a ticket, please', { status: 402 }))
+                      : ctx,
+                },
+              ]
+            : undefined,
+        finish: (ctx) => void ctx.response?.headers.set('x-started', String(ctx.get(STARTED))),
+        complete: (ctx, status) => void ledger.push(`${ctx.method} ${ctx.rawPath} ${status}`),
+        start: () => void events.push('start'),
+        shutdown: () => void events.push('shutdown'),
+        close: () => void events.push('close'),
+      };
+    },
+  });
+}
+
+describe('an application feature', () => {
+  let app: RestApp;
+  const events: string[] = [];
+
+  beforeAll(() => {
+    app = buildApp([TicketResource], { 'framework.openapi.enabled': 'true' }, { features: [ticketFeature(events)] });
+  });
+
+  it('joins the phases it declared: refuses in admit, stamps in finish, errors and unrouted answers included', async () => {
+    const refused = await call(app, '/tickets');
+    expect([refused.status, await refused.text(), refused.headers.get('x-started')]).toEqual([
+      402,
+      'a ticket, please',
+      '7',
+    ]);
+    const admitted = await call(app, '/tickets', { headers: { 'x-ticket': 'yes' } });
+    expect([admitted.status, await admitted.json()]).toEqual([200, ['a', 'b']]);
+    expect((await call(app, '/tickets/free')).status).toBe(200);
+    expect((await call(app, '/nowhere')).headers.get('x-started')).toBe('7');
+  });
+
+  it('lists the statuses it declared on the endpoints it joins in the OpenAPI document, and only there', async () => {
+    const document = (await (await call(app, '/q/openapi?format=json')).json()) as {
+      paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+    };
+    expect(Object.keys(document.paths['/tickets']!.get.responses)).toContain('402');
+    expect(Object.keys(document.paths['/tickets/free']!.get.responses)).not.toContain('402');
+  });
+
+  it('is started with the build and closed with the application', async () => {
+    expect(events).toEqual(['start']);
+    await app.close();
+    expect(events).toEqual(['start', 'close']);
+  });
+});
+
+describe('defineFeature', () => {
+  it('refuses a phase that is not one, and a name that is not lower-case words', () => {
+    const base = { settings: [], transports: {}, build: () => undefined };
+    expect(() => defineFeature({ ...base, name: 'x', phases: ['before-everything' as 'receive'] })).toThrow(
+      'The feature x joins an unknown phase "before-everything"',
+    );
+    expect(() => defineFeature({ ...base, name: 'Bad Name', phases: [] })).toThrow("lower-case words joined by '-'");
+  });
+});
+
+describe('the build with features', () => {
+  it('fails, naming the feature, when one joins a phase it did not declare or is listed twice', () => {
+    const sneaky = defineFeature({
+      name: 'sneaky',
+      settings: [],
+      phases: ['finish'],
+      transports: {},
+      build: () => ({ endpoint: (plan) => [{ phase: 'authenticate', step: (ctx) => ctx }] }),
+    });
+    const build = () => buildApp([TicketResource], {}, { features: [sneaky, sneaky] });
+    expect(build).toThrow(DefinitionError);
+    expect(build).toThrow(/the feature sneaky: joins authenticate without declaring it/);
+    expect(build).toThrow(/the feature sneaky: is listed twice/);
+  });
+
+  it('hands what one feature provides to the features after it', () => {
+    const seen: (string[] | undefined)[] = [];
+    const reader = defineFeature({
+      name: 'reader',
+      settings: [],
+      phases: [],
+      transports: {},
+      build: (build) => void seen.push(build.find(LEDGER)),
+    });
+    buildApp([TicketResource], {}, { features: [ticketFeature([]), reader] });
+    expect(seen).toEqual([[]]);
+  });
+});
+
+describe('the built-in features', () => {
+  const features = builtInFeatures();
+  const keys = describeConfiguration().map((row) => row.key);
+
+  it('declare only settings that exist (a key, or a prefix ending in .)', () => {
+    const unknown = features.flatMap((feature) =>
+      feature.settings
+        .filter((setting) => !keys.some((key) => (setting.endsWith('.') ? key.startsWith(setting) : key === setting)))
+        .map((setting) => `${feature.name}: ${setting}`),
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it('are one each of security, CORS, rate limits, tracing, metrics, health, broadcast, WebSockets, OpenAPI, compression, static files, multipart, MCP and links', () => {
+    expect(features.map((feature) => feature.name).sort()).toEqual(
+      [
+        'broadcast',
+        'compression',
+        'cors',
+        'health',
+        'links',
+        'mcp',
+        'metrics',
+        'multipart',
+        'openapi',
+        'rate-limits',
+        'security',
+        'static-files',
+        'tracing',
+        'websocket',
+      ].sort(),
+    );
+  });
+});
