@@ -14,6 +14,7 @@ export const PARTS = [
   'security',
   'websocket',
   'tracing',
+  'capacity',
   'cachegrind',
 ] as const;
 export type Part = (typeof PARTS)[number];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { READY_PREFIX } from './bench-routes';
 import { MEMORY_PREFIX, SNAPSHOT_PREFIX } from './servers/server-control';
 
+/** How long a server may take to print its port: a compiled one starts in a second or two. */
 const START_TIMEOUT_MS = 15_000;
 
 /** `process.memoryUsage()` of a child, read after a full GC when it runs with `--expose-gc`. */
@@ -40,13 +41,15 @@ export function scriptArguments(script: string): string[] {
 
 /**
  * Starts `servers/<script>.js` with `args` and Node's `nodeFlags` (under `taskset -c <cpu>` when `cpu` is given) and waits for
- * the `LISTENING <port>` line it prints.
+ * the `LISTENING <port>` line it prints, for up to `startTimeoutMs` (a spec's TypeScript server, transpiled on a
+ * loaded machine, needs longer than the bench's compiled ones).
  */
 export function startChildServer(
   script: string,
   args: readonly string[] = [],
   cpu?: string,
   nodeFlags: readonly string[] = [],
+  startTimeoutMs = START_TIMEOUT_MS,
 ): Promise<ChildServer> {
   const node = [...nodeFlags, ...scriptArguments(join('servers', script)), ...args];
   const child =
@@ -77,7 +80,10 @@ export function startChildServer(
     let seen = '';
     let pending = '';
     let started = false;
-    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${seen}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not start in ${startTimeoutMs} ms:\n${seen}`));
+    }, startTimeoutMs);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${seen}`)));
     child.stdout.on('data', (chunk: Buffer) => {
       const lines = (pending + chunk.toString('utf8')).split('\n');
