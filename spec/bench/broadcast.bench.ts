@@ -203,11 +203,18 @@ export async function runBroadcastBench(): Promise<Record<string, number | strin
     rows.push(...(await measureTwoInstances('Redis Streams, 2 instances', 'redis-streams', redis.url)));
     rows.push(await compareRedisBackends(redis.url));
     // On instances of their own: the 10,000 events/s step above leaves the ones it overloaded busy for a while.
-    rows.push(
-      await withTwoInstances('redis-streams', redis.url, (servers) =>
-        measureResume('Redis Streams, 2 instances', servers),
-      ),
-    );
+    // A resume that lost events (Redis trims its streams approximately) is reported, and the ceilings still run.
+    try {
+      rows.push(
+        await withTwoInstances('redis-streams', redis.url, (servers) =>
+          measureResume('Redis Streams, 2 instances', servers),
+        ),
+      );
+    } catch (error) {
+      note(
+        `  Redis Streams, 2 instances: resuming failed: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`,
+      );
+    }
     rows.push(await streamMemory(redis.url));
     rows.push(...(await runBroadcastCeilings(redis.url)));
   } finally {
