@@ -8,6 +8,7 @@
  * still draining: about 10 % resolution. A failure counts once it happened twice on fresh servers: the machine is
  * shared, and one slow moment is not the server's limit.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { measureRates, note, subscribe, SUBSCRIBERS, waitForSubscribers, type Subscribers } from './broadcast-harness';
 import { startChildServer, type ChildServer } from './child-server';
 
@@ -129,6 +130,8 @@ export async function runBroadcastCeilings(redisUrl: string | undefined): Promis
     const loop = await highestDelivered({ server: 'broadcast-loop-server', backend, url });
     const rxrest = await highestDelivered({ server: 'broadcast-server', backend, url });
     const ratio = rxrest / loop;
+    // Both searches share the machine with whatever else runs: its load says how far the figures can be trusted.
+    note(`  (load average over the last 5 minutes: ${loadavg()[1]!.toFixed(1)} on ${availableParallelism()} CPUs)`);
     note(
       `  ${backend}: hand loop ${loop.toLocaleString('en')} events/s, rxrest ${rxrest.toLocaleString('en')} events/s = ${ratio.toFixed(2)}× the loop (target ≥ ${TARGET[backend]}×)`,
     );

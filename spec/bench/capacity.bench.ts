@@ -5,6 +5,7 @@
  * memory per connection (memory-slope.ts), the time to open them all, the heartbeats' CPU, the RAM a million would
  * need, and whether every connection is still alive and gets one broadcast event at the end.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { startChildServer, type ChildServer } from './child-server';
 import { startFleet, type Transport } from './capacity-fleet';
 import { openFileLimit, openFiles, openMeasured, type Opened } from './capacity-measure';
@@ -102,6 +103,7 @@ export async function runCapacityBench(): Promise<void> {
       const results: CapacityResult[] = [];
       for (const kind of ['baseline', 'rxrest'] as const) results.push(await measure(kind, transport, n));
       note(formatCapacityTable(results, HEARTBEAT_MS));
+      note(`(load average over the last 5 minutes: ${loadavg()[1]!.toFixed(1)} on ${availableParallelism()} CPUs)`);
     }
   }
 }
