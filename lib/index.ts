@@ -264,3 +264,37 @@ export { resume } from './broadcast/resume';
 export { OnBinaryMessage, OnClose, OnError, OnOpen, OnTextMessage, WebSocketEndpoint } from './decorators/websocket';
 export { WebSocketConnection } from './websocket/web-socket-connection';
 export { nodeWebSocket } from './websocket/node-web-socket';
+
+// Model Context Protocol servers (docs/mcp.md)
+export {
+  Completion,
+  McpResource,
+  McpServer,
+  Prompt,
+  Tool,
+  type CompletionOptions,
+  type McpResourceOptions,
+  type McpServerOptions,
+  type PromptOptions,
+  type ToolAnnotations,
+  type ToolOptions,
+} from './decorators/mcp';
+export type { CompletionRequest, CompletionResult } from './mcp/compile-completions';
+export { mcpNotifier, type McpList, type McpNotifier } from './mcp/server-notices';
+export { McpCall, type McpClientFacts } from './mcp/mcp-call';
+export type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  SamplingMessage,
+} from './mcp/client-requests';
+export {
+  logNotice,
+  progressNotice,
+  type LogNotice,
+  type McpLogLevel,
+  type McpNotice,
+  type ProgressNotice,
+} from './mcp/notices';
+export { ToolError, type CallToolResult, type ContentBlock } from './mcp/tool-result';

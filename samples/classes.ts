@@ -9,6 +9,7 @@ import { jobSampleClasses } from './jobs/job-resource';
 import { UploadsReadiness } from './health/uploads-readiness';
 import { legumeSampleClasses } from './legumes/legume-resource';
 import { negotiatedSampleClasses } from './negotiated/negotiated-resource';
+import { mcpSampleClasses } from './mcp/conformance-server';
 import { multipartSampleClasses } from './multipart/multipart-resource';
 import { RecordResource } from './records/record-resource';
 import { securitySampleClasses } from './security/security-resource';
@@ -32,5 +33,6 @@ export const sampleClasses: Function[] = [
   ...jobSampleClasses,
   ...securitySampleClasses,
   ...websocketSampleClasses,
+  ...mcpSampleClasses,
   UploadsReadiness,
 ];

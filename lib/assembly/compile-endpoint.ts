@@ -13,7 +13,7 @@ import type { LinkContext } from '../links/rest-links-provider';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';
 import type { BodySettings } from '../params/read-body-argument';
-import { compileStage, type Step } from '../pipeline/chain';
+import { compileStage, type StageFn, type Step } from '../pipeline/chain';
 import { endpointHandler } from '../request/endpoint-handler';
 import type { Endpoint } from '../pipeline/endpoint';
 import type { EndpointInfo, Lane } from '../pipeline/request-context';
@@ -52,6 +52,8 @@ export interface EndpointContext {
   readonly security?: SecuritySettings;
   /** Per-client limits (`@RateLimit` and `framework.http.rate-limit.*`). */
   readonly rateLimits?: RateLimiters;
+  /** The caps on open streams (`framework.http.limits.max-streams*`), for streaming endpoints; absent: none. */
+  readonly streamAdmission?: StageFn;
 }
 
 function parseTypes(list: readonly string[] | undefined, where: string, problems: ProblemCollector): MediaType[] {
@@ -140,6 +142,7 @@ export function compileEndpoint(
     context.rateLimits?.step(method.tags.get(RATE_LIMIT) ?? unit.meta.tags.get(RATE_LIMIT), where, streams),
   );
   if (limit) steps.push(limit);
+  if (streams && context.streamAdmission) steps.push(context.streamAdmission);
   if (compression.mark) steps.push(compression.mark);
   const facts: EndpointFacts = {
     info,

@@ -6,6 +6,7 @@ import { findClassMeta, registeredClasses, type ClassMeta, type Tags } from '../
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import { HEALTH_KINDS } from '../decorators/health';
 import { SOCKET_PATH } from '../decorators/websocket';
+import { MCP_SERVER } from '../decorators/mcp';
 import type { Unit } from '../metadata/unit';
 
 export type { Unit };
@@ -45,6 +46,7 @@ export function discover(options: DiscoveryOptions, problems: ProblemCollector):
       meta.tags.has(INTERCEPTOR) ||
       meta.tags.has(HEALTH_KINDS) ||
       meta.tags.has(SOCKET_PATH) ||
+      meta.tags.has(MCP_SERVER) ||
       [...meta.methods.values()].some((m) => hasCallbackTag(m.tags));
     if (!contributes) return;
     const instance = problems.attempt(locate(type), make);

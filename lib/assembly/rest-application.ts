@@ -9,6 +9,7 @@ import { APPLICATION_PATH } from '../decorators/resource';
 import { ProblemCollector } from '../errors/definition-error';
 import { checkFilterOrder } from '../execution/check-filter-order';
 import { WorkerLane } from '../execution/worker-lane';
+import { hostRules } from '../http/allowed-hosts';
 import { collectLinkTargets } from '../links/collect-link-targets';
 import { configureLogging, logging } from '../logging/logger';
 import { findClassMeta } from '../metadata/store';
@@ -28,7 +29,9 @@ import type { AuthenticationMechanism } from '../security/authentication-mechani
 import { securitySettings } from '../security/security-stage';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { StaticFiles } from '../static/static-files';
+import { Heartbeat } from '../streaming/heartbeat';
 import { OpenStreams } from '../streaming/open-streams';
+import { streamAdmission } from '../streaming/stream-admission';
 import type { ApplicationMetrics } from '../metrics/application-metrics';
 import type { Registry } from 'prom-client';
 import { staticFilesAnswer } from '../static/serve-static';
@@ -51,6 +54,7 @@ import { SOCKET_PATH } from '../decorators/websocket';
 import type { SocketServer } from '../websocket/socket-server';
 import { socketSettings } from '../websocket/socket-settings';
 import { upgradeOriginStep } from '../websocket/upgrade-origin';
+import { compileMcpServers } from './compile-mcp-servers';
 
 const log = logging.getLogger('rxrest.build');
 
@@ -193,11 +197,15 @@ export class RestApp {
       requestTimeout: config.get('framework.http.request-timeout'),
       headersTimeout: config.get('framework.http.headers-timeout'),
       keepAliveTimeout: config.get('framework.http.keep-alive-timeout'),
+      bodyIdleTimeout: config.get('framework.http.body-idle-timeout'),
+      maxConcurrentStreams: config.get('framework.http.limits.max-concurrent-streams'),
       shutdownTimeout: config.get('framework.shutdown.timeout'),
       handleSignals: options.handleSignals,
       drainLimit: config.get('framework.http.limits.max-body-size'),
       tls: this.#tls,
       h2c: config.get('framework.http.h2c'),
+      hosts: hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url')),
+      nosniff: config.get('framework.http.nosniff'),
       onClosed: () => this.close(),
       // From the first moment of a shutdown the readiness check answers DOWN, so load balancers stop sending traffic.
       onShutdown: () => {
@@ -213,10 +221,12 @@ export class RestApp {
 }
 
 function streamSettings(config: Config): StreamSettings {
+  const keepAliveMs = config.get('framework.rest.sse.keep-alive');
   return {
     bufferSize: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),
-    keepAliveMs: config.get('framework.rest.sse.keep-alive'),
+    keepAliveMs,
+    heartbeat: new Heartbeat(keepAliveMs),
   };
 }
 
@@ -304,14 +314,24 @@ export const RestApplication = {
     };
     const root = applicationPath(options, config);
     const resources = units.filter((u) => u.isResource);
+    const hosts = hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url'));
     const links = {
       registry: collectLinkTargets(resources, root, problems),
-      forwarding: config.get('framework.http.proxy.proxy-address-forwarding'),
+      // A configured public origin is the origin: forwarding headers cannot name another.
+      forwarding: config.get('framework.http.proxy.proxy-address-forwarding') && hosts?.public === undefined,
+      allowsHost: hosts?.allows,
     };
     const openStreams = new OpenStreams();
     const streams = { ...streamSettings(config), openStreams };
     const lanes = laneSettings(config, options.application);
     const rateLimits = new RateLimiters(rateLimitSettings(config));
+    const admission = streamAdmission(
+      {
+        maxStreams: config.get('framework.http.limits.max-streams'),
+        maxStreamsPerClient: config.get('framework.http.limits.max-streams-per-client'),
+      },
+      rateLimits.client,
+    );
     const security = securitySettings(
       config,
       options.directory ?? process.cwd(),
@@ -331,6 +351,7 @@ export const RestApplication = {
       lanes,
       security,
       rateLimits,
+      streamAdmission: admission,
     };
     const restEndpoints = resources.flatMap((unit) =>
       compileResource(unit, { ...shared, mappers: mappersFor(mappers, unit.type) }),
@@ -353,7 +374,17 @@ export const RestApplication = {
       .filter((unit) => unit.meta.tags.has(SOCKET_PATH))
       .map((unit) => compileSocketEndpoint(unit, { ...socketContext, mappers: mappersFor(mappers, unit.type) }))
       .filter((endpoint) => endpoint !== undefined);
-    const endpoints = [...restEndpoints, ...socketEndpoints];
+    // The registry is made below, once the build stands; the servers ask for it per request.
+    const mcp = compileMcpServers(
+      units,
+      shared,
+      mappers,
+      bodies.json,
+      config,
+      () => metrics?.registry,
+      () => broadcast!.topics,
+    );
+    const endpoints = [...restEndpoints, ...socketEndpoints, ...mcp.endpoints];
     reportDuplicates(endpoints, config, problems);
     const checks = healthChecks(units, problems);
     checkPackages(
@@ -397,6 +428,7 @@ export const RestApplication = {
       (finish) => finish !== undefined,
     );
     const pipeline = new RequestPipeline({
+      hosts,
       first: corsParts?.before,
       finish:
         finishers.length === 0
@@ -411,6 +443,7 @@ export const RestApplication = {
       writers: bodies.writers([multipartWriter]),
       // With both switches off no response is ever compressed: the write stage then skips the decision.
       compression: compression.enabled || compression.legacyGzip ? compression : undefined,
+      nosniff: config.get('framework.http.nosniff'),
       // Built-in paths first, static files last; a resource at any of these paths wins over all of them.
       unrouted: [
         ...healthAnswers([...checks, ...broadcast.checks], config, lifecycle),
@@ -429,7 +462,7 @@ export const RestApplication = {
     log.debug(`Built ${summary.length} endpoints`);
     const held = {
       broadcast,
-      close: () => Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined),
+      close: () => (mcp.close(), Promise.all([broadcast.close(), rateLimits.close()]).then(() => undefined)),
     };
     return new RestApp(config, pipeline, summary, openApi.document, lifecycle, held, tls, metrics);
   },

@@ -159,13 +159,26 @@ class Producer implements ResumableStream {
  *   await resumable(`reports/${id}`, generateReport(), { grace: '1m' });
  * }
  */
-export async function resumable<T>(
+export function resumable<T>(
+  key: string,
+  source: ObservableInput<T>,
+  options: ResumableOptions = {},
+): Promise<ResumableStream> {
+  try {
+    return resumableIn(currentTopics(`resumable('${key}')`), key, source, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** @internal `resumable()` in the topics of a known application (the framework's own code never guesses which). */
+export async function resumableIn<T>(
+  topics: BroadcastTopics,
   key: string,
   source: ObservableInput<T>,
   options: ResumableOptions = {},
 ): Promise<ResumableStream> {
   const graceMs = graceOf(options.grace, key);
-  const topics = currentTopics(`resumable('${key}')`);
   const { backplane, producers } = topics;
   if (producers.has(key))
     throw new Error(`resumable('${key}'): a stream with this key is already running in this process`);

@@ -29,8 +29,20 @@ const ABANDON_CHECK_MS = 2000;
  *   return resume(`reports/${id}`, { lastEventId });
  * }
  */
-export async function resume(key: string, options: SubscribeOptions = {}): Promise<Multi<SseEvent> | undefined> {
-  const topics = currentTopics(`resume('${key}')`);
+export function resume(key: string, options: SubscribeOptions = {}): Promise<Multi<SseEvent> | undefined> {
+  try {
+    return resumeIn(currentTopics(`resume('${key}')`), key, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** @internal `resume()` in the topics of a known application (the framework's own code never guesses which). */
+export async function resumeIn(
+  topics: BroadcastTopics,
+  key: string,
+  options: SubscribeOptions = {},
+): Promise<Multi<SseEvent> | undefined> {
   const { backplane } = topics;
   const { lastEventId } = options;
   if (lastEventId !== undefined && !backplane.isEventId(lastEventId)) throw malformedEventId(key);

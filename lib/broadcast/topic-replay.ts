@@ -2,7 +2,7 @@
  * Sends a resuming subscriber what it missed at its stream's pace: a page that fits half the room left in its
  * stream's budget, then the next once that has gone out, so that a history larger than the budget streams whole
  * (never an overflow before the first byte) and a slow client holds one page, not the whole history. Without a
- * pace (a WebSocket, a piped Multi) everything held goes at once, as live events do.
+ * pace (a piped Multi) everything held goes at once, as live events do.
  */
 import type { StreamPace } from '../streaming/stream-pace';
 import type { Backplane } from './backplane';

@@ -24,6 +24,15 @@ export type {
 } from './client-types';
 export { StreamEndedException, type ClientSseEvent } from './read-response';
 export { StreamResetException } from './resuming-call';
+export {
+  McpClient,
+  McpClientError,
+  type McpCallEvent,
+  type McpClientOptions,
+  type McpRequestHandler,
+  type McpToolResult,
+} from './mcp-client';
+export type { McpReconnectOptions } from './mcp-stream';
 export type { CallOptions, ReconnectOptions } from './write-request';
 export {
   BadRequestException,

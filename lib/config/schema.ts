@@ -2,11 +2,13 @@
 import {
   boolean,
   duration,
+  hostList,
   integer,
   list,
   listOf,
   logLevel,
   oneOf,
+  origin,
   processCount,
   readSetting,
   setting,
@@ -150,6 +152,21 @@ export const frameworkSettings = {
     default: '20K',
     description: 'Largest header block of one multipart part.',
   }),
+  'framework.http.limits.max-streams': setting(integer(0), {
+    default: '10000',
+    description:
+      'Stream responses (SSE, NDJSON, JSON arrays, chunks) the process writes at once; past it a stream request gets a 503 problem with Retry-After. 0: no limit.',
+  }),
+  'framework.http.limits.max-streams-per-client': setting(integer(0), {
+    default: '1000',
+    description:
+      'Stream responses one client (its principal, else its address, as rate limits key it) holds open at once, over every endpoint; past it a 429 problem. 0: no limit.',
+  }),
+  'framework.http.limits.max-concurrent-streams': setting(integer(1, 2 ** 31 - 1), {
+    default: '100',
+    description:
+      'SETTINGS_MAX_CONCURRENT_STREAMS of HTTP/2 sessions: requests one connection may have open at once (RFC 9113 §6.5.2).',
+  }),
   'framework.http.body.uploads-directory': setting(text, {
     default: 'uploads',
     description: 'Directory uploaded files are written to, relative to the working directory.',
@@ -256,6 +273,21 @@ export const frameworkSettings = {
     description:
       'The header the proxies write the client address to (x-forwarded-for, or forwarded: RFC 7239 for=); the other is ignored for the address.',
   }),
+  'framework.http.allowed-hosts': setting(hostList, {
+    default: '',
+    description:
+      'Host header values the server answers for (name, name:port, *.domain for names below it, * for any); another Host gets a 400 problem. Empty: any Host.',
+  }),
+  'framework.http.public-base-url': setting(origin, {
+    optional: true,
+    description:
+      'The origin clients reach the server at (https://api.example.com): absolute URLs (Location from UriInfo, Link headers, the request URL) use it instead of the Host or forwarding headers.',
+  }),
+  'framework.http.nosniff': setting(boolean, {
+    default: 'true',
+    description:
+      'Send X-Content-Type-Options: nosniff on every answer, so that browsers never run a text or JSON body as a script or page.',
+  }),
   'framework.http.port': setting(integer(0, 65535), {
     default: '8080',
     description: 'Port to listen on; 0 picks a free one.',
@@ -343,6 +375,11 @@ export const frameworkSettings = {
     default: '60s',
     description: 'Time allowed to receive the request headers.',
   }),
+  'framework.http.body-idle-timeout': setting(duration, {
+    default: '30s',
+    description:
+      'A request body no byte of arrives for this long (while its reader waits) ends the request with 408, removing what a multipart upload wrote; 0 disables.',
+  }),
   'framework.http.keep-alive-timeout': setting(duration, {
     default: '5s',
     description: 'Idle time before a keep-alive connection is closed.',
@@ -424,6 +461,24 @@ export const frameworkSettings = {
     default: '0',
     description:
       'A WebSocket with no message either way for this long is closed with 1001; 0 never closes an idle socket.',
+  }),
+  'framework.mcp.allowed-hosts': setting(list, {
+    default: 'localhost,127.0.0.1,[::1]',
+    description:
+      'Host names (any port) an MCP request may be addressed to (Host) and sent from (Origin, when present); others answer 403, against DNS rebinding. * allows any.',
+  }),
+  'framework.mcp.session-timeout': setting(duration, {
+    default: '30m',
+    description: 'An MCP session with no request for this long is ended; its client then starts a new one.',
+  }),
+  'framework.mcp.call-grace': setting(duration, {
+    default: '30s',
+    description:
+      'How long an MCP tool call goes on once no client reads its stream, for the client to resume it with Last-Event-ID.',
+  }),
+  'framework.mcp.sse-retry': setting(duration, {
+    default: '1s',
+    description: 'The SSE retry an MCP call stream gives its client: how long it waits before resuming a cut stream.',
   }),
   'framework.shutdown.timeout': setting(duration, {
     default: '10s',

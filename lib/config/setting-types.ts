@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { parseLogLevel, LOG_LEVELS } from '../logging/log-level';
 import { parseDuration } from './duration';
 import { formatSize, parseSize } from '../http/size';
+import { invalidHostEntries, publicOrigin } from '../http/allowed-hosts';
 
 /** A raw configuration value: text from a file or the environment, or a typed program override. */
 export type RawValue = string | number | boolean;
@@ -124,6 +125,21 @@ export const logLevel = settingType(`one of ${LOG_LEVELS.join(', ')} (any case)`
 
 /** A comma-separated list of text, items trimmed and empty items dropped. */
 export const list: SettingType<readonly string[]> = settingType('a comma-separated list', splitList);
+
+/** A comma-separated list of hosts a server answers for: names, `name:port`, `*.domain`, or `*`. */
+export const hostList: SettingType<readonly string[]> = settingType(
+  'a comma-separated list of host names, name:port, *.domain or *',
+  (value) => {
+    const items = splitList(value);
+    return invalidHostEntries(items).length === 0 ? items : undefined;
+  },
+);
+
+/** An http or https URL naming only an origin, read as `scheme://host[:port]`. */
+export const origin: SettingType<string> = settingType(
+  'an http or https URL without a path, such as https://api.example.com',
+  (value) => publicOrigin(value)?.origin,
+);
 
 /** A comma-separated list whose every item is one of `values`. */
 export function listOf<const T extends string>(values: readonly T[]): SettingType<readonly T[]> {

@@ -29,6 +29,7 @@ export const ErrorCodes = {
   RXREST_NOT_ACCEPTABLE: { status: 406, title: 'Not Acceptable' },
   RXREST_UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
   RXREST_MALFORMED_PATH: { status: 400, title: 'Bad Request' },
+  RXREST_INVALID_HOST: { status: 400, title: 'Bad Request' },
   RXREST_MALFORMED_BODY: { status: 400, title: 'Bad Request' },
   RXREST_MISSING_BODY: { status: 400, title: 'Bad Request' },
   RXREST_FORBIDDEN_PROPERTY: { status: 400, title: 'Bad Request' },
@@ -36,6 +37,7 @@ export const ErrorCodes = {
   RXREST_INVALID_PARAMETER: { status: 400, title: 'Bad Request' },
   RXREST_PARAMETER_NOT_FOUND: { status: 404, title: 'Not Found' },
   RXREST_BODY_TOO_LARGE: { status: 413, title: 'Content Too Large' },
+  RXREST_BODY_TIMEOUT: { status: 408, title: 'Request Timeout' },
   RXREST_PART_TOO_LARGE: { status: 413, title: 'Content Too Large' },
   RXREST_MALFORMED_MULTIPART: { status: 400, title: 'Bad Request' },
   RXREST_PART_UNREADABLE: { status: 400, title: 'Bad Request' },
@@ -48,6 +50,8 @@ export const ErrorCodes = {
   RXREST_UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
   RXREST_FORBIDDEN: { status: 403, title: 'Forbidden' },
   RXREST_RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
+  RXREST_TOO_MANY_STREAMS: { status: 429, title: 'Too Many Requests' },
+  RXREST_STREAM_CAPACITY: { status: 503, title: 'Service Unavailable' },
   RXREST_UPGRADE_REQUIRED: { status: 426, title: 'Upgrade Required' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

@@ -98,3 +98,17 @@ export function parseQuality(text: string): number | undefined {
   const q = Number(text);
   return q <= 1 ? q : undefined;
 }
+
+// field-content (RFC 9110 §5.5): visible characters, spaces and tabs, and obs-text; never CR, LF, NUL or another control.
+const FIELD_VALUE_OUTSIDE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * Whether a header field can be sent as it is: its name a token, its value free of CR, LF and other controls (a
+ * value that has them would split the head, or is refused by the server).
+ *
+ * @example isSendableField('location', '/a'); // true
+ * isSendableField('location', '/a\r\nset-cookie: x=1'); // false
+ */
+export function isSendableField(name: string, value: string): boolean {
+  return TOKEN.test(name) && !FIELD_VALUE_OUTSIDE.test(value);
+}

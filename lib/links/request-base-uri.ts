@@ -1,4 +1,5 @@
-// The scheme and host links are made absolute with: the request's own, or a trusted proxy's (RFC 7239).
+// The scheme and host links are made absolute with: the request's own, or a trusted proxy's (RFC 7239), within the
+// allowed hosts.
 
 // RFC 7239 §4: forwarded-pair = token "=" value, pairs joined by ";" and elements by ",".
 const FORWARDED_PAIR = /(?:^|;)\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;,\s"]*))/g;
@@ -39,20 +40,26 @@ function firstListValue(value: string | null): string | undefined {
 /**
  * The origin (`scheme://host[:port]`) of `url`, or, when `forwarding` is on, of the request as the client
  * sent it to a proxy: `Forwarded` (RFC 7239 §5.3, §5.4) first, else `X-Forwarded-Proto`/`-Host`/`-Port`.
- * Forwarded values that are not an http(s) scheme or a plain host are ignored.
+ * Forwarded values that are not an http(s) scheme or a plain host are ignored, and so is a forwarded host that
+ * `allows` refuses (`framework.http.allowed-hosts`).
  *
  * @example
  * requestOrigin('http://10.0.0.5:8080/records', new Headers({ 'x-forwarded-proto': 'https', 'x-forwarded-host': 'api.example' }), true)
  * // 'https://api.example'
  */
-export function requestOrigin(url: string, headers: Headers, forwarding: boolean): string {
+export function requestOrigin(
+  url: string,
+  headers: Headers,
+  forwarding: boolean,
+  allows?: (host: string) => boolean,
+): string {
   const own = new URL(url);
   if (!forwarding) return own.origin;
   const forwarded = parseForwarded(headers.get('forwarded'));
   let proto = forwarded.proto ?? firstListValue(headers.get('x-forwarded-proto'));
   let host = forwarded.host ?? firstListValue(headers.get('x-forwarded-host'));
   if (proto !== undefined && !SCHEME.test(proto)) proto = undefined;
-  if (host !== undefined && !HOST.test(host)) host = undefined;
+  if (host !== undefined && (!HOST.test(host) || (allows && !allows(host)))) host = undefined;
   const scheme = (proto ?? own.protocol.slice(0, -1)).toLowerCase();
   let authority = host ?? own.host;
   // X-Forwarded-Port replaces the port the proxy connected to; a host that names its own port keeps it.

@@ -9,8 +9,10 @@ import { requestOrigin } from './request-base-uri';
 /** What an application knows about links: its targets, and whether proxies' forwarding headers are trusted. */
 export interface LinkContext {
   readonly registry: LinkRegistry;
-  /** `framework.http.proxy.proxy-address-forwarding`. */
+  /** `framework.http.proxy.proxy-address-forwarding`, unless `framework.http.public-base-url` names the origin. */
   readonly forwarding: boolean;
+  /** `framework.http.allowed-hosts`: a forwarded host outside them is ignored. */
+  readonly allowsHost?: (host: string) => boolean;
 }
 
 const EMPTY: LinkContext = { registry: new LinkRegistry(), forwarding: false };
@@ -28,7 +30,7 @@ export function linkContextOf(ctx: RequestContext): LinkContext {
 
 /** The origin links of this request are made absolute with. */
 export function linkOrigin(ctx: RequestContext, context: LinkContext): string {
-  return requestOrigin(ctx.url, ctx.headers, context.forwarding);
+  return requestOrigin(ctx.url, ctx.headers, context.forwarding, context.allowsHost);
 }
 
 /**

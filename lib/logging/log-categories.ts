@@ -26,6 +26,7 @@ export const LOG_CATEGORIES = {
     'authentication: why a credential was refused (DEBUG only, never sent to the client); JWTs without an audience (WARN at start)',
   'rxrest.websocket': 'WebSocket sessions: socket errors (DEBUG), failing @OnClose/@OnError methods and clean-ups',
   'rxrest.limits': 'rate limits: the Redis counter store coming and going',
+  'rxrest.mcp': 'MCP servers: tools that failed (with their error, which the client never sees) and sessions',
 } as const;
 
 /** A category name from {@link LOG_CATEGORIES}. */

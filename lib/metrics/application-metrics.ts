@@ -4,6 +4,7 @@
  * the process's default metrics. Users register their own metrics on `app.metrics`.
  */
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { CLIENT_CLOSED } from '../pipeline/map-errors';
 import { ResponseContext } from '../pipeline/response-context';
 import type { RequestContext } from '../pipeline/request-context';
 import type { UnroutedAnswer } from '../pipeline/request-pipeline';
@@ -65,10 +66,12 @@ export class ApplicationMetrics {
 
   /**
    * Records one request, `started` being `performance.now()` when it arrived. The route is the endpoint's
-   * template, never the raw path: NOT_FOUND for a 404 no resource matched, UNKNOWN for other unrouted answers.
+   * template, never the raw path: NOT_FOUND for a 404 no resource matched, UNKNOWN for other unrouted answers. A
+   * request whose client left before its answer counts as 499 (client closed), whatever was answered into the void.
    */
-  readonly observe = (ctx: RequestContext, status: number, started: number): void => {
+  readonly observe = (ctx: RequestContext, answered: number, started: number): void => {
     const seconds = (performance.now() - started) / 1000;
+    const status = ctx.clientGone ? CLIENT_CLOSED : answered;
     const endpoint = ctx.endpoint;
     const owner = endpoint ?? ctx.method;
     let byStatus = this.#timers.get(owner);

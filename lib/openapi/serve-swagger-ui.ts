@@ -1,6 +1,7 @@
 /**
  * Serves Swagger UI for the OpenAPI document, its assets read from the swagger-ui-dist package (no CDN: it
- * works on a machine without internet), for requests no resource matched.
+ * works on a machine without internet), for requests no resource matched. The page has no inline script, so a
+ * Content-Security-Policy allowing only its own origin's scripts covers it.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,11 +15,35 @@ const ASSETS: Record<string, string> = {
   'favicon-32x32.png': 'image/png',
 };
 
+/**
+ * The page's policy: scripts, styles, fonts and requests from its own origin only (what the page loads, and the
+ * document and "Try it out" calls), nothing framed or framing it. Swagger UI sets style attributes and draws some
+ * icons from `data:` URLs, so those two are allowed; no inline or evaluated script is.
+ */
+const PAGE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The script that starts Swagger UI on the document: a file of its own, for the policy allows no inline script. */
+const INITIALIZER = 'swagger-initializer.js';
+
+function initializer(documentPath: string): string {
+  return `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(`${documentPath}?format=json`)}, dom_id: '#swagger-ui', deepLinking: true });\n`;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-function page(title: string, base: string, documentPath: string): string {
+function page(title: string, base: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -30,7 +55,7 @@ function page(title: string, base: string, documentPath: string): string {
 <body>
 <div id="swagger-ui"></div>
 <script src="${base}/swagger-ui-bundle.js" charset="utf-8"></script>
-<script>window.ui = SwaggerUIBundle({ url: ${JSON.stringify(`${documentPath}?format=json`)}, dom_id: '#swagger-ui', deepLinking: true });</script>
+<script src="${base}/${INITIALIZER}" charset="utf-8"></script>
 </body>
 </html>
 `;
@@ -45,12 +70,12 @@ export function swaggerUiAnswer(path: string, documentPath: string, title: strin
   return (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return undefined;
     if (ctx.rawPath === base || ctx.rawPath === `${base}/`) {
-      ctx.response = new ResponseContext(
-        200,
-        (html ??= page(title, base, documentPath)),
-        undefined,
-        'text/html; charset=utf-8',
-      );
+      ctx.response = new ResponseContext(200, (html ??= page(title, base)), undefined, 'text/html; charset=utf-8');
+      ctx.response.headers.set('content-security-policy', PAGE_POLICY);
+      return Promise.resolve(ctx);
+    }
+    if (ctx.rawPath === `${base}/${INITIALIZER}`) {
+      ctx.response = new ResponseContext(200, initializer(documentPath), undefined, ASSETS['swagger-ui-bundle.js']);
       return Promise.resolve(ctx);
     }
     const file = ctx.rawPath.startsWith(`${base}/`) ? ctx.rawPath.slice(base.length + 1) : '';

@@ -12,6 +12,13 @@ import type { StageResult } from './stage';
 import { fromRestResponse, toResponseContext } from './to-response';
 
 const errorLog = logging.getLogger('rxrest.errors');
+const serverLog = logging.getLogger('rxrest.server');
+
+/**
+ * The status a request whose client left before its answer is counted with (nginx's "client closed request"): no
+ * answer reaches anyone, and it is neither a server error nor one of the 4xx a client is sent.
+ */
+export const CLIENT_CLOSED = 499;
 const paramLog = logging.getLogger('rxrest.params');
 
 /** The answer to an error no mapper handled. Internals (messages of plain errors, stacks) never reach the client. */
@@ -68,6 +75,15 @@ export function recover(
 ): StageResult<RequestContext> {
   if (error instanceof RequestAborted) {
     ctx.response = fromRestResponse(error.response);
+    return ctx;
+  }
+  // A body cut short by a client that left: nobody to answer, nothing the server did wrong.
+  if (ctx.clientGone) {
+    if (serverLog.isEnabled('DEBUG'))
+      serverLog.debug(
+        `The client closed the connection before the answer to ${ctx.method} ${ctx.rawPath}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    ctx.response = new ResponseContext(CLIENT_CLOSED);
     return ctx;
   }
   ctx.error = error;

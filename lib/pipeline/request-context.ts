@@ -1,6 +1,7 @@
 /** The state of one request as it travels the pipeline (ContainerRequestContext for filters). */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
@@ -155,6 +156,21 @@ export class RequestContext {
   /** Node's request and response, of either HTTP version, when served by `listen()`. */
   get exchange(): NodeExchange | undefined {
     return this.#source;
+  }
+
+  /**
+   * Whether the client has gone: the connection (HTTP/1.1) or stream (HTTP/2) of a request served by `listen()` is
+   * closed, or the signal of a Web request is aborted. An answer then reaches nobody; an error it caused is the
+   * client's leaving, not the server's fault.
+   */
+  get clientGone(): boolean {
+    const source = this.#source;
+    if (source === undefined) return this.#request?.signal.aborted ?? false;
+    const { incoming, outgoing } = source;
+    if (!(incoming instanceof IncomingMessage)) return incoming.stream?.destroyed ?? true;
+    // Node lets go of the request's socket in places (a body dumped after a limit): the response may still hold it.
+    const socket = (incoming.socket as Socket | null) ?? (outgoing as ServerResponse).socket;
+    return socket?.destroyed ?? false;
   }
 
   /** Whether the request is still the one the server received (no filter replaced it or its URI). */

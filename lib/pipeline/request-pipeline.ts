@@ -1,4 +1,5 @@
 /** Runs one request through the application's pipeline: answered as a Web `Response`, or onto Node's response. */
+import { ServerResponse } from 'node:http';
 import { Observable } from 'rxjs/internal/Observable';
 import type { EntityWriter } from '../body/entity-writers';
 import type { CompressionSettings } from '../compression/compression-settings';
@@ -11,11 +12,15 @@ import { recover, defaultErrorResponse } from './map-errors';
 import { RequestContext } from './request-context';
 import { isRouteNotFound, selectEndpoint } from './select-endpoint';
 import { releaseUnwritten } from '../streaming/started-bodies';
-import { sendOnNode, toWebResponse, writeBody, type OutgoingBody } from './write-response';
+import { resetUnsentHead, sendOnNode, toWebResponse, writeBody, type OutgoingBody } from './write-response';
+import { replaceUnsendable, unsendableHeader } from './unsendable-head';
 import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
 import { takeoverOf } from './takeover';
 import { tracing } from '../tracing/tracing';
 import { traceRequest } from '../tracing/request-span';
+import type { HostRules } from '../http/allowed-hosts';
+import { hostedRequest } from './hosted-request';
+import { forbidSniffing, forbidSniffingOf } from './nosniff';
 
 /**
  * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
@@ -25,6 +30,8 @@ export type UnroutedAnswer = (ctx: RequestContext) => Promise<RequestContext | u
 
 export interface PipelineParts {
   readonly router: Router<Endpoint>;
+  /** The hosts served and the public origin, for requests answered by `execute` (`listen()` checks its own). */
+  readonly hosts?: HostRules;
   /** Pre-matching filters, before routing (absent when there are none). */
   readonly preMatching?: StageFn;
   /** Global mappers, for errors raised before an endpoint is chosen (404, 405...). */
@@ -34,6 +41,8 @@ export interface PipelineParts {
   readonly writers: readonly EntityWriter[];
   /** Response compression; absent means never compress. */
   readonly compression?: CompressionSettings;
+  /** `X-Content-Type-Options: nosniff` on every answer (`framework.http.nosniff`). */
+  readonly nosniff?: boolean;
   /** What answers requests no resource matched (health, metrics, the OpenAPI document, static files), asked in order. */
   readonly unrouted?: readonly UnroutedAnswer[];
   /** Told of every answer once written, with `performance.now()` of the request's arrival (metrics); absent: nothing is timed. */
@@ -59,6 +68,12 @@ export class RequestPipeline {
 
   /** Answers `request` as a Web `Response` (`fetch`: in process, or under another server). */
   execute(request: Request, environment?: unknown): Response | Promise<Response> {
+    const { hosts } = this.#parts;
+    if (hosts) {
+      const hosted = hostedRequest(request, hosts, this.#parts.nosniff ?? false);
+      if (hosted instanceof Response) return hosted;
+      request = hosted;
+    }
     return this.#run(new RequestContext(request, environment), this.#web);
   }
 
@@ -150,12 +165,18 @@ export class RequestPipeline {
   /** The answer as a Web `Response`; clean-ups (uploaded files, temporary bodies) run once it has been sent. */
   readonly #web = (ctx: RequestContext, started: number): Response | Promise<Response> => {
     const written = this.#write(ctx);
-    if (written instanceof Promise)
-      return written.then((body) => this.#sentWeb(ctx, toWebResponse(ctx, body), started));
-    return this.#sentWeb(ctx, toWebResponse(ctx, written), started);
+    if (written instanceof Promise) return written.then((body) => this.#sentWeb(ctx, body, started));
+    return this.#sentWeb(ctx, written, started);
   };
 
-  #sentWeb(ctx: RequestContext, response: Response, started: number): Response {
+  #sentWeb(ctx: RequestContext, body: OutgoingBody, started: number): Response | Promise<Response> {
+    let response: Response;
+    try {
+      response = toWebResponse(ctx, body);
+    } catch (error) {
+      if (!replaceUnsendable(ctx, body)) throw error;
+      return this.#web(ctx, started);
+    }
     // A body written straight to the Node response answers with a marker: the status is the context's.
     this.#parts.observe?.(ctx, ctx.response?.status ?? response.status, started);
     return completeWhenSent(ctx, response);
@@ -172,22 +193,35 @@ export class RequestPipeline {
     return this.#sentNode(ctx, written, started);
   };
 
-  #sentNode(ctx: RequestContext, body: OutgoingBody, started: number): void {
+  #sentNode(ctx: RequestContext, body: OutgoingBody, started: number): void | Promise<void> {
     const outgoing = ctx.exchange!.outgoing;
-    sendOnNode(ctx, body, outgoing);
+    try {
+      // Node checks the head of an HTTP/1.1 answer itself (and throws); HTTP/2 would send CR and LF on.
+      if (!(outgoing instanceof ServerResponse) && unsendableHeader(ctx.response!.headers) !== undefined)
+        throw new Error('A response header cannot be sent');
+      sendOnNode(ctx, body, outgoing);
+    } catch (error) {
+      if (outgoing.headersSent || !replaceUnsendable(ctx, body)) throw error;
+      resetUnsentHead(outgoing);
+      return this.#node(ctx, started);
+    }
     this.#parts.observe?.(ctx, ctx.response!.status, started);
     completeWhenNodeSent(ctx, outgoing);
   }
 
   #write(ctx: RequestContext): OutgoingBody | Promise<OutgoingBody> {
-    const { writers, compression } = this.#parts;
+    const { writers, compression, nosniff } = this.#parts;
     // A stream or file that a filter, mapper or later stage replaced is released, never leaked.
     releaseUnwritten(ctx);
     try {
-      return writeBody(ctx, writers, compression);
+      if (nosniff) forbidSniffing(ctx.response!.headers);
+      const body = writeBody(ctx, writers, compression);
+      if (!nosniff) return body;
+      return body instanceof Promise ? body.then(forbidSniffingOf) : forbidSniffingOf(body);
     } catch (error) {
       ctx.response = defaultErrorResponse(error);
       ctx.response.entity = ctx.response.status === 500 ? ctx.response.entity : undefined;
+      if (nosniff) forbidSniffing(ctx.response.headers);
       releaseUnwritten(ctx);
       return writeBody(ctx, writers);
     }

@@ -131,6 +131,13 @@ export function sendOnNode(
   else outgoing.end(body);
 }
 
+/** Undoes what a `writeHead` that threw left on Node's response: the headers it set and the reason phrase it chose. */
+export function resetUnsentHead(outgoing: ServerResponse | Http2ServerResponse): void {
+  for (const name of outgoing.getHeaderNames()) outgoing.removeHeader(name);
+  // Node keeps the phrase of the status it could not send (`500 Found` after a 302); empty, the next is chosen anew.
+  if (outgoing instanceof ServerResponse) outgoing.statusMessage = '';
+}
+
 /** A Web `Response` on Node's response: its headers (each `Set-Cookie` its own line) and body. */
 function sendWebResponse(response: Response, outgoing: ServerResponse | Http2ServerResponse): void {
   const headers: Record<string, string | string[]> = {};

@@ -14,6 +14,7 @@ import { logging } from '../logging/logger';
 import type { StageFn } from '../pipeline/settle';
 import type { RequestContext } from '../pipeline/request-context';
 import { principalName } from '../security/security-context';
+import { StreamCounts } from '../streaming/stream-counts';
 import { clientAddressOf, proxySettings, type ProxySettings } from './client-address';
 import { FailedAuthentications } from './failed-authentications';
 import { headersOf, policyOf, secondsUntil, tooMany } from './limit-answers';
@@ -156,17 +157,10 @@ export class RateLimiters {
     const consume = requests > 0 ? this.counter(where, requests, windowSeconds) : undefined;
     const requestPolicy = policyOf('requests', requests, windowSeconds);
     const streamPolicy = policyOf('streams', maxStreams);
-    const open = new Map<string, number>();
+    const open = new StreamCounts();
     const holdStream = (ctx: RequestContext, client: string): RequestContext => {
-      if (maxStreams <= 0) return ctx;
-      const held = open.get(client) ?? 0;
-      if (held >= maxStreams) throw tooMany(streamPolicy, 1, `At most ${maxStreams} open streams per client`);
-      open.set(client, held + 1);
-      ctx.onComplete(() => {
-        const now = (open.get(client) ?? 1) - 1;
-        if (now > 0) open.set(client, now);
-        else open.delete(client);
-      });
+      if (maxStreams > 0 && !open.hold(ctx, client, maxStreams))
+        throw tooMany(streamPolicy, 1, `At most ${maxStreams} open streams per client`);
       return ctx;
     };
     return (ctx) => {
@@ -188,6 +182,9 @@ export class RateLimiters {
       );
     };
   }
+
+  /** Who a request counts against, as every limit of the application counts it (the stream caps too). */
+  readonly client = (ctx: RequestContext): string => clientOf(ctx, this.#settings.proxy);
 
   /** Adds the `RateLimit` headers of an admitted request to its answer. */
   readonly finish = (ctx: RequestContext): void => {

@@ -5,6 +5,9 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Http2SecureServer, Http2Server, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
+import type { HostRules } from '../http/allowed-hosts';
+import { NOSNIFF, refuse } from './own-answers';
+import { hostOf } from './request-host';
 
 /** A Node server of any of the kinds `listen()` opens. */
 export type NodeServer = Server | Http2Server | Http2SecureServer;
@@ -56,13 +59,23 @@ export function http2Connections(server: NodeServer): Connections {
   };
 }
 
-/** The plain port with TLS on and `insecure-requests=redirect`: every request is sent to the same path on HTTPS. */
-export function redirectServer(tlsPort: () => number): Server {
+/**
+ * The plain port with TLS on and `insecure-requests=redirect`: every request is sent to the same path on HTTPS, on
+ * the public origin when one is configured; a Host the server does not serve is refused rather than redirected to.
+ */
+export function redirectServer(tlsPort: () => number, hosts: HostRules | undefined, nosniff: boolean): Server {
   return createHttpServer((request, response) => {
-    const host = (request.headers.host ?? 'localhost').replace(/:\d+$/, '');
+    const sent = hostOf(request);
+    if (sent === null || (hosts?.allows && !hosts.allows(sent)))
+      return refuse(response, 'RXREST_INVALID_HOST', 'The request is for a host this server does not serve', nosniff);
+    const host = sent.replace(/:\d+$/, '');
     const port = tlsPort();
-    const location = `https://${host}${port === 443 ? '' : `:${port}`}${request.url ?? '/'}`;
+    const origin =
+      hosts?.public?.scheme === 'https' ? hosts.public.origin : `https://${host}${port === 443 ? '' : `:${port}`}`;
+    const location = `${origin}${request.url ?? '/'}`;
     // 308 keeps the method and body: a POST is repeated as a POST.
-    response.writeHead(308, { location, 'content-length': 0 }).end();
+    response
+      .writeHead(308, nosniff ? { location, 'content-length': 0, ...NOSNIFF } : { location, 'content-length': 0 })
+      .end();
   });
 }

@@ -8,13 +8,17 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createSecureServer, createServer as createH2cServer } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { HostRules } from '../http/allowed-hosts';
 import { logging } from '../logging/logger';
 import { http2Connections, httpConnections, redirectServer, type Connections, type NodeServer } from './connections';
+import { IdleBodies } from './idle-bodies';
 import { nodeListener, type ServeNode } from './node-listener';
 import type { TlsSettings } from './tls-settings';
 import { upgradeListener } from './upgrade-listener';
 
 const DEFAULT_DRAIN_LIMIT = 10 * 1024 * 1024;
+/** RFC 9113 §6.5.2 recommends at least 100; browsers, nginx and Go use 100 to 250. */
+const DEFAULT_MAX_CONCURRENT_STREAMS = 100;
 
 const log = logging.getLogger('rxrest.server');
 
@@ -40,6 +44,14 @@ export interface ListenOptions {
   readonly tls?: TlsSettings;
   /** The plain port speaks cleartext HTTP/2 with prior knowledge (no HTTP/1.1 there). */
   readonly h2c?: boolean;
+  /** The hosts served and the public origin (`framework.http.allowed-hosts`, `.public-base-url`); absent: any Host, as sent. */
+  readonly hosts?: HostRules;
+  /** `X-Content-Type-Options: nosniff` on the answers the servers write themselves (`framework.http.nosniff`). */
+  readonly nosniff?: boolean;
+  /** Milliseconds a request body may go without a byte before the request ends with 408 (0 or absent: no limit). */
+  readonly bodyIdleTimeout?: number;
+  /** SETTINGS_MAX_CONCURRENT_STREAMS of HTTP/2 sessions (default 100). */
+  readonly maxConcurrentStreams?: number;
 }
 
 export type { NodeServer } from './connections';
@@ -82,16 +94,24 @@ export function urlOf(scheme: 'http' | 'https', host: string, port: number): str
 
 /** Starts the configured servers: the plain one unless TLS disables it, the TLS one when configured. */
 export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
-  const drainLimit = options.drainLimit ?? DEFAULT_DRAIN_LIMIT;
+  const idleBodies = options.bodyIdleTimeout ? new IdleBodies(options.bodyIdleTimeout) : undefined;
+  const own = {
+    drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT,
+    hosts: options.hosts,
+    nosniff: options.nosniff ?? true,
+    idleBodies,
+  };
   const servers: { server: NodeServer; connections: Connections }[] = [];
+  // Every session is told how many streams it may open at once; nghttp2 refuses those past it.
+  const http2Settings = { maxConcurrentStreams: options.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS };
   const { tls } = options;
   let tlsServer: NodeServer | undefined;
   let tlsPort = 0;
   if (tls) {
     const credentials = tls.credentials();
-    const listener = nodeListener(serve, 'https', drainLimit);
+    const listener = nodeListener(serve, 'https', own);
     tlsServer = tls.http2
-      ? createSecureServer({ ...credentials, allowHTTP1: true }, listener)
+      ? createSecureServer({ ...credentials, allowHTTP1: true, settings: http2Settings }, listener)
       : createHttpsServer(credentials, listener);
     // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
     tlsServer.on('upgrade', upgradeListener(listener));
@@ -103,8 +123,8 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   }
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
-    const listener = nodeListener(serve, 'http', drainLimit);
-    plainServer = options.h2c ? createH2cServer(listener) : createHttpServer(listener);
+    const listener = nodeListener(serve, 'http', own);
+    plainServer = options.h2c ? createH2cServer({ settings: http2Settings }, listener) : createHttpServer(listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     plainServer.listen(options.port, options.host);
     servers.push({
@@ -112,7 +132,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
       connections: options.h2c ? http2Connections(plainServer) : httpConnections(plainServer as Server),
     });
   } else if (tls.insecureRequests === 'redirect') {
-    plainServer = redirectServer(() => tlsPort).listen(options.port, options.host);
+    plainServer = redirectServer(() => tlsPort, own.hosts, own.nosniff).listen(options.port, options.host);
     servers.push({ server: plainServer, connections: httpConnections(plainServer as Server) });
   }
   // Each server has begun listening already: wait for each, or its error.
@@ -162,6 +182,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
       ).then(() => {
         clearTimeout(timer);
         clearInterval(idle);
+        idleBodies?.close();
         process.off('SIGTERM', onSignal);
         process.off('SIGINT', onSignal);
         process.off('SIGHUP', reload);

@@ -5,11 +5,14 @@
  */
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
+import type { HostRules } from '../http/allowed-hosts';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
 import { logging } from '../logging/logger';
 import { RequestContext } from '../pipeline/request-context';
 import { declaredBody, makeAnswerable } from './answerable-request';
+import type { IdleBodies, Watched } from './idle-bodies';
+import { answerFailure, refuse } from './own-answers';
+import { hostOf, servedAs } from './request-host';
 
 const log = logging.getLogger('rxrest.server');
 
@@ -20,33 +23,22 @@ const DRAIN_BYTES = 64 * 1024 * 1024;
 /** Runs a request through the application and answers it on Node's response. */
 export type ServeNode = (ctx: RequestContext) => void | Promise<void>;
 
-/** The `Host` header from Node's raw list (reading `headers` would make Node build its header object); HTTP/2's `:authority`. */
-function hostOf(incoming: IncomingMessage | Http2ServerRequest): string {
-  if (!(incoming instanceof IncomingMessage)) return incoming.authority ?? 'localhost';
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') return raw[i + 1]!;
-  }
-  return 'localhost';
-}
-
-/** A failure no stage answered (or one in answering): 500 while the head is not out, else the answer cut short. */
-function fail(outgoing: ServerResponse | Http2ServerResponse, error: unknown): void {
+/** A failure no stage answered (or one in answering): logged, then the 500 problem, or the answer cut short. */
+function fail(outgoing: ServerResponse | Http2ServerResponse, error: unknown, nosniff: boolean): void {
   log.error('A request failed outside the pipeline', error);
-  if (outgoing.headersSent) return void outgoing.destroy();
-  outgoing.writeHead(500, { 'content-type': 'text/plain;charset=UTF-8' });
-  outgoing.end('Internal Server Error');
+  answerFailure(outgoing, nosniff);
 }
 
-/** A request whose target or `Host` makes no URL: 400 problem JSON, as for a malformed path. */
-function refuse(outgoing: ServerResponse | Http2ServerResponse, detail: string): void {
-  const body = JSON.stringify(problemDetails('RXREST_MALFORMED_PATH', `The request target cannot be read: ${detail}`));
-  outgoing.writeHead(400, {
-    'content-type': `${PROBLEM_JSON};charset=UTF-8`,
-    'content-length': String(Buffer.byteLength(body)),
-  });
-  outgoing.end(body);
+/** What the listener is told besides the application: see {@link nodeListener}. */
+export interface ListenerOptions {
+  /** The most bytes of a body left unread that are still read (and discarded) to keep an HTTP/1.1 connection. */
+  readonly drainLimit: number;
+  /** The hosts served and the public origin; absent: any Host, as sent. */
+  readonly hosts?: HostRules;
+  /** `X-Content-Type-Options: nosniff` on the answers the listener writes itself. */
+  readonly nosniff: boolean;
+  /** Watches bodies for a client that stops sending; absent: no idle timeout. */
+  readonly idleBodies?: IdleBodies;
 }
 
 /**
@@ -58,8 +50,11 @@ function refuse(outgoing: ServerResponse | Http2ServerResponse, detail: string):
 function drainAfterAnswer(
   incoming: IncomingMessage | Http2ServerRequest,
   outgoing: ServerResponse | Http2ServerResponse,
+  idleBodies?: IdleBodies,
+  watched?: Watched,
 ): void {
   outgoing.once('finish', () => {
+    if (watched) idleBodies!.release(watched);
     if (incoming.readableEnded || incoming.destroyed) return;
     let read = 0;
     const stop = () => {
@@ -84,37 +79,59 @@ function drainAfterAnswer(
 }
 
 /**
- * The listener of `listen()`'s servers, for HTTP/1.1 requests and HTTP/2 streams alike; `drainLimit` is the most
- * bytes of a body left unread that are still read (and discarded) to keep an HTTP/1.1 connection.
+ * Only a request with a body needs its answer guarded (HTTP/1.1), its rest drained after the answer, and its
+ * arrival watched for a client that stops sending.
  */
+function guardBody(
+  incoming: IncomingMessage | Http2ServerRequest,
+  outgoing: ServerResponse | Http2ServerResponse,
+  drainLimit: number,
+  idleBodies: IdleBodies | undefined,
+): void {
+  if (incoming instanceof IncomingMessage) {
+    const body = declaredBody(incoming, drainLimit);
+    if (body === 'none') return;
+    makeAnswerable(incoming, outgoing as ServerResponse, body);
+  } else if (incoming.method === 'GET' || incoming.method === 'HEAD') return;
+  // An HTTP/2 request whose headers ended its stream has no body to wait for.
+  const waits = incoming instanceof IncomingMessage || !incoming.stream.endAfterHeaders;
+  const watched = waits ? idleBodies?.watch(incoming, outgoing) : undefined;
+  drainAfterAnswer(incoming, outgoing, watched && idleBodies, watched);
+}
+
+/** The listener of `listen()`'s servers, for HTTP/1.1 requests and HTTP/2 streams alike. */
 export function nodeListener(
   serve: ServeNode,
   scheme: 'http' | 'https',
-  drainLimit: number,
+  options: ListenerOptions,
 ): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
+  const { drainLimit, hosts, nosniff, idleBodies } = options;
+  const hostRefused = 'The request is for a host this server does not serve';
   return (incoming, outgoing) => {
-    const host = hostOf(incoming);
+    let host = hostOf(incoming);
+    if (host === null)
+      return refuse(outgoing, 'RXREST_INVALID_HOST', 'The request has more than one Host header', nosniff);
     const target = incoming.url ?? '/';
     let url: string | undefined;
+    let served = scheme;
     try {
-      if (needsNormalizing(host, target)) url = requestUrl(scheme, host, target);
+      if (hosts === undefined) {
+        if (needsNormalizing(host, target)) url = requestUrl(scheme, host, target);
+      } else {
+        const as = servedAs(scheme, host, target, hosts);
+        if (!as) return refuse(outgoing, 'RXREST_INVALID_HOST', hostRefused, nosniff);
+        ({ scheme: served, host, url } = as);
+      }
     } catch (error) {
       if (!(error instanceof RequestTargetError)) throw error;
-      return refuse(outgoing, error.message);
+      return refuse(outgoing, 'RXREST_MALFORMED_PATH', `The request target cannot be read: ${error.message}`, nosniff);
     }
-    if (incoming instanceof IncomingMessage) {
-      // Only a request with a body needs its answer guarded and its rest drained.
-      const body = declaredBody(incoming, drainLimit);
-      if (body !== 'none') {
-        makeAnswerable(incoming, outgoing as ServerResponse, body);
-        drainAfterAnswer(incoming, outgoing);
-      }
-    } else if (incoming.method !== 'GET' && incoming.method !== 'HEAD') drainAfterAnswer(incoming, outgoing);
+    guardBody(incoming, outgoing, drainLimit, idleBodies);
     try {
-      const served = serve(RequestContext.fromNode(incoming, outgoing, scheme, host, url));
-      if (served) served.catch((error: unknown) => fail(outgoing, error));
+      const answered = serve(RequestContext.fromNode(incoming, outgoing, served, host, url));
+      if (answered) answered.catch((error: unknown) => fail(outgoing, error, nosniff));
     } catch (error) {
-      fail(outgoing, error);
+      fail(outgoing, error, nosniff);
     }
   };
 }

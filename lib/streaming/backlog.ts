@@ -22,10 +22,11 @@ const CHUNK_CHARS = 16384;
 type Frame = string | Uint8Array;
 
 /**
- * A FIFO of framed output. `outstanding` (what the socket and the writer already hold) counts against
- * the budget too. Under `fail` nothing is ever dropped, so frames are joined as they arrive and kept as
- * 16 KB Buffers, the framed size and little more. The drop policies keep one entry per item in reused
- * slabs (see `ItemSlabs`), joined when taken, so that dropping one never leaves a stray separator.
+ * A FIFO of framed output: the overflow policies of every stream, a WebSocket's messages included. `outstanding`
+ * (what the socket and the writer already hold) counts against the budget too. Under `fail` nothing is ever
+ * dropped, so frames are joined as they arrive and kept as 16 KB Buffers, the framed size and little more (frames
+ * that are messages of their own stay apart). The drop policies keep one entry per item in reused slabs (see
+ * `ItemSlabs`), joined when taken, so that dropping one never leaves a stray separator.
  *
  * @example
  * const backlog = new Backlog(65536, 'drop-oldest', (frame) => frame);
@@ -47,6 +48,8 @@ export class Backlog {
     readonly join: (frame: Frame) => Frame,
     /** Told of each item a drop policy discards. */
     readonly onDrop?: () => void,
+    /** Each frame is a message of its own (a WebSocket's): never joined to the next. */
+    readonly apart = false,
   ) {
     this.#items = policy === 'fail' ? undefined : new ItemSlabs(budget);
   }
@@ -107,7 +110,7 @@ export class Backlog {
   #merge(frame: Frame): void {
     const last = this.#chunks.length - 1;
     const tail = last >= this.#head ? this.#chunks[last] : undefined;
-    if (typeof frame !== 'string' || typeof tail !== 'string' || tail.length >= CHUNK_CHARS) {
+    if (this.apart || typeof frame !== 'string' || typeof tail !== 'string' || tail.length >= CHUNK_CHARS) {
       this.#chunks.push(frame);
       this.#bytes += frame.length;
       return;

@@ -1,225 +1,220 @@
-/** The output side of a stream: joins framed items, batches them into writes, follows the sink's backpressure, ends or fails the body. */
-import { interval } from 'rxjs/internal/observable/interval';
-import type { Subscription } from 'rxjs';
+/** The bytes side of a stream's output: batches frames into writes, follows the sink's backpressure, ends or fails the body. */
 import type { StreamEnd, StreamObserver } from './stream-observer';
-import { StreamOverflowError } from './backlog';
+import { StreamOverflowError, type OverflowPolicy } from './backlog';
 import type { Framing } from './framing';
+import { Heartbeat, type Beating } from './heartbeat';
 import type { StreamSink } from './stream-sink';
 
-type Frame = string | Uint8Array;
+export type Frame = string | Uint8Array;
+
+/** The budget, the overflow policy and the keep-alive period of one output. */
+export interface OutputSettings {
+  /** Bytes of framed output pushed sources may get ahead of the client before the overflow policy applies. */
+  readonly bufferSize: number;
+  readonly overflow: OverflowPolicy;
+  /** Milliseconds between SSE keep-alive comments; 0 disables them. */
+  readonly keepAliveMs: number;
+  /** The application's timer of those comments (every `keepAliveMs`), shared by its streams; absent: the stream's own. */
+  readonly heartbeat?: Heartbeat;
+}
 
 // Items written in the same tick are joined into writes of about this many characters.
 const BATCH_CHARS = 16384;
 const KEEP_ALIVE = ':\n\n';
 
 /**
- * Writes one stream's frames. Text waits in a batch until it is 16 KB long or the tick ends, so a burst
- * of small items costs a few writes, not one each. Before `attach` (the response is not committed yet)
- * writes are held; afterwards `ready` says whether the sink takes more, and `onReady` (given to
- * `attach`) is called when it does again. The pumps decide what to write; this class knows no source.
+ * Writes one stream's frames. Text waits in a batch until it is 16 KB long or the tick ends, so a burst of small
+ * items costs a few writes, not one each (a framing of messages writes each frame alone). Before `attach` (the
+ * response is not committed yet) writes are held; afterwards `ready` says whether the sink takes more, and `drained`
+ * is called when it does again. `StreamOutput` adds the items and what waits for the client.
  */
-export class FrameWriter {
-  readonly #framing: Framing;
-  readonly #keepAliveMs: number;
+export class FrameWriter implements Beating {
+  protected readonly framing: Framing;
+  protected readonly settings: OutputSettings;
+  protected readonly observer: StreamObserver | undefined;
   readonly #onError: (error: unknown) => void;
   #sink: StreamSink | undefined;
-  #held: Frame[] = [];
+  #held: Frame[] | undefined;
   #heldBytes = 0;
   #batch: string;
-  #items = 0;
   #waiting = false;
   #flushScheduled = false;
   #wrote = false;
   #closed = false;
-  #keepAlive: Subscription | undefined;
-  #onReady: () => void = () => undefined;
-  #onClosed: (() => void)[] = [];
-  readonly #observer: StreamObserver | undefined;
+  #keepAlive: Heartbeat | undefined;
+  #onClosed: (() => void)[] | undefined;
   /** How the stream ended, once something decided it (else its client left). */
   #end: StreamEnd | undefined;
 
-  constructor(framing: Framing, keepAliveMs: number, onError: (error: unknown) => void, observer?: StreamObserver) {
-    this.#framing = framing;
-    this.#keepAliveMs = keepAliveMs;
+  constructor(
+    framing: Framing,
+    settings: OutputSettings,
+    onError: (error: unknown) => void,
+    observer?: StreamObserver,
+  ) {
+    this.framing = framing;
+    this.settings = settings;
     this.#onError = onError;
     this.#batch = framing.start;
-    this.#observer = observer;
+    this.observer = observer;
   }
 
   get mediaType(): string {
-    return this.#framing.mediaType;
+    return this.framing.mediaType;
   }
 
   get attached(): boolean {
     return this.#sink !== undefined;
   }
 
-  /** The sink is attached and takes more. */
-  get ready(): boolean {
-    return this.#sink !== undefined && !this.#waiting && !this.#closed;
+  /** Whether the client reconnects by itself when the stream ends (SSE). */
+  get reconnects(): boolean {
+    return this.framing.keepAlive;
   }
 
-  /** Output written but not yet taken by the client: the batch, held chunks and the sink's buffers. */
-  get outstanding(): number {
-    return this.#batch.length + this.#heldBytes + (this.#sink === undefined ? 0 : this.#sink.buffered());
-  }
-
-  /** Whether a failure after commit is told to the client in the stream (SSE's `error` event) rather than by a truncated body. */
-  get reportsErrors(): boolean {
-    return this.#framing.errorFrame !== undefined;
-  }
-
-  frame(item: unknown): Frame {
-    this.#observer?.items(1);
-    return this.#framing.frame(item);
-  }
-
-  /** One framed item was dropped by the overflow policy (the watcher of the stream counts it apart). */
-  dropped(): void {
-    this.#observer?.dropped(1);
-  }
-
-  /** Whether `frameMany` is cheaper than framing items one by one. */
-  get framesMany(): boolean {
-    return this.#framing.frameMany !== undefined;
-  }
-
-  /** The frames of `items` joined by the separator, to be joined to the output like one frame; only when `framesMany`. */
-  frameMany(items: unknown[]): string {
-    this.#observer?.items(items.length);
-    return this.#framing.frameMany!(items);
-  }
-
-  /** `frame` with what goes before it in the output (a JSON array's comma); call once per written frame, in order. */
-  join(frame: Frame): Frame {
-    const separator = this.#framing.separator;
-    return this.#items++ === 0 || separator === '' || typeof frame !== 'string' ? frame : separator + frame;
-  }
-
-  /** Starts writing to `sink`: what was held goes out first, then `onReady` is called whenever it takes more. */
-  attach(sink: StreamSink, onReady: () => void, onClose: () => void): void {
+  /** Starts writing to `sink`: what was held goes out first, then `drained` is called whenever it takes more. */
+  attach(sink: StreamSink, onClose: () => void): void {
     this.#sink = sink;
-    this.#onReady = onReady;
     sink.onClose(onClose);
-    this.#observer?.opened();
+    this.observer?.opened();
     if (this.#closed) return;
-    if (this.#framing.keepAlive && this.#keepAliveMs > 0) this.#startKeepAlive(this.#keepAliveMs);
-    const held = this.#held;
-    this.#held = [];
+    const { keepAliveMs, heartbeat } = this.settings;
+    if (this.framing.keepAlive && keepAliveMs > 0) {
+      this.#keepAlive = heartbeat ?? new Heartbeat(keepAliveMs);
+      this.#keepAlive.join(this);
+    }
+    const held = this.#held ?? [];
+    this.#held = undefined;
     this.#heldBytes = 0;
     for (const chunk of held) this.#put(chunk);
-    this.flush();
+    this.#flush();
     if (!this.#wrote) sink.open();
-    if (!this.#waiting) onReady();
+    if (!this.#waiting) this.drained();
   }
 
-  write(chunk: Frame): void {
-    if (typeof chunk !== 'string') {
-      this.flush();
-      return this.#put(chunk);
-    }
-    this.#batch += chunk;
-    if (this.#batch.length >= BATCH_CHARS) this.flush();
-    else if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      setImmediate(() => {
-        this.#flushScheduled = false;
-        if (!this.#waiting) this.flush();
-      });
-    }
-  }
-
-  flush(): void {
-    if (this.#batch === '') return;
-    const chunk = this.#batch;
-    this.#batch = '';
-    this.#put(chunk);
-  }
-
-  /** Writes the rest and the framing's end, and ends the body. */
-  end(): void {
-    if (this.#closed) return;
-    const tail = this.#batch + this.#framing.end;
-    this.#batch = '';
-    if (tail !== '') this.#put(tail);
-    this.#end ??= 'complete';
-    this.close();
-    this.#sink!.end();
-  }
-
-  /** A failure after commit: logged; SSE ends with an `error` event after what was written, other framings are truncated. */
+  /** A failure after commit: logged; SSE ends with an `error` event after what waits, other framings are truncated. */
   fail(error: unknown): void {
     if (this.#closed) return;
     this.#onError(error);
     this.#end = error instanceof StreamOverflowError ? 'overflow' : 'error';
-    const errorFrame = this.#framing.errorFrame;
+    const errorFrame = this.framing.errorFrame;
     if (errorFrame === undefined) {
-      this.flush();
+      this.#flush();
       this.close();
       return this.#sink!.abort();
     }
+    // SSE clients get the events that came before the error.
+    this.writeWaiting();
     this.write(errorFrame);
-    this.end();
-  }
-
-  /** Whether the client reconnects by itself when the stream ends (SSE). */
-  get reconnects(): boolean {
-    return this.#framing.keepAlive;
+    this.finish();
   }
 
   /** Calls `callback` once, when the stream is over (ended, failed or cancelled). */
   whenClosed(callback: () => void): void {
     if (this.#closed) callback();
-    else this.#onClosed.push(callback);
+    else (this.#onClosed ??= []).push(callback);
   }
 
   /** Ends the body cleanly at once (a shutdown, an expired credential): what waits, `sseFrame` for SSE clients, the framing's end. */
   endEarly(sseFrame: string, reason: StreamEnd): void {
     if (this.#closed || !this.#sink) return;
     this.#end = reason;
-    if (this.#framing.keepAlive) this.write(sseFrame);
-    this.end();
+    this.writeWaiting();
+    if (this.framing.keepAlive) this.write(sseFrame);
+    this.finish();
   }
 
   /** Writes nothing more (the stream ended, or the client is gone). */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#keepAlive?.unsubscribe();
+    this.#keepAlive?.leave(this);
     this.#keepAlive = undefined;
-    const closed = this.#onClosed;
-    this.#onClosed = [];
+    const closed = this.#onClosed ?? [];
+    this.#onClosed = undefined;
     for (const callback of closed) callback();
-    this.#observer?.closed(this.#end ?? 'client-gone');
+    this.observer?.closed(this.#end ?? 'client-gone');
+  }
+
+  /** A keep-alive comment in each period in which nothing else was written. */
+  beat(): void {
+    if (!this.#wrote && !this.#waiting && !this.#closed) this.#sink!.write(KEEP_ALIVE);
+    this.#wrote = false;
+  }
+
+  /** The sink is attached and takes more. */
+  protected get ready(): boolean {
+    return this.#sink !== undefined && !this.#waiting && !this.#closed;
+  }
+
+  protected get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Output written but not yet taken by the client: the batch, held chunks and the sink's buffers. */
+  protected get outstanding(): number {
+    return this.#batch.length + this.#heldBytes + (this.#sink === undefined ? 0 : this.#sink.buffered());
+  }
+
+  protected write(chunk: Frame): void {
+    if (typeof chunk !== 'string' || this.framing.messages) {
+      this.#flush();
+      return this.#put(chunk);
+    }
+    this.#batch += chunk;
+    if (this.#batch.length >= BATCH_CHARS) this.#flush();
+    else if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => {
+        this.#flushScheduled = false;
+        if (!this.#waiting) this.#flush();
+      });
+    }
+  }
+
+  /** Writes the rest and the framing's end, and ends the body. */
+  protected finish(reason: StreamEnd = 'complete'): void {
+    if (this.#closed) return;
+    const tail = this.#batch + this.framing.end;
+    this.#batch = '';
+    if (tail !== '') this.#put(tail);
+    this.#end ??= reason;
+    this.close();
+    this.#sink!.end();
+  }
+
+  /** The sink takes more (and did not before, or was just attached). */
+  protected drained(): void {}
+
+  /** Writes what waits for the client, whether or not the sink takes more: the stream ends now. */
+  protected writeWaiting(): void {}
+
+  #flush(): void {
+    if (this.#batch === '') return;
+    const chunk = this.#batch;
+    this.#batch = '';
+    this.#put(chunk);
   }
 
   #put(chunk: Frame): void {
     if (this.#closed) return;
     const sink = this.#sink;
     if (sink === undefined) {
-      this.#held.push(chunk);
+      (this.#held ??= []).push(chunk);
       this.#heldBytes += chunk.length;
       return;
     }
     this.#wrote = true;
-    this.#observer?.wrote(chunk.length);
+    this.observer?.wrote(chunk.length);
     if (sink.write(chunk) || this.#waiting) return;
     this.#waiting = true;
-    sink.onReady(this.#drained);
+    sink.onReady(() => this.#readyAgain());
   }
 
-  readonly #drained = (): void => {
+  #readyAgain(): void {
     this.#waiting = false;
-    // The batch is older than anything the pump writes next.
-    this.flush();
-    if (!this.#waiting && !this.#closed) this.#onReady();
-  };
-
-  /** A comment every `period` ms in which nothing else was written; an RxJS timer so marble tests can drive it. */
-  #startKeepAlive(period: number): void {
-    this.#keepAlive = interval(period).subscribe(() => {
-      if (!this.#wrote && !this.#waiting && !this.#closed) this.#sink!.write(KEEP_ALIVE);
-      this.#wrote = false;
-    });
+    // The batch is older than anything written next.
+    this.#flush();
+    if (!this.#waiting && !this.#closed) this.drained();
   }
 }

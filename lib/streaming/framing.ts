@@ -7,8 +7,8 @@ export interface Framing {
   /** `Content-Type` of the response. */
   readonly mediaType: string;
   readonly start: string;
-  /** The frame of one item. Bytes items are written as they are. */
-  frame(item: unknown): string | Uint8Array;
+  /** The frame of one item. Bytes items are written as they are; `undefined`: nothing is sent for it. */
+  frame(item: unknown): string | Uint8Array | undefined;
   /** The frames of several items at once, joined by the separator, where one call is cheaper than one per item. */
   readonly frameMany?: (items: unknown[]) => string;
   /** Written between two items (a JSON array's comma); the writer adds it, so an item dropped by an overflow policy takes none along. */
@@ -18,6 +18,8 @@ export interface Framing {
   readonly errorFrame: string | undefined;
   /** Whether keep-alive comments apply (SSE only). */
   readonly keepAlive: boolean;
+  /** Each frame is a message of its own (a WebSocket's): frames are never joined into one write. */
+  readonly messages?: boolean;
   /** A header the response carries to say how its items are framed (`Stream-Items` on a JSON array). */
   readonly itemsHeader?: readonly [name: string, value: string];
 }

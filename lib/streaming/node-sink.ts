@@ -9,32 +9,48 @@ export function nodeResponseOf(ctx: RequestContext): ServerResponse | undefined 
   return outgoing && !outgoing.headersSent ? outgoing : undefined;
 }
 
-/** Wraps `response` (headers already written) as a sink. */
-export function nodeSink(response: ServerResponse): StreamSink {
-  let finished = false;
-  return {
-    write: (chunk) => response.write(chunk),
-    onReady: (callback) => void response.once('drain', callback),
-    // The response's own buffer plus its socket's: what the client has not taken yet.
-    buffered: () => response.writableLength,
-    open: () => response.flushHeaders(),
-    end() {
-      finished = true;
-      response.end();
-    },
-    abort() {
-      finished = true;
-      // Destroying at once would discard what is still queued (at worst the head and every item), and the
-      // client would read nothing at all; ending the socket after its queue leaves the chunked body unterminated.
-      const socket = response.socket;
-      if (socket && !socket.destroyed) socket.destroySoon();
-      else response.destroy();
-    },
-    onClose(callback) {
-      if (response.destroyed) return void queueMicrotask(callback);
-      response.once('close', () => {
-        if (!finished && !response.writableFinished) callback();
-      });
-    },
-  };
+/** A stream sink over `response` (headers already written); a class, not a closure per method: idle streams each hold one. */
+export class NodeSink implements StreamSink {
+  #finished = false;
+
+  constructor(readonly response: ServerResponse) {}
+
+  write(chunk: string | Uint8Array): boolean {
+    return this.response.write(chunk);
+  }
+
+  onReady(callback: () => void): void {
+    this.response.once('drain', callback);
+  }
+
+  /** The response's own buffer plus its socket's: what the client has not taken yet. */
+  buffered(): number {
+    return this.response.writableLength;
+  }
+
+  open(): void {
+    this.response.flushHeaders();
+  }
+
+  end(): void {
+    this.#finished = true;
+    this.response.end();
+  }
+
+  abort(): void {
+    this.#finished = true;
+    // Destroying at once would discard what is still queued (at worst the head and every item), and the
+    // client would read nothing at all; ending the socket after its queue leaves the chunked body unterminated.
+    const socket = this.response.socket;
+    if (socket && !socket.destroyed) socket.destroySoon();
+    else this.response.destroy();
+  }
+
+  onClose(callback: () => void): void {
+    const { response } = this;
+    if (response.destroyed) return void queueMicrotask(callback);
+    response.once('close', () => {
+      if (!this.#finished && !response.writableFinished) callback();
+    });
+  }
 }

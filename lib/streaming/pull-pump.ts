@@ -1,10 +1,6 @@
-/** Streams an iterator (sync or async): the next item is asked for only while the sink takes more. */
-import type { StreamEnd } from './stream-observer';
-import type { FrameWriter } from './frame-writer';
-import type { StreamSink } from './stream-sink';
-import { streamHeaderOf } from './stream-header';
-import type { StreamPump } from './stream-pump';
-import { track, type OpenStreams } from './open-streams';
+/** Streams an iterator (sync or async): the next item is asked for only while the output is idle. */
+import type { StreamOutput } from './stream-output';
+import { SourcePump, type PumpEvents } from './source-pump';
 
 type AnyIterator = Iterator<unknown> | AsyncIterator<unknown>;
 type Step = IteratorResult<unknown> | Promise<IteratorResult<unknown>>;
@@ -14,111 +10,72 @@ function isPromise(step: Step): step is Promise<IteratorResult<unknown>> {
 }
 
 /**
- * Real backpressure: the loop pulls, frames and writes until the sink is full, then waits for it to
- * drain. A synchronous iterator runs without a microtask per item; an async one awaits each step.
- * Memory stays flat whatever the size, and a client that goes away returns the iterator at once.
+ * Real backpressure: the loop pulls, frames and writes until the sink is full, then waits for the output to be
+ * idle again. A synchronous iterator runs without a microtask per item; an async one awaits each step. Memory stays
+ * flat whatever the size, and a client that goes away returns the iterator at once.
  */
-export class PullPump implements StreamPump {
+export class PullPump extends SourcePump {
   readonly #open: () => AnyIterator;
-  readonly #output: FrameWriter;
-  readonly #eager: boolean;
-  readonly #streams: OpenStreams | undefined;
   #iterator: AnyIterator | undefined;
   #running = false;
   #done = false;
-  #closed = false;
-  #header: readonly [string, string] | undefined;
 
-  constructor(open: () => AnyIterator, output: FrameWriter, eager: boolean, streams?: OpenStreams) {
+  constructor(open: () => AnyIterator, output: StreamOutput, events: PumpEvents) {
+    super(output, events);
     this.#open = open;
-    this.#output = output;
-    this.#eager = eager;
-    this.#streams = streams;
   }
 
-  get mediaType(): string {
-    return this.#output.mediaType;
-  }
-
-  get header(): readonly [string, string] | undefined {
-    return this.#header;
-  }
-
-  prime(): Promise<void> | undefined {
-    this.#iterator = this.#open();
-    if (this.#eager) return undefined;
-    const step = this.#iterator.next();
-    if (!isPromise(step)) return void this.#takeFirst(step);
-    return step.then((first) => this.#takeFirst(first));
-  }
-
-  #takeFirst(step: IteratorResult<unknown>): void {
-    if (!step.done) this.#header = streamHeaderOf(step.value);
-    this.#take(step);
-  }
-
-  attach(sink: StreamSink): void {
-    this.#output.attach(
-      sink,
-      () => void this.#run(),
-      () => this.cancel(),
-    );
-    track(this, this.#output, this.#streams);
-  }
-
-  get reconnects(): boolean {
-    return this.#output.reconnects;
-  }
-
-  whenClosed(callback: () => void): void {
-    this.#output.whenClosed(callback);
-  }
-
-  endEarly(sseFrame: string, reason: StreamEnd): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#return();
-    this.#output.endEarly(sseFrame, reason);
-  }
-
-  cancel(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#output.close();
-    this.#return();
-  }
-
-  /** Pulls while the sink takes more; started again by the writer when it drains. */
-  async #run(): Promise<void> {
-    if (this.#running) return;
-    this.#running = true;
+  start(first: boolean): void {
     try {
-      while (!this.#closed && this.#output.ready) {
-        if (this.#done) return this.#output.end();
-        const step = this.#iterator!.next();
-        this.#take(isPromise(step) ? await step : step);
-      }
+      this.#iterator = this.#open();
+      if (!first) return this.output.whenIdle(this.#run);
+      const step = this.#iterator.next();
+      if (!isPromise(step)) return this.#takeFirst(step);
+      step.then(
+        (taken) => this.#takeFirst(taken),
+        (error: unknown) => this.fail(error),
+      );
     } catch (error) {
-      if (this.#closed) return;
-      this.#closed = true;
-      this.#output.fail(error);
-    } finally {
-      this.#running = false;
+      this.fail(error);
     }
   }
 
-  #take(step: IteratorResult<unknown>): void {
-    if (this.#closed) return;
-    if (step.done) this.#done = true;
-    else this.#output.write(this.#output.join(this.#output.frame(step.value)));
-  }
-
-  #return(): void {
+  protected release(): void {
     try {
       const returned = this.#iterator?.return?.();
       if (returned && isPromise(returned)) returned.catch(() => undefined);
     } catch {
       // A generator that is running (it called back into the stream) cannot be returned; it ends with its loop.
     }
+  }
+
+  #takeFirst(step: IteratorResult<unknown>): void {
+    this.started(step.done ? undefined : step.value);
+    this.#take(step);
+    if (!this.stopped) this.output.whenIdle(this.#run);
+  }
+
+  /** Pulls while the output is idle; called again by it when it is. */
+  readonly #run = async (): Promise<void> => {
+    if (this.#running) return;
+    this.#running = true;
+    try {
+      while (!this.stopped && this.output.idle) {
+        if (this.#done) return this.events.completed();
+        const step = this.#iterator!.next();
+        this.#take(isPromise(step) ? await step : step);
+      }
+      if (!this.stopped) this.output.whenIdle(this.#run);
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      this.#running = false;
+    }
+  };
+
+  #take(step: IteratorResult<unknown>): void {
+    if (this.stopped) return;
+    if (step.done) this.#done = true;
+    else this.output.writeItem(step.value);
   }
 }

@@ -7,8 +7,7 @@ import { baseType, framingFor, isStreamingType } from './framing';
 import { RestMulti } from './rest-multi';
 import { StreamBody } from './stream-body';
 import { trackStarted } from './started-bodies';
-import { createPump } from './create-pump';
-import type { StreamPump, StreamSettings } from './stream-pump';
+import { createPump, type StreamPump, type StreamSettings } from './stream-pump';
 import { toStreamSource } from './stream-source';
 import { streamObserver } from '../tracing/stream-span';
 

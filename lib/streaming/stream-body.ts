@@ -1,7 +1,7 @@
 /** The entity of a stream response: a primed stream pump, attached to a sink when the response is written. */
 import type { ServerResponse } from 'node:http';
 import { DirectBody } from './direct-body';
-import { nodeSink } from './node-sink';
+import { NodeSink } from './node-sink';
 import type { StreamPump } from './stream-pump';
 import { webSink } from './web-sink';
 
@@ -18,7 +18,7 @@ export class StreamBody extends DirectBody {
   }
 
   writeTo(response: ServerResponse): void {
-    this.#pump.attach(nodeSink(response));
+    this.#pump.attach(new NodeSink(response));
   }
 
   toWebStream(): ReadableStream<Uint8Array> {

@@ -1,8 +1,8 @@
 /**
  * How a pushed stream can go at its client's pace when it has a lot to send at once (a broadcast subscriber's
  * missed history): it sends what fits its stream's byte budget, then waits until that has gone out. A source made
- * with `pacedMulti` is handed the pace of the stream that sends it; anything else that subscribes to it (a
- * WebSocket, `.pipe(...)`) gets no pace and everything at once.
+ * with `pacedMulti` is handed the pace of the stream that sends it (a response's or a WebSocket's); anything else that
+ * subscribes to it (`.pipe(...)`) gets no pace and everything at once.
  */
 import { Observable } from 'rxjs/internal/Observable';
 import { Multi } from './multi';

@@ -1,32 +1,122 @@
-/** What a stream response's engine is and takes: its settings and the pump every kind of source is moved by. */
-import type { OverflowPolicy } from './backlog';
+/** One stream response's engine: its settings, the pump of its source (pushed or pulled), its commit and its end. */
+import type { OutputSettings } from './frame-writer';
+import type { Framing } from './framing';
+import { StreamOutput } from './stream-output';
+import { track, type OpenStream, type OpenStreams } from './open-streams';
+import { PullPump } from './pull-pump';
+import { PushPump } from './push-pump';
+import type { PumpEvents, SourcePump } from './source-pump';
+import type { StreamEnd, StreamObserver } from './stream-observer';
 import type { StreamSink } from './stream-sink';
-import type { OpenStream, OpenStreams } from './open-streams';
+import type { StreamSource } from './stream-source';
 
 /** Per-stream settings (`framework.rest.stream.*`, `framework.rest.sse.keep-alive`, or per endpoint). */
-export interface StreamSettings {
-  /** Bytes of framed output an Observable may get ahead of its client before the overflow policy applies. */
-  readonly bufferSize: number;
-  readonly overflow: OverflowPolicy;
-  /** Milliseconds between SSE keep-alive comments; 0 disables them. */
-  readonly keepAliveMs: number;
+export interface StreamSettings extends OutputSettings {
   /** The application's open streams, which a shutdown ends cleanly (absent: not tracked). */
   readonly openStreams?: OpenStreams;
 }
 
+/** The pump that moves `source` into `output`: Observables pushed under the byte budget, iterators pulled. */
+export function pumpFor(source: StreamSource, output: StreamOutput, events: PumpEvents): SourcePump {
+  return source.kind === 'push'
+    ? new PushPump(source.observable, output, events)
+    : new PullPump(source.open, output, events);
+}
+
+/** The engine of a stream response of `source` framed by `framing`. */
+export function createPump(
+  source: StreamSource,
+  framing: Framing,
+  settings: StreamSettings,
+  onError: (error: unknown) => void,
+  observer?: StreamObserver,
+): StreamPump {
+  const output = new StreamOutput(framing, settings, onError, observer);
+  // SSE commits at once; other framings wait for the first item, so an early failure still gets a real status.
+  return new StreamPump(source, output, framing.keepAlive, settings.openStreams);
+}
+
 /**
- * One stream response. `prime()` starts the source and settles once the response may be committed:
- * with the first item or the end, or at once for SSE (its head goes out before any event, so that
- * `EventSource.onopen` fires and proxies see an answer). An error before that is thrown or rejected for
- * the exception mappers. `attach()` then writes to the sink; `cancel()` stops the source.
+ * One stream response. `prime()` starts the source and settles once the response may be committed: with the first
+ * item or the end, or at once when `eager` (SSE: its head goes out before any event, so that `EventSource.onopen`
+ * fires and proxies see an answer). An error before that is thrown or rejected for the exception mappers. `attach()`
+ * then writes to the sink; `cancel()` stops the source.
  */
-export interface StreamPump extends OpenStream {
-  readonly mediaType: string;
+export class StreamPump implements OpenStream, PumpEvents {
+  readonly #output: StreamOutput;
+  readonly #pump: SourcePump;
+  readonly #eager: boolean;
+  readonly #streams: OpenStreams | undefined;
+  #header: readonly [string, string] | undefined;
+  #started = false;
+  #primed: { resolve(): void; reject(error: unknown): void } | undefined;
+  #failure: { readonly error: unknown } | undefined;
+
+  constructor(source: StreamSource, output: StreamOutput, eager: boolean, streams?: OpenStreams) {
+    this.#output = output;
+    this.#eager = eager;
+    this.#streams = streams;
+    this.#pump = pumpFor(source, output, this);
+    // Ended, failed, or its client gone: the source stops.
+    output.whenClosed(() => this.#pump.stop());
+  }
+
+  get mediaType(): string {
+    return this.#output.mediaType;
+  }
+
   /** The response header the first item asked for (see `withStreamHeader`), known once primed. */
-  readonly header: readonly [string, string] | undefined;
-  prime(): Promise<void> | undefined;
-  attach(sink: StreamSink): void;
-  cancel(): void;
+  get header(): readonly [string, string] | undefined {
+    return this.#header;
+  }
+
+  get reconnects(): boolean {
+    return this.#output.reconnects;
+  }
+
+  prime(): Promise<void> | undefined {
+    this.#pump.start(!this.#eager);
+    // Nothing is written before the commit: a failure up to here answers with a real status.
+    if (this.#failure) throw this.#failure.error;
+    if (this.#started || this.#eager) return undefined;
+    return new Promise<void>((resolve, reject) => (this.#primed = { resolve, reject }));
+  }
+
+  attach(sink: StreamSink): void {
+    this.#output.attach(sink, () => this.cancel());
+    if (this.#failure) return this.#output.fail(this.#failure.error);
+    track(this, this.#output, this.#streams);
+  }
+
   /** Calls `callback` once the stream is over (ended, failed or cancelled). */
-  whenClosed(callback: () => void): void;
+  whenClosed(callback: () => void): void {
+    this.#output.whenClosed(callback);
+  }
+
+  endEarly(sseFrame: string, reason: StreamEnd): void {
+    this.#pump.stop();
+    this.#output.endEarly(sseFrame, reason);
+  }
+
+  cancel(): void {
+    this.#output.close();
+    this.#pump.stop();
+  }
+
+  started(header: readonly [string, string] | undefined): void {
+    this.#header = header;
+    this.#started = true;
+    this.#primed?.resolve();
+  }
+
+  completed(): void {
+    this.#output.endWhenIdle();
+  }
+
+  /** A source error or an overflow: before the commit it goes to the exception mappers, after it ends the stream. */
+  failed(error: unknown): void {
+    if (!this.#output.attached && this.#primed && !this.#started) return this.#primed.reject(error);
+    this.#failure = { error };
+    if (this.#output.attached) this.#output.fail(error);
+  }
 }

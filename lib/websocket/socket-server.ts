@@ -5,29 +5,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { WebSocketServer } from 'ws';
+import type { JsonMapper } from '../json/json-mapper';
 import type { RequestContext } from '../pipeline/request-context';
+import { Heartbeat } from '../streaming/heartbeat';
+import { messageFraming } from './message-framing';
+import type { Framing } from '../streaming/framing';
 import type { SocketHandlers } from './socket-handlers';
-import { SocketSession, type SessionSettings } from './socket-session';
+import { SocketSession, type SessionHost } from './socket-session';
+import type { SocketServerSettings } from './socket-settings';
 import { forgetUpgrade, type Upgrade } from './upgrades';
 
-export interface SocketServerSettings extends SessionSettings {
-  /** `framework.websocket.max-message-size`: a larger message closes the socket with 1009. */
-  readonly maxMessageSize: number;
-  /** Frames one message may come in: more close the socket with 1008 (by `ws`). */
-  readonly maxFragments: number;
-  /** `framework.websocket.compression`: offer permessage-deflate. */
-  readonly compression: boolean;
-}
-
-export class SocketServer {
+export class SocketServer implements SessionHost {
   readonly sessions = new Set<SocketSession>();
+  readonly pings: Heartbeat | undefined;
   readonly #settings: SocketServerSettings;
   #server: WebSocketServer | undefined;
+  readonly #framings = new WeakMap<JsonMapper, Framing>();
   /** The response headers of the upgrade being accepted now (the handshake is written synchronously). */
   #headers: readonly string[] = [];
 
   constructor(settings: SocketServerSettings) {
     this.#settings = settings;
+    this.pings = settings.pingIntervalMs > 0 ? new Heartbeat(settings.pingIntervalMs) : undefined;
   }
 
   /** Completes the handshake of `ctx`'s upgrade with `headers` added to the 101, and starts the socket's session. */
@@ -43,7 +42,7 @@ export class SocketServer {
     try {
       this.#wss().handleUpgrade(incoming, upgrade.socket, upgrade.head, (socket) => {
         started = true;
-        new SocketSession(socket, ctx, handlers, this.#settings, this.sessions).start();
+        new SocketSession(socket, upgrade.socket, ctx, handlers, this.#settings, this).start();
       });
     } finally {
       this.#headers = [];
@@ -57,6 +56,12 @@ export class SocketServer {
     setTimeout(() => {
       for (const session of this.sessions) session.terminate();
     }, graceMs).unref();
+  }
+
+  framing(json: JsonMapper): Framing {
+    let framing = this.#framings.get(json);
+    if (!framing) this.#framings.set(json, (framing = messageFraming(json)));
+    return framing;
   }
 
   #wss(): WebSocketServer {

@@ -1,99 +1,92 @@
 /**
  * One open WebSocket: received messages go to the endpoint's methods (each in turn, or all as a Multi), what they
- * return goes out in order under the stream budget, and the socket is closed with the code that says why.
- *
- * Close codes: 1000 when a method's Multi of answers completes or `close()` is called; 1001 at shutdown and after
- * the idle timeout; 1002 for broken framing (by `ws`); 1003 for a kind of message the class has no method for; 1007
- * for a message that does not decode (unless `@OnError` takes it), or text that is not UTF-8 (by `ws`); 1008 when the
- * credential that opened the socket expires, or (by `ws`) a message in more fragments than
- * `framework.websocket.max-message-fragments`; 1009 for a message past `framework.websocket.max-message-size` (by
- * `ws`); 1011 when a method fails (after the exception mappers had their say: their answer is the last message);
- * 1013, with the problem's detail, when it fails with a 503 (the server cannot serve this socket now: a limit
- * reached, a backend away), even when `@OnError` answered it.
+ * return goes out in order through one stream output under the stream budget, and the socket is closed with the
+ * code that says why (see `close-codes.ts`).
  */
 import { randomUUID } from 'node:crypto';
-import { Observable } from 'rxjs/internal/Observable';
-import type { Subscription } from 'rxjs';
 import type { WebSocket } from 'ws';
 import { WebApplicationException } from '../errors/web-application-exception';
+import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
 import { recover } from '../pipeline/map-errors';
 import type { RequestContext } from '../pipeline/request-context';
 import { settleToPromise } from '../pipeline/settle';
 import { whenCredentialExpires } from '../security/expiry-timer';
-import type { OverflowPolicy } from '../streaming/backlog';
-import { pulledSourceOf } from '../streaming/multi';
-import { isSseEvent } from '../streaming/sse-event';
-import { FlowControl, Inbox, IncomingMessages } from './inbox';
-import { Outbox, type OutgoingMessage } from './outbox';
+import type { Framing } from '../streaming/framing';
+import type { Beating, Heartbeat } from '../streaming/heartbeat';
+import type { StreamEnd } from '../streaming/stream-observer';
+import { StreamOutput } from '../streaming/stream-output';
+import { streamObserver } from '../tracing/stream-span';
+import { CLOSE_FLUSH_MS, endOf, reasonOf } from './close-codes';
+import { FlowControl, Inbox, type MessageTurns } from './inbox';
+import { SocketAnswers } from './socket-answers';
 import type { MessageCallback, SocketHandlers } from './socket-handlers';
+import type { SessionSettings } from './socket-settings';
+import { SocketSink, type Corkable } from './socket-sink';
 import { CONNECTION_PROPERTY, WebSocketConnection, type ConnectionSession } from './web-socket-connection';
 
 const log = logging.getLogger('rxrest.websocket');
 
-export interface SessionSettings {
-  /** Received bytes held for a lagging handler before the socket is paused. */
-  readonly incomingBuffer: number;
-  /** The outgoing byte budget and what happens past it (`framework.rest.stream.*`). */
-  readonly budget: number;
-  readonly overflow: OverflowPolicy;
-  readonly pingIntervalMs: number;
-  readonly idleTimeoutMs: number;
-  /** Close the socket when the credential that opened it expires. */
-  readonly endsOnExpiry: boolean;
+/** What a session has of the server that holds it. */
+export interface SessionHost {
+  readonly sessions: Set<SocketSession>;
+  /** The server's ping timer, one for all its sockets (absent: no pings). */
+  readonly pings: Heartbeat | undefined;
+  /** How the messages written by `json` are framed: one framing for all the sockets of the application. */
+  framing(json: JsonMapper): Framing;
 }
 
-/** How long a closing socket waits for its last messages to be written before it closes anyway. */
-const CLOSE_FLUSH_MS = 5_000;
-
-/** A close reason is at most 123 bytes (RFC 6455 §5.5: a control frame's payload is 125 bytes, 2 of them the code). */
-function reasonOf(text: string): string {
-  if (Buffer.byteLength(text) <= 123) return text;
-  let cut = text.slice(0, 120);
-  while (Buffer.byteLength(cut) > 120) cut = cut.slice(0, -1);
-  return `${cut}...`;
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
-}
-
-export class SocketSession implements ConnectionSession {
+export class SocketSession implements ConnectionSession, MessageTurns, Beating {
   readonly connection: WebSocketConnection;
-  readonly #outbox: Outbox;
+  /** Every message out, whichever method sent it: one stream under the budget, its span the socket's. */
+  readonly #output: StreamOutput;
   readonly #flow: FlowControl;
-  readonly #inboxes: { text: Inbox; binary: Inbox };
-  readonly #subscriptions = new Set<Subscription>();
-  readonly #timers: NodeJS.Timeout[] = [];
+  /** The received messages of each kind the endpoint has a method for. */
+  readonly #inboxes: { readonly text?: Inbox; readonly binary?: Inbox };
+  /** What the methods answer, on its way into the output. */
+  readonly #answers: SocketAnswers;
+  #idleTimer: NodeJS.Timeout | undefined;
   /** Cancels the timer that closes the socket when its credential expires. */
   #cancelExpiry: (() => void) | undefined;
   #open = true;
-  #closing = false;
+  /** Once `close` was called: what the socket is closed with once its last messages are written. */
+  #closing: { readonly code: number; readonly reason: string } | undefined;
   #closeCode: number | undefined;
   #closeReason = '';
   #lastActivity = Date.now();
   readonly #tracksIdle: boolean;
-  /** Whether a method taking each message is still sending its answers to the last one. */
-  readonly #busy = { text: false, binary: false };
   #alive = true;
 
   constructor(
     readonly socket: WebSocket,
+    /** The connection under `socket`, corked for the messages of a tick. */
+    readonly transport: Corkable,
     readonly ctx: RequestContext,
     readonly handlers: SocketHandlers,
     readonly settings: SessionSettings,
-    readonly sessions: Set<SocketSession>,
+    readonly host: SessionHost,
   ) {
-    this.#outbox = new Outbox(socket, settings.budget, settings.overflow);
     this.#flow = new FlowControl(settings.incomingBuffer, socket);
-    this.#inboxes = { text: new Inbox(this.#flow), binary: new Inbox(this.#flow) };
+    const { text, binary } = handlers;
+    this.#inboxes = {
+      text: text && new Inbox(this.#flow, text, false, this),
+      binary: binary && new Inbox(this.#flow, binary, true, this),
+    };
     this.#tracksIdle = settings.idleTimeoutMs > 0;
+    const { budget: bufferSize, overflow } = settings;
+    this.#output = new StreamOutput(
+      host.framing(handlers.json),
+      { bufferSize, overflow, keepAliveMs: 0 },
+      (error) => log.error(`WebSocket ${this.connection.id}: its messages failed`, error),
+      streamObserver(ctx),
+    );
+    this.#answers = new SocketAnswers(this.#output, this);
     this.connection = new WebSocketConnection(randomUUID(), ctx, this);
     ctx.setProperty(CONNECTION_PROPERTY, this.connection);
   }
 
   get open(): boolean {
-    return this.#open && !this.#closing;
+    return this.#open && this.#closing === undefined;
   }
 
   get closeCode(): number | undefined {
@@ -107,43 +100,56 @@ export class SocketSession implements ConnectionSession {
   /** Wires the socket and calls the endpoint's `@OnOpen`; messages then flow to its message methods. */
   start(): void {
     const { socket, handlers } = this;
-    this.sessions.add(this);
+    this.host.sessions.add(this);
     socket.on('message', (data: Buffer, binary: boolean) => this.#receive(data, binary));
     socket.on('pong', () => (this.#alive = true));
     socket.on('error', (error) => log.debug(`WebSocket ${this.connection.id}: ${error.message}`));
     socket.once('close', (code: number, reason: Buffer) => this.#closed(code, reason.toString()));
+    const touch = this.#tracksIdle ? () => (this.#lastActivity = Date.now()) : undefined;
+    this.#output.attach(new SocketSink(socket, this.transport, () => this.#closeSocket(), touch), () => undefined);
     this.#startTimers();
     if (handlers.open) this.#run(() => handlers.open!.call(this.ctx), true);
-    for (const kind of ['text', 'binary'] as const) {
-      const handler = handlers[kind];
-      if (handler?.takesAll) this.#serveAll(kind, handler);
-    }
+    // A method taking a Multi of every message is called once; when its answers complete, the socket closes (1000).
+    for (const inbox of [this.#inboxes.text, this.#inboxes.binary])
+      if (inbox?.handler.takesAll)
+        this.#run(
+          () => inbox.handler.call(this.ctx, inbox.messages()),
+          false,
+          () => this.close(1000, ''),
+        );
   }
 
   send(message: unknown): void {
     if (!this.open) return;
     try {
-      this.#push(message);
+      this.#output.push(message);
     } catch (error) {
       void this.#failed(error, true);
     }
   }
 
-  /** Reads nothing more, writes what is queued, then closes with `code` (at most `CLOSE_FLUSH_MS` later). */
-  close(code: number, reason: string): void {
-    if (!this.#open || this.#closing) return;
-    this.#closing = true;
+  /**
+   * Reads and sends nothing more, writes what is queued, then closes with `code` (at most `CLOSE_FLUSH_MS` later).
+   * `end` is how the socket's stream span says it ended.
+   */
+  close(code: number, reason: string, end: StreamEnd = endOf(code)): void {
+    if (!this.open) return;
+    this.#closing = { code, reason };
     this.#flow.stop();
-    this.#inboxes.text.end();
-    this.#inboxes.binary.end();
-    const flushed = this.#outbox.drained();
-    const limit = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_FLUSH_MS).unref());
-    void Promise.race([flushed, limit]).then(() => {
-      if (!this.#open) return;
-      // The peer's closing frame must be read: the socket reads again, and the messages are dropped.
-      this.socket.resume();
-      this.socket.close(code, reasonOf(reason));
-    });
+    this.#inboxes.text?.end();
+    this.#inboxes.binary?.end();
+    this.#answers.stop();
+    this.#output.endWhenIdle(end);
+    setTimeout(() => this.#closeSocket(), CLOSE_FLUSH_MS).unref();
+  }
+
+  /** Closes the socket with what `close` said, once its last messages are written or the wait is over. */
+  #closeSocket(): void {
+    if (!this.#open || this.socket.readyState !== this.socket.OPEN) return;
+    const { code, reason } = this.#closing ?? { code: 1011, reason: 'The endpoint failed' };
+    // The peer's closing frame must be read: the socket reads again, and the messages are dropped.
+    this.socket.resume();
+    this.socket.close(code, reasonOf(reason));
   }
 
   /** Cuts the socket at once (the end of the shutdown grace, a peer that stopped answering pings). */
@@ -154,79 +160,26 @@ export class SocketSession implements ConnectionSession {
   #receive(data: Buffer, binary: boolean): void {
     if (this.#tracksIdle) this.#lastActivity = Date.now();
     if (this.#closing) return;
-    const kind = binary ? 'binary' : 'text';
-    const handler = this.handlers[kind];
-    if (!handler) {
-      this.close(1003, `This endpoint takes no ${kind} messages`);
-      return;
-    }
-    const inbox = this.#inboxes[kind];
-    // A method taking each message, free and with nothing waiting, handles this one at once.
-    if (!handler.takesAll && !this.#busy[kind] && inbox.empty) this.#handle(kind, handler, data);
-    else inbox.push(data);
+    const inbox = binary ? this.#inboxes.binary : this.#inboxes.text;
+    if (inbox) inbox.receive(data);
+    else this.close(1003, `This endpoint takes no ${binary ? 'binary' : 'text'} messages`);
   }
 
   /**
-   * One message to a method taking each message. A plain answer is queued at once; one that comes later (a Promise,
-   * an Observable) holds the next messages in the inbox until it is all queued, so answers keep the messages' order.
+   * A plain answer is queued at once (true); one that comes later (a Promise, a stream) settles with whether the
+   * socket goes on once it is all queued.
    */
-  #handle(kind: 'text' | 'binary', handler: MessageCallback, data: Buffer): void {
-    let message: unknown;
-    try {
-      message = handler.decode(data, kind === 'binary');
-    } catch (error) {
-      return this.#wait(kind, handler, this.#badMessage(error));
-    }
+  answer(handler: MessageCallback, message: unknown): true | Promise<boolean> {
     let result: unknown;
     try {
       result = handler.call(this.ctx, message);
+      if (this.#answers.sendNow(result)) return true;
     } catch (error) {
-      return this.#wait(kind, handler, this.#failed(error, false));
+      return this.#failed(error, false);
     }
-    if (result instanceof Promise || result instanceof Observable || isAsyncIterable(result)) {
-      const sent = this.#sendResult(result).then(
-        () => true,
-        (error: unknown) => this.#failed(error, false),
-      );
-      return this.#wait(kind, handler, sent);
-    }
-    try {
-      this.#push(result);
-    } catch (error) {
-      this.#wait(kind, handler, this.#failed(error, false));
-    }
-  }
-
-  /** Holds the kind's messages until `done`; then, unless it says the socket is over, handles those that waited. */
-  #wait(kind: 'text' | 'binary', handler: MessageCallback, done: Promise<boolean>): void {
-    this.#busy[kind] = true;
-    void done.then((goOn) => {
-      this.#busy[kind] = false;
-      const inbox = this.#inboxes[kind];
-      for (let data = goOn ? inbox.shift() : undefined; data !== undefined; data = inbox.shift()) {
-        this.#handle(kind, handler, data);
-        if (this.#busy[kind] || this.#closing) return;
-      }
-    });
-  }
-
-  /** One call with every message as a Multi; when its answers complete, the socket closes (1000). */
-  #serveAll(kind: 'text' | 'binary', handler: MessageCallback): void {
-    const inbox = this.#inboxes[kind];
-    const next = async (): Promise<IteratorResult<unknown>> => {
-      for (let data = await inbox.take(); data !== undefined; data = await inbox.take()) {
-        try {
-          return { done: false, value: handler.decode(data, kind === 'binary') };
-        } catch (error) {
-          if (!(await this.#badMessage(error))) break;
-        }
-      }
-      return { done: true, value: undefined };
-    };
-    this.#run(
-      () => handler.call(this.ctx, new IncomingMessages(next)),
-      false,
-      () => this.close(1000, ''),
+    return this.#answers.send(result).then(
+      () => true,
+      (error: unknown) => this.#failed(error, false),
     );
   }
 
@@ -239,83 +192,14 @@ export class SocketSession implements ConnectionSession {
       void this.#failed(error, !survives);
       return;
     }
-    this.#sendResult(result).then(
+    this.#answers.send(result).then(
       () => this.open && onEnd?.(),
       (error: unknown) => void this.#failed(error, !survives),
     );
   }
 
-  /** Sends what a method returned: nothing, a value, a Promise, an Observable (in order), an async iterable (pulled). */
-  async #sendResult(result: unknown): Promise<void> {
-    if (result instanceof Promise) result = await result;
-    if (result === undefined || !this.open) return;
-    if (result instanceof Observable) {
-      const pulled = pulledSourceOf(result);
-      return pulled ? this.#sendPulled(pulled) : this.#sendObservable(result);
-    }
-    if (isAsyncIterable(result)) return this.#sendPulled(result);
-    this.#push(result);
-  }
-
-  #sendObservable(source: Observable<unknown>): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      let failed = false;
-      let subscription: Subscription | undefined = undefined;
-      subscription = source.subscribe({
-        next: (item) => {
-          if (failed || !this.open) return;
-          try {
-            this.#push(item);
-          } catch (error) {
-            failed = true;
-            // Rejected first: the unsubscription resolves the send, which must not pass for a success.
-            reject(error);
-            subscription?.unsubscribe();
-          }
-        },
-        error: (error: unknown) => reject(error),
-        complete: () => resolve(),
-      });
-      const subscribed = subscription;
-      if (failed) return subscribed.unsubscribe();
-      this.#subscriptions.add(subscribed);
-      // Closing the socket unsubscribes: what waits on this promise is over too.
-      subscribed.add(() => {
-        this.#subscriptions.delete(subscribed);
-        resolve();
-      });
-    });
-  }
-
-  async #sendPulled(source: Iterable<unknown> | AsyncIterable<unknown>): Promise<void> {
-    for await (const item of source) {
-      if (!this.open) break;
-      this.#push(item);
-      await this.#outbox.room();
-    }
-  }
-
-  /** Queues one item to send; throws past the budget under the `fail` policy. */
-  #push(item: unknown): void {
-    const encoded = this.#encode(item);
-    if (!encoded) return;
-    if (this.#tracksIdle) this.#lastActivity = Date.now();
-    this.#outbox.push(encoded);
-  }
-
-  /** A string as text, bytes as binary, an SSE event (a broadcast's) as its data, anything else as JSON text. */
-  #encode(item: unknown): OutgoingMessage | undefined {
-    if (item === undefined) return undefined;
-    if (typeof item === 'string') return { data: item, binary: false };
-    if (item instanceof Uint8Array)
-      return { data: Buffer.from(item.buffer, item.byteOffset, item.byteLength), binary: true };
-    if (item instanceof ArrayBuffer) return { data: Buffer.from(item), binary: true };
-    if (isSseEvent(item)) return this.#encode(item.data);
-    return { data: this.handlers.json.writeValueAsString(item), binary: false };
-  }
-
   /** A message that does not decode: `@OnError` answers it (true: go on), else the socket closes with 1007. */
-  async #badMessage(error: unknown): Promise<boolean> {
+  async badMessage(error: unknown): Promise<boolean> {
     if (this.handlers.error) return this.#toOnError(error);
     const detail =
       error instanceof WebApplicationException ? (error.problem?.detail ?? error.message) : 'Invalid message';
@@ -337,13 +221,13 @@ export class SocketSession implements ConnectionSession {
       if (entity !== undefined && entity !== null) this.send(entity);
     }
     if (unavailable) this.close(1013, error.problem?.detail ?? error.message);
-    else this.close(1011, 'The endpoint failed');
+    else this.close(1011, 'The endpoint failed', endOf(1011, error));
     return false;
   }
 
   async #toOnError(error: unknown): Promise<boolean> {
     try {
-      await this.#sendResult(this.handlers.error!.call(this.ctx, error));
+      await this.#answers.send(this.handlers.error!.call(this.ctx, error));
       return true;
     } catch (onErrorFailed) {
       log.error(`${this.handlers.error!.where} failed while handling an error`, onErrorFailed);
@@ -352,25 +236,24 @@ export class SocketSession implements ConnectionSession {
     }
   }
 
+  /** A ping at each beat of the server's heartbeat: a peer that did not answer the last one by now is cut. */
+  beat(): void {
+    // A paused socket reads no pong: it is not taken for dead.
+    if (!this.#alive && !this.#flow.paused) return this.terminate();
+    this.#alive = false;
+    this.socket.ping();
+  }
+
   #startTimers(): void {
-    const { pingIntervalMs, idleTimeoutMs, endsOnExpiry } = this.settings;
-    if (pingIntervalMs > 0) {
-      this.#timers.push(
-        setInterval(() => {
-          // A paused socket reads no pong: it is not taken for dead.
-          if (!this.#alive && !this.#flow.paused) return this.terminate();
-          this.#alive = false;
-          this.socket.ping();
-        }, pingIntervalMs).unref(),
-      );
-    }
+    const { idleTimeoutMs, endsOnExpiry } = this.settings;
+    this.host.pings?.join(this);
     if (idleTimeoutMs > 0) {
-      const check = () => {
+      const check = (): void => {
         const idle = Date.now() - this.#lastActivity;
-        if (idle >= idleTimeoutMs && this.#outbox.size === 0) return this.close(1001, 'Idle timeout');
-        this.#timers.push(setTimeout(check, Math.max(idleTimeoutMs - idle, 10)).unref());
+        if (idle >= idleTimeoutMs && this.#output.idle) return this.close(1001, 'Idle timeout', 'complete');
+        this.#idleTimer = setTimeout(check, Math.max(idleTimeoutMs - idle, 10)).unref();
       };
-      this.#timers.push(setTimeout(check, idleTimeoutMs).unref());
+      this.#idleTimer = setTimeout(check, idleTimeoutMs).unref();
       this.socket.on('ping', () => (this.#lastActivity = Date.now()));
     }
     if (endsOnExpiry)
@@ -381,13 +264,14 @@ export class SocketSession implements ConnectionSession {
     this.#open = false;
     this.#closeCode = code;
     this.#closeReason = reason;
-    this.sessions.delete(this);
-    for (const timer of this.#timers) clearTimeout(timer);
+    this.host.sessions.delete(this);
+    this.host.pings?.leave(this);
+    clearTimeout(this.#idleTimer);
     this.#cancelExpiry?.();
-    this.#inboxes.text.end();
-    this.#inboxes.binary.end();
-    this.#outbox.clear();
-    for (const subscription of [...this.#subscriptions]) subscription.unsubscribe();
+    this.#inboxes.text?.end();
+    this.#inboxes.binary?.end();
+    this.#output.close();
+    this.#answers.stop();
     // What the upgrade request registered to run once it is over (a concurrent-stream slot) runs now.
     this.ctx.complete().catch((error: unknown) => log.error('A clean-up of a WebSocket upgrade failed', error));
     const onClose = this.handlers.close;

@@ -1,6 +1,27 @@
 /** `framework.websocket.*` and the stream and security settings every socket follows, read once. */
 import type { Config } from '../config';
-import type { SocketServerSettings } from './socket-server';
+import type { OverflowPolicy } from '../streaming/backlog';
+
+export interface SessionSettings {
+  /** Received bytes held for a lagging handler before the socket is paused. */
+  readonly incomingBuffer: number;
+  /** The outgoing byte budget and what happens past it (`framework.rest.stream.*`). */
+  readonly budget: number;
+  readonly overflow: OverflowPolicy;
+  readonly pingIntervalMs: number;
+  readonly idleTimeoutMs: number;
+  /** Close the socket when the credential that opened it expires. */
+  readonly endsOnExpiry: boolean;
+}
+
+export interface SocketServerSettings extends SessionSettings {
+  /** `framework.websocket.max-message-size`: a larger message closes the socket with 1009. */
+  readonly maxMessageSize: number;
+  /** Frames one message may come in: more close the socket with 1008 (by `ws`). */
+  readonly maxFragments: number;
+  /** `framework.websocket.compression`: offer permessage-deflate. */
+  readonly compression: boolean;
+}
 
 /** The settings of every socket; `authenticates`: the application has an authentication mechanism. */
 export function socketSettings(config: Config, authenticates: boolean): SocketServerSettings {

@@ -14,6 +14,7 @@ export const PARTS = [
   'security',
   'websocket',
   'tracing',
+  'mcp',
   'capacity',
   'cachegrind',
 ] as const;

@@ -42,7 +42,7 @@ interface BenchOptions extends LoadOptions {
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|security|websocket|tracing|capacity|cachegrind] [--rounds=3] [--seconds=5]
+const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|security|websocket|tracing|mcp|capacity|cachegrind] [--rounds=3] [--seconds=5]
        [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--verbose] [--profile] [--heap]
   --verbose: print every run as it ends
   --no-pin: let the OS place the servers and wrk (by default each has a CPU of its own when taskset can do it)
@@ -332,6 +332,7 @@ async function main(): Promise<void> {
     if (part === 'security') await runOptional(part, 'security.bench', 'runSecurityBench');
     if (part === 'websocket') await runOptional(part, 'websocket.bench', 'runWebSocketBench');
     if (part === 'tracing') await runOptional(part, 'tracing.bench', 'runTracingBench', true);
+    if (part === 'mcp') await runOptional(part, 'mcp.bench', 'runMcpBench');
     if (part === 'capacity' && options.heap) await runOptional(part, 'capacity-heap', 'runCapacityHeap');
     if (part === 'capacity' && !options.heap) await runOptional(part, 'capacity.bench', 'runCapacityBench');
     if (part === 'cachegrind') await runCachegrindBench(selected(options), note);

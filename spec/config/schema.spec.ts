@@ -4,6 +4,7 @@ import { describeConfiguration } from '../../lib/config/describe-configuration';
 const OPTIONAL_KEYS = [
   'framework.http.static.directory',
   'framework.http.limits.max-multipart-file-size',
+  'framework.http.public-base-url',
   'framework.openapi.info.title',
   'framework.openapi.info.version',
   'framework.openapi.info.description',

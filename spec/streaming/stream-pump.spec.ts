@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { OverflowPolicy } from '../../lib/streaming/backlog';
 import { framingFor } from '../../lib/streaming/framing';
-import { createPump } from '../../lib/streaming/create-pump';
+import { createPump } from '../../lib/streaming/stream-pump';
 import type { StreamSink } from '../../lib/streaming/stream-sink';
 
 // Items this large are written at once instead of being batched until the next macrotask, so the

@@ -15,6 +15,8 @@ const HEADLESS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-
 interface Browser {
   readonly exited: Promise<number | null>;
   stdout(): string;
+  /** What it logged (with `--enable-logging=stderr`, the pages' console and Content-Security-Policy reports). */
+  stderr(): string;
   kill(): Promise<void>;
 }
 
@@ -25,13 +27,15 @@ interface Browser {
 async function withChromium<T>(args: readonly string[], use: (browser: Browser) => Promise<T>): Promise<T> {
   const home = mkdtempSync(join(tmpdir(), 'rxrest-chromium-'));
   let output = '';
+  let log = '';
   // A process group of its own: its renderers and helpers are killed with it, not left writing into its folder.
   const child = spawn('chromium', [...HEADLESS, `--user-data-dir=${join(home, 'profile')}`, ...args], {
     detached: true,
     env: { ...process.env, TMPDIR: home },
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   const exited = new Promise<number | null>((resolve, reject) => {
     child.once('error', (error) =>
       reject(new Error(`Chromium could not start (run .ci/install-tools as root): ${error.message}`)),
@@ -47,7 +51,7 @@ async function withChromium<T>(args: readonly string[], use: (browser: Browser) 
     await exited.catch(() => undefined);
   };
   try {
-    return await use({ exited, stdout: () => output, kill });
+    return await use({ exited, stdout: () => output, stderr: () => log, kill });
   } finally {
     await kill();
     rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
@@ -58,7 +62,15 @@ async function withChromium<T>(args: readonly string[], use: (browser: Browser) 
  * Runs Chromium with `args` to its end (at most `timeoutMs`) and resolves with what it printed; rejects when it
  * exits with an error or runs out of time.
  */
-export function runChromium(args: readonly string[], timeoutMs = 60_000): Promise<string> {
+export async function runChromium(args: readonly string[], timeoutMs = 60_000): Promise<string> {
+  return (await runChromiumLogged(args, timeoutMs)).stdout;
+}
+
+/** As runChromium, with what the browser logged beside what it printed. */
+export function runChromiumLogged(
+  args: readonly string[],
+  timeoutMs = 60_000,
+): Promise<{ stdout: string; stderr: string }> {
   return withChromium(args, async (browser) => {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_resolve, reject) => {
@@ -67,7 +79,7 @@ export function runChromium(args: readonly string[], timeoutMs = 60_000): Promis
     try {
       const code = await Promise.race([browser.exited, timedOut]);
       if (code !== 0) throw new Error(`Chromium exited with ${code}`);
-      return browser.stdout();
+      return { stdout: browser.stdout(), stderr: browser.stderr() };
     } finally {
       clearTimeout(timer);
     }

@@ -6,24 +6,28 @@ import { request } from 'node:http';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { trace } from '@opentelemetry/api';
-import { defer, firstValueFrom, map, mergeMap, range, timer, type Observable } from 'rxjs';
+import { defer, firstValueFrom, map, mergeMap, range, take, timer, type Observable } from 'rxjs';
 import {
   Blocking,
+  Body,
   GET,
   NotFoundException,
   Path,
   PathParam,
   Produces,
   StreamBuffer,
+  OnTextMessage,
+  WebSocketEndpoint,
   logging,
   multi,
   type LogRecord,
-  type Multi,
+  Multi,
 } from '../../lib';
 import { formatLogRecord } from '../../lib/logging/log-record';
 import { RestClient } from '../../lib/client';
 import { buildApp, withServer } from '../support/app';
 import { until } from '../support/until';
+import { openSocket } from '../support/ws-client';
 
 const exporter = new InMemorySpanExporter();
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -101,6 +105,23 @@ class OrderResource {
   @Produces('text/event-stream')
   late(): Multi<{ n: number }> {
     return multi(timer(300, 20).pipe(map((n) => ({ n }))));
+  }
+}
+
+@WebSocketEndpoint('/ws/echo')
+class EchoSocket {
+  @OnTextMessage
+  echo(message: string): string {
+    return message;
+  }
+}
+
+@WebSocketEndpoint('/ws/first/{count}')
+class FirstSocket {
+  /** The first `count` messages back; then the answers complete and the socket closes. */
+  @OnTextMessage
+  first(@Body({ type: String }) messages: Multi<string>, @PathParam('count') count: number): Observable<string> {
+    return messages.pipe(take(count));
   }
 }
 
@@ -285,6 +306,30 @@ describe('OpenTelemetry traces', () => {
       const stream: ReadableSpan = await until(() => named('GET /orders/endless stream'), 'the stream span');
       expect(stream.attributes['rxrest.stream.end_reason']).toBe('client-gone');
       expect(stream.attributes['rxrest.stream.items']).toBeGreaterThanOrEqual(5);
+    });
+  });
+
+  it('cover a WebSocket with a stream span of its own: the messages sent, their bytes, and how it ended', async () => {
+    await withServer(buildApp([EchoSocket, FirstSocket]), async (server) => {
+      const echo = openSocket(`${server.url.replace(/^http/, 'ws')}/ws/echo`);
+      await echo.opened;
+      for (const message of ['one', 'two', 'three']) echo.socket.send(message);
+      expect([await echo.next(), await echo.next(), await echo.next()]).toEqual(['one', 'two', 'three']);
+      echo.socket.close();
+      const echoed = await until(() => named('GET /ws/echo stream'), 'the socket span');
+      expect(echoed.attributes).toMatchObject({
+        'rxrest.stream.items': 3,
+        'rxrest.stream.bytes': 11,
+        'rxrest.stream.end_reason': 'client-gone',
+        'http.route': '/ws/echo',
+      });
+      expect(echoed.links.map((link) => link.context.spanId)).toEqual([named('GET /ws/echo')!.spanContext().spanId]);
+      const first = openSocket(`${server.url.replace(/^http/, 'ws')}/ws/first/2`);
+      await first.opened;
+      for (const message of ['a', 'b', 'c']) first.socket.send(message);
+      expect((await first.closed).code).toBe(1000);
+      const served = await until(() => named('GET /ws/first/{count} stream'), 'the span of a socket that ended');
+      expect(served.attributes).toMatchObject({ 'rxrest.stream.items': 2, 'rxrest.stream.end_reason': 'complete' });
     });
   });
 });

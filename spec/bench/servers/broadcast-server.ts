@@ -75,6 +75,8 @@ async function main(): Promise<void> {
   const overrides = {
     'framework.broadcast.backend': backend,
     'framework.rest.sse.keep-alive': '0',
+    // Every subscriber of the bench comes from this one address: the per-client stream cap would count them as one client.
+    'framework.http.limits.max-streams-per-client': '0',
     ...(url ? { 'framework.broadcast.redis.url': url } : {}),
   };
   const app = RestApplication.build({ classes: [BroadcastBenchResource], config: resolveConfig({ overrides }) });

@@ -1,0 +1,131 @@
+/**
+ * The wire of an MCP client: its POSTs and GETs with the session's headers, opening a session (`initialize`, then
+ * `notifications/initialized`), and answering the server's requests (sampling, elicitation) with the handlers given.
+ */
+import { from } from 'rxjs/internal/observable/from';
+import type { Observable, ObservableInput } from 'rxjs';
+import { filter } from 'rxjs/internal/operators/filter';
+import { take } from 'rxjs/internal/operators/take';
+import { mcpMessages } from './mcp-stream';
+
+/** A JSON-RPC error the server answered a request with. */
+export class McpClientError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'McpClientError';
+  }
+}
+
+/** What a server request handler gets, and answers (a value, a Promise or an Observable's first value). */
+export type McpRequestHandler = (params: Record<string, unknown>) => ObservableInput<unknown>;
+
+/** One JSON-RPC message as the client reads it. */
+export interface Message {
+  readonly jsonrpc: '2.0';
+  readonly id?: string | number;
+  readonly method?: string;
+  readonly params?: Record<string, unknown>;
+  readonly result?: unknown;
+  readonly error?: { code: number; message: string; data?: unknown };
+}
+
+/** A session as the client names it on every request. */
+export interface SessionRef {
+  readonly id: string;
+  readonly version: string;
+}
+
+export const LATEST_VERSION = '2025-11-25';
+
+export interface McpWire {
+  post(session: SessionRef | undefined, body: unknown, signal?: AbortSignal): Promise<Response>;
+  /** The stream of the session again, after `lastEventId`. */
+  resume(session: SessionRef, lastEventId: string, signal: AbortSignal): Promise<Response>;
+  /** Ends the session (`DELETE`). */
+  end(session: SessionRef): Promise<Response>;
+}
+
+export function mcpWire(url: string, fetchFn: typeof fetch, headers: Readonly<Record<string, string>> = {}): McpWire {
+  const headersOf = (session: SessionRef | undefined): Record<string, string> => ({
+    ...headers,
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+    ...(session ? { 'mcp-session-id': session.id, 'mcp-protocol-version': session.version } : {}),
+  });
+  return {
+    post: (session, body, signal) =>
+      fetchFn(url, { method: 'POST', headers: headersOf(session), body: JSON.stringify(body), signal }),
+    resume: (session, lastEventId, signal) =>
+      fetchFn(url, {
+        method: 'GET',
+        headers: { ...headersOf(session), accept: 'text/event-stream', 'last-event-id': lastEventId },
+        signal,
+      }),
+    end: (session) => fetchFn(url, { method: 'DELETE', headers: headersOf(session) }),
+  };
+}
+
+export interface SessionOptions {
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  readonly sampling?: McpRequestHandler;
+  readonly elicitation?: McpRequestHandler;
+}
+
+/** Opens a session: `initialize` (answered as JSON or SSE, whichever the server chose), then `initialized`. */
+export async function openSession(wire: McpWire, options: SessionOptions, requestId: number): Promise<SessionRef> {
+  const capabilities: Record<string, unknown> = {};
+  if (options.sampling) capabilities.sampling = {};
+  if (options.elicitation) capabilities.elicitation = {};
+  const clientInfo = options.clientInfo ?? { name: 'rxrest', version: '1' };
+  const body = {
+    jsonrpc: '2.0',
+    id: requestId,
+    method: 'initialize',
+    params: { protocolVersion: LATEST_VERSION, capabilities, clientInfo },
+  };
+  let id = '';
+  const post = async (signal: AbortSignal) => {
+    const response = await wire.post(undefined, body, signal);
+    id = response.headers.get('mcp-session-id') ?? '';
+    return response;
+  };
+  // There is no session to resume in yet: a cut answer is a failure.
+  const answers = mcpMessages(post, () => Promise.reject(new Error('initialize was cut off'))) as Observable<Message>;
+  const answer = await new Promise<Message>((resolve, reject) =>
+    answers
+      .pipe(
+        filter((message) => message.id === requestId),
+        take(1),
+      )
+      .subscribe({ next: resolve, error: reject, complete: () => reject(new Error('initialize was not answered')) }),
+  );
+  if (answer.error) throw new McpClientError(answer.error.code, answer.error.message, answer.error.data);
+  const version = (answer.result as { protocolVersion?: string } | undefined)?.protocolVersion ?? LATEST_VERSION;
+  const session = { id, version };
+  await wire.post(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  return session;
+}
+
+/** Answers a request of the server (on a POST of its own) with its handler; without one, method not found. */
+export function answerServer(wire: McpWire, session: SessionRef, message: Message, options: SessionOptions): void {
+  const handler =
+    message.method === 'sampling/createMessage'
+      ? options.sampling
+      : message.method === 'elicitation/create'
+        ? options.elicitation
+        : undefined;
+  const reply = (body: Record<string, unknown>) =>
+    void wire.post(session, { jsonrpc: '2.0', id: message.id, ...body }).catch(() => undefined);
+  if (!handler) return reply({ error: { code: -32601, message: `Method not found: ${String(message.method)}` } });
+  from(handler(message.params ?? {}))
+    .pipe(take(1))
+    .subscribe({
+      next: (result) => reply({ result }),
+      error: (error: unknown) =>
+        reply({ error: { code: -32603, message: error instanceof Error ? error.message : String(error) } }),
+    });
+}

@@ -1,0 +1,94 @@
+/**
+ * The messages an MCP server answers a POST with, as one Observable across reconnections: a JSON answer's message
+ * (or batch), or an SSE answer's messages as they come; when the SSE answer ends or drops before the consumer has
+ * what it waits for, it is resumed with `GET` and the `Last-Event-ID` of the last event, after the server's `retry:`.
+ * The consumer unsubscribes once it has its response.
+ */
+import { createParser } from 'eventsource-parser';
+import { Observable } from 'rxjs/internal/Observable';
+import { exceptionFor } from './client-errors';
+
+const DEFAULT_ATTEMPTS = 5;
+const DEFAULT_DELAY_MS = 1000;
+
+export interface McpReconnectOptions {
+  /** Reconnections in a row without an event before the call fails (default 5). */
+  readonly attempts?: number;
+  /** The wait before reconnecting when the server gave no `retry:` (milliseconds, default 1000). */
+  readonly delay?: number;
+}
+
+/** Opens the session's stream again after `lastEventId`. */
+export type Reopen = (lastEventId: string, signal: AbortSignal) => Promise<Response>;
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
+}
+
+/** Reads one SSE answer to its end, handing each message on; resolves at the end, rejects when it drops. */
+async function readEvents(
+  response: Response,
+  take: (message: unknown) => void,
+  seen: (id: string | undefined, retry: number | undefined) => void,
+): Promise<void> {
+  const parser = createParser({
+    onEvent: (event) => {
+      seen(event.id, undefined);
+      if (event.data !== '' && (event.event === undefined || event.event === 'message')) take(JSON.parse(event.data));
+    },
+    onRetry: (milliseconds) => seen(undefined, milliseconds),
+  });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
+}
+
+export function mcpMessages(
+  first: (signal: AbortSignal) => Promise<Response>,
+  reopen: Reopen,
+  options: McpReconnectOptions = {},
+): Observable<unknown> {
+  return new Observable<unknown>((subscriber) => {
+    const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
+    let delay = options.delay ?? DEFAULT_DELAY_MS;
+    let lastEventId: string | undefined;
+    let failures = 0;
+    let aborter = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const seen = (id: string | undefined, retry: number | undefined) => {
+      if (id !== undefined && id !== '') lastEventId = id;
+      if (retry !== undefined) delay = retry;
+      failures = 0;
+    };
+    const read = async (response: Response): Promise<void> => {
+      if (!response.ok) throw await exceptionFor(response);
+      if (response.status === 202 || response.status === 204) return subscriber.complete();
+      if (!isEventStream(response)) {
+        const body: unknown = await response.json();
+        for (const message of Array.isArray(body) ? body : [body]) subscriber.next(message);
+        return subscriber.complete();
+      }
+      await readEvents(response, (message) => subscriber.next(message), seen);
+      again(new Error('the stream ended before its answer'));
+    };
+    const again = (error: unknown): void => {
+      if (subscriber.closed) return;
+      // Without an event id there is nothing to resume from: the call's events before the cut are gone.
+      if (lastEventId === undefined || ++failures > attempts) return subscriber.error(error);
+      const after = lastEventId;
+      timer = setTimeout(() => {
+        aborter = new AbortController();
+        reopen(after, aborter.signal).then(read).catch(again);
+      }, delay);
+    };
+    first(aborter.signal).then(read).catch(again);
+    return () => {
+      clearTimeout(timer);
+      aborter.abort();
+    };
+  });
+}

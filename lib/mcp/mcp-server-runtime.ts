@@ -1,0 +1,183 @@
+/**
+ * One MCP server of the application at run time: its catalog, its sessions, and how it answers a request — with one
+ * result (JSON) or, for a tool call, with the call's messages.
+ */
+import type { Observable } from 'rxjs';
+import { Observable as RxObservable } from 'rxjs/internal/Observable';
+import type { BroadcastTopics } from '../broadcast/broadcast-topics';
+import { logging } from '../logging/logger';
+import type { SecurityContext } from '../security/security-context';
+import type { CompiledTool } from './compile-tools';
+import {
+  errorMessage,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  McpProtocolError,
+  METHOD_NOT_FOUND,
+  resultMessage,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './json-rpc';
+import type { McpSession } from './mcp-session';
+import type { McpSettings } from './mcp-settings';
+import { allows } from './method-guard';
+import { negotiateVersion } from './protocol-versions';
+import { findResource } from './compile-resources';
+import type { StageFn } from '../pipeline/chain';
+import type { MethodHandler, RequestScope } from './method-handler';
+import { serverMethods, type ServerCatalog } from './server-methods';
+import { Sessions } from './sessions';
+import { callTool } from './tool-call';
+import { tracedAnswer, tracedCall } from './call-span';
+import type { CallMetrics } from './call-metrics';
+
+const log = logging.getLogger('rxrest.mcp');
+
+/** `serverInfo` of `initialize`. */
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+}
+
+function objectParam(request: JsonRpcRequest, name: string): Record<string, unknown> {
+  const value = request.params?.[name];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The first value of an Observable, as a Promise (`undefined` when it completes empty). */
+function firstOf(source: Observable<unknown>): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const subscription = source.subscribe({
+      next: (value) => {
+        resolve(value);
+        queueMicrotask(() => subscription.unsubscribe());
+      },
+      error: reject,
+      complete: () => resolve(undefined),
+    });
+  });
+}
+
+export class McpServerRuntime {
+  readonly sessions: Sessions;
+  readonly #methods: ReadonlyMap<string, MethodHandler>;
+
+  constructor(
+    /** The path the server was declared at (its notices topic is named by it). */
+    readonly path: string,
+    readonly info: ServerInfo,
+    readonly instructions: string | undefined,
+    readonly catalog: ServerCatalog,
+    readonly settings: McpSettings,
+    readonly metrics: CallMetrics,
+    topics: () => BroadcastTopics,
+  ) {
+    this.#methods = serverMethods(catalog);
+    this.sessions = new Sessions(settings.sessionTimeoutMs, topics);
+  }
+
+  /** What the server offers, as `initialize` says it. */
+  capabilities(): Record<string, unknown> {
+    const { tools, resources, prompts } = this.catalog;
+    const capabilities: Record<string, unknown> = { logging: {} };
+    if (tools.size > 0) capabilities.tools = { listChanged: true };
+    if (resources.fixed.size > 0 || resources.templates.length > 0)
+      capabilities.resources = { subscribe: true, listChanged: true };
+    if (prompts.size > 0) capabilities.prompts = { listChanged: true };
+    if (prompts.size > 0 || resources.templates.length > 0) capabilities.completions = {};
+    return capabilities;
+  }
+
+  /** Opens a session for an `initialize` request, and its answer. */
+  async initialize(
+    request: JsonRpcRequest,
+    principal: string | undefined,
+  ): Promise<{ session: McpSession; response: JsonRpcResponse }> {
+    const protocolVersion = negotiateVersion(request.params?.protocolVersion);
+    const session = await this.sessions.open(
+      {
+        protocolVersion,
+        clientInfo: objectParam(request, 'clientInfo'),
+        capabilities: objectParam(request, 'capabilities'),
+      },
+      principal,
+    );
+    const result = {
+      protocolVersion,
+      capabilities: this.capabilities(),
+      serverInfo: this.info,
+      ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
+    };
+    return { session, response: resultMessage(request.id, result) };
+  }
+
+  /** The tool a `tools/call` request calls when it is one the caller may use (answered then as a stream). */
+  toolOf(request: JsonRpcRequest, security: SecurityContext): CompiledTool | undefined {
+    if (request.method !== 'tools/call') return undefined;
+    const name = request.params?.name;
+    const tool = typeof name === 'string' ? this.catalog.tools.get(name) : undefined;
+    return tool && allows(tool.guard.rule, security) ? tool : undefined;
+  }
+
+  /**
+   * The security and limit of the method a request names (a tool, a resource, a prompt), run before it is answered:
+   * a refusal answers the whole POST with its HTTP error, as for a resource method.
+   */
+  guardOf(request: JsonRpcRequest): StageFn | undefined {
+    const name = request.params?.name;
+    const { tools, prompts, resources } = this.catalog;
+    if (request.method === 'tools/call') return typeof name === 'string' ? tools.get(name)?.guard.check : undefined;
+    if (request.method === 'prompts/get') return typeof name === 'string' ? prompts.get(name)?.guard.check : undefined;
+    const uri = request.params?.uri;
+    if (request.method === 'resources/read' && typeof uri === 'string')
+      return findResource(resources, uri)?.resource.guard.check;
+    return undefined;
+  }
+
+  /** The messages of a call of `tool`: notifications as they come, then the response. */
+  call(
+    tool: CompiledTool,
+    request: JsonRpcRequest,
+    scope: RequestScope,
+    closeStream: () => void,
+  ): Observable<JsonRpcMessage> {
+    return this.metrics.call(
+      request,
+      tracedCall(
+        scope.ctx,
+        request,
+        scope.session,
+        callTool(tool, { request, session: scope.session, security: scope.security, closeStream }),
+      ),
+    );
+  }
+
+  /** The response to a request answered with one result. */
+  answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
+    return this.metrics.answer(request, () =>
+      tracedAnswer(scope.ctx, request, scope.session, () => this.#answer(request, scope)),
+    );
+  }
+
+  async #answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
+    try {
+      const handler = this.#methods.get(request.method);
+      if (!handler) throw this.#unknown(request);
+      let result = handler(request, scope);
+      if (result instanceof RxObservable) result = firstOf(result);
+      return resultMessage(request.id, await result);
+    } catch (error) {
+      if (error instanceof McpProtocolError) return errorMessage(request.id, error.code, error.message, error.data);
+      log.error(`MCP ${request.method} failed`, error);
+      return errorMessage(request.id, INTERNAL_ERROR, 'Internal error');
+    }
+  }
+
+  #unknown(request: JsonRpcRequest): McpProtocolError {
+    if (request.method === 'tools/call')
+      return new McpProtocolError(INVALID_PARAMS, `Unknown tool: ${String(request.params?.name)}`);
+    return new McpProtocolError(METHOD_NOT_FOUND, `Method not found: ${request.method}`);
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * One MCP session as an instance holds it: what its client said at `initialize`, and what it has asked for since (log
+ * level, subscriptions). What it is asked is published to the store (`publish`), and what any instance published is
+ * heard back (`hear`), so every instance holding the session sees the same; a cancellation or a client's answer
+ * reaches whichever instance runs the call it names.
+ */
+import { logging } from '../logging/logger';
+import type { JsonRpcResponse } from './json-rpc';
+import type { McpClientFacts } from './mcp-call';
+import type { McpLogLevel } from './notices';
+import type { SessionEvent, SessionSnapshot } from './session-events';
+
+const log = logging.getLogger('rxrest.mcp');
+
+/** A call running for the session in this process, to cancel by its request id. */
+export interface RunningCall {
+  cancel(reason: string | undefined): void;
+}
+
+/** What a session starts from: nothing (it opens here) or what the store said of it. */
+export interface SessionStart {
+  readonly level?: McpLogLevel;
+  readonly subscriptions?: Iterable<string>;
+  readonly lastSeen?: number;
+}
+
+export class McpSession {
+  #logLevel: McpLogLevel | undefined;
+  readonly #subscriptions: Set<string>;
+  readonly #ended = new AbortController();
+  readonly #publish: (event: SessionEvent) => Promise<unknown>;
+  readonly #touchEveryMs: number;
+  #noticesOpen = false;
+  #lastSeen: number;
+  #lastTold = 0;
+  /** The session's calls running in this process, by request id (as text: JSON-RPC ids are strings or numbers). */
+  readonly calls = new Map<string, RunningCall>();
+  /** What waits here for the client's answers to the server's requests (sampling, elicitation), by request id. */
+  readonly #awaited = new Map<string, (response: JsonRpcResponse) => void>();
+
+  constructor(
+    readonly facts: McpClientFacts,
+    /** Who opened it (the principal's name): only they may use it. */
+    readonly principal: string | undefined,
+    publish: (event: SessionEvent) => Promise<unknown>,
+    touchEveryMs: number,
+    start: SessionStart = {},
+  ) {
+    this.#publish = publish;
+    this.#touchEveryMs = touchEveryMs;
+    this.#logLevel = start.level;
+    this.#subscriptions = new Set(start.subscriptions);
+    this.#lastSeen = start.lastSeen ?? Date.now();
+  }
+
+  get id(): string {
+    return this.facts.sessionId;
+  }
+
+  /** The log level the client set (`logging/setLevel`); until then every message is sent. */
+  get logLevel(): McpLogLevel | undefined {
+    return this.#logLevel;
+  }
+
+  async setLogLevel(level: McpLogLevel): Promise<void> {
+    this.#logLevel = level;
+    await this.#publish({ t: 'level', level });
+  }
+
+  /** Whether the client subscribed to the resource `uri` (`resources/subscribe`). */
+  isSubscribed(uri: string): boolean {
+    return this.#subscriptions.has(uri);
+  }
+
+  async subscribe(uri: string, on: boolean): Promise<void> {
+    this.#subscribed(uri, on);
+    await this.#publish({ t: 'subscribe', uri, on });
+  }
+
+  #subscribed(uri: string, on: boolean): void {
+    if (on) this.#subscriptions.add(uri);
+    else this.#subscriptions.delete(uri);
+  }
+
+  /** Cancels a call of the session, on whichever instance runs it; an unknown id is ignored, as MCP says. */
+  async cancel(requestId: string | number, reason: string | undefined): Promise<void> {
+    await this.#publish(reason === undefined ? { t: 'cancel', requestId } : { t: 'cancel', requestId, reason });
+  }
+
+  /** Hands the client's answer to what waits for it, on whichever instance that is. */
+  async reply(response: JsonRpcResponse): Promise<void> {
+    await this.#publish({ t: 'reply', response });
+  }
+
+  /** Waits for the client's answer to the server's request `id`; returns how to stop waiting. */
+  awaitReply(id: string, take: (response: JsonRpcResponse) => void): () => void {
+    this.#awaited.set(id, take);
+    return () => void this.#awaited.delete(id);
+  }
+
+  /** An event of the session, published by any instance (this one too), in the store's order. */
+  hear(event: SessionEvent, at: number): void {
+    if (event.t === 'level') this.#logLevel = event.level;
+    else if (event.t === 'subscribe') this.#subscribed(event.uri, event.on);
+    else if (event.t === 'touch') this.#lastSeen = Math.max(this.#lastSeen, at);
+    else if (event.t === 'cancel') this.calls.get(String(event.requestId))?.cancel(event.reason);
+    else if (event.t === 'reply') {
+      const id = String(event.response.id);
+      const take = this.#awaited.get(id);
+      this.#awaited.delete(id);
+      take?.(event.response);
+    }
+  }
+
+  /** A request named the session now; the other instances are told, at most every quarter of the timeout. */
+  touch(now = Date.now()): void {
+    this.#lastSeen = now;
+    if (now - this.#lastTold < this.#touchEveryMs) return;
+    this.#lastTold = now;
+    this.#publish({ t: 'touch', snapshot: this.#snapshot() }).catch((error: unknown) =>
+      log.debug(`MCP session ${this.id}: its use could not be stored: ${String(error)}`),
+    );
+  }
+
+  #snapshot(): SessionSnapshot {
+    const { facts, principal } = this;
+    return { facts, principal, level: this.#logLevel, subscriptions: [...this.#subscriptions] };
+  }
+
+  /** How long the session has been idle at `now`: no request, no call running here, no notices stream open. */
+  idleFor(now = Date.now()): number {
+    return this.calls.size > 0 || this.#noticesOpen ? 0 : now - this.#lastSeen;
+  }
+
+  /** Takes the session's one notices stream (`GET`) on this instance; false when it is taken. */
+  openNotices(): boolean {
+    if (this.#noticesOpen) return false;
+    this.#noticesOpen = true;
+    return true;
+  }
+
+  closeNotices(): void {
+    this.#noticesOpen = false;
+    this.touch();
+  }
+
+  /** Aborted once the session is over (deleted or expired): its streams end then. */
+  get ended(): AbortSignal {
+    return this.#ended.signal;
+  }
+
+  /**
+   * Ends the session here: its streams end, and its running calls are cancelled unless `keepCalls` (at shutdown the
+   * broadcast store ends them, as it ends every resumable stream, and their clients are told).
+   */
+  end(keepCalls = false): void {
+    if (!keepCalls) for (const call of [...this.calls.values()]) call.cancel('session ended');
+    this.#ended.abort();
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * `POST` of the Streamable HTTP transport: the client's messages. `initialize` opens a session; notifications and
+ * responses are taken (202); requests are answered as JSON, or, when one of them calls a tool, on an SSE stream that
+ * carries the calls' notifications as they come, then their responses, and that a client may resume.
+ */
+import { readRequestText } from '../body/read-body';
+import type { StageFn } from '../pipeline/chain';
+import type { RequestContext } from '../pipeline/request-context';
+import { settleToPromise, then } from '../pipeline/settle';
+import type { StageResult } from '../pipeline/stage';
+import { securityContext } from '../security/security-context';
+import {
+  INVALID_REQUEST,
+  isRequest,
+  PARSE_ERROR,
+  readMessages,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './json-rpc';
+import type { McpServerRuntime } from './mcp-server-runtime';
+import type { McpSession } from './mcp-session';
+import { receiveMessages } from './receive-messages';
+import { principalOf, withSession } from './session-lookup';
+import { answerOnStream, type StreamAnswers } from './stream-answers';
+import { answerEmpty, answerJson, answerResponses, refuse } from './transport-answers';
+import { prefersStream, refusePostHeaders } from './transport-headers';
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return PARSE_ERROR;
+  }
+}
+
+/** `initialize` opens a session, answered as JSON with its id once it is stored; it must come alone. */
+function initialize(
+  ctx: RequestContext,
+  runtime: McpServerRuntime,
+  request: JsonRpcRequest,
+  count: number,
+): StageResult<RequestContext> {
+  if (count > 1)
+    return refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: Only one initialization request is allowed');
+  return runtime
+    .initialize(request, principalOf(ctx))
+    .then(({ session, response }) => answerJson(ctx, 200, response, session.id));
+}
+
+/** The requests of a POST: as JSON when none calls a tool, else on a stream. */
+function answerRequests(
+  ctx: RequestContext,
+  runtime: McpServerRuntime,
+  session: McpSession,
+  requests: readonly JsonRpcRequest[],
+  streams: StreamAnswers,
+): StageResult<RequestContext> {
+  const scope = { session, security: securityContext(ctx), ctx };
+  const answer = (): StageResult<RequestContext> => {
+    // A tool's call streams; other requests, when the client would rather have them so.
+    if (prefersStream(ctx) || requests.some((request) => runtime.toolOf(request, scope.security)))
+      return answerOnStream(ctx, runtime, scope, requests, streams);
+    return Promise.all(requests.map((request) => runtime.answer(request, scope))).then((responses) =>
+      answerResponses(ctx, responses, session.id),
+    );
+  };
+  // The methods' own security and limits first: a refusal answers the whole POST, before anything runs.
+  let checked: StageResult<RequestContext> = ctx;
+  for (const request of requests) {
+    const check = runtime.guardOf(request);
+    if (check) checked = then(checked, check);
+  }
+  return checked === ctx ? answer() : then(checked, answer);
+}
+
+function receive(
+  ctx: RequestContext,
+  runtime: McpServerRuntime,
+  text: string,
+  streams: StreamAnswers,
+): StageResult<RequestContext> {
+  const body = parse(text);
+  const messages = body === PARSE_ERROR ? undefined : readMessages(body);
+  if (!messages)
+    return body === PARSE_ERROR
+      ? refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON')
+      : refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
+  const init = messages.find(
+    (message): message is JsonRpcRequest => isRequest(message) && message.method === 'initialize',
+  );
+  if (init) return initialize(ctx, runtime, init, messages.length);
+  return withSession(ctx, runtime.sessions, (session) => {
+    const requests = messages.filter(isRequest);
+    const others = messages.filter((message: JsonRpcMessage) => !isRequest(message));
+    if (requests.length === 0) return receiveMessages(session, others).then(() => answerEmpty(ctx, 202));
+    // Cancellations and answers beside requests go their way; the requests do not wait for them.
+    if (others.length > 0) void receiveMessages(session, others).catch(() => undefined);
+    return answerRequests(ctx, runtime, session, requests, streams);
+  });
+}
+
+/** The POST step of a server. */
+export function postMessages(runtime: McpServerRuntime, maxBodySize: number, streams: StreamAnswers): StageFn {
+  return (ctx) =>
+    refusePostHeaders(ctx) ??
+    readRequestText(ctx, maxBodySize).then((text) => settleToPromise(receive(ctx, runtime, text, streams)));
+}

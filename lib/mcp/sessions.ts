@@ -1,0 +1,133 @@
+/**
+ * The sessions of one MCP server, kept in the broadcast store: opened by `initialize` on any instance, found by
+ * `Mcp-Session-Id` on any instance sharing the store (read from it the first time), ended by `DELETE` or after
+ * `framework.mcp.session-timeout` of idleness (no request, nothing running, no stream open) — everywhere at once.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Subscription } from 'rxjs';
+import type { BroadcastTopics } from '../broadcast/broadcast-topics';
+import { logging } from '../logging/logger';
+import type { McpClientFacts } from './mcp-call';
+import { McpSession } from './mcp-session';
+import type { SessionEvent } from './session-events';
+import { loadSession, publishSessionEvent, watchSession } from './session-store';
+
+const log = logging.getLogger('rxrest.mcp');
+
+/** How often, at most, an instance tells the others a session is in use. */
+const MAX_TOUCH_EVERY_MS = 300_000;
+
+export class Sessions {
+  readonly #open = new Map<string, McpSession>();
+  readonly #loading = new Map<string, Promise<McpSession | undefined>>();
+  readonly #watching = new Map<string, Subscription>();
+  readonly #timeoutMs: number;
+  readonly #touchEveryMs: number;
+  /** The application's broadcast topics, where its sessions are kept (made after the build). */
+  readonly #topics: () => BroadcastTopics;
+  #sweeper: NodeJS.Timeout | undefined;
+
+  constructor(timeoutMs: number, topics: () => BroadcastTopics) {
+    this.#timeoutMs = timeoutMs;
+    this.#topics = topics;
+    this.#touchEveryMs = Math.min(MAX_TOUCH_EVERY_MS, timeoutMs / 4);
+  }
+
+  /**
+   * Opens a session for a client that initialized, stored before it is answered (rejects with 503 when the store
+   * cannot take it); its id is a random UUID (visible ASCII, as MCP asks).
+   */
+  async open(facts: Omit<McpClientFacts, 'sessionId'>, principal: string | undefined): Promise<McpSession> {
+    const id = randomUUID();
+    const session = this.#make({ ...facts, sessionId: id }, principal);
+    await publishSessionEvent(this.#topics(), id, {
+      t: 'open',
+      facts: session.facts,
+      ...(principal === undefined ? {} : { principal }),
+    });
+    this.#hold(session, watchSession(this.#topics(), id, this.#listener(session)));
+    return session;
+  }
+
+  /** The session of this id, `undefined` when there is none (never was, ended, or expired). */
+  find(id: string): McpSession | undefined | Promise<McpSession | undefined> {
+    const session = this.#open.get(id);
+    if (session) return session.idleFor() > this.#timeoutMs ? void this.close(session) : session;
+    let loading = this.#loading.get(id);
+    if (!loading) {
+      loading = this.#load(id).finally(() => this.#loading.delete(id));
+      this.#loading.set(id, loading);
+    }
+    return loading;
+  }
+
+  /** Ends the session on every instance: its running calls are cancelled, its streams end. */
+  close(session: McpSession): void {
+    if (!this.#drop(session)) return;
+    publishSessionEvent(this.#topics(), session.id, { t: 'close' }).catch((error: unknown) =>
+      log.warn(`MCP session ${session.id}: its end could not be stored: ${String(error)}`),
+    );
+  }
+
+  /** Lets go of every session this instance holds, here only (at shutdown: the others go on serving them). */
+  closeAll(): void {
+    for (const session of [...this.#open.values()]) this.#drop(session, true);
+    this.#stopSweeping();
+  }
+
+  async #load(id: string): Promise<McpSession | undefined> {
+    let session: McpSession | undefined;
+    const loaded = await loadSession(this.#topics(), id, (event, at) => session && this.#listener(session)(event, at));
+    if (!loaded) return undefined;
+    const { open, level, subscriptions, lastSeen } = loaded.state;
+    session = this.#make(open!.facts, open!.principal, { level, subscriptions, lastSeen });
+    this.#hold(session, loaded.watching);
+    return session.idleFor() > this.#timeoutMs ? void this.close(session) : session;
+  }
+
+  #make(
+    facts: McpClientFacts,
+    principal: string | undefined,
+    start?: ConstructorParameters<typeof McpSession>[4],
+  ): McpSession {
+    return new McpSession(
+      facts,
+      principal,
+      (event) => publishSessionEvent(this.#topics(), facts.sessionId, event),
+      this.#touchEveryMs,
+      start,
+    );
+  }
+
+  #listener(session: McpSession): (event: SessionEvent, at: number) => void {
+    return (event, at) => (event.t === 'close' ? this.#drop(session) : session.hear(event, at));
+  }
+
+  #hold(session: McpSession, watching: Subscription): void {
+    this.#open.set(session.id, session);
+    this.#watching.set(session.id, watching);
+    // Idle sessions are looked for as often as a quarter of the timeout, at most every minute.
+    this.#sweeper ??= setInterval(() => this.#sweep(), Math.max(50, Math.min(60_000, this.#timeoutMs / 4))).unref();
+  }
+
+  /** Forgets the session here and ends what it has here; false when it was not held. */
+  #drop(session: McpSession, keepCalls = false): boolean {
+    if (this.#open.get(session.id) !== session) return false;
+    this.#open.delete(session.id);
+    this.#watching.get(session.id)?.unsubscribe();
+    this.#watching.delete(session.id);
+    session.end(keepCalls);
+    if (this.#open.size === 0) this.#stopSweeping();
+    return true;
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const session of [...this.#open.values()]) if (session.idleFor(now) > this.#timeoutMs) this.close(session);
+  }
+
+  #stopSweeping(): void {
+    clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * One `tools/call`: the tool's output as the messages its stream carries — its notices as notifications, as they
+ * come, then the response with its result. Unsubscribing cancels the call (its `McpCall.signal` aborts).
+ */
+import { randomUUID } from 'node:crypto';
+import { Observable } from 'rxjs/internal/Observable';
+import { from } from 'rxjs/internal/observable/from';
+import { of } from 'rxjs/internal/observable/of';
+import { switchMap } from 'rxjs/internal/operators/switchMap';
+import { logging } from '../logging/logger';
+import type { SecurityContext } from '../security/security-context';
+import type { CompiledTool } from './compile-tools';
+import { describeViolations } from './input-binding';
+import {
+  McpProtocolError,
+  notificationMessage,
+  resultMessage,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './json-rpc';
+import { REQUIRED_CAPABILITY } from './client-requests';
+import { McpCall, type CallOutlet } from './mcp-call';
+import type { McpSession } from './mcp-session';
+import { isNotice, passesLevel, type McpNotice } from './notices';
+import { errorResult, failedResult, toCallToolResult, ToolError, type CallToolResult } from './tool-result';
+
+const log = logging.getLogger('rxrest.mcp');
+
+/** Who asks for a call: the request, its session and its caller, and how to end the HTTP answer it streams on. */
+export interface CallScope {
+  readonly request: JsonRpcRequest;
+  readonly session: McpSession;
+  readonly security: SecurityContext;
+  readonly closeStream: () => void;
+}
+
+/**
+ * How a call asks its client: the request goes out on the call's stream (`send`), the client's answer comes back
+ * through the session (on a POST of its own). Unsubscribed before the answer, the client is told it is cancelled.
+ */
+function asker(session: McpSession, send: (message: JsonRpcMessage) => void): CallOutlet['ask'] {
+  return (method, params) =>
+    new Observable<unknown>((waiting) => {
+      const capability = REQUIRED_CAPABILITY[method];
+      if (capability !== undefined && !(capability in session.facts.capabilities))
+        return waiting.error(new ToolError(`The client does not support ${capability}`));
+      const id = `rxrest-${randomUUID()}`;
+      let answered = false;
+      const stop = session.awaitReply(id, (response) => {
+        answered = true;
+        if (!response.error) return (waiting.next(response.result), waiting.complete());
+        const { code, message, data } = response.error;
+        waiting.error(new McpProtocolError(code, message, data));
+      });
+      send({ jsonrpc: '2.0', id, method, params });
+      return () => {
+        if (answered) return;
+        stop();
+        send(notificationMessage('notifications/cancelled', { requestId: id, reason: 'no longer needed' }));
+      };
+    });
+}
+
+/** A method's result as an Observable: one as it is, a Promise (of a value or an Observable), an async iterable. */
+export function outputOf(result: unknown): Observable<unknown> {
+  if (result instanceof Observable) return result;
+  if (result instanceof Promise)
+    return from(result).pipe(switchMap((value) => (value instanceof Observable ? value : of(value))));
+  if (typeof result === 'object' && result !== null && Symbol.asyncIterator in result)
+    return from(result as AsyncIterable<unknown>);
+  return of(result);
+}
+
+function progressTokenOf(request: JsonRpcRequest): string | number | undefined {
+  const meta = request.params?._meta as { progressToken?: unknown } | undefined;
+  const token = meta?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/** A notice as the notification it becomes, or `undefined` when the client did not ask for it. */
+function noticeMessage(
+  notice: McpNotice,
+  token: string | number | undefined,
+  session: McpSession,
+): JsonRpcMessage | undefined {
+  if (notice.kind === 'progress') {
+    if (token === undefined) return undefined;
+    const { progress, total, message } = notice;
+    return notificationMessage('notifications/progress', { progressToken: token, progress, total, message });
+  }
+  if (!passesLevel(notice.level, session.logLevel)) return undefined;
+  return notificationMessage('notifications/message', {
+    level: notice.level,
+    logger: notice.logger,
+    data: notice.data,
+  });
+}
+
+/** The result, checked against the tool's output schema when it has one. */
+function checkedResult(tool: CompiledTool, value: unknown): CallToolResult {
+  const result = toCallToolResult(value);
+  if (!tool.output || result.isError) return result;
+  if (tool.output.safeParse(result.structuredContent).success) return result;
+  log.error(`${tool.method.where} returned structured content that does not fit its output schema`);
+  return errorResult(`The tool ${tool.name} returned a result that does not fit its output schema`);
+}
+
+/** The `McpCall` of a call: its notices and requests go out on the call's stream. */
+function handleOf(
+  scope: CallScope,
+  signal: AbortSignal,
+  notice: (notice: McpNotice) => void,
+  send: (message: JsonRpcMessage) => void,
+): McpCall {
+  const { request, session, closeStream } = scope;
+  return new McpCall(request.id, session.facts, signal, { notice, ask: asker(session, send), closeStream });
+}
+
+/** The messages of one call of `tool`: its notifications as they come, then its response; then it completes. */
+export function callTool(tool: CompiledTool, scope: CallScope): Observable<JsonRpcMessage> {
+  return new Observable<JsonRpcMessage>((subscriber) => {
+    const { request, session, security } = scope;
+    const token = progressTokenOf(request);
+    const send = (notice: McpNotice) => {
+      const message = noticeMessage(notice, token, session);
+      if (message) subscriber.next(message);
+    };
+    let finished = false;
+    const finish = (result: CallToolResult) => {
+      finished = true;
+      subscriber.next(resultMessage(request.id, result));
+      subscriber.complete();
+    };
+    const bound = tool.input.bind(request.params?.arguments ?? {});
+    if (!bound.ok)
+      return finish(errorResult(`Invalid arguments for ${tool.name}: ${describeViolations(bound.violations)}`));
+    const controller = new AbortController();
+    const call = tool.method.takesCall
+      ? handleOf(scope, controller.signal, send, (message) => subscriber.next(message))
+      : undefined;
+    let output: Observable<unknown>;
+    try {
+      output = outputOf(tool.method.invoke({ input: bound.value, call, security }));
+    } catch (error) {
+      return finish(failedResult(error, tool.name));
+    }
+    let last: unknown;
+    const subscription = output.subscribe({
+      next: (value) => (isNotice(value) ? send(value) : (last = value)),
+      error: (error: unknown) => finish(failedResult(error, tool.name)),
+      // A microtask later: what the tool's end unsubscribes (a request it no longer waits for) still goes out before.
+      complete: () => queueMicrotask(() => finish(checkedResult(tool, last))),
+    });
+    return () => {
+      subscription.unsubscribe();
+      // A call that ended by itself was not cancelled.
+      if (!finished) controller.abort();
+    };
+  });
+}

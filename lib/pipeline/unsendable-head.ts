@@ -1,0 +1,54 @@
+/**
+ * An answer whose head cannot be sent: a header the application (a method, filter or mapper) set with CR, LF or
+ * another control character in its name or value. Node refuses such a head on HTTP/1.1 (and would have answered
+ * `500 Found` with a stack in the log); HTTP/2 would carry it to a proxy that may split it into two headers. It is
+ * replaced by the 500 problem and said in one log line naming the header and the method, never its value.
+ */
+import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
+import { isSendableField } from '../http/header-tokens';
+import { logging } from '../logging/logger';
+import { ResponseHeaders } from '../response/response-headers';
+import { DirectBody } from '../streaming/direct-body';
+import type { RequestContext } from './request-context';
+import { ResponseContext } from './response-context';
+import type { OutgoingBody } from './write-response';
+
+const log = logging.getLogger('rxrest.errors');
+
+/** The name of the first header of `headers` that cannot be sent, or `undefined` when all can. */
+export function unsendableHeader(headers: ResponseHeaders): string | undefined {
+  for (const [name, values] of headers.entries())
+    for (const value of values) if (!isSendableField(name, value)) return name;
+  return undefined;
+}
+
+/** Lets go of a body that will not be sent: its source is stopped. */
+function discard(body: OutgoingBody): void {
+  if (body instanceof DirectBody) body.cancel();
+  else if (body instanceof Response) void body.body?.cancel().catch(() => undefined);
+  else if (body instanceof ReadableStream) void body.cancel().catch(() => undefined);
+}
+
+/**
+ * Replaces the answer of `ctx`, whose `body` was about to be sent, by the 500 problem when one of its headers cannot
+ * be sent, and logs it; `false` (nothing done) when every header can, for the failure is then another one.
+ */
+export function replaceUnsendable(ctx: RequestContext, body: OutgoingBody): boolean {
+  const name = unsendableHeader(ctx.response!.headers);
+  if (name === undefined) return false;
+  const endpoint = ctx.endpoint;
+  const where = endpoint
+    ? `${endpoint.resourceClass.name}#${endpoint.methodName}`
+    : `the answer to ${ctx.method} ${ctx.rawPath}`;
+  log.error(
+    `Response header ${JSON.stringify(name)} set by ${where} has a value that cannot be sent (CR, LF or another control character): answered 500 instead`,
+  );
+  discard(body);
+  ctx.response = new ResponseContext(
+    500,
+    problemDetails('RXREST_INTERNAL_ERROR', 'An unexpected error occurred.'),
+    new ResponseHeaders(),
+    PROBLEM_JSON,
+  );
+  return true;
+}

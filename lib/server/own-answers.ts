@@ -1,0 +1,41 @@
+/**
+ * The few answers `listen()`'s servers write themselves, outside the pipeline: a request refused before it has a
+ * context (a target or Host that makes no URL, a host not served), and a failure no stage answered.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Http2ServerResponse } from 'node:http2';
+import { PROBLEM_JSON, problemDetails, type ErrorCode } from '../errors/problem-details';
+import { resetUnsentHead } from '../pipeline/write-response';
+
+type Outgoing = ServerResponse | Http2ServerResponse;
+
+/** The header that tells browsers to take a body as its declared type only (Fetch §3.5.2). */
+export const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
+
+/** Problem JSON with `status`, written whole, with `X-Content-Type-Options: nosniff` when `nosniff`. */
+function answerProblem(outgoing: Outgoing, code: ErrorCode, detail: string, nosniff: boolean): void {
+  const problem = problemDetails(code, detail);
+  const body = JSON.stringify(problem);
+  const headers: Record<string, string> = {
+    'content-type': `${PROBLEM_JSON};charset=UTF-8`,
+    'content-length': String(Buffer.byteLength(body)),
+    ...(nosniff ? NOSNIFF : {}),
+  };
+  outgoing.writeHead(problem.status, headers);
+  outgoing.end(body);
+}
+
+/** A request refused before it is served: 400 problem JSON. */
+export function refuse(outgoing: Outgoing, code: ErrorCode, detail: string, nosniff: boolean): void {
+  answerProblem(outgoing, code, detail, nosniff);
+}
+
+/**
+ * A failure no stage answered: the 500 problem while the head is not out (whatever a failed attempt to write one
+ * left behind: its reason phrase, its headers), else the answer cut short.
+ */
+export function answerFailure(outgoing: Outgoing, nosniff: boolean): void {
+  if (outgoing.headersSent) return void outgoing.destroy();
+  resetUnsentHead(outgoing);
+  answerProblem(outgoing, 'RXREST_INTERNAL_ERROR', 'An unexpected error occurred.', nosniff);
+}

@@ -1,0 +1,57 @@
+/**
+ * Admission of stream responses: how many a process writes at once (`framework.http.limits.max-streams`, past it a
+ * 503 problem with `Retry-After`: the server is full, another instance may not be) and how many one client holds
+ * (`framework.http.limits.max-streams-per-client`, past it a 429 problem: that client should close some first).
+ * An idle stream costs little but is never free (a socket, a subscription, buffers): without a cap one client could
+ * hold thousands. The step runs before the method of every streaming endpoint, after authentication (a client is
+ * its principal when it has one); the count is given back when the stream ends or its client leaves.
+ */
+import { WebApplicationException } from '../errors/web-application-exception';
+import { problemDetails } from '../errors/problem-details';
+import type { RequestContext } from '../pipeline/request-context';
+import type { StageFn } from '../pipeline/settle';
+import { StreamCounts } from './stream-counts';
+
+export interface StreamAdmissionSettings {
+  /** Streams of the process at once; 0: no limit. */
+  readonly maxStreams: number;
+  /** Streams of one client at once; 0: no limit. */
+  readonly maxStreamsPerClient: number;
+}
+
+/** Seconds a client refused for the process's cap is told to wait: long enough not to come back in a herd. */
+const CAPACITY_RETRY_SECONDS = 5;
+/** Seconds a client refused for its own cap is told to wait: one of its streams may end any moment. */
+const CLIENT_RETRY_SECONDS = 1;
+
+function refusal(status: 429 | 503, retryAfter: number, detail: string): WebApplicationException {
+  const code = status === 429 ? 'RXREST_TOO_MANY_STREAMS' : 'RXREST_STREAM_CAPACITY';
+  return new WebApplicationException(detail, status, {
+    headers: { 'retry-after': String(retryAfter) },
+    problem: problemDetails(code, detail),
+  });
+}
+
+/**
+ * The admission step of an application's streaming endpoints, `clientOf` naming who a request counts against;
+ * `undefined` when neither cap is set.
+ */
+export function streamAdmission(
+  settings: StreamAdmissionSettings,
+  clientOf: (ctx: RequestContext) => string,
+): StageFn | undefined {
+  const { maxStreams, maxStreamsPerClient } = settings;
+  if (maxStreams <= 0 && maxStreamsPerClient <= 0) return undefined;
+  const perClient = new StreamCounts();
+  let open = 0;
+  const release = () => void open--;
+  return (ctx) => {
+    if (maxStreams > 0 && open >= maxStreams)
+      throw refusal(503, CAPACITY_RETRY_SECONDS, `The server holds as many streams as it may (${maxStreams})`);
+    if (maxStreamsPerClient > 0 && !perClient.hold(ctx, clientOf(ctx), maxStreamsPerClient))
+      throw refusal(429, CLIENT_RETRY_SECONDS, `At most ${maxStreamsPerClient} open streams per client`);
+    open++;
+    ctx.onComplete(release);
+    return ctx;
+  };
+}

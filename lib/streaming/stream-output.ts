@@ -1,0 +1,124 @@
+/**
+ * What a stream sends (a response's body, a WebSocket's messages): its items framed, and what pushed sources send
+ * ahead of the client held under the byte budget, where the overflow policy applies.
+ */
+import { Backlog } from './backlog';
+import { FrameWriter, type Frame } from './frame-writer';
+import type { StreamEnd } from './stream-observer';
+
+// Items framed with one call when they wait anyway (a JSON array's burst): about 6 KB of small objects.
+const FRAME_BATCH = 512;
+
+/**
+ * Items pushed while the sink takes no more wait in a backlog made when first needed; `whenIdle` tells pulled
+ * sources (and the end) when nothing waits any more. The pumps decide what to send; this class knows no source.
+ */
+export class StreamOutput extends FrameWriter {
+  #items = 0;
+  #backlog: Backlog | undefined;
+  // Items of a burst that waits anyway (before the commit, or for a slow client), framed together later.
+  #unframed: unknown[] | undefined;
+  #idle: (() => void)[] | undefined;
+
+  /** The sink takes more and nothing waits for it: an item may be written now. */
+  get idle(): boolean {
+    return this.ready && (this.#backlog === undefined || this.#backlog.empty) && !this.#unframed?.length;
+  }
+
+  /** Bytes pushed sources may still send before the budget is reached. */
+  get room(): number {
+    return this.settings.bufferSize - this.outstanding - (this.#backlog?.bytes ?? 0);
+  }
+
+  /** Writes an item of a pulled source, taken while `idle` (or the first, before the commit: held until then). */
+  writeItem(item: unknown): void {
+    const frame = this.#frame(item);
+    if (frame !== undefined) this.write(this.#join(frame));
+  }
+
+  /**
+   * Sends an item of a pushed source: written now when `idle`, else held under the budget, where the overflow policy
+   * applies. Throws what framing it throws, and a `StreamOverflowError` past the budget under `fail`.
+   */
+  push(item: unknown): void {
+    if (this.closed) return;
+    if (this.idle) return this.writeItem(item);
+    // Only under `fail`, where no item is ever dropped, may items wait unframed: the budget is checked per batch.
+    if (this.framing.frameMany && this.settings.overflow === 'fail') {
+      if ((this.#unframed ??= []).push(item) >= FRAME_BATCH) this.frameWaiting();
+      return;
+    }
+    const frame = this.#frame(item);
+    if (frame !== undefined) this.#backlogOf().push(frame, this.outstanding);
+  }
+
+  /** Frames the items that wait unframed into the backlog, under its budget; throws as `push` does. */
+  frameWaiting(): void {
+    const unframed = this.#unframed;
+    if (!unframed?.length) return;
+    this.observer?.items(unframed.length);
+    const text = this.framing.frameMany!(unframed);
+    unframed.length = 0;
+    this.#backlogOf().push(text, this.outstanding);
+  }
+
+  /** Calls `callback` once, when the output is `idle` (at once if it is). */
+  whenIdle(callback: () => void): void {
+    if (this.idle) callback();
+    else if (!this.closed) (this.#idle ??= []).push(callback);
+  }
+
+  /** Ends the body once everything that waits has been written: the rest, the framing's end. */
+  endWhenIdle(reason: StreamEnd = 'complete'): void {
+    this.whenIdle(() => this.finish(reason));
+  }
+
+  /** What waits goes first, then whoever waited for the output to be idle. */
+  protected override drained(): void {
+    if (this.#writeBacklog(true)) while (this.#idle?.length && this.idle) this.#idle.shift()!();
+  }
+
+  protected override writeWaiting(): void {
+    this.#writeBacklog(false);
+  }
+
+  /**
+   * Writes what waits while the sink takes more (`paced`), or all of it (the stream ends now); false when framing
+   * what waited unframed failed (which fails the stream when paced, and drops those items when it ends anyway).
+   */
+  #writeBacklog(paced: boolean): boolean {
+    try {
+      this.frameWaiting();
+    } catch (error) {
+      if (paced) this.fail(error);
+      return false;
+    }
+    const backlog = this.#backlog;
+    if (backlog) while ((!paced || this.ready) && !backlog.empty) this.write(backlog.shift()!);
+    return true;
+  }
+
+  /** The frame of `item`, counted; `undefined` when the framing sends nothing for it. */
+  #frame(item: unknown): Frame | undefined {
+    this.observer?.items(1);
+    return this.framing.frame(item);
+  }
+
+  /** `frame` with what goes before it in the output (a JSON array's comma); once per written frame, in order. */
+  #join(frame: Frame): Frame {
+    const separator = this.framing.separator;
+    return this.#items++ === 0 || separator === '' || typeof frame !== 'string' ? frame : separator + frame;
+  }
+
+  #backlogOf(): Backlog {
+    const { bufferSize, overflow } = this.settings;
+    this.#backlog ??= new Backlog(
+      bufferSize,
+      overflow,
+      (frame) => this.#join(frame),
+      () => this.observer?.dropped(1),
+      this.framing.messages,
+    );
+    return this.#backlog;
+  }
+}
