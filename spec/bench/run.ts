@@ -80,11 +80,12 @@ function readOptions(argv: readonly string[]): BenchOptions {
     note(USAGE);
     process.exit(0);
   }
-  const only = values.only as Part | undefined;
-  if (only !== undefined && !PARTS.includes(only))
-    throw new Error(`--only must be one of ${PARTS.join(', ')}\n${USAGE}`);
+  // `--only=load,streaming` runs several parts, in the order given.
+  const only = values.only?.split(',') as Part[] | undefined;
+  if (only?.some((part) => !PARTS.includes(part)))
+    throw new Error(`--only must be one or more (comma-separated) of ${PARTS.join(', ')}\n${USAGE}`);
   return {
-    parts: values.all ? PARTS : only === undefined ? DEFAULT_PARTS : [only],
+    parts: values.all ? PARTS : (only ?? DEFAULT_PARTS),
     rounds: positive(values.rounds, 3, 'rounds'),
     seconds: positive(values.seconds, 5, 'seconds'),
     warmupSeconds: positive(values.warmup, 1, 'warmup'),
