@@ -2,12 +2,17 @@
 import { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
 import { logging } from '../logging/logger';
+import type { RequestCleanups } from './request-cleanups';
 import type { RequestContext } from './request-context';
 
 const log = logging.getLogger('rxrest.pipeline');
 
 function run(ctx: RequestContext): void {
   ctx.complete().catch((error: unknown) => log.error('A request clean-up failed', error));
+}
+
+function runCleanups(cleanups: RequestCleanups): void {
+  cleanups.run().catch((error: unknown) => log.error('A request clean-up failed', error));
 }
 
 /** Ends when the body has been read to its end or cancelled (the client went away). */
@@ -61,6 +66,8 @@ export function completeWhenSent(ctx: RequestContext, response: Response): Respo
 export function completeWhenNodeSent(ctx: RequestContext, outgoing: ServerResponse | Http2ServerResponse): void {
   if (!ctx.hasCleanups) return;
   const closed = outgoing instanceof ServerResponse ? outgoing.closed : outgoing.stream.closed;
-  if (closed) setImmediate(() => run(ctx));
-  else outgoing.once('close', () => run(ctx));
+  // The clean-ups alone wait for the close, not the context: a stream open for hours keeps none of it.
+  const cleanups = ctx.cleanups;
+  if (closed) setImmediate(() => runCleanups(cleanups));
+  else outgoing.once('close', () => runCleanups(cleanups));
 }

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
+import { RequestCleanups } from './request-cleanups';
 import { findQueryValues, parseQuery } from '../http/query';
 import { NO_PARAMS } from '../routing/path-template';
 import type { RouteMatch } from '../routing/router';
@@ -94,7 +95,7 @@ export class RequestContext {
   /** Node's raw header list (`null`: not served on Node), read on first use. */
   #rawHeaders: readonly string[] | null | undefined;
   #properties: Map<string, unknown> | undefined;
-  #cleanups: (() => void | Promise<void>)[] | undefined;
+  #cleanups: RequestCleanups | undefined;
 
   /** The decoded path without matrix parameters, set by routing. */
   path = '';
@@ -358,18 +359,26 @@ export class RequestContext {
 
   /** Registers work to run once the response has been sent (or the request failed). */
   onComplete(cleanup: () => void | Promise<void>): void {
-    (this.#cleanups ??= []).push(cleanup);
+    (this.#cleanups ??= new RequestCleanups()).add(cleanup);
   }
 
   /** Runs the registered clean-ups once; called by the server adapter. */
   async complete(): Promise<void> {
     const cleanups = this.#cleanups;
     this.#cleanups = undefined;
-    if (cleanups) for (const cleanup of cleanups) await cleanup();
+    await cleanups?.run();
+  }
+
+  /**
+   * The clean-ups registered until they run, to be run later without this context (`run()`, once): what waits for
+   * a long response to end holds them alone.
+   */
+  get cleanups(): RequestCleanups {
+    return (this.#cleanups ??= new RequestCleanups());
   }
 
   get hasCleanups(): boolean {
-    return (this.#cleanups?.length ?? 0) > 0;
+    return (this.#cleanups?.size ?? 0) > 0;
   }
 
   #splitUrl(): void {
