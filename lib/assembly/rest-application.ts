@@ -30,6 +30,7 @@ import { securitySettings } from '../security/security-stage';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { StaticFiles } from '../static/static-files';
 import { Heartbeat } from '../streaming/heartbeat';
+import { TickFlush } from '../streaming/tick-flush';
 import { OpenStreams } from '../streaming/open-streams';
 import { streamAdmission } from '../streaming/stream-admission';
 import type { ApplicationMetrics } from '../metrics/application-metrics';
@@ -227,6 +228,7 @@ function streamSettings(config: Config): StreamSettings {
     overflow: config.get('framework.rest.stream.overflow'),
     keepAliveMs,
     heartbeat: new Heartbeat(keepAliveMs),
+    ticks: new TickFlush(),
   };
 }
 
