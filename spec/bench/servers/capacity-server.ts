@@ -1,7 +1,7 @@
 /**
  * The capacity bench's rxrest server: `GET /capacity/sse` is an SSE stream of the `capacity` topic (keep-alive
  * comments every argv[2] ms), `/capacity/ws` a WebSocket that gets the same topic's events (pinged every argv[2] ms),
- * `POST /capacity/publish` publishes one event to both, carrying its publication time.
+ * `POST /capacity/publish` publishes one event to both, carrying its publication time. The stream caps are lifted.
  */
 import { performance } from 'node:perf_hooks';
 import type { Observable } from 'rxjs';
@@ -56,7 +56,14 @@ class CapacitySocket {
 
 async function main(): Promise<void> {
   const heartbeat = process.argv[2] ?? '15000';
-  const overrides = { 'framework.rest.sse.keep-alive': heartbeat, 'framework.websocket.ping-interval': heartbeat };
+  const overrides = {
+    'framework.rest.sse.keep-alive': heartbeat,
+    'framework.websocket.ping-interval': heartbeat,
+    // The caps on open streams (10,000 a process, 1,000 a client by default) are lifted: this server is to hold as
+    // many as the open-file limit allows, from four client addresses.
+    'framework.http.limits.max-streams': '0',
+    'framework.http.limits.max-streams-per-client': '0',
+  };
   const app = RestApplication.build({
     classes: [CapacityResource, CapacitySocket],
     config: resolveConfig({ overrides }),
