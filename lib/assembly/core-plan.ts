@@ -23,6 +23,8 @@ import { compileInterceptors, type InterceptorChain } from './compile-intercepto
 import type { LaneSettings } from './compile-lanes';
 import { compileMappers, type MapperSet } from './compile-mappers';
 import { discover } from './discover';
+import { Heartbeat } from '../streaming/heartbeat';
+import { TickFlush } from '../streaming/tick-flush';
 
 export interface CorePlan {
   readonly filters: FilterSet;
@@ -48,11 +50,15 @@ export function openScope(options: BuildOptions): BuildScope {
   return new BuildScope(config, options.directory ?? process.cwd(), units, root, problems);
 }
 
+/** The application's stream settings, with one keep-alive timer and one end-of-tick flush for all its streams. */
 function streamSettings(config: Config): StreamSettings {
+  const keepAliveMs = config.get('framework.rest.sse.keep-alive');
   return {
     bufferSize: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),
-    keepAliveMs: config.get('framework.rest.sse.keep-alive'),
+    keepAliveMs,
+    heartbeat: new Heartbeat(keepAliveMs),
+    ticks: new TickFlush(),
   };
 }
 

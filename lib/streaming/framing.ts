@@ -89,6 +89,9 @@ function sseFraming(elementType: string | undefined): Framing {
   };
 }
 
+/** The SSE framing of the default element type: immutable, so one for every stream (each idle stream held its own). */
+const DEFAULT_SSE = sseFraming(undefined);
+
 function ndjsonFraming(mediaType: string): Framing {
   return {
     mediaType,
@@ -153,7 +156,7 @@ function chunkFraming(mediaType: string): Framing {
  */
 export function framingFor(mediaType: string, elementType?: string): Framing {
   const base = baseType(mediaType);
-  if (base === 'text/event-stream') return sseFraming(elementType);
+  if (base === 'text/event-stream') return elementType === undefined ? DEFAULT_SSE : sseFraming(elementType);
   if (base === JSON_SEQ) return jsonSeqFraming(mediaType);
   if (isJsonItemType(base)) return ndjsonFraming(mediaType);
   if (isJsonText(base)) return jsonArrayFraming(mediaType);

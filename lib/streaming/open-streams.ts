@@ -51,14 +51,3 @@ export class OpenStreams {
     stream.endEarly(RETRY_FRAME, 'shutdown');
   }
 }
-
-/** Tracks `stream` among `streams` from its commit until `output` says it is over. */
-export function track(
-  stream: OpenStream,
-  output: { whenClosed(callback: () => void): void },
-  streams: OpenStreams | undefined,
-): void {
-  if (!streams) return;
-  output.whenClosed(() => streams.delete(stream));
-  streams.add(stream);
-}

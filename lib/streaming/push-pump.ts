@@ -1,5 +1,5 @@
 /** Streams an Observable: it cannot be paused, so what it emits ahead of the client waits in the output's backlog. */
-import type { Observable } from 'rxjs';
+import type { Observable, Observer } from 'rxjs';
 import { SafeSubscriber } from 'rxjs/internal/Subscriber';
 import type { StreamOutput } from './stream-output';
 import { SourcePump, type PumpEvents } from './source-pump';
@@ -9,8 +9,9 @@ import { pacedSourceOf, type StreamPace } from './stream-pace';
  * Items go to the output, which writes them while the sink takes more and otherwise holds them under the byte budget
  * (the overflow policy past it). A finite source that fits the budget always streams completely.
  */
-export class PushPump extends SourcePump implements StreamPace {
-  readonly #source: Observable<unknown>;
+export class PushPump extends SourcePump implements StreamPace, Observer<unknown> {
+  /** Until subscribed: the source, its operators and closures are then held by the subscription alone. */
+  #source: Observable<unknown> | undefined;
   #subscriber: SafeSubscriber<unknown> | undefined;
 
   constructor(source: Observable<unknown>, output: StreamOutput, events: PumpEvents) {
@@ -19,18 +20,29 @@ export class PushPump extends SourcePump implements StreamPace {
   }
 
   start(): void {
-    // A Subscriber of our own, held before subscribing, so that an overflow can stop a synchronous source mid-burst.
-    this.#subscriber = new SafeSubscriber({
-      next: (item) => this.#accept(item),
-      error: (error: unknown) => this.fail(error),
-      complete: () => {
-        this.started();
-        this.events.completed();
-      },
-    });
-    const paced = pacedSourceOf(this.#source);
-    (paced ? paced(this) : this.#source).subscribe(this.#subscriber);
+    // A Subscriber of our own, held before subscribing, so that an overflow can stop a synchronous source mid-burst;
+    // the pump is its observer (three closures per idle stream fewer).
+    const source = this.#source;
+    if (source === undefined) return;
+    this.#source = undefined;
+    this.#subscriber = new SafeSubscriber(this);
+    const paced = pacedSourceOf(source);
+    (paced ? paced(this) : source).subscribe(this.#subscriber);
     if (!this.stopped) this.#frameBurst();
+  }
+
+  /** The source's item (the pump observes its source itself). */
+  next(item: unknown): void {
+    this.#accept(item);
+  }
+
+  error(error: unknown): void {
+    this.fail(error);
+  }
+
+  complete(): void {
+    this.started();
+    this.events.completed();
   }
 
   protected release(): void {

@@ -2,7 +2,7 @@
 import type { OutputSettings } from './frame-writer';
 import type { Framing } from './framing';
 import { StreamOutput } from './stream-output';
-import { track, type OpenStream, type OpenStreams } from './open-streams';
+import type { OpenStream, OpenStreams } from './open-streams';
 import { PullPump } from './pull-pump';
 import { PushPump } from './push-pump';
 import type { PumpEvents, SourcePump } from './source-pump';
@@ -57,8 +57,12 @@ export class StreamPump implements OpenStream, PumpEvents {
     this.#eager = eager;
     this.#streams = streams;
     this.#pump = pumpFor(source, output, this);
-    // Ended, failed, or its client gone: the source stops.
-    output.whenClosed(() => this.#pump.stop());
+    // Ended, failed, or its client gone: the source stops, and a shutdown has one stream fewer to end. One callback
+    // for both: an idle stream keeps every one it registers.
+    output.whenClosed(() => {
+      this.#pump.stop();
+      streams?.delete(this);
+    });
   }
 
   get mediaType(): string {
@@ -85,7 +89,7 @@ export class StreamPump implements OpenStream, PumpEvents {
   attach(sink: StreamSink): void {
     this.#output.attach(sink, () => this.cancel());
     if (this.#failure) return this.#output.fail(this.#failure.error);
-    track(this, this.#output, this.#streams);
+    this.#streams?.add(this);
   }
 
   /** Calls `callback` once the stream is over (ended, failed or cancelled). */

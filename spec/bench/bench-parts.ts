@@ -15,6 +15,7 @@ export const PARTS = [
   'websocket',
   'tracing',
   'mcp',
+  'capacity',
   'cachegrind',
 ] as const;
 export type Part = (typeof PARTS)[number];

@@ -3,13 +3,24 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { READY_PREFIX } from './bench-routes';
+import { MEMORY_PREFIX, SNAPSHOT_PREFIX } from './servers/server-control';
 
+/** How long a server may take to print its port: a compiled one starts in a second or two. */
 const START_TIMEOUT_MS = 15_000;
+
+/** `process.memoryUsage()` of a child, read after a full GC when it runs with `--expose-gc`. */
+export interface MemoryReading extends NodeJS.MemoryUsage {
+  readonly collected: boolean;
+}
 
 /** A running child server: its pid, port, and how to stop it (closing its stdin, see server-control). */
 export interface ChildServer {
   readonly pid: number;
   readonly port: number;
+  /** Its memory after a full GC (see server-control). */
+  memory(): Promise<MemoryReading>;
+  /** Writes a heap snapshot of it to `file`. */
+  snapshot(file: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -20,16 +31,27 @@ export function rssBytes(pid: number): number {
 }
 
 /**
+ * How Node runs a script of this folder: the compiled `.js` beside this file (`npm run bench`), or, when this file is
+ * itself TypeScript (a spec under Jest), the `.ts` source through the project's loader.
+ */
+export function scriptArguments(script: string): string[] {
+  if (!__filename.endsWith('.ts')) return [join(__dirname, `${script}.js`)];
+  return ['-r', join(__dirname, '..', 'support', 'register-ts.js'), join(__dirname, `${script}.ts`)];
+}
+
+/**
  * Starts `servers/<script>.js` with `args` and Node's `nodeFlags` (under `taskset -c <cpu>` when `cpu` is given) and waits for
- * the `LISTENING <port>` line it prints.
+ * the `LISTENING <port>` line it prints, for up to `startTimeoutMs` (a spec's TypeScript server, transpiled on a
+ * loaded machine, needs longer than the bench's compiled ones).
  */
 export function startChildServer(
   script: string,
   args: readonly string[] = [],
   cpu?: string,
   nodeFlags: readonly string[] = [],
+  startTimeoutMs = START_TIMEOUT_MS,
 ): Promise<ChildServer> {
-  const node = [...nodeFlags, join(__dirname, 'servers', `${script}.js`), ...args];
+  const node = [...nodeFlags, ...scriptArguments(join('servers', script)), ...args];
   const child =
     cpu === undefined
       ? spawn(process.execPath, node, { stdio: 'pipe' })
@@ -44,17 +66,41 @@ export function startChildServer(
     await exited;
     clearTimeout(timer);
   };
+  // Answers to `memory` and `snapshot` come back in the order asked, one line each.
+  const waiting: { prefix: string; resolve: (line: string) => void }[] = [];
+  const ask = (command: string, prefix: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      waiting.push({ prefix, resolve });
+      child.stdin.write(`${command}\n`);
+      void exited.then(() => reject(new Error(`${script} exited before answering ${command}`)));
+    });
+  const memory = async () => JSON.parse(await ask('memory', MEMORY_PREFIX)) as MemoryReading;
+  const snapshot = async (file: string) => void (await ask(`snapshot ${file}`, SNAPSHOT_PREFIX));
   return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output}`)), START_TIMEOUT_MS);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
+    let seen = '';
+    let pending = '';
+    let started = false;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not start in ${startTimeoutMs} ms:\n${seen}`));
+    }, startTimeoutMs);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${seen}`)));
     child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const line = output.split('\n').find((l) => l.startsWith(READY_PREFIX));
-      if (line === undefined) return;
-      clearTimeout(timer);
-      // With taskset in between, the node process is taskset's exec'd image: the same pid.
-      resolve({ pid: child.pid as number, port: Number(line.slice(READY_PREFIX.length)), stop });
+      const lines = (pending + chunk.toString('utf8')).split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
+        const next = waiting[0];
+        if (started && next && line.startsWith(next.prefix)) waiting.shift()!.resolve(line.slice(next.prefix.length));
+        if (started || !line.startsWith(READY_PREFIX)) {
+          if (!started) seen += `${line}\n`;
+          continue;
+        }
+        started = true;
+        clearTimeout(timer);
+        // With taskset in between, the node process is taskset's exec'd image: the same pid.
+        const port = Number(line.slice(READY_PREFIX.length));
+        resolve({ pid: child.pid as number, port, memory, snapshot, stop });
+      }
     });
   });
 }

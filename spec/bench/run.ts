@@ -36,15 +36,18 @@ interface BenchOptions extends LoadOptions {
   readonly pin: boolean;
   /** Print every run, not only the summary of each route. */
   readonly verbose: boolean;
+  /** With `--only=capacity`: where a connection's memory goes (heap snapshots) instead of the capacity figures. */
+  readonly heap: boolean;
 }
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|security|websocket|tracing|mcp|cachegrind] [--rounds=3] [--seconds=5]
-       [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--verbose] [--profile]
+const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|security|websocket|tracing|mcp|capacity|cachegrind] [--rounds=3] [--seconds=5]
+       [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--verbose] [--profile] [--heap]
   --verbose: print every run as it ends
   --no-pin: let the OS place the servers and wrk (by default each has a CPU of its own when taskset can do it)
   --profile: CPU-profile rxrest and Hono on each route
+  --heap: with --only=capacity, where an idle connection's memory goes (heap snapshot diff by constructor)
   --only=cachegrind: instructions and cache misses per request under valgrind (minutes per route; not in the default run)`;
 
 /** A whole number from 1 to 600 (wrk takes whole seconds). */
@@ -69,6 +72,7 @@ function readOptions(argv: readonly string[]): BenchOptions {
       profile: { type: 'boolean' },
       'no-pin': { type: 'boolean' },
       verbose: { type: 'boolean' },
+      heap: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -76,11 +80,12 @@ function readOptions(argv: readonly string[]): BenchOptions {
     note(USAGE);
     process.exit(0);
   }
-  const only = values.only as Part | undefined;
-  if (only !== undefined && !PARTS.includes(only))
-    throw new Error(`--only must be one of ${PARTS.join(', ')}\n${USAGE}`);
+  // `--only=load,streaming` runs several parts, in the order given.
+  const only = values.only?.split(',') as Part[] | undefined;
+  if (only?.some((part) => !PARTS.includes(part)))
+    throw new Error(`--only must be one or more (comma-separated) of ${PARTS.join(', ')}\n${USAGE}`);
   return {
-    parts: values.all ? PARTS : only === undefined ? DEFAULT_PARTS : [only],
+    parts: values.all ? PARTS : (only ?? DEFAULT_PARTS),
     rounds: positive(values.rounds, 3, 'rounds'),
     seconds: positive(values.seconds, 5, 'seconds'),
     warmupSeconds: positive(values.warmup, 1, 'warmup'),
@@ -88,6 +93,7 @@ function readOptions(argv: readonly string[]): BenchOptions {
     profile: values.profile === true,
     pin: values['no-pin'] !== true,
     verbose: values.verbose === true,
+    heap: values.heap === true,
     route: values.route?.toLowerCase(),
   };
 }
@@ -328,6 +334,8 @@ async function main(): Promise<void> {
     if (part === 'websocket') await runOptional(part, 'websocket.bench', 'runWebSocketBench');
     if (part === 'tracing') await runOptional(part, 'tracing.bench', 'runTracingBench', true);
     if (part === 'mcp') await runOptional(part, 'mcp.bench', 'runMcpBench');
+    if (part === 'capacity' && options.heap) await runOptional(part, 'capacity-heap', 'runCapacityHeap');
+    if (part === 'capacity' && !options.heap) await runOptional(part, 'capacity.bench', 'runCapacityBench');
     if (part === 'cachegrind') await runCachegrindBench(selected(options), note);
   }
 }

@@ -21,17 +21,11 @@ import {
   type SseEvent,
 } from '../../../lib';
 import { READY_PREFIX } from '../bench-routes';
+import { publishAtRate, type BenchEvent } from './publish-at-rate';
 import { followParent } from './server-control';
-
-/** What each event carries: its number and when it was published (ms since the epoch, sub-millisecond). */
-export interface BenchEvent {
-  readonly n: number;
-  readonly t: number;
-}
 
 const topic = broadcast<BenchEvent>('bench', { replay: 0 });
 const history = broadcast<BenchEvent>('history');
-const BATCH_MS = 10;
 
 @Path('bench')
 class BroadcastBenchResource {
@@ -72,14 +66,7 @@ class BroadcastBenchResource {
   @Path('publish')
   @ResponseStatus(202)
   publish(@QueryParam('rate') rate: number, @QueryParam('ms') ms: number): void {
-    let n = 0;
-    const started = performance.now();
-    const timer = setInterval(() => {
-      // Catch up on the batches a late timer missed, so the rate holds.
-      const due = Math.min(Math.floor(((performance.now() - started) / 1000) * rate), Math.floor((ms / 1000) * rate));
-      while (n < due) topic.publish({ n: n++, t: performance.timeOrigin + performance.now() });
-      if (performance.now() - started >= ms) clearInterval(timer);
-    }, BATCH_MS);
+    publishAtRate(rate, ms, (event) => topic.publish(event));
   }
 }
 

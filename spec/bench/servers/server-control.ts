@@ -1,13 +1,38 @@
-/** What a bench server child takes from its parent on stdin: `profile` starts the CPU profiler; `stop` or EOF ends it. */
+/**
+ * What a bench server child takes from its parent on stdin: `profile` starts the CPU profiler; `memory` answers a
+ * `MEMORY <json>` line of `process.memoryUsage()` after a full GC; `snapshot <file>` writes a heap snapshot there and
+ * answers `SNAPSHOT`; `stop` or EOF ends it.
+ */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { writeHeapSnapshot } from 'node:v8';
 
 /** Sampling interval of the profiler, in µs: finer than `--cpu-prof`'s 1 ms, as a request takes tens of µs. */
 const SAMPLING_MICROS = 100;
 
+/** The line prefixes of the answers to `memory` and `snapshot`. */
+export const MEMORY_PREFIX = 'MEMORY ';
+export const SNAPSHOT_PREFIX = 'SNAPSHOT';
+
 function post(session: Session, method: string, params: object = {}): Promise<unknown> {
   return new Promise((resolve, reject) =>
     session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+}
+
+/**
+ * The process's memory once garbage is gone: two full collections (the second frees what the first's finalizers
+ * let go), then a turn of the event loop so that nothing the collections scheduled is still pending. Without
+ * `--expose-gc` it reads memory as it is, and says so.
+ */
+function answerMemory(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  setImmediate(() =>
+    process.stdout.write(
+      `${MEMORY_PREFIX}${JSON.stringify({ ...process.memoryUsage(), collected: gc !== undefined })}\n`,
+    ),
   );
 }
 
@@ -42,6 +67,11 @@ export function followParent(close: () => void): void {
     input = lines.pop() ?? '';
     for (const line of lines) {
       if (line === 'profile') void startProfiling();
+      if (line === 'memory') answerMemory();
+      if (line.startsWith('snapshot ')) {
+        writeHeapSnapshot(line.slice('snapshot '.length));
+        process.stdout.write(`${SNAPSHOT_PREFIX}\n`);
+      }
       if (line === 'stop') void stop();
     }
   });

@@ -1,0 +1,29 @@
+/** One end-of-tick callback for every stream of an application that has text waiting, instead of one each. */
+
+/** A writer whose batch waits for the end of the tick. */
+export interface TickFlushed {
+  flushTick(): void;
+}
+
+/**
+ * The writers that batched text in this tick, flushed together in one `setImmediate`: a broadcast event reaching a
+ * thousand streams schedules one callback, not a thousand (the hand-written loop it is measured against has one).
+ * Each writer still makes its own write, in the order the writers batched.
+ *
+ * @example
+ * const ticks = new TickFlush();
+ * ticks.schedule({ flushTick: () => socket.write(batch) });
+ */
+export class TickFlush {
+  #due: TickFlushed[] = [];
+
+  schedule(writer: TickFlushed): void {
+    if (this.#due.push(writer) === 1) setImmediate(() => this.#flush());
+  }
+
+  #flush(): void {
+    const due = this.#due;
+    this.#due = [];
+    for (const writer of due) writer.flushTick();
+  }
+}
