@@ -94,9 +94,11 @@ describe('metrics with two workers', () => {
     } finally {
       agent.destroy();
     }
-    // Both workers served a share, so a scrape that showed one worker's count could not reach the total.
+    // Both workers served a share, so a scrape that showed one worker's count could not reach the total. How large a
+    // share is the kernel's and the primary's affair (a worker that began listening later gets fewer of the 50
+    // kept-alive connections: 345 of 10,000 once in a full run); any share at all makes the check below hold.
     expect([...served.keys()].sort()).toEqual([...workers].sort());
-    for (const count of served.values()) expect(count).toBeGreaterThan(total / 10);
+    for (const count of served.values()) expect(count).toBeGreaterThan(0);
     const uri = 'uri="/fruits",status="200"';
     for (let scrapes = 0; scrapes < 4; scrapes++)
       expect(sample(await scrape(), 'http_server_requests_seconds_count', uri)).toBe(total);
