@@ -13,7 +13,8 @@ export type JsonFeature = 'fail-on-unknown-properties' | 'write-dates-as-timesta
 
 export type Serializer = (value: never) => unknown;
 
-function bigintReplacer(_key: string, value: unknown): unknown {
+/** A `JSON.stringify` replacer writing a `bigint` as its decimal string (JSON.stringify throws on one). */
+export function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
