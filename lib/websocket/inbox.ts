@@ -99,7 +99,7 @@ export class Inbox {
     const next = async (): Promise<IteratorResult<unknown>> => {
       for (let data = await this.#take(); data !== undefined; data = await this.#take()) {
         try {
-          return { done: false, value: this.handler.decode(data, this.binary) };
+          return { done: false, value: this.handler.decode(data) };
         } catch (error) {
           if (!(await this.turns.badMessage(error))) break;
         }
@@ -126,7 +126,7 @@ export class Inbox {
   #handle(data: Buffer): void {
     let message: unknown;
     try {
-      message = this.handler.decode(data, this.binary);
+      message = this.handler.decode(data);
     } catch (error) {
       return this.#wait(this.turns.badMessage(error));
     }

@@ -19,7 +19,7 @@ import { streamObserver } from '../tracing/stream-span';
 import { CLOSE_FLUSH_MS, endOf, reasonOf } from './close-codes';
 import { FlowControl, Inbox, type MessageTurns } from './inbox';
 import { SocketAnswers } from './socket-answers';
-import type { MessageCallback, SocketHandlers } from './socket-handlers';
+import { callSocketMethod, type MessageCallback, type SocketHandlers } from './socket-handlers';
 import type { SessionSettings } from './socket-settings';
 import { SocketSink, type Corkable } from './socket-sink';
 import { CONNECTION, WebSocketConnection, type ConnectionSession } from './web-socket-connection';
@@ -106,13 +106,13 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
     const touch = this.#tracksIdle ? () => (this.#lastActivity = Date.now()) : undefined;
     this.#output.attach(new SocketSink(socket, this.transport, () => this.#closeSocket(), touch), () => undefined);
     this.#startTimers();
-    if (handlers.open) void this.#call(() => handlers.open!.call(this.ctx), false);
+    if (handlers.open) void this.#call(() => callSocketMethod(handlers, handlers.open!, this.ctx), false);
     // A method taking a Multi of every message is called once; when its answers complete, the socket closes (1000).
     for (const inbox of [this.#inboxes.text, this.#inboxes.binary])
       if (inbox?.handler.takesAll)
-        void Promise.resolve(this.#call(() => inbox.handler.call(this.ctx, inbox.messages()), true)).then(
-          (goOn) => goOn && this.close(1000, ''),
-        );
+        void Promise.resolve(
+          this.#call(() => callSocketMethod(handlers, inbox.handler, this.ctx, inbox.messages()), true),
+        ).then((goOn) => goOn && this.close(1000, ''));
   }
 
   send(message: unknown): void {
@@ -162,7 +162,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
   }
 
   answer(handler: MessageCallback, message: unknown): true | Promise<boolean> {
-    return this.#call(() => handler.call(this.ctx, message), false);
+    return this.#call(() => callSocketMethod(this.handlers, handler, this.ctx, message), false);
   }
 
   /**
@@ -213,7 +213,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
 
   async #toOnError(error: unknown): Promise<boolean> {
     try {
-      await this.#answers.send(this.handlers.error!.call(this.ctx, error));
+      await this.#answers.send(callSocketMethod(this.handlers, this.handlers.error!, this.ctx, error));
       return true;
     } catch (onErrorFailed) {
       log.error(`${this.handlers.error!.where} failed while handling an error`, onErrorFailed);
@@ -263,7 +263,7 @@ export class SocketSession implements ConnectionSession, MessageTurns, Beating {
     const onClose = this.handlers.close;
     if (!onClose) return;
     try {
-      const result = onClose.call(this.ctx);
+      const result = callSocketMethod(this.handlers, onClose, this.ctx);
       if (result instanceof Promise) result.catch((error: unknown) => log.error(`${onClose.where} failed`, error));
     } catch (error) {
       log.error(`${onClose.where} failed`, error);
