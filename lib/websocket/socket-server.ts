@@ -49,8 +49,9 @@ export class SocketServer implements SessionHost {
     try {
       this.#wss().handleUpgrade(incoming, upgrade.socket, upgrade.head, (socket) => {
         upgrade.socket.off('close', refused);
-        const session = new SocketSession(socket as WsPort, ctx, handlers, this);
-        (socket as WsPort).listen(session, upgrade.socket);
+        const port = socket as unknown as WsPort;
+        const session = new SocketSession(port, ctx, handlers, this);
+        port.listen(session, upgrade.socket);
         session.start();
       });
     } finally {

@@ -7,17 +7,19 @@ import type { SocketListener, SocketPort } from '../runtime/socket-port';
 
 type Ws = typeof import('ws');
 
-/** The socket class of a `WebSocketServer` whose sockets are ports. */
-export type WsPortClass = ReturnType<typeof wsPortClass>;
-export type WsPort = InstanceType<WsPortClass>;
+/** A `ws` socket made by the class below: a port, told of the connection it is corked on. */
+export interface WsPort extends SocketPort {
+  listen(listener: SocketListener, transport?: Duplex): void;
+}
 
 /** Called at the end of the tick a port corked its connection in. */
 function uncork(port: { uncork(): void }): void {
   port.uncork();
 }
 
-export function wsPortClass(ws: Ws) {
-  return class WsPort extends ws.WebSocket implements SocketPort {
+/** The socket class of a `WebSocketServer` whose sockets are ports. */
+export function wsPortClass(ws: Ws): Ws['WebSocket'] {
+  return class extends ws.WebSocket implements WsPort {
     #listener: SocketListener | undefined;
     /** The connection under the socket, set with the listener. */
     #transport: Duplex | undefined;
