@@ -21,4 +21,9 @@ export interface BuildOptions extends LoadConfigOptions {
   readonly authentication?: readonly AuthenticationMechanism[];
   /** The application's own features (`defineFeature`), joined after the framework's, in this order. */
   readonly features?: readonly Feature[];
+  /**
+   * Optional packages handed in as module objects, by package name (`{ jose }` after `import * as jose from 'jose'`):
+   * used instead of loading them by name, which a bundle with no `require()` (a Cloudflare Worker) cannot do.
+   */
+  readonly packages?: Readonly<Record<string, unknown>>;
 }

@@ -27,7 +27,7 @@ export function checkPackages(needs: readonly PackageNeed[], problems: ProblemCo
       `the package ${name}`,
       canLoadPackages()
         ? `${feature} needs it, and it is not installed: npm install ${name} (an optional peer dependency of rxrest)`
-        : `${feature} needs it, and ${runtimeName()} cannot load it: this bundle has no require() (see docs/runtimes.md)`,
+        : `${feature} needs it, and ${runtimeName()} cannot load it: this bundle has no require(); hand it in with build({ packages }) (see docs/runtimes.md)`,
     );
   }
 }

@@ -13,7 +13,7 @@ import { listen, type RunningServer } from '../server/listen';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { superviseWorkers } from '../server/workers';
 import { isClusterPrimary } from '../runtime/node-builtins';
-import { answerFinisher } from '../runtime/runtime-answers';
+import { answerFinisher, type FinishAnswer } from '../runtime/runtime-answers';
 import type { OpenStreams } from '../streaming/open-streams';
 import { hostsOf } from './assemble-pipeline';
 import type { BuildScope } from './build-scope';
@@ -56,6 +56,10 @@ export class RestApp {
     this.metrics = scope.find(METRICS)?.registry;
     // The certificate files are read now: a start with TLS configured never goes on without it.
     this.#tls = tlsSettings(scope.config, scope.directory);
+    this.#finish = answerFinisher({
+      stallTimeout: scope.config.get('framework.runtime.workerd.stream-stall-timeout'),
+      maxDuration: scope.config.get('framework.runtime.workerd.stream-max-duration'),
+    });
   }
 
   /**
@@ -78,11 +82,11 @@ export class RestApp {
    */
   fetch = (request: Request, env?: unknown, executionCtx?: unknown): Response | Promise<Response> => {
     const answer = this.#broadcast().within(() => this.#parts.pipeline.execute(request, env, executionCtx));
-    return this.#finish === undefined ? answer : this.#finish(answer, request, env);
+    return this.#finish === undefined ? answer : this.#finish(answer, request, env, executionCtx);
   };
 
   /** What the runtime serving `fetch` needs done to its answers (nothing on Node and Deno). */
-  readonly #finish = answerFinisher();
+  readonly #finish: FinishAnswer | undefined;
 
   /** Answers a request served by `listen()` onto its Node response. */
   readonly #serve = (ctx: RequestContext): void | Promise<void> =>

@@ -7,6 +7,7 @@ import { compileEndpoints } from './compile-endpoints';
 import { openScope, planCore } from './core-plan';
 import { JoinedFeatures } from './join-features';
 import { RestApp } from './rest-app';
+import { handPackages } from '../runtime/load-package';
 
 export type { BuildOptions } from './build-options';
 export type { EndpointSummary } from './compile-endpoints';
@@ -23,6 +24,7 @@ export { RestApp } from './rest-app';
  */
 export const RestApplication = {
   build(options: BuildOptions = {}): RestApp {
+    if (options.packages) handPackages(options.packages);
     const scope = openScope(options);
     const features = new JoinedFeatures(
       [...builtInFeatures(options.authentication), ...(options.features ?? [])],

@@ -74,6 +74,16 @@ export const frameworkSettings = {
     default: 'fail',
     description: 'What a stream past its byte budget does: fail, drop-oldest, drop-newest or latest (item by item).',
   }),
+  'framework.runtime.workerd.stream-stall-timeout': setting(duration, {
+    default: '10s',
+    description:
+      'On Cloudflare Workers without the enable_request_signal flag: a stream whose client takes nothing this long after a chunk was handed over is taken for gone and ended; 0 disables.',
+  }),
+  'framework.runtime.workerd.stream-max-duration': setting(duration, {
+    default: '1h',
+    description:
+      'On Cloudflare Workers without the enable_request_signal flag: a stream ends (cleanly) after this long, its client reconnecting if it wants more; 0 disables.',
+  }),
   'framework.openapi.enabled': setting(boolean, {
     default: 'true',
     description: 'Serve the OpenAPI 3.2 document of the application at framework.openapi.path.',

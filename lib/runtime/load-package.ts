@@ -1,8 +1,35 @@
 /**
  * Loads a package by a name bundlers cannot see: a bundler resolves every require of a written name, lazy or not, so an
- * optional package not installed would fail the bundle of an application that never uses it. Knows nothing of which
- * feature needs which package (`assembly/optional-packages.ts` does).
+ * optional package not installed would fail the bundle of an application that never uses it. A package the
+ * application handed in (`RestApplication.build({ packages })`, for a bundle with no `require()`: a Worker) is used
+ * before any loading by name. Knows nothing of which feature needs which package (`assembly/optional-packages.ts`
+ * does).
  */
+
+// The module objects handed in, by package name. Process-wide on purpose, as the runtime's own module cache is: a
+// bundle holds one copy of a package, whichever application hands it in, and loading by name finds one per process.
+const handed = new Map<string, unknown>();
+
+/**
+ * Makes `packages` (module objects by package name, e.g. `{ jose }` from `import * as jose from 'jose'`) what
+ * loading them by name answers; a path inside a package handed in is read from the package's own exports.
+ */
+export function handPackages(packages: Readonly<Record<string, unknown>>): void {
+  for (const [name, module] of Object.entries(packages)) {
+    if (typeof module !== 'object' && typeof module !== 'function')
+      throw new TypeError(`the package ${name} handed in is not a module object (got ${typeof module})`);
+    handed.set(name, module);
+  }
+}
+
+/** The package handed in for `name` (a package, or a path inside one such as `date-fns/format`). */
+function handedIn(name: string): unknown {
+  if (handed.size === 0) return undefined;
+  const found = handed.get(name);
+  if (found !== undefined) return found;
+  const parts = name.split('/');
+  return handed.get(name.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
+}
 
 interface Loader {
   (name: string): unknown;
@@ -22,13 +49,16 @@ export function canLoadPackages(): boolean {
 
 /** The package `name` (a package or a path inside one), loaded through the runtime's module loader. */
 export function loadPackage<T>(name: string): T {
+  const given = handedIn(name);
+  if (given !== undefined) return given as T;
   const load = loader();
   if (!load) throw new Error(`the package ${name} cannot be loaded here: this bundle has no require()`);
   return load(name) as T;
 }
 
-/** Whether `name` can be loaded from where rxrest is installed (the application's `node_modules` included). */
+/** Whether `name` was handed in or can be loaded from where rxrest is installed (the application's `node_modules` included). */
 export function isInstalled(name: string): boolean {
+  if (handedIn(name) !== undefined) return true;
   try {
     const load = loader();
     return load !== undefined && load.resolve(name) !== '';

@@ -16,6 +16,7 @@ export const PARTS = [
   'tracing',
   'mcp',
   'capacity',
+  'runtimes',
   'cachegrind',
 ] as const;
 export type Part = (typeof PARTS)[number];

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { PARTS, type Part } from './bench-parts';
 import { BENCH_ROUTES, type BenchRoute } from './bench-routes';
 import { runCachegrindBench } from './cachegrind.bench';
+import { runRuntimesBench } from './runtimes.bench';
 import { findLoadGenerator, type LoadGenerator, type LoadOptions } from './load';
 import { rssBytes } from './child-server';
 import { summarizeProfile } from './profile-summary';
@@ -42,7 +43,7 @@ interface BenchOptions extends LoadOptions {
 
 const note = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|security|websocket|tracing|mcp|capacity|cachegrind] [--rounds=3] [--seconds=5]
+const USAGE = `usage: node dist/spec/bench/run.js [--all | --only=load|streaming|multipart|json|openapi|metrics|workers|client|broadcast|ingest|http2|security|websocket|tracing|mcp|capacity|runtimes|cachegrind] [--rounds=3] [--seconds=5]
        [--warmup=1] [--connections=50] [--route=post] [--no-pin] [--verbose] [--profile] [--heap]
   --verbose: print every run as it ends
   --no-pin: let the OS place the servers and wrk (by default each has a CPU of its own when taskset can do it)
@@ -336,6 +337,10 @@ async function main(): Promise<void> {
     if (part === 'mcp') await runOptional(part, 'mcp.bench', 'runMcpBench');
     if (part === 'capacity' && options.heap) await runOptional(part, 'capacity-heap', 'runCapacityHeap');
     if (part === 'capacity' && !options.heap) await runOptional(part, 'capacity.bench', 'runCapacityBench');
+    if (part === 'runtimes') {
+      note('\nRuntimes benchmark');
+      await runRuntimesBench(options, note);
+    }
     if (part === 'cachegrind') await runCachegrindBench(selected(options), note);
   }
 }

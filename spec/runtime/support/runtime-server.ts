@@ -25,16 +25,28 @@ export interface RuntimeServer {
   stop(): Promise<void>;
 }
 
-/** The contract application in one ES module, exporting `buildContractApp` and a Worker's default `fetch`. */
-export async function bundleContract(folder: string): Promise<string> {
+/** How a spec varies the contract's server: workerd's compatibility flags, the application's settings. */
+export interface StartOptions {
+  /** Another application of fixtures/: its file and the function building it (given the overrides). */
+  readonly fixture?: { readonly file: string; readonly build: string };
+  readonly compatibilityFlags?: readonly string[];
+  readonly overrides?: Readonly<Record<string, string | number | boolean>>;
+}
+
+/**
+ * The contract application (or `options.fixture`) in one ES module, exporting `buildApp()` (with `options.overrides`)
+ * and a Worker's default `fetch`.
+ */
+export async function bundleContract(folder: string, options: StartOptions = {}): Promise<string> {
   const outfile = join(folder, 'app.mjs');
-  const fixture = JSON.stringify(join(__dirname, '../fixtures/contract-app'));
+  const { file, build: builder } = options.fixture ?? { file: 'contract-app', build: 'buildContractApp' };
+  const fixture = JSON.stringify(join(__dirname, '../fixtures', file));
   await build({
     stdin: {
-      contents: `import { buildContractApp } from ${fixture};
-export { buildContractApp };
+      contents: `import { ${builder} } from ${fixture};
+export const buildApp = () => ${builder}(${JSON.stringify(options.overrides ?? {})});
 let app;
-export default { fetch: (request, env, ctx) => (app ??= buildContractApp()).fetch(request, env, ctx) };`,
+export default { fetch: (request, env, ctx) => (app ??= buildApp()).fetch(request, env, ctx) };`,
       resolveDir: ROOT,
       loader: 'ts',
     },
@@ -51,19 +63,19 @@ export default { fetch: (request, env, ctx) => (app ??= buildContractApp()).fetc
   return outfile;
 }
 
-const RUNNERS = {
-  bun: `import { buildContractApp } from './app.mjs';
-const app = buildContractApp();
+const RUNNERS: Record<'bun' | 'deno' | 'workerd', (options: StartOptions) => string> = {
+  bun: () => `import { buildApp } from './app.mjs';
+const app = buildApp();
 // An idle timeout of 1 s (10 s by default): a stream quiet for longer must still live.
 const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 1, fetch: app.fetch });
 console.log('listening on ' + server.url.href);`,
-  deno: `import { buildContractApp } from './app.mjs';
-const app = buildContractApp();
+  deno: () => `import { buildApp } from './app.mjs';
+const app = buildApp();
 Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log('listening on http://127.0.0.1:' + port + '/') }, app.fetch);`,
-  workerd: `import { readFileSync } from 'node:fs';
+  workerd: (options) => `import { readFileSync } from 'node:fs';
 import { Miniflare } from ${JSON.stringify(require.resolve('miniflare'))};
 const server = new Miniflare({ modules: true, script: readFileSync(new URL('./app.mjs', import.meta.url), 'utf8'),
-  ...${JSON.stringify(WORKERD)}, port: 0, host: '127.0.0.1' });
+  ...${JSON.stringify({ ...WORKERD, ...(options.compatibilityFlags ? { compatibilityFlags: options.compatibilityFlags } : {}) })}, port: 0, host: '127.0.0.1' });
 const url = await server.ready;
 console.log('listening on ' + url.href);
 process.on('SIGTERM', () => server.dispose().then(() => process.exit(0)));`,
@@ -82,11 +94,11 @@ const COMMANDS: Record<Runtime, (runner: string) => [string, string[]]> = {
 };
 
 /** Starts the contract application on `runtime` and resolves once it listens. */
-export async function startOn(runtime: Runtime): Promise<RuntimeServer> {
+export async function startOn(runtime: Runtime, options: StartOptions = {}): Promise<RuntimeServer> {
   const folder = await mkdtemp(join(tmpdir(), `rxrest-${runtime}-`));
-  await bundleContract(folder);
+  await bundleContract(folder, options);
   const runner = join(folder, 'run.mjs');
-  await writeFile(runner, RUNNERS[runtime]);
+  await writeFile(runner, RUNNERS[runtime](options));
   const [command, args] = COMMANDS[runtime](runner);
   const child = spawn(command, args, { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -1,0 +1,130 @@
+/**
+ * How a streamed answer on Cloudflare Workers (workerd) ends when its client leaves. workerd does not cancel an
+ * answer's stream then: with the `enable_request_signal` compatibility flag `request.signal` aborts, and the stream is
+ * cancelled; without it nothing tells the application, and the request's own timers stop firing once the client is
+ * gone. So the stream keeps its request alive (`ctx.waitUntil`) until it ends, and ends itself: when the client takes
+ * nothing for a while after a chunk was handed over (a write that cannot be delivered: workerd stops reading), and
+ * after a maximum duration. Knows Web streams and the Workers execution context only.
+ */
+
+/** How long a stream on workerd may go on when its client's leaving cannot be seen (ms; 0: no bound). */
+export interface WorkersStreamBounds {
+  /** A stream whose client has taken nothing this long after a chunk was handed over is taken for gone. */
+  readonly stallTimeout: number;
+  /** A stream ends (cleanly) after this long. */
+  readonly maxDuration: number;
+}
+
+interface ExecutionContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+interface CloudflareGlobals {
+  Cloudflare?: { compatibilityFlags?: Record<string, boolean> };
+}
+
+/** Whether workerd aborts `request.signal` when the client leaves (the `enable_request_signal` flag is on). */
+export function requestSignalAborts(): boolean {
+  return (globalThis as CloudflareGlobals).Cloudflare?.compatibilityFlags?.enable_request_signal === true;
+}
+
+function waitUntilOf(executionCtx: unknown): ExecutionContext['waitUntil'] | undefined {
+  const waitUntil = (executionCtx as Partial<ExecutionContext> | undefined)?.waitUntil;
+  return typeof waitUntil === 'function' ? waitUntil.bind(executionCtx) : undefined;
+}
+
+/**
+ * `body` as workerd should send it: its source cancelled when `request.signal` aborts; and where that cannot be
+ * seen, bounded by `bounds` (the request kept alive by `executionCtx.waitUntil`, without which its timers would not
+ * run after the client left).
+ */
+export function boundedOnWorkers(
+  body: ReadableStream<Uint8Array>,
+  request: Request,
+  executionCtx: unknown,
+  bounds: WorkersStreamBounds,
+): ReadableStream<Uint8Array> {
+  const signal = requestSignalAborts() ? request.signal : undefined;
+  const stream = new BoundedStream(body.getReader(), signal === undefined ? bounds : undefined);
+  if (signal === undefined) waitUntilOf(executionCtx)?.(stream.ended);
+  else if (signal.aborted) stream.finish(signal.reason, false);
+  else {
+    const leave = () => stream.finish(signal.reason, false);
+    signal.addEventListener('abort', leave, { once: true });
+    void stream.ended.then(() => signal.removeEventListener('abort', leave));
+  }
+  return new ReadableStream<Uint8Array>(
+    {
+      start: (controller) => stream.start(controller),
+      pull: (controller) => stream.pull(controller),
+      cancel: (reason) => stream.finish(reason, false),
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** The state of one bounded stream: its source, when a chunk was last handed over untaken, and its timers. */
+class BoundedStream {
+  readonly ended: Promise<void>;
+  #resolveEnded: () => void = () => undefined;
+  #finished = false;
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #handedAt = 0;
+  #untaken = false;
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
+  #lifeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+    readonly bounds: WorkersStreamBounds | undefined,
+  ) {
+    this.ended = new Promise<void>((done) => (this.#resolveEnded = done));
+  }
+
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.#controller = controller;
+    const maxDuration = this.bounds?.maxDuration ?? 0;
+    if (maxDuration > 0) this.#lifeTimer = setTimeout(() => this.finish(undefined, true), maxDuration);
+  }
+
+  async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    this.#untaken = false;
+    const { value, done } = await this.reader.read();
+    if (this.#finished) return;
+    if (done) return (controller.close(), this.finish(undefined, false));
+    controller.enqueue(value);
+    const stallTimeout = this.bounds?.stallTimeout ?? 0;
+    if (stallTimeout <= 0) return;
+    // workerd asks for the next chunk once it has written this one: until it does, the chunk is untaken.
+    this.#handedAt = Date.now();
+    this.#untaken = true;
+    this.#stallTimer ??= setTimeout(this.#checkStall, stallTimeout);
+  }
+
+  /** Ends the stream: its source is cancelled, and the answer closed when `close` (a bound reached, not a cancel). */
+  finish(reason: unknown, close: boolean): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    clearTimeout(this.#stallTimer);
+    clearTimeout(this.#lifeTimer);
+    void this.reader.cancel(reason).catch(() => undefined);
+    if (close) closeQuietly(this.#controller);
+    this.#resolveEnded();
+  }
+
+  readonly #checkStall = (): void => {
+    this.#stallTimer = undefined;
+    if (!this.#untaken || this.#finished) return;
+    const left = this.bounds!.stallTimeout - (Date.now() - this.#handedAt);
+    if (left > 0) this.#stallTimer = setTimeout(this.#checkStall, left);
+    else this.finish(new Error('the client took nothing for too long'), true);
+  };
+}
+
+function closeQuietly(controller: ReadableStreamDefaultController<Uint8Array> | undefined): void {
+  try {
+    controller?.close();
+  } catch {
+    // Already closed or errored: nothing is left to end.
+  }
+}
