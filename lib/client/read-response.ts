@@ -9,7 +9,7 @@ import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import type { JsonMapper } from '../json/json-mapper';
 import type { EntityInput, MessageBodyReader } from '../body/message-body';
-import type { ClientEndpoint } from './client-endpoints';
+import { NDJSON, type ClientEndpoint } from './client-endpoints';
 import { JsonArrayItems } from '../json/json-array-items';
 import { JSON_ARRAY_ITEMS, STREAM_ITEMS_HEADER } from '../http/stream-items-header';
 import { baseType } from '../http/media-type';
@@ -27,12 +27,6 @@ export interface ClientSseEvent<T = unknown> {
   readonly event?: string;
 }
 
-const NDJSON = new Set([
-  'application/x-ndjson',
-  'application/jsonl',
-  'application/json-lines',
-  'application/stream+json',
-]);
 const RECORD_SEPARATOR = '\x1e';
 
 function mediaTypeOf(response: Response): string {

@@ -165,6 +165,8 @@ export function Separator(separator: string): ParamOrPropertyDecorator {
   return tag(SEPARATOR, separator);
 }
 
+let dateFormats = 0;
+
 /**
  * The pattern a `Date` parameter is parsed with (date-fns tokens: `dd-MM-yyyy`, `yyyy/MM/dd HH:mm`);
  * without it dates are ISO-8601 (`1984-08-08`, `1984-08-08T01:02:03Z`).
@@ -172,8 +174,6 @@ export function Separator(separator: string): ParamOrPropertyDecorator {
  * @example
  * byDay(\@RestQuery() \@DateFormat('dd-MM-yyyy') date: Date) {}
  */
-let dateFormats = 0;
-
 export function DateFormat(pattern: string): ParamOrPropertyDecorator {
   dateFormats++;
   return tag(DATE_FORMAT, pattern);
