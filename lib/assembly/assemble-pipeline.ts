@@ -1,6 +1,5 @@
 /** The application's request pipeline, put together from the core plan, the features' parts and the endpoints. */
 import { COMPRESSION } from '../compression/compression-feature';
-import { hostRules, type HostRules } from '../http/allowed-hosts';
 import { MULTIPART } from '../multipart/multipart-feature';
 import { compileStage } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
@@ -19,15 +18,7 @@ function routerOf(endpoints: readonly Endpoint[]): Router<Endpoint> {
   return router;
 }
 
-/** The hosts the application answers for and its public origin (`framework.http.allowed-hosts`, `public-base-url`). */
-export function hostsOf(scope: BuildScope): HostRules | undefined {
-  return hostRules(
-    scope.config.get('framework.http.allowed-hosts'),
-    scope.config.get('framework.http.public-base-url'),
-  );
-}
-
-/** Each phase of the pipeline from what joined it; `features.unrouted()` is asked now, once every feature started. */
+/** Each phase of the pipeline from what joined it; the unrouted answers are asked for now, once every feature started. */
 export function assemblePipeline(
   scope: BuildScope,
   core: CorePlan,
@@ -35,17 +26,12 @@ export function assemblePipeline(
   endpoints: readonly Endpoint[],
 ): RequestPipeline {
   return new RequestPipeline({
-    hosts: hostsOf(scope),
-    first: features.receive,
-    finish: features.finish,
+    ...features.steps(),
     router: routerOf(endpoints),
     preMatching: compileStage(requestSteps(core.filters.preMatching)),
     mappers: mappersFor(core.mappers, undefined),
     responseFilters: compileStage(responseSteps(applicable(core.filters.response, new Set<string>()))),
     writers: core.bodies.writers([scope.find(MULTIPART)!.writer]),
     compression: scope.find(COMPRESSION),
-    nosniff: scope.config.get('framework.http.nosniff'),
-    unrouted: features.unrouted(),
-    observe: features.complete,
   });
 }

@@ -21,13 +21,13 @@ import type { StreamSettings } from '../streaming/stream-pump';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
 import { compileArguments } from './compile-arguments';
 import { applicable, responseSteps, type FilterSet } from './compile-filters';
-import type { InterceptorChain } from './compile-interceptors';
-import { invokeStage, streamingOf } from './compile-invoke';
-import { laneSteps, type LaneSettings } from './compile-lanes';
+import type { InterceptorChain } from '../pipeline/interceptors';
+import { invokeStage, streamingOf } from '../pipeline/invoke';
+import { laneSteps, type LaneSettings } from '../pipeline/lanes';
 import type { Unit } from './discover';
 import type { EndpointJoins } from './join-features';
 
-export type { LaneSettings } from './compile-lanes';
+export type { LaneSettings } from '../pipeline/lanes';
 
 export interface EndpointContext {
   readonly applicationPath: string;

@@ -75,8 +75,19 @@ export interface EndpointJoin {
   readonly answers?: readonly number[];
 }
 
+/** Runs a request's phases, from `receive` to its written head, inside something of a feature's (a span, a scope). */
+export type Within = <T>(run: () => T) => T;
+
+/** Asked per request: what to run its phases within, or `undefined` when nothing now (no tracing SDK registered). */
+export type Around = (ctx: RequestContext) => Within | undefined;
+
 /** What a feature hands the build step; every part is optional. */
 export interface FeatureParts {
+  /**
+   * `receive` to `write`: runs every phase of a request inside it (tracing's request span, the application's
+   * broadcast scope); the feature listed first is outermost. A feature with one declares `receive`.
+   */
+  readonly around?: Around;
   /** `receive`: runs before routing, may answer (CORS preflights). */
   readonly receive?: StageFn;
   /** Joins the phases of one endpoint (resource methods and socket upgrades alike). */
@@ -85,6 +96,8 @@ export interface FeatureParts {
   unrouted?(): readonly UnroutedAnswer[];
   /** `finish`: sees every answer just before it is written, errors included. */
   readonly finish?: (ctx: RequestContext) => void;
+  /** `write`: a whole Web `Response` a server writer made, before it leaves (what `finish` set is not in it). */
+  readonly written?: (response: Response) => Response;
   /** `complete`: told of every answer once written, with `performance.now()` of the request's arrival. */
   readonly complete?: (ctx: RequestContext, status: number, started: number) => void;
   /** Runs once the build found no problem: connections opened, files read. */
