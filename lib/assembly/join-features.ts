@@ -3,18 +3,12 @@
  * (so CORS's headers go on before the rate limits', and the socket origin check runs before security).
  */
 import type { StageFn } from '../context/settle';
-import type { EndpointJoin, EndpointPlan, Feature, FeatureParts, PackageNeed } from '../feature/feature';
+import type { EndpointJoin, EndpointJoins, Feature, FeatureParts, PackageNeed } from '../feature/feature';
 import { chain, inOrder } from '../pipeline/chain';
 import type { FeatureSteps } from '../pipeline/request-pipeline';
 import type { BuildScope } from './build-scope';
 
-/** The steps features add to one endpoint, by phase, and the statuses they can answer with there. */
-export interface JoinedSteps {
-  at(phase: EndpointJoin['phase']): StageFn[];
-  readonly answers: readonly number[];
-}
-
-export type EndpointJoins = (plan: EndpointPlan) => JoinedSteps;
+export type { EndpointJoins, JoinedSteps } from '../feature/feature';
 
 interface Built {
   readonly feature: Feature;
