@@ -1,11 +1,11 @@
 /** The application's request pipeline, put together from the core plan, the features' parts and the endpoints. */
 import { COMPRESSION } from '../compression/compression-feature';
-import { hostRules, type HostRules } from '../http/allowed-hosts';
 import { MULTIPART } from '../multipart/multipart-feature';
 import { compileStage } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
 import { RequestPipeline } from '../pipeline/request-pipeline';
 import { Router } from '../routing/router';
+import { answerFinisher } from '../runtime/runtime-answers';
 import type { BuildScope } from './build-scope';
 import { applicable, requestSteps, responseSteps } from './compile-filters';
 import { mappersFor } from './compile-mappers';
@@ -19,15 +19,7 @@ function routerOf(endpoints: readonly Endpoint[]): Router<Endpoint> {
   return router;
 }
 
-/** The hosts the application answers for and its public origin (`framework.http.allowed-hosts`, `public-base-url`). */
-export function hostsOf(scope: BuildScope): HostRules | undefined {
-  return hostRules(
-    scope.config.get('framework.http.allowed-hosts'),
-    scope.config.get('framework.http.public-base-url'),
-  );
-}
-
-/** Each phase of the pipeline from what joined it; `features.unrouted()` is asked now, once every feature started. */
+/** Each phase of the pipeline from what joined it; the unrouted answers are asked for now, once every feature started. */
 export function assemblePipeline(
   scope: BuildScope,
   core: CorePlan,
@@ -35,17 +27,16 @@ export function assemblePipeline(
   endpoints: readonly Endpoint[],
 ): RequestPipeline {
   return new RequestPipeline({
-    hosts: hostsOf(scope),
-    first: features.receive,
-    finish: features.finish,
+    ...features.steps(),
     router: routerOf(endpoints),
     preMatching: compileStage(requestSteps(core.filters.preMatching)),
     mappers: mappersFor(core.mappers, undefined),
     responseFilters: compileStage(responseSteps(applicable(core.filters.response, new Set<string>()))),
     writers: core.bodies.writers([scope.find(MULTIPART)!.writer]),
     compression: scope.find(COMPRESSION),
-    nosniff: scope.config.get('framework.http.nosniff'),
-    unrouted: features.unrouted(),
-    observe: features.complete,
+    finishAnswer: answerFinisher({
+      stallTimeout: scope.config.get('framework.runtime.workerd.stream-stall-timeout'),
+      maxDuration: scope.config.get('framework.runtime.workerd.stream-max-duration'),
+    }),
   });
 }

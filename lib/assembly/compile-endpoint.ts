@@ -8,26 +8,25 @@ import { parseMediaType, type MediaType } from '../http/media-type';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';
 import type { BodySettings } from '../params/read-body-argument';
-import { compileStage, type StageFn, type Step } from '../pipeline/chain';
+import { compileStage, type Step } from '../pipeline/chain';
 import { endpointHandler } from '../pipeline/endpoint-handler';
 import type { Endpoint } from '../pipeline/endpoint';
 import type { EndpointInfo, Lane } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import type { ResultDefaults } from '../pipeline/to-response';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
-import type { RateLimiters } from '../rate-limit/rate-limits';
 import type { SecuritySettings } from '../security/security-stage';
 import type { StreamSettings } from '../streaming/stream-pump';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
 import { compileArguments } from './compile-arguments';
 import { applicable, responseSteps, type FilterSet } from './compile-filters';
-import type { InterceptorChain } from './compile-interceptors';
-import { invokeStage, streamingOf } from './compile-invoke';
-import { laneSteps, type LaneSettings } from './compile-lanes';
+import type { InterceptorChain } from '../pipeline/interceptors';
+import { invokeStage, streamingOf } from '../pipeline/invoke';
+import { laneSteps, type LaneSettings } from '../pipeline/lanes';
 import type { Unit } from './discover';
 import type { EndpointJoins } from './join-features';
 
-export type { LaneSettings } from './compile-lanes';
+export type { LaneSettings } from '../pipeline/lanes';
 
 export interface EndpointContext {
   readonly applicationPath: string;
@@ -42,12 +41,8 @@ export interface EndpointContext {
   readonly streams?: StreamSettings;
   /** The worker lane, the blocked-loop threshold and the `Application`'s annotations (execution lanes: docs/streaming.md). */
   readonly lanes?: LaneSettings;
-  /** The application's authentication mechanisms, when it has any (streams end on expiry; MCP servers). */
+  /** The application's authentication mechanisms, when it has any (streams end on expiry). */
   readonly security?: SecuritySettings;
-  /** Per-client limits, for MCP servers (resource and socket endpoints join them as a feature). */
-  readonly rateLimits?: RateLimiters;
-  /** The caps on open streams, for MCP servers' streams (resource endpoints join them as a feature). */
-  readonly streamAdmission?: StageFn;
 }
 
 function parseTypes(list: readonly string[] | undefined, where: string, problems: ProblemCollector): MediaType[] {

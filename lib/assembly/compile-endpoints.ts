@@ -1,19 +1,17 @@
-/** The endpoints of an application: its resource methods, its socket endpoints and its MCP servers. */
+/** The endpoints of an application: its resource methods, its socket endpoints and those features make (MCP servers). */
 import { BROADCAST } from '../broadcast/broadcast-feature';
 import type { Config } from '../config';
 import { SOCKET_PATH } from '../decorators/websocket';
 import type { ProblemCollector } from '../errors/definition-error';
 import { logging } from '../logging/logger';
-import { METRICS } from '../metrics/metrics-feature';
 import { ENDPOINT_FACTS } from '../openapi/openapi-feature';
-import type { Endpoint } from '../pipeline/endpoint';
-import { RATE_LIMITS, STREAM_ADMISSION } from '../rate-limit/rate-limit-feature';
+import { ENDPOINT_SOURCES, type Endpoint, type EndpointKit } from '../pipeline/endpoint';
 import { SECURITY } from '../security/security-feature';
 import { SOCKETS } from '../websocket/websocket-feature';
 import type { BuildScope } from './build-scope';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
 import { mappersFor } from './compile-mappers';
-import { compileMcpServers } from './compile-mcp-servers';
+import { applicable, requestSteps, responseSteps } from './compile-filters';
 import { compileSocketEndpoint } from './compile-socket-endpoint';
 import type { CorePlan } from './core-plan';
 import { detectDuplicates } from './detect-duplicates';
@@ -35,8 +33,6 @@ export interface CompiledEndpoints {
   readonly rest: readonly Endpoint[];
   readonly all: readonly Endpoint[];
   readonly summary: readonly EndpointSummary[];
-  /** Ends what the MCP servers hold. */
-  close(): void;
 }
 
 /** The endpoints of one resource class; a method with several HTTP method decorators is a problem. */
@@ -75,8 +71,6 @@ export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: Endpo
     problems,
     joins,
     security: scope.find(SECURITY),
-    rateLimits: scope.find(RATE_LIMITS),
-    streamAdmission: scope.find(STREAM_ADMISSION),
   };
   const rest = scope.resources.flatMap((unit) =>
     compileResource(unit, { ...shared, mappers: mappersFor(core.mappers, unit.type) }),
@@ -93,17 +87,19 @@ export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: Endpo
     .filter((unit) => unit.meta.tags.has(SOCKET_PATH))
     .map((unit) => compileSocketEndpoint(unit, { ...socketContext, mappers: mappersFor(core.mappers, unit.type) }))
     .filter((endpoint) => endpoint !== undefined);
-  // The registry is made once the build stands; the servers ask for it per request.
-  const mcp = compileMcpServers(
-    units,
-    shared,
-    core.mappers,
-    core.bodies.json,
-    config,
-    () => scope.find(METRICS)?.registry,
-    () => broadcast().topics,
-  );
-  const all = [...rest, ...sockets, ...mcp.endpoints];
+  const kit: EndpointKit = {
+    ...shared,
+    streams: core.streams,
+    maxBodySize: core.body.maxBodySize,
+    json: core.bodies.json,
+    mappers: (type) => mappersFor(core.mappers, type),
+    filters: (bindings) => ({
+      request: requestSteps(applicable(core.filters.request, bindings)),
+      response: responseSteps(applicable(core.filters.response, bindings)),
+    }),
+  };
+  const made = scope.gather(ENDPOINT_SOURCES).flatMap((source) => source(kit));
+  const all = [...rest, ...sockets, ...made];
   reportDuplicates(all, config, problems);
   const summary = all.map((e) => ({
     method: sockets.includes(e) ? 'WEBSOCKET' : e.info.httpMethod,
@@ -112,5 +108,5 @@ export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: Endpo
     handler: e.info.methodName,
   }));
   log.debug(`Built ${summary.length} endpoints`);
-  return { rest, all, summary, close: () => mcp.close() };
+  return { rest, all, summary };
 }

@@ -10,10 +10,8 @@ import {
   RESPONSE_FILTER,
 } from '../decorators/providers';
 import type { CompiledFilter } from '../pipeline/filters';
-import { requestFilterStage, responseFilterStage } from '../pipeline/filters';
-import type { Step } from '../pipeline/chain';
 import type { RequestContext } from '../context/request-context';
-import { byPosition, compileInjection } from './compile-injection';
+import { byPosition, compileInjection, injectedCall, providerFilterCall } from '../pipeline/inject';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { Unit } from './discover';
 
@@ -45,7 +43,6 @@ function methodFilters(unit: Unit, problems: ProblemCollector, set: FilterSet): 
       compileInjection(unit.type, method.name, requestOptions ? byPosition.requestFilter : byPosition.responseFilter),
     );
     if (!inject) continue;
-    const call = (ctx: RequestContext) => fn.apply(unit.instance, inject(ctx, ctx.error));
     const bindings = [...classBindings, ...(method.tags.get(NAME_BINDINGS) ?? [])];
     const priority =
       (requestOptions ?? responseOptions)?.priority ??
@@ -59,8 +56,9 @@ function methodFilters(unit: Unit, problems: ProblemCollector, set: FilterSet): 
       nonBlocking: requestOptions?.nonBlocking ?? false,
       preMatching: requestOptions?.preMatching ?? false,
     };
-    if (requestOptions) (base.preMatching ? set.preMatching : set.request).push({ ...base, run: call });
-    else set.response.push({ ...base, run: call });
+    const run = injectedCall(fn, unit.instance, inject);
+    if (requestOptions) (base.preMatching ? set.preMatching : set.request).push({ ...base, run });
+    else set.response.push({ ...base, run });
   }
 }
 
@@ -73,13 +71,9 @@ function providerFilter(unit: Unit, set: FilterSet): void {
   const bindings = unit.meta.tags.get(NAME_BINDINGS) ?? [];
   const preMatching = unit.meta.tags.has(PRE_MATCHING);
   const base = { name: unit.type.name, priority, bindings, nonBlocking: false, preMatching };
-  if (filter.length >= 2)
-    set.response.push({ ...base, run: (ctx: RequestContext) => filter.call(unit.instance, ctx, ctx.response) });
-  else
-    (preMatching ? set.preMatching : set.request).push({
-      ...base,
-      run: (ctx: RequestContext) => filter.call(unit.instance, ctx),
-    });
+  const run = providerFilterCall(filter, unit.instance);
+  if (filter.length >= 2) set.response.push({ ...base, run });
+  else (preMatching ? set.preMatching : set.request).push({ ...base, run });
 }
 
 export function compileFilters(
@@ -111,15 +105,5 @@ export function compileFilters(
   return set;
 }
 
-/** The filters that apply to an endpoint carrying `bindings`: unbound ones, and those whose every binding it has. */
-export function applicable(filters: readonly CompiledFilter[], bindings: ReadonlySet<string>): CompiledFilter[] {
-  return filters.filter((filter) => filter.bindings.every((name) => bindings.has(name)));
-}
-
-export function requestSteps(filters: readonly CompiledFilter[]): Step[] {
-  return filters.map((filter) => (typeof filter.run === 'function' ? requestFilterStage(filter.run) : filter.run));
-}
-
-export function responseSteps(filters: readonly CompiledFilter[]): Step[] {
-  return filters.map((filter) => (typeof filter.run === 'function' ? responseFilterStage(filter.run) : filter.run));
-}
+// Where endpoints are compiled (resources, sockets, MCP servers) the filters' steps are taken from here.
+export { applicable, requestSteps, responseSteps } from '../pipeline/filters';

@@ -1,7 +1,4 @@
 /** Compiles `@ServerExceptionMapper` methods and `ExceptionMapper` providers into local and global tables. */
-import { defer } from 'rxjs/internal/observable/defer';
-import { from } from 'rxjs/internal/observable/from';
-import type { Observable } from 'rxjs';
 import { UNWRAP_EXCEPTION, type UnwrapRule } from '../decorators/exceptions';
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { OPENAPI_RESPONSES } from '../decorators/openapi';
@@ -9,9 +6,8 @@ import { DEFAULT_PRIORITY, EXCEPTION_MAPPER, PRIORITY, PROVIDER } from '../decor
 import { ExceptionMappers, mapperTable, type CompiledMapper } from '../errors/exception-mappers';
 import { readDesignType } from '../metadata/reflect-shim';
 import { findClassMeta, registeredClasses } from '../metadata/store';
-import type { RequestContext } from '../context/request-context';
-import { byPosition, compileInjection } from './compile-injection';
-import type { InterceptorChain } from './compile-interceptors';
+import { byPosition, compileInjection, mapperCall, providerMapperCall } from '../pipeline/inject';
+import type { InterceptorChain } from '../pipeline/interceptors';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { Unit } from './discover';
 
@@ -44,27 +40,17 @@ function methodMappers(unit: Unit, problems: ProblemCollector, interceptors: Int
     const inject = problems.attempt(where, () => compileInjection(unit.type, method.name, byPosition.mapper));
     if (!inject) continue;
     const fn = (unit.instance as Record<string, Function>)[method.name];
-    let map = (error: unknown, ctx: unknown) => fn.apply(unit.instance, inject(ctx as RequestContext, error));
     // Mappers run interceptors only when they carry the binding themselves.
     const bindings = method.tags.get(INTERCEPTOR_BINDINGS);
     const wrap = bindings?.length
       ? interceptors.wrapperFor(unit.type, method.name, unit.instance, new Set(bindings))
       : undefined;
-    if (wrap) {
-      const plain = map;
-      map = (error, ctx) => wrap([error], () => defer(() => toObservable(plain(error, ctx))));
-    }
+    const map = mapperCall(fn, unit.instance, inject, wrap);
     const priority = declared.priority ?? method.tags.get(PRIORITY) ?? DEFAULT_PRIORITY;
     const documented = method.tags.get(OPENAPI_RESPONSES);
     for (const type of types) mappers.push({ type, priority, name: where, map, documented });
   }
   return mappers;
-}
-
-function toObservable(value: unknown): Observable<unknown> {
-  if (value instanceof Promise) return from(value);
-  if (typeof (value as { subscribe?: unknown })?.subscribe === 'function') return value as Observable<unknown>;
-  return from([value]);
 }
 
 function providerMapper(unit: Unit, problems: ProblemCollector): CompiledMapper | undefined {
@@ -84,7 +70,7 @@ function providerMapper(unit: Unit, problems: ProblemCollector): CompiledMapper 
   const priority = options.priority ?? unit.meta.tags.get(PRIORITY) ?? DEFAULT_PRIORITY;
   const documented =
     unit.meta.tags.get(OPENAPI_RESPONSES) ?? unit.meta.methods.get('toResponse')?.tags.get(OPENAPI_RESPONSES);
-  return { type, priority, name: unit.type.name, map: (error) => toResponse.call(unit.instance, error), documented };
+  return { type, priority, name: unit.type.name, map: providerMapperCall(toResponse, unit.instance), documented };
 }
 
 /** Every `@UnwrapException` rule declared on any decorated class (wrappers need not be listed in the application). */

@@ -19,8 +19,8 @@ import { bodyEnvironment, type BodyEnvironment } from './body-environment';
 import type { BuildOptions } from './build-options';
 import { BuildScope } from './build-scope';
 import { compileFilters, type FilterSet } from './compile-filters';
-import { compileInterceptors, type InterceptorChain } from './compile-interceptors';
-import type { LaneSettings } from './compile-lanes';
+import { compileInterceptors, type InterceptorChain } from '../pipeline/interceptors';
+import type { LaneSettings } from '../pipeline/lanes';
 import { compileMappers, type MapperSet } from './compile-mappers';
 import { discover } from './discover';
 import { Heartbeat } from '../streaming/heartbeat';
@@ -90,7 +90,7 @@ export function planCore(scope: BuildScope, options: BuildOptions): CorePlan {
   const streams = { ...streamSettings(config), openStreams: new OpenStreams() };
   scope.provide(JSON_MAPPER, bodies.json);
   scope.provide(OPEN_STREAMS, streams.openStreams);
-  scope.provide(WORKER_QUEUE, () => lanes.worker.waiting);
+  scope.provide(WORKER_QUEUE, lanes.worker);
   return {
     filters,
     interceptors,

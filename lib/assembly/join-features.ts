@@ -2,33 +2,17 @@
  * The features of one application, built: their parts joined phase by phase, in the order the features are listed
  * (so CORS's headers go on before the rate limits', and the socket origin check runs before security).
  */
-import type { RequestContext } from '../context/request-context';
-import type { StageFn, UnroutedAnswer } from '../context/settle';
-import type { EndpointJoin, EndpointPlan, Feature, FeatureParts, PackageNeed } from '../feature/feature';
-import { chain } from '../pipeline/chain';
+import type { StageFn } from '../context/settle';
+import type { EndpointJoin, EndpointJoins, Feature, FeatureParts, PackageNeed } from '../feature/feature';
+import { chain, inOrder } from '../pipeline/chain';
+import type { FeatureSteps } from '../pipeline/request-pipeline';
 import type { BuildScope } from './build-scope';
 
-/** The steps features add to one endpoint, by phase, and the statuses they can answer with there. */
-export interface JoinedSteps {
-  at(phase: EndpointJoin['phase']): StageFn[];
-  readonly answers: readonly number[];
-}
-
-export type EndpointJoins = (plan: EndpointPlan) => JoinedSteps;
+export type { EndpointJoins, JoinedSteps } from '../feature/feature';
 
 interface Built {
   readonly feature: Feature;
   readonly parts: FeatureParts;
-}
-
-/** Every hook of one kind, called in feature order; `undefined` when no feature has one. */
-function each<A extends unknown[]>(
-  hooks: readonly (((...args: A) => void) | undefined)[],
-): ((...args: A) => void) | undefined {
-  const present = hooks.filter((hook) => hook !== undefined);
-  if (present.length === 0) return undefined;
-  if (present.length === 1) return present[0];
-  return (...args) => present.forEach((hook) => hook(...args));
 }
 
 export class JoinedFeatures {
@@ -72,21 +56,18 @@ export class JoinedFeatures {
     for (const { parts } of this.#built) parts.start?.();
   }
 
-  get receive(): StageFn | undefined {
-    const stages = this.#built.map(({ parts }) => parts.receive).filter((stage) => stage !== undefined);
-    return stages.length <= 1 ? stages[0] : chain(stages);
-  }
-
-  get finish(): ((ctx: RequestContext) => void) | undefined {
-    return each(this.#built.map(({ parts }) => parts.finish));
-  }
-
-  get complete(): ((ctx: RequestContext, status: number, started: number) => void) | undefined {
-    return each(this.#built.map(({ parts }) => parts.complete));
-  }
-
-  unrouted(): UnroutedAnswer[] {
-    return this.#built.flatMap(({ parts }) => parts.unrouted?.() ?? []);
+  /** What the features do on every request, phase by phase, in feature order. */
+  steps(): FeatureSteps {
+    const parts = this.#built.map((built) => built.parts);
+    const receive = parts.map((part) => part.receive).filter((stage) => stage !== undefined);
+    return {
+      first: receive.length <= 1 ? receive[0] : chain(receive),
+      around: parts.map((part) => part.around).filter((around) => around !== undefined),
+      finish: inOrder(parts.map((part) => part.finish)),
+      written: parts.map((part) => part.written).filter((written) => written !== undefined),
+      observe: inOrder(parts.map((part) => part.complete)),
+      unrouted: parts.flatMap((part) => part.unrouted?.() ?? []),
+    };
   }
 
   shutdown(graceMs: number): void {

@@ -4,7 +4,6 @@ import { BROADCAST } from '../broadcast/broadcast-feature';
 import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
 import { Broadcaster, type BroadcasterOptions } from '../broadcast/broadcaster';
 import type { Config } from '../config';
-import type { RequestContext } from '../context/request-context';
 import { METRICS } from '../metrics/metrics-feature';
 import { OPENAPI } from '../openapi/openapi-feature';
 import type { OpenApiDocument } from '../openapi/application-openapi';
@@ -13,9 +12,9 @@ import { listen, type RunningServer } from '../server/listen';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';
 import { superviseWorkers } from '../server/workers';
 import { isClusterPrimary } from '../runtime/node-builtins';
-import { answerFinisher, type FinishAnswer } from '../runtime/runtime-answers';
 import type { OpenStreams } from '../streaming/open-streams';
-import { hostsOf } from './assemble-pipeline';
+import { HOSTS } from '../security/allowed-hosts-feature';
+import { NOSNIFF } from '../security/nosniff';
 import type { BuildScope } from './build-scope';
 import type { EndpointSummary } from './compile-endpoints';
 
@@ -56,10 +55,7 @@ export class RestApp {
     this.metrics = scope.find(METRICS)?.registry;
     // The certificate files are read now: a start with TLS configured never goes on without it.
     this.#tls = tlsSettings(scope.config, scope.directory);
-    this.#finish = answerFinisher({
-      stallTimeout: scope.config.get('framework.runtime.workerd.stream-stall-timeout'),
-      maxDuration: scope.config.get('framework.runtime.workerd.stream-max-duration'),
-    });
+    this.fetch = parts.pipeline.fetch;
   }
 
   /**
@@ -80,17 +76,7 @@ export class RestApp {
    * @example
    * const response = await app.fetch(new Request('http://localhost/fruits'));
    */
-  fetch = (request: Request, env?: unknown, executionCtx?: unknown): Response | Promise<Response> => {
-    const answer = this.#broadcast().within(() => this.#parts.pipeline.execute(request, env, executionCtx));
-    return this.#finish === undefined ? answer : this.#finish(answer, request, env, executionCtx);
-  };
-
-  /** What the runtime serving `fetch` needs done to its answers (nothing on Node and Deno). */
-  readonly #finish: FinishAnswer | undefined;
-
-  /** Answers a request served by `listen()` onto its Node response. */
-  readonly #serve = (ctx: RequestContext): void | Promise<void> =>
-    this.#broadcast().within(() => this.#parts.pipeline.serve(ctx));
+  readonly fetch: (request: Request, env?: unknown, executionCtx?: unknown) => Response | Promise<Response>;
 
   /**
    * The broadcaster of `topic` in this application: what `broadcast(topic)` means within its requests, for code
@@ -131,7 +117,7 @@ export class RestApp {
         aggregateMetrics: config.get('framework.metrics.enabled'),
       });
     }
-    return listen(this.#serve, {
+    return listen(this.#parts.pipeline.serve, {
       port,
       host,
       requestTimeout: config.get('framework.http.request-timeout'),
@@ -144,8 +130,8 @@ export class RestApp {
       drainLimit: config.get('framework.http.limits.max-body-size'),
       tls: this.#tls,
       h2c: config.get('framework.http.h2c'),
-      hosts: hostsOf(this.#parts.scope),
-      nosniff: config.get('framework.http.nosniff'),
+      hosts: this.#parts.scope.find(HOSTS),
+      nosniff: this.#parts.scope.find(NOSNIFF),
       onClosed: () => this.close(),
       // The features learn of it first (readiness answers DOWN, sockets close with 1001 after their queued messages);
       // SSE streams end now with a retry hint (their clients reconnect elsewhere); others may finish first.

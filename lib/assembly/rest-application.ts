@@ -41,7 +41,7 @@ export const RestApplication = {
       endpoints: endpoints.summary,
       openStreams: core.streams.openStreams,
       shutdown: (graceMs) => features.shutdown(graceMs),
-      close: () => (endpoints.close(), features.close()),
+      close: () => features.close(),
     });
   },
 };

@@ -14,7 +14,7 @@ export const BROADCAST = new BuildKey<() => ApplicationBroadcast>('broadcast');
 export const broadcastFeature = defineFeature({
   name: 'broadcast',
   settings: ['framework.broadcast.'],
-  phases: ['invoke', 'write'],
+  phases: ['receive', 'invoke', 'write'],
   answers: [{ status: 503, when: 'a publish the backplane cannot store (durable streams), or Redis unreachable' }],
   transports: {
     answer: 'publish from any handler: a module-level broadcast() means the application’s own topics',
@@ -34,6 +34,8 @@ export const broadcastFeature = defineFeature({
     };
     build.provide(BROADCAST, broadcast);
     return {
+      // A module-level broadcast() in a handler means this application's topics.
+      around: () => started?.within,
       start() {
         started = applicationBroadcast(build.config, build.find(JSON_MAPPER)!);
         for (const check of started.checks) build.contribute(HEALTH_CHECKS, check);

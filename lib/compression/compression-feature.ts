@@ -38,7 +38,8 @@ export const compressionFeature = defineFeature({
         const { mark, inflate } = compileCompression(plan.method, settings);
         const joins: EndpointJoin[] = [];
         if (mark) joins.push({ phase: 'admit', step: mark });
-        if (inflate) joins.push({ phase: 'read', step: inflate });
+        // An inflated body may be refused: the operation's document lists both answers.
+        if (inflate) joins.push({ phase: 'read', step: inflate, answers: [400, 413] });
         return joins;
       },
     };

@@ -27,7 +27,9 @@ export class DefinitionError extends Error {
 export class ProblemCollector {
   readonly #problems: DefinitionProblem[] = [];
 
+  /** Records a problem; the same one found twice at one place (an endpoint joined twice) is reported once. */
   add(location: string, message: string): void {
+    if (this.#problems.some((problem) => problem.location === location && problem.message === message)) return;
     this.#problems.push({ location, message });
   }
 

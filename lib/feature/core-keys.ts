@@ -8,4 +8,4 @@ export const JSON_MAPPER = new BuildKey<JsonMapper>('json-mapper');
 /** The streams being written now (ended at shutdown, counted by metrics). */
 export const OPEN_STREAMS = new BuildKey<OpenStreams>('open-streams');
 /** How many calls wait for the worker lane now. */
-export const WORKER_QUEUE = new BuildKey<() => number>('worker-queue');
+export const WORKER_QUEUE = new BuildKey<{ readonly waiting: number }>('worker-queue');

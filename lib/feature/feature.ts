@@ -9,7 +9,7 @@ import type { RequestContext } from '../context/request-context';
 import type { StageFn, UnroutedAnswer } from '../context/settle';
 import type { ProblemCollector } from '../errors/definition-error';
 import type { MediaType } from '../http/media-type';
-import type { MethodMeta } from '../metadata/store';
+import type { MetaKey, MethodMeta } from '../metadata/store';
 import type { Unit } from '../metadata/unit';
 import type { Phase } from './phases';
 import type { BuildKey, ListKey } from './build-key';
@@ -63,8 +63,19 @@ export interface EndpointPlan {
   readonly produces: readonly MediaType[];
   /** Whether the endpoint streams (an Observable, AsyncIterable or generator result). */
   readonly streams: boolean;
-  /** `upgrade` for a WebSocket endpoint's upgrade request, `answer` for a resource method. */
-  readonly transport: 'answer' | 'upgrade';
+  /**
+   * `answer` for a resource method or an MCP server's endpoint, `upgrade` for a WebSocket endpoint's upgrade request,
+   * `call` for a method called through its class's endpoint (an MCP tool, resource or prompt: only what the method
+   * itself declares applies, its class's applied to the endpoint already).
+   */
+  readonly transport: 'answer' | 'upgrade' | 'call';
+}
+
+/** What `plan`'s endpoint declares under `key`: a method's own over its class's; a socket's class; a call's method. */
+export function declaredOn<T>(plan: EndpointPlan, key: MetaKey<T>): T | undefined {
+  if (plan.transport === 'upgrade') return plan.unit.meta.tags.get(key);
+  if (plan.transport === 'call') return plan.method.tags.get(key);
+  return plan.method.tags.get(key) ?? plan.unit.meta.tags.get(key);
 }
 
 /** A step a feature adds to one endpoint, in one of the endpoint's phases. */
@@ -75,8 +86,28 @@ export interface EndpointJoin {
   readonly answers?: readonly number[];
 }
 
+/** Runs a request's phases, from `receive` to its written head, inside something of a feature's (a span, a scope). */
+export type Within = <T>(run: () => T) => T;
+
+/** Asked per request: what to run its phases within, or `undefined` when nothing now (no tracing SDK registered). */
+export type Around = (ctx: RequestContext) => Within | undefined;
+
+/** The steps features add to one endpoint, by phase, and the statuses they can answer with there. */
+export interface JoinedSteps {
+  at(phase: EndpointJoin['phase']): StageFn[];
+  readonly answers: readonly number[];
+}
+
+/** The steps of every feature joined to one endpoint (what the build step and endpoint-making features ask). */
+export type EndpointJoins = (plan: EndpointPlan) => JoinedSteps;
+
 /** What a feature hands the build step; every part is optional. */
 export interface FeatureParts {
+  /**
+   * `receive` to `write`: runs every phase of a request inside it (tracing's request span, the application's
+   * broadcast scope); the feature listed first is outermost. A feature with one declares `receive`.
+   */
+  readonly around?: Around;
   /** `receive`: runs before routing, may answer (CORS preflights). */
   readonly receive?: StageFn;
   /** Joins the phases of one endpoint (resource methods and socket upgrades alike). */
@@ -85,6 +116,8 @@ export interface FeatureParts {
   unrouted?(): readonly UnroutedAnswer[];
   /** `finish`: sees every answer just before it is written, errors included. */
   readonly finish?: (ctx: RequestContext) => void;
+  /** `write`: a whole Web `Response` a server writer made, before it leaves (what `finish` set is not in it). */
+  readonly written?: (response: Response) => Response;
   /** `complete`: told of every answer once written, with `performance.now()` of the request's arrival. */
   readonly complete?: (ctx: RequestContext, status: number, started: number) => void;
   /** Runs once the build found no problem: connections opened, files read. */

@@ -2,6 +2,8 @@
 export { BuildKey, ListKey } from './build-key';
 export { defineFeature } from './define-feature';
 export type {
+  Around,
+  Within,
   EndpointJoin,
   EndpointPlan,
   Feature,

@@ -5,19 +5,16 @@
  */
 import { MCP_SERVER } from '../decorators/mcp';
 import { NAME_BINDINGS } from '../decorators/providers';
-import { RATE_LIMIT } from '../decorators/rate-limit';
-import { ACCESS_RULE } from '../decorators/security';
 import { locate } from '../errors/definition-error';
 import { logging } from '../logging/logger';
-import { Tags } from '../metadata/store';
+import { Tags, type MethodMeta } from '../metadata/store';
 import type { Unit } from '../metadata/unit';
 import { compileStage, type StageFn, type Step } from '../pipeline/chain';
-import type { Endpoint } from '../pipeline/endpoint';
+import type { Endpoint, EndpointKit } from '../pipeline/endpoint';
 import type { EndpointInfo } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { endpointHandler } from '../pipeline/endpoint-handler';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
-import { securityStep } from '../security/security-stage';
 import { CallMetrics } from './call-metrics';
 import { compileCompletions } from './compile-completions';
 import { compilePrompts } from './compile-prompts';
@@ -34,29 +31,23 @@ import type { StreamAnswers } from './stream-answers';
 
 const log = logging.getLogger('rxrest.mcp');
 
+/** The server's endpoints as a method with no declarations: the plan then reads its class's (security, limit). */
+const SERVER_METHOD: MethodMeta = { name: 'mcp', httpMethods: [], params: new Map(), tags: new Tags() };
+
 export interface CompiledMcpServer {
   readonly endpoints: readonly Endpoint[];
   readonly runtime: McpServerRuntime;
 }
 
-/** The stages every request to the server passes before its own: rebinding check, security, limit, filters. */
-function commonSteps(unit: Unit, where: string, context: McpBuildContext): Step[] {
-  const steps: Step[] = [];
-  const rebinding = rebindingCheck(context.settings.allowedHosts);
-  if (rebinding) steps.push(rebinding);
-  const rule = unit.meta.tags.get(ACCESS_RULE);
-  if ((rule?.kind === 'authenticated' || rule?.kind === 'roles') && !context.security)
-    context.problems.add(
-      where,
-      `@${rule.kind === 'roles' ? 'RolesAllowed' : 'Authenticated'} needs an authentication mechanism: set framework.security.jwt.jwks-url or .public-key-file, or pass authentication to build()`,
-    );
-  const security = securityStep(rule, context.security);
-  if (security) steps.push(security);
-  const limit = context.problems.attempt(where, () =>
-    context.rateLimits?.step(unit.meta.tags.get(RATE_LIMIT), where, true),
-  );
-  if (limit) steps.push(limit);
-  return steps;
+/**
+ * The steps the features join to the server's endpoints, as to any resource's: security and the class's rate limit,
+ * then (for a POST or GET, answered as a stream) the caps on open streams. A DELETE ends a session and is no stream:
+ * a client at its cap can always end one.
+ */
+function joinedSteps(unit: Unit, where: string, streams: boolean, context: McpBuildContext): Step[] {
+  const plan = { unit, method: SERVER_METHOD, where, info: context.info, produces: [], streams };
+  const joined = context.joins({ ...plan, transport: 'answer' });
+  return [...joined.at('authenticate'), ...joined.at('admit')];
 }
 
 function endpoint(
@@ -67,15 +58,7 @@ function endpoint(
   response: readonly Step[],
   context: McpBuildContext,
 ): Endpoint {
-  const info: EndpointInfo = {
-    resourceClass: unit.type,
-    methodName: `mcp ${httpMethod}`,
-    httpMethod,
-    pathTemplate: template.template,
-    produces: [],
-    consumes: [],
-    lane: 'event-loop',
-  };
+  const info: EndpointInfo = { ...context.info, methodName: `mcp ${httpMethod}`, httpMethod };
   return {
     info,
     template,
@@ -118,7 +101,7 @@ function streamAnswers(where: string, context: McpBuildContext): StreamAnswers {
         elementType: undefined,
         observables: true,
         onError: (error: unknown) => log.error(`A stream of ${where} failed after its response was committed`, error),
-        endsOnExpiry: context.security?.endStreamsOnExpiry ?? false,
+        endsOnExpiry: context.endsOnExpiry,
       },
     },
     graceMs: context.settings.callGraceMs,
@@ -127,8 +110,17 @@ function streamAnswers(where: string, context: McpBuildContext): StreamAnswers {
   };
 }
 
+/** The server's endpoint, as the plans of its methods name it (each of its three HTTP methods is one). */
+function serverInfo(unit: Unit, template: PathTemplate): EndpointInfo {
+  const base = { resourceClass: unit.type, methodName: 'mcp', httpMethod: 'POST', produces: [], consumes: [] };
+  return { ...base, pathTemplate: template.template, lane: 'event-loop' };
+}
+
 /** Compiles one server class; `undefined` when its path is wrong (the problem is recorded). */
-export function compileMcpServer(unit: Unit, context: McpBuildContext): CompiledMcpServer | undefined {
+export function compileMcpServer(
+  unit: Unit,
+  context: Omit<McpBuildContext, 'info' | 'mappers'> & Pick<EndpointKit, 'mappers'>,
+): CompiledMcpServer | undefined {
   const declaration = unit.meta.tags.get(MCP_SERVER)!;
   const where = locate(unit.type);
   const template = context.problems.attempt(where, () =>
@@ -137,36 +129,36 @@ export function compileMcpServer(unit: Unit, context: McpBuildContext): Compiled
   if (!template) return undefined;
   if (template.variables.length > 0)
     context.problems.add(where, `an MCP server's path has no variables: ${declaration.path}`);
-  const common = commonSteps(unit, where, context);
+  const server: McpBuildContext = { ...context, info: serverInfo(unit, template), mappers: context.mappers(unit.type) };
+  const rebinding = rebindingCheck(context.settings.allowedHosts);
+  const joined = [joinedSteps(unit, where, false, server), joinedSteps(unit, where, true, server)];
   const runtime = new McpServerRuntime(
     declaration.path,
     { name: declaration.name ?? unit.type.name, version: declaration.version ?? '1.0.0', title: declaration.title },
     declaration.instructions,
-    catalogOf(unit, context),
+    catalogOf(unit, server),
     context.settings,
     new CallMetrics(context.metrics),
     context.topics,
   );
-  const answers = streamAnswers(where, context);
+  const answers = streamAnswers(where, server);
   const filters = context.filters(new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []));
-  // The session's GET stream is the one a client holds open at will: it counts against the stream caps as a stream
-  // endpoint's answer does. A POST's stream lasts as long as its calls, and most POSTs answer JSON.
-  const admission = context.streamAdmission ? [context.streamAdmission] : [];
-  const steps = (last: StageFn, streams = true): Step[] => [
-    ...common,
-    ...(streams ? admission : []),
+  // The rebinding check comes first: a request for a host not allowed is refused before any credential is looked at.
+  const steps = (last: StageFn, streams: boolean): Step[] => [
+    ...(rebinding ? [rebinding] : []),
+    ...joined[Number(streams)],
     ...filters.request,
     last,
   ];
   const handlers = [
-    ['POST', postMessages(runtime, context.maxBodySize, answers)],
-    ['GET', openStream(runtime, answers)],
-    ['DELETE', endSession(runtime)],
+    ['POST', postMessages(runtime, context.maxBodySize, answers), true],
+    ['GET', openStream(runtime, answers), true],
+    ['DELETE', endSession(runtime), false],
   ] as const;
   return {
     runtime,
-    endpoints: handlers.map(([method, last]) =>
-      endpoint(unit, template, method, steps(last, method === 'GET'), filters.response, context),
+    endpoints: handlers.map(([method, last, streams]) =>
+      endpoint(unit, template, method, steps(last, streams), filters.response, server),
     ),
   };
 }

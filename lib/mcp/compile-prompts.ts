@@ -57,7 +57,7 @@ function compilePrompt(unit: Unit, methodName: string, context: McpBuildContext)
     definition: definitionOf(name, options, argumentsOf(input.schema)),
     method,
     input,
-    guard: methodGuard(meta, where, context),
+    guard: methodGuard(unit, meta, where, context),
   };
 }
 

@@ -54,7 +54,7 @@ function compileResource(unit: Unit, methodName: string, context: McpBuildContex
     mimeType: options.mimeType,
     template,
     method,
-    guard: methodGuard(meta, where, context),
+    guard: methodGuard(unit, meta, where, context),
   };
 }
 

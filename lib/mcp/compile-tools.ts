@@ -74,7 +74,7 @@ function compileTool(unit: Unit, methodName: string, context: McpBuildContext): 
     method,
     input,
     output,
-    guard: methodGuard(meta, where, context),
+    guard: methodGuard(unit, meta, where, context),
   };
 }
 

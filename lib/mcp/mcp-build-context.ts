@@ -1,33 +1,21 @@
 /** What the build step hands an MCP server class: the application's settings and the parts it shares with endpoints. */
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
-import type { ProblemCollector } from '../errors/definition-error';
-import type { ExceptionMappers } from '../errors/exception-mappers';
+import type { EndpointInfo } from '../context/endpoint-info';
 import type { Registry } from 'prom-client';
-import type { JsonMapper } from '../json/json-mapper';
-import type { StageFn, Step } from '../pipeline/chain';
-import type { RateLimiters } from '../rate-limit/rate-limits';
-import type { SecuritySettings } from '../security/security-stage';
-import type { StreamSettings } from '../streaming/stream-pump';
+import type { EndpointKit } from '../pipeline/endpoint';
+import type { ExceptionMappers } from '../errors/exception-mappers';
 import type { McpSettings } from './mcp-settings';
 
-export interface McpBuildContext {
-  readonly applicationPath: string;
-  readonly problems: ProblemCollector;
+export interface McpBuildContext extends Omit<EndpointKit, 'mappers'> {
+  /** The mappers of the server's class. */
   readonly mappers: ExceptionMappers;
-  readonly json: JsonMapper;
-  readonly security: SecuritySettings | undefined;
-  readonly rateLimits: RateLimiters | undefined;
-  /** The application's stream settings (budget, overflow, keep-alive, the open streams a shutdown ends). */
-  readonly streams: StreamSettings;
-  /** The caps on open streams (`framework.http.limits.max-streams*`), for the session's GET stream. */
-  readonly streamAdmission?: StageFn;
-  /** `framework.http.limits.max-body-size`. */
-  readonly maxBodySize: number;
+  /** The server's endpoint, as its methods' plans name it. */
+  readonly info: EndpointInfo;
+  /** Whether a stream ends when its credential expires (`framework.security.streams.end-on-expiry`). */
+  readonly endsOnExpiry: boolean;
   readonly settings: McpSettings;
   /** The application's broadcast topics, where sessions and call streams are kept (made after the build). */
   readonly topics: () => BroadcastTopics;
   /** The application's Prometheus registry, when `framework.metrics.enabled` (asked per request: made after the build). */
   readonly metrics: () => Registry | undefined;
-  /** The application's request and response filters that apply to a class with these name bindings. */
-  filters(bindings: ReadonlySet<string>): { readonly request: readonly Step[]; readonly response: readonly Step[] };
 }

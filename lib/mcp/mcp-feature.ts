@@ -1,8 +1,15 @@
 /**
- * MCP servers as a feature: its declaration. `@McpServer` classes are a kind of endpoint, compiled with resources
- * and socket endpoints by the build step (each joins security and rate limits there).
+ * MCP servers as a feature: `@McpServer` classes compiled into endpoints of their own (POST, GET and DELETE of their
+ * path), which the other features join as any resource: security, rate limits and the caps on open streams. The MCP
+ * code (and zod's JSON Schema writer) is loaded only when a class declares a server.
  */
+import { BROADCAST } from '../broadcast/broadcast-feature';
+import { MCP_SERVER } from '../decorators/mcp';
 import { defineFeature } from '../feature/define-feature';
+import { METRICS } from '../metrics/metrics-feature';
+import { ENDPOINT_SOURCES } from '../pipeline/endpoint';
+import { SECURITY } from '../security/security-feature';
+import type { CompiledMcpServer } from './compile-mcp-server';
 
 export const mcpFeature = defineFeature({
   name: 'mcp',
@@ -15,7 +22,31 @@ export const mcpFeature = defineFeature({
   ],
   transports: {
     answer: 'Streamable HTTP: a POST answered as JSON or as an SSE stream of the call',
-    stream: 'a call’s progress and result as SSE, resumable with Last-Event-ID on any instance',
+    stream:
+      'a call’s progress and result as SSE, resumable with Last-Event-ID on any instance; a POST or GET holds one of the open streams while it lasts',
   },
-  build: () => undefined,
+  build(build) {
+    const declared = build.units.filter((unit) => unit.meta.tags.has(MCP_SERVER));
+    if (declared.length === 0) return undefined;
+    const { compileMcpServer } = require('./compile-mcp-server') as typeof import('./compile-mcp-server');
+    const { mcpSettings } = require('./mcp-settings') as typeof import('./mcp-settings');
+    const settings = mcpSettings(build.config);
+    const broadcast = build.find(BROADCAST)!;
+    const endsOnExpiry = build.find(SECURITY)?.endStreamsOnExpiry ?? false;
+    let servers: CompiledMcpServer[] = [];
+    build.contribute(ENDPOINT_SOURCES, (kit) => {
+      const context = {
+        ...kit,
+        settings,
+        endsOnExpiry,
+        // Both are made once the build stands; the servers ask for them per request.
+        metrics: () => build.find(METRICS)?.registry,
+        topics: () => broadcast().topics,
+      };
+      servers = declared.flatMap((unit) => compileMcpServer(unit, context) ?? []);
+      return servers.flatMap((server) => server.endpoints);
+    });
+    // Every session ends (its calls cancelled) when the application lets go.
+    return { close: () => servers.forEach((server) => server.runtime.sessions.closeAll()) };
+  },
 });

@@ -1,13 +1,13 @@
 /**
  * Security and limits on one MCP method: `@Authenticated`/`@RolesAllowed` hide it from the lists of callers who may
- * not use it and answer its calls 401/403 as a resource method would; `@RateLimit` counts its calls apart.
+ * not use it and answer its calls 401/403 as a resource method would; `@RateLimit` counts its calls apart. The steps
+ * are the security and rate-limit features' own, joined to the method as a call through its server's endpoint.
  */
-import { RATE_LIMIT } from '../decorators/rate-limit';
 import { ACCESS_RULE, type AccessRule } from '../decorators/security';
 import type { MethodMeta } from '../metadata/store';
+import type { Unit } from '../metadata/unit';
 import { chain, type StageFn } from '../pipeline/chain';
 import type { SecurityContext } from '../security/security-context';
-import { securityStep } from '../security/security-stage';
 import type { McpBuildContext } from './mcp-build-context';
 
 export interface MethodGuard {
@@ -24,19 +24,9 @@ export function allows(rule: AccessRule | undefined, security: SecurityContext):
 }
 
 /** The method's own rule and limit (its class's apply to every request, before this). */
-export function methodGuard(method: MethodMeta, where: string, context: McpBuildContext): MethodGuard {
-  const rule = method.tags.get(ACCESS_RULE);
-  if ((rule?.kind === 'authenticated' || rule?.kind === 'roles') && !context.security)
-    context.problems.add(
-      where,
-      `@${rule.kind === 'roles' ? 'RolesAllowed' : 'Authenticated'} needs an authentication mechanism: set framework.security.jwt.jwks-url or .public-key-file, or pass authentication to build()`,
-    );
-  const steps: StageFn[] = [];
-  const security = rule ? securityStep(rule, context.security) : undefined;
-  if (security) steps.push(security);
-  const declared = method.tags.get(RATE_LIMIT);
-  const limit = declared && context.problems.attempt(where, () => context.rateLimits?.step(declared, where, false));
-  if (limit) steps.push(limit);
-  if (steps.length === 0) return { rule, check: undefined };
-  return { rule, check: chain(steps) };
+export function methodGuard(unit: Unit, method: MethodMeta, where: string, context: McpBuildContext): MethodGuard {
+  const info = { ...context.info, methodName: method.name };
+  const joined = context.joins({ unit, method, where, info, produces: [], streams: false, transport: 'call' });
+  const steps = [...joined.at('authenticate'), ...joined.at('admit')];
+  return { rule: method.tags.get(ACCESS_RULE), check: steps.length ? chain(steps) : undefined };
 }

@@ -31,7 +31,7 @@ export const metricsFeature = defineFeature({
         const workerQueue = build.find(WORKER_QUEUE);
         metrics = new ApplicationMetrics({
           openStreams: () => openStreams?.size ?? 0,
-          workerQueue: () => workerQueue?.() ?? 0,
+          workerQueue: () => workerQueue?.waiting ?? 0,
         });
         build.provide(METRICS, metrics);
       },

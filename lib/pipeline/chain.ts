@@ -22,6 +22,15 @@ export function chain(stages: readonly StageFn[]): StageFn {
   return (ctx) => run(ctx, 0);
 }
 
+/** Every hook of one kind, called in order; `undefined` when there is none. */
+export function inOrder<A extends unknown[]>(
+  hooks: readonly (((...args: A) => void) | undefined)[],
+): ((...args: A) => void) | undefined {
+  const present = hooks.filter((hook) => hook !== undefined);
+  if (present.length <= 1) return present[0];
+  return (...args) => present.forEach((hook) => hook(...args));
+}
+
 /** A pipeline step: a stage function, or a user's own RxJS operator. */
 export type Step = StageFn | { readonly operator: MonoTypeOperatorFunction<RequestContext> };
 

@@ -4,6 +4,7 @@ import type { MonoTypeOperatorFunction } from 'rxjs';
 import { RequestAborted, type RequestContext } from '../context/request-context';
 import { isResponseLike } from './to-response';
 import { firstValue } from '../context/settle';
+import type { Step } from './chain';
 import type { StageResult } from '../context/stage';
 
 /** A filter compiled by the build step. */
@@ -59,4 +60,17 @@ export function responseFilterStage(
     }
     return ctx;
   };
+}
+
+/** The filters that apply to an endpoint carrying `bindings`: unbound ones, and those whose every binding it has. */
+export function applicable(filters: readonly CompiledFilter[], bindings: ReadonlySet<string>): CompiledFilter[] {
+  return filters.filter((filter) => filter.bindings.every((name) => bindings.has(name)));
+}
+
+export function requestSteps(filters: readonly CompiledFilter[]): Step[] {
+  return filters.map((filter) => (typeof filter.run === 'function' ? requestFilterStage(filter.run) : filter.run));
+}
+
+export function responseSteps(filters: readonly CompiledFilter[]): Step[] {
+  return filters.map((filter) => (typeof filter.run === 'function' ? responseFilterStage(filter.run) : filter.run));
 }

@@ -15,18 +15,29 @@ import { resetUnsentHead, sendOnNode, toWebResponse, writeBody, type OutgoingBod
 import { replaceUnsendable, unsendableHeader } from './unsendable-head';
 import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
 import { takeoverOf } from '../context/takeover';
-import { tracing } from '../tracing/tracing';
-import { traceRequest } from '../tracing/request-span';
-import type { HostRules } from '../http/allowed-hosts';
-import { hostedRequest } from './hosted-request';
-import { forbidSniffing, forbidSniffingOf } from './nosniff';
+import type { Around } from '../feature/feature';
+import type { FinishAnswer } from '../runtime/runtime-answers';
 import { isNodeInstance } from '../runtime/node-builtins';
 import { EXECUTION_CONTEXT } from '../context/execution-context';
 
-export interface PipelineParts {
+/** What the features do on every request (see `FeatureParts`), joined in feature order. */
+export interface FeatureSteps {
+  /** `receive`: before the pre-matching filters (allowed hosts, CORS preflights and refusals). */
+  readonly first?: StageFn;
+  /** Each runs the request's phases inside it, the first outermost (the broadcast scope, the request span). */
+  readonly around: readonly Around[];
+  /** `finish`: sees every answer before it is written, errors included (CORS, rate-limit and nosniff headers). */
+  readonly finish?: (ctx: RequestContext) => void;
+  /** `write`: a whole Web `Response` a server writer made, before it leaves. */
+  readonly written: readonly ((response: Response) => Response)[];
+  /** `complete`: told of every answer once written, with `performance.now()` of its arrival (metrics); absent: nothing is timed. */
+  readonly observe?: (ctx: RequestContext, status: number, started: number) => void;
+  /** `route`: what answers requests no resource matched (health, metrics, the OpenAPI document, static files), in order. */
+  readonly unrouted: readonly UnroutedAnswer[];
+}
+
+export interface PipelineParts extends FeatureSteps {
   readonly router: Router<Endpoint>;
-  /** The hosts served and the public origin, for requests answered by `execute` (`listen()` checks its own). */
-  readonly hosts?: HostRules;
   /** Pre-matching filters, before routing (absent when there are none). */
   readonly preMatching?: StageFn;
   /** Global mappers, for errors raised before an endpoint is chosen (404, 405...). */
@@ -36,16 +47,17 @@ export interface PipelineParts {
   readonly writers: readonly EntityWriter[];
   /** Response compression; absent means never compress. */
   readonly compression?: CompressionSettings;
-  /** `X-Content-Type-Options: nosniff` on every answer (`framework.http.nosniff`). */
-  readonly nosniff?: boolean;
-  /** What answers requests no resource matched (health, metrics, the OpenAPI document, static files), asked in order. */
-  readonly unrouted?: readonly UnroutedAnswer[];
-  /** Told of every answer once written, with `performance.now()` of the request's arrival (metrics); absent: nothing is timed. */
-  readonly observe?: (ctx: RequestContext, status: number, started: number) => void;
-  /** Runs before the pre-matching filters (CORS preflights and refusals). */
-  readonly first?: StageFn;
-  /** Sees every answer before it is written, errors included (CORS headers). */
-  readonly finish?: (ctx: RequestContext) => void;
+  /** What the runtime serving `fetch` needs done to its answers (absent on Node and Deno). */
+  readonly finishAnswer?: FinishAnswer;
+}
+
+/** `run` inside every one of `arounds` that wraps this request, the first outermost. */
+function within<T>(arounds: readonly Around[], ctx: RequestContext, run: () => T, from = 0): T {
+  for (let i = from; i < arounds.length; i++) {
+    const wrap = arounds[i](ctx);
+    if (wrap) return wrap(() => within(arounds, ctx, run, i + 1));
+  }
+  return run();
 }
 
 /**
@@ -61,32 +73,26 @@ export class RequestPipeline {
     this.#parts = parts;
   }
 
-  /** Answers `request` as a Web `Response` (`fetch`: in process, or under another server). */
-  execute(request: Request, environment?: unknown, executionCtx?: unknown): Response | Promise<Response> {
-    const { hosts } = this.#parts;
-    if (hosts) {
-      const hosted = hostedRequest(request, hosts, this.#parts.nosniff ?? false);
-      if (hosted instanceof Response) return hosted;
-      request = hosted;
-    }
+  /** Answers `request` as a Web `Response` (`app.fetch`: in process, or under another server). */
+  readonly fetch = (request: Request, environment?: unknown, executionCtx?: unknown): Response | Promise<Response> => {
     const ctx = new RequestContext(request, environment);
     // Cloudflare Workers' third argument (waitUntil, passThroughOnException), for a Hono Context asked for.
     if (executionCtx !== undefined) ctx.set(EXECUTION_CONTEXT, executionCtx);
-    return this.#run(ctx, this.#web);
-  }
+    const answer = this.#run(ctx, this.#web);
+    const { finishAnswer } = this.#parts;
+    return finishAnswer === undefined ? answer : finishAnswer(answer, request, environment, executionCtx);
+  };
 
   /**
    * Answers a request served by `listen()` onto its Node response (`ctx.node`): the same stages, then the head
    * and body written directly, with no Web `Response` between.
    */
-  serve(ctx: RequestContext): void | Promise<void> {
-    return this.#run(ctx, this.#node);
-  }
+  readonly serve = (ctx: RequestContext): void | Promise<void> => this.#run(ctx, this.#node);
 
-  /** Answers `ctx` in its server span when an OpenTelemetry SDK is registered, else as it is. */
+  /** Answers `ctx` inside what the features run requests in. */
   #run<T>(ctx: RequestContext, write: (ctx: RequestContext, started: number) => T | Promise<T>): T | Promise<T> {
-    const traced = tracing();
-    return traced ? traceRequest(traced, ctx, () => this.#answer(ctx, write)) : this.#answer(ctx, write);
+    const { around } = this.#parts;
+    return around.length === 0 ? this.#answer(ctx, write) : within(around, ctx, () => this.#answer(ctx, write));
   }
 
   /** Routes and handles `ctx`, then gives its answer to `answer`: synchronously when every stage answered so. */
@@ -139,7 +145,7 @@ export class RequestPipeline {
    */
   #recoverUnrouted(ctx: RequestContext, error: unknown): StageResult<RequestContext> {
     const answers = this.#parts.unrouted;
-    if (!answers?.length || !isRouteNotFound(error)) return this.#mapUnrouted(ctx, error);
+    if (!answers.length || !isRouteNotFound(error)) return this.#mapUnrouted(ctx, error);
     return this.#answerUnrouted(ctx, answers).then(
       (answered) => answered ?? settleToPromise(this.#mapUnrouted(ctx, error)),
       (failed: unknown) => settleToPromise(this.#mapUnrouted(ctx, failed)),
@@ -173,6 +179,7 @@ export class RequestPipeline {
       response = toWebResponse(ctx, body);
     } catch (error) {
       if (!replaceUnsendable(ctx, body)) throw error;
+      this.#parts.finish?.(ctx);
       return this.#web(ctx, started);
     }
     // A body written straight to the Node response answers with a marker: the status is the context's.
@@ -204,6 +211,7 @@ export class RequestPipeline {
     } catch (error) {
       if (outgoing.headersSent || !replaceUnsendable(ctx, body)) throw error;
       resetUnsentHead(outgoing);
+      this.#parts.finish?.(ctx);
       return this.#node(ctx, started);
     }
     this.#parts.observe?.(ctx, ctx.response!.status, started);
@@ -211,20 +219,25 @@ export class RequestPipeline {
   }
 
   #write(ctx: RequestContext): OutgoingBody | Promise<OutgoingBody> {
-    const { writers, compression, nosniff } = this.#parts;
+    const { writers, compression, written, finish } = this.#parts;
     // A stream or file that a filter, mapper or later stage replaced is released, never leaked.
     releaseUnwritten(ctx);
     try {
-      if (nosniff) forbidSniffing(ctx.response!.headers);
       const body = writeBody(ctx, writers, compression);
-      if (!nosniff) return body;
-      return body instanceof Promise ? body.then(forbidSniffingOf) : forbidSniffingOf(body);
+      if (written.length === 0) return body;
+      return body instanceof Promise ? body.then((made) => this.#written(made)) : this.#written(body);
     } catch (error) {
       ctx.response = defaultErrorResponse(error);
       ctx.response.entity = ctx.response.status === 500 ? ctx.response.entity : undefined;
-      if (nosniff) forbidSniffing(ctx.response.headers);
+      // The answer replacing one that could not be written is finished as any answer is.
+      finish?.(ctx);
       releaseUnwritten(ctx);
       return writeBody(ctx, writers);
     }
+  }
+
+  /** A whole Web `Response` a server writer made, through the features' `write` steps. */
+  #written(body: OutgoingBody): OutgoingBody {
+    return body instanceof Response ? this.#parts.written.reduce((made, step) => step(made), body) : body;
   }
 }

@@ -1,17 +1,14 @@
 /** Rate limits as a feature: per-client budgets (`@RateLimit`, `framework.http.rate-limit.*`), refused credentials counted. */
 import { RATE_LIMIT } from '../decorators/rate-limit';
-import type { StageFn } from '../context/settle';
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
-import type { EndpointJoin } from '../feature/feature';
+import { declaredOn, type EndpointJoin } from '../feature/feature';
 import { REFUSALS, SECURITY } from '../security/security-feature';
 import { RateLimiters, rateLimitSettings } from './rate-limits';
 import { streamAdmission } from './stream-admission';
 
-/** The application's limiters: security counts refused credentials with them, MCP servers limit calls. */
+/** The application's limiters (the metrics and the packages check read whether any endpoint is limited). */
 export const RATE_LIMITS = new BuildKey<RateLimiters>('rate-limits');
-/** The caps on open streams (absent when neither is set), for MCP servers' streams. */
-export const STREAM_ADMISSION = new BuildKey<StageFn>('stream-admission');
 
 export const rateLimitFeature = defineFeature({
   name: 'rate-limits',
@@ -53,12 +50,12 @@ export const rateLimitFeature = defineFeature({
       },
       limiters.client,
     );
-    if (admission) build.provide(STREAM_ADMISSION, admission);
     return {
       endpoint(plan) {
         const joins: EndpointJoin[] = [];
-        const tags = plan.transport === 'upgrade' ? plan.unit.meta.tags : plan.method.tags;
-        const declared = tags.get(RATE_LIMIT) ?? plan.unit.meta.tags.get(RATE_LIMIT);
+        const declared = declaredOn(plan, RATE_LIMIT);
+        // A call is counted apart only under a limit of its own (its endpoint counted the request already).
+        if (plan.transport === 'call' && declared === undefined) return joins;
         const step = build.problems.attempt(plan.where, () =>
           limiters.step(declared, plan.where, plan.streams || plan.transport === 'upgrade'),
         );

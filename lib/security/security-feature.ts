@@ -2,7 +2,7 @@
 import { ACCESS_RULE } from '../decorators/security';
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
-import type { Feature } from '../feature/feature';
+import { declaredOn, type Feature } from '../feature/feature';
 import { accessAnswers, missingMechanism } from './access-answers';
 import type { AuthenticationMechanism } from './authentication-mechanism';
 import { jwtSettings } from './jwt-mechanism';
@@ -46,10 +46,9 @@ export function securityFeature(own: readonly AuthenticationMechanism[] = []): F
       return {
         unrouted: () => (management ? [management] : []),
         endpoint(plan) {
-          const rule =
-            plan.transport === 'upgrade'
-              ? plan.unit.meta.tags.get(ACCESS_RULE)
-              : (plan.method.tags.get(ACCESS_RULE) ?? plan.unit.meta.tags.get(ACCESS_RULE));
+          const rule = declaredOn(plan, ACCESS_RULE);
+          // A call's endpoint authenticated the caller already: only a rule of its own adds a step.
+          if (plan.transport === 'call' && rule === undefined) return undefined;
           const missing = missingMechanism(rule, settings !== undefined);
           if (missing) build.problems.add(plan.where, missing);
           const step = securityStep(rule, settings);

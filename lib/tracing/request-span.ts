@@ -6,7 +6,7 @@
  */
 import type * as Api from '@opentelemetry/api';
 import type { RequestContext } from '../context/request-context';
-import { headersGetter, type Tracing } from './tracing';
+import { headersGetter, tracing, type Tracing } from './tracing';
 import { ContextKey } from '../context/context-key';
 
 const TRACE = new ContextKey<RequestTrace>('trace');
@@ -87,4 +87,11 @@ export function traceRequest<T>(tracing: Tracing, ctx: RequestContext, run: () =
     return result;
   }
   return result.finally(headWritten);
+}
+
+/** What runs a request in its server span, once an OpenTelemetry SDK is registered (asked per request). */
+export function requestSpan(ctx: RequestContext): (<T>(run: () => T) => T) | undefined {
+  const traced = tracing();
+  // A Promise `run` answers with stays one: the span only ends when it settles.
+  return traced && (<T>(run: () => T) => traceRequest(traced, ctx, run) as T);
 }

@@ -1,9 +1,10 @@
 /**
- * Tracing as a feature: a declaration only. Spans come from `@opentelemetry/api`, a no-op until the application
- * registers an SDK, so the pipeline opens the request span itself (it must wrap every other phase) and there is
- * nothing to build or to configure.
+ * Tracing as a feature: spans from `@opentelemetry/api`, a no-op until the application registers an SDK (asked per
+ * request, so an SDK registered after the build is used). The request span wraps every other phase of a request, from
+ * `receive` until its head is written; a stream has its own span.
  */
 import { defineFeature } from '../feature/define-feature';
+import { requestSpan } from './request-span';
 
 export const tracingFeature = defineFeature({
   name: 'tracing',
@@ -15,5 +16,5 @@ export const tracingFeature = defineFeature({
     upgrade: 'the upgrade request is traced like any request',
     message: 'broadcast publishes and deliveries carry the trace context across the backplane',
   },
-  build: () => undefined,
+  build: () => ({ around: requestSpan }),
 });

@@ -155,9 +155,11 @@ describe('the built-in features', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('are one each of security, CORS, rate limits, tracing, metrics, health, broadcast, WebSockets, OpenAPI, compression, static files, multipart, MCP and links', () => {
+  it('are one each of allowed hosts, security, nosniff, CORS, rate limits, tracing, metrics, health, broadcast, WebSockets, OpenAPI, compression, static files, multipart, MCP and links', () => {
     expect(features.map((feature) => feature.name).sort()).toEqual(
       [
+        'allowed-hosts',
+        'nosniff',
         'broadcast',
         'compression',
         'cors',

@@ -1,8 +1,15 @@
-/** Compiles the parameters of filters, mappers and other callbacks: each is a context object chosen by type. */
+/**
+ * The calls of an application's filters and exception mappers with their arguments injected: each parameter a context
+ * object chosen by type at build time, read from the request on every call.
+ */
 import { readDesignType } from '../metadata/reflect-shim';
 import { contextResolver } from '../params/context-types';
 import { isUnknownDesignType } from '../convert/convert';
+import { defer } from 'rxjs/internal/observable/defer';
+import { from } from 'rxjs/internal/observable/from';
+import type { Observable } from 'rxjs';
 import type { RequestContext } from '../context/request-context';
+import type { CallWrapper } from './interceptors';
 
 export type InjectedReader = (ctx: RequestContext, error?: unknown) => unknown;
 export type InjectedArgs = (ctx: RequestContext, error?: unknown) => unknown[];
@@ -50,4 +57,40 @@ export function compileInjection(type: Function, method: string, fallback: reado
   }
   if (readers.length === 0) return () => [];
   return (ctx, error) => readers.map((read) => read(ctx, error));
+}
+
+/** A filter method's call: `fn` on `target` with the arguments `inject` reads (the handled error for a response filter). */
+export function injectedCall(fn: Function, target: unknown, inject: InjectedArgs): (ctx: RequestContext) => unknown {
+  return (ctx) => fn.apply(target, inject(ctx, ctx.error)) as unknown;
+}
+
+/** A `ContainerRequestFilter` (one parameter) or `ContainerResponseFilter` (two) provider's `filter`. */
+export function providerFilterCall(filter: Function, target: unknown): (ctx: RequestContext) => unknown {
+  return filter.length >= 2
+    ? (ctx) => filter.call(target, ctx, ctx.response) as unknown
+    : (ctx) => filter.call(target, ctx) as unknown;
+}
+
+/** The result of a mapper as an Observable, for the interceptors wrapping it. */
+function toObservable(value: unknown): Observable<unknown> {
+  if (value instanceof Promise) return from(value);
+  if (typeof (value as { subscribe?: unknown })?.subscribe === 'function') return value as Observable<unknown>;
+  return from([value]);
+}
+
+/** An exception mapper method's call, wrapped by the interceptors it carries the bindings of (`wrap`). */
+export function mapperCall(
+  fn: Function,
+  target: unknown,
+  inject: InjectedArgs,
+  wrap: CallWrapper | undefined,
+): (error: unknown, ctx: unknown) => unknown {
+  const map = (error: unknown, ctx: unknown) => fn.apply(target, inject(ctx as RequestContext, error)) as unknown;
+  if (!wrap) return map;
+  return (error, ctx) => wrap([error], () => defer(() => toObservable(map(error, ctx))));
+}
+
+/** An `ExceptionMapper` provider's `toResponse`. */
+export function providerMapperCall(toResponse: Function, target: unknown): (error: unknown) => unknown {
+  return (error) => toResponse.call(target, error) as unknown;
 }

@@ -1,19 +1,19 @@
-/** Compiles the invoke step of an endpoint: the method call (with interceptors) and what its result becomes. */
+/** The invoke step of an endpoint: the method call (with interceptors) and what its result becomes. */
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { STREAM_BUFFER } from '../decorators/streaming';
 import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
 import { watchedCall } from '../execution/blocked-warning';
 import { isStreamingType } from '../http/streaming-types';
 import { Multi } from '../streaming/multi';
-import type { EndpointStreaming } from '../pipeline/settle-stream';
-import { resultObservable, settleResult, type ResultPlan } from '../pipeline/settle-result';
+import type { EndpointStreaming } from './settle-stream';
+import { resultObservable, settleResult, type ResultPlan } from './settle-result';
 import type { StreamSettings } from '../streaming/stream-pump';
 import type { MediaType } from '../http/media-type';
 import { logging } from '../logging/logger';
 import type { MethodMeta } from '../metadata/store';
 import type { StageFn } from '../context/settle';
-import type { InterceptorChain } from './compile-interceptors';
-import type { Unit } from './discover';
+import type { InterceptorChain } from './interceptors';
+import type { Unit } from '../metadata/unit';
 
 const DEFAULT_STREAMS: StreamSettings = { bufferSize: 64 * 1024 * 1024, overflow: 'fail', keepAliveMs: 15000 };
 const streamLog = logging.getLogger('rxrest.streaming');

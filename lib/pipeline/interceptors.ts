@@ -3,7 +3,7 @@ import { defer } from 'rxjs/internal/observable/defer';
 import type { Observable } from 'rxjs';
 import { INTERCEPTOR, type InvocationContext, type MethodInterceptor } from '../decorators/interceptors';
 import { locate, type ProblemCollector } from '../errors/definition-error';
-import type { Unit } from './discover';
+import type { Unit } from '../metadata/unit';
 
 interface CompiledInterceptor {
   readonly bindings: readonly string[];
