@@ -1,5 +1,5 @@
 /** A subscriber of a topic on this instance, as the topic and its replay hand it events. */
-import type { Subscriber } from 'rxjs';
+import type { Subscriber, Unsubscribable } from 'rxjs';
 import type { SseEvent } from '../streaming/sse-event';
 import { compareIds } from './event-ids';
 import { isEnd } from './topic-events';
@@ -21,7 +21,7 @@ export interface SubscriptionHooks {
  * (dropped, and read from the history instead, once they weigh more than the history may); then, until the live
  * events pass `after` (the last id the history gave it), those at or before it are skipped.
  */
-export class Joined {
+export class Joined implements Unsubscribable {
   waiting: SseEvent[] | undefined;
   waitingBytes = 0;
   /** How many times `waiting` was dropped for its weight. */
@@ -32,7 +32,14 @@ export class Joined {
     readonly subscriber: Subscriber<SseEvent>,
     readonly hooks: SubscriptionHooks | undefined,
     readonly maxWaiting: number,
+    /** The topic's one function that lets a subscriber go (shared by its subscribers: no closure each). */
+    readonly leave: (joined: Joined) => void,
   ) {}
+
+  /** The subscription's teardown: it leaves its topic. */
+  unsubscribe(): void {
+    this.leave(this);
+  }
 
   /** Takes a live event. False once the subscriber is closed. */
   take(event: SseEvent, bytes = 0): boolean {

@@ -110,16 +110,23 @@ export class Topic implements HistoryHolder {
     const maxWaiting = this.#host.retention.maxBytes;
     return pacedMulti(
       (pace) =>
-        new Observable<SseEvent>((subscriber) => this.#join(new Joined(subscriber, hooks, maxWaiting), after, pace)),
+        new Observable<SseEvent>((subscriber) =>
+          this.#join(new Joined(subscriber, hooks, maxWaiting, this.#leave), after, pace),
+        ),
     );
   }
 
+  /** Lets a subscriber go (whether joined or still replaying): the teardown of every subscription, one function. */
+  readonly #leave = (joined: Joined): void => {
+    this.#replaying.delete(joined);
+    this.#remove(joined);
+  };
+
   #join(joined: Joined, after: string | undefined | typeof FROM_START, pace: StreamPace | undefined): TeardownLogic {
     const { backplane } = this.#host;
-    const leave = () => this.#remove(joined);
     if (after === undefined) {
       this.#add(joined);
-      return leave;
+      return joined;
     }
     if (!backplane.durable) {
       this.#replaying.add(joined);
@@ -128,10 +135,7 @@ export class Topic implements HistoryHolder {
         this.#replaying.delete(joined);
         this.#add(joined);
       });
-      return () => {
-        this.#replaying.delete(joined);
-        leave();
-      };
+      return joined;
     }
     // Joined first: the live reading of the topic is placed before the history is read (Redis answers in order),
     // so the history reaches at least as far as where live events start, and nothing falls between.
@@ -141,7 +145,7 @@ export class Topic implements HistoryHolder {
     replayHistory(backplane, this.name, joined, start, pace, this.#host.maxEventSize).catch((error: unknown) =>
       joined.subscriber.error(error),
     );
-    return leave;
+    return joined;
   }
 
   #add(joined: Joined): void {
