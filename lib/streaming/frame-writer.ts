@@ -184,6 +184,12 @@ export class FrameWriter implements Beating, TickFlushed {
     }
   }
 
+  /** Writes text at once, after what the batch holds: called at the end of a tick already (a broadcast's). */
+  protected writeNow(text: string): void {
+    this.#batch += text;
+    this.#flush();
+  }
+
   /** The end of the tick in which text was batched: it goes out, unless the sink is full (then once it drains). */
   flushTick(): void {
     this.#flushScheduled = false;
