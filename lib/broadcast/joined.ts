@@ -1,6 +1,8 @@
 /** A subscriber of a topic on this instance, as the topic and its replay hand it events. */
-import type { Subscriber } from 'rxjs';
+import type { Subscriber, Unsubscribable } from 'rxjs';
+import type { SharedFrames } from '../streaming/shared-frames';
 import type { SseEvent } from '../streaming/sse-event';
+import type { StreamPace } from '../streaming/stream-pace';
 import { compareIds } from './event-ids';
 import { isEnd } from './topic-events';
 
@@ -21,18 +23,39 @@ export interface SubscriptionHooks {
  * (dropped, and read from the history instead, once they weigh more than the history may); then, until the live
  * events pass `after` (the last id the history gave it), those at or before it are skipped.
  */
-export class Joined {
+export class Joined implements Unsubscribable {
   waiting: SseEvent[] | undefined;
   waitingBytes = 0;
   /** How many times `waiting` was dropped for its weight. */
   dropped = 0;
   after: string | undefined;
+  /** While it takes ticks: how many events of the tick being queued came before it joined (not for it). */
+  from = 0;
 
   constructor(
     readonly subscriber: Subscriber<SseEvent>,
     readonly hooks: SubscriptionHooks | undefined,
     readonly maxWaiting: number,
+    /** The topic's one function that lets a subscriber go (shared by its subscribers: no closure each). */
+    readonly leave: (joined: Joined) => void,
+    /** The pace of the stream that sends it, when there is one (its `takeShared` takes whole ticks). */
+    readonly pace?: StreamPace,
   ) {}
+
+  /** Whether it takes whole ticks framed once for all (see `TickDelivery`): a stream's own, with nothing to catch up. */
+  get takesTicks(): boolean {
+    return this.pace?.takeShared !== undefined && this.waiting === undefined && this.after === undefined;
+  }
+
+  /** A tick of live events, framed once for every subscriber that takes ticks. */
+  takeShared(tick: SharedFrames): void {
+    this.pace!.takeShared!(tick);
+  }
+
+  /** The subscription's teardown: it leaves its topic. */
+  unsubscribe(): void {
+    this.leave(this);
+  }
 
   /** Takes a live event. False once the subscriber is closed. */
   take(event: SseEvent, bytes = 0): boolean {

@@ -1,42 +1,57 @@
 /** Which topics have subscribers in this process, and since when a resumable stream's topic has had none. */
 
 interface Watch {
-  watching: boolean;
   /** A producer started on it: kept after its last subscriber left, so that its grace can be counted. */
   registered: boolean;
   /** When it last had subscribers, or was registered. */
   since: number;
 }
 
+/**
+ * The topics watched now apart from the others, which are kept oldest first (each change moves a topic to the end):
+ * forgetting the old ones stops at the first too young to forget, so a stream's start does not go through every
+ * topic known.
+ */
 export class LocalPresence {
-  readonly #topics = new Map<string, Watch>();
+  readonly #watched = new Map<string, Watch>();
+  readonly #unwatched = new Map<string, Watch>();
 
   has(topic: string): boolean {
-    return this.#topics.has(topic);
+    return this.#watched.has(topic) || this.#unwatched.has(topic);
   }
 
   watch(topic: string, watching: boolean, now = Date.now()): void {
-    const registered = this.#topics.get(topic)?.registered ?? false;
+    const registered = (this.#watched.get(topic) ?? this.#unwatched.get(topic))?.registered ?? false;
+    this.#watched.delete(topic);
+    this.#unwatched.delete(topic);
     // A plain topic is forgotten with its last subscriber: topics come and go by the thousand (chat rooms).
-    if (!watching && !registered) this.#topics.delete(topic);
-    else this.#topics.set(topic, { watching, registered, since: now });
+    if (watching) this.#watched.set(topic, { registered, since: now });
+    else if (registered) this.#unwatched.set(topic, { registered, since: now });
   }
 
   /** A producer starts: the topic counts as watched now. */
   register(topic: string, now = Date.now()): void {
-    if (!this.#topics.get(topic)?.watching) this.#topics.set(topic, { watching: false, registered: true, since: now });
-    else this.#topics.get(topic)!.registered = true;
+    const watched = this.#watched.get(topic);
+    if (watched) {
+      watched.registered = true;
+      return;
+    }
+    this.#unwatched.delete(topic);
+    this.#unwatched.set(topic, { registered: true, since: now });
   }
 
   /** Milliseconds since the topic last had a subscriber (0 while it has one; infinite if never known). */
   idleFor(topic: string, now = Date.now()): number {
-    const watch = this.#topics.get(topic);
-    if (!watch) return Number.POSITIVE_INFINITY;
-    return watch.watching ? 0 : now - watch.since;
+    if (this.#watched.has(topic)) return 0;
+    const watch = this.#unwatched.get(topic);
+    return watch ? now - watch.since : Number.POSITIVE_INFINITY;
   }
 
-  /** Forgets the topics nobody has watched since `time`. */
+  /** Forgets the topics nobody has watched since `time`: the oldest first, up to the first that is younger. */
   forgetOlderThan(time: number): void {
-    for (const [topic, watch] of this.#topics) if (!watch.watching && watch.since < time) this.#topics.delete(topic);
+    for (const [topic, watch] of this.#unwatched) {
+      if (watch.since >= time) return;
+      this.#unwatched.delete(topic);
+    }
   }
 }

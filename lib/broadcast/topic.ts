@@ -18,6 +18,7 @@ import { EventRing, type Retention } from './event-ring';
 import type { HistoryBudget, HistoryHolder } from './history-budget';
 import { replayHistory, replayRing } from './topic-replay';
 import { Joined, type SubscriptionChange, type SubscriptionHooks } from './joined';
+import { TickDelivery } from './tick-delivery';
 import { resetNotice, toSseEvent, type BroadcastEvent } from './topic-events';
 
 const log = logging.getLogger('rxrest.streaming');
@@ -38,7 +39,10 @@ export interface TopicHost {
 }
 
 export class Topic implements HistoryHolder {
+  /** Subscribers handed each event as it comes (any Observable subscriber; a stream still catching up). */
   readonly #joined = new Set<Joined>();
+  /** Streams' subscribers handed the events a tick at a time, framed once for all of them. */
+  readonly #ticks = new TickDelivery();
   readonly #ring: EventRing;
   readonly #host: TopicHost;
   /** Subscribers still being sent the ring's history page by page: not joined yet, but the topic is in use. */
@@ -57,7 +61,7 @@ export class Topic implements HistoryHolder {
   }
 
   get subscribers(): number {
-    return this.#joined.size;
+    return this.#joined.size + this.#ticks.size;
   }
 
   get retention(): Retention {
@@ -76,20 +80,31 @@ export class Topic implements HistoryHolder {
     const bytes = event.bytes ?? 0;
     this.#ring.push(sse, bytes, this.retention);
     const traced = event.trace === undefined ? undefined : tracing();
-    // A copy: a subscriber that ends (an end event, its policy) leaves the set while we go through it.
-    const take = () => {
-      for (const joined of [...this.#joined]) joined.take(sse, bytes);
-    };
-    if (traced) deliverTraced(traced, this.name, event, this.#joined.size, take);
-    else take();
+    if (traced)
+      deliverTraced(traced, this.name, event, this.subscribers, () => {
+        this.#takeNow(sse, bytes);
+        this.#ticks.sendNow(sse, bytes);
+      });
+    else {
+      this.#ticks.queue(sse);
+      this.#takeNow(sse, bytes);
+    }
     this.#releaseIfIdle();
+  }
+
+  /** Hands an event to the subscribers that take each as it comes. */
+  #takeNow(sse: SseEvent, bytes?: number): void {
+    if (this.#joined.size === 0) return;
+    // A copy: a subscriber that ends (an end event, its policy) leaves the set while we go through it.
+    for (const joined of [...this.#joined]) joined.take(sse, bytes);
   }
 
   /** Events may have been lost for this instance's subscribers: they are told, and the ring starts again. */
   reset(oldest: string | undefined): void {
     this.#ring.clear();
     const notice = resetNotice(oldest);
-    for (const joined of [...this.#joined]) joined.take(notice);
+    this.#takeNow(notice);
+    this.#ticks.sendNow(notice);
     this.#releaseIfIdle();
   }
 
@@ -102,7 +117,7 @@ export class Topic implements HistoryHolder {
   /** Whether this process holds nothing of the topic: no subscriber, no event (once those past their age are dropped). */
   holdsNothing(): boolean {
     this.#ring.trim(this.retention);
-    return this.#ring.size === 0 && this.#joined.size === 0 && this.#replaying.size === 0;
+    return this.#ring.size === 0 && this.subscribers === 0 && this.#replaying.size === 0;
   }
 
   /** The topic's events from now (undefined), after an id, or from the first held; hooks told of the subscriber. */
@@ -110,16 +125,23 @@ export class Topic implements HistoryHolder {
     const maxWaiting = this.#host.retention.maxBytes;
     return pacedMulti(
       (pace) =>
-        new Observable<SseEvent>((subscriber) => this.#join(new Joined(subscriber, hooks, maxWaiting), after, pace)),
+        new Observable<SseEvent>((subscriber) =>
+          this.#join(new Joined(subscriber, hooks, maxWaiting, this.#leave, pace), after, pace),
+        ),
     );
   }
 
+  /** Lets a subscriber go (whether joined or still replaying): the teardown of every subscription, one function. */
+  readonly #leave = (joined: Joined): void => {
+    this.#replaying.delete(joined);
+    this.#remove(joined);
+  };
+
   #join(joined: Joined, after: string | undefined | typeof FROM_START, pace: StreamPace | undefined): TeardownLogic {
     const { backplane } = this.#host;
-    const leave = () => this.#remove(joined);
     if (after === undefined) {
       this.#add(joined);
-      return leave;
+      return joined;
     }
     if (!backplane.durable) {
       this.#replaying.add(joined);
@@ -128,10 +150,7 @@ export class Topic implements HistoryHolder {
         this.#replaying.delete(joined);
         this.#add(joined);
       });
-      return () => {
-        this.#replaying.delete(joined);
-        leave();
-      };
+      return joined;
     }
     // Joined first: the live reading of the topic is placed before the history is read (Redis answers in order),
     // so the history reaches at least as far as where live events start, and nothing falls between.
@@ -141,19 +160,20 @@ export class Topic implements HistoryHolder {
     replayHistory(backplane, this.name, joined, start, pace, this.#host.maxEventSize).catch((error: unknown) =>
       joined.subscriber.error(error),
     );
-    return leave;
+    return joined;
   }
 
   #add(joined: Joined): void {
     if (joined.subscriber.closed) return;
-    this.#joined.add(joined);
-    if (this.#joined.size === 1) this.#host.backplane.watch(this.name, true, this.presence);
+    if (joined.takesTicks) this.#ticks.add(joined);
+    else this.#joined.add(joined);
+    if (this.subscribers === 1) this.#host.backplane.watch(this.name, true, this.presence);
     this.#tell(joined.hooks?.subscribed);
   }
 
   #remove(joined: Joined): void {
-    if (!this.#joined.delete(joined)) return this.#releaseIfIdle();
-    if (this.#joined.size === 0) {
+    if (!this.#joined.delete(joined) && !this.#ticks.delete(joined)) return this.#releaseIfIdle();
+    if (this.subscribers === 0) {
       this.#host.backplane.watch(this.name, false, this.presence);
       // The ring of a durable topic is a cache of what this instance read while it had subscribers: once it
       // stops reading the topic, the ring would have a hole after its newest event.
@@ -164,13 +184,13 @@ export class Topic implements HistoryHolder {
   }
 
   #releaseIfIdle(): void {
-    if (this.#joined.size === 0 && this.#ring.size === 0 && this.#replaying.size === 0) this.#host.idle(this);
+    if (this.subscribers === 0 && this.#ring.size === 0 && this.#replaying.size === 0) this.#host.idle(this);
   }
 
   #tell(hooks: readonly ((change: SubscriptionChange) => void)[] | undefined): void {
     for (const hook of hooks ?? []) {
       try {
-        hook({ topic: this.name, subscribers: this.#joined.size });
+        hook({ topic: this.name, subscribers: this.subscribers });
       } catch (error) {
         log.error(
           `broadcast('${this.name}'): a subscription hook threw: ${error instanceof Error ? error.message : String(error)}`,

@@ -8,6 +8,11 @@ import type { TickFlush, TickFlushed } from './tick-flush';
 
 export type Frame = string | Uint8Array;
 
+/** Whoever runs an output, told first when it closes (one object an idle stream holds, not a callback and its closure). */
+export interface OutputOwner {
+  outputClosed(): void;
+}
+
 /** The budget, the overflow policy and the keep-alive period of one output. */
 export interface OutputSettings {
   /** Bytes of framed output pushed sources may get ahead of the client before the overflow policy applies. */
@@ -46,6 +51,8 @@ export class FrameWriter implements Beating, TickFlushed {
   #closed = false;
   #keepAlive: Heartbeat | undefined;
   #onClosed: (() => void)[] | undefined;
+  /** Told of the close before the `whenClosed` callbacks. */
+  owner: OutputOwner | undefined;
   /** How the stream ended, once something decided it (else its client left). */
   #end: StreamEnd | undefined;
 
@@ -135,6 +142,7 @@ export class FrameWriter implements Beating, TickFlushed {
     this.#closed = true;
     this.#keepAlive?.leave(this);
     this.#keepAlive = undefined;
+    this.owner?.outputClosed();
     const closed = this.#onClosed ?? [];
     this.#onClosed = undefined;
     for (const callback of closed) callback();
@@ -174,6 +182,12 @@ export class FrameWriter implements Beating, TickFlushed {
       if (ticks) ticks.schedule(this);
       else setImmediate(() => this.flushTick());
     }
+  }
+
+  /** Writes text at once, after what the batch holds: called at the end of a tick already (a broadcast's). */
+  protected writeNow(text: string): void {
+    this.#batch += text;
+    this.#flush();
   }
 
   /** The end of the tick in which text was batched: it goes out, unless the sink is full (then once it drains). */

@@ -24,6 +24,11 @@ export interface Framing {
   readonly messages?: boolean;
   /** A header the response carries to say how its items are framed (`Stream-Items` on a JSON array). */
   readonly itemsHeader?: readonly [name: string, value: string];
+  /**
+   * Set when `frame` depends on the item alone: every framing with the same key frames an item alike, so an item
+   * sent to many streams (a broadcast's tick) is framed once for all of them.
+   */
+  readonly shareKey?: string;
 }
 
 // RFC 7464 §2.2: each JSON text of a sequence starts with RECORD SEPARATOR and ends with LINE FEED.
@@ -90,7 +95,7 @@ function sseFraming(elementType: string | undefined): Framing {
 }
 
 /** The SSE framing of the default element type: immutable, so one for every stream (each idle stream held its own). */
-const DEFAULT_SSE = sseFraming(undefined);
+const DEFAULT_SSE: Framing = { ...sseFraming(undefined), shareKey: 'sse' };
 
 function ndjsonFraming(mediaType: string): Framing {
   return {
@@ -101,6 +106,7 @@ function ndjsonFraming(mediaType: string): Framing {
     end: '',
     errorFrame: undefined,
     keepAlive: false,
+    shareKey: 'ndjson',
   };
 }
 
@@ -113,6 +119,7 @@ function jsonSeqFraming(mediaType: string): Framing {
     end: '',
     errorFrame: undefined,
     keepAlive: false,
+    shareKey: 'json-seq',
   };
 }
 
@@ -128,6 +135,7 @@ function jsonArrayFraming(mediaType: string): Framing {
     errorFrame: undefined,
     keepAlive: false,
     itemsHeader: [STREAM_ITEMS_HEADER, JSON_ARRAY_ITEMS],
+    shareKey: 'json',
   };
 }
 

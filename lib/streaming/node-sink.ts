@@ -12,6 +12,7 @@ export function nodeResponseOf(ctx: RequestContext): ServerResponse | undefined 
 /** A stream sink over `response` (headers already written); a class, not a closure per method: idle streams each hold one. */
 export class NodeSink implements StreamSink {
   #finished = false;
+  #onClose: (() => void) | undefined;
 
   constructor(readonly response: ServerResponse) {}
 
@@ -49,8 +50,13 @@ export class NodeSink implements StreamSink {
   onClose(callback: () => void): void {
     const { response } = this;
     if (response.destroyed) return void queueMicrotask(callback);
-    response.once('close', () => {
-      if (!this.#finished && !response.writableFinished) callback();
-    });
+    // `on`, not `once`: a response closes once, and `once` would add a wrapper, its state and a bound function to
+    // every idle stream.
+    this.#onClose = callback;
+    response.on('close', () => this.#closed());
+  }
+
+  #closed(): void {
+    if (!this.#finished && !this.response.writableFinished) this.#onClose?.();
   }
 }

@@ -4,6 +4,7 @@ import { SafeSubscriber } from 'rxjs/internal/Subscriber';
 import type { StreamOutput } from './stream-output';
 import { SourcePump, type PumpEvents } from './source-pump';
 import { pacedSourceOf, type StreamPace } from './stream-pace';
+import type { SharedFrames } from './shared-frames';
 
 /**
  * Items go to the output, which writes them while the sink takes more and otherwise holds them under the byte budget
@@ -66,6 +67,17 @@ export class PushPump extends SourcePump implements StreamPace, Observer<unknown
     } catch (error) {
       this.fail(error);
     }
+  }
+
+  /** A broadcast tick for this stream, framed once for every stream it goes to: as `next` for each item, in one call. */
+  takeShared(tick: SharedFrames): void {
+    if (this.stopped) return;
+    try {
+      this.output.pushShared(tick);
+    } catch (error) {
+      return this.fail(error);
+    }
+    this.started(tick.items[0]);
   }
 
   /** The room left under the budget: the pace a paced source goes at. */

@@ -4,10 +4,13 @@
  */
 import { Backlog } from './backlog';
 import { FrameWriter, type Frame } from './frame-writer';
+import type { SharedFrames } from './shared-frames';
 import type { StreamEnd } from './stream-observer';
 
 // Items framed with one call when they wait anyway (a JSON array's burst): about 6 KB of small objects.
 const FRAME_BATCH = 512;
+// A broadcast tick's text up to this long is written in one go, as a batch of that length would have been.
+const TICK_CHARS = 16384;
 
 /**
  * Items pushed while the sink takes no more wait in a backlog made when first needed; `whenIdle` tells pulled
@@ -50,6 +53,32 @@ export class StreamOutput extends FrameWriter {
     }
     const frame = this.#frame(item);
     if (frame !== undefined) this.#backlogOf().push(frame, this.outstanding);
+  }
+
+  /**
+   * Sends a broadcast tick's items, framed once for every stream that sends them: while idle, their joined text (up
+   * to a batch's length) is written at once; otherwise each frame goes as `push` sends an item, under the budget and
+   * the overflow policy. Throws as `push` does.
+   */
+  pushShared(tick: SharedFrames): void {
+    if (this.closed) return;
+    const text = this.idle ? tick.textFor(this.framing) : undefined;
+    if (text !== undefined && text.length <= TICK_CHARS) {
+      const count = tick.items.length;
+      this.observer?.items(count);
+      const separator = this.framing.separator;
+      this.writeNow(this.#items === 0 || separator === '' ? text : separator + text);
+      this.#items += count;
+      return;
+    }
+    const frames = tick.framesFor(this.framing);
+    if (frames === undefined) {
+      for (const item of tick.items) this.push(item);
+      return;
+    }
+    // Items that wait unframed go before these.
+    this.frameWaiting();
+    for (const frame of frames) this.#pushFrame(frame);
   }
 
   /** Frames the items that wait unframed into the backlog, under its budget; throws as `push` does. */
@@ -96,6 +125,15 @@ export class StreamOutput extends FrameWriter {
     const backlog = this.#backlog;
     if (backlog) while ((!paced || this.ready) && !backlog.empty) this.write(backlog.shift()!);
     return true;
+  }
+
+  /** `push` of an item framed already. */
+  #pushFrame(frame: Frame | undefined): void {
+    if (this.closed) return;
+    this.observer?.items(1);
+    if (frame === undefined) return;
+    if (this.idle) this.write(this.#join(frame));
+    else this.#backlogOf().push(frame, this.outstanding);
   }
 
   /** The frame of `item`, counted; `undefined` when the framing sends nothing for it. */

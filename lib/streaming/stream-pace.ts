@@ -6,12 +6,18 @@
  */
 import { Observable } from 'rxjs/internal/Observable';
 import { Multi } from './multi';
+import type { SharedFrames } from './shared-frames';
 
 export interface StreamPace {
   /** Bytes the source may still send before the stream's budget is reached. */
   readonly room: number;
   /** Calls `next` once, soon after all that was sent has been written and the client takes more. */
   whenDrained(next: () => void): void;
+  /**
+   * Takes a broadcast tick's items at once, framed once for all the streams they go to, instead of one by one
+   * through the subscriber; the subscription still ends the stream (complete, error, unsubscribe).
+   */
+  takeShared?(tick: SharedFrames): void;
 }
 
 const PACED: unique symbol = Symbol.for('rxrest.multi.paced') as never;

@@ -1,5 +1,5 @@
 /** One stream response's engine: its settings, the pump of its source (pushed or pulled), its commit and its end. */
-import type { OutputSettings } from './frame-writer';
+import type { OutputOwner, OutputSettings } from './frame-writer';
 import type { Framing } from './framing';
 import { StreamOutput } from './stream-output';
 import type { OpenStream, OpenStreams } from './open-streams';
@@ -42,7 +42,7 @@ export function createPump(
  * fires and proxies see an answer). An error before that is thrown or rejected for the exception mappers. `attach()`
  * then writes to the sink; `cancel()` stops the source.
  */
-export class StreamPump implements OpenStream, PumpEvents {
+export class StreamPump implements OpenStream, PumpEvents, OutputOwner {
   readonly #output: StreamOutput;
   readonly #pump: SourcePump;
   readonly #eager: boolean;
@@ -57,12 +57,14 @@ export class StreamPump implements OpenStream, PumpEvents {
     this.#eager = eager;
     this.#streams = streams;
     this.#pump = pumpFor(source, output, this);
-    // Ended, failed, or its client gone: the source stops, and a shutdown has one stream fewer to end. One callback
-    // for both: an idle stream keeps every one it registers.
-    output.whenClosed(() => {
-      this.#pump.stop();
-      streams?.delete(this);
-    });
+    // The output's owner rather than a callback of it: an idle stream keeps no closure for this.
+    output.owner = this;
+  }
+
+  /** Ended, failed, or its client gone: the source stops, and a shutdown has one stream fewer to end. */
+  outputClosed(): void {
+    this.#pump.stop();
+    this.#streams?.delete(this);
   }
 
   get mediaType(): string {

@@ -1,0 +1,61 @@
+/**
+ * The subscribers of a topic that take its events a tick at a time: each event the topic hands them in a tick is
+ * queued once, and at the tick's end the tick is framed once per framing and handed to each of them in one loop, as
+ * a hand-written fan-out loop does, instead of going through every subscriber's RxJS subscriber, pump and output
+ * once per event. Each stream still applies its own budget and overflow policy (see `StreamOutput.pushShared`).
+ */
+import { SharedFrames } from '../streaming/shared-frames';
+import type { SseEvent } from '../streaming/sse-event';
+import type { Joined } from './joined';
+import { isEnd } from './topic-events';
+
+export class TickDelivery {
+  readonly #members = new Set<Joined>();
+  #events: SseEvent[] | undefined;
+  /** An event of the tick ends the topic: its subscribers complete after it, so each takes the tick event by event. */
+  #ends = false;
+
+  get size(): number {
+    return this.#members.size;
+  }
+
+  /** Adds a subscriber that takes the events queued from now on (not those queued earlier in this tick). */
+  add(joined: Joined): void {
+    joined.from = this.#events?.length ?? 0;
+    this.#members.add(joined);
+  }
+
+  delete(joined: Joined): boolean {
+    return this.#members.delete(joined);
+  }
+
+  /** Queues an event for the tick's end (nothing when no subscriber takes ticks). */
+  queue(event: SseEvent): void {
+    if (this.#members.size === 0) return;
+    if ((this.#events ??= []).push(event) === 1) setImmediate(() => this.flush());
+    if (isEnd(event)) this.#ends = true;
+  }
+
+  /** Hands every subscriber what this tick queued (called at the tick's end, or before an event sent at once). */
+  flush(): void {
+    const events = this.#events;
+    if (events === undefined) return;
+    this.#events = undefined;
+    const ends = this.#ends;
+    this.#ends = false;
+    const tick = new SharedFrames(events);
+    // A copy: a subscriber that fails (its overflow policy) leaves while we go through them.
+    for (const joined of [...this.#members]) {
+      const from = joined.from;
+      joined.from = 0;
+      if (from === 0 && !ends) joined.takeShared(tick);
+      else for (let i = from; i < events.length; i++) if (!joined.send(events[i]!)) break;
+    }
+  }
+
+  /** Sends `event` to every subscriber now, after what this tick queued (a traced event, a reset notice). */
+  sendNow(event: SseEvent, bytes?: number): void {
+    this.flush();
+    for (const joined of [...this.#members]) joined.take(event, bytes);
+  }
+}
