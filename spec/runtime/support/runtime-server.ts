@@ -124,7 +124,18 @@ export async function startOn(runtime: Runtime, options: StartOptions = {}): Pro
   const runner = join(folder, 'run.mjs');
   await writeFile(runner, RUNNERS[runtime](options));
   const [command, args] = COMMANDS[runtime](runner);
-  const child = spawn(command, args, { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+  return launch(runtime, command, args, folder, folder);
+}
+
+/** Runs `command` in `cwd` until it prints the address it listens on; `folder` is removed when it stops. */
+export async function launch(
+  runtime: string,
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  folder: string,
+): Promise<RuntimeServer> {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`${runtime} did not listen in 30 s:\n${output}`)), 30_000);
