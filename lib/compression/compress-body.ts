@@ -1,5 +1,9 @@
-/** Encodes a response body with a content coding (RFC 9110 §8.4.1) through node:zlib; knows no HTTP headers. */
-import { nodeBuiltin } from '../runtime/node-builtins';
+/**
+ * Encodes a response body with a content coding (RFC 9110 §8.4.1) through node:zlib, or the Web `CompressionStream`
+ * where the runtime has no zlib (gzip and deflate only); knows no HTTP headers.
+ */
+import { maybeNodeBuiltin, nodeBuiltin } from '../runtime/node-builtins';
+import { compressOnTheWeb, isWebCoding } from '../runtime/web-compression';
 import type { Transform } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
@@ -44,6 +48,7 @@ export function compressBody(
   coding: SupportedCoding,
   level: number,
 ): Uint8Array | ReadableStream<Uint8Array> {
+  if (!hasZlib() && isWebCoding(coding)) return compressOnTheWeb(body, coding);
   if (typeof body === 'string') return compressSync(Buffer.from(body, 'utf8'), coding, level);
   if (body instanceof Uint8Array) return compressSync(body, coding, level);
   const compressor = createCompressor(coding, level);
@@ -59,4 +64,14 @@ export function compressBody(
 /** Whether `coding` is one this module can apply. */
 export function isSupportedCoding(coding: string): coding is SupportedCoding {
   return (SUPPORTED_CODINGS as readonly string[]).includes(coding);
+}
+
+/** Whether the runtime has node:zlib (without it: gzip and deflate of whole bodies, through the Web API). */
+export function hasZlib(): boolean {
+  return maybeNodeBuiltin('node:zlib') !== undefined;
+}
+
+/** Whether `coding` can be applied on this runtime (brotli needs node:zlib). */
+export function isAvailableCoding(coding: string): boolean {
+  return isSupportedCoding(coding) && (hasZlib() || isWebCoding(coding));
 }

@@ -6,7 +6,7 @@ import { negotiateEncoding } from '../http/content-coding';
 import { EntityTag, variantTag } from '../http/entity-tag';
 import type { RequestContext } from '../context/request-context';
 import type { DirectBody } from '../streaming/direct-body';
-import { compressBody, isSupportedCoding, type SupportedCoding } from './compress-body';
+import { compressBody, hasZlib, isSupportedCoding, type SupportedCoding } from './compress-body';
 import type { CompressionSettings } from './compression-settings';
 import { baseType } from '../http/media-type';
 
@@ -143,6 +143,8 @@ export function compressDirectBody(
   settings: CompressionSettings,
 ): DirectBody | ReadableStream<Uint8Array> {
   const response = ctx.response!;
+  // The Web CompressionStream would hold each event until enough follow: streams go out as they are without zlib.
+  if (!hasZlib()) return body;
   if (!response.headers.has('content-type')) response.headers.set('content-type', body.mediaType);
   const coding = chooseCoding(ctx, response.status, response.headers, settings);
   if (coding === undefined) return body;

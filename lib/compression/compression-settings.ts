@@ -1,5 +1,6 @@
 /** The compression options of the configuration, read once at build time. */
 import type { Config } from '../config';
+import { isAvailableCoding } from './compress-body';
 
 /** What the response and request (de)compression steps need to know, typed and ready. */
 export interface CompressionSettings {
@@ -27,7 +28,8 @@ export function compressionSettings(config: Config): CompressionSettings {
     enabled: config.get('framework.http.enable-compression'),
     mediaTypes: new Set(config.get('framework.http.compress-media-types').map((type) => type.trim().toLowerCase())),
     level: config.get('framework.http.compression-level'),
-    codings: config.get('framework.http.compressors'),
+    // Only what the runtime can apply is offered (no brotli without node:zlib).
+    codings: config.get('framework.http.compressors').filter(isAvailableCoding),
     legacyGzip: config.get('framework.legacy.gzip.enabled'),
     maxInput: config.get('framework.legacy.gzip.max-input'),
   };

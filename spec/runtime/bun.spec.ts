@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, describeContract } from './support/contract';
+import { describeFeatures } from './support/features';
 import { BIN, ROOT } from './support/runtime-server';
 
 describeContract('bun', (server) => {
@@ -43,3 +44,5 @@ console.log('built');
     }
   }, 30_000);
 });
+
+describeFeatures('bun');

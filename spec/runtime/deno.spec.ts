@@ -1,3 +1,6 @@
 import { describeContract } from './support/contract';
+import { describeFeatures } from './support/features';
 
 describeContract('deno');
+
+describeFeatures('deno');

@@ -1,3 +1,4 @@
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { call, describeContract } from './support/contract';
 import { JwksServer } from './support/jwks';
@@ -72,5 +73,51 @@ describe('a package handed in to a Worker bundle (jose for bearer JWTs)', () => 
     expect([answer.status, JSON.parse(answer.body.toString())]).toEqual([200, { name: 'alice', roles: ['user'] }]);
     const refused = await call(`${server.url}/secure/me`, { headers: { authorization: 'Bearer not.a.token' } });
     expect(refused.status).toBe(401);
+  });
+});
+
+describe('compression on workerd without node:zlib', () => {
+  let server: RuntimeServer;
+  const text = 'rxrest on every runtime. '.repeat(200);
+
+  beforeAll(async () => {
+    server = await startOn('workerd', {
+      // The runtime's zlib made unavailable, as on a Worker without it: rxrest finds no node:zlib.
+      prelude: `const load = process.getBuiltinModule.bind(process);
+  process.getBuiltinModule = (name) => (name === 'node:zlib' || name === 'zlib' ? undefined : load(name));`,
+      // Event streams are compressed where zlib can flush each event.
+      overrides: { 'framework.http.compress-media-types': 'text/plain,text/event-stream' },
+    });
+  }, 60_000);
+
+  afterAll(() => server?.stop());
+
+  /** What the application answered inside workerd, before Miniflare's front line re-encodes it. */
+  async function inside(path: string, acceptEncoding: string) {
+    const answer = await call(`${server.url}/inside${path}`, { headers: { 'x-accept-encoding': acceptEncoding } });
+    const made = JSON.parse(answer.body.toString()) as { headers: Record<string, string>; body: string };
+    return { encoding: made.headers['content-encoding'], body: Buffer.from(made.body, 'base64') };
+  }
+
+  it('encodes gzip and deflate a client can decode, and offers no brotli', async () => {
+    const gzipped = await inside('/contract/text', 'br, gzip');
+    expect(gzipped.encoding).toBe('gzip');
+    expect(gunzipSync(gzipped.body).toString()).toBe(text);
+    const deflated = await inside('/contract/text', 'deflate');
+    expect(deflated.encoding).toBe('deflate');
+    expect(inflateSync(deflated.body).toString()).toBe(text);
+    // Through Miniflare's front line too, as a client gets it.
+    const answer = await call(`${server.url}/contract/text`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(answer.body).toString()).toBe(text);
+  });
+
+  it('sends an event stream unencoded, each event as it comes', async () => {
+    const answer = await call(`${server.url}/contract/events`, {
+      headers: { accept: 'text/event-stream', 'accept-encoding': 'identity' },
+    });
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.body.toString().match(/^data:.*$/gm)).toEqual(['data:0', 'data:1', 'data:2']);
+    const events = answer.chunks.filter((chunk) => chunk.text.includes('data:'));
+    expect(events.at(-1)!.at - events[0]!.at).toBeGreaterThan(300);
   });
 });

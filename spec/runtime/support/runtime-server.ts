@@ -30,6 +30,8 @@ export interface StartOptions {
   /** Another application of fixtures/: its file and the function building it (given the overrides). */
   readonly fixture?: { readonly file: string; readonly build: string };
   readonly compatibilityFlags?: readonly string[];
+  /** Code the bundle runs before it builds the application (to take something from the runtime, say). */
+  readonly prelude?: string;
   readonly overrides?: Readonly<Record<string, string | number | boolean>>;
 }
 
@@ -44,9 +46,31 @@ export async function bundleContract(folder: string, options: StartOptions = {})
   await build({
     stdin: {
       contents: `import { ${builder} } from ${fixture};
-export const buildApp = () => ${builder}(${JSON.stringify(options.overrides ?? {})});
+export const buildApp = () => {
+  ${options.prelude ?? ''}
+  return ${builder}(${JSON.stringify(options.overrides ?? {})});
+};
 let app;
-export default { fetch: (request, env, ctx) => (app ??= buildApp()).fetch(request, env, ctx) };`,
+// /inside/<path> answers what the application answered <path> inside the runtime (status, headers, body in base64),
+// before anything in front of it could change it: Miniflare re-encodes bodies as Cloudflare's front line does, and
+// tells the Worker every client takes br and gzip. The inner request's Accept-Encoding comes as x-accept-encoding.
+async function inside(request, env, ctx) {
+  const url = new URL(request.url);
+  url.pathname = url.pathname.slice('/inside'.length);
+  const headers = new Headers(request.headers);
+  headers.set('accept-encoding', request.headers.get('x-accept-encoding') ?? '');
+  const answer = await app.fetch(new Request(url, { method: request.method, headers }), env, ctx);
+  const bytes = new Uint8Array(await answer.arrayBuffer());
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return Response.json({ status: answer.status, headers: Object.fromEntries(answer.headers), body: btoa(binary) });
+}
+export default {
+  fetch(request, env, ctx) {
+    app ??= buildApp();
+    return new URL(request.url).pathname.startsWith('/inside/') ? inside(request, env, ctx) : app.fetch(request, env, ctx);
+  },
+};`,
       resolveDir: ROOT,
       loader: 'ts',
     },
@@ -100,7 +124,18 @@ export async function startOn(runtime: Runtime, options: StartOptions = {}): Pro
   const runner = join(folder, 'run.mjs');
   await writeFile(runner, RUNNERS[runtime](options));
   const [command, args] = COMMANDS[runtime](runner);
-  const child = spawn(command, args, { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+  return launch(runtime, command, args, folder, folder);
+}
+
+/** Runs `command` in `cwd` until it prints the address it listens on; `folder` is removed when it stops. */
+export async function launch(
+  runtime: string,
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  folder: string,
+): Promise<RuntimeServer> {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`${runtime} did not listen in 30 s:\n${output}`)), 30_000);
