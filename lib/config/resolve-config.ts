@@ -10,9 +10,8 @@ import {
   type ConfigSource,
   type Found,
 } from './config-sources';
-import { defaultTextOf } from './describe-configuration';
 import { isLogCategoryFamily, logCategoryKey, logCategoryOf } from './log-category-key';
-import { FRAMEWORK_KEYS, isFrameworkKey, readFrameworkSettings } from './schema';
+import { FRAMEWORK_KEYS, frameworkSettings, isFrameworkKey, readFrameworkSettings } from './schema';
 import { logLevel, type RawValue } from './setting-types';
 import { suggestKey } from './suggest-key';
 
@@ -133,5 +132,5 @@ function textOf(value: RawValue | undefined): string | undefined {
 }
 
 function frameworkDefault(name: string): string | undefined {
-  return isFrameworkKey(name) ? defaultTextOf(name) : undefined;
+  return isFrameworkKey(name) ? frameworkSettings[name].default : undefined;
 }
