@@ -68,7 +68,8 @@ export function resolveConfig(inputs: ConfigInputs = {}): Config {
   if (problems.length > 0) throw new ConfigError(problems);
 
   const fallback = (name: string): string | undefined =>
-    textOf(lookup(sources, name, profile)?.value) ?? frameworkDefault(name);
+    textOf(lookup(sources, name, profile)?.value) ??
+    (isFrameworkKey(name) ? frameworkSettings[name].default : undefined);
   return new Config({ profile, values: read.values, raw, logCategoryLevels, fallback });
 }
 
@@ -129,8 +130,4 @@ function textOf(value: RawValue | undefined): string | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
   return text.trim() === '' ? undefined : text;
-}
-
-function frameworkDefault(name: string): string | undefined {
-  return isFrameworkKey(name) ? frameworkSettings[name].default : undefined;
 }
