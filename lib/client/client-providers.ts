@@ -8,16 +8,12 @@ import { CONSTRAINED_TO } from '../providers/constrained-to';
 /** A provider registered on a client: an instance, or a class with a no-argument constructor. */
 export type ClientProvider<T> = T | (new () => T);
 
-function instantiate<T>(provider: ClientProvider<T>): T {
-  return typeof provider === 'function' ? new (provider as new () => T)() : provider;
-}
-
 /** A provider `@ConstrainedTo('server')` never runs on a client: registering one is a mistake worth saying. */
 export function clientSide<T>(provider: ClientProvider<T>): T {
   const type = typeof provider === 'function' ? provider : (provider as object).constructor;
   if (findClassMeta(type)?.tags.get(CONSTRAINED_TO) === 'server')
     throw new TypeError(`${type.name} is @ConstrainedTo('server'): it cannot be registered on a REST client`);
-  return instantiate(provider);
+  return typeof provider === 'function' ? new (provider as new () => T)() : provider;
 }
 
 /** Whether `mediaType` fits one of `declared`, with wildcards in type or subtype; nothing declared fits every type. */

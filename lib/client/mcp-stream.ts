@@ -7,7 +7,8 @@
 import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs/internal/Observable';
 import { exceptionFor } from './client-errors';
-import { isEventStream } from './read-response';
+import type { Subscriber } from 'rxjs';
+import { eachText, isEventStream } from './read-response';
 
 const DEFAULT_ATTEMPTS = 5;
 const DEFAULT_DELAY_MS = 1000;
@@ -22,26 +23,21 @@ export interface McpReconnectOptions {
 /** Opens the session's stream again after `lastEventId`. */
 export type Reopen = (lastEventId: string, signal: AbortSignal) => Promise<Response>;
 
-/** Reads one SSE answer to its end, handing each message on; resolves at the end, rejects when it drops. */
-async function readEvents(
+/** Reads one SSE answer to its end (or until the consumer has gone), handing each message on; rejects when it drops. */
+function readEvents(
   response: Response,
-  take: (message: unknown) => void,
+  subscriber: Subscriber<unknown>,
   seen: (id: string | undefined, retry: number | undefined) => void,
 ): Promise<void> {
   const parser = createParser({
     onEvent: (event) => {
       seen(event.id, undefined);
-      if (event.data !== '' && (event.event === undefined || event.event === 'message')) take(JSON.parse(event.data));
+      if (event.data !== '' && (event.event === undefined || event.event === 'message'))
+        subscriber.next(JSON.parse(event.data));
     },
     onRetry: (milliseconds) => seen(undefined, milliseconds),
   });
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    parser.feed(decoder.decode(value, { stream: true }));
-  }
+  return eachText(response, subscriber, (text) => parser.feed(text));
 }
 
 export function mcpMessages(
@@ -69,7 +65,7 @@ export function mcpMessages(
         for (const message of Array.isArray(body) ? body : [body]) subscriber.next(message);
         return subscriber.complete();
       }
-      await readEvents(response, (message) => subscriber.next(message), seen);
+      await readEvents(response, subscriber, seen);
       again(new Error('the stream ended before its answer'));
     };
     const again = (error: unknown): void => {

@@ -57,7 +57,7 @@ async function eachChunk(
 }
 
 /** Reads the body chunk by chunk as text, until it ends or the subscriber has gone. */
-async function eachText(
+export async function eachText(
   response: Response,
   subscriber: Subscriber<unknown>,
   take: (text: string) => void,

@@ -30,11 +30,6 @@ export function describeConfiguration(): SettingDescription[] {
   return settings;
 }
 
-/** The default text of a framework key, as declared in the schema. */
-export function defaultTextOf(key: FrameworkKey): string | undefined {
-  return documentationOf(key).default;
-}
-
 function documentationOf(key: FrameworkKey): Omit<SettingDescription, 'key'> {
   const entry = frameworkSettings[key];
   return { default: entry.default, description: entry.description, expected: entry.type.expected };

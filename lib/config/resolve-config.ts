@@ -10,9 +10,8 @@ import {
   type ConfigSource,
   type Found,
 } from './config-sources';
-import { defaultTextOf } from './describe-configuration';
 import { isLogCategoryFamily, logCategoryKey, logCategoryOf } from './log-category-key';
-import { FRAMEWORK_KEYS, isFrameworkKey, readFrameworkSettings } from './schema';
+import { FRAMEWORK_KEYS, frameworkSettings, isFrameworkKey, readFrameworkSettings } from './schema';
 import { logLevel, type RawValue } from './setting-types';
 import { suggestKey } from './suggest-key';
 
@@ -69,7 +68,8 @@ export function resolveConfig(inputs: ConfigInputs = {}): Config {
   if (problems.length > 0) throw new ConfigError(problems);
 
   const fallback = (name: string): string | undefined =>
-    textOf(lookup(sources, name, profile)?.value) ?? frameworkDefault(name);
+    textOf(lookup(sources, name, profile)?.value) ??
+    (isFrameworkKey(name) ? frameworkSettings[name].default : undefined);
   return new Config({ profile, values: read.values, raw, logCategoryLevels, fallback });
 }
 
@@ -130,8 +130,4 @@ function textOf(value: RawValue | undefined): string | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
   return text.trim() === '' ? undefined : text;
-}
-
-function frameworkDefault(name: string): string | undefined {
-  return isFrameworkKey(name) ? defaultTextOf(name) : undefined;
 }

@@ -9,8 +9,6 @@ export interface HalWrapper {
   toJSON(): Record<string, unknown>;
 }
 
-export type { HrefResolver } from './hal-link';
-
 /**
  * An entity with links, written as JSON as `{...fields, _links: {rel: {href, title?, type?}}}`
  * (HAL's `_links`, draft-kelly-json-hal). Returned from an endpoint, it is written as it is.

@@ -1,15 +1,9 @@
 /** The content of a body per media type: the schema of a value, or of each item of a stream (OpenAPI 3.2 `itemSchema`). */
 import { z, type ZodType } from 'zod';
 import type { APIResponseOptions } from '../decorators/openapi';
-import { baseType } from '../http/streaming-types';
+import { isJsonText } from '../http/media-type';
+import { baseType, isJsonItemType } from '../http/streaming-types';
 import { classSchema, typeSchema, zodSchema, type JsonSchema } from './type-schema';
-
-const LINE_TYPES = new Set([
-  'application/x-ndjson',
-  'application/jsonl',
-  'application/stream+json',
-  'application/json-seq',
-]);
 
 /** What a response carries: a zod schema, or a class's `static schema`, as the server writes it (`io: 'output'`). */
 export function schemaOf(schema: APIResponseOptions['schema'] | unknown): JsonSchema {
@@ -40,9 +34,8 @@ export function content(produces: readonly string[], element: JsonSchema, stream
       const base = baseType(mediaType);
       if (!streams) return [mediaType, { schema: element }];
       if (base === 'text/event-stream') return [mediaType, sseEvent(element)];
-      if (LINE_TYPES.has(base)) return [mediaType, { itemSchema: element }];
-      if (base === 'application/json' || base.endsWith('+json'))
-        return [mediaType, { schema: { type: 'array', items: element } }];
+      if (isJsonItemType(base)) return [mediaType, { itemSchema: element }];
+      if (isJsonText(base)) return [mediaType, { schema: { type: 'array', items: element } }];
       return [mediaType, { schema: element }];
     }),
   );

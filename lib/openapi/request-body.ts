@@ -1,4 +1,5 @@
 /** The request body of an operation: a body parameter's schema per `@Consumes`, or the form its fields make up. */
+import { isJsonText } from '../http/media-type';
 import { baseType } from '../http/streaming-types';
 import type { ParamFact } from './endpoint-facts';
 import { content } from './media-content';
@@ -13,15 +14,10 @@ function isFile(type: unknown): boolean {
   return typeof named === 'function' && FILE_TYPES.has(named.name);
 }
 
-function isJson(mediaType: string | undefined): boolean {
-  const base = mediaType === undefined ? '' : baseType(mediaType);
-  return base === 'application/json' || base.endsWith('+json');
-}
-
 /** A form field: a file part as binary, a JSON part by its class's schema (an object at least), else its value. */
 function fieldSchema(fact: ParamFact): JsonSchema {
   if (isFile(fact.type)) return { type: 'string', contentMediaType: 'application/octet-stream' };
-  if (!isJson(fact.partType) || fact.schema) return paramSchema(fact);
+  if (fact.partType === undefined || !isJsonText(fact.partType) || fact.schema) return paramSchema(fact);
   const schema = classSchema(fact.type);
   if (schema) return zodSchema(schema);
   const known = typeSchema(fact.type);

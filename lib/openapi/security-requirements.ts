@@ -29,8 +29,6 @@ export function securitySchemes(mechanisms: readonly AuthenticationMechanism[]):
   return schemes;
 }
 
-export { needsCaller };
-
 /**
  * The operation's `security`: any one of the schemes (with the roles it needs, which OpenAPI 3.1+ lets a non-OAuth
  * requirement list) for a rule that needs a caller, `[]` for an open operation of an application that has schemes,

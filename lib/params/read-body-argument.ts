@@ -23,7 +23,6 @@ import { ConversionError, describeType, isUnknownDesignType, resolveType } from 
 import { readUserBody } from './read-user-body';
 
 export type { BodySettings } from '../multipart/body-settings';
-export { readForm } from './read-form';
 
 type BodyReader = (ctx: RequestContext) => Promise<unknown>;
 
