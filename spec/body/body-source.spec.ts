@@ -17,6 +17,7 @@ import {
 import { nodeRequestOf } from '../../lib/body/body-source';
 import { RequestContext } from '../../lib/context/request-context';
 import { encodeForm, postBody } from '../support/http';
+import { listingOnce } from '../support/temp-dir';
 
 @Path('src')
 class SourceResource {
@@ -62,10 +63,7 @@ describe('nodeRequestOf', () => {
   });
 });
 
-async function emptied(dir: string, expected = 0): Promise<string[]> {
-  for (let i = 0; i < 200 && readdirSync(dir).length !== expected; i++) await new Promise((r) => setTimeout(r, 10));
-  return readdirSync(dir);
-}
+const emptied = listingOnce;
 
 function form(size: number): FormData {
   const data = new FormData();

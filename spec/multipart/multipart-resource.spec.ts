@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig, RestApplication } from '../../lib';
 import { MultipartResource } from '../../samples/multipart/multipart-resource';
-import { tempDir } from '../support/temp-dir';
+import { listingOnce, tempDir } from '../support/temp-dir';
 
 const root = tempDir('mp');
 
@@ -15,10 +15,7 @@ function build(overrides: Record<string, string> = {}) {
   return { app, dir };
 }
 
-async function settled(dir: string, expected = 0): Promise<string[]> {
-  for (let i = 0; i < 50 && readdirSync(dir).length !== expected; i++) await new Promise((r) => setTimeout(r, 10));
-  return readdirSync(dir);
-}
+const settled = listingOnce;
 
 function sampleForm(): FormData {
   const form = new FormData();

@@ -17,7 +17,7 @@ import {
   UploadedFilePath,
   type RunningServer,
 } from '../../lib';
-import { tempDir } from '../support/temp-dir';
+import { listingOnce, tempDir } from '../support/temp-dir';
 
 class Person {
   firstName = '';
@@ -84,10 +84,7 @@ const config = resolveConfig({
 });
 const app = RestApplication.build({ classes: [UploadResource], config });
 
-async function emptied(): Promise<string[]> {
-  for (let i = 0; i < 100 && readdirSync(dir).length; i++) await new Promise((r) => setTimeout(r, 10));
-  return readdirSync(dir);
-}
+const emptied = (): Promise<string[]> => listingOnce(dir);
 
 async function post(path: string, form: FormData): Promise<{ status: number; body: unknown }> {
   const res = await app.fetch(new Request(`http://localhost/up${path}`, { method: 'POST', body: form }));
@@ -231,8 +228,7 @@ describe('parseMultipart over a socket', () => {
     });
     req.on('error', () => undefined);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n${'a'.repeat(20000)}`);
-    for (let i = 0; i < 100 && readdirSync(dir).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(readdirSync(dir)).toHaveLength(1);
+    expect(await listingOnce(dir, 1)).toHaveLength(1);
     req.destroy();
     expect(await emptied()).toEqual([]);
   });

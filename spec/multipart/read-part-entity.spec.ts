@@ -16,7 +16,7 @@ import {
   type EntityInput,
   type MessageBodyReader,
 } from '../../lib';
-import { tempDir } from '../support/temp-dir';
+import { listingOnce, tempDir } from '../support/temp-dir';
 
 enum Color {
   Red = 'RED',
@@ -119,8 +119,7 @@ async function post(
 }
 
 afterEach(async () => {
-  for (let i = 0; i < 100 && readdirSync(dir).length; i++) await new Promise((r) => setTimeout(r, 10));
-  expect(readdirSync(dir)).toEqual([]);
+  expect(await listingOnce(dir)).toEqual([]);
 });
 
 describe('compilePartEntityReader', () => {

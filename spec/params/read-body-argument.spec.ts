@@ -15,6 +15,7 @@ import {
   resolveConfig,
 } from '../../lib';
 import { tempDir } from '../support/temp-dir';
+import { until } from '../support/until';
 
 class Fruit {
   name = '';
@@ -159,8 +160,8 @@ describe('compileBodyReader', () => {
     expect(await response.text()).toBe('10');
     expect(seen.content).toBe('hello file');
     expect(seen.file!.path.startsWith(uploads)).toBe(true);
-    for (let i = 0; i < 50 && existsSync(seen.file!.path); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(existsSync(seen.file!.path)).toBe(false);
+    const path = seen.file!.path;
+    await until(() => (existsSync(path) ? undefined : true), 'the body file to be deleted');
   });
 
   it('reads bytes, buffers and decoded text', async () => {

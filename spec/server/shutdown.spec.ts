@@ -2,9 +2,12 @@ import { GET, Path } from '../../lib';
 import { buildApp } from '../support/app';
 import { get } from '../support/http';
 
+let entered: () => void = () => undefined;
+
 @Path('hang')
 class Hanging {
   @GET forever(): Promise<string> {
+    entered();
     return new Promise(() => undefined);
   }
   @GET @Path('ok') ok(): string {
@@ -19,9 +22,11 @@ describe('RunningServer.close', () => {
       host: '127.0.0.1',
       handleSignals: false,
     });
+    // Close only once the request is inside its handler: one still in the accept queue would not hold close() back.
+    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
     const stuck = get(server.port, '/hang');
     stuck.catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await handlerEntered;
     const started = Date.now();
     await server.close();
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);
