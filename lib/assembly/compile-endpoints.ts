@@ -86,8 +86,7 @@ export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: Endpo
   const socketContext = {
     ...shared,
     json: core.bodies.json,
-    // The broadcast starts once the build has found no problem; no socket callback runs before.
-    within: <R>(work: () => R): R => broadcast().within(work),
+    broadcast,
     sockets: scope.find(SOCKETS)!,
   };
   const sockets = units

@@ -7,6 +7,7 @@ import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { NAME_BINDINGS } from '../decorators/providers';
 import { SOCKET_CALLBACK, SOCKET_PATH, type SocketCallbackKind } from '../decorators/websocket';
 import { locate } from '../errors/definition-error';
+import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
 import type { JsonMapper } from '../json/json-mapper';
 import { readParameterNames } from '../metadata/param-names';
 import { readDesignType } from '../metadata/reflect-shim';
@@ -32,8 +33,8 @@ export interface SocketContext extends EndpointContext {
   /** The application's socket server (made with its first socket endpoint). */
   readonly sockets: () => SocketServer;
   readonly json: JsonMapper;
-  /** Runs a callback as the application's (what it calls of the application's broadcast topics means them). */
-  readonly within: <R>(work: () => R) => R;
+  /** The application's broadcast, which a socket's methods run within. */
+  readonly broadcast: () => ApplicationBroadcast;
 }
 
 /** One callback method: readers of its arguments, and the slot of its message (or error) parameter. */
@@ -46,7 +47,7 @@ function compileCallback(
 ): MessageCallback | undefined {
   const { problems } = context;
   const where = locate(unit.type, method.name);
-  const fn = (unit.instance as Record<string, Function>)[method.name]!;
+  const fn = (unit.instance as Record<string, (...args: unknown[]) => unknown>)[method.name]!;
   const types = (readDesignType('design:paramtypes', unit.type.prototype, method.name) as unknown[] | undefined) ?? [];
   const names = readParameterNames(fn) ?? [];
   const count = Math.max(types.length, fn.length, names.length, ...[...method.params.keys()].map((i) => i + 1));
@@ -84,18 +85,15 @@ function compileCallback(
     slot && (kind === 'text' || kind === 'binary')
       ? messageDecoder(takesAll ? undefined : slot.type, slot.options, context.json)
       : () => undefined;
-  const at = slot?.index ?? -1;
-  const instance = unit.instance;
   return {
     where,
     method: method.name,
+    instance: unit.instance as object,
+    fn,
+    readers,
+    at: slot?.index ?? -1,
     takesAll,
-    decode: (data) => decode(data),
-    call(ctx, message) {
-      const args = new Array<unknown>(readers.length);
-      for (let i = 0; i < readers.length; i++) args[i] = i === at ? message : readers[i]?.(ctx);
-      return context.within(() => fn.apply(instance, args));
-    },
+    decode,
   };
 }
 
@@ -129,6 +127,7 @@ function compileHandlers(unit: Unit, template: PathTemplate, context: SocketCont
     error: error as SocketCallback | undefined,
     mappers: context.mappers,
     json: context.json,
+    broadcast: context.broadcast,
   };
 }
 

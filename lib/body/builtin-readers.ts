@@ -25,8 +25,6 @@ export interface FileSettings {
   readonly deleteUploadsOnEnd: boolean;
 }
 
-const acceptsAny = (): boolean => true;
-
 function observe(stream: ReadableStream<Uint8Array>): Observable<Uint8Array> {
   return new Observable<Uint8Array>((subscriber) => {
     const reader = stream.getReader();
@@ -52,31 +50,23 @@ function observe(stream: ReadableStream<Uint8Array>): Observable<Uint8Array> {
   });
 }
 
+/** A reader of bodies of any media type. */
+function anyType(read: BuiltinReader['read']): BuiltinReader {
+  return { accepts: () => true, read };
+}
+
+/** A reader of the body's bytes, as `convert` presents them. */
+function bytesAs(convert: (bytes: Uint8Array) => unknown): BuiltinReader {
+  return anyType(async ({ input }) => convert(await input.bytes()));
+}
+
 const rawReaders = new Map<Function, BuiltinReader>([
-  [Uint8Array, { accepts: acceptsAny, read: ({ input }) => input.bytes() }],
-  [
-    Buffer,
-    {
-      accepts: acceptsAny,
-      read: async ({ input }) => {
-        const bytes = await input.bytes();
-        return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      },
-    },
-  ],
-  [
-    ArrayBuffer,
-    {
-      accepts: acceptsAny,
-      read: async ({ input }) => {
-        const bytes = await input.bytes();
-        return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-      },
-    },
-  ],
-  [ReadableStream, { accepts: acceptsAny, read: async ({ input }) => input.stream() }],
-  [Observable, { accepts: acceptsAny, read: async ({ input }) => observe(input.stream()) }],
-  [URLSearchParams, { accepts: acceptsAny, read: async ({ input }) => new URLSearchParams(await input.text()) }],
+  [Uint8Array, anyType(({ input }) => input.bytes())],
+  [Buffer, bytesAs((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))],
+  [ArrayBuffer, bytesAs((bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))],
+  [ReadableStream, anyType(async ({ input }) => input.stream())],
+  [Observable, anyType(async ({ input }) => observe(input.stream()))],
+  [URLSearchParams, anyType(async ({ input }) => new URLSearchParams(await input.text()))],
 ]);
 
 /** Readers of bodies taken as they are: bytes, buffers, streams, chunk Observables, forms; `undefined` for other types. */
@@ -86,24 +76,19 @@ export function rawBodyReader(type: unknown): BuiltinReader | undefined {
 }
 
 // A Node `Readable` parameter (only an application that has node:stream can declare one).
-const nodeReadableReader: BuiltinReader = {
-  accepts: acceptsAny,
-  read: async ({ input }) =>
-    nodeBuiltin('node:stream', 'a Readable body parameter').Readable.fromWeb(
-      input.stream() as import('node:stream/web').ReadableStream<Uint8Array>,
-    ),
-};
+const nodeReadableReader = anyType(async ({ input }) =>
+  nodeBuiltin('node:stream', 'a Readable body parameter').Readable.fromWeb(
+    input.stream() as import('node:stream/web').ReadableStream<Uint8Array>,
+  ),
+);
 
 /** The `LocalFile` reader: the body streamed to disk, deleted after the response unless configured otherwise. */
 export function localFileReader(settings: FileSettings): BuiltinReader {
-  return {
-    accepts: acceptsAny,
-    read: async ({ input, ctx, mediaType }) => {
-      const file = await saveToLocalFile(input.stream(), settings.uploadsDirectory, mediaType);
-      if (settings.deleteUploadsOnEnd) ctx.onComplete(() => deleteLocalFile(file));
-      return file;
-    },
-  };
+  return anyType(async ({ input, ctx, mediaType }) => {
+    const file = await saveToLocalFile(input.stream(), settings.uploadsDirectory, mediaType);
+    if (settings.deleteUploadsOnEnd) ctx.onComplete(() => deleteLocalFile(file));
+    return file;
+  });
 }
 
 export { LocalFile };

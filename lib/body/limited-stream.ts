@@ -1,5 +1,5 @@
 /** A request body stream that fails with 413 once it has carried more than the body size limit. */
-import { httpProblem } from '../errors/http-problem';
+import { bodyTooLarge } from './read-body';
 
 /** Streams `body` as it arrives (never buffered), erroring the stream past `limit` bytes. */
 export function limitedStream(body: ReadableStream<Uint8Array> | null, limit: number): ReadableStream<Uint8Array> {
@@ -9,10 +9,7 @@ export function limitedStream(body: ReadableStream<Uint8Array> | null, limit: nu
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         total += chunk.byteLength;
-        if (total > limit)
-          controller.error(
-            httpProblem('RXREST_BODY_TOO_LARGE', `The request body is larger than the limit of ${limit} bytes`),
-          );
+        if (total > limit) controller.error(bodyTooLarge(limit));
         else controller.enqueue(chunk);
       },
     }),

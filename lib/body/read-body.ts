@@ -7,7 +7,8 @@ import type { RequestContext } from '../context/request-context';
 const EMPTY = new Uint8Array(0);
 const decoder = new TextDecoder('utf-8');
 
-function tooLarge(limit: number): Error {
+/** The 413 of a body past `limit`, whichever way it is read. */
+export function bodyTooLarge(limit: number): Error {
   return httpProblem('RXREST_BODY_TOO_LARGE', `The request body is larger than the limit of ${limit} bytes`);
 }
 
@@ -28,7 +29,7 @@ function hasBody(request: Request, declared: string | null): boolean {
  */
 export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  if (declared !== null && Number(declared) > limit) throw bodyTooLarge(limit);
   if (!hasBody(request, declared)) return EMPTY;
   if (declared !== null) return new Uint8Array(await request.arrayBuffer());
   const reader = request.body!.getReader();
@@ -40,7 +41,7 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(limit);
+      throw bodyTooLarge(limit);
     }
     chunks.push(value);
   }
@@ -52,12 +53,6 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
     offset += chunk.byteLength;
   }
   return body;
-}
-
-export async function readBodyText(request: Request, limit: number): Promise<string> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) <= limit) return hasBody(request, declared) ? request.text() : '';
-  return decoder.decode(await readBodyBytes(request, limit));
 }
 
 /** Whether the request of `ctx` has no body at all (neither a length nor chunks), as opposed to an empty one. */
@@ -73,7 +68,7 @@ export function bodyAbsent(ctx: RequestContext): boolean {
  */
 export function readRequestBytes(ctx: RequestContext, limit: number): Promise<Uint8Array> {
   const declared = ctx.headerValue('content-length');
-  if (declared !== null && Number(declared) > limit) return Promise.reject(tooLarge(limit));
+  if (declared !== null && Number(declared) > limit) return Promise.reject(bodyTooLarge(limit));
   if (
     declared === '0' ||
     (declared === null && ctx.headerValue('transfer-encoding') === null && ctx.node !== undefined)
@@ -103,7 +98,7 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Ar
     };
     const onData = (chunk: Buffer) => {
       total += chunk.length;
-      if (total > limit) done(() => reject(tooLarge(limit)));
+      if (total > limit) done(() => reject(bodyTooLarge(limit)));
       else chunks.push(chunk);
     };
     const onEnd = () => done(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));

@@ -5,6 +5,7 @@
  * limit to each item; what goes wrong names the item (its line, for line-delimited bodies).
  */
 import type { EventSourceMessage } from 'eventsource-parser';
+import { baseType } from '../http/media-type';
 import { formatSize } from '../http/size';
 import { httpProblem } from '../errors/http-problem';
 import { JsonArrayItems } from '../json/json-array-items';
@@ -27,7 +28,7 @@ const FORMATS = new Map<string, ItemFormat>([
 export const ITEM_MEDIA_TYPES: readonly string[] = [...FORMATS.keys()];
 
 export function itemFormatOf(contentType: string | null | undefined): ItemFormat | undefined {
-  return FORMATS.get((contentType ?? '').split(';')[0]!.trim().toLowerCase());
+  return FORMATS.get(baseType(contentType ?? ''));
 }
 
 export interface ItemLimits {

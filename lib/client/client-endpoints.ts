@@ -5,6 +5,7 @@
  */
 import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
+import { baseType } from '../http/media-type';
 import { isContextClass } from '../metadata/context-classes';
 import { isBindableClass } from '../metadata/bindable-class';
 import { readParameterNames } from '../metadata/param-names';
@@ -58,15 +59,19 @@ export interface ClientEndpoint {
   readonly resumable: boolean;
 }
 
-/** Media types only a stream is answered as. */
-const STREAMING = new Set([
-  'text/event-stream',
+/** The NDJSON family: one JSON text a line. */
+export const NDJSON = new Set([
   'application/x-ndjson',
   'application/jsonl',
   'application/json-lines',
   'application/stream+json',
-  'application/json-seq',
 ]);
+
+/** Whether only a stream is answered as `mediaType`: SSE, NDJSON or JSON text sequences. */
+function isStreaming(mediaType: string): boolean {
+  const base = baseType(mediaType);
+  return base === 'text/event-stream' || base === 'application/json-seq' || NDJSON.has(base);
+}
 
 function joinPaths(...paths: (string | undefined)[]): string {
   return paths
@@ -131,7 +136,7 @@ function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta
   // `Multi` imported as a type leaves no type in the metadata: a method that can answer a stream counts too.
   const isMulti =
     (typeof returned === 'function' && (returned === Multi || returned.prototype instanceof Multi)) ||
-    produces.some((type) => STREAMING.has(type.split(';')[0]!.trim().toLowerCase()));
+    produces.some(isStreaming);
   const bindTo = !isMulti && isBindableClass(returned) ? returned : undefined;
   return {
     where: `${type.name}.${method.name}`,

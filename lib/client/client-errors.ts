@@ -2,40 +2,12 @@
 import { parseJsonBody } from '../json/safe-json';
 import type { ProblemDetails } from '../errors/problem-details';
 import {
-  BadRequestException,
-  ConflictException,
-  ForbiddenException,
-  GoneException,
-  InternalServerErrorException,
-  NotAcceptableException,
   NotAllowedException,
-  NotAuthorizedException,
-  NotFoundException,
-  NotSupportedException,
-  PayloadTooLargeException,
-  PreconditionFailedException,
   RedirectionException,
-  ServiceUnavailableException,
+  STATUS_EXCEPTIONS,
   WebApplicationException,
   type WebApplicationExceptionOptions,
 } from '../errors/web-application-exception';
-
-type StatusException = new (message?: string, options?: WebApplicationExceptionOptions) => WebApplicationException;
-
-const BY_STATUS = new Map<number, StatusException>([
-  [400, BadRequestException],
-  [401, NotAuthorizedException],
-  [403, ForbiddenException],
-  [404, NotFoundException],
-  [406, NotAcceptableException],
-  [409, ConflictException],
-  [410, GoneException],
-  [412, PreconditionFailedException],
-  [413, PayloadTooLargeException],
-  [415, NotSupportedException],
-  [500, InternalServerErrorException],
-  [503, ServiceUnavailableException],
-]);
 
 function isProblem(value: unknown): value is ProblemDetails {
   return (
@@ -77,6 +49,6 @@ export async function exceptionFor(response: Response): Promise<WebApplicationEx
     );
   if (response.status >= 300 && response.status < 400 && response.headers.has('location'))
     return new RedirectionException(response.headers.get('location')!, response.status, options);
-  const Exception = BY_STATUS.get(response.status);
+  const Exception = STATUS_EXCEPTIONS.get(response.status);
   return Exception ? new Exception(message, options) : new WebApplicationException(message, response.status, options);
 }

@@ -36,21 +36,17 @@ export type ClientValue<T> = T extends MultipartFormDataOutput
  * Observable, `Multi`, async iterable or generator.
  */
 export type ClientItem<R> =
-  R extends Observable<infer T>
-    ? ClientValue<T>
-    : R extends Promise<infer T>
-      ? ClientItem<T>
-      : R extends AsyncIterable<infer T>
-        ? ClientValue<T>
-        : R extends Generator<infer T>
-          ? ClientValue<T>
-          : R extends RestResponse<infer T>
-            ? [T] extends [never]
-              ? unknown
-              : ClientValue<T>
-            : R extends Response
-              ? unknown
-              : ClientValue<R>;
+  R extends Promise<infer T>
+    ? ClientItem<T>
+    : R extends Observable<infer T> | AsyncIterable<infer T> | Generator<infer T>
+      ? ClientValue<T>
+      : R extends RestResponse<infer T>
+        ? [T] extends [never]
+          ? unknown
+          : ClientValue<T>
+        : R extends Response
+          ? unknown
+          : ClientValue<R>;
 
 /** Parameter types the server fills with a context object: the client sends nothing for them. */
 type ContextObject = Request | Headers | UriInfo | HttpHeaders | ResourceInfo | RequestContext;

@@ -20,23 +20,18 @@ import {
   type McpRequestHandler,
   type McpWire,
   type Message,
+  type SessionOptions,
   type SessionRef,
 } from './mcp-connection';
 import { mcpMessages, type McpReconnectOptions } from './mcp-stream';
 
 export { McpClientError, type McpRequestHandler };
 
-export interface McpClientOptions {
+export interface McpClientOptions extends SessionOptions {
   /** Headers sent with every request (an `Authorization`, say). */
   readonly headers?: Readonly<Record<string, string>>;
   /** The `fetch` to use (the global one by default). */
   readonly fetch?: typeof fetch;
-  /** What `initialize` says of the client. */
-  readonly clientInfo?: { readonly name: string; readonly version: string };
-  /** Answers the server's `sampling/createMessage` (the client then declares the `sampling` capability). */
-  readonly sampling?: McpRequestHandler;
-  /** Answers the server's `elicitation/create` (the client then declares the `elicitation` capability). */
-  readonly elicitation?: McpRequestHandler;
   readonly reconnect?: McpReconnectOptions;
 }
 

@@ -69,9 +69,13 @@ export function mcpWire(url: string, fetchFn: typeof fetch, headers: Readonly<Re
   };
 }
 
+/** What a session says of its client, and how the client answers the server's requests. */
 export interface SessionOptions {
+  /** What `initialize` says of the client. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Answers the server's `sampling/createMessage` (the client then declares the `sampling` capability). */
   readonly sampling?: McpRequestHandler;
+  /** Answers the server's `elicitation/create` (the client then declares the `elicitation` capability). */
   readonly elicitation?: McpRequestHandler;
 }
 

@@ -7,6 +7,7 @@
 import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs/internal/Observable';
 import { exceptionFor } from './client-errors';
+import { isEventStream } from './read-response';
 
 const DEFAULT_ATTEMPTS = 5;
 const DEFAULT_DELAY_MS = 1000;
@@ -20,10 +21,6 @@ export interface McpReconnectOptions {
 
 /** Opens the session's stream again after `lastEventId`. */
 export type Reopen = (lastEventId: string, signal: AbortSignal) => Promise<Response>;
-
-function isEventStream(response: Response): boolean {
-  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
-}
 
 /** Reads one SSE answer to its end, handing each message on; resolves at the end, rejects when it drops. */
 async function readEvents(

@@ -9,9 +9,10 @@ import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import type { JsonMapper } from '../json/json-mapper';
 import type { EntityInput, MessageBodyReader } from '../body/message-body';
-import type { ClientEndpoint } from './client-endpoints';
+import { NDJSON, type ClientEndpoint } from './client-endpoints';
 import { JsonArrayItems } from '../json/json-array-items';
 import { JSON_ARRAY_ITEMS, STREAM_ITEMS_HEADER } from '../http/stream-items-header';
+import { baseType } from '../http/media-type';
 import { networkFailure } from './network-failure';
 
 export interface ResponseReaders {
@@ -26,16 +27,33 @@ export interface ClientSseEvent<T = unknown> {
   readonly event?: string;
 }
 
-const NDJSON = new Set([
-  'application/x-ndjson',
-  'application/jsonl',
-  'application/json-lines',
-  'application/stream+json',
-]);
 const RECORD_SEPARATOR = '\x1e';
 
 function mediaTypeOf(response: Response): string {
-  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  return baseType(response.headers.get('content-type') ?? '');
+}
+
+export function isEventStream(response: Response): boolean {
+  return mediaTypeOf(response) === 'text/event-stream';
+}
+
+/** Reads the body chunk by chunk, until it ends or the subscriber has gone. */
+async function eachChunk(
+  response: Response,
+  subscriber: Subscriber<unknown>,
+  take: (chunk: Uint8Array) => void,
+): Promise<void> {
+  if (!response.body) return;
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read().catch(networkFailure);
+      if (done || subscriber.closed) return;
+      take(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 /** Reads the body chunk by chunk as text, until it ends or the subscriber has gone. */
@@ -44,21 +62,10 @@ async function eachText(
   subscriber: Subscriber<unknown>,
   take: (text: string) => void,
 ): Promise<void> {
-  if (!response.body) return;
-  const reader = response.body.getReader();
   const decoder = new TextDecoder();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read().catch(networkFailure);
-      if (subscriber.closed) return;
-      if (done) break;
-      take(decoder.decode(value, { stream: true }));
-    }
-    const rest = decoder.decode();
-    if (rest) take(rest);
-  } finally {
-    reader.releaseLock();
-  }
+  await eachChunk(response, subscriber, (chunk) => take(decoder.decode(chunk, { stream: true })));
+  const rest = decoder.decode();
+  if (rest && !subscriber.closed) take(rest);
 }
 
 /** Line by line (NDJSON) or record by record (JSON text sequences): blank records are skipped. */
@@ -172,20 +179,6 @@ function arrayItems(
   });
 }
 
-async function chunks(response: Response, subscriber: Subscriber<unknown>): Promise<void> {
-  if (!response.body) return;
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || subscriber.closed) return;
-      subscriber.next(value);
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
 function entityInput(response: Response): EntityInput {
   return {
     bytes: async () => new Uint8Array(await response.arrayBuffer()),
@@ -248,7 +241,7 @@ export function readResponse(
       reading = whole(response, mediaType, endpoint, readers).then((value) => {
         if (!subscriber.closed) subscriber.next(value);
       });
-    } else reading = chunks(response, subscriber);
+    } else reading = eachChunk(response, subscriber, (chunk) => subscriber.next(chunk));
     reading.then(
       () => subscriber.complete(),
       (error: unknown) => subscriber.error(error),

@@ -112,7 +112,6 @@ function setUp(type: Function, options: RestClientOptions): ClientSetup {
     for (const customizer of providers.filter(isCustomizer)) customizer.customize(mapper);
     json = mapper;
   }
-  const fetcher = options.fetch ?? ((input: Request) => fetch(input));
   return {
     endpoints: clientEndpoints(type),
     baseUrl: String(options.baseUrl),
@@ -121,7 +120,7 @@ function setUp(type: Function, options: RestClientOptions): ClientSetup {
     responseFilters: (options.responseFilters ?? []).map(clientSide),
     writers: { json, writers: providers.filter(isWriter).map((writer) => withinMediaTypes(writer)) },
     readers: { json, readers: providers.filter(isReader).map((reader) => withinMediaTypes(reader)) },
-    fetch: fetcher,
+    fetch: options.fetch ?? ((input: Request) => fetch(input)),
   };
 }
 

@@ -11,6 +11,7 @@ import { WebApplicationException } from '../errors/web-application-exception';
 import type { ClientEndpoint } from './client-endpoints';
 import { isNetworkFailure } from './network-failure';
 import {
+  isEventStream,
   readEvents,
   readResponse,
   StreamEndedException,
@@ -37,10 +38,6 @@ const RETRIABLE_STATUSES = new Set([502, 503, 504]);
 
 /** Sends the call, with `Last-Event-ID` when one is given. */
 export type OpenCall = (signal: AbortSignal, lastEventId: string | undefined) => Promise<Response>;
-
-function isEventStream(response: Response): boolean {
-  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
-}
 
 /** Network failures (refused, reset, cut mid-body: marked where they arose), and answers a retry can help. */
 function retriable(error: unknown): boolean {

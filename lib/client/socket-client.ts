@@ -11,7 +11,7 @@ import { SOCKET_CALLBACK, SOCKET_PATH } from '../decorators/websocket';
 import { findClassMeta } from '../metadata/store';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { Multi } from '../streaming/multi';
-import type { ClientItem } from './client-types';
+import type { ClientItem, MethodNames } from './client-types';
 
 /** The part of the WHATWG `WebSocket` a socket client uses (the global one and `ws` both have it). */
 export interface ClientWebSocket {
@@ -56,10 +56,8 @@ export class SocketClosedException extends Error {
   }
 }
 
-type Method = (...args: never[]) => unknown;
-
 /** The names of a class's methods. */
-export type SocketMethodNames<T> = { [K in keyof T]: T[K] extends Method ? K : never }[keyof T] & string;
+export type SocketMethodNames<T> = MethodNames<T> & string;
 
 /** What a message method takes: its first parameter (the items of a `Multi`). */
 export type SocketMessageIn<F> = F extends (message: infer M, ...rest: never[]) => unknown

@@ -56,9 +56,7 @@ function readPropertiesFile(
   const required = options.file !== undefined;
   if (fs === undefined || path === undefined || cwd === undefined) {
     if (!required) return undefined;
-    throw new ConfigError([
-      { key: '(file)', value: options.file!, source: options.file!, expected: 'a file on a disk this runtime has' },
-    ]);
+    throw fileError(options.file!, 'a file on a disk this runtime has');
   }
   return readFile(fs, path.resolve(options.directory ?? cwd, options.file ?? DEFAULT_FILE), required);
 }
@@ -73,17 +71,17 @@ function readFile(
     text = fs.readFileSync(path, 'utf8');
   } catch (error) {
     if (!required && isMissing(error)) return undefined;
-    throw new ConfigError([
-      { key: '(file)', value: path, source: path, expected: `a readable file (${String(error)})` },
-    ]);
+    throw fileError(path, `a readable file (${String(error)})`);
   }
   try {
     return { path, entries: parseProperties(text) };
   } catch (error) {
-    throw new ConfigError([
-      { key: '(file)', value: path, source: path, expected: `valid properties (${String(error)})` },
-    ]);
+    throw fileError(path, `valid properties (${String(error)})`);
   }
+}
+
+function fileError(path: string, expected: string): ConfigError {
+  return new ConfigError([{ key: '(file)', value: path, source: path, expected }]);
 }
 
 // Duck-typed: Node's fs errors are not always `instanceof Error` across realms (e.g. under Jest).

@@ -133,6 +133,5 @@ function textOf(value: RawValue | undefined): string | undefined {
 }
 
 function frameworkDefault(name: string): string | undefined {
-  const key = FRAMEWORK_KEYS.find((candidate) => candidate === name);
-  return key === undefined ? undefined : defaultTextOf(key);
+  return isFrameworkKey(name) ? defaultTextOf(name) : undefined;
 }

@@ -3,11 +3,12 @@
  * typed state under a `ContextKey` (the framework's and features'), and the clean-ups to run once it is answered.
  */
 import type { ContextKey } from './context-key';
+import { RequestCleanups } from './request-cleanups';
 
 export class RequestState {
   #properties: Map<string, unknown> | undefined;
   #state: Map<ContextKey<unknown>, unknown> | undefined;
-  #cleanups: (() => void | Promise<void>)[] | undefined;
+  #cleanups: RequestCleanups | undefined;
 
   getProperty<T = unknown>(name: string): T | undefined {
     return this.#properties?.get(name) as T | undefined;
@@ -30,17 +31,23 @@ export class RequestState {
 
   /** Registers work to run once the response has been sent (or the request failed). */
   onComplete(cleanup: () => void | Promise<void>): void {
-    (this.#cleanups ??= []).push(cleanup);
+    (this.#cleanups ??= new RequestCleanups()).add(cleanup);
   }
 
   /** Runs the registered clean-ups once; called by the server adapter. */
   async complete(): Promise<void> {
-    const cleanups = this.#cleanups;
-    this.#cleanups = undefined;
-    if (cleanups) for (const cleanup of cleanups) await cleanup();
+    await this.#cleanups?.run();
+  }
+
+  /**
+   * The clean-ups registered so far and any registered later, to be run without this context (`run()`, once): what
+   * waits for a long response to end holds them alone, not the request.
+   */
+  get cleanups(): RequestCleanups {
+    return (this.#cleanups ??= new RequestCleanups());
   }
 
   get hasCleanups(): boolean {
-    return (this.#cleanups?.length ?? 0) > 0;
+    return (this.#cleanups?.size ?? 0) > 0;
   }
 }

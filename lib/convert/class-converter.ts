@@ -23,16 +23,15 @@ export function findStatic(type: object, name: string): ((raw: string) => unknow
   return undefined;
 }
 
-/** Wraps a user factory so that what it throws becomes a `ConversionError` (a 404/400, never a 500). */
-function guarded(type: Function, make: Converter): Converter {
+/** Wraps a user function so that what it throws becomes a `ConversionError` (a 404/400, never a 500). */
+export function guarded(make: Converter, invalid?: (raw: string) => string): Converter {
   return (raw) => {
     try {
       return make(raw);
     } catch (error) {
       if (error instanceof ConversionError || isHttpError(error)) throw error;
-      throw new ConversionError(
-        `"${raw}" is not a valid ${type.name}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ConversionError(invalid ? `${invalid(raw)}: ${reason}` : reason);
     }
   };
 }
@@ -47,10 +46,11 @@ function isHttpError(error: unknown): boolean {
  * static methods `valueOf` wins over `fromString`. Returns `undefined` when the class has none.
  */
 export function classConverter(type: Function): Converter | undefined {
-  if (type.length === 1) return guarded(type, (raw) => new (type as new (raw: string) => unknown)(raw));
+  const invalid = (raw: string) => `"${raw}" is not a valid ${type.name}`;
+  if (type.length === 1) return guarded((raw) => new (type as new (raw: string) => unknown)(raw), invalid);
   const valueOf = findStatic(type, 'valueOf');
-  if (valueOf) return guarded(type, (raw) => valueOf.call(type, raw));
+  if (valueOf) return guarded((raw) => valueOf.call(type, raw), invalid);
   const fromString = findStatic(type, 'fromString');
-  if (fromString) return guarded(type, (raw) => fromString.call(type, raw));
+  if (fromString) return guarded((raw) => fromString.call(type, raw), invalid);
   return undefined;
 }

@@ -1,6 +1,6 @@
 /** User-registered parameter converters (`ParamConverterProvider`), the first rule of parameter conversion. */
 import type { EnumLike } from '../decorators/params';
-import { ConversionError, type Converter } from './class-converter';
+import { guarded, type Converter } from './class-converter';
 
 /** Converts a parameter's string to a value of one type. */
 export interface ParamConverter<T = unknown> {
@@ -36,19 +36,7 @@ export function providedConverter(
 ): Converter | undefined {
   for (const provider of providers) {
     const converter = provider.getConverter(type);
-    if (!converter) continue;
-    return (raw) => {
-      try {
-        return converter.fromString(raw);
-      } catch (error) {
-        if (
-          error instanceof ConversionError ||
-          (typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number')
-        )
-          throw error;
-        throw new ConversionError(error instanceof Error ? error.message : String(error));
-      }
-    };
+    if (converter) return guarded((raw) => converter.fromString(raw));
   }
   return undefined;
 }

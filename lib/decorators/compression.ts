@@ -1,6 +1,6 @@
 /** Decorators choosing how a method's response is compressed; they record metadata only. */
-import { methodMeta, metaKey, ownerOf } from '../metadata/store';
-import { memberName } from './decorator-types';
+import { metaKey } from '../metadata/store';
+import { methodTags } from './decorator-types';
 import type { MethodDecoratorFn } from './resource';
 
 /**
@@ -12,7 +12,7 @@ export type CompressionMode = 'compressed' | 'uncompressed' | 'gzip';
 export const COMPRESSION_MODE = metaKey<CompressionMode>('compression-mode');
 
 function mark(mode: CompressionMode): MethodDecoratorFn {
-  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(COMPRESSION_MODE, mode);
+  return (target, propertyKey) => methodTags(target, propertyKey).set(COMPRESSION_MODE, mode);
 }
 
 /**

@@ -1,4 +1,16 @@
-/** Decorator signatures shared by the decorator modules (TypeScript legacy decorators). */
+/** Decorator signatures shared by the decorator modules (TypeScript legacy decorators), and where each one writes. */
+import {
+  classMeta,
+  methodMeta,
+  ownerOf,
+  paramMeta,
+  propertyMeta,
+  type ClassMeta,
+  type MethodMeta,
+  type ParamKind,
+  type ParamMeta,
+  type Tags,
+} from '../metadata/store';
 
 /** Usable on a class or on one of its methods. */
 export type ClassOrMethodDecorator = (
@@ -13,6 +25,43 @@ export type ParamOrPropertyDecorator = (
   propertyKey: string | symbol | undefined,
   parameterIndex?: number,
 ) => void;
+
+/** The metadata a class-or-method decorator writes to: its class's (no property key), else its method's. */
+export function memberMeta(target: object, propertyKey: string | symbol | undefined): ClassMeta | MethodMeta {
+  return propertyKey === undefined
+    ? classMeta(target as Function)
+    : methodMeta(ownerOf(target), memberName(propertyKey));
+}
+
+/** The tags of the method a method decorator is on. */
+export function methodTags(target: object, propertyKey: string | symbol): Tags {
+  return methodMeta(ownerOf(target), memberName(propertyKey)).tags;
+}
+
+/** The metadata of a decorated parameter (a constructor's when there is no property key), made with `kind` if new. */
+export function parameterMeta(
+  target: object,
+  propertyKey: string | symbol | undefined,
+  parameterIndex: number,
+  kind: ParamKind,
+): ParamMeta {
+  const method = propertyKey === undefined ? 'constructor' : memberName(propertyKey);
+  return paramMeta(ownerOf(target), method, parameterIndex, kind);
+}
+
+/**
+ * The tags a parameter decorator writes to: the parameter's, or the property's of a bean-parameter class. A parameter
+ * is a body until a kind decorator (applied after: decorators run bottom-up) says otherwise.
+ */
+export function paramOrPropertyTags(
+  target: object,
+  propertyKey: string | symbol | undefined,
+  parameterIndex: number | undefined,
+): Tags {
+  return typeof parameterIndex === 'number'
+    ? parameterMeta(target, propertyKey, parameterIndex, 'body').tags
+    : propertyMeta(ownerOf(target), memberName(propertyKey!)).tags;
+}
 
 export function memberName(propertyKey: string | symbol): string {
   if (typeof propertyKey === 'symbol') return propertyKey.description ?? propertyKey.toString();

@@ -1,8 +1,8 @@
 /** Method interceptors: binding decorators and the interceptor classes that wrap an invocation. */
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
+import { classMeta, metaKey } from '../metadata/store';
 import { DEFAULT_PRIORITY } from './providers';
-import { memberName, type ClassOrMethodDecorator } from './decorator-types';
+import { memberMeta, type ClassOrMethodDecorator } from './decorator-types';
 
 /** What an interceptor knows of the call it wraps. */
 export interface InvocationContext {
@@ -36,13 +36,8 @@ export const INTERCEPTOR = metaKey<{ bindings: string[]; priority: number }>('in
 
 /** Creates an interceptor-binding decorator, to put on interceptors and on what they wrap. */
 export function InterceptorBinding(name: string): InterceptorBindingDecorator {
-  const decorator: ClassOrMethodDecorator = (target, propertyKey) => {
-    const tags =
-      propertyKey === undefined
-        ? classMeta(target as Function).tags
-        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
-    tags.push(INTERCEPTOR_BINDINGS, name);
-  };
+  const decorator: ClassOrMethodDecorator = (target, propertyKey) =>
+    memberMeta(target, propertyKey).tags.push(INTERCEPTOR_BINDINGS, name);
   return Object.assign(decorator, { bindingName: name });
 }
 

@@ -1,6 +1,6 @@
 /** Web-link decorators: link targets, link injection and link ids. They only record metadata. */
-import { metaKey, methodMeta, ownerOf, propertyMeta } from '../metadata/store';
-import { memberName } from './decorator-types';
+import { metaKey, ownerOf, propertyMeta } from '../metadata/store';
+import { memberName, methodTags } from './decorator-types';
 import type { MethodDecoratorFn } from './resource';
 
 /** Which links `@InjectRestLinks` adds: the entity type's links only, or those plus the returned instance's. */
@@ -36,8 +36,7 @@ export const REST_LINK_ID = metaKey<true>('rest-link-id');
  * get(@RestPath() id: number): Record { ... }
  */
 export function RestLink(options: RestLinkOptions = {}): MethodDecoratorFn {
-  return (target, propertyKey) =>
-    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(REST_LINK, { ...options });
+  return (target, propertyKey) => methodTags(target, propertyKey).set(REST_LINK, { ...options });
 }
 
 /**
@@ -49,8 +48,7 @@ export function RestLink(options: RestLinkOptions = {}): MethodDecoratorFn {
  * list(): Record[] { ... }
  */
 export function InjectRestLinks(type: RestLinkType = RestLinkType.TYPE): MethodDecoratorFn {
-  return (target, propertyKey) =>
-    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(INJECT_REST_LINKS, type);
+  return (target, propertyKey) => methodTags(target, propertyKey).set(INJECT_REST_LINKS, type);
 }
 
 /**

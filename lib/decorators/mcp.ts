@@ -3,8 +3,8 @@
  * `@Prompt` and `@Completion` on its methods. They only record metadata (docs/mcp.md).
  */
 import type { ZodType } from 'zod';
-import { classMeta, metaKey, methodMeta, ownerOf, type MetaKey } from '../metadata/store';
-import { memberName } from './decorator-types';
+import { classMeta, metaKey, type MetaKey } from '../metadata/store';
+import { methodTags } from './decorator-types';
 
 export interface McpServerOptions {
   /** The name the server gives in `initialize` (`serverInfo.name`); the class's name when absent. */
@@ -110,7 +110,7 @@ export function McpServer(path: string, options: McpServerOptions = {}): (target
 }
 
 function methodTag<T>(key: MetaKey<T>, value: T): MethodDecorator {
-  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(key, value);
+  return (target, propertyKey) => methodTags(target, propertyKey).set(key, value);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The `@PartType` decorator: the media type a multipart part is read or written as. It only records metadata. */
-import { metaKey, ownerOf, paramMeta, propertyMeta } from '../metadata/store';
-import { memberName, type ParamOrPropertyDecorator } from './decorator-types';
+import { metaKey } from '../metadata/store';
+import { paramOrPropertyTags, type ParamOrPropertyDecorator } from './decorator-types';
 
 /** The media type given by `@PartType`, on a parameter's or a property's tags. */
 export const PART_TYPE = metaKey<string>('part-type');
@@ -13,18 +13,6 @@ export const PART_TYPE = metaKey<string>('part-type');
  * @POST upload(@RestForm() @PartType('application/json') person: Person) {}
  */
 export function PartType(mediaType: string): ParamOrPropertyDecorator {
-  return (target, propertyKey, parameterIndex) => {
-    const owner = ownerOf(target);
-    if (typeof parameterIndex === 'number') {
-      // 'body' until @RestForm (applied after, decorators run bottom-up) sets the kind.
-      paramMeta(
-        owner,
-        propertyKey === undefined ? 'constructor' : memberName(propertyKey),
-        parameterIndex,
-        'body',
-      ).tags.set(PART_TYPE, mediaType);
-    } else {
-      propertyMeta(owner, memberName(propertyKey!)).tags.set(PART_TYPE, mediaType);
-    }
-  };
+  return (target, propertyKey, parameterIndex) =>
+    paramOrPropertyTags(target, propertyKey, parameterIndex).set(PART_TYPE, mediaType);
 }

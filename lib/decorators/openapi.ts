@@ -1,7 +1,7 @@
 /** Decorators that describe endpoints in the OpenAPI document; they record metadata only. */
 import type { ZodType } from 'zod';
-import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
-import { memberName, type ClassOrMethodDecorator } from './decorator-types';
+import { metaKey, type MetaKey } from '../metadata/store';
+import { memberMeta, type ClassOrMethodDecorator } from './decorator-types';
 
 /** A response an endpoint documents: its status, what it means, and the zod schema of its body (of each item, for a stream). */
 export interface APIResponseOptions {
@@ -26,12 +26,9 @@ export const OPENAPI_OPERATION = metaKey<OperationOptions>('openapi-operation');
 export const OPENAPI_RESPONSES = metaKey<readonly APIResponseOptions[]>('openapi-responses');
 export const OPENAPI_HIDDEN = metaKey<boolean>('openapi-hidden');
 
-function tag<T>(key: ReturnType<typeof metaKey<T>>, value: (previous: T | undefined) => T): ClassOrMethodDecorator {
+function tag<T>(key: MetaKey<T>, value: (previous: T | undefined) => T): ClassOrMethodDecorator {
   return (target, propertyKey) => {
-    const tags =
-      propertyKey === undefined
-        ? classMeta(target as Function).tags
-        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
+    const { tags } = memberMeta(target, propertyKey);
     tags.set(key, value(tags.get(key)));
   };
 }

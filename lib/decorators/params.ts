@@ -1,16 +1,7 @@
 /** Parameter decorators: where each argument of an endpoint comes from. They only record metadata. */
 import type { ZodType } from 'zod';
-import {
-  metaKey,
-  ownerOf,
-  paramMeta,
-  propertyMeta,
-  type MetaKey,
-  type ParamKind,
-  type ParamMeta,
-  Tags,
-} from '../metadata/store';
-import { memberName, type ParamOrPropertyDecorator } from './decorator-types';
+import { metaKey, ownerOf, propertyMeta, type MetaKey, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
+import { memberName, parameterMeta, paramOrPropertyTags, type ParamOrPropertyDecorator } from './decorator-types';
 
 /** An enum given as its object (`{ type: Color }`); a merged `fromString` function is used when present. */
 export type EnumLike = Readonly<Record<string, string | number | Function>>;
@@ -57,18 +48,11 @@ function record(
   nameRequired: boolean,
 ): ParamOrPropertyDecorator {
   return (target, propertyKey, parameterIndex) => {
-    const owner = ownerOf(target);
     let meta: ParamMeta;
-    if (typeof parameterIndex === 'number') {
-      meta = paramMeta(
-        owner,
-        propertyKey === undefined ? 'constructor' : memberName(propertyKey),
-        parameterIndex,
-        kind,
-      );
-    } else {
+    if (typeof parameterIndex === 'number') meta = parameterMeta(target, propertyKey, parameterIndex, kind);
+    else {
       meta = { index: -1, kind, tags: new Tags() };
-      propertyMeta(owner, memberName(propertyKey!)).params.push(meta);
+      propertyMeta(ownerOf(target), memberName(propertyKey!)).params.push(meta);
     }
     meta.kind = kind;
     meta.name = name;
@@ -155,20 +139,8 @@ export function BeanParam(options?: ParamOptions): ParamOrPropertyDecorator {
 
 /** Records a tag on a parameter, or on a property of a bean-parameter class. */
 function tag<T>(key: MetaKey<T>, value: T): ParamOrPropertyDecorator {
-  return (target, propertyKey, parameterIndex) => {
-    const owner = ownerOf(target);
-    if (typeof parameterIndex === 'number') {
-      const meta = paramMeta(
-        owner,
-        propertyKey === undefined ? 'constructor' : memberName(propertyKey),
-        parameterIndex,
-        'body',
-      );
-      meta.tags.set(key, value);
-    } else {
-      propertyMeta(owner, memberName(propertyKey!)).tags.set(key, value);
-    }
-  };
+  return (target, propertyKey, parameterIndex) =>
+    paramOrPropertyTags(target, propertyKey, parameterIndex).set(key, value);
 }
 
 /**
@@ -193,6 +165,8 @@ export function Separator(separator: string): ParamOrPropertyDecorator {
   return tag(SEPARATOR, separator);
 }
 
+let dateFormats = 0;
+
 /**
  * The pattern a `Date` parameter is parsed with (date-fns tokens: `dd-MM-yyyy`, `yyyy/MM/dd HH:mm`);
  * without it dates are ISO-8601 (`1984-08-08`, `1984-08-08T01:02:03Z`).
@@ -200,8 +174,6 @@ export function Separator(separator: string): ParamOrPropertyDecorator {
  * @example
  * byDay(\@RestQuery() \@DateFormat('dd-MM-yyyy') date: Date) {}
  */
-let dateFormats = 0;
-
 export function DateFormat(pattern: string): ParamOrPropertyDecorator {
   dateFormats++;
   return tag(DATE_FORMAT, pattern);

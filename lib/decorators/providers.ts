@@ -1,6 +1,6 @@
 /** Decorators for filters, exception mappers, providers, name bindings and response defaults. */
-import { classMeta, metaKey, methodMeta, ownerOf, type Class } from '../metadata/store';
-import { memberName, type ClassOrMethodDecorator } from './decorator-types';
+import { classMeta, metaKey, type Class } from '../metadata/store';
+import { memberMeta, methodTags, type ClassOrMethodDecorator } from './decorator-types';
 import type { MethodDecoratorFn } from './resource';
 
 export interface RequestFilterOptions {
@@ -44,14 +44,12 @@ export const DEFAULT_PRIORITY = 5000;
  * `undefined` (continue), or a Promise/Observable of those.
  */
 export function ServerRequestFilter(options: RequestFilterOptions = {}): MethodDecoratorFn {
-  return (target, propertyKey) =>
-    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(REQUEST_FILTER, options);
+  return (target, propertyKey) => methodTags(target, propertyKey).set(REQUEST_FILTER, options);
 }
 
 /** Marks a method as a response filter; it also runs for handled exceptions and can take the error. */
 export function ServerResponseFilter(options: ResponseFilterOptions = {}): MethodDecoratorFn {
-  return (target, propertyKey) =>
-    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(RESPONSE_FILTER, options);
+  return (target, propertyKey) => methodTags(target, propertyKey).set(RESPONSE_FILTER, options);
 }
 
 /**
@@ -67,7 +65,7 @@ export function ServerExceptionMapper(
   const options = first !== undefined && typeof first !== 'function' ? first : undefined;
   const types = options ? (options.value ?? []) : (args as Class<unknown>[]);
   return (target, propertyKey) =>
-    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(EXCEPTION_MAPPER, {
+    methodTags(target, propertyKey).set(EXCEPTION_MAPPER, {
       types,
       priority: options?.priority ?? DEFAULT_PRIORITY,
     });
@@ -80,13 +78,7 @@ export function Provider(options: ProviderOptions = {}): (target: Function) => v
 
 /** Orders providers and filters: lower runs first. */
 export function Priority(priority: number): ClassOrMethodDecorator {
-  return (target, propertyKey) => {
-    const tags =
-      propertyKey === undefined
-        ? classMeta(target as Function).tags
-        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
-    tags.set(PRIORITY, priority);
-  };
+  return (target, propertyKey) => memberMeta(target, propertyKey).tags.set(PRIORITY, priority);
 }
 
 /** A decorator made by {@link NameBinding}: put it on filters and on the resources they apply to. */
@@ -102,26 +94,19 @@ export type NameBindingDecorator = ClassOrMethodDecorator & { readonly bindingNa
  * \@Path('orders') \@Audited class OrderResource {}
  */
 export function NameBinding(name: string): NameBindingDecorator {
-  const decorator: ClassOrMethodDecorator = (target, propertyKey) => {
-    const tags =
-      propertyKey === undefined
-        ? classMeta(target as Function).tags
-        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
-    tags.push(NAME_BINDINGS, name);
-  };
+  const decorator: ClassOrMethodDecorator = (target, propertyKey) =>
+    memberMeta(target, propertyKey).tags.push(NAME_BINDINGS, name);
   return Object.assign(decorator, { bindingName: name });
 }
 
 /** The status of a normal (non-`RestResponse`) result, e.g. 201. */
 export function ResponseStatus(status: number): MethodDecoratorFn {
-  return (target, propertyKey) =>
-    methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(RESPONSE_STATUS, status);
+  return (target, propertyKey) => methodTags(target, propertyKey).set(RESPONSE_STATUS, status);
 }
 
 /** A static header added to normal (non-`RestResponse`) results; repeatable. */
 export function ResponseHeader(name: string, value: string): MethodDecoratorFn {
-  return (target, propertyKey) =>
-    methodMeta(ownerOf(target), memberName(propertyKey)).tags.push(RESPONSE_HEADERS, [name, value]);
+  return (target, propertyKey) => methodTags(target, propertyKey).push(RESPONSE_HEADERS, [name, value]);
 }
 
 /** Makes a `ContainerRequestFilter` provider class run before routing. */

@@ -1,6 +1,6 @@
 /** @RateLimit: how much one client may ask of an endpoint; it only records metadata. */
-import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
-import { memberName, type ClassOrMethodDecorator } from './decorator-types';
+import { metaKey } from '../metadata/store';
+import { memberMeta, type ClassOrMethodDecorator } from './decorator-types';
 
 export interface RateLimitOptions {
   /** Requests one client may make per `window`. */
@@ -22,11 +22,5 @@ export const RATE_LIMIT = metaKey<RateLimitOptions>('rate-limit');
  * search(\@RestQuery() q: string) { ... }
  */
 export function RateLimit(options: RateLimitOptions): ClassOrMethodDecorator {
-  return (target, propertyKey) => {
-    const tags =
-      propertyKey === undefined
-        ? classMeta(target as Function).tags
-        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
-    tags.set(RATE_LIMIT, options);
-  };
+  return (target, propertyKey) => memberMeta(target, propertyKey).tags.set(RATE_LIMIT, options);
 }

@@ -1,6 +1,6 @@
 /** Decorators that declare resources: paths, HTTP methods and media types. They only record metadata. */
 import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
-import { memberName, type ClassOrMethodDecorator } from './decorator-types';
+import { memberMeta, memberName, type ClassOrMethodDecorator } from './decorator-types';
 
 /** The application path set by `@ApplicationPath` on an {@link Application} subclass. */
 export const APPLICATION_PATH = metaKey<string>('application-path');
@@ -17,8 +17,7 @@ export const APPLICATION_PATH = metaKey<string>('application-path');
  */
 export function Path(path: string): ClassOrMethodDecorator {
   return (target, propertyKey) => {
-    if (propertyKey === undefined) classMeta(target as Function).path = path;
-    else methodMeta(ownerOf(target), memberName(propertyKey)).path = path;
+    memberMeta(target, propertyKey).path = path;
   };
 }
 
@@ -55,15 +54,13 @@ export const PATCH: MethodDecoratorFn = HttpMethod('PATCH');
 /** The media types a class's methods (or one method) can produce; a method's list replaces its class's. */
 export function Produces(...mediaTypes: string[]): ClassOrMethodDecorator {
   return (target, propertyKey) => {
-    if (propertyKey === undefined) classMeta(target as Function).produces = mediaTypes;
-    else methodMeta(ownerOf(target), memberName(propertyKey)).produces = mediaTypes;
+    memberMeta(target, propertyKey).produces = mediaTypes;
   };
 }
 
 /** The media types a class's methods (or one method) accept as a request body. */
 export function Consumes(...mediaTypes: string[]): ClassOrMethodDecorator {
   return (target, propertyKey) => {
-    if (propertyKey === undefined) classMeta(target as Function).consumes = mediaTypes;
-    else methodMeta(ownerOf(target), memberName(propertyKey)).consumes = mediaTypes;
+    memberMeta(target, propertyKey).consumes = mediaTypes;
   };
 }

@@ -1,6 +1,6 @@
 /** Who may call an endpoint: @Authenticated, @RolesAllowed, @PermitAll and @DenyAll; they only record metadata. */
-import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
-import { memberName, type ClassOrMethodDecorator } from './decorator-types';
+import { metaKey } from '../metadata/store';
+import { memberMeta, type ClassOrMethodDecorator } from './decorator-types';
 
 /** The access rule of a class or method; the method's wins over its class's. */
 export type AccessRule =
@@ -12,13 +12,7 @@ export type AccessRule =
 export const ACCESS_RULE = metaKey<AccessRule>('access-rule');
 
 function rule(value: AccessRule): ClassOrMethodDecorator {
-  return (target, propertyKey) => {
-    const tags =
-      propertyKey === undefined
-        ? classMeta(target as Function).tags
-        : methodMeta(ownerOf(target), memberName(propertyKey)).tags;
-    tags.set(ACCESS_RULE, value);
-  };
+  return (target, propertyKey) => memberMeta(target, propertyKey).tags.set(ACCESS_RULE, value);
 }
 
 /**

@@ -2,8 +2,8 @@
  * WebSocket endpoints in the resource style: `@WebSocketEndpoint(path)` on a class, `@OnOpen`, `@OnTextMessage`,
  * `@OnBinaryMessage`, `@OnClose` and `@OnError` on its methods. They only record metadata (docs/websockets.md).
  */
-import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
-import { memberName } from './decorator-types';
+import { classMeta, metaKey } from '../metadata/store';
+import { methodTags } from './decorator-types';
 
 /** The path template of a WebSocket endpoint class, under the application path like a resource's. */
 export const SOCKET_PATH = metaKey<string>('websocket-path');
@@ -30,7 +30,7 @@ export function WebSocketEndpoint(path: string): (target: Function) => void {
 }
 
 function callback(kind: SocketCallbackKind): MethodDecorator {
-  return (target, propertyKey) => methodMeta(ownerOf(target), memberName(propertyKey)).tags.set(SOCKET_CALLBACK, kind);
+  return (target, propertyKey) => methodTags(target, propertyKey).set(SOCKET_CALLBACK, kind);
 }
 
 /** Called once the socket is open; what it returns (a value, a Promise, an Observable) is sent. */

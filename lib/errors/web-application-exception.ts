@@ -95,3 +95,22 @@ export class RedirectionException extends WebApplicationException {
     this.location = String(location);
   }
 }
+
+/** The subtype of each status that has one, as a client reads an answer back into an exception. */
+export const STATUS_EXCEPTIONS: ReadonlyMap<
+  number,
+  new (message?: string, options?: WebApplicationExceptionOptions) => WebApplicationException
+> = new Map([
+  [400, BadRequestException],
+  [401, NotAuthorizedException],
+  [403, ForbiddenException],
+  [404, NotFoundException],
+  [406, NotAcceptableException],
+  [409, ConflictException],
+  [410, GoneException],
+  [412, PreconditionFailedException],
+  [413, PayloadTooLargeException],
+  [415, NotSupportedException],
+  [500, InternalServerErrorException],
+  [503, ServiceUnavailableException],
+]);

@@ -14,16 +14,13 @@ export interface LaneFilter {
  * checkFilterOrder([{ name: 'A#f', nonBlocking: false }, { name: 'B#g', nonBlocking: true }]); // one problem
  */
 export function checkFilterOrder(filters: readonly LaneFilter[]): { where: string; message: string }[] {
-  const problems: { where: string; message: string }[] = [];
   const firstBlocking = filters.findIndex((filter) => !filter.nonBlocking);
-  if (firstBlocking < 0) return problems;
-  for (const filter of filters.slice(firstBlocking + 1)) {
-    if (filter.nonBlocking) {
-      problems.push({
-        where: filter.name,
-        message: `is a nonBlocking request filter but runs after ${filters[firstBlocking].name}, which is not; give it a lower priority`,
-      });
-    }
-  }
-  return problems;
+  if (firstBlocking < 0) return [];
+  return filters
+    .slice(firstBlocking + 1)
+    .filter((filter) => filter.nonBlocking)
+    .map((filter) => ({
+      where: filter.name,
+      message: `is a nonBlocking request filter but runs after ${filters[firstBlocking].name}, which is not; give it a lower priority`,
+    }));
 }

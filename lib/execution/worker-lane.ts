@@ -12,16 +12,6 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
-/**
- * At most `maxConcurrency` worker-lane calls run at once; the others wait in order. A call runs at
- * once when a slot is free and `defer` is false (a request's first handling is already a macrotask of
- * its own, so hopping again would only cost time); otherwise it starts from `setImmediate`, after the
- * I/O callbacks waiting (e.g. after its body was read asynchronously).
- *
- * @example
- * const lane = new WorkerLane(64);
- * lane.run(() => computeReport(), false);
- */
 /** With tracing on, the request's span tells how long its call waited for a worker-lane slot, and behind how many. */
 function noteWait(since: number, queued: number): void {
   openTelemetry()
@@ -32,6 +22,16 @@ function noteWait(since: number, queued: number): void {
     });
 }
 
+/**
+ * At most `maxConcurrency` worker-lane calls run at once; the others wait in order. A call runs at
+ * once when a slot is free and `defer` is false (a request's first handling is already a macrotask of
+ * its own, so hopping again would only cost time); otherwise it starts from `setImmediate`, after the
+ * I/O callbacks waiting (e.g. after its body was read asynchronously).
+ *
+ * @example
+ * const lane = new WorkerLane(64);
+ * lane.run(() => computeReport(), false);
+ */
 export class WorkerLane {
   #running = 0;
   readonly #queue: (() => void)[] = [];

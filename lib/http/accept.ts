@@ -37,11 +37,7 @@ function parseRange(member: string): AcceptRange | undefined {
 }
 
 function parseUncached(header: string): readonly AcceptRange[] {
-  const ranges: AcceptRange[] = [];
-  for (const member of splitHeaderList(header)) {
-    const range = parseRange(member);
-    if (range !== undefined) ranges.push(range);
-  }
+  const ranges = splitHeaderList(header).flatMap((member) => parseRange(member) ?? []);
   return ranges.length === 0 ? ANYTHING : Object.freeze(ranges);
 }
 

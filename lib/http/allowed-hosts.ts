@@ -2,6 +2,7 @@
  * Which `Host` values a server answers for (`framework.http.allowed-hosts`), and the origin of a public base URL
  * (`framework.http.public-base-url`). Pure: knows nothing of requests, only of the grammar of a host.
  */
+import { memoize } from './bounded-cache';
 
 /** An entry: `name` (any port), `name:port`, `*.domain` (any name below it, not itself), `[v6]`, or `*` (any). */
 const ENTRY = /^(?:\*|(?:\*\.)?[a-z0-9_~-]+(?:\.[a-z0-9_~-]+)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
@@ -40,23 +41,14 @@ export function allowedHosts(entries: readonly string[]): (host: string) => bool
     const { name, port } = split(entry);
     return name.startsWith('*.') ? { name: name.slice(1), port, suffix: true } : { name, port, suffix: false };
   });
-  const matches = (host: string): boolean => {
+  return memoize(1, (host) => {
     const { name, port } = split(host);
     return rules.some(
       (rule) =>
         (rule.port === undefined || rule.port === port) &&
         (rule.suffix ? name.length > rule.name.length && name.endsWith(rule.name) : name === rule.name),
     );
-  };
-  let last = '';
-  let verdict = false;
-  return (host) => {
-    if (host !== last) {
-      verdict = matches(host);
-      last = host;
-    }
-    return verdict;
-  };
+  });
 }
 
 /** The scheme and host of a public base URL, which absolute URLs are made on instead of the request's own. */

@@ -43,7 +43,7 @@ export function xForwardedFor(value: string): string[] {
 export function forwardedElements(value: string): Map<string, string>[] {
   return splitHeaderList(value).map((element) => {
     const pairs = new Map<string, string>();
-    for (const pair of splitPairs(element)) {
+    for (const pair of splitHeaderList(element, ';')) {
       const equals = pair.indexOf('=');
       const name = pair.slice(0, equals).trim().toLowerCase();
       if (equals > 0 && !pairs.has(name)) pairs.set(name, pair.slice(equals + 1).trim());
@@ -63,24 +63,6 @@ export function forwardedFor(value: string): string[] {
     const node = pairs.get('for');
     return node === undefined ? 'unknown' : plainAddress(node);
   });
-}
-
-/** The `;`-separated pairs of one element, semicolons inside quoted strings kept. */
-function splitPairs(element: string): string[] {
-  const pairs: string[] = [];
-  let start = 0;
-  let quoted = false;
-  for (let i = 0; i < element.length; i++) {
-    const c = element[i];
-    if (quoted && c === '\\') i++;
-    else if (c === '"') quoted = !quoted;
-    else if (c === ';' && !quoted) {
-      pairs.push(element.slice(start, i));
-      start = i + 1;
-    }
-  }
-  pairs.push(element.slice(start));
-  return pairs;
 }
 
 /**

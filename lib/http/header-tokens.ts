@@ -35,12 +35,13 @@ export function quote(value: string): string {
 }
 
 /**
- * Splits a list-based field value on commas outside quoted strings, trimming each member and
- * dropping empty ones, which RFC 9110 §5.6.1 requires recipients to accept.
+ * Splits a list-based field value on commas (or another `separator`, such as the `;` between parameters) outside
+ * quoted strings, trimming each member and dropping empty ones, which RFC 9110 §5.6.1 requires recipients to accept.
  *
  * @example splitHeaderList('a, "b,c", , d') // ['a', '"b,c"', 'd']
  */
-export function splitHeaderList(value: string): string[] {
+export function splitHeaderList(value: string, separator = ','): string[] {
+  const split = separator.charCodeAt(0);
   const members: string[] = [];
   let start = 0;
   let quoted = false;
@@ -49,7 +50,7 @@ export function splitHeaderList(value: string): string[] {
     if (quoted && c === 0x5c)
       i++; // quoted-pair: skip the escaped character
     else if (c === 0x22) quoted = !quoted;
-    else if (c === 0x2c && !quoted) {
+    else if (c === split && !quoted) {
       pushTrimmed(members, value.slice(start, i));
       start = i + 1;
     }

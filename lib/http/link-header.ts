@@ -42,12 +42,7 @@ export function formatLink(link: WebLink): string {
  */
 export function parseLinkHeader(value: string | null | undefined): WebLink[] {
   if (value === null || value === undefined) return [];
-  const links: WebLink[] = [];
-  for (const member of splitLinks(value)) {
-    const link = parseLink(member);
-    if (link !== undefined) links.push(link);
-  }
-  return links;
+  return splitLinks(value).flatMap((member) => parseLink(member) ?? []);
 }
 
 function parseLink(member: string): WebLink | undefined {

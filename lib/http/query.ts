@@ -14,6 +14,24 @@ function decodeQueryComponent(text: string): string {
   }
 }
 
+/** Calls `visit` with the bounds of each non-empty pair of `query`: its name is `[start, nameEnd)`, its value after. */
+function forEachPair(query: string, visit: (start: number, nameEnd: number, end: number) => void): void {
+  for (let start = 0; start <= query.length;) {
+    let end = query.indexOf('&', start);
+    if (end < 0) end = query.length;
+    if (end > start) {
+      const equals = query.indexOf('=', start);
+      visit(start, equals >= 0 && equals < end ? equals : end, end);
+    }
+    start = end + 1;
+  }
+}
+
+/** The decoded value of a pair whose name ends at `nameEnd`: `''` for a pair without `=`. */
+function valueOf(query: string, nameEnd: number, end: number): string {
+  return nameEnd === end ? '' : decodeQueryComponent(query.slice(nameEnd + 1, end));
+}
+
 /**
  * Splits a query string into name → values, decoded as `URLSearchParams` decodes them (`+` is a space, a
  * malformed escape stays as it is), but into a plain map: cheaper than a `URLSearchParams` per request.
@@ -22,21 +40,12 @@ function decodeQueryComponent(text: string): string {
  */
 export function parseQuery(query: string): Map<string, string[]> {
   const values = new Map<string, string[]>();
-  let start = 0;
-  while (start <= query.length) {
-    let end = query.indexOf('&', start);
-    if (end < 0) end = query.length;
-    if (end > start) {
-      const equals = query.indexOf('=', start);
-      const split = equals >= 0 && equals < end;
-      const name = decodeQueryComponent(query.slice(start, split ? equals : end));
-      const value = split ? decodeQueryComponent(query.slice(equals + 1, end)) : '';
-      const list = values.get(name);
-      if (list) list.push(value);
-      else values.set(name, [value]);
-    }
-    start = end + 1;
-  }
+  forEachPair(query, (start, nameEnd, end) => {
+    const name = decodeQueryComponent(query.slice(start, nameEnd));
+    const list = values.get(name);
+    if (list) list.push(valueOf(query, nameEnd, end));
+    else values.set(name, [valueOf(query, nameEnd, end)]);
+  });
   return values;
 }
 
@@ -49,21 +58,9 @@ export function parseQuery(query: string): Map<string, string[]> {
  */
 export function findQueryValues(query: string, name: string): string[] | undefined {
   let found: string[] | undefined;
-  let start = 0;
-  while (start <= query.length) {
-    let end = query.indexOf('&', start);
-    if (end < 0) end = query.length;
-    if (end > start) {
-      let equals = query.indexOf('=', start);
-      if (equals < 0 || equals > end) equals = -1;
-      const nameEnd = equals < 0 ? end : equals;
-      if (nameMatches(query, start, nameEnd, name)) {
-        const value = equals < 0 ? '' : decodeQueryComponent(query.slice(equals + 1, end));
-        (found ??= []).push(value);
-      }
-    }
-    start = end + 1;
-  }
+  forEachPair(query, (start, nameEnd, end) => {
+    if (nameMatches(query, start, nameEnd, name)) (found ??= []).push(valueOf(query, nameEnd, end));
+  });
   return found;
 }
 

@@ -4,6 +4,7 @@
  * and file lookup never see `/a/../b`. Rules as `@hono/node-server` applies them, so a request means the same
  * whichever way it is served.
  */
+import { memoize } from './bounded-cache';
 
 // A plain host (name or IPv4, lower case) with an optional port from 1000 to 99999.
 const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
@@ -23,16 +24,7 @@ function refuseBackslash(target: string): void {
 }
 
 // Clients send the same Host request after request: the last one's verdict is kept.
-let lastHost = '';
-let lastHostPlain = false;
-
-function isPlainHost(host: string): boolean {
-  if (host !== lastHost) {
-    lastHostPlain = PLAIN_HOST.test(host);
-    lastHost = host;
-  }
-  return lastHostPlain;
-}
+const isPlainHost = memoize(1, (host: string) => PLAIN_HOST.test(host));
 
 /** Whether the URL of a request must be made (and normalized) rather than taken from its parts as they are. */
 export function needsNormalizing(host: string, target: string): boolean {

@@ -19,11 +19,8 @@ const REFERENCE = new Date(2000, 0, 1);
 export function readDate(text: string, pattern?: string): Date | undefined {
   if (pattern === undefined) return readIsoDate(text);
   const isValid = (fns.isValid ??= loadPackage<typeof import('date-fns/isValid')>('date-fns/isValid').isValid);
-  const date = (fns.parse ??= loadPackage<typeof import('date-fns/parse')>('date-fns/parse').parse)(
-    text,
-    pattern,
-    REFERENCE,
-  );
+  const parse = (fns.parse ??= loadPackage<typeof import('date-fns/parse')>('date-fns/parse').parse);
+  const date = parse(text, pattern, REFERENCE);
   return isValid(date) ? date : undefined;
 }
 

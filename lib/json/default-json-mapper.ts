@@ -13,7 +13,8 @@ export type JsonFeature = 'fail-on-unknown-properties' | 'write-dates-as-timesta
 
 export type Serializer = (value: never) => unknown;
 
-function bigintReplacer(_key: string, value: unknown): unknown {
+/** A `JSON.stringify` replacer writing a `bigint` as its decimal string (JSON.stringify throws on one). */
+export function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
@@ -117,10 +118,7 @@ const MAX_WALK_DEPTH = 32;
 function mayHoldFormattedDate(value: unknown, depth: number): boolean {
   if (typeof value !== 'object' || value === null || value instanceof Date) return false;
   if (depth > MAX_WALK_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return true;
-  if (Array.isArray(value)) {
-    for (const item of value) if (mayHoldFormattedDate(item, depth + 1)) return true;
-    return false;
-  }
+  if (Array.isArray(value)) return value.some((item) => mayHoldFormattedDate(item, depth + 1));
   const prototype = Object.getPrototypeOf(value);
   const plain = prototype === Object.prototype || prototype === null;
   for (const key of Object.keys(value)) {

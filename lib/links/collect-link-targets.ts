@@ -46,9 +46,7 @@ export function declaredEntityType(unit: Unit, method: MethodMeta): Function | u
 }
 
 function variablesOf(template: string): string[] {
-  const names: string[] = [];
-  for (const token of parseTemplate(template)) if (token.kind === 'variable') names.push(token.name);
-  return names;
+  return parseTemplate(template).flatMap((token) => (token.kind === 'variable' ? [token.name] : []));
 }
 
 /**

@@ -42,10 +42,4 @@ export class LinkRegistry {
   typeTargetsOf(type: Function | undefined): readonly LinkTarget[] {
     return this.targetsOf(type).filter((target) => target.variables.length === 0);
   }
-
-  get size(): number {
-    let count = 0;
-    for (const list of this.#byType.values()) count += list.length;
-    return count;
-  }
 }

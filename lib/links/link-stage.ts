@@ -12,8 +12,7 @@ import { RestMediaType } from '../hal/rest-media-type';
 import { wrapHal } from './wrap-hal';
 import { declaredEntityType } from './collect-link-targets';
 import { entityClass } from './make-links';
-import { bindLinkContext, linkOrigin, type LinkContext } from './rest-links-provider';
-import { RestLinksProvider } from './rest-links-provider';
+import { bindLinkContext, linkOrigin, RestLinksProvider, type LinkContext } from './rest-links-provider';
 
 /**
  * The links an endpoint's response carries: a list answers its type links only; with

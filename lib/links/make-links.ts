@@ -48,7 +48,7 @@ export function makeLinks(targets: readonly LinkTarget[], origin: string, entity
   return targets.map((target) => {
     // A template without variables is all literal text: no need to parse it per request.
     if (target.variables.length === 0) return toLink(target, origin + target.template);
-    if (entity === undefined) return toLink(target, origin + expandTemplate(target.template, () => undefined));
-    return toLink(target, origin + expandTemplate(target.template, (name) => templateValue(entity, name)));
+    const value = entity === undefined ? () => undefined : (name: string) => templateValue(entity, name);
+    return toLink(target, origin + expandTemplate(target.template, value));
   });
 }

@@ -84,13 +84,15 @@ export function registeredClasses(): Function[] {
   return [...classes.keys()];
 }
 
+/** The entry of `key`, made by `make` the first time it is asked for. */
+function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
 export function classMeta(target: Function): ClassMeta {
-  let meta = classes.get(target);
-  if (!meta) {
-    meta = { target, methods: new Map(), properties: new Map(), tags: new Tags() };
-    classes.set(target, meta);
-  }
-  return meta;
+  return entry(classes, target, () => ({ target, methods: new Map(), properties: new Map(), tags: new Tags() }));
 }
 
 export function findClassMeta(target: Function): ClassMeta | undefined {
@@ -98,33 +100,15 @@ export function findClassMeta(target: Function): ClassMeta | undefined {
 }
 
 export function methodMeta(target: Function, name: string): MethodMeta {
-  const owner = classMeta(target);
-  let meta = owner.methods.get(name);
-  if (!meta) {
-    meta = { name, httpMethods: [], params: new Map(), tags: new Tags() };
-    owner.methods.set(name, meta);
-  }
-  return meta;
+  return entry(classMeta(target).methods, name, () => ({ name, httpMethods: [], params: new Map(), tags: new Tags() }));
 }
 
 export function paramMeta(target: Function, method: string, index: number, kind: ParamKind): ParamMeta {
-  const owner = methodMeta(target, method);
-  let meta = owner.params.get(index);
-  if (!meta) {
-    meta = { index, kind, tags: new Tags() };
-    owner.params.set(index, meta);
-  }
-  return meta;
+  return entry(methodMeta(target, method).params, index, () => ({ index, kind, tags: new Tags() }));
 }
 
 export function propertyMeta(target: Function, name: string): PropertyMeta {
-  const owner = classMeta(target);
-  let meta = owner.properties.get(name);
-  if (!meta) {
-    meta = { name, params: [], tags: new Tags() };
-    owner.properties.set(name, meta);
-  }
-  return meta;
+  return entry(classMeta(target).properties, name, () => ({ name, params: [], tags: new Tags() }));
 }
 
 /** The class a member decorator was applied to (`target` is the prototype for instance members). */
@@ -144,4 +128,19 @@ export function classChain(target: Function): ClassMeta[] {
     if (meta) chain.push(meta);
   }
   return chain;
+}
+
+/** The decorated properties of a bean class and its superclasses (a subclass's declaration wins), each by its last decorator. */
+export function decoratedProperties(type: Function): { name: string; meta: ParamMeta; tags: Tags }[] {
+  const seen = new Set<string>();
+  const found: { name: string; meta: ParamMeta; tags: Tags }[] = [];
+  for (const owner of classChain(type)) {
+    for (const property of owner.properties.values()) {
+      const meta = property.params[property.params.length - 1];
+      if (!meta || seen.has(property.name)) continue;
+      seen.add(property.name);
+      found.push({ name: property.name, meta, tags: property.tags });
+    }
+  }
+  return found;
 }

@@ -2,7 +2,6 @@
 import type { EntityWriter } from '../body/entity-writers';
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
-import type { FrameworkKey } from '../config';
 import { multipartSettings, type MultipartSettings } from './multipart-settings';
 import { multipartWriter } from './multipart-writer';
 
@@ -24,7 +23,7 @@ export const multipartFeature = defineFeature({
   },
   build(build) {
     build.provide(MULTIPART, {
-      settings: multipartSettings((key) => build.config.get(key as FrameworkKey)),
+      settings: multipartSettings(build.config),
       writer: multipartWriter,
     });
     return undefined;

@@ -37,18 +37,6 @@ export class OutputPart {
   }
 }
 
-function isFile(value: PartValue): value is FileUpload | FileSource {
-  return (
-    value instanceof FileUpload ||
-    (typeof value === 'object' &&
-      value !== null &&
-      !(value instanceof Uint8Array) &&
-      !(value instanceof ReadableStream) &&
-      Object.keys(value).length === 1 &&
-      typeof (value as { path?: unknown }).path === 'string')
-  );
-}
-
 /**
  * A multipart/form-data entity: return it from a `@Produces('multipart/form-data')` method.
  *
@@ -87,6 +75,14 @@ export class MultipartFormDataOutput {
 
   /** Whether a part value is a file to stream. */
   static isFile(value: PartValue): value is FileUpload | FileSource {
-    return isFile(value);
+    return (
+      value instanceof FileUpload ||
+      (typeof value === 'object' &&
+        value !== null &&
+        !(value instanceof Uint8Array) &&
+        !(value instanceof ReadableStream) &&
+        Object.keys(value).length === 1 &&
+        typeof (value as { path?: unknown }).path === 'string')
+    );
   }
 }

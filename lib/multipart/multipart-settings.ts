@@ -1,4 +1,5 @@
 /** The limits and storage settings multipart parsing runs with, with finite defaults (busboy's are unlimited). */
+import type { Config } from '../config';
 
 export interface MultipartSettings {
   /** `framework.http.body.uploads-directory`. */
@@ -31,23 +32,16 @@ export const DEFAULT_MULTIPART_SETTINGS: MultipartSettings = Object.freeze({
   maxHeaderSize: 20 * 1024,
 });
 
-/** Reads the settings through a configuration getter (`config.get`). */
-export function multipartSettings(get: (key: string) => unknown): MultipartSettings {
-  const number = (key: string, fallback: number | undefined) => {
-    const value = get(key);
-    return typeof value === 'number' ? value : fallback;
-  };
-  const d = DEFAULT_MULTIPART_SETTINGS;
-  const directory = get('framework.http.body.uploads-directory');
-  const deleteOnEnd = get('framework.http.body.delete-uploaded-files-on-end');
+/** The settings of `config`, whose schema gives every one of them a default (the file size limit is optional). */
+export function multipartSettings(config: Config): MultipartSettings {
   return Object.freeze({
-    uploadsDirectory: typeof directory === 'string' ? directory : d.uploadsDirectory,
-    deleteUploadedFilesOnEnd: typeof deleteOnEnd === 'boolean' ? deleteOnEnd : d.deleteUploadedFilesOnEnd,
-    maxBodySize: number('framework.http.limits.max-body-size', d.maxBodySize)!,
-    maxFormAttributeSize: number('framework.http.limits.max-form-attribute-size', d.maxFormAttributeSize)!,
-    maxFileSize: number('framework.http.limits.max-multipart-file-size', undefined),
-    maxParts: number('framework.http.limits.max-parts', d.maxParts)!,
-    maxFields: number('framework.http.limits.max-fields', d.maxFields)!,
-    maxHeaderSize: number('framework.http.limits.max-header-size', d.maxHeaderSize)!,
+    uploadsDirectory: config.get('framework.http.body.uploads-directory'),
+    deleteUploadedFilesOnEnd: config.get('framework.http.body.delete-uploaded-files-on-end'),
+    maxBodySize: config.get('framework.http.limits.max-body-size'),
+    maxFormAttributeSize: config.get('framework.http.limits.max-form-attribute-size'),
+    maxFileSize: config.get('framework.http.limits.max-multipart-file-size'),
+    maxParts: config.get('framework.http.limits.max-parts'),
+    maxFields: config.get('framework.http.limits.max-fields'),
+    maxHeaderSize: config.get('framework.http.limits.max-header-size'),
   });
 }

@@ -7,6 +7,7 @@ import { formFields, isFormContainer } from './form-container';
 import { FileUpload } from './file-upload';
 import { MultipartFormDataOutput, type OutputPart, type PartValue } from './multipart-form-data-output';
 import { isJsonText } from '../http/media-type';
+import { bigintReplacer } from '../json/default-json-mapper';
 
 const nodeFs = () => nodeBuiltin('node:fs', 'multipart output of files');
 
@@ -47,10 +48,7 @@ async function* partBody(value: PartValue, mediaType: string): AsyncGenerator<Ui
   else if (value instanceof ReadableStream) {
     for await (const chunk of value as unknown as AsyncIterable<Uint8Array>) yield chunk;
   } else if (typeof value === 'string') yield encoder.encode(value);
-  else if (isJsonText(mediaType))
-    yield encoder.encode(
-      JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null',
-    );
+  else if (isJsonText(mediaType)) yield encoder.encode(JSON.stringify(value, bigintReplacer) ?? 'null');
   else yield encoder.encode(Array.isArray(value) ? `[${value.join(', ')}]` : String(value));
 }
 

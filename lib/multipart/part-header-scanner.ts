@@ -103,14 +103,13 @@ export class PartHeaderScanner {
       return Buffer.alloc(0);
     }
     const end = block.indexOf(CRLF2);
+    // Unfinished, the block so far counts; finished, the headers without the empty line.
+    if ((end < 0 ? block.length : end) > this.#maxHeaderSize)
+      throw new ScanLimitError('header', `A part's headers are larger than ${this.#maxHeaderSize} bytes`);
     if (end < 0) {
-      if (block.length > this.#maxHeaderSize)
-        throw new ScanLimitError('header', `A part's headers are larger than ${this.#maxHeaderSize} bytes`);
       this.#carry = Buffer.from(block);
       return Buffer.alloc(0);
     }
-    if (end > this.#maxHeaderSize)
-      throw new ScanLimitError('header', `A part's headers are larger than ${this.#maxHeaderSize} bytes`);
     this.#onHeaders(parseHeaderBlock(block.subarray(0, end).toString('utf8')));
     this.#state = 'seek';
     this.#carry = Buffer.alloc(0);

@@ -37,14 +37,6 @@ export class UploadStore {
     this.#directory = nodePath().resolve(directory);
   }
 
-  get directory(): string {
-    return this.#directory;
-  }
-
-  get discarded(): boolean {
-    return this.#discarded;
-  }
-
   prepare(): Promise<unknown> {
     return ensureDirectory(this.#directory);
   }

@@ -6,7 +6,7 @@ import type { ZodType } from 'zod';
 import { PART_TYPE } from '../decorators/multipart';
 import { DEFAULT_VALUE, PARAM_OPTIONS } from '../decorators/params';
 import { readDesignType } from '../metadata/reflect-shim';
-import { classChain } from '../metadata/store';
+import { decoratedProperties } from '../metadata/store';
 import type { ParamFact } from './endpoint-facts';
 import { typeSchema, zodSchema, type JsonSchema } from './type-schema';
 
@@ -21,26 +21,18 @@ const WIRE_KINDS: Readonly<Record<string, 'path' | 'query' | 'header' | 'cookie'
 
 /** The decorated properties of a bean class and its superclasses (a subclass's declaration wins), as parameters. */
 function beanProperties(type: Function): ParamFact[] {
-  const seen = new Set<string>();
-  const found: ParamFact[] = [];
-  for (const owner of classChain(type)) {
-    for (const property of owner.properties.values()) {
-      const meta = property.params[property.params.length - 1];
-      if (!meta || seen.has(property.name)) continue;
-      seen.add(property.name);
-      const options = meta.tags.get(PARAM_OPTIONS) ?? property.tags.get(PARAM_OPTIONS);
-      found.push({
-        kind: meta.kind,
-        name: meta.name ?? property.name,
-        type: options?.type ?? readDesignType('design:type', type.prototype as object, property.name),
-        schema: options?.schema,
-        required: options?.required,
-        defaultValue: meta.tags.get(DEFAULT_VALUE) ?? property.tags.get(DEFAULT_VALUE),
-        partType: meta.tags.get(PART_TYPE) ?? property.tags.get(PART_TYPE),
-      });
-    }
-  }
-  return found;
+  return decoratedProperties(type).map(({ name, meta, tags }) => {
+    const options = meta.tags.get(PARAM_OPTIONS) ?? tags.get(PARAM_OPTIONS);
+    return {
+      kind: meta.kind,
+      name: meta.name ?? name,
+      type: options?.type ?? readDesignType('design:type', type.prototype as object, name),
+      schema: options?.schema,
+      required: options?.required,
+      defaultValue: meta.tags.get(DEFAULT_VALUE) ?? tags.get(DEFAULT_VALUE),
+      partType: meta.tags.get(PART_TYPE) ?? tags.get(PART_TYPE),
+    };
+  });
 }
 
 /**

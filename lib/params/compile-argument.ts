@@ -19,9 +19,6 @@ import { MultipartFormDataInput } from '../multipart/multipart-form-data-input';
 
 export type { ArgumentReader, ArgumentSpec } from './argument-spec';
 
-/** A problem found while compiling a parameter; the build step adds class and method. */
-export class ParameterDefinitionError extends Error {}
-
 function tagOf<T>(spec: ArgumentSpec, key: MetaKey<T>): T | undefined {
   return spec.meta.tags.get(key) ?? spec.extraTags?.get(key);
 }
@@ -33,9 +30,7 @@ export function compileArgument(spec: ArgumentSpec): ArgumentReader {
     case 'context': {
       const resolve = contextResolver(options.type ?? designType);
       if (!resolve)
-        throw new ParameterDefinitionError(
-          `no context object of type ${describeType(options.type ?? designType)} can be injected`,
-        );
+        throw new Error(`no context object of type ${describeType(options.type ?? designType)} can be injected`);
       return resolve;
     }
     case 'body': {
@@ -52,7 +47,7 @@ export function compileArgument(spec: ArgumentSpec): ArgumentReader {
       return compileBeanReader(options.type ?? designType, spec, compileArgument);
     default: {
       if (!name)
-        throw new ParameterDefinitionError(
+        throw new Error(
           `the ${meta.kind} parameter has no name: give one to the decorator, or compile with parameter names kept`,
         );
       // Files, paths, handles and entities come from multipart parts; text values take the usual path below.

@@ -1,7 +1,7 @@
 /** Compiles a `@BeanParam` class: each decorated property is read like a parameter, then set on a new instance. */
 import { PARAM_OPTIONS } from '../decorators/params';
 import { readDesignType } from '../metadata/reflect-shim';
-import { classChain, type ParamMeta } from '../metadata/store';
+import { decoratedProperties } from '../metadata/store';
 import type { RequestContext } from '../context/request-context';
 import type { ArgumentReader, ArgumentSpec } from './argument-spec';
 import { describeType } from '../convert/convert';
@@ -11,21 +11,6 @@ type CompileArgument = (spec: ArgumentSpec) => ArgumentReader;
 interface BeanProperty {
   readonly name: string;
   readonly read: ArgumentReader;
-}
-
-/** Every decorated property of the class and its superclasses (a subclass's declaration wins). */
-function decoratedProperties(type: Function): { name: string; meta: ParamMeta; tags: ParamMeta['tags'] }[] {
-  const seen = new Set<string>();
-  const found: { name: string; meta: ParamMeta; tags: ParamMeta['tags'] }[] = [];
-  for (const owner of classChain(type)) {
-    for (const property of owner.properties.values()) {
-      const meta = property.params[property.params.length - 1];
-      if (!meta || seen.has(property.name)) continue;
-      seen.add(property.name);
-      found.push({ name: property.name, meta, tags: property.tags });
-    }
-  }
-  return found;
 }
 
 /**

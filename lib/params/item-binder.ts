@@ -6,7 +6,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { parseJsonBody } from '../json/safe-json';
-import { itemPlace } from '../body/request-items';
+import { itemPlace, type EmitItem } from '../body/request-items';
 import { httpProblem } from '../errors/http-problem';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
@@ -17,13 +17,7 @@ import { describeType, isUnknownDesignType } from '../convert/convert';
 import { classSchema, validate } from './read-body-argument';
 
 /** Turns one delimited item into the value the handler gets, or throws a 400 problem naming it. */
-export type ItemBinder = (
-  text: string,
-  index: number,
-  line: number | undefined,
-  event?: EventSourceMessage,
-  suspect?: boolean,
-) => unknown;
+export type ItemBinder = (...item: Parameters<EmitItem>) => unknown;
 
 /** The kind a primitive item must be, as `bindClass` names it. */
 const PRIMITIVE_NAMES = new Map<unknown, string>([

@@ -4,13 +4,14 @@ import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Http2ServerResponse } from 'node:http2';
 import { logging } from '../logging/logger';
 import type { RequestContext } from '../context/request-context';
+import type { RequestCleanups } from '../context/request-cleanups';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
 
 const log = logging.getLogger('rxrest.pipeline');
 
-function run(ctx: RequestContext): void {
-  ctx.complete().catch((error: unknown) => log.error('A request clean-up failed', error));
+function run(cleanups: RequestCleanups): void {
+  cleanups.run().catch((error: unknown) => log.error('A request clean-up failed', error));
 }
 
 /**
@@ -78,13 +79,16 @@ export function completeWhenSent(ctx: RequestContext, response: Response): Respo
     return response;
   }
   // In process the Web request is the connection: its signal is how its caller leaves.
-  return watchBody(response, ctx.exchange ? undefined : ctx.request.signal, () => run(ctx));
+  const cleanups = ctx.cleanups;
+  return watchBody(response, ctx.exchange ? undefined : ctx.request.signal, () => run(cleanups));
 }
 
 /** Arranges for `ctx.complete()` to run once Node's response is closed: sent, or the connection (or stream) lost. */
 export function completeWhenNodeSent(ctx: RequestContext, outgoing: ServerResponse | Http2ServerResponse): void {
   if (!ctx.hasCleanups) return;
   const closed = outgoing instanceof nodeHttp().ServerResponse ? outgoing.closed : outgoing.stream.closed;
-  if (closed) setImmediate(() => run(ctx));
-  else outgoing.once('close', () => run(ctx));
+  // The clean-ups alone wait for the close, not the context: a stream open for hours keeps none of its request.
+  const cleanups = ctx.cleanups;
+  if (closed) setImmediate(() => run(cleanups));
+  else outgoing.once('close', () => run(cleanups));
 }

@@ -133,8 +133,7 @@ export class Router<T> {
     for (const group of this.#templated.candidates(path)) {
       const match = group.template.regex.exec(path);
       if (match === null) continue;
-      if (matches === undefined) matches = [new TemplateMatch(group, match)];
-      else matches.push(new TemplateMatch(group, match));
+      (matches ??= []).push(new TemplateMatch(group, match));
     }
     return matches ?? NO_MATCHES;
   }

@@ -70,14 +70,11 @@ export class SegmentIndex<G extends IndexedTemplate> {
 
 function bucketOf<G extends IndexedTemplate>(all: readonly G[]): Bucket<G> {
   const most = Math.max(0, ...all.map((entry) => entry.template.slashCount));
-  const bySlashCount: G[][] = [];
-  for (let count = 0; count <= most + 1; count++) {
-    bySlashCount.push(
-      all.filter(({ template }) =>
-        template.spansSegments ? template.slashCount <= count : template.slashCount === count,
-      ),
-    );
-  }
+  const bySlashCount = Array.from({ length: most + 2 }, (_, count) =>
+    all.filter(({ template }) =>
+      template.spansSegments ? template.slashCount <= count : template.slashCount === count,
+    ),
+  );
   return { all, bySlashCount };
 }
 

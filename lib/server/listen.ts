@@ -105,6 +105,8 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     idleBodies,
   };
   const servers: { server: NodeServer; connections: Connections }[] = [];
+  const serving = (server: NodeServer, http2: boolean) =>
+    servers.push({ server, connections: http2 ? http2Connections(server) : httpConnections(server as Server) });
   // Every session is told how many streams it may open at once; nghttp2 refuses those past it.
   const http2Settings = { maxConcurrentStreams: options.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS };
   const { tls } = options;
@@ -119,10 +121,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
     tlsServer.on('upgrade', upgradeListener(listener));
     tlsServer.listen(tls.port, options.host);
-    servers.push({
-      server: tlsServer,
-      connections: tls.http2 ? http2Connections(tlsServer) : httpConnections(tlsServer as Server),
-    });
+    serving(tlsServer, tls.http2);
   }
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
@@ -132,13 +131,10 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
       : nodeHttp().createServer(listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     plainServer.listen(options.port, options.host);
-    servers.push({
-      server: plainServer,
-      connections: options.h2c ? http2Connections(plainServer) : httpConnections(plainServer as Server),
-    });
+    serving(plainServer, options.h2c === true);
   } else if (tls.insecureRequests === 'redirect') {
     plainServer = redirectServer(() => tlsPort, own.hosts, own.nosniff).listen(options.port, options.host);
-    servers.push({ server: plainServer, connections: httpConnections(plainServer as Server) });
+    serving(plainServer, false);
   }
   // Each server has begun listening already: wait for each, or its error.
   const ports = await Promise.all(

@@ -1,66 +1,25 @@
 /**
- * A socket's received messages, waiting for their method: past `framework.websocket.incoming-buffer` bytes the
- * socket is paused (TCP then holds the peer back) and resumed once the methods have taken half of them.
+ * A socket's received messages of one kind (text or binary), waiting for their method: a method taking each message
+ * gets the next once its answers to the last are queued, so answers keep the messages' order; a method taking them
+ * all reads them as a Multi. The bytes waiting count against the socket's incoming buffer (`MessageTurns.held`).
  */
 import { Multi } from '../streaming/multi';
 import type { MessageCallback } from './socket-handlers';
 
-/** Pauses and resumes one socket for all of its inboxes. */
-export class FlowControl {
-  #bytes = 0;
-  #paused = false;
-  /** Set at shutdown: the socket reads nothing more. */
-  #stopped = false;
-
-  constructor(
-    readonly highWater: number,
-    readonly socket: { pause(): void; resume(): void },
-  ) {}
-
-  get paused(): boolean {
-    return this.#paused;
-  }
-
-  add(bytes: number): void {
-    this.#bytes += bytes;
-    if (!this.#paused && this.#bytes > this.highWater) {
-      this.#paused = true;
-      this.socket.pause();
-    }
-  }
-
-  remove(bytes: number): void {
-    this.#bytes -= bytes;
-    if (this.#paused && !this.#stopped && this.#bytes <= this.highWater / 2) {
-      this.#paused = false;
-      this.socket.resume();
-    }
-  }
-
-  /** Reads nothing more from the socket. */
-  stop(): void {
-    this.#stopped = true;
-    if (!this.#paused) this.socket.pause();
-    this.#paused = true;
-  }
-}
-
 /** What the method of a kind of message needs of the socket's session. */
 export interface MessageTurns {
   /** The socket still takes messages. */
-  readonly open: boolean;
-  /** Calls `handler` with `message` and sends its answer: true once that is queued, else whether the socket goes on. */
-  answer(handler: MessageCallback, message: unknown): true | Promise<boolean>;
-  /** A message that does not decode: whether the socket goes on. */
-  badMessage(error: unknown): Promise<boolean>;
+  readonly isOpen: boolean;
+  /** Calls `handler` with `message` and sends its answer; `done` once that is queued, with whether the socket goes on. */
+  answer(handler: MessageCallback, message: unknown, done: (goOn: boolean) => void): void;
+  /** A message that does not decode: `done` with whether the socket goes on. */
+  badMessage(error: unknown, done: (goOn: boolean) => void): void;
+  /** `bytes` more received bytes wait (fewer, when negative). */
+  held(bytes: number): void;
 }
 
-/**
- * The messages of one kind (text or binary) in arrival order, and the turns of the method that takes them: a method
- * taking each message gets the next once its answers to the last are queued, so answers keep the messages' order.
- */
 export class Inbox {
-  #items: Buffer[] | undefined;
+  #items: Buffer[] = [];
   #head = 0;
   #ended = false;
   #waiter: (() => void) | undefined;
@@ -68,18 +27,16 @@ export class Inbox {
   #busy = false;
 
   constructor(
-    readonly flow: FlowControl,
     readonly handler: MessageCallback,
-    readonly binary: boolean,
     readonly turns: MessageTurns,
   ) {}
 
   /** A message arrived: a free method taking each message handles it at once, else it waits its turn. */
   receive(data: Buffer): void {
-    if (!this.handler.takesAll && !this.#busy && this.#empty) return this.#handle(data);
     if (this.#ended) return;
-    (this.#items ??= []).push(data);
-    this.flow.add(data.length);
+    if (!this.handler.takesAll && !this.#busy && this.#head === this.#items.length) return this.#handle(data);
+    this.#items.push(data);
+    this.turns.held(data.length);
     this.#wake();
   }
 
@@ -99,9 +56,9 @@ export class Inbox {
     const next = async (): Promise<IteratorResult<unknown>> => {
       for (let data = await this.#take(); data !== undefined; data = await this.#take()) {
         try {
-          return { done: false, value: this.handler.decode(data, this.binary) };
+          return { done: false, value: this.handler.decode(data) };
         } catch (error) {
-          if (!(await this.turns.badMessage(error))) break;
+          if (!(await new Promise<boolean>((done) => this.turns.badMessage(error, done)))) break;
         }
       }
       return { done: true, value: undefined };
@@ -118,51 +75,52 @@ export class Inbox {
     });
   }
 
-  get #empty(): boolean {
-    return this.#items === undefined || this.#head === this.#items.length;
-  }
-
   /** One message to a method taking each message; one whose answer comes later holds the next ones here. */
   #handle(data: Buffer): void {
+    this.#busy = true;
+    let later = false;
+    const done = (goOn: boolean): void => {
+      this.#busy = false;
+      if (later && goOn) this.#next();
+    };
     let message: unknown;
     try {
-      message = this.handler.decode(data, this.binary);
+      message = this.handler.decode(data);
     } catch (error) {
-      return this.#wait(this.turns.badMessage(error));
+      this.turns.badMessage(error, done);
+      later = true;
+      return;
     }
-    const answered = this.turns.answer(this.handler, message);
-    if (answered !== true) this.#wait(answered);
+    this.turns.answer(this.handler, message, done);
+    later = true;
   }
 
-  /** Holds the messages until `done`; then, unless it says the socket is over, handles those that waited. */
-  #wait(done: Promise<boolean>): void {
-    this.#busy = true;
-    void done.then((goOn) => {
-      this.#busy = false;
-      for (let data = goOn ? this.#shift() : undefined; data !== undefined && this.turns.open; data = this.#shift()) {
-        this.#handle(data);
-        if (this.#busy) return;
-      }
-    });
+  /** Handles the messages that waited, while the method is free and the socket open. */
+  #next(): void {
+    while (!this.#busy && this.turns.isOpen) {
+      const data = this.#shift();
+      if (data === undefined) return;
+      this.#handle(data);
+    }
   }
 
   /** The next message if one is here, else `undefined`. */
   #shift(): Buffer | undefined {
     const items = this.#items;
-    if (items === undefined || this.#head === items.length) return undefined;
+    if (this.#head === items.length) return undefined;
     const data = items[this.#head]!;
     items[this.#head++] = undefined as never;
     if (this.#head === items.length) {
-      this.#items = undefined;
+      items.length = 0;
       this.#head = 0;
     }
-    this.flow.remove(data.length);
+    this.turns.held(-data.length);
     return data;
   }
 
   /** The next message, waiting for it; `undefined` once the inbox has ended and holds nothing. */
   async #take(): Promise<Buffer | undefined> {
-    while (this.#empty) {
+    while (this.#head === this.#items.length) {
       if (this.#ended) return undefined;
       await new Promise<void>((resolve) => (this.#waiter = resolve));
     }

@@ -1,7 +1,12 @@
-/** What the build step makes of a `@WebSocketEndpoint` class: its callbacks, ready to call with a connection's request. */
+/**
+ * What the build step makes of a `@WebSocketEndpoint` class (plain data: readers of arguments, the method, its
+ * instance), and how a socket calls one of its methods at run time, here rather than in a closure of the build step.
+ */
+import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
+import type { RequestContext } from '../context/request-context';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import type { JsonMapper } from '../json/json-mapper';
-import type { RequestContext } from '../context/request-context';
+import type { ArgumentReader } from '../params/argument-spec';
 
 /** One method of the class: its arguments read from the upgrade request, `message` where the message parameter is. */
 export interface SocketCallback {
@@ -9,7 +14,12 @@ export interface SocketCallback {
   readonly where: string;
   /** The method's name. */
   readonly method: string;
-  call(ctx: RequestContext, message?: unknown): unknown;
+  readonly instance: object;
+  readonly fn: (...args: unknown[]) => unknown;
+  /** The reader of each argument; none at the message (or error) parameter. */
+  readonly readers: readonly (ArgumentReader | undefined)[];
+  /** Where the message (or error) parameter is: -1 when there is none. */
+  readonly at: number;
 }
 
 /** A text or binary message method. */
@@ -17,7 +27,7 @@ export interface MessageCallback extends SocketCallback {
   /** Takes a `Multi` of every message (called once), rather than each message. */
   readonly takesAll: boolean;
   /** The message as the method's parameter declares it; throws a 400 problem for one that does not fit. */
-  decode(data: Buffer, binary: boolean): unknown;
+  readonly decode: (data: Buffer) => unknown;
 }
 
 export interface SocketHandlers {
@@ -30,4 +40,19 @@ export interface SocketHandlers {
   readonly mappers: ExceptionMappers;
   /** Writes what is neither text nor bytes as JSON text. */
   readonly json: JsonMapper;
+  /** The application's broadcast (started once the build has found no problem; no socket method runs before). */
+  readonly broadcast: () => ApplicationBroadcast;
+}
+
+/** Calls `callback` with its arguments read from `ctx`, as the application's (its broadcast topics are this one's). */
+export function callSocketMethod(
+  handlers: SocketHandlers,
+  callback: SocketCallback,
+  ctx: RequestContext,
+  message?: unknown,
+): unknown {
+  const { readers, at } = callback;
+  const args = new Array<unknown>(readers.length);
+  for (let i = 0; i < readers.length; i++) args[i] = i === at ? message : readers[i]?.(ctx);
+  return handlers.broadcast().within(() => callback.fn.apply(callback.instance, args));
 }

@@ -1,6 +1,7 @@
 /**
  * The application's WebSocket server: takes over upgrade requests its endpoints accepted (the `ws` package, loaded
- * with the first socket endpoint, does the handshake), and holds the open sockets so a shutdown can close them.
+ * with the first socket endpoint, does the handshake), and holds the open sockets, which one timer pings (and one
+ * checks for idleness) and a shutdown closes.
  */
 import { loadPackage } from '../runtime/load-package';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -9,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import type { JsonMapper } from '../json/json-mapper';
 import type { RequestContext } from '../context/request-context';
-import { Heartbeat } from '../streaming/heartbeat';
+import { Heartbeat, type Beating } from '../streaming/heartbeat';
 import { messageFraming } from './message-framing';
 import type { Framing } from '../streaming/framing';
 import { refuseHandshake } from './refuse-handshake';
@@ -17,19 +18,22 @@ import type { SocketHandlers } from './socket-handlers';
 import { SocketSession, type SessionHost } from './socket-session';
 import type { SocketServerSettings } from './socket-settings';
 import { forgetUpgrade, type Upgrade } from './upgrades';
+import { wsPortClass, type WsPort } from './ws-port';
 
 export class SocketServer implements SessionHost {
   readonly sessions = new Set<SocketSession>();
-  readonly pings: Heartbeat | undefined;
-  readonly #settings: SocketServerSettings;
+  /** One timer for every socket's pings, and one for their idle timeout, each with one member for all. */
+  readonly #timers: { readonly timer: Heartbeat; readonly member: Beating }[] = [];
   #server: WebSocketServer | undefined;
   readonly #framings = new WeakMap<JsonMapper, Framing>();
   /** The response headers of the upgrade being accepted now (the handshake is written synchronously). */
   #headers: readonly string[] = [];
 
-  constructor(settings: SocketServerSettings) {
-    this.#settings = settings;
-    this.pings = settings.pingIntervalMs > 0 ? new Heartbeat(settings.pingIntervalMs) : undefined;
+  constructor(readonly settings: SocketServerSettings) {
+    const { pingIntervalMs, idleTimeoutMs } = settings;
+    if (pingIntervalMs > 0) this.#every(pingIntervalMs, (session) => session.beat());
+    // Checked four times a timeout: a silent socket closes within a quarter of it past the timeout.
+    if (idleTimeoutMs > 0) this.#every(Math.max(idleTimeoutMs / 4, 10), (session, now) => session.checkIdle(now));
   }
 
   /** Completes the handshake of `ctx`'s upgrade with `headers` added to the 101, and starts the socket's session. */
@@ -39,17 +43,30 @@ export class SocketServer implements SessionHost {
     // The socket is the handshake's now: the response made to answer otherwise lets go of it.
     outgoing.detachSocket(upgrade.socket as Socket);
     this.#headers = headers;
-    let started = false;
     // A handshake `ws` refuses (a bad key or version) is answered 400 by it: the request's clean-ups run then.
-    upgrade.socket.once('close', () => started || void ctx.complete().catch(() => undefined));
+    const refused = () => void ctx.complete().catch(() => undefined);
+    upgrade.socket.once('close', refused);
     try {
       this.#wss().handleUpgrade(incoming, upgrade.socket, upgrade.head, (socket) => {
-        started = true;
-        new SocketSession(socket, upgrade.socket, ctx, handlers, this.#settings, this).start();
+        upgrade.socket.off('close', refused);
+        const port = socket as unknown as WsPort;
+        const session = new SocketSession(port, ctx, handlers, this);
+        port.listen(session, upgrade.socket);
+        session.start();
       });
     } finally {
       this.#headers = [];
     }
+  }
+
+  add(session: SocketSession): void {
+    this.sessions.add(session);
+    if (this.sessions.size === 1) for (const { timer, member } of this.#timers) timer.join(member);
+  }
+
+  remove(session: SocketSession): void {
+    if (this.sessions.delete(session) && this.sessions.size === 0)
+      for (const { timer, member } of this.#timers) timer.leave(member);
   }
 
   /** Closes every socket with 1001 after its queued messages; those still open after `graceMs` are cut. */
@@ -67,21 +84,33 @@ export class SocketServer implements SessionHost {
     return framing;
   }
 
+  /** A timer telling every open session, every `periodMs`, while there is one. */
+  #every(periodMs: number, tell: (session: SocketSession, now: number) => void): void {
+    const member = {
+      beat: () => {
+        const now = Date.now();
+        for (const session of this.sessions) tell(session, now);
+      },
+    };
+    this.#timers.push({ timer: new Heartbeat(periodMs), member });
+  }
+
   #wss(): WebSocketServer {
     if (this.#server) return this.#server;
-    const { WebSocketServer } = loadPackage<typeof import('ws')>('ws');
-    const server = new WebSocketServer({
+    const ws = loadPackage<typeof import('ws')>('ws');
+    const server = new ws.WebSocketServer({
       noServer: true,
       clientTracking: false,
       // With compression, ws counts the inflated size: a small frame that inflates past it closes with 1009 too.
-      maxPayload: this.#settings.maxMessageSize,
-      maxFragments: this.#settings.maxFragments,
-      perMessageDeflate: this.#settings.compression,
+      maxPayload: this.settings.maxMessageSize,
+      maxFragments: this.settings.maxFragments,
+      perMessageDeflate: this.settings.compression,
+      WebSocket: wsPortClass(ws),
     });
     server.on('headers', (lines: string[]) => lines.push(...this.#headers));
     // With a listener, ws leaves the answer to a malformed handshake to it: problem JSON like every other refusal.
     server.on('wsClientError', (error: Error, socket: Duplex) =>
-      refuseHandshake(socket, error.message, this.#settings.nosniff),
+      refuseHandshake(socket, error.message, this.settings.nosniff),
     );
     return (this.#server = server);
   }

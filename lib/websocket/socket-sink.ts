@@ -1,60 +1,42 @@
 /**
- * A WebSocket as a stream sink: each write is one message (text for a string, binary for bytes), and what `ws` still
- * holds (`bufferedAmount`) is the backpressure. The output above it holds the rest under the stream budget.
+ * A WebSocket as a stream sink: each write is one message (text for a string, binary for bytes), and what the socket
+ * still holds (`bufferedAmount`) is the backpressure. The output above it holds the rest under the stream budget.
  */
-import type { WebSocket } from 'ws';
+import { SOCKET_OPEN, type SocketPort } from '../runtime/socket-port';
 import type { StreamSink } from '../streaming/stream-sink';
 
 /** Messages are handed to the socket while it holds less than this; past it, they wait in the output until it drains. */
 const HIGH_WATER = 64 * 1024;
 
-const OPEN = 1;
-
-/** The connection under the socket: its writes are held together until the end of the tick. */
-export interface Corkable {
-  cork(): void;
-  uncork(): void;
+/** What the sink asks of the session it writes for. */
+export interface SinkOwner {
+  /** Closes the socket once the output ended: its close frame follows what was written. */
+  closeSocket(): void;
+  /** Hears of each message handed to the socket (the idle timeout counts them). */
+  wrote(): void;
 }
 
-/**
- * The messages handed to the socket in one tick leave in one write (measured: an echo of 100 messages on each of
- * 1,000 sockets took 2.6 µs of server CPU per message corked, 4.5 µs not). A class, not a closure per method:
- * thousands of idle sockets each hold one.
- */
+/** A class, not closures: thousands of idle sockets each hold one. */
 export class SocketSink implements StreamSink {
   #ready: (() => void) | undefined;
   /** The callback of a told message, made with the first (an idle socket holds none). */
   #written: (() => void) | undefined;
-  #uncork: (() => void) | undefined;
-  #corked = false;
 
   constructor(
-    readonly socket: WebSocket,
-    readonly transport: Corkable,
-    /** Closes the socket once the output ended: its close frame follows what was written. */
-    readonly end: () => void,
-    /** Hears of each message handed to the socket (the idle timeout counts them). */
-    readonly onWrite?: () => void,
+    readonly port: SocketPort,
+    readonly owner: SinkOwner,
   ) {}
 
   write(chunk: string | Uint8Array): boolean {
-    const { socket } = this;
-    if (socket.readyState !== OPEN) return true;
-    this.onWrite?.();
+    const { port } = this;
+    if (port.readyState !== SOCKET_OPEN) return true;
+    this.owner.wrote();
     // A per-message callback costs (about 1.5 µs): only a message that may take the socket past its mark is told,
     // so one is always on its way when the output waits (a character is at most 3 bytes, a frame's head 14).
-    const told = socket.bufferedAmount + 3 * chunk.length + 14 >= HIGH_WATER;
-    if (!this.#corked) {
-      this.#corked = true;
-      this.transport.cork();
-      process.nextTick((this.#uncork ??= () => ((this.#corked = false), this.transport.uncork())));
-    }
-    socket.send(
-      chunk,
-      { binary: typeof chunk !== 'string' },
-      told ? (this.#written ??= () => this.#look()) : undefined,
-    );
-    return socket.bufferedAmount < HIGH_WATER;
+    const told = port.bufferedAmount + 3 * chunk.length + 14 >= HIGH_WATER;
+    port.cork?.();
+    port.send(chunk, told ? (this.#written ??= () => this.#look()) : undefined);
+    return port.bufferedAmount < HIGH_WATER;
   }
 
   onReady(callback: () => void): void {
@@ -62,14 +44,18 @@ export class SocketSink implements StreamSink {
   }
 
   buffered(): number {
-    return this.socket.bufferedAmount;
+    return this.port.bufferedAmount;
   }
 
   /** The head of a socket is its handshake, written already. */
   open(): void {}
 
+  end(): void {
+    this.owner.closeSocket();
+  }
+
   abort(): void {
-    this.end();
+    this.owner.closeSocket();
   }
 
   /** The session closes the output when the socket closes. */
@@ -77,7 +63,7 @@ export class SocketSink implements StreamSink {
 
   #look(): void {
     const ready = this.#ready;
-    if (!ready || (this.socket.readyState === OPEN && this.socket.bufferedAmount >= HIGH_WATER)) return;
+    if (!ready || (this.port.readyState === SOCKET_OPEN && this.port.bufferedAmount >= HIGH_WATER)) return;
     this.#ready = undefined;
     ready();
   }

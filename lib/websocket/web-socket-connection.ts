@@ -3,15 +3,6 @@ import { ContextKey } from '../context/context-key';
 import type { RequestContext } from '../context/request-context';
 import { registerContextType } from '../params/context-types';
 
-/** What a connection asks of the session that runs it. */
-export interface ConnectionSession {
-  send(message: unknown): void;
-  close(code: number, reason: string): void;
-  readonly open: boolean;
-  readonly closeCode: number | undefined;
-  readonly closeReason: string;
-}
-
 /**
  * One WebSocket: its id, the facts of the upgrade request (path and query parameters, headers), and `send`/`close`.
  * A parameter of this type receives it in any method of a `@WebSocketEndpoint` class.
@@ -20,67 +11,56 @@ export interface ConnectionSession {
  * \@OnOpen
  * greet(connection: WebSocketConnection): string { return `hello ${connection.pathParam('room')}`; }
  */
-export class WebSocketConnection {
-  readonly #session: ConnectionSession;
-  readonly #request: RequestContext;
+export abstract class WebSocketConnection {
+  #id: string | undefined;
 
-  /** @internal made by the socket's session. */
-  constructor(
-    /** Unique among this process's connections. */
-    readonly id: string,
-    request: RequestContext,
-    session: ConnectionSession,
-  ) {
-    this.#request = request;
-    this.#session = session;
+  /** @internal the socket's session is its connection. */
+  protected constructor(
+    /** @internal the upgrade request. */
+    protected readonly request: RequestContext,
+  ) {}
+
+  /** Unique among this process's connections (made when first asked for). */
+  get id(): string {
+    return (this.#id ??= crypto.randomUUID());
   }
 
   /** The upgrade request's headers. */
   get headers(): Headers {
-    return this.#request.headers;
+    return this.request.headers;
   }
 
   /** The path the socket was opened on, decoded. */
   get path(): string {
-    return this.#request.path;
+    return this.request.path;
   }
 
   /** A path parameter of the endpoint's template. */
   pathParam(name: string): string | undefined {
-    return this.#request.pathParams[name];
+    return this.request.pathParams[name];
   }
 
   /** The first value of a query parameter of the upgrade request. */
   queryParam(name: string): string | undefined {
-    return this.#request.queryValues(name)?.[0];
+    return this.request.queryValues(name)?.[0];
   }
 
   /** Whether the socket still takes messages. */
-  get isOpen(): boolean {
-    return this.#session.open;
-  }
+  abstract get isOpen(): boolean;
 
   /** Once closed: the close code the peer or the server gave (1006 when the connection was lost). */
-  get closeCode(): number | undefined {
-    return this.#session.closeCode;
-  }
+  abstract get closeCode(): number | undefined;
 
-  get closeReason(): string {
-    return this.#session.closeReason;
-  }
+  abstract get closeReason(): string;
 
   /**
    * Sends a message after those already queued: a string as text, bytes as binary, anything else as JSON text.
    * Held under the stream budget (`framework.rest.stream.buffer-size`, `.overflow`); ignored once closed.
    */
-  send(message: unknown): void {
-    this.#session.send(message);
-  }
+  abstract send(message: unknown): void;
 
   /** Closes the socket after the queued messages (1000 by default; a reason of at most 123 bytes). */
-  close(code = 1000, reason = ''): void {
-    this.#session.close(code, reason);
-  }
+  abstract close(code?: number, reason?: string): void;
 }
 
 /** The connection of a socket's upgrade request, set once the endpoint accepted it. */
