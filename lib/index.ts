@@ -263,6 +263,7 @@ export { resumable, type ResumableEnd, type ResumableOptions, type ResumableStre
 export { resume } from './broadcast/resume';
 export { OnBinaryMessage, OnClose, OnError, OnOpen, OnTextMessage, WebSocketEndpoint } from './decorators/websocket';
 export { WebSocketConnection } from './websocket/web-socket-connection';
+export { bunWebSocket } from './runtime/runtime-sockets';
 export { nodeWebSocket } from './websocket/node-web-socket';
 
 // Model Context Protocol servers (docs/mcp.md)

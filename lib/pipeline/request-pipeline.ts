@@ -168,6 +168,14 @@ export class RequestPipeline {
 
   /** The answer as a Web `Response`; clean-ups (uploaded files, temporary bodies) run once it has been sent. */
   readonly #web = (ctx: RequestContext, started: number): Response | Promise<Response> => {
+    const take = ctx.response!.status === 101 ? takeoverOf(ctx) : undefined;
+    if (take) {
+      // A socket the runtime upgraded (Bun, Deno, Workers): its answer is the runtime's (none on Bun, whose server
+      // answers the upgrade itself).
+      const answer = take(ctx);
+      this.#parts.observe?.(ctx, 101, started);
+      return answer as Response;
+    }
     const written = this.#write(ctx);
     if (written instanceof Promise) return written.then((body) => this.#sentWeb(ctx, body, started));
     return this.#sentWeb(ctx, written, started);

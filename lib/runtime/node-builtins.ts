@@ -8,6 +8,7 @@ import { runtimeName } from './runtime-name';
 /** The built-ins rxrest uses, by the name it loads them with. */
 interface Builtins {
   'node:async_hooks': typeof import('node:async_hooks');
+  'node:buffer': typeof import('node:buffer');
   // What the runtime hands over is the cluster object itself (the module's default export).
   'node:cluster': typeof import('node:cluster').default;
   'node:crypto': typeof import('node:crypto');

@@ -32,7 +32,9 @@ export function answerFinisher(
 }
 
 function then(answer: Response | Promise<Response>, finish: (made: Response) => Response) {
-  return answer instanceof Response ? finish(answer) : answer.then(finish);
+  if (answer instanceof Response) return finish(answer);
+  // Nothing (a socket Bun's server took over) is passed on as it is.
+  return answer instanceof Promise ? answer.then((made) => (made instanceof Response ? finish(made) : made)) : answer;
 }
 
 interface BunServer {

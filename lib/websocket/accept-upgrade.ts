@@ -12,6 +12,7 @@ import type { SocketHandlers } from './socket-handlers';
 import type { SocketServer } from './socket-server';
 import { asksForWebSocket } from './upgrade-origin';
 import { upgradeOf } from './upgrades';
+import { upgradesOnRuntime } from '../runtime/runtime-sockets';
 
 /** The 101's headers as `ws` writes them: `Name: value` lines (what response filters added to it). */
 function headerLines(response: ResponseContext): string[] {
@@ -24,6 +25,12 @@ function headerLines(response: ResponseContext): string[] {
 export function acceptUpgrade(handlers: SocketHandlers, sockets: () => SocketServer): StageFn {
   return (ctx) => {
     const upgrade = upgradeOf(ctx);
+    // Under `fetch` on Bun, Deno and Workers, the runtime's own API upgrades (lib/runtime/runtime-sockets.ts).
+    if (!upgrade && asksForWebSocket(ctx) && upgradesOnRuntime()) {
+      ctx.response = new ResponseContext(101);
+      takeOver(ctx, (accepted) => sockets().acceptOnRuntime(accepted, handlers, headerLines(accepted.response!)));
+      return ctx;
+    }
     if (!upgrade || !asksForWebSocket(ctx))
       throw httpProblem('RXREST_UPGRADE_REQUIRED', 'This is a WebSocket endpoint: open it with a WebSocket client', {
         headers: { upgrade: 'websocket', connection: 'Upgrade' },

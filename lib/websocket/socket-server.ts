@@ -4,6 +4,7 @@
  * checks for idleness) and a shutdown closes.
  */
 import { loadPackage } from '../runtime/load-package';
+import { upgradeOnRuntime } from '../runtime/runtime-sockets';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -57,6 +58,21 @@ export class SocketServer implements SessionHost {
     } finally {
       this.#headers = [];
     }
+  }
+
+  /**
+   * Upgrades `ctx` through the runtime's own API (Bun, Deno, Workers) with `headers` (`Name: value` lines) on the 101,
+   * and starts the socket's session; the runtime's answer to the upgrade.
+   */
+  acceptOnRuntime(ctx: RequestContext, handlers: SocketHandlers, headers: readonly string[]): Response | undefined {
+    const head = new Headers();
+    for (const line of headers) head.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
+    const upgraded = upgradeOnRuntime(ctx.request, ctx.environment, head);
+    if (!upgraded) throw new Error('the runtime refused the WebSocket upgrade');
+    const session = new SocketSession(upgraded.port, ctx, handlers, this);
+    upgraded.port.listen(session);
+    session.start();
+    return upgraded.answer;
   }
 
   add(session: SocketSession): void {

@@ -6,6 +6,7 @@ import { SECURITY } from '../security/security-feature';
 import type { SocketServer } from './socket-server';
 import { socketSettings } from './socket-settings';
 import { upgradeOriginStep } from './upgrade-origin';
+import { upgradesOnRuntime } from '../runtime/runtime-sockets';
 
 /** The application's socket server, made (and the `ws` package loaded) with the first upgrade an endpoint accepts. */
 export const SOCKETS = new BuildKey<() => SocketServer>('sockets');
@@ -23,8 +24,11 @@ export const webSocketFeature = defineFeature({
       'the origin checked before security, limits and filters; an accepted upgrade is taken over after the response filters saw its 101',
     message: 'messages decoded, handed to the endpoint, answers sent through the socket’s budget and overflow policy',
   },
+  // Bun, Deno and Workers upgrade with their own API: ws is Node's.
   packages: (build) =>
-    build.units.some((unit) => unit.meta.tags.has(SOCKET_PATH)) ? [{ name: 'ws', feature: '@WebSocketEndpoint' }] : [],
+    !upgradesOnRuntime() && build.units.some((unit) => unit.meta.tags.has(SOCKET_PATH))
+      ? [{ name: 'ws', feature: '@WebSocketEndpoint' }]
+      : [],
   build(build) {
     let sockets: SocketServer | undefined;
     build.provide(SOCKETS, () => {

@@ -4,21 +4,19 @@
  */
 import { RestApplication, type RestApp } from '../../lib';
 import { sampleClasses } from '../classes';
-import { websocketSampleClasses } from '../websocket/chat-socket';
 import { multipartSampleClasses } from '../multipart/multipart-resource';
 import { securitySampleClasses } from '../security/security-resource';
 import { UploadsReadiness } from '../health/uploads-readiness';
 
 export type FetchRuntime = 'bun' | 'deno' | 'workerd';
 
-// WebSockets need the Node listener's upgrade; on Workers, files on disk and the optional packages loaded by name
-// (prom-client for metrics, jose for the JWT samples) are not there.
-const offNode = new Set<Function>(websocketSampleClasses);
+// On Workers, files on disk and the optional packages loaded by name (prom-client for metrics, jose for the JWT
+// samples) are not there. WebSockets are upgraded by each runtime's own API.
 const offDisk = new Set<Function>([...multipartSampleClasses, ...securitySampleClasses, UploadsReadiness]);
 
 /** The sample classes `runtime` serves. */
 export function runtimeSampleClasses(runtime: FetchRuntime): Function[] {
-  return sampleClasses.filter((type) => !offNode.has(type) && (runtime !== 'workerd' || !offDisk.has(type)));
+  return sampleClasses.filter((type) => runtime !== 'workerd' || !offDisk.has(type));
 }
 
 /** Settings of the samples that only Node (or a disk) carries, switched off for `runtime`. */

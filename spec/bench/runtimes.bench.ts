@@ -3,6 +3,7 @@
  * bare Hono on the same runtime in the same run — a JSON GET under wrk, and 100,000 SSE items read by one client —
  * and the stream against a hand-written `ReadableStream` loop on that runtime (`servers/runtime-bench-app.ts`).
  */
+import { rm } from 'node:fs/promises';
 import { get } from 'node:http';
 import { BENCH_ROUTES } from './bench-routes';
 import { findLoadGenerator, type LoadGenerator, type LoadOptions } from './load';
@@ -119,16 +120,30 @@ export async function runRuntimesBench(options: RuntimesOptions, note: (line: st
       (pinning ? `servers on CPU ${pinning.server}, load on CPU ${pinning.load}` : 'not pinned'),
   );
   const folder = await bundleBenchApps();
+  try {
+    return await benchEach(folder, load, loadOptions, pinning?.server, note);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+async function benchEach(
+  folder: string,
+  load: LoadGenerator,
+  options: RuntimesOptions,
+  serverCpus: string | undefined,
+  note: (line: string) => void,
+): Promise<RuntimeRow[]> {
   const rows: RuntimeRow[] = [];
   for (const runtime of RUNTIMES) {
-    const rx = await startRuntimeServer(folder, runtime, 'rxrest', pinning?.server);
-    const hono = await startRuntimeServer(folder, runtime, 'hono', pinning?.server).catch(async (error: unknown) => {
+    const rx = await startRuntimeServer(folder, runtime, 'rxrest', serverCpus);
+    const hono = await startRuntimeServer(folder, runtime, 'hono', serverCpus).catch(async (error: unknown) => {
       await rx.stop();
       throw error;
     });
     try {
       await check([rx, hono], note);
-      const got = await measureGet(load, rx, hono, loadOptions);
+      const got = await measureGet(load, rx, hono, options);
       const streams = await measureStreams(rx, hono);
       const row: RuntimeRow = {
         runtime,

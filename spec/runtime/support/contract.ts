@@ -1,6 +1,7 @@
 /** The runtime contract, run against a server of spec/runtime/support/runtime-server.ts over real sockets. */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { gunzipSync } from 'node:zlib';
+import { openSocket } from '../../support/ws-client';
 import { startOn, type Runtime, type RuntimeServer } from './runtime-server';
 
 interface Answer {
@@ -125,6 +126,17 @@ export function describeContract(runtime: Runtime, more?: (server: () => Runtime
         open = (json(await call(at('/contract/open'))) as { open: number }).open;
       }
       expect(open).toBe(0);
+    });
+
+    it('echoes on a WebSocket upgraded through the runtime’s own API', async () => {
+      const socket = openSocket(`${server.url.replace(/^http/, 'ws')}/contract/echo-socket`);
+      await socket.opened;
+      expect(await socket.next()).toBe('hello');
+      socket.socket.send('one');
+      socket.socket.send('two');
+      expect([await socket.next(), await socket.next()]).toEqual(['echo: one', 'echo: two']);
+      socket.socket.close(1000, 'done');
+      expect(await socket.closed).toMatchObject({ code: 1000 });
     });
 
     more?.(() => server);

@@ -46,6 +46,7 @@ export async function bundleContract(folder: string, options: StartOptions = {})
   await build({
     stdin: {
       contents: `import { ${builder} } from ${fixture};
+export { bunWebSocket } from ${JSON.stringify(join(ROOT, 'lib'))};
 export const buildApp = () => {
   ${options.prelude ?? ''}
   return ${builder}(${JSON.stringify(options.overrides ?? {})});
@@ -88,10 +89,10 @@ export default {
 }
 
 const RUNNERS: Record<'bun' | 'deno' | 'workerd', (options: StartOptions) => string> = {
-  bun: () => `import { buildApp } from './app.mjs';
+  bun: () => `import { buildApp, bunWebSocket } from './app.mjs';
 const app = buildApp();
 // An idle timeout of 1 s (10 s by default): a stream quiet for longer must still live.
-const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 1, fetch: app.fetch });
+const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 1, fetch: app.fetch, websocket: bunWebSocket });
 console.log('listening on ' + server.url.href);`,
   deno: () => `import { buildApp } from './app.mjs';
 const app = buildApp();
