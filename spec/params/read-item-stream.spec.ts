@@ -2,7 +2,7 @@
 // validated item by item, errors naming the line, limits, a client that goes away, and a duplex transform whose
 // first answer line arrives before the request has finished.
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
-import { count, finalize, lastValueFrom, map } from 'rxjs';
+import { count, finalize, lastValueFrom, map, tap } from 'rxjs';
 import { z } from 'zod';
 import {
   Body,
@@ -17,6 +17,7 @@ import {
   type RunningServer,
   type SseEvent,
 } from '../../lib';
+import { until } from '../support/until';
 
 class Order {
   static readonly schema = z.object({ id: z.number().int(), item: z.string().min(1, 'an order needs an item') });
@@ -29,6 +30,8 @@ class Order {
 }
 
 let finalized = 0;
+/** Called with each item the `watched` endpoint reads: the client knows its upload is being read. */
+let watchedItem: () => void = () => undefined;
 let lastOrders: Order[] = [];
 
 @Path('items')
@@ -68,6 +71,7 @@ class ItemResource {
     return {
       count: await lastValueFrom(
         rows.pipe(
+          tap(() => watchedItem()),
           finalize(() => finalized++),
           count(),
         ),
@@ -277,16 +281,17 @@ describe('a request body of items', () => {
 
   it('runs the finalizers when the client goes away mid-upload', async () => {
     const before = finalized;
+    // Goes away once the endpoint reads the upload, not after a guess: gone before, it would never have been read.
+    const reading = new Promise<void>((resolve) => (watchedItem = resolve));
     const req: ClientRequest = request(`${server.url}/items/watched`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-ndjson' },
     });
     req.on('error', () => undefined);
     req.write(`${order(1)}\n${order(2)}\n`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await reading;
     req.destroy();
-    const deadline = Date.now() + 2000;
-    while (finalized === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => (finalized !== before ? true : undefined), 'the finalizer to run');
     expect(finalized).toBe(before + 1);
   });
 
@@ -325,7 +330,8 @@ describe('a request body of items', () => {
     res.on('data', (chunk: string) => (body += chunk));
     res.on('error', () => undefined);
     const closed = new Promise<boolean>((resolve) => res.once('close', () => resolve(res.complete)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The bad item goes once the answer is streaming (its first line is in), not after a guess.
+    await until(() => (body === '2\n' ? true : undefined), 'the first answer line');
     req.end('2\nnot json\n3\n');
     expect(await closed).toBe(false);
     expect(res.statusCode).toBe(200);

@@ -24,6 +24,7 @@ import {
 import { sampleClasses } from '../../samples/classes';
 import { encryptedKey, selfSignedCertificate } from '../support/certificate';
 import { tempDir } from '../support/temp-dir';
+import { until } from '../support/until';
 
 let floodActive = 0;
 let floodStarted = 0;
@@ -161,15 +162,14 @@ describe('TLS with HTTP/2', () => {
     expect(JSON.parse(lines.at(-1)!)).toEqual({ i: 99_999 });
   });
 
-  it('stops the source of an endless stream the client resets (RST_STREAM): /streams/active back to 0 within 1 s', async () => {
+  it('stops the source of an endless stream the client resets (RST_STREAM): /streams/active back to 0', async () => {
     const active = async () => JSON.parse((await h2(session, '/streams/active')).body).active as number;
     const stream = session.request({ ':path': '/streams/ticks?intervalMs=20' });
     await new Promise((resolve) => stream.once('data', resolve));
     expect(await active()).toBe(1);
-    const reset = Date.now();
     stream.close(constants.NGHTTP2_CANCEL);
-    while ((await active()) > 0 && Date.now() - reset < 1000) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await active()).toBe(0);
+    // A source left running keeps the count at 1 for ever: any deadline tells it, a generous one survives a loaded machine.
+    await until(async () => ((await active()) === 0 ? true : undefined), '/streams/active back to 0');
   });
 
   it('answers a multipart upload past its limit with 413, a JSON problem, over HTTP/2', async () => {
@@ -229,11 +229,9 @@ describe('TLS with HTTP/2', () => {
     // Nothing is read: the stream's window fills, the server's budget (64K) fills behind it.
     stream.pause();
     const closed = new Promise<number>((resolve) => stream.once('close', () => resolve(stream.rstCode ?? 0)));
-    const deadline = Date.now() + 5000;
-    while (floodStarted === started && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => (floodStarted !== started ? true : undefined), 'the flood to start', 15_000, 5);
     // The server ends the stream itself once it is a whole budget ahead of the client; its source is unsubscribed.
-    while (floodActive > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(floodActive).toBe(0);
+    await until(() => (floodActive === 0 ? true : undefined), 'the flood source to be unsubscribed');
     expect(await closed).toBe(constants.NGHTTP2_INTERNAL_ERROR);
     expect((await h2(session, '/fruits')).headers[':status']).toBe(200);
   });
@@ -304,7 +302,11 @@ describe('the plain port with TLS on', () => {
 describe('shutdown, reload and cleartext HTTP/2', () => {
   const reloadDirectory = tempDir('tls-reload');
   it('ends an SSE stream over HTTP/2 with its retry hint and sends GOAWAY when the server closes', async () => {
-    const server = await build().listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const server = await build({ 'framework.shutdown.timeout': '120s' }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
     const session = connect(server.url, { ca: readFileSync(certificate) });
     const goaway = new Promise((resolve) => session.once('goaway', resolve));
     const stream = session.request({ ':path': '/streams/ticks?intervalMs=20' });
@@ -317,8 +319,9 @@ describe('shutdown, reload and cleartext HTTP/2', () => {
     await server.close();
     await Promise.all([ended, goaway]);
     expect(body.endsWith('retry:1000\n\n')).toBe(true);
-    // At once, not at the end of the 10 s shutdown timeout an open stream would otherwise hold the server to.
-    expect(Date.now() - started).toBeLessThan(5000);
+    // At once, not at the end of the 120 s shutdown timeout an open stream would otherwise hold the server to (a bound
+    // far below it, so that a loaded machine cannot fail it).
+    expect(Date.now() - started).toBeLessThan(15_000);
     session.destroy();
   });
 

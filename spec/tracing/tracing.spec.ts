@@ -99,12 +99,15 @@ class OrderResource {
     return multi(timer(0, 5).pipe(map((n) => ({ n }))));
   }
 
-  /** Endless, its first item 300 ms after the request: a span ended at the stream's end or its first item shows. */
+  /**
+   * Endless, its first item 1 s after the request: a span ended at the stream's end or its first item shows. (300 ms
+   * left a pause of a loaded machine between the call and the head too close to the 150 ms the spec asks for.)
+   */
   @GET
   @Path('late')
   @Produces('text/event-stream')
   late(): Multi<{ n: number }> {
-    return multi(timer(300, 20).pipe(map((n) => ({ n }))));
+    return multi(timer(1000, 20).pipe(map((n) => ({ n }))));
   }
 }
 
@@ -264,7 +267,7 @@ describe('OpenTelemetry traces', () => {
       req.destroy();
       const stream = await until(() => named('GET /orders/late stream'), 'the stream span');
       const first = stream.events.find((event) => event.name === 'first item')!;
-      // The first item comes 300 ms after the method was called, the head at once: the request's span ended well
+      // The first item comes 1 s after the method was called, the head at once: the request's span ended well
       // before the item (a loaded machine delays the timer too, so the gap does not shrink).
       expect(ms(first.time) - ms(requestSpan.endTime)).toBeGreaterThan(150);
       expect(stream.attributes['rxrest.stream.end_reason']).toBe('client-gone');
@@ -289,7 +292,7 @@ describe('OpenTelemetry traces', () => {
     await withServer(buildApp([OrderResource]), async (server) => {
       let timeout: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve, reject) => {
-        timeout = setTimeout(() => reject(new Error('no items')), 5000);
+        timeout = setTimeout(() => reject(new Error('no items')), 15_000);
         const req = request(`${server.url}/orders/endless`, (res) => {
           let lines = 0;
           res.on('data', (chunk: Buffer) => {
