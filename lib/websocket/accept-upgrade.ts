@@ -22,14 +22,16 @@ function headerLines(response: ResponseContext): string[] {
 }
 
 export function acceptUpgrade(handlers: SocketHandlers, sockets: () => SocketServer): StageFn {
+  // One function for every upgrade of the endpoint: an open socket's request keeps no closure of its own.
+  const take = (accepted: RequestContext): void =>
+    sockets().accept(accepted, upgradeOf(accepted)!, handlers, headerLines(accepted.response!));
   return (ctx) => {
-    const upgrade = upgradeOf(ctx);
-    if (!upgrade || !asksForWebSocket(ctx))
+    if (!upgradeOf(ctx) || !asksForWebSocket(ctx))
       throw httpProblem('RXREST_UPGRADE_REQUIRED', 'This is a WebSocket endpoint: open it with a WebSocket client', {
         headers: { upgrade: 'websocket', connection: 'Upgrade' },
       });
     ctx.response = new ResponseContext(101);
-    takeOver(ctx, (accepted) => sockets().accept(accepted, upgrade, handlers, headerLines(accepted.response!)));
+    takeOver(ctx, take);
     return ctx;
   };
 }
