@@ -9,6 +9,7 @@ import { ENDPOINT_FACTS } from '../openapi/openapi-feature';
 import type { Endpoint } from '../pipeline/endpoint';
 import { RATE_LIMITS, STREAM_ADMISSION } from '../rate-limit/rate-limit-feature';
 import { SECURITY } from '../security/security-feature';
+import { messageFraming } from '../websocket/message-framing';
 import { SOCKETS } from '../websocket/websocket-feature';
 import type { BuildScope } from './build-scope';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
@@ -86,6 +87,8 @@ export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: Endpo
   const socketContext = {
     ...shared,
     json: core.bodies.json,
+    // One framing for all the sockets: an event broadcast to many is framed once.
+    framing: messageFraming(core.bodies.json),
     broadcast,
     sockets: scope.find(SOCKETS)!,
   };
