@@ -7,6 +7,7 @@ import { logging } from '../logging/logger';
 import { ENDPOINT_FACTS } from '../openapi/openapi-feature';
 import { ENDPOINT_SOURCES, type Endpoint, type EndpointKit } from '../pipeline/endpoint';
 import { SECURITY } from '../security/security-feature';
+import { messageFraming } from '../websocket/message-framing';
 import { SOCKETS } from '../websocket/websocket-feature';
 import type { BuildScope } from './build-scope';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
@@ -80,6 +81,8 @@ export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: Endpo
   const socketContext = {
     ...shared,
     json: core.bodies.json,
+    // One framing for all the sockets: an event broadcast to many is framed once.
+    framing: messageFraming(core.bodies.json),
     broadcast,
     sockets: scope.find(SOCKETS)!,
   };

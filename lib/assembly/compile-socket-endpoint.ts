@@ -9,6 +9,7 @@ import { SOCKET_CALLBACK, SOCKET_PATH, type SocketCallbackKind } from '../decora
 import { locate } from '../errors/definition-error';
 import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
 import type { JsonMapper } from '../json/json-mapper';
+import type { Framing } from '../streaming/framing';
 import { readParameterNames } from '../metadata/param-names';
 import { readDesignType } from '../metadata/reflect-shim';
 import { Tags, type MethodMeta } from '../metadata/store';
@@ -33,6 +34,8 @@ export interface SocketContext extends EndpointContext {
   /** The application's socket server (made with its first socket endpoint). */
   readonly sockets: () => SocketServer;
   readonly json: JsonMapper;
+  /** How the messages of every socket of the application are framed. */
+  readonly framing: Framing;
   /** The application's broadcast, which a socket's methods run within. */
   readonly broadcast: () => ApplicationBroadcast;
 }
@@ -126,7 +129,7 @@ function compileHandlers(unit: Unit, template: PathTemplate, context: SocketCont
     close: close as SocketCallback | undefined,
     error: error as SocketCallback | undefined,
     mappers: context.mappers,
-    json: context.json,
+    framing: context.framing,
     broadcast: context.broadcast,
   };
 }

@@ -23,12 +23,17 @@ function headerLines(response: ResponseContext): string[] {
 }
 
 export function acceptUpgrade(handlers: SocketHandlers, sockets: () => SocketServer): StageFn {
+  // One function for every upgrade of the endpoint: an open socket's request keeps no closure of its own.
+  const take = (accepted: RequestContext): void =>
+    sockets().accept(accepted, upgradeOf(accepted)!, handlers, headerLines(accepted.response!));
+  const takeOnRuntime = (accepted: RequestContext): Response | undefined =>
+    sockets().acceptOnRuntime(accepted, handlers, headerLines(accepted.response!));
   return (ctx) => {
     const upgrade = upgradeOf(ctx);
     // Under `fetch` on Bun, Deno and Workers, the runtime's own API upgrades (lib/runtime/runtime-sockets.ts).
     if (!upgrade && asksForWebSocket(ctx) && upgradesOnRuntime()) {
       ctx.response = new ResponseContext(101);
-      takeOver(ctx, (accepted) => sockets().acceptOnRuntime(accepted, handlers, headerLines(accepted.response!)));
+      takeOver(ctx, takeOnRuntime);
       return ctx;
     }
     if (!upgrade || !asksForWebSocket(ctx))
@@ -36,7 +41,7 @@ export function acceptUpgrade(handlers: SocketHandlers, sockets: () => SocketSer
         headers: { upgrade: 'websocket', connection: 'Upgrade' },
       });
     ctx.response = new ResponseContext(101);
-    takeOver(ctx, (accepted) => sockets().accept(accepted, upgrade, handlers, headerLines(accepted.response!)));
+    takeOver(ctx, take);
     return ctx;
   };
 }

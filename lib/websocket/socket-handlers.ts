@@ -5,7 +5,7 @@
 import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
 import type { RequestContext } from '../context/request-context';
 import type { ExceptionMappers } from '../errors/exception-mappers';
-import type { JsonMapper } from '../json/json-mapper';
+import type { Framing } from '../streaming/framing';
 import type { ArgumentReader } from '../params/argument-spec';
 
 /** One method of the class: its arguments read from the upgrade request, `message` where the message parameter is. */
@@ -38,8 +38,8 @@ export interface SocketHandlers {
   readonly error?: SocketCallback;
   /** The mappers that apply to the class, for errors `@OnError` does not take. */
   readonly mappers: ExceptionMappers;
-  /** Writes what is neither text nor bytes as JSON text. */
-  readonly json: JsonMapper;
+  /** How what the methods answer is sent (one framing for all the sockets of the application). */
+  readonly framing: Framing;
   /** The application's broadcast (started once the build has found no problem; no socket method runs before). */
   readonly broadcast: () => ApplicationBroadcast;
 }

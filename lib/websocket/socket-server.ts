@@ -9,15 +9,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
-import type { JsonMapper } from '../json/json-mapper';
 import type { RequestContext } from '../context/request-context';
 import { Heartbeat, type Beating } from '../streaming/heartbeat';
-import { messageFraming } from './message-framing';
-import type { Framing } from '../streaming/framing';
 import { refuseHandshake } from './refuse-handshake';
 import type { SocketHandlers } from './socket-handlers';
 import { SocketSession, type SessionHost } from './socket-session';
-import type { SocketServerSettings } from './socket-settings';
+import type { SocketSettings } from './socket-settings';
 import { forgetUpgrade, type Upgrade } from './upgrades';
 import { wsPortClass, type WsPort } from './ws-port';
 
@@ -26,11 +23,10 @@ export class SocketServer implements SessionHost {
   /** One timer for every socket's pings, and one for their idle timeout, each with one member for all. */
   readonly #timers: { readonly timer: Heartbeat; readonly member: Beating }[] = [];
   #server: WebSocketServer | undefined;
-  readonly #framings = new WeakMap<JsonMapper, Framing>();
   /** The response headers of the upgrade being accepted now (the handshake is written synchronously). */
   #headers: readonly string[] = [];
 
-  constructor(readonly settings: SocketServerSettings) {
+  constructor(readonly settings: SocketSettings) {
     const { pingIntervalMs, idleTimeoutMs } = settings;
     if (pingIntervalMs > 0) this.#every(pingIntervalMs, (session) => session.beat());
     // Checked four times a timeout: a silent socket closes within a quarter of it past the timeout.
@@ -92,12 +88,6 @@ export class SocketServer implements SessionHost {
     setTimeout(() => {
       for (const session of this.sessions) session.terminate();
     }, graceMs).unref();
-  }
-
-  framing(json: JsonMapper): Framing {
-    let framing = this.#framings.get(json);
-    if (!framing) this.#framings.set(json, (framing = messageFraming(json)));
-    return framing;
   }
 
   /** A timer telling every open session, every `periodMs`, while there is one. */

@@ -5,17 +5,15 @@
  */
 import type { RequestContext } from '../context/request-context';
 import { WebApplicationException } from '../errors/web-application-exception';
-import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
 import { SOCKET_OPEN, type SocketListener, type SocketPort } from '../runtime/socket-port';
 import { whenCredentialExpires } from '../security/expiry-timer';
-import type { Framing } from '../streaming/framing';
 import type { StreamEnd } from '../streaming/stream-observer';
 import { CLOSE_FLUSH_MS, endOf, reasonOf } from './close-codes';
 import { Inbox, type MessageTurns } from './inbox';
 import { SocketAnswers, type Done } from './socket-answers';
 import { callSocketMethod, type MessageCallback, type SocketHandlers } from './socket-handlers';
-import type { SessionSettings } from './socket-settings';
+import type { SocketSettings } from './socket-settings';
 import { SocketSink, type SinkOwner } from './socket-sink';
 import { CONNECTION } from './web-socket-connection';
 
@@ -23,9 +21,7 @@ const log = logging.getLogger('rxrest.websocket');
 
 /** What a session has of the server that holds it. */
 export interface SessionHost {
-  readonly settings: SessionSettings;
-  /** How the messages written by `json` are framed: one framing for all the sockets of the application. */
-  framing(json: JsonMapper): Framing;
+  readonly settings: SocketSettings;
   /** Holds the session (pinged, closed at shutdown) while it is open. */
   add(session: SocketSession): void;
   remove(session: SocketSession): void;
@@ -53,7 +49,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     handlers: SocketHandlers,
     readonly host: SessionHost,
   ) {
-    super(ctx, handlers, host.framing(handlers.json), host.settings.output);
+    super(ctx, handlers, handlers.framing, host.settings.output);
     ctx.set(CONNECTION, this);
   }
 

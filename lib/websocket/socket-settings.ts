@@ -2,7 +2,7 @@
 import type { Config } from '../config';
 import type { OutputSettings } from '../streaming/frame-writer';
 
-export interface SessionSettings {
+export interface SocketSettings {
   /** Received bytes held for a lagging handler before the socket is paused. */
   readonly incomingBuffer: number;
   /** The outgoing byte budget and what happens past it (`framework.rest.stream.*`): one object for every socket. */
@@ -11,9 +11,6 @@ export interface SessionSettings {
   readonly idleTimeoutMs: number;
   /** Close the socket when the credential that opened it expires. */
   readonly endsOnExpiry: boolean;
-}
-
-export interface SocketServerSettings extends SessionSettings {
   /** `framework.websocket.max-message-size`: a larger message closes the socket with 1009. */
   readonly maxMessageSize: number;
   /** Frames one message may come in: more close the socket with 1008 (by `ws`). */
@@ -25,7 +22,7 @@ export interface SocketServerSettings extends SessionSettings {
 }
 
 /** The settings of every socket; `authenticates`: the application has an authentication mechanism. */
-export function socketSettings(config: Config, authenticates: boolean): SocketServerSettings {
+export function socketSettings(config: Config, authenticates: boolean): SocketSettings {
   const maxMessageSize = config.get('framework.websocket.max-message-size');
   return {
     maxMessageSize,

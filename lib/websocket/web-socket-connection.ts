@@ -25,6 +25,11 @@ export abstract class WebSocketConnection {
     return (this.#id ??= crypto.randomUUID());
   }
 
+  /** As JSON, the connection is its id (what its fields were before the session became the connection). */
+  toJSON(): { id: string } {
+    return { id: this.id };
+  }
+
   /** The upgrade request's headers. */
   get headers(): Headers {
     return this.request.headers;

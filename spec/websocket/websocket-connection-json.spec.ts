@@ -1,0 +1,27 @@
+// A WebSocketConnection written as JSON (returned in a message, logged by a JSON logger) is its id, whatever the
+// object behind it holds.
+import { OnOpen, WebSocketConnection, WebSocketEndpoint } from '../../lib';
+import { buildApp, withServer } from '../support/app';
+import { openSocket } from '../support/ws-client';
+
+@WebSocketEndpoint('/ws/whoami')
+class WhoAmISocket {
+  @OnOpen
+  open(connection: WebSocketConnection): { connection: WebSocketConnection; id: string } {
+    return { connection, id: connection.id };
+  }
+}
+
+describe('WebSocketConnection', () => {
+  it('is written as JSON as its id', async () => {
+    await withServer(buildApp([WhoAmISocket]), async (server) => {
+      const socket = openSocket(`${server.url.replace(/^http/, 'ws')}/ws/whoami`);
+      await socket.opened;
+      const { connection, id } = JSON.parse(await socket.next()) as { connection: unknown; id: string };
+      expect(connection).toEqual({ id });
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      socket.socket.close();
+      await socket.closed;
+    });
+  });
+});
