@@ -12,7 +12,7 @@ import { bundleBenchApps, RUNTIMES, startRuntimeServer, type RuntimeServer } fro
 import { cpuPinning } from './server-process';
 
 const ITEMS = 100_000;
-const STREAM_ROUNDS = 3;
+const STREAM_ROUNDS = 7;
 /** The target: rxrest's requests/s at least 0.9 of bare Hono's on each runtime. */
 const TARGET = 0.9;
 const JSON_ROUTE = BENCH_ROUTES.find((route) => route.name.startsWith('GET /users'))!;

@@ -1,0 +1,73 @@
+/**
+ * Bun's sockets as `SocketPort`s: `server.upgrade` makes the socket, whose events come to the `websocket` handlers
+ * given to `Bun.serve` (`bunWebSocket`), each handed to the port that is the socket's data.
+ */
+import type { SocketListener, SocketPort } from './socket-port';
+import { SOCKET_OPEN } from './socket-port';
+import { toBuffer, WaitingPort } from './waiting-port';
+
+/** What Bun hands the `websocket` handlers: its socket, with the port as its data. */
+export interface BunSocket {
+  readonly data: BunPort;
+  readonly readyState: number;
+  send(message: string | Uint8Array): number;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+  ping(): void;
+  getBufferedAmount(): number;
+}
+
+/** A Bun `ServerWebSocket`, known once Bun opens it (the `open` handler). */
+export class BunPort extends WaitingPort implements SocketPort {
+  socket: BunSocket | undefined;
+  listener: SocketListener | undefined;
+
+  get readyState(): number {
+    return this.socket?.readyState ?? SOCKET_OPEN;
+  }
+
+  get bufferedAmount(): number {
+    return this.socket?.getBufferedAmount() ?? 0;
+  }
+
+  protected deliver(message: string | Uint8Array): void {
+    this.socket!.send(message);
+  }
+
+  protected shut(code: number, reason: string): void {
+    this.socket!.close(code, reason);
+  }
+
+  terminate(): void {
+    this.socket?.terminate();
+  }
+
+  ping(): void {
+    this.socket?.ping();
+  }
+
+  listen(listener: SocketListener): void {
+    this.listener = listener;
+  }
+
+  open(socket: BunSocket): void {
+    this.socket = socket;
+    this.opened();
+  }
+}
+
+/**
+ * The `websocket` handlers of `Bun.serve` for an rxrest application: each socket's events go to the session its
+ * upgrade started (the socket's data).
+ *
+ * @example
+ * Bun.serve({ fetch: app.fetch, websocket: bunWebSocket });
+ */
+export const bunWebSocket = {
+  open: (socket: BunSocket): void => socket.data.open(socket),
+  message: (socket: BunSocket, message: string | Uint8Array): void =>
+    socket.data.listener?.message(toBuffer(message), typeof message !== 'string'),
+  close: (socket: BunSocket, code: number, reason: string): void => socket.data.listener?.closed(code, reason),
+  ping: (socket: BunSocket): void => socket.data.listener?.ping(),
+  pong: (socket: BunSocket): void => socket.data.listener?.pong(),
+};
