@@ -35,6 +35,7 @@ import { StoredFruitResource, type StoredFruit } from '../../samples/stored-frui
 import { devToken } from '../../samples/security/mint-token';
 import { StreamResource } from '../../samples/streams/stream-resource';
 import { tempDir } from '../support/temp-dir';
+import { until } from '../support/until';
 
 let server: RunningServer;
 let baseUrl: string;
@@ -185,17 +186,14 @@ describe('RestClient over the samples', () => {
     });
   });
 
-  it('aborts the HTTP request when unsubscribed: the server sees the disconnect (/streams/active back to 0 within 1 s)', async () => {
+  it('aborts the HTTP request when unsubscribed: the server sees the disconnect (/streams/active back to 0)', async () => {
     const streams = RestClient.create(StreamResource, { baseUrl });
     const active = async () => (await firstValueFrom(streams.active())).active;
     const subscriptions = [streams.ticks(undefined, 20).subscribe(), streams.ticks(undefined, 20).subscribe()];
-    const deadline = Date.now() + 5000;
-    while ((await active()) < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await active()).toBe(2);
-    const stopped = Date.now();
+    await until(async () => ((await active()) === 2 ? true : undefined), 'both streams to be active');
     subscriptions.forEach((subscription) => subscription.unsubscribe());
-    while ((await active()) > 0 && Date.now() - stopped < 1000) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await active()).toBe(0);
+    // A request left open keeps its stream counted for ever: any deadline tells it, a generous one survives load.
+    await until(async () => ((await active()) === 0 ? true : undefined), '/streams/active back to 0');
   });
 
   it('is cold: nothing is sent until subscribed, and each subscription sends again', async () => {
