@@ -94,8 +94,12 @@ describe('McpClient', () => {
   it('cancels the call on the server when unsubscribed before the result', async () => {
     const client = new McpClient(url);
     const stopped = seen.stopped;
-    const subscription = client.callToolEvents('count', { n: 1000, delayMs: 20 }).subscribe();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Unsubscribes once the call runs on the server (its first progress is in), not after a guess: a call not yet
+    // there when the client lets go is never started, and there is nothing to stop.
+    let running: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (running = resolve));
+    const subscription = client.callToolEvents('count', { n: 1000, delayMs: 20 }).subscribe(() => running());
+    await started;
     subscription.unsubscribe();
     await until(() => (seen.stopped > stopped ? true : undefined), 'the call to stop');
     await client.close();

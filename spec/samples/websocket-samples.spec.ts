@@ -1,6 +1,6 @@
 // The samples' sockets as a client sees them, over real processes: `/ws/echo` on an instance of two workers (both
 // serve sockets), `/ws/chat` across that instance and another on a real redis-server, and SIGTERM closing every
-// socket with 1001 within a second.
+// socket with 1001 at once (not at the end of the shutdown timeout).
 import { pidServing, childPids } from '../support/process-sockets';
 import { redisServer } from '../support/redis-server';
 import { startSamples, type SamplesProcess } from '../support/samples-process';
@@ -18,7 +18,8 @@ beforeAll(async () => {
   const shared = { FRAMEWORK_BROADCAST_BACKEND: 'redis-streams', FRAMEWORK_BROADCAST_REDIS_URL: redis.url };
   [workers, single] = await Promise.all([
     startSamples({ ...shared, FRAMEWORK_HTTP_WORKERS: '2' }),
-    startSamples(shared),
+    // A shutdown timeout far above the bound the SIGTERM test puts on closing the sockets.
+    startSamples({ ...shared, FRAMEWORK_SHUTDOWN_TIMEOUT: '120s' }),
   ]);
 }, 60_000);
 
@@ -55,19 +56,33 @@ describe('the samples sockets', () => {
     const elsewhere = openSocket(socketUrl(single, `/ws/chat?room=other-${room}`));
     await Promise.all([here.opened, there.opened, elsewhere.opened]);
     // Subscribed once the socket is open; a message published right away could come before the other instance reads.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // So probes go until one reaches the other instance (not a guessed 300 ms); they are skipped below.
+    const probe = JSON.stringify({ user: 'probe', text: 'anyone?' });
+    const isProbe = (message: string) => (JSON.parse(message) as { user?: string }).user === 'probe';
+    await until(
+      () => (here.socket.send(probe), there.received.some(isProbe) ? true : undefined),
+      'the other instance to read the room',
+      15_000,
+      100,
+    );
+    const next = async (socket: TestSocket): Promise<unknown> => {
+      for (;;) {
+        const message = await socket.next();
+        if (!isProbe(message)) return JSON.parse(message);
+      }
+    };
     here.socket.send(JSON.stringify({ user: 'ada', text: 'hi all' }));
-    expect(JSON.parse(await here.next())).toEqual({ user: 'ada', text: 'hi all' });
-    expect(JSON.parse(await there.next())).toEqual({ user: 'ada', text: 'hi all' });
+    expect(await next(here)).toEqual({ user: 'ada', text: 'hi all' });
+    expect(await next(there)).toEqual({ user: 'ada', text: 'hi all' });
     there.socket.send(JSON.stringify({ user: 'bob', text: '' }));
-    expect(JSON.parse(await there.next())).toMatchObject({ status: 400, code: 'RXREST_VALIDATION_FAILED' });
+    expect(await next(there)).toMatchObject({ status: 400, code: 'RXREST_VALIDATION_FAILED' });
     there.socket.send(JSON.stringify({ user: 'bob', text: 'back' }));
-    expect(JSON.parse(await here.next())).toEqual({ user: 'bob', text: 'back' });
+    expect(await next(here)).toEqual({ user: 'bob', text: 'back' });
     expect(elsewhere.received).toEqual([]);
     for (const socket of [here, there, elsewhere]) socket.socket.close();
   }, 30_000);
 
-  it('closes every socket with 1001 within a second of SIGTERM, and the process exits', async () => {
+  it('closes every socket with 1001 at once on SIGTERM, not at the end of the shutdown timeout, and the process exits', async () => {
     const sockets: TestSocket[] = Array.from({ length: 20 }, (_, i) =>
       openSocket(socketUrl(single, i % 2 ? '/ws/echo' : '/ws/chat')),
     );
@@ -76,7 +91,8 @@ describe('the samples sockets', () => {
     single.child.kill('SIGTERM');
     const closes = await Promise.all(sockets.map((socket) => socket.closed));
     expect(closes.every((closed) => closed.code === 1001 && closed.reason === 'Server shutting down')).toBe(true);
-    expect(Date.now() - signalled).toBeLessThan(1_000);
+    // Far below the 120 s timeout the sockets would otherwise hold the process to; 1 s was tight for a loaded machine.
+    expect(Date.now() - signalled).toBeLessThan(15_000);
     expect(await single.exited).toBe(0);
   }, 30_000);
 });

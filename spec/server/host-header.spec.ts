@@ -44,7 +44,7 @@ interface RawAnswer {
   readonly body: string;
 }
 
-/** Writes `request` as it is onto a new connection and reads the one answer (the server closes, or 2 s pass). */
+/** Writes `request` as it is onto a new connection and reads the one answer (the server closes, or 15 s pass). */
 function exchange(port: number, request: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
@@ -55,7 +55,7 @@ function exchange(port: number, request: string): Promise<RawAnswer> {
       const [head = '', body = ''] = text.split('\r\n\r\n');
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), head, body });
     };
-    const timer = setTimeout(done, 2000);
+    const timer = setTimeout(done, 15_000);
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => {
       text += chunk;

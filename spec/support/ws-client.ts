@@ -52,7 +52,7 @@ export function openSocket(url: string, options: ClientOptions = {}): TestSocket
     socket.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })),
   );
   socket.on('error', () => undefined);
-  const next = async (timeoutMs = 5_000): Promise<string> => {
+  const next = async (timeoutMs = 15_000): Promise<string> => {
     const deadline = Date.now() + timeoutMs;
     while (taken >= received.length) {
       if (Date.now() > deadline) throw new Error(`no message within ${timeoutMs} ms (got ${received.length})`);
