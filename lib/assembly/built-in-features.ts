@@ -5,6 +5,7 @@
  * principal), and the unrouted answers are asked health, metrics, OpenAPI, then static files.
  */
 import { broadcastFeature } from '../broadcast/broadcast-feature';
+import { durableStreamsFeature } from '../broadcast/durable-streams-feature';
 import { compressionFeature } from '../compression/compression-feature';
 import { corsFeature } from '../cors/cors-feature';
 import type { Feature } from '../feature/feature';
@@ -36,6 +37,7 @@ export function builtInFeatures(authentication: readonly AuthenticationMechanism
     nosniffFeature,
     linksFeature,
     healthFeature,
+    durableStreamsFeature,
     broadcastFeature,
     tracingFeature,
     metricsFeature,

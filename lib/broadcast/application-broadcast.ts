@@ -7,6 +7,7 @@ import type { JsonMapper } from '../json/json-mapper';
 import { opened, within } from './application-scope';
 import { MemoryBackplane, type Backplane } from './backplane';
 import { BroadcastTopics, type BroadcastSettings } from './broadcast-topics';
+import type { History } from './durable-streams-feature';
 import type { Retention } from './event-ring';
 
 export interface ApplicationBroadcast {
@@ -35,16 +36,11 @@ function redisBackplane(
   return new RedisStreamsBackplane(url, json, retention);
 }
 
-function broadcastSettings(config: Config): BroadcastSettings {
+function broadcastSettings(config: Config, history: History): BroadcastSettings {
   return {
-    retention: {
-      maxEvents: config.get('framework.broadcast.retention.max-events'),
-      maxAgeMs: config.get('framework.broadcast.retention.max-age'),
-      maxBytes: config.get('framework.broadcast.retention.max-bytes'),
-    },
+    ...history,
     maxEventSize: config.get('framework.broadcast.max-event-size'),
     maxTopics: config.get('framework.broadcast.max-topics'),
-    maxTotalBytes: config.get('framework.broadcast.retention.max-total-bytes'),
   };
 }
 
@@ -53,8 +49,8 @@ function broadcastSettings(config: Config): BroadcastSettings {
  * (`redis`, `redis-streams`). The primary of `framework.http.workers` serves nothing, so it does not connect; each
  * worker does.
  */
-export function applicationBroadcast(config: Config, json: JsonMapper): ApplicationBroadcast {
-  const settings = broadcastSettings(config);
+export function applicationBroadcast(config: Config, json: JsonMapper, history: History): ApplicationBroadcast {
+  const settings = broadcastSettings(config, history);
   const backend = config.get('framework.broadcast.backend');
   const supervisesOnly = config.get('framework.http.workers') > 1 && isClusterPrimary();
   const local = backend === 'memory' || supervisesOnly;

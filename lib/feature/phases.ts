@@ -21,7 +21,7 @@ export const PHASES = [
   {
     name: 'receive',
     when: 'before routing, on every request',
-    runs: 'CORS preflights and origin refusals, then pre-matching filters (which may change method, URI and headers)',
+    runs: 'every later phase runs within the features’ arounds (the application’s broadcast scope, the request span when a tracing SDK is registered); a Host not allowed (400) under app.fetch, CORS preflights and origin refusals, then pre-matching filters (which may change method, URI and headers)',
     how: 'synchronous functions; a filter written as an RxJS operator is applied as one (the request becomes an Observable from there)',
   },
   {
@@ -33,13 +33,13 @@ export const PHASES = [
   {
     name: 'authenticate',
     when: 'after routing, first of the endpoint',
-    runs: "security: the credential checked once against the matched method's access rule (401, 403)",
+    runs: "security: the credential checked once against the matched method's access rule (401, 403); on an MCP server, its class's rule on its endpoint, then a tool's, resource's or prompt's own on the call",
     how: 'synchronous when no mechanism awaits (API keys); a JWT check answers with a Promise',
   },
   {
     name: 'admit',
     when: 'after authentication',
-    runs: 'rate limits (429, counted per client, refused credentials included), caps on open streams (429, 503); the compression mode of the method',
+    runs: 'rate limits (429, counted per client, refused credentials included), caps on open streams (429, 503: streaming endpoints, and an MCP server’s POST and GET); the compression mode of the method',
     how: 'a Promise when a limit is counted (the counter store may be Redis), else synchronous',
   },
   {
@@ -75,13 +75,13 @@ export const PHASES = [
   {
     name: 'finish',
     when: 'just before the head is written',
-    runs: 'CORS response headers, rate-limit headers',
+    runs: 'CORS response headers, rate-limit headers, X-Content-Type-Options: nosniff',
     how: 'synchronous',
   },
   {
     name: 'write',
     when: 'the answer leaves',
-    runs: 'entity writers (writer interceptors), compression, the stream engine (SSE, NDJSON, JSON array, chunks), or the WebSocket takeover of a 101',
+    runs: 'entity writers (writer interceptors), compression, the stream engine (SSE, NDJSON, JSON array, chunks), or the WebSocket takeover of a 101; a whole Response a server writer made passes the features’ written steps (nosniff)',
     how: 'synchronous head and body write on Node; a stream is written as its source emits, honouring the socket',
   },
   {

@@ -5,7 +5,8 @@ import { defineFeature } from '../feature/define-feature';
 import { declaredOn, type EndpointJoin } from '../feature/feature';
 import { REFUSALS, SECURITY } from '../security/security-feature';
 import { RateLimiters, rateLimitSettings } from './rate-limits';
-import { streamAdmission } from './stream-admission';
+import { releaseUnlessStreaming, streamAdmission } from './stream-admission';
+import type { RequestContext } from '../context/request-context';
 
 /** The application's limiters (the metrics and the packages check read whether any endpoint is limited). */
 export const RATE_LIMITS = new BuildKey<RateLimiters>('rate-limits');
@@ -67,7 +68,9 @@ export const rateLimitFeature = defineFeature({
       },
       // Only once an endpoint is limited do answers carry RateLimit headers.
       get finish() {
-        return limiters.used ? limiters.finish : undefined;
+        const headers = limiters.used ? limiters.finish : undefined;
+        if (!admission) return headers;
+        return headers ? (ctx: RequestContext) => (headers(ctx), releaseUnlessStreaming(ctx)) : releaseUnlessStreaming;
       },
       close: () => limiters.close(),
     };

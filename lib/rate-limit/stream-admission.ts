@@ -11,6 +11,11 @@ import { problemDetails } from '../errors/problem-details';
 import type { RequestContext } from '../context/request-context';
 import type { StageFn } from '../context/settle';
 import { StreamCounts } from '../streaming/stream-counts';
+import { StreamBody } from '../streaming/stream-body';
+import { ContextKey } from '../context/context-key';
+
+/** Gives back the places a request admitted as a stream holds (once). */
+const SLOT = new ContextKey<() => void>('stream-slot');
 
 export interface StreamAdmissionSettings {
   /** Streams of the process at once; 0: no limit. */
@@ -52,10 +57,23 @@ export function streamAdmission(
       throw refusal(429, CLIENT_RETRY_SECONDS, `At most ${maxStreamsPerClient} open streams per client`);
     open++;
     // One clean-up gives back both places at once: a client that asks again right after leaving finds them free.
-    ctx.onComplete(() => {
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
       open--;
       if (client !== undefined) perClient.give(client);
-    });
+    };
+    ctx.set(SLOT, release);
+    ctx.onComplete(release);
     return ctx;
   };
+}
+
+/**
+ * The `finish` step: a request admitted as a stream that answers with something else (an error, or an MCP POST
+ * answered as JSON) gives its place back now, not once a caller in process reads the answer to its end.
+ */
+export function releaseUnlessStreaming(ctx: RequestContext): void {
+  if (!(ctx.response?.entity instanceof StreamBody)) ctx.get(SLOT)?.();
 }

@@ -12,9 +12,17 @@ import {
   defineFeature,
   describeConfiguration,
   type Feature,
+  McpServer,
+  Tool,
+  resolveConfig,
   type RestApp,
 } from '../../lib';
+import { BuildScope } from '../../lib/assembly/build-scope';
 import { builtInFeatures } from '../../lib/assembly/built-in-features';
+import { HISTORY } from '../../lib/broadcast/durable-streams-feature';
+import { ProblemCollector } from '../../lib/errors/definition-error';
+import { findClassMeta } from '../../lib/metadata/store';
+import { ENDPOINT_SOURCES } from '../../lib/pipeline/endpoint';
 import { buildApp, call } from '../support/app';
 
 @Path('tickets')
@@ -142,8 +150,27 @@ describe('the build with features', () => {
   });
 });
 
+@McpServer('/mcp')
+class EchoServer {
+  @Tool({ description: 'Echoes' }) echo(): string {
+    return 'echo';
+  }
+}
+
 describe('the built-in features', () => {
   const features = builtInFeatures();
+  const named = (name: string) => features.find((feature) => feature.name === name)!;
+
+  it('do their work through their own parts, none only declaring: tracing wraps requests, MCP makes its endpoints, durable streams hand over their history', () => {
+    const unit = { type: EchoServer, meta: findClassMeta(EchoServer)!, instance: new EchoServer(), isResource: false };
+    const scope = new BuildScope(resolveConfig({}), process.cwd(), [unit], '', new ProblemCollector());
+    expect(typeof named('tracing').build(scope)?.around).toBe('function');
+    expect(typeof named('mcp').build(scope)?.close).toBe('function');
+    expect(scope.gather(ENDPOINT_SOURCES)).toHaveLength(1);
+    named('durable-streams').build(scope);
+    expect(scope.find(HISTORY)?.retention.maxEvents).toBeGreaterThan(0);
+  });
+
   const keys = describeConfiguration().map((row) => row.key);
 
   it('declare only settings that exist (a key, or a prefix ending in .)', () => {
@@ -155,11 +182,12 @@ describe('the built-in features', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('are one each of allowed hosts, security, nosniff, CORS, rate limits, tracing, metrics, health, broadcast, WebSockets, OpenAPI, compression, static files, multipart, MCP and links', () => {
+  it('are one each of allowed hosts, security, nosniff, CORS, rate limits, tracing, metrics, health, broadcast, durable streams, WebSockets, OpenAPI, compression, static files, multipart, MCP and links', () => {
     expect(features.map((feature) => feature.name).sort()).toEqual(
       [
         'allowed-hosts',
         'nosniff',
+        'durable-streams',
         'broadcast',
         'compression',
         'cors',

@@ -108,10 +108,11 @@ describe('an MCP server served in process', () => {
           signal,
         }),
       );
+    // Both sessions first: a POST is a stream too while it lasts, so a full server refuses it as well.
+    const [one, second] = [await openSession(app), await openSession(app)];
     const first = new AbortController();
-    const held = await listen(await openSession(app), first.signal);
+    const held = await listen(one, first.signal);
     expect(held.status).toBe(200);
-    const second = await openSession(app);
     const refused = await listen(second);
     expect(refused.status).toBe(503);
     await refused.body?.cancel();
