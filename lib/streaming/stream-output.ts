@@ -57,13 +57,16 @@ export class StreamOutput extends FrameWriter {
 
   /**
    * Sends a broadcast tick's items, framed once for every stream that sends them: while idle, their joined text (up
-   * to a batch's length) is written at once; otherwise each frame goes as `push` sends an item, under the budget and
-   * the overflow policy. Throws as `push` does.
+   * to a batch's length, or under `fail` what fits the budget) is written at once; otherwise each frame goes as `push`
+   * sends an item, under the budget and the overflow policy. Throws as `push` does.
    */
   pushShared(tick: SharedFrames): void {
     if (this.closed) return;
     const text = this.idle ? tick.textFor(this.framing) : undefined;
-    if (text !== undefined && text.length <= TICK_CHARS) {
+    // Under `fail` nothing waiting is ever dropped: what fits the budget may go to the socket whole, where it counts
+    // against the budget as it would have waiting here. A drop policy keeps each item apart past one batch.
+    const fits = this.settings.overflow === 'fail' ? Math.max(TICK_CHARS, this.room) : TICK_CHARS;
+    if (text !== undefined && text.length <= fits) {
       const count = tick.items.length;
       this.observer?.items(count);
       const separator = this.framing.separator;
