@@ -27,13 +27,23 @@ function inodesByRemotePort(): Map<number, string[]> {
 function holdersOfInodes(pids: readonly number[]): Map<string, number> {
   const holders = new Map<string, number>();
   for (const pid of pids) {
+    let fds: string[];
     try {
-      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' }))?.[1];
-        if (inode) holders.set(inode, pid);
-      }
+      fds = readdirSync(`/proc/${pid}/fd`);
     } catch {
-      // The process ended, or a descriptor closed while listed.
+      continue; // The process ended.
+    }
+    for (const fd of fds) {
+      let link: string;
+      try {
+        link = readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' });
+      } catch {
+        // This descriptor closed while listed: only it is skipped, not the rest of the process's (a busy worker
+        // opens and closes descriptors all the time, and one of them made a whole worker's connections unseen).
+        continue;
+      }
+      const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+      if (inode) holders.set(inode, pid);
     }
   }
   return holders;
