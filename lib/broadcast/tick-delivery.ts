@@ -8,6 +8,14 @@ import { SharedFrames } from '../streaming/shared-frames';
 import type { SseEvent } from '../streaming/sse-event';
 import type { Joined } from './joined';
 import { isEnd } from './topic-events';
+import { currentRuntime } from '../runtime/runtime-name';
+
+/**
+ * workerd runs a request's timers only while that request lives: a tick's end set by the request that published
+ * (answered 202 at once) may never come, and the topic would hold every later event with it. There, each event is
+ * handed on at once.
+ */
+const TICKS = currentRuntime() !== 'workerd';
 
 export class TickDelivery {
   readonly #members = new Set<Joined>();
@@ -32,8 +40,9 @@ export class TickDelivery {
   /** Queues an event for the tick's end (nothing when no subscriber takes ticks). */
   queue(event: SseEvent): void {
     if (this.#members.size === 0) return;
-    if ((this.#events ??= []).push(event) === 1) setImmediate(() => this.flush());
+    if ((this.#events ??= []).push(event) === 1 && TICKS) setImmediate(() => this.flush());
     if (isEnd(event)) this.#ends = true;
+    if (!TICKS) this.flush();
   }
 
   /** Hands every subscriber what this tick queued (called at the tick's end, or before an event sent at once). */

@@ -70,6 +70,37 @@ export function describeContract(runtime: Runtime, more?: (server: () => Runtime
       expect(json(missing)).toMatchObject({ status: 404 });
     });
 
+    it('hands an event one request publishes to the streams other requests opened, event after event', async () => {
+      const heard: string[] = [];
+      const listening = new Promise<void>((opened, fail) => {
+        const sent = httpRequest(
+          at('/contract/room'),
+          { headers: { accept: 'text/event-stream' }, agent: false },
+          (response) => {
+            opened();
+            response.setEncoding('utf8');
+            response.on('data', (text: string) => {
+              heard.push(...(text.match(/^data:.*$/gm) ?? []));
+              if (heard.length >= 3) sent.destroy();
+            });
+          },
+        );
+        sent.on('error', fail);
+        sent.end();
+      });
+      await listening;
+      // The subscription may join the topic just after the head: say the first line until it is heard.
+      for (let tries = 0; heard.length === 0 && tries < 100; tries++) {
+        await call(at('/contract/room'), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'one' });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      for (const text of ['two', 'three'])
+        await call(at('/contract/room'), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: text });
+      for (let waited = 0; heard.length < 3 && waited < 10_000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard.slice(-2)).toEqual(['data:two', 'data:three']);
+    });
+
     it('sends the head of an event stream at once and each event as it comes', async () => {
       const answer = await call(at('/contract/events'), { headers: { accept: 'text/event-stream' } });
       const events = answer.chunks.filter((chunk) => chunk.text.includes('data:'));
