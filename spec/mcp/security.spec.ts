@@ -129,12 +129,17 @@ describe('security on an MCP server', () => {
 });
 
 describe('stream caps', () => {
+  // The slow tool's calls stay open until the spec opens the gate: a fixed sleep let the first call end before the
+  // second was sent on a loaded machine (200 instead of 429).
+  let openGate: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
+
   @McpServer('/capped')
   @RateLimit({ streams: 1 })
   class Capped {
     @Tool({ description: 'Takes a while' })
     async slow(): Promise<string> {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await gate;
       return 'slow';
     }
   }
@@ -149,6 +154,7 @@ describe('stream caps', () => {
       expect(first.status).toBe(200);
       const second = await sendLive(url, 'POST', headers, request(2, 'tools/call', { name: 'slow' }));
       expect(second.status).toBe(429);
+      openGate();
       await first.ended;
       await until(async () => {
         const third = await sendLive(url, 'POST', headers, request(3, 'tools/call', { name: 'slow' }));
