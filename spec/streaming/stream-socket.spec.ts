@@ -28,7 +28,7 @@ describe('stream over a real socket', () => {
     });
     expect(await active()).toBe(1);
     request.destroy();
-    for (let i = 0; i < 50 && (await active()) !== 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 1500 && (await active()) !== 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(await active()).toBe(0);
   });
 

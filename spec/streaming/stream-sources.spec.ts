@@ -203,7 +203,7 @@ const FIRST_FRAME: Record<FramingType, string> = {
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(condition: () => boolean, ms = 2000): Promise<void> {
+async function until(condition: () => boolean, ms = 15_000): Promise<void> {
   for (let waited = 0; waited < ms && !condition(); waited += 10) await delay(10);
   expect(condition()).toBe(true);
 }
@@ -253,7 +253,7 @@ describe('every stream source through every framing, over a real socket', () => 
           const items = (result.body.match(/\{"i":\d+\}/g) ?? []).map((text) => (JSON.parse(text) as Item).i);
           expect(items.length).toBeGreaterThan(1000);
           expectSequence(items, items.length);
-          for (let waited = 0; (await activeStreams()) !== 0 && waited < 2000; waited += 20) await delay(20);
+          for (let waited = 0; (await activeStreams()) !== 0 && waited < 15_000; waited += 20) await delay(20);
           expect(await activeStreams()).toBe(0);
           return;
         }
