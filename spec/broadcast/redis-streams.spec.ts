@@ -364,10 +364,11 @@ describe('a resumable job on redis-streams', () => {
     await late.ended;
     const end = late.events.at(-1)!;
     expect(end.event).toBe('cancelled');
-    // Cancelled one grace (1 s) after the reader left, give or take the producer's check (250 ms) and scheduling.
+    // Cancelled one grace (1 s) after the reader left, give or take the producer's check (250 ms) and scheduling
+    // (a loaded machine's late timers: a job that never stopped would run for 2,000 s).
     const stoppedAfter = Number(end.id!.split('-')[0]) - lastSeen;
     expect(stoppedAfter).toBeGreaterThanOrEqual(900);
-    expect(stoppedAfter).toBeLessThan(1900);
+    expect(stoppedAfter).toBeLessThan(5000);
   }, 30_000);
 
   it('ends for its readers with event: error when the process running it dies', async () => {

@@ -86,7 +86,7 @@ describe('resumable streams (samples /jobs, in memory)', () => {
     // One grace (300 ms) after it left, give or take the producer's check (75 ms here) and a step; the upper bound
     // leaves room for a loaded machine's late timers (a job that never stopped would run for 1,000 s).
     expect(timeOf(end) - timeOf(lastSeen)).toBeGreaterThanOrEqual(250);
-    expect(timeOf(end) - timeOf(lastSeen)).toBeLessThan(1000);
+    expect(timeOf(end) - timeOf(lastSeen)).toBeLessThan(5000);
   });
 
   it('stops a job nobody ever read one grace after its start', async () => {
@@ -98,9 +98,10 @@ describe('resumable streams (samples /jobs, in memory)', () => {
     await stream.ended;
     expect(stream.events.at(-1)!.event).toBe('cancelled');
     // Not before one grace (600 ms, less 10 for timers' millisecond rounding): a job cancelled at once fails this
-    // unless its POST took that long; nor long after it (its readers are checked every 150 ms).
+    // unless its POST took that long; nor after its 3 s of steps (its readers are checked every 150 ms; the rest
+    // is room for a loaded machine's late timers).
     expect(timeOf(stream.events.at(-1)!) - started).toBeGreaterThanOrEqual(590);
-    expect(timeOf(stream.events.at(-1)!) - started).toBeLessThan(1200);
+    expect(timeOf(stream.events.at(-1)!) - started).toBeLessThan(2500);
   });
 });
 
