@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { WORKERD_COMPATIBILITY } from '../../samples/runtimes/workerd';
+import { WORKER_BUNDLE } from '../runtime/support/runtime-server';
 
 export const RUNTIMES = ['node', 'bun', 'deno', 'workerd'] as const;
 export type BenchRuntime = (typeof RUNTIMES)[number];
@@ -38,15 +39,8 @@ export default { fetch: (request, env, ctx) => (fetch ??= benchFetch(env.KIND))(
       resolveDir: ROOT,
       loader: 'ts',
     },
-    bundle: true,
-    platform: 'neutral',
-    format: 'esm',
-    conditions: ['workerd', 'worker'],
-    mainFields: ['module', 'main'],
+    ...WORKER_BUNDLE,
     outfile: join(folder, 'app.mjs'),
-    logLevel: 'error',
-    absWorkingDir: ROOT,
-    tsconfigRaw: { compilerOptions: { experimentalDecorators: true } },
   });
   return folder;
 }

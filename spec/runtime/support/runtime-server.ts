@@ -6,10 +6,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 
 export const ROOT = resolve(__dirname, '../../..');
 export const BIN = join(ROOT, 'node_modules/.bin');
+
+/** How a Worker's bundler bundles an application: ESM for a neutral platform, the workerd conditions, no alias. */
+export const WORKER_BUNDLE = {
+  bundle: true,
+  platform: 'neutral',
+  format: 'esm',
+  conditions: ['workerd', 'worker'],
+  mainFields: ['module', 'main'],
+  logLevel: 'error',
+  absWorkingDir: ROOT,
+  tsconfigRaw: { compilerOptions: { experimentalDecorators: true } },
+} as const satisfies BuildOptions;
 
 /** The compatibility workerd is run with (docs/runtimes.md says why each flag). */
 export const WORKERD = {
@@ -75,15 +87,8 @@ export default {
       resolveDir: ROOT,
       loader: 'ts',
     },
-    bundle: true,
-    platform: 'neutral',
-    format: 'esm',
-    conditions: ['workerd', 'worker'],
-    mainFields: ['module', 'main'],
+    ...WORKER_BUNDLE,
     outfile,
-    logLevel: 'error',
-    absWorkingDir: ROOT,
-    tsconfigRaw: { compilerOptions: { experimentalDecorators: true } },
   });
   return outfile;
 }
