@@ -1,8 +1,7 @@
 // CORS as a browser enforces it: headless Chromium loads a page from another local origin (another port), whose
 // script calls the API with and without credentials. An allowed origin reads the answers and its preflight is
 // cached for access-control-max-age; a page from an origin that is not allowed reads nothing.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { GET, Path, PUT, RestApplication, type RunningServer } from '../../lib';
 import { browse, pageServer, resultOf } from '../support/chromium';
 
@@ -48,14 +47,12 @@ describe('CORS in a browser', () => {
   let preflights = 0;
 
   beforeAll(async () => {
-    // The API's port is needed by the pages, and the allowed page's origin by the API: reserve the API's port first.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const apiUrl = `http://127.0.0.1:${port}`;
-    allowed = await pageServer(page(apiUrl));
-    other = await pageServer(page(apiUrl));
+    // The allowed page's origin is needed by the API, and the API's URL by the pages: the pages are written when
+    // asked for, once the API listens. (A port reserved by listening and closing could be taken by another
+    // spec's server before the API listened on it: EADDRINUSE once in a full run.)
+    let apiUrl = '';
+    allowed = await pageServer(() => page(apiUrl));
+    other = await pageServer(() => page(apiUrl));
     const overrides = {
       'framework.http.cors.enabled': 'true',
       'framework.http.cors.origins': allowed.origin,
@@ -65,10 +62,11 @@ describe('CORS in a browser', () => {
       'framework.http.cors.access-control-max-age': '60s',
     };
     api = await RestApplication.build({ classes: [NoteResource], overrides }).listen({
-      port,
+      port: 0,
       host: '127.0.0.1',
       handleSignals: false,
     });
+    apiUrl = api.url;
     api.server!.on('request', (req: { method?: string }) => {
       if (req.method === 'OPTIONS') preflights++;
     });

@@ -96,8 +96,10 @@ export const resultOf = (dom: string): string | undefined =>
   /data-result="([^"]*)"/.exec(dom)?.[1]?.replace(/&quot;/g, '"');
 
 /** Serves `html` at every path of a local port: a page of an origin of its own. */
-export async function pageServer(html: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+export async function pageServer(html: string | (() => string)): Promise<{ server: Server; origin: string }> {
+  const server = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end(typeof html === 'string' ? html : html()),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
