@@ -28,15 +28,25 @@ export interface RedisOptions {
   readonly appendOnly?: boolean;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether `port` can be listened on now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port for a redis-server, below Linux's ephemeral range (32768-60999): the servers of other specs listen on port 0
+ * and get ports from that range, so none can take this one between the probe and the start, nor while a spec has
+ * stopped its Redis to test an outage.
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * 22_000);
+    if (await canListen(port)) return port;
+  }
 }
 
 /**
