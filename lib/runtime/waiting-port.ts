@@ -1,5 +1,9 @@
 /** What the socket ports of Bun, Deno and Workers share: messages held until the runtime opened the socket. */
 import { nodeBuiltin } from './node-builtins';
+import { SOCKET_OPEN } from './socket-port';
+
+/** How often a socket whose buffer is full is looked at again. */
+const DRAIN_LOOK_MS = 5;
 
 /** A received message as the session takes it: a `Buffer` of its bytes (text as UTF-8). */
 export const toBuffer = (data: string | ArrayBuffer | Uint8Array) => {
@@ -17,6 +21,8 @@ export abstract class WaitingPort {
 
   protected abstract deliver(message: string | Uint8Array): void;
   protected abstract shut(code: number, reason: string): void;
+  abstract get readyState(): number;
+  abstract get bufferedAmount(): number;
 
   protected get waiting(): boolean {
     return this.#waiting !== undefined;
@@ -25,7 +31,20 @@ export abstract class WaitingPort {
   send(message: string | Uint8Array, sent?: () => void): void {
     if (this.#waiting) this.#waiting.push(message);
     else this.deliver(message);
-    if (sent) queueMicrotask(sent);
+    if (sent) this.#whenWritten(sent);
+  }
+
+  /**
+   * Calls `sent` once what the socket held has gone out (or the socket closed). A Web `WebSocket` tells nothing when
+   * its buffer drains, so it is looked at again a few milliseconds later; only a message that may fill the socket
+   * asks, so only a socket whose client reads slowly is looked at.
+   */
+  #whenWritten(sent: () => void): void {
+    const look = (): void => {
+      if (this.waiting || (this.readyState === SOCKET_OPEN && this.bufferedAmount > 0)) setTimeout(look, DRAIN_LOOK_MS);
+      else sent();
+    };
+    queueMicrotask(look);
   }
 
   close(code: number, reason: string): void {

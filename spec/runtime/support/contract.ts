@@ -170,6 +170,15 @@ export function describeContract(runtime: Runtime, more?: (server: () => Runtime
       expect(await socket.closed).toMatchObject({ code: 1000 });
     });
 
+    it('sends a 3 MB burst on opening a socket, every message in order', async () => {
+      const socket = openSocket(`${server.url.replace(/^http/, 'ws')}/contract/burst-socket`);
+      await socket.opened;
+      const heard: number[] = [];
+      for (let n = 0; n < 200; n++) heard.push(Number((await socket.next()).split(':')[0]));
+      expect(heard).toEqual(Array.from({ length: 200 }, (_, n) => n));
+      socket.socket.close(1000, 'done');
+    });
+
     more?.(() => server);
   });
 }
