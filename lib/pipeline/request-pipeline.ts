@@ -8,6 +8,7 @@ import { catchLater, settleToPromise, then, type StageFn, type UnroutedAnswer } 
 import type { StageResult } from '../context/stage';
 import type { Endpoint } from './endpoint';
 import { recover, defaultErrorResponse } from './map-errors';
+import { httpProblem } from '../errors/http-problem';
 import { RequestContext } from '../context/request-context';
 import { isRouteNotFound, selectEndpoint } from './select-endpoint';
 import { releaseUnwritten } from '../streaming/started-bodies';
@@ -172,9 +173,18 @@ export class RequestPipeline {
     if (take) {
       // A socket the runtime upgraded (Bun, Deno, Workers): its answer is the runtime's (none on Bun, whose server
       // answers the upgrade itself).
-      const answer = take(ctx);
-      this.#parts.observe?.(ctx, 101, started);
-      return answer as Response;
+      try {
+        const answer = take(ctx);
+        this.#parts.observe?.(ctx, 101, started);
+        return answer as Response;
+      } catch {
+        // The runtime refused the handshake (Deno, say, without `Sec-WebSocket-Key`): a problem, as Node's refusals
+        // are, written as any answer so that its clean-ups run; the runtime's message stays here.
+        ctx.response = defaultErrorResponse(
+          httpProblem('RXREST_MALFORMED_HANDSHAKE', 'The WebSocket handshake could not be completed'),
+        );
+        this.#parts.finish?.(ctx);
+      }
     }
     const written = this.#write(ctx);
     if (written instanceof Promise) return written.then((body) => this.#sentWeb(ctx, body, started));

@@ -170,6 +170,17 @@ export function describeContract(runtime: Runtime, more?: (server: () => Runtime
       expect(await socket.closed).toMatchObject({ code: 1000 });
     });
 
+    it('answers a handshake the runtime cannot take with a 400 problem, not a failure', async () => {
+      const refused = await call(at('/contract/echo-socket'), {
+        headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13' },
+      });
+      expect(refused.status).toBe(400);
+      // workerd's own front refuses it before the Worker runs (400, text); on Bun and Deno rxrest answers.
+      if (runtime === 'workerd') return;
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(json(refused)).toMatchObject({ status: 400, code: 'RXREST_MALFORMED_HANDSHAKE' });
+    });
+
     it('sends a 3 MB burst on opening a socket, every message in order', async () => {
       const socket = openSocket(`${server.url.replace(/^http/, 'ws')}/contract/burst-socket`);
       await socket.opened;
