@@ -111,7 +111,9 @@ export class RateLimiters {
       });
       this.#redis = redis;
     }
-    const Shared = loadPackage<typeof RateLimiterRedis>('rate-limiter-flexible/lib/RateLimiterRedis');
+    // The package's root, not its `lib/RateLimiterRedis` file: what an application hands in (a Worker bundle) is the
+    // root's module object.
+    const Shared = loadPackage<{ RateLimiterRedis: typeof RateLimiterRedis }>('rate-limiter-flexible').RateLimiterRedis;
     return new Shared({
       storeClient: this.#redis,
       points,
