@@ -89,7 +89,15 @@ class BoundedStream {
 
   async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
     this.#untaken = false;
-    const { value, done } = await this.reader.read();
+    let read: Awaited<ReturnType<typeof this.reader.read>>;
+    try {
+      read = await this.reader.read();
+    } catch (error) {
+      // The source failed: the answer fails with it, and the request is let go now, not at the maximum duration.
+      this.finish(error, false);
+      throw error;
+    }
+    const { value, done } = read;
     if (this.#finished) return;
     if (done) return (controller.close(), this.finish(undefined, false));
     controller.enqueue(value);
