@@ -80,6 +80,7 @@ class WebPort extends WaitingPort implements SocketPort {
     this.socket.close(code, reason);
   }
 
+  /** A Web `WebSocket` cannot drop its connection: the nearest it has is a closing handshake with no code. */
   terminate(): void {
     this.socket.close();
   }

@@ -33,7 +33,7 @@ export interface SocketPort {
   send(message: string | Uint8Array, sent?: () => void): void;
   /** Starts the closing handshake with `code` and `reason` (at most 123 bytes). */
   close(code: number, reason: string): void;
-  /** Cuts the connection at once, without a closing handshake. */
+  /** Cuts the connection at once, without a closing handshake (a Web `WebSocket`, which cannot, starts one). */
   terminate(): void;
   /** Sends a ping; absent where the runtime cannot (then no peer is cut for not answering). */
   ping?(): void;

@@ -1,8 +1,9 @@
 /**
  * Allowed hosts as a feature (`framework.http.allowed-hosts`, `framework.http.public-base-url`): a request for a host
- * the application does not serve answers 400 before anything else sees it, and a request's URL is moved onto the
- * public origin when one is configured. `listen()` applies the same rules to Node's request before a context is
- * made (`server/request-host.ts`); this step does it for `app.fetch`.
+ * the application does not serve answers 400 before routing or any resource sees it, and a request's URL is moved
+ * onto the public origin when one is configured. `listen()` applies the same rules to Node's request before a context
+ * is made (`server/request-host.ts`); this step does it for `app.fetch`, where the refusal is an answer like any
+ * other: the global response filters and the features' finishing touches (CORS, nosniff) see it.
  */
 import { RequestAborted } from '../context/request-context';
 import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
@@ -40,7 +41,7 @@ export const allowedHostsFeature = defineFeature({
   phases: ['receive'],
   answers: [{ status: 400, when: 'a Host (or :authority, or absolute target) the application does not serve' }],
   transports: {
-    answer: 'checked before anything else, on every port; the URL moved onto the public origin',
+    answer: 'checked before routing, on every port; the URL moved onto the public origin',
     stream: 'as an answer',
     upgrade: 'as an answer: a refused upgrade never becomes a socket',
   },
