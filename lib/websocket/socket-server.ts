@@ -5,6 +5,7 @@
  */
 import { loadPackage } from '../runtime/load-package';
 import { upgradeOnRuntime } from '../runtime/runtime-sockets';
+import { currentRuntime } from '../runtime/runtime-name';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -29,8 +30,11 @@ export class SocketServer implements SessionHost {
   constructor(readonly settings: SocketSettings) {
     const { pingIntervalMs, idleTimeoutMs } = settings;
     if (pingIntervalMs > 0) this.#every(pingIntervalMs, (session) => session.beat());
-    // Checked four times a timeout: a silent socket closes within a quarter of it past the timeout.
-    if (idleTimeoutMs > 0) this.#every(Math.max(idleTimeoutMs / 4, 10), (session, now) => session.checkIdle(now));
+    // Checked four times a timeout: a silent socket closes within a quarter of it past the timeout. Not on workerd:
+    // the one timer would run in the first socket's request, and there a request may not touch another's socket
+    // (docs/runtimes.md).
+    if (idleTimeoutMs > 0 && currentRuntime() !== 'workerd')
+      this.#every(Math.max(idleTimeoutMs / 4, 10), (session, now) => session.checkIdle(now));
   }
 
   /** Completes the handshake of `ctx`'s upgrade with `headers` added to the 101, and starts the socket's session. */
