@@ -25,7 +25,7 @@ import { compileMappers, type MapperSet } from './compile-mappers';
 import { discover } from './discover';
 import { Heartbeat } from '../streaming/heartbeat';
 import { TickFlush } from '../streaming/tick-flush';
-import { currentRuntime } from '../runtime/runtime-name';
+import { timersServeAllRequests } from '../runtime/runtime-name';
 
 export interface CorePlan {
   readonly filters: FilterSet;
@@ -52,13 +52,12 @@ export function openScope(options: BuildOptions): BuildScope {
 }
 
 /**
- * The application's stream settings, with one keep-alive timer and one end-of-tick flush for all its streams. Not on
- * Workers: workerd lets only a request's own events write to its stream, so a timer or flush started by one request
- * cannot write another's (the write fails and the stream never hears its client leave); each stream keeps its own.
+ * The application's stream settings, with one keep-alive timer and one end-of-tick flush for all its streams where
+ * the runtime lets a timer serve every request (not on Workers: each stream keeps its own there).
  */
 function streamSettings(config: Config): StreamSettings {
   const keepAliveMs = config.get('framework.rest.sse.keep-alive');
-  const shared = currentRuntime() !== 'workerd';
+  const shared = timersServeAllRequests();
   return {
     bufferSize: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),

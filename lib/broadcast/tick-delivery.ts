@@ -8,14 +8,13 @@ import { SharedFrames } from '../streaming/shared-frames';
 import type { SseEvent } from '../streaming/sse-event';
 import type { Joined } from './joined';
 import { isEnd } from './topic-events';
-import { currentRuntime } from '../runtime/runtime-name';
+import { timersServeAllRequests } from '../runtime/runtime-name';
 
 /**
- * workerd runs a request's timers only while that request lives: a tick's end set by the request that published
- * (answered 202 at once) may never come, and the topic would hold every later event with it. There, each event is
- * handed on at once.
+ * Where a timer may not serve every request (workerd), a tick's end set by the request that published (answered 202
+ * at once) may never come, and the topic would hold every later event with it: there each event is handed on at once.
  */
-const TICKS = currentRuntime() !== 'workerd';
+const TICKS = timersServeAllRequests();
 
 export class TickDelivery {
   readonly #members = new Set<Joined>();

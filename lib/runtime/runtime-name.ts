@@ -16,6 +16,16 @@ export function currentRuntime(): Runtime {
   return (found ??= detect(globalThis as RuntimeGlobals));
 }
 
+/**
+ * Whether a timer started while serving one request may act for the application's other requests: not on workerd,
+ * which runs a request's timers only while that request lives and lets only a request's own events write to its
+ * streams and sockets. Where it may not, each stream and socket keeps its own timers, and broadcast hands events on
+ * at once rather than at a tick's end.
+ */
+export function timersServeAllRequests(): boolean {
+  return currentRuntime() !== 'workerd';
+}
+
 function detect(host: RuntimeGlobals): Runtime {
   if (host.Bun !== undefined) return 'bun';
   if (host.Deno !== undefined) return 'deno';

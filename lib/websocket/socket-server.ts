@@ -5,7 +5,7 @@
  */
 import { loadPackage } from '../runtime/load-package';
 import { upgradeOnRuntime } from '../runtime/runtime-sockets';
-import { currentRuntime } from '../runtime/runtime-name';
+import { timersServeAllRequests } from '../runtime/runtime-name';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -30,10 +30,9 @@ export class SocketServer implements SessionHost {
   constructor(readonly settings: SocketSettings) {
     const { pingIntervalMs, idleTimeoutMs } = settings;
     if (pingIntervalMs > 0) this.#every(pingIntervalMs, (session) => session.beat());
-    // Checked four times a timeout: a silent socket closes within a quarter of it past the timeout. Not on workerd:
-    // the one timer would run in the first socket's request, and there a request may not touch another's socket
-    // (docs/runtimes.md).
-    if (idleTimeoutMs > 0 && currentRuntime() !== 'workerd')
+    // Checked four times a timeout: a silent socket closes within a quarter of it past the timeout. Not where a timer
+    // cannot serve every request (workerd: the one timer would run in the first socket's request; docs/runtimes.md).
+    if (idleTimeoutMs > 0 && timersServeAllRequests())
       this.#every(Math.max(idleTimeoutMs / 4, 10), (session, now) => session.checkIdle(now));
   }
 
