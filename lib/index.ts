@@ -280,7 +280,6 @@ export {
   type ToolAnnotations,
   type ToolOptions,
 } from './decorators/mcp';
-export type { CompletionRequest, CompletionResult } from './mcp/compile-completions';
 export { mcpNotifier, type McpList, type McpNotifier } from './mcp/server-notices';
 export { McpCall, type McpClientFacts } from './mcp/mcp-call';
 export type {
@@ -298,4 +297,10 @@ export {
   type McpNotice,
   type ProgressNotice,
 } from './mcp/notices';
-export { ToolError, type CallToolResult, type ContentBlock } from './mcp/tool-result';
+export {
+  ToolError,
+  type CallToolResult,
+  type CompletionRequest,
+  type CompletionResult,
+  type ContentBlock,
+} from './mcp/method-results';

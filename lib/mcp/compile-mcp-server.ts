@@ -16,17 +16,13 @@ import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { endpointHandler } from '../pipeline/endpoint-handler';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
 import { CallMetrics } from './call-metrics';
-import { compileCompletions } from './compile-completions';
-import { compilePrompts } from './compile-prompts';
-import { compileResources } from './compile-resources';
-import { compileTools } from './compile-tools';
+import { compileCatalog } from './compile-catalog';
 import { endSession } from './end-session';
 import type { McpBuildContext } from './mcp-build-context';
 import { McpServerRuntime } from './mcp-server-runtime';
 import { openStream } from './open-stream';
 import { postMessages } from './post-messages';
 import { rebindingCheck } from './rebinding';
-import type { ServerCatalog } from './server-methods';
 import type { StreamAnswers } from './stream-answers';
 
 const log = logging.getLogger('rxrest.mcp');
@@ -80,17 +76,6 @@ function endpoint(
   };
 }
 
-function catalogOf(unit: Unit, context: McpBuildContext): ServerCatalog {
-  const resources = compileResources(unit, context);
-  const prompts = compilePrompts(unit, context);
-  return {
-    tools: compileTools(unit, context),
-    resources,
-    prompts,
-    completions: compileCompletions(unit, context, prompts, resources),
-  };
-}
-
 /** How the server's streams go out: the application's stream settings, the call grace and retry. */
 function streamAnswers(where: string, context: McpBuildContext): StreamAnswers {
   return {
@@ -136,7 +121,7 @@ export function compileMcpServer(
     declaration.path,
     { name: declaration.name ?? unit.type.name, version: declaration.version ?? '1.0.0', title: declaration.title },
     declaration.instructions,
-    catalogOf(unit, server),
+    compileCatalog(unit, server),
     context.settings,
     new CallMetrics(context.metrics),
     context.topics,

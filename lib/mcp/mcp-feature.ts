@@ -29,7 +29,7 @@ export const mcpFeature = defineFeature({
     const declared = build.units.filter((unit) => unit.meta.tags.has(MCP_SERVER));
     if (declared.length === 0) return undefined;
     const { compileMcpServer } = require('./compile-mcp-server') as typeof import('./compile-mcp-server');
-    const { mcpSettings } = require('./mcp-settings') as typeof import('./mcp-settings');
+    const { mcpSettings } = require('./mcp-build-context') as typeof import('./mcp-build-context');
     const settings = mcpSettings(build.config);
     const broadcast = build.find(BROADCAST)!;
     const endsOnExpiry = build.find(SECURITY)?.endStreamsOnExpiry ?? false;

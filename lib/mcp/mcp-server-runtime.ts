@@ -7,7 +7,8 @@ import { Observable as RxObservable } from 'rxjs/internal/Observable';
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
 import { logging } from '../logging/logger';
 import type { SecurityContext } from '../security/security-context';
-import type { CompiledTool } from './compile-tools';
+import { findResource, type CompiledTool, type ServerCatalog } from './compile-catalog';
+import { allows } from './compile-method';
 import {
   errorMessage,
   INTERNAL_ERROR,
@@ -20,13 +21,10 @@ import {
   type JsonRpcResponse,
 } from './json-rpc';
 import type { McpSession } from './mcp-session';
-import type { McpSettings } from './mcp-settings';
-import { allows } from './method-guard';
+import type { McpSettings } from './mcp-build-context';
 import { negotiateVersion } from './protocol-versions';
-import { findResource } from './compile-resources';
 import type { StageFn } from '../context/settle';
-import type { MethodHandler, RequestScope } from './method-handler';
-import { serverMethods, type ServerCatalog } from './server-methods';
+import { serverMethods, type MethodHandler, type RequestScope } from './server-methods';
 import { Sessions } from './sessions';
 import { callTool } from './tool-call';
 import { tracedAnswer, tracedCall } from './call-span';

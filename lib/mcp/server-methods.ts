@@ -1,47 +1,134 @@
 /**
  * The requests a server answers with one result (everything but `tools/call`, which streams): what each method
- * does, by name, over the server's catalog.
+ * does, by name, over the server's catalog. A tool, a resource or a prompt the caller may not use is neither listed
+ * nor read nor got (as if it did not exist).
  */
-import type { McpMethod } from './compile-parameters';
-import type { CompiledPrompt } from './compile-prompts';
-import type { ResourceCatalog } from './compile-resources';
-import type { CompiledTool } from './compile-tools';
-import { INVALID_PARAMS, McpProtocolError } from './json-rpc';
-import type { MethodHandler } from './method-handler';
-import { allows } from './method-guard';
+import { catchError } from 'rxjs/internal/operators/catchError';
+import { map } from 'rxjs/internal/operators/map';
+import type { RequestContext } from '../context/request-context';
+import { NotFoundException } from '../errors/web-application-exception';
+import type { SecurityContext } from '../security/security-context';
+import { completionKey, findResource, type ServerCatalog } from './compile-catalog';
+import { allows, type MethodGuard } from './compile-method';
+import { describeViolations } from './input-binding';
+import { INVALID_PARAMS, McpProtocolError, RESOURCE_NOT_FOUND, type JsonRpcRequest } from './json-rpc';
+import type { McpSession } from './mcp-session';
+import { outputOf, toCompletion, toPromptResult, toReadResult, type CompletionRequest } from './method-results';
 import { isLogLevel } from './notices';
-import { promptMethods } from './prompt-methods';
-import { resourceMethods } from './resource-methods';
 
-/** What a server serves. */
-export interface ServerCatalog {
-  readonly tools: ReadonlyMap<string, CompiledTool>;
-  readonly resources: ResourceCatalog;
-  readonly prompts: ReadonlyMap<string, CompiledPrompt>;
-  readonly completions: ReadonlyMap<string, McpMethod>;
+/** Who asks: the request's session and caller, and the HTTP request it came in. */
+export interface RequestScope {
+  readonly session: McpSession;
+  readonly security: SecurityContext;
+  readonly ctx: RequestContext;
+}
+
+/**
+ * Answers a request with a value, a Promise or an Observable (its first value); a `McpProtocolError` thrown becomes
+ * the JSON-RPC error.
+ */
+export type MethodHandler = (request: JsonRpcRequest, scope: RequestScope) => unknown;
+
+function invalidParams(message: string): McpProtocolError {
+  return new McpProtocolError(INVALID_PARAMS, message);
+}
+
+/** A string parameter the method cannot do without; its absence is invalid params. */
+function requiredText(request: JsonRpcRequest, name: string): string {
+  const value = request.params?.[name];
+  if (typeof value !== 'string') throw invalidParams(`${request.method} needs "${name}" as a string`);
+  return value;
+}
+
+/** What a list method answers: the definitions of what the caller may use. */
+function listed(
+  served: Iterable<{ guard: MethodGuard; definition: unknown }>,
+  security: SecurityContext,
+): readonly unknown[] {
+  return [...served].filter((item) => allows(item.guard.rule, security)).map((item) => item.definition);
+}
+
+function notFound(uri: string): McpProtocolError {
+  return new McpProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+}
+
+function read({ resources }: ServerCatalog, request: JsonRpcRequest, { security }: RequestScope): unknown {
+  const uri = requiredText(request, 'uri');
+  const found = findResource(resources, uri);
+  if (!found || !allows(found.resource.guard.rule, security)) throw notFound(uri);
+  const { resource, variables } = found;
+  return outputOf(resource.method.invoke(variables ?? {}, security)).pipe(
+    map((contents) => toReadResult(uri, resource.mimeType, contents)),
+    // A method that says the resource is not there (a template variable naming nothing) answers as MCP says.
+    catchError((error: unknown) => {
+      throw error instanceof NotFoundException ? notFound(uri) : error;
+    }),
+  );
+}
+
+function getPrompt({ prompts }: ServerCatalog, request: JsonRpcRequest, { security }: RequestScope): unknown {
+  const name = requiredText(request, 'name');
+  const prompt = prompts.get(name);
+  if (!prompt || !allows(prompt.guard.rule, security)) throw invalidParams(`Unknown prompt: ${name}`);
+  const bound = prompt.input.bind(request.params?.arguments ?? {});
+  if (!bound.ok) throw invalidParams(`Invalid arguments for ${name}: ${describeViolations(bound.violations)}`);
+  return outputOf(prompt.method.invoke(bound.value, security)).pipe(
+    map((result) => toPromptResult(result, prompt.description)),
+  );
+}
+
+function textsOf(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
+
+function complete({ completions }: ServerCatalog, request: JsonRpcRequest, { security }: RequestScope): unknown {
+  const ref = (request.params?.ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
+  const argument = (request.params?.argument ?? {}) as { name?: unknown; value?: unknown };
+  if (typeof argument.name !== 'string' || typeof ref.type !== 'string')
+    throw invalidParams('completion/complete needs a ref and an argument name');
+  const target = ref.type === 'ref/prompt' ? ref.name : ref.uri;
+  const method = completions.get(completionKey(ref.type, String(target), argument.name));
+  if (!method) return { completion: toCompletion([]) };
+  const input: CompletionRequest = {
+    argument: argument.name,
+    value: typeof argument.value === 'string' ? argument.value : '',
+    context: textsOf((request.params?.context as { arguments?: unknown } | undefined)?.arguments),
+  };
+  return outputOf(method.invoke(input, security)).pipe(map((value) => ({ completion: toCompletion(value) })));
+}
+
+/** Subscribes the session to the resource of the request (`on`), or unsubscribes it. */
+function subscribing(on: boolean): MethodHandler {
+  return (request, { session }) => session.subscribe(requiredText(request, 'uri'), on).then(() => ({}));
 }
 
 /** The methods every server answers, over its catalog. */
 export function serverMethods(catalog: ServerCatalog): ReadonlyMap<string, MethodHandler> {
+  const { tools, resources, prompts } = catalog;
   return new Map<string, MethodHandler>([
     ['ping', () => ({})],
-    [
-      'tools/list',
-      (_request, { security }) => ({
-        tools: [...catalog.tools.values()]
-          .filter((tool) => allows(tool.guard.rule, security))
-          .map((tool) => tool.definition),
-      }),
-    ],
+    ['tools/list', (_request, { security }) => ({ tools: listed(tools.values(), security) })],
     [
       'logging/setLevel',
       (request, { session }) => {
         const level = request.params?.level;
-        if (!isLogLevel(level)) throw new McpProtocolError(INVALID_PARAMS, `Unknown log level ${String(level)}`);
+        if (!isLogLevel(level)) throw invalidParams(`Unknown log level ${String(level)}`);
         return session.setLogLevel(level).then(() => ({}));
       },
     ],
-    ...resourceMethods(catalog.resources),
-    ...promptMethods(catalog.prompts, catalog.completions),
+    ['resources/list', (_request, { security }) => ({ resources: listed(resources.fixed.values(), security) })],
+    [
+      'resources/templates/list',
+      (_request, { security }) => ({ resourceTemplates: listed(resources.templates, security) }),
+    ],
+    ['resources/read', (request, scope) => read(catalog, request, scope)],
+    ['resources/subscribe', subscribing(true)],
+    ['resources/unsubscribe', subscribing(false)],
+    ['prompts/list', (_request, { security }) => ({ prompts: listed(prompts.values(), security) })],
+    ['prompts/get', (request, scope) => getPrompt(catalog, request, scope)],
+    ['completion/complete', (request, scope) => complete(catalog, request, scope)],
   ]);
 }

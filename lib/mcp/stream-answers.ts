@@ -24,7 +24,7 @@ import { answerResponses, SESSION_HEADER } from './transport-answers';
 import type { JsonRpcMessage, JsonRpcRequest } from './json-rpc';
 import type { McpServerRuntime } from './mcp-server-runtime';
 import { readsPrimingEvents } from './protocol-versions';
-import type { RequestScope } from './method-handler';
+import type { RequestScope } from './server-methods';
 
 /** How a server's streams go out. */
 export interface StreamAnswers {

@@ -3,12 +3,9 @@
  * come, then the response with its result. Unsubscribing cancels the call (its `McpCall.signal` aborts).
  */
 import { Observable } from 'rxjs/internal/Observable';
-import { from } from 'rxjs/internal/observable/from';
-import { of } from 'rxjs/internal/observable/of';
-import { switchMap } from 'rxjs/internal/operators/switchMap';
 import { logging } from '../logging/logger';
 import type { SecurityContext } from '../security/security-context';
-import type { CompiledTool } from './compile-tools';
+import type { CompiledTool } from './compile-catalog';
 import { describeViolations } from './input-binding';
 import {
   McpProtocolError,
@@ -21,7 +18,14 @@ import { REQUIRED_CAPABILITY } from './client-requests';
 import { McpCall, type CallOutlet } from './mcp-call';
 import type { McpSession } from './mcp-session';
 import { isNotice, passesLevel, type McpNotice } from './notices';
-import { errorResult, failedResult, toCallToolResult, ToolError, type CallToolResult } from './tool-result';
+import {
+  errorResult,
+  failedResult,
+  outputOf,
+  toCallToolResult,
+  ToolError,
+  type CallToolResult,
+} from './method-results';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -58,16 +62,6 @@ function asker(session: McpSession, send: (message: JsonRpcMessage) => void): Ca
         send(notificationMessage('notifications/cancelled', { requestId: id, reason: 'no longer needed' }));
       };
     });
-}
-
-/** A method's result as an Observable: one as it is, a Promise (of a value or an Observable), an async iterable. */
-export function outputOf(result: unknown): Observable<unknown> {
-  if (result instanceof Observable) return result;
-  if (result instanceof Promise)
-    return from(result).pipe(switchMap((value) => (value instanceof Observable ? value : of(value))));
-  if (typeof result === 'object' && result !== null && Symbol.asyncIterator in result)
-    return from(result as AsyncIterable<unknown>);
-  return of(result);
 }
 
 function progressTokenOf(request: JsonRpcRequest): string | number | undefined {
@@ -139,7 +133,7 @@ export function callTool(tool: CompiledTool, scope: CallScope): Observable<JsonR
       : undefined;
     let output: Observable<unknown>;
     try {
-      output = outputOf(tool.method.invoke({ input: bound.value, call, security }));
+      output = outputOf(tool.method.invoke(bound.value, security, call));
     } catch (error) {
       return finish(failedResult(error, tool.name));
     }

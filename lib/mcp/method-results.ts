@@ -1,0 +1,165 @@
+/**
+ * What an MCP method's value becomes on the wire: a tool's `CallToolResult` (and its failures), a prompt's messages
+ * (`prompts/get`), a resource's `contents` (`resources/read`), a completion's values (`completion/complete`).
+ */
+import { Observable } from 'rxjs/internal/Observable';
+import { from } from 'rxjs/internal/observable/from';
+import { of } from 'rxjs/internal/observable/of';
+import { switchMap } from 'rxjs/internal/operators/switchMap';
+import { WebApplicationException } from '../errors/web-application-exception';
+import { logging } from '../logging/logger';
+import { McpProtocolError } from './json-rpc';
+
+const log = logging.getLogger('rxrest.mcp');
+
+/** One item of a result's `content` (text, image, audio, an embedded resource or a link to one). */
+export type ContentBlock = Readonly<Record<string, unknown>> & { readonly type: string };
+
+/** The result of a tool call as MCP sends it. */
+export interface CallToolResult {
+  readonly content: readonly ContentBlock[];
+  readonly structuredContent?: Readonly<Record<string, unknown>>;
+  readonly isError?: boolean;
+}
+
+/** What a completion method is given: the argument, the text typed so far, and the other arguments already set. */
+export interface CompletionRequest {
+  readonly argument: string;
+  readonly value: string;
+  readonly context: Readonly<Record<string, string>>;
+}
+
+/** What `completion/complete` answers. */
+export interface CompletionResult {
+  readonly values: readonly string[];
+  readonly total?: number;
+  readonly hasMore?: boolean;
+}
+
+/**
+ * A failure a tool reports to the model that called it (`isError: true`, with this message as its text), rather
+ * than a fault of the server: the model can read it and try again differently.
+ *
+ * @example
+ * if (!found) throw new ToolError(`No city named ${args.city}`);
+ */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+
+/** MCP sends at most this many completion values. */
+const MAX_VALUES = 100;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isContentBlock(value: unknown): value is ContentBlock {
+  return isRecord(value) && typeof value.type === 'string' && CONTENT_TYPES.has(value.type);
+}
+
+function textContent(text: string): ContentBlock {
+  return { type: 'text', text };
+}
+
+/** A method's result as an Observable: one as it is, a Promise (of a value or an Observable), an async iterable. */
+export function outputOf(result: unknown): Observable<unknown> {
+  if (result instanceof Observable) return result;
+  if (result instanceof Promise)
+    return from(result).pipe(switchMap((value) => (value instanceof Observable ? value : of(value))));
+  if (isRecord(result) && Symbol.asyncIterator in result) return from(result as AsyncIterable<unknown>);
+  return of(result);
+}
+
+/**
+ * A tool's value as a `CallToolResult`: one as it is; a string as one text; a content block, or a list of them, as
+ * the content; `undefined` as no content; any other object as `structuredContent`, with its JSON as text for clients
+ * that read only text.
+ */
+export function toCallToolResult(value: unknown): CallToolResult {
+  if (isRecord(value) && Array.isArray(value.content) && value.content.every(isContentBlock))
+    return value as unknown as CallToolResult;
+  if (value === undefined || value === null) return { content: [] };
+  if (typeof value === 'string') return { content: [textContent(value)] };
+  if (isContentBlock(value)) return { content: [value] };
+  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
+  if (typeof value === 'object' && !Array.isArray(value))
+    return { content: [textContent(JSON.stringify(value))], structuredContent: value as Record<string, unknown> };
+  return { content: [textContent(typeof value === 'object' ? JSON.stringify(value) : String(value))] };
+}
+
+export function errorResult(text: string): CallToolResult {
+  return { content: [textContent(text)], isError: true };
+}
+
+/**
+ * A tool's failure as an error result: a `ToolError`'s message or an HTTP exception's (both meant for the caller) as
+ * it is; anything else as a plain sentence, the error itself going to the log (its message may hold internals).
+ */
+export function failedResult(error: unknown, tool: string): CallToolResult {
+  if (error instanceof ToolError) return errorResult(error.message);
+  // The client's own refusal of a request the tool made of it (sampling, elicitation): its words, not ours.
+  if (error instanceof McpProtocolError) return errorResult(`The client answered with an error: ${error.message}`);
+  if (error instanceof WebApplicationException && error.status < 500) return errorResult(error.message);
+  log.error(`The MCP tool ${tool} failed`, error);
+  return errorResult(`The tool ${tool} failed`);
+}
+
+/** One item as a prompt message: a message as it is, a text or a content block (any type) as a user message. */
+function messageOf(item: unknown): unknown {
+  if (isRecord(item) && (item.role === 'user' || item.role === 'assistant') && isRecord(item.content)) return item;
+  if (isRecord(item) && typeof item.type === 'string') return { role: 'user', content: item };
+  return { role: 'user', content: { type: 'text', text: typeof item === 'string' ? item : JSON.stringify(item) } };
+}
+
+/**
+ * A prompt's result: `{ messages }` as it is; a list as one message per item; a message, a content block or a text
+ * as one message (texts and blocks from the user).
+ */
+export function toPromptResult(value: unknown, description: string | undefined): Record<string, unknown> {
+  const described = description === undefined ? {} : { description };
+  if (isRecord(value) && Array.isArray(value.messages)) return { ...described, ...value };
+  return { ...described, messages: (Array.isArray(value) ? value : [value]).map(messageOf) };
+}
+
+/** One item of `contents`: text or a base64 `blob`. */
+function isContents(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && !Array.isArray(value) && (typeof value.text === 'string' || typeof value.blob === 'string');
+}
+
+/** One item of `contents`, with its URI and media type. */
+function contentsOf(uri: string, mimeType: string | undefined, value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') return { uri, mimeType: mimeType ?? 'text/plain', text: value };
+  if (value instanceof Uint8Array)
+    return { uri, mimeType: mimeType ?? 'application/octet-stream', blob: Buffer.from(value).toString('base64') };
+  if (isContents(value)) return { uri, ...(mimeType === undefined ? {} : { mimeType }), ...value };
+  return { uri, mimeType: mimeType ?? 'application/json', text: JSON.stringify(value) };
+}
+
+/**
+ * A read's result: `{ contents }` as it is; a string as text (`text/plain` unless the resource says); bytes as a
+ * base64 blob; a `{ text }` or `{ blob }` object (or a list of them) completed with the URI and type; any other value
+ * as its JSON (`application/json`).
+ */
+export function toReadResult(uri: string, mimeType: string | undefined, value: unknown): unknown {
+  if (isRecord(value) && Array.isArray(value.contents)) return value;
+  if (Array.isArray(value) && value.length > 0 && value.every(isContents))
+    return { contents: value.map((item) => contentsOf(uri, mimeType, item)) };
+  return { contents: [contentsOf(uri, mimeType, value)] };
+}
+
+/** A method's value as the answer: a list of texts (the first 100 sent, the rest counted), or a result as it is. */
+export function toCompletion(value: unknown): CompletionResult {
+  const given: Partial<CompletionResult> = Array.isArray(value) ? {} : ((value as CompletionResult | undefined) ?? {});
+  const values = Array.isArray(value) ? value.map(String) : (given.values ?? []);
+  return {
+    values: values.slice(0, MAX_VALUES),
+    total: given.total ?? values.length,
+    hasMore: given.hasMore ?? values.length > MAX_VALUES,
+  };
+}
