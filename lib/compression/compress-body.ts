@@ -4,16 +4,15 @@
  */
 import { maybeNodeBuiltin, nodeBuiltin } from '../runtime/node-builtins';
 import { compressOnTheWeb, isWebCoding } from '../runtime/web-compression';
+import { COMPRESSORS } from '../config/schema';
 import type { Transform } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
 const nodeStream = () => nodeBuiltin('node:stream', 'compression (framework.http.enable-compression)');
 const nodeZlib = () => nodeBuiltin('node:zlib', 'compression (framework.http.enable-compression)');
 
-/** The codings this module can apply. */
-export const SUPPORTED_CODINGS = ['br', 'gzip', 'deflate'] as const;
-
-export type SupportedCoding = (typeof SUPPORTED_CODINGS)[number];
+/** A coding this module can apply: one of `framework.http.compressors`. */
+export type SupportedCoding = (typeof COMPRESSORS)[number];
 
 function compressSync(bytes: Uint8Array, coding: SupportedCoding, level: number): Uint8Array {
   if (coding === 'gzip') return nodeZlib().gzipSync(bytes, { level });
@@ -63,7 +62,7 @@ export function compressBody(
 
 /** Whether `coding` is one this module can apply. */
 export function isSupportedCoding(coding: string): coding is SupportedCoding {
-  return (SUPPORTED_CODINGS as readonly string[]).includes(coding);
+  return (COMPRESSORS as readonly string[]).includes(coding);
 }
 
 /** Whether the runtime has node:zlib (without it: gzip and deflate of whole bodies, through the Web API). */

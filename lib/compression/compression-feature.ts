@@ -1,9 +1,11 @@
 /** Compression as a feature: responses compressed by negotiation, `@Compressed`/`@Uncompressed`/`@GZIP` methods. */
+import { COMPRESSION_MODE } from '../decorators/compression';
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
 import type { EndpointJoin } from '../feature/feature';
-import { compileCompression } from './compile-compression';
+import { REQUEST_COMPRESSION_MODE } from './compress-response';
 import { compressionSettings, type CompressionSettings } from './compression-settings';
+import { inflateStep } from './inflate-request';
 
 /** The compression settings the write phase uses; absent when no answer can ever be compressed. */
 export const COMPRESSION = new BuildKey<CompressionSettings>('compression');
@@ -34,12 +36,16 @@ export const compressionFeature = defineFeature({
     if (settings.enabled || settings.legacyGzip) build.provide(COMPRESSION, settings);
     return {
       endpoint(plan) {
-        if (plan.transport !== 'answer') return undefined;
-        const { mark, inflate } = compileCompression(plan.method, settings);
-        const joins: EndpointJoin[] = [];
-        if (mark) joins.push({ phase: 'admit', step: mark });
-        // An inflated body may be refused: the operation's document lists both answers.
-        if (inflate) joins.push({ phase: 'read', step: inflate, answers: [400, 413] });
+        const mode = plan.method.tags.get(COMPRESSION_MODE);
+        // A method without a compression decorator gets no step at all, so it costs nothing.
+        if (plan.transport !== 'answer' || mode === undefined) return undefined;
+        // The writer reads the method's `@Compressed`/`@Uncompressed`/`@GZIP` from the request.
+        const joins: EndpointJoin[] = [
+          { phase: 'admit', step: (ctx) => (ctx.set(REQUEST_COMPRESSION_MODE, mode), ctx) },
+        ];
+        // Only `@GZIP` with the legacy switch on inflates; an inflated body may be refused: the document lists both.
+        if (mode === 'gzip' && settings.legacyGzip)
+          joins.push({ phase: 'read', step: inflateStep(settings.maxInput), answers: [400, 413] });
         return joins;
       },
     };

@@ -4,6 +4,7 @@ import type { TransformCallback } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { httpProblem } from '../errors/http-problem';
+import type { StageFn } from '../context/settle';
 
 const nodeStream = () => nodeBuiltin('node:stream', 'compressed request bodies (Content-Encoding: gzip)');
 const nodeZlib = () => nodeBuiltin('node:zlib', 'compressed request bodies (Content-Encoding: gzip)');
@@ -84,4 +85,13 @@ export function inflateRequest(request: Request, limit: number): Request {
     duplex: 'half',
     signal: request.signal,
   });
+}
+
+/** The `read` step of a `@GZIP` method: a gzip request body replaced by its bounded inflation. */
+export function inflateStep(limit: number): StageFn {
+  return (ctx) => {
+    const inflated = inflateRequest(ctx.request, limit);
+    if (inflated !== ctx.request) ctx.replaceRequest(inflated);
+    return ctx;
+  };
 }

@@ -23,14 +23,13 @@ export class ConfigError extends Error {
 
   constructor(problems: readonly ConfigProblem[]) {
     const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-    super(
-      `Invalid configuration (${count}):\n${problems.map((problem) => `  ${describeProblem(problem)}`).join('\n')}`,
-    );
+    const lines = problems.map((p) => `  ${p.key}: ${JSON.stringify(p.value)} (from ${p.source}) — ${p.expected}`);
+    super(`Invalid configuration (${count}):\n${lines.join('\n')}`);
     this.problems = problems;
   }
 }
 
-/** Formats one problem as a line of a {@link ConfigError} message. */
-export function describeProblem(problem: ConfigProblem): string {
-  return `${problem.key}: ${JSON.stringify(problem.value)} (from ${problem.source}) — ${problem.expected}`;
+/** The error of one setting whose value, valid alone, cannot work with the rest of the configuration or the disk. */
+export function settingError(key: string, value: string, expected: string): ConfigError {
+  return new ConfigError([{ key, value, source: 'configuration', expected }]);
 }

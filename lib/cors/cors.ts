@@ -5,7 +5,7 @@
  * header, so its page can read nothing. Requests without `Origin`, and same-origin ones, pass untouched.
  */
 import type { Config } from '../config/config';
-import { ConfigError } from '../config/config-error';
+import { settingError } from '../config/config-error';
 import { problemDetails } from '../errors/problem-details';
 import { ForbiddenException } from '../errors/web-application-exception';
 import type { StageFn } from '../context/settle';
@@ -30,15 +30,11 @@ export function corsSettings(config: Config): CorsSettings | undefined {
   const origins = config.get('framework.http.cors.origins');
   const allowCredentials = config.get('framework.http.cors.access-control-allow-credentials');
   if (allowCredentials && origins.includes('*'))
-    throw new ConfigError([
-      {
-        key: 'framework.http.cors.origins',
-        value: origins.join(','),
-        source: 'configuration',
-        expected:
-          "the origins allowed, listed (or /regex/): * cannot be combined with framework.http.cors.access-control-allow-credentials=true, which would let every site call with its visitors' cookies",
-      },
-    ]);
+    throw settingError(
+      'framework.http.cors.origins',
+      origins.join(','),
+      "the origins allowed, listed (or /regex/): * cannot be combined with framework.http.cors.access-control-allow-credentials=true, which would let every site call with its visitors' cookies",
+    );
   return {
     origins,
     methods: config.get('framework.http.cors.methods'),

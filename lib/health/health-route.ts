@@ -24,7 +24,7 @@ const PARTS: Record<string, HealthKind | undefined> = {
 };
 
 /** The name of the readiness check every application has: DOWN from the moment shutdown starts. */
-export const SERVER_CHECK = 'rxrest';
+const SERVER_CHECK = 'rxrest';
 
 /** One check, bounded by `timeoutMs`: a failure or a time-out is DOWN, its detail only in the log. */
 async function run(registered: RegisteredCheck, timeoutMs: number): Promise<HealthCheckResponse> {

@@ -4,7 +4,7 @@
  * default). Knows nothing of limits.
  */
 import type { Config } from '../config/config';
-import { ConfigError } from '../config/config-error';
+import { settingError } from '../config/config-error';
 import { addressPrefix } from '../http/address-prefix';
 import { clientAddress, forwardedFor, plainAddress, xForwardedFor } from '../http/forwarded-for';
 import { trustedProxies } from '../http/trusted-proxies';
@@ -31,14 +31,11 @@ export function proxySettings(config: Config): ProxySettings {
     // No list: the peer is the one proxy, so the entry it wrote (the rightmost) is the client.
     trusted = entries.length === 0 ? (_address, hop) => hop === 0 : (address) => matches(address);
   } catch (error) {
-    throw new ConfigError([
-      {
-        key: 'framework.http.proxy.trusted-proxies',
-        value: entries.join(','),
-        source: 'configuration',
-        expected: `IP addresses and CIDR blocks: ${(error as Error).message}`,
-      },
-    ]);
+    throw settingError(
+      'framework.http.proxy.trusted-proxies',
+      entries.join(','),
+      `IP addresses and CIDR blocks: ${(error as Error).message}`,
+    );
   }
   return {
     forwarding: config.get('framework.http.proxy.proxy-address-forwarding'),

@@ -8,7 +8,7 @@ import { loadPackage } from '../runtime/load-package';
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { KeyObject } from 'node:crypto';
 import type { Config } from '../config/config';
-import { ConfigError } from '../config/config-error';
+import { settingError } from '../config/config-error';
 import { logging } from '../logging/logger';
 import type { RequestContext } from '../context/request-context';
 import { CredentialRefused, type AuthenticationMechanism } from './authentication-mechanism';
@@ -51,7 +51,7 @@ export function jwtSettings(config: Config): JwtSettings | undefined {
   if (jwksUrl === undefined && publicKeyFile === undefined) return undefined;
   const clockSkewMs = config.get('framework.security.jwt.clock-skew');
   if (clockSkewMs > MAX_CLOCK_SKEW_MS)
-    throw problem(
+    throw settingError(
       'framework.security.jwt.clock-skew',
       config.getUser('framework.security.jwt.clock-skew') ?? `${clockSkewMs}ms`,
       'a duration of at most 5m (tokens are admitted that long past their exp)',
@@ -69,17 +69,13 @@ export function jwtSettings(config: Config): JwtSettings | undefined {
   };
 }
 
-function problem(key: string, value: string, expected: string): ConfigError {
-  return new ConfigError([{ key, value, source: 'configuration', expected }]);
-}
-
 /** The public key of a PEM file (SPKI public key or X.509 certificate), read at build so a bad file stops the start. */
 function readPublicKey(file: string, directory: string): KeyObject {
   const path = nodePath().resolve(directory, file);
   try {
     return nodeCrypto().createPublicKey(nodeFs().readFileSync(path));
   } catch (error) {
-    throw problem(
+    throw settingError(
       'framework.security.jwt.public-key-file',
       path,
       `a readable PEM public key or certificate (${(error as Error).message})`,
@@ -138,7 +134,7 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
       ? undefined
       : readPublicKey(settings.publicKeyFile, directory);
   if (settings.jwksUrl !== undefined && !URL.canParse(settings.jwksUrl))
-    throw problem('framework.security.jwt.jwks-url', settings.jwksUrl, 'an http(s) URL');
+    throw settingError('framework.security.jwt.jwks-url', settings.jwksUrl, 'an http(s) URL');
   if (settings.audience === undefined)
     log.warn(
       'framework.security.jwt.audience is not set: a token its issuer made for any other API is admitted here too; set it to the aud of this API',

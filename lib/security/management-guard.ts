@@ -5,7 +5,7 @@
  * caller has one of the roles, or passes it on. It knows their paths, not what they serve.
  */
 import type { Config } from '../config/config';
-import { ConfigError } from '../config/config-error';
+import { settingError } from '../config/config-error';
 import { settleToPromise, type UnroutedAnswer } from '../context/settle';
 import { securityStep, type SecuritySettings } from './security-stage';
 
@@ -29,15 +29,11 @@ export function managementGuard(config: Config, security: SecuritySettings | und
   const roles = config.get('framework.management.roles-allowed');
   if (roles.length === 0) return undefined;
   if (!security)
-    throw new ConfigError([
-      {
-        key: 'framework.management.roles-allowed',
-        value: roles.join(','),
-        source: 'configuration',
-        expected:
-          'an authentication mechanism to check the roles with (framework.security.jwt.* or an AuthenticationMechanism): without one the management endpoints would answer nobody',
-      },
-    ]);
+    throw settingError(
+      'framework.management.roles-allowed',
+      roles.join(','),
+      'an authentication mechanism to check the roles with (framework.security.jwt.* or an AuthenticationMechanism): without one the management endpoints would answer nobody',
+    );
   const paths = managementPaths(config);
   const step = securityStep({ kind: 'roles', roles }, security)!;
   const covers = (path: string) => paths.some((base) => path === base || path.startsWith(`${base}/`));

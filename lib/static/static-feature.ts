@@ -1,7 +1,7 @@
 /** Static files as a feature: a directory served for requests no resource matched, with ranges and validators. */
+import type { UnroutedAnswer } from '../context/settle';
 import { nodeBuiltin } from '../runtime/node-builtins';
 import { defineFeature } from '../feature/define-feature';
-import { staticFilesAnswer } from './serve-static';
 import { StaticFiles } from './static-files';
 
 export const staticFilesFeature = defineFeature({
@@ -15,6 +15,12 @@ export const staticFilesFeature = defineFeature({
     const folder = build.config.get('framework.http.static.directory');
     if (!folder) return undefined;
     const files = new StaticFiles(nodeBuiltin('node:path', 'static files').resolve(build.directory, folder));
-    return { unrouted: () => [staticFilesAnswer(files)] };
+    const answer: UnroutedAnswer = (ctx) =>
+      files.respond(ctx.method, ctx.rawPath, ctx.headers).then((response) => {
+        if (!response) return undefined;
+        ctx.response = response;
+        return ctx;
+      });
+    return { unrouted: () => [answer] };
   },
 });

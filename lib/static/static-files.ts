@@ -10,7 +10,7 @@ const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'static files (fram
 const nodePath = () => nodeBuiltin('node:path', 'static files (framework.http.static)');
 
 /** The path segments of a request path, decoded; undefined when one could reach outside the directory. */
-export function safeSegments(rawPath: string): string[] | undefined {
+function safeSegments(rawPath: string): string[] | undefined {
   const segments: string[] = [];
   for (const raw of rawPath.split('/')) {
     let segment: string;
