@@ -9,7 +9,6 @@ import { errorMessage, type JsonRpcResponse } from './json-rpc';
 
 /** The header naming the session, on every answer once there is one. */
 export const SESSION_HEADER = 'mcp-session-id';
-export const PROTOCOL_HEADER = 'mcp-protocol-version';
 
 /** Answers `ctx` with `body` as JSON text (serialized here: JSON-RPC messages are plain JSON, not mapped entities). */
 export function answerJson(ctx: RequestContext, status: number, body: unknown, sessionId?: string): RequestContext {
