@@ -4,7 +4,9 @@
  * missed, then live, then its end) or the notices' (what it missed, then live). And `DELETE`: the client ends its
  * session; its calls still running are cancelled.
  */
-import { Observable } from 'rxjs/internal/Observable';
+import { fromEvent } from 'rxjs/internal/observable/fromEvent';
+import { finalize } from 'rxjs/internal/operators/finalize';
+import { takeUntil } from 'rxjs/internal/operators/takeUntil';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import type { StageResult } from '../context/stage';
@@ -22,16 +24,10 @@ import { refuseGetHeaders, withSession } from './transport-headers';
 /** `events` while the session lasts, giving back its notices stream when they end (or the client leaves). */
 function whileSession(session: McpSession, events: Multi<SseEvent>): Multi<SseEvent> {
   return multi(
-    new Observable<SseEvent>((subscriber) => {
-      const end = () => subscriber.complete();
-      session.ended.addEventListener('abort', end);
-      const subscription = events.subscribe(subscriber);
-      return () => {
-        subscription.unsubscribe();
-        session.ended.removeEventListener('abort', end);
-        session.closeNotices();
-      };
-    }),
+    events.pipe(
+      takeUntil(fromEvent(session.ended, 'abort')),
+      finalize(() => session.closeNotices()),
+    ),
   );
 }
 

@@ -10,7 +10,9 @@ import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { merge } from 'rxjs/internal/observable/merge';
 import { Subject } from 'rxjs/internal/Subject';
+import { finalize } from 'rxjs/internal/operators/finalize';
 import { takeUntil } from 'rxjs/internal/operators/takeUntil';
+import { tap } from 'rxjs/internal/operators/tap';
 import type { RequestContext } from '../context/request-context';
 import { settleToPromise, then } from '../context/settle';
 import type { StageResult } from '../context/stage';
@@ -98,19 +100,12 @@ function cancellable(
  */
 function answered(events: Multi<SseEvent>, running: ResumableStream, resumes: boolean): Multi<SseEvent> {
   if (resumes) return events;
+  let ended = false;
   return multi(
-    new Observable<SseEvent>((subscriber) => {
-      let ended = false;
-      const subscription = events.subscribe({
-        next: (event) => subscriber.next(event),
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => ((ended = true), subscriber.complete()),
-      });
-      return () => {
-        subscription.unsubscribe();
-        if (!ended) running.cancel();
-      };
-    }),
+    events.pipe(
+      tap({ complete: () => (ended = true) }),
+      finalize(() => ended || running.cancel()),
+    ),
   );
 }
 

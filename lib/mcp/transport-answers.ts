@@ -25,16 +25,8 @@ export function answerEmpty(ctx: RequestContext, status: number): RequestContext
 }
 
 /** A refusal of the transport: `status` with a JSON-RPC error (no request id, since none was taken). */
-export function refuse(
-  ctx: RequestContext,
-  status: number,
-  code: number,
-  message: string,
-  headers?: Record<string, string>,
-): RequestContext {
-  const answered = answerJson(ctx, status, errorMessage(null, code, message));
-  for (const [name, value] of Object.entries(headers ?? {})) answered.response!.headers.set(name, value);
-  return answered;
+export function refuse(ctx: RequestContext, status: number, code: number, message: string): RequestContext {
+  return answerJson(ctx, status, errorMessage(null, code, message));
 }
 
 /** A refusal as a whole Web response, for a step that stops the request (`ctx.abortWith`). */
