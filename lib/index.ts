@@ -281,14 +281,15 @@ export {
   type ToolOptions,
 } from './decorators/mcp';
 export { mcpNotifier, type McpList, type McpNotifier } from './mcp/server-notices';
-export { McpCall, type McpClientFacts } from './mcp/mcp-call';
-export type {
-  CreateMessageParams,
-  CreateMessageResult,
-  ElicitParams,
-  ElicitResult,
-  SamplingMessage,
-} from './mcp/client-requests';
+export {
+  McpCall,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitParams,
+  type ElicitResult,
+  type McpClientFacts,
+  type SamplingMessage,
+} from './mcp/mcp-call';
 export {
   logNotice,
   progressNotice,

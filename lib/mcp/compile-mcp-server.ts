@@ -15,12 +15,12 @@ import type { EndpointInfo } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { endpointHandler } from '../pipeline/endpoint-handler';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
-import { CallMetrics } from './call-metrics';
+import { CallWatch } from './call-watch';
 import { compileCatalog } from './compile-catalog';
-import { endSession } from './end-session';
 import type { McpBuildContext } from './mcp-build-context';
 import { McpServerRuntime } from './mcp-server-runtime';
-import { openStream } from './open-stream';
+import { Sessions } from './sessions';
+import { endSession, openStream } from './open-stream';
 import { postMessages } from './post-messages';
 import { rebindingCheck } from './rebinding';
 import type { StreamAnswers } from './stream-answers';
@@ -117,14 +117,13 @@ export function compileMcpServer(
   const server: McpBuildContext = { ...context, info: serverInfo(unit, template), mappers: context.mappers(unit.type) };
   const rebinding = rebindingCheck(context.settings.allowedHosts);
   const joined = [joinedSteps(unit, where, false, server), joinedSteps(unit, where, true, server)];
+  const { name = unit.type.name, version = '1.0.0', title, instructions } = declaration;
   const runtime = new McpServerRuntime(
     declaration.path,
-    { name: declaration.name ?? unit.type.name, version: declaration.version ?? '1.0.0', title: declaration.title },
-    declaration.instructions,
+    { serverInfo: { name, version, title }, instructions },
     compileCatalog(unit, server),
-    context.settings,
-    new CallMetrics(context.metrics),
-    context.topics,
+    new Sessions(context.settings.sessionTimeoutMs, context.topics),
+    new CallWatch(context.metrics),
   );
   const answers = streamAnswers(where, server);
   const filters = context.filters(new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []));

@@ -1,12 +1,61 @@
 /**
  * The handle a tool gets for its call (a parameter typed `McpCall`): progress and log messages sent on the call's
  * own stream as they come, requests to the client (sampling, elicitation) as Observables, the call's cancellation
- * as an `AbortSignal`, and who the client is.
+ * as an `AbortSignal`, and who the client is. Subscribing to a request sends it on the call's own stream; the
+ * client's answer is the one value, its error the Observable's error; unsubscribing before the answer tells the
+ * client the request is cancelled.
  */
 import type { Observable } from 'rxjs';
 import { defer } from 'rxjs/internal/observable/defer';
-import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult } from './client-requests';
 import { logNotice, progressNotice, type McpLogLevel, type McpNotice } from './notices';
+
+/** One message of a sampling conversation. */
+export interface SamplingMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: Readonly<Record<string, unknown>> & { readonly type: string };
+}
+
+/** `sampling/createMessage` (the fields MCP defines beyond these pass as they are). */
+export interface CreateMessageParams {
+  readonly messages: readonly SamplingMessage[];
+  readonly maxTokens: number;
+  readonly systemPrompt?: string;
+  readonly temperature?: number;
+  readonly stopSequences?: readonly string[];
+  readonly modelPreferences?: Readonly<Record<string, unknown>>;
+  readonly includeContext?: 'none' | 'thisServer' | 'allServers';
+  readonly [field: string]: unknown;
+}
+
+/** The client's answer to `sampling/createMessage`. */
+export interface CreateMessageResult {
+  readonly role: 'user' | 'assistant';
+  readonly content: Readonly<Record<string, unknown>> & { readonly type: string };
+  readonly model: string;
+  readonly stopReason?: string;
+  readonly [field: string]: unknown;
+}
+
+/** `elicitation/create`: a message for the user and the schema of what to ask (flat: strings, numbers, booleans, enums). */
+export interface ElicitParams {
+  readonly message: string;
+  readonly requestedSchema: Readonly<Record<string, unknown>>;
+  readonly [field: string]: unknown;
+}
+
+/** The user's answer: what they did, and what they gave when they accepted. */
+export interface ElicitResult {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly content?: Readonly<Record<string, unknown>>;
+  readonly [field: string]: unknown;
+}
+
+/** The capability a client must have declared for a request method. */
+export const REQUIRED_CAPABILITY: Readonly<Record<string, string>> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+};
 
 /** What the server knows of the client of a session, from its `initialize`. */
 export interface McpClientFacts {

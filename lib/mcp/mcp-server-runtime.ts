@@ -2,9 +2,8 @@
  * One MCP server of the application at run time: its catalog, its sessions, and how it answers a request — with one
  * result (JSON) or, for a tool call, with the call's messages.
  */
-import type { Observable } from 'rxjs';
-import { Observable as RxObservable } from 'rxjs/internal/Observable';
-import type { BroadcastTopics } from '../broadcast/broadcast-topics';
+import { firstValueFrom } from 'rxjs/internal/firstValueFrom';
+import { Observable } from 'rxjs/internal/Observable';
 import { logging } from '../logging/logger';
 import type { SecurityContext } from '../security/security-context';
 import { findResource, type CompiledTool, type ServerCatalog } from './compile-catalog';
@@ -21,22 +20,19 @@ import {
   type JsonRpcResponse,
 } from './json-rpc';
 import type { McpSession } from './mcp-session';
-import type { McpSettings } from './mcp-build-context';
-import { negotiateVersion } from './protocol-versions';
+import { negotiateVersion } from './transport-headers';
 import type { StageFn } from '../context/settle';
 import { serverMethods, type MethodHandler, type RequestScope } from './server-methods';
-import { Sessions } from './sessions';
+import type { Sessions } from './sessions';
 import { callTool } from './tool-call';
-import { tracedAnswer, tracedCall } from './call-span';
-import type { CallMetrics } from './call-metrics';
+import type { CallWatch } from './call-watch';
 
 const log = logging.getLogger('rxrest.mcp');
 
-/** `serverInfo` of `initialize`. */
-export interface ServerInfo {
-  readonly name: string;
-  readonly version: string;
-  readonly title?: string;
+/** What `initialize` says of a server besides its capabilities. */
+export interface ServerIntroduction {
+  readonly serverInfo: { readonly name: string; readonly version: string; readonly title?: string };
+  readonly instructions?: string;
 }
 
 function objectParam(request: JsonRpcRequest, name: string): Record<string, unknown> {
@@ -44,36 +40,18 @@ function objectParam(request: JsonRpcRequest, name: string): Record<string, unkn
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/** The first value of an Observable, as a Promise (`undefined` when it completes empty). */
-function firstOf(source: Observable<unknown>): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const subscription = source.subscribe({
-      next: (value) => {
-        resolve(value);
-        queueMicrotask(() => subscription.unsubscribe());
-      },
-      error: reject,
-      complete: () => resolve(undefined),
-    });
-  });
-}
-
 export class McpServerRuntime {
-  readonly sessions: Sessions;
   readonly #methods: ReadonlyMap<string, MethodHandler>;
 
   constructor(
     /** The path the server was declared at (its notices topic is named by it). */
     readonly path: string,
-    readonly info: ServerInfo,
-    readonly instructions: string | undefined,
+    readonly introduction: ServerIntroduction,
     readonly catalog: ServerCatalog,
-    readonly settings: McpSettings,
-    readonly metrics: CallMetrics,
-    topics: () => BroadcastTopics,
+    readonly sessions: Sessions,
+    readonly watch: CallWatch,
   ) {
     this.#methods = serverMethods(catalog);
-    this.sessions = new Sessions(settings.sessionTimeoutMs, topics);
   }
 
   /** What the server offers, as `initialize` says it. */
@@ -102,12 +80,7 @@ export class McpServerRuntime {
       },
       principal,
     );
-    const result = {
-      protocolVersion,
-      capabilities: this.capabilities(),
-      serverInfo: this.info,
-      ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
-    };
+    const result = { protocolVersion, capabilities: this.capabilities(), ...this.introduction };
     return { session, response: resultMessage(request.id, result) };
   }
 
@@ -141,22 +114,13 @@ export class McpServerRuntime {
     scope: RequestScope,
     closeStream: () => void,
   ): Observable<JsonRpcMessage> {
-    return this.metrics.call(
-      request,
-      tracedCall(
-        scope.ctx,
-        request,
-        scope.session,
-        callTool(tool, { request, session: scope.session, security: scope.security, closeStream }),
-      ),
-    );
+    const { ctx, session, security } = scope;
+    return this.watch.call(ctx, request, session, callTool(tool, { request, session, security, closeStream }));
   }
 
   /** The response to a request answered with one result. */
   answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
-    return this.metrics.answer(request, () =>
-      tracedAnswer(scope.ctx, request, scope.session, () => this.#answer(request, scope)),
-    );
+    return this.watch.answer(scope.ctx, request, scope.session, () => this.#answer(request, scope));
   }
 
   async #answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
@@ -164,7 +128,7 @@ export class McpServerRuntime {
       const handler = this.#methods.get(request.method);
       if (!handler) throw this.#unknown(request);
       let result = handler(request, scope);
-      if (result instanceof RxObservable) result = firstOf(result);
+      if (result instanceof Observable) result = firstValueFrom(result, { defaultValue: undefined });
       return resultMessage(request.id, await result);
     } catch (error) {
       if (error instanceof McpProtocolError) return errorMessage(request.id, error.code, error.message, error.data);

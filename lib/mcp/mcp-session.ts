@@ -8,7 +8,7 @@ import { logging } from '../logging/logger';
 import type { JsonRpcResponse } from './json-rpc';
 import type { McpClientFacts } from './mcp-call';
 import type { McpLogLevel } from './notices';
-import type { SessionEvent, SessionSnapshot } from './session-events';
+import { fold, type SessionEvent, type SessionState } from './session-store';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -17,40 +17,33 @@ export interface RunningCall {
   cancel(reason: string | undefined): void;
 }
 
-/** What a session starts from: nothing (it opens here) or what the store said of it. */
-export interface SessionStart {
-  readonly level?: McpLogLevel;
-  readonly subscriptions?: Iterable<string>;
-  readonly lastSeen?: number;
-}
-
 export class McpSession {
-  #logLevel: McpLogLevel | undefined;
-  readonly #subscriptions: Set<string>;
+  /** What the session is (opened, its log level and subscriptions, when it was last used), kept as the store folds it. */
+  readonly #state: SessionState;
   readonly #ended = new AbortController();
   readonly #publish: (event: SessionEvent) => Promise<unknown>;
   readonly #touchEveryMs: number;
   #noticesOpen = false;
-  #lastSeen: number;
   #lastTold = 0;
   /** The session's calls running in this process, by request id (as text: JSON-RPC ids are strings or numbers). */
   readonly calls = new Map<string, RunningCall>();
   /** What waits here for the client's answers to the server's requests (sampling, elicitation), by request id. */
   readonly #awaited = new Map<string, (response: JsonRpcResponse) => void>();
 
-  constructor(
-    readonly facts: McpClientFacts,
-    /** Who opened it (the principal's name): only they may use it. */
-    readonly principal: string | undefined,
-    publish: (event: SessionEvent) => Promise<unknown>,
-    touchEveryMs: number,
-    start: SessionStart = {},
-  ) {
+  /** `state` is opened (`state.open` given). */
+  constructor(state: SessionState, publish: (event: SessionEvent) => Promise<unknown>, touchEveryMs: number) {
+    this.#state = state;
     this.#publish = publish;
     this.#touchEveryMs = touchEveryMs;
-    this.#logLevel = start.level;
-    this.#subscriptions = new Set(start.subscriptions);
-    this.#lastSeen = start.lastSeen ?? Date.now();
+  }
+
+  get facts(): McpClientFacts {
+    return this.#state.open!.facts;
+  }
+
+  /** Who opened it (the principal's name): only they may use it. */
+  get principal(): string | undefined {
+    return this.#state.open!.principal;
   }
 
   get id(): string {
@@ -59,27 +52,26 @@ export class McpSession {
 
   /** The log level the client set (`logging/setLevel`); until then every message is sent. */
   get logLevel(): McpLogLevel | undefined {
-    return this.#logLevel;
+    return this.#state.level;
   }
 
-  async setLogLevel(level: McpLogLevel): Promise<void> {
-    this.#logLevel = level;
-    await this.#publish({ t: 'level', level });
+  setLogLevel(level: McpLogLevel): Promise<void> {
+    return this.#change({ t: 'level', level });
   }
 
   /** Whether the client subscribed to the resource `uri` (`resources/subscribe`). */
   isSubscribed(uri: string): boolean {
-    return this.#subscriptions.has(uri);
+    return this.#state.subscriptions.has(uri);
   }
 
-  async subscribe(uri: string, on: boolean): Promise<void> {
-    this.#subscribed(uri, on);
-    await this.#publish({ t: 'subscribe', uri, on });
+  subscribe(uri: string, on: boolean): Promise<void> {
+    return this.#change({ t: 'subscribe', uri, on });
   }
 
-  #subscribed(uri: string, on: boolean): void {
-    if (on) this.#subscriptions.add(uri);
-    else this.#subscriptions.delete(uri);
+  /** Applies a change here, then tells every instance. */
+  async #change(event: SessionEvent): Promise<void> {
+    fold(this.#state, event, Date.now());
+    await this.#publish(event);
   }
 
   /** Cancels a call of the session, on whichever instance runs it; an unknown id is ignored, as MCP says. */
@@ -100,36 +92,30 @@ export class McpSession {
 
   /** An event of the session, published by any instance (this one too), in the store's order. */
   hear(event: SessionEvent, at: number): void {
-    if (event.t === 'level') this.#logLevel = event.level;
-    else if (event.t === 'subscribe') this.#subscribed(event.uri, event.on);
-    else if (event.t === 'touch') this.#lastSeen = Math.max(this.#lastSeen, at);
-    else if (event.t === 'cancel') this.calls.get(String(event.requestId))?.cancel(event.reason);
+    if (event.t === 'cancel') this.calls.get(String(event.requestId))?.cancel(event.reason);
     else if (event.t === 'reply') {
       const id = String(event.response.id);
       const take = this.#awaited.get(id);
       this.#awaited.delete(id);
       take?.(event.response);
-    }
+    } else fold(this.#state, event, at);
   }
 
   /** A request named the session now; the other instances are told, at most every quarter of the timeout. */
   touch(now = Date.now()): void {
-    this.#lastSeen = now;
+    this.#state.lastSeen = now;
     if (now - this.#lastTold < this.#touchEveryMs) return;
     this.#lastTold = now;
-    this.#publish({ t: 'touch', snapshot: this.#snapshot() }).catch((error: unknown) =>
+    const { facts, principal } = this;
+    const snapshot = { facts, principal, level: this.logLevel, subscriptions: [...this.#state.subscriptions] };
+    this.#publish({ t: 'touch', snapshot }).catch((error: unknown) =>
       log.debug(`MCP session ${this.id}: its use could not be stored: ${String(error)}`),
     );
   }
 
-  #snapshot(): SessionSnapshot {
-    const { facts, principal } = this;
-    return { facts, principal, level: this.#logLevel, subscriptions: [...this.#subscriptions] };
-  }
-
   /** How long the session has been idle at `now`: no request, no call running here, no notices stream open. */
   idleFor(now = Date.now()): number {
-    return this.calls.size > 0 || this.#noticesOpen ? 0 : now - this.#lastSeen;
+    return this.calls.size > 0 || this.#noticesOpen ? 0 : now - this.#state.lastSeen;
   }
 
   /** Takes the session's one notices stream (`GET`) on this instance; false when it is taken. */

@@ -1,9 +1,12 @@
 /**
  * `GET` of the Streamable HTTP transport: the session's stream of what the server says of its own accord (one at a
  * time), or, with `Last-Event-ID`, a cut stream resumed on whichever instance the client reaches — a call's (what it
- * missed, then live, then its end) or the notices' (what it missed, then live).
+ * missed, then live, then its end) or the notices' (what it missed, then live). And `DELETE`: the client ends its
+ * session; its calls still running are cancelled.
  */
-import { Observable } from 'rxjs/internal/Observable';
+import { fromEvent } from 'rxjs/internal/observable/fromEvent';
+import { finalize } from 'rxjs/internal/operators/finalize';
+import { takeUntil } from 'rxjs/internal/operators/takeUntil';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import type { StageResult } from '../context/stage';
@@ -14,24 +17,17 @@ import { TRANSPORT_ERROR } from './json-rpc';
 import type { McpServerRuntime } from './mcp-server-runtime';
 import type { McpSession } from './mcp-session';
 import { NOTICES_STREAM, sessionNotices } from './server-notices';
-import { withSession } from './session-lookup';
 import { answerStream, type StreamAnswers } from './stream-answers';
 import { answerEmpty, refuse } from './transport-answers';
-import { refuseGetHeaders } from './transport-headers';
+import { refuseGetHeaders, withSession } from './transport-headers';
 
 /** `events` while the session lasts, giving back its notices stream when they end (or the client leaves). */
 function whileSession(session: McpSession, events: Multi<SseEvent>): Multi<SseEvent> {
   return multi(
-    new Observable<SseEvent>((subscriber) => {
-      const end = () => subscriber.complete();
-      session.ended.addEventListener('abort', end);
-      const subscription = events.subscribe(subscriber);
-      return () => {
-        subscription.unsubscribe();
-        session.ended.removeEventListener('abort', end);
-        session.closeNotices();
-      };
-    }),
+    events.pipe(
+      takeUntil(fromEvent(session.ended, 'abort')),
+      finalize(() => session.closeNotices()),
+    ),
   );
 }
 
@@ -62,5 +58,14 @@ export function openStream(runtime: McpServerRuntime, answers: StreamAnswers): S
       return resumeCallStream(answers.topics(), session.id, position, answers.retryMs).then((events) =>
         events ? answerStream(ctx, events, session.id, answers) : answerEmpty(ctx, 204),
       );
+    });
+}
+
+/** The DELETE step of a server. */
+export function endSession(runtime: McpServerRuntime): StageFn {
+  return (ctx) =>
+    withSession(ctx, runtime.sessions, (session) => {
+      runtime.sessions.close(session);
+      return answerEmpty(ctx, 200);
     });
 }

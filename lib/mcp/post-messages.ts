@@ -1,7 +1,9 @@
 /**
  * `POST` of the Streamable HTTP transport: the client's messages. `initialize` opens a session; notifications and
- * responses are taken (202); requests are answered as JSON, or, when one of them calls a tool, on an SSE stream that
- * carries the calls' notifications as they come, then their responses, and that a client may resume.
+ * responses are taken (202): `notifications/cancelled` cancels a call, a response answers a request of the server
+ * (sampling, elicitation), other notifications need nothing of the server; requests are answered as JSON, or, when
+ * one of them calls a tool, on an SSE stream that carries the calls' notifications as they come, then their
+ * responses, and that a client may resume.
  */
 import { readRequestText } from '../body/read-body';
 import type { StageFn } from '../context/settle';
@@ -11,7 +13,9 @@ import type { StageResult } from '../context/stage';
 import { securityContext } from '../security/security-context';
 import {
   INVALID_REQUEST,
+  isNotification,
   isRequest,
+  isResponse,
   PARSE_ERROR,
   readMessages,
   type JsonRpcMessage,
@@ -19,11 +23,9 @@ import {
 } from './json-rpc';
 import type { McpServerRuntime } from './mcp-server-runtime';
 import type { McpSession } from './mcp-session';
-import { receiveMessages } from './receive-messages';
-import { principalOf, withSession } from './session-lookup';
 import { answerOnStream, type StreamAnswers } from './stream-answers';
 import { answerEmpty, answerJson, answerResponses, refuse } from './transport-answers';
-import { prefersStream, refusePostHeaders } from './transport-headers';
+import { prefersStream, principalOf, refusePostHeaders, withSession } from './transport-headers';
 
 function parse(text: string): unknown {
   try {
@@ -31,6 +33,26 @@ function parse(text: string): unknown {
   } catch {
     return PARSE_ERROR;
   }
+}
+
+/**
+ * Takes the notifications and responses of a POST; resolves once what they do is in the store, on its way to the
+ * instance it concerns (the client is answered 202 then).
+ */
+async function receiveMessages(session: McpSession, messages: readonly JsonRpcMessage[]): Promise<void> {
+  const done: Promise<void>[] = [];
+  for (const message of messages) {
+    if (isResponse(message)) {
+      done.push(session.reply(message));
+      continue;
+    }
+    if (!isNotification(message) || message.method !== 'notifications/cancelled') continue;
+    const requestId = message.params?.requestId;
+    const reason = message.params?.reason;
+    if (typeof requestId === 'string' || typeof requestId === 'number')
+      done.push(session.cancel(requestId, typeof reason === 'string' ? reason : undefined));
+  }
+  await Promise.all(done);
 }
 
 /** `initialize` opens a session, answered as JSON with its id once it is stored; it must come alone. */

@@ -1,8 +1,10 @@
 /**
- * Sessions kept in the broadcast store, each as a topic of its own: what one instance does to a session is published
- * there, and every instance holding it hears it; an instance that never saw a session reads its history (up to a
- * mark it publishes itself, so it knows where "now" is) and goes on reading live. On memory that is this process; on
- * Redis Streams, every instance sharing it.
+ * Sessions kept in the broadcast store, each as the history of a topic of its own: what happened to it, in the
+ * store's order. What one instance does to a session is published there, and every instance holding it hears it; an
+ * instance that never saw a session reads its history (up to a mark it publishes itself, so it knows where "now" is),
+ * folds its state events to rebuild it, and goes on reading live. The other events (a cancellation, a client's
+ * answer) are news for whichever instance runs the call they name. On memory that is this process; on Redis Streams,
+ * every instance sharing it.
  */
 import type { Subscription } from 'rxjs';
 import { backplaneUnavailable } from '../broadcast/backplane';
@@ -10,13 +12,83 @@ import type { BroadcastTopics } from '../broadcast/broadcast-topics';
 import { Broadcaster } from '../broadcast/broadcaster';
 import { FROM_START } from '../broadcast/topic';
 import type { SseEvent } from '../streaming/sse-event';
-import { fold, sessionTopic, storedAt, type SessionEvent, type SessionState } from './session-events';
+import type { JsonRpcResponse } from './json-rpc';
+import type { McpClientFacts } from './mcp-call';
+import type { McpLogLevel } from './notices';
+
+/** Everything a session is, as a touch repeats it (the history past the retention may have lost its beginning). */
+export interface SessionSnapshot {
+  readonly facts: McpClientFacts;
+  readonly principal?: string;
+  readonly level?: McpLogLevel;
+  readonly subscriptions: readonly string[];
+}
+
+export type SessionEvent =
+  | { readonly t: 'open'; readonly facts: McpClientFacts; readonly principal?: string }
+  | { readonly t: 'level'; readonly level: McpLogLevel }
+  | { readonly t: 'subscribe'; readonly uri: string; readonly on: boolean }
+  /** A request named the session (said at most every quarter of the timeout, so that every instance knows). */
+  | { readonly t: 'touch'; readonly snapshot: SessionSnapshot }
+  | { readonly t: 'close' }
+  /** Marks where the history stood when an instance began reading it. */
+  | { readonly t: 'sync'; readonly nonce: string }
+  | { readonly t: 'cancel'; readonly requestId: string | number; readonly reason?: string }
+  | { readonly t: 'reply'; readonly response: JsonRpcResponse };
+
+/** When an event was stored: the milliseconds of its id (`<ms>-<seq>`). */
+function storedAt(id: string | undefined): number {
+  const ms = Number(id?.slice(0, id.indexOf('-')));
+  return Number.isFinite(ms) && ms > 0 ? ms : Date.now();
+}
+
+/** What a session's history says so far: enough to make it on an instance that never saw it. */
+export interface SessionState {
+  open?: { readonly facts: McpClientFacts; readonly principal?: string };
+  level?: McpLogLevel;
+  readonly subscriptions: Set<string>;
+  lastSeen: number;
+  closed: boolean;
+}
+
+/** Folds one stored event into `state` (news events leave it as it is). */
+export function fold(state: SessionState, event: SessionEvent, at: number): void {
+  switch (event.t) {
+    case 'open':
+      state.open = { facts: event.facts, principal: event.principal };
+      state.lastSeen = at;
+      break;
+    case 'level':
+      state.level = event.level;
+      break;
+    case 'subscribe':
+      if (event.on) state.subscriptions.add(event.uri);
+      else state.subscriptions.delete(event.uri);
+      break;
+    case 'touch':
+      // The events before it are the truth; its snapshot stands in only for a beginning the retention trimmed.
+      if (!state.open) {
+        const { facts, principal, level, subscriptions } = event.snapshot;
+        state.open = { facts, principal };
+        state.level = level;
+        for (const uri of subscriptions) state.subscriptions.add(uri);
+      }
+      state.lastSeen = Math.max(state.lastSeen, at);
+      break;
+    case 'close':
+      state.closed = true;
+      break;
+    default:
+      break;
+  }
+}
 
 /** What an instance hears of a session it holds: each event, with when it was stored. */
 export type SessionListener = (event: SessionEvent, at: number) => void;
 
+/** The topic of a session: its id is a random UUID, so no other session's. */
 function topicOf(topics: BroadcastTopics, sessionId: string): Broadcaster<SessionEvent> {
-  return new Broadcaster<SessionEvent>(sessionTopic(sessionId), {}, topics);
+  return new Broadcaster<SessionEvent>(`mcp-session/${sessionId}`, {}, topics);
 }
 
 /**
@@ -63,15 +135,14 @@ export async function loadSession(
   sessionId: string,
   listener: SessionListener,
 ): Promise<{ state: SessionState; watching: Subscription } | undefined> {
-  const name = sessionTopic(sessionId);
-  if (!(await exists(topics, name))) return undefined;
-  const topic = new Broadcaster<SessionEvent>(name, {}, topics);
+  const topic = topicOf(topics, sessionId);
+  if (!(await exists(topics, topic.topic))) return undefined;
   const nonce = crypto.randomUUID();
   const state: SessionState = { subscriptions: new Set(), lastSeen: 0, closed: false };
   const loaded = await new Promise<Subscription>((resolve, reject) => {
     let synced = false;
     const watching: Subscription = topics
-      .topic(name, undefined)
+      .topic(topic.topic, undefined)
       .join(FROM_START)
       .subscribe({
         next: (sse) => {

@@ -8,8 +8,7 @@ import type { BroadcastTopics } from '../broadcast/broadcast-topics';
 import { logging } from '../logging/logger';
 import type { McpClientFacts } from './mcp-call';
 import { McpSession } from './mcp-session';
-import type { SessionEvent } from './session-events';
-import { loadSession, publishSessionEvent, watchSession } from './session-store';
+import { loadSession, publishSessionEvent, watchSession, type SessionEvent, type SessionState } from './session-store';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -38,12 +37,9 @@ export class Sessions {
    */
   async open(facts: Omit<McpClientFacts, 'sessionId'>, principal: string | undefined): Promise<McpSession> {
     const id = crypto.randomUUID();
-    const session = this.#make({ ...facts, sessionId: id }, principal);
-    await publishSessionEvent(this.#topics(), id, {
-      t: 'open',
-      facts: session.facts,
-      ...(principal === undefined ? {} : { principal }),
-    });
+    const open = { facts: { ...facts, sessionId: id }, principal };
+    const session = this.#make({ open, subscriptions: new Set(), lastSeen: Date.now(), closed: false });
+    await publishSessionEvent(this.#topics(), id, { t: 'open', ...open });
     this.#hold(session, watchSession(this.#topics(), id, this.#listener(session)));
     return session;
   }
@@ -78,24 +74,14 @@ export class Sessions {
     let session: McpSession | undefined;
     const loaded = await loadSession(this.#topics(), id, (event, at) => session && this.#listener(session)(event, at));
     if (!loaded) return undefined;
-    const { open, level, subscriptions, lastSeen } = loaded.state;
-    session = this.#make(open!.facts, open!.principal, { level, subscriptions, lastSeen });
+    session = this.#make(loaded.state);
     this.#hold(session, loaded.watching);
     return session.idleFor() > this.#timeoutMs ? void this.close(session) : session;
   }
 
-  #make(
-    facts: McpClientFacts,
-    principal: string | undefined,
-    start?: ConstructorParameters<typeof McpSession>[4],
-  ): McpSession {
-    return new McpSession(
-      facts,
-      principal,
-      (event) => publishSessionEvent(this.#topics(), facts.sessionId, event),
-      this.#touchEveryMs,
-      start,
-    );
+  #make(state: SessionState): McpSession {
+    const id = state.open!.facts.sessionId;
+    return new McpSession(state, (event) => publishSessionEvent(this.#topics(), id, event), this.#touchEveryMs);
   }
 
   #listener(session: McpSession): (event: SessionEvent, at: number) => void {

@@ -5,11 +5,14 @@
  * JSON as gladly, plain JSON.
  */
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
+import type { Subscriber } from 'rxjs';
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { merge } from 'rxjs/internal/observable/merge';
 import { Subject } from 'rxjs/internal/Subject';
+import { finalize } from 'rxjs/internal/operators/finalize';
 import { takeUntil } from 'rxjs/internal/operators/takeUntil';
+import { tap } from 'rxjs/internal/operators/tap';
 import type { RequestContext } from '../context/request-context';
 import { settleToPromise, then } from '../context/settle';
 import type { StageResult } from '../context/stage';
@@ -18,12 +21,10 @@ import { multi, type Multi } from '../streaming/multi';
 import type { SseEvent } from '../streaming/sse-event';
 import type { ResumableStream } from '../broadcast/resumable';
 import { openCallStream } from './call-streams';
-import { holdMessages } from './early-answers';
-import { prefersStream } from './transport-headers';
+import { prefersStream, readsPrimingEvents } from './transport-headers';
 import { answerResponses, SESSION_HEADER } from './transport-answers';
-import type { JsonRpcMessage, JsonRpcRequest } from './json-rpc';
+import { isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './json-rpc';
 import type { McpServerRuntime } from './mcp-server-runtime';
-import { readsPrimingEvents } from './protocol-versions';
 import type { RequestScope } from './server-methods';
 
 /** How a server's streams go out. */
@@ -34,6 +35,44 @@ export interface StreamAnswers {
   readonly retryMs: number;
   /** The application's broadcast topics, where call streams are kept (made after the build). */
   readonly topics: () => BroadcastTopics;
+}
+
+interface HeldMessages {
+  /** The responses, when they were all there by the next turn, with nothing else before them; else `undefined`. */
+  readonly early: Promise<readonly JsonRpcResponse[] | undefined>;
+  /** What came so far, then the rest (one subscriber). */
+  readonly rest: Observable<JsonRpcMessage>;
+  /** Stops the source when nothing will read it. */
+  cancel(): void;
+}
+
+/**
+ * A POST's messages held from the start: when every response is there by the next turn of the event loop with no
+ * notification before it (a tool that answers at once), the POST can be answered as plain JSON, without a stream
+ * or the store; otherwise what came so far, then the rest, go to the stream, in order, nothing lost or doubled.
+ */
+function holdMessages(source: Observable<JsonRpcMessage>): HeldMessages {
+  const buffered: JsonRpcMessage[] = [];
+  let ended: { error: unknown } | 'complete' | undefined;
+  let reader: Subscriber<JsonRpcMessage> | undefined;
+  const subscription = source.subscribe({
+    next: (message) => (reader ? reader.next(message) : void buffered.push(message)),
+    error: (error: unknown) => (reader ? reader.error(error) : void (ended = { error })),
+    complete: () => (reader ? reader.complete() : void (ended = 'complete')),
+  });
+  const early = new Promise<readonly JsonRpcResponse[] | undefined>((resolve) =>
+    setImmediate(() =>
+      resolve(ended === 'complete' && buffered.every(isResponse) ? (buffered as JsonRpcResponse[]) : undefined),
+    ),
+  );
+  const rest = new Observable<JsonRpcMessage>((subscriber) => {
+    reader = subscriber;
+    for (const message of buffered.splice(0)) subscriber.next(message);
+    if (ended === 'complete') subscriber.complete();
+    else if (ended) subscriber.error(ended.error);
+    return () => subscription.unsubscribe();
+  });
+  return { early, rest, cancel: () => subscription.unsubscribe() };
 }
 
 /** A call's messages, ended early (no response, as MCP says) when the client cancels it. */
@@ -61,19 +100,12 @@ function cancellable(
  */
 function answered(events: Multi<SseEvent>, running: ResumableStream, resumes: boolean): Multi<SseEvent> {
   if (resumes) return events;
+  let ended = false;
   return multi(
-    new Observable<SseEvent>((subscriber) => {
-      let ended = false;
-      const subscription = events.subscribe({
-        next: (event) => subscriber.next(event),
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => ((ended = true), subscriber.complete()),
-      });
-      return () => {
-        subscription.unsubscribe();
-        if (!ended) running.cancel();
-      };
-    }),
+    events.pipe(
+      tap({ complete: () => (ended = true) }),
+      finalize(() => ended || running.cancel()),
+    ),
   );
 }
 

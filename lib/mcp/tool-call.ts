@@ -14,8 +14,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from './json-rpc';
-import { REQUIRED_CAPABILITY } from './client-requests';
-import { McpCall, type CallOutlet } from './mcp-call';
+import { McpCall, REQUIRED_CAPABILITY, type CallOutlet } from './mcp-call';
 import type { McpSession } from './mcp-session';
 import { isNotice, passesLevel, type McpNotice } from './notices';
 import {

@@ -9,7 +9,6 @@ import { errorMessage, type JsonRpcResponse } from './json-rpc';
 
 /** The header naming the session, on every answer once there is one. */
 export const SESSION_HEADER = 'mcp-session-id';
-export const PROTOCOL_HEADER = 'mcp-protocol-version';
 
 /** Answers `ctx` with `body` as JSON text (serialized here: JSON-RPC messages are plain JSON, not mapped entities). */
 export function answerJson(ctx: RequestContext, status: number, body: unknown, sessionId?: string): RequestContext {
@@ -26,16 +25,8 @@ export function answerEmpty(ctx: RequestContext, status: number): RequestContext
 }
 
 /** A refusal of the transport: `status` with a JSON-RPC error (no request id, since none was taken). */
-export function refuse(
-  ctx: RequestContext,
-  status: number,
-  code: number,
-  message: string,
-  headers?: Record<string, string>,
-): RequestContext {
-  const answered = answerJson(ctx, status, errorMessage(null, code, message));
-  for (const [name, value] of Object.entries(headers ?? {})) answered.response!.headers.set(name, value);
-  return answered;
+export function refuse(ctx: RequestContext, status: number, code: number, message: string): RequestContext {
+  return answerJson(ctx, status, errorMessage(null, code, message));
 }
 
 /** A refusal as a whole Web response, for a step that stops the request (`ctx.abortWith`). */

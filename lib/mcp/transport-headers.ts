@@ -1,9 +1,36 @@
-/** The header rules of the Streamable HTTP transport: what a POST and a GET must accept and send. */
+/**
+ * The header rules of the Streamable HTTP transport: what a POST and a GET must accept and send, and the session a
+ * request names (`Mcp-Session-Id`): 400 without one, 404 for one that is unknown, over, or opened by another caller
+ * (a session is its opener's alone; another learns nothing of it), 400 for a protocol version header this server
+ * does not speak.
+ */
 import { parseAccept, type AcceptRange } from '../http/accept';
 import { parseMediaType } from '../http/media-type';
 import type { RequestContext } from '../context/request-context';
-import { TRANSPORT_ERROR } from './json-rpc';
-import { refuse } from './transport-answers';
+import { settleToPromise } from '../context/settle';
+import type { StageResult } from '../context/stage';
+import { securityContext } from '../security/security-context';
+import { SESSION_NOT_FOUND, TRANSPORT_ERROR } from './json-rpc';
+import type { McpSession } from './mcp-session';
+import type { Sessions } from './sessions';
+import { refuse, SESSION_HEADER } from './transport-answers';
+
+/** The MCP protocol versions this server speaks, newest first: `initialize` answers with the client's version when it
+ * is one of these, else with the first. */
+const PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
+
+/** The version a session speaks: the client's own when supported (it then need not disconnect), else the latest. */
+export function negotiateVersion(requested: unknown): string {
+  return typeof requested === 'string' && PROTOCOL_VERSIONS.includes(requested) ? requested : PROTOCOL_VERSIONS[0]!;
+}
+
+/**
+ * Whether a client of `version` reads an SSE event with an id and empty data (a "priming" event that gives it a
+ * `Last-Event-ID` before any message): from 2025-11-25; older clients may take the empty data for a broken message.
+ */
+export function readsPrimingEvents(version: string): boolean {
+  return version >= '2025-11-25';
+}
 
 /** The most specific range of `ranges` matching `type/subtype` (RFC 9110 §12.5.1), which gives it its weight. */
 function rangeFor(ranges: readonly AcceptRange[], type: string, subtype: string): AcceptRange | undefined {
@@ -63,4 +90,35 @@ export function refuseGetHeaders(ctx: RequestContext): RequestContext | undefine
   const accept = ctx.headerValue('accept');
   if (accept !== null && acceptable(parseAccept(accept), 'text', 'event-stream')) return undefined;
   return refuse(ctx, 406, TRANSPORT_ERROR, 'Not Acceptable: Client must accept text/event-stream');
+}
+
+/** The caller's name, as a session remembers its opener. */
+export function principalOf(ctx: RequestContext): string | undefined {
+  return securityContext(ctx).userPrincipal?.name;
+}
+
+/** Calls `next` with the request's session, or answers the refusal. */
+export function withSession(
+  ctx: RequestContext,
+  sessions: Sessions,
+  next: (session: McpSession) => StageResult<RequestContext>,
+): StageResult<RequestContext> {
+  const id = ctx.headerValue(SESSION_HEADER);
+  if (!id) return refuse(ctx, 400, TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required');
+  const version = ctx.headerValue('mcp-protocol-version');
+  if (version !== null && !PROTOCOL_VERSIONS.includes(version))
+    return refuse(
+      ctx,
+      400,
+      TRANSPORT_ERROR,
+      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${PROTOCOL_VERSIONS.join(', ')})`,
+    );
+  const found = sessions.find(id);
+  const go = (session: McpSession | undefined): StageResult<RequestContext> => {
+    if (!session || session.principal !== principalOf(ctx))
+      return refuse(ctx, 404, SESSION_NOT_FOUND, 'Session not found');
+    session.touch();
+    return next(session);
+  };
+  return found instanceof Promise ? found.then((session) => settleToPromise(go(session))) : go(found);
 }

@@ -1,0 +1,154 @@
+/**
+ * What watches an MCP request from its start to its response — for a tool call, the whole call, which may outlast its
+ * HTTP request — or to its cancellation:
+ * - a span, in OpenTelemetry's conventions for MCP (`tools/call forecast`), a child of the HTTP request's span, active
+ *   while the method runs (its own spans nest under it);
+ * - `rxrest_mcp_requests_seconds` in the application's Prometheus metrics (`framework.metrics.enabled`), by method,
+ *   tool (or prompt, or resource) and outcome. prom-client is only loaded when metrics are on.
+ */
+import type * as Api from '@opentelemetry/api';
+import type { Histogram, Registry } from 'prom-client';
+import { Observable } from 'rxjs/internal/Observable';
+import type { RequestContext } from '../context/request-context';
+import { loadPackage } from '../runtime/load-package';
+import { requestTrace } from '../tracing/request-span';
+import { tracing, type Tracing } from '../tracing/tracing';
+import { isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './json-rpc';
+import type { McpSession } from './mcp-session';
+
+/** How a request ended: answered, a tool's error result, a JSON-RPC error, or cancelled before its answer. */
+type Outcome = 'success' | 'tool_error' | 'error' | 'cancelled';
+
+/** One request watched: its work runs in the span's context; its end is told the response (`undefined`: cancelled). */
+interface Watch {
+  run<T>(work: () => T): T;
+  end(response: JsonRpcResponse | undefined): void;
+}
+
+function outcomeOf(response: JsonRpcResponse | undefined): Outcome {
+  if (response === undefined) return 'cancelled';
+  if (response.error) return 'error';
+  return (response.result as { isError?: unknown } | undefined)?.isError === true ? 'tool_error' : 'success';
+}
+
+function targetOf(request: JsonRpcRequest): string | undefined {
+  const target = request.params?.name ?? request.params?.uri;
+  return typeof target === 'string' ? target : undefined;
+}
+
+/** The span of `request`, and the context it is active in (under the HTTP request's span). */
+function startSpan(traced: Tracing, ctx: RequestContext, request: JsonRpcRequest, session: McpSession) {
+  const { api, tracer } = traced;
+  const target = targetOf(request);
+  const attributes: Api.Attributes = {
+    'mcp.method.name': request.method,
+    'mcp.session.id': session.id,
+    'mcp.protocol.version': session.facts.protocolVersion,
+    'jsonrpc.request.id': String(request.id),
+  };
+  if (request.method === 'tools/call' && target !== undefined) {
+    attributes['gen_ai.tool.name'] = target;
+    attributes['gen_ai.operation.name'] = 'execute_tool';
+  } else if (target !== undefined) attributes['mcp.resource.uri'] = target;
+  const parent = requestTrace(ctx)?.context ?? api.context.active();
+  const name = target === undefined ? request.method : `${request.method} ${target}`;
+  const span = tracer.startSpan(name, { kind: api.SpanKind.SERVER, attributes }, parent);
+  return { span, active: api.trace.setSpan(parent, span) };
+}
+
+/** Marks the span with what the response says (an error object, or a tool's error result) and ends it. */
+function endSpan(traced: Tracing, span: Api.Span, response: JsonRpcResponse | undefined): void {
+  const outcome = outcomeOf(response);
+  if (outcome === 'cancelled') span.setAttribute('rxrest.mcp.cancelled', true);
+  else if (outcome === 'error') {
+    span.setAttribute('rpc.jsonrpc.error_code', response!.error!.code);
+    span.setAttribute('error.type', String(response!.error!.code));
+    span.setStatus({ code: traced.api.SpanStatusCode.ERROR, message: response!.error!.message });
+  } else if (outcome === 'tool_error') {
+    span.setAttribute('error.type', 'tool_error');
+    span.setStatus({ code: traced.api.SpanStatusCode.ERROR });
+  }
+  span.end();
+}
+
+export class CallWatch {
+  readonly #registry: () => Registry | undefined;
+  #histogram: Histogram<'method' | 'target' | 'outcome'> | undefined;
+
+  /** `registry` is the application's, when metrics are on (asked on first use: it is made after the build). */
+  constructor(registry: () => Registry | undefined) {
+    this.#registry = registry;
+  }
+
+  #timer(): Histogram<'method' | 'target' | 'outcome'> | undefined {
+    if (this.#histogram) return this.#histogram;
+    const registry = this.#registry();
+    if (!registry) return undefined;
+    const { Histogram: Made } = loadPackage<typeof import('prom-client')>('prom-client');
+    this.#histogram = new Made({
+      name: 'rxrest_mcp_requests_seconds',
+      help: 'Duration of MCP requests until their response (a tool call: the whole call), by method, tool or prompt or resource, and outcome',
+      labelNames: ['method', 'target', 'outcome'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60, 300],
+      registers: [registry],
+    });
+    return this.#histogram;
+  }
+
+  /** The watch of a request starting now; `undefined` when the application neither traces nor measures. */
+  #start(ctx: RequestContext, request: JsonRpcRequest, session: McpSession): Watch | undefined {
+    const histogram = this.#timer();
+    const traced = tracing();
+    if (!histogram && !traced) return undefined;
+    const started = performance.now();
+    const span = traced && startSpan(traced, ctx, request, session);
+    return {
+      run: (work) => (span ? traced!.api.context.with(span.active, work) : work()),
+      end: (response) => {
+        if (span) endSpan(traced!, span.span, response);
+        const labels = { method: request.method, target: targetOf(request) ?? '', outcome: outcomeOf(response) };
+        histogram?.observe(labels, (performance.now() - started) / 1000);
+      },
+    };
+  }
+
+  /** A call's messages (its notifications, then its response), watched until its response or its cancellation. */
+  call(
+    ctx: RequestContext,
+    request: JsonRpcRequest,
+    session: McpSession,
+    messages: Observable<JsonRpcMessage>,
+  ): Observable<JsonRpcMessage> {
+    return new Observable<JsonRpcMessage>((subscriber) => {
+      const watch = this.#start(ctx, request, session);
+      if (!watch) return messages.subscribe(subscriber);
+      let response: JsonRpcResponse | undefined;
+      const subscription = watch.run(() =>
+        messages.subscribe({
+          next: (message) => {
+            if (isResponse(message)) response = message;
+            subscriber.next(message);
+          },
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        }),
+      );
+      return () => {
+        subscription.unsubscribe();
+        watch.end(response);
+      };
+    });
+  }
+
+  /** One answer, watched. */
+  answer(
+    ctx: RequestContext,
+    request: JsonRpcRequest,
+    session: McpSession,
+    answer: () => Promise<JsonRpcResponse>,
+  ): Promise<JsonRpcResponse> {
+    const watch = this.#start(ctx, request, session);
+    if (!watch) return answer();
+    return watch.run(answer).then((response) => (watch.end(response), response));
+  }
+}
