@@ -9,11 +9,9 @@ import { compileArgument, type ArgumentReader } from '../params/compile-argument
 import { beanReadsBody } from '../params/compile-bean';
 import { contextResolver } from '../params/context-types';
 import { isItemStreamParameter } from '../params/read-item-stream';
-import { isUnknownDesignType } from '../convert/convert';
 import { logging } from '../logging/logger';
 import type { BodySettings } from '../params/read-body-argument';
 import type { StageFn } from '../context/settle';
-import type { RequestContext } from '../context/request-context';
 import type { PathTemplate } from '../routing/path-template';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import { readArguments } from '../pipeline/read-arguments';

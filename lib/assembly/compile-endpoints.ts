@@ -29,13 +29,6 @@ export interface EndpointSummary {
   readonly handler: string;
 }
 
-export interface CompiledEndpoints {
-  /** The resource methods (what the OpenAPI document describes). */
-  readonly rest: readonly Endpoint[];
-  readonly all: readonly Endpoint[];
-  readonly summary: readonly EndpointSummary[];
-}
-
 /** The endpoints of one resource class; a method with several HTTP method decorators is a problem. */
 function compileResource(unit: Unit, context: EndpointContext): Endpoint[] {
   const endpoints: Endpoint[] = [];
@@ -64,7 +57,7 @@ function reportDuplicates(endpoints: readonly Endpoint[], config: Config, proble
 }
 
 /** Compiles every endpoint with the core plan and the steps the features join to each. */
-export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: EndpointJoins): CompiledEndpoints {
+export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: EndpointJoins) {
   const { config, units, problems } = scope;
   const shared = {
     ...core,

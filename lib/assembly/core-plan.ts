@@ -15,27 +15,19 @@ import { MULTIPART } from '../multipart/multipart-feature';
 import type { BodySettings } from '../params/read-body-argument';
 import { OpenStreams } from '../streaming/open-streams';
 import type { StreamSettings } from '../streaming/stream-pump';
-import { bodyEnvironment, type BodyEnvironment } from './body-environment';
+import { bodyEnvironment } from './body-environment';
 import type { BuildOptions } from './build-options';
 import { BuildScope } from './build-scope';
-import { compileFilters, type FilterSet } from './compile-filters';
-import { compileInterceptors, type InterceptorChain } from '../pipeline/interceptors';
+import { compileFilters } from './compile-filters';
+import { compileInterceptors } from '../pipeline/interceptors';
 import type { LaneSettings } from '../pipeline/lanes';
-import { compileMappers, type MapperSet } from './compile-mappers';
+import { compileMappers } from './compile-mappers';
 import { discover } from './discover';
 import { Heartbeat } from '../streaming/heartbeat';
 import { TickFlush } from '../streaming/tick-flush';
 import { timersServeAllRequests } from '../runtime/runtime-name';
 
-export interface CorePlan {
-  readonly filters: FilterSet;
-  readonly interceptors: InterceptorChain;
-  readonly mappers: MapperSet;
-  readonly bodies: BodyEnvironment;
-  readonly body: BodySettings;
-  readonly streams: StreamSettings & { readonly openStreams: OpenStreams };
-  readonly lanes: LaneSettings;
-}
+export type CorePlan = ReturnType<typeof planCore>;
 
 /** The build's scope: configuration loaded (logging set from it), classes discovered, problems collected. */
 export function openScope(options: BuildOptions): BuildScope {
@@ -68,7 +60,7 @@ function streamSettings(config: Config): StreamSettings {
 }
 
 /** The core of every endpoint; what features read of it (JSON mapper, open streams...) is provided to them. */
-export function planCore(scope: BuildScope, options: BuildOptions): CorePlan {
+export function planCore(scope: BuildScope, options: BuildOptions) {
   const { config, units, problems } = scope;
   const interceptors = compileInterceptors(units, problems);
   const filters = compileFilters(units, options.filters ?? [], problems);

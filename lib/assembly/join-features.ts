@@ -2,7 +2,6 @@
  * The features of one application, built: their parts joined phase by phase, in the order the features are listed
  * (so CORS's headers go on before the rate limits', and the socket origin check runs before security).
  */
-import type { StageFn } from '../context/settle';
 import type { EndpointJoin, EndpointJoins, Feature, FeatureParts, PackageNeed } from '../feature/feature';
 import { chain, inOrder } from '../pipeline/chain';
 import type { FeatureSteps } from '../pipeline/request-pipeline';

@@ -12,20 +12,11 @@ import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import { ContextKey } from '../context/context-key';
 
-export interface CorsSettings {
-  readonly origins: readonly string[];
-  readonly methods: readonly string[];
-  readonly headers: readonly string[];
-  readonly exposedHeaders: readonly string[];
-  readonly maxAgeMs: number | undefined;
-  readonly allowCredentials: boolean;
-}
-
 /**
  * The CORS settings of `config`, or `undefined` when CORS is off. `*` with credentials is refused: it would hand
  * every site, and `null` (sandboxed frames, `file:` pages), the caller's cookies.
  */
-export function corsSettings(config: Config): CorsSettings | undefined {
+export function corsSettings(config: Config) {
   if (!config.get('framework.http.cors.enabled')) return undefined;
   const origins = config.get('framework.http.cors.origins');
   const allowCredentials = config.get('framework.http.cors.access-control-allow-credentials');
@@ -88,7 +79,7 @@ function sameTokens(requested: string, permitted: ReadonlySet<string>): boolean 
 }
 
 /** The CORS stages: one before routing (preflights, refusals), one on every answer (its headers). */
-export function corsStages(settings: CorsSettings): {
+export function corsStages(settings: NonNullable<ReturnType<typeof corsSettings>>): {
   readonly before: StageFn;
   readonly finish: (ctx: RequestContext) => void;
 } {

@@ -11,21 +11,13 @@ import { trustedProxies } from '../http/trusted-proxies';
 import type { RequestContext } from '../context/request-context';
 import { currentRuntime } from '../runtime/runtime-name';
 
-export interface ProxySettings {
-  /** `framework.http.proxy.proxy-address-forwarding`. */
-  readonly forwarding: boolean;
-  /** The header the proxies write the client's address to. */
-  readonly header: 'x-forwarded-for' | 'forwarded';
-  /** Whether the hop `hop` (0: the peer), at `address`, is a proxy whose word is taken. */
-  readonly trusted: (address: string, hop: number) => boolean;
-  /** `framework.http.rate-limit.ipv6-prefix-length`: the bits of an IPv6 address that name one client. */
-  readonly ipv6PrefixLength: number;
-}
+export type ProxySettings = ReturnType<typeof proxySettings>;
 
 /** `framework.http.proxy.*`; a `trusted-proxies` entry that is no address or block stops the start. */
-export function proxySettings(config: Config): ProxySettings {
+export function proxySettings(config: Config) {
   const entries = config.get('framework.http.proxy.trusted-proxies');
-  let trusted: ProxySettings['trusted'];
+  /** Whether the hop `hop` (0: the peer), at `address`, is a proxy whose word is taken. */
+  let trusted: (address: string, hop: number) => boolean;
   try {
     const matches = trustedProxies(entries);
     // No list: the peer is the one proxy, so the entry it wrote (the rightmost) is the client.
@@ -39,8 +31,10 @@ export function proxySettings(config: Config): ProxySettings {
   }
   return {
     forwarding: config.get('framework.http.proxy.proxy-address-forwarding'),
+    /** The header the proxies write the client's address to. */
     header: config.get('framework.http.proxy.client-address-header'),
     trusted,
+    /** The bits of an IPv6 address that name one client. */
     ipv6PrefixLength: config.get('framework.http.rate-limit.ipv6-prefix-length'),
   };
 }

@@ -2,7 +2,7 @@
  * What a limit says to a client: the IETF `RateLimit` / `RateLimit-Policy` headers
  * (draft-ietf-httpapi-ratelimit-headers) and the 429 problem with `Retry-After`. Knows nothing of counting.
  */
-import { problemDetails } from '../errors/problem-details';
+import { problemDetails, type ErrorCode } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';
 
 /** One policy of the IETF headers: its `RateLimit-Policy` value, made once, and its `RateLimit` value per answer. */
@@ -20,12 +20,23 @@ export function headersOf(policy: Policy, remaining: number, resetSeconds: numbe
   return { 'ratelimit-policy': policy.declared, ratelimit: `"${policy.name}";r=${remaining};t=${resetSeconds}` };
 }
 
+/** A refusal problem with `Retry-After` (and `headers`), to try again in `retryAfter` seconds. */
+export function refusal(
+  status: 429 | 503,
+  code: ErrorCode,
+  retryAfter: number,
+  detail: string,
+  headers: Record<string, string> = {},
+): WebApplicationException {
+  return new WebApplicationException(detail, status, {
+    headers: { ...headers, 'retry-after': String(retryAfter) },
+    problem: problemDetails(code, detail),
+  });
+}
+
 /** The 429 problem (`RXREST_RATE_LIMITED`) of a spent `policy`, to try again in `retryAfter` seconds. */
 export function tooMany(policy: Policy, retryAfter: number, detail: string): WebApplicationException {
-  return new WebApplicationException(detail, 429, {
-    headers: { ...headersOf(policy, 0, retryAfter), 'retry-after': String(retryAfter) },
-    problem: problemDetails('RXREST_RATE_LIMITED', detail),
-  });
+  return refusal(429, 'RXREST_RATE_LIMITED', retryAfter, detail, headersOf(policy, 0, retryAfter));
 }
 
 /** The whole seconds, at least one, until a window that ends in `ms` resets. */

@@ -44,13 +44,7 @@ export const rateLimitFeature = defineFeature({
     build.provide(RATE_LIMITS, limiters);
     const refusals = limiters.failedAuthentications();
     if (refusals) build.provide(REFUSALS, refusals);
-    const admission = streamAdmission(
-      {
-        maxStreams: build.config.get('framework.http.limits.max-streams'),
-        maxStreamsPerClient: build.config.get('framework.http.limits.max-streams-per-client'),
-      },
-      limiters.client,
-    );
+    const admission = streamAdmission(build.config, limiters.client);
     return {
       endpoint(plan) {
         const joins: EndpointJoin[] = [];

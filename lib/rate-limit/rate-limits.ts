@@ -23,19 +23,9 @@ import { ContextKey } from '../context/context-key';
 
 const log = logging.getLogger('rxrest.limits');
 
-export interface RateLimitSettings {
-  readonly requests: number;
-  readonly windowMs: number;
-  readonly streams: number;
-  readonly backend: 'memory' | 'redis';
-  readonly redisUrl: string;
-  readonly proxy: ProxySettings;
-  /** Refused credentials an address may send per `failuresWindowMs`; 0: not counted. */
-  readonly failures: number;
-  readonly failuresWindowMs: number;
-}
+type RateLimitSettings = ReturnType<typeof rateLimitSettings>;
 
-export function rateLimitSettings(config: Config): RateLimitSettings {
+export function rateLimitSettings(config: Config) {
   return {
     requests: config.get('framework.http.rate-limit.requests'),
     windowMs: config.get('framework.http.rate-limit.window'),
@@ -43,6 +33,7 @@ export function rateLimitSettings(config: Config): RateLimitSettings {
     backend: config.get('framework.http.rate-limit.backend'),
     redisUrl: config.get('framework.http.rate-limit.redis.url'),
     proxy: proxySettings(config),
+    /** Refused credentials an address may send per `failuresWindowMs`; 0: not counted. */
     failures: config.get('framework.http.rate-limit.failed-authentications'),
     failuresWindowMs: config.get('framework.http.rate-limit.failed-authentications-window'),
   };

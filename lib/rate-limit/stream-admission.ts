@@ -6,55 +6,49 @@
  * hold thousands. The step runs before the method of every streaming endpoint, after authentication (a client is
  * its principal when it has one); the count is given back when the stream ends or its client leaves.
  */
-import { WebApplicationException } from '../errors/web-application-exception';
-import { problemDetails } from '../errors/problem-details';
+import type { Config } from '../config/config';
 import type { RequestContext } from '../context/request-context';
 import type { StageFn } from '../context/settle';
 import { StreamCounts } from '../streaming/stream-counts';
 import { StreamBody } from '../streaming/stream-body';
 import { ContextKey } from '../context/context-key';
+import { refusal } from './limit-answers';
 
 /** Gives back the places a request admitted as a stream holds (once). */
 const SLOT = new ContextKey<() => void>('stream-slot');
-
-export interface StreamAdmissionSettings {
-  /** Streams of the process at once; 0: no limit. */
-  readonly maxStreams: number;
-  /** Streams of one client at once; 0: no limit. */
-  readonly maxStreamsPerClient: number;
-}
 
 /** Seconds a client refused for the process's cap is told to wait: long enough not to come back in a herd. */
 const CAPACITY_RETRY_SECONDS = 5;
 /** Seconds a client refused for its own cap is told to wait: one of its streams may end any moment. */
 const CLIENT_RETRY_SECONDS = 1;
 
-function refusal(status: 429 | 503, retryAfter: number, detail: string): WebApplicationException {
-  const code = status === 429 ? 'RXREST_TOO_MANY_STREAMS' : 'RXREST_STREAM_CAPACITY';
-  return new WebApplicationException(detail, status, {
-    headers: { 'retry-after': String(retryAfter) },
-    problem: problemDetails(code, detail),
-  });
-}
-
 /**
  * The admission step of an application's streaming endpoints, `clientOf` naming who a request counts against;
  * `undefined` when neither cap is set.
  */
-export function streamAdmission(
-  settings: StreamAdmissionSettings,
-  clientOf: (ctx: RequestContext) => string,
-): StageFn | undefined {
-  const { maxStreams, maxStreamsPerClient } = settings;
+export function streamAdmission(config: Config, clientOf: (ctx: RequestContext) => string): StageFn | undefined {
+  // Each 0: no limit.
+  const maxStreams = config.get('framework.http.limits.max-streams');
+  const maxStreamsPerClient = config.get('framework.http.limits.max-streams-per-client');
   if (maxStreams <= 0 && maxStreamsPerClient <= 0) return undefined;
   const perClient = new StreamCounts();
   let open = 0;
   return (ctx) => {
     if (maxStreams > 0 && open >= maxStreams)
-      throw refusal(503, CAPACITY_RETRY_SECONDS, `The server holds as many streams as it may (${maxStreams})`);
+      throw refusal(
+        503,
+        'RXREST_STREAM_CAPACITY',
+        CAPACITY_RETRY_SECONDS,
+        `The server holds as many streams as it may (${maxStreams})`,
+      );
     const client = maxStreamsPerClient > 0 ? clientOf(ctx) : undefined;
     if (client !== undefined && !perClient.take(client, maxStreamsPerClient))
-      throw refusal(429, CLIENT_RETRY_SECONDS, `At most ${maxStreamsPerClient} open streams per client`);
+      throw refusal(
+        429,
+        'RXREST_TOO_MANY_STREAMS',
+        CLIENT_RETRY_SECONDS,
+        `At most ${maxStreamsPerClient} open streams per client`,
+      );
     open++;
     // One clean-up gives back both places at once: a client that asks again right after leaving finds them free.
     let held = true;

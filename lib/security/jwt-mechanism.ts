@@ -24,19 +24,7 @@ type Jose = typeof import('jose');
 type Verify = (token: string) => Promise<Record<string, unknown>>;
 
 /** What a JWT mechanism checks, from `framework.security.jwt.*`. */
-export interface JwtSettings {
-  readonly jwksUrl?: string;
-  /** How often at most an unknown `kid` fetches the JWKS again. */
-  readonly jwksRefreshMs: number;
-  readonly publicKeyFile?: string;
-  readonly issuer?: string;
-  readonly audience?: readonly string[];
-  readonly rolesClaim: string;
-  /** A string roles claim lists roles separated by spaces (as OAuth's `scope`), instead of being one role. */
-  readonly rolesDelimited: boolean;
-  readonly clockSkewMs: number;
-  readonly algorithms: readonly string[];
-}
+type JwtSettings = NonNullable<ReturnType<typeof jwtSettings>>;
 
 /**
  * The longest clock skew allowed: tokens are admitted that long past their `exp` (and issued that far ahead), so a
@@ -45,7 +33,7 @@ export interface JwtSettings {
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 /** The JWT settings of `config`, or `undefined` when no key source is configured. */
-export function jwtSettings(config: Config): JwtSettings | undefined {
+export function jwtSettings(config: Config) {
   const jwksUrl = config.get('framework.security.jwt.jwks-url');
   const publicKeyFile = config.get('framework.security.jwt.public-key-file');
   if (jwksUrl === undefined && publicKeyFile === undefined) return undefined;
@@ -58,11 +46,13 @@ export function jwtSettings(config: Config): JwtSettings | undefined {
     );
   return {
     jwksUrl,
+    /** How often at most an unknown `kid` fetches the JWKS again. */
     jwksRefreshMs: config.get('framework.security.jwt.jwks-refresh-interval'),
     publicKeyFile,
     issuer: config.get('framework.security.jwt.issuer'),
     audience: config.get('framework.security.jwt.audience'),
     rolesClaim: config.get('framework.security.jwt.roles-claim'),
+    /** A string roles claim lists roles separated by spaces (as OAuth's `scope`), instead of being one role. */
     rolesDelimited: config.get('framework.security.jwt.roles-claim-delimited'),
     clockSkewMs,
     algorithms: config.get('framework.security.jwt.algorithms'),

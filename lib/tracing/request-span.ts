@@ -6,7 +6,8 @@
  */
 import type * as Api from '@opentelemetry/api';
 import type { RequestContext } from '../context/request-context';
-import { headersGetter, tracing, type Tracing } from './tracing';
+import { headersGetter } from './open-telemetry';
+import { tracing, type Tracing } from './tracing';
 import { ContextKey } from '../context/context-key';
 
 const TRACE = new ContextKey<RequestTrace>('trace');

@@ -3,7 +3,6 @@ import { readActiveSpansWith } from '../logging/logger';
 import { openTelemetry, type Tracing } from './open-telemetry';
 
 export type { Tracing } from './open-telemetry';
-export { headersGetter } from './open-telemetry';
 
 let reading = false;
 
