@@ -3,8 +3,7 @@ import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
 import type { Violation } from '../errors/problem-details';
-import { limitedStream } from '../body/limited-stream';
-import { bodyAbsent, readRequestBytes, readRequestText } from '../body/read-body';
+import { bodyAbsent, limitedStream, readRequestBytes, readRequestText } from '../body/read-body';
 import {
   isJsonMediaTypeText,
   LocalFile,

@@ -1,5 +1,5 @@
 /** The typed response an endpoint, filter or mapper returns: status, headers, cookies and entity. */
-import { markWrapperClass } from '../metadata/wrapper-classes';
+import { markWrapperClass } from '../metadata/bindable-class';
 import type { CacheControl } from '../http/cache-control';
 import { formatCacheControl } from '../http/cache-control';
 import type { NewCookie } from '../http/cookies';
