@@ -228,7 +228,7 @@ export {
   type APIResponseOptions,
   type OperationOptions,
 } from './decorators/openapi';
-export type { OpenApiDocument } from './openapi/application-openapi';
+export type { OpenApiDocument } from './openapi/openapi-document';
 export type { OperatorFilter } from './assembly/compile-filters';
 export { DefinitionError, type DefinitionProblem } from './errors/definition-error';
 export type { RunningServer } from './server/listen';
