@@ -126,15 +126,19 @@ export {
 
 export { PartType } from './decorators/multipart';
 export { FileUpload, UploadedFilePath, UploadedFileHandle, type PartHeaders } from './multipart/file-upload';
-export { FormValue, type FileItem, type ItemSummary } from './multipart/form-value';
-export { MultipartFormDataInput } from './multipart/multipart-form-data-input';
+export {
+  FormValue,
+  MultipartFormDataInput,
+  type FileItem,
+  type ItemSummary,
+} from './multipart/multipart-form-data-input';
 export {
   MultipartFormDataOutput,
   OutputPart,
   type PartValue,
   type FileSource,
 } from './multipart/multipart-form-data-output';
-export { MultipartPartReadingException } from './multipart/multipart-part-reading-exception';
+export { MultipartPartReadingException } from './multipart/read-part-entity';
 
 export { RestResponse, ResponseBuilder } from './response/rest-response';
 export { ResponseHeaders } from './response/response-headers';
@@ -224,7 +228,7 @@ export {
   type APIResponseOptions,
   type OperationOptions,
 } from './decorators/openapi';
-export type { OpenApiDocument } from './openapi/application-openapi';
+export type { OpenApiDocument } from './openapi/openapi-document';
 export type { OperatorFilter } from './assembly/compile-filters';
 export { DefinitionError, type DefinitionProblem } from './errors/definition-error';
 export type { RunningServer } from './server/listen';

@@ -6,7 +6,7 @@ import { Broadcaster, type BroadcasterOptions } from '../broadcast/broadcaster';
 import type { Config } from '../config';
 import { METRICS } from '../metrics/metrics-feature';
 import { OPENAPI } from '../openapi/openapi-feature';
-import type { OpenApiDocument } from '../openapi/application-openapi';
+import type { OpenApiDocument } from '../openapi/openapi-document';
 import type { RequestPipeline } from '../pipeline/request-pipeline';
 import { listen, type RunningServer } from '../server/listen';
 import { tlsSettings, type TlsSettings } from '../server/tls-settings';

@@ -1,4 +1,4 @@
-/** Reads a request body as bytes or text, enforcing the body size limit before and while reading. */
+/** Reads a request body as bytes, text or a stream, enforcing the body size limit before and while reading. */
 import type { IncomingMessage } from 'node:http';
 import { httpProblem } from '../errors/http-problem';
 import { nodeRequestOf } from './body-source';
@@ -113,4 +113,19 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Ar
     incoming.on('error', onError);
     incoming.on('close', onClose);
   });
+}
+
+/** Streams `body` as it arrives (never buffered), erroring the stream past `limit` bytes. */
+export function limitedStream(body: ReadableStream<Uint8Array> | null, limit: number): ReadableStream<Uint8Array> {
+  if (!body) return new ReadableStream({ start: (controller) => controller.close() });
+  let total = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        total += chunk.byteLength;
+        if (total > limit) controller.error(bodyTooLarge(limit));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
 }

@@ -1,7 +1,7 @@
 /** Turns raw parameter strings into typed values, compiled once per parameter. */
 import type { EnumLike, TypeHint } from '../decorators/params';
 import { classConverter, ConversionError, findStatic, type Converter } from './class-converter';
-import { dateConverter } from './date-converter';
+import { readDate } from '../json/date-text';
 import { providedConverter, type ParamConverterProvider } from './param-converter';
 
 export { ConversionError, type Converter } from './class-converter';
@@ -74,6 +74,20 @@ function enumConverter(values: EnumLike): Converter {
   return (raw) => {
     if (allowed.has(raw)) return allowed.get(raw);
     throw new ConversionError(`"${raw}" is not one of ${[...new Set(allowed.values())].join(', ')}`);
+  };
+}
+
+/**
+ * A `Date` converter. Without a pattern it accepts ISO-8601 dates and date-times (`1984-08-08`,
+ * `1984-08-08T01:02:03`, `1984-08-08T01:02:03Z`); local forms are read in the server's time zone, as
+ * date-fns's parseISO does. With a pattern (date-fns tokens such as `dd-MM-yyyy`) the whole text must match it.
+ */
+function dateConverter(pattern?: string): Converter {
+  const expected = pattern === undefined ? 'is not an ISO-8601 date' : `does not match the date format ${pattern}`;
+  return (raw) => {
+    const value = readDate(raw.trim(), pattern);
+    if (value === undefined) throw new ConversionError(`"${raw}" ${expected}`);
+    return value;
   };
 }
 

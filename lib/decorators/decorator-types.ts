@@ -6,6 +6,7 @@ import {
   paramMeta,
   propertyMeta,
   type ClassMeta,
+  type MetaKey,
   type MethodMeta,
   type ParamKind,
   type ParamMeta,
@@ -18,6 +19,9 @@ export type ClassOrMethodDecorator = (
   propertyKey?: string | symbol,
   descriptor?: PropertyDescriptor,
 ) => void;
+
+/** Usable on a method. */
+export type MethodDecoratorFn = (target: object, propertyKey: string | symbol, descriptor?: PropertyDescriptor) => void;
 
 /** Usable on a method parameter or on a class property (the bean-parameter form). */
 export type ParamOrPropertyDecorator = (
@@ -36,6 +40,16 @@ export function memberMeta(target: object, propertyKey: string | symbol | undefi
 /** The tags of the method a method decorator is on. */
 export function methodTags(target: object, propertyKey: string | symbol): Tags {
   return methodMeta(ownerOf(target), memberName(propertyKey)).tags;
+}
+
+/** A decorator recording `value` under `key` on the method it is on. */
+export function methodTag<T>(key: MetaKey<T>, value: T): MethodDecoratorFn {
+  return (target, propertyKey) => methodTags(target, propertyKey).set(key, value);
+}
+
+/** A decorator recording `value` under `key` on the class or the method it is on. */
+export function memberTag<T>(key: MetaKey<T>, value: T): ClassOrMethodDecorator {
+  return (target, propertyKey) => memberMeta(target, propertyKey).tags.set(key, value);
 }
 
 /** The metadata of a decorated parameter (a constructor's when there is no property key), made with `kind` if new. */

@@ -1,6 +1,6 @@
 /** Execution-lane decorators: @Blocking, @NonBlocking and @Transactional; they only record metadata. */
 import { metaKey } from '../metadata/store';
-import { memberMeta, type ClassOrMethodDecorator } from './decorator-types';
+import { memberTag, type ClassOrMethodDecorator } from './decorator-types';
 
 /** An explicit lane: `blocking` is the worker lane, `non-blocking` the event loop. */
 export const LANE = metaKey<'blocking' | 'non-blocking'>('lane');
@@ -15,13 +15,10 @@ export const TRANSACTIONAL = metaKey<true>('transactional');
  * \@GET @Blocking
  * report(): Report { return computeSlowly(); }
  */
-export const Blocking: ClassOrMethodDecorator = (target, propertyKey) =>
-  memberMeta(target, propertyKey).tags.set(LANE, 'blocking');
+export const Blocking: ClassOrMethodDecorator = memberTag(LANE, 'blocking');
 
 /** Runs the method (or class, or application) on the event loop, whatever it returns. */
-export const NonBlocking: ClassOrMethodDecorator = (target, propertyKey) =>
-  memberMeta(target, propertyKey).tags.set(LANE, 'non-blocking');
+export const NonBlocking: ClassOrMethodDecorator = memberTag(LANE, 'non-blocking');
 
 /** Marks a method or class as transactional, which makes it blocking. */
-export const Transactional: ClassOrMethodDecorator = (target, propertyKey) =>
-  memberMeta(target, propertyKey).tags.set(TRANSACTIONAL, true);
+export const Transactional: ClassOrMethodDecorator = memberTag(TRANSACTIONAL, true);

@@ -1,7 +1,6 @@
 /** Web-link decorators: link targets, link injection and link ids. They only record metadata. */
 import { metaKey, ownerOf, propertyMeta } from '../metadata/store';
-import { memberName, methodTags } from './decorator-types';
-import type { MethodDecoratorFn } from './resource';
+import { memberName, methodTag, type MethodDecoratorFn } from './decorator-types';
 
 /** Which links `@InjectRestLinks` adds: the entity type's links only, or those plus the returned instance's. */
 export const RestLinkType = {
@@ -36,7 +35,7 @@ export const REST_LINK_ID = metaKey<true>('rest-link-id');
  * get(@RestPath() id: number): Record { ... }
  */
 export function RestLink(options: RestLinkOptions = {}): MethodDecoratorFn {
-  return (target, propertyKey) => methodTags(target, propertyKey).set(REST_LINK, { ...options });
+  return methodTag(REST_LINK, { ...options });
 }
 
 /**
@@ -48,7 +47,7 @@ export function RestLink(options: RestLinkOptions = {}): MethodDecoratorFn {
  * list(): Record[] { ... }
  */
 export function InjectRestLinks(type: RestLinkType = RestLinkType.TYPE): MethodDecoratorFn {
-  return (target, propertyKey) => methodTags(target, propertyKey).set(INJECT_REST_LINKS, type);
+  return methodTag(INJECT_REST_LINKS, type);
 }
 
 /**

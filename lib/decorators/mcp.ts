@@ -3,8 +3,8 @@
  * `@Prompt` and `@Completion` on its methods. They only record metadata (docs/mcp.md).
  */
 import type { ZodType } from 'zod';
-import { classMeta, metaKey, type MetaKey } from '../metadata/store';
-import { methodTags } from './decorator-types';
+import { classMeta, metaKey } from '../metadata/store';
+import { methodTag } from './decorator-types';
 
 export interface McpServerOptions {
   /** The name the server gives in `initialize` (`serverInfo.name`); the class's name when absent. */
@@ -107,10 +107,6 @@ export const MCP_COMPLETION = metaKey<CompletionOptions>('mcp-completion');
  */
 export function McpServer(path: string, options: McpServerOptions = {}): (target: Function) => void {
   return (target) => classMeta(target).tags.set(MCP_SERVER, { ...options, path });
-}
-
-function methodTag<T>(key: MetaKey<T>, value: T): MethodDecorator {
-  return (target, propertyKey) => methodTags(target, propertyKey).set(key, value);
 }
 
 /**

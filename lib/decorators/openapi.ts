@@ -1,7 +1,7 @@
 /** Decorators that describe endpoints in the OpenAPI document; they record metadata only. */
 import type { ZodType } from 'zod';
 import { metaKey, type MetaKey } from '../metadata/store';
-import { memberMeta, type ClassOrMethodDecorator } from './decorator-types';
+import { memberMeta, memberTag, type ClassOrMethodDecorator } from './decorator-types';
 
 /** A response an endpoint documents: its status, what it means, and the zod schema of its body (of each item, for a stream). */
 export interface APIResponseOptions {
@@ -46,7 +46,7 @@ export function Tag(...names: string[]): ClassOrMethodDecorator {
 
 /** The summary and description of an endpoint. */
 export function Operation(options: OperationOptions): ClassOrMethodDecorator {
-  return tag(OPENAPI_OPERATION, () => options);
+  return memberTag(OPENAPI_OPERATION, options);
 }
 
 /**
@@ -64,4 +64,4 @@ export function APIResponse(options: APIResponseOptions): ClassOrMethodDecorator
 }
 
 /** Leaves a class or an endpoint out of the OpenAPI document. */
-export const Hidden: ClassOrMethodDecorator = tag(OPENAPI_HIDDEN, () => true);
+export const Hidden: ClassOrMethodDecorator = memberTag(OPENAPI_HIDDEN, true);

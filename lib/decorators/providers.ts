@@ -1,7 +1,13 @@
 /** Decorators for filters, exception mappers, providers, name bindings and response defaults. */
 import { classMeta, metaKey, type Class } from '../metadata/store';
-import { memberMeta, methodTags, type ClassOrMethodDecorator } from './decorator-types';
-import type { MethodDecoratorFn } from './resource';
+import {
+  memberMeta,
+  memberTag,
+  methodTag,
+  methodTags,
+  type ClassOrMethodDecorator,
+  type MethodDecoratorFn,
+} from './decorator-types';
 
 export interface RequestFilterOptions {
   /** Run before routing; may change the method, URI and headers. Always on the event loop. */
@@ -44,12 +50,12 @@ export const DEFAULT_PRIORITY = 5000;
  * `undefined` (continue), or a Promise/Observable of those.
  */
 export function ServerRequestFilter(options: RequestFilterOptions = {}): MethodDecoratorFn {
-  return (target, propertyKey) => methodTags(target, propertyKey).set(REQUEST_FILTER, options);
+  return methodTag(REQUEST_FILTER, options);
 }
 
 /** Marks a method as a response filter; it also runs for handled exceptions and can take the error. */
 export function ServerResponseFilter(options: ResponseFilterOptions = {}): MethodDecoratorFn {
-  return (target, propertyKey) => methodTags(target, propertyKey).set(RESPONSE_FILTER, options);
+  return methodTag(RESPONSE_FILTER, options);
 }
 
 /**
@@ -78,7 +84,7 @@ export function Provider(options: ProviderOptions = {}): (target: Function) => v
 
 /** Orders providers and filters: lower runs first. */
 export function Priority(priority: number): ClassOrMethodDecorator {
-  return (target, propertyKey) => memberMeta(target, propertyKey).tags.set(PRIORITY, priority);
+  return memberTag(PRIORITY, priority);
 }
 
 /** A decorator made by {@link NameBinding}: put it on filters and on the resources they apply to. */
@@ -101,7 +107,7 @@ export function NameBinding(name: string): NameBindingDecorator {
 
 /** The status of a normal (non-`RestResponse`) result, e.g. 201. */
 export function ResponseStatus(status: number): MethodDecoratorFn {
-  return (target, propertyKey) => methodTags(target, propertyKey).set(RESPONSE_STATUS, status);
+  return methodTag(RESPONSE_STATUS, status);
 }
 
 /** A static header added to normal (non-`RestResponse`) results; repeatable. */

@@ -1,6 +1,6 @@
 /** @RateLimit: how much one client may ask of an endpoint; it only records metadata. */
 import { metaKey } from '../metadata/store';
-import { memberMeta, type ClassOrMethodDecorator } from './decorator-types';
+import { memberTag, type ClassOrMethodDecorator } from './decorator-types';
 
 export interface RateLimitOptions {
   /** Requests one client may make per `window`. */
@@ -22,5 +22,5 @@ export const RATE_LIMIT = metaKey<RateLimitOptions>('rate-limit');
  * search(\@RestQuery() q: string) { ... }
  */
 export function RateLimit(options: RateLimitOptions): ClassOrMethodDecorator {
-  return (target, propertyKey) => memberMeta(target, propertyKey).tags.set(RATE_LIMIT, options);
+  return memberTag(RATE_LIMIT, options);
 }

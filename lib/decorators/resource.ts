@@ -1,6 +1,8 @@
 /** Decorators that declare resources: paths, HTTP methods and media types. They only record metadata. */
 import { classMeta, metaKey, methodMeta, ownerOf } from '../metadata/store';
-import { memberMeta, memberName, type ClassOrMethodDecorator } from './decorator-types';
+import { memberMeta, memberName, type ClassOrMethodDecorator, type MethodDecoratorFn } from './decorator-types';
+
+export type { MethodDecoratorFn } from './decorator-types';
 
 /** The application path set by `@ApplicationPath` on an {@link Application} subclass. */
 export const APPLICATION_PATH = metaKey<string>('application-path');
@@ -33,8 +35,6 @@ export function HttpMethod(name: string): MethodDecoratorFn {
     methodMeta(ownerOf(target), memberName(propertyKey)).httpMethods.push(method);
   };
 }
-
-export type MethodDecoratorFn = (target: object, propertyKey: string | symbol, descriptor?: PropertyDescriptor) => void;
 
 /** Obtains a representation; safe and idempotent. */
 export const GET: MethodDecoratorFn = HttpMethod('GET');

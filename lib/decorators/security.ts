@@ -1,6 +1,6 @@
 /** Who may call an endpoint: @Authenticated, @RolesAllowed, @PermitAll and @DenyAll; they only record metadata. */
 import { metaKey } from '../metadata/store';
-import { memberMeta, type ClassOrMethodDecorator } from './decorator-types';
+import { memberTag, type ClassOrMethodDecorator } from './decorator-types';
 
 /** The access rule of a class or method; the method's wins over its class's. */
 export type AccessRule =
@@ -11,10 +11,6 @@ export type AccessRule =
 
 export const ACCESS_RULE = metaKey<AccessRule>('access-rule');
 
-function rule(value: AccessRule): ClassOrMethodDecorator {
-  return (target, propertyKey) => memberMeta(target, propertyKey).tags.set(ACCESS_RULE, value);
-}
-
 /**
  * Only authenticated callers: anonymous requests answer 401 with `WWW-Authenticate`.
  *
@@ -22,7 +18,7 @@ function rule(value: AccessRule): ClassOrMethodDecorator {
  * \@GET @Path('me') @Authenticated
  * me(security: SecurityContext) { return security.userPrincipal; }
  */
-export const Authenticated: ClassOrMethodDecorator = rule({ kind: 'authenticated' });
+export const Authenticated: ClassOrMethodDecorator = memberTag(ACCESS_RULE, { kind: 'authenticated' });
 
 /**
  * Only callers with one of `roles` (`'**'`: any authenticated caller): anonymous requests answer 401, others 403.
@@ -32,11 +28,11 @@ export const Authenticated: ClassOrMethodDecorator = rule({ kind: 'authenticated
  * stats() { ... }
  */
 export function RolesAllowed(...roles: string[]): ClassOrMethodDecorator {
-  return rule({ kind: 'roles', roles });
+  return memberTag(ACCESS_RULE, { kind: 'roles', roles });
 }
 
 /** Anyone may call, also when the class says otherwise. */
-export const PermitAll: ClassOrMethodDecorator = rule({ kind: 'permit-all' });
+export const PermitAll: ClassOrMethodDecorator = memberTag(ACCESS_RULE, { kind: 'permit-all' });
 
 /** Nobody may call: 403 for everyone (401 first for anonymous requests). */
-export const DenyAll: ClassOrMethodDecorator = rule({ kind: 'deny-all' });
+export const DenyAll: ClassOrMethodDecorator = memberTag(ACCESS_RULE, { kind: 'deny-all' });

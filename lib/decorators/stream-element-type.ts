@@ -1,7 +1,6 @@
 /** The element type of a stream's items; apart from the stream buffer, so the REST client can read it without the server. */
 import { metaKey } from '../metadata/store';
-import { methodTags } from './decorator-types';
-import type { MethodDecoratorFn } from './resource';
+import { methodTag, type MethodDecoratorFn } from './decorator-types';
 
 export const STREAM_ELEMENT_TYPE = metaKey<string>('stream-element-type');
 
@@ -13,5 +12,5 @@ export const STREAM_ELEMENT_TYPE = metaKey<string>('stream-element-type');
  * events(): Multi<Event> { return multi(this.events$); }
  */
 export function RestStreamElementType(mediaType: string): MethodDecoratorFn {
-  return (target, propertyKey) => methodTags(target, propertyKey).set(STREAM_ELEMENT_TYPE, mediaType);
+  return methodTag(STREAM_ELEMENT_TYPE, mediaType);
 }

@@ -3,7 +3,7 @@
  * `@OnBinaryMessage`, `@OnClose` and `@OnError` on its methods. They only record metadata (docs/websockets.md).
  */
 import { classMeta, metaKey } from '../metadata/store';
-import { methodTags } from './decorator-types';
+import { methodTag } from './decorator-types';
 
 /** The path template of a WebSocket endpoint class, under the application path like a resource's. */
 export const SOCKET_PATH = metaKey<string>('websocket-path');
@@ -29,27 +29,23 @@ export function WebSocketEndpoint(path: string): (target: Function) => void {
   return (target) => classMeta(target).tags.set(SOCKET_PATH, path);
 }
 
-function callback(kind: SocketCallbackKind): MethodDecorator {
-  return (target, propertyKey) => methodTags(target, propertyKey).set(SOCKET_CALLBACK, kind);
-}
-
 /** Called once the socket is open; what it returns (a value, a Promise, an Observable) is sent. */
-export const OnOpen: MethodDecorator = callback('open');
+export const OnOpen: MethodDecorator = methodTag(SOCKET_CALLBACK, 'open');
 
 /**
  * Called for text messages: with each message (decoded by the parameter's type: a string as is, a class or
  * `@Body({ schema })` as validated JSON), or once with a `Multi` of every message. What it returns is sent, in order.
  */
-export const OnTextMessage: MethodDecorator = callback('text');
+export const OnTextMessage: MethodDecorator = methodTag(SOCKET_CALLBACK, 'text');
 
 /** Called for binary messages, as `@OnTextMessage` is for text (a `Uint8Array`/`Buffer` parameter gets the bytes). */
-export const OnBinaryMessage: MethodDecorator = callback('binary');
+export const OnBinaryMessage: MethodDecorator = methodTag(SOCKET_CALLBACK, 'binary');
 
 /** Called once the socket has closed (`WebSocketConnection.closeCode` and `.closeReason` say how). */
-export const OnClose: MethodDecorator = callback('close');
+export const OnClose: MethodDecorator = methodTag(SOCKET_CALLBACK, 'close');
 
 /**
  * Called with an error of a message method or a message that cannot be decoded; what it returns is sent and the
  * socket stays open (unless the failed method took a `Multi`: its pipeline is over, and the socket closes).
  */
-export const OnError: MethodDecorator = callback('error');
+export const OnError: MethodDecorator = methodTag(SOCKET_CALLBACK, 'error');

@@ -1,30 +1,6 @@
 /** Builds the exception for an error the framework raises, as the matching WebApplicationException subtype. */
 import { ErrorCodes, problemDetails, type ErrorCode, type Violation } from './problem-details';
-import {
-  BadRequestException,
-  InternalServerErrorException,
-  NotAcceptableException,
-  NotAllowedException,
-  NotFoundException,
-  NotSupportedException,
-  PayloadTooLargeException,
-  ServiceUnavailableException,
-  WebApplicationException,
-  type WebApplicationExceptionOptions,
-} from './web-application-exception';
-
-const byStatus: Record<
-  number,
-  new (message?: string, options?: WebApplicationExceptionOptions) => WebApplicationException
-> = {
-  400: BadRequestException,
-  404: NotFoundException,
-  406: NotAcceptableException,
-  413: PayloadTooLargeException,
-  415: NotSupportedException,
-  500: InternalServerErrorException,
-  503: ServiceUnavailableException,
-};
+import { NotAllowedException, STATUS_EXCEPTIONS, WebApplicationException } from './web-application-exception';
 
 /**
  * The exception for a framework error: an instance of the usual subtype (so a user's mapper for
@@ -44,7 +20,7 @@ export function httpProblem(
   const rest = { problem, cause: options.cause, headers: options.headers };
   if (code === 'RXREST_METHOD_NOT_ALLOWED') return new NotAllowedException(detail, options.allowed ?? [], rest);
   const { status } = ErrorCodes[code];
-  const Type = byStatus[status];
+  const Type = STATUS_EXCEPTIONS.get(status);
   // A code whose status has no subtype still answers with its own status.
   return Type ? new Type(detail, rest) : new WebApplicationException(detail, status, rest);
 }

@@ -100,17 +100,19 @@ export class RedirectionException extends WebApplicationException {
 export const STATUS_EXCEPTIONS: ReadonlyMap<
   number,
   new (message?: string, options?: WebApplicationExceptionOptions) => WebApplicationException
-> = new Map([
-  [400, BadRequestException],
-  [401, NotAuthorizedException],
-  [403, ForbiddenException],
-  [404, NotFoundException],
-  [406, NotAcceptableException],
-  [409, ConflictException],
-  [410, GoneException],
-  [412, PreconditionFailedException],
-  [413, PayloadTooLargeException],
-  [415, NotSupportedException],
-  [500, InternalServerErrorException],
-  [503, ServiceUnavailableException],
-]);
+> = new Map(
+  [
+    BadRequestException,
+    NotAuthorizedException,
+    ForbiddenException,
+    NotFoundException,
+    NotAcceptableException,
+    ConflictException,
+    GoneException,
+    PreconditionFailedException,
+    PayloadTooLargeException,
+    NotSupportedException,
+    InternalServerErrorException,
+    ServiceUnavailableException,
+  ].map((Type) => [new Type().status, Type]),
+);

@@ -1,10 +1,20 @@
 /**
  * Which declared types name a class an answer or a value is bound to: the application's own classes (and `Date`),
  * not the runtime's (`Object`, `Array`, `Promise`, `Map`, `Uint8Array`, `Response`: any global constructor), nor a
- * stream (`Observable`, `Multi`) or a wrapper of the entity (`RestResponse`), through which a method answers.
+ * stream (`Observable`, `Multi`) or a wrapper of the entity (`RestResponse`), through which a method answers. The
+ * wrappers register themselves, so the client needs no import of them.
  */
 import { Observable } from 'rxjs/internal/Observable';
-import { isWrapperClass } from './wrapper-classes';
+
+const wrapperClasses = new Set<Function>();
+
+export function markWrapperClass(type: Function): void {
+  wrapperClasses.add(type);
+}
+
+function isWrapperClass(type: unknown): boolean {
+  return typeof type === 'function' && wrapperClasses.has(type);
+}
 
 /**
  * Whether `type`, read from decorator metadata, is a class a JSON value can be bound to. A type the metadata could

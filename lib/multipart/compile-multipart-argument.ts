@@ -4,8 +4,7 @@ import type { RequestContext } from '../context/request-context';
 import { MultipartFormDataInput } from './multipart-form-data-input';
 import { DEFAULT_MULTIPART_SETTINGS, type MultipartSettings } from './multipart-settings';
 import { partTarget } from './part-target';
-import { compilePartReader, multipartTexts } from './read-part';
-import { isMultipart, readMultipart } from './read-multipart';
+import { compilePartReader, isMultipart, multipartTexts, readMultipart } from './read-part';
 
 /**
  * The reader of a `@RestForm` parameter whose type is read from a multipart part rather than converted

@@ -2,7 +2,7 @@
 import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { PART_TYPE } from '../decorators/multipart';
 import { readDesignType } from '../metadata/reflect-shim';
-import { classChain } from '../metadata/store';
+import { decoratedProperties } from '../metadata/store';
 import { partTarget, type PartTarget } from './part-target';
 
 /** One `@RestForm` property of a container class. */
@@ -15,23 +15,16 @@ export interface FormField {
   readonly target: PartTarget;
 }
 
-/** The `@RestForm` properties of a class and its superclasses; empty for a class that is not a container. */
+/** The `@RestForm` properties of a class and its superclasses (a subclass's declaration wins); empty for a class that is not a container. */
 export function formFields(type: unknown): FormField[] {
   if (typeof type !== 'function') return [];
-  const fields: FormField[] = [];
-  const seen = new Set<string>();
-  for (const meta of classChain(type)) {
-    for (const property of meta.properties.values()) {
-      const param = property.params.find((p) => p.kind === 'form');
-      if (!param || seen.has(property.name)) continue;
-      seen.add(property.name);
-      const options = param.tags.get(PARAM_OPTIONS) ?? {};
-      const designType = readDesignType('design:type', type.prototype as object, property.name);
-      const target = partTarget(options.type, designType, property.tags.get(PART_TYPE) ?? param.tags.get(PART_TYPE));
-      fields.push({ property: property.name, name: param.name ?? property.name, options, designType, target });
-    }
-  }
-  return fields;
+  return decoratedProperties(type).flatMap(({ name, meta, tags }) => {
+    if (meta.kind !== 'form') return [];
+    const options = meta.tags.get(PARAM_OPTIONS) ?? {};
+    const designType = readDesignType('design:type', type.prototype as object, name);
+    const target = partTarget(options.type, designType, tags.get(PART_TYPE) ?? meta.tags.get(PART_TYPE));
+    return [{ property: name, name: meta.name ?? name, options, designType, target }];
+  });
 }
 
 /** Whether instances of this type are form containers (written part by part under multipart/form-data). */

@@ -1,8 +1,6 @@
 /** Writes MultipartFormDataOutput and @RestForm container entities as multipart/form-data, files streamed from disk. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import { randomHex } from '../runtime/random-hex';
-import { PART_TYPE } from '../decorators/multipart';
-import { classChain } from '../metadata/store';
 import { formFields, isFormContainer } from './form-container';
 import { FileUpload } from './file-upload';
 import { MultipartFormDataOutput, type OutputPart, type PartValue } from './multipart-form-data-output';
@@ -72,16 +70,10 @@ function defaultPartType(value: unknown): string {
 /** A container instance as an output: one part per non-null `@RestForm` property, in declaration order. */
 export function containerToOutput(entity: object): MultipartFormDataOutput {
   const output = new MultipartFormDataOutput();
-  const type = entity.constructor;
-  const partTypes = new Map(
-    classChain(type).flatMap((meta) =>
-      [...meta.properties.values()].map((p) => [p.name, p.tags.get(PART_TYPE)] as const),
-    ),
-  );
-  for (const field of formFields(type)) {
+  for (const field of formFields(entity.constructor)) {
     const value = (entity as Record<string, unknown>)[field.property];
     if (value === undefined || value === null) continue;
-    const mediaType = partTypes.get(field.property) ?? field.target.partType ?? defaultPartType(value);
+    const mediaType = field.target.partType ?? defaultPartType(value);
     if (value instanceof FileUpload) output.addFile(field.name, value, mediaType);
     else output.addFormData(field.name, value as PartValue, mediaType);
   }
@@ -89,7 +81,7 @@ export function containerToOutput(entity: object): MultipartFormDataOutput {
 }
 
 /** A new boundary: 24 random bytes, far from any chance of appearing in the content (RFC 2046 §5.1.1). */
-export function newBoundary(): string {
+function newBoundary(): string {
   return `rxrest-${randomHex(24)}`;
 }
 

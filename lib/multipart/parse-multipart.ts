@@ -5,7 +5,7 @@ import type Busboy from 'busboy';
 import type { Readable, Writable } from 'node:stream';
 import { httpProblem } from '../errors/http-problem';
 import type { PartHeaders } from './file-upload';
-import { FormValue } from './form-value';
+import { FormValue } from './multipart-form-data-input';
 import type { MultipartSettings } from './multipart-settings';
 import { PartHeaderScanner, ScanLimitError, scanningStream } from './part-header-scanner';
 import type { UploadStore } from './upload-store';

@@ -10,8 +10,9 @@ import { isUnknownDesignType, resolveType, type Converter } from '../convert/con
 import type { BodySettings } from './body-settings';
 import type { RequestContext } from '../context/request-context';
 import type { EntityInput } from '../body/message-body';
-import type { FormValue } from './form-value';
-import { MultipartPartReadingException } from './multipart-part-reading-exception';
+import type { FormValue } from './multipart-form-data-input';
+import { problemDetails } from '../errors/problem-details';
+import { BadRequestException } from '../errors/web-application-exception';
 import type { PartTarget } from './part-target';
 import { isJsonText } from '../http/media-type';
 
@@ -111,4 +112,28 @@ export function compilePartEntityReader(target: PartTarget, settings: BodySettin
       throw new MultipartPartReadingException(part.name, error);
     }
   };
+}
+
+/**
+ * A multipart part could not be read as its declared type (for example a JSON part that does not parse).
+ * Map it with `@ServerExceptionMapper` to answer differently; unmapped it answers 400 problem JSON.
+ *
+ * @example
+ * @ServerExceptionMapper() onPart(e: MultipartPartReadingException) { return RestResponse.status(422); }
+ */
+export class MultipartPartReadingException extends BadRequestException {
+  constructor(
+    /** The part name. */
+    readonly partName: string,
+    cause?: unknown,
+  ) {
+    const detail = `The part "${partName}" could not be read`;
+    super(detail, {
+      cause,
+      problem: problemDetails('RXREST_PART_UNREADABLE', detail, [
+        { in: 'part', field: partName, message: cause instanceof Error ? cause.message : 'unreadable' },
+      ]),
+    });
+    this.name = 'MultipartPartReadingException';
+  }
 }

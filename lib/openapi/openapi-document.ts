@@ -9,6 +9,9 @@ import { operationSecurity, securitySchemes, type DocumentSchemes } from './secu
 import { components, type UsedComponents } from './shared-components';
 import type { JsonSchema } from './type-schema';
 
+/** An OpenAPI document, as plain JSON data. */
+export type OpenApiDocument = JsonSchema;
+
 /** `info` of the document. */
 export interface OpenApiInfo {
   readonly title: string;
@@ -75,7 +78,7 @@ export function openApiDocument(
   info: OpenApiInfo,
   root: string,
   mechanisms: readonly AuthenticationMechanism[] = [],
-): JsonSchema {
+): OpenApiDocument {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const operationIds = new Set<string>();
   const schemes = securitySchemes(mechanisms);

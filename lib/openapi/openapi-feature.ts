@@ -1,14 +1,80 @@
-/** OpenAPI as a feature: the document of every resource endpoint (with the answers features declared), and Swagger UI. */
+/**
+ * OpenAPI as a feature: the document of every resource endpoint (with the answers features declared), made on first
+ * use, and, when `framework.openapi.enabled`, the routes serving it at `framework.openapi.path` and Swagger UI at
+ * `framework.openapi.ui.path`.
+ */
+import { nodeBuiltin } from '../runtime/node-builtins';
+import type { Config } from '../config';
+import type { UnroutedAnswer } from '../context/settle';
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
+import { logging } from '../logging/logger';
 import { SECURITY } from '../security/security-feature';
-import { applicationOpenApi, type OpenApiDocument } from './application-openapi';
 import type { EndpointFacts } from './endpoint-facts';
+import type { OpenApiDocument, OpenApiInfo } from './openapi-document';
+import { openApiAnswer } from './serve-openapi';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'the OpenAPI document from a file');
+const nodePath = () => nodeBuiltin('node:path', 'the OpenAPI document from a file');
+
+const log = logging.getLogger('rxrest.openapi');
 
 /** What the build step knows of every resource endpoint, once they are compiled. */
 export const ENDPOINT_FACTS = new BuildKey<() => readonly EndpointFacts[]>('endpoint-facts');
 /** The application's document, made on first use. */
 export const OPENAPI = new BuildKey<() => OpenApiDocument>('openapi');
+
+/** `framework.openapi.info.*`, else the name and version of the application's own package.json. */
+function infoOf(config: Config): OpenApiInfo {
+  let manifest: { name?: unknown; version?: unknown } = {};
+  try {
+    manifest = JSON.parse(
+      nodeFs().readFileSync(nodePath().join(process.cwd(), 'package.json'), 'utf8'),
+    ) as typeof manifest;
+  } catch {
+    // No package.json: the defaults below.
+  }
+  return {
+    title:
+      config.get('framework.openapi.info.title') ??
+      (typeof manifest.name === 'string' ? manifest.name : 'rxrest application'),
+    version:
+      config.get('framework.openapi.info.version') ??
+      (typeof manifest.version === 'string' ? manifest.version : '0.0.0'),
+    description: config.get('framework.openapi.info.description'),
+  };
+}
+
+/** Swagger UI is on in the `dev` and `test` profiles, and in others only when asked for. */
+const UI_PROFILES = new Set(['dev', 'test']);
+
+/**
+ * Whether swagger-ui-dist (an optional peer dependency) is installed. In the dev and test profiles the page is
+ * served only then (said once in the log otherwise); `always-include` without it fails the build instead.
+ */
+function swaggerUiInstalled(): boolean {
+  try {
+    require.resolve('swagger-ui-dist/package.json');
+    return true;
+  } catch {
+    log.info('The Swagger UI page is not served: npm install swagger-ui-dist to have it in the dev and test profiles');
+    return false;
+  }
+}
+
+/** What serves `document` (and Swagger UI), as the configuration asks. */
+function openApiAnswers(config: Config, document: () => OpenApiDocument, info: OpenApiInfo): UnroutedAnswer[] {
+  if (!config.get('framework.openapi.enabled')) return [];
+  const documentPath = config.get('framework.openapi.path');
+  const answers = [openApiAnswer(documentPath, document)];
+  if (config.get('framework.openapi.ui.always-include') || (UI_PROFILES.has(config.profile) && swaggerUiInstalled())) {
+    const { swaggerUiAnswer } = require('./serve-swagger-ui') as typeof import('./serve-swagger-ui');
+    answers.push(
+      swaggerUiAnswer(config.get('framework.openapi.ui.path'), documentPath, `${info.title} ${info.version}`),
+    );
+  }
+  return answers;
+}
 
 export const openApiFeature = defineFeature({
   name: 'openapi',
@@ -23,16 +89,19 @@ export const openApiFeature = defineFeature({
       ? [{ name: 'swagger-ui-dist', feature: 'framework.openapi.ui.always-include=true' }]
       : [],
   build(build) {
-    let answers: ReturnType<typeof applicationOpenApi> | undefined;
-    // The facts exist once the endpoints are compiled, after every feature is built: the document is made on demand.
-    const made = (): ReturnType<typeof applicationOpenApi> =>
-      (answers ??= applicationOpenApi(
+    let info: OpenApiInfo | undefined;
+    let made: OpenApiDocument | undefined;
+    let answers: UnroutedAnswer[] | undefined;
+    // The facts exist once the endpoints are compiled, after every feature is built: the document is made on demand,
+    // its makers (and zod's JSON Schema output) loaded then.
+    const document = (): OpenApiDocument =>
+      (made ??= (require('./openapi-document') as typeof import('./openapi-document')).openApiDocument(
         build.find(ENDPOINT_FACTS)?.() ?? [],
-        build.config,
+        (info ??= infoOf(build.config)),
         build.applicationPath,
         build.find(SECURITY)?.mechanisms,
       ));
-    build.provide(OPENAPI, () => made().document());
-    return { unrouted: () => made().answers };
+    build.provide(OPENAPI, document);
+    return { unrouted: () => (answers ??= openApiAnswers(build.config, document, (info ??= infoOf(build.config)))) };
   },
 });

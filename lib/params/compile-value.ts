@@ -2,15 +2,14 @@
 import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
-import type { Violation } from '../errors/problem-details';
 import type { ParamKind } from '../metadata/store';
 import type { RequestContext } from '../context/request-context';
 import type { PathTemplate } from '../routing/path-template';
 import type { BodySettings } from '../multipart/body-settings';
 import { ConversionError, describeType, keepsText, resolveType, type Collection } from '../convert/convert';
-import { compileMapReader, isMapType } from './map-params';
+import { compileMapReader, isMapType } from './read-form';
 import { rawReader, type RawReader, type RawValues } from './raw-values';
-import { naturalOrder } from './natural-order';
+import { validate } from './read-body-argument';
 
 export interface ValueParam {
   readonly kind: ParamKind;
@@ -168,15 +167,30 @@ function collect(collection: Collection | undefined, one: (raw: string) => unkno
 }
 
 function schemaConverter(schema: ZodType, kind: ParamKind, name: string): ValueConverter {
-  return (values) => {
-    const input = values === undefined ? undefined : values.length === 1 ? values[0] : values;
-    const result = schema.safeParse(input);
-    if (result.success) return result.data;
-    const violations: Violation[] = result.error.issues.map((issue) => ({
-      in: kind,
-      field: [name, ...issue.path.map(String)].join('.'),
-      message: issue.message,
-    }));
-    throw httpProblem('RXREST_VALIDATION_FAILED', `Invalid ${kind} parameter "${name}"`, { violations });
-  };
+  return (values) =>
+    validate(
+      schema,
+      values === undefined ? undefined : values.length === 1 ? values[0] : values,
+      `Invalid ${kind} parameter "${name}"`,
+      { in: kind, prefix: name },
+    );
+}
+
+interface Comparable {
+  compareTo(other: unknown): number;
+}
+
+function isComparable(value: unknown): value is Comparable {
+  return typeof (value as Comparable | null)?.compareTo === 'function';
+}
+
+/** Numbers, bigints and dates by value; objects by their `compareTo`; everything else by its string's code units. */
+function naturalOrder(a: unknown, b: unknown): number {
+  if (isComparable(a)) return a.compareTo(b);
+  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
+  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint'))
+    return a < b ? -1 : a > b ? 1 : 0;
+  const left = String(a);
+  const right = String(b);
+  return left < right ? -1 : left > right ? 1 : 0;
 }

@@ -3,8 +3,7 @@ import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
 import type { Violation } from '../errors/problem-details';
-import { limitedStream } from '../body/limited-stream';
-import { bodyAbsent, readRequestBytes, readRequestText } from '../body/read-body';
+import { bodyAbsent, limitedStream, readRequestBytes, readRequestText } from '../body/read-body';
 import {
   isJsonMediaTypeText,
   LocalFile,
@@ -17,10 +16,10 @@ import { jsonCreator } from '../json/bind-class';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
 import type { RequestContext } from '../context/request-context';
-import type { EntityInput } from '../body/message-body';
+import { IOException, type EntityInput, type ReaderInterceptorContext } from '../body/message-body';
+import type { BodyProviders } from '../providers/body-providers';
 import type { BodySettings } from '../multipart/body-settings';
 import { ConversionError, describeType, isUnknownDesignType, resolveType } from '../convert/convert';
-import { readUserBody } from './read-user-body';
 
 export type { BodySettings } from '../multipart/body-settings';
 
@@ -33,16 +32,21 @@ function missing(): Error {
 }
 
 /**
- * `value` as `schema` makes it, or a 400 validation problem saying `detail` with one violation per issue (of the
- * body: a request body, one of its items, a WebSocket message).
+ * `value` as `schema` makes it, or a 400 validation problem saying `detail` with one violation per issue, found `in`
+ * the body (a request body, one of its items, a WebSocket message) unless said otherwise, its field under `prefix`.
  */
-export function validate(schema: ZodType, value: unknown, detail = 'The request body is invalid'): unknown {
+export function validate(
+  schema: ZodType,
+  value: unknown,
+  detail = 'The request body is invalid',
+  where: { readonly in: string; readonly prefix?: string } = { in: 'body' },
+): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const violations: Violation[] = result.error.issues.map((issue) => ({
-    in: 'body',
-    field: issue.path.map(String).join('.'),
-    message: issue.message,
+  const violations: Violation[] = result.error.issues.map(({ path, message }) => ({
+    in: where.in,
+    field: (where.prefix === undefined ? path.map(String) : [where.prefix, ...path.map(String)]).join('.'),
+    message,
   }));
   throw httpProblem('RXREST_VALIDATION_FAILED', detail, { violations });
 }
@@ -173,4 +177,47 @@ export function compileBodyReader(designType: unknown, options: ParamOptions, se
     };
   }
   return (ctx) => readUserBody(ctx, type, builtin, providers, entityInput(ctx, limit));
+}
+
+/** A reader's I/O error (or a JSON syntax error) is the client's fault: 400. */
+function asBadRequest(error: unknown): unknown {
+  if (error instanceof IOException || error instanceof SyntaxError) {
+    return httpProblem('RXREST_MALFORMED_BODY', `The request body cannot be read: ${error.message}`, { cause: error });
+  }
+  return error;
+}
+
+/**
+ * Reads the body as `type`: the first user reader whose `@Consumes` fits the request's media type and
+ * that says `isReadable`, else the built-in reader; wrapped by every reader interceptor, lowest priority outermost.
+ */
+async function readUserBody(
+  ctx: RequestContext,
+  type: unknown,
+  builtin: BuiltinReader,
+  providers: BodyProviders,
+  input: EntityInput,
+): Promise<unknown> {
+  const mediaType = ctx.headers.get('content-type') ?? undefined;
+  const user = providers.findReader(type, mediaType ?? 'application/octet-stream');
+  if (!user && !builtin.accepts(mediaType)) throw unsupported(mediaType, describeType(type));
+  const interceptors = providers.readerInterceptors;
+  let index = 0;
+  const context: ReaderInterceptorContext = {
+    type,
+    mediaType: mediaType ?? 'application/octet-stream',
+    headers: ctx.headers,
+    input,
+    proceed: async () => {
+      if (index < interceptors.length) return interceptors[index++].aroundReadFrom(context);
+      return user
+        ? user.readFrom(type, context.mediaType, ctx.headers, context.input)
+        : builtin.read({ input: context.input, ctx, mediaType });
+    },
+  };
+  try {
+    return await context.proceed();
+  } catch (error) {
+    throw asBadRequest(error);
+  }
 }

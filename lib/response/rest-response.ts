@@ -1,5 +1,5 @@
 /** The typed response an endpoint, filter or mapper returns: status, headers, cookies and entity. */
-import { markWrapperClass } from '../metadata/wrapper-classes';
+import { markWrapperClass } from '../metadata/bindable-class';
 import type { CacheControl } from '../http/cache-control';
 import { formatCacheControl } from '../http/cache-control';
 import type { NewCookie } from '../http/cookies';
@@ -134,29 +134,24 @@ export class ResponseBuilder<T = unknown> {
   }
 
   location(location: string | URL): this {
-    this.#headers.set('location', String(location));
-    return this;
+    return this.#set('location', String(location));
   }
 
   contentLocation(location: string | URL): this {
-    this.#headers.set('content-location', String(location));
-    return this;
+    return this.#set('content-location', String(location));
   }
 
   expires(date: Date): this {
-    this.#headers.set('expires', formatHttpDate(date));
-    return this;
+    return this.#set('expires', formatHttpDate(date));
   }
 
   lastModified(date: Date): this {
-    this.#headers.set('last-modified', formatHttpDate(date));
-    return this;
+    return this.#set('last-modified', formatHttpDate(date));
   }
 
   /** Sets the `ETag`, always written quoted (`"v1"`, or `W/"v1"` for a weak tag). */
   tag(tag: EntityTag | string): this {
-    this.#headers.set('etag', (typeof tag === 'string' ? new EntityTag(tag) : tag).toString());
-    return this;
+    return this.#set('etag', (typeof tag === 'string' ? new EntityTag(tag) : tag).toString());
   }
 
   cookie(...cookies: NewCookie[]): this {
@@ -171,27 +166,28 @@ export class ResponseBuilder<T = unknown> {
   }
 
   allow(...methods: string[]): this {
-    this.#headers.set('allow', methods.join(', '));
-    return this;
+    return this.#set('allow', methods.join(', '));
   }
 
   language(language: string): this {
-    this.#headers.set('content-language', language);
-    return this;
+    return this.#set('content-language', language);
   }
 
   encoding(encoding: string): this {
-    this.#headers.set('content-encoding', encoding);
-    return this;
+    return this.#set('content-encoding', encoding);
   }
 
   cacheControl(cacheControl: CacheControl): this {
-    this.#headers.set('cache-control', formatCacheControl(cacheControl));
-    return this;
+    return this.#set('cache-control', formatCacheControl(cacheControl));
   }
 
   variant(vary: string): this {
     this.#headers.add('vary', vary);
+    return this;
+  }
+
+  #set(name: string, value: string): this {
+    this.#headers.set(name, value);
     return this;
   }
 
