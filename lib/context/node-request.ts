@@ -103,15 +103,17 @@ export function singleRawHeader(raw: readonly string[], lowerName: string): stri
 
 /**
  * The Web request of a context served by `listen()`: Node's headers, its body as a Web stream (empty once
- * read directly), and a signal aborted when the client goes away before the answer is out.
+ * read directly), and a signal aborted when the client goes away before the answer is out. Once Node's request was
+ * let go of (`source` undefined), one with no body.
  */
 export function webRequestOf(
-  source: NodeSource,
+  source: NodeSource | undefined,
   method: string,
   headers: Headers,
   url: string,
   bodyTaken: boolean,
 ): Request {
+  if (source === undefined) return new Request(url, { method, headers });
   const { incoming, outgoing } = source;
   const controller = new AbortController();
   outgoing.once('close', () => {

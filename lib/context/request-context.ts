@@ -45,8 +45,10 @@ export class RequestAborted {
 export class RequestContext extends RequestState {
   /** The Web request: given (in process), or made from Node's request the first time something asks for it. */
   #request: Request | undefined;
-  /** Node's request behind a context served by `listen()`. */
-  readonly #source: NodeSource | undefined;
+  /** Node's request behind a context served by `listen()` (until `releaseNode`). */
+  #source: NodeSource | undefined;
+  #environment: unknown;
+  #peer: { readonly remoteAddress?: string } | null | undefined;
   /** A filter or stage replaced the request (or its URI). */
   #replaced = false;
   /** The body was read straight from Node's request. */
@@ -78,13 +80,9 @@ export class RequestContext extends RequestState {
   /** The media type negotiated for the response. */
   negotiated: string | undefined;
 
-  constructor(
-    request: Request,
-    /** What the server passed with the request: under `listen()`, Node's `{ incoming, outgoing }`. */
-    readonly environment?: unknown,
-    source?: NodeSource,
-  ) {
+  constructor(request: Request, environment?: unknown, source?: NodeSource) {
     super();
+    this.#environment = environment;
     this.#request = source ? undefined : request;
     this.#source = source;
     this.#method = canonicalMethod(source ? (source.incoming.method ?? 'GET') : request.method);
@@ -105,12 +103,36 @@ export class RequestContext extends RequestState {
     return new RequestContext(undefined as unknown as Request, source, source);
   }
 
+  /** What the server passed with the request: under `listen()`, Node's `{ incoming, outgoing }` (until `releaseNode`). */
+  get environment(): unknown {
+    return this.#environment;
+  }
+
+  /**
+   * Lets go of Node's request and response once the connection was taken over: an open WebSocket may live for hours.
+   * What was read of them stays (the URL, the raw headers, the peer's socket); a Web request made later has no body.
+   */
+  releaseNode(): void {
+    const source = this.#source;
+    if (source === undefined) return;
+    this.#url = this.url;
+    if (this.#rawPath === undefined) this.#splitUrl();
+    this.#nodeRawHeaders();
+    this.#peer = source.incoming.socket;
+    this.#source = this.#environment = undefined;
+  }
+
+  /** The address of the peer of a request served by `listen()`. */
+  get nodePeer(): string | undefined {
+    return (this.#source === undefined ? this.#peer : this.#source.incoming.socket)?.remoteAddress;
+  }
+
   /**
    * The Node request and response when served by `listen()`, for the few stages that read or write the
    * socket directly (streaming, multipart, clean-up); `undefined` in process.
    */
   get node(): NodeBindings | undefined {
-    return nodeBindingsOf(this.#source, this.environment);
+    return nodeBindingsOf(this.#source, this.#environment);
   }
 
   /** Node's request and response, of either HTTP version, when served by `listen()`. */
@@ -134,7 +156,7 @@ export class RequestContext extends RequestState {
 
   /** The Web standard request. */
   get request(): Request {
-    return (this.#request ??= webRequestOf(this.#source!, this.#method, this.headers, this.url, this.#bodyTaken));
+    return (this.#request ??= webRequestOf(this.#source, this.#method, this.headers, this.url, this.#bodyTaken));
   }
 
   /**
@@ -221,7 +243,7 @@ export class RequestContext extends RequestState {
   get headers(): Headers {
     if (this.#headers !== undefined) return this.#headers;
     if (this.#request !== undefined) return this.#request.headers;
-    return (this.#headers = headersOf(this.#source!.incoming.rawHeaders));
+    return (this.#headers = headersOf(this.#source?.incoming.rawHeaders ?? this.#rawHeaders!));
   }
 
   /** Replaces a request header (the request's own headers are left untouched). */
@@ -251,7 +273,7 @@ export class RequestContext extends RequestState {
 
   #nodeRawHeaders(): readonly string[] | null {
     if (this.#rawHeaders === undefined) {
-      const incoming = this.#source?.incoming ?? (this.environment as Partial<NodeBindings> | undefined)?.incoming;
+      const incoming = this.#source?.incoming ?? (this.#environment as Partial<NodeBindings> | undefined)?.incoming;
       this.#rawHeaders =
         isNodeInstance(incoming, 'node:http', 'IncomingMessage') || this.#source !== undefined
           ? incoming!.rawHeaders

@@ -57,7 +57,8 @@ interface ServerBindings {
 export function peerOf(ctx: RequestContext): string | undefined {
   const bindings = ctx.environment as ServerBindings | undefined;
   const address =
-    (ctx.exchange?.incoming ?? bindings?.incoming)?.socket?.remoteAddress ??
+    ctx.nodePeer ??
+    bindings?.incoming?.socket?.remoteAddress ??
     (typeof bindings?.requestIP === 'function' ? bindings.requestIP(ctx.request)?.address : undefined) ??
     bindings?.remoteAddr?.hostname ??
     (currentRuntime() === 'workerd' ? (ctx.headerValue('cf-connecting-ip') ?? undefined) : undefined);

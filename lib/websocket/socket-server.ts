@@ -16,7 +16,7 @@ import { refuseHandshake } from './refuse-handshake';
 import type { SocketHandlers } from './socket-handlers';
 import { SocketSession, type SessionHost } from './socket-session';
 import type { SocketSettings } from './socket-settings';
-import { forgetUpgrade, type Upgrade } from './upgrades';
+import { destroyOnError, forgetUpgrade, type Upgrade } from './upgrades';
 import { wsPortClass, type WsPort } from './ws-port';
 
 export class SocketServer implements SessionHost {
@@ -48,10 +48,13 @@ export class SocketServer implements SessionHost {
     upgrade.socket.once('close', refused);
     try {
       this.#wss().handleUpgrade(incoming, upgrade.socket, upgrade.head, (socket) => {
-        upgrade.socket.off('close', refused);
+        upgrade.socket.off('close', refused).off('error', destroyOnError);
         const port = socket as unknown as WsPort;
         const session = new SocketSession(port, ctx, handlers, this);
         port.listen(session, upgrade.socket);
+        // The handshake is answered: what the socket's methods read of the request is kept, Node's objects let go.
+        ctx.releaseNode();
+        ctx.response = undefined;
         session.start();
       });
     } finally {

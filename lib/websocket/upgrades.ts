@@ -26,3 +26,12 @@ export function upgradeOf(ctx: RequestContext): Upgrade | undefined {
 export function forgetUpgrade(incoming: IncomingMessage): void {
   upgrades.delete(incoming);
 }
+
+/**
+ * The upgrade's socket's error listener until the handshake: a peer gone before the answer is nothing to tell,
+ * nothing to crash on. Named, not a closure of the upgrade (which would keep its request alive); `ws` has its own
+ * once it took the socket over.
+ */
+export function destroyOnError(this: Duplex): void {
+  this.destroy();
+}

@@ -10,6 +10,12 @@ import { scriptArguments } from './child-server';
 
 export type Transport = 'sse' | 'ws';
 
+/** The transports a capacity run measures: both, or those named in `BENCH_CAPACITY` (`ws`, `sse`, `sse,ws`). */
+export function benchTransports(): readonly Transport[] {
+  const named = process.env.BENCH_CAPACITY?.split(',');
+  return (['sse', 'ws'] as const).filter((transport) => named === undefined || named.includes(transport));
+}
+
 /** What the clients together see. */
 export interface FleetStatus {
   readonly open: number;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChildServer } from './child-server';
 import { HEARTBEAT_MS } from './capacity.bench';
-import { startFleet, type Transport } from './capacity-fleet';
+import { benchTransports, startFleet, type Transport } from './capacity-fleet';
 import { heapGrowth, summarizeHeap, type ConstructorSize } from './heap-summary';
 import { MEASURED_NODE_FLAGS } from './memory-slope';
 
@@ -74,7 +74,7 @@ async function profile(script: string, name: string, transport: Transport, dir: 
 export async function runCapacityHeap(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rxrest-heap-'));
   try {
-    for (const transport of ['sse', 'ws'] as const) {
+    for (const transport of benchTransports()) {
       await profile('capacity-baseline', transport === 'sse' ? 'raw node:http' : 'bare ws', transport, dir);
       await profile('capacity-server', 'rxrest', transport, dir);
     }

@@ -7,7 +7,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { startChildServer, type ChildServer } from './child-server';
-import { startFleet, type Transport } from './capacity-fleet';
+import { benchTransports, startFleet, type Transport } from './capacity-fleet';
 import { openFileLimit, openFiles, openMeasured, type Opened } from './capacity-measure';
 import { formatCapacityTable, type CapacityResult, type ServerKind } from './capacity-report';
 import { MEASURED_NODE_FLAGS, secondHalfSlope } from './memory-slope';
@@ -98,7 +98,7 @@ export async function runCapacityBench(): Promise<void> {
       `least-squares slope of RSS over the readings from N/2 to N (± its standard error). Heartbeat CPU: the server's utime+stime ` +
       `over ${CPU_ROUNDS} rounds.`,
   );
-  for (const transport of ['sse', 'ws'] as const) {
+  for (const transport of benchTransports()) {
     for (const n of [10_000, largest]) {
       const results: CapacityResult[] = [];
       for (const kind of ['baseline', 'rxrest'] as const) results.push(await measure(kind, transport, n));
