@@ -27,13 +27,14 @@ function redisBackplane(
   url: string,
   json: JsonMapper,
   retention: Retention,
+  liveWindowMs: number,
 ): Backplane {
   if (backend === 'redis') {
     const { RedisBackplane } = require('./redis-backplane') as typeof import('./redis-backplane');
     return new RedisBackplane(url, json, retention);
   }
   const { RedisStreamsBackplane } = require('./redis-streams-backplane') as typeof import('./redis-streams-backplane');
-  return new RedisStreamsBackplane(url, json, retention);
+  return new RedisStreamsBackplane(url, json, retention, liveWindowMs);
 }
 
 function broadcastSettings(config: Config, history: History): BroadcastSettings {
@@ -56,7 +57,13 @@ export function applicationBroadcast(config: Config, json: JsonMapper, history: 
   const local = backend === 'memory' || supervisesOnly;
   const backplane = local
     ? new MemoryBackplane()
-    : redisBackplane(backend, config.get('framework.broadcast.redis.url'), json, settings.retention);
+    : redisBackplane(
+        backend,
+        config.get('framework.broadcast.redis.url'),
+        json,
+        settings.retention,
+        config.get('framework.broadcast.redis.live-window'),
+      );
   const topics = new BroadcastTopics(backplane, settings, json);
   backplane.start(topics.listener);
   const closed = opened(topics);

@@ -21,6 +21,7 @@ import { HistoryPages } from './history-pages';
 import type { Retention } from './event-ring';
 import { commandOptions, instanceTag, Outage, shown } from './redis-connections';
 import { presenceKey, RedisPresence } from './redis-presence';
+import { ABANDONED, PUBLISH } from './redis-streams-scripts';
 import { StreamReader, type Entry } from './stream-reader';
 import type { BroadcastEvent } from './topic-events';
 
@@ -33,96 +34,14 @@ const PRODUCER_TTL_MS = 3000;
 /** What the end of a stream whose producer's process died says. */
 const LOST = JSON.stringify({ lost: true });
 /**
- * Instances receive live events through the history, so a stream keeps at least this many whatever `replay` and
- * `max-bytes` say.
+ * Instances receive live events through the history, so a stream keeps at least its last this many events, and every
+ * event of its live window (`framework.broadcast.redis.live-window`), whatever `replay` and `max-bytes` say: a reader
+ * busy for a moment (its process writing to a thousand sockets) still finds what was published meanwhile. With the
+ * count alone, a burst of more than 100 events between two reads was trimmed before it was read, and lost.
  */
 export const MIN_STREAM_LENGTH = 100;
 /** How long an idempotency key and a stream without an age limit are kept after the last publish. */
 const DEFAULT_EXPIRY_MS = 86_400_000;
-
-// Stores one event (KEYS[1], the topic's stream), once per idempotency key (KEYS[3], when given), then drops the
-// oldest events past the count, the bytes (their data, counted in KEYS[2]) or the age (on Redis's own clock, the
-// one entry ids are made from). Count and bytes never take the stream below ARGV[8] events, whose live readers on
-// other instances may not have read them yet; the event just stored always stays. The stream and its count expire
-// when nothing is published for as long as events are kept.
-const PUBLISH = `if #KEYS > 2 then
-  local seen = redis.call('GET', KEYS[3])
-  if seen then return seen end
-end
-if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('DEL', KEYS[2]) end
-local fields = {'d', ARGV[3]}
-if ARGV[4] ~= '' then
-  fields[#fields + 1] = 'e'
-  fields[#fields + 1] = ARGV[4]
-end
-if ARGV[6] ~= '' then
-  fields[#fields + 1] = 't'
-  fields[#fields + 1] = ARGV[6]
-end
-local id = redis.call('XADD', KEYS[1], '*', unpack(fields))
-local total = redis.call('INCRBY', KEYS[2], string.len(ARGV[3]))
-local length = redis.call('XLEN', KEYS[1])
-local maxEvents = tonumber(ARGV[1])
-local maxAge = tonumber(ARGV[2])
-local maxBytes = tonumber(ARGV[7])
-local floor = tonumber(ARGV[8])
-local cutoff = -1
-if maxAge > 0 then
-  local t = redis.call('TIME')
-  cutoff = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - maxAge
-end
-local dropped, freed, keep, start, count = 0, 0, nil, '-', 2
-while keep == nil do
-  local batch = redis.call('XRANGE', KEYS[1], start, '+', 'COUNT', count)
-  if #batch == 0 then break end
-  for _, entry in ipairs(batch) do
-    local left = length - dropped
-    local size = 0
-    local f = entry[2]
-    for i = 1, #f, 2 do
-      if f[i] == 'd' then size = string.len(f[i + 1]) end
-    end
-    local old = cutoff >= 0 and tonumber(string.match(entry[1], '^(%d+)')) < cutoff
-    local over = left > floor and (left > maxEvents or total - freed > maxBytes)
-    if entry[1] == id or not (old or over) then
-      keep = entry[1]
-      break
-    end
-    dropped = dropped + 1
-    freed = freed + size
-  end
-  start = '(' .. batch[#batch][1]
-  count = math.min(count * 2, 64)
-end
-if dropped > 0 then
-  redis.call('XTRIM', KEYS[1], 'MINID', keep)
-  redis.call('DECRBY', KEYS[2], freed)
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
-if #KEYS > 2 then redis.call('SET', KEYS[3], id, 'PX', ARGV[5]) end
-return id`;
-
-// Whether a topic that had a producer (one was registered in its presence) has lost it: the producer no longer says
-// it runs, and the history has no end. With ARGV[1] = 1, the end (`event: error`) is stored then, once.
-const ABANDONED = `if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-local produced = false
-for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
-  if string.sub(member, 1, 9) == 'producer:' then produced = true end
-end
-if not produced then return 0 end
-local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-if #last > 0 then
-  local fields = last[1][2]
-  for i = 1, #fields, 2 do if fields[i] == 'e' then return 0 end end
-end
-if ARGV[1] == '1' then
-  redis.call('XADD', KEYS[1], '*', 'd', ARGV[3], 'e', 'error')
-  redis.call('INCRBY', KEYS[4], string.len(ARGV[3]))
-  redis.call('PEXPIRE', KEYS[1], ARGV[4])
-  redis.call('PEXPIRE', KEYS[4], ARGV[4])
-end
-return 1`;
 
 export const streamKey = (topic: string): string => `${STREAM_PREFIX}${topic}`;
 /** The bytes of data a topic's stream holds, kept beside it by the publish script. */
@@ -143,12 +62,14 @@ export class RedisStreamsBackplane implements Backplane {
   readonly #presence: RedisPresence;
   readonly #streams: StreamReader;
   readonly #retention: Retention;
+  readonly #liveWindowMs: number;
   readonly #pages = new HistoryPages((topic, start, count) => this.#readPage(topic, start, count));
   #listener: BackplaneListener | undefined;
 
-  constructor(url: string, json: JsonMapper, retention: Retention) {
+  constructor(url: string, json: JsonMapper, retention: Retention, liveWindowMs: number) {
     this.#json = json;
     this.#retention = retention;
+    this.#liveWindowMs = liveWindowMs;
     // RESP2 answers: stream replies as nested arrays, the same from every Redis version.
     this.#commands = new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(url, {
       ...commandOptions,
@@ -197,6 +118,7 @@ export class RedisStreamsBackplane implements Backplane {
       outgoing.trace ?? '',
       retention.maxBytes,
       MIN_STREAM_LENGTH,
+      this.#liveWindowMs,
     ];
     try {
       return String(await (this.#commands as unknown as PublishCommand).rxrestPublish(keys.length, ...keys, ...args));

@@ -331,6 +331,11 @@ export const frameworkSettings = {
     description:
       'The Redis server of the redis and redis-streams broadcast backends (redis://[:password@]host:port[/db]).',
   }),
+  'framework.broadcast.redis.live-window': setting(duration, {
+    default: '5s',
+    description:
+      'On redis-streams: events published within this long stay in their stream whatever retention.max-events and max-bytes say, so that an instance whose reader falls this far behind (a busy moment) still reads them all; 0 keeps only the last 100 for it.',
+  }),
   'framework.broadcast.retention.max-events': setting(integer(0), {
     default: '10000',
     description:

@@ -56,6 +56,8 @@ const settings = {
   'framework.broadcast.max-event-size': '16K',
   'framework.broadcast.retention.max-bytes': '1M',
   'framework.broadcast.retention.max-events': 5000,
+  // Bounds at once: no live window keeping the flood's events for readers behind (the burst spec covers that).
+  'framework.broadcast.redis.live-window': '0',
 };
 
 /** The bytes of data a topic's Redis stream holds, its length, and its oldest id. */
@@ -163,6 +165,7 @@ describe('retention through configuration on redis-streams', () => {
         'framework.broadcast.redis.url': redis.url,
         'framework.broadcast.retention.max-events': 150,
         'framework.broadcast.retention.max-age': '1s',
+        'framework.broadcast.redis.live-window': '0',
       },
     });
     const client = new Redis(redis.url);

@@ -1,6 +1,7 @@
 // The Redis Streams backplane in this process against a real redis-server, through broadcast(): ids are the
 // stream's, a retried publish with the same key is stored once, a history trimmed past a client's id or lost
-// with Redis is announced with event: reset, and publishing while Redis is down fails with a 503 problem.
+// with Redis is announced with event: reset, a burst outrunning a short history still reaches a live reader whole,
+// and publishing while Redis is down fails with a 503 problem.
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { broadcast, RestApplication, type RestApp, type SseEvent } from '../../lib';
 import { redisServer } from '../support/redis-server';
@@ -25,6 +26,8 @@ beforeAll(async () => {
       'framework.broadcast.backend': 'redis-streams',
       'framework.broadcast.redis.url': redis.url,
       'framework.broadcast.retention.max-events': 100,
+      // Shorter than the default 5 s: the trimming spec waits for its events to leave it.
+      'framework.broadcast.redis.live-window': '2s',
     },
   });
   await until(async () => ((await connected()) ? true : undefined), 'the backplane to connect');
@@ -48,6 +51,23 @@ describe('RedisStreamsBackplane', () => {
     expect(resumed.map((event) => event.id)).toEqual(ids.slice(1));
   });
 
+  it('delivers every event of a burst to a live reader however short the history, as the stream keeps what it has not read', async () => {
+    // replay 0: the stream keeps only what live readers need; 3,000 publishes sent at once outrun its 100-event floor.
+    const topic = broadcast<number>('backplane-burst', { replay: 0 });
+    const seen: number[] = [];
+    const subscription = topic.subscribe().subscribe((event) => seen.push(event.data as number));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const count = 3000;
+    await Promise.all(Array.from({ length: count }, (_, n) => topic.publish(n)));
+    // Read back within a few seconds, or missed for good: a later publish shows how far the reading got.
+    const last = await topic.publish(count);
+    await until(() => (seen.at(-1) === count ? true : undefined), 'the event published last');
+    subscription.unsubscribe();
+    expect(seen.length).toBe(count + 1);
+    expect(seen).toEqual(Array.from({ length: count + 1 }, (_, n) => n));
+    expect(last).toMatch(/^\d{13}-\d+$/);
+  });
+
   it('stores a publish repeated with the same idempotency key once, answering the first id', async () => {
     const topic = broadcast<string>('backplane-once');
     const a = await topic.publish('hello', { idempotencyKey: 'k1' });
@@ -63,7 +83,10 @@ describe('RedisStreamsBackplane', () => {
   it('announces a history trimmed past the client: event reset with the oldest id held, then every event held', async () => {
     const topic = broadcast<number>('backplane-trimmed');
     const ids: string[] = [];
-    for (let n = 0; n < 400; n++) ids.push(await topic.publish(n));
+    for (let n = 0; n < 300; n++) ids.push(await topic.publish(n));
+    // Events of the live window (2 s here) stay for the instances reading live: those 300 go once older than that.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    for (let n = 300; n < 400; n++) ids.push(await topic.publish(n));
     const events = await first(topic.subscribe({ lastEventId: ids[0] }), 2);
     expect(events[0]!.event).toBe('reset');
     const oldest = events[0]!.data as string;
