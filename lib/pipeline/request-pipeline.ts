@@ -17,7 +17,7 @@ import { replaceUnsendable, unsendableHeader } from './unsendable-head';
 import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
 import { takeoverOf } from '../context/takeover';
 import type { Around } from '../feature/feature';
-import type { FinishAnswer } from '../runtime/runtime-answers';
+import { goesOutAsIs, type FinishAnswer } from '../runtime/runtime-answers';
 import { isNodeInstance } from '../runtime/node-builtins';
 import { EXECUTION_CONTEXT } from '../context/execution-context';
 
@@ -52,14 +52,8 @@ export interface PipelineParts extends FeatureSteps {
   readonly finishAnswer?: FinishAnswer;
 }
 
-/** `run` inside every one of `arounds` that wraps this request, the first outermost. */
-function within<T>(arounds: readonly Around[], ctx: RequestContext, run: () => T, from = 0): T {
-  for (let i = from; i < arounds.length; i++) {
-    const wrap = arounds[i](ctx);
-    if (wrap) return wrap(() => within(arounds, ctx, run, i + 1));
-  }
-  return run();
-}
+/** What the runtime serving `fetch` does to one request's answer. */
+type WebFinish = (answer: Response | Promise<Response>) => Response | Promise<Response>;
 
 /**
  * The application's request pipeline:
@@ -79,9 +73,10 @@ export class RequestPipeline {
     const ctx = new RequestContext(request, environment);
     // Cloudflare Workers' third argument (waitUntil, passThroughOnException), for a Hono Context asked for.
     if (executionCtx !== undefined) ctx.set(EXECUTION_CONTEXT, executionCtx);
-    const answer = this.#run(ctx, this.#web);
     const { finishAnswer } = this.#parts;
-    return finishAnswer === undefined ? answer : finishAnswer(answer, request, environment, executionCtx);
+    if (finishAnswer === undefined) return this.#run(ctx, this.#web);
+    const finish: WebFinish = (answer) => finishAnswer(answer, request, environment, executionCtx);
+    return this.#run(ctx, (answered, started) => this.#web(answered, started, finish));
   };
 
   /**
@@ -90,17 +85,27 @@ export class RequestPipeline {
    */
   readonly serve = (ctx: RequestContext): void | Promise<void> => this.#run(ctx, this.#node);
 
-  /** Answers `ctx` inside what the features run requests in. */
-  #run<T>(ctx: RequestContext, write: (ctx: RequestContext, started: number) => T | Promise<T>): T | Promise<T> {
+  /**
+   * Answers `ctx` inside what the features run requests in (`around`, from the `from`th on), the first outermost; most
+   * requests are wrapped by none, and nothing is made for them.
+   */
+  #run<T>(
+    ctx: RequestContext,
+    write: (ctx: RequestContext, started: number) => T | Promise<T>,
+    from = 0,
+  ): T | Promise<T> {
     const { around } = this.#parts;
-    return around.length === 0 ? this.#answer(ctx, write) : within(around, ctx, () => this.#answer(ctx, write));
+    for (let i = from; i < around.length; i++) {
+      const wrap = around[i](ctx);
+      if (wrap) return wrap(() => this.#run(ctx, write, i + 1));
+    }
+    return this.#answer(ctx, write);
   }
 
-  /** Routes and handles `ctx`, then gives its answer to `answer`: synchronously when every stage answered so. */
+  /** Routes and handles `ctx`, then gives its answer to `write`: synchronously when every stage answered so. */
   #answer<T>(ctx: RequestContext, write: (ctx: RequestContext, started: number) => T | Promise<T>): T | Promise<T> {
-    const { preMatching, observe, first, finish } = this.#parts;
+    const { preMatching, observe, first } = this.#parts;
     const started = observe ? performance.now() : 0;
-    const answer = finish ? (answered: RequestContext, at: number) => (finish(answered), write(answered, at)) : write;
     let routed: StageResult<RequestContext>;
     try {
       const matching = first ? (preMatching ? then(first(ctx), preMatching) : first(ctx)) : undefined;
@@ -115,17 +120,17 @@ export class RequestPipeline {
     } catch (error) {
       routed = this.#recoverUnrouted(ctx, error);
     }
-    if (routed instanceof RequestContext) return answer(ctx, started);
+    if (routed instanceof RequestContext) return this.#deliver(ctx, started, write);
     const failed = (error: unknown) => {
       ctx.response = defaultErrorResponse(error);
-      return answer(ctx, started);
+      return this.#deliver(ctx, started, write);
     };
     if (routed instanceof Observable) {
       return new Promise<T>((resolve) => {
         let answered = false;
         routed.subscribe({
           next: () => {
-            if (!answered) resolve(answer(ctx, started));
+            if (!answered) resolve(this.#deliver(ctx, started, write));
             answered = true;
           },
           error: (error: unknown) => resolve(failed(error)),
@@ -133,7 +138,13 @@ export class RequestPipeline {
         });
       });
     }
-    return Promise.resolve(routed).then(() => answer(ctx, started), failed);
+    return Promise.resolve(routed).then(() => this.#deliver(ctx, started, write), failed);
+  }
+
+  /** The features' finishing touches on the answer, then `write`. */
+  #deliver<T>(ctx: RequestContext, started: number, write: (ctx: RequestContext, started: number) => T): T {
+    this.#parts.finish?.(ctx);
+    return write(ctx, started);
   }
 
   readonly #route = (ctx: RequestContext): StageResult<RequestContext> =>
@@ -167,16 +178,19 @@ export class RequestPipeline {
     return responseFilters ? then(recovered, responseFilters) : recovered;
   }
 
-  /** The answer as a Web `Response`; clean-ups (uploaded files, temporary bodies) run once it has been sent. */
-  readonly #web = (ctx: RequestContext, started: number): Response | Promise<Response> => {
+  /**
+   * The answer as a Web `Response`; clean-ups (uploaded files, temporary bodies) run once it has been sent. `finish` is
+   * what the runtime serving `fetch` does to answers (Bun, Workers), given those it may change.
+   */
+  readonly #web = (ctx: RequestContext, started: number, finish?: WebFinish): Response | Promise<Response> => {
     const take = ctx.response!.status === 101 ? takeoverOf(ctx) : undefined;
     if (take) {
       // A socket the runtime upgraded (Bun, Deno, Workers): its answer is the runtime's (none on Bun, whose server
       // answers the upgrade itself).
       try {
-        const answer = take(ctx);
+        const answer = take(ctx) as Response;
         this.#parts.observe?.(ctx, 101, started);
-        return answer as Response;
+        return finish ? finish(answer) : answer;
       } catch {
         // The runtime refused the handshake (Deno, say, without `Sec-WebSocket-Key`): a problem, as Node's refusals
         // are, written as any answer so that its clean-ups run; the runtime's message stays here.
@@ -187,22 +201,24 @@ export class RequestPipeline {
       }
     }
     const written = this.#write(ctx);
-    if (written instanceof Promise) return written.then((body) => this.#sentWeb(ctx, body, started));
-    return this.#sentWeb(ctx, written, started);
+    if (written instanceof Promise) return written.then((body) => this.#sentWeb(ctx, body, started, finish));
+    return this.#sentWeb(ctx, written, started, finish);
   };
 
-  #sentWeb(ctx: RequestContext, body: OutgoingBody, started: number): Response | Promise<Response> {
+  #sentWeb(ctx: RequestContext, body: OutgoingBody, started: number, finish?: WebFinish): Response | Promise<Response> {
     let response: Response;
     try {
       response = toWebResponse(ctx, body);
     } catch (error) {
       if (!replaceUnsendable(ctx, body)) throw error;
       this.#parts.finish?.(ctx);
-      return this.#web(ctx, started);
+      return this.#web(ctx, started, finish);
     }
     // A body written straight to the Node response answers with a marker: the status is the context's.
     this.#parts.observe?.(ctx, ctx.response?.status ?? response.status, started);
-    return completeWhenSent(ctx, response);
+    const sent = completeWhenSent(ctx, response);
+    // The runtime is not asked to look at an answer it sends as it is (on Bun, reading its headers costs).
+    return finish === undefined || goesOutAsIs(body, ctx.response!.headers) ? sent : finish(sent);
   }
 
   /** The answer onto Node's response; clean-ups run once it has been sent (or the connection lost). */

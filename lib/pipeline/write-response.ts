@@ -12,6 +12,7 @@ import type { CompressionSettings } from '../compression/compression-settings';
 import { DirectBody } from '../streaming/direct-body';
 import { setBodyHeaders, writeDirectBody, writeDirectBodyTo } from '../streaming/write-direct-body';
 import type { RequestContext } from '../context/request-context';
+import { responseMaker } from '../runtime/web-response';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
 const nodeStream = () => nodeBuiltin('node:stream', 'the Node listener');
@@ -94,12 +95,14 @@ function noWriterMessage(ctx: RequestContext, entity: unknown, mediaType: string
   );
 }
 
+const makeResponse = responseMaker();
+
 /** The body as a Web `Response` (`fetch` in process). */
 export function toWebResponse(ctx: RequestContext, body: OutgoingBody): Response {
   if (body instanceof Response) return body;
   if (body instanceof DirectBody) return writeDirectBody(ctx, body);
   const response = ctx.response!;
-  return new Response(body, { status: response.status, headers: response.headers.toInit() });
+  return makeResponse(body, response.status, response.headers);
 }
 
 /**

@@ -3,6 +3,7 @@
  * and Cloudflare Workers treat a Web `Response` differently from Node and Deno. Knows Web `Request`/`Response` only.
  */
 import { currentRuntime, type Runtime } from './runtime-name';
+import type { AnswerHeaders } from './web-response';
 import { boundedOnWorkers, type WorkersStreamBounds } from './workers-streams';
 
 export type FinishAnswer = (
@@ -29,6 +30,17 @@ export function answerFinisher(
     return (answer, request, _environment, executionCtx) =>
       then(answer, (made) => onWorkers(made, request, executionCtx, bounds));
   return undefined;
+}
+
+/**
+ * Whether an answer goes out on every runtime as it was made, so that no finishing step need look at it: a text or byte
+ * body (or none) that is neither encoded nor of a streamed type. Decided from rxrest's own headers: reading a
+ * `Response`'s headers makes Bun build them.
+ */
+export function goesOutAsIs(body: unknown, headers: AnswerHeaders): boolean {
+  if (body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) return false;
+  if (headers.has('content-encoding')) return false;
+  return body === null || !STREAMED.test(headers.get('content-type') ?? '');
 }
 
 function then(answer: Response | Promise<Response>, finish: (made: Response) => Response) {
