@@ -94,11 +94,21 @@ function openChat(url: string): Promise<ChatClient> {
   });
 }
 
+// Each post on a connection of its own: a pooled one left idle while the clients opened may be closed by the
+// server's keep-alive timeout just as the pool reuses it ("other side closed", seen in a loaded full run).
 const post = (url: string, text: string) =>
-  fetch(`${url}/chat/messages`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ user: 'spec', text }),
+  new Promise<{ status: number }>((resolve, reject) => {
+    const body = JSON.stringify({ user: 'spec', text });
+    const req = request(
+      `${url}/chat/messages`,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode! }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
 
 async function readiness(url: string): Promise<{ status: number; broadcast: string | undefined }> {
