@@ -114,8 +114,7 @@ export class McpServerRuntime {
     scope: RequestScope,
     closeStream: () => void,
   ): Observable<JsonRpcMessage> {
-    const { ctx, session, security } = scope;
-    return this.watch.call(ctx, request, session, callTool(tool, { request, session, security, closeStream }));
+    return this.watch.call(scope.ctx, request, scope.session, callTool(tool, request, scope, closeStream));
   }
 
   /** The response to a request answered with one result. */

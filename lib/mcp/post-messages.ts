@@ -27,14 +27,6 @@ import { answerOnStream, type StreamAnswers } from './stream-answers';
 import { answerEmpty, answerJson, answerResponses, refuse } from './transport-answers';
 import { prefersStream, principalOf, refusePostHeaders, withSession } from './transport-headers';
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return PARSE_ERROR;
-  }
-}
-
 /**
  * Takes the notifications and responses of a POST; resolves once what they do is in the store, on its way to the
  * instance it concerns (the client is answered 202 then).
@@ -101,12 +93,14 @@ function receive(
   text: string,
   streams: StreamAnswers,
 ): StageResult<RequestContext> {
-  const body = parse(text);
-  const messages = body === PARSE_ERROR ? undefined : readMessages(body);
-  if (!messages)
-    return body === PARSE_ERROR
-      ? refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON')
-      : refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
+  }
+  const messages = readMessages(body);
+  if (!messages) return refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
   const init = messages.find(
     (message): message is JsonRpcRequest => isRequest(message) && message.method === 'initialize',
   );
