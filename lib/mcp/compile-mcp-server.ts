@@ -20,10 +20,9 @@ import { compileCatalog } from './compile-catalog';
 import type { McpBuildContext } from './mcp-build-context';
 import { McpServerRuntime } from './mcp-server-runtime';
 import { Sessions } from './sessions';
-import { endSession, openStream } from './open-stream';
-import { postMessages } from './post-messages';
 import { rebindingCheck } from './rebinding';
 import type { StreamAnswers } from './stream-answers';
+import { endSession, openStream, postMessages } from './transport-steps';
 
 const log = logging.getLogger('rxrest.mcp');
 

@@ -8,6 +8,7 @@ import { logging } from '../logging/logger';
 import type { CompiledTool } from './compile-catalog';
 import { describeViolations } from './input-binding';
 import {
+  isId,
   McpProtocolError,
   notificationMessage,
   resultMessage,
@@ -59,7 +60,7 @@ function asker(session: McpSession, send: (message: JsonRpcMessage) => void): Ca
 function progressTokenOf(request: JsonRpcRequest): string | number | undefined {
   const meta = request.params?._meta as { progressToken?: unknown } | undefined;
   const token = meta?.progressToken;
-  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+  return isId(token) ? token : undefined;
 }
 
 /** A notice as the notification it becomes, or `undefined` when the client did not ask for it. */
