@@ -15,7 +15,6 @@ import { takeUntil } from 'rxjs/internal/operators/takeUntil';
 import { tap } from 'rxjs/internal/operators/tap';
 import type { RequestContext } from '../context/request-context';
 import { settleToPromise, then } from '../context/settle';
-import type { StageResult } from '../context/stage';
 import { settleResult, type ResultPlan } from '../pipeline/settle-result';
 import { multi, type Multi } from '../streaming/multi';
 import type { SseEvent } from '../streaming/sse-event';
