@@ -69,13 +69,7 @@ export class McpClient {
     return defer(() => {
       const id = this.#id();
       const token = `${id}-progress`;
-      const request = {
-        jsonrpc: '2.0' as const,
-        id,
-        method: 'tools/call',
-        params: { name, arguments: args, _meta: { progressToken: token } },
-      };
-      return this.#exchange(request).pipe(
+      return this.#exchange('tools/call', { name, arguments: args, _meta: { progressToken: token } }, id).pipe(
         map((message): McpCallEvent | undefined => {
           const { method, params } = message;
           if (method === 'notifications/progress' && params?.progressToken === token)
@@ -116,11 +110,7 @@ export class McpClient {
 
   /** Any request: its result, once. */
   request(method: string, params: Record<string, unknown> = {}): Observable<unknown> {
-    return defer(() =>
-      this.#exchange({ jsonrpc: '2.0' as const, id: this.#id(), method, params }).pipe(
-        map((message) => message.result),
-      ),
-    );
+    return defer(() => this.#exchange(method, params).pipe(map((message) => message.result)));
   }
 
   /** Ends the session on the server (`DELETE`); the next call opens a new one. */
@@ -135,7 +125,8 @@ export class McpClient {
   }
 
   /** Sends a request in the session; its messages until its response (a JSON-RPC error is the error). */
-  #exchange(request: Message & { id: number }): Observable<Message> {
+  #exchange(method: string, params: Record<string, unknown>, id = this.#id()): Observable<Message> {
+    const request = { jsonrpc: '2.0' as const, id, method, params };
     return new Observable<Message>((subscriber) => {
       let answered = false;
       // A session the server no longer knows (404: expired, or ended) is opened again, once.

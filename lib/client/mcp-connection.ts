@@ -2,8 +2,9 @@
  * The wire of an MCP client: its POSTs and GETs with the session's headers, opening a session (`initialize`, then
  * `notifications/initialized`), and answering the server's requests (sampling, elicitation) with the handlers given.
  */
-import { from } from 'rxjs/internal/observable/from';
 import type { Observable, ObservableInput } from 'rxjs';
+import { firstValueFrom } from 'rxjs/internal/firstValueFrom';
+import { from } from 'rxjs/internal/observable/from';
 import { filter } from 'rxjs/internal/operators/filter';
 import { take } from 'rxjs/internal/operators/take';
 import { mcpMessages } from './mcp-stream';
@@ -99,14 +100,10 @@ export async function openSession(wire: McpWire, options: SessionOptions, reques
   };
   // There is no session to resume in yet: a cut answer is a failure.
   const answers = mcpMessages(post, () => Promise.reject(new Error('initialize was cut off'))) as Observable<Message>;
-  const answer = await new Promise<Message>((resolve, reject) =>
-    answers
-      .pipe(
-        filter((message) => message.id === requestId),
-        take(1),
-      )
-      .subscribe({ next: resolve, error: reject, complete: () => reject(new Error('initialize was not answered')) }),
-  );
+  const answer = await firstValueFrom(answers.pipe(filter((message) => message.id === requestId)), {
+    defaultValue: undefined,
+  });
+  if (!answer) throw new Error('initialize was not answered');
   if (answer.error) throw new McpClientError(answer.error.code, answer.error.message, answer.error.data);
   const version = (answer.result as { protocolVersion?: string } | undefined)?.protocolVersion ?? LATEST_VERSION;
   const session = { id, version };

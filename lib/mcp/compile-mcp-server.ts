@@ -9,7 +9,7 @@ import { locate } from '../errors/definition-error';
 import { logging } from '../logging/logger';
 import { Tags, type MethodMeta } from '../metadata/store';
 import type { Unit } from '../metadata/unit';
-import { compileStage, type StageFn, type Step } from '../pipeline/chain';
+import { compileStage, type Step } from '../pipeline/chain';
 import type { Endpoint, EndpointKit } from '../pipeline/endpoint';
 import type { EndpointInfo } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
@@ -20,10 +20,9 @@ import { compileCatalog } from './compile-catalog';
 import type { McpBuildContext } from './mcp-build-context';
 import { McpServerRuntime } from './mcp-server-runtime';
 import { Sessions } from './sessions';
-import { endSession, openStream } from './open-stream';
-import { postMessages } from './post-messages';
 import { rebindingCheck } from './rebinding';
 import type { StreamAnswers } from './stream-answers';
+import { endSession, openStream, postMessages } from './transport-steps';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -36,14 +35,19 @@ export interface CompiledMcpServer {
 }
 
 /**
- * The steps the features join to the server's endpoints, as to any resource's: security and the class's rate limit,
- * then (for a POST or GET, answered as a stream) the caps on open streams. A DELETE ends a session and is no stream:
- * a client at its cap can always end one.
+ * The steps before a server's own, for an endpoint that streams or not. The rebinding check comes first: a request for
+ * a host not allowed is refused before any credential is looked at. Then what the features join to the server's
+ * endpoints, as to any resource's: security and the class's rate limit, then (for a POST or GET, answered as a
+ * stream) the caps on open streams. A DELETE ends a session and is no stream: a client at its cap can always end one.
  */
-function joinedSteps(unit: Unit, where: string, streams: boolean, context: McpBuildContext): Step[] {
-  const plan = { unit, method: SERVER_METHOD, where, info: context.info, produces: [], streams };
-  const joined = context.joins({ ...plan, transport: 'answer' });
-  return [...joined.at('authenticate'), ...joined.at('admit')];
+function stepsBefore(unit: Unit, where: string, context: McpBuildContext): (streams: boolean) => Step[] {
+  const rebinding = rebindingCheck(context.settings.allowedHosts);
+  const [answers, streams] = [false, true].map((streams) => {
+    const plan = { unit, method: SERVER_METHOD, where, info: context.info, produces: [], streams };
+    const joined = context.joins({ ...plan, transport: 'answer' });
+    return [...(rebinding ? [rebinding] : []), ...joined.at('authenticate'), ...joined.at('admit')];
+  });
+  return (streamed) => (streamed ? streams! : answers!);
 }
 
 function endpoint(
@@ -115,8 +119,7 @@ export function compileMcpServer(
   if (template.variables.length > 0)
     context.problems.add(where, `an MCP server's path has no variables: ${declaration.path}`);
   const server: McpBuildContext = { ...context, info: serverInfo(unit, template), mappers: context.mappers(unit.type) };
-  const rebinding = rebindingCheck(context.settings.allowedHosts);
-  const joined = [joinedSteps(unit, where, false, server), joinedSteps(unit, where, true, server)];
+  const before = stepsBefore(unit, where, server);
   const { name = unit.type.name, version = '1.0.0', title, instructions } = declaration;
   const runtime = new McpServerRuntime(
     declaration.path,
@@ -127,13 +130,6 @@ export function compileMcpServer(
   );
   const answers = streamAnswers(where, server);
   const filters = context.filters(new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []));
-  // The rebinding check comes first: a request for a host not allowed is refused before any credential is looked at.
-  const steps = (last: StageFn, streams: boolean): Step[] => [
-    ...(rebinding ? [rebinding] : []),
-    ...joined[Number(streams)],
-    ...filters.request,
-    last,
-  ];
   const handlers = [
     ['POST', postMessages(runtime, context.maxBodySize, answers), true],
     ['GET', openStream(runtime, answers), true],
@@ -142,7 +138,7 @@ export function compileMcpServer(
   return {
     runtime,
     endpoints: handlers.map(([method, last, streams]) =>
-      endpoint(unit, template, method, steps(last, streams), filters.response, server),
+      endpoint(unit, template, method, [...before(streams), ...filters.request, last], filters.response, server),
     ),
   };
 }

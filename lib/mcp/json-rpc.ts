@@ -16,17 +16,11 @@ export interface JsonRpcNotification {
   readonly params?: JsonRpcParams;
 }
 
-export interface JsonRpcErrorObject {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-
 export interface JsonRpcResponse {
   readonly jsonrpc: '2.0';
   readonly id: RequestId | null;
   readonly result?: unknown;
-  readonly error?: JsonRpcErrorObject;
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
 }
 
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
@@ -56,11 +50,12 @@ export class McpProtocolError extends Error {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isId(value: unknown): value is RequestId {
+/** A JSON-RPC id (JSON numbers are always finite). */
+export function isId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 

@@ -12,6 +12,7 @@ import {
   errorMessage,
   INTERNAL_ERROR,
   INVALID_PARAMS,
+  isObject,
   McpProtocolError,
   METHOD_NOT_FOUND,
   resultMessage,
@@ -37,7 +38,7 @@ export interface ServerIntroduction {
 
 function objectParam(request: JsonRpcRequest, name: string): Record<string, unknown> {
   const value = request.params?.[name];
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isObject(value) ? value : {};
 }
 
 export class McpServerRuntime {
@@ -114,8 +115,7 @@ export class McpServerRuntime {
     scope: RequestScope,
     closeStream: () => void,
   ): Observable<JsonRpcMessage> {
-    const { ctx, session, security } = scope;
-    return this.watch.call(ctx, request, session, callTool(tool, { request, session, security, closeStream }));
+    return this.watch.call(scope.ctx, request, scope.session, callTool(tool, request, scope, closeStream));
   }
 
   /** The response to a request answered with one result. */

@@ -76,7 +76,7 @@ export class McpSession {
 
   /** Cancels a call of the session, on whichever instance runs it; an unknown id is ignored, as MCP says. */
   async cancel(requestId: string | number, reason: string | undefined): Promise<void> {
-    await this.#publish(reason === undefined ? { t: 'cancel', requestId } : { t: 'cancel', requestId, reason });
+    await this.#publish({ t: 'cancel', requestId, reason });
   }
 
   /** Hands the client's answer to what waits for it, on whichever instance that is. */

@@ -15,7 +15,6 @@ import { takeUntil } from 'rxjs/internal/operators/takeUntil';
 import { tap } from 'rxjs/internal/operators/tap';
 import type { RequestContext } from '../context/request-context';
 import { settleToPromise, then } from '../context/settle';
-import type { StageResult } from '../context/stage';
 import { settleResult, type ResultPlan } from '../pipeline/settle-result';
 import { multi, type Multi } from '../streaming/multi';
 import type { SseEvent } from '../streaming/sse-event';
@@ -75,25 +74,6 @@ function holdMessages(source: Observable<JsonRpcMessage>): HeldMessages {
   return { early, rest, cancel: () => subscription.unsubscribe() };
 }
 
-/** A call's messages, ended early (no response, as MCP says) when the client cancels it. */
-function cancellable(
-  source: Observable<JsonRpcMessage>,
-  request: JsonRpcRequest,
-  scope: RequestScope,
-): Observable<JsonRpcMessage> {
-  return new Observable<JsonRpcMessage>((subscriber) => {
-    const key = String(request.id);
-    const entry = { cancel: () => subscriber.complete() };
-    scope.session.calls.set(key, entry);
-    const subscription = source.subscribe(subscriber);
-    return () => {
-      subscription.unsubscribe();
-      if (scope.session.calls.get(key) === entry) scope.session.calls.delete(key);
-      scope.session.touch();
-    };
-  });
-}
-
 /**
  * The stream as this POST answers it. A client that cannot resume (it read no priming event) leaving before the end
  * cancels the calls: nobody could ever read their results.
@@ -145,9 +125,7 @@ export function answerOnStream(
   const messages = merge(
     ...requests.map((request, at) => {
       const tool = tools[at];
-      return tool
-        ? cancellable(runtime.call(tool, request, scope, closeStream), request, scope)
-        : from(runtime.answer(request, scope));
+      return tool ? runtime.call(tool, request, scope, closeStream) : from(runtime.answer(request, scope));
     }),
   );
   const held = holdMessages(messages);

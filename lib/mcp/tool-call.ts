@@ -2,12 +2,13 @@
  * One `tools/call`: the tool's output as the messages its stream carries — its notices as notifications, as they
  * come, then the response with its result. Unsubscribing cancels the call (its `McpCall.signal` aborts).
  */
+import type { Subscription } from 'rxjs';
 import { Observable } from 'rxjs/internal/Observable';
 import { logging } from '../logging/logger';
-import type { SecurityContext } from '../security/security-context';
 import type { CompiledTool } from './compile-catalog';
 import { describeViolations } from './input-binding';
 import {
+  isId,
   McpProtocolError,
   notificationMessage,
   resultMessage,
@@ -17,6 +18,7 @@ import {
 import { McpCall, REQUIRED_CAPABILITY, type CallOutlet } from './mcp-call';
 import type { McpSession } from './mcp-session';
 import { isNotice, passesLevel, type McpNotice } from './notices';
+import type { RequestScope } from './server-methods';
 import {
   errorResult,
   failedResult,
@@ -27,14 +29,6 @@ import {
 } from './method-results';
 
 const log = logging.getLogger('rxrest.mcp');
-
-/** Who asks for a call: the request, its session and its caller, and how to end the HTTP answer it streams on. */
-export interface CallScope {
-  readonly request: JsonRpcRequest;
-  readonly session: McpSession;
-  readonly security: SecurityContext;
-  readonly closeStream: () => void;
-}
 
 /**
  * How a call asks its client: the request goes out on the call's stream (`send`), the client's answer comes back
@@ -66,7 +60,7 @@ function asker(session: McpSession, send: (message: JsonRpcMessage) => void): Ca
 function progressTokenOf(request: JsonRpcRequest): string | number | undefined {
   const meta = request.params?._meta as { progressToken?: unknown } | undefined;
   const token = meta?.progressToken;
-  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+  return isId(token) ? token : undefined;
 }
 
 /** A notice as the notification it becomes, or `undefined` when the client did not ask for it. */
@@ -97,56 +91,76 @@ function checkedResult(tool: CompiledTool, value: unknown): CallToolResult {
   return errorResult(`The tool ${tool.name} returned a result that does not fit its output schema`);
 }
 
-/** The `McpCall` of a call: its notices and requests go out on the call's stream. */
-function handleOf(
-  scope: CallScope,
-  signal: AbortSignal,
-  notice: (notice: McpNotice) => void,
-  send: (message: JsonRpcMessage) => void,
-): McpCall {
-  const { request, session, closeStream } = scope;
-  return new McpCall(request.id, session.facts, signal, { notice, ask: asker(session, send), closeStream });
+/** Where a call's messages go: its notifications as they come, then its result. */
+interface CallSink {
+  next(message: JsonRpcMessage): void;
+  finish(result: CallToolResult): void;
 }
 
-/** The messages of one call of `tool`: its notifications as they come, then its response; then it completes. */
-export function callTool(tool: CompiledTool, scope: CallScope): Observable<JsonRpcMessage> {
+/** Runs the tool: binds its input, invokes it with its handle, and hands on what it sends and returns. */
+function run(
+  tool: CompiledTool,
+  request: JsonRpcRequest,
+  { session, security }: RequestScope,
+  sink: CallSink,
+  handle: Pick<CallOutlet, 'closeStream'> & { signal: AbortSignal },
+): Subscription | void {
+  const token = progressTokenOf(request);
+  const notice = (notice: McpNotice) => {
+    const message = noticeMessage(notice, token, session);
+    if (message) sink.next(message);
+  };
+  const bound = tool.input.bind(request.params?.arguments ?? {});
+  if (!bound.ok)
+    return sink.finish(errorResult(`Invalid arguments for ${tool.name}: ${describeViolations(bound.violations)}`));
+  const outlet = { notice, ask: asker(session, sink.next), closeStream: handle.closeStream };
+  const call = tool.method.takesCall ? new McpCall(request.id, session.facts, handle.signal, outlet) : undefined;
+  let output: Observable<unknown>;
+  try {
+    output = outputOf(tool.method.invoke(bound.value, security, call));
+  } catch (error) {
+    return sink.finish(failedResult(error, tool.name));
+  }
+  let last: unknown;
+  return output.subscribe({
+    next: (value) => (isNotice(value) ? notice(value) : (last = value)),
+    error: (error: unknown) => sink.finish(failedResult(error, tool.name)),
+    // A microtask later: what the tool's end unsubscribes (a request it no longer waits for) still goes out before.
+    complete: () => queueMicrotask(() => sink.finish(checkedResult(tool, last))),
+  });
+}
+
+/**
+ * The messages of one call of `tool`: its notifications as they come, then its response; then it completes. The
+ * client's cancellation (`notifications/cancelled`, heard by the session) ends them early, with no response, as MCP
+ * says; `closeStream` ends the HTTP answer the call streams on.
+ */
+export function callTool(
+  tool: CompiledTool,
+  request: JsonRpcRequest,
+  scope: RequestScope,
+  closeStream: () => void,
+): Observable<JsonRpcMessage> {
   return new Observable<JsonRpcMessage>((subscriber) => {
-    const { request, session, security } = scope;
-    const token = progressTokenOf(request);
-    const send = (notice: McpNotice) => {
-      const message = noticeMessage(notice, token, session);
-      if (message) subscriber.next(message);
-    };
+    const { session } = scope;
+    const key = String(request.id);
+    const running = { cancel: () => subscriber.complete() };
+    session.calls.set(key, running);
+    const controller = new AbortController();
     let finished = false;
     const finish = (result: CallToolResult) => {
       finished = true;
       subscriber.next(resultMessage(request.id, result));
       subscriber.complete();
     };
-    const bound = tool.input.bind(request.params?.arguments ?? {});
-    if (!bound.ok)
-      return finish(errorResult(`Invalid arguments for ${tool.name}: ${describeViolations(bound.violations)}`));
-    const controller = new AbortController();
-    const call = tool.method.takesCall
-      ? handleOf(scope, controller.signal, send, (message) => subscriber.next(message))
-      : undefined;
-    let output: Observable<unknown>;
-    try {
-      output = outputOf(tool.method.invoke(bound.value, security, call));
-    } catch (error) {
-      return finish(failedResult(error, tool.name));
-    }
-    let last: unknown;
-    const subscription = output.subscribe({
-      next: (value) => (isNotice(value) ? send(value) : (last = value)),
-      error: (error: unknown) => finish(failedResult(error, tool.name)),
-      // A microtask later: what the tool's end unsubscribes (a request it no longer waits for) still goes out before.
-      complete: () => queueMicrotask(() => finish(checkedResult(tool, last))),
-    });
+    const next = (message: JsonRpcMessage) => subscriber.next(message);
+    const subscription = run(tool, request, scope, { next, finish }, { closeStream, signal: controller.signal });
     return () => {
-      subscription.unsubscribe();
+      subscription?.unsubscribe();
       // A call that ended by itself was not cancelled.
       if (!finished) controller.abort();
+      if (session.calls.get(key) === running) session.calls.delete(key);
+      session.touch();
     };
   });
 }

@@ -1,39 +1,44 @@
 /**
- * `POST` of the Streamable HTTP transport: the client's messages. `initialize` opens a session; notifications and
- * responses are taken (202): `notifications/cancelled` cancels a call, a response answers a request of the server
- * (sampling, elicitation), other notifications need nothing of the server; requests are answered as JSON, or, when
- * one of them calls a tool, on an SSE stream that carries the calls' notifications as they come, then their
- * responses, and that a client may resume.
+ * The steps of a server's path, the three methods of the Streamable HTTP transport.
+ * - `POST`: the client's messages. `initialize` opens a session; notifications and responses are taken (202):
+ *   `notifications/cancelled` cancels a call, a response answers a request of the server (sampling, elicitation),
+ *   other notifications need nothing of the server; requests are answered as JSON, or, when one of them calls a tool,
+ *   on an SSE stream that carries the calls' notifications as they come, then their responses, and that a client
+ *   may resume.
+ * - `GET`: the session's stream of what the server says of its own accord (one at a time), or, with
+ *   `Last-Event-ID`, a cut stream resumed on whichever instance the client reaches — a call's (what it missed, then
+ *   live, then its end) or the notices' (what it missed, then live).
+ * - `DELETE`: the client ends its session; its calls still running are cancelled.
  */
+import { fromEvent } from 'rxjs/internal/observable/fromEvent';
+import { finalize } from 'rxjs/internal/operators/finalize';
+import { takeUntil } from 'rxjs/internal/operators/takeUntil';
 import { readRequestText } from '../body/read-body';
-import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
-import { settleToPromise, then } from '../context/settle';
+import { settleToPromise, then, type StageFn } from '../context/settle';
 import type { StageResult } from '../context/stage';
 import { securityContext } from '../security/security-context';
+import { multi, type Multi } from '../streaming/multi';
+import type { SseEvent } from '../streaming/sse-event';
+import { readEventId, resumeCallStream, type StreamPosition } from './call-streams';
 import {
   INVALID_REQUEST,
+  isId,
   isNotification,
   isRequest,
   isResponse,
   PARSE_ERROR,
   readMessages,
+  TRANSPORT_ERROR,
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from './json-rpc';
 import type { McpServerRuntime } from './mcp-server-runtime';
 import type { McpSession } from './mcp-session';
-import { answerOnStream, type StreamAnswers } from './stream-answers';
+import { NOTICES_STREAM, sessionNotices } from './server-notices';
+import { answerOnStream, answerStream, type StreamAnswers } from './stream-answers';
 import { answerEmpty, answerJson, answerResponses, refuse } from './transport-answers';
-import { prefersStream, principalOf, refusePostHeaders, withSession } from './transport-headers';
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return PARSE_ERROR;
-  }
-}
+import { prefersStream, principalOf, refuseGetHeaders, refusePostHeaders, withSession } from './transport-headers';
 
 /**
  * Takes the notifications and responses of a POST; resolves once what they do is in the store, on its way to the
@@ -49,8 +54,7 @@ async function receiveMessages(session: McpSession, messages: readonly JsonRpcMe
     if (!isNotification(message) || message.method !== 'notifications/cancelled') continue;
     const requestId = message.params?.requestId;
     const reason = message.params?.reason;
-    if (typeof requestId === 'string' || typeof requestId === 'number')
-      done.push(session.cancel(requestId, typeof reason === 'string' ? reason : undefined));
+    if (isId(requestId)) done.push(session.cancel(requestId, typeof reason === 'string' ? reason : undefined));
   }
   await Promise.all(done);
 }
@@ -101,12 +105,14 @@ function receive(
   text: string,
   streams: StreamAnswers,
 ): StageResult<RequestContext> {
-  const body = parse(text);
-  const messages = body === PARSE_ERROR ? undefined : readMessages(body);
-  if (!messages)
-    return body === PARSE_ERROR
-      ? refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON')
-      : refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
+  }
+  const messages = readMessages(body);
+  if (!messages) return refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
   const init = messages.find(
     (message): message is JsonRpcRequest => isRequest(message) && message.method === 'initialize',
   );
@@ -126,4 +132,53 @@ export function postMessages(runtime: McpServerRuntime, maxBodySize: number, str
   return (ctx) =>
     refusePostHeaders(ctx) ??
     readRequestText(ctx, maxBodySize).then((text) => settleToPromise(receive(ctx, runtime, text, streams)));
+}
+
+/** `events` while the session lasts, giving back its notices stream when they end (or the client leaves). */
+function whileSession(session: McpSession, events: Multi<SseEvent>): Multi<SseEvent> {
+  return multi(
+    events.pipe(
+      takeUntil(fromEvent(session.ended, 'abort')),
+      finalize(() => session.closeNotices()),
+    ),
+  );
+}
+
+function notices(
+  ctx: RequestContext,
+  runtime: McpServerRuntime,
+  session: McpSession,
+  position: StreamPosition | undefined,
+  answers: StreamAnswers,
+): StageResult<RequestContext> {
+  if (!session.openNotices())
+    return refuse(ctx, 409, TRANSPORT_ERROR, 'Conflict: Only one SSE stream is allowed per session');
+  const notices = sessionNotices(answers.topics(), runtime.path, session, position?.eventId);
+  const events = whileSession(session, notices);
+  return answerStream(ctx, events, session.id, answers);
+}
+
+/** The GET step of a server. */
+export function openStream(runtime: McpServerRuntime, answers: StreamAnswers): StageFn {
+  return (ctx) =>
+    refuseGetHeaders(ctx) ??
+    withSession(ctx, runtime.sessions, (session) => {
+      const lastEventId = ctx.headerValue('last-event-id');
+      const position = lastEventId ? readEventId(lastEventId) : undefined;
+      if (lastEventId && !position)
+        return refuse(ctx, 400, TRANSPORT_ERROR, 'Bad Request: Last-Event-ID is not an event of this server');
+      if (!position || position.streamId === NOTICES_STREAM) return notices(ctx, runtime, session, position, answers);
+      return resumeCallStream(answers.topics(), session.id, position, answers.retryMs).then((events) =>
+        events ? answerStream(ctx, events, session.id, answers) : answerEmpty(ctx, 204),
+      );
+    });
+}
+
+/** The DELETE step of a server. */
+export function endSession(runtime: McpServerRuntime): StageFn {
+  return (ctx) =>
+    withSession(ctx, runtime.sessions, (session) => {
+      runtime.sessions.close(session);
+      return answerEmpty(ctx, 200);
+    });
 }
