@@ -15,9 +15,38 @@ import { mappersFor } from './compile-mappers';
 import { applicable, requestSteps, responseSteps } from './compile-filters';
 import { compileSocketEndpoint } from './compile-socket-endpoint';
 import type { CorePlan } from './core-plan';
-import { detectDuplicates } from './detect-duplicates';
 import type { Unit } from './discover';
 import type { EndpointJoins } from './join-features';
+
+function mediaList(types: readonly string[]): string {
+  return types.length ? [...types].sort().join(', ') : '*';
+}
+
+/**
+ * Endpoints declared twice (same HTTP method, path pattern with variable names aside, and media types): one message
+ * per conflict, naming every method that declares it.
+ */
+function detectDuplicates(endpoints: readonly Endpoint[]): string[] {
+  const groups = new Map<string, Endpoint[]>();
+  for (const endpoint of endpoints) {
+    const { info } = endpoint;
+    const key = `${info.httpMethod} ${endpoint.template.normalized} ${mediaList(info.consumes)} ${mediaList(info.produces)}`;
+    const group = groups.get(key);
+    if (group) group.push(endpoint);
+    else groups.set(key, [endpoint]);
+  }
+  const messages: string[] = [];
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const { info } = group[0];
+    const lines = group.map(
+      ({ info: i }) =>
+        `${i.resourceClass.name}#${i.methodName} consumes ${mediaList(i.consumes)}, produces ${mediaList(i.produces)}`,
+    );
+    messages.push(`${info.httpMethod} ${info.pathTemplate} is declared by :\n${lines.join('\n')}`);
+  }
+  return messages;
+}
 
 const log = logging.getLogger('rxrest.build');
 
@@ -73,9 +102,9 @@ export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: Endpo
   const broadcast = scope.find(BROADCAST)!;
   const socketContext = {
     ...shared,
-    json: core.bodies.json,
+    json: core.json,
     // One framing for all the sockets: an event broadcast to many is framed once.
-    framing: messageFraming(core.bodies.json),
+    framing: messageFraming(core.json),
     broadcast,
     sockets: scope.find(SOCKETS)!,
   };
@@ -87,7 +116,7 @@ export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: Endpo
     ...shared,
     streams: core.streams,
     maxBodySize: core.body.maxBodySize,
-    json: core.bodies.json,
+    json: core.json,
     mappers: (type) => mappersFor(core.mappers, type),
     filters: (bindings) => ({
       request: requestSteps(applicable(core.filters.request, bindings)),

@@ -1,6 +1,7 @@
 /**
  * What every endpoint of an application is compiled with, whatever features it has: the discovered classes, its
- * filters, interceptors, mappers, body readers and writers, stream settings and execution lanes.
+ * filters, interceptors, mappers, body readers and writers (providers, the JSON mapper, upload settings), stream
+ * settings and execution lanes.
  */
 import { buildConditionFilter, isEndpointDisabled } from '../conditions/decide-conditions';
 import { loadConfig, type Config } from '../config';
@@ -15,9 +16,7 @@ import { MULTIPART } from '../multipart/multipart-feature';
 import type { BodySettings } from '../params/read-body-argument';
 import { OpenStreams } from '../streaming/open-streams';
 import type { StreamSettings } from '../streaming/stream-pump';
-import { bodyEnvironment } from './body-environment';
-import type { BuildOptions } from './build-options';
-import { BuildScope } from './build-scope';
+import { BuildScope, type BuildOptions } from './build-scope';
 import { compileFilters } from './compile-filters';
 import { compileInterceptors } from '../pipeline/interceptors';
 import type { LaneSettings } from '../pipeline/lanes';
@@ -26,6 +25,37 @@ import { discover } from './discover';
 import { Heartbeat } from '../streaming/heartbeat';
 import { TickFlush } from '../streaming/tick-flush';
 import { timersServeAllRequests } from '../runtime/runtime-name';
+import { createBuiltinWriters } from '../body/entity-writers';
+import { PROVIDER } from '../decorators/providers';
+import { createJsonMapper } from '../json/create-json-mapper';
+import { BodyProviders } from '../providers/body-providers';
+
+/** Body reading and writing: every `@Provider` instance read once, the JSON mapper configured from `framework.json.*`. */
+function bodyPlan(scope: BuildScope) {
+  const { config, units } = scope;
+  const providers = new BodyProviders(units.filter((unit) => unit.meta.tags.has(PROVIDER)));
+  const json = createJsonMapper(
+    {
+      failOnUnknownProperties: config.get('framework.json.fail-on-unknown-properties'),
+      writeDatesAsTimestamps: config.get('framework.json.write-dates-as-timestamps'),
+    },
+    providers.jsonCustomizers,
+    providers.jsonProducer,
+  );
+  const body: BodySettings = {
+    maxBodySize: config.get('framework.http.limits.max-body-size'),
+    maxStreamItemSize: config.get('framework.http.limits.max-stream-item-size'),
+    multipart: scope.find(MULTIPART)!.settings,
+    converters: providers.converters,
+    providers,
+    json,
+    uploadsDirectory: config.get('framework.http.body.uploads-directory'),
+    deleteUploadsOnEnd: config.get('framework.http.body.delete-uploaded-files-on-end'),
+  };
+  /** User writers, then multipart's, then the built-ins, wrapped by the writer interceptors. */
+  const writers = () => providers.entityWriters([scope.find(MULTIPART)!.writer, ...createBuiltinWriters(json)]);
+  return { json, body, writers };
+}
 
 export type CorePlan = ReturnType<typeof planCore>;
 
@@ -65,13 +95,7 @@ export function planCore(scope: BuildScope, options: BuildOptions) {
   const interceptors = compileInterceptors(units, problems);
   const filters = compileFilters(units, options.filters ?? [], problems);
   for (const problem of checkFilterOrder(filters.request)) problems.add(problem.where, problem.message);
-  const bodies = bodyEnvironment(units, config);
-  const body: BodySettings = {
-    maxBodySize: config.get('framework.http.limits.max-body-size'),
-    maxStreamItemSize: config.get('framework.http.limits.max-stream-item-size'),
-    multipart: scope.find(MULTIPART)!.settings,
-    ...bodies.settings,
-  };
+  const { json, body, writers } = bodyPlan(scope);
   const type = options.application?.constructor;
   const lanes: LaneSettings = {
     worker: new WorkerLane(config.get('framework.rest.worker.max-concurrency')),
@@ -79,15 +103,16 @@ export function planCore(scope: BuildScope, options: BuildOptions) {
     application: type ? findClassMeta(type)?.tags : undefined,
   };
   const streams = { ...streamSettings(config), openStreams: new OpenStreams() };
-  scope.provide(JSON_MAPPER, bodies.json);
+  scope.provide(JSON_MAPPER, json);
   scope.provide(OPEN_STREAMS, streams.openStreams);
   scope.provide(WORKER_QUEUE, lanes.worker);
   return {
     filters,
     interceptors,
     mappers: compileMappers(units, problems, interceptors),
-    bodies,
+    json,
     body,
+    writers,
     streams,
     lanes,
   };

@@ -1,11 +1,17 @@
 /**
  * The features of one application, built: their parts joined phase by phase, in the order the features are listed
- * (so CORS's headers go on before the rate limits', and the socket origin check runs before security).
+ * (so CORS's headers go on before the rate limits', and the socket origin check runs before security), and the
+ * optional packages they need.
  */
 import type { EndpointJoin, EndpointJoins, Feature, FeatureParts, PackageNeed } from '../feature/feature';
 import { chain, inOrder } from '../pipeline/chain';
 import type { FeatureSteps } from '../pipeline/request-pipeline';
 import type { BuildScope } from './build-scope';
+import { dateFormatsDeclared } from '../decorators/params';
+import type { ProblemCollector } from '../errors/definition-error';
+import { jsonFormatsDeclared } from '../json/json-decorators';
+import { canLoadPackages, isInstalled } from '../runtime/load-package';
+import { runtimeName } from '../runtime/runtime-name';
 
 export type { EndpointJoins, JoinedSteps } from '../feature/feature';
 
@@ -75,5 +81,31 @@ export class JoinedFeatures {
 
   async close(): Promise<void> {
     await Promise.all(this.#built.map(({ parts }) => parts.close?.()));
+  }
+}
+
+/** The optional packages the core needs in this application (the features name their own). */
+export function corePackages(): PackageNeed[] {
+  return dateFormatsDeclared() || jsonFormatsDeclared()
+    ? [{ name: 'date-fns', feature: 'a date pattern (@DateFormat or @JsonFormat)' }]
+    : [];
+}
+
+/**
+ * A problem for each needed package that is not installed. Packages that only some features need are optional peer
+ * dependencies: an application using such a feature without its package fails its build naming the package to install,
+ * instead of failing on its first request.
+ */
+export function checkPackages(needs: readonly PackageNeed[], problems: ProblemCollector): void {
+  const reported = new Set<string>();
+  for (const { name, feature } of needs) {
+    if (reported.has(name) || isInstalled(name === 'swagger-ui-dist' ? `${name}/package.json` : name)) continue;
+    reported.add(name);
+    problems.add(
+      `the package ${name}`,
+      canLoadPackages()
+        ? `${feature} needs it, and it is not installed: npm install ${name} (an optional peer dependency of rxrest)`
+        : `${feature} needs it, and ${runtimeName()} cannot load it: this bundle has no require(); hand it in with build({ packages }) (see docs/runtimes.md)`,
+    );
   }
 }

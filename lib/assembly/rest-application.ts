@@ -1,17 +1,72 @@
 /** The build step: decorated classes and features in, a built application out. */
-import { checkPackages, corePackages } from './optional-packages';
-import { assemblePipeline } from './assemble-pipeline';
-import type { BuildOptions } from './build-options';
-import { builtInFeatures } from './built-in-features';
+import { checkPackages, corePackages } from './join-features';
 import { compileEndpoints } from './compile-endpoints';
 import { openScope, planCore } from './core-plan';
 import { JoinedFeatures } from './join-features';
 import { RestApp } from './rest-app';
+import type { BuildOptions } from './build-scope';
 import { handPackages } from '../runtime/load-package';
+import type { Feature } from '../feature/feature';
+import type { AuthenticationMechanism } from '../security/authentication-mechanism';
+import { broadcastFeature } from '../broadcast/broadcast-feature';
+import { durableStreamsFeature } from '../broadcast/durable-streams-feature';
+import { compressionFeature } from '../compression/compression-feature';
+import { corsFeature } from '../cors/cors-feature';
+import { healthFeature } from '../health/health-feature';
+import { linksFeature } from '../links/links-feature';
+import { mcpFeature } from '../mcp/mcp-feature';
+import { metricsFeature } from '../metrics/metrics-feature';
+import { multipartFeature } from '../multipart/multipart-feature';
+import { openApiFeature } from '../openapi/openapi-feature';
+import { rateLimitFeature } from '../rate-limit/rate-limit-feature';
+import { allowedHostsFeature } from '../security/allowed-hosts-feature';
+import { nosniffFeature } from '../security/nosniff';
+import { securityFeature } from '../security/security-feature';
+import { staticFilesFeature } from '../static/static-feature';
+import { tracingFeature } from '../tracing/tracing-feature';
+import { webSocketFeature } from '../websocket/websocket-feature';
+import { COMPRESSION } from '../compression/compression-feature';
+import { compileStage } from '../pipeline/chain';
+import type { Endpoint } from '../pipeline/endpoint';
+import { RequestPipeline } from '../pipeline/request-pipeline';
+import { Router } from '../routing/router';
+import { answerFinisher } from '../runtime/runtime-answers';
+import type { BuildScope } from './build-scope';
+import { applicable, requestSteps, responseSteps } from './compile-filters';
+import { mappersFor } from './compile-mappers';
+import type { CorePlan } from './core-plan';
 
-export type { BuildOptions } from './build-options';
+export type { BuildOptions } from './build-scope';
 export type { EndpointSummary } from './compile-endpoints';
 export { RestApp } from './rest-app';
+
+/**
+ * The framework's own features, in the order they join each phase: a request for a host not served is refused before
+ * anything else, CORS answers preflights next, the socket origin check runs before security on upgrades, security
+ * before rate limits (a client is its principal), and the unrouted answers are asked health, metrics, OpenAPI, then
+ * static files.
+ */
+export function builtInFeatures(authentication: readonly AuthenticationMechanism[] = []): Feature[] {
+  return [
+    allowedHostsFeature,
+    compressionFeature,
+    multipartFeature,
+    corsFeature,
+    webSocketFeature,
+    rateLimitFeature,
+    securityFeature(authentication),
+    nosniffFeature,
+    linksFeature,
+    healthFeature,
+    durableStreamsFeature,
+    broadcastFeature,
+    tracingFeature,
+    metricsFeature,
+    openApiFeature,
+    staticFilesFeature,
+    mcpFeature,
+  ];
+}
 
 /**
  * The build step: reads the decorators of the application's classes once, builds each feature (the framework's,
@@ -45,3 +100,32 @@ export const RestApplication = {
     });
   },
 };
+
+function routerOf(endpoints: readonly Endpoint[]): Router<Endpoint> {
+  const router = new Router<Endpoint>();
+  for (const endpoint of endpoints) router.add(endpoint.template, endpoint);
+  router.freeze();
+  return router;
+}
+
+/** Each phase of the pipeline from what joined it; the unrouted answers are asked for now, once every feature started. */
+function assemblePipeline(
+  scope: BuildScope,
+  core: CorePlan,
+  features: JoinedFeatures,
+  endpoints: readonly Endpoint[],
+): RequestPipeline {
+  return new RequestPipeline({
+    ...features.steps(),
+    router: routerOf(endpoints),
+    preMatching: compileStage(requestSteps(core.filters.preMatching)),
+    mappers: mappersFor(core.mappers, undefined),
+    responseFilters: compileStage(responseSteps(applicable(core.filters.response, new Set<string>()))),
+    writers: core.writers(),
+    compression: scope.find(COMPRESSION),
+    finishAnswer: answerFinisher({
+      stallTimeout: scope.config.get('framework.runtime.workerd.stream-stall-timeout'),
+      maxDuration: scope.config.get('framework.runtime.workerd.stream-max-duration'),
+    }),
+  });
+}

@@ -18,7 +18,7 @@ import {
   type RestApp,
 } from '../../lib';
 import { BuildScope } from '../../lib/assembly/build-scope';
-import { builtInFeatures } from '../../lib/assembly/built-in-features';
+import { builtInFeatures } from '../../lib/assembly/rest-application';
 import { HISTORY } from '../../lib/broadcast/durable-streams-feature';
 import { ProblemCollector } from '../../lib/errors/definition-error';
 import { findClassMeta } from '../../lib/metadata/store';
