@@ -91,8 +91,6 @@ export function localFileReader(settings: FileSettings): BuiltinReader {
   });
 }
 
-export { LocalFile };
-
 /** `application/json` and every `+json` type are JSON; a body without `Content-Type` is taken as JSON too. */
 export function isJsonMediaTypeText(mediaType: string | undefined): boolean {
   return mediaType === undefined || isJsonText(mediaType);

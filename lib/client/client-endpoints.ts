@@ -10,7 +10,7 @@ import { isContextClass } from '../metadata/context-classes';
 import { isBindableClass } from '../metadata/bindable-class';
 import { readParameterNames } from '../metadata/param-names';
 import { readDesignType } from '../metadata/reflect-shim';
-import { classChain, type ClassMeta, type MethodMeta, type ParamKind } from '../metadata/store';
+import { classChain, decoratedProperties, type ClassMeta, type MethodMeta, type ParamKind } from '../metadata/store';
 import { Multi } from '../streaming/multi';
 
 /** Where one argument (or one property of a bean argument) goes in the request. */
@@ -85,26 +85,16 @@ function templateVariables(template: string): Set<string> {
   return new Set([...template.matchAll(/\{\s*([\w.-]+)\s*(?::[^}]*)?\}/g)].map((match) => match[1]!));
 }
 
+/** A bean's decorated properties as the server reads them (a subclass's declaration wins), nested beans too. */
 function beanProperties(type: unknown): ClientBeanProperty[] {
   if (typeof type !== 'function') return [];
-  const properties: ClientBeanProperty[] = [];
-  for (const meta of classChain(type)) {
-    for (const property of meta.properties.values()) {
-      for (const param of property.params) {
-        if (param.kind === 'context') continue;
-        const options = param.tags.get(PARAM_OPTIONS) ?? {};
-        const nested =
-          param.kind === 'bean'
-            ? beanProperties(options.type ?? readDesignType('design:type', type.prototype, property.name))
-            : undefined;
-        properties.push({
-          property: property.name,
-          param: { kind: param.kind, name: param.name ?? property.name, options, properties: nested },
-        });
-      }
-    }
-  }
-  return properties;
+  return decoratedProperties(type).flatMap(({ name, meta: { kind, tags, name: wire } }) => {
+    if (kind === 'context') return [];
+    const options = tags.get(PARAM_OPTIONS) ?? {};
+    const nested =
+      kind === 'bean' ? beanProperties(options.type ?? readDesignType('design:type', type.prototype, name)) : undefined;
+    return [{ property: name, param: { kind, name: wire ?? name, options, properties: nested } }];
+  });
 }
 
 function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta): ClientEndpoint {

@@ -147,35 +147,13 @@ export class StreamEndedException extends Error {
   }
 }
 
-function events(
-  response: Response,
-  subscriber: Subscriber<unknown>,
-  endpoint: ClientEndpoint,
-  json: JsonMapper,
-  asEvents: boolean,
-): Promise<void> {
-  return readEvents(response, subscriber, endpoint, json, {
-    onEvent: (event) => {
-      // The server's own word that the stream failed: an error, never an item.
-      if (event.event === 'error' && !asEvents) throw new StreamEndedException('error', event.data);
-      subscriber.next(asEvents ? event : event.data);
-    },
-  });
-}
-
-function arrayItems(
-  response: Response,
-  subscriber: Subscriber<unknown>,
-  endpoint: ClientEndpoint,
-  json: JsonMapper,
-): Promise<void> {
+/** A JSON array answer item by item (a body that is no array: one value bound to the declared class). */
+function arrayItems(response: Response, subscriber: Subscriber<unknown>, endpoint: ClientEndpoint, json: JsonMapper) {
   const items = new JsonArrayItems();
-  return eachText(response, subscriber, (text) =>
-    items.push(text, (item) => subscriber.next(json.readValue(item))),
-  ).then(() => {
-    const whole = items.end();
-    if (whole !== undefined && whole.trim() && !subscriber.closed)
-      subscriber.next(json.readValue(whole, endpoint.bindTo));
+  const take = (text: string) => items.push(text, (item) => subscriber.next(json.readValue(item)));
+  return eachText(response, subscriber, take).then(() => {
+    const rest = items.end();
+    if (rest !== undefined && rest.trim() && !subscriber.closed) subscriber.next(json.readValue(rest, endpoint.bindTo));
   });
 }
 
@@ -208,6 +186,37 @@ function isItemArray(response: Response, endpoint: ClientEndpoint): boolean {
   return endpoint.multi || (endpoint.untyped && response.headers.get(STREAM_ITEMS_HEADER) === JSON_ARRAY_ITEMS);
 }
 
+/** Reads the body by its media type into `subscriber`: events, records, array items, one whole value or chunks. */
+function read(
+  response: Response,
+  subscriber: Subscriber<unknown>,
+  endpoint: ClientEndpoint,
+  { json, readers }: ResponseReaders,
+  asEvents: boolean,
+): Promise<void> {
+  const mediaType = mediaTypeOf(response);
+  const readable = () => readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType));
+  if (mediaType === 'text/event-stream') {
+    return readEvents(response, subscriber, endpoint, json, {
+      onEvent: (event) => {
+        // The server's own word that the stream failed: an error, never an item.
+        if (event.event === 'error' && !asEvents) throw new StreamEndedException('error', event.data);
+        subscriber.next(asEvents ? event : event.data);
+      },
+    });
+  }
+  if (NDJSON.has(mediaType)) return records(response, subscriber, '\n', json);
+  if (mediaType === 'application/json-seq') return records(response, subscriber, RECORD_SEPARATOR, json);
+  if (isItemArray(response, endpoint) && mediaType.includes('json') && !readable())
+    return arrayItems(response, subscriber, endpoint, json);
+  const isWhole =
+    mediaType.includes('json') || mediaType.startsWith('text/') || mediaType === 'multipart/form-data' || readable();
+  if (!isWhole && response.body) return eachChunk(response, subscriber, (chunk) => subscriber.next(chunk));
+  return whole(response, mediaType, endpoint, { json, readers }).then((value) => {
+    if (!subscriber.closed) subscriber.next(value);
+  });
+}
+
 /**
  * The values of a successful answer, as an Observable that reads the body when subscribed (once: the body
  * is a stream) and stops reading when unsubscribed. `asEvents` emits whole SSE events instead of their data.
@@ -219,30 +228,7 @@ export function readResponse(
   asEvents = false,
 ): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
-    const mediaType = mediaTypeOf(response);
-    let reading: Promise<void>;
-    if (mediaType === 'text/event-stream') reading = events(response, subscriber, endpoint, readers.json, asEvents);
-    else if (NDJSON.has(mediaType)) reading = records(response, subscriber, '\n', readers.json);
-    else if (mediaType === 'application/json-seq')
-      reading = records(response, subscriber, RECORD_SEPARATOR, readers.json);
-    else if (
-      isItemArray(response, endpoint) &&
-      mediaType.includes('json') &&
-      !readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType))
-    ) {
-      reading = arrayItems(response, subscriber, endpoint, readers.json);
-    } else if (
-      mediaType.includes('json') ||
-      mediaType.startsWith('text/') ||
-      mediaType === 'multipart/form-data' ||
-      readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType)) ||
-      !response.body
-    ) {
-      reading = whole(response, mediaType, endpoint, readers).then((value) => {
-        if (!subscriber.closed) subscriber.next(value);
-      });
-    } else reading = eachChunk(response, subscriber, (chunk) => subscriber.next(chunk));
-    reading.then(
+    read(response, subscriber, endpoint, readers, asEvents).then(
       () => subscriber.complete(),
       (error: unknown) => subscriber.error(error),
     );

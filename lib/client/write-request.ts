@@ -53,13 +53,13 @@ export interface OutgoingRequest {
   body: RequestBody | null;
 }
 
-/** Where the parts of a request are gathered while the arguments are placed. */
+/** Where the parts of a request are gathered while the arguments are placed: one pair per value, in order. */
 interface Parts {
   readonly path: Map<string, string>;
-  readonly query: URLSearchParams;
-  readonly matrix: [string, string][];
   readonly headers: Headers;
-  readonly cookies: [string, string][];
+  readonly query: [string, unknown][];
+  readonly matrix: [string, unknown][];
+  readonly cookie: [string, unknown][];
   readonly form: [string, unknown][];
   body?: { value: unknown; type: unknown };
 }
@@ -94,29 +94,20 @@ function place(param: Omit<ClientParam, 'index'>, value: unknown, parts: Parts, 
       for (const property of param.properties ?? [])
         place(property.param, (value as Record<string, unknown>)[property.property], parts, where);
       return;
-    case 'form':
-      for (const item of values(value)) parts.form.push([name!, item]);
-      return;
     case 'path': {
       const items = values(value);
       if (items.length === 0) throw new TypeError(`${where}: the path parameter "${name}" needs a value`);
       parts.path.set(name!, items.map((item) => encodeURIComponent(text(item))).join(','));
       return;
     }
-    case 'query':
-      for (const item of values(value)) parts.query.append(name!, text(item));
-      return;
-    case 'matrix':
-      for (const item of values(value)) parts.matrix.push([name!, text(item)]);
-      return;
     case 'header': {
       const items = values(value);
       if (items.length) parts.headers.set(name!, items.map(text).join(', '));
       return;
     }
-    case 'cookie':
-      for (const item of values(value)) parts.cookies.push([name!, cookieValue(text(item))]);
-      return;
+    default:
+      // Query, matrix, cookie and form values: made text where they are written (a form's may become parts).
+      for (const item of values(value)) parts[param.kind].push([name!, item]);
   }
 }
 
@@ -263,27 +254,21 @@ export async function writeRequest(
   call: CallOptions,
   writers: RequestWriters,
 ): Promise<OutgoingRequest> {
-  const parts: Parts = {
-    path: new Map(),
-    query: new URLSearchParams(),
-    matrix: [],
-    headers: new Headers(),
-    cookies: [],
-    form: [],
-  };
+  const parts: Parts = { path: new Map(), headers: new Headers(), query: [], matrix: [], cookie: [], form: [] };
   for (const param of endpoint.params) place(param, args[param.index], parts, endpoint.where);
   let path = endpoint.template.replace(/\{\s*([\w.-]+)\s*(?::[^}]*)?\}/g, (_, name: string) => {
     const value = parts.path.get(name);
     if (value === undefined) throw new TypeError(`${endpoint.where}: the path parameter "${name}" needs a value`);
     return value;
   });
-  for (const [name, value] of parts.matrix) path += `;${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+  for (const [name, value] of parts.matrix) path += `;${encodeURIComponent(name)}=${encodeURIComponent(text(value))}`;
   const url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  for (const [name, value] of parts.query) url.searchParams.append(name, value);
+  for (const [name, value] of parts.query) url.searchParams.append(name, text(value));
   const headers = parts.headers;
   const accept = call.accept ?? endpoint.produces.join(', ');
   if (accept) headers.set('Accept', accept);
-  if (parts.cookies.length) headers.set('Cookie', parts.cookies.map(([name, value]) => `${name}=${value}`).join('; '));
+  if (parts.cookie.length)
+    headers.set('Cookie', parts.cookie.map(([name, value]) => `${name}=${cookieValue(text(value))}`).join('; '));
   const body = await writeBody(endpoint, parts, headers, writers);
   for (const [name, value] of Object.entries(call.headers ?? {})) headers.set(name, value);
   return {

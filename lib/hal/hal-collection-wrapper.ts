@@ -28,15 +28,13 @@ export class HalCollectionWrapper<T extends object = object> extends WithHalLink
     resolve: HrefResolver,
     links: readonly WebLink[],
   ): HalCollectionWrapper<T> {
-    const wrapper = new HalCollectionWrapper(collection, collectionName, ...links);
-    wrapper.halLinks.resolveWith(resolve);
-    return wrapper;
+    return new HalCollectionWrapper(collection, collectionName, ...links).resolveWith(resolve);
   }
 
   toJSON(): Record<string, unknown> {
     return {
       _embedded: { [this.collectionName]: this.collection.map((item) => item.toJSON()) },
-      _links: this.halLinks.toJSON(),
+      _links: this.linksJSON(),
     };
   }
 }

@@ -27,9 +27,7 @@ export class HalEntityWrapper<T extends object = object> extends WithHalLinks im
 
   /** Makes a wrapper whose later added links are made absolute with `resolve` (used by `HalService`). */
   static resolving<T extends object>(entity: T, resolve: HrefResolver, links: readonly WebLink[]): HalEntityWrapper<T> {
-    const wrapper = new HalEntityWrapper(entity, ...links);
-    wrapper.halLinks.resolveWith(resolve);
-    return wrapper;
+    return new HalEntityWrapper(entity, ...links).resolveWith(resolve);
   }
 
   toJSON(): Record<string, unknown> {
@@ -37,7 +35,7 @@ export class HalEntityWrapper<T extends object = object> extends WithHalLinks im
     const fields = typeof entity.toJSON === 'function' ? entity.toJSON() : entity;
     return {
       ...(typeof fields === 'object' && fields !== null ? fields : { value: fields }),
-      _links: this.halLinks.toJSON(),
+      _links: this.linksJSON(),
     };
   }
 }

@@ -11,35 +11,38 @@ export interface HalLink {
 /** Turns a relative link into an absolute one; identity when links are kept as given. */
 export type HrefResolver = (href: string) => string;
 
-const keep: HrefResolver = (href) => href;
-
 /**
- * The `_links` of a wrapper, keyed by relation in the order added (a later link of the same relation
- * replaces an earlier one). Links added later are made absolute with the resolver, when one is set.
+ * What both HAL wrappers share: their `_links`, keyed by relation in the order added (a later link of the same
+ * relation replaces an earlier one), readable and extendable. Links added later are made absolute with the
+ * resolver, when one is set.
  */
-export class HalLinks {
+export abstract class WithHalLinks {
   readonly #byRelation = new Map<string, HalLink>();
-  #resolve: HrefResolver = keep;
+  #resolve: HrefResolver = (href) => href;
 
-  constructor(links: readonly WebLink[]) {
+  protected constructor(links: readonly WebLink[]) {
     this.#put(links);
   }
 
-  /** Makes links added from now on absolute with `resolve` (used by `HalService`). */
-  resolveWith(resolve: HrefResolver): void {
-    this.#resolve = resolve;
-  }
-
-  add(links: readonly WebLink[]): void {
-    this.#put(links.map((link) => ({ ...link, href: this.#resolve(link.href) })));
-  }
-
-  get byRelation(): ReadonlyMap<string, HalLink> {
+  /** The links by relation, in the order they were added. */
+  get links(): ReadonlyMap<string, HalLink> {
     return this.#byRelation;
   }
 
+  /** Adds links; a link with a relation already present replaces it. */
+  addLinks(...links: WebLink[]): this {
+    this.#put(links.map((link) => ({ ...link, href: this.#resolve(link.href) })));
+    return this;
+  }
+
+  /** Makes links added from now on absolute with `resolve` (used by `HalService`). */
+  protected resolveWith(resolve: HrefResolver): this {
+    this.#resolve = resolve;
+    return this;
+  }
+
   /** The `_links` object. */
-  toJSON(): Record<string, HalLink> {
+  protected linksJSON(): Record<string, HalLink> {
     return Object.fromEntries(this.#byRelation);
   }
 
@@ -50,25 +53,5 @@ export class HalLinks {
       if (link.type !== undefined) entry.type = link.type;
       this.#byRelation.set(link.rel, entry);
     }
-  }
-}
-
-/** What both HAL wrappers share: their `_links`, readable and extendable. */
-export abstract class WithHalLinks {
-  protected readonly halLinks: HalLinks;
-
-  protected constructor(links: readonly WebLink[]) {
-    this.halLinks = new HalLinks(links);
-  }
-
-  /** The links by relation, in the order they were added. */
-  get links(): ReadonlyMap<string, HalLink> {
-    return this.halLinks.byRelation;
-  }
-
-  /** Adds links; a link with a relation already present replaces it. */
-  addLinks(...links: WebLink[]): this {
-    this.halLinks.add(links);
-    return this;
   }
 }

@@ -8,12 +8,28 @@ import { logging } from '../logging/logger';
 import { baseType } from '../http/streaming-types';
 import type { EndpointFacts } from './endpoint-facts';
 import { content, schemaOf } from './media-content';
-import { answersNothing } from './result-body';
 import { accessStatuses, type DocumentSchemes } from './security-requirements';
 import { errorContent, isSharedError, sharedError, type UsedComponents } from './shared-components';
 import { classSchema, typeSchema, type JsonSchema } from './type-schema';
 
 const log = logging.getLogger('rxrest.openapi');
+
+// `return` followed on its line by a value; `return;`, a bare `return` and `return undefined/null/void 0` give none.
+const RETURNS_VALUE = /\breturn\b[ \t]*(?![ \t;}\r\n]|$|(?:undefined|null|void 0)[ \t]*(?:[;}\r\n]|$))/m;
+
+/**
+ * True for a method whose metadata names no return type (`void`, `Promise<void>`, or none written: decorator
+ * metadata cannot tell them apart) and whose compiled code has no `return` of a value: it can only answer nothing
+ * (204, or its `@ResponseStatus` with no body). Anything else may answer a body. The same source reading gives
+ * parameter names (docs/openapi.md says what it cannot see).
+ */
+function answersNothing(facts: EndpointFacts): boolean {
+  if (facts.streams) return false;
+  if (facts.returnType !== undefined && facts.returnType !== Promise) return false;
+  const method = (facts.info.resourceClass.prototype as Record<string, unknown>)[facts.info.methodName];
+  if (typeof method !== 'function') return false;
+  return !RETURNS_VALUE.test(Function.prototype.toString.call(method));
+}
 
 const DESCRIPTIONS: Readonly<Record<number, string>> = {
   200: 'OK',

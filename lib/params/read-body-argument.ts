@@ -6,12 +6,12 @@ import type { Violation } from '../errors/problem-details';
 import { bodyAbsent, limitedStream, readRequestBytes, readRequestText } from '../body/read-body';
 import {
   isJsonMediaTypeText,
-  LocalFile,
   localFileReader,
   rawBodyReader,
   unsupported,
   type BuiltinReader,
 } from '../body/builtin-readers';
+import { LocalFile } from '../body/local-file-body';
 import { jsonCreator } from '../json/bind-class';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isJsonTypeToken } from '../json/json-values';

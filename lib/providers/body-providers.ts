@@ -76,33 +76,28 @@ export class BodyProviders {
   readonly jsonProducer: JsonMapperProducer | undefined;
 
   constructor(providers: readonly ProviderInstance[]) {
-    const readers: Ranked<MessageBodyReader>[] = [];
-    const writers: Ranked<MessageBodyWriter | ServerMessageBodyWriter>[] = [];
-    const readerInterceptors: Ranked<ReaderInterceptor>[] = [];
-    const writerInterceptors: Ranked<WriterInterceptor>[] = [];
-    const converters: Ranked<ParamConverterProvider>[] = [];
-    const customizers: Ranked<JsonMapperCustomizer>[] = [];
-    const producers: Ranked<JsonMapperProducer>[] = [];
-    for (const { instance, meta } of providers) {
-      if (!isServerSide(meta.tags)) continue;
-      if (has(instance, 'isReadable', 'readFrom'))
-        readers.push(rank(instance as MessageBodyReader, meta, meta.consumes));
-      if (has(instance, 'isWriteable') && (has(instance, 'writeTo') || has(instance, 'writeResponse')))
-        writers.push(rank(instance as MessageBodyWriter, meta, meta.produces));
-      if (has(instance, 'aroundReadFrom'))
-        readerInterceptors.push(rank(instance as ReaderInterceptor, meta, undefined));
-      if (has(instance, 'aroundWriteTo')) writerInterceptors.push(rank(instance as WriterInterceptor, meta, undefined));
-      if (isParamConverterProvider(instance)) converters.push(rank(instance, meta, undefined));
-      if (isJsonMapperCustomizer(instance)) customizers.push(rank(instance, meta, undefined));
-      if (isJsonMapperProducer(instance)) producers.push(rank(instance, meta, undefined));
-    }
-    this.converters = byRank(converters).map((r) => r.value);
-    this.jsonCustomizers = byRank(customizers).map((r) => r.value);
-    this.jsonProducer = byRank(producers)[0]?.value;
-    this.readers = byRank(readers);
-    this.writers = byRank(writers);
-    this.readerInterceptors = byRank(readerInterceptors).map((r) => r.value);
-    this.writerInterceptors = byRank(writerInterceptors).map((r) => r.value);
+    const serverSide = providers.filter(({ meta }) => isServerSide(meta.tags));
+    // Every provider of a kind, in registration order, then ranked (a stable sort keeps that order on ties).
+    const ranked = <T>(is: (instance: object) => boolean, declared?: (meta: ClassMeta) => string[] | undefined) =>
+      byRank(
+        serverSide
+          .filter(({ instance }) => is(instance))
+          .map(({ instance, meta }) => rank(instance as T, meta, declared?.(meta))),
+      );
+    const values = <T>(is: (instance: object) => boolean) => ranked<T>(is).map((r) => r.value);
+    this.readers = ranked<MessageBodyReader>(
+      (i) => has(i, 'isReadable', 'readFrom'),
+      (meta) => meta.consumes,
+    );
+    this.writers = ranked<MessageBodyWriter>(
+      (i) => has(i, 'isWriteable') && (has(i, 'writeTo') || has(i, 'writeResponse')),
+      (meta) => meta.produces,
+    );
+    this.readerInterceptors = values<ReaderInterceptor>((i) => has(i, 'aroundReadFrom'));
+    this.writerInterceptors = values<WriterInterceptor>((i) => has(i, 'aroundWriteTo'));
+    this.converters = values<ParamConverterProvider>(isParamConverterProvider);
+    this.jsonCustomizers = values<JsonMapperCustomizer>(isJsonMapperCustomizer);
+    this.jsonProducer = values<JsonMapperProducer>(isJsonMapperProducer)[0];
   }
 
   /** The first user reader for a declared type and request media type, if any. */
