@@ -61,7 +61,6 @@ export class SocketServer implements SessionHost {
         port.listen(session, upgrade.socket);
         // The handshake is answered: what the socket's methods read of the request is kept, Node's objects let go.
         ctx.releaseNode(this.#keepHeaders);
-        ctx.response = undefined;
         session.start();
       });
     } finally {
