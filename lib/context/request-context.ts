@@ -110,14 +110,15 @@ export class RequestContext extends RequestState {
 
   /**
    * Lets go of Node's request and response once the connection was taken over: an open WebSocket may live for hours.
-   * What was read of them stays (the URL, the raw headers, the peer's socket); a Web request made later has no body.
+   * What was read of them stays (the URL, the raw headers as `keep` keeps them, the peer's socket); a Web request made
+   * later has no body.
    */
-  releaseNode(): void {
+  releaseNode(keep: (raw: readonly string[]) => readonly string[]): void {
     const source = this.#source;
     if (source === undefined) return;
     this.#url = this.url;
     if (this.#rawPath === undefined) this.#splitUrl();
-    this.#nodeRawHeaders();
+    this.#rawHeaders = keep(this.#nodeRawHeaders()!);
     this.#peer = source.incoming.socket;
     this.#source = this.#environment = undefined;
   }

@@ -1,19 +1,21 @@
 /**
  * What a socket's methods answer, on its way out: each answer into the socket's one stream output, in order, through
- * the stream engine's pumps; and what a failed method costs the socket (`@OnError`, the exception mappers, a close).
+ * the stream engine's pumps, the socket itself being the output's sink; and what a failed method costs the socket
+ * (`@OnError`, the exception mappers, a close).
  */
 import type { RequestContext } from '../context/request-context';
 import { settleToPromise } from '../context/settle';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
 import { recover } from '../pipeline/map-errors';
+import { SOCKET_OPEN, type SocketPort } from '../runtime/socket-port';
 import type { OutputSettings } from '../streaming/frame-writer';
-import type { Framing } from '../streaming/framing';
 import type { PumpEvents, SourcePump } from '../streaming/source-pump';
 import type { StreamEnd } from '../streaming/stream-observer';
 import { StreamOutput } from '../streaming/stream-output';
 import { pumpFor } from '../streaming/stream-pump';
-import { toStreamSource, type StreamSource } from '../streaming/stream-source';
+import type { StreamSink } from '../streaming/stream-sink';
+import { toStreamSource } from '../streaming/stream-source';
 import { streamObserver } from '../tracing/stream-span';
 import { endOf } from './close-codes';
 import { callSocketMethod, type SocketCallback, type SocketHandlers } from './socket-handlers';
@@ -21,15 +23,29 @@ import { WebSocketConnection } from './web-socket-connection';
 
 const log = logging.getLogger('rxrest.websocket');
 
+/** Messages are handed to the socket while it holds less than this; past it, they wait in the output until it drains. */
+const HIGH_WATER = 64 * 1024;
+
+/**
+ * A message framing never fails a written output (it frames nothing in batches): what fails is an answer, told to its
+ * `Answer`. One function for every socket rather than a closure each.
+ */
+const outputFailed = (error: unknown): void => log.error('The messages of a WebSocket failed', error);
+
 /** What a failed answer costs: the socket goes on after `@OnError`; it ends; or the failure was `@OnError`'s own. */
 export type Stakes = 'goes-on' | 'fatal' | 'on-error';
 
 /** Told once an answer is all in the output, or failed: whether the socket goes on. */
 export type Done = (goOn: boolean) => void;
 
-/** What the pump of one streamed answer tells its socket (an object, not closures: an idle socket keeps one). */
+/**
+ * What the pump of one streamed answer tells its socket (an object, not closures: an idle socket keeps one), linked
+ * to the socket's other answers being streamed (a list, not a set: an idle socket keeps one answer, not a table).
+ */
 class Answer implements PumpEvents {
   pump: SourcePump | undefined;
+  previous: Answer | undefined;
+  next: Answer | undefined;
 
   constructor(
     readonly socket: SocketAnswers,
@@ -48,29 +64,36 @@ class Answer implements PumpEvents {
   }
 }
 
-/** The sending half of a socket's session: the output every method's answers share, under the stream budget. */
-export abstract class SocketAnswers extends WebSocketConnection {
+/**
+ * The sending half of a socket's session: the output every method's answers share, under the stream budget, and the
+ * sink it writes to, each write one message (text for a string, binary for bytes), what the socket still holds
+ * (`bufferedAmount`) the backpressure.
+ */
+export abstract class SocketAnswers extends WebSocketConnection implements StreamSink {
   /** Every message out, whichever method sent it: one stream under the budget, its span the socket's. */
   protected readonly output: StreamOutput;
-  /** The pumps of the answers being streamed now. */
-  #pumps: Set<SourcePump> | undefined;
+  /** When a message was last handed to the socket (the idle timeout counts them). */
+  protected lastActivity = 0;
+  /** The latest of the answers being streamed now. */
+  #answers: Answer | undefined;
+  #ready: (() => void) | undefined;
+  /** The callback of a told message, made with the first (an idle socket holds none). */
+  #written: (() => void) | undefined;
 
   constructor(
+    readonly port: SocketPort,
     ctx: RequestContext,
     readonly handlers: SocketHandlers,
-    framing: Framing,
     settings: OutputSettings,
   ) {
     super(ctx);
-    this.output = new StreamOutput(
-      framing,
-      settings,
-      (error) => log.error(`WebSocket ${this.id}: its messages failed`, error),
-      streamObserver(ctx),
-    );
+    this.output = new StreamOutput(handlers.framing, settings, outputFailed, streamObserver(ctx));
   }
 
   abstract override close(code?: number, reason?: string, end?: StreamEnd): void;
+
+  /** Closes the socket once the output ended: its close frame follows what was written. */
+  abstract closeSocket(): void;
 
   send(message: unknown): void {
     if (!this.isOpen) return;
@@ -83,10 +106,46 @@ export abstract class SocketAnswers extends WebSocketConnection {
 
   /** A streamed answer is all in the output, or failed. */
   answered(answer: Answer, failure?: { readonly error: unknown }): void {
-    this.#pumps?.delete(answer.pump!);
+    if (answer.previous) answer.previous.next = answer.next;
+    else if (this.#answers === answer) this.#answers = answer.next;
+    if (answer.next) answer.next.previous = answer.previous;
     if (failure) this.failed(failure.error, answer.stakes, answer.done);
     else answer.done?.(true);
   }
+
+  write(chunk: string | Uint8Array): boolean {
+    const { port } = this;
+    if (port.readyState !== SOCKET_OPEN) return true;
+    this.lastActivity = Date.now();
+    // A per-message callback costs (about 1.5 µs): only a message that may take the socket past its mark is told,
+    // so one is always on its way when the output waits (a character is at most 3 bytes, a frame's head 14).
+    const told = port.bufferedAmount + 3 * chunk.length + 14 >= HIGH_WATER;
+    port.cork?.();
+    port.send(chunk, told ? (this.#written ??= () => this.#look()) : undefined);
+    return port.bufferedAmount < HIGH_WATER;
+  }
+
+  onReady(callback: () => void): void {
+    this.#ready = callback;
+  }
+
+  buffered(): number {
+    return this.port.bufferedAmount;
+  }
+
+  /** The head of a socket is its handshake, written already. */
+  open(): void {}
+
+  end(): void {
+    this.closeSocket();
+  }
+
+  abort(): void {
+    this.closeSocket();
+  }
+
+  /** The session closes the output when the socket closes. */
+  onClose(): void {}
 
   /**
    * Calls `callback` and sends what it returns: a value at once, a Promise's once it is there, a stream's items as
@@ -104,8 +163,8 @@ export abstract class SocketAnswers extends WebSocketConnection {
 
   /** Stops every answer still being sent: the socket closes, and what waits on them is over too. */
   protected stopAnswers(): void {
-    for (const pump of this.#pumps ?? []) pump.stop();
-    this.#pumps = undefined;
+    for (let answer = this.#answers; answer; answer = answer.next) answer.pump!.stop();
+    this.#answers = undefined;
   }
 
   protected toOnError(error: unknown): Promise<boolean> {
@@ -125,7 +184,13 @@ export abstract class SocketAnswers extends WebSocketConnection {
     // A method that answers nothing sends no message (and the socket's span counts none).
     if (result !== undefined && this.isOpen) {
       const source = toStreamSource(result, true);
-      if (source) return this.#pump(source, stakes, done);
+      if (source) {
+        const answer = new Answer(this, stakes, done);
+        answer.pump = pumpFor(source, this.output, answer);
+        if ((answer.next = this.#answers)) answer.next.previous = answer;
+        this.#answers = answer;
+        return answer.pump.start(false);
+      }
       try {
         this.output.push(result);
       } catch (error) {
@@ -133,13 +198,6 @@ export abstract class SocketAnswers extends WebSocketConnection {
       }
     }
     done?.(true);
-  }
-
-  #pump(source: StreamSource, stakes: Stakes, done: Done | undefined): void {
-    const answer = new Answer(this, stakes, done);
-    const pump = (answer.pump = pumpFor(source, this.output, answer));
-    (this.#pumps ??= new Set()).add(pump);
-    pump.start(false);
   }
 
   /**
@@ -163,5 +221,13 @@ export abstract class SocketAnswers extends WebSocketConnection {
     if (unavailable) this.close(1013, error.problem?.detail ?? error.message);
     else this.close(1011, 'The endpoint failed', endOf(1011, error));
     return false;
+  }
+
+  /** A told message was written: the output, waiting for the socket to take more, goes on once it holds less. */
+  #look(): void {
+    const ready = this.#ready;
+    if (!ready || (this.port.readyState === SOCKET_OPEN && this.port.bufferedAmount >= HIGH_WATER)) return;
+    this.#ready = undefined;
+    ready();
   }
 }

@@ -14,7 +14,6 @@ import { Inbox, type MessageTurns } from './inbox';
 import { SocketAnswers, type Done } from './socket-answers';
 import { callSocketMethod, type MessageCallback, type SocketHandlers } from './socket-handlers';
 import type { SocketSettings } from './socket-settings';
-import { SocketSink, type SinkOwner } from './socket-sink';
 import { CONNECTION } from './web-socket-connection';
 
 const log = logging.getLogger('rxrest.websocket');
@@ -27,7 +26,7 @@ export interface SessionHost {
   remove(session: SocketSession): void;
 }
 
-export class SocketSession extends SocketAnswers implements SocketListener, MessageTurns, SinkOwner {
+export class SocketSession extends SocketAnswers implements SocketListener, MessageTurns {
   /** The received messages of each kind, made with the first. */
   #inboxes: { text?: Inbox; binary?: Inbox } | undefined;
   /** Received bytes waiting for their method; past the incoming buffer the socket is paused. */
@@ -38,18 +37,17 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   #closing: { readonly code: number; readonly reason: string } | undefined;
   #closeCode: number | undefined;
   #closeReason = '';
-  #lastActivity = 0;
   #alive = true;
   /** Cancels the timer that closes the socket when its credential expires. */
   #cancelExpiry: (() => void) | undefined;
 
   constructor(
-    readonly port: SocketPort,
+    port: SocketPort,
     ctx: RequestContext,
     handlers: SocketHandlers,
     readonly host: SessionHost,
   ) {
-    super(ctx, handlers, handlers.framing, host.settings.output);
+    super(port, ctx, handlers, host.settings.output);
     ctx.set(CONNECTION, this);
   }
 
@@ -69,8 +67,8 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   start(): void {
     const { handlers, host } = this;
     host.add(this);
-    this.#lastActivity = Date.now();
-    this.output.attach(new SocketSink(this.port, this), () => undefined);
+    this.lastActivity = Date.now();
+    this.output.attach(this, () => undefined);
     if (host.settings.endsOnExpiry)
       this.#cancelExpiry = whenCredentialExpires(this.request, () => this.close(1008, 'The credential expired'));
     if (handlers.open) this.call(handlers.open, undefined, 'goes-on');
@@ -112,7 +110,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   }
 
   message(data: Buffer, binary: boolean): void {
-    this.#lastActivity = Date.now();
+    this.lastActivity = Date.now();
     if (this.#closing) return;
     const kind = binary ? 'binary' : 'text';
     const handler = this.handlers[kind];
@@ -121,7 +119,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   }
 
   ping(): void {
-    this.#lastActivity = Date.now();
+    this.lastActivity = Date.now();
   }
 
   pong(): void {
@@ -130,10 +128,6 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
 
   error(error: Error): void {
     log.debug(`WebSocket ${this.id}: ${error.message}`);
-  }
-
-  wrote(): void {
-    this.#lastActivity = Date.now();
   }
 
   held(bytes: number): void {
@@ -173,7 +167,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
 
   /** At each beat of the server's idle check: a socket silent both ways for the idle timeout closes. */
   checkIdle(now: number): void {
-    if (now - this.#lastActivity >= this.host.settings.idleTimeoutMs && this.output.idle)
+    if (now - this.lastActivity >= this.host.settings.idleTimeoutMs && this.output.idle)
       this.close(1001, 'Idle timeout', 'complete');
   }
 

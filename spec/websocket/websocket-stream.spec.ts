@@ -2,7 +2,17 @@
 // the client (not the size of a message written at once), a generator's items are pulled as messages, and a broadcast
 // topic's history that a socket resumes comes at the socket's pace, page by page under the stream budget, as it does
 // to an SSE client.
-import { broadcast, OnOpen, OnTextMessage, QueryParam, WebSocketEndpoint, type Multi, type SseEvent } from '../../lib';
+import { Observable } from 'rxjs';
+import {
+  broadcast,
+  OnBinaryMessage,
+  OnOpen,
+  OnTextMessage,
+  QueryParam,
+  WebSocketEndpoint,
+  type Multi,
+  type SseEvent,
+} from '../../lib';
 import { buildApp, withServer } from '../support/app';
 import { until } from '../support/until';
 import { openSocket } from '../support/ws-client';
@@ -35,7 +45,58 @@ class LargeSocket {
   }
 }
 
+/** The Observables the ticking socket answered with that are still subscribed. */
+const ticking = new Set<string>();
+
+/** Tells `name` and goes on until unsubscribed; one named `later...` completes 50 ms after it began. */
+function ticks(name: string): Observable<string> {
+  return new Observable<string>((subscriber) => {
+    subscriber.next(`${name} started`);
+    ticking.add(name);
+    const timer = name.startsWith('later') ? setTimeout(() => subscriber.complete(), 50) : undefined;
+    return () => {
+      clearTimeout(timer);
+      ticking.delete(name);
+    };
+  });
+}
+
+@WebSocketEndpoint('/ws/ticks')
+class TickSocket {
+  @OnOpen
+  open(): Observable<string> {
+    return ticks('open');
+  }
+
+  @OnTextMessage
+  text(name: string): Observable<string> {
+    return ticks(name);
+  }
+
+  @OnBinaryMessage
+  binary(): Observable<string> {
+    return ticks('binary');
+  }
+}
+
 describe('a WebSocket as a stream', () => {
+  it('stops every answer still streaming when the socket closes, after one between them ended on its own', async () => {
+    await withServer(buildApp([TickSocket]), async (server) => {
+      const socket = openSocket(`${server.url.replace(/^http/, 'ws')}/ws/ticks`);
+      await socket.opened;
+      // Streamed at once: @OnOpen's, a text message's (which ends on its own) and a binary message's; once the text
+      // one ended, the next text message's.
+      socket.socket.send('later');
+      socket.socket.send(Buffer.from([1]));
+      socket.socket.send('text');
+      for (let n = 0; n < 4; n++) await socket.next();
+      expect([...ticking].sort()).toEqual(['binary', 'open', 'text']);
+      socket.socket.close();
+      await socket.closed;
+      await until(() => (ticking.size === 0 ? true : undefined), 'every answer unsubscribed');
+    });
+  });
+
   it('sends a message larger than the budget whole to a socket that takes more, as a stream sends such an item', async () => {
     const app = buildApp([LargeSocket], {
       'framework.rest.stream.buffer-size': '64K',
