@@ -184,10 +184,19 @@ export class FrameWriter implements Beating, TickFlushed {
     }
   }
 
-  /** Writes text at once, after what the batch holds: called at the end of a tick already (a broadcast's). */
-  protected writeNow(text: string): void {
+  /**
+   * Writes text at once, after what the batch holds: called at the end of a tick already (a broadcast's). `bytes`,
+   * the same text encoded once for every stream, go instead when the sink may share them and nothing is batched.
+   */
+  protected writeNow(text: string, bytes?: Uint8Array): void {
+    if (bytes !== undefined && this.#batch === '' && this.#sink?.sharesChunks) return this.#put(bytes);
     this.#batch += text;
     this.#flush();
+  }
+
+  /** Whether `writeNow` takes shared bytes now: the sink may share them (so they are worth making). */
+  protected get sharesChunks(): boolean {
+    return this.#sink?.sharesChunks === true;
   }
 
   /** The end of the tick in which text was batched: it goes out, unless the sink is full (then once it drains). */

@@ -63,14 +63,13 @@ export class StreamOutput extends FrameWriter {
   pushShared(tick: SharedFrames): void {
     if (this.closed) return;
     const text = this.idle ? tick.textFor(this.framing) : undefined;
-    // Under `fail` nothing waiting is ever dropped: what fits the budget may go to the socket whole, where it counts
-    // against the budget as it would have waiting here. A drop policy keeps each item apart past one batch.
-    const fits = this.settings.overflow === 'fail' ? Math.max(TICK_CHARS, this.room) : TICK_CHARS;
-    if (text !== undefined && text.length <= fits) {
+    if (text !== undefined && this.#fits(text.length)) {
       const count = tick.items.length;
       this.observer?.items(count);
       const separator = this.framing.separator;
-      this.writeNow(this.#items === 0 || separator === '' ? text : separator + text);
+      if (this.#items === 0 || separator === '')
+        this.writeNow(text, this.sharesChunks ? tick.bytesFor(this.framing) : undefined);
+      else this.writeNow(separator + text);
       this.#items += count;
       return;
     }
@@ -82,6 +81,15 @@ export class StreamOutput extends FrameWriter {
     // Items that wait unframed go before these.
     this.frameWaiting();
     for (const frame of frames) this.#pushFrame(frame);
+  }
+
+  /**
+   * Whether a tick's text of `length` goes to an idle sink whole. Under `fail` nothing waiting is ever dropped: what
+   * fits the budget may go to the socket whole, where it counts against the budget as it would have waiting here. A
+   * drop policy keeps each item apart past one batch.
+   */
+  #fits(length: number): boolean {
+    return length <= TICK_CHARS || (this.settings.overflow === 'fail' && length <= this.room);
   }
 
   /** Frames the items that wait unframed into the backlog, under its budget; throws as `push` does. */

@@ -2,6 +2,11 @@
 
 /** A byte destination with backpressure, completion, abortion and a close signal from the client. */
 export interface StreamSink {
+  /**
+   * Bytes written to it may be the very bytes written to other sinks (a broadcast tick, encoded once): it never
+   * changes, reuses or transfers a chunk it was given. Sinks that cannot promise it get text.
+   */
+  readonly sharesChunks?: boolean;
   /** Writes a chunk; false when the destination wants no more until `onReady` fires. */
   write(chunk: string | Uint8Array): boolean;
   /** Calls `callback` once, when the destination can take more. */
