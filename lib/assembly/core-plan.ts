@@ -7,7 +7,7 @@ import { buildConditionFilter, isEndpointDisabled } from '../conditions/decide-c
 import { loadConfig, type Config } from '../config';
 import { APPLICATION_PATH } from '../decorators/resource';
 import { ProblemCollector } from '../errors/definition-error';
-import { checkFilterOrder } from '../execution/check-filter-order';
+import { checkFilterOrder } from './compile-filters';
 import { WorkerLane } from '../execution/worker-lane';
 import { JSON_MAPPER, OPEN_STREAMS, WORKER_QUEUE } from '../feature/core-keys';
 import { configureLogging } from '../logging/logger';
