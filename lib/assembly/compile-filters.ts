@@ -13,7 +13,7 @@ import type { CompiledFilter } from '../pipeline/filters';
 import type { RequestContext } from '../context/request-context';
 import { byPosition, compileInjection, injectedCall, providerFilterCall } from '../pipeline/inject';
 import { locate, type ProblemCollector } from '../errors/definition-error';
-import type { Unit } from './discover';
+import type { Unit } from '../metadata/unit';
 
 /** A filter written as a plain RxJS operator over request contexts, registered with `build({ filters })`. */
 export interface OperatorFilter {

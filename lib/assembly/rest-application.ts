@@ -95,8 +95,7 @@ export const RestApplication = {
       pipeline: assemblePipeline(scope, core, features, endpoints.all),
       endpoints: endpoints.summary,
       openStreams: core.streams.openStreams,
-      shutdown: (graceMs) => features.shutdown(graceMs),
-      close: () => features.close(),
+      features,
     });
   },
 };
