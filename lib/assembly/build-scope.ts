@@ -9,7 +9,7 @@ import type { AuthenticationMechanism } from '../security/authentication-mechani
 import type { ProblemCollector } from '../errors/definition-error';
 import type { BuildKey, ListKey } from '../feature/build-key';
 import type { Feature, FeatureBuild } from '../feature/feature';
-import type { Unit } from './discover';
+import type { Unit } from '../metadata/unit';
 
 /** What `RestApplication.build()` is given. */
 export interface BuildOptions extends LoadConfigOptions {

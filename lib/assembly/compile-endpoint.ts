@@ -23,7 +23,7 @@ import { applicable, responseSteps, type FilterSet } from './compile-filters';
 import type { InterceptorChain } from '../pipeline/interceptors';
 import { invokeStage, streamingOf } from '../pipeline/invoke';
 import { laneSteps, type LaneSettings } from '../pipeline/lanes';
-import type { Unit } from './discover';
+import type { Unit } from '../metadata/unit';
 import type { EndpointJoins } from './join-features';
 
 export type { LaneSettings } from '../pipeline/lanes';

@@ -15,7 +15,7 @@ import { mappersFor } from './compile-mappers';
 import { applicable, requestSteps, responseSteps } from './compile-filters';
 import { compileSocketEndpoint } from './compile-socket-endpoint';
 import type { CorePlan } from './core-plan';
-import type { Unit } from './discover';
+import type { Unit } from '../metadata/unit';
 import type { EndpointJoins } from './join-features';
 
 function mediaList(types: readonly string[]): string {

@@ -13,7 +13,7 @@ import type { CompiledFilter } from '../pipeline/filters';
 import type { RequestContext } from '../context/request-context';
 import { byPosition, compileInjection, injectedCall, providerFilterCall } from '../pipeline/inject';
 import { locate, type ProblemCollector } from '../errors/definition-error';
-import type { Unit } from './discover';
+import type { Unit } from '../metadata/unit';
 
 /** A filter written as a plain RxJS operator over request contexts, registered with `build({ filters })`. */
 export interface OperatorFilter {
@@ -103,6 +103,31 @@ export function compileFilters(
   set.request.sort(stable);
   set.response.sort((a, b) => b.priority - a.priority);
   return set;
+}
+
+/** The part of a compiled filter the rule reads. */
+export interface LaneFilter {
+  readonly name: string;
+  readonly nonBlocking: boolean;
+}
+
+/**
+ * The problems with an ordered list of request filters: one per `nonBlocking` filter that runs after a
+ * filter without that setting (it could not run on the event loop once the worker lane was entered).
+ *
+ * @example
+ * checkFilterOrder([{ name: 'A#f', nonBlocking: false }, { name: 'B#g', nonBlocking: true }]); // one problem
+ */
+export function checkFilterOrder(filters: readonly LaneFilter[]): { where: string; message: string }[] {
+  const firstBlocking = filters.findIndex((filter) => !filter.nonBlocking);
+  if (firstBlocking < 0) return [];
+  return filters
+    .slice(firstBlocking + 1)
+    .filter((filter) => filter.nonBlocking)
+    .map((filter) => ({
+      where: filter.name,
+      message: `is a nonBlocking request filter but runs after ${filters[firstBlocking].name}, which is not; give it a lower priority`,
+    }));
 }
 
 // Where endpoints are compiled (resources, sockets, MCP servers) the filters' steps are taken from here.

@@ -9,7 +9,7 @@ import { findClassMeta, registeredClasses } from '../metadata/store';
 import { byPosition, compileInjection, mapperCall, providerMapperCall } from '../pipeline/inject';
 import type { InterceptorChain } from '../pipeline/interceptors';
 import { locate, type ProblemCollector } from '../errors/definition-error';
-import type { Unit } from './discover';
+import type { Unit } from '../metadata/unit';
 
 export interface MapperSet {
   readonly global: CompiledMapper[];

@@ -28,7 +28,7 @@ import { applicable, requestSteps, responseSteps } from './compile-filters';
 import type { EndpointContext } from './compile-endpoint';
 import { endpointHandler } from '../pipeline/endpoint-handler';
 import { implicitMeta } from './compile-arguments';
-import type { Unit } from './discover';
+import type { Unit } from '../metadata/unit';
 
 export interface SocketContext extends EndpointContext {
   /** The application's socket server (made with its first socket endpoint). */

@@ -3,11 +3,10 @@
  * filters, interceptors, mappers, body readers and writers (providers, the JSON mapper, upload settings), stream
  * settings and execution lanes.
  */
-import { buildConditionFilter, isEndpointDisabled } from '../conditions/decide-conditions';
 import { loadConfig, type Config } from '../config';
 import { APPLICATION_PATH } from '../decorators/resource';
 import { ProblemCollector } from '../errors/definition-error';
-import { checkFilterOrder } from '../execution/check-filter-order';
+import { checkFilterOrder } from './compile-filters';
 import { WorkerLane } from '../execution/worker-lane';
 import { JSON_MAPPER, OPEN_STREAMS, WORKER_QUEUE } from '../feature/core-keys';
 import { configureLogging } from '../logging/logger';
@@ -64,10 +63,7 @@ export function openScope(options: BuildOptions): BuildScope {
   const config = options.config ?? loadConfig(options);
   configureLogging(config);
   const problems = new ProblemCollector();
-  // Build conditions decide discovery; @EndpointDisabled also removes classes listed by getClasses().
-  const units = discover({ ...options, include: buildConditionFilter(config) }, problems).filter(
-    (unit) => !isEndpointDisabled(unit.meta, config),
-  );
+  const units = discover(options, config, problems);
   const type = options.application?.constructor;
   const root = (type && findClassMeta(type)?.tags.get(APPLICATION_PATH)) ?? config.get('framework.rest.path');
   return new BuildScope(config, options.directory ?? process.cwd(), units, root, problems);

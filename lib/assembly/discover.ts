@@ -1,36 +1,32 @@
 /** Decides which classes make the application, and creates one instance of each (resources are singletons). */
-import type { Application } from '../decorators/application';
+import { buildConditionFilter, isEndpointDisabled } from '../conditions/decide-conditions';
+import type { Config } from '../config';
 import { INTERCEPTOR } from '../decorators/interceptors';
 import { EXCEPTION_MAPPER, PROVIDER, REQUEST_FILTER, RESPONSE_FILTER } from '../decorators/providers';
-import { findClassMeta, registeredClasses, type ClassMeta, type Tags } from '../metadata/store';
+import { findClassMeta, registeredClasses, type MetaKey } from '../metadata/store';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import { HEALTH_KINDS } from '../decorators/health';
 import { SOCKET_PATH } from '../decorators/websocket';
 import { MCP_SERVER } from '../decorators/mcp';
 import type { Unit } from '../metadata/unit';
+import type { BuildOptions } from './build-scope';
 
 export type { Unit };
 
-export interface DiscoveryOptions {
-  readonly classes?: readonly Function[];
-  readonly application?: Application;
-  /** Decides build conditions (`@IfBuildProfile`...); classes it refuses are left out. */
-  readonly include?: (type: Function, meta: ClassMeta) => boolean;
-}
-
-function declaresEndpoints(meta: ClassMeta): boolean {
-  for (const method of meta.methods.values()) if (method.httpMethods.length > 0) return true;
-  return false;
-}
+/** Class tags that make a class part of the application, besides endpoints. */
+const CLASS_TAGS: readonly MetaKey<unknown>[] = [PROVIDER, INTERCEPTOR, HEALTH_KINDS, SOCKET_PATH, MCP_SERVER];
+/** Method tags that do: a filter or an exception mapper. */
+const METHOD_TAGS: readonly MetaKey<unknown>[] = [REQUEST_FILTER, RESPONSE_FILTER, EXCEPTION_MAPPER];
 
 /**
- * The application's classes: `Application.getClasses()` (build conditions then ignored),
- * else the given list, else every decorated class imported so far; plus `getSingletons()` as they are.
+ * The application's classes: `Application.getClasses()` (build conditions then ignored), else the given list, else
+ * every decorated class imported so far whose build conditions (`@IfBuildProfile`...) hold in `config`; plus
+ * `getSingletons()` as they are. `@EndpointDisabled` removes any of them, listed or not.
  */
-export function discover(options: DiscoveryOptions, problems: ProblemCollector): Unit[] {
+export function discover(options: BuildOptions, config: Config, problems: ProblemCollector): Unit[] {
   const listed = options.application?.getClasses();
   const classes = listed ?? options.classes ?? registeredClasses();
-  const include = listed ? () => true : (options.include ?? (() => true));
+  const include = listed ? () => true : buildConditionFilter(config);
   const units: Unit[] = [];
   const seen = new Set<Function>();
   const add = (type: Function, make: () => object) => {
@@ -39,15 +35,12 @@ export function discover(options: DiscoveryOptions, problems: ProblemCollector):
     const meta = findClassMeta(type);
     if (!meta || !include(type, meta)) return;
     if (meta.tags.get(PROVIDER)?.constrainedTo === 'client') return;
-    const isResource = meta.path !== undefined || declaresEndpoints(meta);
+    const methods = [...meta.methods.values()];
+    const isResource = meta.path !== undefined || methods.some((method) => method.httpMethods.length > 0);
     const contributes =
       isResource ||
-      meta.tags.has(PROVIDER) ||
-      meta.tags.has(INTERCEPTOR) ||
-      meta.tags.has(HEALTH_KINDS) ||
-      meta.tags.has(SOCKET_PATH) ||
-      meta.tags.has(MCP_SERVER) ||
-      [...meta.methods.values()].some((m) => hasCallbackTag(m.tags));
+      CLASS_TAGS.some((tag) => meta.tags.has(tag)) ||
+      methods.some((method) => METHOD_TAGS.some((tag) => method.tags.has(tag)));
     if (!contributes) return;
     const instance = problems.attempt(locate(type), make);
     if (instance) units.push({ type, meta, instance, isResource });
@@ -59,9 +52,5 @@ export function discover(options: DiscoveryOptions, problems: ProblemCollector):
       return new (type as new () => object)();
     });
   }
-  return units;
-}
-
-function hasCallbackTag(tags: Tags): boolean {
-  return tags.has(REQUEST_FILTER) || tags.has(RESPONSE_FILTER) || tags.has(EXCEPTION_MAPPER);
+  return units.filter((unit) => !isEndpointDisabled(unit.meta, config));
 }

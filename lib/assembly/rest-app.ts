@@ -16,6 +16,7 @@ import type { OpenStreams } from '../streaming/open-streams';
 import { HOSTS } from '../security/allowed-hosts-feature';
 import { NOSNIFF } from '../security/nosniff';
 import type { BuildScope } from './build-scope';
+import type { JoinedFeatures } from './join-features';
 import type { EndpointSummary } from './compile-endpoints';
 
 // Streams still open this long before the shutdown timeout are ended cleanly, before connections are cut.
@@ -27,10 +28,8 @@ export interface RestAppParts {
   readonly pipeline: RequestPipeline;
   readonly endpoints: readonly EndpointSummary[];
   readonly openStreams: OpenStreams;
-  /** Tells the features the server is shutting down. */
-  shutdown(graceMs: number): void;
-  /** Lets go of what the features and endpoints hold. */
-  close(): Promise<void>;
+  /** Told the server is shutting down; let go of what they hold on `close()`. */
+  readonly features: JoinedFeatures;
 }
 
 /** A built application: serve it with `listen()`, or call `fetch()` in process. */
@@ -95,7 +94,7 @@ export class RestApp {
    * `listen()`'s shutdown calls it once the server has closed; call it yourself after using `fetch()` alone.
    */
   close(): Promise<void> {
-    return this.#parts.close();
+    return this.#parts.features.close();
   }
 
   /**
@@ -137,7 +136,7 @@ export class RestApp {
       // SSE streams end now with a retry hint (their clients reconnect elsewhere); others may finish first.
       onShutdown: () => {
         const grace = Math.max(0, config.get('framework.shutdown.timeout') - STREAM_END_MARGIN_MS);
-        this.#parts.shutdown(grace);
+        this.#parts.features.shutdown(grace);
         this.#parts.openStreams.shutdown(grace);
       },
     });

@@ -11,7 +11,7 @@ import type { AuthenticationMechanism } from '../security/authentication-mechani
 import { broadcastFeature } from '../broadcast/broadcast-feature';
 import { durableStreamsFeature } from '../broadcast/durable-streams-feature';
 import { compressionFeature } from '../compression/compression-feature';
-import { corsFeature } from '../cors/cors-feature';
+import { corsFeature } from '../cors/cors';
 import { healthFeature } from '../health/health-feature';
 import { linksFeature } from '../links/links-feature';
 import { mcpFeature } from '../mcp/mcp-feature';
@@ -23,7 +23,7 @@ import { allowedHostsFeature } from '../security/allowed-hosts-feature';
 import { nosniffFeature } from '../security/nosniff';
 import { securityFeature } from '../security/security-feature';
 import { staticFilesFeature } from '../static/static-feature';
-import { tracingFeature } from '../tracing/tracing-feature';
+import { tracingFeature } from '../tracing/request-span';
 import { webSocketFeature } from '../websocket/websocket-feature';
 import { COMPRESSION } from '../compression/compression-feature';
 import { compileStage } from '../pipeline/chain';
@@ -95,8 +95,7 @@ export const RestApplication = {
       pipeline: assemblePipeline(scope, core, features, endpoints.all),
       endpoints: endpoints.summary,
       openStreams: core.streams.openStreams,
-      shutdown: (graceMs) => features.shutdown(graceMs),
-      close: () => features.close(),
+      features,
     });
   },
 };

@@ -50,7 +50,7 @@ function holds(condition: BuildCondition, config: Config, profiles: ReadonlySet<
  * The build step's inclusion test: a class is included when every build condition it carries holds
  * in `config`; a class without conditions always is.
  *
- * @example discover({ classes, include: buildConditionFilter(config) }, problems)
+ * @example buildConditionFilter(config)(FruitResource, meta) // false under a profile its @IfBuildProfile excludes
  */
 export function buildConditionFilter(config: Config): (type: Function, meta: ClassMeta) => boolean {
   const profiles = activeProfiles(config);

@@ -1,6 +1,6 @@
 // Lists every setting with its default and description, for documentation and its consistency test.
 import { logCategoryKey } from './log-category-key';
-import { frameworkSettings, FRAMEWORK_KEYS, type FrameworkKey } from './schema';
+import { frameworkSettings, FRAMEWORK_KEYS } from './schema';
 import { logLevel } from './setting-types';
 
 /** One documented setting. */
@@ -20,7 +20,10 @@ export interface SettingDescription {
  * describeConfiguration().find((s) => s.key === 'framework.http.port')?.default; // '8080'
  */
 export function describeConfiguration(): SettingDescription[] {
-  const settings: SettingDescription[] = FRAMEWORK_KEYS.map((key) => ({ key, ...documentationOf(key) }));
+  const settings: SettingDescription[] = FRAMEWORK_KEYS.map((key) => {
+    const entry = frameworkSettings[key];
+    return { key, default: entry.default, description: entry.description, expected: entry.type.expected };
+  });
   settings.push({
     key: logCategoryKey('<category>'),
     default: undefined,
@@ -28,9 +31,4 @@ export function describeConfiguration(): SettingDescription[] {
     expected: logLevel.expected,
   });
   return settings;
-}
-
-function documentationOf(key: FrameworkKey): Omit<SettingDescription, 'key'> {
-  const entry = frameworkSettings[key];
-  return { default: entry.default, description: entry.description, expected: entry.type.expected };
 }

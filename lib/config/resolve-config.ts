@@ -1,4 +1,4 @@
-// Resolves layered raw settings into a validated Config, collecting every problem before failing.
+// Resolves layered raw settings into a validated Config, collecting every problem (with typo suggestions) before failing.
 import type { LogLevel } from '../logging/log-level';
 import { Config } from './config';
 import { ConfigError, type ConfigProblem } from './config-error';
@@ -13,7 +13,6 @@ import {
 import { isLogCategoryFamily, logCategoryKey, logCategoryOf } from './log-category-key';
 import { FRAMEWORK_KEYS, frameworkSettings, isFrameworkKey, readFrameworkSettings } from './schema';
 import { logLevel, type RawValue } from './setting-types';
-import { suggestKey } from './suggest-key';
 
 /** The raw inputs of a configuration, highest precedence first: overrides, environment, file. */
 export interface ConfigInputs {
@@ -130,4 +129,39 @@ function textOf(value: RawValue | undefined): string | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
   return text.trim() === '' ? undefined : text;
+}
+
+/**
+ * The candidate closest to `key` by edit distance, if close enough to be a plausible typo (at most a
+ * quarter of the key's length, and at least 2 edits allowed); `undefined` otherwise.
+ *
+ * @example
+ * suggestKey('framework.http.prot', ['framework.http.port', 'framework.http.host']); // 'framework.http.port'
+ */
+export function suggestKey(key: string, candidates: Iterable<string>): string | undefined {
+  const limit = Math.max(2, Math.floor(key.length / 4));
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const candidate of candidates) {
+    const distance = editDistance(key, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance with two rolling rows: O(a·b) time, O(b) memory. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }

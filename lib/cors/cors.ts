@@ -2,7 +2,8 @@
  * Cross-origin resource sharing (the Fetch standard's CORS protocol) in the shape of `quarkus.http.cors.*`: a
  * preflight is answered before routing; a request from an allowed origin gets its `Access-Control-*` headers on
  * whatever answers it (errors too); a request from an origin that is not allowed is refused with 403 and no CORS
- * header, so its page can read nothing. Requests without `Origin`, and same-origin ones, pass untouched.
+ * header, so its page can read nothing. Requests without `Origin`, and same-origin ones, pass untouched. As a feature:
+ * preflights and refusals before routing, CORS headers on every answer.
  */
 import type { Config } from '../config/config';
 import { settingError } from '../config/config-error';
@@ -11,12 +12,14 @@ import { ForbiddenException } from '../errors/web-application-exception';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import { ContextKey } from '../context/context-key';
+import { defineFeature } from '../feature/define-feature';
+import type { FeatureParts } from '../feature/feature';
 
 /**
  * The CORS settings of `config`, or `undefined` when CORS is off. `*` with credentials is refused: it would hand
  * every site, and `null` (sandboxed frames, `file:` pages), the caller's cookies.
  */
-export function corsSettings(config: Config) {
+function corsSettings(config: Config) {
   if (!config.get('framework.http.cors.enabled')) return undefined;
   const origins = config.get('framework.http.cors.origins');
   const allowCredentials = config.get('framework.http.cors.access-control-allow-credentials');
@@ -78,17 +81,14 @@ function sameTokens(requested: string, permitted: ReadonlySet<string>): boolean 
   return wanted.every((token) => permitted.has(token));
 }
 
-/** The CORS stages: one before routing (preflights, refusals), one on every answer (its headers). */
-export function corsStages(settings: NonNullable<ReturnType<typeof corsSettings>>): {
-  readonly before: StageFn;
-  readonly finish: (ctx: RequestContext) => void;
-} {
+/** The CORS steps: one before routing (preflights, refusals), one on every answer (its headers). */
+function corsParts(settings: NonNullable<ReturnType<typeof corsSettings>>): FeatureParts {
   const allowed = originMatcher(settings.origins);
   const methods = tokenSet(settings.methods);
   const requestHeaders = tokenSet(settings.headers);
   const anyOrigin = settings.origins.includes('*') && !settings.allowCredentials;
   const maxAge = settings.maxAgeMs === undefined ? undefined : String(Math.floor(settings.maxAgeMs / 1000));
-  const before: StageFn = (ctx) => {
+  const receive: StageFn = (ctx) => {
     const origin = ctx.headerValue('origin');
     if (origin === null || origin.toLowerCase() === ownOrigin(ctx.url)) return ctx;
     if (!allowed(origin)) throw refused();
@@ -126,5 +126,23 @@ export function corsStages(settings: NonNullable<ReturnType<typeof corsSettings>
     if (settings.exposedHeaders.length > 0 && ctx.method !== 'OPTIONS')
       response.headers.set('access-control-expose-headers', settings.exposedHeaders.join(', '));
   };
-  return { before, finish };
+  return { receive, finish };
 }
+
+export const corsFeature = defineFeature({
+  name: 'cors',
+  settings: ['framework.http.cors.'],
+  phases: ['receive', 'finish'],
+  answers: [{ status: 403, when: 'an origin, method or header the CORS rules do not admit' }],
+  transports: {
+    answer:
+      'preflights answered before routing; Access-Control-* headers and Vary: Origin on every answer, errors included',
+    stream: 'the headers go out with the stream head',
+    upgrade:
+      'CORS does not apply to sockets: the WebSocket feature checks the origin of every upgrade (its own rules, plus these origins when CORS is on)',
+  },
+  build(build) {
+    const settings = corsSettings(build.config);
+    return settings && corsParts(settings);
+  },
+});

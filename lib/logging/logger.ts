@@ -48,21 +48,11 @@ class ManagedLogger implements Logger {
     return rank < OFF_RANK && rank >= this.#threshold;
   }
 
-  trace(message: string, detail?: unknown): void {
-    this.#log('TRACE', message, detail);
-  }
-  debug(message: string, detail?: unknown): void {
-    this.#log('DEBUG', message, detail);
-  }
-  info(message: string, detail?: unknown): void {
-    this.#log('INFO', message, detail);
-  }
-  warn(message: string, detail?: unknown): void {
-    this.#log('WARN', message, detail);
-  }
-  error(message: string, detail?: unknown): void {
-    this.#log('ERROR', message, detail);
-  }
+  readonly trace = (message: string, detail?: unknown): void => this.#log('TRACE', message, detail);
+  readonly debug = (message: string, detail?: unknown): void => this.#log('DEBUG', message, detail);
+  readonly info = (message: string, detail?: unknown): void => this.#log('INFO', message, detail);
+  readonly warn = (message: string, detail?: unknown): void => this.#log('WARN', message, detail);
+  readonly error = (message: string, detail?: unknown): void => this.#log('ERROR', message, detail);
 
   #log(level: RecordLevel, message: string, detail: unknown): void {
     if (levelRank(level) < this.#threshold) return;

@@ -44,22 +44,17 @@ export class ApplicationMetrics {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
-    new this.#prom.Gauge({
-      name: 'rxrest_streams_active',
-      help: 'Stream responses being written now',
-      registers: [this.registry],
-      collect() {
-        this.set(sources.openStreams());
-      },
-    });
-    new this.#prom.Gauge({
-      name: 'rxrest_worker_lane_queue',
-      help: 'Worker-lane calls waiting for a free slot',
-      registers: [this.registry],
-      collect() {
-        this.set(sources.workerQueue());
-      },
-    });
+    const gauge = (name: string, help: string, read: () => number) =>
+      new this.#prom.Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    gauge('rxrest_streams_active', 'Stream responses being written now', sources.openStreams);
+    gauge('rxrest_worker_lane_queue', 'Worker-lane calls waiting for a free slot', sources.workerQueue);
     this.#cluster = clusterScrape(this.registry, () => this.registry.metrics());
     // A worker's registry is read by the primary for any worker's scrape: its process metrics run from the start.
     if (this.#cluster) this.startDefaultMetrics();

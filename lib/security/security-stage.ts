@@ -52,6 +52,8 @@ function unauthorized(
 }
 
 const FORBIDDEN_DETAIL = 'The caller may not use this endpoint';
+const forbidden = () =>
+  new ForbiddenException(FORBIDDEN_DETAIL, { problem: problemDetails('RXREST_FORBIDDEN', FORBIDDEN_DETAIL) });
 
 /** The built-in bearer tokens, as the OpenAPI document names them. */
 const BEARER_JWT: SecurityScheme = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' };
@@ -64,13 +66,11 @@ function enforce(
 ): void {
   if (rule === undefined || rule.kind === 'permit-all') return;
   if (!security.userPrincipal) {
-    if (mechanisms.length === 0)
-      throw new ForbiddenException(FORBIDDEN_DETAIL, { problem: problemDetails('RXREST_FORBIDDEN', FORBIDDEN_DETAIL) });
+    if (mechanisms.length === 0) throw forbidden();
     throw unauthorized(mechanisms, 'RXREST_UNAUTHORIZED', 'This endpoint needs authentication');
   }
-  if (rule.kind === 'deny-all' || (rule.kind === 'roles' && !rule.roles.some((role) => security.isUserInRole(role)))) {
-    throw new ForbiddenException(FORBIDDEN_DETAIL, { problem: problemDetails('RXREST_FORBIDDEN', FORBIDDEN_DETAIL) });
-  }
+  if (rule.kind === 'deny-all' || (rule.kind === 'roles' && !rule.roles.some((role) => security.isUserInRole(role))))
+    throw forbidden();
 }
 
 /**

@@ -9,6 +9,7 @@ import type { RequestContext } from '../context/request-context';
 import { headersGetter } from './open-telemetry';
 import { tracing, type Tracing } from './tracing';
 import { ContextKey } from '../context/context-key';
+import { defineFeature } from '../feature/define-feature';
 
 const TRACE = new ContextKey<RequestTrace>('trace');
 
@@ -64,7 +65,7 @@ function finish(tracing: Tracing, ctx: RequestContext, span: Api.Span): void {
 }
 
 /** Runs `run` (the request, up to its written answer) inside the request's server span. */
-export function traceRequest<T>(tracing: Tracing, ctx: RequestContext, run: () => T | Promise<T>): T | Promise<T> {
+function traceRequest<T>(tracing: Tracing, ctx: RequestContext, run: () => T | Promise<T>): T | Promise<T> {
   const { api, tracer } = tracing;
   const parent = api.propagation.extract(api.ROOT_CONTEXT, ctx.headers, headersGetter);
   const span = tracer.startSpan(ctx.method, { kind: api.SpanKind.SERVER, attributes: startAttributes(ctx) }, parent);
@@ -96,3 +97,20 @@ export function requestSpan(ctx: RequestContext): (<T>(run: () => T) => T) | und
   // A Promise `run` answers with stays one: the span only ends when it settles.
   return traced && (<T>(run: () => T) => traceRequest(traced, ctx, run) as T);
 }
+
+/**
+ * Tracing as a feature: a no-op until the application registers an OpenTelemetry SDK, asked per request (so an SDK
+ * registered after the build is used); the request span wraps every other phase, and a stream has its own span.
+ */
+export const tracingFeature = defineFeature({
+  name: 'tracing',
+  settings: [],
+  phases: ['receive', 'write', 'complete'],
+  transports: {
+    answer: 'a server span per request, ended when the head is written; W3C trace context read from the request',
+    stream: 'a span of its own per stream, with items, drops, bytes and why it ended',
+    upgrade: 'the upgrade request is traced like any request',
+    message: 'broadcast publishes and deliveries carry the trace context across the backplane',
+  },
+  build: () => ({ around: requestSpan }),
+});

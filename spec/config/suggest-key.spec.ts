@@ -1,4 +1,4 @@
-import { editDistance, suggestKey } from '../../lib/config/suggest-key';
+import { editDistance, suggestKey } from '../../lib/config/resolve-config';
 
 const KEYS = ['framework.http.port', 'framework.http.host', 'framework.rest.fail-on-duplicate'];
 

@@ -3,7 +3,7 @@ import { Blocking, NonBlocking, Transactional } from '../../lib/decorators/execu
 import { laneOfReturnType, resolveLane } from '../../lib/execution/resolve-lane';
 import { Multi } from '../../lib/streaming/multi';
 import { WorkerLane } from '../../lib/execution/worker-lane';
-import { checkFilterOrder } from '../../lib/execution/check-filter-order';
+import { checkFilterOrder } from '../../lib/assembly/compile-filters';
 import { classMeta, methodMeta } from '../../lib/metadata/store';
 
 @Transactional

@@ -1,4 +1,4 @@
-import { LOG_CATEGORIES } from '../../lib/logging/log-categories';
+import { LOG_CATEGORIES } from '../../lib/logging/log-level';
 
 describe('LOG_CATEGORIES', () => {
   it('names rxrest.* categories, each with a description', () => {
