@@ -1,7 +1,5 @@
 /** The providers a REST client is given: instantiated, refused when server-only, and bounded by their media types. */
 import type { MessageBodyReader, MessageBodyWriter } from '../body/message-body';
-import type { DefaultJsonMapper } from '../json/default-json-mapper';
-import type { JsonMapperCustomizer } from '../json/json-mapper';
 import { findClassMeta } from '../metadata/store';
 import { CONSTRAINED_TO } from '../providers/constrained-to';
 
@@ -58,8 +56,4 @@ export function isWriter(provider: unknown): provider is MessageBodyWriter {
     typeof (provider as MessageBodyWriter).isWriteable === 'function' &&
     typeof (provider as MessageBodyWriter).writeTo === 'function'
   );
-}
-
-export function isCustomizer(provider: unknown): provider is JsonMapperCustomizer<DefaultJsonMapper> {
-  return typeof (provider as JsonMapperCustomizer).customize === 'function';
 }

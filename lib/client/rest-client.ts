@@ -6,16 +6,9 @@
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
-import type { JsonMapper, JsonMapperCustomizer } from '../json/json-mapper';
+import { isJsonMapperCustomizer, type JsonMapper, type JsonMapperCustomizer } from '../json/json-mapper';
 import { exceptionFor } from './client-errors';
-import {
-  clientSide,
-  isCustomizer,
-  isReader,
-  isWriter,
-  withinMediaTypes,
-  type ClientProvider,
-} from './client-providers';
+import { clientSide, isReader, isWriter, withinMediaTypes, type ClientProvider } from './client-providers';
 import type { MessageBodyReader, MessageBodyWriter } from '../body/message-body';
 import { headersSetter, openTelemetry } from '../tracing/open-telemetry';
 import { clientEndpoints, type ClientEndpoint } from './client-endpoints';
@@ -109,7 +102,7 @@ function setUp(type: Function, options: RestClientOptions): ClientSetup {
   let json = options.jsonMapper;
   if (!json) {
     const mapper = new DefaultJsonMapper();
-    for (const customizer of providers.filter(isCustomizer)) customizer.customize(mapper);
+    for (const customizer of providers.filter(isJsonMapperCustomizer)) customizer.customize(mapper);
     json = mapper;
   }
   return {

@@ -28,7 +28,8 @@ export interface ConversionOptions {
   readonly collection?: Collection;
 }
 
-function isEnumLike(value: unknown): value is EnumLike {
+/** An enum given as its object (`{ type: Color }`): any object that is no array. */
+export function isEnumLike(value: unknown): value is EnumLike {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

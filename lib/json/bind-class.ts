@@ -68,7 +68,8 @@ function bindDate(value: unknown, path: string, pattern?: string): Date {
   return date;
 }
 
-const primitiveTypes = new Map<Function, string>([
+/** The JSON kind each primitive type's values must be. */
+export const PRIMITIVE_TYPES: ReadonlyMap<Function, string> = new Map<Function, string>([
   [String, 'string'],
   [Number, 'number'],
   [Boolean, 'boolean'],
@@ -85,7 +86,7 @@ function bindValue(
   const deserialize = options.deserializers.get(type);
   if (deserialize) return deserialize(value);
   if (type === Date) return bindDate(value, path, pattern);
-  const primitive = primitiveTypes.get(type);
+  const primitive = PRIMITIVE_TYPES.get(type);
   if (primitive) {
     if (typeof value !== primitive) throw mismatch(path, `is not a ${primitive}`);
     return value;

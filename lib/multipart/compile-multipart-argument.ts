@@ -4,12 +4,12 @@ import type { RequestContext } from '../context/request-context';
 import { MultipartFormDataInput } from './multipart-form-data-input';
 import { DEFAULT_MULTIPART_SETTINGS, type MultipartSettings } from './multipart-settings';
 import { partTarget } from './part-target';
-import { compilePartReader, isMultipart, multipartTexts, readMultipart } from './read-part';
+import { compilePartReader, isMultipart, readMultipart } from './read-part';
 
 /**
  * The reader of a `@RestForm` parameter whose type is read from a multipart part rather than converted
  * from text (files, paths, handles, entities read by the application's readers); `undefined` for text values, which the usual form reader
- * handles through {@link multipartFormTexts}. A request that is not multipart gives `undefined`.
+ * handles through {@link multipartTexts}. A request that is not multipart gives `undefined`.
  */
 export function compileMultipartArgument(
   name: string,
@@ -33,15 +33,6 @@ export function compileMultipartInputReader(
     new MultipartFormDataInput(
       isMultipart(ctx) ? await readMultipart(ctx, settings ?? DEFAULT_MULTIPART_SETTINGS) : [],
     );
-}
-
-/** The text values of a form field from a multipart request, or `null` when the request is not multipart. */
-export function multipartFormTexts(
-  ctx: RequestContext,
-  settings: MultipartSettings | undefined,
-  name: string,
-): Promise<string[] | undefined> | null {
-  return isMultipart(ctx) ? multipartTexts(ctx, settings ?? DEFAULT_MULTIPART_SETTINGS, name) : null;
 }
 
 /**

@@ -63,14 +63,20 @@ function select(parts: readonly FormValue[], name: string): FormValue[] {
   return name === FileUpload.ALL ? parts.filter((part) => part.isFileItem) : parts.filter((part) => part.name === name);
 }
 
-/** Text values of the parts named `name`, for the usual string conversion; `undefined` when there are none. */
-export async function multipartTexts(
+/**
+ * Text values of the parts named `name`, for the usual string conversion (`undefined` when there are none); `null`
+ * when the request is not multipart.
+ */
+export function multipartTexts(
   ctx: RequestContext,
-  settings: MultipartSettings,
+  settings: MultipartSettings | undefined,
   name: string,
-): Promise<string[] | undefined> {
-  const parts = select(await readMultipart(ctx, settings), name);
-  return parts.length ? Promise.all(parts.map(textOf)) : undefined;
+): Promise<string[] | undefined> | null {
+  if (!isMultipart(ctx)) return null;
+  return readMultipart(ctx, settings).then((parts) => {
+    const named = select(parts, name);
+    return named.length ? Promise.all(named.map(textOf)) : undefined;
+  });
 }
 
 async function readOne(

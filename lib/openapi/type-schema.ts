@@ -1,5 +1,6 @@
 /** JSON Schemas (draft 2020-12, as OpenAPI 3.1+ uses them) for the types parameters, bodies and results are declared with. */
 import { z, type ZodType } from 'zod';
+import { isEnumLike } from '../convert/convert';
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
@@ -28,10 +29,6 @@ export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): Js
   return converted;
 }
 
-function isEnumObject(type: unknown): type is Record<string, string | number> {
-  return typeof type === 'object' && type !== null && !Array.isArray(type);
-}
-
 /**
  * The schema of a declared type: `Number`, `String`, `Boolean`, `BigInt`, `Date`, an enum object, a
  * one-element array for a list (`[Number]`), a class with a `static schema`, a zod schema. An unknown
@@ -46,7 +43,7 @@ export function typeSchema(type: unknown, fallback: JsonSchema = {}): JsonSchema
   if (type === Boolean) return { type: 'boolean' };
   if (type === BigInt) return { type: 'integer', format: 'int64' };
   if (type === Date) return { type: 'string', format: 'date-time' };
-  if (isEnumObject(type)) {
+  if (isEnumLike(type)) {
     // A numeric TypeScript enum maps names to numbers and back: its values are the non-numeric-key ones.
     const values = Object.entries(type)
       .filter(([key, value]) => typeof value !== 'function' && !/^\d+$/.test(key))

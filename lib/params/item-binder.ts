@@ -9,6 +9,7 @@ import { parseJsonBody } from '../json/safe-json';
 import { itemPlace, type EmitItem } from '../body/request-items';
 import { httpProblem } from '../errors/http-problem';
 import { WebApplicationException } from '../errors/web-application-exception';
+import { PRIMITIVE_TYPES } from '../json/bind-class';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import type { JsonMapper } from '../json/json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
@@ -18,13 +19,6 @@ import { classSchema, validate } from './read-body-argument';
 
 /** Turns one delimited item into the value the handler gets, or throws a 400 problem naming it. */
 export type ItemBinder = (...item: Parameters<EmitItem>) => unknown;
-
-/** The kind a primitive item must be, as `bindClass` names it. */
-const PRIMITIVE_NAMES = new Map<unknown, string>([
-  [String, 'a string'],
-  [Number, 'a number'],
-  [Boolean, 'a boolean'],
-]);
 
 /**
  * One item as its declared type, read as a single JSON body is: bound to `target`, validated by `schema`. A single
@@ -43,11 +37,11 @@ function typedItem(
     return target ? mapper.readValue(JSON.stringify(data), target) : data;
   }
   const value = mapper.readValue(text, target);
-  if (value === null && target !== undefined && !isJsonTypeToken(target))
-    throw httpProblem(
-      'RXREST_MALFORMED_BODY',
-      `${place()} is null, not ${PRIMITIVE_NAMES.get(target) ?? `an object (${describeType(target)})`}`,
-    );
+  if (value === null && target !== undefined && !isJsonTypeToken(target)) {
+    const kind = PRIMITIVE_TYPES.get(target as Function);
+    const expected = kind ? `a ${kind}` : `an object (${describeType(target)})`;
+    throw httpProblem('RXREST_MALFORMED_BODY', `${place()} is null, not ${expected}`);
+  }
   return value;
 }
 

@@ -5,7 +5,7 @@ import type { RequestContext } from '../context/request-context';
 import type { PathTemplate } from '../routing/path-template';
 import type { BodySettings } from '../multipart/body-settings';
 import { readForm } from './read-form';
-import { multipartFormTexts } from '../multipart/compile-multipart-argument';
+import { multipartTexts } from '../multipart/read-part';
 
 /** Every value sent for a parameter, `undefined` when it was not sent at all. */
 export type RawValues = readonly string[] | undefined;
@@ -35,7 +35,7 @@ export function rawReader(kind: ParamKind, name: string, settings: BodySettings,
       return (ctx) => ctx.matrix.get(name);
     case 'form':
       return (ctx) =>
-        multipartFormTexts(ctx, settings.multipart, name) ??
+        multipartTexts(ctx, settings.multipart, name) ??
         readForm(ctx, settings).then((form) => {
           const values = form.getAll(name);
           return values.length ? values : undefined;
