@@ -1,7 +1,8 @@
 /**
- * The last request stage of a WebSocket endpoint: a WebSocket upgrade served by `listen()` is answered 101 and taken
- * over by the socket server once the response filters ran (their headers go out with the handshake); anything else
- * answers 426 with `Upgrade: websocket`.
+ * The last request stage of a WebSocket endpoint: a WebSocket upgrade served by `listen()` (or under `fetch` on Bun,
+ * Deno and Workers, whose own API upgrades: lib/runtime/runtime-sockets.ts) is answered 101 and taken over by the
+ * socket server once the response filters ran (their headers go out with the handshake); anything else answers 426
+ * with `Upgrade: websocket`.
  */
 import { httpProblem } from '../errors/http-problem';
 import type { StageFn } from '../context/settle';
@@ -14,29 +15,11 @@ import { asksForWebSocket } from './upgrade-origin';
 import { upgradeOf } from './upgrades';
 import { upgradesOnRuntime } from '../runtime/runtime-sockets';
 
-/** The 101's headers as `ws` writes them: `Name: value` lines (what response filters added to it). */
-function headerLines(response: ResponseContext): string[] {
-  const lines: string[] = [];
-  for (const [name, value] of Object.entries(response.headers.toInit()))
-    for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
-  return lines;
-}
-
 export function acceptUpgrade(handlers: SocketHandlers, sockets: () => SocketServer): StageFn {
   // One function for every upgrade of the endpoint: an open socket's request keeps no closure of its own.
-  const take = (accepted: RequestContext): void =>
-    sockets().accept(accepted, upgradeOf(accepted)!, handlers, headerLines(accepted.response!));
-  const takeOnRuntime = (accepted: RequestContext): Response | undefined =>
-    sockets().acceptOnRuntime(accepted, handlers, headerLines(accepted.response!));
+  const take = (accepted: RequestContext): Response | undefined => sockets().accept(accepted, handlers);
   return (ctx) => {
-    const upgrade = upgradeOf(ctx);
-    // Under `fetch` on Bun, Deno and Workers, the runtime's own API upgrades (lib/runtime/runtime-sockets.ts).
-    if (!upgrade && asksForWebSocket(ctx) && upgradesOnRuntime()) {
-      ctx.response = new ResponseContext(101);
-      takeOver(ctx, takeOnRuntime);
-      return ctx;
-    }
-    if (!upgrade || !asksForWebSocket(ctx))
+    if (!asksForWebSocket(ctx) || (!upgradeOf(ctx) && !upgradesOnRuntime()))
       throw httpProblem('RXREST_UPGRADE_REQUIRED', 'This is a WebSocket endpoint: open it with a WebSocket client', {
         headers: { upgrade: 'websocket', connection: 'Upgrade' },
       });

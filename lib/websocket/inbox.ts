@@ -11,7 +11,7 @@ export interface MessageTurns {
   /** The socket still takes messages. */
   readonly isOpen: boolean;
   /** Calls `handler` with `message` and sends its answer; `done` once that is queued, with whether the socket goes on. */
-  answer(handler: MessageCallback, message: unknown, done: (goOn: boolean) => void): void;
+  call(handler: MessageCallback, message: unknown, stakes: 'goes-on', done: (goOn: boolean) => void): void;
   /** A message that does not decode: `done` with whether the socket goes on. */
   badMessage(error: unknown, done: (goOn: boolean) => void): void;
   /** `bytes` more received bytes wait (fewer, when negative). */
@@ -91,7 +91,7 @@ export class Inbox {
       later = true;
       return;
     }
-    this.turns.answer(this.handler, message, done);
+    this.turns.call(this.handler, message, 'goes-on', done);
     later = true;
   }
 

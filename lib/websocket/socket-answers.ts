@@ -15,9 +15,9 @@ import type { StreamEnd } from '../streaming/stream-observer';
 import { StreamOutput } from '../streaming/stream-output';
 import { pumpFor } from '../streaming/stream-pump';
 import type { StreamSink } from '../streaming/stream-sink';
+import { StreamOverflowError } from '../streaming/backlog';
 import { toStreamSource } from '../streaming/stream-source';
 import { streamObserver } from '../tracing/stream-span';
-import { endOf } from './close-codes';
 import { callSocketMethod, type SocketCallback, type SocketHandlers } from './socket-handlers';
 import { WebSocketConnection } from './web-socket-connection';
 
@@ -31,6 +31,17 @@ const HIGH_WATER = 64 * 1024;
  * `Answer`. One function for every socket rather than a closure each.
  */
 const outputFailed = (error: unknown): void => log.error('The messages of a WebSocket failed', error);
+
+/**
+ * How the stream of a socket's messages ended, by the code it is closed with (and the error that closed it). Which
+ * code the server sends when is the table in docs/websockets.md ("Errors and close codes").
+ */
+export function endOf(code: number, error?: unknown): StreamEnd {
+  if (code === 1008) return 'expired';
+  if (code === 1001) return 'shutdown';
+  if (code === 1000 || code >= 3000) return 'complete';
+  return error instanceof StreamOverflowError ? 'overflow' : 'error';
+}
 
 /** What a failed answer costs: the socket goes on after `@OnError`; it ends; or the failure was `@OnError`'s own. */
 export type Stakes = 'goes-on' | 'fatal' | 'on-error';
@@ -151,7 +162,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
    * Calls `callback` and sends what it returns: a value at once, a Promise's once it is there, a stream's items as
    * they come (an Observable's pushed under the budget, an iterable's pulled as the socket takes them).
    */
-  protected call(callback: SocketCallback, message: unknown, stakes: Stakes, done?: Done): void {
+  call(callback: SocketCallback, message: unknown, stakes: Stakes, done?: Done): void {
     let result: unknown;
     try {
       result = callSocketMethod(this.handlers, callback, this.request, message);

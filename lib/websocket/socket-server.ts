@@ -11,18 +11,43 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import type { RequestContext } from '../context/request-context';
+import { ResponseContext } from '../context/response-context';
+import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
 import { Heartbeat, type Beating } from '../streaming/heartbeat';
-import { refuseHandshake } from './refuse-handshake';
 import type { SocketHandlers } from './socket-handlers';
 import { SocketSession, type SessionHost } from './socket-session';
 import type { SocketSettings } from './socket-settings';
-import { destroyOnError, forgetUpgrade, type Upgrade } from './upgrades';
+import { destroyOnError, forgetUpgrade, upgradeOf } from './upgrades';
 import { wsPortClass, type WsPort } from './ws-port';
+
+/** The 101's headers: what the response filters added to it. */
+type Headers101 = readonly [string, readonly string[]][];
 
 /** Headers whose values many sockets send alike and none uses for a credential or a secret. */
 const SHARED_VALUES = new Set(['host', 'connection', 'upgrade', 'origin', 'user-agent', 'sec-websocket-version']);
 /** Texts shared at most: names and values a client chooses cannot grow the table without bound. */
 const SHARED_TEXTS = 512;
+
+/**
+ * The answer to a handshake `ws` refuses (a missing or malformed Sec-WebSocket-Key, -Version, -Protocol or
+ * -Extensions): the 400 problem of `reason` (`ws`'s own words, which name the header), written on the socket the
+ * upgrade took, where `ws` would write an HTML text with no X-Content-Type-Options; then the socket is closed.
+ */
+function refuseHandshake(socket: Duplex, reason: string, nosniff: boolean): void {
+  if (!socket.writable) return void socket.destroy();
+  const body = JSON.stringify(problemDetails('RXREST_MALFORMED_HANDSHAKE', reason));
+  const head = [
+    'HTTP/1.1 400 Bad Request',
+    'Connection: close',
+    `Content-Type: ${PROBLEM_JSON};charset=UTF-8`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+  ];
+  if (nosniff) head.push('X-Content-Type-Options: nosniff');
+  // RFC 6455 §4.4: a version the server does not speak is answered with the versions it does.
+  if (/version/i.test(reason)) head.push('Sec-WebSocket-Version: 13, 8');
+  socket.once('finish', () => socket.destroy());
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
 
 export class SocketServer implements SessionHost {
   readonly sessions = new Set<SocketSession>();
@@ -31,6 +56,7 @@ export class SocketServer implements SessionHost {
   #server: WebSocketServer | undefined;
   /** The response headers of the upgrade being accepted now (the handshake is written synchronously). */
   #headers: readonly string[] = [];
+  readonly #switched = new ResponseContext(101);
   /** Header names and common values, one string for every socket that sent them. */
   readonly #texts = new Map<string, string>();
 
@@ -43,13 +69,24 @@ export class SocketServer implements SessionHost {
       this.#every(Math.max(idleTimeoutMs / 4, 10), (session, now) => session.checkIdle(now));
   }
 
-  /** Completes the handshake of `ctx`'s upgrade with `headers` added to the 101, and starts the socket's session. */
-  accept(ctx: RequestContext, upgrade: Upgrade, handlers: SocketHandlers, headers: readonly string[]): void {
+  /**
+   * Completes the handshake of `ctx`'s upgrade, with the headers the response filters gave its 101, and starts the
+   * socket's session: through `ws` for an upgrade `listen()` holds, else (under `fetch` on Bun, Deno and Workers)
+   * through the runtime's own API, whose answer to the upgrade is returned.
+   */
+  accept(ctx: RequestContext, handlers: SocketHandlers): Response | undefined {
+    const headers = [...ctx.response!.headers.entries()];
+    // Sent with the handshake, the 101 is read only for its status now (by the request's span): one bare 101 stands
+    // for it on every open socket, which would each keep about 300 bytes of its own (its headers' table).
+    ctx.response = this.#switched;
+    const upgrade = upgradeOf(ctx);
+    if (!upgrade) return this.#acceptOnRuntime(ctx, handlers, headers);
     const { incoming, outgoing } = ctx.exchange as { incoming: IncomingMessage; outgoing: ServerResponse };
     forgetUpgrade(incoming);
     // The socket is the handshake's now: the response made to answer otherwise lets go of it.
     outgoing.detachSocket(upgrade.socket as Socket);
-    this.#headers = headers;
+    // `ws` writes them as `Name: value` lines.
+    this.#headers = headers.flatMap(([name, values]) => values.map((value) => `${name}: ${value}`));
     // A handshake `ws` refuses (a bad key or version) is answered 400 by it: the request's clean-ups run then.
     const refused = () => void ctx.complete().catch(() => undefined);
     upgrade.socket.once('close', refused);
@@ -68,13 +105,9 @@ export class SocketServer implements SessionHost {
     }
   }
 
-  /**
-   * Upgrades `ctx` through the runtime's own API (Bun, Deno, Workers) with `headers` (`Name: value` lines) on the 101,
-   * and starts the socket's session; the runtime's answer to the upgrade.
-   */
-  acceptOnRuntime(ctx: RequestContext, handlers: SocketHandlers, headers: readonly string[]): Response | undefined {
+  #acceptOnRuntime(ctx: RequestContext, handlers: SocketHandlers, headers: Headers101): Response | undefined {
     const head = new Headers();
-    for (const line of headers) head.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
+    for (const [name, values] of headers) for (const value of values) head.append(name, value);
     const upgraded = upgradeOnRuntime(ctx.request, ctx.environment, head);
     if (!upgraded) throw new Error('the runtime refused the WebSocket upgrade');
     const session = new SocketSession(upgraded.port, ctx, handlers, this);
@@ -106,14 +139,8 @@ export class SocketServer implements SessionHost {
    * The raw headers an open socket keeps: each socket's copy of the same names and common values (Node makes new
    * strings for every request) is about 250 bytes, as much as a tenth of what the socket keeps in all.
    */
-  readonly #keepHeaders = (raw: readonly string[]): readonly string[] => {
-    const kept = new Array<string>(raw.length);
-    for (let i = 0; i < raw.length; i += 2) {
-      kept[i] = this.#shared(raw[i]!);
-      kept[i + 1] = SHARED_VALUES.has(raw[i]!.toLowerCase()) ? this.#shared(raw[i + 1]!) : raw[i + 1]!;
-    }
-    return kept;
-  };
+  readonly #keepHeaders = (raw: readonly string[]): readonly string[] =>
+    raw.map((text, i) => (i % 2 === 0 || SHARED_VALUES.has(raw[i - 1]!.toLowerCase()) ? this.#shared(text) : text));
 
   #shared(text: string): string {
     const known = this.#texts.get(text);

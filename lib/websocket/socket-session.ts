@@ -1,7 +1,7 @@
 /**
  * One open WebSocket, over its runtime's `SocketPort`: received messages go to the endpoint's methods (each in turn,
  * or all as a Multi), what they return goes out in order (`SocketAnswers`: the stream engine's budget, overflow
- * policies, pumps and span), and the socket is closed with the code that says why (see `close-codes.ts`).
+ * policies, pumps and span), and the socket is closed with the code that says why (`endOf`).
  */
 import type { RequestContext } from '../context/request-context';
 import { WebApplicationException } from '../errors/web-application-exception';
@@ -9,14 +9,24 @@ import { logging } from '../logging/logger';
 import { SOCKET_OPEN, type SocketListener, type SocketPort } from '../runtime/socket-port';
 import { whenCredentialExpires } from '../security/expiry-timer';
 import type { StreamEnd } from '../streaming/stream-observer';
-import { CLOSE_FLUSH_MS, endOf, reasonOf } from './close-codes';
 import { Inbox, type MessageTurns } from './inbox';
-import { SocketAnswers, type Done } from './socket-answers';
+import { endOf, SocketAnswers, type Done } from './socket-answers';
 import { callSocketMethod, type MessageCallback, type SocketHandlers } from './socket-handlers';
 import type { SocketSettings } from './socket-settings';
 import { CONNECTION } from './web-socket-connection';
 
 const log = logging.getLogger('rxrest.websocket');
+
+/** How long a closing socket waits for its last messages to be written before it closes anyway. */
+const CLOSE_FLUSH_MS = 5_000;
+
+/** A close reason is at most 123 bytes (RFC 6455 §5.5: a control frame's payload is 125 bytes, 2 of them the code). */
+function reasonOf(text: string): string {
+  if (Buffer.byteLength(text) <= 123) return text;
+  let cut = text.slice(0, 120);
+  while (Buffer.byteLength(cut) > 120) cut = cut.slice(0, -1);
+  return `${cut}...`;
+}
 
 /** What a session has of the server that holds it. */
 export interface SessionHost {
@@ -32,11 +42,10 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   /** Received bytes waiting for their method; past the incoming buffer the socket is paused. */
   #held = 0;
   #reading: 'yes' | 'paused' | 'stopped' = 'yes';
-  #open = true;
   /** Once `close` was called: what the socket is closed with once its last messages are written. */
   #closing: { readonly code: number; readonly reason: string } | undefined;
-  #closeCode: number | undefined;
-  #closeReason = '';
+  closeCode: number | undefined;
+  closeReason = '';
   #alive = true;
   /** Cancels the timer that closes the socket when its credential expires. */
   #cancelExpiry: (() => void) | undefined;
@@ -52,15 +61,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   }
 
   get isOpen(): boolean {
-    return this.#open && this.#closing === undefined;
-  }
-
-  get closeCode(): number | undefined {
-    return this.#closeCode;
-  }
-
-  get closeReason(): string {
-    return this.#closeReason;
+    return this.closeCode === undefined && this.#closing === undefined;
   }
 
   /** Listens to the socket and calls the endpoint's `@OnOpen`; messages then flow to its message methods. */
@@ -97,7 +98,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
 
   /** Closes the socket with what `close` said, once its last messages are written or the wait is over. */
   closeSocket(): void {
-    if (!this.#open || this.port.readyState !== SOCKET_OPEN) return;
+    if (this.closeCode !== undefined || this.port.readyState !== SOCKET_OPEN) return;
     const { code, reason } = this.#closing ?? { code: 1011, reason: 'The endpoint failed' };
     // The peer's closing frame must be read: the socket reads again, and the messages are dropped.
     this.port.resume?.();
@@ -106,7 +107,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
 
   /** Cuts the socket at once (the end of the shutdown grace, a peer that stopped answering pings). */
   terminate(): void {
-    if (this.#open) this.port.terminate();
+    if (this.closeCode === undefined) this.port.terminate();
   }
 
   message(data: Buffer, binary: boolean): void {
@@ -140,10 +141,6 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
       this.#reading = 'yes';
       this.port.resume?.();
     }
-  }
-
-  answer(handler: MessageCallback, message: unknown, done: Done): void {
-    this.call(handler, message, 'goes-on', done);
   }
 
   /** A message that does not decode: `@OnError` answers it (the socket goes on), else the socket closes with 1007. */
@@ -182,9 +179,8 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   }
 
   closed(code: number, reason: string): void {
-    this.#open = false;
-    this.#closeCode = code;
-    this.#closeReason = reason;
+    this.closeCode = code;
+    this.closeReason = reason;
     this.host.remove(this);
     this.#cancelExpiry?.();
     this.#endInboxes();

@@ -53,10 +53,9 @@ export abstract class WebSocketConnection {
   /** Whether the socket still takes messages. */
   abstract get isOpen(): boolean;
 
-  /** Once closed: the close code the peer or the server gave (1006 when the connection was lost). */
-  abstract get closeCode(): number | undefined;
-
-  abstract get closeReason(): string;
+  /** Once closed: the close code the peer or the server gave (1006 when the connection was lost), and its reason. */
+  abstract readonly closeCode: number | undefined;
+  abstract readonly closeReason: string;
 
   /**
    * Sends a message after those already queued: a string as text, bytes as binary, anything else as JSON text.
@@ -68,12 +67,7 @@ export abstract class WebSocketConnection {
   abstract close(code?: number, reason?: string): void;
 }
 
-/** The connection of a socket's upgrade request, set once the endpoint accepted it. */
+/** The connection of a socket's upgrade request, set once the endpoint accepted it (what a parameter receives). */
 export const CONNECTION = new ContextKey<WebSocketConnection>('websocket-connection');
 
-/** The connection of a socket's upgrade request (what a `WebSocketConnection` parameter receives). */
-export function connectionOf(ctx: RequestContext): WebSocketConnection | undefined {
-  return ctx.get(CONNECTION);
-}
-
-registerContextType(WebSocketConnection, connectionOf);
+registerContextType(WebSocketConnection, (ctx) => ctx.get(CONNECTION));
