@@ -56,6 +56,7 @@ export class BroadcastTopics implements TopicHost {
   readonly #topics = new Map<string, Topic>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #warnedFull = false;
+  /** Whether the warning that a cluster's worker broadcasts alone was considered (once). */
   #warnedWorkerAlone = false;
   /** The resumable streams this process runs, by key. */
   readonly producers = new Map<string, { stop(): Promise<void> }>();
@@ -122,7 +123,10 @@ export class BroadcastTopics implements TopicHost {
       const bytes = Buffer.byteLength(json);
       if (bytes > this.maxEventSize) throw eventTooLarge(name, bytes, this.maxEventSize);
       const topic = this.backplane.durable ? this.#topics.get(name) : this.#held(name, replay);
-      return this.backplane.publish(name, { ...outgoing, json, bytes }, topic?.retention ?? this.#retention(replay));
+      // A literal of one shape, not a spread of the caller's: a publish a thousand times a second allocates less.
+      const { data, event, idempotencyKey, trace } = outgoing;
+      const retention = topic?.retention ?? this.#retention(replay);
+      return this.backplane.publish(name, { data, event, idempotencyKey, trace, json, bytes }, retention);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -172,9 +176,11 @@ export class BroadcastTopics implements TopicHost {
   }
 
   /** In a cluster worker, the in-memory backplane reaches only that worker's subscribers: said once, at first use. */
+  /** Looked at once: neither the backend nor whether this process is a cluster's worker changes. */
   #warnIfWorkerAlone(): void {
-    if (this.#warnedWorkerAlone || this.backplane.backend !== 'memory' || !isClusterWorker()) return;
+    if (this.#warnedWorkerAlone) return;
     this.#warnedWorkerAlone = true;
+    if (this.backplane.backend !== 'memory' || !isClusterWorker()) return;
     log.warn(
       'broadcast(): with framework.http.workers above 1 and the in-memory backend, events reach only the subscribers of the worker that publishes them; set framework.broadcast.backend=redis-streams (or redis)',
     );

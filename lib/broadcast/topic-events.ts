@@ -1,6 +1,6 @@
 /** The SSE events a topic sends: its items with their ids, the end of a resumable stream, and a reset notice. */
 import { withStreamHeader } from '../streaming/stream-header';
-import { sseEvent, type SseEvent } from '../streaming/sse-event';
+import { markSseEvent, sseEvent, type SseEvent } from '../streaming/sse-event';
 
 /** One event of a topic as it travels between instances and as history keeps it. */
 export interface BroadcastEvent {
@@ -24,7 +24,7 @@ export const RESET_HEADER = 'stream-reset';
 export const NOTHING_HELD = 'none';
 
 export function toSseEvent(event: BroadcastEvent): SseEvent {
-  return sseEvent(
+  return markSseEvent(
     event.event === undefined
       ? { id: event.id, data: event.data }
       : { id: event.id, event: event.event, data: event.data },

@@ -49,6 +49,7 @@ export class Topic implements HistoryHolder {
   readonly #replaying = new Set<Joined>();
   /** A resumable stream's topic: the other instances are told whether this one reads it. */
   presence = false;
+  #retention: { readonly base: Retention; readonly own: Retention } | undefined;
 
   constructor(
     readonly name: string,
@@ -64,9 +65,13 @@ export class Topic implements HistoryHolder {
     return this.#joined.size + this.#ticks.size;
   }
 
+  /** Its host's, with its own count when it has one (made once: each event delivered reads it). */
   get retention(): Retention {
     const retention = this.#host.retention;
-    return this.replay === undefined ? retention : { ...retention, maxEvents: this.replay };
+    if (this.replay === undefined) return retention;
+    if (this.#retention?.base !== retention)
+      this.#retention = { base: retention, own: { ...retention, maxEvents: this.replay } };
+    return this.#retention.own;
   }
 
   /** The newest event this process holds (in memory, the topic's last). */

@@ -29,6 +29,8 @@ export interface Framing {
    * sent to many streams (a broadcast's tick) is framed once for all of them.
    */
   readonly shareKey?: string;
+  /** `frame`, for an item framed once for many streams already (a broadcast's tick): no cache of its own to fill. */
+  readonly frameShared?: (item: unknown) => string | Uint8Array | undefined;
 }
 
 // RFC 7464 §2.2: each JSON text of a sequence starts with RECORD SEPARATOR and ends with LINE FEED.
@@ -70,7 +72,8 @@ function serializer(elementType: string | undefined): (item: unknown) => string 
  */
 const sharedFrames = new WeakMap<object, string>();
 
-function sseFraming(elementType: string | undefined): Framing {
+/** `cached`: frames of `sseEvent()` events kept for the other streams that send them (the default element type's). */
+function sseFraming(elementType: string | undefined, cached = elementType === undefined): Framing {
   const serialize = serializer(elementType);
   const format = (item: SseEvent) => formatSseEvent(item, item.data === undefined ? undefined : serialize(item.data));
   return {
@@ -78,7 +81,7 @@ function sseFraming(elementType: string | undefined): Framing {
     start: '',
     frame(item) {
       if (isSseEvent(item)) {
-        if (elementType !== undefined) return format(item);
+        if (!cached) return format(item);
         let frame = sharedFrames.get(item);
         if (frame === undefined) sharedFrames.set(item, (frame = format(item)));
         return frame;
@@ -95,7 +98,11 @@ function sseFraming(elementType: string | undefined): Framing {
 }
 
 /** The SSE framing of the default element type: immutable, so one for every stream (each idle stream held its own). */
-const DEFAULT_SSE: Framing = { ...sseFraming(undefined), shareKey: 'sse' };
+const DEFAULT_SSE: Framing = {
+  ...sseFraming(undefined),
+  shareKey: 'sse',
+  frameShared: sseFraming(undefined, false).frame,
+};
 
 function ndjsonFraming(mediaType: string): Framing {
   return {

@@ -63,9 +63,10 @@ export class SharedFrames {
 function frameAll(items: readonly unknown[], framing: Framing): Framed | typeof UNFRAMEABLE {
   const frames: (Frame | undefined)[] = new Array<Frame | undefined>(items.length);
   let joinable = true;
+  const frame1 = framing.frameShared ?? ((item: unknown) => framing.frame(item));
   try {
     for (let i = 0; i < items.length; i++) {
-      const frame = framing.frame(items[i]);
+      const frame = frame1(items[i]);
       frames[i] = frame;
       if (typeof frame !== 'string') joinable = false;
     }

@@ -20,7 +20,12 @@ const SSE = Symbol.for('rxrest.sse-event');
  * return multi(of(sseEvent({ id: '1', event: 'greeting', data: 'hello' })));
  */
 export function sseEvent(event: SseEvent): SseEvent {
-  return Object.defineProperty({ ...event }, SSE, { value: true });
+  return markSseEvent({ ...event });
+}
+
+/** `sseEvent` of an object made for it and handed over (not copied again): a broadcast makes one per event. */
+export function markSseEvent(event: SseEvent): SseEvent {
+  return Object.defineProperty(event, SSE, { value: true });
 }
 
 export function isSseEvent(value: unknown): value is SseEvent {
@@ -43,6 +48,9 @@ export function looksLikeSseEvent(value: unknown): value is SseEvent {
 
 // A field value ends at CR, LF or CRLF (§9.2.6), so each line of a value becomes its own field line.
 const LINE_BREAK = /\r\n|\r|\n/;
+// An id holds no line break, nor NUL (which makes the client ignore it); tested first, as ids rarely have either.
+const NOT_IN_ID = /[\r\n\0]/;
+const NOT_IN_IDS = /[\r\n\0]/g;
 
 function fieldLines(name: string, value: string): string {
   let out = '';
@@ -57,11 +65,11 @@ function fieldLines(name: string, value: string): string {
 export function formatSseEvent(event: SseEvent, payload: string | undefined): string {
   let out = '';
   if (event.comment !== undefined) out += fieldLines('', event.comment);
-  if (event.id !== undefined) out += `id:${event.id.replace(/[\r\n\0]/g, '')}\n`;
+  if (event.id !== undefined) out += `id:${NOT_IN_ID.test(event.id) ? event.id.replace(NOT_IN_IDS, '') : event.id}\n`;
   if (event.event !== undefined) out += `event:${event.event.replace(/[\r\n]/g, '')}\n`;
   if (event.retry !== undefined && Number.isSafeInteger(event.retry) && event.retry >= 0)
     out += `retry:${event.retry}\n`;
-  if (payload !== undefined) out += fieldLines('data', payload);
+  if (payload !== undefined) return out + formatSseData(payload);
   return out === '' ? '' : `${out}\n`;
 }
 

@@ -6,7 +6,9 @@
  * first). The search brackets the limit by steps of ×1.5 (upwards on one set of servers while every step passes),
  * then halves the bracket (geometrically) twice, each try on fresh servers since a failed step leaves a server
  * still draining: about 10 % resolution. A failure counts once it happened twice on fresh servers: the machine is
- * shared, and one slow moment is not the server's limit.
+ * shared, and one slow moment is not the server's limit. The two searches go in lockstep, a try of one then a try of
+ * the other, so that both see the same machine: run one after the other, minutes apart, they saw different loads and
+ * their ratio swung with it. Each set of servers is warmed up (a second at the first rate) before it is measured.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { measureRates, note, subscribe, SUBSCRIBERS, waitForSubscribers, type Subscribers } from './broadcast-harness';
@@ -47,6 +49,7 @@ async function openRig({ server, backend, url }: Subject): Promise<Rig> {
     each,
   );
   for (const child of servers) await waitForSubscribers(child.port, each);
+  await warmUp(servers[0]!, subscribers);
   return {
     servers,
     subscribers,
@@ -55,6 +58,16 @@ async function openRig({ server, backend, url }: Subject): Promise<Rig> {
       await Promise.all(servers.map((child) => child.stop()));
     },
   };
+}
+
+/** A second at the first rate, unmeasured: the servers' code is compiled for the work before it is timed. */
+async function warmUp(publisher: ChildServer, subscribers: Subscribers): Promise<void> {
+  const expected = START * SUBSCRIBERS;
+  subscribers.reset(expected);
+  await fetch(`http://127.0.0.1:${publisher.port}/bench/publish?rate=${START}&ms=1000`, { method: 'POST' });
+  const deadline = Date.now() + 5000;
+  while (subscribers.received() < expected && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 async function fullyDelivered(subject: Subject, rig: Rig, rate: number): Promise<boolean> {
@@ -84,39 +97,68 @@ async function freshlyDelivered(subject: Subject, rate: number): Promise<boolean
   return false;
 }
 
-/** The rates around the limit: the highest that passed (0 if none) and the lowest that failed (Infinity if none). */
-async function bracket(subject: Subject): Promise<{ passed: number; failed: number }> {
+/** One try done (a search yields after each, so that two searches can take turns). */
+type Search = AsyncGenerator<void, number>;
+
+/**
+ * The rates around the limit: the highest that passed (0 if none) and the lowest that failed (Infinity if none);
+ * yields after each try.
+ */
+async function* bracket(subject: Subject): AsyncGenerator<void, { passed: number; failed: number }> {
   let passed = 0;
   let failed = Infinity;
   const rig = await openRig(subject);
   try {
-    for (let rate = START; rate <= HIGHEST && failed === Infinity; rate = Math.round(rate * GROWTH))
+    for (let rate = START; rate <= HIGHEST && failed === Infinity; rate = Math.round(rate * GROWTH)) {
       if (await fullyDelivered(subject, rig, rate)) passed = rate;
       else failed = rate;
+      yield;
+    }
   } finally {
     await rig.close();
   }
   // A failure the machine caused: on upwards from it, on fresh servers.
-  while (failed <= HIGHEST && (await freshlyDelivered(subject, failed)))
+  while (failed <= HIGHEST) {
+    const delivered = await freshlyDelivered(subject, failed);
+    yield;
+    if (!delivered) break;
     [passed, failed] = [failed, Math.round(failed * GROWTH)];
+  }
   // Not even the first rate: downwards until one passes.
   while (passed === 0 && failed > LOWEST) {
     const rate = Math.round(failed / GROWTH);
     if (await freshlyDelivered(subject, rate)) passed = rate;
     else failed = rate;
+    yield;
   }
   return { passed, failed };
 }
 
-/** The highest rate `subject` fully delivers. */
-async function highestDelivered(subject: Subject): Promise<number> {
-  let { passed, failed } = await bracket(subject);
+/** The highest rate `subject` fully delivers; yields after each try. */
+async function* highestDelivered(subject: Subject): Search {
+  let { passed, failed } = yield* bracket(subject);
   for (let i = 0; i < REFINEMENTS && passed > 0 && failed <= HIGHEST; i++) {
     const rate = Math.round(Math.sqrt(passed * failed) / 10) * 10;
     if (await freshlyDelivered(subject, rate)) passed = rate;
     else failed = rate;
+    yield;
   }
   return passed;
+}
+
+/** Runs the searches a try at a time each, in turn, until all are done; their results in order. */
+async function inTurn(searches: readonly Search[]): Promise<number[]> {
+  const results: number[] = [];
+  const running = new Set(searches.keys());
+  while (running.size > 0)
+    for (const index of [...running]) {
+      const step = await searches[index]!.next();
+      if (step.done) {
+        results[index] = step.value;
+        running.delete(index);
+      }
+    }
+  return results;
 }
 
 /** Both servers' highest fully delivered rate on each backend (Redis Streams when `redisUrl` is given), and the ratio. */
@@ -127,8 +169,10 @@ export async function runBroadcastCeilings(redisUrl: string | undefined): Promis
   const rows: Record<string, number | string>[] = [];
   for (const backend of redisUrl === undefined ? (['memory'] as const) : (['memory', 'redis-streams'] as const)) {
     const url = backend === 'memory' ? undefined : redisUrl;
-    const loop = await highestDelivered({ server: 'broadcast-loop-server', backend, url });
-    const rxrest = await highestDelivered({ server: 'broadcast-server', backend, url });
+    const [loop, rxrest] = (await inTurn([
+      highestDelivered({ server: 'broadcast-loop-server', backend, url }),
+      highestDelivered({ server: 'broadcast-server', backend, url }),
+    ])) as [number, number];
     const ratio = rxrest / loop;
     // Both searches share the machine with whatever else runs: its load says how far the figures can be trusted.
     note(`  (load average over the last 5 minutes: ${loadavg()[1]!.toFixed(1)} on ${availableParallelism()} CPUs)`);

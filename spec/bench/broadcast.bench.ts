@@ -5,12 +5,14 @@
  * through a real redis-server, on pub/sub and on Redis Streams: 500 subscribers on each, events published on the
  * first. Then resuming: 10,000 events stored, and one client, then 1,000 at once, resuming after the marker before
  * them (so each misses all 10,000); and the Redis memory the 10,000 events take. Then the highest rate each of rxrest
- * and a hand loop fully delivers (broadcast-ceiling.ts).
+ * and a hand loop fully delivers (broadcast-ceiling.ts). First, what fan-out costs the server's CPU beside the same
+ * loop, whatever the load (broadcast-cost.ts).
  */
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { runBroadcastCeilings } from './broadcast-ceiling';
+import { runBroadcastCost } from './broadcast-cost';
 import {
   LATENCY_SAMPLES,
   measureRates,
@@ -180,7 +182,7 @@ export async function runBroadcastBench(): Promise<Record<string, number | strin
   note(
     `Events published inside the server for ${PUBLISH_MS / 1000} s at each rate; ${SUBSCRIBERS} SSE clients in this process parse every event; p99 over ${LATENCY_SAMPLES.toLocaleString('en')} latencies sampled evenly over each window (every one when fewer)`,
   );
-  const rows: Record<string, number | string>[] = [];
+  const rows: Record<string, number | string>[] = await runBroadcastCost();
   const memory = await startChildServer('broadcast-server', ['memory']);
   try {
     const subscribers = await subscribe([memory.port], SUBSCRIBERS);
