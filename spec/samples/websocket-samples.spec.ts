@@ -38,16 +38,21 @@ describe('the samples sockets', () => {
     }, 'two workers');
     const serving = new Set(sockets.map((socket) => pidServing(localPort(socket), pids)));
     expect(serving).toEqual(new Set(pids));
-    for (const [i, socket] of sockets.entries()) {
-      socket.socket.send(`hello ${i}`);
-      expect(await socket.next()).toBe(`hello ${i}`);
-      socket.socket.send(JSON.stringify({ upper: `shout ${i}` }));
-      expect(await socket.next()).toBe(`{"upper":"SHOUT ${i}"}`);
-    }
+    // The ten sockets talk at once: one after the other, 20 round trips of up to a second each on a loaded machine
+    // (load 20) took this test past its timeout twice in full runs.
+    const answers = await Promise.all(
+      sockets.map(async (socket, i) => {
+        socket.socket.send(`hello ${i}`);
+        const echoed = await socket.next();
+        socket.socket.send(JSON.stringify({ upper: `shout ${i}` }));
+        return [echoed, await socket.next()];
+      }),
+    );
+    expect(answers).toEqual(sockets.map((_, i) => [`hello ${i}`, `{"upper":"SHOUT ${i}"}`]));
     for (const socket of sockets) socket.socket.close();
     const plain = await fetch(`${workers.url}/ws/echo`);
     expect(plain.status).toBe(426);
-  }, 30_000);
+  }, 60_000);
 
   it('/ws/chat sends every message to every socket of its room, on both instances (Redis Streams)', async () => {
     const room = `r${Date.now()}`;
