@@ -22,7 +22,7 @@ import { resumeIn } from '../broadcast/resume';
 import { isEnd } from '../broadcast/topic-events';
 import { multi, type Multi } from '../streaming/multi';
 import { sseEvent, type SseEvent } from '../streaming/sse-event';
-import { errorMessage, INTERNAL_ERROR, type JsonRpcMessage, type RequestId } from './json-rpc';
+import { errorMessage, INTERNAL_ERROR, isObject, type JsonRpcMessage, type RequestId } from './json-rpc';
 
 /**
  * The first item of a stream: the ids of its requests. It is sent to a client that reads priming events as an event
@@ -34,13 +34,16 @@ interface StreamHead {
 }
 
 function isHead(data: unknown): data is StreamHead {
-  return (
-    typeof data === 'object' && data !== null && !('jsonrpc' in data) && Array.isArray((data as StreamHead).requests)
-  );
+  return isObject(data) && !('jsonrpc' in data) && Array.isArray(data.requests);
 }
 
 /** Separates the stream's id from the store's in an event id (neither contains it). */
 const SEPARATOR = '_';
+
+/** A message of a stream (a call's or the notices') as the client reads it, its id naming the stream and the store's. */
+export function messageEvent(streamId: string, storeId: string, data: unknown): SseEvent {
+  return sseEvent({ id: `${streamId}${SEPARATOR}${storeId}`, event: 'message', data });
+}
 
 export interface CallStreamOptions {
   /** How long the calls go on once nobody reads the stream (milliseconds). */
@@ -82,13 +85,7 @@ function endedEarly(topics: BroadcastTopics, key: string, streamId: string, end:
     mergeMap((events) => events ?? EMPTY),
     first(),
     concatMap((head) => (isHead(head.data) ? head.data.requests : [])),
-    map((id) =>
-      sseEvent({
-        id: `${streamId}${SEPARATOR}${end.id!}`,
-        event: 'message',
-        data: errorMessage(id, INTERNAL_ERROR, reason),
-      }),
-    ),
+    map((id) => messageEvent(streamId, end.id!, errorMessage(id, INTERNAL_ERROR, reason))),
   );
 }
 
@@ -108,11 +105,10 @@ function clientEvents(
         if (isEnd(event)) return endedEarly(topics, key, streamId, event);
         // A reset (events lost) goes out as it is: the client is told, its Last-Event-ID unchanged.
         if (event.id === undefined) return of(event);
-        const id = `${streamId}${SEPARATOR}${event.id}`;
         return of(
           isHead(event.data)
-            ? sseEvent({ id, retry: options.retryMs, data: '' })
-            : sseEvent({ id, event: 'message', data: event.data }),
+            ? sseEvent({ id: `${streamId}${SEPARATOR}${event.id}`, retry: options.retryMs, data: '' })
+            : messageEvent(streamId, event.id, event.data),
         );
       }),
     ),

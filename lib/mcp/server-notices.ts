@@ -12,7 +12,8 @@ import { broadcast } from '../broadcast/topics';
 import { MCP_SERVER } from '../decorators/mcp';
 import { findClassMeta } from '../metadata/store';
 import { multi, type Multi } from '../streaming/multi';
-import { sseEvent, type SseEvent } from '../streaming/sse-event';
+import type { SseEvent } from '../streaming/sse-event';
+import { messageEvent } from './call-streams';
 import { notificationMessage, type JsonRpcNotification } from './json-rpc';
 import type { McpSession } from './mcp-session';
 
@@ -73,11 +74,7 @@ export function sessionNotices(
     new Broadcaster<JsonRpcNotification>(noticesTopic(path), {}, topics).subscribe({ lastEventId }).pipe(
       filter((event) => concerns(session, event)),
       // A reset (notices lost) goes out as it is; the others as messages with the stream's ids.
-      map((event) =>
-        event.id === undefined
-          ? event
-          : sseEvent({ id: `${NOTICES_STREAM}_${event.id}`, event: 'message', data: event.data }),
-      ),
+      map((event) => (event.id === undefined ? event : messageEvent(NOTICES_STREAM, event.id, event.data))),
     ),
   );
 }

@@ -116,15 +116,14 @@ export function answerOnStream(
   requests: readonly JsonRpcRequest[],
   answers: StreamAnswers,
 ): Promise<RequestContext> {
-  const tools = requests.map((request) => runtime.toolOf(request, scope.security));
   const { session } = scope;
   const primes = readsPrimingEvents(session.facts.protocolVersion);
   // A tool may end the HTTP answer early, for a client that resumes (it reconnects and polls the rest).
   const cut = new Subject<void>();
   const closeStream = primes ? () => cut.next() : () => undefined;
   const messages = merge(
-    ...requests.map((request, at) => {
-      const tool = tools[at];
+    ...requests.map((request) => {
+      const tool = runtime.toolOf(request, scope.security);
       return tool ? runtime.call(tool, request, scope, closeStream) : from(runtime.answer(request, scope));
     }),
   );
