@@ -7,7 +7,6 @@ import { resolveLane } from '../execution/resolve-lane';
 import { parseMediaType, type MediaType } from '../http/media-type';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';
-import type { BodySettings } from '../params/read-body-argument';
 import { compileStage, type Step } from '../pipeline/chain';
 import { endpointHandler } from '../pipeline/endpoint-handler';
 import type { Endpoint } from '../pipeline/endpoint';
@@ -16,34 +15,25 @@ import { acceptNegotiator } from '../pipeline/select-endpoint';
 import type { ResultDefaults } from '../pipeline/to-response';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
 import type { SecuritySettings } from '../security/security-stage';
-import type { StreamSettings } from '../streaming/stream-pump';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
 import { compileArguments } from './compile-arguments';
-import { applicable, responseSteps, type FilterSet } from './compile-filters';
-import type { InterceptorChain } from '../pipeline/interceptors';
+import { applicable, responseSteps } from './compile-filters';
 import { invokeStage, streamingOf } from '../pipeline/invoke';
 import { laneSteps, type LaneSettings } from '../pipeline/lanes';
 import type { Unit } from '../metadata/unit';
 import type { EndpointJoins } from './join-features';
+import type { CorePlan } from './core-plan';
 
-export type { LaneSettings } from '../pipeline/lanes';
-
-export interface EndpointContext {
+/** What one endpoint is compiled with: the core plan, the application path, the features' steps, its class's mappers. */
+export type EndpointContext = Omit<CorePlan, 'mappers'> & {
   readonly applicationPath: string;
-  readonly filters: FilterSet;
   readonly mappers: ExceptionMappers;
-  readonly interceptors: InterceptorChain;
-  readonly body: BodySettings;
   readonly problems: ProblemCollector;
   /** The steps the application's features add to an endpoint, by phase. */
   readonly joins: EndpointJoins;
-  /** `framework.rest.stream.*` and `framework.rest.sse.keep-alive` (defaults when absent). */
-  readonly streams?: StreamSettings;
-  /** The worker lane, the blocked-loop threshold and the `Application`'s annotations (execution lanes: docs/streaming.md). */
-  readonly lanes?: LaneSettings;
   /** The application's authentication mechanisms, when it has any (streams end on expiry). */
   readonly security?: SecuritySettings;
-}
+};
 
 function parseTypes(list: readonly string[] | undefined, where: string, problems: ProblemCollector): MediaType[] {
   const types: MediaType[] = [];
@@ -131,7 +121,7 @@ export function compileEndpoint(
   const invoke = invokeStage(unit, method, context.interceptors, {
     defaults,
     streaming,
-    blockedWarningMs: context.lanes?.blockedWarningMs ?? 0,
+    blockedWarningMs: context.lanes.blockedWarningMs,
   });
   const beforeInvoke: Step[] = [...joined.at('read')];
   if (args.read) beforeInvoke.push(args.read);

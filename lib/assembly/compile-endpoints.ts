@@ -102,7 +102,6 @@ export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: Endpo
   const broadcast = scope.find(BROADCAST)!;
   const socketContext = {
     ...shared,
-    json: core.json,
     // One framing for all the sockets: an event broadcast to many is framed once.
     framing: messageFraming(core.json),
     broadcast,

@@ -8,7 +8,6 @@ import { NAME_BINDINGS } from '../decorators/providers';
 import { SOCKET_CALLBACK, SOCKET_PATH, type SocketCallbackKind } from '../decorators/websocket';
 import { locate } from '../errors/definition-error';
 import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
-import type { JsonMapper } from '../json/json-mapper';
 import type { Framing } from '../streaming/framing';
 import { readParameterNames } from '../metadata/param-names';
 import { readDesignType } from '../metadata/reflect-shim';
@@ -30,15 +29,14 @@ import { endpointHandler } from '../pipeline/endpoint-handler';
 import { implicitMeta } from './compile-arguments';
 import type { Unit } from '../metadata/unit';
 
-export interface SocketContext extends EndpointContext {
+type SocketContext = EndpointContext & {
   /** The application's socket server (made with its first socket endpoint). */
   readonly sockets: () => SocketServer;
-  readonly json: JsonMapper;
   /** How the messages of every socket of the application are framed. */
   readonly framing: Framing;
   /** The application's broadcast, which a socket's methods run within. */
   readonly broadcast: () => ApplicationBroadcast;
-}
+};
 
 /** One callback method: readers of its arguments, and the slot of its message (or error) parameter. */
 function compileCallback(

@@ -98,15 +98,10 @@ function compressWebResponse(ctx: RequestContext, written: Response, settings: C
   if (written.body === null) return written;
   const headers = new Headers(written.headers);
   const coding = chooseCoding(ctx, written.status, headers, settings);
+  const init = { status: written.status, statusText: written.statusText, headers };
   if (coding === undefined)
-    return headers.get('vary') === written.headers.get('vary')
-      ? written
-      : new Response(written.body, { status: written.status, statusText: written.statusText, headers });
-  return new Response(compressBody(written.body, coding, settings.level), {
-    status: written.status,
-    statusText: written.statusText,
-    headers,
-  });
+    return headers.get('vary') === written.headers.get('vary') ? written : new Response(written.body, init);
+  return new Response(compressBody(written.body, coding, settings.level), init);
 }
 
 /**

@@ -16,7 +16,7 @@ import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import { principalName } from '../security/security-context';
 import { StreamCounts } from '../streaming/stream-counts';
-import { clientAddressOf, proxySettings, type ProxySettings } from './client-address';
+import { clientAddressOf, proxySettings } from './client-address';
 import { FailedAuthentications } from './failed-authentications';
 import { headersOf, policyOf, secondsUntil, tooMany } from './limit-answers';
 import { ContextKey } from '../context/context-key';
@@ -37,13 +37,6 @@ export function rateLimitSettings(config: Config) {
     failures: config.get('framework.http.rate-limit.failed-authentications'),
     failuresWindowMs: config.get('framework.http.rate-limit.failed-authentications-window'),
   };
-}
-
-/** Who a request counts against: its principal, else its address (all in-process requests share one). */
-function clientOf(ctx: RequestContext, proxy: ProxySettings): string {
-  const name = principalName(ctx);
-  if (name !== undefined) return `principal:${name}`;
-  return `address:${clientAddressOf(ctx, proxy) ?? 'unknown'}`;
 }
 
 const RATE_HEADERS = new ContextKey<Record<string, string>>('rate-limit-headers');
@@ -161,7 +154,7 @@ export class RateLimiters {
       return ctx;
     };
     return (ctx) => {
-      const client = clientOf(ctx, settings.proxy);
+      const client = this.client(ctx);
       if (!consume) return holdStream(ctx, client);
       return consume(client).then(
         (left: RateLimiterRes) => {
@@ -177,8 +170,16 @@ export class RateLimiters {
     };
   }
 
-  /** Who a request counts against, as every limit of the application counts it (the stream caps too). */
-  readonly client = (ctx: RequestContext): string => clientOf(ctx, this.#settings.proxy);
+  /**
+   * Who a request counts against, as every limit of the application counts it (the stream caps too): its principal,
+   * else its address (all in-process requests share one).
+   */
+  readonly client = (ctx: RequestContext): string => {
+    const name = principalName(ctx);
+    return name !== undefined
+      ? `principal:${name}`
+      : `address:${clientAddressOf(ctx, this.#settings.proxy) ?? 'unknown'}`;
+  };
 
   /** Adds the `RateLimit` headers of an admitted request to its answer. */
   readonly finish = (ctx: RequestContext): void => {
