@@ -79,9 +79,7 @@ export function createBuiltinWriters(mapper: JsonMapper): EntityWriter[] {
 /** The media type of an entity when neither the endpoint nor the response gave one. */
 export function defaultMediaType(entity: unknown): string {
   if (typeof entity === 'string') return 'text/plain';
-  if (entity instanceof Uint8Array || entity instanceof ArrayBuffer || entity instanceof ReadableStream)
-    return 'application/octet-stream';
-  return 'application/json';
+  return bytesWriter.isWriteable(entity, '') ? 'application/octet-stream' : 'application/json';
 }
 
 /** Adds `charset=UTF-8` to text and JSON types that have no charset (the Java framework's default). */
