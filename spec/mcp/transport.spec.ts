@@ -12,7 +12,9 @@ class Greeter {
 
   @Tool({ description: 'Says hello, after a while', input: z.object({ name: z.string() }) })
   async slowHello(args: { name: string }): Promise<string> {
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Long enough to be past the next turn of the event loop even when a loaded machine stalls the turn (5 ms once
+    // answered first, as plain JSON, in a full run at load 22).
+    await new Promise((resolve) => setTimeout(resolve, 100));
     return `Hello, ${args.name}!`;
   }
 }
