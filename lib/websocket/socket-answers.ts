@@ -4,6 +4,7 @@
  * (`@OnError`, the exception mappers, a close).
  */
 import type { RequestContext } from '../context/request-context';
+import { ResponseContext } from '../context/response-context';
 import { settleToPromise } from '../context/settle';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
@@ -225,6 +226,9 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
     const unavailable = error instanceof WebApplicationException && error.status === 503;
     if (this.handlers.error && (await this.toOnError(error)) && stakes === 'goes-on' && !unavailable) return true;
     if (!this.handlers.error) {
+      // The bare 101 every open socket shares (socket-server.ts) is not this failure's to change: a mapper given the
+      // response gets one of this socket's own.
+      this.request.response = new ResponseContext(101);
       const mapped = await settleToPromise(recover(this.request, error, this.handlers.mappers));
       const entity = mapped.response?.entity;
       if (entity !== undefined && entity !== null) this.send(entity);

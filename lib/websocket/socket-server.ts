@@ -25,8 +25,12 @@ type Headers101 = readonly [string, readonly string[]][];
 
 /** Headers whose values many sockets send alike and none uses for a credential or a secret. */
 const SHARED_VALUES = new Set(['host', 'connection', 'upgrade', 'origin', 'user-agent', 'sec-websocket-version']);
-/** Texts shared at most: names and values a client chooses cannot grow the table without bound. */
+/**
+ * Texts shared at most, and the longest shared: names and values a client chooses cannot grow the table without
+ * bound (at most 512 × 256 characters are kept for the application's life; a client filling it only stops sharing).
+ */
 const SHARED_TEXTS = 512;
+const SHARED_LENGTH = 256;
 
 /**
  * The answer to a handshake `ws` refuses (a missing or malformed Sec-WebSocket-Key, -Version, -Protocol or
@@ -144,7 +148,8 @@ export class SocketServer implements SessionHost {
 
   #shared(text: string): string {
     const known = this.#texts.get(text);
-    if (known === undefined && this.#texts.size < SHARED_TEXTS) this.#texts.set(text, text);
+    if (known === undefined && text.length <= SHARED_LENGTH && this.#texts.size < SHARED_TEXTS)
+      this.#texts.set(text, text);
     return known ?? text;
   }
 
