@@ -271,41 +271,4 @@ export { bunWebSocket } from './runtime/runtime-sockets';
 export { nodeWebSocket } from './websocket/node-web-socket';
 
 // Model Context Protocol servers (docs/mcp.md)
-export {
-  Completion,
-  McpResource,
-  McpServer,
-  Prompt,
-  Tool,
-  type CompletionOptions,
-  type McpResourceOptions,
-  type McpServerOptions,
-  type PromptOptions,
-  type ToolAnnotations,
-  type ToolOptions,
-} from './decorators/mcp';
-export { mcpNotifier, type McpList, type McpNotifier } from './mcp/server-notices';
-export {
-  McpCall,
-  type CreateMessageParams,
-  type CreateMessageResult,
-  type ElicitParams,
-  type ElicitResult,
-  type McpClientFacts,
-  type SamplingMessage,
-} from './mcp/mcp-call';
-export {
-  logNotice,
-  progressNotice,
-  type LogNotice,
-  type McpLogLevel,
-  type McpNotice,
-  type ProgressNotice,
-} from './mcp/notices';
-export {
-  ToolError,
-  type CallToolResult,
-  type CompletionRequest,
-  type CompletionResult,
-  type ContentBlock,
-} from './mcp/method-results';
+export * from './mcp';
