@@ -35,9 +35,10 @@ const PRODUCER_TTL_MS = 3000;
 const LOST = JSON.stringify({ lost: true });
 /**
  * Instances receive live events through the history, so a stream keeps at least its last this many events, and every
- * event of its live window (`framework.broadcast.redis.live-window`) within `max-bytes`, whatever `replay` says: a reader
- * busy for a moment (its process writing to a thousand sockets) still finds what was published meanwhile. With the
- * count alone, a burst of more than 100 events between two reads was trimmed before it was read, and lost.
+ * event of its live window (`framework.broadcast.redis.live-window`) whatever `replay` says (`max-bytes` still bounds
+ * those, against a flood): a reader busy for a moment (its process writing to a thousand sockets) still finds what was
+ * published meanwhile. With the count alone, a burst of more than 100 events between two reads was trimmed before it
+ * was read, and lost.
  */
 export const MIN_STREAM_LENGTH = 100;
 /** How long an idempotency key and a stream without an age limit are kept after the last publish. */

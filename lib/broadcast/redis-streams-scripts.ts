@@ -2,9 +2,9 @@
 
 // Stores one event (KEYS[1], the topic's stream), once per idempotency key (KEYS[3], when given), then drops the
 // oldest events past the count, the bytes (their data, counted in KEYS[2]) or the age (on Redis's own clock, the
-// one entry ids are made from). Count and bytes never take the stream below ARGV[8] events, and the count never drops
-// an event of the last ARGV[9] ms: live readers on other instances may not have read them yet. The bytes do: they are
-// the bound a flood of publishes cannot pass. The event just stored always stays.
+// one entry ids are made from). Count and bytes never take the stream below ARGV[8] events, and the count drops no
+// event of the last ARGV[9] ms: live readers on other instances may not have read them yet (the bytes still do, a
+// flood past max-bytes being what that bound is for). The event just stored always stays.
 // The stream and its count expire when nothing is published for as long as events are kept.
 export const PUBLISH = `if #KEYS > 2 then
   local seen = redis.call('GET', KEYS[3])
@@ -45,7 +45,7 @@ while keep == nil do
     end
     local at = tonumber(string.match(entry[1], '^(%d+)'))
     local old = cutoff >= 0 and at < cutoff
-    local over = left > floor and ((at < live and left > maxEvents) or total - freed > maxBytes)
+    local over = left > floor and ((left > maxEvents and at < live) or total - freed > maxBytes)
     if entry[1] == id or not (old or over) then
       keep = entry[1]
       break

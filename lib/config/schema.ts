@@ -334,7 +334,7 @@ export const frameworkSettings = {
   'framework.broadcast.redis.live-window': setting(duration, {
     default: '5s',
     description:
-      "On redis-streams: events published within this long stay in their stream whatever retention.max-events and a topic's replay count say (retention.max-bytes still bounds them), so that an instance whose reader falls this far behind (a busy moment) still reads them all; 0 keeps only the last 100 for it.",
+      'On redis-streams: events published within this long stay in their stream whatever retention.max-events says (max-bytes still bounds them), so that an instance whose reader falls this far behind (a busy moment) still reads them all; 0 keeps only the last 100 for it.',
   }),
   'framework.broadcast.retention.max-events': setting(integer(0), {
     default: '10000',

@@ -12,7 +12,10 @@ export function nodeResponseOf(ctx: RequestContext): ServerResponse | undefined 
 /** A stream sink over `response` (headers already written); a class, not a closure per method: idle streams each hold one. */
 export class NodeSink implements StreamSink {
   /** Node's sockets keep a reference to the bytes written until they are sent, and never change them. */
-  readonly sharesChunks = true;
+  get sharesChunks(): boolean {
+    // A getter, not a field: nothing more for each idle stream to hold.
+    return true;
+  }
   #finished = false;
   #onClose: (() => void) | undefined;
 
