@@ -13,8 +13,6 @@ import { fromRestResponse, toResponseContext } from './to-response';
 
 const errorLog = logging.getLogger('rxrest.errors');
 const serverLog = logging.getLogger('rxrest.server');
-
-export { CLIENT_CLOSED };
 const paramLog = logging.getLogger('rxrest.params');
 
 /** The answer to an error no mapper handled. Internals (messages of plain errors, stacks) never reach the client. */
@@ -34,12 +32,13 @@ export function defaultErrorResponse(error: unknown): ResponseContext {
     );
   }
   errorLog.error('Unhandled error while processing a request', error);
-  return new ResponseContext(
-    500,
-    problemDetails('RXREST_INTERNAL_ERROR', 'An unexpected error occurred.'),
-    new ResponseHeaders(),
-    PROBLEM_JSON,
-  );
+  return internalErrorResponse();
+}
+
+/** The 500 problem, which says nothing of what failed. */
+export function internalErrorResponse(): ResponseContext {
+  const problem = problemDetails('RXREST_INTERNAL_ERROR', 'An unexpected error occurred.');
+  return new ResponseContext(500, problem, new ResponseHeaders(), PROBLEM_JSON);
 }
 
 function settleMapped(ctx: RequestContext, error: unknown, result: unknown): StageResult<RequestContext> {
