@@ -8,7 +8,7 @@ import { parseMediaType, type MediaType } from '../http/media-type';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';
 import { compileStage, type Step } from '../pipeline/chain';
-import { endpointHandler } from '../pipeline/endpoint-handler';
+import { endpointHandler } from '../pipeline/map-errors';
 import type { Endpoint } from '../pipeline/endpoint';
 import type { EndpointInfo, Lane } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';

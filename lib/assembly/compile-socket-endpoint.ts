@@ -25,7 +25,7 @@ import { acceptUpgrade } from '../websocket/accept-upgrade';
 import { messageDecoder } from '../websocket/message-decoder';
 import { applicable, requestSteps, responseSteps } from './compile-filters';
 import type { EndpointContext } from './compile-endpoint';
-import { endpointHandler } from '../pipeline/endpoint-handler';
+import { endpointHandler } from '../pipeline/map-errors';
 import { implicitMeta } from './compile-arguments';
 import type { Unit } from '../metadata/unit';
 

@@ -29,8 +29,8 @@ export function toObservable(result: Result): Observable<RequestContext> {
   return from(result as PromiseLike<RequestContext> | Observable<RequestContext>);
 }
 
-/** A result as a context or a Promise of one (an Observable's first value; one completing empty is an error). */
-export function settleToPromise(result: Result): RequestContext | PromiseLike<RequestContext> {
+/** A result as a value or a Promise of one (an Observable's first value; one completing empty is an error). */
+export function settleToPromise<T>(result: StageResult<T>): T | PromiseLike<T> {
   if (!(result instanceof Observable)) return result;
   return new Promise((resolve, reject) => {
     let done = false;

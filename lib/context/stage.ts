@@ -6,7 +6,8 @@ import type { OperatorFunction, ObservableInput, Subscription } from 'rxjs';
 /** What a stage function may give back: the value now, later, or as the first value of a stream. */
 export type StageResult<R> = R | PromiseLike<R> | Observable<R>;
 
-function isPromiseLike<R>(value: unknown): value is PromiseLike<R> {
+/** Whether `value` is a Promise or another thenable. */
+export function isPromiseLike<R>(value: unknown): value is PromiseLike<R> {
   return typeof (value as PromiseLike<R> | null)?.then === 'function';
 }
 

@@ -1,15 +1,11 @@
 /** The worker lane: bounded concurrency for methods that may block, each started as its own macrotask when needed. */
 import { openTelemetry } from '../tracing/open-telemetry';
-import { from } from 'rxjs/internal/observable/from';
-import type { Observable } from 'rxjs';
-import type { StageResult } from '../context/stage';
+import { Observable } from 'rxjs/internal/Observable';
+import { settleToPromise } from '../context/settle';
+import { isPromiseLike, type StageResult } from '../context/stage';
 
 function runTask<R>(task: () => StageResult<R>): StageResult<R> {
   return task();
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
 /** With tracing on, the request's span tells how long its call waited for a worker-lane slot, and behind how many. */
@@ -96,28 +92,11 @@ export class WorkerLane {
       this.release();
       throw error;
     }
-    if (isPromiseLike(result)) {
-      return Promise.resolve(result).finally(() => this.release());
+    if (!isPromiseLike(result) && !(result instanceof Observable)) {
+      this.release();
+      return result;
     }
-    if (
-      typeof (result as Observable<R> | null)?.subscribe === 'function' &&
-      typeof (result as Observable<R>).pipe === 'function'
-    ) {
-      return new Promise<R>((resolve, reject) => {
-        let done = false;
-        from(result as Observable<R>).subscribe({
-          next: (value) => {
-            if (!done) resolve(value);
-            done = true;
-          },
-          error: reject,
-          complete: () => {
-            if (!done) reject(new Error('The worker-lane call completed without a result'));
-          },
-        });
-      }).finally(() => this.release());
-    }
-    this.release();
-    return result;
+    // An Observable answers by its first value, as a pipeline stage's does.
+    return Promise.resolve(settleToPromise(result)).finally(() => this.release());
   }
 }

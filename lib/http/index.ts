@@ -4,7 +4,6 @@
 export { parseAccept, type AcceptRange } from './accept';
 export { formatCacheControl, type CacheControl } from './cache-control';
 export { negotiateEncoding } from './content-coding';
-export { matchesContentType, rankConsumes } from './consumes';
 export { NewCookie, parseCookieHeader, type NewCookieOptions } from './cookies';
 export { EntityTag, parseEntityTagList } from './entity-tag';
 export { isToken, quote, quoteIfNeeded, splitHeaderList } from './header-tokens';
@@ -15,8 +14,10 @@ export {
   isCompatible,
   isConcrete,
   isJsonMediaType,
+  matchesContentType,
   mediaType,
   parseMediaType,
+  rankConsumes,
   specificity,
   withoutParams,
   type MediaType,

@@ -1,7 +1,9 @@
 /**
- * Whether a text is an IP address (RFC 791 dotted quad, RFC 4291 section 2.2 text forms), as `node:net`'s `isIP`
- * answers, without needing Node: the client address is read on every runtime.
+ * IP addresses as text: whether a text is one (RFC 791 dotted quad, RFC 4291 section 2.2 text forms) as `node:net`'s
+ * `isIP` answers, without needing Node (the client address is read on every runtime); the network an IPv6 address
+ * belongs to; and which addresses are proxies of ours. Knows no request.
  */
+import { nodeBuiltin } from '../runtime/node-builtins';
 
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)){3}$/;
 const GROUP = /^[0-9a-f]{1,4}$/i;
@@ -30,4 +32,65 @@ function isIPv6(text: string): boolean {
     }
   }
   return halves.length === 2 ? count <= 7 : count === 8;
+}
+
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part read as the last two). */
+function groupsOf(address: string): number[] {
+  let text = address;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const zeros = tail === undefined ? [] : new Array<string>(8 - left.length - right.length).fill('0');
+  return [...left, ...zeros, ...right].map((group) => parseInt(group, 16));
+}
+
+/**
+ * `address` as the key its network counts under: an IPv6 address cut to its first `bits` bits and written
+ * `prefix::/bits`; anything else (IPv4, a name from `Forwarded`) as it is. `bits` of 128 keeps every address apart.
+ * One host commonly holds a whole /64 (RFC 4291 §2.5.1, RFC 8981 temporary addresses), so limits counted per address
+ * would let it take a new one per request.
+ *
+ * @example addressPrefix('2001:db8:7:1:aa::3', 64) // '2001:db8:7:1::/64'; addressPrefix('192.0.2.1', 64) // '192.0.2.1'
+ */
+export function addressPrefix(address: string, bits: number): string {
+  if (bits >= 128 || isIP(address) !== 6) return address;
+  const kept = groupsOf(address)
+    .slice(0, Math.ceil(bits / 16))
+    .map((group, index) => {
+      const left = bits - index * 16;
+      return left >= 16 ? group : group & ((0xffff << (16 - left)) & 0xffff);
+    });
+  return `${kept.map((group) => group.toString(16)).join(':')}::/${bits}`;
+}
+
+/**
+ * A matcher of `entries` (`10.0.0.0/8`, `192.0.2.7`, `2001:db8::/32`, `::1`) through Node's `BlockList`; throws an
+ * `Error` naming the first entry that is neither an address nor a block. Addresses are matched as `plainAddress`
+ * gives them (IPv4-mapped IPv6 as IPv4).
+ *
+ * @example trustedProxies(['10.0.0.0/8'])('10.1.2.3') // true
+ */
+export function trustedProxies(entries: readonly string[]): (address: string) => boolean {
+  const { BlockList, isIP } = nodeBuiltin('node:net', 'framework.http.proxy.trusted-proxies');
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const bits = prefix === undefined ? undefined : /^\d{1,3}$/.test(prefix) ? Number(prefix) : Number.NaN;
+    const limit = family === 4 ? 32 : 128;
+    if (family === 0 || rest.length > 0 || (bits !== undefined && !(bits <= limit)))
+      throw new Error(`"${entry}" is neither an IP address nor a CIDR block (such as 10.0.0.0/8 or 2001:db8::/32)`);
+    const type = family === 4 ? 'ipv4' : 'ipv6';
+    if (bits === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, bits, type);
+  }
+  return (address) => {
+    const family = isIP(address);
+    return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  };
 }

@@ -1,5 +1,5 @@
-// Media types (RFC 9110 §8.3.1): parsing, formatting, wildcard compatibility and specificity.
-// Knows nothing of Accept negotiation or routing, which build on it.
+// Media types (RFC 9110 §8.3.1): parsing, formatting, wildcard compatibility and specificity, and matching a
+// request's Content-Type against an endpoint's @Consumes list. Knows nothing of Accept negotiation or routing.
 
 import { memoize } from './bounded-cache';
 import { parseParameters, quoteIfNeeded, TCHAR } from './header-tokens';
@@ -128,4 +128,28 @@ export function baseType(mediaType: string): string {
 export function isJsonText(mediaType: string): boolean {
   const base = baseType(mediaType);
   return base === 'application/json' || base.endsWith('+json');
+}
+
+/**
+ * How well `contentType` fits `consumes`: the specificity of the most specific compatible entry
+ * (2 for `application/json`, 1 for `application/*`, 0 for `*\/*`), or -1 when none fits. Parameters
+ * are ignored, as in JAX-RS. Higher wins when several methods could take the request.
+ *
+ * @example rankConsumes(parseMediaType('application/json')!, [parseMediaType('application/*')!]) // 1
+ */
+export function rankConsumes(contentType: MediaType, consumes: readonly MediaType[]): number {
+  let best = -1;
+  for (const entry of consumes) {
+    if (isCompatible(contentType, entry)) best = Math.max(best, specificity(entry));
+  }
+  return best;
+}
+
+/**
+ * Whether an endpoint consuming `consumes` accepts a body of `contentType` (otherwise 415).
+ *
+ * @example matchesContentType(parseMediaType('text/plain;charset=UTF-8')!, [parseMediaType('text/*')!]) // true
+ */
+export function matchesContentType(contentType: MediaType, consumes: readonly MediaType[]): boolean {
+  return rankConsumes(contentType, consumes) >= 0;
 }

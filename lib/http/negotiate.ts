@@ -20,11 +20,6 @@ interface Candidate extends Negotiated {
   readonly score: number;
 }
 
-interface RangeMatch {
-  readonly q: number;
-  readonly score: number;
-}
-
 const RANKING_PARAMS = ['q', 'qs'];
 
 /** Whether the range covers `target` (itself possibly a wildcard produced by the server). */
@@ -34,26 +29,37 @@ function covers(range: MediaType, target: MediaType): boolean {
 }
 
 /**
- * The weight given to `target` by the most specific range covering it (RFC 9110 §12.5.1). A range
- * parameter that `target` carries with another value excludes the range; one that `target` lacks
- * still matches, below a range whose parameters all agree, so `application/json;charset=utf-8`
- * accepts a server's plain `application/json`.
+ * How closely `range` covers `target` (higher is closer), or -1 when it does not. A range parameter that
+ * `target` carries with another value excludes the range; one that `target` lacks still matches, below a range
+ * whose parameters all agree, so `application/json;charset=utf-8` accepts a server's plain `application/json`.
  */
-function bestRange(accept: readonly AcceptRange[], target: MediaType): RangeMatch | undefined {
-  let best: RangeMatch | undefined;
+function rangeScore(range: MediaType, target: MediaType): number {
+  if (!covers(range, target)) return -1;
+  let exact = true;
+  const names = Object.keys(range.params);
+  for (const name of names) {
+    const value = Object.hasOwn(target.params, name) ? target.params[name] : undefined;
+    if (value === undefined) exact = false;
+    else if (value.toLowerCase() !== range.params[name].toLowerCase()) return -1;
+  }
+  return specificity(range) * 100 + (exact ? 50 : 0) + names.length;
+}
+
+/**
+ * The most specific range of `accept` covering `target`, which gives it its weight (RFC 9110 §12.5.1); the first
+ * of equally close ones.
+ *
+ * @example bestRange(parseAccept('text/*;q=0.5, text/plain'), mediaType('text', 'plain'))?.q // 1
+ */
+export function bestRange(accept: readonly AcceptRange[], target: MediaType): AcceptRange | undefined {
+  let best: AcceptRange | undefined;
+  let bestScore = -1;
   for (const range of accept) {
-    if (!covers(range, target)) continue;
-    let exact = true;
-    let conflict = false;
-    const names = Object.keys(range.params);
-    for (const name of names) {
-      const value = Object.hasOwn(target.params, name) ? target.params[name] : undefined;
-      if (value === undefined) exact = false;
-      else if (value.toLowerCase() !== range.params[name].toLowerCase()) conflict = true;
+    const score = rangeScore(range, target);
+    if (score > bestScore) {
+      best = range;
+      bestScore = score;
     }
-    if (conflict) continue;
-    const score = specificity(range) * 100 + (exact ? 50 : 0) + names.length;
-    if (best === undefined || score > best.score) best = { q: range.q, score };
   }
   return best;
 }
@@ -72,7 +78,8 @@ function candidatesFor(accept: readonly AcceptRange[], produced: MediaType, inde
   for (const target of targets) {
     const match = bestRange(accept, target);
     if (match === undefined || match.q <= 0) continue;
-    candidates.push({ type: withoutParams(target, RANKING_PARAMS), index, q: match.q, qs, score: match.score });
+    const score = rangeScore(match, target);
+    candidates.push({ type: withoutParams(target, RANKING_PARAMS), index, q: match.q, qs, score });
   }
   return candidates;
 }

@@ -13,7 +13,7 @@ import { compileStage, type Step } from '../pipeline/chain';
 import type { Endpoint, EndpointKit } from '../pipeline/endpoint';
 import type { EndpointInfo } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
-import { endpointHandler } from '../pipeline/endpoint-handler';
+import { endpointHandler } from '../pipeline/map-errors';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
 import { CallWatch } from './call-watch';
 import { compileCatalog } from './compile-catalog';

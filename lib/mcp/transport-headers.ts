@@ -5,7 +5,8 @@
  * does not speak.
  */
 import { parseAccept, type AcceptRange } from '../http/accept';
-import { parseMediaType } from '../http/media-type';
+import { mediaType, parseMediaType, type MediaType } from '../http/media-type';
+import { bestRange } from '../http/negotiate';
 import type { RequestContext } from '../context/request-context';
 import { settleToPromise } from '../context/settle';
 import type { StageResult } from '../context/stage';
@@ -32,25 +33,12 @@ export function readsPrimingEvents(version: string): boolean {
   return version >= '2025-11-25';
 }
 
-/** The most specific range of `ranges` matching `type/subtype` (RFC 9110 §12.5.1), which gives it its weight. */
-function rangeFor(ranges: readonly AcceptRange[], type: string, subtype: string): AcceptRange | undefined {
-  let best: AcceptRange | undefined;
-  let rank = -1;
-  for (const range of ranges) {
-    const matches = range.type === '*' || (range.type === type && (range.subtype === '*' || range.subtype === subtype));
-    if (!matches) continue;
-    const specific = range.type === '*' ? 0 : range.subtype === '*' ? 1 : 2;
-    if (specific > rank) {
-      best = range;
-      rank = specific;
-    }
-  }
-  return best;
-}
+const EVENT_STREAM = mediaType('text', 'event-stream');
+const JSON_TYPE = mediaType('application', 'json');
 
-/** Whether `type/subtype` is acceptable: a range matches it, and its weight is not 0 (which vetoes). */
-function acceptable(ranges: readonly AcceptRange[], type: string, subtype: string): boolean {
-  return (rangeFor(ranges, type, subtype)?.q ?? 0) > 0;
+/** Whether `type` is acceptable: a range matches it, and its weight is not 0 (which vetoes). */
+function acceptable(ranges: readonly AcceptRange[], type: MediaType): boolean {
+  return (bestRange(ranges, type)?.q ?? 0) > 0;
 }
 
 /**
@@ -59,8 +47,8 @@ function acceptable(ranges: readonly AcceptRange[], type: string, subtype: strin
  */
 export function prefersStream(ctx: RequestContext): boolean {
   const ranges = parseAccept(ctx.headerValue('accept'));
-  const stream = rangeFor(ranges, 'text', 'event-stream');
-  const json = rangeFor(ranges, 'application', 'json');
+  const stream = bestRange(ranges, EVENT_STREAM);
+  const json = bestRange(ranges, JSON_TYPE);
   if (!stream || !json || stream.q !== json.q) return (stream?.q ?? 0) > (json?.q ?? 0);
   return ranges.indexOf(stream) < ranges.indexOf(json);
 }
@@ -72,7 +60,7 @@ export function prefersStream(ctx: RequestContext): boolean {
 export function refusePostHeaders(ctx: RequestContext): RequestContext | undefined {
   const accept = ctx.headerValue('accept');
   const ranges = accept === null ? [] : parseAccept(accept);
-  if (!acceptable(ranges, 'application', 'json') || !acceptable(ranges, 'text', 'event-stream'))
+  if (!acceptable(ranges, JSON_TYPE) || !acceptable(ranges, EVENT_STREAM))
     return refuse(
       ctx,
       406,
@@ -88,7 +76,7 @@ export function refusePostHeaders(ctx: RequestContext): RequestContext | undefin
 /** A GET must accept SSE (406 otherwise); `undefined` when it may go on. */
 export function refuseGetHeaders(ctx: RequestContext): RequestContext | undefined {
   const accept = ctx.headerValue('accept');
-  if (accept !== null && acceptable(parseAccept(accept), 'text', 'event-stream')) return undefined;
+  if (accept !== null && acceptable(parseAccept(accept), EVENT_STREAM)) return undefined;
   return refuse(ctx, 406, TRANSPORT_ERROR, 'Not Acceptable: Client must accept text/event-stream');
 }
 

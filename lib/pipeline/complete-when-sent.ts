@@ -4,7 +4,7 @@ import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Http2ServerResponse } from 'node:http2';
 import { logging } from '../logging/logger';
 import type { RequestContext } from '../context/request-context';
-import type { RequestCleanups } from '../context/request-cleanups';
+import type { RequestCleanups } from '../context/request-state';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
 

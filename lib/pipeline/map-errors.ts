@@ -1,20 +1,21 @@
-/** The error path: exception mappers, then the default answer for WebApplicationExceptions and the rest. */
+/**
+ * The error path: exception mappers, then the default answer for WebApplicationExceptions and the rest; and an
+ * endpoint's handling of a request, its request stages' errors mapped before its response filters run.
+ */
 import { Observable } from 'rxjs/internal/Observable';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import { problemDetails, PROBLEM_JSON } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
 import { ResponseHeaders } from '../response/response-headers';
-import { RequestAborted, type RequestContext } from '../context/request-context';
+import { RequestAborted, RequestContext, type EndpointInfo } from '../context/request-context';
 import { CLIENT_CLOSED, ResponseContext } from '../context/response-context';
-import { firstValue } from '../context/settle';
+import { catchLater, firstValue, then, type StageFn } from '../context/settle';
 import type { StageResult } from '../context/stage';
 import { fromRestResponse, toResponseContext } from './to-response';
 
 const errorLog = logging.getLogger('rxrest.errors');
 const serverLog = logging.getLogger('rxrest.server');
-
-export { CLIENT_CLOSED };
 const paramLog = logging.getLogger('rxrest.params');
 
 /** The answer to an error no mapper handled. Internals (messages of plain errors, stacks) never reach the client. */
@@ -34,12 +35,13 @@ export function defaultErrorResponse(error: unknown): ResponseContext {
     );
   }
   errorLog.error('Unhandled error while processing a request', error);
-  return new ResponseContext(
-    500,
-    problemDetails('RXREST_INTERNAL_ERROR', 'An unexpected error occurred.'),
-    new ResponseHeaders(),
-    PROBLEM_JSON,
-  );
+  return internalErrorResponse();
+}
+
+/** The 500 problem, which says nothing of what failed. */
+export function internalErrorResponse(): ResponseContext {
+  const problem = problemDetails('RXREST_INTERNAL_ERROR', 'An unexpected error occurred.');
+  return new ResponseContext(500, problem, new ResponseHeaders(), PROBLEM_JSON);
 }
 
 function settleMapped(ctx: RequestContext, error: unknown, result: unknown): StageResult<RequestContext> {
@@ -100,4 +102,36 @@ export function recover(
     ctx.response = defaultErrorResponse(mapperError);
     return ctx;
   }
+}
+
+/**
+ * What an endpoint does with a request it was routed: its request stages (errors mapped by `mappers`), then its
+ * response filters. Synchronous when every stage is.
+ */
+export function endpointHandler(
+  info: EndpointInfo,
+  requestPart: StageFn,
+  responsePart: StageFn | undefined,
+  mappers: ExceptionMappers,
+): (ctx: RequestContext) => StageResult<RequestContext> {
+  return (ctx) => {
+    ctx.endpoint = info;
+    ctx.lane = info.lane;
+    let handled: StageResult<RequestContext>;
+    try {
+      handled = requestPart(ctx);
+      if (!(handled instanceof RequestContext)) handled = catchLater(handled, (error) => recover(ctx, error, mappers));
+    } catch (error) {
+      handled = recover(ctx, error, mappers);
+    }
+    if (!responsePart) return handled;
+    try {
+      return then(handled, responsePart);
+    } catch (error) {
+      // A response filter that throws on the synchronous path answers as it does on the asynchronous one:
+      // the default error response, without running the filters again.
+      ctx.response = defaultErrorResponse(error);
+      return ctx;
+    }
+  };
 }

@@ -5,8 +5,7 @@
 import { WebApplicationException } from '../errors/web-application-exception';
 import { httpProblem } from '../errors/http-problem';
 import { parseAccept, type AcceptRange } from '../http/accept';
-import { rankConsumes } from '../http/consumes';
-import { formatMediaType, parseMediaType, type MediaType } from '../http/media-type';
+import { formatMediaType, parseMediaType, rankConsumes, type MediaType } from '../http/media-type';
 import { negotiate, type Negotiated } from '../http/negotiate';
 import { RestResponse } from '../response/rest-response';
 import type { RouteMatch, Router } from '../routing/router';

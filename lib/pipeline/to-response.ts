@@ -46,21 +46,17 @@ export function isResponseLike(value: unknown): value is RestResponse<unknown> |
  */
 export function toResponseContext(result: unknown, defaults: ResultDefaults): ResponseContext {
   if (isResponseLike(result)) return fromRestResponse(result);
-  if (result === undefined || result === null) {
-    const context = new ResponseContext(defaults.status ?? 204);
-    applyHeaders(context, defaults);
-    return context;
-  }
+  if (result === undefined || result === null)
+    return withHeaders(new ResponseContext(defaults.status ?? 204), defaults);
   return plainResponseContext(result, defaults);
 }
 
 /** A value known not to be a response, nor `undefined` or `null`: 200 (or `@ResponseStatus`) with it as entity. */
 export function plainResponseContext(result: unknown, defaults: ResultDefaults): ResponseContext {
-  const context = new ResponseContext(defaults.status ?? 200, result);
-  applyHeaders(context, defaults);
-  return context;
+  return withHeaders(new ResponseContext(defaults.status ?? 200, result), defaults);
 }
 
-function applyHeaders(context: ResponseContext, defaults: ResultDefaults): void {
+function withHeaders(context: ResponseContext, defaults: ResultDefaults): ResponseContext {
   if (defaults.headers) for (const [name, value] of defaults.headers) context.headers.add(name, value);
+  return context;
 }

@@ -4,13 +4,12 @@
  * `500 Found` with a stack in the log); HTTP/2 would carry it to a proxy that may split it into two headers. It is
  * replaced by the 500 problem and said in one log line naming the header and the method, never its value.
  */
-import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
 import { isSendableField } from '../http/header-tokens';
 import { logging } from '../logging/logger';
-import { ResponseHeaders } from '../response/response-headers';
+import type { ResponseHeaders } from '../response/response-headers';
 import { DirectBody } from '../streaming/direct-body';
 import type { RequestContext } from '../context/request-context';
-import { ResponseContext } from '../context/response-context';
+import { internalErrorResponse } from './map-errors';
 import type { OutgoingBody } from './write-response';
 
 const log = logging.getLogger('rxrest.errors');
@@ -44,11 +43,6 @@ export function replaceUnsendable(ctx: RequestContext, body: OutgoingBody): bool
     `Response header ${JSON.stringify(name)} set by ${where} has a value that cannot be sent (CR, LF or another control character): answered 500 instead`,
   );
   discard(body);
-  ctx.response = new ResponseContext(
-    500,
-    problemDetails('RXREST_INTERNAL_ERROR', 'An unexpected error occurred.'),
-    new ResponseHeaders(),
-    PROBLEM_JSON,
-  );
+  ctx.response = internalErrorResponse();
   return true;
 }

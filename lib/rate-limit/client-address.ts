@@ -5,9 +5,8 @@
  */
 import type { Config } from '../config/config';
 import { settingError } from '../config/config-error';
-import { addressPrefix } from '../http/address-prefix';
+import { addressPrefix, trustedProxies } from '../http/ip-address';
 import { clientAddress, forwardedFor, plainAddress, xForwardedFor } from '../http/forwarded-for';
-import { trustedProxies } from '../http/trusted-proxies';
 import type { RequestContext } from '../context/request-context';
 import { currentRuntime } from '../runtime/runtime-name';
 

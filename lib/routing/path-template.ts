@@ -1,7 +1,7 @@
 // Compiles path templates into anchored regexes with precedence keys (the Java REST specification's template syntax and matching order); knows nothing of requests.
 import { decodeRoutedValue, normalizeEscapes } from './percent-encoding';
 import { mayMatchSlash } from './slash-analysis';
-import { parseTemplate, TemplateError, type TemplateToken } from './template-parser';
+import { parseTemplate, TemplateError, templateRegex, type TemplateToken } from './template-parser';
 
 /** Where one occurrence of a variable lands in {@link PathTemplate.regex}'s match array. */
 export interface TemplateCapture {
@@ -110,7 +110,7 @@ export function compilePathTemplate(template: string): PathTemplate {
   return {
     template,
     variables: [...regexByName.keys()],
-    regex: compileRegex(source, template),
+    regex: templateRegex(source, template, 'regular expressions do not combine'),
     literalCharacters,
     variableCount: captures.length,
     regexVariableCount,
@@ -147,15 +147,6 @@ function checkReuse(
 /** An empty alternative always matches, and its match array has one slot per capturing group of `regex`. */
 function countCapturingGroups(regex: string): number {
   return (new RegExp(`(?:${regex})|`).exec('') as RegExpExecArray).length - 1;
-}
-
-function compileRegex(source: string, template: string): RegExp {
-  try {
-    return new RegExp(source);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new TemplateError(template, `regular expressions do not combine: ${reason}`);
-  }
 }
 
 /**

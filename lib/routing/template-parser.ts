@@ -77,11 +77,16 @@ function parseVariable(inner: string, template: string): TemplateToken {
   if (colon === -1) return { kind: 'variable', name, regex: undefined };
   const regex = inner.slice(colon + 1).trim();
   if (regex === '') throw new TemplateError(template, `empty regular expression for {${name}}`);
+  templateRegex(regex, template, `invalid regular expression for {${name}}`);
+  return { kind: 'variable', name, regex };
+}
+
+/** `source` as a regular expression; when it is none, a `TemplateError` saying `problem` and why. */
+export function templateRegex(source: string, template: string, problem: string): RegExp {
   try {
-    new RegExp(regex);
+    return new RegExp(source);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new TemplateError(template, `invalid regular expression for {${name}}: ${reason}`);
+    throw new TemplateError(template, `${problem}: ${reason}`);
   }
-  return { kind: 'variable', name, regex };
 }

@@ -12,8 +12,11 @@ type Outgoing = ServerResponse | Http2ServerResponse;
 /** The header that tells browsers to take a body as its declared type only (Fetch §3.5.2). */
 export const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
 
-/** Problem JSON with `status`, written whole, with `X-Content-Type-Options: nosniff` when `nosniff`. */
-function answerProblem(outgoing: Outgoing, code: ErrorCode, detail: string, nosniff: boolean): void {
+/**
+ * A request refused before it is served (400), or a failure no stage answered (500): problem JSON with its status,
+ * written whole, with `X-Content-Type-Options: nosniff` when `nosniff`.
+ */
+export function refuse(outgoing: Outgoing, code: ErrorCode, detail: string, nosniff: boolean): void {
   const problem = problemDetails(code, detail);
   const body = JSON.stringify(problem);
   const headers: Record<string, string> = {
@@ -25,11 +28,6 @@ function answerProblem(outgoing: Outgoing, code: ErrorCode, detail: string, nosn
   outgoing.end(body);
 }
 
-/** A request refused before it is served: 400 problem JSON. */
-export function refuse(outgoing: Outgoing, code: ErrorCode, detail: string, nosniff: boolean): void {
-  answerProblem(outgoing, code, detail, nosniff);
-}
-
 /**
  * A failure no stage answered: the 500 problem while the head is not out (whatever a failed attempt to write one
  * left behind: its reason phrase, its headers), else the answer cut short.
@@ -37,5 +35,5 @@ export function refuse(outgoing: Outgoing, code: ErrorCode, detail: string, nosn
 export function answerFailure(outgoing: Outgoing, nosniff: boolean): void {
   if (outgoing.headersSent) return void outgoing.destroy();
   resetUnsentHead(outgoing);
-  answerProblem(outgoing, 'RXREST_INTERNAL_ERROR', 'An unexpected error occurred.', nosniff);
+  refuse(outgoing, 'RXREST_INTERNAL_ERROR', 'An unexpected error occurred.', nosniff);
 }

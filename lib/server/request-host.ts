@@ -8,6 +8,7 @@ import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Http2ServerRequest } from 'node:http2';
 import type { HostRules } from '../http/allowed-hosts';
 import { needsNormalizing, requestUrl } from '../http/request-target';
+import { singleRawHeader } from '../context/node-request';
 
 /**
  * The `Host` header from Node's raw list (reading `headers` would make Node build its header object), or `null`
@@ -16,16 +17,8 @@ import { needsNormalizing, requestUrl } from '../http/request-target';
 export function hostOf(incoming: IncomingMessage | Http2ServerRequest): string | null {
   if (!(incoming instanceof nodeBuiltin('node:http', 'the Node listener (listen())').IncomingMessage))
     return incoming.authority ?? 'localhost';
-  const raw = incoming.rawHeaders;
-  let host: string | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') {
-      if (host !== undefined) return null;
-      host = raw[i + 1]!;
-    }
-  }
-  return host ?? 'localhost';
+  const host = singleRawHeader(incoming.rawHeaders, 'host');
+  return host === undefined ? null : (host ?? 'localhost');
 }
 
 /** The scheme, host and (when it had to be made) URL a request is served under. */

@@ -3,7 +3,8 @@
  * start-up, and again on `SIGHUP`), the port, HTTP/2, and what the plain port does meanwhile.
  */
 import { nodeBuiltin } from '../runtime/node-builtins';
-import { ConfigError, type Config } from '../config';
+import type { Config } from '../config';
+import { settingError } from '../config/config-error';
 
 const nodeFs = () => nodeBuiltin('node:fs', 'TLS (framework.http.ssl.*)');
 const nodePath = () => nodeBuiltin('node:path', 'TLS (framework.http.ssl.*)');
@@ -36,15 +37,11 @@ function isEncrypted(pem: Buffer): boolean {
   return text.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----') || text.includes('Proc-Type: 4,ENCRYPTED');
 }
 
-function problem(key: string, value: string, expected: string): ConfigError {
-  return new ConfigError([{ key, value, source: 'configuration', expected }]);
-}
-
 function readPem(key: string, path: string): Buffer {
   try {
     return nodeFs().readFileSync(path);
   } catch (error) {
-    throw problem(
+    throw settingError(
       key,
       path,
       `a readable PEM file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
@@ -61,8 +58,8 @@ export function tlsSettings(config: Config, directory: string): TlsSettings | un
   const certificate = config.get(CERTIFICATE);
   const key = config.get(KEY);
   if (certificate === undefined && key === undefined) return undefined;
-  if (certificate === undefined) throw problem(CERTIFICATE, '', `set, since ${KEY} is (TLS needs both)`);
-  if (key === undefined) throw problem(KEY, '', `set, since ${CERTIFICATE} is (TLS needs both)`);
+  if (certificate === undefined) throw settingError(CERTIFICATE, '', `set, since ${KEY} is (TLS needs both)`);
+  if (key === undefined) throw settingError(KEY, '', `set, since ${CERTIFICATE} is (TLS needs both)`);
   const files = { certificate: nodePath().resolve(directory, certificate), key: nodePath().resolve(directory, key) };
   const passphrase = config.get(KEY_PASSWORD);
   const credentials = (): Credentials => {
@@ -72,13 +69,13 @@ export function tlsSettings(config: Config, directory: string): TlsSettings | un
     } catch (error) {
       // The password itself is never repeated in the message.
       if (isEncrypted(read.key)) {
-        throw problem(
+        throw settingError(
           KEY_PASSWORD,
           passphrase === undefined ? '' : '(hidden)',
           `the password of the encrypted key ${files.key} (${passphrase === undefined ? 'none is set' : 'it does not decrypt it'})`,
         );
       }
-      throw problem(
+      throw settingError(
         `${CERTIFICATE} and ${KEY}`,
         `${files.certificate}, ${files.key}`,
         `a PEM certificate and the private key that belongs to it (${(error as Error).message})`,

@@ -1,7 +1,9 @@
 // Micro-benchmark of parseRequestPath + Router.match on 100 routes; run: npm run build && node dist/spec/bench/router.bench.js
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { compilePathTemplate, joinPaths, parseRequestPath, Router } from '../../lib/routing';
+import { compilePathTemplate, joinPaths } from '../../lib/routing/path-template';
+import { parseRequestPath } from '../../lib/routing/request-path';
+import { Router } from '../../lib/routing/router';
 
 const RESOURCES = 25;
 

@@ -1,4 +1,4 @@
-import { addressPrefix } from '../../lib/http/address-prefix';
+import { addressPrefix } from '../../lib/http/ip-address';
 
 describe('addressPrefix', () => {
   it('cuts an IPv6 address to its network, however it is spelled', () => {

@@ -1,4 +1,4 @@
-import { matchesContentType, rankConsumes } from '../../lib/http/consumes';
+import { matchesContentType, rankConsumes } from '../../lib/http/media-type';
 import { parseMediaType, type MediaType } from '../../lib/http/media-type';
 
 const m = (text: string): MediaType => {

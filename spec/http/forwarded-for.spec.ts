@@ -1,5 +1,5 @@
 import { clientAddress, forwardedFor, plainAddress, xForwardedFor } from '../../lib/http/forwarded-for';
-import { trustedProxies } from '../../lib/http/trusted-proxies';
+import { trustedProxies } from '../../lib/http/ip-address';
 
 describe('plainAddress', () => {
   it('drops ports, brackets and quotes, lower-cases IPv6 and reads IPv4-mapped IPv6 as IPv4', () => {
