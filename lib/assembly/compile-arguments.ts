@@ -14,7 +14,7 @@ import type { BodySettings } from '../params/read-body-argument';
 import type { StageFn } from '../context/settle';
 import type { PathTemplate } from '../routing/path-template';
 import { locate, type ProblemCollector } from '../errors/definition-error';
-import { readArguments } from '../pipeline/read-arguments';
+import { readArguments } from '../pipeline/invoke';
 
 const log = logging.getLogger('rxrest.build');
 

@@ -27,8 +27,6 @@ function parseUncached(text: string): MediaType | undefined {
   return Object.freeze({ type, subtype, params: Object.freeze(params) });
 }
 
-const parseCached = memoize(500, parseUncached);
-
 /** A prototype-less record, so parameters named `__proto__` or `constructor` stay plain data. */
 function emptyParams(): Record<string, string> {
   return Object.create(null) as Record<string, string>;
@@ -41,9 +39,7 @@ function emptyParams(): Record<string, string> {
  *
  * @example parseMediaType('Text/HTML;Charset=utf-8') // { type: 'text', subtype: 'html', params: { charset: 'utf-8' } }
  */
-export function parseMediaType(text: string): MediaType | undefined {
-  return parseCached(text);
-}
+export const parseMediaType: (text: string) => MediaType | undefined = memoize(500, parseUncached);
 
 /**
  * Creates a media type, lower-casing its names; handy for literals in code and tests.

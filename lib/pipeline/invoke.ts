@@ -1,4 +1,7 @@
-/** The invoke step of an endpoint: the method call (with interceptors) and what its result becomes. */
+/**
+ * The read and invoke steps of an endpoint: its arguments, read by the readers the build step chose for each
+ * parameter; the method call (with interceptors) and what its result becomes.
+ */
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { STREAM_BUFFER } from '../decorators/streaming';
 import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
@@ -12,6 +15,8 @@ import type { MediaType } from '../http/media-type';
 import { logging } from '../logging/logger';
 import type { MethodMeta } from '../metadata/store';
 import type { StageFn } from '../context/settle';
+import type { RequestContext } from '../context/request-context';
+import type { ArgumentReader } from '../params/compile-argument';
 import type { InterceptorChain } from './interceptors';
 import type { Unit } from '../metadata/unit';
 
@@ -62,5 +67,26 @@ export function streamingOf(
       (produces.length > 0 && produces.every((type) => isStreamingType(`${type.type}/${type.subtype}`))),
     onError: (error: unknown) =>
       streamLog.error(`The stream of ${method.name} failed after its response was committed`, error),
+  };
+}
+
+/** Reads every argument; waits only when some reader answers later (bodies, forms). */
+export function readArguments(readers: readonly ArgumentReader[]): StageFn {
+  return (ctx: RequestContext) => {
+    const args = new Array<unknown>(readers.length);
+    let pending: Promise<unknown>[] | undefined;
+    try {
+      for (let i = 0; i < readers.length; i++) {
+        const value = readers[i](ctx);
+        if (value instanceof Promise) (pending ??= []).push(value.then((resolved) => (args[i] = resolved)));
+        else args[i] = value;
+      }
+    } catch (error) {
+      // A later argument failed: earlier pending reads are abandoned, and must not reject unhandled.
+      for (const read of pending ?? []) read.catch(() => undefined);
+      throw error;
+    }
+    ctx.args = args;
+    return pending ? Promise.all(pending).then(() => ctx) : ctx;
   };
 }

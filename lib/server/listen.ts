@@ -57,8 +57,6 @@ export interface ListenOptions {
   readonly maxConcurrentStreams?: number;
 }
 
-export type { NodeServer } from './connections';
-
 /** A listening server. */
 export interface RunningServer {
   /** The main port: the TLS one when TLS is on, else the plain one. */
