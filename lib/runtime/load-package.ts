@@ -2,7 +2,7 @@
  * Loads a package by a name bundlers cannot see: a bundler resolves every require of a written name, lazy or not, so an
  * optional package not installed would fail the bundle of an application that never uses it. A package the
  * application handed in (`RestApplication.build({ packages })`, for a bundle with no `require()`: a Worker) is used
- * before any loading by name. Knows nothing of which feature needs which package (`assembly/optional-packages.ts`
+ * before any loading by name. Knows nothing of which feature needs which package (`assembly/join-features.ts`
  * does).
  */
 
