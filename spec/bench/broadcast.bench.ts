@@ -67,9 +67,11 @@ function resumeOnce(port: number, marker: string, agent: Agent): Promise<number>
 
 /** `MISSED` events stored on `servers[0]`; one client, then `RESUMERS` spread over `servers`, resume after the marker. */
 async function measureResume(label: string, servers: readonly ChildServer[]): Promise<Record<string, number | string>> {
-  const { marker } = (await (
-    await fetch(`http://127.0.0.1:${servers[0]!.port}/bench/fill?count=${MISSED}`, { method: 'POST' })
-  ).json()) as { marker: string };
+  const filled = await fetch(`http://127.0.0.1:${servers[0]!.port}/bench/fill?count=${MISSED}`, { method: 'POST' });
+  // A failed fill would send every resumer from a marker that does not exist: say so instead of timing nothing.
+  if (!filled.ok)
+    throw new Error(`${label}: storing ${MISSED} events answered ${filled.status}: ${await filled.text()}`);
+  const { marker } = (await filled.json()) as { marker: string };
   const agent = new Agent({ keepAlive: false, maxSockets: RESUMERS });
   const alone = await resumeOnce(servers.at(-1)!.port, marker, agent);
   const started = performance.now();
