@@ -15,7 +15,8 @@ import { Tags, type MethodMeta } from '../metadata/store';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
 import { compileStage, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
-import type { EndpointInfo } from '../context/request-context';
+import { RequestContext, type EndpointInfo } from '../context/request-context';
+import { ResponseContext } from '../context/response-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
 import { Multi } from '../streaming/multi';
@@ -38,6 +39,9 @@ type SocketContext = EndpointContext & {
   readonly broadcast: () => ApplicationBroadcast;
 };
 
+/** Whether a parameter of `type` reaches the upgrade's response (to read or change its status and headers). */
+const givesResponse = (type: unknown): boolean => type === ResponseContext || type === RequestContext;
+
 /** One callback method: readers of its arguments, and the slot of its message (or error) parameter. */
 function compileCallback(
   unit: Unit,
@@ -53,6 +57,7 @@ function compileCallback(
   const names = readParameterNames(fn) ?? [];
   const count = Math.max(types.length, fn.length, names.length, ...[...method.params.keys()].map((i) => i + 1));
   const readers: (ArgumentReader | undefined)[] = [];
+  let takesResponse = false;
   let slot: { index: number; type: unknown; options: ParamOptions } | undefined;
   for (let i = 0; i < count; i++) {
     const meta = method.params.get(i) ?? implicitMeta(i, types[i], names[i], template);
@@ -72,6 +77,7 @@ function compileCallback(
       readers.push(undefined);
       continue;
     }
+    if (meta.kind === 'context') takesResponse ||= givesResponse(meta.tags.get(PARAM_OPTIONS)?.type ?? types[i]);
     const name = meta.name ?? names[i];
     if (meta.kind === 'path' && name !== undefined && !template.variables.includes(name))
       problems.add(at, `the path parameter "${name}" is not a variable of the template ${template.template}`);
@@ -93,6 +99,7 @@ function compileCallback(
     fn,
     readers,
     at: slot?.index ?? -1,
+    takesResponse,
     takesAll,
     decode,
   };
@@ -121,6 +128,7 @@ function compileHandlers(unit: Unit, template: PathTemplate, context: SocketCont
     );
   const { open, text, binary, close, error } = found;
   return {
+    ownResponse: Object.values(found).some((callback) => callback.takesResponse),
     open: open as SocketCallback | undefined,
     text,
     binary,

@@ -10,6 +10,12 @@
 /** The socket's `readyState` while it is open (as for a Web `WebSocket`). */
 export const SOCKET_OPEN = 1;
 
+/**
+ * What a socket written at once when its connection takes the bytes (`ws`, Bun: only what the kernel refused is
+ * buffered) may hold before its session waits.
+ */
+export const HIGH_WATER = 64 * 1024;
+
 /** What happens to a socket, told to its session (at most one listener per socket). */
 export interface SocketListener {
   /** A whole message: text as its UTF-8 bytes, or binary (a `Buffer`: convert an `ArrayBuffer` or a string). */
@@ -29,6 +35,11 @@ export interface SocketPort {
   readonly readyState: number;
   /** Bytes sent but not yet handed to the connection (`getBufferedAmount()` on Bun). */
   readonly bufferedAmount: number;
+  /**
+   * How many bytes the socket may hold (`bufferedAmount`) before its session waits for it to drain: where a send is
+   * counted until the runtime has written it (a Web `WebSocket`), more than where it is written at once when it can.
+   */
+  readonly highWater: number;
   /** Sends one message: a string as text, bytes as binary; `sent` (when given) once it is written out. */
   send(message: string | Uint8Array, sent?: () => void): void;
   /** Starts the closing handshake with `code` and `reason` (at most 123 bytes). */

@@ -13,24 +13,38 @@ export const toBuffer = (data: string | ArrayBuffer | Uint8Array) => {
 
 /**
  * Messages sent before the socket opened, held until it does (a session greets in `@OnOpen` at once); while they wait
- * the socket counts as open.
+ * the socket counts as open, and holding them (their bytes count as the socket's buffer, so the session's output
+ * waits for the socket as it would once open: a source answered by `@OnOpen` is not read ahead unbounded).
  */
 export abstract class WaitingPort {
   #waiting: (string | Uint8Array)[] | undefined = [];
+  /** The bytes of the messages waiting. */
+  #waitingBytes = 0;
   #closing: [number, string] | undefined;
 
   protected abstract deliver(message: string | Uint8Array): void;
   protected abstract shut(code: number, reason: string): void;
   abstract get readyState(): number;
-  abstract get bufferedAmount(): number;
+  /** Bytes the open socket holds, not yet handed to its connection. */
+  protected abstract get socketBuffered(): number;
 
   protected get waiting(): boolean {
     return this.#waiting !== undefined;
   }
 
+  /** Bytes sent but not yet handed to the connection: those waiting for the socket to open, then the socket's own. */
+  get bufferedAmount(): number {
+    return this.#waiting ? this.#waitingBytes : this.socketBuffered;
+  }
+
   send(message: string | Uint8Array, sent?: () => void): void {
-    if (this.#waiting) this.#waiting.push(message);
-    else this.deliver(message);
+    if (this.#waiting) {
+      this.#waiting.push(message);
+      this.#waitingBytes +=
+        typeof message === 'string'
+          ? nodeBuiltin('node:buffer', 'WebSockets').Buffer.byteLength(message)
+          : message.byteLength;
+    } else this.deliver(message);
     if (sent) this.#whenWritten(sent);
   }
 
@@ -56,6 +70,7 @@ export abstract class WaitingPort {
   protected opened(): void {
     const waiting = this.#waiting ?? [];
     this.#waiting = undefined;
+    this.#waitingBytes = 0;
     for (const message of waiting) this.deliver(message);
     if (this.#closing) this.shut(...this.#closing);
   }

@@ -24,9 +24,6 @@ import { WebSocketConnection } from './web-socket-connection';
 
 const log = logging.getLogger('rxrest.websocket');
 
-/** Messages are handed to the socket while it holds less than this; past it, they wait in the output until it drains. */
-const HIGH_WATER = 64 * 1024;
-
 /**
  * A message framing never fails a written output (it frames nothing in batches): what fails is an answer, told to its
  * `Answer`. One function for every socket rather than a closure each.
@@ -79,7 +76,8 @@ class Answer implements PumpEvents {
 /**
  * The sending half of a socket's session: the output every method's answers share, under the stream budget, and the
  * sink it writes to, each write one message (text for a string, binary for bytes), what the socket still holds
- * (`bufferedAmount`) the backpressure.
+ * (`bufferedAmount`) the backpressure: messages are handed to the socket while it holds less than its `highWater`;
+ * past it, they wait in the output until it drains.
  */
 export abstract class SocketAnswers extends WebSocketConnection implements StreamSink {
   /** Every message out, whichever method sent it: one stream under the budget, its span the socket's. */
@@ -131,10 +129,11 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
     this.lastActivity = Date.now();
     // A per-message callback costs (about 1.5 µs): only a message that may take the socket past its mark is told,
     // so one is always on its way when the output waits (a character is at most 3 bytes, a frame's head 14).
-    const told = port.bufferedAmount + 3 * chunk.length + 14 >= HIGH_WATER;
+    const { highWater } = port;
+    const told = port.bufferedAmount + 3 * chunk.length + 14 >= highWater;
     port.cork?.();
     port.send(chunk, told ? (this.#written ??= () => this.#look()) : undefined);
-    return port.bufferedAmount < HIGH_WATER;
+    return port.bufferedAmount < highWater;
   }
 
   onReady(callback: () => void): void {
@@ -241,7 +240,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
   /** A told message was written: the output, waiting for the socket to take more, goes on once it holds less. */
   #look(): void {
     const ready = this.#ready;
-    if (!ready || (this.port.readyState === SOCKET_OPEN && this.port.bufferedAmount >= HIGH_WATER)) return;
+    if (!ready || (this.port.readyState === SOCKET_OPEN && this.port.bufferedAmount >= this.port.highWater)) return;
     this.#ready = undefined;
     ready();
   }

@@ -20,6 +20,8 @@ export interface SocketCallback {
   readonly readers: readonly (ArgumentReader | undefined)[];
   /** Where the message (or error) parameter is: -1 when there is none. */
   readonly at: number;
+  /** Takes the upgrade's response (a `ResponseContext`, or the `RequestContext` that holds it). */
+  readonly takesResponse: boolean;
 }
 
 /** A text or binary message method. */
@@ -31,6 +33,11 @@ export interface MessageCallback extends SocketCallback {
 }
 
 export interface SocketHandlers {
+  /**
+   * A method takes the upgrade's response: each socket keeps its own, where the others share one bare 101 (what one
+   * socket writes there is no other's).
+   */
+  readonly ownResponse: boolean;
   readonly open?: SocketCallback;
   readonly text?: MessageCallback;
   readonly binary?: MessageCallback;

@@ -81,8 +81,9 @@ export class SocketServer implements SessionHost {
   accept(ctx: RequestContext, handlers: SocketHandlers): Response | undefined {
     const headers = [...ctx.response!.headers.entries()];
     // Sent with the handshake, the 101 is read only for its status now (by the request's span): one bare 101 stands
-    // for it on every open socket, which would each keep about 300 bytes of its own (its headers' table).
-    ctx.response = this.#switched;
+    // for it on every open socket, which would each keep about 300 bytes of its own (its headers' table). A socket
+    // whose methods take the response keeps its own: what one writes there must not reach the others.
+    if (!handlers.ownResponse) ctx.response = this.#switched;
     const upgrade = upgradeOf(ctx);
     if (!upgrade) return this.#acceptOnRuntime(ctx, handlers, headers);
     const { incoming, outgoing } = ctx.exchange as { incoming: IncomingMessage; outgoing: ServerResponse };

@@ -3,7 +3,7 @@
  * so that its events reach the session without a listener closure each, and the messages of a tick leave in one write.
  */
 import type { Duplex } from 'node:stream';
-import type { SocketListener, SocketPort } from '../runtime/socket-port';
+import { HIGH_WATER, type SocketListener, type SocketPort } from '../runtime/socket-port';
 
 type Ws = typeof import('ws');
 
@@ -24,6 +24,10 @@ export function wsPortClass(ws: Ws): Ws['WebSocket'] {
     /** The connection under the socket, set with the listener. */
     #transport: Duplex | undefined;
     #corked = false;
+
+    get highWater(): number {
+      return HIGH_WATER;
+    }
 
     listen(listener: SocketListener, transport?: Duplex): void {
       this.#listener = listener;

@@ -32,6 +32,8 @@ export const WORKERD = {
 export interface RuntimeServer {
   readonly url: string;
   readonly folder: string;
+  /** The runtime's process (for its memory, read from /proc). */
+  readonly pid: number;
   /** What the runtime printed, for a failure's message. */
   output(): string;
   stop(): Promise<void>;
@@ -157,7 +159,7 @@ export async function launch(
     child.stderr!.on('data', read);
     child.once('exit', (code) => fail(new Error(`${runtime} exited with ${code}:\n${output}`)));
   });
-  return { url, folder, output: () => output, stop: () => stop(child, folder) };
+  return { url, folder, pid: child.pid!, output: () => output, stop: () => stop(child, folder) };
 }
 
 async function stop(child: ChildProcess, folder: string): Promise<void> {

@@ -1,0 +1,3 @@
+import { describeSocketBackpressure } from './support/socket-backpressure';
+
+describeSocketBackpressure('bun');
