@@ -244,17 +244,9 @@ export {
   type FrameworkConfig,
   type FrameworkKey,
 } from './config';
-export {
-  LogManager,
-  logging,
-  configureLogging,
-  LOG_CATEGORIES,
-  LOG_LEVELS,
-  type Logger,
-  type LogLevel,
-  type LogRecord,
-  type LogSink,
-} from './logging';
+export { LOG_CATEGORIES, LOG_LEVELS, type LogLevel } from './logging/log-level';
+export type { LogRecord, LogSink } from './logging/log-record';
+export { configureLogging, LogManager, logging, type Logger } from './logging/logger';
 export {
   Broadcaster,
   type BroadcasterOptions,

@@ -21,7 +21,7 @@ import { applicable, responseSteps } from './compile-filters';
 import { invokeStage, streamingOf } from '../pipeline/invoke';
 import { laneSteps, type LaneSettings } from '../pipeline/lanes';
 import type { Unit } from '../metadata/unit';
-import type { EndpointJoins } from './join-features';
+import type { EndpointJoins } from '../feature/feature';
 import type { CorePlan } from './core-plan';
 
 /** What one endpoint is compiled with: the core plan, the application path, the features' steps, its class's mappers. */

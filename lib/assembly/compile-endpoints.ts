@@ -16,7 +16,7 @@ import { applicable, requestSteps, responseSteps } from './compile-filters';
 import { compileSocketEndpoint } from './compile-socket-endpoint';
 import type { CorePlan } from './core-plan';
 import type { Unit } from '../metadata/unit';
-import type { EndpointJoins } from './join-features';
+import type { EndpointJoins } from '../feature/feature';
 
 function mediaList(types: readonly string[]): string {
   return types.length ? [...types].sort().join(', ') : '*';

@@ -9,8 +9,6 @@ import { SOCKET_CALLBACK, SOCKET_PATH, type SocketCallbackKind } from '../decora
 import { locate } from '../errors/definition-error';
 import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
 import type { Framing } from '../streaming/framing';
-import { readParameterNames } from '../metadata/param-names';
-import { readDesignType } from '../metadata/reflect-shim';
 import { Tags, type MethodMeta } from '../metadata/store';
 import { compileArgument, type ArgumentReader } from '../params/compile-argument';
 import { compileStage, type Step } from '../pipeline/chain';
@@ -27,7 +25,7 @@ import { messageDecoder } from '../websocket/message-decoder';
 import { applicable, requestSteps, responseSteps } from './compile-filters';
 import type { EndpointContext } from './compile-endpoint';
 import { endpointHandler } from '../pipeline/map-errors';
-import { implicitMeta } from './compile-arguments';
+import { checkPathName, methodParameters } from './compile-arguments';
 import type { Unit } from '../metadata/unit';
 
 type SocketContext = EndpointContext & {
@@ -53,15 +51,11 @@ function compileCallback(
   const { problems } = context;
   const where = locate(unit.type, method.name);
   const fn = (unit.instance as Record<string, (...args: unknown[]) => unknown>)[method.name]!;
-  const types = (readDesignType('design:paramtypes', unit.type.prototype, method.name) as unknown[] | undefined) ?? [];
-  const names = readParameterNames(fn) ?? [];
-  const count = Math.max(types.length, fn.length, names.length, ...[...method.params.keys()].map((i) => i + 1));
   const readers: (ArgumentReader | undefined)[] = [];
   let takesResponse = false;
   let slot: { index: number; type: unknown; options: ParamOptions } | undefined;
-  for (let i = 0; i < count; i++) {
-    const meta = method.params.get(i) ?? implicitMeta(i, types[i], names[i], template);
-    const at = locate(unit.type, method.name, names[i] ?? i);
+  for (const param of methodParameters(unit.type, method, template).params) {
+    const { meta, name, designType, where: at } = param;
     if (meta.kind === 'form') {
       problems.add(at, 'a WebSocket method has no form to read: take the message as its parameter');
       continue;
@@ -73,18 +67,14 @@ function compileCallback(
           `an @On${kind === 'open' ? 'Open' : 'Close'} method takes no message: inject WebSocketConnection, parameters of the upgrade request or SecurityContext`,
         );
       else if (slot) problems.add(at, `only one parameter can receive the ${kind === 'error' ? 'error' : 'message'}`);
-      else slot = { index: i, type: types[i], options: meta.tags.get(PARAM_OPTIONS) ?? {} };
+      else slot = { index: meta.index, type: designType, options: meta.tags.get(PARAM_OPTIONS) ?? {} };
       readers.push(undefined);
       continue;
     }
-    if (meta.kind === 'context') takesResponse ||= givesResponse(meta.tags.get(PARAM_OPTIONS)?.type ?? types[i]);
-    const name = meta.name ?? names[i];
-    if (meta.kind === 'path' && name !== undefined && !template.variables.includes(name))
-      problems.add(at, `the path parameter "${name}" is not a variable of the template ${template.template}`);
+    if (meta.kind === 'context') takesResponse ||= givesResponse(meta.tags.get(PARAM_OPTIONS)?.type ?? designType);
+    checkPathName(param, template, problems);
     readers.push(
-      problems.attempt(at, () =>
-        compileArgument({ meta, name, designType: types[i], settings: context.body, template }),
-      ),
+      problems.attempt(at, () => compileArgument({ meta, name, designType, settings: context.body, template })),
     );
   }
   const takesAll = slot !== undefined && (slot.type === Multi || (slot.options.stream ?? false));

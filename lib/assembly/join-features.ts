@@ -13,8 +13,6 @@ import { jsonFormatsDeclared } from '../json/json-decorators';
 import { canLoadPackages, isInstalled } from '../runtime/load-package';
 import { runtimeName } from '../runtime/runtime-name';
 
-export type { EndpointJoins, JoinedSteps } from '../feature/feature';
-
 interface Built {
   readonly feature: Feature;
   readonly parts: FeatureParts;

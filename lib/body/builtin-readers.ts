@@ -3,7 +3,7 @@ import { Observable } from 'rxjs/internal/Observable';
 import { httpProblem } from '../errors/http-problem';
 import type { EntityInput } from './message-body';
 import type { RequestContext } from '../context/request-context';
-import { deleteLocalFile, LocalFile, saveToLocalFile } from './local-file-body';
+import { deleteLocalFile, saveToLocalFile } from './local-file-body';
 import { isJsonText } from '../http/media-type';
 import { isNodeReadableClass, nodeBuiltin } from '../runtime/node-builtins';
 

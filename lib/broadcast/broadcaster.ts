@@ -15,6 +15,7 @@ import { malformedEventId, type Outgoing } from './backplane';
 import type { BroadcastTopics } from './broadcast-topics';
 import type { Retention } from './event-ring';
 import type { SubscriptionChange, SubscriptionHooks } from './joined';
+import { messageOf } from '../errors/message-of';
 
 export type { SubscriptionChange } from './joined';
 
@@ -105,9 +106,7 @@ export class Broadcaster<T> {
       published = Promise.reject(error);
     }
     published.catch((error: unknown) =>
-      log.debug(
-        `broadcast('${this.topic}'): publishing failed: ${error instanceof Error ? error.message : String(error)}`,
-      ),
+      log.debug(`broadcast('${this.topic}'): publishing failed: ${messageOf(error)}`),
     );
     return published;
   }

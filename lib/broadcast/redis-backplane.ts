@@ -14,7 +14,8 @@ import { logging } from '../logging/logger';
 import type { Backplane, BackplaneListener, HistoryPage, Outgoing, TopicState } from './backplane';
 import type { Retention } from './event-ring';
 import { RecentKeys } from './recent-keys';
-import { commandOptions, instanceTag, messageOf, Outage, shown } from './redis-connections';
+import { messageOf } from '../errors/message-of';
+import { commandOptions, instanceTag, Outage, shown } from './redis-connections';
 import { RedisPresence } from './redis-presence';
 import type { BroadcastEvent } from './topic-events';
 

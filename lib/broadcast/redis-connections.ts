@@ -5,6 +5,7 @@
 import { randomHex } from '../runtime/random-hex';
 import type { Redis, RedisOptions } from 'ioredis';
 import { logging } from '../logging/logger';
+import { messageOf } from '../errors/message-of';
 
 const log = logging.getLogger('rxrest.streaming');
 
@@ -41,11 +42,6 @@ export function shown(url: string): string {
   } catch {
     return 'the configured Redis URL';
   }
-}
-
-/** The message of a thrown value. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Logs an outage of the backplane's connections once when it starts, and once when all are ready again. */

@@ -7,7 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Retention } from './event-ring';
-import { messageOf } from './redis-connections';
+import { messageOf } from '../errors/message-of';
 
 /** How long an instance's word that it is watching holds, and how often it renews it. */
 const WATCH_TTL_MS = 3000;

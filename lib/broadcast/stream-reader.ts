@@ -10,7 +10,8 @@ import { randomHex } from '../runtime/random-hex';
 import type { Redis } from 'ioredis';
 import type { BackplaneListener } from './backplane';
 import { logging } from '../logging/logger';
-import { messageOf, type Outage } from './redis-connections';
+import { messageOf } from '../errors/message-of';
+import type { Outage } from './redis-connections';
 import type { BroadcastEvent } from './topic-events';
 
 /** A stream entry as Redis answers it: the id and the flat list of fields and values. */

@@ -20,6 +20,7 @@ import { replayHistory, replayRing } from './topic-replay';
 import { Joined, type SubscriptionChange, type SubscriptionHooks } from './joined';
 import { TickDelivery } from './tick-delivery';
 import { resetNotice, toSseEvent, type BroadcastEvent } from './topic-events';
+import { messageOf } from '../errors/message-of';
 
 const log = logging.getLogger('rxrest.streaming');
 
@@ -197,9 +198,7 @@ export class Topic implements HistoryHolder {
       try {
         hook({ topic: this.name, subscribers: this.subscribers });
       } catch (error) {
-        log.error(
-          `broadcast('${this.name}'): a subscription hook threw: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        log.error(`broadcast('${this.name}'): a subscription hook threw: ${messageOf(error)}`);
       }
     }
   }

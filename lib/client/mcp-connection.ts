@@ -8,6 +8,7 @@ import { from } from 'rxjs/internal/observable/from';
 import { filter } from 'rxjs/internal/operators/filter';
 import { take } from 'rxjs/internal/operators/take';
 import { mcpMessages } from './mcp-stream';
+import { messageOf } from '../errors/message-of';
 
 /** A JSON-RPC error the server answered a request with. */
 export class McpClientError extends Error {
@@ -126,7 +127,6 @@ export function answerServer(wire: McpWire, session: SessionRef, message: Messag
     .pipe(take(1))
     .subscribe({
       next: (result) => reply({ result }),
-      error: (error: unknown) =>
-        reply({ error: { code: -32603, message: error instanceof Error ? error.message : String(error) } }),
+      error: (error: unknown) => reply({ error: { code: -32603, message: messageOf(error) } }),
     });
 }

@@ -23,12 +23,22 @@ export interface McpReconnectOptions {
 /** Opens the session's stream again after `lastEventId`. */
 export type Reopen = (lastEventId: string, signal: AbortSignal) => Promise<Response>;
 
-/** Reads one SSE answer to its end (or until the consumer has gone), handing each message on; rejects when it drops. */
-function readEvents(
+/**
+ * Reads one answer, handing each message on: `true` when the call is answered (a JSON message or batch, or none),
+ * `false` when an SSE answer ended (or the consumer has gone); rejects when it drops.
+ */
+async function readAnswer(
   response: Response,
   subscriber: Subscriber<unknown>,
   seen: (id: string | undefined, retry: number | undefined) => void,
-): Promise<void> {
+): Promise<boolean> {
+  if (!response.ok) throw await exceptionFor(response);
+  if (response.status === 202 || response.status === 204) return true;
+  if (!isEventStream(response)) {
+    const body: unknown = await response.json();
+    for (const message of Array.isArray(body) ? body : [body]) subscriber.next(message);
+    return true;
+  }
   const parser = createParser({
     onEvent: (event) => {
       seen(event.id, undefined);
@@ -37,7 +47,8 @@ function readEvents(
     },
     onRetry: (milliseconds) => seen(undefined, milliseconds),
   });
-  return eachText(response, subscriber, (text) => parser.feed(text));
+  await eachText(response, subscriber, (text) => parser.feed(text));
+  return false;
 }
 
 export function mcpMessages(
@@ -58,14 +69,7 @@ export function mcpMessages(
       failures = 0;
     };
     const read = async (response: Response): Promise<void> => {
-      if (!response.ok) throw await exceptionFor(response);
-      if (response.status === 202 || response.status === 204) return subscriber.complete();
-      if (!isEventStream(response)) {
-        const body: unknown = await response.json();
-        for (const message of Array.isArray(body) ? body : [body]) subscriber.next(message);
-        return subscriber.complete();
-      }
-      await readEvents(response, subscriber, seen);
+      if (await readAnswer(response, subscriber, seen)) return subscriber.complete();
       again(new Error('the stream ended before its answer'));
     };
     const again = (error: unknown): void => {

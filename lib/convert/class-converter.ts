@@ -1,4 +1,5 @@
 /** Converts a string to an instance of a user class: one-string constructor, else static `valueOf`, else `fromString`. */
+import { messageOf } from '../errors/message-of';
 
 /** Converts one raw string; throws a `ConversionError` when the text is not a value of the type. */
 export type Converter = (raw: string) => unknown;
@@ -30,7 +31,7 @@ export function guarded(make: Converter, invalid?: (raw: string) => string): Con
       return make(raw);
     } catch (error) {
       if (error instanceof ConversionError || isHttpError(error)) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       throw new ConversionError(invalid ? `${invalid(raw)}: ${reason}` : reason);
     }
   };

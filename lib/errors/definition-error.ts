@@ -1,4 +1,5 @@
 /** Problems found by the build step, collected and thrown together, each naming its class and method. */
+import { messageOf } from './message-of';
 
 /** One problem in the application's definition. */
 export interface DefinitionProblem {
@@ -38,7 +39,7 @@ export class ProblemCollector {
     try {
       return fn();
     } catch (error) {
-      this.add(location, error instanceof Error ? error.message : String(error));
+      this.add(location, messageOf(error));
       return undefined;
     }
   }

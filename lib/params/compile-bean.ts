@@ -5,6 +5,7 @@ import { decoratedProperties } from '../metadata/store';
 import type { RequestContext } from '../context/request-context';
 import type { ArgumentReader, ArgumentSpec } from './argument-spec';
 import { describeType } from '../convert/convert';
+import { messageOf } from '../errors/message-of';
 
 type CompileArgument = (spec: ArgumentSpec) => ArgumentReader;
 
@@ -43,9 +44,7 @@ export function compileBeanReader(type: unknown, parent: ArgumentSpec, compile: 
       });
       properties.push({ name, read });
     } catch (error) {
-      throw new Error(
-        `${Bean.name}.${name} (${describeType(designType)}): ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new Error(`${Bean.name}.${name} (${describeType(designType)}): ${messageOf(error)}`);
     }
   }
   if (properties.length === 0) throw new Error(`the @BeanParam class ${Bean.name} has no decorated properties`);

@@ -113,11 +113,11 @@ const VERIFIED_LIMIT = 10_000;
 const VERIFIED_FOR_MS = 60_000;
 
 /**
- * The bearer-JWT mechanism for `settings`. Keys: a JWKS fetched when the first token comes (jose's remote key set:
- * cached, fetched again for an unknown `kid` at most every `jwks-refresh-interval`, so a flood of made-up `kid`s costs
- * one fetch), or the public key file read now.
+ * The verifier of `settings`' tokens, made when the first token comes. Keys: a JWKS (jose's remote key set: cached,
+ * fetched again for an unknown `kid` at most every `jwks-refresh-interval`, so a flood of made-up `kid`s costs one
+ * fetch), or the public key file read now.
  */
-export function jwtMechanism(settings: JwtSettings, directory: string): AuthenticationMechanism {
+function verifierOf(settings: JwtSettings, directory: string): () => Verify {
   // A JWKS wins over a key file, so an environment's JWKS URL overrides a file named in application.properties.
   const publicKey =
     settings.publicKeyFile === undefined || settings.jwksUrl !== undefined
@@ -125,10 +125,6 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
       : readPublicKey(settings.publicKeyFile, directory);
   if (settings.jwksUrl !== undefined && !URL.canParse(settings.jwksUrl))
     throw settingError('framework.security.jwt.jwks-url', settings.jwksUrl, 'an http(s) URL');
-  if (settings.audience === undefined)
-    log.warn(
-      'framework.security.jwt.audience is not set: a token its issuer made for any other API is admitted here too; set it to the aud of this API',
-    );
   const options = {
     algorithms: [...settings.algorithms],
     issuer: settings.issuer,
@@ -137,7 +133,7 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
     requiredClaims: ['exp'],
   };
   let verify: Verify | undefined;
-  const verifier = (): Verify => {
+  return () => {
     if (verify) return verify;
     const jose = loadPackage<Jose>('jose');
     if (publicKey) return (verify = async (token) => (await jose.jwtVerify(token, publicKey, options)).payload);
@@ -147,20 +143,31 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
     });
     return (verify = async (token) => (await jose.jwtVerify(token, keys, options)).payload);
   };
+}
+
+/** The identity of verified claims. */
+function identityOf(claims: Record<string, unknown>, settings: JwtSettings): Identity {
+  // jose checks `iat` only against a maximum age; a token "issued" later than now is refused here.
+  const issuedAt = own(claims, 'iat');
+  if (typeof issuedAt === 'number' && issuedAt * 1000 > Date.now() + settings.clockSkewMs)
+    throw new CredentialRefused('token refused: its iat is in the future, beyond the clock skew');
+  return {
+    principal: { name: subjectOf(claims), claims },
+    roles: rolesOf(claimAt(claims, settings.rolesClaim), settings.rolesDelimited),
+    expiresAt: (own(claims, 'exp') as number) * 1000,
+  };
+}
+
+/** The bearer-JWT mechanism for `settings`. */
+export function jwtMechanism(settings: JwtSettings, directory: string): AuthenticationMechanism {
+  const verifier = verifierOf(settings, directory);
+  if (settings.audience === undefined)
+    log.warn(
+      'framework.security.jwt.audience is not set: a token its issuer made for any other API is admitted here too; set it to the aud of this API',
+    );
   // A client sends the same token with every request until it expires: its signature (about 100 µs of ECDSA or RSA
   // work) is checked once, then the identity is reused until the token expires or a minute has passed.
   const verified = new Map<string, { readonly identity: Identity; readonly until: number }>();
-  const identityOf = (claims: Record<string, unknown>): Identity => {
-    // jose checks `iat` only against a maximum age; a token "issued" later than now is refused here.
-    const issuedAt = own(claims, 'iat');
-    if (typeof issuedAt === 'number' && issuedAt * 1000 > Date.now() + settings.clockSkewMs)
-      throw new CredentialRefused('token refused: its iat is in the future, beyond the clock skew');
-    return {
-      principal: { name: subjectOf(claims), claims },
-      roles: rolesOf(claimAt(claims, settings.rolesClaim), settings.rolesDelimited),
-      expiresAt: (own(claims, 'exp') as number) * 1000,
-    };
-  };
   const check = async (token: string): Promise<Identity> => {
     let claims: Record<string, unknown>;
     try {
@@ -168,7 +175,7 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
     } catch (error) {
       throw new CredentialRefused(`token refused: ${(error as Error).message}`, { cause: error });
     }
-    const identity = identityOf(claims);
+    const identity = identityOf(claims, settings);
     if (verified.size >= VERIFIED_LIMIT) verified.clear();
     verified.set(token, {
       identity,

@@ -13,6 +13,7 @@ import { IdleBodies } from './idle-bodies';
 import { nodeListener, type ServeNode } from './node-listener';
 import type { TlsSettings } from './tls-settings';
 import { upgradeListener } from './upgrade-listener';
+import { messageOf } from '../errors/message-of';
 
 const nodeCluster = () => nodeBuiltin('node:cluster', 'worker processes (framework.http.workers)');
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
@@ -93,23 +94,25 @@ export function urlOf(scheme: 'http' | 'https', host: string, port: number): str
   return `${scheme}://${shown}:${port}`;
 }
 
-/** Starts the configured servers: the plain one unless TLS disables it, the TLS one when configured. */
-export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
-  const idleBodies = options.bodyIdleTimeout ? new IdleBodies(options.bodyIdleTimeout) : undefined;
-  const own = {
-    drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT,
-    hosts: options.hosts,
-    nosniff: options.nosniff ?? true,
-    idleBodies,
-  };
-  const servers: { server: NodeServer; connections: Connections }[] = [];
-  const serving = (server: NodeServer, http2: boolean) =>
+type Serving = { readonly server: NodeServer; readonly connections: Connections };
+type Own = Parameters<typeof nodeListener>[2];
+type Created = ReturnType<typeof createServers>;
+
+/** Creates the configured servers, each listening already: the TLS one first when configured, the plain one unless TLS disables it. */
+function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPort: () => number) {
+  const servers: Serving[] = [];
+  const serving = (server: NodeServer, http2: boolean) => {
     servers.push({ server, connections: http2 ? http2Connections(server) : httpConnections(server as Server) });
+    const timed = server as Partial<Server>;
+    if ('requestTimeout' in timed) timed.requestTimeout = options.requestTimeout;
+    if ('headersTimeout' in timed) timed.headersTimeout = options.headersTimeout;
+    if ('keepAliveTimeout' in timed) timed.keepAliveTimeout = options.keepAliveTimeout;
+    return server;
+  };
   // Every session is told how many streams it may open at once; nghttp2 refuses those past it.
   const http2Settings = { maxConcurrentStreams: options.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS };
   const { tls } = options;
   let tlsServer: NodeServer | undefined;
-  let tlsPort = 0;
   if (tls) {
     const credentials = tls.credentials();
     const listener = nodeListener(serve, 'https', own);
@@ -118,8 +121,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
       : nodeHttps().createServer(credentials, listener);
     // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
     tlsServer.on('upgrade', upgradeListener(listener));
-    tlsServer.listen(tls.port, options.host);
-    serving(tlsServer, tls.http2);
+    serving(tlsServer.listen(tls.port, options.host), tls.http2);
   }
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
@@ -128,14 +130,16 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
       ? nodeHttp2().createServer({ settings: http2Settings }, listener)
       : nodeHttp().createServer(listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
-    plainServer.listen(options.port, options.host);
-    serving(plainServer, options.h2c === true);
+    serving(plainServer.listen(options.port, options.host), options.h2c === true);
   } else if (tls.insecureRequests === 'redirect') {
-    plainServer = redirectServer(() => tlsPort, own.hosts, own.nosniff).listen(options.port, options.host);
-    serving(plainServer, false);
+    plainServer = serving(redirectServer(tlsPort, own.hosts, own.nosniff).listen(options.port, options.host), false);
   }
-  // Each server has begun listening already: wait for each, or its error.
-  const ports = await Promise.all(
+  return { servers, tlsServer, plainServer };
+}
+
+/** The port of each server once it listens; when one fails, every server is closed and its error thrown. */
+async function listeningPorts(servers: readonly Serving[]): Promise<number[]> {
+  return Promise.all(
     servers.map(({ server }) =>
       server.listening
         ? Promise.resolve((server.address() as AddressInfo).port)
@@ -150,71 +154,79 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     );
     throw error;
   });
-  if (tlsServer) tlsPort = ports[0]!;
-  for (const { server } of servers) {
-    const timed = server as Partial<Server>;
-    if ('requestTimeout' in timed) timed.requestTimeout = options.requestTimeout;
-    if ('headersTimeout' in timed) timed.headersTimeout = options.headersTimeout;
-    if ('keepAliveTimeout' in timed) timed.keepAliveTimeout = options.keepAliveTimeout;
-  }
+}
 
+/**
+ * Stops accepting, lets in-flight requests finish up to the shutdown timeout, then closes every connection;
+ * `release` lets go of what the servers held, before the application is released.
+ */
+function closeServers(servers: readonly Serving[], options: ListenOptions, release: () => void): Promise<void> {
+  options.onShutdown?.();
+  const timer = setTimeout(() => servers.forEach(({ connections }) => connections.closeAll()), options.shutdownTimeout);
+  timer.unref();
+  // Connections that finish their last answer during the wait (streams ended by the shutdown) are closed as they go idle.
+  const idle = setInterval(() => servers.forEach(({ connections }) => connections.closeIdle()), 50);
+  idle.unref();
+  const closed = servers.map(
+    ({ server, connections }) =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        connections.closeIdle();
+      }),
+  );
+  return Promise.all(closed).then(() => {
+    clearTimeout(timer);
+    clearInterval(idle);
+    release();
+    return (options.onClosed?.() ?? Promise.resolve())
+      .catch((error: unknown) => log.error(`Releasing the application failed: ${messageOf(error)}`))
+      .then(() => {
+        // A cluster worker's channel to the primary would keep it alive: let go of it so the worker exits.
+        if (isClusterWorker()) nodeCluster().worker?.disconnect();
+      });
+  });
+}
+
+/** New certificates without dropping a connection: the next handshakes use them, open connections keep theirs. */
+function certificateReload(tls: TlsSettings | undefined, tlsServer: NodeServer | undefined): () => void {
+  return () => {
+    if (!tls || !tlsServer) return log.info('SIGHUP received: nothing to reload (no TLS certificate)');
+    try {
+      (tlsServer as { setSecureContext(options: object): void }).setSecureContext(tls.credentials());
+      log.info('SIGHUP received: TLS certificate reloaded');
+    } catch (error) {
+      log.error(`SIGHUP received, but the certificate was not reloaded (the previous one stays): ${messageOf(error)}`);
+    }
+  };
+}
+
+/** Starts the configured servers. */
+export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
+  const idleBodies = options.bodyIdleTimeout ? new IdleBodies(options.bodyIdleTimeout) : undefined;
+  const own = {
+    drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT,
+    hosts: options.hosts,
+    nosniff: options.nosniff ?? true,
+    idleBodies,
+  };
+  let tlsPort = 0;
+  const created = createServers(serve, options, own, () => tlsPort);
+  const { servers, tlsServer } = created;
+  const ports = await listeningPorts(servers);
+  if (tlsServer) tlsPort = ports[0]!;
+  const reload = certificateReload(options.tls, tlsServer);
   let closing: Promise<void> | undefined;
   const close = () =>
-    (closing ??= new Promise<void>((done) => {
-      options.onShutdown?.();
-      const timer = setTimeout(
-        () => servers.forEach(({ connections }) => connections.closeAll()),
-        options.shutdownTimeout,
-      );
-      timer.unref();
-      // Connections that finish their last answer during the wait (streams ended by the shutdown) are closed as they go idle.
-      const idle = setInterval(() => servers.forEach(({ connections }) => connections.closeIdle()), 50);
-      idle.unref();
-      void Promise.all(
-        servers.map(
-          ({ server, connections }) =>
-            new Promise<void>((closed) => {
-              server.close(() => closed());
-              connections.closeIdle();
-            }),
-        ),
-      ).then(() => {
-        clearTimeout(timer);
-        clearInterval(idle);
-        idleBodies?.close();
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
-        process.off('SIGHUP', reload);
-        void (options.onClosed?.() ?? Promise.resolve())
-          .catch((error: unknown) =>
-            log.error(`Releasing the application failed: ${error instanceof Error ? error.message : String(error)}`),
-          )
-          .then(() => {
-            // A cluster worker's channel to the primary would keep it alive: let go of it so the worker exits.
-            if (isClusterWorker()) nodeCluster().worker?.disconnect();
-            done();
-          });
-      });
+    (closing ??= closeServers(servers, options, () => {
+      idleBodies?.close();
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      process.off('SIGHUP', reload);
     }));
   const onSignal = (signal: NodeJS.Signals) => {
     if (closing) return;
     log.info(`${signal} received: finishing in-flight requests, then stopping`);
     void close().then(() => log.info('Server stopped'));
-  };
-  // New certificates without dropping a connection: the next handshakes use them, open connections keep theirs.
-  const reload = () => {
-    if (!tls || !tlsServer) {
-      log.info('SIGHUP received: nothing to reload (no TLS certificate)');
-      return;
-    }
-    try {
-      (tlsServer as { setSecureContext(options: object): void }).setSecureContext(tls.credentials());
-      log.info('SIGHUP received: TLS certificate reloaded');
-    } catch (error) {
-      log.error(
-        `SIGHUP received, but the certificate was not reloaded (the previous one stays): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
   };
   if (options.handleSignals !== false) {
     // A second signal ends a single process at once (the default action, once the handler is gone). A worker
@@ -226,15 +238,21 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     // A SIGHUP (`systemctl reload`, a closed terminal) never ends the server: it reloads what it can.
     process.on('SIGHUP', reload);
   }
-  const role = isClusterWorker() ? 'worker' : 'single';
+  return running(options.host, ports, created, close);
+}
+
+/** What `listen` gives: the main port (the TLS one when TLS is on) and the plain one beside it. */
+function running(host: string, ports: readonly number[], created: Created, close: () => Promise<void>): RunningServer {
+  const { tlsServer, plainServer } = created;
   const plainPort = plainServer ? (ports[tlsServer ? 1 : 0] ?? (plainServer.address() as AddressInfo).port) : undefined;
   const main = tlsServer
-    ? { port: tlsPort, url: urlOf('https', options.host, tlsPort), server: tlsServer }
-    : { port: plainPort!, url: urlOf('http', options.host, plainPort!), server: plainServer! };
+    ? { port: ports[0]!, url: urlOf('https', host, ports[0]!), server: tlsServer }
+    : { port: plainPort!, url: urlOf('http', host, plainPort!), server: plainServer! };
   const insecure =
-    tlsServer && plainPort !== undefined ? { port: plainPort, url: urlOf('http', options.host, plainPort) } : undefined;
+    tlsServer && plainPort !== undefined ? { port: plainPort, url: urlOf('http', host, plainPort) } : undefined;
   // A worker tells its primary where it serves (the primary cannot tell a TLS port from a plain one).
   if (isClusterWorker())
     process.send?.({ rxrest: 'listening', port: main.port, url: main.url, insecure } satisfies WorkerListening);
-  return { ...main, host: options.host, insecure, role, workers: 1, close };
+  const role = isClusterWorker() ? 'worker' : 'single';
+  return { ...main, host, insecure, role, workers: 1, close };
 }

@@ -9,6 +9,7 @@ import type { Worker } from 'node:cluster';
 import { logging } from '../logging/logger';
 import type { RunningServer, WorkerListening } from './listen';
 import type { MetricsAnswer, MetricsRequest } from '../metrics/cluster-metrics';
+import { messageOf } from '../errors/message-of';
 
 const nodeCluster = () => nodeBuiltin('node:cluster', 'worker processes (framework.http.workers)');
 
@@ -57,10 +58,120 @@ function answerScrapes(): (worker: Worker, message: Partial<MetricsRequest> | nu
     const id = message.id;
     aggregator.clusterMetrics().then(
       (text) => worker.isConnected() && worker.send({ rxrest: 'metrics', id, text } satisfies MetricsAnswer),
-      (error: unknown) =>
-        worker.isConnected() &&
-        worker.send({ rxrest: 'metrics', id, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => worker.isConnected() && worker.send({ rxrest: 'metrics', id, error: messageOf(error) }),
     );
+  };
+}
+
+/** The workers of the primary: forked, replaced when they die, stopped together. */
+class WorkerPool {
+  readonly #slots: Slot[] = [];
+  readonly #restarts = new Set<NodeJS.Timeout>();
+  readonly #options: WorkerOptions;
+  /** Fails the start: a worker exited before every one listened. */
+  readonly #failed: (error: Error) => void;
+  #started = false;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: WorkerOptions, failed: (error: Error) => void) {
+    this.#options = options;
+    this.#failed = failed;
+  }
+
+  /** Forks the workers and resolves once every one of them listens. */
+  start(started: (server: RunningServer) => void): void {
+    const { count, host } = this.#options;
+    // Like a single process, a second signal ends the primary at once; its workers then exit as their channel closes.
+    if (this.#options.handleSignals !== false) {
+      process.once('SIGTERM', this.#onSignal);
+      process.once('SIGINT', this.#onSignal);
+      process.on('SIGHUP', this.#onReload);
+    }
+    if (this.#options.aggregateMetrics) nodeCluster().on('message', answerScrapes());
+    let listening = 0;
+    for (let index = 0; index < count; index++) {
+      const slot = this.#fork();
+      this.#slots.push(slot);
+      slot.worker.on('message', (message: Partial<WorkerListening> | null) => {
+        if (message?.rxrest !== 'listening' || this.#started || ++listening < count) return;
+        this.#started = true;
+        log.info(`${count} workers listening on ${message.url}`);
+        const { port, url, insecure } = message as WorkerListening;
+        started({ port, host, url, insecure, server: undefined, role: 'primary', workers: count, close: this.close });
+      });
+    }
+  }
+
+  readonly close = (): Promise<void> =>
+    (this.#closing ??= this.#stopAll().then(() => {
+      process.off('SIGTERM', this.#onSignal);
+      process.off('SIGINT', this.#onSignal);
+      process.off('SIGHUP', this.#onReload);
+    }));
+
+  #fork(slot?: Slot): Slot {
+    const worker = nodeCluster().fork();
+    const filled: Slot = slot ?? { worker, startedAt: Date.now(), deathsInARow: 0 };
+    filled.worker = worker;
+    filled.startedAt = Date.now();
+    worker.on('exit', (code, signal) => this.#onExit(filled, worker, code, signal));
+    return filled;
+  }
+
+  #onExit(slot: Slot, worker: Worker, code: number | null, signal: string | null): void {
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    if (this.#closing) {
+      if (code !== 0 && code !== null) process.exitCode = 1;
+      return;
+    }
+    if (!this.#started) {
+      const error = new Error(`Worker ${worker.process.pid} exited with ${how} before listening; see its output above`);
+      this.#closing = this.#stopAll();
+      void this.#closing.then(() => this.#failed(error));
+      return;
+    }
+    slot.deathsInARow = Date.now() - slot.startedAt >= STEADY_AFTER_MS ? 1 : slot.deathsInARow + 1;
+    const delay = restartDelay(slot.deathsInARow);
+    log.error(`Worker ${worker.process.pid} exited with ${how}; starting a new one in ${delay} ms`);
+    const timer = setTimeout(() => {
+      this.#restarts.delete(timer);
+      if (!this.#closing) this.#fork(slot);
+    }, delay);
+    this.#restarts.add(timer);
+  }
+
+  #live(): Worker[] {
+    return this.#slots.map((slot) => slot.worker).filter((worker) => !worker.isDead());
+  }
+
+  /** Every live worker gets SIGTERM (each drains like a single process would); stragglers are killed. */
+  #stopAll(): Promise<void> {
+    for (const timer of this.#restarts) clearTimeout(timer);
+    this.#restarts.clear();
+    const live = this.#live();
+    const exits = live.map(
+      (worker) => new Promise<void>((done) => (worker.isDead() ? done() : worker.once('exit', () => done()))),
+    );
+    const kill = setTimeout(() => {
+      for (const worker of live) if (!worker.isDead()) worker.process.kill('SIGKILL');
+    }, this.#options.shutdownTimeout + KILL_MARGIN_MS);
+    kill.unref();
+    for (const worker of live) worker.process.kill('SIGTERM');
+    return Promise.all(exits).then(() => clearTimeout(kill));
+  }
+
+  readonly #onSignal = (signal: NodeJS.Signals) => {
+    if (this.#closing) return;
+    log.info(`${signal} received: stopping ${this.#slots.length} workers, each finishing its in-flight requests`);
+    void this.close().then(() => log.info('Workers stopped'));
+  };
+
+  // `systemctl reload` or a closed terminal: each worker reloads its certificates as a single process does, and
+  // the primary lives on (Node's default for SIGHUP would end it, and every worker with it).
+  readonly #onReload = () => {
+    const live = this.#live();
+    log.info(`SIGHUP received: passed on to ${live.length} workers`);
+    for (const worker of live) worker.process.kill('SIGHUP');
   };
 }
 
@@ -69,108 +180,5 @@ function answerScrapes(): (worker: Worker, message: Partial<MetricsRequest> | nu
  * first picks it and the others share it). A worker that exits before then fails the start.
  */
 export function superviseWorkers(options: WorkerOptions): Promise<RunningServer> {
-  return new Promise((resolve, reject) => {
-    const slots: Slot[] = [];
-    const restarts = new Set<NodeJS.Timeout>();
-    let started = false;
-    let closing: Promise<void> | undefined;
-
-    const fork = (slot?: Slot): Slot => {
-      const worker = nodeCluster().fork();
-      const filled: Slot = slot ?? { worker, startedAt: Date.now(), deathsInARow: 0 };
-      filled.worker = worker;
-      filled.startedAt = Date.now();
-      worker.on('exit', (code, signal) => onExit(filled, worker, code, signal));
-      return filled;
-    };
-
-    const onExit = (slot: Slot, worker: Worker, code: number | null, signal: string | null) => {
-      const how = signal ? `signal ${signal}` : `code ${code}`;
-      if (closing) {
-        if (code !== 0 && code !== null) process.exitCode = 1;
-        return;
-      }
-      if (!started) {
-        const error = new Error(
-          `Worker ${worker.process.pid} exited with ${how} before listening; see its output above`,
-        );
-        closing = stopAll();
-        void closing.then(() => reject(error));
-        return;
-      }
-      slot.deathsInARow = Date.now() - slot.startedAt >= STEADY_AFTER_MS ? 1 : slot.deathsInARow + 1;
-      const delay = restartDelay(slot.deathsInARow);
-      log.error(`Worker ${worker.process.pid} exited with ${how}; starting a new one in ${delay} ms`);
-      const timer = setTimeout(() => {
-        restarts.delete(timer);
-        if (!closing) fork(slot);
-      }, delay);
-      restarts.add(timer);
-    };
-
-    /** Every live worker gets SIGTERM (each drains like a single process would); stragglers are killed. */
-    const stopAll = (): Promise<void> => {
-      for (const timer of restarts) clearTimeout(timer);
-      restarts.clear();
-      const live = slots.map((slot) => slot.worker).filter((worker) => !worker.isDead());
-      const exits = live.map(
-        (worker) => new Promise<void>((done) => (worker.isDead() ? done() : worker.once('exit', () => done()))),
-      );
-      const kill = setTimeout(() => {
-        for (const worker of live) if (!worker.isDead()) worker.process.kill('SIGKILL');
-      }, options.shutdownTimeout + KILL_MARGIN_MS);
-      kill.unref();
-      for (const worker of live) worker.process.kill('SIGTERM');
-      return Promise.all(exits).then(() => clearTimeout(kill));
-    };
-
-    const close = (): Promise<void> =>
-      (closing ??= stopAll().then(() => {
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
-        process.off('SIGHUP', onReload);
-      }));
-
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (closing) return;
-      log.info(`${signal} received: stopping ${slots.length} workers, each finishing its in-flight requests`);
-      void close().then(() => log.info('Workers stopped'));
-    };
-    // `systemctl reload` or a closed terminal: each worker reloads its certificates as a single process does, and
-    // the primary lives on (Node's default for SIGHUP would end it, and every worker with it).
-    const onReload = () => {
-      const live = slots.map((slot) => slot.worker).filter((worker) => !worker.isDead());
-      log.info(`SIGHUP received: passed on to ${live.length} workers`);
-      for (const worker of live) worker.process.kill('SIGHUP');
-    };
-    // Like a single process, a second signal ends the primary at once; its workers then exit as their channel closes.
-    if (options.handleSignals !== false) {
-      process.once('SIGTERM', onSignal);
-      process.once('SIGINT', onSignal);
-      process.on('SIGHUP', onReload);
-    }
-
-    if (options.aggregateMetrics) nodeCluster().on('message', answerScrapes());
-
-    let listening = 0;
-    for (let index = 0; index < options.count; index++) {
-      const slot = fork();
-      slots.push(slot);
-      slot.worker.on('message', (message: Partial<WorkerListening> | null) => {
-        if (message?.rxrest !== 'listening' || started || ++listening < options.count) return;
-        started = true;
-        log.info(`${options.count} workers listening on ${message.url}`);
-        resolve({
-          port: message.port!,
-          host: options.host,
-          url: message.url!,
-          insecure: message.insecure,
-          server: undefined,
-          role: 'primary',
-          workers: options.count,
-          close,
-        });
-      });
-    }
-  });
+  return new Promise((resolve, reject) => new WorkerPool(options, reject).start(resolve));
 }
