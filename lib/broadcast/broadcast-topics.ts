@@ -90,11 +90,6 @@ export class BroadcastTopics implements TopicHost {
     this.#json = json;
   }
 
-  /** Topics held now. */
-  get size(): number {
-    return this.#topics.size;
-  }
-
   /** The topic if it is held now. */
   find(name: string): Topic | undefined {
     return this.#topics.get(name);

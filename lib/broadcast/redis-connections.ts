@@ -54,10 +54,6 @@ export class Outage {
     readonly meanwhile: string,
   ) {}
 
-  get down(): boolean {
-    return this.#down;
-  }
-
   /** Watches `connections`: errors and reconnections start an outage, `ready` on all of them ends it. */
   watch(connections: readonly Redis[], onRegained: () => void = () => undefined): void {
     for (const connection of connections) {

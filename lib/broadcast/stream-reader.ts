@@ -60,10 +60,6 @@ export class StreamReader {
     parts.reader.on('close', () => (this.#readerId = undefined));
   }
 
-  get topics(): number {
-    return this.#cursors.size;
-  }
-
   start(): void {
     this.#parts.reader.connect().catch(() => undefined);
     void this.#run();

@@ -123,18 +123,10 @@ async function filterRequest(
   request: OutgoingRequest,
 ): Promise<{ context: ClientRequestContext; answer: Response | undefined }> {
   let answer: Response | undefined;
-  const context: ClientRequestContext = {
-    method: request.method,
-    get url() {
-      return request.url;
-    },
-    set url(url: URL) {
-      request.url = url;
-    },
-    headers: request.headers,
-    entity: request.entity,
-    abortWith: (response) => (answer ??= response),
-  };
+  // The filters change the request itself: its URL and headers are what is sent.
+  const context: ClientRequestContext = Object.assign(request, {
+    abortWith: (response: Response) => void (answer ??= response),
+  });
   for (const filter of setup.requestFilters) {
     await filter.filter(context);
     if (answer) break;

@@ -55,11 +55,6 @@ export class ExceptionMappers {
     return [...this.local.values(), ...this.global.values()].flatMap((mapper) => mapper.documented ?? []);
   }
 
-  /** Whether any mapper exists at all (no mapping stage is needed otherwise). */
-  get isEmpty(): boolean {
-    return this.local.size === 0 && this.global.size === 0;
-  }
-
   resolve(error: unknown, seen: Set<unknown> = new Set()): ResolvedMapper | undefined {
     if (typeof error !== 'object' || error === null || seen.has(error)) return undefined;
     seen.add(error);

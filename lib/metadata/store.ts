@@ -68,7 +68,6 @@ export interface PropertyMeta {
 }
 
 export interface ClassMeta {
-  readonly target: Function;
   path?: string;
   produces?: string[];
   consumes?: string[];
@@ -92,7 +91,7 @@ function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 }
 
 export function classMeta(target: Function): ClassMeta {
-  return entry(classes, target, () => ({ target, methods: new Map(), properties: new Map(), tags: new Tags() }));
+  return entry(classes, target, () => ({ methods: new Map(), properties: new Map(), tags: new Tags() }));
 }
 
 export function findClassMeta(target: Function): ClassMeta | undefined {

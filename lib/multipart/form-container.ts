@@ -1,5 +1,5 @@
 /** Container classes: classes whose properties carry `@RestForm` (and `@PartType`), read from or written as a form. */
-import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
+import { PARAM_OPTIONS } from '../decorators/params';
 import { PART_TYPE } from '../decorators/multipart';
 import { readDesignType } from '../metadata/reflect-shim';
 import { decoratedProperties } from '../metadata/store';
@@ -10,8 +10,6 @@ export interface FormField {
   readonly property: string;
   /** The part name (the decorator's, else the property's). */
   readonly name: string;
-  readonly options: ParamOptions;
-  readonly designType: unknown;
   readonly target: PartTarget;
 }
 
@@ -23,7 +21,7 @@ export function formFields(type: unknown): FormField[] {
     const options = meta.tags.get(PARAM_OPTIONS) ?? {};
     const designType = readDesignType('design:type', type.prototype as object, name);
     const target = partTarget(options.type, designType, tags.get(PART_TYPE) ?? meta.tags.get(PART_TYPE));
-    return [{ property: name, name: meta.name ?? name, options, designType, target }];
+    return [{ property: name, name: meta.name ?? name, target }];
   });
 }
 

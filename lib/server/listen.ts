@@ -20,10 +20,6 @@ const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
 const nodeHttp2 = () => nodeBuiltin('node:http2', 'the Node listener (listen())');
 const nodeHttps = () => nodeBuiltin('node:https', 'the Node listener (listen())');
 
-const DEFAULT_DRAIN_LIMIT = 10 * 1024 * 1024;
-/** RFC 9113 §6.5.2 recommends at least 100; browsers, nginx and Go use 100 to 250. */
-const DEFAULT_MAX_CONCURRENT_STREAMS = 100;
-
 const log = logging.getLogger('rxrest.server');
 
 export interface ListenOptions {
@@ -39,7 +35,7 @@ export interface ListenOptions {
   /** Close gracefully on SIGTERM and SIGINT (default true). */
   readonly handleSignals?: boolean;
   /** Most bytes of a body left unread (a limit tripped) still read so the connection stays alive; past it, the answer closes it. */
-  readonly drainLimit?: number;
+  readonly drainLimit: number;
   /** Called once when shutdown starts (a signal, or `close()`), before the server stops accepting. */
   readonly onShutdown?: () => void;
   /** Called once the server has closed, before `close()` resolves: release what the application holds. */
@@ -54,8 +50,8 @@ export interface ListenOptions {
   readonly nosniff?: boolean;
   /** Milliseconds a request body may go without a byte before the request ends with 408 (0 or absent: no limit). */
   readonly bodyIdleTimeout?: number;
-  /** SETTINGS_MAX_CONCURRENT_STREAMS of HTTP/2 sessions (default 100). */
-  readonly maxConcurrentStreams?: number;
+  /** SETTINGS_MAX_CONCURRENT_STREAMS of HTTP/2 sessions. */
+  readonly maxConcurrentStreams: number;
 }
 
 /** A listening server. */
@@ -110,7 +106,7 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     return server;
   };
   // Every session is told how many streams it may open at once; nghttp2 refuses those past it.
-  const http2Settings = { maxConcurrentStreams: options.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS };
+  const http2Settings = { maxConcurrentStreams: options.maxConcurrentStreams };
   const { tls } = options;
   let tlsServer: NodeServer | undefined;
   if (tls) {
@@ -204,7 +200,7 @@ function certificateReload(tls: TlsSettings | undefined, tlsServer: NodeServer |
 export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
   const idleBodies = options.bodyIdleTimeout ? new IdleBodies(options.bodyIdleTimeout) : undefined;
   const own = {
-    drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT,
+    drainLimit: options.drainLimit,
     hosts: options.hosts,
     nosniff: options.nosniff ?? true,
     idleBodies,

@@ -8,11 +8,6 @@ import type { RequestContext } from '../context/request-context';
 export class StreamCounts {
   readonly #held = new Map<string, number>();
 
-  /** The streams `key` holds now. */
-  count(key: string): number {
-    return this.#held.get(key) ?? 0;
-  }
-
   /**
    * Counts one more stream of `key` until `ctx` completes (its answer sent, or its client gone); `false`, and
    * nothing counted, when `key` holds `max` already.
