@@ -23,9 +23,17 @@ export function opened(topics: BroadcastTopics): () => void {
   };
 }
 
+/**
+ * Whether work must be run `within` its application to mean it: only once two applications have been open at once. A
+ * request of the usual process of one application is then wrapped by nothing (no closure made for it).
+ */
+export function scoping(): boolean {
+  return open.length > 1 || scope !== undefined;
+}
+
 /** Runs `work` as the application whose topics these are (what it calls, now and after each await, means them). */
 export function within<R>(topics: BroadcastTopics, work: () => R): R {
-  if (open.length < 2 && scope === undefined) return work();
+  if (!scoping()) return work();
   scope ??= new (nodeBuiltin('node:async_hooks', 'two applications in one process').AsyncLocalStorage)();
   return scope.run(topics, work);
 }

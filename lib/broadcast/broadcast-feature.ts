@@ -7,6 +7,7 @@ import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
 import { HEALTH_CHECKS } from '../health/health-feature';
 import { applicationBroadcast, type ApplicationBroadcast } from './application-broadcast';
+import { scoping } from './application-scope';
 import { HISTORY } from './durable-streams-feature';
 
 /** The application's broadcast, once the build stands (it connects to Redis): what `fetch` runs requests within. */
@@ -42,8 +43,8 @@ export const broadcastFeature = defineFeature({
     };
     build.provide(BROADCAST, broadcast);
     return {
-      // A module-level broadcast() in a handler means this application's topics.
-      around: () => started?.within,
+      // A module-level broadcast() in a handler means this application's topics: alone in the process, it needs no scope.
+      around: () => (started !== undefined && scoping() ? started.within : undefined),
       start() {
         started = applicationBroadcast(build.config, build.find(JSON_MAPPER)!, build.find(HISTORY)!);
         for (const check of started.checks) build.contribute(HEALTH_CHECKS, check);

@@ -9,7 +9,7 @@ import { NO_PARAMS } from '../routing/path-template';
 import type { RouteMatch } from '../routing/router';
 import type { EndpointInfo, Lane } from './endpoint-info';
 import { RequestState } from './request-state';
-import { splitTarget, splitUrl } from './url-parts';
+import { targetPath, targetQuery, urlPath, urlQuery } from './url-parts';
 import {
   canonicalMethod,
   clientGoneOf,
@@ -45,6 +45,8 @@ export class RequestAborted {
 export class RequestContext extends RequestState {
   /** The Web request: given (in process), or made from Node's request the first time something asks for it. */
   #request: Request | undefined;
+  /** The request `fetch` was given, once a filter or stage replaced it. */
+  #received: Request | undefined;
   /** Node's request behind a context served by `listen()` (until `releaseNode`). */
   #source: NodeSource | undefined;
   #environment: unknown;
@@ -160,11 +162,17 @@ export class RequestContext extends RequestState {
     return (this.#request ??= webRequestOf(this.#source, this.#method, this.headers, this.url, this.#bodyTaken));
   }
 
+  /** The Web request as the server handed it, whatever replaced it since (the runtime serving `fetch` knows that one). */
+  get receivedRequest(): Request {
+    return this.#received ?? this.request;
+  }
+
   /**
    * Replaces the Web request, keeping method, routing results and headers set with `setHeader`; used
    * by stages that decode the body before it is read (legacy `@GZIP` inflation).
    */
   replaceRequest(request: Request): void {
+    this.#received ??= this.request;
     this.#request = request;
     this.#replaced = true;
   }
@@ -233,7 +241,9 @@ export class RequestContext extends RequestState {
   /** Changes the request URI (absolute, or a path with optional query); only meaningful before routing. */
   setRequestUri(uri: string | URL): void {
     const target = new URL(String(uri), this.url);
-    this.#request = new Request(target, this.request);
+    const current = this.request;
+    this.#received ??= current;
+    this.#request = new Request(target, current);
     this.#replaced = true;
     this.#rawPath = undefined;
     this.#rawQuery = undefined;
@@ -291,9 +301,14 @@ export class RequestContext extends RequestState {
   #splitUrl(): void {
     const source = this.#request === undefined ? this.#source : undefined;
     // Served by `listen()` with a plain target: the path and query are the target's own.
-    const [path, query] =
-      source !== undefined && source.url === undefined ? splitTarget(source.incoming.url ?? '/') : splitUrl(this.url);
-    this.#rawPath = path;
-    this.#rawQuery = query;
+    if (source !== undefined && source.url === undefined) {
+      const target = source.incoming.url ?? '/';
+      this.#rawPath = targetPath(target);
+      this.#rawQuery = targetQuery(target);
+    } else {
+      const url = this.url;
+      this.#rawPath = urlPath(url);
+      this.#rawQuery = urlQuery(url);
+    }
   }
 }

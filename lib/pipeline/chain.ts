@@ -22,13 +22,19 @@ export function chain(stages: readonly StageFn[]): StageFn {
   return (ctx) => run(ctx, 0);
 }
 
+/** The hooks `inOrder` joins: the features' `finish` and `complete`, of one to three arguments. */
+type Hook<A extends HookArgs> = (...args: A) => void;
+type HookArgs = [unknown] | [unknown, unknown] | [unknown, unknown, unknown];
+
 /** Every hook of one kind, called in order; `undefined` when there is none. */
-export function inOrder<A extends unknown[]>(
-  hooks: readonly (((...args: A) => void) | undefined)[],
-): ((...args: A) => void) | undefined {
-  const present = hooks.filter((hook) => hook !== undefined);
+export function inOrder<A extends HookArgs>(hooks: readonly (Hook<A> | undefined)[]): Hook<A> | undefined {
+  const present = hooks.filter((hook) => hook !== undefined) as ((a: unknown, b?: unknown, c?: unknown) => void)[];
   if (present.length <= 1) return present[0];
-  return (...args) => present.forEach((hook) => hook(...args));
+  // Run on every request: the arguments are passed as they are, with no rest array or closure made per call.
+  const joined = (a: unknown, b?: unknown, c?: unknown): void => {
+    for (let i = 0; i < present.length; i++) present[i](a, b, c);
+  };
+  return joined as unknown as Hook<A>;
 }
 
 /** A pipeline step: a stage function, or a user's own RxJS operator. */

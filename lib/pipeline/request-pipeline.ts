@@ -53,7 +53,7 @@ export interface PipelineParts extends FeatureSteps {
 }
 
 /** What the runtime serving `fetch` does to one request's answer. */
-type WebFinish = (answer: Response | Promise<Response>) => Response | Promise<Response>;
+type WebFinish = (answer: Response | Promise<Response>, ctx: RequestContext) => Response | Promise<Response>;
 
 /**
  * The application's request pipeline:
@@ -73,11 +73,14 @@ export class RequestPipeline {
     const ctx = new RequestContext(request, environment);
     // Cloudflare Workers' third argument (waitUntil, passThroughOnException), for a Hono Context asked for.
     if (executionCtx !== undefined) ctx.set(EXECUTION_CONTEXT, executionCtx);
-    const { finishAnswer } = this.#parts;
-    if (finishAnswer === undefined) return this.#run(ctx, this.#web);
-    const finish: WebFinish = (answer) => finishAnswer(answer, request, environment, executionCtx);
-    return this.#run(ctx, (answered, started) => this.#web(answered, started, finish));
+    return this.#run(ctx, this.#parts.finishAnswer === undefined ? this.#web : this.#finishedWeb);
   };
+
+  // Made once, not per request: what the runtime needs of the request comes from its context.
+  readonly #finishedWeb = (ctx: RequestContext, started: number) => this.#web(ctx, started, this.#finishAnswer);
+
+  readonly #finishAnswer: WebFinish = (answer, ctx) =>
+    this.#parts.finishAnswer!(answer, ctx.receivedRequest, ctx.environment, ctx.get(EXECUTION_CONTEXT));
 
   /**
    * Answers a request served by `listen()` onto its Node response (`ctx.node`): the same stages, then the head
@@ -190,7 +193,7 @@ export class RequestPipeline {
       try {
         const answer = take(ctx) as Response;
         this.#parts.observe?.(ctx, 101, started);
-        return finish ? finish(answer) : answer;
+        return finish ? finish(answer, ctx) : answer;
       } catch {
         // The runtime refused the handshake (Deno, say, without `Sec-WebSocket-Key`): a problem, as Node's refusals
         // are, written as any answer so that its clean-ups run; the runtime's message stays here.
@@ -218,7 +221,7 @@ export class RequestPipeline {
     this.#parts.observe?.(ctx, ctx.response?.status ?? response.status, started);
     const sent = completeWhenSent(ctx, response);
     // The runtime is not asked to look at an answer it sends as it is (on Bun, reading its headers costs).
-    return finish === undefined || goesOutAsIs(body, ctx.response!.headers) ? sent : finish(sent);
+    return finish === undefined || goesOutAsIs(body, ctx.response!.headers) ? sent : finish(sent, ctx);
   }
 
   /** The answer onto Node's response; clean-ups run once it has been sent (or the connection lost). */

@@ -9,7 +9,7 @@ import { formatMediaType, parseMediaType, rankConsumes, type MediaType } from '.
 import { negotiate, type Negotiated } from '../http/negotiate';
 import { RestResponse } from '../response/rest-response';
 import type { RouteMatch, Router } from '../routing/router';
-import { parseRequestPath } from '../routing/request-path';
+import { parseRequestPath, plainRequestPath } from '../routing/request-path';
 import type { Endpoint } from './endpoint';
 import { RequestAborted, type RequestContext } from '../context/request-context';
 
@@ -147,23 +147,30 @@ function notAcceptable(ctx: RequestContext, path: string): Error {
   );
 }
 
-/** Selects the endpoint for `ctx` and fills its path data; throws the HTTP error when there is none. */
 /** Whether `error` is the router's "no resource matches this path" (404), which other answers may replace. */
 export function isRouteNotFound(error: unknown): boolean {
   return error instanceof WebApplicationException && error.problem?.code === 'RXREST_ROUTE_NOT_FOUND';
 }
 
-export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): Endpoint {
-  const parsed = parseRequestPath(ctx.rawPath);
+/** Fills the routable path (and matrix parameters) of `ctx` from its raw path; throws 400 when it cannot be decoded. */
+function routablePath(ctx: RequestContext): string {
+  const raw = ctx.rawPath;
+  const plain = plainRequestPath(raw);
+  if (plain !== undefined) return (ctx.path = plain);
+  const parsed = parseRequestPath(raw);
   if (!parsed) throw httpProblem('RXREST_MALFORMED_PATH', 'The request path contains a malformed percent-encoding');
-  ctx.path = parsed.path;
   ctx.matrix = parsed.matrix;
-  const matches = router.match(parsed.path);
-  if (matches.length === 0)
-    throw httpProblem('RXREST_ROUTE_NOT_FOUND', `No resource matches ${ctx.method} ${parsed.path}`);
+  return (ctx.path = parsed.path);
+}
+
+/** Selects the endpoint for `ctx` and fills its path data; throws the HTTP error when there is none. */
+export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): Endpoint {
+  const path = routablePath(ctx);
+  const matches = router.match(path);
+  if (matches.length === 0) throw httpProblem('RXREST_ROUTE_NOT_FOUND', `No resource matches ${ctx.method} ${path}`);
   const only = soleEndpoint(matches, ctx.method);
   if (only !== undefined) {
-    if (only.produces.length > 0 && !negotiateOne(ctx, only)) throw notAcceptable(ctx, parsed.path);
+    if (only.produces.length > 0 && !negotiateOne(ctx, only)) throw notAcceptable(ctx, path);
     ctx.route = matches[0];
     return only;
   }
@@ -177,17 +184,17 @@ export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): E
           .allow(...allowed)
           .build(),
       );
-    throw httpProblem('RXREST_METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${parsed.path}`, { allowed });
+    throw httpProblem('RXREST_METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${path}`, { allowed });
   }
   candidates = byContentType(ctx, candidates);
   if (candidates.length === 0)
     throw httpProblem(
       'RXREST_UNSUPPORTED_MEDIA_TYPE',
-      `No endpoint of ${parsed.path} consumes ${ctx.headers.get('content-type') ?? 'a body without Content-Type'}`,
+      `No endpoint of ${path} consumes ${ctx.headers.get('content-type') ?? 'a body without Content-Type'}`,
     );
   const chosen =
     candidates.length === 1 && candidates[0].endpoint.produces.length === 0 ? candidates[0] : byAccept(ctx, candidates);
-  if (!chosen) throw notAcceptable(ctx, parsed.path);
+  if (!chosen) throw notAcceptable(ctx, path);
   ctx.route = chosen.match;
   return chosen.endpoint;
 }

@@ -29,9 +29,19 @@ const NO_MATRIX: ReadonlyMap<string, readonly string[]> = new Map();
  */
 export function parseRequestPath(rawPath: string): RequestPath | undefined {
   if (rawPath.indexOf(';') !== -1) return splitMatrix(rawPath);
-  if (rawPath.indexOf('%') === -1) return { path: rawPath === '' ? '/' : rawPath, matrix: NO_MATRIX };
+  const plain = plainRequestPath(rawPath);
+  if (plain !== undefined) return { path: plain, matrix: NO_MATRIX };
   const path = normalizeEscapes(rawPath);
   return path === undefined ? undefined : { path, matrix: NO_MATRIX };
+}
+
+/**
+ * The routable form of a raw path that has nothing to decode or split (no `%`, no `;`: most requests), with no object
+ * made for it; `undefined` for any other path, which {@link parseRequestPath} takes.
+ */
+export function plainRequestPath(rawPath: string): string | undefined {
+  if (rawPath.indexOf(';') !== -1 || rawPath.indexOf('%') !== -1) return undefined;
+  return rawPath === '' ? '/' : rawPath;
 }
 
 function splitMatrix(rawPath: string): RequestPath | undefined {
