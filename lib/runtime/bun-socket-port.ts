@@ -35,8 +35,16 @@ export class BunPort extends WaitingPort implements SocketPort {
     return this.socket!.getBufferedAmount();
   }
 
+  /**
+   * Bun answers 0 when it dropped the message: it held more than the server's `backpressureLimit` (16 MB unless
+   * `Bun.serve` says otherwise) already. The socket's messages are no longer whole: it closes with 1011 rather than
+   * go on past a gap.
+   */
   protected deliver(message: string | Uint8Array): void {
-    this.socket!.send(message);
+    const socket = this.socket!;
+    if (socket.send(message) !== 0 || socket.readyState !== SOCKET_OPEN) return;
+    this.listener?.error(new Error(`Bun dropped a message: the socket held ${socket.getBufferedAmount()} bytes`));
+    socket.close(1011, 'A message could not be sent');
   }
 
   protected shut(code: number, reason: string): void {

@@ -238,7 +238,7 @@ export class FrameWriter implements Beating, TickFlushed {
       return;
     }
     this.#wrote = true;
-    this.observer?.wrote(chunk.length);
+    this.observer?.wrote(chunk);
     if (sink.write(chunk) || this.#waiting) return;
     this.#waiting = true;
     sink.onReady(() => this.#readyAgain());

@@ -10,8 +10,8 @@ export interface StreamObserver {
   items(count: number): void;
   /** `count` framed items were dropped by the overflow policy: they will never be sent. */
   dropped(count: number): void;
-  /** `size` more bytes (characters of text) were written. */
-  wrote(size: number): void;
+  /** `chunk` was written (text as it is written, the watcher counting its UTF-8 bytes if it wants them). */
+  wrote(chunk: string | Uint8Array): void;
   /** The stream is over. */
   closed(reason: StreamEnd): void;
 }

@@ -47,6 +47,8 @@ export interface StartOptions {
   /** Code the bundle runs before it builds the application (to take something from the runtime, say). */
   readonly prelude?: string;
   readonly overrides?: Readonly<Record<string, string | number | boolean>>;
+  /** Bun's own options for the sockets of `Bun.serve` (`backpressureLimit`), beside rxrest's handlers. */
+  readonly bunSockets?: Readonly<Record<string, number | boolean>>;
 }
 
 /**
@@ -96,10 +98,10 @@ export default {
 }
 
 const RUNNERS: Record<'bun' | 'deno' | 'workerd', (options: StartOptions) => string> = {
-  bun: () => `import { buildApp, bunWebSocket } from './app.mjs';
+  bun: (options) => `import { buildApp, bunWebSocket } from './app.mjs';
 const app = buildApp();
 // An idle timeout of 1 s (10 s by default): a stream quiet for longer must still live.
-const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 1, fetch: app.fetch, websocket: bunWebSocket });
+const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 1, fetch: app.fetch, websocket: { ...bunWebSocket, ...${JSON.stringify(options.bunSockets ?? {})} } });
 console.log('listening on ' + server.url.href);`,
   deno: () => `import { buildApp } from './app.mjs';
 const app = buildApp();
