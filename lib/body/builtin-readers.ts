@@ -6,6 +6,7 @@ import type { RequestContext } from '../context/request-context';
 import { deleteLocalFile, LocalFile, saveToLocalFile } from './local-file-body';
 import { isJsonText } from '../http/media-type';
 import { isNodeReadableClass, nodeBuiltin } from '../runtime/node-builtins';
+import { isNodeBufferClass } from '../runtime/bytes';
 
 /** What a built-in reader gets: the body, the request (for clean-ups) and its media type. */
 export interface ReadRequest {
@@ -62,7 +63,6 @@ function bytesAs(convert: (bytes: Uint8Array) => unknown): BuiltinReader {
 
 const rawReaders = new Map<Function, BuiltinReader>([
   [Uint8Array, anyType(({ input }) => input.bytes())],
-  [Buffer, bytesAs((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))],
   [ArrayBuffer, bytesAs((bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))],
   [ReadableStream, anyType(async ({ input }) => input.stream())],
   [Observable, anyType(async ({ input }) => observe(input.stream()))],
@@ -72,8 +72,12 @@ const rawReaders = new Map<Function, BuiltinReader>([
 /** Readers of bodies taken as they are: bytes, buffers, streams, chunk Observables, forms; `undefined` for other types. */
 export function rawBodyReader(type: unknown): BuiltinReader | undefined {
   if (isNodeReadableClass(type)) return nodeReadableReader;
+  if (isNodeBufferClass(type)) return nodeBufferReader;
   return typeof type === 'function' ? rawReaders.get(type) : undefined;
 }
+
+// A Node `Buffer` parameter (a runtime without Buffer has no such class to declare).
+const nodeBufferReader = bytesAs((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 // A Node `Readable` parameter (only an application that has node:stream can declare one).
 const nodeReadableReader = anyType(async ({ input }) =>

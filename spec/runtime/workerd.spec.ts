@@ -1,10 +1,17 @@
-import { gunzipSync, inflateSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { call, describeContract } from './support/contract';
 import { JwksServer } from './support/jwks';
 import { startOn, type RuntimeServer } from './support/runtime-server';
 
 describeContract('workerd');
+
+// No nodejs_compat: no Buffer, no process, no Node built-in; only what a Worker has of the Web platform.
+describeContract('workerd', undefined, {
+  title: 'the contract application on workerd without nodejs_compat',
+  compatibilityFlags: ['enable_request_signal'],
+});
 
 describe('streams on workerd without enable_request_signal (the client leaving is not told)', () => {
   let server: RuntimeServer;
@@ -119,5 +126,87 @@ describe('compression on workerd without node:zlib', () => {
     expect(answer.body.toString().match(/^data:.*$/gm)).toEqual(['data:0', 'data:1', 'data:2']);
     const events = answer.chunks.filter((chunk) => chunk.text.includes('data:'));
     expect(events.at(-1)!.at - events[0]!.at).toBeGreaterThan(300);
+  });
+});
+
+/** The peak resident memory (VmHWM, bytes) of the workerd process below `pid` (Linux's /proc). */
+function peakOf(pid: number): number {
+  const children = (of: number): number[] =>
+    readFileSync(`/proc/${of}/task/${of}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const pending = [pid];
+  while (pending.length) {
+    const next = pending.shift()!;
+    if (readFileSync(`/proc/${next}/comm`, 'utf8').trim() === 'workerd') {
+      const status = readFileSync(`/proc/${next}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+    }
+    pending.push(...children(next));
+  }
+  throw new Error(`no workerd process below ${pid}`);
+}
+
+describe('gzip request bodies on workerd without nodejs_compat (no node:zlib)', () => {
+  let server: RuntimeServer;
+  const text = 'rxrest inflates on every runtime. '.repeat(3000);
+  /** The answer's status and JSON (a @GZIP method's answers are gzip too, Miniflare's front line may keep it). */
+  const post = async (body: Buffer) => {
+    const answer = await call(`${server.url}/contract/inflated`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'accept-encoding': 'gzip' },
+      body,
+    });
+    const bytes = answer.headers['content-encoding'] === 'gzip' ? gunzipSync(answer.body) : answer.body;
+    return [answer.status, JSON.parse(bytes.toString())] as [number, Record<string, unknown>];
+  };
+  /** What went into workerd's DecompressionStream and came out of it (the prelude counts both). */
+  const inflation = async () =>
+    JSON.parse((await call(`${server.url}/probe`, { headers: { 'accept-encoding': 'identity' } })).body.toString()) as {
+      input: number;
+      output: number;
+    };
+
+  beforeAll(async () => {
+    server = await startOn('workerd', {
+      compatibilityFlags: ['enable_request_signal'],
+      // The platform's DecompressionStream, wrapped to count the compressed bytes written to it and those inflated.
+      prelude: `const Native = globalThis.DecompressionStream;
+  globalThis.probe = { input: 0, output: 0 };
+  const counter = (key) => new TransformStream({ transform(chunk, controller) { globalThis.probe[key] += chunk.byteLength; controller.enqueue(chunk); } });
+  globalThis.DecompressionStream = class {
+    constructor(format) {
+      const native = new Native(format);
+      const input = counter('input');
+      input.readable.pipeTo(native.writable).catch(() => undefined);
+      this.writable = input.writable;
+      this.readable = native.readable.pipeThrough(counter('output'));
+    }
+  };`,
+      overrides: { 'framework.legacy.gzip.enabled': true, 'framework.legacy.gzip.max-input': '1M' },
+    });
+  }, 60_000);
+
+  afterAll(() => server?.stop());
+
+  it('hands a @GZIP method the inflated body', async () => {
+    expect(await post(gzipSync(text))).toEqual([200, { length: text.length, head: text.slice(0, 20) }]);
+  });
+
+  it('answers 400 for a body that is not gzip, or is cut short', async () => {
+    for (const body of [Buffer.from('not gzip at all'), gzipSync(text).subarray(0, 200)]) {
+      expect(await post(body)).toMatchObject([400, { code: 'RXREST_MALFORMED_BODY' }]);
+    }
+  });
+
+  it('answers 413 for a gzip bomb without inflating it whole', async () => {
+    const bomb = gzipSync(Buffer.alloc(100 * 1024 * 1024), { level: 9 });
+    const before = await inflation();
+    const peakBefore = peakOf(server.pid);
+    expect(await post(bomb)).toMatchObject([413, { code: 'RXREST_BODY_TOO_LARGE' }]);
+    const after = await inflation();
+    // 100 MiB of zeros is about 100 KB of gzip; the limit of 1 MiB needs about 1 KB of it. workerd inflates each
+    // write at once, whole: had it been given the bomb, its memory would have grown by 150 MB (measured).
+    expect(after.output - before.output).toBeLessThan(2 * 1024 * 1024);
+    expect(after.input - before.input).toBeLessThan(bomb.length / 10);
+    expect(peakOf(server.pid) - peakBefore).toBeLessThan(48 * 1024 * 1024);
   });
 });

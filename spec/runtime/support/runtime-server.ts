@@ -31,6 +31,8 @@ export const WORKERD = {
 
 export interface RuntimeServer {
   readonly url: string;
+  /** The process started (for workerd, Miniflare's runner: workerd is its child). */
+  readonly pid: number;
   readonly folder: string;
   /** What the runtime printed, for a failure's message. */
   output(): string;
@@ -81,7 +83,10 @@ async function inside(request, env, ctx) {
 export default {
   fetch(request, env, ctx) {
     app ??= buildApp();
-    return new URL(request.url).pathname.startsWith('/inside/') ? inside(request, env, ctx) : app.fetch(request, env, ctx);
+    const path = new URL(request.url).pathname;
+    // What a prelude noted in globalThis.probe while the application served.
+    if (path === '/probe') return Response.json(globalThis.probe ?? null);
+    return path.startsWith('/inside/') ? inside(request, env, ctx) : app.fetch(request, env, ctx);
   },
 };`,
       resolveDir: ROOT,
@@ -157,7 +162,7 @@ export async function launch(
     child.stderr!.on('data', read);
     child.once('exit', (code) => fail(new Error(`${runtime} exited with ${code}:\n${output}`)));
   });
-  return { url, folder, output: () => output, stop: () => stop(child, folder) };
+  return { url, folder, pid: child.pid!, output: () => output, stop: () => stop(child, folder) };
 }
 
 async function stop(child: ChildProcess, folder: string): Promise<void> {
