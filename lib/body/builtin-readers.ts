@@ -5,7 +5,7 @@ import type { EntityInput } from './message-body';
 import type { RequestContext } from '../context/request-context';
 import { deleteLocalFile, LocalFile, saveToLocalFile } from './local-file-body';
 import { isJsonText } from '../http/media-type';
-import { isNodeReadableClass, nodeBuiltin } from '../runtime/node-builtins';
+import { isNodeReadableClass, needNodeBuiltins, nodeBuiltin } from '../runtime/node-builtins';
 import { isNodeBufferClass } from '../runtime/bytes';
 
 /** What a built-in reader gets: the body, the request (for clean-ups) and its media type. */
@@ -88,6 +88,14 @@ const nodeReadableReader = anyType(async ({ input }) =>
 
 /** The `LocalFile` reader: the body streamed to disk, deleted after the response unless configured otherwise. */
 export function localFileReader(settings: FileSettings): BuiltinReader {
+  needNodeBuiltins(
+    'bodies saved to disk (LocalFile parameters)',
+    'node:fs',
+    'node:fs/promises',
+    'node:path',
+    'node:stream',
+    'node:stream/promises',
+  );
   return anyType(async ({ input, ctx, mediaType }) => {
     const file = await saveToLocalFile(input.stream(), settings.uploadsDirectory, mediaType);
     if (settings.deleteUploadsOnEnd) ctx.onComplete(() => deleteLocalFile(file));

@@ -1,16 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
-import { call, describeContract } from './support/contract';
+import { call, describeContract, type Answer } from './support/contract';
 import { JwksServer } from './support/jwks';
 import { startOn, type RuntimeServer } from './support/runtime-server';
 
+// Without nodejs_compat (as docs/runtimes.md asks): no Buffer, no process, no Node built-in, only the Web platform.
 describeContract('workerd');
 
-// No nodejs_compat: no Buffer, no process, no Node built-in; only what a Worker has of the Web platform.
+// With it, rxrest takes what Node's built-ins give (node:zlib compresses event streams, inflates gzip bodies).
 describeContract('workerd', undefined, {
-  title: 'the contract application on workerd without nodejs_compat',
-  compatibilityFlags: ['enable_request_signal'],
+  title: 'the contract application on workerd with nodejs_compat',
+  compatibilityFlags: ['nodejs_compat', 'enable_request_signal'],
 });
 
 describe('streams on workerd without enable_request_signal (the client leaving is not told)', () => {
@@ -20,7 +21,7 @@ describe('streams on workerd without enable_request_signal (the client leaving i
 
   beforeAll(async () => {
     server = await startOn('workerd', {
-      compatibilityFlags: ['nodejs_compat'],
+      compatibilityFlags: [],
       overrides: {
         'framework.runtime.workerd.stream-stall-timeout': '1s',
         'framework.runtime.workerd.stream-max-duration': '3s',
@@ -83,15 +84,12 @@ describe('a package handed in to a Worker bundle (jose for bearer JWTs)', () => 
   });
 });
 
-describe('compression on workerd without node:zlib', () => {
+describe('compression on workerd without nodejs_compat (no node:zlib)', () => {
   let server: RuntimeServer;
   const text = 'rxrest on every runtime. '.repeat(200);
 
   beforeAll(async () => {
     server = await startOn('workerd', {
-      // The runtime's zlib made unavailable, as on a Worker without it: rxrest finds no node:zlib.
-      prelude: `const load = process.getBuiltinModule.bind(process);
-  process.getBuiltinModule = (name) => (name === 'node:zlib' || name === 'zlib' ? undefined : load(name));`,
       // Event streams are compressed where zlib can flush each event.
       overrides: { 'framework.http.compress-media-types': 'text/plain,text/event-stream' },
     });
@@ -167,7 +165,6 @@ describe('gzip request bodies on workerd without nodejs_compat (no node:zlib)', 
 
   beforeAll(async () => {
     server = await startOn('workerd', {
-      compatibilityFlags: ['enable_request_signal'],
       // The platform's DecompressionStream, wrapped to count the compressed bytes written to it and those inflated.
       prelude: `const Native = globalThis.DecompressionStream;
   globalThis.probe = { input: 0, output: 0 };
@@ -208,5 +205,54 @@ describe('gzip request bodies on workerd without nodejs_compat (no node:zlib)', 
     expect(after.output - before.output).toBeLessThan(2 * 1024 * 1024);
     expect(after.input - before.input).toBeLessThan(bomb.length / 10);
     expect(peakOf(server.pid) - peakBefore).toBeLessThan(48 * 1024 * 1024);
+  });
+});
+
+describe('features that need Node, on workerd without nodejs_compat', () => {
+  let server: RuntimeServer;
+  const at = (path: string) => `${server.url}${path}`;
+  const text = async (answer: Promise<Answer>) => {
+    const { status, headers, body } = await answer;
+    return [status, (headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString()] as const;
+  };
+
+  beforeAll(async () => {
+    server = await startOn('workerd', {
+      fixture: { file: 'node-only-app', build: 'buildNodeOnlyApp' },
+    });
+  }, 60_000);
+
+  afterAll(() => server?.stop());
+
+  it('stop their build, naming the runtime and the feature', async () => {
+    const builds = JSON.parse((await text(call(at('/node-only/builds'))))[1]) as Record<string, string>;
+    const refused = (feature: string) =>
+      expect.stringMatching(
+        new RegExp(`${feature} needs Node's node:\\S+, which Cloudflare Workers \\(workerd\\) does not provide`),
+      );
+    expect(builds).toEqual({
+      upload: refused('UploadResource#upload\\(file\\d*\\): multipart forms \\(files, MultipartFormDataInput\\)'),
+      saved: refused('SavedResource#saved\\(file\\d*\\): bodies saved to disk \\(LocalFile parameters\\)'),
+      parts: refused('PartsResource#parts\\(input\\d*\\): multipart forms \\(files, MultipartFormDataInput\\)'),
+    });
+  });
+
+  it('reads an urlencoded form, and answers a multipart one with 415', async () => {
+    const form = (type: string, body: string) =>
+      text(call(at('/node-only/form'), { method: 'POST', headers: { 'content-type': type }, body }));
+    expect(await form('application/x-www-form-urlencoded', 'name=workerd')).toEqual([200, 'hello workerd']);
+    const [status, problem] = await form(
+      'multipart/form-data; boundary=b',
+      '--b\r\ncontent-disposition: form-data; name="name"\r\n\r\nworkerd\r\n--b--\r\n',
+    );
+    expect([status, JSON.parse(problem)]).toMatchObject([415, { code: 'RXREST_UNSUPPORTED_MEDIA_TYPE' }]);
+  });
+
+  it('authenticates API keys through Web Crypto', async () => {
+    expect(await text(call(at('/node-only/keyed'), { headers: { 'x-api-key': 'the-key' } }))).toEqual([
+      200,
+      'ops as admin',
+    ]);
+    expect((await call(at('/node-only/keyed'), { headers: { 'x-api-key': 'the-kez' } })).status).toBe(401);
   });
 });

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { openSocket } from '../../support/ws-client';
 import { startOn, type Runtime, type RuntimeServer, type StartOptions } from './runtime-server';
 
-interface Answer {
+export interface Answer {
   readonly status: number;
   readonly headers: IncomingMessage['headers'];
   readonly body: Buffer;

@@ -23,10 +23,10 @@ export const WORKER_BUNDLE = {
   tsconfigRaw: { compilerOptions: { experimentalDecorators: true } },
 } as const satisfies BuildOptions;
 
-/** The compatibility workerd is run with (docs/runtimes.md says why each flag). */
+/** The compatibility workerd is run with: what docs/runtimes.md asks for (no nodejs_compat). */
 export const WORKERD = {
   compatibilityDate: '2026-07-01',
-  compatibilityFlags: ['nodejs_compat', 'enable_request_signal'],
+  compatibilityFlags: ['enable_request_signal'],
 };
 
 export interface RuntimeServer {
