@@ -66,7 +66,9 @@ export function openScope(options: BuildOptions): BuildScope {
   const units = discover(options, config, problems);
   const type = options.application?.constructor;
   const root = (type && findClassMeta(type)?.tags.get(APPLICATION_PATH)) ?? config.get('framework.rest.path');
-  return new BuildScope(config, options.directory ?? process.cwd(), units, root, problems);
+  // A Worker without nodejs_compat has no process (nor a disk for the directory to matter).
+  const directory = options.directory ?? (globalThis as { process?: { cwd?(): string } }).process?.cwd?.() ?? '.';
+  return new BuildScope(config, directory, units, root, problems);
 }
 
 /**

@@ -3,21 +3,23 @@
  * `@hono/node-server` and nothing has touched the body, else the Web body stream adapted.
  */
 import type { Readable } from 'node:stream';
-import { nodeBuiltin } from '../runtime/node-builtins';
+import { isNodeInstance, nodeBuiltin } from '../runtime/node-builtins';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import type { RequestContext } from '../context/request-context';
 
 const nodeStream = () => nodeBuiltin('node:stream', 'multipart forms');
 
 function isUntouchedNodeRequest(value: unknown): value is Readable {
-  if (!(value instanceof nodeStream().Readable)) return false;
+  // Never one where the runtime has no node:stream (a Worker): asking must not need the module.
+  if (!isNodeInstance(value, 'node:stream', 'Readable')) return false;
+  const stream = value as Readable;
   // Anyone who started reading (a Web body made from it, a filter) owns it now.
   return (
-    !value.readableDidRead &&
-    !value.readableEnded &&
-    !value.destroyed &&
-    value.listenerCount('data') === 0 &&
-    value.listenerCount('readable') === 0
+    !stream.readableDidRead &&
+    !stream.readableEnded &&
+    !stream.destroyed &&
+    stream.listenerCount('data') === 0 &&
+    stream.listenerCount('readable') === 0
   );
 }
 

@@ -5,7 +5,8 @@ import type { EntityInput } from './message-body';
 import type { RequestContext } from '../context/request-context';
 import { deleteLocalFile, saveToLocalFile } from './local-file-body';
 import { isJsonText } from '../http/media-type';
-import { isNodeReadableClass, nodeBuiltin } from '../runtime/node-builtins';
+import { isNodeReadableClass, needNodeBuiltins, nodeBuiltin } from '../runtime/node-builtins';
+import { isNodeBufferClass } from '../runtime/bytes';
 
 /** What a built-in reader gets: the body, the request (for clean-ups) and its media type. */
 export interface ReadRequest {
@@ -62,7 +63,6 @@ function bytesAs(convert: (bytes: Uint8Array) => unknown): BuiltinReader {
 
 const rawReaders = new Map<Function, BuiltinReader>([
   [Uint8Array, anyType(({ input }) => input.bytes())],
-  [Buffer, bytesAs((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))],
   [ArrayBuffer, bytesAs((bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))],
   [ReadableStream, anyType(async ({ input }) => input.stream())],
   [Observable, anyType(async ({ input }) => observe(input.stream()))],
@@ -72,8 +72,12 @@ const rawReaders = new Map<Function, BuiltinReader>([
 /** Readers of bodies taken as they are: bytes, buffers, streams, chunk Observables, forms; `undefined` for other types. */
 export function rawBodyReader(type: unknown): BuiltinReader | undefined {
   if (isNodeReadableClass(type)) return nodeReadableReader;
+  if (isNodeBufferClass(type)) return nodeBufferReader;
   return typeof type === 'function' ? rawReaders.get(type) : undefined;
 }
+
+// A Node `Buffer` parameter (a runtime without Buffer has no such class to declare).
+const nodeBufferReader = bytesAs((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 // A Node `Readable` parameter (only an application that has node:stream can declare one).
 const nodeReadableReader = anyType(async ({ input }) =>
@@ -84,6 +88,14 @@ const nodeReadableReader = anyType(async ({ input }) =>
 
 /** The `LocalFile` reader: the body streamed to disk, deleted after the response unless configured otherwise. */
 export function localFileReader(settings: FileSettings): BuiltinReader {
+  needNodeBuiltins(
+    'bodies saved to disk (LocalFile parameters)',
+    'node:fs',
+    'node:fs/promises',
+    'node:path',
+    'node:stream',
+    'node:stream/promises',
+  );
   return anyType(async ({ input, ctx, mediaType }) => {
     const file = await saveToLocalFile(input.stream(), settings.uploadsDirectory, mediaType);
     if (settings.deleteUploadsOnEnd) ctx.onComplete(() => deleteLocalFile(file));

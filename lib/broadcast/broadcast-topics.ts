@@ -14,6 +14,8 @@ import type { Backplane, BackplaneListener, Outgoing } from './backplane';
 import type { Retention } from './event-ring';
 import { HistoryBudget } from './history-budget';
 import { Topic, type TopicHost } from './topic';
+import { utf8Length } from '../runtime/bytes';
+import { unref } from '../runtime/timers';
 
 const log = logging.getLogger('rxrest.streaming');
 
@@ -115,7 +117,7 @@ export class BroadcastTopics implements TopicHost {
     try {
       this.#warnIfWorkerAlone();
       const json = this.#json.writeValueAsString(outgoing.data) ?? 'null';
-      const bytes = Buffer.byteLength(json);
+      const bytes = utf8Length(json);
       if (bytes > this.maxEventSize) throw eventTooLarge(name, bytes, this.maxEventSize);
       const topic = this.backplane.durable ? this.#topics.get(name) : this.#held(name, replay);
       // A literal of one shape, not a spread of the caller's: a publish a thousand times a second allocates less.
@@ -161,7 +163,7 @@ export class BroadcastTopics implements TopicHost {
     if (this.#topics.size >= this.#maxTopics) return undefined;
     const topic = new Topic(name, replay, this);
     this.#topics.set(name, topic);
-    if (this.retention.maxAgeMs > 0) this.#sweeper ??= setInterval(() => this.#sweep(), SWEEP_MS).unref();
+    if (this.retention.maxAgeMs > 0) this.#sweeper ??= unref(setInterval(() => this.#sweep(), SWEEP_MS));
     return topic;
   }
 

@@ -24,6 +24,7 @@ import { presenceKey, RedisPresence } from './redis-presence';
 import { ABANDONED, PUBLISH } from './redis-streams-scripts';
 import { StreamReader, type Entry } from './stream-reader';
 import type { BroadcastEvent } from './topic-events';
+import { utf8Length } from '../runtime/bytes';
 
 const STREAM_PREFIX = 'rxrest:stream:';
 const ONCE_PREFIX = 'rxrest:once:';
@@ -210,7 +211,7 @@ export class RedisStreamsBackplane implements Backplane {
     for (let at = 0; at + 1 < fields.length; at += 2) {
       if (fields[at] === 'd') {
         data = this.#json.readValue(fields[at + 1]!);
-        bytes = Buffer.byteLength(fields[at + 1]!);
+        bytes = utf8Length(fields[at + 1]!);
       } else if (fields[at] === 'e') event = fields[at + 1];
       else if (fields[at] === 't') trace = fields[at + 1];
     }

@@ -13,6 +13,7 @@ import { logging } from '../logging/logger';
 import { currentTopics } from './application-scope';
 import { backplaneUnavailable, type Outgoing } from './backplane';
 import type { BroadcastTopics } from './broadcast-topics';
+import { unref } from '../runtime/timers';
 
 const log = logging.getLogger('rxrest.streaming');
 
@@ -83,9 +84,9 @@ class Producer implements ResumableStream {
         },
       });
     const every = Math.max(50, Math.min(1000, this.graceMs / 4));
-    this.#watchdog = setInterval(() => void this.#checkReaders(), every).unref();
+    this.#watchdog = unref(setInterval(() => void this.#checkReaders(), every));
     // Readers elsewhere learn from its silence that this process is gone (see `resume`).
-    this.#heartbeat = setInterval(() => this.topics.backplane.keepAlive(this.key, true), HEARTBEAT_MS).unref();
+    this.#heartbeat = unref(setInterval(() => this.topics.backplane.keepAlive(this.key, true), HEARTBEAT_MS));
   }
 
   #take(notification: ObservableNotification<unknown>): Promise<void> {

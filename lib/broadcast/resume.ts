@@ -13,6 +13,7 @@ import type { SubscribeOptions } from './broadcaster';
 import type { BroadcastTopics } from './broadcast-topics';
 import { FROM_START } from './topic';
 import { isEnd } from './topic-events';
+import { unref } from '../runtime/timers';
 
 /** How often an instance with readers of a stream checks that its producer still runs. */
 const ABANDON_CHECK_MS = 2000;
@@ -78,12 +79,14 @@ function watchProducer(topics: BroadcastTopics, key: string): () => void {
   let watch = watchedProducers.get(key);
   if (!watch) {
     let suspected = false;
-    const timer = setInterval(() => {
-      topics.backplane.abandoned(key, suspected).then(
-        (gone) => (suspected = gone && !suspected),
-        () => (suspected = false),
-      );
-    }, ABANDON_CHECK_MS).unref();
+    const timer = unref(
+      setInterval(() => {
+        topics.backplane.abandoned(key, suspected).then(
+          (gone) => (suspected = gone && !suspected),
+          () => (suspected = false),
+        );
+      }, ABANDON_CHECK_MS),
+    );
     watchedProducers.set(key, (watch = { readers: 0, timer }));
   }
   watch.readers++;

@@ -9,6 +9,7 @@ import type { SseEvent } from '../streaming/sse-event';
 import type { Joined } from './joined';
 import { isEnd } from './topic-events';
 import { timersServeAllRequests } from '../runtime/runtime-name';
+import { nextMacrotask } from '../runtime/timers';
 
 /**
  * Where a timer may not serve every request (workerd), a tick's end set by the request that published (answered 202
@@ -39,7 +40,7 @@ export class TickDelivery {
   /** Queues an event for the tick's end (nothing when no subscriber takes ticks). */
   queue(event: SseEvent): void {
     if (this.#members.size === 0) return;
-    if ((this.#events ??= []).push(event) === 1 && TICKS) setImmediate(() => this.flush());
+    if ((this.#events ??= []).push(event) === 1 && TICKS) nextMacrotask(() => this.flush());
     if (isEnd(event)) this.#ends = true;
     if (!TICKS) this.flush();
   }

@@ -3,6 +3,7 @@ import { openTelemetry } from '../tracing/open-telemetry';
 import { Observable } from 'rxjs/internal/Observable';
 import { settleToPromise } from '../context/settle';
 import { isPromiseLike, type StageResult } from '../context/stage';
+import { nextMacrotask } from '../runtime/timers';
 
 function runTask<R>(task: () => StageResult<R>): StageResult<R> {
   return task();
@@ -56,8 +57,8 @@ export class WorkerLane {
     return new Promise<void>((resolve) => {
       if (this.#running < this.maxConcurrency) {
         this.#running++;
-        setImmediate(resolve);
-      } else this.#queue.push(() => setImmediate(resolve));
+        nextMacrotask(resolve);
+      } else this.#queue.push(() => nextMacrotask(resolve));
     });
   }
 

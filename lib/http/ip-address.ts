@@ -3,8 +3,6 @@
  * `isIP` answers, without needing Node (the client address is read on every runtime); the network an IPv6 address
  * belongs to; and which addresses are proxies of ours. Knows no request.
  */
-import { nodeBuiltin } from '../runtime/node-builtins';
-
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)){3}$/;
 const GROUP = /^[0-9a-f]{1,4}$/i;
 // A zone index (`fe80::1%eth0`) names the interface of a link-local address.
@@ -68,29 +66,38 @@ export function addressPrefix(address: string, bits: number): string {
   return `${kept.map((group) => group.toString(16)).join(':')}::/${bits}`;
 }
 
+/** Whether the first `bits` bits of two addresses' groups (as `groupsOf` gives them) are the same. */
+function samePrefix(groups: readonly number[], block: readonly number[], bits: number): boolean {
+  for (let index = 0; index * 16 < bits; index++) {
+    const left = bits - index * 16;
+    const mask = left >= 16 ? 0xffff : (0xffff << (16 - left)) & 0xffff;
+    if ((groups[index]! & mask) !== (block[index]! & mask)) return false;
+  }
+  return true;
+}
+
 /**
- * A matcher of `entries` (`10.0.0.0/8`, `192.0.2.7`, `2001:db8::/32`, `::1`) through Node's `BlockList`; throws an
- * `Error` naming the first entry that is neither an address nor a block. Addresses are matched as `plainAddress`
- * gives them (IPv4-mapped IPv6 as IPv4).
+ * A matcher of `entries` (`10.0.0.0/8`, `192.0.2.7`, `2001:db8::/32`, `::1`), each matching addresses of its own
+ * family; throws an `Error` naming the first entry that is neither an address nor a block. Addresses are matched as
+ * `plainAddress` gives them (IPv4-mapped IPv6 as IPv4). Computed here, not by `node:net`'s `BlockList`, so that a
+ * Worker can trust its proxies too.
  *
  * @example trustedProxies(['10.0.0.0/8'])('10.1.2.3') // true
  */
 export function trustedProxies(entries: readonly string[]): (address: string) => boolean {
-  const { BlockList, isIP } = nodeBuiltin('node:net', 'framework.http.proxy.trusted-proxies');
-  const list = new BlockList();
-  for (const entry of entries) {
+  const blocks = entries.map((entry) => {
     const [address = '', prefix, ...rest] = entry.split('/');
     const family = isIP(address);
     const bits = prefix === undefined ? undefined : /^\d{1,3}$/.test(prefix) ? Number(prefix) : Number.NaN;
     const limit = family === 4 ? 32 : 128;
     if (family === 0 || rest.length > 0 || (bits !== undefined && !(bits <= limit)))
       throw new Error(`"${entry}" is neither an IP address nor a CIDR block (such as 10.0.0.0/8 or 2001:db8::/32)`);
-    const type = family === 4 ? 'ipv4' : 'ipv6';
-    if (bits === undefined) list.addAddress(address, type);
-    else list.addSubnet(address, bits, type);
-  }
+    return { family, groups: groupsOf(address.replace(ZONE, '')), bits: bits ?? limit };
+  });
   return (address) => {
     const family = isIP(address);
-    return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+    if (family === 0) return false;
+    const groups = groupsOf(address.replace(ZONE, ''));
+    return blocks.some((block) => block.family === family && samePrefix(groups, block.groups, block.bits));
   };
 }

@@ -9,6 +9,7 @@ import { switchMap } from 'rxjs/internal/operators/switchMap';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
 import { McpProtocolError } from './json-rpc';
+import { toBase64 } from '../runtime/bytes';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -136,7 +137,7 @@ function isContents(value: unknown): value is Record<string, unknown> {
 function contentsOf(uri: string, mimeType: string | undefined, value: unknown): Record<string, unknown> {
   if (typeof value === 'string') return { uri, mimeType: mimeType ?? 'text/plain', text: value };
   if (value instanceof Uint8Array)
-    return { uri, mimeType: mimeType ?? 'application/octet-stream', blob: Buffer.from(value).toString('base64') };
+    return { uri, mimeType: mimeType ?? 'application/octet-stream', blob: toBase64(value) };
   if (isContents(value)) return { uri, ...(mimeType === undefined ? {} : { mimeType }), ...value };
   return { uri, mimeType: mimeType ?? 'application/json', text: JSON.stringify(value) };
 }

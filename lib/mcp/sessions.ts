@@ -9,6 +9,7 @@ import { logging } from '../logging/logger';
 import type { McpClientFacts } from './mcp-call';
 import { McpSession } from './mcp-session';
 import { loadSession, publishSessionEvent, watchSession, type SessionEvent, type SessionState } from './session-store';
+import { unref } from '../runtime/timers';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -92,7 +93,7 @@ export class Sessions {
     this.#open.set(session.id, session);
     this.#watching.set(session.id, watching);
     // Idle sessions are looked for as often as a quarter of the timeout, at most every minute.
-    this.#sweeper ??= setInterval(() => this.#sweep(), Math.max(50, Math.min(60_000, this.#timeoutMs / 4))).unref();
+    this.#sweeper ??= unref(setInterval(() => this.#sweep(), Math.max(50, Math.min(60_000, this.#timeoutMs / 4))));
   }
 
   /** Forgets the session here and ends what it has here; false when it was not held. */

@@ -25,6 +25,7 @@ import { answerResponses, SESSION_HEADER } from './transport-answers';
 import { isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './json-rpc';
 import type { McpServerRuntime } from './mcp-server-runtime';
 import type { RequestScope } from './server-methods';
+import { nextMacrotask } from '../runtime/timers';
 
 /** How a server's streams go out. */
 export interface StreamAnswers {
@@ -60,7 +61,7 @@ function holdMessages(source: Observable<JsonRpcMessage>): HeldMessages {
     complete: () => (reader ? reader.complete() : void (ended = 'complete')),
   });
   const early = new Promise<readonly JsonRpcResponse[] | undefined>((resolve) =>
-    setImmediate(() =>
+    nextMacrotask(() =>
       resolve(ended === 'complete' && buffered.every(isResponse) ? (buffered as JsonRpcResponse[]) : undefined),
     ),
   );

@@ -4,7 +4,8 @@ import type { RequestContext } from '../context/request-context';
 import { MultipartFormDataInput } from './multipart-form-data-input';
 import { DEFAULT_MULTIPART_SETTINGS, type MultipartSettings } from './multipart-settings';
 import { partTarget } from './part-target';
-import { compilePartReader, isMultipart, readMultipart } from './read-part';
+import { compilePartReader, isMultipart, MULTIPART_BUILTINS, MULTIPART_FEATURE, readMultipart } from './read-part';
+import { needNodeBuiltins } from '../runtime/node-builtins';
 
 /**
  * The reader of a `@RestForm` parameter whose type is read from a multipart part rather than converted
@@ -20,6 +21,7 @@ export function compileMultipartArgument(
 ): ((ctx: RequestContext) => Promise<unknown>) | undefined {
   const target = partTarget(typeHint, designType, partType);
   if (target.kind === 'text') return undefined;
+  needNodeBuiltins(MULTIPART_FEATURE, ...MULTIPART_BUILTINS);
   const read = compilePartReader(name, target, settings.multipart ?? DEFAULT_MULTIPART_SETTINGS, settings);
   const none = target.list ? () => Promise.resolve([]) : () => Promise.resolve(undefined);
   return (ctx) => (isMultipart(ctx) ? read(ctx) : none());
@@ -29,6 +31,7 @@ export function compileMultipartArgument(
 export function compileMultipartInputReader(
   settings: MultipartSettings | undefined,
 ): (ctx: RequestContext) => Promise<MultipartFormDataInput> {
+  needNodeBuiltins(MULTIPART_FEATURE, ...MULTIPART_BUILTINS);
   return async (ctx) =>
     new MultipartFormDataInput(
       isMultipart(ctx) ? await readMultipart(ctx, settings ?? DEFAULT_MULTIPART_SETTINGS) : [],

@@ -19,7 +19,8 @@ export class ScanLimitError extends Error {
   }
 }
 
-const CRLF2 = Buffer.from('\r\n\r\n');
+// Bytes, not a Buffer: this module is loaded where Buffer may be missing (multipart itself needs Node).
+const CRLF2 = new Uint8Array([13, 10, 13, 10]);
 
 /** The body passed through a scanner, as a Node stream. */
 export function scanningStream(scanner: PartHeaderScanner): Transform {

@@ -2,7 +2,9 @@
  * The parsed multipart form of a request (parsed once, its files cleaned up when the request completes), and the
  * `@RestForm` values read from it: files, paths, handles, entities and text values.
  */
-import { nodeBuiltin } from '../runtime/node-builtins';
+import { maybeNodeBuiltin, nodeBuiltin, type BuiltinName } from '../runtime/node-builtins';
+import { runtimeName } from '../runtime/runtime-name';
+import { httpProblem } from '../errors/http-problem';
 import type { BodySettings } from './body-settings';
 import type { RequestContext } from '../context/request-context';
 import { FileUpload } from './file-upload';
@@ -19,6 +21,18 @@ const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart uploads 
 
 const PARSED = new ContextKey<Promise<FormValue[]>>('multipart');
 
+/** What multipart forms need of Node (busboy's streams, files on disk), and the feature's name in build errors. */
+export const MULTIPART_FEATURE = 'multipart forms (files, MultipartFormDataInput)';
+export const MULTIPART_BUILTINS: readonly BuiltinName[] = ['node:stream', 'node:stream/promises', 'node:fs/promises'];
+
+/** A multipart body sent to a text form parameter where multipart cannot be parsed (a Worker): 415, not a failure. */
+function unparsable(): Error {
+  return httpProblem(
+    'RXREST_UNSUPPORTED_MEDIA_TYPE',
+    `multipart/form-data cannot be read on ${runtimeName()}: send the form as application/x-www-form-urlencoded`,
+  );
+}
+
 /** Whether the request body is `multipart/form-data` (RFC 7578). */
 export function isMultipart(ctx: RequestContext): boolean {
   return /^\s*multipart\/form-data\s*(;|$)/i.test(ctx.headers.get('content-type') ?? '');
@@ -34,6 +48,7 @@ export function readMultipart(
 ): Promise<FormValue[]> {
   const cached = ctx.get(PARSED);
   if (cached) return cached;
+  if (maybeNodeBuiltin('node:stream') === undefined) return Promise.reject(unparsable());
   const store = new UploadStore(settings.uploadsDirectory);
   const parsed = parseMultipart(bodySource(ctx), ctx.headers.get('content-type') ?? '', settings, store);
   parsed.catch(() => undefined);

@@ -5,6 +5,7 @@ import type { Http2ServerResponse } from 'node:http2';
 import { logging } from '../logging/logger';
 import type { RequestContext } from '../context/request-context';
 import type { RequestCleanups } from '../context/request-state';
+import { nextMacrotask } from '../runtime/timers';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
 
@@ -22,7 +23,7 @@ function run(cleanups: RequestCleanups): void {
 function watchBody(response: Response, signal: AbortSignal | undefined, done: () => void): Response {
   const body = response.body;
   if (!body) {
-    setImmediate(done);
+    nextMacrotask(done);
     return response;
   }
   const reader = body.getReader();

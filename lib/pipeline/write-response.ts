@@ -13,6 +13,7 @@ import { DirectBody } from '../streaming/direct-body';
 import { setBodyHeaders, writeDirectBody, writeDirectBodyTo } from '../streaming/write-direct-body';
 import type { RequestContext } from '../context/request-context';
 import { responseMaker } from '../runtime/web-response';
+import { utf8Length } from '../runtime/bytes';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
 const nodeStream = () => nodeBuiltin('node:stream', 'the Node listener');
@@ -43,7 +44,7 @@ function finish(ctx: RequestContext, written: WrittenBody, compression?: Compres
   let body: Exclude<WrittenBody, Response> = written;
   if (compression) body = compressResponse(ctx, body, compression) as Exclude<WrittenBody, Response>;
   if (ctx.method === 'HEAD' && body !== null) {
-    if (typeof body === 'string') response.headers.set('content-length', Buffer.byteLength(body));
+    if (typeof body === 'string') response.headers.set('content-length', utf8Length(body));
     else if (body instanceof Uint8Array) response.headers.set('content-length', body.byteLength);
     else void body.cancel().catch(() => undefined);
     body = null;

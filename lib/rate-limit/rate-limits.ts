@@ -20,6 +20,7 @@ import { clientAddressOf, proxySettings } from './client-address';
 import { FailedAuthentications } from './failed-authentications';
 import { headersOf, policyOf, secondsUntil, tooMany } from './limit-answers';
 import { ContextKey } from '../context/context-key';
+import { unref } from '../runtime/timers';
 
 const log = logging.getLogger('rxrest.limits');
 
@@ -90,7 +91,7 @@ export class RateLimiters {
           resolve();
         };
         const timer = setTimeout(done, 1000);
-        timer.unref();
+        unref(timer);
         redis.once('ready', done);
       });
       this.#redis = redis;

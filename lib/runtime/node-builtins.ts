@@ -61,6 +61,14 @@ export function nodeBuiltin<K extends BuiltinName>(name: K, feature: string): Bu
 }
 
 /**
+ * Fails, as {@link nodeBuiltin} would at first use, when the runtime lacks one of `names`: for the build step, so that
+ * an application declaring a feature that needs Node stops at build, naming the feature and the runtime.
+ */
+export function needNodeBuiltins(feature: string, ...names: BuiltinName[]): void {
+  for (const name of names) nodeBuiltin(name, feature);
+}
+
+/**
  * Whether `value` is an instance of the class `className` of the built-in `name`; `false` where the runtime has no
  * such module (then nothing can be one). For the checks on every request that tell Node's objects from others.
  */

@@ -1,15 +1,16 @@
 /** What the socket ports of Bun, Deno and Workers share: messages held until the runtime opened the socket. */
-import { nodeBuiltin } from './node-builtins';
+import { copyBytes, utf8Bytes } from './bytes';
 import { SOCKET_OPEN } from './socket-port';
 
 /** How often a socket whose buffer is full is looked at again. */
 const DRAIN_LOOK_MS = 5;
 
-/** A received message as the session takes it: a `Buffer` of its bytes (text as UTF-8). */
-export const toBuffer = (data: string | ArrayBuffer | Uint8Array) => {
-  const { Buffer } = nodeBuiltin('node:buffer', 'WebSockets');
-  return typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data as ArrayBuffer);
-};
+/**
+ * A received message as the session takes it: its bytes (text as UTF-8), a `Buffer` where the runtime has one (a Worker
+ * without `nodejs_compat` has none: the session reads them as a `Uint8Array`).
+ */
+export const toBuffer = (data: string | ArrayBuffer | Uint8Array): Buffer =>
+  (typeof data === 'string' ? utf8Bytes(data) : copyBytes(data)) as Buffer;
 
 /**
  * Messages sent before the socket opened, held until it does (a session greets in `@OnOpen` at once); while they wait

@@ -4,6 +4,7 @@
  */
 import type { RequestContext } from '../context/request-context';
 import { credentialExpiry } from './security-context';
+import { unref } from '../runtime/timers';
 
 /** The longest delay a Node timer keeps (about 24.8 days): a longer one fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -19,7 +20,7 @@ export function expiryTimer(expiresAt: number, expire: () => void): () => void {
     const left = expiresAt - Date.now();
     // NaN (no valid expiry) ends at once, as a past one does.
     timer = setTimeout(check, left > 0 ? Math.min(left, MAX_TIMER_MS) : 0);
-    timer.unref();
+    unref(timer);
   };
   const check = () => (Date.now() < expiresAt ? wait() : expire());
   wait();

@@ -1,6 +1,7 @@
 /** The framed items an Observable emitted ahead of its client, held under the stream's byte budget and overflow policy. */
 import { formatSize } from '../http/size';
 import { ItemSlabs } from './item-slabs';
+import { utf8Bytes } from '../runtime/bytes';
 
 /** What a stream does with an item that would take it past its byte budget. */
 export type OverflowPolicy = 'fail' | 'drop-oldest' | 'drop-newest' | 'latest';
@@ -116,7 +117,7 @@ export class Backlog {
       return;
     }
     const merged = tail + frame;
-    const chunk = merged.length >= CHUNK_CHARS ? Buffer.from(merged) : merged;
+    const chunk = merged.length >= CHUNK_CHARS ? utf8Bytes(merged) : merged;
     this.#chunks[last] = chunk;
     this.#bytes += chunk.length - tail.length;
   }

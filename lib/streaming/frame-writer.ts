@@ -5,6 +5,7 @@ import type { Framing } from './framing';
 import { Heartbeat, type Beating } from './heartbeat';
 import type { StreamSink } from './stream-sink';
 import type { TickFlush, TickFlushed } from './tick-flush';
+import { nextMacrotask } from '../runtime/timers';
 
 export type Frame = string | Uint8Array;
 
@@ -180,7 +181,7 @@ export class FrameWriter implements Beating, TickFlushed {
       this.#flushScheduled = true;
       const ticks = this.settings.ticks;
       if (ticks) ticks.schedule(this);
-      else setImmediate(() => this.flushTick());
+      else nextMacrotask(() => this.flushTick());
     }
   }
 

@@ -1,9 +1,10 @@
 /** A FIFO of framed items kept as bytes in reused 64 KB slabs, so that dropping items makes no garbage. */
+import { allocBytes, utf8Length, utf8Text, writeUtf8 } from '../runtime/bytes';
 
 const SLAB_BYTES = 65536;
 
 interface Slab {
-  readonly bytes: Buffer;
+  readonly bytes: Uint8Array;
   /** Items still held in it. */
   items: number;
 }
@@ -22,7 +23,7 @@ interface Slab {
  */
 export class ItemSlabs {
   readonly #keepBytes: number;
-  #free: Buffer[] = [];
+  #free: Uint8Array[] = [];
   #current: Slab | undefined;
   #offset = 0;
   // One entry per item, from #head on: its slab and its byte range there.
@@ -47,9 +48,9 @@ export class ItemSlabs {
   }
 
   push(frame: string | Uint8Array): void {
-    const length = typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
+    const length = typeof frame === 'string' ? utf8Length(frame) : frame.length;
     const slab = this.#slabFor(length);
-    if (typeof frame === 'string') slab.bytes.write(frame, this.#offset);
+    if (typeof frame === 'string') writeUtf8(slab.bytes, frame, this.#offset);
     else slab.bytes.set(frame, this.#offset);
     slab.items++;
     this.#slabs.push(slab);
@@ -68,7 +69,7 @@ export class ItemSlabs {
     const end = this.#ends[this.#head]!;
     const item = this.#binary[this.#head]
       ? Uint8Array.prototype.slice.call(bytes, start, end)
-      : bytes.toString('utf8', start, end);
+      : utf8Text(bytes, start, end);
     this.#remove();
     return item;
   }
@@ -98,8 +99,7 @@ export class ItemSlabs {
     if (current && this.#offset + length <= current.bytes.length) return current;
     if (current && current.items === 0) this.#release(current);
     // An item larger than a slab gets one of its own, never reused.
-    const bytes =
-      length > SLAB_BYTES ? Buffer.allocUnsafe(length) : (this.#free.pop() ?? Buffer.allocUnsafe(SLAB_BYTES));
+    const bytes = length > SLAB_BYTES ? allocBytes(length) : (this.#free.pop() ?? allocBytes(SLAB_BYTES));
     this.#current = { bytes, items: 0 };
     this.#offset = 0;
     return this.#current;

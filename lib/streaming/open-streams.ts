@@ -1,5 +1,6 @@
 /** The streams an application is writing now, so that a shutdown can end each of them cleanly instead of cutting it. */
 import type { StreamEnd } from './stream-observer';
+import { unref } from '../runtime/timers';
 
 /** A stream response being written. */
 export interface OpenStream {
@@ -43,7 +44,7 @@ export class OpenStreams {
     this.#grace = setTimeout(() => {
       for (const stream of [...this.#streams]) this.#end(stream);
     }, graceMs);
-    this.#grace.unref();
+    unref(this.#grace);
   }
 
   #end(stream: OpenStream): void {

@@ -1,4 +1,5 @@
 /** One end-of-tick callback for every stream of an application that has text waiting, instead of one each. */
+import { nextMacrotask } from '../runtime/timers';
 
 /** A writer whose batch waits for the end of the tick. */
 export interface TickFlushed {
@@ -18,7 +19,7 @@ export class TickFlush {
   #due: TickFlushed[] = [];
 
   schedule(writer: TickFlushed): void {
-    if (this.#due.push(writer) === 1) setImmediate(() => this.#flush());
+    if (this.#due.push(writer) === 1) nextMacrotask(() => this.#flush());
   }
 
   #flush(): void {

@@ -7,10 +7,11 @@ import type { JsonMapper } from '../json/json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
 import { isUnknownDesignType } from '../convert/convert';
 import { classSchema, validate } from '../params/read-body-argument';
+import { isNodeBufferClass, utf8Text } from '../runtime/bytes';
 
 /** The message as text: bytes of a binary message are read as UTF-8 too. */
 function textOf(data: Buffer): string {
-  return data.toString('utf8');
+  return utf8Text(data);
 }
 
 /**
@@ -21,7 +22,7 @@ function textOf(data: Buffer): string {
 export function messageDecoder(type: unknown, options: ParamOptions, json: JsonMapper): (data: Buffer) => unknown {
   const declared = options.type ?? type;
   if (declared === String) return textOf;
-  if (declared === Buffer || declared === Uint8Array) return (data) => data;
+  if (isNodeBufferClass(declared) || declared === Uint8Array) return (data) => data;
   if (declared === ArrayBuffer) return (data) => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
   const schema: ZodType | undefined = options.schema ?? classSchema(declared);
   const target =

@@ -14,6 +14,8 @@ import { endOf, SocketAnswers, type Done } from './socket-answers';
 import { callSocketMethod, type MessageCallback, type SocketHandlers } from './socket-handlers';
 import type { SocketSettings } from './socket-settings';
 import { CONNECTION } from './web-socket-connection';
+import { unref } from '../runtime/timers';
+import { utf8Length } from '../runtime/bytes';
 
 const log = logging.getLogger('rxrest.websocket');
 
@@ -22,9 +24,9 @@ const CLOSE_FLUSH_MS = 5_000;
 
 /** A close reason is at most 123 bytes (RFC 6455 §5.5: a control frame's payload is 125 bytes, 2 of them the code). */
 function reasonOf(text: string): string {
-  if (Buffer.byteLength(text) <= 123) return text;
+  if (utf8Length(text) <= 123) return text;
   let cut = text.slice(0, 120);
-  while (Buffer.byteLength(cut) > 120) cut = cut.slice(0, -1);
+  while (utf8Length(cut) > 120) cut = cut.slice(0, -1);
   return `${cut}...`;
 }
 
@@ -93,7 +95,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     this.#endInboxes();
     this.stopAnswers();
     this.output.endWhenIdle(end);
-    setTimeout(() => this.closeSocket(), CLOSE_FLUSH_MS).unref();
+    unref(setTimeout(() => this.closeSocket(), CLOSE_FLUSH_MS));
   }
 
   /** Closes the socket with what `close` said, once its last messages are written or the wait is over. */

@@ -7,12 +7,13 @@ import { Miniflare } from 'miniflare';
 import { join } from 'node:path';
 
 /**
- * The compatibility rxrest asks of workerd: `nodejs_compat` for the Node built-ins some features load on first use,
- * `enable_request_signal` so a client leaving aborts `request.signal` (workerd does not cancel the answer's stream).
+ * The compatibility rxrest asks of workerd: `enable_request_signal` alone, so a client leaving aborts `request.signal`
+ * (workerd does not cancel the answer's stream). No `nodejs_compat`: rxrest's core uses no Node built-in or global
+ * there, and what needs a disk (multipart uploads, static files) is left out of the samples on Workers.
  */
 export const WORKERD_COMPATIBILITY = {
   compatibilityDate: '2026-07-01',
-  compatibilityFlags: ['nodejs_compat', 'enable_request_signal'],
+  compatibilityFlags: ['enable_request_signal'],
 };
 
 /** The Worker module `entry` (a compiled ES or CommonJS module with a default export) in one ES module. */

@@ -60,15 +60,92 @@ describe('inflateRequest', () => {
   });
 });
 
-describe('inflateBody', () => {
-  it('fails with 413 once the inflated size passes the limit, and with 400 for data that is not gzip', async () => {
-    await expect(new Response(inflateBody(streamOf(gzipSync('x'.repeat(101))), 100)).text()).rejects.toMatchObject({
-      status: 413,
+type Inflate = typeof inflateBody;
+
+/**
+ * `inflateBody` as a runtime without `node:zlib` (a Worker) loads it: its modules loaded afresh while
+ * `process.getBuiltinModule` finds no zlib, for as long as the calling describe runs.
+ */
+function inflateWithoutZlib(): () => Inflate {
+  let inflate: Inflate | undefined;
+  let hidden: jest.SpyInstance | undefined;
+  beforeAll(() => {
+    const load = process.getBuiltinModule.bind(process);
+    hidden = jest
+      .spyOn(process, 'getBuiltinModule')
+      .mockImplementation(((name: string) => (name === 'node:zlib' ? undefined : load(name))) as typeof load);
+    jest.isolateModules(() => {
+      inflate = (require('../../lib/compression/inflate-request') as { inflateBody: Inflate }).inflateBody;
     });
-    await expect(new Response(inflateBody(streamOf(gzipSync('x'.repeat(100))), 100)).text()).resolves.toHaveLength(100);
+  });
+  afterAll(() => hidden?.mockRestore());
+  return () => inflate!;
+}
+
+describe.each([
+  ['through node:zlib', () => (): Inflate => inflateBody],
+  ['through DecompressionStream, where the runtime has no node:zlib', inflateWithoutZlib],
+])('inflateBody %s', (_, setUp) => {
+  const inflate = setUp();
+
+  it('inflates gzip data read in chunks', async () => {
+    const text = 'rxrest '.repeat(20_000);
+    await expect(new Response(inflate()(streamOf(gzipSync(text), 1000), 1_000_000)).text()).resolves.toBe(text);
+  });
+
+  it('fails with 413 once the inflated size passes the limit, and with 400 for data that is not gzip', async () => {
+    await expect(new Response(inflate()(streamOf(gzipSync('x'.repeat(101))), 100)).text()).rejects.toMatchObject({
+      status: 413,
+      problem: { code: 'RXREST_BODY_TOO_LARGE' },
+    });
+    await expect(new Response(inflate()(streamOf(gzipSync('x'.repeat(100))), 100)).text()).resolves.toHaveLength(100);
     await expect(
-      new Response(inflateBody(streamOf(new TextEncoder().encode('not gzip')), 100)).text(),
-    ).rejects.toMatchObject({ status: 400 });
+      new Response(inflate()(streamOf(new TextEncoder().encode('not gzip')), 100)).text(),
+    ).rejects.toMatchObject({ status: 400, problem: { code: 'RXREST_MALFORMED_BODY' } });
+  });
+
+  it('fails with 400 for gzip data cut short', async () => {
+    const whole = gzipSync('y'.repeat(5000));
+    await expect(
+      new Response(inflate()(streamOf(whole.subarray(0, whole.length - 12)), 10_000)).text(),
+    ).rejects.toMatchObject({ status: 400, problem: { code: 'RXREST_MALFORMED_BODY' } });
+  });
+
+  it('inflates no more of a 256 MiB bomb than is read before its 413', async () => {
+    const bomb = await gzipBomb(256 * 1024 * 1024);
+    global.gc?.();
+    const before = process.memoryUsage();
+    const reader = inflate()(streamOf(bomb), 1024 * 1024).getReader();
+    let read = 0;
+    const failure = await (async () => {
+      for (;;) read += (await reader.read()).value!.byteLength;
+    })().catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const after = process.memoryUsage();
+    expect(failure).toMatchObject({ status: 413 });
+    expect(read).toBeLessThanOrEqual(1024 * 1024);
+    expect(after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers).toBeLessThan(32 * 1024 * 1024);
+  });
+});
+
+describe('inflateBody through node:zlib', () => {
+  it('reads about 32 KB of the body ahead of what was inflated', async () => {
+    const bomb = await gzipBomb(256 * 1024 * 1024);
+    let pulled = 0;
+    const counted = streamOf(bomb, 4096).pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    const reader = inflateBody(counted, 1024 * 1024 * 1024).getReader();
+    expect((await reader.read()).value!.byteLength).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // 256 MiB of zeros is about 260 KB of gzip, of which one read takes a few chunks.
+    expect(pulled).toBeLessThan(64 * 1024);
+    await reader.cancel();
   });
 });
 

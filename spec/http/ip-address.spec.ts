@@ -1,5 +1,5 @@
-import { isIP as nodeIsIP } from 'node:net';
-import { isIP } from '../../lib/http/ip-address';
+import { BlockList, isIP as nodeIsIP } from 'node:net';
+import { isIP, trustedProxies } from '../../lib/http/ip-address';
 
 describe('isIP', () => {
   const samples = [
@@ -42,5 +42,49 @@ describe('isIP', () => {
 
   it.each(samples)('answers %j as node:net does', (text) => {
     expect(isIP(text)).toBe(nodeIsIP(text));
+  });
+});
+
+describe('trustedProxies', () => {
+  const entries = ['10.0.0.0/8', '192.0.2.7', '198.51.100.0/31', '2001:db8::/32', '::1', 'fe80::/10', '172.16.0.0/12'];
+  const addresses = [
+    '10.1.2.3',
+    '11.0.0.1',
+    '192.0.2.7',
+    '192.0.2.8',
+    '198.51.100.1',
+    '198.51.100.2',
+    '172.31.255.255',
+    '172.32.0.0',
+    '2001:db8:7::1',
+    '2001:db9::1',
+    '::1',
+    '::2',
+    'fe80::1%eth0',
+    'febf::1',
+    'fec0::1',
+    'not an address',
+  ];
+
+  it("matches addresses of each entry's family as node:net's BlockList does", () => {
+    const list = new BlockList();
+    for (const entry of entries) {
+      const [address, bits] = entry.split('/') as [string, string | undefined];
+      const type = nodeIsIP(address) === 4 ? 'ipv4' : 'ipv6';
+      if (bits === undefined) list.addAddress(address, type);
+      else list.addSubnet(address, Number(bits), type);
+    }
+    const trusted = trustedProxies(entries);
+    for (const address of addresses) {
+      const plain = address.replace(/%.*$/, '');
+      const family = nodeIsIP(plain);
+      const expected = family !== 0 && list.check(plain, family === 4 ? 'ipv4' : 'ipv6');
+      expect([address, trusted(address)]).toEqual([address, expected]);
+    }
+  });
+
+  it('refuses an entry that is neither an address nor a block, naming it', () => {
+    for (const entry of ['10.0.0.0/33', 'proxy.local', '2001:db8::/129', '10.0.0.0/8/1', '10.0.0.0/x'])
+      expect(() => trustedProxies([entry])).toThrow(`"${entry}" is neither an IP address nor a CIDR block`);
   });
 });

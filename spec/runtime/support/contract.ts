@@ -2,9 +2,9 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { openSocket } from '../../support/ws-client';
-import { startOn, type Runtime, type RuntimeServer } from './runtime-server';
+import { startOn, type Runtime, type RuntimeServer, type StartOptions } from './runtime-server';
 
-interface Answer {
+export interface Answer {
   readonly status: number;
   readonly headers: IncomingMessage['headers'];
   readonly body: Buffer;
@@ -16,7 +16,12 @@ interface Answer {
 /** One request over its own connection, from `localAddress` (two loopback addresses make two clients). */
 export function call(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Uint8Array;
+    localAddress?: string;
+  } = {},
 ): Promise<Answer> {
   const started = Date.now();
   return new Promise((done, fail) => {
@@ -44,14 +49,18 @@ export function call(
 
 const json = (answer: Answer): unknown => JSON.parse(answer.body.toString('utf8'));
 
-/** The contract's specs on `runtime`: one server for all of them. */
-export function describeContract(runtime: Runtime, more?: (server: () => RuntimeServer) => void): void {
-  describe(`the contract application on ${runtime}`, () => {
+/** The contract's specs on `runtime` (started with `options`, named by `title`): one server for all of them. */
+export function describeContract(
+  runtime: Runtime,
+  more?: (server: () => RuntimeServer) => void,
+  { title = `the contract application on ${runtime}`, ...options }: StartOptions & { title?: string } = {},
+): void {
+  describe(title, () => {
     let server: RuntimeServer;
     const at = (path: string) => `${server.url}${path}`;
 
     beforeAll(async () => {
-      server = await startOn(runtime);
+      server = await startOn(runtime, options);
     }, 60_000);
 
     afterAll(() => server?.stop());

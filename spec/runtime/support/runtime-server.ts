@@ -23,14 +23,16 @@ export const WORKER_BUNDLE = {
   tsconfigRaw: { compilerOptions: { experimentalDecorators: true } },
 } as const satisfies BuildOptions;
 
-/** The compatibility workerd is run with (docs/runtimes.md says why each flag). */
+/** The compatibility workerd is run with: what docs/runtimes.md asks for (no nodejs_compat). */
 export const WORKERD = {
   compatibilityDate: '2026-07-01',
-  compatibilityFlags: ['nodejs_compat', 'enable_request_signal'],
+  compatibilityFlags: ['enable_request_signal'],
 };
 
 export interface RuntimeServer {
   readonly url: string;
+  /** The process started (for workerd, Miniflare's runner: workerd is its child). */
+  readonly pid: number;
   readonly folder: string;
   /** The runtime's process (for its memory, read from /proc). */
   readonly pid: number;
@@ -85,7 +87,10 @@ async function inside(request, env, ctx) {
 export default {
   fetch(request, env, ctx) {
     app ??= buildApp();
-    return new URL(request.url).pathname.startsWith('/inside/') ? inside(request, env, ctx) : app.fetch(request, env, ctx);
+    const path = new URL(request.url).pathname;
+    // What a prelude noted in globalThis.probe while the application served.
+    if (path === '/probe') return Response.json(globalThis.probe ?? null);
+    return path.startsWith('/inside/') ? inside(request, env, ctx) : app.fetch(request, env, ctx);
   },
 };`,
       resolveDir: ROOT,

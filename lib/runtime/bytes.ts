@@ -1,0 +1,75 @@
+/**
+ * UTF-8 text and bytes through the Web's `TextEncoder`/`TextDecoder` and `Uint8Array`, which every runtime has (a
+ * Worker without `nodejs_compat` has no `Buffer`). Where Node's `Buffer` is there, its native calls do the same work
+ * without an encoder's copy. Knows nothing of HTTP.
+ */
+
+type NodeBuffer = typeof import('node:buffer').Buffer;
+
+// The runtime's global, read once: it is one object per process, not application state.
+const nodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Bytes of `text` in UTF-8 (a lone surrogate counts as U+FFFD, 3 bytes, as both encoders write it). */
+function webUtf8Length(text: string): number {
+  let bytes = text.length;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x80) continue;
+    bytes += code < 0x800 ? 1 : 2;
+    // A surrogate pair is 4 bytes for its 2 units: 2 counted above, the low unit adds nothing.
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(at + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) at++;
+    }
+  }
+  return bytes;
+}
+
+/** The number of bytes `text` takes in UTF-8. */
+export const utf8Length: (text: string) => number = nodeBuffer
+  ? (text) => nodeBuffer.byteLength(text, 'utf8')
+  : webUtf8Length;
+
+/** `text` as UTF-8 bytes (a `Buffer` on Node). */
+export const utf8Bytes: (text: string) => Uint8Array = nodeBuffer
+  ? (text) => nodeBuffer.from(text, 'utf8')
+  : (text) => encoder.encode(text);
+
+/** The UTF-8 text of `bytes[start, end)`. */
+export const utf8Text: (bytes: Uint8Array, start?: number, end?: number) => string = nodeBuffer
+  ? (bytes, start = 0, end = bytes.byteLength) =>
+      nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', start, end)
+  : (bytes, start = 0, end = bytes.byteLength) => decoder.decode(bytes.subarray(start, end));
+
+/** Writes `text` in UTF-8 into `target` at `offset` (room for it checked by the caller); the bytes written. */
+export const writeUtf8: (target: Uint8Array, text: string, offset: number) => number = nodeBuffer
+  ? (target, text, offset) =>
+      nodeBuffer.from(target.buffer, target.byteOffset, target.byteLength).write(text, offset, 'utf8')
+  : (target, text, offset) => encoder.encodeInto(text, target.subarray(offset)).written;
+
+/** `length` bytes whose content does not matter yet (Node reuses its pool without zeroing). */
+export const allocBytes: (length: number) => Uint8Array = nodeBuffer
+  ? (length) => nodeBuffer.allocUnsafe(length)
+  : (length) => new Uint8Array(length);
+
+/** `data`'s bytes in a `Uint8Array` (a `Buffer` on Node): an `ArrayBuffer` viewed, a `Uint8Array` copied. */
+export const copyBytes: (data: ArrayBuffer | Uint8Array) => Uint8Array = nodeBuffer
+  ? (data) => nodeBuffer.from(data as ArrayBuffer)
+  : (data) => (data instanceof Uint8Array ? data.slice() : new Uint8Array(data));
+
+/** Whether `type` is Node's `Buffer` class (never where the runtime has none). */
+export function isNodeBufferClass(type: unknown): boolean {
+  return nodeBuffer !== undefined && type === nodeBuffer;
+}
+
+/** `bytes` in base64 (RFC 4648 §4). */
+export function toBase64(bytes: Uint8Array): string {
+  if (nodeBuffer) return nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  let binary = '';
+  // In pieces: String.fromCharCode takes its bytes as arguments, and a call takes only so many.
+  for (let at = 0; at < bytes.byteLength; at += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return btoa(binary);
+}
