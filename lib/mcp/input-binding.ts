@@ -7,7 +7,7 @@
 import { z, type ZodType } from 'zod';
 import type { JsonMapper } from '../json/json-mapper';
 import { isUnknownDesignType } from '../convert/convert';
-import { classSchema } from '../params/read-body-argument';
+import { classSchema } from '../json/bind-class';
 
 export type JsonSchema = Readonly<Record<string, unknown>>;
 

@@ -1,18 +1,13 @@
 /** JSON Schemas (draft 2020-12, as OpenAPI 3.1+ uses them) for the types parameters, bodies and results are declared with. */
 import { z, type ZodType } from 'zod';
 import { isEnumLike } from '../convert/convert';
+import { classSchema } from '../json/bind-class';
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
 
 function isZod(value: unknown): value is ZodType {
   return value instanceof z.ZodType;
-}
-
-/** The zod schema a class carries as `static schema`, if any. */
-export function classSchema(type: unknown): ZodType | undefined {
-  const schema = typeof type === 'function' ? (type as { schema?: unknown }).schema : undefined;
-  return isZod(schema) ? schema : undefined;
 }
 
 /** zod's own conversion: what a client may send (`io: 'input'`); dates, which JSON cannot hold, as date-time strings. */
