@@ -10,9 +10,9 @@ function isZod(value: unknown): value is ZodType {
   return value instanceof z.ZodType;
 }
 
-/** zod's own conversion: what a client may send (`io: 'input'`); dates, which JSON cannot hold, as date-time strings. */
-export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
-  const converted = z.toJSONSchema(schema, {
+/** zod's own conversion, kept whole: what a client may send (`io: 'input'`); dates, which JSON cannot hold, as date-time strings. */
+export function jsonSchemaOf(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  return z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
     override: (context) => {
@@ -20,6 +20,11 @@ export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): Js
         Object.assign(context.jsonSchema, { type: 'string', format: 'date-time' });
     },
   }) as JsonSchema;
+}
+
+/** {@link jsonSchemaOf} within an OpenAPI document, which says once which JSON Schema dialect it uses. */
+export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const converted = jsonSchemaOf(schema, io);
   delete converted['$schema'];
   return converted;
 }
