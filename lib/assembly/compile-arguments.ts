@@ -1,6 +1,5 @@
 /** Compiles an endpoint method's parameters into one function reading every argument from the request. */
-import { readDesignType } from '../metadata/reflect-shim';
-import { readParameterNames } from '../metadata/param-names';
+import { declaredParameters } from '../metadata/param-names';
 import { Tags, type MethodMeta, type ParamMeta } from '../metadata/store';
 import { PART_TYPE } from '../decorators/multipart';
 import { DEFAULT_VALUE, PARAM_OPTIONS } from '../decorators/params';
@@ -51,16 +50,12 @@ export type MethodParameter = Pick<ArgumentSpec, 'meta' | 'name' | 'designType'>
 
 /** The parameters of `method`, and whether decorator metadata gave their types. */
 export function methodParameters(type: Function, method: MethodMeta, template: PathTemplate) {
-  const fn = (type.prototype as Record<string, unknown>)[method.name] as Function;
-  const designTypes = readDesignType('design:paramtypes', type.prototype, method.name) as unknown[] | undefined;
-  const types = designTypes ?? [];
-  const names = readParameterNames(fn) ?? [];
-  const count = Math.max(types.length, fn.length, names.length, ...[...method.params.keys()].map((i) => i + 1));
+  const { typed, types, names, count } = declaredParameters(type, method);
   const params = Array.from({ length: count }, (_, i): MethodParameter => {
     const meta = method.params.get(i) ?? implicitMeta(i, types[i], names[i], template);
     return { meta, name: meta.name ?? names[i], designType: types[i], where: locate(type, method.name, names[i] ?? i) };
   });
-  return { params, typed: designTypes !== undefined };
+  return { params, typed };
 }
 
 /** A path parameter must name a variable of the template. */

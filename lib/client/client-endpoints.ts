@@ -8,7 +8,7 @@ import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
 import { baseType } from '../http/media-type';
 import { isContextClass } from '../metadata/context-classes';
 import { isBindableClass } from '../metadata/bindable-class';
-import { readParameterNames } from '../metadata/param-names';
+import { declaredParameters } from '../metadata/param-names';
 import { readDesignType } from '../metadata/reflect-shim';
 import { classChain, decoratedProperties, type ClassMeta, type MethodMeta, type ParamKind } from '../metadata/store';
 import { Multi } from '../streaming/multi';
@@ -100,10 +100,7 @@ function beanProperties(type: unknown): ClientBeanProperty[] {
 function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta): ClientEndpoint {
   const template = joinPaths(classMeta.path, method.path);
   const variables = templateVariables(template);
-  const fn = (type.prototype as Record<string, unknown>)[method.name] as Function;
-  const types = (readDesignType('design:paramtypes', type.prototype, method.name) as unknown[] | undefined) ?? [];
-  const names = readParameterNames(fn) ?? [];
-  const count = Math.max(types.length, fn.length, names.length, ...[...method.params.keys()].map((index) => index + 1));
+  const { types, names, count } = declaredParameters(type, method);
   const params: ClientParam[] = [];
   for (let index = 0; index < count; index++) {
     const meta = method.params.get(index);
@@ -111,12 +108,7 @@ function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta
     const declared = options.type ?? types[index];
     // Undecorated: a context object by type, a template variable by name, else the body (as the server reads it).
     const kind =
-      meta?.kind ??
-      (isContextClass(declared)
-        ? 'context'
-        : names[index] !== undefined && variables.has(names[index]!)
-          ? 'path'
-          : 'body');
+      meta?.kind ?? (isContextClass(declared) ? 'context' : variables.has(names[index] ?? '') ? 'path' : 'body');
     if (kind === 'context') continue;
     const name = meta?.name ?? names[index];
     params.push({ kind, index, name, options, properties: kind === 'bean' ? beanProperties(declared) : undefined });

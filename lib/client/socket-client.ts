@@ -5,7 +5,7 @@
  * Runs on the global `WebSocket` (browsers, Node 22), or on `ws` with `webSocket: nodeWebSocket` (from `rxrest`).
  */
 import { Observable } from 'rxjs/internal/Observable';
-import type { Subscription } from 'rxjs';
+import type { Subscriber, Subscription, TeardownLogic } from 'rxjs';
 import { isForbiddenProperty, parseJsonBody } from '../json/safe-json';
 import { SOCKET_CALLBACK, SOCKET_PATH } from '../decorators/websocket';
 import { findClassMeta } from '../metadata/store';
@@ -124,46 +124,49 @@ export class SocketClient<T> {
     const kind = findClassMeta(this.#type)?.methods.get(method)?.tags.get(SOCKET_CALLBACK);
     if (!kind) throw new TypeError(`${this.#type.name}#${method} is not a method of the WebSocket endpoint`);
     const text = readDesignType('design:returntype', this.#type.prototype, method) === String;
-    return new Observable<SocketMessageOut<T[M]>>((subscriber) => {
-      let socket: ClientWebSocket;
+    return new Observable<SocketMessageOut<T[M]>>((subscriber) => this.#open(subscriber, options, text));
+  }
+
+  /** Opens a socket for `subscriber`: `send`'s messages go out once it is open, the server's come in. */
+  #open(subscriber: Subscriber<unknown>, options: ConnectOptions<unknown>, text: boolean): TeardownLogic {
+    let socket: ClientWebSocket;
+    try {
+      socket = this.#factory(this.#url(options), this.#options.headers);
+    } catch (error) {
+      subscriber.error(error);
+      return undefined;
+    }
+    socket.binaryType = 'arraybuffer';
+    let sending: Subscription | undefined;
+    socket.onopen = () => {
+      sending = options.send?.subscribe({
+        next: (message) => socket.readyState === OPEN && socket.send(encode(message)),
+        error: (error: unknown) => subscriber.error(error),
+      });
+    };
+    socket.onmessage = ({ data }) => {
+      let message: unknown;
       try {
-        socket = this.#factory(this.#url(options), this.#options.headers);
+        message = this.#decode(data, text);
       } catch (error) {
-        subscriber.error(error);
-        return undefined;
+        // A poisoned message ends the connection as the server ends one (1007: data not of the message's type).
+        socket.close(1007, 'A message holds a forbidden key');
+        return subscriber.error(error);
       }
-      socket.binaryType = 'arraybuffer';
-      let sending: Subscription | undefined;
-      socket.onopen = () => {
-        sending = options.send?.subscribe({
-          next: (message) => socket.readyState === OPEN && socket.send(encode(message)),
-          error: (error: unknown) => subscriber.error(error),
-        });
-      };
-      socket.onmessage = ({ data }) => {
-        let message: unknown;
-        try {
-          message = this.#decode(data, text);
-        } catch (error) {
-          // A poisoned message ends the connection as the server ends one (1007: data not of the message's type).
-          socket.close(1007, 'A message holds a forbidden key');
-          return subscriber.error(error);
-        }
-        subscriber.next(message as SocketMessageOut<T[M]>);
-      };
-      socket.onclose = ({ code, reason }) => {
-        sending?.unsubscribe();
-        if (code === 1000) subscriber.complete();
-        else subscriber.error(new SocketClosedException(code, reason));
-      };
-      socket.onerror = () => undefined;
-      return () => {
-        sending?.unsubscribe();
-        socket.onclose = null;
-        socket.onmessage = null;
-        if (socket.readyState <= OPEN) socket.close(1000);
-      };
-    });
+      subscriber.next(message);
+    };
+    socket.onclose = ({ code, reason }) => {
+      sending?.unsubscribe();
+      if (code === 1000) subscriber.complete();
+      else subscriber.error(new SocketClosedException(code, reason));
+    };
+    socket.onerror = () => undefined;
+    return () => {
+      sending?.unsubscribe();
+      socket.onclose = null;
+      socket.onmessage = null;
+      if (socket.readyState <= OPEN) socket.close(1000);
+    };
   }
 
   #decode(data: unknown, text: boolean): unknown {

@@ -13,7 +13,6 @@ import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import { ContextKey } from '../context/context-key';
 import { defineFeature } from '../feature/define-feature';
-import type { FeatureParts } from '../feature/feature';
 
 /**
  * The CORS settings of `config`, or `undefined` when CORS is off. `*` with credentials is refused: it would hand
@@ -81,14 +80,15 @@ function sameTokens(requested: string, permitted: ReadonlySet<string>): boolean 
   return wanted.every((token) => permitted.has(token));
 }
 
-/** The CORS steps: one before routing (preflights, refusals), one on every answer (its headers). */
-function corsParts(settings: NonNullable<ReturnType<typeof corsSettings>>): FeatureParts {
+type CorsSettings = NonNullable<ReturnType<typeof corsSettings>>;
+
+/** The CORS step before routing: a preflight is answered, a refused origin refused, an allowed one noted. */
+function corsReceive(settings: CorsSettings): StageFn {
   const allowed = originMatcher(settings.origins);
   const methods = tokenSet(settings.methods);
   const requestHeaders = tokenSet(settings.headers);
-  const anyOrigin = settings.origins.includes('*') && !settings.allowCredentials;
   const maxAge = settings.maxAgeMs === undefined ? undefined : String(Math.floor(settings.maxAgeMs / 1000));
-  const receive: StageFn = (ctx) => {
+  return (ctx) => {
     const origin = ctx.headerValue('origin');
     if (origin === null || origin.toLowerCase() === ownOrigin(ctx.url)) return ctx;
     if (!allowed(origin)) throw refused();
@@ -111,7 +111,12 @@ function corsParts(settings: NonNullable<ReturnType<typeof corsSettings>>): Feat
     if (maxAge !== undefined) headers['access-control-max-age'] = maxAge;
     return ctx.abortWith(new Response(null, { status: 200, headers }));
   };
-  const finish = (ctx: RequestContext): void => {
+}
+
+/** The CORS headers of every answer to a request with an allowed origin; `Vary: Origin` where the answer depends on it. */
+function corsFinish(settings: CorsSettings): (ctx: RequestContext) => void {
+  const anyOrigin = settings.origins.includes('*') && !settings.allowCredentials;
+  return (ctx) => {
     const response = ctx.response;
     if (!response) return;
     const origin = ctx.get(CORS_ORIGIN);
@@ -126,7 +131,6 @@ function corsParts(settings: NonNullable<ReturnType<typeof corsSettings>>): Feat
     if (settings.exposedHeaders.length > 0 && ctx.method !== 'OPTIONS')
       response.headers.set('access-control-expose-headers', settings.exposedHeaders.join(', '));
   };
-  return { receive, finish };
 }
 
 export const corsFeature = defineFeature({
@@ -143,6 +147,6 @@ export const corsFeature = defineFeature({
   },
   build(build) {
     const settings = corsSettings(build.config);
-    return settings && corsParts(settings);
+    return settings && { receive: corsReceive(settings), finish: corsFinish(settings) };
   },
 });

@@ -1,4 +1,5 @@
 /** Binds parsed JSON to instances of a declared class (so its methods work), field by field. */
+import type { ZodType } from 'zod';
 import { readDate } from './date-text';
 import { httpProblem } from '../errors/http-problem';
 import type { Violation } from '../errors/problem-details';
@@ -26,6 +27,12 @@ export function jsonCreator(type: Function): ((json: unknown) => unknown) | unde
     if (name) return (json) => (type as unknown as Record<string, (json: unknown) => unknown>)[name](json);
   }
   return undefined;
+}
+
+/** The zod schema a class declares as `static schema` (its JSON is validated with it), if any. */
+export function classSchema(type: unknown): ZodType | undefined {
+  const schema = typeof type === 'function' ? (type as { schema?: unknown }).schema : undefined;
+  return typeof (schema as ZodType | undefined)?.safeParse === 'function' ? (schema as ZodType) : undefined;
 }
 
 function mismatch(path: string, message: string): Error {

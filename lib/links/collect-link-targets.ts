@@ -49,6 +49,40 @@ function variablesOf(template: string): string[] {
   return parseTemplate(template).flatMap((token) => (token.kind === 'variable' ? [token.name] : []));
 }
 
+/** The link target `method` declares; `undefined` when it is none (a problem recorded, or a template left to the endpoint's). */
+function linkTarget(unit: Unit, method: MethodMeta, applicationPath: string, problems: ProblemCollector) {
+  const options = method.tags.get(REST_LINK);
+  if (!options) return undefined;
+  const where = locate(unit.type, method.name);
+  if (method.httpMethods.length === 0)
+    return void problems.add(
+      where,
+      '@RestLink marks a method without an HTTP method decorator; only endpoints can be link targets',
+    );
+  const entityType = declaredEntityType(unit, method);
+  if (!entityType)
+    return void problems.add(
+      where,
+      '@RestLink needs an entity type: the return type does not name a class (arrays, promises and void erase it); set entityType',
+    );
+  const template = joinPaths(applicationPath, unit.meta.path ?? '', method.path ?? '');
+  let variables: string[];
+  try {
+    variables = variablesOf(template);
+  } catch {
+    return undefined;
+  }
+  const { rel = method.name, title, type } = options;
+  return {
+    rel,
+    template,
+    variables,
+    entityType,
+    ...(title === undefined ? {} : { title }),
+    ...(type === undefined ? {} : { type }),
+  };
+}
+
 /**
  * Collects the link targets of the resource `units`. A target without an entity type, or one that is no
  * endpoint, is a definition problem; malformed templates are left to the endpoint compiler to report.
@@ -61,40 +95,8 @@ export function collectLinkTargets(
   const registry = new LinkRegistry();
   for (const unit of units) {
     for (const method of unit.meta.methods.values()) {
-      const options = method.tags.get(REST_LINK);
-      if (!options) continue;
-      const where = locate(unit.type, method.name);
-      if (method.httpMethods.length === 0) {
-        problems.add(
-          where,
-          '@RestLink marks a method without an HTTP method decorator; only endpoints can be link targets',
-        );
-        continue;
-      }
-      const entityType = declaredEntityType(unit, method);
-      if (!entityType) {
-        problems.add(
-          where,
-          '@RestLink needs an entity type: the return type does not name a class (arrays, promises and void erase it); set entityType',
-        );
-        continue;
-      }
-      const template = joinPaths(applicationPath, unit.meta.path ?? '', method.path ?? '');
-      let variables: string[];
-      try {
-        variables = variablesOf(template);
-      } catch {
-        continue;
-      }
-      const { rel = method.name, title, type } = options;
-      registry.add({
-        rel,
-        template,
-        variables,
-        entityType,
-        ...(title === undefined ? {} : { title }),
-        ...(type === undefined ? {} : { type }),
-      });
+      const target = linkTarget(unit, method, applicationPath, problems);
+      if (target) registry.add(target);
     }
   }
   return registry;

@@ -8,7 +8,8 @@ import type { ZodType } from 'zod';
 import { MCP_COMPLETION, MCP_PROMPT, MCP_RESOURCE, MCP_TOOL, type CompletionOptions } from '../decorators/mcp';
 import type { Unit } from '../metadata/unit';
 import { compileMcpMethod, compileTagged, methodGuard, type McpMethod, type MethodGuard } from './compile-method';
-import { inputBinding, jsonSchemaOf, type InputBinding, type JsonSchema } from './input-binding';
+import { jsonSchemaOf } from '../openapi/type-schema';
+import { inputBinding, type InputBinding, type JsonSchema } from './input-binding';
 import type { McpBuildContext } from './mcp-build-context';
 import { compileUriTemplate, type UriTemplate } from './uri-template';
 

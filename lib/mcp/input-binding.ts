@@ -4,10 +4,11 @@
  * schema is also what `tools/list` shows, as JSON Schema 2020-12 with `$schema`, `$defs` and `additionalProperties`
  * as zod writes them.
  */
-import { z, type ZodType } from 'zod';
+import type { z, ZodType } from 'zod';
 import type { JsonMapper } from '../json/json-mapper';
 import { isUnknownDesignType } from '../convert/convert';
-import { classSchema } from '../params/read-body-argument';
+import { classSchema } from '../json/bind-class';
+import { jsonSchemaOf } from '../openapi/type-schema';
 
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
@@ -27,18 +28,6 @@ export interface InputBinding {
   /** The zod schema checking it, when there is one (a prompt lists its arguments from it). */
   readonly zod: ZodType | undefined;
   bind(value: unknown): Bound;
-}
-
-/** zod's JSON Schema of what a client sends (`io: 'input'`), kept whole; dates as date-time strings. */
-export function jsonSchemaOf(schema: ZodType): JsonSchema {
-  return z.toJSONSchema(schema, {
-    io: 'input',
-    unrepresentable: 'any',
-    override: (context) => {
-      if (context.zodSchema._zod.def.type === 'date')
-        Object.assign(context.jsonSchema, { type: 'string', format: 'date-time' });
-    },
-  }) as JsonSchema;
 }
 
 function violationsOf(error: z.ZodError): InputViolation[] {

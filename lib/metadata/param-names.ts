@@ -1,4 +1,19 @@
 /** Reads parameter names from a function's source text, the TypeScript form of "retain parameter names". */
+import { readDesignType } from './reflect-shim';
+import type { MethodMeta } from './store';
+
+/**
+ * What the declaration of `method` says of its parameters: their design types (`typed`: decorator metadata was
+ * emitted), their names, and how many there are (the most any of those, or the decorators, counts).
+ */
+export function declaredParameters(type: Function, method: MethodMeta) {
+  const fn = (type.prototype as Record<string, unknown>)[method.name] as Function;
+  const designTypes = readDesignType('design:paramtypes', type.prototype, method.name) as unknown[] | undefined;
+  const types = designTypes ?? [];
+  const names = readParameterNames(fn) ?? [];
+  const count = Math.max(types.length, fn.length, names.length, ...[...method.params.keys()].map((i) => i + 1));
+  return { typed: designTypes !== undefined, types, names, count };
+}
 
 /**
  * Returns the declared parameter names of `fn`, `undefined` for a destructured parameter, or `undefined`

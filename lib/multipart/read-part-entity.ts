@@ -5,6 +5,7 @@
  */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import { rawBodyReader } from '../body/builtin-readers';
+import { classSchema } from '../json/bind-class';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isUnknownDesignType, resolveType, type Converter } from '../convert/convert';
 import type { BodySettings } from './body-settings';
@@ -64,11 +65,6 @@ function partHeaders(part: FormValue): Headers {
 function mediaTypeOf(part: FormValue, target: PartTarget, objectTarget: boolean): string {
   if (target.partType) return target.partType;
   return objectTarget && /^\s*text\/plain\s*(;|$)/i.test(part.contentType) ? 'application/json' : part.contentType;
-}
-
-function classSchema(type: unknown): { parse(value: unknown): unknown } | undefined {
-  const schema = typeof type === 'function' ? (type as { schema?: { parse?: unknown } }).schema : undefined;
-  return typeof schema?.parse === 'function' ? (schema as { parse(value: unknown): unknown }) : undefined;
 }
 
 /** Compiles the built-in fallback readers once; each returns `NO_READER` when it does not read the media type. */

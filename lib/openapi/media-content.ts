@@ -3,7 +3,8 @@ import { z, type ZodType } from 'zod';
 import type { APIResponseOptions } from '../decorators/openapi';
 import { isJsonText } from '../http/media-type';
 import { baseType, isJsonItemType } from '../http/streaming-types';
-import { classSchema, typeSchema, zodSchema, type JsonSchema } from './type-schema';
+import { classSchema } from '../json/bind-class';
+import { typeSchema, zodSchema, type JsonSchema } from './type-schema';
 
 /** What a response carries: a zod schema, or a class's `static schema`, as the server writes it (`io: 'output'`). */
 export function schemaOf(schema: APIResponseOptions['schema'] | unknown): JsonSchema {

@@ -10,7 +10,8 @@ import type { EndpointFacts } from './endpoint-facts';
 import { content, schemaOf } from './media-content';
 import { accessStatuses, type DocumentSchemes } from './security-requirements';
 import { errorContent, isSharedError, sharedError, type UsedComponents } from './shared-components';
-import { classSchema, typeSchema, type JsonSchema } from './type-schema';
+import { classSchema } from '../json/bind-class';
+import { typeSchema, type JsonSchema } from './type-schema';
 
 const log = logging.getLogger('rxrest.openapi');
 

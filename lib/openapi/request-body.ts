@@ -4,7 +4,8 @@ import { baseType } from '../http/streaming-types';
 import type { ParamFact } from './endpoint-facts';
 import { content } from './media-content';
 import { isRequired, paramSchema } from './operation-parameters';
-import { classSchema, typeSchema, zodSchema, type JsonSchema } from './type-schema';
+import { classSchema } from '../json/bind-class';
+import { typeSchema, zodSchema, type JsonSchema } from './type-schema';
 
 const FILE_TYPES = new Set(['FileUpload', 'LocalFile', 'Blob', 'Uint8Array', 'Buffer']);
 const FORM_TYPES = new Set(['multipart/form-data', 'application/x-www-form-urlencoded']);

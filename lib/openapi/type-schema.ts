@@ -1,6 +1,7 @@
 /** JSON Schemas (draft 2020-12, as OpenAPI 3.1+ uses them) for the types parameters, bodies and results are declared with. */
 import { z, type ZodType } from 'zod';
 import { isEnumLike } from '../convert/convert';
+import { classSchema } from '../json/bind-class';
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
@@ -9,15 +10,9 @@ function isZod(value: unknown): value is ZodType {
   return value instanceof z.ZodType;
 }
 
-/** The zod schema a class carries as `static schema`, if any. */
-export function classSchema(type: unknown): ZodType | undefined {
-  const schema = typeof type === 'function' ? (type as { schema?: unknown }).schema : undefined;
-  return isZod(schema) ? schema : undefined;
-}
-
-/** zod's own conversion: what a client may send (`io: 'input'`); dates, which JSON cannot hold, as date-time strings. */
-export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
-  const converted = z.toJSONSchema(schema, {
+/** zod's own conversion, kept whole: what a client may send (`io: 'input'`); dates, which JSON cannot hold, as date-time strings. */
+export function jsonSchemaOf(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  return z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
     override: (context) => {
@@ -25,6 +20,11 @@ export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): Js
         Object.assign(context.jsonSchema, { type: 'string', format: 'date-time' });
     },
   }) as JsonSchema;
+}
+
+/** {@link jsonSchemaOf} within an OpenAPI document, which says once which JSON Schema dialect it uses. */
+export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const converted = jsonSchemaOf(schema, io);
   delete converted['$schema'];
   return converted;
 }

@@ -48,6 +48,11 @@ export function compileBeanReader(type: unknown, parent: ArgumentSpec, compile: 
     }
   }
   if (properties.length === 0) throw new Error(`the @BeanParam class ${Bean.name} has no decorated properties`);
+  return beanReader(Bean, properties);
+}
+
+/** Reads a new bean property by property, waiting only when some are read asynchronously. */
+function beanReader(Bean: new () => object, properties: readonly BeanProperty[]): ArgumentReader {
   return (ctx: RequestContext) => {
     const bean = new Bean() as Record<string, unknown>;
     let pending: Promise<unknown>[] | undefined;

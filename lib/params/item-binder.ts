@@ -9,13 +9,13 @@ import { parseJsonBody } from '../json/safe-json';
 import { itemPlace, type EmitItem } from '../body/request-items';
 import { httpProblem } from '../errors/http-problem';
 import { WebApplicationException } from '../errors/web-application-exception';
-import { PRIMITIVE_TYPES } from '../json/bind-class';
+import { classSchema, PRIMITIVE_TYPES } from '../json/bind-class';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import type { JsonMapper } from '../json/json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
 import { sseEvent } from '../streaming/sse-event';
 import { describeType, isUnknownDesignType } from '../convert/convert';
-import { classSchema, validate } from './read-body-argument';
+import { validate } from './read-body-argument';
 
 /** Turns one delimited item into the value the handler gets, or throws a 400 problem naming it. */
 export type ItemBinder = (...item: Parameters<EmitItem>) => unknown;

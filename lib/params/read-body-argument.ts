@@ -12,7 +12,7 @@ import {
   type BuiltinReader,
 } from '../body/builtin-readers';
 import { LocalFile } from '../body/local-file-body';
-import { jsonCreator } from '../json/bind-class';
+import { classSchema, jsonCreator } from '../json/bind-class';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
 import type { RequestContext } from '../context/request-context';
@@ -22,6 +22,7 @@ import type { BodySettings } from '../multipart/body-settings';
 import { ConversionError, describeType, isUnknownDesignType, resolveType } from '../convert/convert';
 
 export type { BodySettings } from '../multipart/body-settings';
+export { classSchema } from '../json/bind-class';
 
 type BodyReader = (ctx: RequestContext) => Promise<unknown>;
 
@@ -49,12 +50,6 @@ export function validate(
     message,
   }));
   throw httpProblem('RXREST_VALIDATION_FAILED', detail, { violations });
-}
-
-/** The zod schema declared by a class as `static schema`. */
-export function classSchema(type: unknown): ZodType | undefined {
-  const schema = typeof type === 'function' ? (type as { schema?: unknown }).schema : undefined;
-  return typeof (schema as ZodType | undefined)?.safeParse === 'function' ? (schema as ZodType) : undefined;
 }
 
 export function entityInput(ctx: RequestContext, limit: number): EntityInput {

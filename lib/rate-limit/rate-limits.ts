@@ -62,45 +62,48 @@ export class RateLimiters {
     this.#settings = settings;
   }
 
+  /** The Redis connection shared by every count of the application. */
+  #connect(): Redis {
+    const { Redis: Client } = loadPackage<typeof import('ioredis')>('ioredis');
+    // No offline queue: while Redis is away each instance counts in memory (the insurance limiter) instead of waiting.
+    const redis = new Client(this.#settings.redisUrl, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      // A Redis that hangs with the connection open (a stopped server, a lost network) is waited for a second,
+      // then the count goes on in memory: requests never hang on it.
+      commandTimeout: 1000,
+      // A socket that does not close when let go of (Redis down at shutdown) is destroyed soon, not after 2 s.
+      disconnectTimeout: 200,
+    });
+    redis.on('error', (error: Error) =>
+      log.warn(`Redis for rate limits: ${error.message}; counting in memory meanwhile`),
+    );
+    // The first requests wait for the first connection (up to a second), so a fresh instance does not start by
+    // counting alone in memory.
+    this.#connecting = new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#connecting = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, 1000);
+      unref(timer);
+      redis.once('ready', done);
+    });
+    return redis;
+  }
+
   #limiter(name: string, points: number, windowSeconds: number): RateLimiterAbstract {
     // The memory limiter's own module: the package's index also loads its cluster limiter, which needs node:cluster.
     const Memory = require('rate-limiter-flexible/lib/RateLimiterMemory') as typeof RateLimiterMemory;
     const memory = new Memory({ points, duration: windowSeconds, keyPrefix: name });
     if (this.#settings.backend === 'memory') return memory;
-    if (!this.#redis) {
-      const { Redis: Client } = loadPackage<typeof import('ioredis')>('ioredis');
-      // No offline queue: while Redis is away each instance counts in memory (the insurance limiter) instead of waiting.
-      const redis = new Client(this.#settings.redisUrl, {
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        // A Redis that hangs with the connection open (a stopped server, a lost network) is waited for a second,
-        // then the count goes on in memory: requests never hang on it.
-        commandTimeout: 1000,
-        // A socket that does not close when let go of (Redis down at shutdown) is destroyed soon, not after 2 s.
-        disconnectTimeout: 200,
-      });
-      redis.on('error', (error: Error) =>
-        log.warn(`Redis for rate limits: ${error.message}; counting in memory meanwhile`),
-      );
-      // The first requests wait for the first connection (up to a second), so a fresh instance does not start by
-      // counting alone in memory.
-      this.#connecting = new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          this.#connecting = undefined;
-          resolve();
-        };
-        const timer = setTimeout(done, 1000);
-        unref(timer);
-        redis.once('ready', done);
-      });
-      this.#redis = redis;
-    }
+    const redis = (this.#redis ??= this.#connect());
     // The package's root, not its `lib/RateLimiterRedis` file: what an application hands in (a Worker bundle) is the
     // root's module object.
     const Shared = loadPackage<{ RateLimiterRedis: typeof RateLimiterRedis }>('rate-limiter-flexible').RateLimiterRedis;
     return new Shared({
-      storeClient: this.#redis,
+      storeClient: redis,
       points,
       duration: windowSeconds,
       keyPrefix: `rxrest:rl:${name}`,

@@ -1,5 +1,5 @@
 /** What the socket ports of Bun, Deno and Workers share: messages held until the runtime opened the socket. */
-import { copyBytes, utf8Bytes } from './bytes';
+import { copyBytes, utf8Bytes, utf8Length } from './bytes';
 import { SOCKET_OPEN } from './socket-port';
 
 /** How often a socket whose buffer is full is looked at again. */
@@ -41,10 +41,7 @@ export abstract class WaitingPort {
   send(message: string | Uint8Array, sent?: () => void): void {
     if (this.#waiting) {
       this.#waiting.push(message);
-      this.#waitingBytes +=
-        typeof message === 'string'
-          ? nodeBuiltin('node:buffer', 'WebSockets').Buffer.byteLength(message)
-          : message.byteLength;
+      this.#waitingBytes += typeof message === 'string' ? utf8Length(message) : message.byteLength;
     } else this.deliver(message);
     if (sent) this.#whenWritten(sent);
   }

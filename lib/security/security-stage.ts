@@ -73,6 +73,22 @@ function enforce(
     throw forbidden();
 }
 
+/** A refused credential answers 401, or what the refusal counter answers once it is counted; other errors go on. */
+function refuseCredential(
+  ctx: RequestContext,
+  mechanism: AuthenticationMechanism,
+  error: unknown,
+  { mechanisms, refusals }: SecuritySettings,
+): Promise<never> | never {
+  if (!(error instanceof CredentialRefused)) throw error;
+  log.debug(`${mechanism.scheme} credential refused: ${error.message}`);
+  const answer = unauthorized(mechanisms, 'RXREST_UNAUTHORIZED', 'The credential was not accepted', mechanism);
+  if (!refusals) throw answer;
+  return refusals.count(ctx).then((instead) => {
+    throw instead ?? answer;
+  });
+}
+
 /**
  * The security step of an endpoint with `rule` (`undefined`: open), or `undefined` when there is nothing to do on it
  * (no mechanism and no rule). With mechanisms, every request that carries a credential is authenticated, also on
@@ -95,15 +111,6 @@ export function securityStep(
     enforce(rule, security, mechanisms);
     return ctx;
   };
-  const refuse = (ctx: RequestContext, mechanism: AuthenticationMechanism, error: unknown): Promise<never> | never => {
-    if (!(error instanceof CredentialRefused)) throw error;
-    log.debug(`${mechanism.scheme} credential refused: ${error.message}`);
-    const answer = unauthorized(mechanisms, 'RXREST_UNAUTHORIZED', 'The credential was not accepted', mechanism);
-    if (!refusals) throw answer;
-    return refusals.count(ctx).then((instead) => {
-      throw instead ?? answer;
-    });
-  };
   return (ctx): StageResult<RequestContext> => {
     const mechanism = mechanisms.find((candidate) => candidate.hasCredential(ctx));
     // No credential on an open endpoint: nothing to record (`securityContext(ctx)` is anonymous when asked).
@@ -114,12 +121,12 @@ export function securityStep(
     try {
       found = mechanism.authenticate(ctx);
     } catch (error) {
-      return refuse(ctx, mechanism, error);
+      return refuseCredential(ctx, mechanism, error, settings!);
     }
     if (!(found instanceof Promise)) return admit(ctx, found ? mechanism : undefined, found);
     return found.then(
       (identity) => admit(ctx, identity ? mechanism : undefined, identity),
-      (error: unknown) => refuse(ctx, mechanism, error),
+      (error: unknown) => refuseCredential(ctx, mechanism, error, settings!),
     );
   };
 }

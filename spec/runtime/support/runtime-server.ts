@@ -34,8 +34,6 @@ export interface RuntimeServer {
   /** The process started (for workerd, Miniflare's runner: workerd is its child). */
   readonly pid: number;
   readonly folder: string;
-  /** The runtime's process (for its memory, read from /proc). */
-  readonly pid: number;
   /** What the runtime printed, for a failure's message. */
   output(): string;
   stop(): Promise<void>;
