@@ -1,10 +1,9 @@
 /**
- * Inflates gzip request bodies for legacy `@GZIP` methods, bounded so a decompression bomb never fills memory: through
- * `node:zlib` where the runtime has it, else the Web `DecompressionStream` (a Worker without `nodejs_compat`).
+ * Inflates gzip request bodies for legacy `@GZIP` methods, bounded so a decompression bomb never fills memory. Through
+ * the Web `DecompressionStream` on every runtime (a Worker has no `node:zlib`): on Node it took the same CPU as
+ * `node:zlib`'s stream for an 8.5 MB body, and read less of the body ahead (docs/runtimes.md).
  */
-import { maybeNodeBuiltin } from '../runtime/node-builtins';
 import { gunzipOnTheWeb } from '../runtime/web-compression';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { httpProblem } from '../errors/http-problem';
 import type { StageFn } from '../context/settle';
@@ -23,30 +22,13 @@ function malformed(cause: unknown): Error {
 }
 
 /**
- * The gzip-decoded bytes of `source` through `node:zlib`. Kept beside the Web path, not for speed (the same CPU on an
- * 8.5 MB body), but because Node's `DecompressionStream` takes its whole input ahead of the reader (it inflates no
- * more than is read, but holds all the compressed body), where zlib's stream reads about 32 KB ahead.
- */
-function gunzipWithZlib(
-  source: ReadableStream<Uint8Array>,
-  zlib: typeof import('node:zlib'),
-): ReadableStream<Uint8Array> {
-  const { pipeline, Readable } = maybeNodeBuiltin('node:stream')!;
-  const gunzip = zlib.createGunzip();
-  // Its errors reach the reader through `gunzip`.
-  pipeline(Readable.fromWeb(source as NodeReadableStream<Uint8Array>), gunzip, () => undefined);
-  return Readable.toWeb(gunzip) as unknown as ReadableStream<Uint8Array>;
-}
-
-/**
  * The gzip-decoded bytes of `source`, inflated only as fast as they are read (backpressure), failing
  * with 413 once more than `limit` bytes came out and with 400 for data that is not gzip (or is cut short).
  *
  * @example await new Response(inflateBody(gzipped, 1024)).text()
  */
 export function inflateBody(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
-  const zlib = maybeNodeBuiltin('node:zlib');
-  const reader = (zlib ? gunzipWithZlib(source, zlib) : gunzipOnTheWeb(source)).getReader();
+  const reader = gunzipOnTheWeb(source).getReader();
   let total = 0;
   return new ReadableStream<Uint8Array>(
     {

@@ -1,9 +1,9 @@
 /**
- * Content codings through the Web `CompressionStream` and `DecompressionStream` (gzip and deflate), for a runtime
- * without `node:zlib`: a Worker whose zlib is not there. `CompressionStream` cannot flush after a chunk, so it suits
- * whole bodies, not streams of events. Knows no HTTP headers and no limits.
+ * Content codings through the Web `CompressionStream` and `DecompressionStream` (gzip and deflate): compression for a
+ * runtime without `node:zlib` (a Worker whose zlib is not there; `CompressionStream` cannot flush after a chunk, so it
+ * suits whole bodies, not streams of events), and gzip inflation fed as it is read, on every runtime. Knows no HTTP
+ * headers and no limits.
  */
-
 import { nextMacrotask } from './timers';
 
 /** The codings the Web API can apply (`deflate` is the zlib format, RFC 1950, as HTTP's `deflate` coding is). */
@@ -39,10 +39,10 @@ const SLICE_BYTES = 16 * 1024;
 
 /**
  * The gzip-decoded bytes of `source`, through `DecompressionStream`; it errors for data that is not gzip or is cut
- * short. The decompressors of Node and workerd take every write at once, and workerd inflates each write whole at
- * once (piping a 100 MB bomb into it grew its memory by 150 MB), so `source` is fed in slices of at most 16 KiB, and
- * only once a read has waited for output: no more than about one slice's inflation is ever ahead of the reader. The
- * price, on workerd: an 8.5 MB body took about three times as long as through `node:zlib` (docs/runtimes.md).
+ * short. The decompressors of Node and workerd take every write at once (piped, Node's took a whole body ahead of its
+ * reader), and workerd inflates each write whole at once (piping a 100 MB bomb into it grew its memory by 150 MB), so
+ * `source` is fed in slices of at most 16 KiB, and only once a read has waited for output: no more than about one
+ * slice's inflation is ever ahead of the reader.
  */
 export function gunzipOnTheWeb(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const gunzip = new FedGunzip(source.getReader());
@@ -52,11 +52,29 @@ export function gunzipOnTheWeb(source: ReadableStream<Uint8Array>): ReadableStre
   );
 }
 
+/** The most inflated bytes one read takes. */
+const READ_BYTES = 64 * 1024;
+
+type OutputReader = Pick<ReadableStreamDefaultReader<Uint8Array>, 'read' | 'cancel'>;
+
+/**
+ * Reads of `readable` into a buffer of {@link READ_BYTES} where it takes one (workerd's does, whose plain reads give
+ * 4 KiB each: a read costs a turn of its event loop), else plain reads (Node's).
+ */
+function outputReader(readable: ReadableStream<Uint8Array>): OutputReader {
+  try {
+    const reader = readable.getReader({ mode: 'byob' });
+    return { read: () => reader.read(new Uint8Array(READ_BYTES)), cancel: (reason) => reader.cancel(reason) };
+  } catch {
+    return readable.getReader();
+  }
+}
+
 /** A `DecompressionStream` whose input is written a slice at a time, only when its reader waits. */
 class FedGunzip {
   readonly #gunzip = new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>;
   readonly #writer = this.#gunzip.writable.getWriter();
-  readonly #output = this.#gunzip.readable.getReader();
+  readonly #output = outputReader(this.#gunzip.readable);
   #rest: Uint8Array | undefined;
   #ended = false;
   #feeding: Promise<void> | undefined;

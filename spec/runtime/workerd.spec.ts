@@ -8,7 +8,7 @@ import { startOn, type RuntimeServer } from './support/runtime-server';
 // Without nodejs_compat (as docs/runtimes.md asks): no Buffer, no process, no Node built-in, only the Web platform.
 describeContract('workerd');
 
-// With it, rxrest takes what Node's built-ins give (node:zlib compresses event streams, inflates gzip bodies).
+// With it, rxrest takes what Node's built-ins give (node:zlib compresses event streams, node:crypto hashes API keys).
 describeContract('workerd', undefined, {
   title: 'the contract application on workerd with nodejs_compat',
   compatibilityFlags: ['nodejs_compat', 'enable_request_signal'],
