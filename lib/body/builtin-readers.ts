@@ -20,9 +20,10 @@ export interface BuiltinReader {
   read(request: ReadRequest): Promise<unknown>;
 }
 
+/** Where a `LocalFile` body goes (the multipart settings carry these too). */
 export interface FileSettings {
   readonly uploadsDirectory: string;
-  readonly deleteUploadsOnEnd: boolean;
+  readonly deleteUploadedFilesOnEnd: boolean;
 }
 
 function observe(stream: ReadableStream<Uint8Array>): Observable<Uint8Array> {
@@ -86,7 +87,7 @@ const nodeReadableReader = anyType(async ({ input }) =>
 export function localFileReader(settings: FileSettings): BuiltinReader {
   return anyType(async ({ input, ctx, mediaType }) => {
     const file = await saveToLocalFile(input.stream(), settings.uploadsDirectory, mediaType);
-    if (settings.deleteUploadsOnEnd) ctx.onComplete(() => deleteLocalFile(file));
+    if (settings.deleteUploadedFilesOnEnd) ctx.onComplete(() => deleteLocalFile(file));
     return file;
   });
 }

@@ -2,7 +2,7 @@
 import type { BodySettings } from './body-settings';
 import type { RequestContext } from '../context/request-context';
 import { MultipartFormDataInput } from './multipart-form-data-input';
-import { DEFAULT_MULTIPART_SETTINGS, type MultipartSettings } from './multipart-settings';
+import type { MultipartSettings } from './multipart-settings';
 import { partTarget } from './part-target';
 import { compilePartReader, isMultipart, readMultipart } from './read-part';
 
@@ -20,19 +20,16 @@ export function compileMultipartArgument(
 ): ((ctx: RequestContext) => Promise<unknown>) | undefined {
   const target = partTarget(typeHint, designType, partType);
   if (target.kind === 'text') return undefined;
-  const read = compilePartReader(name, target, settings.multipart ?? DEFAULT_MULTIPART_SETTINGS, settings);
+  const read = compilePartReader(name, target, settings.multipart, settings);
   const none = target.list ? () => Promise.resolve([]) : () => Promise.resolve(undefined);
   return (ctx) => (isMultipart(ctx) ? read(ctx) : none());
 }
 
 /** The reader of a `MultipartFormDataInput` body parameter (every part; no parts when the request is not multipart). */
 export function compileMultipartInputReader(
-  settings: MultipartSettings | undefined,
+  settings: MultipartSettings,
 ): (ctx: RequestContext) => Promise<MultipartFormDataInput> {
-  return async (ctx) =>
-    new MultipartFormDataInput(
-      isMultipart(ctx) ? await readMultipart(ctx, settings ?? DEFAULT_MULTIPART_SETTINGS) : [],
-    );
+  return async (ctx) => new MultipartFormDataInput(isMultipart(ctx) ? await readMultipart(ctx, settings) : []);
 }
 
 /**
