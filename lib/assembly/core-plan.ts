@@ -48,8 +48,6 @@ function bodyPlan(scope: BuildScope) {
     converters: providers.converters,
     providers,
     json,
-    uploadsDirectory: config.get('framework.http.body.uploads-directory'),
-    deleteUploadsOnEnd: config.get('framework.http.body.delete-uploaded-files-on-end'),
   };
   /** User writers, then multipart's, then the built-ins, wrapped by the writer interceptors. */
   const writers = () => providers.entityWriters([scope.find(MULTIPART)!.writer, ...createBuiltinWriters(json)]);

@@ -21,9 +21,10 @@ export interface BuiltinReader {
   read(request: ReadRequest): Promise<unknown>;
 }
 
+/** Where a `LocalFile` body goes (the multipart settings carry these too). */
 export interface FileSettings {
   readonly uploadsDirectory: string;
-  readonly deleteUploadsOnEnd: boolean;
+  readonly deleteUploadedFilesOnEnd: boolean;
 }
 
 function observe(stream: ReadableStream<Uint8Array>): Observable<Uint8Array> {
@@ -98,7 +99,7 @@ export function localFileReader(settings: FileSettings): BuiltinReader {
   );
   return anyType(async ({ input, ctx, mediaType }) => {
     const file = await saveToLocalFile(input.stream(), settings.uploadsDirectory, mediaType);
-    if (settings.deleteUploadsOnEnd) ctx.onComplete(() => deleteLocalFile(file));
+    if (settings.deleteUploadedFilesOnEnd) ctx.onComplete(() => deleteLocalFile(file));
     return file;
   });
 }

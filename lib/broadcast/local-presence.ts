@@ -30,21 +30,21 @@ export class LocalPresence {
   }
 
   /** A producer starts: the topic counts as watched now. */
-  register(topic: string, now = Date.now()): void {
+  register(topic: string): void {
     const watched = this.#watched.get(topic);
     if (watched) {
       watched.registered = true;
       return;
     }
     this.#unwatched.delete(topic);
-    this.#unwatched.set(topic, { registered: true, since: now });
+    this.#unwatched.set(topic, { registered: true, since: Date.now() });
   }
 
   /** Milliseconds since the topic last had a subscriber (0 while it has one; infinite if never known). */
-  idleFor(topic: string, now = Date.now()): number {
+  idleFor(topic: string): number {
     if (this.#watched.has(topic)) return 0;
     const watch = this.#unwatched.get(topic);
-    return watch ? now - watch.since : Number.POSITIVE_INFINITY;
+    return watch ? Date.now() - watch.since : Number.POSITIVE_INFINITY;
   }
 
   /** Forgets the topics nobody has watched since `time`: the oldest first, up to the first that is younger. */

@@ -12,17 +12,16 @@ const MAX_KEYS = 100_000;
 export class RecentKeys {
   readonly #seen = new Map<string, Seen>();
 
-  // `now` read only when there is a key: most publishes have none.
-  get(topic: string, key: string | undefined, now?: number): string | undefined {
+  get(topic: string, key: string | undefined): string | undefined {
     if (key === undefined) return undefined;
     const seen = this.#seen.get(`${topic}\n${key}`);
-    return seen && (seen.at >= (now ?? Date.now()) || seen.at === 0) ? seen.id : undefined;
+    return seen && (seen.at >= Date.now() || seen.at === 0) ? seen.id : undefined;
   }
 
-  set(topic: string, key: string | undefined, id: string, retention: Retention, now?: number): void {
+  set(topic: string, key: string | undefined, id: string, retention: Retention): void {
     if (key === undefined) return;
     // `at` is when the key expires (0: never, when events have no age limit).
-    const at = retention.maxAgeMs > 0 ? (now ?? Date.now()) + retention.maxAgeMs : 0;
+    const at = retention.maxAgeMs > 0 ? Date.now() + retention.maxAgeMs : 0;
     this.#seen.set(`${topic}\n${key}`, { id, at });
     if (this.#seen.size > MAX_KEYS) this.#seen.delete(this.#seen.keys().next().value!);
   }

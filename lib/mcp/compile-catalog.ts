@@ -38,7 +38,6 @@ export interface ResourceCatalog {
 }
 
 export interface CompiledPrompt extends Served {
-  readonly name: string;
   readonly description: string | undefined;
   readonly input: InputBinding;
 }
@@ -155,7 +154,7 @@ function compilePrompts(unit: Unit, context: McpBuildContext): Map<string, Compi
       const { name = meta.name, title, description } = options;
       const definition = { name, title, description, arguments: argumentsOf(input.schema) };
       const guard = methodGuard(unit, meta, where, context);
-      return [name, { name, description, definition, method, input, guard }];
+      return [name, { description, definition, method, input, guard }];
     },
     (name, taken) => `the prompt name "${name}" is taken by ${taken.method.where}`,
   );

@@ -2,7 +2,7 @@
 import type { BodySettings } from './body-settings';
 import type { RequestContext } from '../context/request-context';
 import { MultipartFormDataInput } from './multipart-form-data-input';
-import { DEFAULT_MULTIPART_SETTINGS, type MultipartSettings } from './multipart-settings';
+import type { MultipartSettings } from './multipart-settings';
 import { partTarget } from './part-target';
 import { compilePartReader, isMultipart, MULTIPART_BUILTINS, MULTIPART_FEATURE, readMultipart } from './read-part';
 import { needNodeBuiltins } from '../runtime/node-builtins';
@@ -22,20 +22,17 @@ export function compileMultipartArgument(
   const target = partTarget(typeHint, designType, partType);
   if (target.kind === 'text') return undefined;
   needNodeBuiltins(MULTIPART_FEATURE, ...MULTIPART_BUILTINS);
-  const read = compilePartReader(name, target, settings.multipart ?? DEFAULT_MULTIPART_SETTINGS, settings);
+  const read = compilePartReader(name, target, settings.multipart, settings);
   const none = target.list ? () => Promise.resolve([]) : () => Promise.resolve(undefined);
   return (ctx) => (isMultipart(ctx) ? read(ctx) : none());
 }
 
 /** The reader of a `MultipartFormDataInput` body parameter (every part; no parts when the request is not multipart). */
 export function compileMultipartInputReader(
-  settings: MultipartSettings | undefined,
+  settings: MultipartSettings,
 ): (ctx: RequestContext) => Promise<MultipartFormDataInput> {
   needNodeBuiltins(MULTIPART_FEATURE, ...MULTIPART_BUILTINS);
-  return async (ctx) =>
-    new MultipartFormDataInput(
-      isMultipart(ctx) ? await readMultipart(ctx, settings ?? DEFAULT_MULTIPART_SETTINGS) : [],
-    );
+  return async (ctx) => new MultipartFormDataInput(isMultipart(ctx) ? await readMultipart(ctx, settings) : []);
 }
 
 /**

@@ -20,18 +20,6 @@ export interface MultipartSettings {
   readonly maxHeaderSize: number;
 }
 
-/** The configuration's defaults, for callers without a configuration. */
-export const DEFAULT_MULTIPART_SETTINGS: MultipartSettings = Object.freeze({
-  uploadsDirectory: 'uploads',
-  deleteUploadedFilesOnEnd: true,
-  maxBodySize: 10 * 1024 * 1024,
-  maxFormAttributeSize: 2048,
-  maxFileSize: undefined,
-  maxParts: 1000,
-  maxFields: 1000,
-  maxHeaderSize: 20 * 1024,
-});
-
 /** The settings of `config`, whose schema gives every one of them a default (the file size limit is optional). */
 export function multipartSettings(config: Config): MultipartSettings {
   return Object.freeze({

@@ -6,7 +6,6 @@
 import { nodeBuiltin } from '../runtime/node-builtins';
 import { rawBodyReader } from '../body/builtin-readers';
 import { classSchema } from '../json/bind-class';
-import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isUnknownDesignType, resolveType, type Converter } from '../convert/convert';
 import type { BodySettings } from './body-settings';
 import type { RequestContext } from '../context/request-context';
@@ -23,8 +22,6 @@ const nodeStream = () => nodeBuiltin('node:stream', 'multipart forms');
 
 /** Reads one part as the target's element type. */
 export type PartEntityReader = (ctx: RequestContext, part: FormValue) => Promise<unknown>;
-
-const defaultMapper = new DefaultJsonMapper();
 
 function isText(mediaType: string): boolean {
   return /^\s*text\//i.test(mediaType);
@@ -70,14 +67,14 @@ function mediaTypeOf(part: FormValue, target: PartTarget, objectTarget: boolean)
 /** Compiles the built-in fallback readers once; each returns `NO_READER` when it does not read the media type. */
 function builtinRead(
   target: PartTarget,
-  settings: BodySettings | undefined,
+  settings: BodySettings,
 ): (ctx: RequestContext, part: FormValue, mediaType: string) => Promise<unknown> {
   const element = target.element;
-  const mapper = settings?.json ?? defaultMapper;
+  const mapper = settings.json;
   const jsonType = isUnknownDesignType(element) ? undefined : element;
   const schema = classSchema(element);
   const raw = rawBodyReader(element);
-  const convert: Converter | undefined = resolveType(undefined, element, { providers: settings?.converters })?.convert;
+  const convert: Converter | undefined = resolveType(undefined, element, { providers: settings.converters })?.convert;
   return async (ctx, part, mediaType) => {
     if (raw) return raw.read({ input: partInput(part), ctx, mediaType });
     const input = partInput(part);
@@ -92,16 +89,16 @@ function builtinRead(
 }
 
 /** Compiles the reader of entity parts for one `@RestForm` target. */
-export function compilePartEntityReader(target: PartTarget, settings: BodySettings | undefined): PartEntityReader {
+export function compilePartEntityReader(target: PartTarget, settings: BodySettings): PartEntityReader {
   const element = target.element;
   const objectTarget =
     typeof element === 'function' && !isUnknownDesignType(element) && rawBodyReader(element) === undefined;
   const builtin = builtinRead(target, settings);
-  const providers = settings?.providers;
+  const { providers } = settings;
   return async (ctx, part) => {
     const mediaType = mediaTypeOf(part, target, objectTarget);
     try {
-      const user = providers?.findReader(element, mediaType);
+      const user = providers.findReader(element, mediaType);
       if (user) return await user.readFrom(element, mediaType, partHeaders(part), partInput(part));
       return await builtin(ctx, part, mediaType);
     } catch (error) {

@@ -9,7 +9,7 @@ import type { BodySettings } from './body-settings';
 import type { RequestContext } from '../context/request-context';
 import { FileUpload } from './file-upload';
 import type { FormValue } from './multipart-form-data-input';
-import { DEFAULT_MULTIPART_SETTINGS, type MultipartSettings } from './multipart-settings';
+import type { MultipartSettings } from './multipart-settings';
 import type { PartTarget } from './part-target';
 import { compilePartEntityReader, type PartEntityReader } from './read-part-entity';
 import { parseMultipart } from './parse-multipart';
@@ -42,10 +42,7 @@ export function isMultipart(ctx: RequestContext): boolean {
  * Every part of the request, parsed on first use. The files are deleted once the response has been sent
  * when `deleteUploadedFilesOnEnd` is set, and always when parsing failed (a partial file is never kept).
  */
-export function readMultipart(
-  ctx: RequestContext,
-  settings: MultipartSettings = DEFAULT_MULTIPART_SETTINGS,
-): Promise<FormValue[]> {
+export function readMultipart(ctx: RequestContext, settings: MultipartSettings): Promise<FormValue[]> {
   const cached = ctx.get(PARSED);
   if (cached) return cached;
   if (maybeNodeBuiltin('node:stream') === undefined) return Promise.reject(unparsable());
@@ -84,7 +81,7 @@ function select(parts: readonly FormValue[], name: string): FormValue[] {
  */
 export function multipartTexts(
   ctx: RequestContext,
-  settings: MultipartSettings | undefined,
+  settings: MultipartSettings,
   name: string,
 ): Promise<string[] | undefined> | null {
   if (!isMultipart(ctx)) return null;
@@ -122,7 +119,7 @@ export function compilePartReader(
   name: string,
   target: PartTarget,
   settings: MultipartSettings,
-  bodySettings?: BodySettings,
+  bodySettings: BodySettings,
 ): PartReader {
   const readEntity = compilePartEntityReader(target, bodySettings);
   return async (ctx) => {

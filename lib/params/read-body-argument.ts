@@ -13,7 +13,6 @@ import {
 } from '../body/builtin-readers';
 import { LocalFile } from '../body/local-file-body';
 import { classSchema, jsonCreator } from '../json/bind-class';
-import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isJsonTypeToken } from '../json/json-values';
 import type { RequestContext } from '../context/request-context';
 import { IOException, type EntityInput, type ReaderInterceptorContext } from '../body/message-body';
@@ -25,8 +24,6 @@ export type { BodySettings } from '../multipart/body-settings';
 export { classSchema } from '../json/bind-class';
 
 type BodyReader = (ctx: RequestContext) => Promise<unknown>;
-
-const defaultMapper = new DefaultJsonMapper();
 
 function missing(): Error {
   return httpProblem('RXREST_MISSING_BODY', 'A request body is required');
@@ -106,7 +103,7 @@ function jsonReader(type: unknown, options: ParamOptions, settings: BodySettings
     );
   }
   const schema = options.schema ?? classSchema(type);
-  const mapper = settings.json ?? defaultMapper;
+  const mapper = settings.json;
   const target = Array.isArray(options.type)
     ? options.type
     : isUnknownDesignType(type) && !isJsonTypeToken(type)
@@ -131,11 +128,7 @@ function jsonReader(type: unknown, options: ParamOptions, settings: BodySettings
 
 function builtinReader(type: unknown, options: ParamOptions, settings: BodySettings, required: boolean): BuiltinReader {
   if (type === String) return textReader(options, required);
-  if (type === LocalFile)
-    return localFileReader({
-      uploadsDirectory: settings.uploadsDirectory ?? 'uploads',
-      deleteUploadsOnEnd: settings.deleteUploadsOnEnd ?? true,
-    });
+  if (type === LocalFile) return localFileReader(settings.multipart);
   const raw = rawBodyReader(type);
   if (raw) return raw;
   if (type === Number || type === Boolean || type === BigInt) return primitiveReader(type as Function, required);
@@ -158,12 +151,12 @@ function lenient(make: () => BuiltinReader, type: unknown): BuiltinReader {
 export function compileBodyReader(designType: unknown, options: ParamOptions, settings: BodySettings): BodyReader {
   const type = typeof options.type === 'function' ? options.type : Array.isArray(options.type) ? Array : designType;
   const required = options.required ?? true;
-  const providers = settings.providers;
-  const builtin = providers?.readsType(type)
+  const { providers } = settings;
+  const builtin = providers.readsType(type)
     ? lenient(() => builtinReader(type, options, settings, required), type)
     : builtinReader(type, options, settings, required);
   const limit = settings.maxBodySize;
-  if (!providers || (providers.readers.length === 0 && providers.readerInterceptors.length === 0)) {
+  if (providers.readers.length === 0 && providers.readerInterceptors.length === 0) {
     const name = describeType(type);
     return (ctx) => {
       const mediaType = ctx.headers.get('content-type') ?? undefined;

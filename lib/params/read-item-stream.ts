@@ -17,15 +17,12 @@ import {
   type EmitItem,
   type ItemLimits,
 } from '../body/request-items';
-import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { nodeRequestOf } from '../body/body-source';
 import type { RequestContext } from '../context/request-context';
 import { Multi, pullFrom } from '../streaming/multi';
 import { readAll } from '../streaming/stream-source';
 import type { BodySettings } from '../multipart/body-settings';
 import { itemBinder, type ItemBinder } from './item-binder';
-
-const defaultMapper = new DefaultJsonMapper();
 
 /** Whether a body parameter is a stream of items: declared `Multi<T>`, or marked `@Body({ stream: true })`. */
 export function isItemStreamParameter(designType: unknown, options: ParamOptions): boolean {
@@ -175,10 +172,7 @@ export function compileItemStreamReader(
   options: ParamOptions,
   settings: BodySettings,
 ): (ctx: RequestContext) => Multi<unknown> {
-  const bind = itemBinder(options, settings.json ?? defaultMapper);
-  const limits: ItemLimits = {
-    maxBodySize: settings.maxBodySize,
-    maxItemSize: settings.maxStreamItemSize ?? 1024 * 1024,
-  };
+  const bind = itemBinder(options, settings.json);
+  const limits: ItemLimits = { maxBodySize: settings.maxBodySize, maxItemSize: settings.maxStreamItemSize };
   return (ctx) => new RequestItems<unknown>(() => itemReader(ctx, limits, bind));
 }
