@@ -37,16 +37,19 @@ export const utf8Bytes: (text: string) => Uint8Array = nodeBuffer
   ? (text) => nodeBuffer.from(text, 'utf8')
   : (text) => encoder.encode(text);
 
+/** `bytes` as a `Buffer` sharing its memory (itself when it is one already): Node's calls without a copy. */
+function asBuffer(buffers: NodeBuffer, bytes: Uint8Array): Buffer {
+  return bytes instanceof buffers ? bytes : buffers.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** The UTF-8 text of `bytes[start, end)`. */
 export const utf8Text: (bytes: Uint8Array, start?: number, end?: number) => string = nodeBuffer
-  ? (bytes, start = 0, end = bytes.byteLength) =>
-      nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', start, end)
+  ? (bytes, start = 0, end = bytes.byteLength) => asBuffer(nodeBuffer, bytes).toString('utf8', start, end)
   : (bytes, start = 0, end = bytes.byteLength) => decoder.decode(bytes.subarray(start, end));
 
 /** Writes `text` in UTF-8 into `target` at `offset` (room for it checked by the caller); the bytes written. */
 export const writeUtf8: (target: Uint8Array, text: string, offset: number) => number = nodeBuffer
-  ? (target, text, offset) =>
-      nodeBuffer.from(target.buffer, target.byteOffset, target.byteLength).write(text, offset, 'utf8')
+  ? (target, text, offset) => asBuffer(nodeBuffer, target).write(text, offset, 'utf8')
   : (target, text, offset) => encoder.encodeInto(text, target.subarray(offset)).written;
 
 /** `length` bytes whose content does not matter yet (Node reuses its pool without zeroing). */
@@ -66,7 +69,7 @@ export function isNodeBufferClass(type: unknown): boolean {
 
 /** `bytes` in base64 (RFC 4648 §4). */
 export function toBase64(bytes: Uint8Array): string {
-  if (nodeBuffer) return nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  if (nodeBuffer) return asBuffer(nodeBuffer, bytes).toString('base64');
   let binary = '';
   // In pieces: String.fromCharCode takes its bytes as arguments, and a call takes only so many.
   for (let at = 0; at < bytes.byteLength; at += 0x8000)
