@@ -23,6 +23,19 @@ function tagOf<T>(spec: ArgumentSpec, key: MetaKey<T>): T | undefined {
   return spec.meta.tags.get(key) ?? spec.extraTags?.get(key);
 }
 
+/** The body parameter: a stream of items, every part of a multipart body, a form container, or one read body. */
+function compileBodyArgument(spec: ArgumentSpec, options: ParamOptions): ArgumentReader {
+  const { designType, settings } = spec;
+  // A Multi of items: `type` and `schema` describe each item, not the body.
+  if (isItemStreamParameter(designType, options)) return compileItemStreamReader(options, settings);
+  const type = options.type ?? designType;
+  if (type === MultipartFormDataInput) return compileMultipartInputReader(settings.multipart);
+  const body = compileBodyReader(designType, options, settings);
+  // A class with @RestForm properties is a form container: read part by part from multipart requests.
+  if (!isFormContainer(type)) return body;
+  return compileContainerBodyReader(compileBeanReader(type, spec, compileArgument), body);
+}
+
 export function compileArgument(spec: ArgumentSpec): ArgumentReader {
   const { meta, name, designType } = spec;
   const options: ParamOptions = tagOf(spec, PARAM_OPTIONS) ?? {};
@@ -33,16 +46,8 @@ export function compileArgument(spec: ArgumentSpec): ArgumentReader {
         throw new Error(`no context object of type ${describeType(options.type ?? designType)} can be injected`);
       return resolve;
     }
-    case 'body': {
-      // A Multi of items: `type` and `schema` describe each item, not the body.
-      if (isItemStreamParameter(designType, options)) return compileItemStreamReader(options, spec.settings);
-      const type = options.type ?? designType;
-      if (type === MultipartFormDataInput) return compileMultipartInputReader(spec.settings.multipart);
-      const body = compileBodyReader(designType, options, spec.settings);
-      // A class with @RestForm properties is a form container: read part by part from multipart requests.
-      if (!isFormContainer(type)) return body;
-      return compileContainerBodyReader(compileBeanReader(type, spec, compileArgument), body);
-    }
+    case 'body':
+      return compileBodyArgument(spec, options);
     case 'bean':
       return compileBeanReader(options.type ?? designType, spec, compileArgument);
     default: {

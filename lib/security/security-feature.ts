@@ -2,7 +2,8 @@
 import { ACCESS_RULE } from '../decorators/security';
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
-import { declaredOn, type Feature } from '../feature/feature';
+import { declaredOn, type EndpointJoin, type EndpointPlan, type Feature } from '../feature/feature';
+import type { ProblemCollector } from '../errors/definition-error';
 import { accessAnswers, missingMechanism } from './access-answers';
 import type { AuthenticationMechanism } from './authentication-mechanism';
 import { jwtSettings } from './jwt-mechanism';
@@ -53,6 +54,21 @@ export const SECURITY = new BuildKey<SecuritySettings>('security');
 /** What counts refused credentials per address (the rate limits provide it when they count them). */
 export const REFUSALS = new BuildKey<RefusalCounter>('refused-credentials');
 
+/** The security step of an endpoint, by its access rule; a rule no mechanism of the application can meet is a problem. */
+function securityJoins(
+  plan: EndpointPlan,
+  settings: SecuritySettings | undefined,
+  problems: ProblemCollector,
+): readonly EndpointJoin[] | undefined {
+  const rule = declaredOn(plan, ACCESS_RULE);
+  // A call's endpoint authenticated the caller already: only a rule of its own adds a step.
+  if (plan.transport === 'call' && rule === undefined) return undefined;
+  const missing = missingMechanism(rule, settings !== undefined);
+  if (missing) problems.add(plan.where, missing);
+  const step = securityStep(rule, settings);
+  return step ? [{ phase: 'authenticate', step, answers: accessAnswers(rule, settings !== undefined) }] : undefined;
+}
+
 /**
  * Security of an application: `own` mechanisms (`build({ authentication })`) tried before the bearer JWTs that
  * `framework.security.jwt.*` configures.
@@ -84,17 +100,7 @@ export function securityFeature(own: readonly AuthenticationMechanism[] = []): F
       const management = managementGuard(build.config, settings);
       return {
         unrouted: () => (management ? [management] : []),
-        endpoint(plan) {
-          const rule = declaredOn(plan, ACCESS_RULE);
-          // A call's endpoint authenticated the caller already: only a rule of its own adds a step.
-          if (plan.transport === 'call' && rule === undefined) return undefined;
-          const missing = missingMechanism(rule, settings !== undefined);
-          if (missing) build.problems.add(plan.where, missing);
-          const step = securityStep(rule, settings);
-          return step
-            ? [{ phase: 'authenticate', step, answers: accessAnswers(rule, settings !== undefined) }]
-            : undefined;
-        },
+        endpoint: (plan) => securityJoins(plan, settings, build.problems),
       };
     },
   });
