@@ -77,12 +77,20 @@ function samePrefix(groups: readonly number[], block: readonly number[], bits: n
 }
 
 /**
- * A matcher of `entries` (`10.0.0.0/8`, `192.0.2.7`, `2001:db8::/32`, `::1`), each matching addresses of its own
- * family; throws an `Error` naming the first entry that is neither an address nor a block. Addresses are matched as
- * `plainAddress` gives them (IPv4-mapped IPv6 as IPv4). Computed here, not by `node:net`'s `BlockList`, so that a
+ * The groups of `address` in one space for both families: an IPv4 address as its IPv4-mapped IPv6 form
+ * (`::ffff:a.b.c.d`), so a block written either way matches a client written either way, as `node:net`'s `BlockList`
+ * compares them (Node shows an IPv4 peer of a dual-stack socket as `::ffff:10.1.2.3`).
+ */
+const oneSpace = (address: string, family: 4 | 6): number[] =>
+  groupsOf(family === 4 ? `::ffff:${address}` : address.replace(ZONE, ''));
+
+/**
+ * A matcher of `entries` (`10.0.0.0/8`, `192.0.2.7`, `2001:db8::/32`, `::1`, `::ffff:10.0.0.0/104`); throws an `Error`
+ * naming the first entry that is neither an address nor a block. An IPv4 address and its IPv4-mapped IPv6 forms are one
+ * address, whichever way the entry or the client is written. Computed here, not by `node:net`'s `BlockList`, so that a
  * Worker can trust its proxies too.
  *
- * @example trustedProxies(['10.0.0.0/8'])('10.1.2.3') // true
+ * @example trustedProxies(['10.0.0.0/8'])('::ffff:10.1.2.3') // true
  */
 export function trustedProxies(entries: readonly string[]): (address: string) => boolean {
   const blocks = entries.map((entry) => {
@@ -92,12 +100,13 @@ export function trustedProxies(entries: readonly string[]): (address: string) =>
     const limit = family === 4 ? 32 : 128;
     if (family === 0 || rest.length > 0 || (bits !== undefined && !(bits <= limit)))
       throw new Error(`"${entry}" is neither an IP address nor a CIDR block (such as 10.0.0.0/8 or 2001:db8::/32)`);
-    return { family, groups: groupsOf(address.replace(ZONE, '')), bits: bits ?? limit };
+    // An IPv4 block's bits count after the 96 of the mapped prefix.
+    return { groups: oneSpace(address, family), bits: (family === 4 ? 96 : 0) + (bits ?? limit) };
   });
   return (address) => {
     const family = isIP(address);
     if (family === 0) return false;
-    const groups = groupsOf(address.replace(ZONE, ''));
-    return blocks.some((block) => block.family === family && samePrefix(groups, block.groups, block.bits));
+    const groups = oneSpace(address, family);
+    return blocks.some((block) => samePrefix(groups, block.groups, block.bits));
   };
 }

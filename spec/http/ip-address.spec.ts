@@ -47,6 +47,8 @@ describe('isIP', () => {
 
 describe('trustedProxies', () => {
   const entries = ['10.0.0.0/8', '192.0.2.7', '198.51.100.0/31', '2001:db8::/32', '::1', 'fe80::/10', '172.16.0.0/12'];
+  // Written the way Node shows its peers (IPv4-mapped IPv6), or trusting every address at once.
+  const mappedEntries = ['::ffff:10.0.0.0/104', '::ffff:c000:207', '::ffff:0:0/96', '::/0', '::ffff:198.51.100.0/127'];
   const addresses = [
     '10.1.2.3',
     '11.0.0.1',
@@ -63,24 +65,36 @@ describe('trustedProxies', () => {
     'fe80::1%eth0',
     'febf::1',
     'fec0::1',
+    '::ffff:10.1.2.3',
+    '::ffff:a01:203',
+    '::ffff:b00:1',
+    '::ffff:c000:207',
     'not an address',
   ];
 
-  it("matches addresses of each entry's family as node:net's BlockList does", () => {
-    const list = new BlockList();
-    for (const entry of entries) {
+  /** Whether node:net's BlockList of `list` holds `address` (what the matcher is checked against). */
+  function blockListOf(list: readonly string[]): (address: string) => boolean {
+    const blocks = new BlockList();
+    for (const entry of list) {
       const [address, bits] = entry.split('/') as [string, string | undefined];
       const type = nodeIsIP(address) === 4 ? 'ipv4' : 'ipv6';
-      if (bits === undefined) list.addAddress(address, type);
-      else list.addSubnet(address, Number(bits), type);
+      if (bits === undefined) blocks.addAddress(address, type);
+      else blocks.addSubnet(address, Number(bits), type);
     }
-    const trusted = trustedProxies(entries);
-    for (const address of addresses) {
+    return (address) => {
       const plain = address.replace(/%.*$/, '');
       const family = nodeIsIP(plain);
-      const expected = family !== 0 && list.check(plain, family === 4 ? 'ipv4' : 'ipv6');
-      expect([address, trusted(address)]).toEqual([address, expected]);
-    }
+      return family !== 0 && blocks.check(plain, family === 4 ? 'ipv4' : 'ipv6');
+    };
+  }
+
+  it.each([
+    ['IPv4 and IPv6 entries', entries],
+    ['IPv4-mapped and all-address entries', mappedEntries],
+  ])("matches as node:net's BlockList does, an IPv4 address and its IPv4-mapped form alike (%s)", (_, list) => {
+    const expected = blockListOf(list);
+    const trusted = trustedProxies(list);
+    for (const address of addresses) expect([address, trusted(address)]).toEqual([address, expected(address)]);
   });
 
   it('refuses an entry that is neither an address nor a block, naming it', () => {
