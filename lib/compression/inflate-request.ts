@@ -1,9 +1,10 @@
 /**
- * Inflates gzip request bodies for legacy `@GZIP` methods, bounded so a decompression bomb never fills memory. Through
- * the Web `DecompressionStream` on every runtime (a Worker has no `node:zlib`): on Node it took the same CPU as
- * `node:zlib`'s stream for an 8.5 MB body, and read less of the body ahead (docs/runtimes.md).
+ * Inflates gzip request bodies for legacy `@GZIP` methods, bounded so a decompression bomb never fills memory: through
+ * `node:zlib` where the runtime has it, else the Web `DecompressionStream` (a Worker without `nodejs_compat`).
  */
+import { maybeNodeBuiltin } from '../runtime/node-builtins';
 import { gunzipOnTheWeb } from '../runtime/web-compression';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { httpProblem } from '../errors/http-problem';
 import type { StageFn } from '../context/settle';
@@ -22,13 +23,32 @@ function malformed(cause: unknown): Error {
 }
 
 /**
+ * The gzip-decoded bytes of `source` through `node:zlib`, kept first where the runtime has it: it reads a body of
+ * several gzip members whole (RFC 1952 allows them; Deno's and workerd's `DecompressionStream` refuse them, and
+ * Bun's and Deno's refuse zero bytes after the member), the same on every runtime that has it.
+ */
+function gunzipWithZlib(
+  source: ReadableStream<Uint8Array>,
+  zlib: typeof import('node:zlib'),
+): ReadableStream<Uint8Array> {
+  const { pipeline, Readable } = maybeNodeBuiltin('node:stream')!;
+  const gunzip = zlib.createGunzip();
+  // Its errors reach the reader through `gunzip`.
+  pipeline(Readable.fromWeb(source as NodeReadableStream<Uint8Array>), gunzip, () => undefined);
+  return Readable.toWeb(gunzip) as unknown as ReadableStream<Uint8Array>;
+}
+
+/**
  * The gzip-decoded bytes of `source`, inflated only as fast as they are read (backpressure), failing
  * with 413 once more than `limit` bytes came out and with 400 for data that is not gzip (or is cut short).
  *
  * @example await new Response(inflateBody(gzipped, 1024)).text()
  */
 export function inflateBody(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
-  const reader = gunzipOnTheWeb(source).getReader();
+  const zlib = maybeNodeBuiltin('node:zlib');
+  const reader = (
+    zlib && maybeNodeBuiltin('node:stream') ? gunzipWithZlib(source, zlib) : gunzipOnTheWeb(source)
+  ).getReader();
   let total = 0;
   return new ReadableStream<Uint8Array>(
     {
