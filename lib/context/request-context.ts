@@ -152,6 +152,15 @@ export class RequestContext extends RequestState {
     return clientGoneOf(this.#source, this.#request);
   }
 
+  /**
+   * {@link clientGone} as an error's cause: a Web request can only be cut short while its body is read, so one without
+   * a body never reads its `signal` (Deno warns at the first read of a served request's signal: its legacy abort).
+   */
+  get clientGoneMidRequest(): boolean {
+    const request = this.#request;
+    return this.#source === undefined && (request === undefined || request.body === null) ? false : this.clientGone;
+  }
+
   /** Whether the request is still the one the server received (no filter replaced it or its URI). */
   get isOriginalRequest(): boolean {
     return !this.#replaced;
