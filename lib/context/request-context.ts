@@ -9,7 +9,7 @@ import { NO_PARAMS } from '../routing/path-template';
 import type { RouteMatch } from '../routing/router';
 import type { EndpointInfo, Lane } from './endpoint-info';
 import { RequestState } from './request-state';
-import { targetPath, targetQuery, urlPath, urlQuery } from './url-parts';
+import { targetPath, targetQuery, urlPath, urlPathStart, urlQuery } from './url-parts';
 import {
   canonicalMethod,
   clientGoneOf,
@@ -316,8 +316,9 @@ export class RequestContext extends RequestState {
       this.#rawQuery = targetQuery(target);
     } else {
       const url = this.url;
-      this.#rawPath = urlPath(url);
-      this.#rawQuery = urlQuery(url);
+      const start = urlPathStart(url);
+      this.#rawPath = urlPath(url, start);
+      this.#rawQuery = urlQuery(url, start);
     }
   }
 }
