@@ -9,7 +9,7 @@ import { NO_PARAMS } from '../routing/path-template';
 import type { RouteMatch } from '../routing/router';
 import type { EndpointInfo, Lane } from './endpoint-info';
 import { RequestState } from './request-state';
-import { targetPath, targetQuery, urlPath, urlQuery } from './url-parts';
+import { targetPath, targetQuery, urlPath, urlPathStart, urlQuery } from './url-parts';
 import {
   canonicalMethod,
   clientGoneOf,
@@ -150,6 +150,15 @@ export class RequestContext extends RequestState {
    */
   get clientGone(): boolean {
     return clientGoneOf(this.#source, this.#request);
+  }
+
+  /**
+   * {@link clientGone} as an error's cause: a Web request can only be cut short while its body is read, so one without
+   * a body never reads its `signal` (Deno warns at the first read of a served request's signal: its legacy abort).
+   */
+  get clientGoneMidRequest(): boolean {
+    const request = this.#request;
+    return this.#source === undefined && (request === undefined || request.body === null) ? false : this.clientGone;
   }
 
   /** Whether the request is still the one the server received (no filter replaced it or its URI). */
@@ -307,8 +316,9 @@ export class RequestContext extends RequestState {
       this.#rawQuery = targetQuery(target);
     } else {
       const url = this.url;
-      this.#rawPath = urlPath(url);
-      this.#rawQuery = urlQuery(url);
+      const start = urlPathStart(url);
+      this.#rawPath = urlPath(url, start);
+      this.#rawQuery = urlQuery(url, start);
     }
   }
 }

@@ -3,14 +3,13 @@
  * few `indexOf`s and one `slice`: no array is made per request.
  */
 
-/** Where the path of an absolute URL begins; -1 when it has none. */
-function pathStart(url: string): number {
+/** Where the path of an absolute URL begins (-1 when it has none): found once, for {@link urlPath} and {@link urlQuery}. */
+export function urlPathStart(url: string): number {
   return url.indexOf('/', url.indexOf('://') + 3);
 }
 
-/** The path of an absolute URL; the fragment, if any, belongs to neither path nor query. */
-export function urlPath(url: string): string {
-  const start = pathStart(url);
+/** The path of an absolute URL whose path begins at `start`; the fragment, if any, belongs to neither path nor query. */
+export function urlPath(url: string, start = urlPathStart(url)): string {
   if (start < 0) return '/';
   let end = url.indexOf('?', start);
   const hash = url.indexOf('#', start);
@@ -18,9 +17,8 @@ export function urlPath(url: string): string {
   return end < 0 ? url.slice(start) : url.slice(start, end);
 }
 
-/** The query of an absolute URL, without `?`. */
-export function urlQuery(url: string): string {
-  const start = pathStart(url);
+/** The query of an absolute URL whose path begins at `start`, without `?`. */
+export function urlQuery(url: string, start = urlPathStart(url)): string {
   if (start < 0) return '';
   const query = url.indexOf('?', start);
   if (query < 0) return '';

@@ -76,7 +76,7 @@ export function recover(
     return ctx;
   }
   // A body cut short by a client that left: nobody to answer, nothing the server did wrong.
-  if (ctx.clientGone) {
+  if (ctx.clientGoneMidRequest) {
     if (serverLog.isEnabled('DEBUG'))
       serverLog.debug(
         `The client closed the connection before the answer to ${ctx.method} ${ctx.rawPath}: ${error instanceof Error ? error.message : String(error)}`,

@@ -39,6 +39,12 @@ interface RouteGroup<T> {
 
 const NO_MATCHES: readonly never[] = Object.freeze([]);
 
+/**
+ * Up to this many templates, a path tries each one's regex (most fail at their first literal character) rather than
+ * being scanned for its segments and bucket first, which costs more than a few failed tries.
+ */
+const FEW_TEMPLATES = 3;
+
 class TemplateMatch<T> implements RouteMatch<T> {
   readonly template: PathTemplate;
   readonly values: readonly T[];
@@ -94,6 +100,8 @@ export class Router<T> {
   #literalPaths = new Map<string, readonly RouteMatch<T>[]>();
   /** Templated groups, narrowed by one literal segment of the path and its number of segments. */
   #templated: SegmentIndex<RouteGroup<T>> = new SegmentIndex([]);
+  /** All the templated groups when they are so few that trying each regex costs less than narrowing them first. */
+  #fewTemplated: readonly RouteGroup<T>[] | undefined;
 
   /** Registers `value` under `template`; templates that differ only in spacing share one group. */
   add(template: PathTemplate, value: T): void {
@@ -112,6 +120,7 @@ export class Router<T> {
     for (const group of groups) Object.freeze(group.values);
     const templated = groups.filter((group) => !group.template.isLiteral);
     this.#templated = new SegmentIndex(templated);
+    if (templated.length <= FEW_TEMPLATES) this.#fewTemplated = templated;
     for (const group of groups) {
       if (!group.template.isLiteral) continue;
       const path = group.template.normalized;
@@ -129,13 +138,21 @@ export class Router<T> {
     // A literal path's answer, including templates that also match it, was computed by freeze().
     const literal = this.#literalPaths.get(path);
     if (literal !== undefined) return literal;
+    // The index only narrows (in precedence order): each candidate's regex decides either way.
+    const candidates = this.#fewTemplated ?? this.#templated.candidates(path);
+    // Most paths match one template: its answer is a one-element array, made at its size (a pushed-to empty array
+    // grows a larger store first).
+    let first: RouteMatch<T> | undefined;
     let matches: RouteMatch<T>[] | undefined;
-    for (const group of this.#templated.candidates(path)) {
+    for (let i = 0; i < candidates.length; i++) {
+      const group = candidates[i];
       const match = group.template.regex.exec(path);
       if (match === null) continue;
-      (matches ??= []).push(new TemplateMatch(group, match));
+      const found = new TemplateMatch(group, match);
+      if (first === undefined) first = found;
+      else (matches ??= [first]).push(found);
     }
-    return matches ?? NO_MATCHES;
+    return matches ?? (first === undefined ? NO_MATCHES : [first]);
   }
 }
 
