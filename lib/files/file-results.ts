@@ -2,8 +2,11 @@
 import { nodeBuiltin } from '../runtime/node-builtins';
 import { LocalFile } from '../body/local-file-body';
 
-const nodeFs = () => nodeBuiltin('node:fs', 'file results (files on disk)');
-const nodePath = () => nodeBuiltin('node:path', 'file results (files on disk)');
+/** The feature's name in the errors of a runtime without a disk. */
+export const FILE_RESULTS = 'file results (LocalFile, FilePart) returned from a method';
+
+const nodeFs = () => nodeBuiltin('node:fs', FILE_RESULTS);
+const nodePath = () => nodeBuiltin('node:path', FILE_RESULTS);
 
 /**
  * A `LocalFile` (the same type an upload is received as) for the file at `path`, to return from a

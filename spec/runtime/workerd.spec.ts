@@ -234,7 +234,18 @@ describe('features that need Node, on workerd without nodejs_compat', () => {
       upload: refused('UploadResource#upload\\(file\\d*\\): multipart forms \\(files, MultipartFormDataInput\\)'),
       saved: refused('SavedResource#saved\\(file\\d*\\): bodies saved to disk \\(LocalFile parameters\\)'),
       parts: refused('PartsResource#parts\\(input\\d*\\): multipart forms \\(files, MultipartFormDataInput\\)'),
+      report: refused('ReportResource#report: file results \\(LocalFile, FilePart\\) returned from a method'),
+      static: refused('static files \\(framework.http.static.directory\\)'),
     });
+  });
+
+  it('answers a file result no build could see with a 500 problem, naming the feature and the runtime in the log', async () => {
+    const [status, body] = await text(call(at('/node-only/file')));
+    expect([status, JSON.parse(body)]).toMatchObject([500, { status: 500 }]);
+    expect(body).not.toMatch(/hostname|node:|at /);
+    expect(server.output()).toMatch(
+      /NodeOnlyResource#file: file results \(LocalFile, FilePart\) returned from a method needs Node's node:\S+, which Cloudflare Workers \(workerd\) does not provide/,
+    );
   });
 
   it('reads an urlencoded form, and answers a multipart one with 415', async () => {
