@@ -1,9 +1,9 @@
 /**
- * What needs a disk among file results, and when that is known: a method's declared return type at build where
- * decorator metadata exists (tsc, Bun), else the result itself at the request. Either way the message names the
- * feature and the runtime.
+ * File results need a disk (Node's fs; never workerd's, which holds none of the application's files). When that is
+ * known: from a method's declared return type at build where decorator metadata exists (tsc, Bun), else from the
+ * result itself at the request. Either way the message names the feature and the runtime.
  */
-import { needNodeBuiltins, type BuiltinName } from '../runtime/node-builtins';
+import { needLocalDisk, type BuiltinName } from '../runtime/node-builtins';
 import { LocalFile } from '../body/local-file-body';
 import { FILE_RESULTS, FilePart } from './file-results';
 
@@ -12,16 +12,16 @@ const FILE_BUILTINS: readonly BuiltinName[] = ['node:fs', 'node:fs/promises', 'n
 
 /**
  * Stops the build, where the runtime has no disk, of a method declared to return a file (`design:returntype`); a
- * method without metadata (an esbuild bundle) passes, and {@link needFileBuiltinsAt} refuses its result instead.
+ * method without metadata (an esbuild bundle) passes, and {@link needDiskForResultOf} refuses its result instead.
  */
 export function checkFileReturnType(returnType: unknown): void {
-  if (returnType === LocalFile || returnType === FilePart) needNodeBuiltins(FILE_RESULTS, ...FILE_BUILTINS);
+  if (returnType === LocalFile || returnType === FilePart) needLocalDisk(FILE_RESULTS, ...FILE_BUILTINS);
 }
 
 /**
  * Fails a request whose method returned a file where the runtime has no disk, naming the method (`where`), the
  * feature and the runtime: the error goes to the log, and the client gets the plain 500 problem.
  */
-export function needFileBuiltinsAt(where: string | undefined): void {
-  needNodeBuiltins(where ? `${where}: ${FILE_RESULTS}` : FILE_RESULTS, ...FILE_BUILTINS);
+export function needDiskForResultOf(where: string | undefined): void {
+  needLocalDisk(where ? `${where}: ${FILE_RESULTS}` : FILE_RESULTS, ...FILE_BUILTINS);
 }

@@ -8,7 +8,7 @@ import { ResponseContext } from '../context/response-context';
 import { FileBody } from './file-body';
 import { LocalFile } from '../body/local-file-body';
 import { FILE_RESULTS, FilePart } from './file-results';
-import { needFileBuiltinsAt } from './node-only-files';
+import { needDiskForResultOf } from './node-only-files';
 import { locate } from '../errors/definition-error';
 import { DirectBody } from '../streaming/direct-body';
 import { trackStarted } from '../streaming/started-bodies';
@@ -68,7 +68,7 @@ async function responseFor(
   where: string | undefined,
 ): Promise<ResponseContext> {
   // Without decorator metadata the build could not see the method return a file: the log names it.
-  needFileBuiltinsAt(where);
+  needDiskForResultOf(where);
   if (result instanceof LocalFile)
     return fileResponse(result.path, rangeHeader, result.contentType ?? mediaTypeOf(result.path));
   if (result instanceof FilePart) {

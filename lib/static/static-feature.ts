@@ -1,6 +1,6 @@
 /** Static files as a feature: a directory served for requests no resource matched, with ranges and validators. */
 import type { UnroutedAnswer } from '../context/settle';
-import { needNodeBuiltins, nodeBuiltin } from '../runtime/node-builtins';
+import { needLocalDisk, nodeBuiltin } from '../runtime/node-builtins';
 import { defineFeature } from '../feature/define-feature';
 import { STATIC_FILES, StaticFiles } from './static-files';
 
@@ -15,7 +15,7 @@ export const staticFilesFeature = defineFeature({
     const folder = build.config.get('framework.http.static.directory');
     if (!folder) return undefined;
     // Every file is read at a request: a runtime without a disk stops here, at build.
-    needNodeBuiltins(STATIC_FILES, 'node:fs', 'node:fs/promises', 'node:path', 'node:stream');
+    needLocalDisk(STATIC_FILES, 'node:fs', 'node:fs/promises', 'node:path', 'node:stream');
     const files = new StaticFiles(nodeBuiltin('node:path', STATIC_FILES).resolve(build.directory, folder));
     const answer: UnroutedAnswer = (ctx) =>
       files.respond(ctx.method, ctx.rawPath, ctx.headers).then((response) => {
