@@ -305,4 +305,15 @@ describe('files on disk, on workerd with nodejs_compat (a node:fs without the ap
       /NodeOnlyResource#file: file results \(LocalFile, FilePart\) returned from a method needs files on a local disk, which Cloudflare Workers \(workerd\) does not have/,
     );
   });
+
+  it('fails localFile() in a method as a 500 problem, naming the feature and the runtime in the log', async () => {
+    const { status, body } = await call(`${server.url}/node-only/made-file`);
+    expect([status, JSON.parse(body.toString())]).toMatchObject([500, { status: 500 }]);
+    expect(body.toString()).not.toMatch(/hostname|node:|at /);
+    const logged =
+      /Error: file results \(LocalFile, FilePart\) returned from a method needs files on a local disk, which Cloudflare Workers \(workerd\) does not have/;
+    // The runtime's log may come after the answer.
+    await until(() => (logged.test(server.output()) ? true : undefined), 'the log', 5000);
+    expect(server.output()).toMatch(logged);
+  });
 });
