@@ -23,6 +23,7 @@ import { laneSteps, type LaneSettings } from '../pipeline/lanes';
 import type { Unit } from '../metadata/unit';
 import type { EndpointJoins } from '../feature/feature';
 import type { CorePlan } from './core-plan';
+import { checkFileReturnType } from '../files/node-only-files';
 
 /** What one endpoint is compiled with: the core plan, the application path, the features' steps, its class's mappers. */
 export type EndpointContext = Omit<CorePlan, 'mappers'> & {
@@ -80,6 +81,7 @@ export function compileEndpoint(
   );
   if (!template) return undefined;
   const returnType = readDesignType('design:returntype', unit.type.prototype, method.name);
+  problems.attempt(where, () => checkFileReturnType(returnType));
   const producesText = method.produces ?? unit.meta.produces ?? (returnType === String ? ['text/plain'] : undefined);
   const produces = parseTypes(producesText, where, problems);
   const consumes = parseTypes(method.consumes ?? unit.meta.consumes, where, problems);

@@ -4,9 +4,11 @@ import type { ReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { DirectBody } from '../streaming/direct-body';
+import { FILE_RESULTS } from './file-results';
 
-const nodeFs = () => nodeBuiltin('node:fs', 'file results (files on disk)');
-const nodeStream = () => nodeBuiltin('node:stream', 'file results (files on disk)');
+// Static files serve through this body too; either feature stops its build where these are missing.
+const nodeFs = () => nodeBuiltin('node:fs', FILE_RESULTS);
+const nodeStream = () => nodeBuiltin('node:stream', FILE_RESULTS);
 
 /** Where the bytes come from: a path, or an open handle (read from its current position when `start` is absent). */
 export type FileSource = { readonly path: string } | { readonly handle: FileHandle };

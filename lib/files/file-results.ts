@@ -1,9 +1,17 @@
 /** File results: `localFile(path)` for a whole file (a `Path` or `File` result in Java REST), `FilePart` for part of one. */
-import { nodeBuiltin } from '../runtime/node-builtins';
+import { needLocalDisk, nodeBuiltin } from '../runtime/node-builtins';
 import { LocalFile } from '../body/local-file-body';
 
-const nodeFs = () => nodeBuiltin('node:fs', 'file results (files on disk)');
-const nodePath = () => nodeBuiltin('node:path', 'file results (files on disk)');
+/** The feature's name in the errors of a runtime without a disk. */
+export const FILE_RESULTS = 'file results (LocalFile, FilePart) returned from a method';
+
+// Checked at each call: a Worker's node:fs (under nodejs_compat) has none of the application's files to serve.
+function diskBuiltin<K extends 'node:fs' | 'node:path'>(name: K): ReturnType<typeof nodeBuiltin<K>> {
+  needLocalDisk(FILE_RESULTS, name);
+  return nodeBuiltin(name, FILE_RESULTS);
+}
+const nodeFs = () => diskBuiltin('node:fs');
+const nodePath = () => diskBuiltin('node:path');
 
 /**
  * A `LocalFile` (the same type an upload is received as) for the file at `path`, to return from a

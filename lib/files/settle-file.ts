@@ -7,11 +7,13 @@ import type { RequestContext } from '../context/request-context';
 import { ResponseContext } from '../context/response-context';
 import { FileBody } from './file-body';
 import { LocalFile } from '../body/local-file-body';
-import { FilePart } from './file-results';
+import { FILE_RESULTS, FilePart } from './file-results';
+import { needDiskForResultOf } from './node-only-files';
+import { locate } from '../errors/definition-error';
 import { DirectBody } from '../streaming/direct-body';
 import { trackStarted } from '../streaming/started-bodies';
 
-const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'file results (files on disk)');
+const nodeFsPromises = () => nodeBuiltin('node:fs/promises', FILE_RESULTS);
 
 const OCTET_STREAM = 'application/octet-stream';
 
@@ -63,7 +65,10 @@ export async function fileResponse(
 async function responseFor(
   result: LocalFile | FilePart | FileHandle,
   rangeHeader: string | null,
+  where: string | undefined,
 ): Promise<ResponseContext> {
+  // Without decorator metadata the build could not see the method return a file: the log names it.
+  needDiskForResultOf(where);
   if (result instanceof LocalFile)
     return fileResponse(result.path, rangeHeader, result.contentType ?? mediaTypeOf(result.path));
   if (result instanceof FilePart) {
@@ -87,9 +92,12 @@ export function settleFile(ctx: RequestContext, result: unknown): Promise<Reques
   if (!isFileResult(result)) return undefined;
   // A file result sends no validator, so an If-Range cannot name it: the whole file goes (RFC 9110 §13.1.5).
   const range = ctx.headers.has('if-range') ? null : ctx.headers.get('range');
-  return responseFor(result, range).then((response) => {
-    if (response.entity instanceof DirectBody) trackStarted(ctx, response.entity);
-    ctx.response = response;
-    return ctx;
-  });
+  const endpoint = ctx.endpoint;
+  return responseFor(result, range, endpoint && locate(endpoint.resourceClass, endpoint.methodName)).then(
+    (response) => {
+      if (response.entity instanceof DirectBody) trackStarted(ctx, response.entity);
+      ctx.response = response;
+      return ctx;
+    },
+  );
 }

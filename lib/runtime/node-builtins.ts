@@ -3,7 +3,7 @@
  * workerd's `nodejs_compat` have it). No module imports `node:*` statically, so importing rxrest loads no built-in and
  * a bundler for a neutral platform (a Worker) finds none to resolve. Does not know which features need which module.
  */
-import { runtimeName } from './runtime-name';
+import { currentRuntime, runtimeName } from './runtime-name';
 
 /** The built-ins rxrest uses, by the name it loads them with. */
 interface Builtins {
@@ -66,6 +66,19 @@ export function nodeBuiltin<K extends BuiltinName>(name: K, feature: string): Bu
  */
 export function needNodeBuiltins(feature: string, ...names: BuiltinName[]): void {
   for (const name of names) nodeBuiltin(name, feature);
+}
+
+/**
+ * Fails as {@link needNodeBuiltins} does, and on workerd whatever its flags: for a feature that serves files deployed
+ * beside the code. Under `nodejs_compat` workerd's node:fs holds only the bundle's modules (read-only) and a `/tmp`
+ * emptied for each request, never the application's files.
+ */
+export function needLocalDisk(feature: string, ...names: BuiltinName[]): void {
+  needNodeBuiltins(feature, ...names);
+  if (currentRuntime() === 'workerd')
+    throw new Error(
+      `${feature} needs files on a local disk, which ${runtimeName()} does not have: its node:fs holds only the bundle and a /tmp emptied for each request (see docs/runtimes.md)`,
+    );
 }
 
 /**

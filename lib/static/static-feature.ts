@@ -1,8 +1,8 @@
 /** Static files as a feature: a directory served for requests no resource matched, with ranges and validators. */
 import type { UnroutedAnswer } from '../context/settle';
-import { nodeBuiltin } from '../runtime/node-builtins';
+import { needLocalDisk, nodeBuiltin } from '../runtime/node-builtins';
 import { defineFeature } from '../feature/define-feature';
-import { StaticFiles } from './static-files';
+import { STATIC_FILES, StaticFiles } from './static-files';
 
 export const staticFilesFeature = defineFeature({
   name: 'static-files',
@@ -14,7 +14,9 @@ export const staticFilesFeature = defineFeature({
     // Relative to the directory of `application.properties` (else the working directory).
     const folder = build.config.get('framework.http.static.directory');
     if (!folder) return undefined;
-    const files = new StaticFiles(nodeBuiltin('node:path', 'static files').resolve(build.directory, folder));
+    // Every file is read at a request: a runtime without a disk stops here, at build.
+    needLocalDisk(STATIC_FILES, 'node:fs', 'node:fs/promises', 'node:path', 'node:stream');
+    const files = new StaticFiles(nodeBuiltin('node:path', STATIC_FILES).resolve(build.directory, folder));
     const answer: UnroutedAnswer = (ctx) =>
       files.respond(ctx.method, ctx.rawPath, ctx.headers).then((response) => {
         if (!response) return undefined;

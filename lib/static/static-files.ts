@@ -6,8 +6,11 @@ import { formatHttpDate } from '../http/http-date';
 import { evaluatePreconditions, ifRangeMatches } from '../http/preconditions';
 import { ResponseContext } from '../context/response-context';
 
-const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'static files (framework.http.static)');
-const nodePath = () => nodeBuiltin('node:path', 'static files (framework.http.static)');
+/** The feature's name in the errors of a runtime without a disk. */
+export const STATIC_FILES = 'static files (framework.http.static.directory)';
+
+const nodeFsPromises = () => nodeBuiltin('node:fs/promises', STATIC_FILES);
+const nodePath = () => nodeBuiltin('node:path', STATIC_FILES);
 
 /** The path segments of a request path, decoded; undefined when one could reach outside the directory. */
 function safeSegments(rawPath: string): string[] | undefined {

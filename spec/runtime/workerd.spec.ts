@@ -3,6 +3,7 @@ import { gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { call, describeContract, type Answer } from './support/contract';
 import { JwksServer } from './support/jwks';
+import { until } from '../support/until';
 import { startOn, type RuntimeServer } from './support/runtime-server';
 
 // Without nodejs_compat (as docs/runtimes.md asks): no Buffer, no process, no Node built-in, only the Web platform.
@@ -235,7 +236,20 @@ describe('features that need Node, on workerd without nodejs_compat', () => {
       upload: refused('UploadResource#upload\\(file\\d*\\): multipart forms \\(files, MultipartFormDataInput\\)'),
       saved: refused('SavedResource#saved\\(file\\d*\\): bodies saved to disk \\(LocalFile parameters\\)'),
       parts: refused('PartsResource#parts\\(input\\d*\\): multipart forms \\(files, MultipartFormDataInput\\)'),
+      report: refused('ReportResource#report: file results \\(LocalFile, FilePart\\) returned from a method'),
+      static: refused('static files \\(framework.http.static.directory\\)'),
     });
+  });
+
+  it('answers a file result no build could see with a 500 problem, naming the feature and the runtime in the log', async () => {
+    const [status, body] = await text(call(at('/node-only/file')));
+    expect([status, JSON.parse(body)]).toMatchObject([500, { status: 500 }]);
+    expect(body).not.toMatch(/hostname|node:|at /);
+    // The runtime's log may come after the answer.
+    await until(() => (server.output().includes('NodeOnlyResource#file') ? true : undefined), 'the log', 5000);
+    expect(server.output()).toMatch(
+      /NodeOnlyResource#file: file results \(LocalFile, FilePart\) returned from a method needs Node's node:\S+, which Cloudflare Workers \(workerd\) does not provide/,
+    );
   });
 
   it('reads an urlencoded form, and answers a multipart one with 415', async () => {
@@ -255,5 +269,52 @@ describe('features that need Node, on workerd without nodejs_compat', () => {
       'ops as admin',
     ]);
     expect((await call(at('/node-only/keyed'), { headers: { 'x-api-key': 'the-kez' } })).status).toBe(401);
+  });
+});
+
+describe('files on disk, on workerd with nodejs_compat (a node:fs without the application’s files)', () => {
+  let server: RuntimeServer;
+  const noDisk = (feature: string) =>
+    expect.stringMatching(
+      new RegExp(`${feature} needs files on a local disk, which Cloudflare Workers \\(workerd\\) does not have`),
+    );
+
+  beforeAll(async () => {
+    server = await startOn('workerd', {
+      fixture: { file: 'node-only-app', build: 'buildNodeOnlyApp' },
+      compatibilityFlags: ['nodejs_compat', 'enable_request_signal'],
+    });
+  }, 60_000);
+
+  afterAll(() => server?.stop());
+
+  it('stop the build of static files and of a method declared to return a file', async () => {
+    const builds = JSON.parse((await call(`${server.url}/node-only/builds`)).body.toString()) as Record<string, string>;
+    expect(builds).toMatchObject({
+      report: noDisk('ReportResource#report: file results \\(LocalFile, FilePart\\) returned from a method'),
+      static: noDisk('static files \\(framework.http.static.directory\\)'),
+    });
+  });
+
+  it('answers a file result no build could see with a 500 problem, naming the feature and the runtime in the log', async () => {
+    const { status, body } = await call(`${server.url}/node-only/file`);
+    expect([status, JSON.parse(body.toString())]).toMatchObject([500, { status: 500 }]);
+    expect(body.toString()).not.toMatch(/hostname|node:|at /);
+    // The runtime's log may come after the answer.
+    await until(() => (server.output().includes('NodeOnlyResource#file') ? true : undefined), 'the log', 5000);
+    expect(server.output()).toMatch(
+      /NodeOnlyResource#file: file results \(LocalFile, FilePart\) returned from a method needs files on a local disk, which Cloudflare Workers \(workerd\) does not have/,
+    );
+  });
+
+  it('fails localFile() in a method as a 500 problem, naming the feature and the runtime in the log', async () => {
+    const { status, body } = await call(`${server.url}/node-only/made-file`);
+    expect([status, JSON.parse(body.toString())]).toMatchObject([500, { status: 500 }]);
+    expect(body.toString()).not.toMatch(/hostname|node:|at /);
+    const logged =
+      /Error: file results \(LocalFile, FilePart\) returned from a method needs files on a local disk, which Cloudflare Workers \(workerd\) does not have/;
+    // The runtime's log may come after the answer.
+    await until(() => (logged.test(server.output()) ? true : undefined), 'the log', 5000);
+    expect(server.output()).toMatch(logged);
   });
 });
