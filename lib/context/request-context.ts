@@ -153,12 +153,14 @@ export class RequestContext extends RequestState {
   }
 
   /**
-   * {@link clientGone} as an error's cause: a Web request can only be cut short while its body is read, so one without
-   * a body never reads its `signal` (Deno warns at the first read of a served request's signal: its legacy abort).
+   * {@link clientGone} as an error's cause: a Web request can only be cut short while its body is read, so a GET or HEAD
+   * (which carry none) never reads its `signal` (Deno warns at the first read of a served request's signal: its legacy
+   * abort). Its method is asked, not its `body`: on Deno, making the body stream of an upgrade request breaks the upgrade.
    */
   get clientGoneMidRequest(): boolean {
-    const request = this.#request;
-    return this.#source === undefined && (request === undefined || request.body === null) ? false : this.clientGone;
+    if (this.#source !== undefined) return this.clientGone;
+    const method = this.#request?.method;
+    return method === undefined || method === 'GET' || method === 'HEAD' ? false : this.clientGone;
   }
 
   /** Whether the request is still the one the server received (no filter replaced it or its URI). */
