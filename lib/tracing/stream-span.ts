@@ -10,32 +10,9 @@ import type { RequestContext } from '../context/request-context';
 import type { StreamEnd, StreamObserver } from '../streaming/stream-observer';
 import { requestTrace, type RequestTrace } from './request-span';
 import { tracing, type Tracing } from './tracing';
+import { utf8Length } from '../runtime/bytes';
 
 const now = (): number => performance.timeOrigin + performance.now();
-
-const NON_ASCII = /[^\x00-\x7f]/;
-
-/**
- * How many bytes `text` takes in UTF-8, counted without encoding it (the stream's sink encodes it once, on its way
- * out): a character under U+0080 is one byte, under U+0800 two, a surrogate pair four, any other three (a lone
- * surrogate is written as U+FFFD, three bytes). ASCII text, the usual case, is told by one regular expression
- * (measured on Node 20: 0.5 ns a character, the loop alone 2.6 ns).
- */
-function utf8Length(text: string): number {
-  if (!NON_ASCII.test(text)) return text.length;
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      // Two UTF-16 units, four bytes.
-      bytes += 2;
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
-}
 
 class StreamSpan implements StreamObserver {
   #span: Api.Span | undefined;
