@@ -150,20 +150,13 @@ export {
 } from './context/request-context';
 export { ResponseContext, ResponseContext as ContainerResponseContext } from './context/response-context';
 
-export {
-  EntityTag,
-  NewCookie,
-  type NewCookieOptions,
-  type CacheControl,
-  type WebLink,
-  type MediaType,
-  parseMediaType,
-  formatMediaType,
-  mediaType,
-  formatHttpDate,
-  parseHttpDate,
-  parseSize,
-} from './http';
+export { EntityTag } from './http/entity-tag';
+export { NewCookie, type NewCookieOptions } from './http/cookies';
+export type { CacheControl } from './http/cache-control';
+export type { WebLink } from './http/link-header';
+export { type MediaType, parseMediaType, formatMediaType, mediaType } from './http/media-type';
+export { formatHttpDate, parseHttpDate } from './http/http-date';
+export { parseSize } from './http/size';
 // http: preconditions, compression, build conditions
 export { RestRequest } from './preconditions/rest-request';
 export { Compressed, Uncompressed, GZIP, type CompressionMode } from './decorators/compression';

@@ -2,9 +2,11 @@
 import type { StreamSink } from './stream-sink';
 
 const encoder = new TextEncoder();
+/** Bytes the stream holds before its reader's pace holds the sink back. */
+const HIGH_WATER_MARK = 16384;
 
 /** A `ReadableStream` of bytes and the sink that fills it; the reader's pace is the backpressure. */
-export function webSink(highWaterMark = 16384): {
+export function webSink(): {
   readonly stream: ReadableStream<Uint8Array>;
   readonly sink: StreamSink;
 } {
@@ -26,7 +28,7 @@ export function webSink(highWaterMark = 16384): {
         closed?.();
       },
     },
-    { highWaterMark, size: (chunk) => chunk.byteLength },
+    { highWaterMark: HIGH_WATER_MARK, size: (chunk) => chunk.byteLength },
   );
   const sink: StreamSink = {
     write(chunk) {
@@ -35,7 +37,7 @@ export function webSink(highWaterMark = 16384): {
       return (controller.desiredSize ?? 0) > 0;
     },
     onReady: (callback) => void (ready = callback),
-    buffered: () => highWaterMark - (controller.desiredSize ?? highWaterMark),
+    buffered: () => HIGH_WATER_MARK - (controller.desiredSize ?? HIGH_WATER_MARK),
     // The Response carrying the stream is handed out at once; there is no head to send early.
     open: () => undefined,
     end() {
