@@ -82,7 +82,7 @@ export interface RuntimeServer {
   stop(): Promise<void>;
 }
 
-/** Serves the bundled application `kind` (`rxrest` or `hono`) on `runtime`; resolves once it listens. */
+/** Serves the bundled application `kind` (`rxrest`, `hono` or `hono-same-work`) on `runtime`; resolves once it listens. */
 export async function startRuntimeServer(
   folder: string,
   runtime: BenchRuntime,

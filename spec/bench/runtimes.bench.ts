@@ -1,7 +1,8 @@
 /**
  * Runtimes benchmark: on Node (through `@hono/node-server`), Bun, Deno and workerd (through Miniflare), rxrest against
  * bare Hono on the same runtime in the same run — a JSON GET under wrk, and 100,000 SSE items read by one client —
- * and the stream against a hand-written `ReadableStream` loop on that runtime (`servers/runtime-bench-app.ts`).
+ * the stream against a hand-written `ReadableStream` loop on that runtime, and the GET against Hono doing by hand
+ * the work rxrest's answer does besides (`servers/runtime-bench-app.ts`).
  */
 import { rm } from 'node:fs/promises';
 import { get } from 'node:http';
@@ -30,6 +31,11 @@ export interface RuntimeRow {
   getRatio: number;
   getLow: number;
   getHigh: number;
+  /** The same, against Hono reading `Accept` and sending `nosniff` as rxrest must (`hono-same-work`). */
+  sameWorkRps: number;
+  sameWorkRatio: number;
+  sameWorkLow: number;
+  sameWorkHigh: number;
   rxrestItemsPerSec: number;
   honoItemsPerSec: number;
   loopItemsPerSec: number;
@@ -58,9 +64,20 @@ const itemsIn = (body: string): number => body.match(/^data:/gm)?.length ?? 0;
 /** One answer from each server before any load: a benchmark of wrong answers measures nothing. */
 async function check(servers: readonly RuntimeServer[], note: (line: string) => void): Promise<void> {
   for (const server of servers) {
-    const paths = [`/bench/sse?n=${ITEMS}`, ...(server.kind === 'hono' ? [`/bench/loop?n=${ITEMS}`] : [])];
+    const paths =
+      server.kind === 'hono-same-work'
+        ? []
+        : [`/bench/sse?n=${ITEMS}`, ...(server.kind === 'hono' ? [`/bench/loop?n=${ITEMS}`] : [])];
     const json = await fetch(`http://127.0.0.1:${server.port}${JSON_ROUTE.path}`).then((r) => r.text());
     if (json !== JSON_ROUTE.expected) note(`  WARNING ${server.runtime} ${server.kind}: GET answered ${json}`);
+    if (server.kind !== 'hono') {
+      const refused = await fetch(`http://127.0.0.1:${server.port}${JSON_ROUTE.path}`, {
+        headers: { accept: 'text/html' },
+      });
+      await refused.arrayBuffer();
+      if (refused.status !== 406)
+        note(`  WARNING ${server.runtime} ${server.kind}: Accept: text/html got ${refused.status}`);
+    }
     for (const path of paths) {
       const items = itemsIn((await drain(server.port, path, true)).body);
       if (items !== ITEMS) note(`  WARNING ${server.runtime} ${server.kind} ${path}: ${items} items`);
@@ -136,14 +153,14 @@ async function benchEach(
 ): Promise<RuntimeRow[]> {
   const rows: RuntimeRow[] = [];
   for (const runtime of RUNTIMES) {
-    const rx = await startRuntimeServer(folder, runtime, 'rxrest', serverCpus);
-    const hono = await startRuntimeServer(folder, runtime, 'hono', serverCpus).catch(async (error: unknown) => {
-      await rx.stop();
-      throw error;
-    });
+    const servers: RuntimeServer[] = [];
     try {
-      await check([rx, hono], note);
+      for (const kind of ['rxrest', 'hono', 'hono-same-work'])
+        servers.push(await startRuntimeServer(folder, runtime, kind, serverCpus));
+      const [rx, hono, sameWork] = servers as [RuntimeServer, RuntimeServer, RuntimeServer];
+      await check(servers, note);
       const got = await measureGet(load, rx, hono, options);
+      const same = await measureGet(load, rx, sameWork, options);
       const streams = await measureStreams(rx, hono);
       const row: RuntimeRow = {
         runtime,
@@ -152,6 +169,10 @@ async function benchEach(
         getRatio: two(got.ratio),
         getLow: two(Math.min(...got.ratios)),
         getHigh: two(Math.max(...got.ratios)),
+        sameWorkRps: Math.round(same.hono),
+        sameWorkRatio: two(same.ratio),
+        sameWorkLow: two(Math.min(...same.ratios)),
+        sameWorkHigh: two(Math.max(...same.ratios)),
         rxrestItemsPerSec: perSecond(streams.rxMs),
         honoItemsPerSec: perSecond(streams.honoMs),
         loopItemsPerSec: perSecond(streams.loopMs),
@@ -164,11 +185,15 @@ async function benchEach(
           `(target ≥ ${TARGET}: ${row.getRatio >= TARGET ? 'meets' : 'MISSES'})`,
       );
       note(
+        `${''.padEnd(8)} GET rxrest ${Math.round(same.rx)} req/s, hono reading Accept and sending nosniff ${row.sameWorkRps} req/s: ` +
+          `rxrest ÷ that ${row.sameWorkRatio} [${row.sameWorkLow}–${row.sameWorkHigh}]`,
+      );
+      note(
         `${''.padEnd(8)} SSE rxrest ${row.rxrestItemsPerSec}/s, hono streamSSE ${row.honoItemsPerSec}/s, hand-written loop ${row.loopItemsPerSec}/s: ` +
           `rxrest ÷ hono ${row.sseVsHono}, rxrest ÷ loop ${row.sseVsLoop} (target ≥ 1: ${row.sseVsLoop >= 1 ? 'meets' : 'MISSES'})`,
       );
     } finally {
-      await Promise.all([rx.stop(), hono.stop()]);
+      await Promise.all(servers.map((server) => server.stop()));
     }
   }
   return rows;
