@@ -4,12 +4,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { RestResponse } from '../response/rest-response';
 import type { ResponseContext } from './response-context';
-import { findQueryValues, parseQuery } from '../http/query';
 import { NO_PARAMS } from '../routing/path-template';
 import type { RouteMatch } from '../routing/router';
 import type { EndpointInfo, Lane } from './endpoint-info';
-import { RequestState } from './request-state';
-import { targetPath, targetQuery, urlPath, urlPathStart, urlQuery } from './url-parts';
+import { RequestTarget } from './request-target';
 import {
   canonicalMethod,
   clientGoneOf,
@@ -26,9 +24,6 @@ import {
 export type { NodeBindings, NodeExchange } from './node-request';
 export type { EndpointInfo, Lane } from './endpoint-info';
 
-/** Queries up to this long are scanned for each parameter read rather than parsed into a map. */
-const SCANNED_QUERY_LENGTH = 256;
-
 // Shared empty defaults: a request allocates its own only when routing or argument reading fills them.
 const NO_MATRIX: ReadonlyMap<string, readonly string[]> = new Map();
 const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
@@ -42,7 +37,7 @@ export class RequestAborted {
  * One request in flight. Filters may change its method, URI and headers (pre-matching filters before
  * routing), read and set properties, or answer it with `abortWith`.
  */
-export class RequestContext extends RequestState {
+export class RequestContext extends RequestTarget {
   /** The Web request: given (in process), or made from Node's request the first time something asks for it. */
   #request: Request | undefined;
   /** The request `fetch` was given, once a filter or stage replaced it. */
@@ -57,10 +52,6 @@ export class RequestContext extends RequestState {
   #bodyTaken = false;
   #url: string | undefined;
   #method: string;
-  #rawPath: string | undefined;
-  #rawQuery: string | undefined;
-  #query: URLSearchParams | undefined;
-  #queryValues: Map<string, string[]> | undefined;
   #headers: Headers | undefined;
   /** Node's raw header list (`null`: not served on Node), read on first use. */
   #rawHeaders: readonly string[] | null | undefined;
@@ -119,7 +110,7 @@ export class RequestContext extends RequestState {
     const source = this.#source;
     if (source === undefined) return;
     this.#url = this.url;
-    if (this.#rawPath === undefined) this.#splitUrl();
+    void this.rawPath;
     this.#rawHeaders = keep(this.#nodeRawHeaders()!);
     this.#peer = source.incoming.socket;
     this.#source = this.#environment = undefined;
@@ -220,33 +211,10 @@ export class RequestContext extends RequestState {
     return (this.#url ??= source.url ?? `${source.scheme}://${source.host}${source.incoming.url ?? '/'}`);
   }
 
-  /** The request path as sent, still percent-encoded and with matrix parameters. */
-  get rawPath(): string {
-    if (this.#rawPath === undefined) this.#splitUrl();
-    return this.#rawPath!;
-  }
-
-  /** The query string without `?`, as sent. */
-  get rawQuery(): string {
-    if (this.#rawQuery === undefined) this.#splitUrl();
-    return this.#rawQuery!;
-  }
-
-  get query(): URLSearchParams {
-    return (this.#query ??= new URLSearchParams(this.rawQuery));
-  }
-
-  /**
-   * Every value of one query parameter, decoded as `URLSearchParams` would (`+` is a space); `undefined`
-   * when absent. Parsed once per request into a map, which is cheaper than a `URLSearchParams`.
-   */
-  queryValues(name: string): readonly string[] | undefined {
-    const query = this.rawQuery;
-    if (query === '') return undefined;
-    // A short query is scanned per name; a long one is split into a map once.
-    if (this.#queryValues === undefined && query.length <= SCANNED_QUERY_LENGTH) return findQueryValues(query, name);
-    this.#queryValues ??= parseQuery(query);
-    return this.#queryValues.get(name);
+  /** Served by `listen()` with a plain target (no normalized URL, no replaced request): the path and query are its own. */
+  protected get originTarget(): string | undefined {
+    const source = this.#request === undefined ? this.#source : undefined;
+    return source !== undefined && source.url === undefined ? (source.incoming.url ?? '/') : undefined;
   }
 
   /** Changes the request URI (absolute, or a path with optional query); only meaningful before routing. */
@@ -256,10 +224,7 @@ export class RequestContext extends RequestState {
     this.#received ??= current;
     this.#request = new Request(target, current);
     this.#replaced = true;
-    this.#rawPath = undefined;
-    this.#rawQuery = undefined;
-    this.#query = undefined;
-    this.#queryValues = undefined;
+    this.forgetTarget();
   }
 
   get headers(): Headers {
@@ -307,20 +272,5 @@ export class RequestContext extends RequestState {
   /** Answers the request with `response` without running the rest of the request stages. */
   abortWith(response: RestResponse<unknown> | Response): never {
     throw new RequestAborted(response);
-  }
-
-  #splitUrl(): void {
-    const source = this.#request === undefined ? this.#source : undefined;
-    // Served by `listen()` with a plain target: the path and query are the target's own.
-    if (source !== undefined && source.url === undefined) {
-      const target = source.incoming.url ?? '/';
-      this.#rawPath = targetPath(target);
-      this.#rawQuery = targetQuery(target);
-    } else {
-      const url = this.url;
-      const start = urlPathStart(url);
-      this.#rawPath = urlPath(url, start);
-      this.#rawQuery = urlQuery(url, start);
-    }
   }
 }
