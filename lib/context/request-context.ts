@@ -1,4 +1,5 @@
 /** The state of one request as it travels the pipeline (ContainerRequestContext for filters). */
+import { isDenoServeInfo } from '../runtime/deno-serve';
 import { isNodeInstance } from '../runtime/node-builtins';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
@@ -151,7 +152,10 @@ export class RequestContext extends RequestTarget {
   get clientGoneMidRequest(): boolean {
     if (this.#source !== undefined) return this.clientGone;
     const method = this.#request?.method;
-    return method === undefined || method === 'GET' || method === 'HEAD' ? false : this.clientGone;
+    // Deno's signal stays unaborted when a client cuts a body short (the read fails with BadResource): ask it nothing.
+    if (method === undefined || method === 'GET' || method === 'HEAD' || isDenoServeInfo(this.#environment))
+      return false;
+    return this.clientGone;
   }
 
   /** Whether the request is still the one the server received (no filter replaced it or its URI). */

@@ -7,6 +7,7 @@ import type { Histogram, Registry } from 'prom-client';
 import { CLIENT_CLOSED, ResponseContext } from '../context/response-context';
 import type { RequestContext } from '../context/request-context';
 import type { UnroutedAnswer } from '../context/settle';
+import { isDenoServeInfo } from '../runtime/deno-serve';
 import { loadPackage } from '../runtime/load-package';
 import { clusterScrape } from './cluster-metrics';
 
@@ -63,11 +64,13 @@ export class ApplicationMetrics {
   /**
    * Records one request, `started` being `performance.now()` when it arrived. The route is the endpoint's
    * template, never the raw path: NOT_FOUND for a 404 no resource matched, UNKNOWN for other unrouted answers. A
-   * request whose client left before its answer counts as 499 (client closed), whatever was answered into the void.
+   * request whose client left before its answer counts as 499 (client closed), whatever was answered into the void; not
+   * on Deno, which tells that only through its legacy `request.signal` (read, it aborts after every answer, and Deno
+   * warns): there the status answered is counted.
    */
   readonly observe = (ctx: RequestContext, answered: number, started: number): void => {
     const seconds = (performance.now() - started) / 1000;
-    const status = ctx.clientGone ? CLIENT_CLOSED : answered;
+    const status = !isDenoServeInfo(ctx.environment) && ctx.clientGone ? CLIENT_CLOSED : answered;
     const endpoint = ctx.endpoint;
     const owner = endpoint ?? ctx.method;
     let byStatus = this.#timers.get(owner);

@@ -5,6 +5,7 @@ import type { Http2ServerResponse } from 'node:http2';
 import { logging } from '../logging/logger';
 import type { RequestContext } from '../context/request-context';
 import type { RequestCleanups } from '../context/request-state';
+import { isDenoServeInfo } from '../runtime/deno-serve';
 import { nextMacrotask } from '../runtime/timers';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
@@ -16,11 +17,43 @@ function run(cleanups: RequestCleanups): void {
 }
 
 /**
- * Ends when the body has been read to its end, cancelled, or its request's `signal` aborted: a fetch caller leaves so
- * (the REST and MCP clients abort on unsubscribe, and only release their reader), and without a connection to lose
- * nothing else would ever stop the stream or give its slot back. An abort stops the body's source and fails a read.
+ * What ends an answer before its body was read to its end: `watch(end)` calls `end(reason)` when it does, and answers
+ * what stops watching.
  */
-function watchBody(response: Response, signal: AbortSignal | undefined, done: () => void): Response {
+type Ending = (end: (reason: unknown) => void) => () => void;
+
+const unwatched = (): void => undefined;
+
+/** A fetch caller's leaving: its request's `signal` aborted. */
+function aborted(signal: AbortSignal): Ending {
+  return (end) => {
+    if (signal.aborted) return (end(signal.reason), unwatched);
+    const ended = () => end(signal.reason);
+    signal.addEventListener('abort', ended, { once: true });
+    return () => signal.removeEventListener('abort', ended);
+  };
+}
+
+/**
+ * Deno's end of an answer (`info.completed` settled): sent, or given up. Deno cancels the body of an answer whose client
+ * left, and of a HEAD; what it never reads (an answer to a server shutting down) only this tells.
+ */
+function settled(completed: Promise<void>): Ending {
+  return (end) => {
+    completed.then(
+      () => end(new Error('Deno ended the answer')),
+      (error: unknown) => end(error),
+    );
+    return unwatched;
+  };
+}
+
+/**
+ * Ends when the body has been read to its end, cancelled, or `ending` ends it: a fetch caller leaves so (the REST and
+ * MCP clients abort on unsubscribe, and only release their reader), and without a connection to lose nothing else would
+ * ever stop the stream or give its slot back. That end stops the body's source and fails a read.
+ */
+function watchBody(response: Response, ending: Ending | undefined, done: () => void): Response {
   const body = response.body;
   if (!body) {
     nextMacrotask(done);
@@ -28,23 +61,22 @@ function watchBody(response: Response, signal: AbortSignal | undefined, done: ()
   }
   const reader = body.getReader();
   let finished = false;
-  let aborted: (() => void) | undefined;
+  let unwatch = unwatched;
   const finish = () => {
     if (finished) return;
     finished = true;
-    if (aborted) signal!.removeEventListener('abort', aborted);
+    unwatch();
     done();
   };
   const watched = new ReadableStream<Uint8Array>({
     start(controller) {
-      if (!signal) return;
-      aborted = () => {
+      if (!ending) return;
+      unwatch = ending((reason) => {
+        if (finished) return;
         finish();
-        controller.error(signal.reason);
-        reader.cancel(signal.reason).catch(() => undefined);
-      };
-      if (signal.aborted) aborted();
-      else signal.addEventListener('abort', aborted, { once: true });
+        controller.error(reason);
+        reader.cancel(reason).catch(() => undefined);
+      });
     },
     async pull(controller) {
       try {
@@ -79,9 +111,19 @@ export function completeWhenSent(ctx: RequestContext, response: Response): Respo
     completeWhenNodeSent(ctx, outgoing);
     return response;
   }
-  // In process the Web request is the connection: its signal is how its caller leaves.
   const cleanups = ctx.cleanups;
-  return watchBody(response, ctx.exchange ? undefined : ctx.request.signal, () => run(cleanups));
+  return watchBody(response, endingOf(ctx), () => run(cleanups));
+}
+
+/**
+ * What ends an answer besides its body's reader. On Deno, the answer's delivery: its legacy `signal`, once read, aborts
+ * after every answer and Deno warns. Elsewhere, the Web request's signal: how a caller in process leaves, and a client of
+ * Bun or of workerd (with `enable_request_signal`; workerd cancels no answer itself).
+ */
+function endingOf(ctx: RequestContext): Ending | undefined {
+  const environment = ctx.environment;
+  if (isDenoServeInfo(environment)) return settled(environment.completed);
+  return ctx.exchange ? undefined : aborted(ctx.request.signal);
 }
 
 /** Arranges for `ctx.complete()` to run once Node's response is closed: sent, or the connection (or stream) lost. */

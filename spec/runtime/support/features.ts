@@ -15,19 +15,30 @@ import { BIN, launch, ROOT, type RuntimeServer } from './runtime-server';
 
 const STATIC_TEXT = 'a static file, served from disk';
 
-/** Bundles the features application with `overrides`, served on Bun or Deno, in a folder of its own. */
-async function startFeatures(
+/** An application of fixtures/: its file and the function building it (given the overrides). */
+export interface Fixture {
+  readonly file: string;
+  readonly build: string;
+}
+
+const FEATURES: Fixture = { file: 'features-app', build: 'buildFeaturesApp' };
+
+/**
+ * Bundles the features application (or `fixture`) with `overrides`, served on Bun or Deno, in a folder of its own
+ * made in `folder`; on Deno it may write to the uploads directory only.
+ */
+export async function startFeatures(
   runtime: 'bun' | 'deno',
   overrides: Record<string, string>,
   folder: string,
+  fixture: Fixture = FEATURES,
 ): Promise<RuntimeServer> {
   const server = await mkdtemp(join(folder, 'server-'));
   const outfile = join(server, 'app.cjs');
-  const fixture = JSON.stringify(join(__dirname, '../fixtures/features-app'));
   await build({
     stdin: {
-      contents: `import { buildFeaturesApp } from ${fixture};
-const app = buildFeaturesApp(${JSON.stringify(overrides)});
+      contents: `import { ${fixture.build} } from ${JSON.stringify(join(__dirname, '../fixtures', fixture.file))};
+const app = ${fixture.build}(${JSON.stringify(overrides)});
 const host = '127.0.0.1';
 if (typeof Bun !== 'undefined') console.log('listening on ' + Bun.serve({ port: 0, hostname: host, fetch: app.fetch }).url.href);
 else Deno.serve({ port: 0, hostname: host, onListen: ({ port }) => console.log('listening on http://' + host + ':' + port + '/') }, app.fetch);`,
