@@ -4,6 +4,7 @@
  */
 import { maybeNodeBuiltin } from '../runtime/node-builtins';
 import { gunzipOnTheWeb } from '../runtime/web-compression';
+import { pulledReadable } from '../runtime/pulled-readable';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { httpProblem } from '../errors/http-problem';
@@ -35,7 +36,7 @@ function gunzipWithZlib(
   const gunzip = zlib.createGunzip();
   // Its errors reach the reader through `gunzip`.
   pipeline(Readable.fromWeb(source as NodeReadableStream<Uint8Array>), gunzip, () => undefined);
-  return Readable.toWeb(gunzip) as unknown as ReadableStream<Uint8Array>;
+  return pulledReadable(gunzip);
 }
 
 /**

@@ -115,6 +115,8 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   message(data: Buffer, binary: boolean): void {
     this.lastActivity = Date.now();
     if (this.#closing) return;
+    // `ws` refuses such a message before it is whole; Bun, Deno and workerd hand it over whole (up to their own maximum).
+    if (data.byteLength > this.host.settings.maxMessageSize) return this.close(1009, '');
     const kind = binary ? 'binary' : 'text';
     const handler = this.handlers[kind];
     if (handler) this.#inbox(kind, handler).receive(data);

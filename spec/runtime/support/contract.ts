@@ -179,6 +179,16 @@ export function describeContract(
       expect(await socket.closed).toMatchObject({ code: 1000 });
     });
 
+    it('closes a socket with 1009 on a message past framework.websocket.max-message-size (1M), unread', async () => {
+      const socket = openSocket(`${server.url.replace(/^http/, 'ws')}/contract/echo-socket`, { maxPayload: 0 });
+      await socket.opened;
+      expect(await socket.next()).toBe('hello');
+      socket.socket.send('x'.repeat(1024 * 1024 + 1));
+      expect((await socket.closed).code).toBe(1009);
+      // The message never reached the endpoint: nothing was echoed.
+      expect(socket.received).toEqual(['hello']);
+    });
+
     it('answers a handshake the runtime cannot take with a 400 problem, not a failure', async () => {
       const refused = await call(at('/contract/echo-socket'), {
         headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13' },

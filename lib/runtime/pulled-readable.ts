@@ -1,0 +1,53 @@
+/**
+ * A Node `Readable` as a Web `ReadableStream`, read in paused mode only when the Web reader asks. Knows Node and Web
+ * streams only.
+ */
+import type { Readable } from 'node:stream';
+
+/**
+ * `readable` as a Web stream that reads a chunk only for a pending `read()`, and destroys `readable` when cancelled.
+ * Instead of `Readable.toWeb`: Deno's version lets a flowing readable go on emitting after its reader cancelled,
+ * then throws out of the `data` listener, which ends the process (a gzip bomb refused at its limit did so).
+ */
+export function pulledReadable(readable: Readable): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: (controller) =>
+        new Promise<void>((resolve, reject) => {
+          const settle = (): void => {
+            readable.off('readable', next);
+            readable.off('end', end);
+            readable.off('error', fail);
+            readable.off('close', closed);
+          };
+          function next(): void {
+            const chunk = readable.read() as Uint8Array | null;
+            if (chunk === null) return void (readable.readableEnded && end());
+            settle();
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            resolve();
+          }
+          function end(): void {
+            settle();
+            controller.close();
+            resolve();
+          }
+          function fail(error: Error): void {
+            settle();
+            reject(error);
+          }
+          function closed(): void {
+            if (!readable.readableEnded) fail(readable.errored ?? new Error('The stream closed before its end'));
+          }
+          if (readable.errored) return reject(readable.errored);
+          readable.on('readable', next);
+          readable.once('end', end);
+          readable.once('error', fail);
+          readable.once('close', closed);
+          next();
+        }),
+      cancel: () => void readable.destroy(),
+    },
+    { highWaterMark: 0 },
+  );
+}
