@@ -2,9 +2,10 @@
 
 /** Response headers, names case-insensitive, several values per name kept as separate lines. */
 export class ResponseHeaders {
-  // One value is kept as a string, several as an array: most responses carry a handful of single-line
-  // headers, and this is on every request's path.
-  readonly #values = new Map<string, string | string[]>();
+  // Each line's lower-case name and its value side by side ([name, value, name, value…]), in the order first set; one
+  // value is kept as a string, several as an array. Most answers carry a handful of single-line headers, and this is on
+  // every request's path: a few name comparisons cost less than a Map, whose table Bun allocates per answer.
+  readonly #lines: (string | string[])[] = [];
 
   constructor(init?: Iterable<[string, string]> | Record<string, string | readonly string[]>) {
     if (!init) return;
@@ -14,45 +15,72 @@ export class ResponseHeaders {
         for (const v of typeof value === 'string' ? [value] : value) this.add(name, v);
   }
 
+  /** Where `key`'s value sits in {@link #lines}, -1 when absent. */
+  #find(key: string): number {
+    const lines = this.#lines;
+    for (let i = 0; i < lines.length; i += 2) if (lines[i] === key) return i + 1;
+    return -1;
+  }
+
   get(name: string): string | undefined {
-    const values = this.#values.get(name.toLowerCase());
-    return typeof values === 'string' || values === undefined ? values : values.join(', ');
+    const at = this.#find(name.toLowerCase());
+    if (at < 0) return undefined;
+    const values = this.#lines[at];
+    return typeof values === 'string' ? values : values.join(', ');
   }
 
   getAll(name: string): readonly string[] {
-    const values = this.#values.get(name.toLowerCase());
-    return values === undefined ? [] : typeof values === 'string' ? [values] : values;
+    const at = this.#find(name.toLowerCase());
+    if (at < 0) return [];
+    const values = this.#lines[at];
+    return typeof values === 'string' ? [values] : values;
   }
 
   has(name: string): boolean {
-    return this.#values.has(name.toLowerCase());
+    return this.#find(name.toLowerCase()) >= 0;
   }
 
   set(name: string, value: string | number): this {
-    this.#values.set(name.toLowerCase(), String(value));
+    const key = name.toLowerCase();
+    const at = this.#find(key);
+    if (at < 0) this.#lines.push(key, String(value));
+    else this.#lines[at] = String(value);
     return this;
   }
 
   add(name: string, value: string | number): this {
     const key = name.toLowerCase();
-    const values = this.#values.get(key);
-    if (values === undefined) this.#values.set(key, String(value));
-    else if (typeof values === 'string') this.#values.set(key, [values, String(value)]);
-    else values.push(String(value));
+    const at = this.#find(key);
+    if (at < 0) this.#lines.push(key, String(value));
+    else {
+      const values = this.#lines[at];
+      if (typeof values === 'string') this.#lines[at] = [values, String(value)];
+      else values.push(String(value));
+    }
     return this;
   }
 
   delete(name: string): this {
-    this.#values.delete(name.toLowerCase());
+    const at = this.#find(name.toLowerCase());
+    if (at >= 0) this.#lines.splice(at - 1, 2);
     return this;
   }
 
   get size(): number {
-    return this.#values.size;
+    return this.#lines.length >> 1;
+  }
+
+  /** The lines as kept, to compare without copying: each lower-case name, then its value (an array when repeated). */
+  get flat(): readonly (string | readonly string[])[] {
+    return this.#lines;
   }
 
   *entries(): IterableIterator<[string, readonly string[]]> {
-    for (const [name, values] of this.#values) yield [name, typeof values === 'string' ? [values] : values];
+    const lines = this.#lines;
+    for (let i = 0; i < lines.length; i += 2) {
+      const values = lines[i + 1];
+      yield [lines[i] as string, typeof values === 'string' ? [values] : values];
+    }
   }
 
   /**
@@ -68,17 +96,19 @@ export class ResponseHeaders {
   toInit(): Record<string, string | string[]> {
     const init: Record<string, string | string[]> = {};
     let multi = false;
-    for (const [name, values] of this.#values) {
-      if (typeof values === 'string') init[name] = values;
+    const lines = this.#lines;
+    for (let i = 0; i < lines.length; i += 2) {
+      const values = lines[i + 1];
+      if (typeof values === 'string') init[lines[i] as string] = values;
       else {
         multi = true;
-        init[name] = [...values];
+        init[lines[i] as string] = [...values];
       }
     }
     if (!multi) return init;
-    const lines: [string, string][] = [];
-    for (const [name, values] of this.entries()) for (const value of values) lines.push([name, value]);
-    Object.defineProperty(init, Symbol.iterator, { enumerable: false, value: () => lines.values() });
+    const pairs: [string, string][] = [];
+    for (const [name, values] of this.entries()) for (const value of values) pairs.push([name, value]);
+    Object.defineProperty(init, Symbol.iterator, { enumerable: false, value: () => pairs.values() });
     return init;
   }
 }

@@ -67,6 +67,35 @@ describe('responseMaker', () => {
     }
   });
 
+  it('makes every answer with its own lines while Bun’s form keeps header sets it met twice', async () => {
+    const make = responseMaker('bun');
+    const json: [string, string][] = [
+      ['x-content-type-options', 'nosniff'],
+      ['content-type', 'application/json;charset=UTF-8'],
+    ];
+    const sequence: [string, string][][] = [
+      json,
+      json,
+      json,
+      [json[0], ['content-type', 'application/problem+json']],
+      [json[1], json[0]],
+      [...json, ['etag', '"1"']],
+      [...json, ['etag', '"2"']],
+      json,
+      [...json, ['set-cookie', 'a=1'], ['set-cookie', 'b=2']],
+      [...json, ['set-cookie', 'a=1'], ['set-cookie', 'b=2']],
+      [...json, ['set-cookie', 'a=1'], ['set-cookie', 'b=2']],
+      json,
+    ];
+    for (const [i, lines] of sequence.entries()) {
+      const made = make('{}', 200, headersOf(lines));
+      const expected = await seen(new Response('{}', { status: 200, headers: headersOf(lines).toInit() }));
+      expect({ i, ...(await seen(made)) }).toEqual({ i, ...expected });
+      // An answer's headers are its own: changing them changes no later answer.
+      made.headers.set('x-changed', String(i));
+    }
+  });
+
   it('keeps each Set-Cookie line apart in every form', async () => {
     for (const runtime of RUNTIMES) {
       const headers = headersOf([
