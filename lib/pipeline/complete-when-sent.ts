@@ -17,8 +17,8 @@ function run(cleanups: RequestCleanups): void {
 }
 
 /**
- * What ends an answer before its body was read to its end: `watch(end)` calls `end(reason)` when it does, and answers
- * what stops watching.
+ * What may end an answer before its body was read to its end: given `end`, calls `end(reason)` when that happens, and
+ * returns what stops watching.
  */
 type Ending = (end: (reason: unknown) => void) => () => void;
 
@@ -35,8 +35,8 @@ function aborted(signal: AbortSignal): Ending {
 }
 
 /**
- * Deno's end of an answer (`info.completed` settled): sent, or given up. Deno cancels the body of an answer whose client
- * left, and of a HEAD; what it never reads (an answer to a server shutting down) only this tells.
+ * Deno's end of an answer (`info.completed` settled): sent, or given up. Deno also cancels the body of an answer whose
+ * client left, and of a HEAD (over HTTP/2, `completed` rejects first); this ends whatever it neither read nor cancelled.
  */
 function settled(completed: Promise<void>): Ending {
   return (end) => {
