@@ -123,6 +123,23 @@ export function describeContract(
       }
     });
 
+    it('takes a client leaving in the middle of a body for what it is, not an error of the server', async () => {
+      const { hostname, port } = new URL(server.url);
+      for (let n = 0; n < 5; n++)
+        await new Promise<void>((done) => {
+          const socket = connect(Number(port), hostname);
+          socket.on('error', () => undefined);
+          socket.write(
+            `POST /contract/echo HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
+              'Content-Length: 1000\r\n\r\n{"a":"',
+            () => setTimeout(() => (socket.destroy(), done()), 100),
+          );
+        });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(server.output()).not.toContain('Unhandled error');
+      expect(json(await call(at('/contract/json')))).toEqual({ hello: 'runtime' });
+    });
+
     it('hands an event one request publishes to the streams other requests opened, event after event', async () => {
       const heard: string[] = [];
       const listening = new Promise<void>((opened, fail) => {
