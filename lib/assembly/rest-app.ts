@@ -1,4 +1,5 @@
 /** A built application: what `RestApplication.build()` returns, served with `listen()` or called with `fetch()`. */
+import { servedUrlGuard } from '../server/served-url';
 import type { Registry } from 'prom-client';
 import { BROADCAST } from '../broadcast/broadcast-feature';
 import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
@@ -54,7 +55,7 @@ export class RestApp {
     this.metrics = scope.find(METRICS)?.registry;
     // The certificate files are read now: a start with TLS configured never goes on without it.
     this.#tls = tlsSettings(scope.config, scope.directory);
-    this.fetch = parts.pipeline.fetch;
+    this.fetch = servedUrlGuard(parts.pipeline.fetch, scope.config.get('framework.http.nosniff'));
   }
 
   /**

@@ -2,7 +2,12 @@
 import type { IncomingMessage } from 'node:http';
 import { httpProblem } from '../errors/http-problem';
 import { nodeRequestOf } from './body-source';
-import type { RequestContext } from '../context/request-context';
+import { RequestAborted, type RequestContext } from '../context/request-context';
+import { CLIENT_CLOSED } from '../context/response-context';
+import { WebApplicationException } from '../errors/web-application-exception';
+import { logging } from '../logging/logger';
+
+const log = logging.getLogger('rxrest.server');
 
 const EMPTY = new Uint8Array(0);
 const decoder = new TextDecoder('utf-8');
@@ -75,7 +80,22 @@ export function readRequestBytes(ctx: RequestContext, limit: number): Promise<Ui
   )
     return Promise.resolve(EMPTY);
   const incoming = nodeRequestOf(ctx) as IncomingMessage | undefined;
-  return incoming ? readIncoming(incoming, limit) : readBodyBytes(ctx.request, limit);
+  if (incoming) return readIncoming(incoming, limit);
+  const reading = readBodyBytes(ctx.request, limit);
+  return ctx.isOriginalRequest ? reading.catch((error: unknown) => lostBody(ctx, error)) : reading;
+}
+
+/**
+ * The runtime's own body failed to read (Deno: `BadResource`, workerd: `Network connection lost`): its client left
+ * in the middle of it. Answered as on Node, 499 with nothing logged above DEBUG: Deno and workerd abort
+ * `request.signal` only once they answer, too late for the error to be told from the server's own (a 500 logged as
+ * unhandled). rxrest's own refusals (a 413) go on as they are.
+ */
+export function lostBody(ctx: RequestContext, error: unknown): never {
+  if (error instanceof WebApplicationException) throw error;
+  if (log.isEnabled('DEBUG'))
+    log.debug(`The request body of ${ctx.method} ${ctx.rawPath} could not be read: ${String(error)}`);
+  throw new RequestAborted(new Response(null, { status: CLIENT_CLOSED }));
 }
 
 /** {@link readRequestBytes} as UTF-8 text (a byte order mark dropped, as `Request.text()` does). */

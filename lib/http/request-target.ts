@@ -24,7 +24,7 @@ function refuseBackslash(target: string): void {
 }
 
 // Clients send the same Host request after request: the last one's verdict is kept.
-const isPlainHost = memoize(1, (host: string) => PLAIN_HOST.test(host));
+export const isPlainHost = memoize(1, (host: string) => PLAIN_HOST.test(host));
 
 /** Whether the URL of a request must be made (and normalized) rather than taken from its parts as they are. */
 export function needsNormalizing(host: string, target: string): boolean {

@@ -1,5 +1,6 @@
 /** The runtime contract, run against a server of spec/runtime/support/runtime-server.ts over real sockets. */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { openSocket } from '../../support/ws-client';
 import { startOn, type Runtime, type RuntimeServer, type StartOptions } from './runtime-server';
@@ -49,6 +50,31 @@ export function call(
 
 const json = (answer: Answer): unknown => JSON.parse(answer.body.toString('utf8'));
 
+/** A GET with `host` as its Host header, written by hand (a client library would refuse or fix it). */
+function rawGet(
+  url: string,
+  target: string,
+  host: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((done, fail) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', fail);
+    socket.on('end', () => {
+      const [head = '', body = ''] = text.split('\r\n\r\n', 2);
+      const [status, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      done({ status: Number(status!.split(' ')[1]), headers, body: headers['transfer-encoding'] ? '' : body });
+    });
+    socket.end(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+  });
+}
+
 /** The contract's specs on `runtime` (started with `options`, named by `title`): one server for all of them. */
 export function describeContract(
   runtime: Runtime,
@@ -77,6 +103,41 @@ export function describeContract(
       expect(missing.status).toBe(404);
       expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(json(missing)).toMatchObject({ status: 404 });
+    });
+
+    it('answers a Host that makes no URL with a 400 problem, never with another path', async () => {
+      // Deno puts the Host as it came before the target, Bun the bare target: '/nowhere' was served as /contract/json.
+      for (const host of ['x/contract/json#', 'x/contract/json?', 'a b', 'a.example:99999', '']) {
+        const answer = await rawGet(server.url, '/nowhere/contract/json', host);
+        expect([host, answer.body]).not.toEqual([host, expect.stringContaining('"hello"')]);
+        // Miniflare's own front refuses these (500 or 400, text) before the Worker runs.
+        if (runtime === 'workerd') expect([host, answer.status >= 400]).toEqual([host, true]);
+        else {
+          expect([host, answer.status, answer.headers['content-type']]).toEqual([
+            host,
+            400,
+            'application/problem+json;charset=UTF-8',
+          ]);
+          expect(JSON.parse(answer.body)).toMatchObject({ code: 'RXREST_MALFORMED_PATH' });
+        }
+      }
+    });
+
+    it('takes a client leaving in the middle of a body for what it is, not an error of the server', async () => {
+      const { hostname, port } = new URL(server.url);
+      for (let n = 0; n < 5; n++)
+        await new Promise<void>((done) => {
+          const socket = connect(Number(port), hostname);
+          socket.on('error', () => undefined);
+          socket.write(
+            `POST /contract/echo HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
+              'Content-Length: 1000\r\n\r\n{"a":"',
+            () => setTimeout(() => (socket.destroy(), done()), 100),
+          );
+        });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(server.output()).not.toContain('Unhandled error');
+      expect(json(await call(at('/contract/json')))).toEqual({ hello: 'runtime' });
     });
 
     it('hands an event one request publishes to the streams other requests opened, event after event', async () => {

@@ -1,0 +1,58 @@
+/**
+ * The URL Bun's and Deno's servers made of a request, checked as `listen()` checks the `Host` and target it is made
+ * from, before anything routes by it. Knows Web requests and the request-target rules only.
+ */
+import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
+import { isPlainHost, requestUrl, RequestTargetError } from '../http/request-target';
+import { currentRuntime, type Runtime } from '../runtime/runtime-name';
+
+export type Fetch = (request: Request, environment?: unknown, executionCtx?: unknown) => Response | Promise<Response>;
+
+/**
+ * Why the runtime's URL of `request` is not the one its client asked for, in the words `listen()` answers with;
+ * `undefined` when it is. Bun hands over the bare target when the `Host` makes no URL (or none came), and Deno puts
+ * the `Host` before the target as it came, so a `Host` holding `/`, `?` or `#` moved the path rxrest routes: on Deno
+ * `GET /nowhere` with `Host: x/fruits#` was served as `/fruits`, and on Bun every such request as `/`.
+ */
+export function unservedUrlReason(request: Request, runtime: Runtime): string | undefined {
+  const url = request.url;
+  const start = url.startsWith('http://') ? 7 : url.startsWith('https://') ? 8 : -1;
+  if (start < 0) return 'Invalid host header';
+  let authority: string;
+  if (runtime === 'deno') {
+    // Deno keeps the Host as it came, or puts its own in place of one it cannot use (none, empty, not ASCII).
+    const host = request.headers.get('host');
+    if (host !== null && !url.startsWith(host, start)) return 'Invalid host header';
+    authority = host ?? authorityOf(url, start);
+  } else authority = authorityOf(url, start);
+  if (isPlainHost(authority)) return undefined;
+  try {
+    requestUrl(start === 7 ? 'http' : 'https', authority, url.slice(start + authority.length));
+    return undefined;
+  } catch (error) {
+    if (error instanceof RequestTargetError) return error.message;
+    throw error;
+  }
+}
+
+/** The authority of an absolute URL whose authority begins at `start` (a runtime's URL always has a path). */
+function authorityOf(url: string, start: number): string {
+  const slash = url.indexOf('/', start);
+  return slash < 0 ? url.slice(start) : url.slice(start, slash);
+}
+
+/**
+ * `fetch` as Bun or Deno serve it: a request whose URL is not its client's is refused with the 400 problem
+ * `listen()` answers (`RXREST_MALFORMED_PATH`); elsewhere `fetch` itself.
+ */
+export function servedUrlGuard(fetch: Fetch, nosniff: boolean, runtime: Runtime = currentRuntime()): Fetch {
+  if (runtime !== 'bun' && runtime !== 'deno') return fetch;
+  return (request, environment, executionCtx) => {
+    const reason = unservedUrlReason(request, runtime);
+    if (reason === undefined) return fetch(request, environment, executionCtx);
+    const headers: Record<string, string> = { 'content-type': `${PROBLEM_JSON};charset=UTF-8` };
+    if (nosniff) headers['x-content-type-options'] = 'nosniff';
+    const problem = problemDetails('RXREST_MALFORMED_PATH', `The request target cannot be read: ${reason}`);
+    return new Response(JSON.stringify(problem), { status: 400, headers });
+  };
+}
