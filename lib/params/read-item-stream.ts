@@ -18,6 +18,7 @@ import {
   type ItemLimits,
 } from '../body/request-items';
 import { nodeRequestOf } from '../body/body-source';
+import { lostBody } from '../body/read-body';
 import type { RequestContext } from '../context/request-context';
 import { Multi, pullFrom } from '../streaming/multi';
 import { readAll } from '../streaming/stream-source';
@@ -40,7 +41,14 @@ async function* chunksOf(ctx: RequestContext): AsyncGenerator<Uint8Array> {
     return;
   }
   const body = ctx.request.body;
-  if (body) yield* readAll(body);
+  if (!body) return;
+  if (!ctx.isOriginalRequest) return yield* readAll(body);
+  try {
+    yield* readAll(body);
+  } catch (error) {
+    // The runtime's own body failed to read (Deno, workerd): its client left.
+    lostBody(ctx, error);
+  }
 }
 
 /**
