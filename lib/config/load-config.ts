@@ -12,6 +12,11 @@ export interface LoadConfigOptions {
   readonly directory?: string;
   /** A properties file to read instead, resolved against `directory`; it must exist. */
   readonly file?: string;
+  /**
+   * The text of `application.properties` itself, read instead of any file: for a runtime without a disk (a Worker
+   * bundling the file, e.g. with esbuild's `text` loader). Not together with `file`.
+   */
+  readonly properties?: string;
   /** Forces the profile, above `framework.profile` in every source. */
   readonly profile?: string;
   /** Defaults to `process.env`. */
@@ -44,13 +49,18 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 }
 
 /**
- * The properties file, where the runtime has a disk (a Worker has none: its configuration is the environment and the
- * program's overrides).
+ * The properties given as text, else the properties file where the runtime has a disk (a Worker has none: its
+ * configuration is then the environment and the program's overrides).
  */
 function readPropertiesFile(
   options: LoadConfigOptions,
   cwd: string | undefined,
 ): { path: string; entries: Map<string, string> } | undefined {
+  if (options.properties !== undefined) {
+    if (options.file !== undefined)
+      throw fileError(options.file, 'no file beside the `properties` text: give one of the two');
+    return parsed('the properties text', options.properties);
+  }
   const fs = maybeNodeBuiltin('node:fs');
   const path = maybeNodeBuiltin('node:path');
   const required = options.file !== undefined;
@@ -73,6 +83,10 @@ function readFile(
     if (!required && isMissing(error)) return undefined;
     throw fileError(path, `a readable file (${String(error)})`);
   }
+  return parsed(path, text);
+}
+
+function parsed(path: string, text: string): { path: string; entries: Map<string, string> } {
   try {
     return { path, entries: parseProperties(text) };
   } catch (error) {

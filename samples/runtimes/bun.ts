@@ -13,10 +13,9 @@ declare const Bun: {
   }): { url: URL };
 };
 
-const app = buildRuntimeSamples(
-  'bun',
-  `${__dirname.replace(/[\\/]dist[\\/]samples[\\/]runtimes$/, '/samples/runtimes')}/..`,
-);
+const app = buildRuntimeSamples('bun', {
+  directory: `${__dirname.replace(/[\\/]dist[\\/]samples[\\/]runtimes$/, '/samples/runtimes')}/..`,
+});
 // The server (fetch's second argument) reaches rxrest: the client address from requestIP, streams exempt from the idle timeout.
 const server = Bun.serve({
   port: Number(process.env.PORT ?? 8080),

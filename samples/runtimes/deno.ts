@@ -12,10 +12,9 @@ declare const Deno: {
   ): unknown;
 };
 
-const app = buildRuntimeSamples(
-  'deno',
-  `${__dirname.replace(/[\\/]dist[\\/]samples[\\/]runtimes$/, '/samples/runtimes')}/..`,
-);
+const app = buildRuntimeSamples('deno', {
+  directory: `${__dirname.replace(/[\\/]dist[\\/]samples[\\/]runtimes$/, '/samples/runtimes')}/..`,
+});
 // The connection's info (fetch's second argument) reaches rxrest: the client address from remoteAddr.
 Deno.serve(
   {

@@ -30,15 +30,17 @@ export function runtimeOverrides(runtime: FetchRuntime): Record<string, string |
   };
 }
 
-/** Builds the samples application for `runtime`; `directory` holds `application.properties` where there is a disk. */
+/**
+ * Builds the samples application for `runtime`: its `application.properties` in `directory` where there is a disk, or
+ * given as `properties` text where there is none.
+ */
 export function buildRuntimeSamples(
   runtime: FetchRuntime,
-  directory?: string,
-  overrides: Record<string, string | number | boolean> = {},
+  source: { readonly directory?: string; readonly properties?: string },
 ): RestApp {
   return RestApplication.build({
     classes: runtimeSampleClasses(runtime),
-    directory,
-    overrides: { ...runtimeOverrides(runtime), ...overrides },
+    ...source,
+    overrides: runtimeOverrides(runtime),
   });
 }

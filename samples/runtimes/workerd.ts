@@ -4,6 +4,7 @@
  */
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -16,10 +17,15 @@ export const WORKERD_COMPATIBILITY = {
   compatibilityFlags: ['enable_request_signal'],
 };
 
-/** The Worker module `entry` (a compiled ES or CommonJS module with a default export) in one ES module. */
-export async function bundleWorker(entry: string): Promise<string> {
+/**
+ * The samples Worker (`worker.ts`, compiled) in one ES module, configured by `properties` (the text of
+ * samples/application.properties, which a Worker has no disk to read).
+ */
+export async function bundleWorker(entry: string, properties: string): Promise<string> {
+  const contents = `import { samplesWorker } from ${JSON.stringify(entry)};
+export default samplesWorker(${JSON.stringify(properties)});`;
   const result = await build({
-    stdin: { contents: `export { default } from ${JSON.stringify(entry)};`, resolveDir: __dirname },
+    stdin: { contents, resolveDir: __dirname },
     bundle: true,
     platform: 'neutral',
     format: 'esm',
@@ -32,7 +38,11 @@ export async function bundleWorker(entry: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const script = await bundleWorker(join(__dirname, 'worker.js'));
+  const samples = join(__dirname.replace(/[\\/]dist[\\/]samples[\\/]runtimes$/, '/samples/runtimes'), '..');
+  const script = await bundleWorker(
+    join(__dirname, 'worker.js'),
+    readFileSync(join(samples, 'application.properties'), 'utf8'),
+  );
   const server = new Miniflare({
     modules: true,
     script,

@@ -58,6 +58,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ directory, env: {} })).toThrow(/application\.properties.*line 2/);
   });
 
+  it('reads properties given as text instead of any file (a Worker bundles its own), ranked as a file', () => {
+    writeFileSync(join(directory, 'application.properties'), 'framework.http.port=1');
+    const properties = 'framework.http.port=8000\n%dev.framework.http.port=9000\nframework.http.host=text\n';
+    expect(loadConfig({ directory, env: {}, properties }).get('framework.http.port')).toBe(8000);
+    const dev = loadConfig({ directory, env: { FRAMEWORK_PROFILE: 'dev', FRAMEWORK_HTTP_HOST: 'env' }, properties });
+    expect([dev.get('framework.http.port'), dev.get('framework.http.host')]).toEqual([9000, 'env']);
+    expect(() => loadConfig({ env: {}, properties: 'framework.http.port=eighty' })).toThrow(
+      '(from the properties text)',
+    );
+    expect(() => loadConfig({ env: {}, properties: 'b=\\uZZZZ' })).toThrow(/properties text.*line 1/);
+    expect(() => loadConfig({ directory, env: {}, file: 'other.properties', properties })).toThrow(
+      /other\.properties.*no file beside the `properties` text/,
+    );
+  });
+
   it('uses process.env and the working directory by default', () => {
     const saved = process.env['FRAMEWORK_HTTP_COMPRESSION_LEVEL'];
     process.env['FRAMEWORK_HTTP_COMPRESSION_LEVEL'] = '9';
