@@ -81,8 +81,11 @@ export function readRequestBytes(ctx: RequestContext, limit: number): Promise<Ui
     return Promise.resolve(EMPTY);
   const incoming = nodeRequestOf(ctx) as IncomingMessage | undefined;
   if (incoming) return readIncoming(incoming, limit);
-  const reading = readBodyBytes(ctx.request, limit);
-  return ctx.isOriginalRequest ? reading.catch((error: unknown) => lostBody(ctx, error)) : reading;
+  const request = ctx.request;
+  // A body the application took before (a filter read it) fails for its own fault: that stays a 500, logged.
+  const runtimeBody = ctx.isOriginalRequest && !request.bodyUsed;
+  const reading = readBodyBytes(request, limit);
+  return runtimeBody ? reading.catch((error: unknown) => lostBody(ctx, error)) : reading;
 }
 
 /**
