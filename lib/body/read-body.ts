@@ -81,8 +81,11 @@ export function readRequestBytes(ctx: RequestContext, limit: number): Promise<Ui
     return Promise.resolve(EMPTY);
   const incoming = nodeRequestOf(ctx) as IncomingMessage | undefined;
   if (incoming) return readIncoming(incoming, limit);
-  const reading = readBodyBytes(ctx.request, limit);
-  return ctx.isOriginalRequest ? reading.catch((error: unknown) => lostBody(ctx, error)) : reading;
+  const request = ctx.request;
+  // A body the application took before (a filter read it) fails for its own fault: that stays a 500, logged.
+  const runtimeBody = ctx.isOriginalRequest && !request.bodyUsed;
+  const reading = readBodyBytes(request, limit);
+  return runtimeBody ? reading.catch((error: unknown) => lostBody(ctx, error)) : reading;
 }
 
 /**
@@ -148,4 +151,33 @@ export function limitedStream(body: ReadableStream<Uint8Array> | null, limit: nu
       },
     }),
   );
+}
+
+/**
+ * The body of the request of `ctx` as a stream, bounded by `limit`. A read of the runtime's own Web body that fails
+ * (Deno, workerd: its client left) marks `ctx`, so that the error the reading method then throws is a 499 at DEBUG.
+ */
+export function requestBodyStream(ctx: RequestContext, limit: number): ReadableStream<Uint8Array> {
+  const request = ctx.request;
+  const body = request.body;
+  if (!body || ctx.node !== undefined || !ctx.isOriginalRequest || request.bodyUsed) return limitedStream(body, limit);
+  const reader = body.getReader();
+  const watched = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let read: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          read = await reader.read();
+        } catch (error) {
+          ctx.bodyLost();
+          throw error;
+        }
+        if (read.done) controller.close();
+        else controller.enqueue(read.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  return limitedStream(watched, limit);
 }

@@ -51,6 +51,8 @@ export class RequestContext extends RequestTarget {
   #replaced = false;
   /** The body was read straight from Node's request. */
   #bodyTaken = false;
+  /** The runtime's own body failed to read (Deno, workerd): its client left in the middle of it. */
+  #bodyLost = false;
   #url: string | undefined;
   #method: string;
   #headers: Headers | undefined;
@@ -150,12 +152,18 @@ export class RequestContext extends RequestTarget {
    * abort). Its method is asked, not its `body`: on Deno, making the body stream of an upgrade request breaks the upgrade.
    */
   get clientGoneMidRequest(): boolean {
+    if (this.#bodyLost) return true;
     if (this.#source !== undefined) return this.clientGone;
     const method = this.#request?.method;
     // Deno's signal stays unaborted when a client cuts a body short (the read fails with BadResource): ask it nothing.
     if (method === undefined || method === 'GET' || method === 'HEAD' || isDenoServeInfo(this.#environment))
       return false;
     return this.clientGone;
+  }
+
+  /** Notes that the runtime's own body failed to read: an error it causes is the client's leaving. */
+  bodyLost(): void {
+    this.#bodyLost = true;
   }
 
   /** Whether the request is still the one the server received (no filter replaced it or its URI). */

@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
 import type { Violation } from '../errors/problem-details';
-import { bodyAbsent, limitedStream, readRequestBytes, readRequestText } from '../body/read-body';
+import { bodyAbsent, readRequestBytes, readRequestText, requestBodyStream } from '../body/read-body';
 import {
   isJsonMediaTypeText,
   localFileReader,
@@ -53,7 +53,7 @@ export function entityInput(ctx: RequestContext, limit: number): EntityInput {
   return {
     bytes: () => readRequestBytes(ctx, limit),
     text: () => readRequestText(ctx, limit),
-    stream: () => limitedStream(ctx.request.body, limit),
+    stream: () => requestBodyStream(ctx, limit),
   };
 }
 

@@ -40,9 +40,11 @@ async function* chunksOf(ctx: RequestContext): AsyncGenerator<Uint8Array> {
     for await (const chunk of incoming) yield chunk as Uint8Array;
     return;
   }
-  const body = ctx.request.body;
+  const request = ctx.request;
+  const body = request.body;
   if (!body) return;
-  if (!ctx.isOriginalRequest) return yield* readAll(body);
+  // A body the application took before is its own fault, not a client's leaving.
+  if (!ctx.isOriginalRequest || request.bodyUsed || body.locked) return yield* readAll(body);
   try {
     yield* readAll(body);
   } catch (error) {

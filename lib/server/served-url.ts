@@ -20,10 +20,11 @@ export function unservedUrlReason(request: Request, runtime: Runtime): string | 
   if (start < 0) return 'Invalid host header';
   let authority: string;
   if (runtime === 'deno') {
-    // Deno keeps the Host as it came, or puts its own in place of one it cannot use (none, empty, not ASCII).
+    // Deno keeps the Host as it came, or puts its own in place of one it cannot use (none, empty, not ASCII). A URL
+    // that does not begin with the Host is not one Deno made of it (an absolute-form target, a Request made in
+    // process): the URL parser made it, and its own authority is checked.
     const host = request.headers.get('host');
-    if (host !== null && !url.startsWith(host, start)) return 'Invalid host header';
-    authority = host ?? authorityOf(url, start);
+    authority = host !== null && url.startsWith(host, start) ? host : authorityOf(url, start);
   } else authority = authorityOf(url, start);
   if (isPlainHost(authority)) return undefined;
   try {
