@@ -18,6 +18,7 @@ import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
 import { takeoverOf } from '../context/takeover';
 import type { Around } from '../feature/feature';
 import { goesOutAsIs, type FinishAnswer } from '../runtime/runtime-answers';
+import { responseMaker } from '../runtime/web-response';
 import { isNodeInstance } from '../runtime/node-builtins';
 import { EXECUTION_CONTEXT } from '../context/execution-context';
 
@@ -63,6 +64,8 @@ type WebFinish = (answer: Response | Promise<Response>, ctx: RequestContext) => 
  */
 export class RequestPipeline {
   readonly #parts: PipelineParts;
+  // The application's own: on Bun it keeps the header sets its answers repeat.
+  readonly #makeResponse = responseMaker();
 
   constructor(parts: PipelineParts) {
     this.#parts = parts;
@@ -211,7 +214,7 @@ export class RequestPipeline {
   #sentWeb(ctx: RequestContext, body: OutgoingBody, started: number, finish?: WebFinish): Response | Promise<Response> {
     let response: Response;
     try {
-      response = toWebResponse(ctx, body);
+      response = toWebResponse(ctx, body, this.#makeResponse);
     } catch (error) {
       if (!replaceUnsendable(ctx, body)) throw error;
       this.#parts.finish?.(ctx);

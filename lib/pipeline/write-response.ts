@@ -12,7 +12,7 @@ import type { CompressionSettings } from '../compression/compression-settings';
 import { DirectBody } from '../streaming/direct-body';
 import { setBodyHeaders, writeDirectBody, writeDirectBodyTo } from '../streaming/write-direct-body';
 import type { RequestContext } from '../context/request-context';
-import { responseMaker } from '../runtime/web-response';
+import type { ResponseMaker } from '../runtime/web-response';
 import { utf8Length } from '../runtime/bytes';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
@@ -96,10 +96,8 @@ function noWriterMessage(ctx: RequestContext, entity: unknown, mediaType: string
   );
 }
 
-const makeResponse = responseMaker();
-
-/** The body as a Web `Response` (`fetch` in process). */
-export function toWebResponse(ctx: RequestContext, body: OutgoingBody): Response {
+/** The body as a Web `Response` (`fetch`), a text or byte body made by the application's `makeResponse`. */
+export function toWebResponse(ctx: RequestContext, body: OutgoingBody, makeResponse: ResponseMaker): Response {
   if (body instanceof Response) return body;
   if (body instanceof DirectBody) return writeDirectBody(ctx, body);
   const response = ctx.response!;

@@ -10,6 +10,8 @@ import type { Readable } from 'node:stream';
  * then throws out of the `data` listener, which ends the process (a gzip bomb refused at its limit did so).
  */
 export function pulledReadable(readable: Readable): ReadableStream<Uint8Array> {
+  // An error between two reads is not thrown out of the emitter: the next read finds it in `errored`.
+  readable.on('error', () => undefined);
   return new ReadableStream<Uint8Array>(
     {
       pull: (controller) =>
@@ -40,6 +42,9 @@ export function pulledReadable(readable: Readable): ReadableStream<Uint8Array> {
             if (!readable.readableEnded) fail(readable.errored ?? new Error('The stream closed before its end'));
           }
           if (readable.errored) return reject(readable.errored);
+          // Destroyed without an error before this read: no 'close' is coming any more.
+          if (readable.destroyed && !readable.readableEnded)
+            return reject(new Error('The stream closed before its end'));
           readable.on('readable', next);
           readable.once('end', end);
           readable.once('error', fail);

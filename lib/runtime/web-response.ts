@@ -8,7 +8,7 @@ import { currentRuntime, type Runtime } from './runtime-name';
 export interface AnswerHeaders {
   has(name: string): boolean;
   get(name: string): string | undefined;
-  /** Each lower-case name, then its value (an array when the name repeats), in order; read, never kept. */
+  /** Each lower-case name, then its value (an array when the name repeats), in order: the headers' own list, never changed. */
   readonly flat: readonly (string | readonly string[])[];
   /** A plain object of the lines, whose non-enumerable iterator (when a name repeats) gives each line apart. */
   toInit(): Record<string, string | string[]>;

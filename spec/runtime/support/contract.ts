@@ -125,14 +125,15 @@ export function describeContract(
 
     it('takes a client leaving in the middle of a body for what it is, not an error of the server', async () => {
       const { hostname, port } = new URL(server.url);
-      // A JSON body read whole, and a body of items read as they come (a Multi).
+      // A JSON body read whole, a body of items read as they come (a Multi), and one the method reads as a stream.
       const cutShort = [
         ['/contract/echo', 'application/json', '{"a":"'],
         ['/contract/count', 'application/x-ndjson', '1\n2\n'],
+        ['/contract/stream-length', 'application/octet-stream', 'abc'],
       ];
       for (let n = 0; n < 6; n++)
         await new Promise<void>((done) => {
-          const [path, type, start] = cutShort[n % 2]!;
+          const [path, type, start] = cutShort[n % 3]!;
           const socket = connect(Number(port), hostname);
           socket.on('error', () => undefined);
           socket.write(

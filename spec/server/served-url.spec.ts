@@ -1,5 +1,5 @@
-// Review: on Deno, `app.fetch` called in process (or with a URL Deno did not make of the Host) is not refused for a Host
-// header that differs from its URL's authority. Seen failing on main (400 'Invalid host header').
+// On Deno, the Host guard looks at the Host only where Deno made the URL of it: `app.fetch` called in process (or an
+// absolute-form target, whose URL the parser made) is not refused for a Host that differs from its URL's authority.
 import { servedUrlGuard } from '../../lib/server/served-url';
 
 describe('servedUrlGuard on Deno', () => {

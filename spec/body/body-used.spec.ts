@@ -1,5 +1,5 @@
-// Review: a body the application itself consumed before its resource reads it is the application's bug (500 at ERROR),
-// not a client that left (499 at DEBUG). Seen failing on main (499 twice); on 5f1fd14 both answered 500.
+// A body the application itself consumed before its resource reads it is the application's bug (500 at ERROR), not a
+// client that left (499 at DEBUG), which a failed read of the runtime's own body is taken for.
 import { count, lastValueFrom } from 'rxjs';
 import { Body, Consumes, Multi, Path, POST, RequestContext, RestApplication, ServerRequestFilter } from '../../lib';
 
