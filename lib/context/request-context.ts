@@ -147,7 +147,7 @@ export class RequestContext extends RequestTarget {
   }
 
   /**
-   * {@link clientGone} as an error's cause: a Web request can only be cut short while its body is read, so a GET or HEAD
+   * @internal {@link clientGone} as an error's cause: a Web request can only be cut short while its body is read, so a GET or HEAD
    * (which carry none) never reads its `signal` (Deno warns at the first read of a served request's signal: its legacy
    * abort). Its method is asked, not its `body`: on Deno, making the body stream of an upgrade request breaks the upgrade.
    */
@@ -161,7 +161,7 @@ export class RequestContext extends RequestTarget {
     return this.clientGone;
   }
 
-  /** Notes that the runtime's own body failed to read: an error it causes is the client's leaving. */
+  /** @internal notes that the runtime's own body failed to read: an error it causes is the client's leaving. */
   bodyLost(): void {
     this.#bodyLost = true;
   }
@@ -176,7 +176,7 @@ export class RequestContext extends RequestTarget {
     return (this.#request ??= webRequestOf(this.#source, this.#method, this.headers, this.url, this.#bodyTaken));
   }
 
-  /** The Web request as the server handed it, whatever replaced it since (the runtime serving `fetch` knows that one). */
+  /** @internal the Web request as the server handed it, whatever replaced it since (the runtime serving `fetch` knows that one). */
   get receivedRequest(): Request {
     return this.#received ?? this.request;
   }
