@@ -2,7 +2,7 @@
  * `npm run start:workerd`: bundles the samples Worker (`worker.ts`, compiled) for workerd as a Worker bundler would,
  * with no alias and no banner, and serves it with Miniflare on PORT (default 8080).
  */
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,13 +19,15 @@ export const WORKERD_COMPATIBILITY = {
 
 /**
  * The samples Worker (`worker.ts`, compiled) in one ES module, configured by `properties` (the text of
- * samples/application.properties, which a Worker has no disk to read).
+ * samples/application.properties, which a Worker has no disk to read); `plugins` may compile the sources on the way
+ * (the suite bundles `worker.ts` itself, with decorator metadata).
  */
-export async function bundleWorker(entry: string, properties: string): Promise<string> {
+export async function bundleWorker(entry: string, properties: string, plugins: Plugin[] = []): Promise<string> {
   const contents = `import { samplesWorker } from ${JSON.stringify(entry)};
 export default samplesWorker(${JSON.stringify(properties)});`;
   const result = await build({
     stdin: { contents, resolveDir: __dirname },
+    plugins,
     bundle: true,
     platform: 'neutral',
     format: 'esm',

@@ -140,15 +140,19 @@ export async function startOn(runtime: Runtime, options: StartOptions = {}): Pro
   return launch(runtime, command, args, folder, folder);
 }
 
-/** Runs `command` in `cwd` until it prints the address it listens on; `folder` is removed when it stops. */
+/**
+ * Runs `command` in `cwd` (with `env` added to the environment) until it prints the address it listens on; `folder` is
+ * removed when it stops.
+ */
 export async function launch(
   runtime: string,
   command: string,
   args: readonly string[],
   cwd: string,
   folder: string,
+  env: Record<string, string> = {},
 ): Promise<RuntimeServer> {
-  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   const url = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`${runtime} did not listen in 30 s:\n${output}`)), 30_000);
