@@ -1,6 +1,7 @@
 /**
- * The request body as a Node stream for the multipart parser: the raw `IncomingMessage` when served by
- * `@hono/node-server` and nothing has touched the body, else the Web body stream adapted.
+ * Where the request body is read from: as a Node stream for the multipart parser (the raw `IncomingMessage` when served
+ * by `@hono/node-server` and nothing has touched the body, else the Web body adapted), and the Web body itself, whose
+ * failed reads tell of a client that left.
  */
 import type { Readable } from 'node:stream';
 import { isNodeInstance, nodeBuiltin } from '../runtime/node-builtins';
@@ -42,6 +43,33 @@ export function nodeRequestOf(ctx: RequestContext): Readable | undefined {
 export function bodySource(ctx: RequestContext): Readable | null {
   const incoming = nodeRequestOf(ctx);
   if (incoming) return incoming;
-  const body = ctx.request.body;
+  const body = webBodyOf(ctx);
   return body ? nodeStream().Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>) : null;
+}
+
+/**
+ * The Web body of the request of `ctx`. The runtime's own (the request as it came, unread, off Node) is watched: a read
+ * that fails means its client left in the middle of it (Deno, workerd fail the read at once but abort
+ * `request.signal` only once they answer), and marks `ctx` so, which makes the error it causes a 499 logged at DEBUG.
+ * A body the application read before fails for its own fault, and stays an error.
+ */
+export function webBodyOf(ctx: RequestContext): ReadableStream<Uint8Array> | null {
+  const request = ctx.request;
+  const body = request.body;
+  if (!body || ctx.node !== undefined || !ctx.isOriginalRequest || request.bodyUsed || body.locked) return body;
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const read = await reader.read().catch((error: unknown) => {
+          ctx.bodyLost();
+          throw error;
+        });
+        if (read.done) controller.close();
+        else controller.enqueue(read.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
 }

@@ -1,13 +1,9 @@
 /** Reads a request body as bytes, text or a stream, enforcing the body size limit before and while reading. */
 import type { IncomingMessage } from 'node:http';
 import { httpProblem } from '../errors/http-problem';
-import { nodeRequestOf } from './body-source';
-import { RequestAborted, type RequestContext } from '../context/request-context';
-import { CLIENT_CLOSED } from '../context/response-context';
+import { nodeRequestOf, webBodyOf } from './body-source';
+import type { RequestContext } from '../context/request-context';
 import { WebApplicationException } from '../errors/web-application-exception';
-import { logging } from '../logging/logger';
-
-const log = logging.getLogger('rxrest.server');
 
 const EMPTY = new Uint8Array(0);
 const decoder = new TextDecoder('utf-8');
@@ -82,23 +78,16 @@ export function readRequestBytes(ctx: RequestContext, limit: number): Promise<Ui
   const incoming = nodeRequestOf(ctx) as IncomingMessage | undefined;
   if (incoming) return readIncoming(incoming, limit);
   const request = ctx.request;
-  // A body the application took before (a filter read it) fails for its own fault: that stays a 500, logged.
+  // Read whole (`arrayBuffer()`, which Deno serves from a body it already holds), not through `webBodyOf`: a failed
+  // read of the runtime's own body (Deno: `BadResource`, workerd: `Network connection lost`) marks the request the
+  // same way. A body the application took before fails for its own fault; rxrest's own refusals (a 413) stay.
   const runtimeBody = ctx.isOriginalRequest && !request.bodyUsed;
   const reading = readBodyBytes(request, limit);
-  return runtimeBody ? reading.catch((error: unknown) => lostBody(ctx, error)) : reading;
-}
-
-/**
- * The runtime's own body failed to read (Deno: `BadResource`, workerd: `Network connection lost`): its client left
- * in the middle of it. Answered as on Node, 499 with nothing logged above DEBUG: Deno and workerd abort
- * `request.signal` only once they answer, too late for the error to be told from the server's own (a 500 logged as
- * unhandled). rxrest's own refusals (a 413) go on as they are.
- */
-export function lostBody(ctx: RequestContext, error: unknown): never {
-  if (error instanceof WebApplicationException) throw error;
-  if (log.isEnabled('DEBUG'))
-    log.debug(`The request body of ${ctx.method} ${ctx.rawPath} could not be read: ${String(error)}`);
-  throw new RequestAborted(new Response(null, { status: CLIENT_CLOSED }));
+  if (!runtimeBody) return reading;
+  return reading.catch((error: unknown) => {
+    if (!(error instanceof WebApplicationException)) ctx.bodyLost();
+    throw error;
+  });
 }
 
 /** {@link readRequestBytes} as UTF-8 text (a byte order mark dropped, as `Request.text()` does). */
@@ -153,31 +142,7 @@ export function limitedStream(body: ReadableStream<Uint8Array> | null, limit: nu
   );
 }
 
-/**
- * The body of the request of `ctx` as a stream, bounded by `limit`. A read of the runtime's own Web body that fails
- * (Deno, workerd: its client left) marks `ctx`, so that the error the reading method then throws is a 499 at DEBUG.
- */
+/** The body of the request of `ctx` as a stream, bounded by `limit` (the runtime's own watched: `webBodyOf`). */
 export function requestBodyStream(ctx: RequestContext, limit: number): ReadableStream<Uint8Array> {
-  const request = ctx.request;
-  const body = request.body;
-  if (!body || ctx.node !== undefined || !ctx.isOriginalRequest || request.bodyUsed) return limitedStream(body, limit);
-  const reader = body.getReader();
-  const watched = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        let read: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          read = await reader.read();
-        } catch (error) {
-          ctx.bodyLost();
-          throw error;
-        }
-        if (read.done) controller.close();
-        else controller.enqueue(read.value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
-  return limitedStream(watched, limit);
+  return limitedStream(webBodyOf(ctx), limit);
 }

@@ -14,9 +14,7 @@ import type { PartTarget } from './part-target';
 import { compilePartEntityReader, type PartEntityReader } from './read-part-entity';
 import { parseMultipart } from './parse-multipart';
 import { UploadStore } from './upload-store';
-import { bodySource, nodeRequestOf } from '../body/body-source';
-import { lostBody } from '../body/read-body';
-import type { Readable } from 'node:stream';
+import { bodySource } from '../body/body-source';
 import { ContextKey } from '../context/context-key';
 
 const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart uploads to disk');
@@ -49,15 +47,7 @@ export function readMultipart(ctx: RequestContext, settings: MultipartSettings):
   if (cached) return cached;
   if (maybeNodeBuiltin('node:stream') === undefined) return Promise.reject(unparsable());
   const store = new UploadStore(settings.uploadsDirectory);
-  const source = bodySource(ctx);
-  const lost = source && nodeRequestOf(ctx) === undefined && ctx.isOriginalRequest ? readFailure(source) : undefined;
-  const parsed = parseMultipart(source, ctx.headers.get('content-type') ?? '', settings, store).catch(
-    // Parsing took the failed read for a truncated body (its cause): a limit refused first stays what it is.
-    (error: unknown) =>
-      lost?.error !== undefined && (error as Error).cause === lost.error
-        ? lostBody(ctx, lost.error)
-        : Promise.reject(error),
-  );
+  const parsed = parseMultipart(bodySource(ctx), ctx.headers.get('content-type') ?? '', settings, store);
   parsed.catch(() => undefined);
   ctx.set(PARSED, parsed);
   ctx.onComplete(async () => {
@@ -70,16 +60,6 @@ export function readMultipart(ctx: RequestContext, settings: MultipartSettings):
     if (!ok || settings.deleteUploadedFilesOnEnd) await store.discard();
   });
   return parsed;
-}
-
-/**
- * The first error of the Node stream over a runtime's own Web body: the body failing to read (Deno, workerd: its client
- * left), or what parsing destroyed the stream with (a limit).
- */
-function readFailure(source: Readable): { error?: unknown } {
-  const failure: { error?: unknown } = {};
-  source.once('error', (error: unknown) => (failure.error ??= error));
-  return failure;
 }
 
 /** Reads the value(s) of one part name; `undefined` when absent. */

@@ -17,8 +17,7 @@ import {
   type EmitItem,
   type ItemLimits,
 } from '../body/request-items';
-import { nodeRequestOf } from '../body/body-source';
-import { lostBody } from '../body/read-body';
+import { nodeRequestOf, webBodyOf } from '../body/body-source';
 import type { RequestContext } from '../context/request-context';
 import { Multi, pullFrom } from '../streaming/multi';
 import { readAll } from '../streaming/stream-source';
@@ -40,17 +39,8 @@ async function* chunksOf(ctx: RequestContext): AsyncGenerator<Uint8Array> {
     for await (const chunk of incoming) yield chunk as Uint8Array;
     return;
   }
-  const request = ctx.request;
-  const body = request.body;
-  if (!body) return;
-  // A body the application took before is its own fault, not a client's leaving.
-  if (!ctx.isOriginalRequest || request.bodyUsed || body.locked) return yield* readAll(body);
-  try {
-    yield* readAll(body);
-  } catch (error) {
-    // The runtime's own body failed to read (Deno, workerd): its client left.
-    lostBody(ctx, error);
-  }
+  const body = webBodyOf(ctx);
+  if (body) yield* readAll(body);
 }
 
 /**
