@@ -42,15 +42,32 @@ function authorityOf(url: string, start: number): string {
   return slash < 0 ? url.slice(start) : url.slice(start, slash);
 }
 
+/** `http://host/` of an absolute URL whose host is plain (the verdict on it depends on nothing else); else `''`. */
+function plainOrigin(url: string): string {
+  const start = url.indexOf('://') + 3;
+  const authority = authorityOf(url, start);
+  const end = start + authority.length;
+  return url.charCodeAt(end) === 47 && isPlainHost(authority) ? url.slice(0, end + 1) : '';
+}
+
 /**
  * `fetch` as Bun or Deno serve it: a request whose URL is not its client's is refused with the 400 problem
  * `listen()` answers (`RXREST_MALFORMED_PATH`); elsewhere `fetch` itself.
  */
 export function servedUrlGuard(fetch: Fetch, nosniff: boolean, runtime: Runtime = currentRuntime()): Fetch {
   if (runtime !== 'bun' && runtime !== 'deno') return fetch;
+  // Bun's URL is the one it made of a Host it could read (lower-cased) or the bare target: clients send the same
+  // Host request after request, so a URL beginning with the last plain scheme and authority let through (with the
+  // path's `/`) is let through without reading it again.
+  let passed = '';
   return (request, environment, executionCtx) => {
+    if (runtime === 'bun' && passed !== '' && request.url.startsWith(passed))
+      return fetch(request, environment, executionCtx);
     const reason = unservedUrlReason(request, runtime);
-    if (reason === undefined) return fetch(request, environment, executionCtx);
+    if (reason === undefined) {
+      if (runtime === 'bun') passed = plainOrigin(request.url);
+      return fetch(request, environment, executionCtx);
+    }
     const headers: Record<string, string> = { 'content-type': `${PROBLEM_JSON};charset=UTF-8` };
     if (nosniff) headers['x-content-type-options'] = 'nosniff';
     const problem = problemDetails('RXREST_MALFORMED_PATH', `The request target cannot be read: ${reason}`);
