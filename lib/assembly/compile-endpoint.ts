@@ -7,7 +7,7 @@ import { resolveLane } from '../execution/resolve-lane';
 import { parseMediaType, type MediaType } from '../http/media-type';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';
-import { compileStage, type Step } from '../pipeline/chain';
+import { compileStage, type StageFn, type Step } from '../pipeline/chain';
 import { endpointHandler } from '../pipeline/map-errors';
 import type { Endpoint } from '../pipeline/endpoint';
 import type { EndpointInfo, Lane } from '../context/request-context';
@@ -18,10 +18,10 @@ import type { SecuritySettings } from '../security/security-stage';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
 import { compileArguments } from './compile-arguments';
 import { applicable, responseSteps } from './compile-filters';
-import { invokeStage, streamingOf } from '../pipeline/invoke';
+import { invokeStage, streamingOf, type InvokePlan } from '../pipeline/invoke';
 import { laneSteps, type LaneSettings } from '../pipeline/lanes';
 import type { Unit } from '../metadata/unit';
-import type { EndpointJoins } from '../feature/feature';
+import type { EndpointJoins, JoinedSteps } from '../feature/feature';
 import type { CorePlan } from './core-plan';
 import { checkFileReturnType } from '../files/node-only-files';
 
@@ -67,13 +67,8 @@ function defaultLane(unit: Unit, method: MethodMeta, returnType: unknown, lanes:
   );
 }
 
-/** Compiles `method` of a resource class; returns `undefined` when it has problems (recorded). */
-export function compileEndpoint(
-  unit: Unit,
-  method: MethodMeta,
-  httpMethod: string,
-  context: EndpointContext,
-): Endpoint | undefined {
+/** Reads `method`'s path, return type, media types and arguments; `undefined` when its path is no template (recorded). */
+function declaration(unit: Unit, method: MethodMeta, context: EndpointContext) {
   const { problems } = context;
   const where = locate(unit.type, method.name);
   const template = problems.attempt(where, () =>
@@ -87,69 +82,110 @@ export function compileEndpoint(
   const consumes = parseTypes(method.consumes ?? unit.meta.consumes, where, problems);
   const args = compileArguments(unit.type, method, template, context.body, problems);
   const bindings = new Set([...(unit.meta.tags.get(NAME_BINDINGS) ?? []), ...(method.tags.get(NAME_BINDINGS) ?? [])]);
+  return { unit, method, where, template, returnType, producesText, produces, consumes, args, bindings };
+}
+
+/** What one method declares, read and checked before its stages are compiled. */
+type Declaration = NonNullable<ReturnType<typeof declaration>>;
+
+/** Who serves the endpoint and how: the request model's view of it (logs, tests, `RequestContext.endpoint`). */
+function endpointInfo(d: Declaration, httpMethod: string, lanes: LaneSettings): EndpointInfo {
+  const { unit, method } = d;
+  return {
+    resourceClass: unit.type,
+    methodName: method.name,
+    httpMethod,
+    pathTemplate: d.template.template,
+    produces: d.producesText ?? [],
+    consumes: method.consumes ?? unit.meta.consumes ?? [],
+    lane: defaultLane(unit, method, d.returnType, lanes),
+  };
+}
+
+/** What OpenAPI knows of the endpoint: all read here, at build, so the document never re-reads decorators. */
+function endpointFacts(
+  d: Declaration,
+  info: EndpointInfo,
+  streams: boolean,
+  status: number | undefined,
+  context: EndpointContext,
+  joined: JoinedSteps,
+): EndpointFacts {
+  return {
+    info,
+    template: d.template.template,
+    params: d.args.facts,
+    returnType: d.returnType,
+    streams,
+    status,
+    methodTags: d.method.tags,
+    classTags: d.unit.meta.tags,
+    access: d.method.tags.get(ACCESS_RULE) ?? d.unit.meta.tags.get(ACCESS_RULE),
+    answers: joined.answers,
+    errorAnswers: context.mappers.documented,
+  };
+}
+
+/** The request's stages in phase order: authenticate, admit, filters and reading in the method's lane, invoke, after. */
+function requestPart(
+  d: Declaration,
+  info: EndpointInfo,
+  plan: InvokePlan,
+  context: EndpointContext,
+  joined: JoinedSteps,
+): StageFn {
+  const invoke = invokeStage(d.unit, d.method, context.interceptors, plan);
+  const beforeInvoke: Step[] = [...joined.at('read')];
+  if (d.args.read) beforeInvoke.push(d.args.read);
+  const filters = applicable(context.filters.request, d.bindings);
+  const lane = laneSteps(filters, invoke, beforeInvoke, info.lane, context.lanes, d.args.readsBody);
+  const steps = [...joined.at('authenticate'), ...joined.at('admit'), ...lane.steps, ...joined.at('after-invoke')];
+  const compiled = compileStage(steps)!;
+  return lane.wrap ? lane.wrap(compiled) : compiled;
+}
+
+/** An endpoint's handler: `request` then the response filters bound to it, errors through its mappers. */
+export function handlerOf(
+  info: EndpointInfo,
+  request: StageFn,
+  bindings: ReadonlySet<string>,
+  context: EndpointContext,
+): Endpoint['handle'] {
+  const responsePart = compileStage(responseSteps(applicable(context.filters.response, bindings)));
+  return endpointHandler(info, request, responsePart, context.mappers);
+}
+
+/** Compiles `method` of a resource class; returns `undefined` when it has problems (recorded). */
+export function compileEndpoint(
+  unit: Unit,
+  method: MethodMeta,
+  httpMethod: string,
+  context: EndpointContext,
+): Endpoint | undefined {
+  const d = declaration(unit, method, context);
+  if (!d) return undefined;
+  const { template, produces, consumes } = d;
+  const info = endpointInfo(d, httpMethod, context.lanes);
   const defaults: ResultDefaults = {
     status: method.tags.get(RESPONSE_STATUS),
     headers: method.tags.get(RESPONSE_HEADERS),
   };
-  const info: EndpointInfo = {
-    resourceClass: unit.type,
-    methodName: method.name,
-    httpMethod,
-    pathTemplate: template.template,
-    produces: producesText ?? [],
-    consumes: method.consumes ?? unit.meta.consumes ?? [],
-    lane: defaultLane(unit, method, returnType, context.lanes),
-  };
   const streaming = {
-    ...streamingOf(method, produces, returnType, context.streams),
+    ...streamingOf(method, produces, d.returnType, context.streams),
     endsOnExpiry: context.security?.endStreamsOnExpiry ?? false,
   };
   const streams = streaming.observables || isGeneratorMethod(unit, method);
-  const joined = context.joins({ unit, method, where, info, produces, streams, transport: 'answer' });
-  const steps: Step[] = [...joined.at('authenticate'), ...joined.at('admit')];
-  const facts: EndpointFacts = {
-    info,
-    template: template.template,
-    params: args.facts,
-    returnType,
-    streams,
-    status: defaults.status,
-    methodTags: method.tags,
-    classTags: unit.meta.tags,
-    access: method.tags.get(ACCESS_RULE) ?? unit.meta.tags.get(ACCESS_RULE),
-    answers: joined.answers,
-    errorAnswers: context.mappers.documented,
-  };
-  const invoke = invokeStage(unit, method, context.interceptors, {
-    defaults,
-    streaming,
-    blockedWarningMs: context.lanes.blockedWarningMs,
-  });
-  const beforeInvoke: Step[] = [...joined.at('read')];
-  if (args.read) beforeInvoke.push(args.read);
-  const lanePart = laneSteps(
-    applicable(context.filters.request, bindings),
-    invoke,
-    beforeInvoke,
-    info.lane,
-    context.lanes,
-    args.readsBody,
-  );
-  steps.push(...lanePart.steps);
-  steps.push(...joined.at('after-invoke'));
-  const compiled = compileStage(steps)!;
-  const requestPart = lanePart.wrap ? lanePart.wrap(compiled) : compiled;
-  const responseFilters = applicable(context.filters.response, bindings);
-  const responsePart = compileStage(responseSteps(responseFilters));
-  const handle = endpointHandler(info, requestPart, responsePart, context.mappers);
+  const joined = context.joins({ unit, method, where: d.where, info, produces, streams, transport: 'answer' });
+  const plan: InvokePlan = { defaults, streaming, blockedWarningMs: context.lanes.blockedWarningMs };
+  const request = requestPart(d, info, plan, context, joined);
   return {
     info,
     template,
     consumes,
     produces,
     negotiate: acceptNegotiator(produces),
-    readsBody: args.readsBody,
-    facts,
-    handle,
+    readsBody: d.args.readsBody,
+    facts: endpointFacts(d, info, streams, defaults.status, context, joined),
+    handle: handlerOf(info, request, d.bindings, context),
   };
 }

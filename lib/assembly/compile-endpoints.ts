@@ -85,33 +85,26 @@ function reportDuplicates(endpoints: readonly Endpoint[], config: Config, proble
   else for (const message of duplicates) log.warn(`Duplicate endpoints: ${message}`);
 }
 
-/** Compiles every endpoint with the core plan and the steps the features join to each. */
-export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: EndpointJoins) {
-  const { config, units, problems } = scope;
-  const shared = {
-    ...core,
-    applicationPath: scope.applicationPath,
-    problems,
-    joins,
-    security: scope.find(SECURITY),
-  };
-  const rest = scope.resources.flatMap((unit) =>
-    compileResource(unit, { ...shared, mappers: mappersFor(core.mappers, unit.type) }),
-  );
-  scope.provide(ENDPOINT_FACTS, () => rest.map((endpoint) => endpoint.facts));
-  const broadcast = scope.find(BROADCAST)!;
-  const socketContext = {
+/** What every endpoint of the application is compiled with, its class's mappers aside. */
+type SharedContext = Omit<EndpointContext, 'mappers'>;
+
+/** The socket endpoints: one framing for all of them, so that an event broadcast to many is framed once. */
+function compileSockets(scope: BuildScope, core: CorePlan, shared: SharedContext): Endpoint[] {
+  const context = {
     ...shared,
-    // One framing for all the sockets: an event broadcast to many is framed once.
     framing: messageFraming(core.json),
-    broadcast,
+    broadcast: scope.find(BROADCAST)!,
     sockets: scope.find(SOCKETS)!,
   };
-  const sockets = units
+  return scope.units
     .filter((unit) => unit.meta.tags.has(SOCKET_PATH))
-    .map((unit) => compileSocketEndpoint(unit, { ...socketContext, mappers: mappersFor(core.mappers, unit.type) }))
+    .map((unit) => compileSocketEndpoint(unit, { ...context, mappers: mappersFor(core.mappers, unit.type) }))
     .filter((endpoint) => endpoint !== undefined);
-  const kit: EndpointKit = {
+}
+
+/** What features that make endpoints (MCP servers) compile them with: the same plan, filters and mappers. */
+function endpointKit(core: CorePlan, shared: SharedContext): EndpointKit {
+  return {
     ...shared,
     streams: core.streams,
     maxBodySize: core.body.maxBodySize,
@@ -122,6 +115,24 @@ export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: Endpo
       response: responseSteps(applicable(core.filters.response, bindings)),
     }),
   };
+}
+
+/** Compiles every endpoint with the core plan and the steps the features join to each. */
+export function compileEndpoints(scope: BuildScope, core: CorePlan, joins: EndpointJoins) {
+  const { config, problems } = scope;
+  const shared: SharedContext = {
+    ...core,
+    applicationPath: scope.applicationPath,
+    problems,
+    joins,
+    security: scope.find(SECURITY),
+  };
+  const rest = scope.resources.flatMap((unit) =>
+    compileResource(unit, { ...shared, mappers: mappersFor(core.mappers, unit.type) }),
+  );
+  scope.provide(ENDPOINT_FACTS, () => rest.map((endpoint) => endpoint.facts));
+  const sockets = compileSockets(scope, core, shared);
+  const kit = endpointKit(core, shared);
   const made = scope.gather(ENDPOINT_SOURCES).flatMap((source) => source(kit));
   const all = [...rest, ...sockets, ...made];
   reportDuplicates(all, config, problems);

@@ -6,7 +6,7 @@
 import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { NAME_BINDINGS } from '../decorators/providers';
 import { SOCKET_CALLBACK, SOCKET_PATH, type SocketCallbackKind } from '../decorators/websocket';
-import { locate } from '../errors/definition-error';
+import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
 import type { Framing } from '../streaming/framing';
 import { Tags, type MethodMeta } from '../metadata/store';
@@ -22,11 +22,11 @@ import type { MessageCallback, SocketCallback, SocketHandlers } from '../websock
 import type { SocketServer } from '../websocket/socket-server';
 import { acceptUpgrade } from '../websocket/accept-upgrade';
 import { messageDecoder } from '../websocket/message-decoder';
-import { applicable, requestSteps, responseSteps } from './compile-filters';
-import type { EndpointContext } from './compile-endpoint';
-import { endpointHandler } from '../pipeline/map-errors';
-import { checkPathName, methodParameters } from './compile-arguments';
+import { applicable, requestSteps } from './compile-filters';
+import { handlerOf, type EndpointContext } from './compile-endpoint';
+import { checkPathName, methodParameters, type MethodParameter } from './compile-arguments';
 import type { Unit } from '../metadata/unit';
+import type { EndpointFacts } from '../openapi/endpoint-facts';
 
 type SocketContext = EndpointContext & {
   /** The application's socket server (made with its first socket endpoint). */
@@ -40,20 +40,39 @@ type SocketContext = EndpointContext & {
 /** Whether a parameter of `type` reaches the upgrade's response (to read or change its status and headers). */
 const givesResponse = (type: unknown): boolean => type === ResponseContext || type === RequestContext;
 
-/** One callback method: readers of its arguments, and the slot of its message (or error) parameter. */
-function compileCallback(
+/** Where a callback's message (or error) goes: its parameter's index, type and options. */
+type MessageSlot = { readonly index: number; readonly type: unknown; readonly options: ParamOptions };
+
+/** The message parameter `param` declares, or a problem: open and close take none, the other kinds one. */
+function messageSlot(
+  param: MethodParameter,
+  kind: SocketCallbackKind,
+  slot: MessageSlot | undefined,
+  problems: ProblemCollector,
+): MessageSlot | undefined {
+  const { meta, where: at } = param;
+  if (kind === 'open' || kind === 'close')
+    problems.add(
+      at,
+      `an @On${kind === 'open' ? 'Open' : 'Close'} method takes no message: inject WebSocketConnection, parameters of the upgrade request or SecurityContext`,
+    );
+  else if (slot) problems.add(at, `only one parameter can receive the ${kind === 'error' ? 'error' : 'message'}`);
+  else return { index: meta.index, type: param.designType, options: meta.tags.get(PARAM_OPTIONS) ?? {} };
+  return slot;
+}
+
+/** Readers of a callback's arguments from the upgrade request (none for the message), and its message's slot. */
+function callbackParameters(
   unit: Unit,
   method: MethodMeta,
   kind: SocketCallbackKind,
   template: PathTemplate,
   context: SocketContext,
-): MessageCallback | undefined {
+) {
   const { problems } = context;
-  const where = locate(unit.type, method.name);
-  const fn = (unit.instance as Record<string, (...args: unknown[]) => unknown>)[method.name]!;
   const readers: (ArgumentReader | undefined)[] = [];
   let takesResponse = false;
-  let slot: { index: number; type: unknown; options: ParamOptions } | undefined;
+  let slot: MessageSlot | undefined;
   for (const param of methodParameters(unit.type, method, template).params) {
     const { meta, name, designType, where: at } = param;
     if (meta.kind === 'form') {
@@ -61,13 +80,7 @@ function compileCallback(
       continue;
     }
     if (meta.kind === 'body') {
-      if (kind === 'open' || kind === 'close')
-        problems.add(
-          at,
-          `an @On${kind === 'open' ? 'Open' : 'Close'} method takes no message: inject WebSocketConnection, parameters of the upgrade request or SecurityContext`,
-        );
-      else if (slot) problems.add(at, `only one parameter can receive the ${kind === 'error' ? 'error' : 'message'}`);
-      else slot = { index: meta.index, type: designType, options: meta.tags.get(PARAM_OPTIONS) ?? {} };
+      slot = messageSlot(param, kind, slot, problems);
       readers.push(undefined);
       continue;
     }
@@ -77,16 +90,28 @@ function compileCallback(
       problems.attempt(at, () => compileArgument({ meta, name, designType, settings: context.body, template })),
     );
   }
+  return { readers, takesResponse, slot };
+}
+
+/** One callback method: readers of its arguments, and the slot of its message (or error) parameter. */
+function compileCallback(
+  unit: Unit,
+  method: MethodMeta,
+  kind: SocketCallbackKind,
+  template: PathTemplate,
+  context: SocketContext,
+): MessageCallback {
+  const { readers, takesResponse, slot } = callbackParameters(unit, method, kind, template, context);
   const takesAll = slot !== undefined && (slot.type === Multi || (slot.options.stream ?? false));
   const decode =
     slot && (kind === 'text' || kind === 'binary')
       ? messageDecoder(takesAll ? undefined : slot.type, slot.options, context.json)
       : () => undefined;
   return {
-    where,
+    where: locate(unit.type, method.name),
     method: method.name,
     instance: unit.instance as object,
-    fn,
+    fn: (unit.instance as Record<string, (...args: unknown[]) => unknown>)[method.name]!,
     readers,
     at: slot?.index ?? -1,
     takesResponse,
@@ -108,8 +133,7 @@ function compileHandlers(unit: Unit, template: PathTemplate, context: SocketCont
       );
       continue;
     }
-    const callback = compileCallback(unit, method, kind, template, context);
-    if (callback) found[kind] = callback;
+    found[kind] = compileCallback(unit, method, kind, template, context);
   }
   if (!found.text && !found.binary && !found.open)
     context.problems.add(
@@ -127,6 +151,20 @@ function compileHandlers(unit: Unit, template: PathTemplate, context: SocketCont
     mappers: context.mappers,
     framing: context.framing,
     broadcast: context.broadcast,
+  };
+}
+
+/** What OpenAPI knows of a socket endpoint: a `GET` answered with 101, no parameters of its own. */
+function socketFacts(info: EndpointInfo, unit: Unit): EndpointFacts {
+  return {
+    info,
+    template: info.pathTemplate,
+    params: [],
+    returnType: undefined,
+    streams: false,
+    status: 101,
+    methodTags: new Tags(),
+    classTags: unit.meta.tags,
   };
 }
 
@@ -151,22 +189,15 @@ export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpo
     consumes: [],
     lane: 'event-loop',
   };
-  const method = unit.meta.methods.get(info.methodName) ?? { name: info.methodName, tags: new Tags() };
-  const joined = context.joins({
-    unit,
-    method: method as MethodMeta,
-    where,
-    info,
-    produces: [],
-    streams: true,
-    transport: 'upgrade',
-  });
-  const steps: Step[] = [...joined.at('authenticate'), ...joined.at('admit')];
+  const method = (unit.meta.methods.get(info.methodName) ?? { name: info.methodName, tags: new Tags() }) as MethodMeta;
+  const joined = context.joins({ unit, method, where, info, produces: [], streams: true, transport: 'upgrade' });
   const bindings = new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []);
-  steps.push(...requestSteps(applicable(context.filters.request, bindings)));
-  steps.push(acceptUpgrade(handlers, context.sockets));
-  const requestPart = compileStage(steps)!;
-  const responsePart = compileStage(responseSteps(applicable(context.filters.response, bindings)));
+  const steps: Step[] = [
+    ...joined.at('authenticate'),
+    ...joined.at('admit'),
+    ...requestSteps(applicable(context.filters.request, bindings)),
+    acceptUpgrade(handlers, context.sockets),
+  ];
   return {
     info,
     template,
@@ -174,16 +205,7 @@ export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpo
     produces: [],
     negotiate: acceptNegotiator([]),
     readsBody: false,
-    facts: {
-      info,
-      template: template.template,
-      params: [],
-      returnType: undefined,
-      streams: false,
-      status: 101,
-      methodTags: new Tags(),
-      classTags: unit.meta.tags,
-    },
-    handle: endpointHandler(info, requestPart, responsePart, context.mappers),
+    facts: socketFacts(info, unit),
+    handle: handlerOf(info, compileStage(steps)!, bindings, context),
   };
 }

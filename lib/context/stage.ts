@@ -1,7 +1,7 @@
 /** The operator every pipeline stage is built from: a function of the request context, sync when it can be. */
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
-import type { OperatorFunction, ObservableInput, Subscription } from 'rxjs';
+import type { OperatorFunction, ObservableInput, Subscriber, Subscription } from 'rxjs';
 
 /** What a stage function may give back: the value now, later, or as the first value of a stream. */
 export type StageResult<R> = R | PromiseLike<R> | Observable<R>;
@@ -35,39 +35,12 @@ export function stage<T, R>(
           try {
             result = fn(value);
           } catch (error) {
-            subscriber.error(error);
-            return;
+            return subscriber.error(error);
           }
-          if (isSync(result)) {
-            subscriber.next(result);
-            return;
-          }
+          if (isSync(result)) return subscriber.next(result);
           pending++;
-          if (isPromiseLike<R>(result)) {
-            result.then(
-              (resolved) => {
-                subscriber.next(resolved);
-                settle();
-              },
-              (error: unknown) => subscriber.error(error),
-            );
-            return;
-          }
-          let emitted = false;
-          inner = from(result as ObservableInput<R>).subscribe({
-            next(first) {
-              if (emitted) return;
-              emitted = true;
-              subscriber.next(first);
-              inner?.unsubscribe();
-              settle();
-            },
-            error: (error: unknown) => subscriber.error(error),
-            complete() {
-              if (!emitted) subscriber.error(new EmptyStageError());
-            },
-          });
-          if (emitted) inner.unsubscribe();
+          const later = emitLater(result as PromiseLike<R> | Observable<R>, subscriber, settle);
+          if (later) inner = later;
         },
         error: (error: unknown) => subscriber.error(error),
         complete() {
@@ -80,6 +53,44 @@ export function stage<T, R>(
         inner?.unsubscribe();
       };
     });
+}
+
+/**
+ * Emits the value a result gives later: a Promise's, or an Observable's first (then unsubscribed, so a stream's
+ * source stops at once), and settles; an Observable that ends without a value is an error. Returns that subscription.
+ */
+function emitLater<R>(
+  result: PromiseLike<R> | Observable<R>,
+  subscriber: Subscriber<R>,
+  settle: () => void,
+): Subscription | undefined {
+  if (isPromiseLike<R>(result)) {
+    result.then(
+      (resolved) => {
+        subscriber.next(resolved);
+        settle();
+      },
+      (error: unknown) => subscriber.error(error),
+    );
+    return undefined;
+  }
+  let emitted = false;
+  let inner: Subscription | undefined;
+  inner = from(result as ObservableInput<R>).subscribe({
+    next(first) {
+      if (emitted) return;
+      emitted = true;
+      subscriber.next(first);
+      inner?.unsubscribe();
+      settle();
+    },
+    error: (error: unknown) => subscriber.error(error),
+    complete() {
+      if (!emitted) subscriber.error(new EmptyStageError());
+    },
+  });
+  if (emitted) inner.unsubscribe();
+  return inner;
 }
 
 function defaultIsSync<R>(result: StageResult<R>): result is R {

@@ -32,7 +32,31 @@ export class JsonArrayItems {
   /** Adds decoded text; `item` gets the text of every item completed by it, in order. */
   push(chunk: string, item: (text: string) => void): void {
     this.#text += chunk;
+    if (this.#isArray === undefined) this.#detect();
     if (this.#isArray === false) return;
+    if (this.#isArray) this.#scan(item);
+    // Keep only the unfinished item: memory stays the size of one item, not of the array.
+    const keepFrom = this.#itemStart >= 0 ? this.#itemStart : this.#at;
+    this.#text = this.#text.slice(keepFrom);
+    this.#at -= keepFrom;
+    if (this.#itemStart >= 0) this.#itemStart = 0;
+  }
+
+  /** Skips the blanks before the body's first character, which tells whether it is an array. */
+  #detect(): void {
+    const text = this.#text;
+    let index = this.#at;
+    while (index < text.length && isSpace(text.charCodeAt(index))) index++;
+    this.#at = index;
+    if (index === text.length) return;
+    this.#isArray = text.charCodeAt(index) === OPEN_BRACKET;
+    if (!this.#isArray) return;
+    this.#depth = 1;
+    this.#at = index + 1;
+  }
+
+  /** Scans from `#at` to the end of the text or of the array; its state lives in locals while it runs (a hot loop). */
+  #scan(item: (text: string) => void): void {
     const text = this.#text;
     let depth = this.#depth;
     let inString = this.#inString;
@@ -45,13 +69,6 @@ export class JsonArrayItems {
         if (escaped) escaped = false;
         else if (code === BACKSLASH) escaped = true;
         else if (code === QUOTE) inString = false;
-        continue;
-      }
-      if (this.#isArray === undefined) {
-        if (isSpace(code)) continue;
-        this.#isArray = code === OPEN_BRACKET;
-        if (!this.#isArray) return;
-        depth = 1;
         continue;
       }
       if (code === QUOTE) {
@@ -72,11 +89,8 @@ export class JsonArrayItems {
         start = -1;
       } else if (start < 0 && depth === 1 && !isSpace(code)) start = index;
     }
-    // Keep only the unfinished item: memory stays the size of one item, not of the array.
-    const keepFrom = start >= 0 ? start : index;
-    this.#text = text.slice(keepFrom);
-    this.#at = index - keepFrom;
-    this.#itemStart = start >= 0 ? 0 : -1;
+    this.#at = index;
+    this.#itemStart = start;
     this.#depth = depth;
     this.#inString = inString;
     this.#escaped = escaped;

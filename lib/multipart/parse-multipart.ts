@@ -39,6 +39,102 @@ class HeaderQueue {
   }
 }
 
+/** Busboy with the form's limits, loaded with the first multipart body: an application that takes none never loads it. */
+function createParser(contentType: string, settings: MultipartSettings, fileLimit: number): Busboy.Busboy {
+  try {
+    return loadPackage<typeof import('busboy')>('busboy')({
+      headers: { 'content-type': contentType },
+      defParamCharset: 'utf8',
+      limits: {
+        fieldSize: settings.maxFormAttributeSize + 1,
+        fileSize: fileLimit,
+        parts: settings.maxParts,
+        fields: settings.maxFields,
+        fieldNameSize: settings.maxHeaderSize,
+      },
+    });
+  } catch (error) {
+    throw malformed('The multipart/form-data request is malformed', error);
+  }
+}
+
+/**
+ * The parts of one body as busboy hands them over, each a promise of its value (a file's once it is on disk), and
+ * the first failure, which stops the body and every write.
+ */
+class FormParts {
+  readonly entries: Promise<FormValue>[] = [];
+  readonly headers = new HeaderQueue();
+  failure: Error | undefined;
+
+  constructor(
+    readonly source: Readable,
+    readonly settings: MultipartSettings,
+    readonly store: UploadStore,
+    readonly fileLimit: number,
+  ) {}
+
+  fail = (error: Error): void => {
+    this.failure ??= error;
+    this.store.abort();
+    this.source.destroy();
+  };
+
+  /** Takes `parser`'s parts and limits, and stops at once when the request is abandoned. */
+  listen(parser: Busboy.Busboy): void {
+    const { maxParts, maxFields } = this.settings;
+    const abandoned = () => this.fail(malformed('The request was abandoned before its body was read'));
+    this.store.signal.addEventListener('abort', abandoned, { once: true });
+    parser.on('field', this.#field);
+    parser.on('file', this.#file);
+    parser.on('partsLimit', () =>
+      this.fail(tooLarge(`The request has more than ${maxParts} parts (framework.http.limits.max-parts)`)),
+    );
+    parser.on('fieldsLimit', () =>
+      this.fail(tooLarge(`The request has more than ${maxFields} fields (framework.http.limits.max-fields)`)),
+    );
+  }
+
+  #field = (name: string, value: string, info: Busboy.FieldInfo): void => {
+    const partHeaders = this.headers.take();
+    const { maxFormAttributeSize } = this.settings;
+    if (info.valueTruncated || Buffer.byteLength(value) > maxFormAttributeSize)
+      return this.fail(
+        tooLarge(
+          `The part "${name}" is larger than ${maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`,
+        ),
+      );
+    if (info.nameTruncated) return this.fail(tooLarge('A part name is too long'));
+    const charset = charsetOf(partHeaders);
+    this.entries.push(
+      Promise.resolve(new FormValue(name, value, undefined, info.mimeType, charset, undefined, partHeaders)),
+    );
+  };
+
+  #file = (name: string, stream: Readable & { truncated?: boolean }, info: Busboy.FileInfo): void => {
+    const partHeaders = this.headers.take();
+    const file = this.store.create();
+    if (!file) {
+      stream.resume();
+      return this.fail(malformed('The request was abandoned'));
+    }
+    const tooLong = () => tooLarge(`The file part "${name}" is larger than ${this.fileLimit} bytes`);
+    stream.once('limit', () => this.fail(tooLong()));
+    const written = nodeStreamPromises()
+      .pipeline(stream, file.stream)
+      .then(() => {
+        if (stream.truncated) throw tooLong();
+        const item = { size: file.stream.bytesWritten, path: file.path, isInMemory: false as const };
+        return new FormValue(name, '', item, info.mimeType, charsetOf(partHeaders), info.filename, partHeaders);
+      });
+    // A limit is the reason to report; a write stopped because the body stopped is only a consequence.
+    written.catch((error: unknown) =>
+      error instanceof Error && 'status' in error ? this.fail(error) : this.source.destroy(),
+    );
+    this.entries.push(written);
+  };
+}
+
 /**
  * Parses `source` (the request body) as `multipart/form-data`. Resolves with every part in the order sent once every file is
  * on disk; rejects with a 413 problem for a limit, a 400 problem for a malformed or truncated body. On
@@ -54,85 +150,24 @@ export async function parseMultipart(
   if (!boundary) throw malformed('The multipart/form-data request has no boundary parameter');
   if (!source) throw malformed('The multipart/form-data request has no body');
   await store.prepare();
-  const fileLimit = Math.min(settings.maxBodySize, settings.maxFileSize ?? Infinity);
-  let parser: Busboy.Busboy;
-  try {
-    // Loaded with the first multipart body: an application that takes none never loads the parser.
-    parser = loadPackage<typeof import('busboy')>('busboy')({
-      headers: { 'content-type': contentType },
-      defParamCharset: 'utf8',
-      limits: {
-        fieldSize: settings.maxFormAttributeSize + 1,
-        fileSize: fileLimit,
-        parts: settings.maxParts,
-        fields: settings.maxFields,
-        fieldNameSize: settings.maxHeaderSize,
-      },
-    });
-  } catch (error) {
-    throw malformed('The multipart/form-data request is malformed', error);
-  }
-  const headers = new HeaderQueue();
-  const scanner = scanningStream(new PartHeaderScanner(boundary[1] ?? boundary[2], settings, headers.push));
-  const entries: Promise<FormValue>[] = [];
-  let failure: Error | undefined;
-  const fail = (error: Error) => {
-    failure ??= error;
-    store.abort();
-    source.destroy();
-  };
-  store.signal.addEventListener('abort', () => fail(malformed('The request was abandoned before its body was read')), {
-    once: true,
-  });
-  parser.on('field', (name, value, info) => {
-    const partHeaders = headers.take();
-    if (info.valueTruncated || Buffer.byteLength(value) > settings.maxFormAttributeSize)
-      return fail(
-        tooLarge(
-          `The part "${name}" is larger than ${settings.maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`,
-        ),
-      );
-    if (info.nameTruncated) return fail(tooLarge('A part name is too long'));
-    entries.push(
-      Promise.resolve(
-        new FormValue(name, value, undefined, info.mimeType, charsetOf(partHeaders), undefined, partHeaders),
-      ),
-    );
-  });
-  parser.on('file', (name, stream, info) => {
-    const partHeaders = headers.take();
-    const file = store.create();
-    if (!file) {
-      stream.resume();
-      return fail(malformed('The request was abandoned'));
-    }
-    stream.once('limit', () => fail(tooLarge(`The file part "${name}" is larger than ${fileLimit} bytes`)));
-    const written = nodeStreamPromises()
-      .pipeline(stream, file.stream)
-      .then(() => {
-        if (stream.truncated) throw tooLarge(`The file part "${name}" is larger than ${fileLimit} bytes`);
-        const item = { size: file.stream.bytesWritten, path: file.path, isInMemory: false as const };
-        return new FormValue(name, '', item, info.mimeType, charsetOf(partHeaders), info.filename, partHeaders);
-      });
-    // A limit is the reason to report; a write stopped because the body stopped is only a consequence.
-    written.catch((error: unknown) => (error instanceof Error && 'status' in error ? fail(error) : source.destroy()));
-    entries.push(written);
-  });
-  parser.on('partsLimit', () =>
-    fail(tooLarge(`The request has more than ${settings.maxParts} parts (framework.http.limits.max-parts)`)),
+  const parts = new FormParts(
+    source,
+    settings,
+    store,
+    Math.min(settings.maxBodySize, settings.maxFileSize ?? Infinity),
   );
-  parser.on('fieldsLimit', () =>
-    fail(tooLarge(`The request has more than ${settings.maxFields} fields (framework.http.limits.max-fields)`)),
-  );
+  const parser = createParser(contentType, settings, parts.fileLimit);
+  const scanner = scanningStream(new PartHeaderScanner(boundary[1] ?? boundary[2], settings, parts.headers.push));
+  parts.listen(parser);
   try {
     await nodeStreamPromises().pipeline(source, scanner, parser as unknown as Writable);
-    const parts = await Promise.all(entries);
-    if (failure) throw failure;
-    return parts;
+    const values = await Promise.all(parts.entries);
+    if (parts.failure) throw parts.failure;
+    return values;
   } catch (error) {
     // Taken before discarding: discarding aborts the store, which would record "abandoned" as the reason.
-    const reason = failure ?? translate(error);
-    await Promise.allSettled(entries);
+    const reason = parts.failure ?? translate(error);
+    await Promise.allSettled(parts.entries);
     await store.discard();
     throw reason;
   }
