@@ -1,10 +1,10 @@
 /**
- * The samples as `npm run start:bun` and `npm run start:workerd` serve them: started, listening, and answering with the
- * settings of samples/application.properties as `npm start` does (its 1 MB body limit, `/beta` disabled) — on
+ * The samples as `npm run start:bun`, `start:deno` and `start:workerd` serve them: started, listening, and answering
+ * with the settings of samples/application.properties as `npm start` does (its 1 MB body limit, `/beta` disabled) — on
  * workerd, which has no disk, from the file's text bundled with the Worker.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { copyFile, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
@@ -12,6 +12,7 @@ import { Miniflare } from 'miniflare';
 import ts from 'typescript';
 import { bundleWorker, WORKERD_COMPATIBILITY } from '../../samples/runtimes/workerd';
 import { BIN, launch, ROOT, type RuntimeServer } from '../runtime/support/runtime-server';
+import { emitAsTsc } from '../runtime/support/tsc-emit';
 
 const PROPERTIES = readFileSync(join(ROOT, 'samples/application.properties'), 'utf8');
 
@@ -82,6 +83,33 @@ describe('the samples on Bun (npm run start:bun)', () => {
 
   it('prints where it listens, and answers with the settings of samples/application.properties', async () => {
     expect(server.output()).toMatch(/rxrest samples listening on http:\/\/127\.0\.0\.1:\d+ \(Bun\)/);
+    expect(await settingsSeen(server.url)).toEqual(EXPECTED);
+  });
+});
+
+describe('the samples on Deno (npm run start:deno)', () => {
+  let server: RuntimeServer;
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts['start:deno']!;
+  const [compile = '', run = ''] = script.split('&&').map((part) => part.trim());
+
+  beforeAll(async () => {
+    // The script's own command, with its permissions, run in a folder laid out as the project after its `tsc` step.
+    const folder = await mkdtemp(join(tmpdir(), 'rxrest-deno-samples-'));
+    emitAsTsc(ROOT, 'samples/runtimes/deno.ts', join(folder, 'dist'));
+    await copyFile(join(ROOT, 'package.json'), join(folder, 'package.json'));
+    await symlink(join(ROOT, 'node_modules'), join(folder, 'node_modules'), 'dir');
+    await symlink(join(ROOT, 'samples'), join(folder, 'samples'), 'dir');
+    const [command, ...args] = run.split(/\s+/);
+    const env = { PORT: '0', HOST: '127.0.0.1' };
+    server = await launch('deno', join(BIN, command!), args, folder, folder, env);
+  }, 60_000);
+
+  afterAll(() => server?.stop());
+
+  it('prints where it listens, and answers with the settings of samples/application.properties', async () => {
+    expect([compile, run.split(/\s+/)[0]]).toEqual(['tsc -p tsconfig.build.json', 'deno']);
+    expect(server.output()).toMatch(/rxrest samples listening on http:\/\/127\.0\.0\.1:\d+ \(Deno\)/);
     expect(await settingsSeen(server.url)).toEqual(EXPECTED);
   });
 });

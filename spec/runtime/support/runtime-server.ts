@@ -154,7 +154,7 @@ export async function launch(
 ): Promise<RuntimeServer> {
   const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
-  const url = await new Promise<string>((done, fail) => {
+  const listening = new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`${runtime} did not listen in 30 s:\n${output}`)), 30_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
@@ -167,6 +167,11 @@ export async function launch(
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
     child.once('exit', (code) => fail(new Error(`${runtime} exited with ${code}:\n${output}`)));
+  });
+  // A runtime that never listens leaves neither its process nor its folder behind.
+  const url = await listening.catch(async (error: unknown) => {
+    await stop(child, folder);
+    throw error;
   });
   return { url, folder, pid: child.pid!, output: () => output, stop: () => stop(child, folder) };
 }
