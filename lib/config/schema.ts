@@ -363,7 +363,7 @@ export const frameworkSettings = {
   'framework.broadcast.max-topics': setting(integer(1), {
     default: '10000',
     description:
-      'Topics one process holds at once (with a subscriber or history here); past it a new topic is refused (503 problem). A topic with neither is let go.',
+      'Topics one process holds at once (with a subscriber or history here). A topic with neither is let go; past it, the topic with only history whose newest event is the oldest gives way (its history here dropped), and a new topic is refused (503 problem) only when every topic has a subscriber or a stream running here.',
   }),
   'framework.http.ssl.certificate.file': setting(text, {
     optional: true,
