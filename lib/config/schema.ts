@@ -506,6 +506,11 @@ export const frameworkSettings = {
     default: '30m',
     description: 'An MCP session with no request for this long is ended; its client then starts a new one.',
   }),
+  'framework.mcp.max-sessions': setting(integer(1), {
+    default: '1000',
+    description:
+      'MCP sessions one server holds in one process at once: past it, initialize ends the session idle the longest (its client starts a new one), or answers 503 when all are in use.',
+  }),
   'framework.mcp.call-grace': setting(duration, {
     default: '30s',
     description:
