@@ -149,8 +149,12 @@ export class MemoryBackplane implements Backplane {
     return Promise.reject(new Error('the in-memory backplane keeps no history of its own'));
   }
 
-  describe(topic: string): Promise<TopicState> {
-    return Promise.resolve({ exists: this.#presence.has(topic), endId: undefined });
+  /**
+   * Nothing beyond this process: a stream's producer runs here and its history is kept here, so a stream whose history
+   * this process let go (past its age, or to hold a new topic) is unknown, not one to wait for.
+   */
+  describe(): Promise<TopicState> {
+    return Promise.resolve({ exists: false, endId: undefined });
   }
 
   watch(topic: string, watching: boolean, presence: boolean): void {

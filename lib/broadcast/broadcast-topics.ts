@@ -160,11 +160,32 @@ export class BroadcastTopics implements TopicHost {
 
   #make(name: string, replay: number | undefined): Topic | undefined {
     if (this.#topics.size >= this.#maxTopics) this.#sweep();
-    if (this.#topics.size >= this.#maxTopics) return undefined;
+    if (this.#topics.size >= this.#maxTopics && !this.#makeRoom()) return undefined;
     const topic = new Topic(name, replay, this);
     this.#topics.set(name, topic);
     if (this.retention.maxAgeMs > 0) this.#sweeper ??= unref(setInterval(() => this.#sweep(), SWEEP_MS));
     return topic;
+  }
+
+  /**
+   * Lets go of the topic that only keeps history here (nobody reads it, no stream of it runs here) whose newest event
+   * is the oldest: history is kept for clients that may come back, and finished streams by the thousand (a stranger
+   * starting jobs or tool calls) must not hold the process's topics, and so every broadcast, for an hour. False when
+   * every topic is read or running.
+   */
+  #makeRoom(): boolean {
+    let oldest: Topic | undefined;
+    let oldestAt = Number.POSITIVE_INFINITY;
+    for (const [name, topic] of this.#topics) {
+      const since = this.producers.has(name) ? undefined : topic.unreadSince;
+      if (since !== undefined && since < oldestAt) [oldest, oldestAt] = [topic, since];
+    }
+    if (!oldest) return false;
+    log.debug(
+      `broadcast: the history of ${oldest.name} is let go to hold a new topic (framework.broadcast.max-topics)`,
+    );
+    oldest.forget();
+    return !this.#topics.has(oldest.name);
   }
 
   /** Lets go of the topics whose events have all passed their age and that have no subscriber. */

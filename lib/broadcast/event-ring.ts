@@ -57,6 +57,11 @@ export class EventRing {
     return this.#kept.at(-1)?.event;
   }
 
+  /** When the newest event held was kept (milliseconds), if any. */
+  get newestAt(): number | undefined {
+    return this.#kept.at(-1)?.at;
+  }
+
   /** Keeps `event` (of `bytes`), then drops the oldest past the count, the bytes or the age of `retention`. */
   push(event: SseEvent, bytes: number, retention: Retention, now = Date.now()): void {
     if (retention.maxEvents <= 0 || retention.maxBytes <= 0) return;

@@ -16,10 +16,6 @@ export class LocalPresence {
   readonly #watched = new Map<string, Watch>();
   readonly #unwatched = new Map<string, Watch>();
 
-  has(topic: string): boolean {
-    return this.#watched.has(topic) || this.#unwatched.has(topic);
-  }
-
   watch(topic: string, watching: boolean, now = Date.now()): void {
     const registered = (this.#watched.get(topic) ?? this.#unwatched.get(topic))?.registered ?? false;
     this.#watched.delete(topic);

@@ -120,6 +120,18 @@ export class Topic implements HistoryHolder {
     this.#releaseIfIdle();
   }
 
+  /** When the newest event this process holds was kept, `undefined` while a subscriber reads it (or it holds none). */
+  get unreadSince(): number | undefined {
+    return this.subscribers > 0 || this.#replaying.size > 0 ? undefined : this.#ring.newestAt;
+  }
+
+  /** Drops the history this process keeps of a topic nobody reads here, which lets it go (to make room for another). */
+  forget(): void {
+    if (this.unreadSince === undefined) return;
+    this.#ring.clear();
+    this.#releaseIfIdle();
+  }
+
   /** Whether this process holds nothing of the topic: no subscriber, no event (once those past their age are dropped). */
   holdsNothing(): boolean {
     this.#ring.trim(this.retention);

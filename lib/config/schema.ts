@@ -363,7 +363,7 @@ export const frameworkSettings = {
   'framework.broadcast.max-topics': setting(integer(1), {
     default: '10000',
     description:
-      'Topics one process holds at once (with a subscriber or history here); past it a new topic is refused (503 problem). A topic with neither is let go.',
+      'Topics one process holds at once (with a subscriber or history here). A topic with neither is let go; past it, the topic with only history whose newest event is the oldest gives way (its history here dropped), and a new topic is refused (503 problem) only when every topic has a subscriber or a stream running here.',
   }),
   'framework.http.ssl.certificate.file': setting(text, {
     optional: true,
@@ -505,6 +505,11 @@ export const frameworkSettings = {
   'framework.mcp.session-timeout': setting(duration, {
     default: '30m',
     description: 'An MCP session with no request for this long is ended; its client then starts a new one.',
+  }),
+  'framework.mcp.max-sessions': setting(integer(1), {
+    default: '1000',
+    description:
+      'MCP sessions one server holds in one process at once: past it, initialize ends the session idle the longest (its client starts a new one), or answers 503 when all are in use.',
   }),
   'framework.mcp.call-grace': setting(duration, {
     default: '30s',

@@ -125,7 +125,7 @@ export function compileMcpServer(
     declaration.path,
     { serverInfo: { name, version, title }, instructions },
     compileCatalog(unit, server),
-    new Sessions(context.settings.sessionTimeoutMs, context.topics),
+    new Sessions(context.settings.sessionTimeoutMs, context.settings.maxSessions, context.topics),
     new CallWatch(context.metrics),
   );
   const answers = streamAnswers(where, server);

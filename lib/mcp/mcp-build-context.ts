@@ -14,6 +14,8 @@ export interface McpSettings {
   readonly allowedHosts: readonly string[];
   /** A session with no request for this long is ended (milliseconds). */
   readonly sessionTimeoutMs: number;
+  /** Sessions one server holds in this process at once. */
+  readonly maxSessions: number;
   /** How long a tool call goes on once nobody reads its stream, for its client to come back (milliseconds). */
   readonly callGraceMs: number;
   /** The SSE `retry:` a call's stream gives its client: how long to wait before reconnecting (milliseconds). */
@@ -24,6 +26,7 @@ export function mcpSettings(config: Config): McpSettings {
   return {
     allowedHosts: config.get('framework.mcp.allowed-hosts').map((host) => host.toLowerCase()),
     sessionTimeoutMs: config.get('framework.mcp.session-timeout'),
+    maxSessions: config.get('framework.mcp.max-sessions'),
     callGraceMs: config.get('framework.mcp.call-grace'),
     retryMs: config.get('framework.mcp.sse-retry'),
   };

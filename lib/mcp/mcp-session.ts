@@ -113,9 +113,14 @@ export class McpSession {
     );
   }
 
+  /** Whether a call of the session runs here, or its notices stream is open here. */
+  get busy(): boolean {
+    return this.calls.size > 0 || this.#noticesOpen;
+  }
+
   /** How long the session has been idle at `now`: no request, no call running here, no notices stream open. */
   idleFor(now = Date.now()): number {
-    return this.calls.size > 0 || this.#noticesOpen ? 0 : now - this.#state.lastSeen;
+    return this.busy ? 0 : now - this.#state.lastSeen;
   }
 
   /** Takes the session's one notices stream (`GET`) on this instance; false when it is taken. */

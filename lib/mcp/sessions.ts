@@ -2,6 +2,8 @@
  * The sessions of one MCP server, kept in the broadcast store: opened by `initialize` on any instance, found by
  * `Mcp-Session-Id` on any instance sharing the store (read from it the first time), ended by `DELETE` or after
  * `framework.mcp.session-timeout` of idleness (no request, nothing running, no stream open) — everywhere at once.
+ * One instance holds at most `framework.mcp.max-sessions` of them: an `initialize` costs a stranger nothing, and each
+ * session holds a broadcast topic here until it ends.
  */
 import type { Subscription } from 'rxjs';
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
@@ -10,33 +12,40 @@ import type { McpClientFacts } from './mcp-call';
 import { McpSession } from './mcp-session';
 import { loadSession, publishSessionEvent, watchSession, type SessionEvent, type SessionState } from './session-store';
 import { unref } from '../runtime/timers';
+import { refusal } from '../rate-limit/limit-answers';
 
 const log = logging.getLogger('rxrest.mcp');
 
 /** How often, at most, an instance tells the others a session is in use. */
 const MAX_TOUCH_EVERY_MS = 300_000;
+/** Seconds a client refused while every session is busy is told to wait: one of them may end any moment. */
+const CAPACITY_RETRY_SECONDS = 5;
 
 export class Sessions {
   readonly #open = new Map<string, McpSession>();
   readonly #loading = new Map<string, Promise<McpSession | undefined>>();
   readonly #watching = new Map<string, Subscription>();
   readonly #timeoutMs: number;
+  readonly #maxSessions: number;
   readonly #touchEveryMs: number;
   /** The application's broadcast topics, where its sessions are kept (made after the build). */
   readonly #topics: () => BroadcastTopics;
   #sweeper: NodeJS.Timeout | undefined;
 
-  constructor(timeoutMs: number, topics: () => BroadcastTopics) {
+  constructor(timeoutMs: number, maxSessions: number, topics: () => BroadcastTopics) {
     this.#timeoutMs = timeoutMs;
+    this.#maxSessions = maxSessions;
     this.#topics = topics;
     this.#touchEveryMs = Math.min(MAX_TOUCH_EVERY_MS, timeoutMs / 4);
   }
 
   /**
    * Opens a session for a client that initialized, stored before it is answered (rejects with 503 when the store
-   * cannot take it); its id is a random UUID (visible ASCII, as MCP asks).
+   * cannot take it, or when this instance holds `max-sessions` sessions all in use); its id is a random UUID
+   * (visible ASCII, as MCP asks).
    */
   async open(facts: Omit<McpClientFacts, 'sessionId'>, principal: string | undefined): Promise<McpSession> {
+    this.#makeRoom();
     const id = crypto.randomUUID();
     const open = { facts: { ...facts, sessionId: id }, principal };
     const session = this.#make({ open, subscriptions: new Set(), lastSeen: Date.now(), closed: false });
@@ -75,9 +84,37 @@ export class Sessions {
     let session: McpSession | undefined;
     const loaded = await loadSession(this.#topics(), id, (event, at) => session && this.#listener(session)(event, at));
     if (!loaded) return undefined;
+    try {
+      this.#makeRoom();
+    } catch (error) {
+      loaded.watching.unsubscribe();
+      throw error;
+    }
     session = this.#make(loaded.state);
     this.#hold(session, loaded.watching);
     return session.idleFor() > this.#timeoutMs ? void this.close(session) : session;
+  }
+
+  /**
+   * Ends the session idle the longest when this instance holds `max-sessions` (its client is answered 404 next and
+   * starts a new one, as after a timeout): a flood of `initialize` pushes out sessions nobody uses, never one that
+   * runs a call or has a stream open, and never grows past the limit. Throws a 503 problem when every one is in use.
+   */
+  #makeRoom(): void {
+    if (this.#open.size < this.#maxSessions) return;
+    const now = Date.now();
+    let idlest: McpSession | undefined;
+    for (const session of this.#open.values())
+      if (!session.busy && (!idlest || session.idleFor(now) > idlest.idleFor(now))) idlest = session;
+    if (!idlest)
+      throw refusal(
+        503,
+        'RXREST_MCP_SESSION_CAPACITY',
+        CAPACITY_RETRY_SECONDS,
+        `This server holds as many MCP sessions as it may (${this.#maxSessions}), all in use`,
+      );
+    log.debug(`MCP session ${idlest.id} ended to open another (framework.mcp.max-sessions)`);
+    this.close(idlest);
   }
 
   #make(state: SessionState): McpSession {
