@@ -114,7 +114,7 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     const listener = nodeListener(serve, 'https', own);
     tlsServer = tls.http2
       ? nodeHttp2().createSecureServer({ ...credentials, allowHTTP1: true, settings: http2Settings }, listener)
-      : nodeHttps().createServer(credentials, listener);
+      : nodeHttps().createServer({ ...credentials, connectionsCheckingInterval: checkingInterval(options) }, listener);
     // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
     tlsServer.on('upgrade', upgradeListener(listener));
     serving(tlsServer.listen(tls.port, options.host), tls.http2);
@@ -124,13 +124,26 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     const listener = nodeListener(serve, 'http', own);
     plainServer = options.h2c
       ? nodeHttp2().createServer({ settings: http2Settings }, listener)
-      : nodeHttp().createServer(listener);
+      : nodeHttp().createServer({ connectionsCheckingInterval: checkingInterval(options) }, listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     serving(plainServer.listen(options.port, options.host), options.h2c === true);
   } else if (tls.insecureRequests === 'redirect') {
     plainServer = serving(redirectServer(tlsPort, own.hosts, own.nosniff).listen(options.port, options.host), false);
   }
   return { servers, tlsServer, plainServer };
+}
+
+/** Node's own default, and the longest wait between two checks of the header and request timeouts. */
+const NODE_CHECKING_INTERVAL_MS = 30_000;
+
+/**
+ * How often Node checks the header and request timeouts: it enforces them only at these checks (every 30 s by
+ * default), so a stalled request outlives a shorter timeout by up to the interval. Half the shorter timeout keeps a
+ * stalled request at most 1.5 times its timeout; the default timeouts keep Node's default interval.
+ */
+function checkingInterval(options: ListenOptions): number {
+  const timeouts = [options.headersTimeout, options.requestTimeout].filter((timeout) => timeout > 0);
+  return Math.max(1, Math.min(NODE_CHECKING_INTERVAL_MS, Math.floor(Math.min(...timeouts) / 2)));
 }
 
 /** The port of each server once it listens; when one fails, every server is closed and its error thrown. */
