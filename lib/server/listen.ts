@@ -101,7 +101,7 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     servers.push({ server, connections: http2 ? http2Connections(server) : httpConnections(server as Server) });
     const timed = server as Partial<Server>;
     if ('requestTimeout' in timed) timed.requestTimeout = options.requestTimeout;
-    if ('headersTimeout' in timed) timed.headersTimeout = options.headersTimeout;
+    if ('headersTimeout' in timed) timed.headersTimeout = headersTimeoutOf(options);
     if ('keepAliveTimeout' in timed) timed.keepAliveTimeout = options.keepAliveTimeout;
     return server;
   };
@@ -131,6 +131,18 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     plainServer = serving(redirectServer(tlsPort, own.hosts, own.nosniff).listen(options.port, options.host), false);
   }
   return { servers, tlsServer, plainServer };
+}
+
+/**
+ * The headers are part of the request, so a shorter request timeout bounds them too. Node needs it so: given a
+ * headers timeout above the request timeout it swaps the two, and a 1 s request-timeout under the 60 s default
+ * headers-timeout let a request whose body stalled run for 60 s.
+ */
+function headersTimeoutOf(options: ListenOptions): number {
+  const { headersTimeout, requestTimeout } = options;
+  return requestTimeout > 0 && (headersTimeout === 0 || headersTimeout > requestTimeout)
+    ? requestTimeout
+    : headersTimeout;
 }
 
 /** Node's own default, and the longest wait between two checks of the header and request timeouts. */

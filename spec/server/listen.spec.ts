@@ -72,7 +72,7 @@ function rawExchange(port: number, text: string, giveUpMs: number): Promise<{ an
   });
 }
 
-describe('the header timeout on the wire', () => {
+describe('the request timeouts on the wire', () => {
   // Node checks its header and request timeouts every connectionsCheckingInterval (30 s by default): a shorter timeout
   // configured without a matching interval was only enforced after half a minute.
   it('answers 408 and closes a connection whose headers stall, soon after framework.http.headers-timeout', async () => {
@@ -84,6 +84,27 @@ describe('the header timeout on the wire', () => {
         'GET /slow/fast HTTP/1.1\r\nHost: x\r\n',
         10_000,
       );
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(closedAfterMs).toBeGreaterThanOrEqual(900);
+      expect(closedAfterMs).toBeLessThan(3000);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // A request timeout below the (default, 60 s) headers timeout: Node swaps two timeouts given that way round.
+  it('answers 408 to a request whose body stalls, soon after a framework.http.request-timeout below headers-timeout', async () => {
+    @Path('upload')
+    class Upload {
+      @POST take(body: string): number {
+        return body.length;
+      }
+    }
+    const app = buildApp([Upload], { 'framework.http.request-timeout': '1s', 'framework.http.body-idle-timeout': 0 });
+    const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      const head = 'POST /upload HTTP/1.1\r\nHost: x\r\ncontent-type: text/plain\r\ncontent-length: 100\r\n\r\nabc';
+      const { answer, closedAfterMs } = await rawExchange(server.port, head, 10_000);
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
       expect(closedAfterMs).toBeGreaterThanOrEqual(900);
       expect(closedAfterMs).toBeLessThan(3000);
