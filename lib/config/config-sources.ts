@@ -1,4 +1,5 @@
 // Where raw settings come from (program overrides, environment, properties file) and how keys map to env names.
+import { logCategoryKeysOf } from './log-category-key';
 import type { RawValue } from './setting-types';
 
 /** A raw value found for a key, and a human-readable name of where it was found. */
@@ -11,7 +12,10 @@ export interface Found {
 export interface ConfigSource {
   /** The value of exactly this key (profile prefix included), if the source has it. */
   read(key: string): Found | undefined;
-  /** Keys this source lists itself (the environment lists none: it is only asked about known keys). */
+  /**
+   * Keys this source lists itself. The environment lists only the per-category log levels it sets (their names cannot
+   * be guessed); it is asked about every other known key.
+   */
   keys(): Iterable<string>;
 }
 
@@ -71,7 +75,7 @@ export function environmentSource(env: NodeJS.ProcessEnv): ConfigSource {
       }
       return undefined;
     },
-    keys: () => [],
+    keys: () => logCategoryKeysOf(copied ? Object.keys(copied) : []),
   };
 }
 

@@ -33,3 +33,23 @@ export function logCategoryKey(category: string): string {
 export function isLogCategoryFamily(key: string): boolean {
   return key.startsWith(PREFIX);
 }
+
+/** `FRAMEWORK_LOG_CATEGORY__<NAME>__LEVEL`: a category level set in the environment, its name in `<NAME>`. */
+const ENV_NAME = /^FRAMEWORK_LOG_CATEGORY__([A-Z0-9_]+)__LEVEL$/;
+
+/**
+ * The per-category keys an environment sets by their environment names (`envName` of the key), so that a level can
+ * be given to a container without a file. The name comes back in lower case with `_` read as `.` (as Quarkus reads
+ * `QUARKUS_LOG_CATEGORY__IO_QUARKUS__LEVEL`): a category whose name has `_` or `-` is set by its key instead.
+ *
+ * @example
+ * logCategoryKeysOf(['FRAMEWORK_LOG_CATEGORY__RXREST_SECURITY__LEVEL']); // ['framework.log.category."rxrest.security".level']
+ */
+export function logCategoryKeysOf(names: Iterable<string>): string[] {
+  const keys: string[] = [];
+  for (const name of names) {
+    const category = ENV_NAME.exec(name)?.[1];
+    if (category) keys.push(logCategoryKey(category.toLowerCase().replaceAll('_', '.')));
+  }
+  return keys;
+}

@@ -45,7 +45,7 @@ export function resolveConfig(inputs: ConfigInputs = {}): Config {
 
   const raw = new Map<string, string>([[PROFILE_KEY, profile]]);
   const origins = new Map<string, Found>([[PROFILE_KEY, { value: profile, source: profileFound?.source ?? PROGRAM }]]);
-  for (const key of activeKeys(listed, profile)) {
+  for (const key of activeKeys(sources, profile)) {
     const found = key === PROFILE_KEY ? undefined : lookup(sources, key, profile);
     if (found === undefined) continue;
     raw.set(key, String(found.value));
@@ -72,7 +72,7 @@ export function resolveConfig(inputs: ConfigInputs = {}): Config {
   return new Config({ profile, values: read.values, raw, logCategoryLevels, fallback });
 }
 
-/** The schema keys plus every plain or active-profile key the listed sources name. */
+/** The schema keys plus every plain or active-profile key the sources name. */
 function activeKeys(listed: readonly ConfigSource[], profile: string): Set<string> {
   const keys = new Set<string>(FRAMEWORK_KEYS);
   for (const source of listed) {

@@ -101,7 +101,7 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     servers.push({ server, connections: http2 ? http2Connections(server) : httpConnections(server as Server) });
     const timed = server as Partial<Server>;
     if ('requestTimeout' in timed) timed.requestTimeout = options.requestTimeout;
-    if ('headersTimeout' in timed) timed.headersTimeout = options.headersTimeout;
+    if ('headersTimeout' in timed) timed.headersTimeout = headersTimeoutOf(options);
     if ('keepAliveTimeout' in timed) timed.keepAliveTimeout = options.keepAliveTimeout;
     return server;
   };
@@ -114,7 +114,7 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     const listener = nodeListener(serve, 'https', own);
     tlsServer = tls.http2
       ? nodeHttp2().createSecureServer({ ...credentials, allowHTTP1: true, settings: http2Settings }, listener)
-      : nodeHttps().createServer(credentials, listener);
+      : nodeHttps().createServer({ ...credentials, connectionsCheckingInterval: checkingInterval(options) }, listener);
     // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
     tlsServer.on('upgrade', upgradeListener(listener));
     serving(tlsServer.listen(tls.port, options.host), tls.http2);
@@ -124,13 +124,38 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     const listener = nodeListener(serve, 'http', own);
     plainServer = options.h2c
       ? nodeHttp2().createServer({ settings: http2Settings }, listener)
-      : nodeHttp().createServer(listener);
+      : nodeHttp().createServer({ connectionsCheckingInterval: checkingInterval(options) }, listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     serving(plainServer.listen(options.port, options.host), options.h2c === true);
   } else if (tls.insecureRequests === 'redirect') {
     plainServer = serving(redirectServer(tlsPort, own.hosts, own.nosniff).listen(options.port, options.host), false);
   }
   return { servers, tlsServer, plainServer };
+}
+
+/**
+ * The headers are part of the request, so a shorter request timeout bounds them too. Node needs it so: given a
+ * headers timeout above the request timeout it swaps the two, and a 1 s request-timeout under the 60 s default
+ * headers-timeout let a request whose body stalled run for 60 s.
+ */
+function headersTimeoutOf(options: ListenOptions): number {
+  const { headersTimeout, requestTimeout } = options;
+  return requestTimeout > 0 && (headersTimeout === 0 || headersTimeout > requestTimeout)
+    ? requestTimeout
+    : headersTimeout;
+}
+
+/** Node's own default, and the longest wait between two checks of the header and request timeouts. */
+const NODE_CHECKING_INTERVAL_MS = 30_000;
+
+/**
+ * How often Node checks the header and request timeouts: it enforces them only at these checks (every 30 s by
+ * default), so a stalled request outlives a shorter timeout by up to the interval. Half the shorter timeout keeps a
+ * stalled request at most 1.5 times its timeout; the default timeouts keep Node's default interval.
+ */
+function checkingInterval(options: ListenOptions): number {
+  const timeouts = [options.headersTimeout, options.requestTimeout].filter((timeout) => timeout > 0);
+  return Math.max(1, Math.min(NODE_CHECKING_INTERVAL_MS, Math.floor(Math.min(...timeouts) / 2)));
 }
 
 /** The port of each server once it listens; when one fails, every server is closed and its error thrown. */

@@ -8,7 +8,7 @@ export const staticFilesFeature = defineFeature({
   name: 'static-files',
   settings: ['framework.http.static.'],
   phases: ['route'],
-  answers: [{ status: 416, when: 'a Range the file cannot satisfy' }],
+  // No 416: a Range it cannot satisfy gets the whole file (RFC 9110 §14.2 lets a server ignore a Range).
   transports: { answer: 'GET and HEAD of files under the directory, last of the unrouted answers (any resource wins)' },
   build(build) {
     // Relative to the directory of `application.properties` (else the working directory).

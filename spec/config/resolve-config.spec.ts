@@ -105,6 +105,30 @@ describe('resolveConfig', () => {
     });
   });
 
+  it('takes a category level from the environment alone, its name in upper case with dots as underscores', () => {
+    // What a container is given to turn one category up without touching application.properties.
+    const config = resolveConfig({
+      env: {
+        FRAMEWORK_LOG_CATEGORY__RXREST_SECURITY__LEVEL: 'DEBUG',
+        FRAMEWORK_LOG_CATEGORY__APP__LEVEL: 'warn',
+        FRAMEWORK_LOG_LEVEL: 'ERROR',
+      },
+    });
+    expect(Object.fromEntries(config.logCategoryLevels())).toEqual({ 'rxrest.security': 'DEBUG', app: 'WARN' });
+    expect(config.get('framework.log.level')).toBe('ERROR');
+  });
+
+  it('names the variable of a bad category level from the environment', () => {
+    const problems = problemsOf(() => resolveConfig({ env: { FRAMEWORK_LOG_CATEGORY__APP__LEVEL: 'LOUD' } }));
+    expect(problems).toEqual([
+      expect.objectContaining({
+        key: 'framework.log.category."app".level',
+        value: 'LOUD',
+        source: 'FRAMEWORK_LOG_CATEGORY__APP__LEVEL',
+      }),
+    ]);
+  });
+
   it('uses environment variables for user keys present in the file, and exposes user keys as text', () => {
     const config = resolveConfig({
       file: file({ 'feature.enabled': 'false', 'greeting.name': 'file', 'framework.http.port': '8081' }),

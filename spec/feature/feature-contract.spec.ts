@@ -17,6 +17,8 @@ import {
   resolveConfig,
   type RestApp,
 } from '../../lib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { BuildScope } from '../../lib/assembly/build-scope';
 import { builtInFeatures } from '../../lib/assembly/rest-application';
 import { HISTORY } from '../../lib/broadcast/durable-streams-feature';
@@ -157,6 +159,11 @@ class EchoServer {
   }
 }
 
+/** A table cell without its parenthesised remarks. */
+function plain(cell: string): string {
+  return cell.replace(/ \([^)]*\)/g, '');
+}
+
 describe('the built-in features', () => {
   const features = builtInFeatures();
   const named = (name: string) => features.find((feature) => feature.name === name)!;
@@ -180,6 +187,22 @@ describe('the built-in features', () => {
         .map((setting) => `${feature.name}: ${setting}`),
     );
     expect(unknown).toEqual([]);
+  });
+
+  it("are drawn in docs/features.md's table as they declare themselves: phases, and the statuses they answer with", () => {
+    const page = readFileSync(join(__dirname, '..', '..', 'docs', 'features.md'), 'utf8');
+    const drawn = page
+      .split('\n')
+      .filter((line) => /^\| [a-z-]+ \| `/.test(line))
+      .map((line) => line.split('|').map((cell) => cell.trim()))
+      // A cell's parenthesised remarks explain; the names and numbers are what the code declares.
+      .map(([, name, , phases, answers]) => [name, plain(phases!), plain(answers!)]);
+    const declared = features.map((feature) => [
+      feature.name,
+      feature.phases.join(', '),
+      (feature.answers ?? []).map((answer) => answer.status).join(', ') || '—',
+    ]);
+    expect(drawn.sort()).toEqual(declared.sort());
   });
 
   it('are one each of allowed hosts, security, nosniff, CORS, rate limits, tracing, metrics, health, broadcast, durable streams, WebSockets, OpenAPI, compression, static files, multipart, MCP and links', () => {

@@ -1,4 +1,5 @@
 import { request as httpRequest, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { GET, Path, POST, RestResponse } from '../../lib';
 import { buildApp } from '../support/app';
 import { get } from '../support/http';
@@ -49,6 +50,64 @@ describe('RestApp.listen', () => {
       expect(node.requestTimeout).toBe(7000);
       expect(node.headersTimeout).toBe(3000);
       expect(node.keepAliveTimeout).toBe(2000);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** Sends `text` on a raw connection and resolves with what came back and how long the server kept it open. */
+function rawExchange(port: number, text: string, giveUpMs: number): Promise<{ answer: string; closedAfterMs: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    let answer = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    const giveUp = setTimeout(() => socket.destroy(), giveUpMs);
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(giveUp);
+      resolve({ answer, closedAfterMs: Date.now() - started });
+    });
+  });
+}
+
+describe('the request timeouts on the wire', () => {
+  // Node checks its header and request timeouts every connectionsCheckingInterval (30 s by default): a shorter timeout
+  // configured without a matching interval was only enforced after half a minute.
+  it('answers 408 and closes a connection whose headers stall, soon after framework.http.headers-timeout', async () => {
+    const app = buildApp([Slow], { 'framework.http.headers-timeout': '1s', 'framework.http.request-timeout': '2s' });
+    const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      const { answer, closedAfterMs } = await rawExchange(
+        server.port,
+        'GET /slow/fast HTTP/1.1\r\nHost: x\r\n',
+        10_000,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(closedAfterMs).toBeGreaterThanOrEqual(900);
+      expect(closedAfterMs).toBeLessThan(3000);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // A request timeout below the (default, 60 s) headers timeout: Node swaps two timeouts given that way round.
+  it('answers 408 to a request whose body stalls, soon after a framework.http.request-timeout below headers-timeout', async () => {
+    @Path('upload')
+    class Upload {
+      @POST take(body: string): number {
+        return body.length;
+      }
+    }
+    const app = buildApp([Upload], { 'framework.http.request-timeout': '1s', 'framework.http.body-idle-timeout': 0 });
+    const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      const head = 'POST /upload HTTP/1.1\r\nHost: x\r\ncontent-type: text/plain\r\ncontent-length: 100\r\n\r\nabc';
+      const { answer, closedAfterMs } = await rawExchange(server.port, head, 10_000);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(closedAfterMs).toBeGreaterThanOrEqual(900);
+      expect(closedAfterMs).toBeLessThan(3000);
     } finally {
       await server.close();
     }

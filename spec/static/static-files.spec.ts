@@ -54,6 +54,13 @@ describe('StaticFiles', () => {
     expect(await multi.text()).toBe('0123456789abcdef');
   });
 
+  it('answers a range past the end of the file with the whole file', async () => {
+    const beyond = await get('/data.txt', { range: 'bytes=100-200' });
+    expect(beyond.status).toBe(200);
+    expect(beyond.headers.get('content-range')).toBeNull();
+    expect(await beyond.text()).toBe('0123456789abcdef');
+  });
+
   it('never serves outside the directory, whatever the encoding', async () => {
     for (const path of [
       '/../secret.txt',
