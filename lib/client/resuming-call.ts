@@ -6,7 +6,7 @@
  * `attempts` reconnections in a row without an event between them.
  */
 import { Observable } from 'rxjs/internal/Observable';
-import type { Subscription } from 'rxjs';
+import type { Subscriber, Subscription } from 'rxjs';
 import { WebApplicationException } from '../errors/web-application-exception';
 import type { ClientEndpoint } from './client-endpoints';
 import { isNetworkFailure } from './network-failure';
@@ -50,6 +50,99 @@ function oldestOf(data: unknown): string | undefined {
   return data === 'none' || data === undefined ? undefined : String(data);
 }
 
+/**
+ * Hands one event on, as its data or (`asEvents`) whole: `done` completes; `cancelled` and `error` end the call
+ * (failing it, unless the caller takes events); `reset` goes to `onReset`, else fails the call.
+ */
+function deliver(event: ClientSseEvent, subscriber: Subscriber<unknown>, options: ReconnectOptions, asEvents: boolean) {
+  if (asEvents) subscriber.next(event);
+  switch (event.event) {
+    case 'reset':
+      if (asEvents) return;
+      if (!options.onReset) throw new StreamResetException(oldestOf(event.data));
+      return options.onReset(oldestOf(event.data));
+    case 'done':
+      return subscriber.complete();
+    case 'cancelled':
+    case 'error':
+      if (asEvents) return subscriber.complete();
+      throw new StreamEndedException(event.event, event.data);
+    default:
+      if (!asEvents) subscriber.next(event.data);
+  }
+}
+
+/** What a resuming call is made of: how to send it, how to read its answers, how to go on. */
+interface ResumableCall {
+  readonly open: OpenCall;
+  readonly endpoint: ClientEndpoint;
+  readonly readers: ResponseReaders;
+  readonly options: ReconnectOptions;
+  readonly asEvents: boolean;
+}
+
+/** One subscription to a resuming call: the id to resume from, the failures in a row, and what to stop at the end. */
+class Resumption {
+  readonly #attempts: number;
+  #delay: number;
+  #lastEventId: string | undefined;
+  #failures = 0;
+  #aborter: AbortController | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #inner: Subscription | undefined;
+
+  constructor(
+    readonly call: ResumableCall,
+    readonly subscriber: Subscriber<unknown>,
+  ) {
+    this.#attempts = call.options.attempts ?? DEFAULT_ATTEMPTS;
+    this.#delay = call.options.delay ?? DEFAULT_DELAY_MS;
+  }
+
+  attempt = (): void => {
+    this.#aborter = new AbortController();
+    this.call.open(this.#aborter.signal, this.#lastEventId).then(this.#read, this.#again);
+  };
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#inner?.unsubscribe();
+    this.#aborter?.abort();
+  }
+
+  #again = (error: unknown, canRetry = retriable(error)): void => {
+    if (this.subscriber.closed) return;
+    if (!canRetry || ++this.#failures > this.#attempts) return this.subscriber.error(error);
+    this.#timer = setTimeout(this.attempt, this.#delay);
+  };
+
+  #read = (response: Response): void => {
+    const { subscriber } = this;
+    const { endpoint, readers, asEvents } = this.call;
+    if (subscriber.closed) return;
+    if (response.status === 204) return subscriber.complete();
+    // Not a stream after all (a proxy's page, say): read as any answer, once.
+    if (!isEventStream(response))
+      return void (this.#inner = readResponse(response, endpoint, readers, asEvents).subscribe(subscriber));
+    const onRetry = (milliseconds: number) => (this.#delay = milliseconds);
+    readEvents(response, subscriber, endpoint, readers.json, { onEvent: this.#onEvent, onRetry }).then(
+      this.#ended,
+      this.#again,
+    );
+  };
+
+  #ended = (): void => {
+    const { where } = this.call.endpoint;
+    this.#again(new Error(`${where}: the stream ended ${this.#attempts + 1} times in a row without an event`), true);
+  };
+
+  #onEvent = (event: ClientSseEvent): void => {
+    this.#failures = 0;
+    if (event.id !== undefined) this.#lastEventId = event.id;
+    deliver(event, this.subscriber, this.call.options, this.call.asEvents);
+  };
+}
+
 export function resumingCall(
   open: OpenCall,
   endpoint: ClientEndpoint,
@@ -58,62 +151,8 @@ export function resumingCall(
   asEvents: boolean,
 ): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
-    const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
-    let delay = options.delay ?? DEFAULT_DELAY_MS;
-    let lastEventId: string | undefined;
-    let failures = 0;
-    let aborter: AbortController | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let inner: Subscription | undefined;
-
-    const onEvent = (event: ClientSseEvent): void => {
-      failures = 0;
-      if (event.id !== undefined) lastEventId = event.id;
-      if (asEvents) subscriber.next(event);
-      switch (event.event) {
-        case 'reset':
-          if (asEvents) return;
-          if (!options.onReset) throw new StreamResetException(oldestOf(event.data));
-          return options.onReset(oldestOf(event.data));
-        case 'done':
-          return subscriber.complete();
-        case 'cancelled':
-        case 'error':
-          if (asEvents) return subscriber.complete();
-          throw new StreamEndedException(event.event, event.data);
-        default:
-          if (!asEvents) subscriber.next(event.data);
-      }
-    };
-    const again = (error: unknown, canRetry = retriable(error)): void => {
-      if (subscriber.closed) return;
-      if (!canRetry || ++failures > attempts) return subscriber.error(error);
-      timer = setTimeout(attempt, delay);
-    };
-    const read = (response: Response): void => {
-      if (subscriber.closed) return;
-      if (response.status === 204) return subscriber.complete();
-      // Not a stream after all (a proxy's page, say): read as any answer, once.
-      if (!isEventStream(response))
-        return void (inner = readResponse(response, endpoint, readers, asEvents).subscribe(subscriber));
-      readEvents(response, subscriber, endpoint, readers.json, {
-        onEvent,
-        onRetry: (milliseconds) => (delay = milliseconds),
-      }).then(
-        () =>
-          again(new Error(`${endpoint.where}: the stream ended ${attempts + 1} times in a row without an event`), true),
-        (error: unknown) => again(error),
-      );
-    };
-    const attempt = (): void => {
-      aborter = new AbortController();
-      open(aborter.signal, lastEventId).then(read, (error: unknown) => again(error));
-    };
-    attempt();
-    return () => {
-      clearTimeout(timer);
-      inner?.unsubscribe();
-      aborter?.abort();
-    };
+    const resumption = new Resumption({ open, endpoint, readers, options, asEvents }, subscriber);
+    resumption.attempt();
+    return () => resumption.stop();
   });
 }

@@ -84,18 +84,15 @@ export function compilePathTemplate(template: string): PathTemplate {
   const regexByName = new Map<string, string>();
   let source = '^';
   let normalized = '';
-  let literalCharacters = 0;
-  let regexVariableCount = 0;
-  let slashCount = 0;
-  let spansSegments = false;
+  /** The literal text alone, escapes decoded: its length and its slashes are precedence and matching keys. */
+  let literal = '';
   let group = 1;
   for (const token of tokens) {
     if (token.kind === 'literal') {
       const text = normalizeLiteral(token.text, template);
       source += text.replace(REGEX_SPECIAL, '\\$&');
       normalized += text;
-      literalCharacters += text.length;
-      slashCount += text.split('/').length - 1;
+      literal += text;
       continue;
     }
     const regex = checkReuse(token, regexByName, template);
@@ -103,23 +100,27 @@ export function compilePathTemplate(template: string): PathTemplate {
     normalized += token.regex === undefined ? '{}' : `{:${token.regex}}`;
     captures.push({ name: token.name, group });
     group += 1 + countCapturingGroups(regex);
-    if (token.regex !== undefined) regexVariableCount++;
-    spansSegments ||= token.regex !== undefined && mayMatchSlash(token.regex);
   }
   source += normalized === '/' ? '$' : '/?$';
+  const regexes = explicitRegexes(tokens);
   return {
     template,
     variables: [...regexByName.keys()],
     regex: templateRegex(source, template, 'regular expressions do not combine'),
-    literalCharacters,
+    literalCharacters: literal.length,
     variableCount: captures.length,
-    regexVariableCount,
+    regexVariableCount: regexes.length,
     normalized,
     isLiteral: captures.length === 0,
     captures,
-    slashCount,
-    spansSegments,
+    slashCount: literal.split('/').length - 1,
+    spansSegments: regexes.some((regex) => mayMatchSlash(regex)),
   };
+}
+
+/** The regular expressions written in the template's variables (`{id: \d+}`), in order. */
+function explicitRegexes(tokens: readonly TemplateToken[]): string[] {
+  return tokens.flatMap((token) => (token.kind === 'variable' && token.regex !== undefined ? [token.regex] : []));
 }
 
 function normalizeLiteral(text: string, template: string): string {

@@ -5,52 +5,62 @@ const encoder = new TextEncoder();
 /** Bytes the stream holds before its reader's pace holds the sink back. */
 const HIGH_WATER_MARK = 16384;
 
+/** What the stream and its sink share: the stream's controller, and the callbacks the sink was given. */
+interface Channel {
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  ready: (() => void) | undefined;
+  closed: (() => void) | undefined;
+  done: boolean;
+}
+
 /** A `ReadableStream` of bytes and the sink that fills it; the reader's pace is the backpressure. */
 export function webSink(): {
   readonly stream: ReadableStream<Uint8Array>;
   readonly sink: StreamSink;
 } {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let ready: (() => void) | undefined;
-  let closed: (() => void) | undefined;
-  let done = false;
+  const channel: Channel = { controller: undefined!, ready: undefined, closed: undefined, done: false };
   const stream = new ReadableStream<Uint8Array>(
     {
-      start: (c) => void (controller = c),
+      start: (controller) => void (channel.controller = controller),
       pull() {
-        const callback = ready;
-        ready = undefined;
+        const callback = channel.ready;
+        channel.ready = undefined;
         callback?.();
       },
       cancel() {
-        if (done) return;
-        done = true;
-        closed?.();
+        if (channel.done) return;
+        channel.done = true;
+        channel.closed?.();
       },
     },
     { highWaterMark: HIGH_WATER_MARK, size: (chunk) => chunk.byteLength },
   );
-  const sink: StreamSink = {
+  return { stream, sink: sinkOf(channel) };
+}
+
+/** The sink writing to `channel`'s stream. */
+function sinkOf(channel: Channel): StreamSink {
+  const { controller } = channel;
+  return {
     write(chunk) {
-      if (done) return true;
+      if (channel.done) return true;
       controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
       return (controller.desiredSize ?? 0) > 0;
     },
-    onReady: (callback) => void (ready = callback),
+    onReady: (callback) => void (channel.ready = callback),
     buffered: () => HIGH_WATER_MARK - (controller.desiredSize ?? HIGH_WATER_MARK),
     // The Response carrying the stream is handed out at once; there is no head to send early.
     open: () => undefined,
     end() {
-      if (done) return;
-      done = true;
+      if (channel.done) return;
+      channel.done = true;
       controller.close();
     },
     abort() {
-      if (done) return;
-      done = true;
+      if (channel.done) return;
+      channel.done = true;
       controller.error(new Error('The stream failed after its response was committed'));
     },
-    onClose: (callback) => void (closed = callback),
+    onClose: (callback) => void (channel.closed = callback),
   };
-  return { stream, sink };
 }

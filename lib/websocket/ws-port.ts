@@ -17,6 +17,17 @@ function uncork(port: { uncork(): void }): void {
   port.uncork();
 }
 
+/** Hands one of ws's events to `listener`; false for an event it does not take, which goes on to ws's own listeners. */
+function tell(listener: SocketListener, event: string | symbol, args: unknown[]): boolean {
+  if (event === 'message') listener.message(args[0] as Buffer, args[1] as boolean);
+  else if (event === 'close') listener.closed(args[0] as number, String(args[1]));
+  else if (event === 'pong') listener.pong();
+  else if (event === 'ping') listener.ping();
+  else if (event === 'error') listener.error(args[0] as Error);
+  else return false;
+  return true;
+}
+
 /** The socket class of a `WebSocketServer` whose sockets are ports. */
 export function wsPortClass(ws: Ws): Ws['WebSocket'] {
   return class extends ws.WebSocket implements WsPort {
@@ -37,13 +48,7 @@ export function wsPortClass(ws: Ws): Ws['WebSocket'] {
     /** ws tells its events by emitting them: once listened to, they go to the listener alone. */
     override emit(event: string | symbol, ...args: unknown[]): boolean {
       const listener = this.#listener;
-      if (listener === undefined) return super.emit(event, ...args);
-      if (event === 'message') listener.message(args[0] as Buffer, args[1] as boolean);
-      else if (event === 'close') listener.closed(args[0] as number, String(args[1]));
-      else if (event === 'pong') listener.pong();
-      else if (event === 'ping') listener.ping();
-      else if (event === 'error') listener.error(args[0] as Error);
-      else return super.emit(event, ...args);
+      if (listener === undefined || !tell(listener, event, args)) return super.emit(event, ...args);
       return true;
     }
 
