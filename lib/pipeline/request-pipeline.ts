@@ -224,7 +224,7 @@ export class RequestPipeline {
     // A body written straight to the Node response answers with a marker: the status is the context's.
     this.#parts.observe?.(ctx, ctx.response?.status ?? response.status, started);
     if (ctx.method === 'HEAD' && this.#finishHead) response = this.#finishHead(response);
-    const sent = completeWhenSent(ctx, response);
+    const sent = completeWhenSent(ctx, response, typeof body === 'string' || body instanceof Uint8Array);
     // The runtime is not asked to look at an answer it sends as it is (on Bun, reading its headers costs).
     return finish === undefined || goesOutAsIs(body, ctx.response!.headers) ? sent : finish(sent, ctx);
   }

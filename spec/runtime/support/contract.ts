@@ -210,6 +210,18 @@ export function describeContract(
       }
     });
 
+    it('sends a problem answered by a streaming endpoint with its length, not chunked', async () => {
+      // A parameter that does not convert: the stream's place was taken, its clean-up is to run once this is sent.
+      const problem = await call(at('/contract/ticks?count=many'));
+      const { status, headers } = problem;
+      expect([status, headers['transfer-encoding'], headers['content-length']]).toEqual([
+        404,
+        undefined,
+        String(problem.body.length),
+      ]);
+      expect(json(problem)).toMatchObject({ status: 404, code: 'RXREST_PARAMETER_NOT_FOUND' });
+    });
+
     it('streams NDJSON and reads items sent as NDJSON', async () => {
       const lines = await call(at('/contract/lines'));
       expect(lines.body.toString()).toBe('{"n":1}\n{"n":2}\n{"n":3}\n');
