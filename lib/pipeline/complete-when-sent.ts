@@ -35,15 +35,14 @@ function aborted(signal: AbortSignal): Ending {
 }
 
 /**
- * Deno's end of an answer (`info.completed` settled): sent, or given up. Deno also cancels the body of an answer whose
- * client left, and of a HEAD (over HTTP/2, `completed` rejects first); this ends whatever it neither read nor cancelled.
+ * Deno giving an answer up: `info.completed` rejected (over HTTP/2, for a stream reset mid-body). Its resolving ends
+ * nothing: Deno has then read the answer's body to its end, or cancelled it (as it does the body of an answer whose
+ * client left, and of a HEAD). And a handler may hand the same info to requests of its own (`app.fetch(new
+ * Request(…), info)`), whose answers Deno never sees: their bodies may still be read once the served answer was sent.
  */
-function settled(completed: Promise<void>): Ending {
+function givenUp(completed: Promise<void>): Ending {
   return (end) => {
-    completed.then(
-      () => end(new Error('Deno ended the answer')),
-      (error: unknown) => end(error),
-    );
+    completed.catch((error: unknown) => end(error));
     return unwatched;
   };
 }
@@ -130,13 +129,13 @@ export function completeWhenSent(ctx: RequestContext, response: Response, whole 
 }
 
 /**
- * What ends an answer besides its body's reader. On Deno, the answer's delivery: its legacy `signal`, once read, aborts
- * after every answer and Deno warns. Elsewhere, the Web request's signal: how a caller in process leaves, and a client of
+ * What ends an answer besides its body's reader. On Deno, its delivery given up (not its legacy `signal`, which, once
+ * read, aborts after every answer, and Deno warns). Elsewhere, the Web request's signal: how a caller in process leaves, and a client of
  * Bun or of workerd (with `enable_request_signal`; workerd cancels no answer itself).
  */
 function endingOf(ctx: RequestContext): Ending | undefined {
   const environment = ctx.environment;
-  if (isDenoServeInfo(environment)) return settled(environment.completed);
+  if (isDenoServeInfo(environment)) return givenUp(environment.completed);
   return ctx.exchange ? undefined : aborted(ctx.request.signal);
 }
 
