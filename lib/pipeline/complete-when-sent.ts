@@ -35,15 +35,14 @@ function aborted(signal: AbortSignal): Ending {
 }
 
 /**
- * Deno's end of an answer (`info.completed` settled): sent, or given up. Deno also cancels the body of an answer whose
- * client left, and of a HEAD (over HTTP/2, `completed` rejects first); this ends whatever it neither read nor cancelled.
+ * Deno giving an answer up: `info.completed` rejected (over HTTP/2, for a stream reset mid-body). Its resolving ends
+ * nothing: Deno has then read the answer's body to its end, or cancelled it (as it does the body of an answer whose
+ * client left, and of a HEAD). And a handler may hand the same info to requests of its own (`app.fetch(new
+ * Request(…), info)`), whose answers Deno never sees: their bodies may still be read once the served answer was sent.
  */
-function settled(completed: Promise<void>): Ending {
+function givenUp(completed: Promise<void>): Ending {
   return (end) => {
-    completed.then(
-      () => end(new Error('Deno ended the answer')),
-      (error: unknown) => end(error),
-    );
+    completed.catch((error: unknown) => end(error));
     return unwatched;
   };
 }
@@ -53,27 +52,37 @@ function settled(completed: Promise<void>): Ending {
  * MCP clients abort on unsubscribe, and only release their reader), and without a connection to lose nothing else would
  * ever stop the stream or give its slot back. That end stops the body's source and fails a read.
  */
-function watchBody(response: Response, ending: Ending | undefined, done: () => void): Response {
-  const body = response.body;
-  if (!body) {
-    nextMacrotask(done);
-    return response;
-  }
-  const reader = body.getReader();
+function watchBody(
+  response: Response,
+  body: ReadableStream<Uint8Array>,
+  ending: Ending | undefined,
+  done: () => void,
+): Response {
+  const watched = watching(body.getReader(), ending, done);
+  return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** A watched body: `reader`'s chunks, and `done` called once, at the first of the ends above. */
+function watching(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  ending: Ending | undefined,
+  done: () => void,
+): ReadableStream<Uint8Array> {
   let finished = false;
   let unwatch = unwatched;
-  const finish = () => {
-    if (finished) return;
+  // Whether this call finished it (a later end finds it finished, and does nothing).
+  const finish = (): boolean => {
+    if (finished) return false;
     finished = true;
     unwatch();
     done();
+    return true;
   };
-  const watched = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     start(controller) {
       if (!ending) return;
       unwatch = ending((reason) => {
-        if (finished) return;
-        finish();
+        if (!finish()) return;
         controller.error(reason);
         reader.cancel(reason).catch(() => undefined);
       });
@@ -82,14 +91,11 @@ function watchBody(response: Response, ending: Ending | undefined, done: () => v
       try {
         const next = await reader.read();
         if (finished) return;
-        if (next.done) {
-          controller.close();
-          finish();
-        } else controller.enqueue(next.value);
-      } catch (error) {
-        if (finished) return;
-        controller.error(error);
+        if (!next.done) return controller.enqueue(next.value);
+        controller.close();
         finish();
+      } catch (error) {
+        if (finish()) controller.error(error);
       }
     },
     async cancel(reason) {
@@ -97,14 +103,15 @@ function watchBody(response: Response, ending: Ending | undefined, done: () => v
       await reader.cancel(reason);
     },
   });
-  return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /**
- * Arranges for `ctx.complete()` to run after `response` is sent: on the Node response's `close` when another
- * Node adapter passed it along, else when the body stream ends or is cancelled.
+ * Arranges for `ctx.complete()` to run after `response` is sent: on the Node response's `close` when another Node
+ * adapter passed it along; at once for a body `whole` in memory (text or bytes) or none, which needs nothing of its
+ * request any more and goes out as made (with the length the runtime gives it); else when the body stream ends or is
+ * cancelled.
  */
-export function completeWhenSent(ctx: RequestContext, response: Response): Response {
+export function completeWhenSent(ctx: RequestContext, response: Response, whole = false): Response {
   if (!ctx.hasCleanups) return response;
   const outgoing = ctx.node?.outgoing;
   if (outgoing) {
@@ -112,17 +119,23 @@ export function completeWhenSent(ctx: RequestContext, response: Response): Respo
     return response;
   }
   const cleanups = ctx.cleanups;
-  return watchBody(response, endingOf(ctx), () => run(cleanups));
+  // Read only when not whole: on Bun, reading a text body's `body` makes a stream of it.
+  const body = whole ? null : response.body;
+  if (body === null) {
+    nextMacrotask(() => run(cleanups));
+    return response;
+  }
+  return watchBody(response, body, endingOf(ctx), () => run(cleanups));
 }
 
 /**
- * What ends an answer besides its body's reader. On Deno, the answer's delivery: its legacy `signal`, once read, aborts
- * after every answer and Deno warns. Elsewhere, the Web request's signal: how a caller in process leaves, and a client of
+ * What ends an answer besides its body's reader. On Deno, its delivery given up (not its legacy `signal`, which, once
+ * read, aborts after every answer, and Deno warns). Elsewhere, the Web request's signal: how a caller in process leaves, and a client of
  * Bun or of workerd (with `enable_request_signal`; workerd cancels no answer itself).
  */
 function endingOf(ctx: RequestContext): Ending | undefined {
   const environment = ctx.environment;
-  if (isDenoServeInfo(environment)) return settled(environment.completed);
+  if (isDenoServeInfo(environment)) return givenUp(environment.completed);
   return ctx.exchange ? undefined : aborted(ctx.request.signal);
 }
 

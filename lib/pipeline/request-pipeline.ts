@@ -17,7 +17,7 @@ import { replaceUnsendable, unsendableHeader } from './unsendable-head';
 import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
 import { takeoverOf } from '../context/takeover';
 import type { Around } from '../feature/feature';
-import { goesOutAsIs, type FinishAnswer } from '../runtime/runtime-answers';
+import { goesOutAsIs, headFinisher, type FinishAnswer } from '../runtime/runtime-answers';
 import { responseMaker } from '../runtime/web-response';
 import { isNodeInstance } from '../runtime/node-builtins';
 import { EXECUTION_CONTEXT } from '../context/execution-context';
@@ -66,6 +66,7 @@ export class RequestPipeline {
   readonly #parts: PipelineParts;
   // The application's own: on Bun it keeps the header sets its answers repeat.
   readonly #makeResponse = responseMaker();
+  readonly #finishHead = headFinisher();
 
   constructor(parts: PipelineParts) {
     this.#parts = parts;
@@ -222,7 +223,8 @@ export class RequestPipeline {
     }
     // A body written straight to the Node response answers with a marker: the status is the context's.
     this.#parts.observe?.(ctx, ctx.response?.status ?? response.status, started);
-    const sent = completeWhenSent(ctx, response);
+    if (ctx.method === 'HEAD' && this.#finishHead) response = this.#finishHead(response);
+    const sent = completeWhenSent(ctx, response, typeof body === 'string' || body instanceof Uint8Array);
     // The runtime is not asked to look at an answer it sends as it is (on Bun, reading its headers costs).
     return finish === undefined || goesOutAsIs(body, ctx.response!.headers) ? sent : finish(sent, ctx);
   }

@@ -43,6 +43,31 @@ export function goesOutAsIs(body: unknown, headers: AnswerHeaders): boolean {
   return body === null || !STREAMED.test(headers.get('content-type') ?? '');
 }
 
+/** A body of one empty chunk: no byte goes out, but the runtime cannot take the answer for an empty one. */
+function unknownLength(): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(0));
+      controller.close();
+    },
+  });
+}
+
+/**
+ * What `runtime` needs done to the answer of a HEAD, or `undefined` where it goes out as it is (Node, workerd). A HEAD
+ * whose GET streams has neither a body nor a `Content-Length`; Deno and Bun give a bodiless answer `Content-Length: 0`,
+ * which would tell the client that the GET's body is empty. Given a body of one empty chunk instead, Deno sends no
+ * length, as Node does, and Bun `Transfer-Encoding: chunked`, as for the GET; neither sends a byte of it.
+ */
+export function headFinisher(runtime: Runtime = currentRuntime()): ((answer: Response) => Response) | undefined {
+  if (runtime !== 'deno' && runtime !== 'bun') return undefined;
+  return (answer) => {
+    const { status } = answer;
+    if (answer.body !== null || status < 200 || status === 204 || status === 304) return answer;
+    return answer.headers.has('content-length') ? answer : rebuilt(answer, unknownLength());
+  };
+}
+
 function then(answer: Response | Promise<Response>, finish: (made: Response) => Response) {
   if (answer instanceof Response) return finish(answer);
   // Nothing (a socket Bun's server took over) is passed on as it is.

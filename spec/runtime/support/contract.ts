@@ -187,6 +187,41 @@ export function describeContract(
       expect(events.at(-1)!.at - events[0]!.at).toBeGreaterThan(300);
     });
 
+    it("answers HEAD with the GET's headers, and never a Content-Length but the GET's", async () => {
+      // The connection's own headers, and a stream's framing (a HEAD may tell it, or not: RFC 9112 §6.1), aside. A HEAD
+      // may leave the length out (Bun sends one for a stream that ended before its head, which a HEAD cannot know).
+      const head = ({ headers }: Answer) => {
+        const { date, connection, 'keep-alive': keepAlive, 'transfer-encoding': framing, ...kept } = headers;
+        return kept;
+      };
+      for (const [path, accept] of [
+        ['/contract/events', 'text/event-stream'],
+        ['/contract/lines', 'application/x-ndjson'],
+        ['/contract/json', 'application/json'],
+      ] as const) {
+        const got = await call(at(path), { headers: { accept } });
+        const headed = await call(at(path), { method: 'HEAD', headers: { accept } });
+        const length = headed.headers['content-length'];
+        const expected = {
+          ...head(got),
+          'content-length': length === undefined ? undefined : got.headers['content-length'],
+        };
+        expect([path, headed.status, head(headed), headed.body.length]).toEqual([path, 200, expected, 0]);
+      }
+    });
+
+    it('sends a problem answered by a streaming endpoint with its length, not chunked', async () => {
+      // A parameter that does not convert: the stream's place was taken, its clean-up is to run once this is sent.
+      const problem = await call(at('/contract/ticks?count=many'));
+      const { status, headers } = problem;
+      expect([status, headers['transfer-encoding'], headers['content-length']]).toEqual([
+        404,
+        undefined,
+        String(problem.body.length),
+      ]);
+      expect(json(problem)).toMatchObject({ status: 404, code: 'RXREST_PARAMETER_NOT_FOUND' });
+    });
+
     it('streams NDJSON and reads items sent as NDJSON', async () => {
       const lines = await call(at('/contract/lines'));
       expect(lines.body.toString()).toBe('{"n":1}\n{"n":2}\n{"n":3}\n');

@@ -47,6 +47,8 @@ export interface StartOptions {
   /** Code the bundle runs before it builds the application (to take something from the runtime, say). */
   readonly prelude?: string;
   readonly overrides?: Readonly<Record<string, string | number | boolean>>;
+  /** On Deno, the handler served instead of `app.fetch`: a function `(request, info, app)`, as JavaScript source. */
+  readonly denoHandler?: string;
   /** Bun's own options for the sockets of `Bun.serve` (`backpressureLimit`), beside rxrest's handlers. */
   readonly bunSockets?: Readonly<Record<string, number | boolean>>;
 }
@@ -106,9 +108,11 @@ const app = buildApp();
 // An idle timeout of 1 s (10 s by default): a stream quiet for longer must still live.
 const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 1, fetch: app.fetch, websocket: { ...bunWebSocket, ...${JSON.stringify(options.bunSockets ?? {})} } });
 console.log('listening on ' + server.url.href);`,
-  deno: () => `import { buildApp } from './app.mjs';
+  deno: (options) => `import { buildApp } from './app.mjs';
 const app = buildApp();
-Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log('listening on http://127.0.0.1:' + port + '/') }, app.fetch);`,
+const handler = ${options.denoHandler ?? 'undefined'};
+Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log('listening on http://127.0.0.1:' + port + '/') },
+  handler ? (request, info) => handler(request, info, app) : app.fetch);`,
   workerd: (options) => `import { readFileSync } from 'node:fs';
 import { Miniflare } from ${JSON.stringify(require.resolve('miniflare'))};
 const server = new Miniflare({ modules: true, script: readFileSync(new URL('./app.mjs', import.meta.url), 'utf8'),
