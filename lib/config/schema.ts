@@ -511,6 +511,11 @@ export const frameworkSettings = {
     description:
       'MCP sessions one server holds in one process at once: past it, initialize ends the session idle the longest (its client starts a new one), or answers 503 when all are in use.',
   }),
+  'framework.mcp.max-batch-size': setting(integer(1), {
+    default: '100',
+    description:
+      'Messages one JSON-RPC batch (a POST of an array) may hold; a larger one is refused (400, -32600) before any runs.',
+  }),
   'framework.mcp.call-grace': setting(duration, {
     default: '30s',
     description:

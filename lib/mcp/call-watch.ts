@@ -4,7 +4,8 @@
  * - a span, in OpenTelemetry's conventions for MCP (`tools/call forecast`), a child of the HTTP request's span, active
  *   while the method runs (its own spans nest under it);
  * - `rxrest_mcp_requests_seconds` in the application's Prometheus metrics (`framework.metrics.enabled`), by method,
- *   tool (or prompt, or resource) and outcome. prom-client is only loaded when metrics are on.
+ *   tool (or prompt, or resource) and outcome, as the server names them (`metric-labels`). prom-client is only loaded
+ *   when metrics are on.
  */
 import type * as Api from '@opentelemetry/api';
 import type { Histogram, Registry } from 'prom-client';
@@ -15,6 +16,7 @@ import { requestTrace } from '../tracing/request-span';
 import { tracing, type Tracing } from '../tracing/tracing';
 import { isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './json-rpc';
 import type { McpSession } from './mcp-session';
+import type { MetricLabels } from './metric-labels';
 
 /** How a request ended: answered, a tool's error result, a JSON-RPC error, or cancelled before its answer. */
 type Outcome = 'success' | 'tool_error' | 'error' | 'cancelled';
@@ -96,7 +98,7 @@ export class CallWatch {
   }
 
   /** The watch of a request starting now; `undefined` when the application neither traces nor measures. */
-  #start(ctx: RequestContext, request: JsonRpcRequest, session: McpSession): Watch | undefined {
+  #start(ctx: RequestContext, request: JsonRpcRequest, labels: MetricLabels, session: McpSession): Watch | undefined {
     const histogram = this.#timer();
     const traced = tracing();
     if (!histogram && !traced) return undefined;
@@ -106,8 +108,7 @@ export class CallWatch {
       run: (work) => (span ? traced!.api.context.with(span.active, work) : work()),
       end: (response) => {
         if (span) endSpan(traced!, span.span, response);
-        const labels = { method: request.method, target: targetOf(request) ?? '', outcome: outcomeOf(response) };
-        histogram?.observe(labels, (performance.now() - started) / 1000);
+        histogram?.observe({ ...labels, outcome: outcomeOf(response) }, (performance.now() - started) / 1000);
       },
     };
   }
@@ -116,11 +117,12 @@ export class CallWatch {
   call(
     ctx: RequestContext,
     request: JsonRpcRequest,
+    labels: MetricLabels,
     session: McpSession,
     messages: Observable<JsonRpcMessage>,
   ): Observable<JsonRpcMessage> {
     return new Observable<JsonRpcMessage>((subscriber) => {
-      const watch = this.#start(ctx, request, session);
+      const watch = this.#start(ctx, request, labels, session);
       if (!watch) return messages.subscribe(subscriber);
       let response: JsonRpcResponse | undefined;
       const subscription = watch.run(() =>
@@ -144,10 +146,11 @@ export class CallWatch {
   answer(
     ctx: RequestContext,
     request: JsonRpcRequest,
+    labels: MetricLabels,
     session: McpSession,
     answer: () => Promise<JsonRpcResponse>,
   ): Promise<JsonRpcResponse> {
-    const watch = this.#start(ctx, request, session);
+    const watch = this.#start(ctx, request, labels, session);
     if (!watch) return answer();
     return watch.run(answer).then((response) => (watch.end(response), response));
   }

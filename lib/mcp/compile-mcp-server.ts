@@ -131,7 +131,11 @@ export function compileMcpServer(
   const answers = streamAnswers(where, server);
   const filters = context.filters(new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []));
   const handlers = [
-    ['POST', postMessages(runtime, context.maxBodySize, answers), true],
+    [
+      'POST',
+      postMessages(runtime, { maxBodySize: context.maxBodySize, maxBatchSize: context.settings.maxBatchSize }, answers),
+      true,
+    ],
     ['GET', openStream(runtime, answers), true],
     ['DELETE', endSession(runtime), false],
   ] as const;

@@ -16,6 +16,8 @@ export interface McpSettings {
   readonly sessionTimeoutMs: number;
   /** Sessions one server holds in this process at once. */
   readonly maxSessions: number;
+  /** Messages one JSON-RPC batch may hold. */
+  readonly maxBatchSize: number;
   /** How long a tool call goes on once nobody reads its stream, for its client to come back (milliseconds). */
   readonly callGraceMs: number;
   /** The SSE `retry:` a call's stream gives its client: how long to wait before reconnecting (milliseconds). */
@@ -27,6 +29,7 @@ export function mcpSettings(config: Config): McpSettings {
     allowedHosts: config.get('framework.mcp.allowed-hosts').map((host) => host.toLowerCase()),
     sessionTimeoutMs: config.get('framework.mcp.session-timeout'),
     maxSessions: config.get('framework.mcp.max-sessions'),
+    maxBatchSize: config.get('framework.mcp.max-batch-size'),
     callGraceMs: config.get('framework.mcp.call-grace'),
     retryMs: config.get('framework.mcp.sse-retry'),
   };

@@ -27,6 +27,7 @@ import { serverMethods, type MethodHandler, type RequestScope } from './server-m
 import type { Sessions } from './sessions';
 import { callTool } from './tool-call';
 import type { CallWatch } from './call-watch';
+import { metricLabels } from './metric-labels';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -115,12 +116,14 @@ export class McpServerRuntime {
     scope: RequestScope,
     closeStream: () => void,
   ): Observable<JsonRpcMessage> {
-    return this.watch.call(scope.ctx, request, scope.session, callTool(tool, request, scope, closeStream));
+    const labels = metricLabels(request, this.catalog, this.#methods);
+    return this.watch.call(scope.ctx, request, labels, scope.session, callTool(tool, request, scope, closeStream));
   }
 
   /** The response to a request answered with one result. */
   answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
-    return this.watch.answer(scope.ctx, request, scope.session, () => this.#answer(request, scope));
+    const labels = metricLabels(request, this.catalog, this.#methods);
+    return this.watch.answer(scope.ctx, request, labels, scope.session, () => this.#answer(request, scope));
   }
 
   async #answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {

@@ -4,11 +4,13 @@
  * heard back (`hear`), so every instance holding the session sees the same; a cancellation or a client's answer
  * reaches whichever instance runs the call it names.
  */
+import { formatSize } from '../http/size';
 import { logging } from '../logging/logger';
-import type { JsonRpcResponse } from './json-rpc';
+import { utf8Length } from '../runtime/bytes';
+import { INVALID_PARAMS, McpProtocolError, type JsonRpcResponse } from './json-rpc';
 import type { McpClientFacts } from './mcp-call';
 import type { McpLogLevel } from './notices';
-import { fold, type SessionEvent, type SessionState } from './session-store';
+import { fold, type SessionEvent, type SessionSnapshot, type SessionState } from './session-store';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -23,6 +25,8 @@ export class McpSession {
   readonly #ended = new AbortController();
   readonly #publish: (event: SessionEvent) => Promise<unknown>;
   readonly #touchEveryMs: number;
+  /** The largest event the store takes: a touch repeats the whole session, its subscriptions with it. */
+  readonly #maxEventSize: number;
   #noticesOpen = false;
   #lastTold = 0;
   /** The session's calls running in this process, by request id (as text: JSON-RPC ids are strings or numbers). */
@@ -31,10 +35,16 @@ export class McpSession {
   readonly #awaited = new Map<string, (response: JsonRpcResponse) => void>();
 
   /** `state` is opened (`state.open` given). */
-  constructor(state: SessionState, publish: (event: SessionEvent) => Promise<unknown>, touchEveryMs: number) {
+  constructor(
+    state: SessionState,
+    publish: (event: SessionEvent) => Promise<unknown>,
+    touchEveryMs: number,
+    maxEventSize: number,
+  ) {
     this.#state = state;
     this.#publish = publish;
     this.#touchEveryMs = touchEveryMs;
+    this.#maxEventSize = maxEventSize;
   }
 
   get facts(): McpClientFacts {
@@ -64,14 +74,33 @@ export class McpSession {
     return this.#state.subscriptions.has(uri);
   }
 
-  subscribe(uri: string, on: boolean): Promise<void> {
-    return this.#change({ t: 'subscribe', uri, on });
+  /**
+   * Subscribes (`on`) or unsubscribes; a subscription that would make the session more than one event of the store
+   * holds (`framework.broadcast.max-event-size`, what a touch repeats) is refused with invalid params: a client may
+   * not grow its session without bound, one URI after another.
+   */
+  async subscribe(uri: string, on: boolean): Promise<void> {
+    if (on && !this.#state.subscriptions.has(uri)) {
+      const snapshot = { ...this.#snapshot(), subscriptions: [...this.#state.subscriptions, uri] };
+      if (utf8Length(JSON.stringify({ t: 'touch', snapshot })) > this.#maxEventSize)
+        throw new McpProtocolError(
+          INVALID_PARAMS,
+          `The session's subscriptions would pass ${formatSize(this.#maxEventSize)} (framework.broadcast.max-event-size)`,
+        );
+    }
+    await this.#change({ t: 'subscribe', uri, on });
   }
 
-  /** Applies a change here, then tells every instance. */
+  /** Tells every instance of a change, and applies it here once the store holds it (a refused change leaves nothing). */
   async #change(event: SessionEvent): Promise<void> {
-    fold(this.#state, event, Date.now());
     await this.#publish(event);
+    fold(this.#state, event, Date.now());
+  }
+
+  /** Everything the session is, as a touch repeats it. */
+  #snapshot(): SessionSnapshot {
+    const { facts, principal } = this;
+    return { facts, principal, level: this.logLevel, subscriptions: [...this.#state.subscriptions] };
   }
 
   /** Cancels a call of the session, on whichever instance runs it; an unknown id is ignored, as MCP says. */
@@ -106,9 +135,7 @@ export class McpSession {
     this.#state.lastSeen = now;
     if (now - this.#lastTold < this.#touchEveryMs) return;
     this.#lastTold = now;
-    const { facts, principal } = this;
-    const snapshot = { facts, principal, level: this.logLevel, subscriptions: [...this.#state.subscriptions] };
-    this.#publish({ t: 'touch', snapshot }).catch((error: unknown) =>
+    this.#publish({ t: 'touch', snapshot: this.#snapshot() }).catch((error: unknown) =>
       log.debug(`MCP session ${this.id}: its use could not be stored: ${String(error)}`),
     );
   }

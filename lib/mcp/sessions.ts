@@ -119,7 +119,13 @@ export class Sessions {
 
   #make(state: SessionState): McpSession {
     const id = state.open!.facts.sessionId;
-    return new McpSession(state, (event) => publishSessionEvent(this.#topics(), id, event), this.#touchEveryMs);
+    const topics = this.#topics();
+    return new McpSession(
+      state,
+      (event) => publishSessionEvent(topics, id, event),
+      this.#touchEveryMs,
+      topics.maxEventSize,
+    );
   }
 
   #listener(session: McpSession): (event: SessionEvent, at: number) => void {

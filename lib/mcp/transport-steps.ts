@@ -99,11 +99,20 @@ function answerRequests(
   return checked === ctx ? answer() : then(checked, answer);
 }
 
+/** What one POST may carry. */
+export interface PostLimits {
+  /** Bytes of its body. */
+  readonly maxBodySize: number;
+  /** Messages of a batch: each may answer far more than it weighs (a `tools/list`), or start a call. */
+  readonly maxBatchSize: number;
+}
+
 function receive(
   ctx: RequestContext,
   runtime: McpServerRuntime,
   text: string,
   streams: StreamAnswers,
+  maxBatchSize: number,
 ): StageResult<RequestContext> {
   let body: unknown;
   try {
@@ -111,6 +120,13 @@ function receive(
   } catch {
     return refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
   }
+  if (Array.isArray(body) && body.length > maxBatchSize)
+    return refuse(
+      ctx,
+      400,
+      INVALID_REQUEST,
+      `Invalid Request: a batch of ${body.length} messages, more than framework.mcp.max-batch-size (${maxBatchSize})`,
+    );
   const messages = readMessages(body);
   if (!messages) return refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
   const init = messages.find(
@@ -128,10 +144,12 @@ function receive(
 }
 
 /** The POST step of a server. */
-export function postMessages(runtime: McpServerRuntime, maxBodySize: number, streams: StreamAnswers): StageFn {
+export function postMessages(runtime: McpServerRuntime, limits: PostLimits, streams: StreamAnswers): StageFn {
   return (ctx) =>
     refusePostHeaders(ctx) ??
-    readRequestText(ctx, maxBodySize).then((text) => settleToPromise(receive(ctx, runtime, text, streams)));
+    readRequestText(ctx, limits.maxBodySize).then((text) =>
+      settleToPromise(receive(ctx, runtime, text, streams, limits.maxBatchSize)),
+    );
 }
 
 /** `events` while the session lasts, giving back its notices stream when they end (or the client leaves). */
