@@ -9,16 +9,6 @@ import {
 } from '../decorators/build-conditions';
 import type { ClassMeta } from '../metadata/store';
 
-/** The active profiles: `framework.profile` may list several, comma-separated. */
-function activeProfiles(config: Config): ReadonlySet<string> {
-  return new Set(
-    config.profile
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== ''),
-  );
-}
-
 function matchesProfiles(selector: ProfileSelector, active: ReadonlySet<string>): boolean {
   if (typeof selector === 'string') return active.has(selector);
   const anyOf = selector.anyOf ?? [];
@@ -53,7 +43,7 @@ function holds(condition: BuildCondition, config: Config, profiles: ReadonlySet<
  * @example buildConditionFilter(config)(FruitResource, meta) // false under a profile its @IfBuildProfile excludes
  */
 export function buildConditionFilter(config: Config): (type: Function, meta: ClassMeta) => boolean {
-  const profiles = activeProfiles(config);
+  const profiles = new Set(config.profiles);
   return (_type, meta) =>
     (meta.tags.get(BUILD_CONDITIONS) ?? []).every((condition) => holds(condition, config, profiles));
 }

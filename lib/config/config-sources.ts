@@ -82,14 +82,33 @@ export function environmentSource(env: NodeJS.ProcessEnv): ConfigSource {
 /**
  * The winning value of a key across sources: the first source having `%<profile>.key` or `key` wins, and
  * within one source the profile key beats the plain one (a plain key in a higher source still beats a
- * profile key in a lower one, as in SmallRye Config).
+ * profile key in a lower one, as in SmallRye Config). `profile` may list several, comma-separated: the keys of each
+ * apply, a later profile's beating an earlier one's.
  */
 export function lookup(sources: readonly ConfigSource[], key: string, profile: string): Found | undefined {
+  const profiles = profilesOf(profile).reverse();
   for (const source of sources) {
-    const found = source.read(`%${profile}.${key}`) ?? source.read(key);
+    for (const name of profiles) {
+      const found = source.read(`%${name}.${key}`);
+      if (found !== undefined) return found;
+    }
+    const found = source.read(key);
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * The profiles a `framework.profile` value names: several may be listed, comma-separated.
+ *
+ * @example
+ * profilesOf('dev, test'); // ['dev', 'test']
+ */
+export function profilesOf(profile: string): string[] {
+  return profile
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
 }
 
 /** A variable of the environment; one the runtime refuses to show (Deno without permission for it) counts as unset. */

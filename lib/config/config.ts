@@ -1,5 +1,6 @@
 // The resolved, immutable configuration: typed framework settings plus raw user keys.
 import type { LogLevel } from '../logging/log-level';
+import { profilesOf } from './config-sources';
 import type { FrameworkConfig, FrameworkKey } from './schema';
 
 /** What a {@link Config} is made of; produced by `resolveConfig`. */
@@ -23,8 +24,10 @@ export interface ConfigInit {
  * config.getUser('greeting.name');   // 'world' when application.properties has greeting.name=world
  */
 export class Config {
-  /** The active profile (`prod` unless set). */
+  /** The active profile (`prod` unless set), as `framework.profile` gives it. */
   readonly profile: string;
+  /** The profiles it names: `framework.profile` may list several, comma-separated (`dev,test`). */
+  readonly profiles: readonly string[];
   readonly #values: FrameworkConfig;
   readonly #raw: ReadonlyMap<string, string>;
   readonly #logCategoryLevels: ReadonlyMap<string, LogLevel>;
@@ -32,6 +35,7 @@ export class Config {
 
   constructor(init: ConfigInit) {
     this.profile = init.profile;
+    this.profiles = Object.freeze(profilesOf(init.profile));
     // Lists are frozen too, so no caller can change what later callers read.
     const values = Object.entries(init.values).map(([key, value]) => [
       key,

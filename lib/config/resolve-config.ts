@@ -6,6 +6,7 @@ import {
   entriesSource,
   environmentSource,
   lookup,
+  profilesOf,
   splitProfiles,
   type ConfigSource,
   type Found,
@@ -72,13 +73,14 @@ export function resolveConfig(inputs: ConfigInputs = {}): Config {
   return new Config({ profile, values: read.values, raw, logCategoryLevels, fallback });
 }
 
-/** The schema keys plus every plain or active-profile key the sources name. */
+/** The schema keys plus every plain key the sources name, and every key of an active profile. */
 function activeKeys(listed: readonly ConfigSource[], profile: string): Set<string> {
+  const active = profilesOf(profile);
   const keys = new Set<string>(FRAMEWORK_KEYS);
   for (const source of listed) {
     for (const entry of source.keys()) {
       const split = splitProfiles(entry);
-      if (split.profiles.length === 0 || split.profiles.includes(profile)) keys.add(split.key);
+      if (split.profiles.length === 0 || split.profiles.some((name) => active.includes(name))) keys.add(split.key);
     }
   }
   return keys;

@@ -67,7 +67,10 @@ function openApiAnswers(config: Config, document: () => OpenApiDocument, info: O
   if (!config.get('framework.openapi.enabled')) return [];
   const documentPath = config.get('framework.openapi.path');
   const answers = [openApiAnswer(documentPath, document)];
-  if (config.get('framework.openapi.ui.always-include') || (UI_PROFILES.has(config.profile) && swaggerUiInstalled())) {
+  if (
+    config.get('framework.openapi.ui.always-include') ||
+    (config.profiles.some((name) => UI_PROFILES.has(name)) && swaggerUiInstalled())
+  ) {
     const { swaggerUiAnswer } = require('./serve-swagger-ui') as typeof import('./serve-swagger-ui');
     answers.push(
       swaggerUiAnswer(config.get('framework.openapi.ui.path'), documentPath, `${info.title} ${info.version}`),

@@ -53,6 +53,23 @@ describe('resolveConfig', () => {
     expect(resolveConfig({ file: file(entries), profile: 'test' }).get('framework.http.port')).toBe(7000);
   });
 
+  it('applies the keys of every profile framework.profile lists, the later profile winning', () => {
+    // As @IfBuildProfile reads it: framework.profile=dev,test is both profiles at once.
+    const entries = {
+      'framework.profile': 'dev,test',
+      '%dev.framework.http.port': '9000',
+      '%dev.framework.http.host': '127.0.0.1',
+      '%test.framework.http.port': '7000',
+      '%prod.framework.rest.path': '/prod',
+    };
+    const config = resolveConfig({ file: file(entries), env: { _TEST_FRAMEWORK_REST_SSE_KEEP_ALIVE: '1s' } });
+    expect(config.profiles).toEqual(['dev', 'test']);
+    expect(config.get('framework.http.port')).toBe(7000);
+    expect(config.get('framework.http.host')).toBe('127.0.0.1');
+    expect(config.get('framework.rest.sse.keep-alive')).toBe(1000);
+    expect(config.get('framework.rest.path')).toBe('/');
+  });
+
   it('reads profile keys from the environment with a leading underscore', () => {
     const config = resolveConfig({
       profile: 'dev',

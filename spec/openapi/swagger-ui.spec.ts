@@ -116,6 +116,8 @@ describe('the Swagger UI route', () => {
 
   it('is on in the dev and test profiles, off in prod unless framework.openapi.ui.always-include', async () => {
     expect((await call(buildApp([], { 'framework.profile': 'dev' }), '/q/swagger-ui/')).status).toBe(200);
+    // Several profiles at once: test among them is enough.
+    expect((await call(buildApp([], { 'framework.profile': 'local,test' }), '/q/swagger-ui/')).status).toBe(200);
     expect((await call(buildApp([], {}), '/q/swagger-ui')).status).toBe(404);
     expect((await call(buildApp([], { 'framework.openapi.ui.always-include': true }), '/q/swagger-ui')).status).toBe(
       200,
