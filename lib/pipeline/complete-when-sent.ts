@@ -130,8 +130,8 @@ export function completeWhenSent(ctx: RequestContext, response: Response, whole 
 
 /**
  * What ends an answer besides its body's reader. On Deno, its delivery given up (not its legacy `signal`, which, once
- * read, aborts after every answer, and Deno warns). Elsewhere, the Web request's signal: how a caller in process leaves, and a client of
- * Bun or of workerd (with `enable_request_signal`; workerd cancels no answer itself).
+ * read, aborts after every answer, and Deno warns). Elsewhere, the Web request's signal: how a caller in process
+ * leaves, and a client of Bun or of workerd (with `enable_request_signal`; workerd cancels no answer itself).
  */
 function endingOf(ctx: RequestContext): Ending | undefined {
   const environment = ctx.environment;

@@ -1,7 +1,7 @@
 /**
  * The samples as `npm run start:bun`, `start:deno` and `start:workerd` serve them: started, listening, and answering
- * with the settings of samples/application.properties as `npm start` does (its 1 MB body limit, `/beta` disabled) — on
- * workerd, which has no disk, from the file's text bundled with the Worker.
+ * with the settings of samples/application.properties as `npm start` does (its 1 MB body limit, `/beta` disabled) —
+ * on workerd, which has no disk, from the file's text bundled with the Worker.
  */
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, symlink } from 'node:fs/promises';

@@ -188,8 +188,8 @@ export function describeContract(
     });
 
     it("answers HEAD with the GET's headers, and never a Content-Length but the GET's", async () => {
-      // The connection's own headers, and a stream's framing (a HEAD may tell it, or not: RFC 9112 §6.1), aside. A HEAD
-      // may leave the length out (Bun sends one for a stream that ended before its head, which a HEAD cannot know).
+      // The connection's own headers, and a stream's framing (a HEAD may tell it, or not: RFC 9112 §6.1), aside. A
+      // HEAD may leave the length out (Bun sends one for a stream that ended before its head, which a HEAD cannot know).
       const head = ({ headers }: Answer) => {
         const { date, connection, 'keep-alive': keepAlive, 'transfer-encoding': framing, ...kept } = headers;
         return kept;
