@@ -10,7 +10,7 @@ import type { MethodMeta } from '../metadata/store';
 import { compileStage, type StageFn, type Step } from '../pipeline/chain';
 import { endpointHandler } from '../pipeline/map-errors';
 import type { Endpoint } from '../pipeline/endpoint';
-import type { EndpointInfo, Lane } from '../context/request-context';
+import type { EndpointInfo } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import type { ResultDefaults } from '../pipeline/to-response';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
@@ -56,17 +56,6 @@ function isGeneratorMethod(unit: Unit, method: MethodMeta): boolean {
   return kind === 'GeneratorFunction' || kind === 'AsyncGeneratorFunction';
 }
 
-/** The lane of a method: its annotations, its class's, the application's, else its return type. */
-function defaultLane(unit: Unit, method: MethodMeta, returnType: unknown, lanes: LaneSettings | undefined): Lane {
-  return resolveLane(
-    method.tags,
-    unit.meta.tags,
-    lanes?.application,
-    returnType,
-    (unit.instance as Record<string, Function>)[method.name],
-  );
-}
-
 /** Reads `method`'s path, return type, media types and arguments; `undefined` when its path is no template (recorded). */
 function declaration(unit: Unit, method: MethodMeta, context: EndpointContext) {
   const { problems } = context;
@@ -91,6 +80,7 @@ type Declaration = NonNullable<ReturnType<typeof declaration>>;
 /** Who serves the endpoint and how: the request model's view of it (logs, tests, `RequestContext.endpoint`). */
 function endpointInfo(d: Declaration, httpMethod: string, lanes: LaneSettings): EndpointInfo {
   const { unit, method } = d;
+  const instance = unit.instance as Record<string, Function>;
   return {
     resourceClass: unit.type,
     methodName: method.name,
@@ -98,7 +88,8 @@ function endpointInfo(d: Declaration, httpMethod: string, lanes: LaneSettings): 
     pathTemplate: d.template.template,
     produces: d.producesText ?? [],
     consumes: method.consumes ?? unit.meta.consumes ?? [],
-    lane: defaultLane(unit, method, d.returnType, lanes),
+    // Its annotations, its class's, the application's, else its return type.
+    lane: resolveLane(method.tags, unit.meta.tags, lanes.application, d.returnType, instance[method.name]),
   };
 }
 

@@ -6,7 +6,7 @@
 import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { NAME_BINDINGS } from '../decorators/providers';
 import { SOCKET_CALLBACK, SOCKET_PATH, type SocketCallbackKind } from '../decorators/websocket';
-import { locate, type ProblemCollector } from '../errors/definition-error';
+import { locate } from '../errors/definition-error';
 import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
 import type { Framing } from '../streaming/framing';
 import { Tags, type MethodMeta } from '../metadata/store';
@@ -24,7 +24,7 @@ import { acceptUpgrade } from '../websocket/accept-upgrade';
 import { messageDecoder } from '../websocket/message-decoder';
 import { applicable, requestSteps } from './compile-filters';
 import { handlerOf, type EndpointContext } from './compile-endpoint';
-import { checkPathName, methodParameters, type MethodParameter } from './compile-arguments';
+import { checkPathName, methodParameters } from './compile-arguments';
 import type { Unit } from '../metadata/unit';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
 
@@ -42,24 +42,6 @@ const givesResponse = (type: unknown): boolean => type === ResponseContext || ty
 
 /** Where a callback's message (or error) goes: its parameter's index, type and options. */
 type MessageSlot = { readonly index: number; readonly type: unknown; readonly options: ParamOptions };
-
-/** The message parameter `param` declares, or a problem: open and close take none, the other kinds one. */
-function messageSlot(
-  param: MethodParameter,
-  kind: SocketCallbackKind,
-  slot: MessageSlot | undefined,
-  problems: ProblemCollector,
-): MessageSlot | undefined {
-  const { meta, where: at } = param;
-  if (kind === 'open' || kind === 'close')
-    problems.add(
-      at,
-      `an @On${kind === 'open' ? 'Open' : 'Close'} method takes no message: inject WebSocketConnection, parameters of the upgrade request or SecurityContext`,
-    );
-  else if (slot) problems.add(at, `only one parameter can receive the ${kind === 'error' ? 'error' : 'message'}`);
-  else return { index: meta.index, type: param.designType, options: meta.tags.get(PARAM_OPTIONS) ?? {} };
-  return slot;
-}
 
 /** Readers of a callback's arguments from the upgrade request (none for the message), and its message's slot. */
 function callbackParameters(
@@ -80,7 +62,13 @@ function callbackParameters(
       continue;
     }
     if (meta.kind === 'body') {
-      slot = messageSlot(param, kind, slot, problems);
+      if (kind === 'open' || kind === 'close')
+        problems.add(
+          at,
+          `an @On${kind === 'open' ? 'Open' : 'Close'} method takes no message: inject WebSocketConnection, parameters of the upgrade request or SecurityContext`,
+        );
+      else if (slot) problems.add(at, `only one parameter can receive the ${kind === 'error' ? 'error' : 'message'}`);
+      else slot = { index: meta.index, type: designType, options: meta.tags.get(PARAM_OPTIONS) ?? {} };
       readers.push(undefined);
       continue;
     }

@@ -72,15 +72,6 @@ function deliver(event: ClientSseEvent, subscriber: Subscriber<unknown>, options
   }
 }
 
-/** What a resuming call is made of: how to send it, how to read its answers, how to go on. */
-interface ResumableCall {
-  readonly open: OpenCall;
-  readonly endpoint: ClientEndpoint;
-  readonly readers: ResponseReaders;
-  readonly options: ReconnectOptions;
-  readonly asEvents: boolean;
-}
-
 /** One subscription to a resuming call: the id to resume from, the failures in a row, and what to stop at the end. */
 class Resumption {
   readonly #attempts: number;
@@ -92,16 +83,20 @@ class Resumption {
   #inner: Subscription | undefined;
 
   constructor(
-    readonly call: ResumableCall,
     readonly subscriber: Subscriber<unknown>,
+    readonly open: OpenCall,
+    readonly endpoint: ClientEndpoint,
+    readonly readers: ResponseReaders,
+    readonly options: ReconnectOptions,
+    readonly asEvents: boolean,
   ) {
-    this.#attempts = call.options.attempts ?? DEFAULT_ATTEMPTS;
-    this.#delay = call.options.delay ?? DEFAULT_DELAY_MS;
+    this.#attempts = options.attempts ?? DEFAULT_ATTEMPTS;
+    this.#delay = options.delay ?? DEFAULT_DELAY_MS;
   }
 
   attempt = (): void => {
     this.#aborter = new AbortController();
-    this.call.open(this.#aborter.signal, this.#lastEventId).then(this.#read, this.#again);
+    this.open(this.#aborter.signal, this.#lastEventId).then(this.#read, this.#again);
   };
 
   stop(): void {
@@ -117,8 +112,7 @@ class Resumption {
   };
 
   #read = (response: Response): void => {
-    const { subscriber } = this;
-    const { endpoint, readers, asEvents } = this.call;
+    const { subscriber, endpoint, readers, asEvents } = this;
     if (subscriber.closed) return;
     if (response.status === 204) return subscriber.complete();
     // Not a stream after all (a proxy's page, say): read as any answer, once.
@@ -132,14 +126,14 @@ class Resumption {
   };
 
   #ended = (): void => {
-    const { where } = this.call.endpoint;
+    const { where } = this.endpoint;
     this.#again(new Error(`${where}: the stream ended ${this.#attempts + 1} times in a row without an event`), true);
   };
 
   #onEvent = (event: ClientSseEvent): void => {
     this.#failures = 0;
     if (event.id !== undefined) this.#lastEventId = event.id;
-    deliver(event, this.subscriber, this.call.options, this.call.asEvents);
+    deliver(event, this.subscriber, this.options, this.asEvents);
   };
 }
 
@@ -151,7 +145,7 @@ export function resumingCall(
   asEvents: boolean,
 ): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
-    const resumption = new Resumption({ open, endpoint, readers, options, asEvents }, subscriber);
+    const resumption = new Resumption(subscriber, open, endpoint, readers, options, asEvents);
     resumption.attempt();
     return () => resumption.stop();
   });
