@@ -14,6 +14,7 @@ import { fromEvent } from 'rxjs/internal/observable/fromEvent';
 import { finalize } from 'rxjs/internal/operators/finalize';
 import { takeUntil } from 'rxjs/internal/operators/takeUntil';
 import { readRequestText } from '../body/read-body';
+import { isForbiddenProperty, parseJsonBody } from '../json/safe-json';
 import type { RequestContext } from '../context/request-context';
 import { settleToPromise, then, type StageFn } from '../context/settle';
 import type { StageResult } from '../context/stage';
@@ -116,9 +117,11 @@ function receive(
 ): StageResult<RequestContext> {
   let body: unknown;
   try {
-    body = JSON.parse(text);
-  } catch {
-    return refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
+    // As every JSON the framework reads: prototype-poisoning keys are refused, however they are spelled.
+    body = parseJsonBody(text);
+  } catch (error) {
+    if (!isForbiddenProperty(error)) return refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
+    return refuse(ctx, 400, INVALID_REQUEST, `Invalid Request: ${error.message}`);
   }
   if (Array.isArray(body) && body.length > maxBatchSize)
     return refuse(
