@@ -23,6 +23,7 @@ import { Sessions } from './sessions';
 import { rebindingCheck } from './rebinding';
 import type { StreamAnswers } from './stream-answers';
 import { endSession, openStream, postMessages } from './transport-steps';
+import { hidingStoreNames } from './store-refusals';
 
 const log = logging.getLogger('rxrest.mcp');
 
@@ -130,13 +131,10 @@ export function compileMcpServer(
   );
   const answers = streamAnswers(where, server);
   const filters = context.filters(new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []));
+  const limits = { maxBodySize: context.maxBodySize, maxBatchSize: context.settings.maxBatchSize };
   const handlers = [
-    [
-      'POST',
-      postMessages(runtime, { maxBodySize: context.maxBodySize, maxBatchSize: context.settings.maxBatchSize }, answers),
-      true,
-    ],
-    ['GET', openStream(runtime, answers), true],
+    ['POST', hidingStoreNames(postMessages(runtime, limits, answers)), true],
+    ['GET', hidingStoreNames(openStream(runtime, answers)), true],
     ['DELETE', endSession(runtime), false],
   ] as const;
   return {

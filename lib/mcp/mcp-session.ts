@@ -150,16 +150,20 @@ export class McpSession {
     return this.busy ? 0 : now - this.#state.lastSeen;
   }
 
-  /** Takes the session's one notices stream (`GET`) on this instance; false when it is taken. */
-  openNotices(): boolean {
-    if (this.#noticesOpen) return false;
+  /**
+   * Takes the session's one notices stream (`GET`) on this instance: how to give it back (once; later calls do nothing,
+   * so a stream ended twice never frees the next one's), `undefined` when it is taken.
+   */
+  openNotices(): (() => void) | undefined {
+    if (this.#noticesOpen) return undefined;
     this.#noticesOpen = true;
-    return true;
-  }
-
-  closeNotices(): void {
-    this.#noticesOpen = false;
-    this.touch();
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.#noticesOpen = false;
+      this.touch();
+    };
   }
 
   /** Aborted once the session is over (deleted or expired): its streams end then. */

@@ -14,6 +14,7 @@ import { fromEvent } from 'rxjs/internal/observable/fromEvent';
 import { finalize } from 'rxjs/internal/operators/finalize';
 import { takeUntil } from 'rxjs/internal/operators/takeUntil';
 import { readRequestText } from '../body/read-body';
+import { isForbiddenProperty, parseJsonBody } from '../json/safe-json';
 import type { RequestContext } from '../context/request-context';
 import { settleToPromise, then, type StageFn } from '../context/settle';
 import type { StageResult } from '../context/stage';
@@ -116,9 +117,11 @@ function receive(
 ): StageResult<RequestContext> {
   let body: unknown;
   try {
-    body = JSON.parse(text);
-  } catch {
-    return refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
+    // As every JSON the framework reads: prototype-poisoning keys are refused, however they are spelled.
+    body = parseJsonBody(text);
+  } catch (error) {
+    if (!isForbiddenProperty(error)) return refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
+    return refuse(ctx, 400, INVALID_REQUEST, `Invalid Request: ${error.message}`);
   }
   if (Array.isArray(body) && body.length > maxBatchSize)
     return refuse(
@@ -152,14 +155,9 @@ export function postMessages(runtime: McpServerRuntime, limits: PostLimits, stre
     );
 }
 
-/** `events` while the session lasts, giving back its notices stream when they end (or the client leaves). */
-function whileSession(session: McpSession, events: Multi<SseEvent>): Multi<SseEvent> {
-  return multi(
-    events.pipe(
-      takeUntil(fromEvent(session.ended, 'abort')),
-      finalize(() => session.closeNotices()),
-    ),
-  );
+/** `events` while the session lasts, giving back its notices stream (`release`) when they end or the client leaves. */
+function whileSession(session: McpSession, events: Multi<SseEvent>, release: () => void): Multi<SseEvent> {
+  return multi(events.pipe(takeUntil(fromEvent(session.ended, 'abort')), finalize(release)));
 }
 
 function notices(
@@ -169,11 +167,14 @@ function notices(
   position: StreamPosition | undefined,
   answers: StreamAnswers,
 ): StageResult<RequestContext> {
-  if (!session.openNotices())
-    return refuse(ctx, 409, TRANSPORT_ERROR, 'Conflict: Only one SSE stream is allowed per session');
+  // Made first: a malformed Last-Event-ID is refused here, before the session's one stream is taken.
   const notices = sessionNotices(answers.topics(), runtime.path, session, position?.eventId);
-  const events = whileSession(session, notices);
-  return answerStream(ctx, events, session.id, answers);
+  const release = session.openNotices();
+  if (!release) return refuse(ctx, 409, TRANSPORT_ERROR, 'Conflict: Only one SSE stream is allowed per session');
+  // Given back with the request too: an answer that never starts its stream (a refusal after this step, a client
+  // gone first) never runs the stream's finalize, and a held stream keeps the session from ever timing out.
+  ctx.onComplete(release);
+  return answerStream(ctx, whileSession(session, notices, release), session.id, answers);
 }
 
 /** The GET step of a server. */

@@ -12,37 +12,57 @@ export interface UriTemplate {
 
 const VARIABLE = /\{([A-Za-z0-9_]+)\}/g;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Where the variables of `uri` are, between `literals` (the template's text around them, one more than the variables):
+ * each the shortest run of one or more characters without a `/` after which the rest can still match. Found in one
+ * pass, each literal at its first place after the variable before it, not by a backtracking regular expression (a
+ * crafted URI made `{name}.{ext}` quadratic and `{a}-{b}-{c}` cubic). The first place is the right one: a variable
+ * cannot hold a `/`, and what matches after a later place matches after an earlier one too, the variable before it
+ * taking the difference.
+ */
+function variablesOf(literals: readonly string[], uri: string): string[] | undefined {
+  const first = literals[0]!;
+  const last = literals.at(-1)!;
+  const end = uri.length - last.length;
+  if (!uri.startsWith(first) || !uri.endsWith(last) || end < first.length) return undefined;
+  const values: string[] = [];
+  let at = first.length;
+  for (let k = 1; k < literals.length - 1; k++) {
+    const next = uri.indexOf(literals[k]!, at + 1);
+    if (next < 0 || next + literals[k]!.length > end) return undefined;
+    values.push(uri.slice(at, next));
+    at = next + literals[k]!.length;
+  }
+  values.push(uri.slice(at, end));
+  return values.every((value) => value.length > 0 && !value.includes('/')) ? values : undefined;
 }
 
 /** Compiles `template`; throws naming what is wrong with it (an operator of a later level, a repeated variable). */
 export function compileUriTemplate(template: string): UriTemplate {
   const variables: string[] = [];
-  let pattern = '^';
+  const literals: string[] = [];
   let last = 0;
   for (const found of template.matchAll(VARIABLE)) {
-    pattern += escapeRegExp(template.slice(last, found.index));
+    literals.push(template.slice(last, found.index));
     const name = found[1]!;
     if (variables.includes(name)) throw new Error(`the URI template ${template} repeats the variable {${name}}`);
     variables.push(name);
-    pattern += '([^/]+?)';
     last = found.index + found[0].length;
   }
   const rest = template.slice(last);
   if (rest.includes('{') || template.slice(0, last).replace(VARIABLE, '').includes('{'))
     throw new Error(`the URI template ${template} has an expression other than {name} (only level 1 is supported)`);
-  pattern += `${escapeRegExp(rest)}$`;
-  const regex = new RegExp(pattern);
+  literals.push(rest);
   return {
     template,
     variables,
     match(uri) {
-      const matched = regex.exec(uri);
-      if (!matched) return undefined;
+      if (variables.length === 0) return uri === template ? {} : undefined;
+      const found = variablesOf(literals, uri);
+      if (!found) return undefined;
       const values: Record<string, string> = {};
       try {
-        variables.forEach((name, k) => (values[name] = decodeURIComponent(matched[k + 1]!)));
+        variables.forEach((name, k) => (values[name] = decodeURIComponent(found[k]!)));
       } catch {
         return undefined;
       }

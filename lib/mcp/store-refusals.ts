@@ -1,0 +1,42 @@
+/**
+ * The broadcast store's refusals as an MCP client is told them. The store's problems name the topic they refused,
+ * which an application's own topics want (a chat room, a job); an MCP server's topics are the framework's own
+ * (`mcp-session/<id>`, `mcp/<session>/<stream>`, `mcp:<path>`), so their names never reach a client: the status, the
+ * code and the headers (`Retry-After`) stay, the detail says what the client can act on.
+ */
+import { httpProblem } from '../errors/http-problem';
+import type { ErrorCode } from '../errors/problem-details';
+import { WebApplicationException } from '../errors/web-application-exception';
+import { isPromiseLike } from '../context/stage';
+import type { StageFn } from '../context/settle';
+
+const DETAILS: Partial<Record<ErrorCode, string>> = {
+  RXREST_BROADCAST_EVENT_TOO_LARGE:
+    'The request makes an event larger than the session store takes (framework.broadcast.max-event-size)',
+  RXREST_BROADCAST_TOO_MANY_TOPICS:
+    'The server holds as many streams and sessions as it may (framework.broadcast.max-topics); try again shortly',
+  RXREST_STREAM_NOT_FOUND: 'The session has no such stream running or kept',
+  RXREST_MALFORMED_LAST_EVENT_ID: 'The Last-Event-ID is not an event id of this server',
+};
+
+function hidden(error: unknown): unknown {
+  const code = error instanceof WebApplicationException ? error.problem?.code : undefined;
+  const detail = code === undefined ? undefined : DETAILS[code];
+  if (detail === undefined) return error;
+  return httpProblem(code!, detail, { headers: (error as WebApplicationException).headers, cause: error });
+}
+
+/** `step`, its store refusals told without the store's names (whether it throws or its Promise rejects). */
+export function hidingStoreNames(step: StageFn): StageFn {
+  return (ctx) => {
+    try {
+      const result = step(ctx);
+      if (!isPromiseLike(result)) return result;
+      return Promise.resolve(result).catch((error: unknown) => {
+        throw hidden(error);
+      });
+    } catch (error) {
+      throw hidden(error);
+    }
+  };
+}
