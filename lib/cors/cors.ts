@@ -57,10 +57,11 @@ export function originMatcher(origins: readonly string[]): (origin: string) => b
 }
 
 const CORS_ORIGIN = new ContextKey<string>('cors-origin');
-const refused = () =>
-  new ForbiddenException('The origin is not allowed', {
-    problem: problemDetails('RXREST_FORBIDDEN', 'The origin is not allowed'),
-  });
+const refusal = (detail: string) => () =>
+  new ForbiddenException(detail, { problem: problemDetails('RXREST_FORBIDDEN', detail) });
+const refused = refusal('The origin is not allowed');
+// The origin is allowed here: saying otherwise would send a developer looking at the wrong setting.
+const preflightRefused = refusal('The preflight asks for a method or header the CORS rules do not allow');
 
 /** The origin of the request's own URL (`https://host:port`), to tell same-origin requests apart. */
 function ownOrigin(url: string): string {
@@ -99,9 +100,9 @@ function corsReceive(settings: CorsSettings): StageFn {
     }
     // A preflight: answered here, before routing, so no resource has to know of CORS. A refused one carries no CORS header.
     const requestedHeaders = ctx.headerValue('access-control-request-headers') ?? '';
-    if (settings.methods.length > 0 && !sameTokens(method, methods)) throw refused();
+    if (settings.methods.length > 0 && !sameTokens(method, methods)) throw preflightRefused();
     if (settings.headers.length > 0 && requestedHeaders !== '' && !sameTokens(requestedHeaders, requestHeaders))
-      throw refused();
+      throw preflightRefused();
     ctx.set(CORS_ORIGIN, origin);
     const headers: Record<string, string> = {
       'access-control-allow-methods': settings.methods.length > 0 ? settings.methods.join(', ') : method,

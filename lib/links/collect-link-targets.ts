@@ -63,7 +63,7 @@ function linkTarget(unit: Unit, method: MethodMeta, applicationPath: string, pro
   if (!entityType)
     return void problems.add(
       where,
-      '@RestLink needs an entity type: the return type does not name a class (arrays, promises and void erase it); set entityType',
+      '@RestLink needs an entity type: the return type does not name a class (arrays, promises, void and unions such as T | undefined erase it); set entityType',
     );
   const template = joinPaths(applicationPath, unit.meta.path ?? '', method.path ?? '');
   let variables: string[];

@@ -13,7 +13,7 @@ import { RequestContext } from '../context/request-context';
 import { isRouteNotFound, selectEndpoint } from './select-endpoint';
 import { releaseUnwritten } from '../streaming/started-bodies';
 import { resetUnsentHead, sendOnNode, toWebResponse, writeBody, type OutgoingBody } from './write-response';
-import { replaceUnsendable, unsendableHeader } from './unsendable-head';
+import { isSendableStatus, replaceUnsendable, unsendableHeader } from './unsendable-head';
 import { completeWhenSent, completeWhenNodeSent } from './complete-when-sent';
 import { takeoverOf } from '../context/takeover';
 import type { Around } from '../feature/feature';
@@ -243,12 +243,14 @@ export class RequestPipeline {
   #sentNode(ctx: RequestContext, body: OutgoingBody, started: number): void | Promise<void> {
     const outgoing = ctx.exchange!.outgoing;
     try {
-      // Node checks the head of an HTTP/1.1 answer itself (and throws); HTTP/2 would send CR and LF on.
+      // Node checks the headers of an HTTP/1.1 answer itself (and throws); HTTP/2 would send CR and LF on, and both
+      // would send any status from 100 to 999.
       if (
-        !isNodeInstance(outgoing, 'node:http', 'ServerResponse') &&
-        unsendableHeader(ctx.response!.headers) !== undefined
+        !isSendableStatus(ctx.response!.status) ||
+        (!isNodeInstance(outgoing, 'node:http', 'ServerResponse') &&
+          unsendableHeader(ctx.response!.headers) !== undefined)
       )
-        throw new Error('A response header cannot be sent');
+        throw new Error('A response head cannot be sent');
       sendOnNode(ctx, body, outgoing);
     } catch (error) {
       if (outgoing.headersSent || !replaceUnsendable(ctx, body)) throw error;

@@ -1,8 +1,10 @@
 /**
  * An answer whose head cannot be sent: a header the application (a method, filter or mapper) set with CR, LF or
  * another control character in its name or value. Node refuses such a head on HTTP/1.1 (and would have answered
- * `500 Found` with a stack in the log); HTTP/2 would carry it to a proxy that may split it into two headers. It is
- * replaced by the 500 problem and said in one log line naming the header and the method, never its value.
+ * `500 Found` with a stack in the log); HTTP/2 would carry it to a proxy that may split it into two headers. Or a
+ * status that is no final HTTP status (`RestResponse.status(99)`, an exception's 700): the Web `Response` refuses it
+ * (so `app.fetch` rejected) while Node sent it on. It is replaced by the 500 problem and said in one log line naming
+ * the header or status and the method, never a header's value.
  */
 import { isSendableField } from '../http/header-tokens';
 import { logging } from '../logging/logger';
@@ -21,6 +23,21 @@ export function unsendableHeader(headers: ResponseHeaders): string | undefined {
   return undefined;
 }
 
+/** Whether `status` can be an answer's final status: an integer from 200 to 599 (what a Web `Response` takes). */
+export function isSendableStatus(status: number): boolean {
+  return Number.isInteger(status) && status >= 200 && status <= 599;
+}
+
+/** What makes the head of `ctx`'s answer unsendable, said for the log; `undefined` when it can be sent. */
+function unsendableHead(ctx: RequestContext, where: string): string | undefined {
+  const { status, headers } = ctx.response!;
+  if (!isSendableStatus(status))
+    return `Response status ${status} set by ${where} is not an HTTP status (an integer from 200 to 599): answered 500 instead`;
+  const name = unsendableHeader(headers);
+  if (name === undefined) return undefined;
+  return `Response header ${JSON.stringify(name)} set by ${where} has a value that cannot be sent (CR, LF or another control character): answered 500 instead`;
+}
+
 /** Lets go of a body that will not be sent: its source is stopped. */
 function discard(body: OutgoingBody): void {
   if (body instanceof DirectBody) body.cancel();
@@ -29,19 +46,17 @@ function discard(body: OutgoingBody): void {
 }
 
 /**
- * Replaces the answer of `ctx`, whose `body` was about to be sent, by the 500 problem when one of its headers cannot
- * be sent, and logs it; `false` (nothing done) when every header can, for the failure is then another one.
+ * Replaces the answer of `ctx`, whose `body` was about to be sent, by the 500 problem when its status or one of its
+ * headers cannot be sent, and logs it; `false` (nothing done) when all can, for the failure is then another one.
  */
 export function replaceUnsendable(ctx: RequestContext, body: OutgoingBody): boolean {
-  const name = unsendableHeader(ctx.response!.headers);
-  if (name === undefined) return false;
   const endpoint = ctx.endpoint;
   const where = endpoint
     ? `${endpoint.resourceClass.name}#${endpoint.methodName}`
     : `the answer to ${ctx.method} ${ctx.rawPath}`;
-  log.error(
-    `Response header ${JSON.stringify(name)} set by ${where} has a value that cannot be sent (CR, LF or another control character): answered 500 instead`,
-  );
+  const problem = unsendableHead(ctx, where);
+  if (problem === undefined) return false;
+  log.error(problem);
   discard(body);
   ctx.response = internalErrorResponse();
   return true;

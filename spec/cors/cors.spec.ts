@@ -106,17 +106,25 @@ describe('framework.http.cors', () => {
         'access-control-request-method': 'DELETE',
       });
       expect([wrongMethod.status, corsHeaders(wrongMethod)]).toEqual([403, []]);
+      // The origin is allowed: the refusal names what is not.
+      expect(JSON.parse(wrongMethod.body).detail).toBe(
+        'The preflight asks for a method or header the CORS rules do not allow',
+      );
       const wrongHeader = await send(server, 'OPTIONS', '/notes', {
         origin: APP,
         'access-control-request-method': 'PUT',
         'access-control-request-headers': 'x-secret',
       });
       expect(wrongHeader.status).toBe(403);
+      expect(JSON.parse(wrongHeader.body).detail).toBe(
+        'The preflight asks for a method or header the CORS rules do not allow',
+      );
       const otherOrigin = await send(server, 'OPTIONS', '/notes', {
         origin: 'http://evil.example.test',
         'access-control-request-method': 'GET',
       });
       expect([otherOrigin.status, corsHeaders(otherOrigin)]).toEqual([403, []]);
+      expect(JSON.parse(otherOrigin.body).detail).toBe('The origin is not allowed');
     });
   });
 

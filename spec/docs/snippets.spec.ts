@@ -120,6 +120,8 @@ function runnable(code: string): string {
     compilerOptions: {
       module: ts.ModuleKind.CommonJS,
       target: ts.ScriptTarget.ES2022,
+      // As docs/getting-started.md's tsconfig.json: strict changes decorator metadata (`T | undefined` names no type).
+      strict: true,
       experimentalDecorators: true,
       emitDecoratorMetadata: true,
       useDefineForClassFields: false,

@@ -15,6 +15,7 @@ import {
   Path,
   RestForm,
   RestResponse,
+  WebApplicationException,
   logging,
   type LogRecord,
   type RestApp,
@@ -47,6 +48,18 @@ class EdgeResource {
       .status(302)
       .header('location', 'https://example.com/\r\nx-injected: 1')
       .build();
+  }
+
+  @GET
+  @Path('status-99')
+  status99(): RestResponse<string> {
+    return RestResponse.status(99, 'too low');
+  }
+
+  @GET
+  @Path('status-700')
+  status700(): string {
+    throw new WebApplicationException('too high', 700);
   }
 }
 
@@ -210,5 +223,44 @@ describe('a response header value with CR or LF', () => {
     expect(answer.status).toBe(500);
     expect(answer.headers.get('location')).toBeNull();
     expect(await answer.json()).toMatchObject({ code: 'RXREST_INTERNAL_ERROR' });
+  });
+});
+
+describe('a response status that is no HTTP status', () => {
+  function expectOneLine(records: LogRecord[], where: string, status: number): void {
+    const errors = records.filter((record) => record.level === 'ERROR');
+    expect(errors.map((record) => record.message)).toEqual([
+      `Response status ${status} set by ${where} is not an HTTP status (an integer from 200 to 599): answered 500 instead`,
+    ]);
+  }
+
+  it('answers the 500 problem in process, where the Web Response refused it and fetch() rejected', async () => {
+    const app = buildApp([EdgeResource]);
+    for (const [path, where, status] of [
+      ['/edge/status-99', 'EdgeResource#status99', 99],
+      ['/edge/status-700', 'EdgeResource#status700', 700],
+    ] as const) {
+      const logs = recordLogs();
+      const answer = await call(app, path);
+      expectOneLine(logs(), where, status);
+      expect(answer.status).toBe(500);
+      expect(await answer.json()).toMatchObject({ code: 'RXREST_INTERNAL_ERROR' });
+    }
+  });
+
+  it('answers the 500 problem on HTTP/1.1, where Node sent a status line of 700', async () => {
+    const server = await buildApp([EdgeResource]).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const logs = recordLogs();
+    let text: string;
+    try {
+      text = await exchange(
+        server.port,
+        'GET /edge/status-700 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+      );
+    } finally {
+      await server.close();
+    }
+    expectOneLine(logs(), 'EdgeResource#status700', 700);
+    expect(text.split('\r\n')[0]).toBe('HTTP/1.1 500 Internal Server Error');
   });
 });
