@@ -27,6 +27,8 @@ export class McpSession {
   readonly #touchEveryMs: number;
   /** The largest event the store takes: a touch repeats the whole session, its subscriptions with it. */
   readonly #maxEventSize: number;
+  /** Subscriptions sent to the store and not yet held. */
+  readonly #storing = new Set<string>();
   #noticesOpen = false;
   #lastTold = 0;
   /** The session's calls running in this process, by request id (as text: JSON-RPC ids are strings or numbers). */
@@ -80,15 +82,22 @@ export class McpSession {
    * not grow its session without bound, one URI after another.
    */
   async subscribe(uri: string, on: boolean): Promise<void> {
-    if (on && !this.#state.subscriptions.has(uri)) {
-      const snapshot = { ...this.#snapshot(), subscriptions: [...this.#state.subscriptions, uri] };
-      if (utf8Length(JSON.stringify({ t: 'touch', snapshot })) > this.#maxEventSize)
-        throw new McpProtocolError(
-          INVALID_PARAMS,
-          `The session's subscriptions would pass ${formatSize(this.#maxEventSize)} (framework.broadcast.max-event-size)`,
-        );
+    if (!on || this.#state.subscriptions.has(uri) || this.#storing.has(uri))
+      return this.#change({ t: 'subscribe', uri, on });
+    // The subscriptions still being stored count: those of one batch are checked before any is held.
+    const subscriptions = [...this.#state.subscriptions, ...this.#storing, uri];
+    const touch = JSON.stringify({ t: 'touch', snapshot: { ...this.#snapshot(), subscriptions } });
+    if (utf8Length(touch) > this.#maxEventSize)
+      throw new McpProtocolError(
+        INVALID_PARAMS,
+        `The session's subscriptions would pass ${formatSize(this.#maxEventSize)} (framework.broadcast.max-event-size)`,
+      );
+    this.#storing.add(uri);
+    try {
+      await this.#change({ t: 'subscribe', uri, on });
+    } finally {
+      this.#storing.delete(uri);
     }
-    await this.#change({ t: 'subscribe', uri, on });
   }
 
   /** Tells every instance of a change, and applies it here once the store holds it (a refused change leaves nothing). */

@@ -25,6 +25,11 @@ export class Sessions {
   readonly #open = new Map<string, McpSession>();
   readonly #loading = new Map<string, Promise<McpSession | undefined>>();
   readonly #watching = new Map<string, Subscription>();
+  /**
+   * Sessions `initialize` is storing, not held yet: counted against the limit, or initialize requests sent together
+   * (the store answering later) would each find room.
+   */
+  #opening = 0;
   readonly #timeoutMs: number;
   readonly #maxSessions: number;
   readonly #touchEveryMs: number;
@@ -49,7 +54,12 @@ export class Sessions {
     const id = crypto.randomUUID();
     const open = { facts: { ...facts, sessionId: id }, principal };
     const session = this.#make({ open, subscriptions: new Set(), lastSeen: Date.now(), closed: false });
-    await publishSessionEvent(this.#topics(), id, { t: 'open', ...open });
+    this.#opening++;
+    try {
+      await publishSessionEvent(this.#topics(), id, { t: 'open', ...open });
+    } finally {
+      this.#opening--;
+    }
     this.#hold(session, watchSession(this.#topics(), id, this.#listener(session)));
     return session;
   }
@@ -101,7 +111,7 @@ export class Sessions {
    * runs a call or has a stream open, and never grows past the limit. Throws a 503 problem when every one is in use.
    */
   #makeRoom(): void {
-    if (this.#open.size < this.#maxSessions) return;
+    if (this.#open.size + this.#opening < this.#maxSessions) return;
     const now = Date.now();
     let idlest: McpSession | undefined;
     for (const session of this.#open.values())
