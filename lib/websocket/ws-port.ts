@@ -47,8 +47,7 @@ export function wsPortClass(ws: Ws): Ws['WebSocket'] {
 
     /** ws tells its events by emitting them: once listened to, they go to the listener alone. */
     override emit(event: string | symbol, ...args: unknown[]): boolean {
-      const listener = this.#listener;
-      if (listener === undefined || !tell(listener, event, args)) return super.emit(event, ...args);
+      if (this.#listener === undefined || !tell(this.#listener, event, args)) return super.emit(event, ...args);
       return true;
     }
 
