@@ -102,6 +102,12 @@ export interface Backplane {
   /** A producer says it still runs (every second), or (`false`) that it has ended. */
   keepAlive(topic: string, running: boolean): void;
   /**
+   * Nothing more is published on `topic` and its history is of no further use (an ended MCP session): a durable
+   * backend lets it go within `ms`, still read meanwhile (by instances that hear its end live); the others hold
+   * nothing of it beyond the processes.
+   */
+  expire(topic: string, ms: number): void;
+  /**
    * Durable only: when the producer of `topic` has stopped saying it runs and the topic has no end event, its
    * process is gone: with `confirm`, an `event: error` is stored (once, whoever asks); without, only whether that
    * is so is answered.
@@ -174,6 +180,9 @@ export class MemoryBackplane implements Backplane {
 
   /** A producer in memory dies with the process that holds its readers: nothing to keep alive or to end. */
   keepAlive(): void {}
+
+  /** History in memory is the process's own (its topics let it go). */
+  expire(): void {}
 
   abandoned(): Promise<boolean> {
     return Promise.resolve(false);

@@ -117,6 +117,9 @@ export class RedisBackplane implements Backplane {
   /** Without a shared history there is no end to store for another process: readers of a lost producer wait. */
   keepAlive(): void {}
 
+  /** Pub/sub keeps no history in Redis: each process's topics let theirs go. */
+  expire(): void {}
+
   abandoned(): Promise<boolean> {
     return Promise.resolve(false);
   }

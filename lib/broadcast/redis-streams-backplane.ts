@@ -175,6 +175,11 @@ export class RedisStreamsBackplane implements Backplane {
     (running ? this.#commands.set(key, '1', 'PX', PRODUCER_TTL_MS) : this.#commands.del(key)).catch(() => undefined);
   }
 
+  expire(topic: string, ms: number): void {
+    // Lost to an outage, the keys expire with the retention as before.
+    for (const key of [streamKey(topic), bytesKey(topic)]) this.#commands.pexpire(key, ms).catch(() => undefined);
+  }
+
   async abandoned(topic: string, confirm: boolean): Promise<boolean> {
     const keys = [streamKey(topic), `${PRODUCER_PREFIX}${topic}`, presenceKey(topic), bytesKey(topic)];
     const expiry = this.#retention.maxAgeMs || DEFAULT_EXPIRY_MS;

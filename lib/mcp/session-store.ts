@@ -111,6 +111,20 @@ function eventOf(sse: SseEvent): SessionEvent | undefined {
   return sse.id === undefined ? undefined : (sse.data as SessionEvent);
 }
 
+/**
+ * How long an ended session's history stays in a durable store: the instances holding it hear its end live, within
+ * `framework.broadcast.redis.live-window` (seconds); kept for the retention (an hour), a flood of sessions opened and
+ * ended would leave Redis a stream each for that hour.
+ */
+const ENDED_KEPT_MS = 60_000;
+
+/** The session has ended and its end is stored: what this process and the store keep of it goes (memory: now). */
+export function forgetSession(topics: BroadcastTopics, sessionId: string): void {
+  const name = topicOf(topics, sessionId).topic;
+  topics.find(name)?.forget();
+  topics.backplane.expire(name, ENDED_KEPT_MS);
+}
+
 /** Publishes `event` of the session; resolves once the store holds it, rejects with 503 when it cannot. */
 export function publishSessionEvent(topics: BroadcastTopics, sessionId: string, event: SessionEvent): Promise<string> {
   return topicOf(topics, sessionId).publish(event);

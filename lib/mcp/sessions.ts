@@ -10,7 +10,14 @@ import type { BroadcastTopics } from '../broadcast/broadcast-topics';
 import { logging } from '../logging/logger';
 import type { McpClientFacts } from './mcp-call';
 import { McpSession } from './mcp-session';
-import { loadSession, publishSessionEvent, watchSession, type SessionEvent, type SessionState } from './session-store';
+import {
+  forgetSession,
+  loadSession,
+  publishSessionEvent,
+  watchSession,
+  type SessionEvent,
+  type SessionState,
+} from './session-store';
 import { unref } from '../runtime/timers';
 import { refusal } from '../rate-limit/limit-answers';
 
@@ -76,11 +83,13 @@ export class Sessions {
     return loading;
   }
 
-  /** Ends the session on every instance: its running calls are cancelled, its streams end. */
+  /** Ends the session on every instance: its running calls are cancelled, its streams end, its history goes. */
   close(session: McpSession): void {
     if (!this.#drop(session)) return;
-    publishSessionEvent(this.#topics(), session.id, { t: 'close' }).catch((error: unknown) =>
-      log.warn(`MCP session ${session.id}: its end could not be stored: ${String(error)}`),
+    const topics = this.#topics();
+    publishSessionEvent(topics, session.id, { t: 'close' }).then(
+      () => forgetSession(topics, session.id),
+      (error: unknown) => log.warn(`MCP session ${session.id}: its end could not be stored: ${String(error)}`),
     );
   }
 
