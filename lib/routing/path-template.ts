@@ -1,5 +1,6 @@
 // Compiles path templates into anchored regexes with precedence keys (the Java REST specification's template syntax and matching order); knows nothing of requests.
 import { decodeRoutedValue, normalizeEscapes } from './percent-encoding';
+import { SegmentMatcher, sharesSegments, type TemplatePart, type TemplateRegex } from './segment-matcher';
 import { mayMatchSlash } from './slash-analysis';
 import { parseTemplate, TemplateError, templateRegex, type TemplateToken } from './template-parser';
 
@@ -17,9 +18,10 @@ export interface PathTemplate {
   readonly variables: readonly string[];
   /**
    * Anchored; tolerates one trailing slash. Runs on paths from `parseRequestPath` (escapes decoded except
-   * `%2F` and `%25`), so read values through {@link readParams}, which decodes those two.
+   * `%2F` and `%25`), so read values through {@link readParams}, which decodes those two. A regular expression,
+   * or for a template with two `{name}` variables in one segment a matcher that gives the same values in linear time.
    */
-  readonly regex: RegExp;
+  readonly regex: TemplateRegex;
   /** Characters left once variables are removed (with a leading `/`, escapes decoded): the first precedence key. */
   readonly literalCharacters: number;
   /** Variable occurrences: the second precedence key. */
@@ -84,15 +86,14 @@ export function compilePathTemplate(template: string): PathTemplate {
   const regexByName = new Map<string, string>();
   let source = '^';
   let normalized = '';
-  /** The literal text alone, escapes decoded: its length and its slashes are precedence and matching keys. */
-  let literal = '';
   let group = 1;
+  const parts: TemplatePart[] = [];
   for (const token of tokens) {
     if (token.kind === 'literal') {
       const text = normalizeLiteral(token.text, template);
       source += text.replace(REGEX_SPECIAL, '\\$&');
       normalized += text;
-      literal += text;
+      parts.push(text);
       continue;
     }
     const regex = checkReuse(token, regexByName, template);
@@ -100,13 +101,15 @@ export function compilePathTemplate(template: string): PathTemplate {
     normalized += token.regex === undefined ? '{}' : `{:${token.regex}}`;
     captures.push({ name: token.name, group });
     group += 1 + countCapturingGroups(regex);
+    parts.push(null);
   }
-  source += normalized === '/' ? '$' : '/?$';
   const regexes = explicitRegexes(tokens);
+  // The literal text alone: its length and its slashes are precedence and matching keys.
+  const literal = parts.filter((part) => part !== null).join('');
   return {
     template,
     variables: [...regexByName.keys()],
-    regex: templateRegex(source, template, 'regular expressions do not combine'),
+    regex: matcherOf(parts, regexes.length > 0, source + (normalized === '/' ? '$' : '/?$'), template),
     literalCharacters: literal.length,
     variableCount: captures.length,
     regexVariableCount: regexes.length,
@@ -116,6 +119,16 @@ export function compilePathTemplate(template: string): PathTemplate {
     slashCount: literal.split('/').length - 1,
     spansSegments: regexes.some((regex) => mayMatchSlash(regex)),
   };
+}
+
+/**
+ * The template's regular expression (`source`), or, for two `{name}` variables in one segment, the matcher that gives
+ * its values in linear time. A variable with a regex of its own keeps the regular expression: that regex is the
+ * application's to write.
+ */
+function matcherOf(parts: readonly TemplatePart[], explicit: boolean, source: string, template: string): TemplateRegex {
+  if (!explicit && sharesSegments(parts)) return new SegmentMatcher(parts, source.endsWith('/?$'));
+  return templateRegex(source, template, 'regular expressions do not combine');
 }
 
 /** The regular expressions written in the template's variables (`{id: \d+}`), in order. */
