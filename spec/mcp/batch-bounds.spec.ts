@@ -3,7 +3,7 @@
 // request), and 8,000 tool calls ran at once. A batch of more than framework.mcp.max-batch-size messages is refused
 // with 400 and -32600 before any runs; one within it is answered in order, as before.
 import { McpServer, RestApplication, Tool, type RunningServer } from '../../lib';
-import { initializeRequest, MCP_HEADERS } from '../support/mcp';
+import { initializeRequest, mcpPostOver } from '../support/mcp';
 
 let calls = 0;
 
@@ -28,13 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${server.url}/mcp`, {
-    method: 'POST',
-    headers: { ...MCP_HEADERS, ...headers },
-    body: JSON.stringify(body),
-  });
-}
+const post = (body: unknown, headers: Record<string, string> = {}) => mcpPostOver(server.url, body, headers);
 
 const batch = (size: number, method: string, params?: object) =>
   Array.from({ length: size }, (_, id) => ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }));

@@ -4,7 +4,7 @@
 // 200 MB, ran out after 300 subscriptions of 900 KB URIs). A method the server does not answer counts as `_OTHER`,
 // a name or URI it does not serve as no target, and a URI of a template as the template.
 import { McpResource, McpServer, RestApplication, Tool, type RunningServer } from '../../lib';
-import { initializeRequest, MCP_HEADERS } from '../support/mcp';
+import { initializeRequest, mcpPostOver } from '../support/mcp';
 
 @McpServer('/mcp')
 class Labelled {
@@ -30,13 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function post(body: unknown, extra: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${server.url}/mcp`, {
-    method: 'POST',
-    headers: { ...MCP_HEADERS, ...extra },
-    body: JSON.stringify(body),
-  });
-}
+const post = (body: unknown, extra: Record<string, string> = {}) => mcpPostOver(server.url, body, extra);
 
 describe('rxrest_mcp_requests_seconds', () => {
   it('is labelled by what the server serves: made-up methods, names and URIs add no series', async () => {

@@ -4,7 +4,7 @@
 // 24 s, every other request of the process waiting). The variables still take what they took: each the shortest that
 // lets the rest match, the last one the rest of its segment.
 import { McpResource, McpServer, RestApplication, type RunningServer } from '../../lib';
-import { initializeRequest, MCP_HEADERS } from '../support/mcp';
+import { initializeRequest, mcpPostOver } from '../support/mcp';
 
 @McpServer('/mcp')
 class Files {
@@ -30,13 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${server.url}/mcp`, {
-    method: 'POST',
-    headers: { ...MCP_HEADERS, ...headers },
-    body: JSON.stringify(body),
-  });
-}
+const post = (body: unknown, headers: Record<string, string> = {}) => mcpPostOver(server.url, body, headers);
 
 async function read(uri: string): Promise<{ vars?: unknown; error?: number }> {
   const answer = await post({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }, session);

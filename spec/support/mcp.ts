@@ -25,6 +25,15 @@ export function mcpPost(
   );
 }
 
+/** Posts `body` (a message or a batch) to `${origin}/mcp` over a real socket, with `headers` beside the MCP ones. */
+export function mcpPostOver(origin: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${origin}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
 export function initializeRequest(protocolVersion = '2025-11-25', id: number | string = 0): unknown {
   return {
     jsonrpc: '2.0',
