@@ -5,7 +5,7 @@
 // session more than one event of the store holds (what a touch repeats to the other instances) is refused with
 // -32602 before anything is kept; the ones before it still hear of their resource.
 import { McpResource, McpServer, mcpNotifier, RestApplication, type RunningServer } from '../../lib';
-import { initializeRequest, MCP_HEADERS, mcpPostOver, sseMessages } from '../support/mcp';
+import { initializeRequest, mcpPostOver, sseMessages } from '../support/mcp';
 import { openSse } from '../support/sse-client';
 
 @McpServer('/mcp')
