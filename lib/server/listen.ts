@@ -10,7 +10,7 @@ import type { HostRules } from '../http/allowed-hosts';
 import { logging } from '../logging/logger';
 import { http2Connections, httpConnections, redirectServer, type Connections, type NodeServer } from './connections';
 import { IdleBodies } from './idle-bodies';
-import { nodeListener, type ServeNode } from './node-listener';
+import { continueWithin, nodeListener, type ServeNode } from './node-listener';
 import type { TlsSettings } from './tls-settings';
 import { upgradeListener } from './upgrade-listener';
 import { messageOf } from '../errors/message-of';
@@ -103,6 +103,7 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     if ('requestTimeout' in timed) timed.requestTimeout = options.requestTimeout;
     if ('headersTimeout' in timed) timed.headersTimeout = headersTimeoutOf(options);
     if ('keepAliveTimeout' in timed) timed.keepAliveTimeout = options.keepAliveTimeout;
+    server.on('checkContinue', continueWithin(own.drainLimit, server));
     return server;
   };
   // Every session is told how many streams it may open at once; nghttp2 refuses those past it.

@@ -102,6 +102,21 @@ function guardBody(
   drainAfterAnswer(incoming, outgoing, watched && idleBodies, watched);
 }
 
+/**
+ * What a server does with a request whose client waits for `100 Continue` before sending its body: Node sends it
+ * when nobody listens, and the client then sends a body its `Content-Length` already put past `limit`, only to be
+ * answered 413. A body declared past the limit is answered (413) without asking for it; any other is asked for.
+ */
+export function continueWithin(
+  limit: number,
+  server: { emit(event: 'request', ...args: unknown[]): boolean },
+): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
+  return (incoming, outgoing) => {
+    if (!(Number(incoming.headers['content-length']) > limit)) outgoing.writeContinue();
+    server.emit('request', incoming, outgoing);
+  };
+}
+
 /** The listener of `listen()`'s servers, for HTTP/1.1 requests and HTTP/2 streams alike. */
 export function nodeListener(
   serve: ServeNode,

@@ -329,3 +329,36 @@ describe('requests that keep to the limits', () => {
     socket.destroy();
   });
 });
+
+describe('a client waiting for 100 Continue', () => {
+  /** Sends a head asking for 100 Continue and resolves with the first line the server writes back. */
+  async function firstLine(length: number): Promise<{ line: string; socket: Socket }> {
+    const socket = await open();
+    socket.on('error', () => undefined);
+    const line = new Promise<string>((resolve) =>
+      socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1').split('\r\n')[0])),
+    );
+    socket.write(
+      'POST /limits/json HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n' +
+        `expect: 100-continue\r\ncontent-length: ${length}\r\n\r\n`,
+    );
+    return { line: await line, socket };
+  }
+
+  it('is answered 413 at once for a Content-Length past the limit, never asked for the body', async () => {
+    const { line, socket } = await firstLine(LIMIT + 1);
+    socket.destroy();
+    expect(line).toBe('HTTP/1.1 413 Payload Too Large');
+  });
+
+  it('is asked for a body within the limit, then answered', async () => {
+    const body = '{"a":1}';
+    const { line, socket } = await firstLine(body.length);
+    expect(line).toBe('HTTP/1.1 100 Continue');
+    const answered = readAnswer(socket);
+    socket.write(body);
+    const answer = await answered;
+    socket.destroy();
+    expect([answer.status, answer.body]).toEqual([200, '{"keys":1}']);
+  });
+});
