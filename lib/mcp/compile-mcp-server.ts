@@ -15,6 +15,7 @@ import type { EndpointInfo } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { endpointHandler } from '../pipeline/map-errors';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
+import { streamFailureLog } from '../streaming/backlog';
 import { CallWatch } from './call-watch';
 import { compileCatalog } from './compile-catalog';
 import type { McpBuildContext } from './mcp-build-context';
@@ -90,7 +91,7 @@ function streamAnswers(where: string, context: McpBuildContext): StreamAnswers {
         settings: context.streams,
         elementType: undefined,
         observables: true,
-        onError: (error: unknown) => log.error(`A stream of ${where} failed after its response was committed`, error),
+        onError: streamFailureLog(log, `A stream of ${where} failed after its response was committed`),
         endsOnExpiry: context.endsOnExpiry,
       },
     },

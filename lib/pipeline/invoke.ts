@@ -7,6 +7,7 @@ import { STREAM_BUFFER } from '../decorators/streaming';
 import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
 import { watchedCall } from '../execution/blocked-warning';
 import { isStreamingType } from '../http/streaming-types';
+import { streamFailureLog } from '../streaming/backlog';
 import { Multi } from '../streaming/multi';
 import type { EndpointStreaming } from './settle-stream';
 import { resultObservable, settleResult, type ResultPlan } from './settle-result';
@@ -65,8 +66,7 @@ export function streamingOf(
     observables:
       returnType === Multi ||
       (produces.length > 0 && produces.every((type) => isStreamingType(`${type.type}/${type.subtype}`))),
-    onError: (error: unknown) =>
-      streamLog.error(`The stream of ${method.name} failed after its response was committed`, error),
+    onError: streamFailureLog(streamLog, `The stream of ${method.name} failed after its response was committed`),
   };
 }
 

@@ -1,5 +1,6 @@
 /** The framed items an Observable emitted ahead of its client, held under the stream's byte budget and overflow policy. */
 import { formatSize } from '../http/size';
+import type { Logger } from '../logging/logger';
 import { ItemSlabs } from './item-slabs';
 import { utf8Bytes } from '../runtime/bytes';
 
@@ -15,6 +16,16 @@ export class StreamOverflowError extends Error {
     );
     this.name = 'StreamOverflowError';
   }
+}
+
+/**
+ * How a stream's failure after its commit is logged, `where` naming the stream: an overflow is its client's pace
+ * against the budget (a slow or hostile client makes one per stream, and its stack says nothing), a one-line warning;
+ * any other failure an error with its stack.
+ */
+export function streamFailureLog(log: Logger, where: string): (error: unknown) => void {
+  return (error) =>
+    error instanceof StreamOverflowError ? log.warn(`${where}: ${error.message}`) : log.error(where, error);
 }
 
 // Merged text is turned into bytes once it is this long: one compact Buffer instead of a rope of small strings.

@@ -16,7 +16,7 @@ import type { StreamEnd } from '../streaming/stream-observer';
 import { StreamOutput } from '../streaming/stream-output';
 import { pumpFor } from '../streaming/stream-pump';
 import type { StreamSink } from '../streaming/stream-sink';
-import { StreamOverflowError } from '../streaming/backlog';
+import { StreamOverflowError, streamFailureLog } from '../streaming/backlog';
 import { toStreamSource } from '../streaming/stream-source';
 import { streamObserver } from '../tracing/stream-span';
 import { callSocketMethod, type SocketCallback, type SocketHandlers } from './socket-handlers';
@@ -28,7 +28,7 @@ const log = logging.getLogger('rxrest.websocket');
  * A message framing never fails a written output (it frames nothing in batches): what fails is an answer, told to its
  * `Answer`. One function for every socket rather than a closure each.
  */
-const outputFailed = (error: unknown): void => log.error('The messages of a WebSocket failed', error);
+const outputFailed = streamFailureLog(log, 'The messages of a WebSocket failed');
 
 /**
  * How the stream of a socket's messages ended, by the code it is closed with (and the error that closed it). Which

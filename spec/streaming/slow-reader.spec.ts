@@ -5,7 +5,9 @@ import {
   Path,
   Produces,
   StreamBuffer,
+  logging,
   multi,
+  type LogRecord,
   type Multi,
   type OverflowPolicy,
   type RunningServer,
@@ -151,7 +153,16 @@ const BOUND = COUNT * PAD.length * 0.5;
 
 describe('a fast Observable and a slow reader over a real socket', () => {
   it('fail: aborts the response and unsubscribes the source once it gets past its budget', async () => {
-    const { body, complete, received } = await slowly('fail');
+    const records: LogRecord[] = [];
+    const previous = logging.setSink((record) => records.push(record));
+    const { body, complete, received } = await slowly('fail').finally(() => logging.setSink(previous));
+    // A slow (or hostile) client overflows one budget per stream: one line at WARN naming the stream, no stack.
+    const failures = records.filter((record) => record.category === 'rxrest.streaming');
+    expect(failures.map(({ level, message }) => [level, message.split(':')[0]])).toEqual([
+      ['WARN', 'The stream of fail failed after its response was committed'],
+    ]);
+    expect(failures[0].message).toContain('ahead of its client');
+    expect(failures[0].detail).toBeUndefined();
     expect(complete).toBe(false);
     expect(progress.get('fail')!.emitted).toBeLessThan(COUNT);
     // An abort may reset the connection, and then even the bytes in the client's socket are lost.
