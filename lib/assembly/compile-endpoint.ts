@@ -13,6 +13,7 @@ import type { Endpoint } from '../pipeline/endpoint';
 import type { EndpointInfo } from '../context/request-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import type { ResultDefaults } from '../pipeline/to-response';
+import { isSendableStatus } from '../pipeline/unsendable-head';
 import { compilePathTemplate, joinPaths } from '../routing/path-template';
 import type { SecuritySettings } from '../security/security-stage';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
@@ -66,6 +67,12 @@ function declaration(unit: Unit, method: MethodMeta, context: EndpointContext) {
   if (!template) return undefined;
   const returnType = readDesignType('design:returntype', unit.type.prototype, method.name);
   problems.attempt(where, () => checkFileReturnType(returnType));
+  const status = method.tags.get(RESPONSE_STATUS);
+  if (status !== undefined && !isSendableStatus(status))
+    problems.add(
+      where,
+      `@ResponseStatus(${status}) is not an HTTP status an answer can have (an integer from 200 to 599)`,
+    );
   const producesText = method.produces ?? unit.meta.produces ?? (returnType === String ? ['text/plain'] : undefined);
   const produces = parseTypes(producesText, where, problems);
   const consumes = parseTypes(method.consumes ?? unit.meta.consumes, where, problems);

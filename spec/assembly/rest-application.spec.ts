@@ -11,6 +11,7 @@ import {
   Path,
   POST,
   Produces,
+  ResponseStatus,
   QueryParam,
   RestPath,
   RestQuery,
@@ -86,6 +87,9 @@ describe('RestApplication.build', () => {
       @GET @Path('{unclosed') badTemplate() {
         return '';
       }
+      @GET @Path('status') @ResponseStatus(1000) badStatus() {
+        return '';
+      }
     }
     let error: unknown;
     try {
@@ -102,7 +106,8 @@ describe('RestApplication.build', () => {
     expect(message).toContain('Broken#twoBodies');
     expect(message).toContain('Broken#badMedia');
     expect(message).toContain('Broken#badTemplate');
-    expect((error as DefinitionError).problems.length).toBeGreaterThanOrEqual(5);
+    expect(message).toContain('Broken#badStatus: @ResponseStatus(1000) is not an HTTP status');
+    expect((error as DefinitionError).problems.length).toBeGreaterThanOrEqual(6);
   });
 
   it('fails on duplicate endpoints, also when only variable names differ, naming every method', () => {
