@@ -84,8 +84,9 @@ export class McpSession {
   async subscribe(uri: string, on: boolean): Promise<void> {
     if (!on || this.#state.subscriptions.has(uri) || this.#storing.has(uri))
       return this.#change({ t: 'subscribe', uri, on });
-    // The subscriptions still being stored count: those of one batch are checked before any is held.
-    const subscriptions = [...this.#state.subscriptions, ...this.#storing, uri];
+    // The subscriptions still being stored count (those of one batch are checked before any is held), each once: one
+    // heard back from the store before its publish resolved is in both.
+    const subscriptions = [...new Set([...this.#state.subscriptions, ...this.#storing]), uri];
     const touch = JSON.stringify({ t: 'touch', snapshot: { ...this.#snapshot(), subscriptions } });
     if (utf8Length(touch) > this.#maxEventSize)
       throw new McpProtocolError(

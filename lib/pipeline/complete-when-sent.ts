@@ -80,12 +80,7 @@ function watching(
   };
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      if (!ending) return;
-      unwatch = ending((reason) => {
-        if (!finish()) return;
-        controller.error(reason);
-        reader.cancel(reason).catch(() => undefined);
-      });
+      if (ending) unwatch = ending(stopper(controller, reader, finish));
     },
     async pull(controller) {
       try {
@@ -103,6 +98,19 @@ function watching(
       await reader.cancel(reason);
     },
   });
+}
+
+/** What an end besides the reader does to a watched body, once `finish` says it came first: fails it, stops its source. */
+function stopper(
+  controller: ReadableStreamDefaultController<Uint8Array>,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  finish: () => boolean,
+): (reason: unknown) => void {
+  return (reason) => {
+    if (!finish()) return;
+    controller.error(reason);
+    reader.cancel(reason).catch(() => undefined);
+  };
 }
 
 /**

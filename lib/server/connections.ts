@@ -65,9 +65,15 @@ export function http2Connections(server: NodeServer): Connections {
 /**
  * The plain port with TLS on and `insecure-requests=redirect`: every request is sent to the same path on HTTPS, on
  * the public origin when one is configured; a Host the server does not serve is refused rather than redirected to.
+ * Its header and request timeouts are checked every `connectionsCheckingInterval`, as the other servers' are.
  */
-export function redirectServer(tlsPort: () => number, hosts: HostRules | undefined, nosniff: boolean): Server {
-  return nodeHttp().createServer((request, response) => {
+export function redirectServer(
+  tlsPort: () => number,
+  hosts: HostRules | undefined,
+  nosniff: boolean,
+  connectionsCheckingInterval?: number,
+): Server {
+  return nodeHttp().createServer({ connectionsCheckingInterval }, (request, response) => {
     const sent = hostOf(request);
     if (sent === null || (hosts?.allows && !hosts.allows(sent)))
       return refuse(response, 'RXREST_INVALID_HOST', 'The request is for a host this server does not serve', nosniff);

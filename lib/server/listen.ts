@@ -129,7 +129,8 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     serving(plainServer.listen(options.port, options.host), options.h2c === true);
   } else if (tls.insecureRequests === 'redirect') {
-    plainServer = serving(redirectServer(tlsPort, own.hosts, own.nosniff).listen(options.port, options.host), false);
+    const redirecting = redirectServer(tlsPort, own.hosts, own.nosniff, checkingInterval(options));
+    plainServer = serving(redirecting.listen(options.port, options.host), false);
   }
   return { servers, tlsServer, plainServer };
 }

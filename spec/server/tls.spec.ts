@@ -7,6 +7,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
+import { connect as netConnect } from 'node:net';
 import { join } from 'node:path';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { map, Observable, range } from 'rxjs';
@@ -279,6 +280,31 @@ describe('the plain port with TLS on', () => {
           .end();
       });
       expect(reply).toEqual({ status: 308, location: `https://example.test:${server.port}/fruits?x=1` });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 408 on the redirecting port soon after framework.http.headers-timeout, as on the others', async () => {
+    // Node checks the timeouts only every connectionsCheckingInterval (30 s by default): the redirecting server was the
+    // one left with it, so a stalled head waited half a minute there.
+    const server = await build({
+      'framework.http.insecure-requests': 'redirect',
+      'framework.http.headers-timeout': '1s',
+    }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve) => {
+        let text = '';
+        const socket = netConnect(server.insecure!.port, '127.0.0.1', () =>
+          socket.write('GET / HTTP/1.1\r\nHost: x\r\n'),
+        );
+        const giveUp = setTimeout(() => socket.destroy(), 10_000);
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+        socket.on('error', () => undefined);
+        socket.on('close', () => (clearTimeout(giveUp), resolve(text)));
+      });
+      expect([answer.slice(0, 13), Date.now() - started < 3000]).toEqual(['HTTP/1.1 408 ', true]);
     } finally {
       await server.close();
     }
