@@ -13,6 +13,7 @@ import { durableStreamsFeature } from '../broadcast/durable-streams-feature';
 import { compressionFeature } from '../compression/compression-feature';
 import { corsFeature } from '../cors/cors';
 import { healthFeature } from '../health/health-feature';
+import { forwardedOriginFeature } from '../links/forwarded-origin';
 import { linksFeature } from '../links/links-feature';
 import { mcpFeature } from '../mcp/mcp-feature';
 import { metricsFeature } from '../metrics/metrics-feature';
@@ -42,13 +43,14 @@ export { RestApp } from './rest-app';
 
 /**
  * The framework's own features, in the order they join each phase: a request for a host not served is refused before
- * anything else, CORS answers preflights next, the socket origin check runs before security on upgrades, security
- * before rate limits (a client is its principal), and the unrouted answers are asked health, metrics, OpenAPI, then
- * static files.
+ * anything else, its URL moved onto the origin trusted proxies forwarded, CORS answers preflights next (seeing that
+ * URL), the socket origin check runs before security on upgrades, security before rate limits (a client is its
+ * principal), and the unrouted answers are asked health, metrics, OpenAPI, then static files.
  */
 export function builtInFeatures(authentication: readonly AuthenticationMechanism[] = []): Feature[] {
   return [
     allowedHostsFeature,
+    forwardedOriginFeature,
     compressionFeature,
     multipartFeature,
     corsFeature,

@@ -205,10 +205,11 @@ describe('the built-in features', () => {
     expect(drawn.sort()).toEqual(declared.sort());
   });
 
-  it('are one each of allowed hosts, security, nosniff, CORS, rate limits, tracing, metrics, health, broadcast, durable streams, WebSockets, OpenAPI, compression, static files, multipart, MCP and links', () => {
+  it('are one each of allowed hosts, forwarded origin, security, nosniff, CORS, rate limits, tracing, metrics, health, broadcast, durable streams, WebSockets, OpenAPI, compression, static files, multipart, MCP and links', () => {
     expect(features.map((feature) => feature.name).sort()).toEqual(
       [
         'allowed-hosts',
+        'forwarded-origin',
         'nosniff',
         'durable-streams',
         'broadcast',

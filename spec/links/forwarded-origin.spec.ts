@@ -3,12 +3,16 @@
 // wrote, from the header family client-address-header names; in process, where no peer is known, never.
 import { request } from 'node:http';
 import {
+  Context,
   GET,
   InjectRestLinks,
   OnOpen,
+  POST,
   Path,
   RestApplication,
   RestLink,
+  RestResponse,
+  UriInfo,
   WebSocketEndpoint,
   type RunningServer,
 } from '../../lib';
@@ -26,6 +30,11 @@ class MemoResource {
   @InjectRestLinks()
   list(): Memo[] {
     return [new Memo()];
+  }
+
+  @POST
+  create(@Context() uriInfo: UriInfo): RestResponse<never> {
+    return RestResponse.created(uriInfo.absolutePathBuilder().path('7').build()) as RestResponse<never>;
   }
 }
 
@@ -127,6 +136,52 @@ describe('the forwarded origin of links', () => {
       };
       expect(await open('https://evil.example', 'evil.example, chat.example')).toBe(403);
       expect(await open('https://chat.example', 'evil.example, chat.example')).toBe('opened');
+    });
+  });
+});
+
+/** The `Location` of `POST /memos` (made with `UriInfo`) and the CORS verdict on `origin`, sent with `headers`. */
+function locationOf(server: RunningServer, headers: Record<string, string>): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`${server.url}/memos`, { method: 'POST', headers }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.headers.location));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+describe('the forwarded origin of the request URL', () => {
+  const forwarded = { 'x-forwarded-host': 'api.example', 'x-forwarded-proto': 'https' };
+
+  it('is what UriInfo makes absolute URLs with: a Location names the origin the client asked for', async () => {
+    await behindProxies({}, async (server) => {
+      expect(await locationOf(server, forwarded)).toBe('https://api.example/memos/7');
+      expect(await locationOf(server, {})).toBe(`${server.url}/memos/7`);
+    });
+    await behindProxies({ 'framework.http.proxy.trusted-proxies': '10.0.0.0/8' }, async (server) => {
+      expect(await locationOf(server, forwarded)).toBe(`${server.url}/memos/7`);
+    });
+  });
+
+  it('is the origin CORS tells same-origin requests by', async () => {
+    const overrides = { 'framework.http.cors.enabled': 'true', 'framework.http.cors.origins': 'https://other.example' };
+    await behindProxies(overrides, async (server) => {
+      const preflight = (origin: string) =>
+        fetch(`${server.url}/memos`, {
+          method: 'OPTIONS',
+          headers: { ...forwarded, origin, 'access-control-request-method': 'POST' },
+        }).then((answer) => answer.status);
+      // The page of the origin the proxy serves is this server's own: never refused as a cross-origin one.
+      expect(await preflight('https://api.example')).not.toBe(403);
+      expect(await preflight('https://evil.example')).toBe(403);
+    });
+  });
+
+  it('stays the configured public base URL whatever the proxies forwarded', async () => {
+    await behindProxies({ 'framework.http.public-base-url': 'https://public.example' }, async (server) => {
+      expect(await locationOf(server, forwarded)).toBe('https://public.example/memos/7');
     });
   });
 });

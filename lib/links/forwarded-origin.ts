@@ -1,0 +1,47 @@
+/**
+ * The origin a request's URL is made on behind proxies, as a feature (`framework.http.proxy.proxy-address-forwarding`
+ * without a public base URL): before routing, the request's URL is moved onto the scheme and host the trusted proxies
+ * forwarded, by the rules links are made with (`requestOrigin`). So `UriInfo`, a `Location` built from it, CORS's
+ * same-origin test and a socket's own origin name what the client asked for (`https://api.example.com`), not the
+ * proxy's hop to this server (`http://10.0.0.5:8080`), as in the reference framework. Joined to the framework's
+ * features before CORS, so that CORS sees the moved URL.
+ */
+import type { StageFn } from '../context/settle';
+import { defineFeature } from '../feature/define-feature';
+import { hostRules } from '../http/allowed-hosts';
+import { peerOf, proxySettings } from '../rate-limit/client-address';
+import { requestOrigin, type ForwardingRules } from './request-base-uri';
+
+function forwardedStep(rules: ForwardingRules, allows: ((host: string) => boolean) | undefined): StageFn {
+  return (ctx) => {
+    const url = ctx.url;
+    const origin = requestOrigin({ url, headers: ctx.headers, peer: peerOf(ctx) }, rules, allows);
+    if (!url.startsWith(`${origin}/`)) {
+      const { pathname, search } = new URL(url);
+      ctx.setRequestUri(`${origin}${pathname}${search}`);
+    }
+    return ctx;
+  };
+}
+
+export const forwardedOriginFeature = defineFeature({
+  name: 'forwarded-origin',
+  settings: [
+    'framework.http.proxy.proxy-address-forwarding',
+    'framework.http.proxy.trusted-proxies',
+    'framework.http.public-base-url',
+  ],
+  phases: ['receive'],
+  transports: {
+    answer: "the request's URL moved onto the origin trusted proxies forwarded, before routing",
+    stream: 'as an answer',
+    upgrade: "as an answer: the socket's own origin is the forwarded one",
+  },
+  build(build) {
+    const { config } = build;
+    const hosts = hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url'));
+    // A configured public origin is the origin (allowed-hosts moves the URL onto it): no forwarded one can replace it.
+    if (!config.get('framework.http.proxy.proxy-address-forwarding') || hosts?.public) return undefined;
+    return { receive: forwardedStep(proxySettings(config), hosts?.allows) };
+  },
+});
