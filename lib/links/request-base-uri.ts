@@ -64,8 +64,9 @@ function forwardedBy(headers: Headers, peer: string, rules: ForwardingRules): Fo
  * The origin (`scheme://host[:port]`) of the request, or, with `rules` (forwarding on) and a known peer, of the
  * request as the client sent it to the outermost trusted proxy: `Forwarded` host=/proto= or X-Forwarded-Proto/-Host/
  * -Port, whichever family `rules.header` names, each believed only for the entries trusted proxies wrote (read from
- * the right, as the client address is). A forwarded value that is not an http(s) scheme or a plain host is ignored,
- * and so is a forwarded host that `allows` refuses (`framework.http.allowed-hosts`).
+ * the right, as the client address is). A forwarded value that is not an http(s) scheme or a plain host (or names a
+ * host or port no URL holds) is ignored, and so is a forwarded host that `allows` refuses
+ * (`framework.http.allowed-hosts`).
  *
  * @example
  * requestOrigin(
@@ -92,7 +93,11 @@ export function requestOrigin(
     if (host === undefined) authority = own.hostname;
     if (!/:\d+$/.test(authority)) authority = withPort(authority, scheme, port);
   }
-  return `${scheme}://${authority}`;
+  // The syntax above lets through what no URL holds (a port past 65535, an IPv4 number past 255, bad punycode): such
+  // a forwarded value is ignored as any malformed one, and the request's URL, moved onto the origin, never throws.
+  // Parsed, the origin is the one the URL will print (a host in lower case, a default port dropped).
+  const origin = `${scheme}://${authority}`;
+  return URL.canParse(origin) ? new URL(origin).origin : own.origin;
 }
 
 function withPort(host: string, scheme: string, port: string): string {

@@ -179,6 +179,19 @@ describe('the forwarded origin of the request URL', () => {
     });
   });
 
+  it('ignores a forwarded host or port no URL can hold, as any other malformed one: no 500', async () => {
+    await behindProxies({}, async (server) => {
+      // Each passes the host syntax (a proxy may copy the client's Host into X-Forwarded-Host), but no URL parses it.
+      for (const host of ['api.example:99999', '999.999.999.999', 'xn--a']) {
+        expect(await locationOf(server, { 'x-forwarded-host': host })).toBe(`${server.url}/memos/7`);
+      }
+      expect(await locationOf(server, { 'x-forwarded-port': '99999' })).toBe(`${server.url}/memos/7`);
+      expect(await locationOf(server, { 'x-forwarded-host': 'API.example', 'x-forwarded-port': '8443' })).toBe(
+        'http://api.example:8443/memos/7',
+      );
+    });
+  });
+
   it('stays the configured public base URL whatever the proxies forwarded', async () => {
     await behindProxies({ 'framework.http.public-base-url': 'https://public.example' }, async (server) => {
       expect(await locationOf(server, forwarded)).toBe('https://public.example/memos/7');
