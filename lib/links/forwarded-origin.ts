@@ -16,10 +16,7 @@ function forwardedStep(rules: ForwardingRules, allows: ((host: string) => boolea
   return (ctx) => {
     const url = ctx.url;
     const origin = requestOrigin({ url, headers: ctx.headers, peer: peerOf(ctx) }, rules, allows);
-    if (!url.startsWith(`${origin}/`)) {
-      const { pathname, search } = new URL(url);
-      ctx.setRequestUri(`${origin}${pathname}${search}`);
-    }
+    if (!url.startsWith(`${origin}/`)) ctx.moveOrigin(origin);
     return ctx;
   };
 }

@@ -97,6 +97,7 @@ export function requestOrigin(
   // a forwarded value is ignored as any malformed one, and the request's URL, moved onto the origin, never throws.
   // Parsed, the origin is the one the URL will print (a host in lower case, a default port dropped).
   const origin = `${scheme}://${authority}`;
+  if (origin === own.origin) return origin;
   return URL.canParse(origin) ? new URL(origin).origin : own.origin;
 }
 

@@ -2,6 +2,7 @@
 // taken by the rule the client address is (framework.http.proxy.*): read from the right, only what a trusted proxy
 // wrote, from the header family client-address-header names; in process, where no peer is known, never.
 import { request } from 'node:http';
+import { Readable } from 'node:stream';
 import {
   Context,
   GET,
@@ -10,6 +11,7 @@ import {
   POST,
   Path,
   RestApplication,
+  RestForm,
   RestLink,
   RestResponse,
   UriInfo,
@@ -35,6 +37,12 @@ class MemoResource {
   @POST
   create(@Context() uriInfo: UriInfo): RestResponse<never> {
     return RestResponse.created(uriInfo.absolutePathBuilder().path('7').build()) as RestResponse<never>;
+  }
+
+  @POST
+  @Path('form')
+  form(@RestForm() title: string, @Context() uriInfo: UriInfo): string {
+    return `${uriInfo.absolutePath.href} ${title}`;
   }
 }
 
@@ -189,6 +197,21 @@ describe('the forwarded origin of the request URL', () => {
       expect(await locationOf(server, { 'x-forwarded-host': 'API.example', 'x-forwarded-port': '8443' })).toBe(
         'http://api.example:8443/memos/7',
       );
+    });
+  });
+
+  it('leaves the request the one received: its body is still read from Node, not through a Web stream', async () => {
+    await behindProxies({}, async (server) => {
+      const fromWeb = jest.spyOn(Readable, 'fromWeb');
+      const body = new FormData();
+      body.append('title', 'T');
+      try {
+        const answer = await fetch(`${server.url}/memos/form`, { method: 'POST', headers: forwarded, body });
+        expect(await answer.text()).toBe('https://api.example/memos/form T');
+        expect(fromWeb).not.toHaveBeenCalled();
+      } finally {
+        fromWeb.mockRestore();
+      }
     });
   });
 
