@@ -1,6 +1,7 @@
 // Compiles path templates into anchored regexes with precedence keys (the Java REST specification's template syntax and matching order); knows nothing of requests.
 import { decodeRoutedValue, normalizeEscapes } from './percent-encoding';
 import { SegmentMatcher, sharesSegments, type TemplatePart, type TemplateRegex } from './segment-matcher';
+import { SegmentedMatcher, staysInSegment } from './segmented-matcher';
 import { mayMatchSlash } from './slash-analysis';
 import { parseTemplate, TemplateError, templateRegex, type TemplateToken } from './template-parser';
 
@@ -88,6 +89,7 @@ export function compilePathTemplate(template: string): PathTemplate {
   let normalized = '';
   let group = 1;
   const parts: TemplatePart[] = [];
+  const variableRegexes: string[] = [];
   for (const token of tokens) {
     if (token.kind === 'literal') {
       const text = normalizeLiteral(token.text, template);
@@ -97,6 +99,7 @@ export function compilePathTemplate(template: string): PathTemplate {
       continue;
     }
     const regex = checkReuse(token, regexByName, template);
+    variableRegexes.push(regex);
     source += `(${regex})`;
     normalized += token.regex === undefined ? '{}' : `{:${token.regex}}`;
     captures.push({ name: token.name, group });
@@ -109,7 +112,7 @@ export function compilePathTemplate(template: string): PathTemplate {
   return {
     template,
     variables: [...regexByName.keys()],
-    regex: matcherOf(parts, regexes.length > 0, source + (normalized === '/' ? '$' : '/?$'), template),
+    regex: matcherOf(parts, variableRegexes, source + (normalized === '/' ? '$' : '/?$'), template),
     literalCharacters: literal.length,
     variableCount: captures.length,
     regexVariableCount: regexes.length,
@@ -122,13 +125,23 @@ export function compilePathTemplate(template: string): PathTemplate {
 }
 
 /**
- * The template's regular expression (`source`), or, for two `{name}` variables in one segment, the matcher that gives
- * its values in linear time. A variable with a regex of its own keeps the regular expression: that regex is the
+ * The template's regular expression (`source`), or, for two `{name}` variables in one segment, a matcher that gives
+ * its values in linear time: the whole template's, or, beside variables with a regex of their own that keep to their
+ * segment, one segment at a time. Other regexes of a variable's own keep the regular expression: they are the
  * application's to write.
  */
-function matcherOf(parts: readonly TemplatePart[], explicit: boolean, source: string, template: string): TemplateRegex {
-  if (!explicit && sharesSegments(parts)) return new SegmentMatcher(parts, source.endsWith('/?$'));
-  return templateRegex(source, template, 'regular expressions do not combine');
+function matcherOf(
+  parts: readonly TemplatePart[],
+  regexes: readonly string[],
+  source: string,
+  template: string,
+): TemplateRegex {
+  const regex = templateRegex(source, template, 'regular expressions do not combine');
+  if (!sharesSegments(parts)) return regex;
+  const trailingSlash = source.endsWith('/?$');
+  if (regexes.every((own) => own === DEFAULT_VARIABLE_REGEX)) return new SegmentMatcher(parts, trailingSlash);
+  const segmented = regexes.every((own) => own === DEFAULT_VARIABLE_REGEX || staysInSegment(own));
+  return segmented ? new SegmentedMatcher(parts, regexes, DEFAULT_VARIABLE_REGEX, trailingSlash) : regex;
 }
 
 /** The regular expressions written in the template's variables (`{id: \d+}`), in order. */

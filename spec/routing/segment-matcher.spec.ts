@@ -3,6 +3,7 @@
 // templates and paths over a small alphabet (so that literals recur and most cuts are ambiguous), from a fixed seed.
 import { compilePathTemplate } from '../../lib/routing/path-template';
 import { SegmentMatcher, type TemplatePart } from '../../lib/routing/segment-matcher';
+import { SegmentedMatcher } from '../../lib/routing/segmented-matcher';
 
 function seeded(seed: number): () => number {
   let state = seed;
@@ -14,8 +15,11 @@ function seeded(seed: number): () => number {
 
 const ALPHABET = ['a', '-', '.', '/', 'b'];
 
-function reference(parts: readonly TemplatePart[], trailingSlash: boolean): RegExp {
-  const source = parts.map((part) => (part === null ? '([^/]+?)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+function reference(parts: readonly TemplatePart[], trailingSlash: boolean, regexes?: readonly string[]): RegExp {
+  let variable = 0;
+  const source = parts.map((part) =>
+    part === null ? `(${regexes?.[variable++] ?? '[^/]+?'})` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+  );
   return new RegExp(`^${source.join('')}${trailingSlash ? '/?$' : '$'}`);
 }
 
@@ -50,6 +54,38 @@ describe('SegmentMatcher', () => {
     expect(matched).toBeGreaterThan(3000);
   });
 
+  it('gives, one segment at a time beside regexes of their own, what the whole regular expression gives', () => {
+    const random = seeded(7);
+    const pick = <T>(from: readonly T[]): T => from[Math.floor(random() * from.length)]!;
+    const owns = ['[^/]+?', '[^/]+?', '\\d+', '[ab]+', 'a*', '(b)?a', '[a1-]+?'];
+    const differences: unknown[] = [];
+    let matched = 0;
+    for (let round = 0; round < 2000; round++) {
+      const parts: TemplatePart[] = ['/'];
+      const regexes: string[] = [];
+      for (let n = 1 + Math.floor(random() * 5); n > 0; n--) {
+        parts.push(null);
+        regexes.push(pick(owns));
+        parts.push(Array.from({ length: 1 + Math.floor(random() * 2) }, () => pick(ALPHABET)).join(''));
+      }
+      if (random() < 0.3) parts.pop();
+      const matcher = new SegmentedMatcher(parts, regexes, '[^/]+?', true);
+      const regex = reference(parts, true, regexes);
+      for (let probe = 0; probe < 10; probe++) {
+        const fill = () =>
+          Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick([...ALPHABET, '1'])).join('');
+        const path = probe % 2 === 0 ? parts.map((part) => part ?? fill()).join('') : `/${fill()}${fill()}${fill()}`;
+        const expected = regex.exec(path);
+        const actual = matcher.exec(path);
+        if (expected) matched++;
+        if (JSON.stringify(expected && [...expected]) !== JSON.stringify(actual && [...actual]))
+          differences.push({ parts, regexes, path, expected: expected && [...expected], actual });
+      }
+    }
+    expect(differences.slice(0, 5)).toEqual([]);
+    expect(matched).toBeGreaterThan(1000);
+  });
+
   it('is the matcher of a template with two variables in a segment, and gives its values', () => {
     const template = compilePathTemplate('/tags/{owner}-{repo}-{tag}');
     expect(template.regex).toBeInstanceOf(SegmentMatcher);
@@ -61,6 +97,7 @@ describe('SegmentMatcher', () => {
     ]);
     expect(template.regex.test('/tags/ada-engine')).toBe(false);
     expect(compilePathTemplate('/tags/{owner}/{repo}').regex).toBeInstanceOf(RegExp);
-    expect(compilePathTemplate('/tags/{owner}-{repo: \\d+}').regex).toBeInstanceOf(RegExp);
+    expect(compilePathTemplate('/tags/{owner}-{repo: .+}').regex).toBeInstanceOf(RegExp);
+    expect(compilePathTemplate('/tags/{owner}-{repo}/{id: \\d+}').regex).toBeInstanceOf(SegmentedMatcher);
   });
 });
