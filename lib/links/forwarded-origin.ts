@@ -13,9 +13,14 @@ import { peerOf, proxySettings } from '../rate-limit/client-address';
 import { requestOrigin, type ForwardingRules } from './request-base-uri';
 
 function forwardedStep(rules: ForwardingRules, allows: ((host: string) => boolean) | undefined): StageFn {
+  const names =
+    rules.header === 'forwarded' ? ['forwarded'] : ['x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port'];
   return (ctx) => {
+    // Most requests that reach a server directly carry none: nothing to read, no URL to parse.
+    if (names.every((name) => ctx.headerValue(name) === null)) return ctx;
     const url = ctx.url;
-    const origin = requestOrigin({ url, headers: ctx.headers, peer: peerOf(ctx) }, rules, allows);
+    const headers = { get: (name: string) => ctx.headerValue(name) };
+    const origin = requestOrigin({ url, headers, peer: peerOf(ctx) }, rules, allows);
     if (!url.startsWith(`${origin}/`)) ctx.moveOrigin(origin);
     return ctx;
   };

@@ -18,7 +18,8 @@ export interface ForwardingRules {
 /** What of a request its origin is made from. */
 export interface OriginSource {
   readonly url: string;
-  readonly headers: Headers;
+  /** Its headers, or what reads them (`RequestContext.headerValue`: no header map made per request). */
+  readonly headers: Pick<Headers, 'get'>;
   /** The address of the connection's peer; `undefined` in process, where no proxy can be told from a client. */
   readonly peer: string | undefined;
 }
@@ -42,7 +43,7 @@ function believed(value: string | null, trusted: number): string | undefined {
 }
 
 /** What the trusted proxies in front of `peer` say of the request the client sent. */
-function forwardedBy(headers: Headers, peer: string, rules: ForwardingRules): Forwarded {
+function forwardedBy(headers: Pick<Headers, 'get'>, peer: string, rules: ForwardingRules): Forwarded {
   if (rules.header === 'forwarded') {
     const value = headers.get('forwarded') ?? '';
     const elements = forwardedElements(value);
