@@ -107,19 +107,16 @@ export function compilePathTemplate(template: string): PathTemplate {
     parts.push(null);
   }
   const regexes = explicitRegexes(tokens);
-  // The literal text alone: its length and its slashes are precedence and matching keys.
-  const literal = parts.filter((part) => part !== null).join('');
   return {
     template,
     variables: [...regexByName.keys()],
     regex: matcherOf(parts, variableRegexes, source + (normalized === '/' ? '$' : '/?$'), template),
-    literalCharacters: literal.length,
+    ...literalKeys(parts),
     variableCount: captures.length,
     regexVariableCount: regexes.length,
     normalized,
     isLiteral: captures.length === 0,
     captures,
-    slashCount: literal.split('/').length - 1,
     spansSegments: regexes.some((regex) => mayMatchSlash(regex)),
   };
 }
@@ -142,6 +139,12 @@ function matcherOf(
   if (regexes.every((own) => own === DEFAULT_VARIABLE_REGEX)) return new SegmentMatcher(parts, trailingSlash);
   const segmented = regexes.every((own) => own === DEFAULT_VARIABLE_REGEX || staysInSegment(own));
   return segmented ? new SegmentedMatcher(parts, regexes, DEFAULT_VARIABLE_REGEX, trailingSlash) : regex;
+}
+
+/** The literal text alone (escapes decoded): its length and its slashes are precedence and matching keys. */
+function literalKeys(parts: readonly TemplatePart[]): { literalCharacters: number; slashCount: number } {
+  const literal = parts.filter((part) => part !== null).join('');
+  return { literalCharacters: literal.length, slashCount: literal.split('/').length - 1 };
 }
 
 /** The regular expressions written in the template's variables (`{id: \d+}`), in order. */
