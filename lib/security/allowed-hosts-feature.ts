@@ -30,7 +30,7 @@ function hostStep(rules: HostRules): StageFn {
     if (ctx.exchange !== undefined) return ctx;
     const url = new URL(ctx.url);
     if (rules.allows && !rules.allows(url.host)) throw new RequestAborted(refusal());
-    if (origin !== undefined && url.origin !== origin) ctx.setRequestUri(`${origin}${url.pathname}${url.search}`);
+    if (origin !== undefined && url.origin !== origin) ctx.moveOrigin(origin);
     return ctx;
   };
 }
