@@ -3,7 +3,7 @@ import { decodeRoutedValue, normalizeEscapes } from './percent-encoding';
 import { SegmentMatcher, sharesSegments, type TemplatePart, type TemplateRegex } from './segment-matcher';
 import { SegmentedMatcher, staysInSegment } from './segmented-matcher';
 import { mayMatchSlash } from './slash-analysis';
-import { parseTemplate, TemplateError, templateRegex, type TemplateToken } from './template-parser';
+import { escapeRegex, parseTemplate, TemplateError, templateRegex, type TemplateToken } from './template-parser';
 
 /** Where one occurrence of a variable lands in {@link PathTemplate.regex}'s match array. */
 export interface TemplateCapture {
@@ -43,7 +43,6 @@ export interface PathTemplate {
 
 /** A `{name}` without regex: one segment, shortest match as in the Java REST specification (`([^/]+?)`). */
 const DEFAULT_VARIABLE_REGEX = '[^/]+?';
-const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
 const UNESCAPED_PERCENT = /%(?![0-9A-Fa-f]{2})/g;
 
 /**
@@ -93,7 +92,7 @@ export function compilePathTemplate(template: string): PathTemplate {
   for (const token of tokens) {
     if (token.kind === 'literal') {
       const text = normalizeLiteral(token.text, template);
-      source += text.replace(REGEX_SPECIAL, '\\$&');
+      source += escapeRegex(text);
       normalized += text;
       parts.push(text);
       continue;

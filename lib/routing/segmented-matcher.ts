@@ -8,8 +8,7 @@
  */
 import { SegmentMatcher, sharesSegments, type TemplatePart, type TemplateRegex } from './segment-matcher';
 import { mayMatchSlash } from './slash-analysis';
-
-const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+import { escapeRegex } from './template-parser';
 
 /** A regex of a variable's own that a segment can hold alone: no `/`, no anchor, lookaround or back-reference. */
 export function staysInSegment(regex: string): boolean {
@@ -74,6 +73,6 @@ export class SegmentedMatcher implements TemplateRegex {
 function segmentRegex(pieces: readonly TemplatePart[], own: readonly string[]): RegExp {
   let source = '^';
   let variable = 0;
-  for (const piece of pieces) source += piece === null ? `(${own[variable++]})` : piece.replace(REGEX_SPECIAL, '\\$&');
+  for (const piece of pieces) source += piece === null ? `(${own[variable++]})` : escapeRegex(piece);
   return new RegExp(`${source}$`);
 }

@@ -81,6 +81,13 @@ function parseVariable(inner: string, template: string): TemplateToken {
   return { kind: 'variable', name, regex };
 }
 
+const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+
+/** `text` as a regular expression matching exactly it (a template's literal text). */
+export function escapeRegex(text: string): string {
+  return text.replace(REGEX_SPECIAL, '\\$&');
+}
+
 /** `source` as a regular expression; when it is none, a `TemplateError` saying `problem` and why. */
 export function templateRegex(source: string, template: string, problem: string): RegExp {
   try {
