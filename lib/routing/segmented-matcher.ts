@@ -2,10 +2,11 @@
  * Matches, one segment at a time, a template whose segment of several `{name}` variables sits beside variables with
  * a regex of their own (`tags/{owner}-{repo}/{id: \d+}`, as a class path and a method path join). When no variable can
  * match `/`, the path's slashes are the template's, so each segment matches on its own and gives the values the whole
- * regular expression gives: the shared segment through a {@link SegmentMatcher} in linear time, the others through
- * their own piece of the regular expression. As one regular expression, a crafted path that did not match made its
+ * regular expression gives: a shared segment through a {@link SegmentMatcher} in linear time (beside a regex of its own,
+ * a {@link MixedSegmentMatcher}, bounded), the others through their own piece of the regular expression. As one regular expression, a crafted path that did not match made its
  * lazy `([^/]+?)` groups backtrack cubically. Knows nothing of requests.
  */
+import { fitsMixedSegment, MixedSegmentMatcher } from './mixed-segment-matcher';
 import { SegmentMatcher, sharesSegments, type TemplatePart, type TemplateRegex } from './segment-matcher';
 import { mayMatchSlash } from './slash-analysis';
 import { escapeRegex } from './template-parser';
@@ -28,8 +29,7 @@ export class SegmentedMatcher implements TemplateRegex {
     let pieces: TemplatePart[] = [];
     let own: string[] = [];
     const close = () => {
-      const alone = own.every((regex) => regex === plain);
-      segments.push(alone && sharesSegments(pieces) ? new SegmentMatcher(pieces, false) : segmentRegex(pieces, own));
+      segments.push(segmentMatcher(pieces, own, plain));
       pieces = [];
       own = [];
     };
@@ -67,6 +67,18 @@ export class SegmentedMatcher implements TemplateRegex {
     }
     return match as unknown as RegExpExecArray;
   }
+}
+
+/**
+ * One segment's matcher: for several variables in it, a search that never runs a regular expression over the whole
+ * segment (the `{name}`s alone, or beside regexes of their own that look no further than their text); else the
+ * segment's anchored regular expression.
+ */
+function segmentMatcher(pieces: readonly TemplatePart[], own: readonly string[], plain: string): TemplateRegex {
+  if (!sharesSegments(pieces)) return segmentRegex(pieces, own);
+  if (own.every((regex) => regex === plain)) return new SegmentMatcher(pieces, false);
+  if (own.every(fitsMixedSegment)) return new MixedSegmentMatcher(pieces, own, plain);
+  return segmentRegex(pieces, own);
 }
 
 /** The anchored regular expression of one segment's pieces, `own` its variables' regexes in order. */
