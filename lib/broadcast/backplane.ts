@@ -53,7 +53,7 @@ export interface HistoryPage {
 
 /** What the backplane knows of a topic beyond this process. */
 export interface TopicState {
-  /** The topic has history or a registered producer. */
+  /** The topic has history or a producer (on `redis` pub/sub, which keeps no history: a producer running now). */
   readonly exists: boolean;
   /** The id of its end event (`done`, `error`, `cancelled`), once it has one. */
   readonly endId: string | undefined;

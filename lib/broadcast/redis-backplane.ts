@@ -98,8 +98,13 @@ export class RedisBackplane implements Backplane {
     return Promise.reject(new Error('the redis pub/sub backplane keeps no history of its own'));
   }
 
+  /**
+   * Without a shared history, a stream exists beyond this process only while its producer runs: one that ended is
+   * known to the instances that still hold its history, and to no other (its presence in Redis outlives it, and a
+   * client resuming on its word waited forever for events that would never come).
+   */
   async describe(topic: string): Promise<TopicState> {
-    return { exists: await this.#presence.exists(topic), endId: undefined };
+    return { exists: await this.#presence.running(topic), endId: undefined };
   }
 
   watch(topic: string, watching: boolean, presence: boolean): void {
@@ -114,8 +119,13 @@ export class RedisBackplane implements Backplane {
     return this.#presence.idleFor(topic);
   }
 
-  /** Without a shared history there is no end to store for another process: readers of a lost producer wait. */
-  keepAlive(): void {}
+  /**
+   * The producer's word that it runs, which other instances answer a resume on. (Without a shared history there is
+   * no end to store for it: readers of a producer whose process died wait.)
+   */
+  keepAlive(topic: string, running: boolean): void {
+    this.#presence.keepAlive(topic, running);
+  }
 
   /** Pub/sub keeps no history in Redis: each process's topics let theirs go. */
   expire(): void {}

@@ -29,6 +29,10 @@ if idle < 0 then return 0 end
 return idle`;
 
 export const presenceKey = (topic: string): string => `rxrest:watch:${topic}`;
+/** Set while a resumable stream's producer runs, on whichever instance: it renews it every second. */
+export const producerKey = (topic: string): string => `rxrest:producer:${topic}`;
+/** How long a producer's word that it runs holds. */
+const PRODUCER_TTL_MS = 3000;
 
 export class RedisPresence {
   readonly #connection: Redis;
@@ -53,9 +57,27 @@ export class RedisPresence {
     this.#touch(topic, watching ? WATCH_TTL_MS : 0).catch(() => undefined);
   }
 
-  /** A producer starts: the topic exists, and counts as watched now (its member names it as having had a producer). */
+  /**
+   * A producer starts: the topic exists, counts as watched now (its member names it as having had a producer), and
+   * its producer is said to run before any instance can be asked to resume it.
+   */
   async register(topic: string): Promise<void> {
     await this.#touch(topic, 0, `producer:${this.#member}`);
+    await this.#connection.set(producerKey(topic), '1', 'PX', PRODUCER_TTL_MS);
+  }
+
+  /** A producer says it still runs (every second), or (`false`) that it has ended. */
+  keepAlive(topic: string, running: boolean): void {
+    const key = producerKey(topic);
+    // A renewal lost to an outage is made good by the next one, within the key's life.
+    (running ? this.#connection.set(key, '1', 'PX', PRODUCER_TTL_MS) : this.#connection.del(key)).catch(
+      () => undefined,
+    );
+  }
+
+  /** Whether the topic's producer runs now, on any instance (it said so within the last few seconds). */
+  async running(topic: string): Promise<boolean> {
+    return (await this.#connection.exists(producerKey(topic))) > 0;
   }
 
   /** Milliseconds since any instance last watched the topic (0 while one does; infinite when none ever did). */

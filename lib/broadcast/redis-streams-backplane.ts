@@ -20,7 +20,7 @@ import { isStreamId } from './event-ids';
 import { HistoryPages } from './history-pages';
 import type { Retention } from './event-ring';
 import { commandOptions, instanceTag, Outage, shown } from './redis-connections';
-import { presenceKey, RedisPresence } from './redis-presence';
+import { presenceKey, producerKey, RedisPresence } from './redis-presence';
 import { ABANDONED, PUBLISH } from './redis-streams-scripts';
 import { StreamReader, type Entry } from './stream-reader';
 import type { BroadcastEvent } from './topic-events';
@@ -29,9 +29,6 @@ import { utf8Length } from '../runtime/bytes';
 const STREAM_PREFIX = 'rxrest:stream:';
 const ONCE_PREFIX = 'rxrest:once:';
 const BYTES_PREFIX = 'rxrest:bytes:';
-const PRODUCER_PREFIX = 'rxrest:producer:';
-/** How long a producer's word that it runs holds; it renews it every second. */
-const PRODUCER_TTL_MS = 3000;
 /** What the end of a stream whose producer's process died says. */
 const LOST = JSON.stringify({ lost: true });
 /**
@@ -170,9 +167,7 @@ export class RedisStreamsBackplane implements Backplane {
   }
 
   keepAlive(topic: string, running: boolean): void {
-    const key = `${PRODUCER_PREFIX}${topic}`;
-    // A renewal lost to an outage is made good by the next one, within the key's life.
-    (running ? this.#commands.set(key, '1', 'PX', PRODUCER_TTL_MS) : this.#commands.del(key)).catch(() => undefined);
+    this.#presence.keepAlive(topic, running);
   }
 
   expire(topic: string, ms: number): void {
@@ -181,7 +176,7 @@ export class RedisStreamsBackplane implements Backplane {
   }
 
   async abandoned(topic: string, confirm: boolean): Promise<boolean> {
-    const keys = [streamKey(topic), `${PRODUCER_PREFIX}${topic}`, presenceKey(topic), bytesKey(topic)];
+    const keys = [streamKey(topic), producerKey(topic), presenceKey(topic), bytesKey(topic)];
     const expiry = this.#retention.maxAgeMs || DEFAULT_EXPIRY_MS;
     return Number(await this.#commands.eval(ABANDONED, keys.length, ...keys, confirm ? 1 : 0, '', LOST, expiry)) === 1;
   }

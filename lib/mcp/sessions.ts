@@ -37,6 +37,8 @@ export class Sessions {
    * (the store answering later) would each find room.
    */
   #opening = 0;
+  /** Sessions set aside to end once the new sessions being stored for their room are (see `#reserveRoom`). */
+  readonly #leaving = new Set<McpSession>();
   readonly #timeoutMs: number;
   readonly #maxSessions: number;
   readonly #touchEveryMs: number;
@@ -54,10 +56,11 @@ export class Sessions {
   /**
    * Opens a session for a client that initialized, stored before it is answered (rejects with 503 when the store
    * cannot take it, or when this instance holds `max-sessions` sessions all in use); its id is a random UUID
-   * (visible ASCII, as MCP asks).
+   * (visible ASCII, as MCP asks). The session pushed out to make room is ended only once the new one is stored: a
+   * refused initialize (the store down, an event too large) ends nothing.
    */
   async open(facts: Omit<McpClientFacts, 'sessionId'>, principal: string | undefined): Promise<McpSession> {
-    this.#makeRoom();
+    const leaving = this.#reserveRoom();
     const id = crypto.randomUUID();
     const open = { facts: { ...facts, sessionId: id }, principal };
     const session = this.#make({ open, subscriptions: new Set(), lastSeen: Date.now(), closed: false });
@@ -66,7 +69,9 @@ export class Sessions {
       await publishSessionEvent(this.#topics(), id, { t: 'open', ...open });
     } finally {
       this.#opening--;
+      if (leaving) this.#leaving.delete(leaving);
     }
+    if (leaving) this.#giveWay(leaving, id);
     this.#hold(session, watchSession(this.#topics(), id, this.#listener(session)));
     return session;
   }
@@ -115,25 +120,68 @@ export class Sessions {
   }
 
   /**
-   * Ends the session idle the longest when this instance holds `max-sessions` (its client is answered 404 next and
-   * starts a new one, as after a timeout): a flood of `initialize` pushes out sessions nobody uses, never one that
-   * runs a call or has a stream open, and never grows past the limit. Throws a 503 problem when every one is in use.
+   * Makes room for a session read from the store: ends the session idle the longest when this instance holds
+   * `max-sessions` (its client is answered 404 next and starts a new one, as after a timeout). Throws a 503 problem
+   * when every one is in use.
    */
   #makeRoom(): void {
-    if (this.#open.size + this.#opening < this.#maxSessions) return;
+    const leaving = this.#reserveRoom();
+    if (!leaving) return;
+    this.#leaving.delete(leaving);
+    this.#pushOut(leaving);
+  }
+
+  /**
+   * The session to end for a new one when this instance holds `max-sessions` (undefined while there is room), set
+   * aside so that initialize requests stored together each push out another: a flood of `initialize` pushes out
+   * sessions nobody uses, never one that runs a call or has a stream open, and never grows past the limit. Throws a
+   * 503 problem when every one is in use.
+   */
+  #reserveRoom(): McpSession | undefined {
+    if (this.#open.size - this.#leaving.size + this.#opening < this.#maxSessions) return undefined;
+    const idlest = this.#idlest();
+    if (!idlest) throw this.#full();
+    this.#leaving.add(idlest);
+    return idlest;
+  }
+
+  /**
+   * The new session `id` is stored: the one set aside for it ends now. Should that one have come into use meanwhile,
+   * another idle one ends instead; with none, the new one is ended again and its client refused (503).
+   */
+  #giveWay(leaving: McpSession, id: string): void {
+    const idlest = leaving.busy && this.#open.get(leaving.id) === leaving ? this.#idlest() : leaving;
+    if (idlest) return this.#pushOut(idlest);
+    const topics = this.#topics();
+    publishSessionEvent(topics, id, { t: 'close' }).then(
+      () => forgetSession(topics, id),
+      (error: unknown) => log.warn(`MCP session ${id}: its end could not be stored: ${String(error)}`),
+    );
+    throw this.#full();
+  }
+
+  /** The session held here idle the longest, of those neither in use nor set aside already. */
+  #idlest(): McpSession | undefined {
     const now = Date.now();
     let idlest: McpSession | undefined;
     for (const session of this.#open.values())
-      if (!session.busy && (!idlest || session.idleFor(now) > idlest.idleFor(now))) idlest = session;
-    if (!idlest)
-      throw refusal(
-        503,
-        'RXREST_MCP_SESSION_CAPACITY',
-        CAPACITY_RETRY_SECONDS,
-        `This server holds as many MCP sessions as it may (${this.#maxSessions}), all in use`,
-      );
-    log.debug(`MCP session ${idlest.id} ended to open another (framework.mcp.max-sessions)`);
-    this.close(idlest);
+      if (!session.busy && !this.#leaving.has(session) && (!idlest || session.idleFor(now) > idlest.idleFor(now)))
+        idlest = session;
+    return idlest;
+  }
+
+  #pushOut(session: McpSession): void {
+    log.debug(`MCP session ${session.id} ended to open another (framework.mcp.max-sessions)`);
+    this.close(session);
+  }
+
+  #full(): Error {
+    return refusal(
+      503,
+      'RXREST_MCP_SESSION_CAPACITY',
+      CAPACITY_RETRY_SECONDS,
+      `This server holds as many MCP sessions as it may (${this.#maxSessions}), all in use`,
+    );
   }
 
   #make(state: SessionState): McpSession {
@@ -162,6 +210,8 @@ export class Sessions {
   #drop(session: McpSession, keepCalls = false): boolean {
     if (this.#open.get(session.id) !== session) return false;
     this.#open.delete(session.id);
+    // Set aside for a new session, and ended first (DELETE, a timeout): its room is made already.
+    this.#leaving.delete(session);
     this.#watching.get(session.id)?.unsubscribe();
     this.#watching.delete(session.id);
     session.end(keepCalls);

@@ -28,6 +28,7 @@ beforeAll(async () => {
       'framework.rest.sse.keep-alive': '0',
       'framework.broadcast.max-topics': 10,
       'framework.mcp.max-sessions': MAX_SESSIONS,
+      'framework.broadcast.max-event-size': '4K',
     },
   });
   server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
@@ -97,5 +98,22 @@ describe('MCP sessions past framework.mcp.max-sessions', () => {
     expect((await initialize()).status).toBe(200);
     expect(await ping(held[1]!)).toBe(404);
     for (const stream of streams) stream.cut();
+  });
+
+  it('end no session for an initialize the store refuses: a stranger cannot push the idle ones out for nothing', async () => {
+    await settle(50); // the streams the last spec cut are given back: their sessions are idle
+    const sessions: string[] = [];
+    for (let n = 0; n < MAX_SESSIONS; n++) sessions.push((await initialize()).session!);
+    // Its session's first event passes framework.broadcast.max-event-size: the store refuses it (413).
+    const large = initializeRequest() as { params: { clientInfo: Record<string, string> } };
+    large.params.clientInfo = { name: 'x'.repeat(8192), version: '1' };
+    for (let n = 0; n < MAX_SESSIONS; n++) {
+      const refused = await post(large);
+      expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([
+        413,
+        'RXREST_BROADCAST_EVENT_TOO_LARGE',
+      ]);
+    }
+    expect(await Promise.all(sessions.map(ping))).toEqual(new Array(MAX_SESSIONS).fill(200));
   });
 });
