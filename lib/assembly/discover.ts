@@ -9,6 +9,7 @@ import { HEALTH_KINDS } from '../decorators/health';
 import { SOCKET_PATH } from '../decorators/websocket';
 import { MCP_SERVER } from '../decorators/mcp';
 import type { Unit } from '../metadata/unit';
+import { isServerSide } from '../providers/constrained-to';
 import type { BuildOptions } from './build-scope';
 
 export type { Unit };
@@ -34,7 +35,7 @@ export function discover(options: BuildOptions, config: Config, problems: Proble
     seen.add(type);
     const meta = findClassMeta(type);
     if (!meta || !include(type, meta)) return;
-    if (meta.tags.get(PROVIDER)?.constrainedTo === 'client') return;
+    if (!isServerSide(meta.tags)) return;
     const methods = [...meta.methods.values()];
     const isResource = meta.path !== undefined || methods.some((method) => method.httpMethods.length > 0);
     const contributes =

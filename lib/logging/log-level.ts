@@ -64,6 +64,3 @@ export const LOG_CATEGORIES = {
   'rxrest.limits': 'rate limits: the Redis counter store coming and going',
   'rxrest.mcp': 'MCP servers: tools that failed (with their error, which the client never sees) and sessions',
 } as const;
-
-/** A category name from {@link LOG_CATEGORIES}. */
-export type LogCategory = keyof typeof LOG_CATEGORIES;

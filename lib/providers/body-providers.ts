@@ -10,7 +10,6 @@ import {
   type JsonMapperProducer,
 } from '../json/json-mapper';
 import { isParamConverterProvider, type ParamConverterProvider } from '../convert/param-converter';
-import { isServerSide } from './constrained-to';
 import type {
   MessageBodyReader,
   MessageBodyWriter,
@@ -76,11 +75,10 @@ export class BodyProviders {
   readonly jsonProducer: JsonMapperProducer | undefined;
 
   constructor(providers: readonly ProviderInstance[]) {
-    const serverSide = providers.filter(({ meta }) => isServerSide(meta.tags));
     // Every provider of a kind, in registration order, then ranked (a stable sort keeps that order on ties).
     const ranked = <T>(is: (instance: object) => boolean, declared?: (meta: ClassMeta) => string[] | undefined) =>
       byRank(
-        serverSide
+        providers
           .filter(({ instance }) => is(instance))
           .map(({ instance, meta }) => rank(instance as T, meta, declared?.(meta))),
       );
