@@ -94,11 +94,13 @@ export const frameworkSettings = {
   }),
   'framework.openapi.info.title': setting(text, {
     optional: true,
-    description: "The document's title; the name in package.json of the working directory when absent.",
+    description:
+      "The document's title; when absent, the name in the application's package.json (the nearest from build({ directory }), else the working directory, up).",
   }),
   'framework.openapi.info.version': setting(text, {
     optional: true,
-    description: "The document's version; the version in package.json of the working directory when absent.",
+    description:
+      "The document's version; when absent, the version in the application's package.json (found as for the title).",
   }),
   'framework.openapi.info.description': setting(text, {
     optional: true,

@@ -2,8 +2,17 @@
 // the client's Accept ranges and the endpoint's @Produces list. Knows nothing of writers.
 
 import type { AcceptRange } from './accept';
+import { memoize } from './bounded-cache';
 import { parseQuality } from './header-tokens';
-import { isCompatible, isConcrete, mediaType, specificity, withoutParams, type MediaType } from './media-type';
+import {
+  isCompatible,
+  isConcrete,
+  mediaType,
+  parseMediaType,
+  specificity,
+  withoutParams,
+  type MediaType,
+} from './media-type';
 
 /** The outcome of {@link negotiate}. */
 export interface Negotiated {
@@ -143,4 +152,21 @@ function choose(accept: readonly AcceptRange[], produces: readonly MediaType[]):
     }
   }
   return undefined;
+}
+
+/** One media type as a `produces` list of its own, the same frozen array each time (so `negotiate` memoises it). */
+const alone = memoize(100, (type: string): readonly MediaType[] => {
+  const parsed = parseMediaType(type);
+  return Object.freeze(parsed === undefined ? [] : [parsed]);
+});
+
+/**
+ * Whether `accept` admits the one media type `type` (what a method without `@Produces` writes its result as).
+ *
+ * @example
+ * admits(parseAccept('text/csv, application/*;q=0.5'), 'application/json'); // true
+ * admits(parseAccept('text/csv'), 'application/json');                      // false
+ */
+export function admits(accept: readonly AcceptRange[], type: string): boolean {
+  return negotiate(accept, alone(type)) !== undefined;
 }

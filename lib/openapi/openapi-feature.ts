@@ -24,16 +24,27 @@ export const ENDPOINT_FACTS = new BuildKey<() => readonly EndpointFacts[]>('endp
 /** The application's document, made on first use. */
 export const OPENAPI = new BuildKey<() => OpenApiDocument>('openapi');
 
-/** `framework.openapi.info.*`, else the name and version of the application's own package.json. */
-function infoOf(config: Config): OpenApiInfo {
-  let manifest: { name?: unknown; version?: unknown } = {};
+/**
+ * The application's own package.json: the nearest one from its directory (`build({ directory })`, else the working
+ * directory) up, as Node finds a package's; none (or no disk, in a Worker): an empty manifest.
+ */
+function manifestOf(directory: string): { name?: unknown; version?: unknown } {
   try {
-    manifest = JSON.parse(
-      nodeFs().readFileSync(nodePath().join(process.cwd(), 'package.json'), 'utf8'),
-    ) as typeof manifest;
+    const path = nodePath();
+    for (let at = path.resolve(directory); ; at = path.dirname(at)) {
+      const file = path.join(at, 'package.json');
+      if (nodeFs().existsSync(file)) return JSON.parse(nodeFs().readFileSync(file, 'utf8')) as object;
+      if (path.dirname(at) === at) return {};
+    }
   } catch {
-    // No package.json: the defaults below.
+    // An unreadable package.json, or no disk: the defaults.
+    return {};
   }
+}
+
+/** `framework.openapi.info.*`, else the name and version of the application's own package.json. */
+function infoOf(config: Config, directory: string): OpenApiInfo {
+  const manifest = manifestOf(directory);
   return {
     title:
       config.get('framework.openapi.info.title') ??
@@ -100,11 +111,14 @@ export const openApiFeature = defineFeature({
     const document = (): OpenApiDocument =>
       (made ??= (require('./openapi-document') as typeof import('./openapi-document')).openApiDocument(
         build.find(ENDPOINT_FACTS)?.() ?? [],
-        (info ??= infoOf(build.config)),
+        (info ??= infoOf(build.config, build.directory)),
         build.applicationPath,
         build.find(SECURITY)?.mechanisms,
       ));
     build.provide(OPENAPI, document);
-    return { unrouted: () => (answers ??= openApiAnswers(build.config, document, (info ??= infoOf(build.config)))) };
+    return {
+      unrouted: () =>
+        (answers ??= openApiAnswers(build.config, document, (info ??= infoOf(build.config, build.directory)))),
+    };
   },
 });

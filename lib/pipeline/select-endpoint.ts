@@ -140,7 +140,8 @@ function negotiateOne(ctx: RequestContext, endpoint: Endpoint): boolean {
   return type !== undefined;
 }
 
-function notAcceptable(ctx: RequestContext, path: string): Error {
+/** The 406 for a request whose `Accept` admits no type the endpoint produces. */
+export function notAcceptable(ctx: RequestContext, path: string): Error {
   return httpProblem(
     'RXREST_NOT_ACCEPTABLE',
     `No representation of ${path} is acceptable for ${ctx.headers.get('accept')}`,

@@ -11,6 +11,10 @@ import type { RequestContext } from '../context/request-context';
 import { firstValue } from '../context/settle';
 import { plainResponseContext, toResponseContext, type ResultDefaults } from './to-response';
 import { settleStream, type EndpointStreaming } from './settle-stream';
+import { defaultMediaType } from '../body/entity-writers';
+import { parseAccept } from '../http/accept';
+import { admits } from '../http/negotiate';
+import { notAcceptable } from './select-endpoint';
 
 /** What the build decided of an endpoint's results: its status and headers, and how it streams. */
 export interface ResultPlan {
@@ -53,6 +57,23 @@ function isPlainResult(result: unknown): result is object {
 
 function answer(ctx: RequestContext, value: unknown, defaults: ResultDefaults): RequestContext {
   ctx.response = toResponseContext(value, defaults);
+  return acceptable(ctx);
+}
+
+/**
+ * A result of a method without `@Produces` goes out as its default type (text for a string, JSON for other values,
+ * bytes as application/octet-stream) unless the response names one: that type must be one the request's `Accept`
+ * admits, as a `@Produces` type must (406 otherwise, through the exception mappers). A `string` return type is
+ * checked earlier, when the endpoint is chosen: its `@Produces` is `text/plain` by default.
+ */
+function acceptable(ctx: RequestContext): RequestContext {
+  const response = ctx.response!;
+  const { entity, status } = response;
+  if (ctx.negotiated !== undefined || response.mediaType !== undefined || entity === undefined || entity === null)
+    return ctx;
+  const header = ctx.headerValue('accept');
+  if (header === null || header === '*/*' || status < 200 || status > 299) return ctx;
+  if (!admits(parseAccept(header), defaultMediaType(entity))) throw notAcceptable(ctx, ctx.path);
   return ctx;
 }
 
@@ -61,7 +82,7 @@ export function settleResult(ctx: RequestContext, result: unknown, plan: ResultP
   const { defaults, streaming } = plan;
   if (isPlainResult(result)) {
     ctx.response = plainResponseContext(result, defaults);
-    return ctx;
+    return acceptable(ctx);
   }
   const special = settleSpecial(ctx, result, streaming);
   if (special !== undefined) return special;
