@@ -144,7 +144,7 @@ export class RequestContext extends RequestTarget {
    * client's leaving, not the server's fault.
    */
   get clientGone(): boolean {
-    return clientGoneOf(this.#source, this.#request);
+    return clientGoneOf(this.#source, this.#received ?? this.#request);
   }
 
   /**
@@ -245,9 +245,16 @@ export class RequestContext extends RequestTarget {
     const start = urlPathStart(this.url);
     const moved = origin + (start < 0 ? '/' : this.url.slice(start));
     // On Node the body is then still read from Node's request directly, at thrice the throughput of a Web stream.
-    if (this.#request === undefined) return void (this.#url = moved);
-    this.#received ??= this.#request;
-    this.#request = new Request(moved, this.#request); // a Web request's URL is fixed: made again, the same body
+    const request = this.#request;
+    if (request === undefined) return void (this.#url = moved);
+    this.#received ??= request;
+    // A Web request's URL is fixed: made again, the same body. From its parts, not from the request as a whole, which
+    // would read its `signal` (on Deno the legacy one: Deno warns); the client's leaving is heard on the received one.
+    // A GET's body is not asked for: on Deno, making the body stream of an upgrade request breaks the upgrade.
+    const { method, headers } = request;
+    const init: RequestInit & { duplex?: 'half' } = { method, headers };
+    if (method !== 'GET' && method !== 'HEAD') [init.body, init.duplex] = [request.body, 'half'];
+    this.#request = new Request(moved, init);
   }
 
   get headers(): Headers {

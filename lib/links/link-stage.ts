@@ -55,7 +55,7 @@ export function linkStage(
   return (ctx) => {
     const response = ctx.response;
     if (!response) return ctx;
-    const links = new RestLinksProvider(context.registry, linkOrigin(ctx, context));
+    const links = new RestLinksProvider(context.registry, linkOrigin(ctx));
     for (const link of endpointLinks(links, mode, declared, response.entity))
       response.headers.add('link', formatLink(link));
     if (producesHal) wrapHal(response, ctx.negotiated, new HalService(links), declared);

@@ -1,5 +1,6 @@
-// The scheme and host links are made absolute with: the request's own, or what trusted proxies forwarded (RFC 7239,
-// X-Forwarded-*), by the rule the client address is taken with, within the allowed hosts.
+// The origin a request's URL is moved onto before routing (links and UriInfo then read it from the URL): the request's
+// own, or what trusted proxies forwarded (RFC 7239, X-Forwarded-*), by the rule the client address is taken with, within
+// the allowed hosts.
 import { forwardedElements, forwardedFor, trustedEntries, xForwardedFor } from '../http/forwarded-for';
 import { splitHeaderList } from '../http/header-tokens';
 

@@ -4,19 +4,10 @@ import { registerContextType } from '../params/context-types';
 import type { EndpointInfo, RequestContext } from '../context/request-context';
 import { LinkRegistry } from './link-registry';
 import { makeLinks } from './make-links';
-import { peerOf } from '../rate-limit/client-address';
-import { requestOrigin, type ForwardingRules } from './request-base-uri';
 
-/** What an application knows about links: its targets, and whether proxies' forwarding headers are trusted. */
+/** What an application knows about links: its targets. */
 export interface LinkContext {
   readonly registry: LinkRegistry;
-  /**
-   * Whose forwarding headers count (`framework.http.proxy.*`): absent when proxy-address-forwarding is off or
-   * `framework.http.public-base-url` names the origin.
-   */
-  readonly proxy?: ForwardingRules;
-  /** `framework.http.allowed-hosts`: a forwarded host outside them is ignored. */
-  readonly allowsHost?: (host: string) => boolean;
 }
 
 const EMPTY: LinkContext = { registry: new LinkRegistry() };
@@ -32,9 +23,13 @@ export function linkContextOf(ctx: RequestContext): LinkContext {
   return (ctx.endpoint && contexts.get(ctx.endpoint)) ?? EMPTY;
 }
 
-/** The origin links of this request are made absolute with. */
-export function linkOrigin(ctx: RequestContext, context: LinkContext): string {
-  return requestOrigin({ url: ctx.url, headers: ctx.headers, peer: peerOf(ctx) }, context.proxy, context.allowsHost);
+/**
+ * The origin links of this request are made absolute with: its URL's. Behind trusted proxies the forwarded-origin step
+ * has moved the URL onto the origin they forwarded, and the allowed-hosts step onto `framework.http.public-base-url`,
+ * before routing: worked out once, there, for the URL, `UriInfo` and links alike.
+ */
+export function linkOrigin(ctx: RequestContext): string {
+  return new URL(ctx.url).origin;
 }
 
 /**
@@ -58,7 +53,7 @@ export class RestLinksProvider {
   /** Makes the provider for a request. */
   static of(ctx: RequestContext): RestLinksProvider {
     const context = linkContextOf(ctx);
-    return new RestLinksProvider(context.registry, linkOrigin(ctx, context));
+    return new RestLinksProvider(context.registry, linkOrigin(ctx));
   }
 
   /** The origin (`scheme://host[:port]`) links are made absolute with. */

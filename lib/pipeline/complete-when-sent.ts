@@ -138,13 +138,14 @@ export function completeWhenSent(ctx: RequestContext, response: Response, whole 
 
 /**
  * What ends an answer besides its body's reader. On Deno, its delivery given up (not its legacy `signal`, which, once
- * read, aborts after every answer, and Deno warns). Elsewhere, the Web request's signal: how a caller in process
- * leaves, and a client of Bun or of workerd (with `enable_request_signal`; workerd cancels no answer itself).
+ * read, aborts after every answer, and Deno warns). Elsewhere, the signal of the Web request as it was received (one
+ * made again for a moved URL has its own): how a caller in process leaves, and a client of Bun or of workerd (with
+ * `enable_request_signal`; workerd cancels no answer itself).
  */
 function endingOf(ctx: RequestContext): Ending | undefined {
   const environment = ctx.environment;
   if (isDenoServeInfo(environment)) return givenUp(environment.completed);
-  return ctx.exchange ? undefined : aborted(ctx.request.signal);
+  return ctx.exchange ? undefined : aborted(ctx.receivedRequest.signal);
 }
 
 /** Arranges for `ctx.complete()` to run once Node's response is closed: sent, or the connection (or stream) lost. */

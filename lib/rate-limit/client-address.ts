@@ -42,7 +42,7 @@ export function proxySettings(config: Config) {
 interface ServerBindings {
   /** Node adapters (`listen()`, `@hono/node-server`). */
   readonly incoming?: { readonly socket?: { readonly remoteAddress?: string } };
-  /** Bun: the server itself is `fetch`'s second argument. */
+  /** Bun: the server itself is `fetch`'s second argument; it knows only the request it handed over, not one made again. */
   readonly requestIP?: (request: Request) => { readonly address?: string } | null;
   /** Deno: `Deno.serve` hands the connection's info. */
   readonly remoteAddr?: { readonly hostname?: string };
@@ -58,7 +58,7 @@ export function peerOf(ctx: RequestContext): string | undefined {
   const address =
     ctx.nodePeer ??
     bindings?.incoming?.socket?.remoteAddress ??
-    (typeof bindings?.requestIP === 'function' ? bindings.requestIP(ctx.request)?.address : undefined) ??
+    (typeof bindings?.requestIP === 'function' ? bindings.requestIP(ctx.receivedRequest)?.address : undefined) ??
     bindings?.remoteAddr?.hostname ??
     (currentRuntime() === 'workerd' ? (ctx.headerValue('cf-connecting-ip') ?? undefined) : undefined);
   return address === undefined ? undefined : plainAddress(address);
