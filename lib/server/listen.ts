@@ -12,7 +12,7 @@ import { http2Connections, httpConnections, redirectServer, type Connections, ty
 import { IdleBodies } from './idle-bodies';
 import { continueWithin, nodeListener, type ServeNode } from './node-listener';
 import type { TlsSettings } from './tls-settings';
-import { upgradeListener } from './upgrade-listener';
+import { upgradeListener, webSocketUpgradesOnly } from './upgrade-listener';
 import { messageOf } from '../errors/message-of';
 
 const nodeCluster = () => nodeBuiltin('node:cluster', 'worker processes (framework.http.workers)');
@@ -108,14 +108,22 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
   };
   // Every session is told how many streams it may open at once; nghttp2 refuses those past it.
   const http2Settings = { maxConcurrentStreams: options.maxConcurrentStreams };
+  // Only a WebSocket handshake leaves HTTP/1.1 for the 'upgrade' listener; any other Upgrade is served as a request.
+  const IncomingMessage = webSocketUpgradesOnly();
   const { tls } = options;
   let tlsServer: NodeServer | undefined;
   if (tls) {
     const credentials = tls.credentials();
     const listener = nodeListener(serve, 'https', own);
     tlsServer = tls.http2
-      ? nodeHttp2().createSecureServer({ ...credentials, allowHTTP1: true, settings: http2Settings }, listener)
-      : nodeHttps().createServer({ ...credentials, connectionsCheckingInterval: checkingInterval(options) }, listener);
+      ? nodeHttp2().createSecureServer(
+          { ...credentials, allowHTTP1: true, settings: http2Settings, Http1IncomingMessage: IncomingMessage },
+          listener,
+        )
+      : nodeHttps().createServer(
+          { ...credentials, connectionsCheckingInterval: checkingInterval(options), IncomingMessage },
+          listener,
+        );
     // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
     tlsServer.on('upgrade', upgradeListener(listener));
     serving(tlsServer.listen(tls.port, options.host), tls.http2);
@@ -125,7 +133,7 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     const listener = nodeListener(serve, 'http', own);
     plainServer = options.h2c
       ? nodeHttp2().createServer({ settings: http2Settings }, listener)
-      : nodeHttp().createServer({ connectionsCheckingInterval: checkingInterval(options) }, listener);
+      : nodeHttp().createServer({ connectionsCheckingInterval: checkingInterval(options), IncomingMessage }, listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     serving(plainServer.listen(options.port, options.host), options.h2c === true);
   } else if (tls.insecureRequests === 'redirect') {
