@@ -14,6 +14,7 @@ import type { Backplane, BackplaneListener, Outgoing } from './backplane';
 import type { Retention } from './event-ring';
 import { HistoryBudget } from './history-budget';
 import { Topic, type TopicHost } from './topic';
+import { UnreadTopics } from './unread-topics';
 import { utf8Length } from '../runtime/bytes';
 import { unref } from '../runtime/timers';
 
@@ -56,12 +57,20 @@ export class BroadcastTopics implements TopicHost {
   readonly #maxTopics: number;
   readonly #json: JsonMapper;
   readonly #topics = new Map<string, Topic>();
+  /** The topics held that nobody reads and no stream here runs: the oldest gives way to a new topic past the limit. */
+  readonly #unread = new UnreadTopics<Topic>();
+  /**
+   * The topics held that nobody reads, stream or not, by their newest event (those that hold none first): the ones
+   * whose events have all passed their age are let go first when the limit is reached, without going through all.
+   */
+  readonly #unwatched = new UnreadTopics<Topic>();
+  /** How many topics it has made: each one's place (the older of two as old gives way first). */
+  #made = 0;
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #warnedFull = false;
   /** Whether the warning that a cluster's worker broadcasts alone was considered (once). */
   #warnedWorkerAlone = false;
-  /** The resumable streams this process runs, by key. */
-  readonly producers = new Map<string, { stop(): Promise<void> }>();
+  readonly #producers = new Map<string, { stop(): Promise<void> }>();
   /** Per resumable stream read here, the check that its producer still runs. */
   readonly watchedProducers = new Map<string, { readers: number; timer: ReturnType<typeof setInterval> }>();
 
@@ -131,7 +140,28 @@ export class BroadcastTopics implements TopicHost {
 
   /** Lets go of a topic that holds nothing (its host is told by the topic itself). */
   idle(topic: Topic): void {
-    if (this.#topics.get(topic.name) === topic) this.#topics.delete(topic.name);
+    if (this.#topics.get(topic.name) === topic) this.#letGo(topic);
+  }
+
+  /** Places a topic held among those that may give way to a new one (or takes it out of them). */
+  changed(topic: Topic): void {
+    if (this.#topics.get(topic.name) !== topic) return;
+    const since = topic.unreadSince;
+    this.#unread.set(topic, this.#producers.has(topic.name) ? undefined : since);
+    this.#unwatched.set(topic, topic.unread ? (since ?? Number.NEGATIVE_INFINITY) : undefined);
+  }
+
+  /** The resumable streams this process runs, by key. */
+  get producers(): ReadonlyMap<string, { stop(): Promise<void> }> {
+    return this.#producers;
+  }
+
+  /** A resumable stream runs here from now on (its topic never gives way to another meanwhile), or (undefined) no more. */
+  running(key: string, producer: { stop(): Promise<void> } | undefined): void {
+    if (producer) this.#producers.set(key, producer);
+    else this.#producers.delete(key);
+    const topic = this.#topics.get(key);
+    if (topic) this.changed(topic);
   }
 
   /** Stops this process's resumable streams (each with its end stored if the backplane takes it) and the timers. */
@@ -140,7 +170,7 @@ export class BroadcastTopics implements TopicHost {
     this.#sweeper = undefined;
     for (const { timer } of this.watchedProducers.values()) clearInterval(timer);
     this.watchedProducers.clear();
-    await Promise.all([...this.producers.values()].map((producer) => producer.stop()));
+    await Promise.all([...this.#producers.values()].map((producer) => producer.stop()));
   }
 
   /** The topic a publish keeps history in, when it keeps any: made now (or refused) so the event has a place. */
@@ -159,10 +189,11 @@ export class BroadcastTopics implements TopicHost {
   }
 
   #make(name: string, replay: number | undefined): Topic | undefined {
-    if (this.#topics.size >= this.#maxTopics) this.#sweep();
+    if (this.#topics.size >= this.#maxTopics) this.#reap();
     if (this.#topics.size >= this.#maxTopics && !this.#makeRoom()) return undefined;
-    const topic = new Topic(name, replay, this);
+    const topic = new Topic(name, replay, this, ++this.#made);
     this.#topics.set(name, topic);
+    this.changed(topic);
     if (this.retention.maxAgeMs > 0) this.#sweeper ??= unref(setInterval(() => this.#sweep(), SWEEP_MS));
     return topic;
   }
@@ -174,12 +205,7 @@ export class BroadcastTopics implements TopicHost {
    * every topic is read or running.
    */
   #makeRoom(): boolean {
-    let oldest: Topic | undefined;
-    let oldestAt = Number.POSITIVE_INFINITY;
-    for (const [name, topic] of this.#topics) {
-      const since = this.producers.has(name) ? undefined : topic.unreadSince;
-      if (since !== undefined && since < oldestAt) [oldest, oldestAt] = [topic, since];
-    }
+    const oldest = this.#unread.oldest();
     if (!oldest) return false;
     log.debug(
       `broadcast: the history of ${oldest.name} is let go to hold a new topic (framework.broadcast.max-topics)`,
@@ -190,7 +216,29 @@ export class BroadcastTopics implements TopicHost {
 
   /** Lets go of the topics whose events have all passed their age and that have no subscriber. */
   #sweep(): void {
-    for (const [name, topic] of this.#topics) if (topic.holdsNothing()) this.#topics.delete(name);
+    for (const topic of this.#topics.values()) if (topic.holdsNothing()) this.#letGo(topic);
+  }
+
+  /**
+   * What `#sweep` does, from the topics nobody reads whose newest event is the oldest up to the first still in its
+   * age: the limit reached, each new topic costs the topics let go, not a look at every topic held.
+   */
+  #reap(): void {
+    const { maxAgeMs } = this.retention;
+    const cutoff = maxAgeMs > 0 ? Date.now() - maxAgeMs : Number.NEGATIVE_INFINITY;
+    for (;;) {
+      const topic = this.#unwatched.oldest();
+      const since = this.#unwatched.oldestSince();
+      if (!topic || since === undefined || (since !== Number.NEGATIVE_INFINITY && since >= cutoff)) return;
+      if (!topic.holdsNothing()) return;
+      this.#letGo(topic);
+    }
+  }
+
+  #letGo(topic: Topic): void {
+    this.#topics.delete(topic.name);
+    this.#unread.delete(topic);
+    this.#unwatched.delete(topic);
   }
 
   /** In a cluster worker, the in-memory backplane reaches only that worker's subscribers: said once, at first use. */

@@ -142,13 +142,18 @@ export class RedisStreamsBackplane implements Backplane {
     return after === undefined ? { events, more } : { events, more, reset: { oldest: events[0]?.id } };
   }
 
+  /**
+   * A topic exists while its stream holds events, or while its producer runs (before its first event): not on the
+   * word of its presence alone, which readers leaving renew for the retention after the stream expired, and on which a
+   * client resuming waited forever for events that would never come.
+   */
   async describe(topic: string): Promise<TopicState> {
-    const [last, watched] = await Promise.all([
+    const [last, running] = await Promise.all([
       this.#commands.call('XREVRANGE', streamKey(topic), '+', '-', 'COUNT', 1) as Promise<Entry[]>,
-      this.#presence.exists(topic),
+      this.#presence.running(topic),
     ]);
     const end = last[0] ? this.#decode(last[0]) : undefined;
-    return { exists: last.length > 0 || watched, endId: end?.event !== undefined ? end.id : undefined };
+    return { exists: last.length > 0 || running, endId: end?.event !== undefined ? end.id : undefined };
   }
 
   watch(topic: string, watching: boolean, presence: boolean): void {

@@ -114,7 +114,7 @@ class Producer implements ResumableStream {
     // Only now: had the end not been stored, the readers' instances store one when the heartbeat stops.
     clearInterval(this.#heartbeat);
     this.topics.backplane.keepAlive(this.key, false);
-    this.topics.producers.delete(this.key);
+    this.topics.running(this.key, undefined);
     this.#end(end);
   }
 
@@ -186,12 +186,12 @@ export async function resumableIn<T>(
   // Held (or refused) now, before the stream is said to exist: where it keeps its history in this process.
   const topic = topics.topic(key, undefined, true);
   const producer = new Producer(key, topics, graceMs);
-  producers.set(key, producer);
+  topics.running(key, producer);
   try {
     await backplane.register(key, topic.retention);
     backplane.keepAlive(key, true);
   } catch (error) {
-    producers.delete(key);
+    topics.running(key, undefined);
     throw backplaneUnavailable('The broadcast backend cannot start a stream now; try again shortly', error);
   }
   producer.start(source);

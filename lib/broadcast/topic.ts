@@ -19,6 +19,7 @@ import type { HistoryBudget, HistoryHolder } from './history-budget';
 import { replayHistory, replayRing } from './topic-replay';
 import { Joined, type SubscriptionChange, type SubscriptionHooks } from './joined';
 import { TickDelivery } from './tick-delivery';
+import type { UnreadTopic } from './unread-topics';
 import { resetNotice, toSseEvent, type BroadcastEvent } from './topic-events';
 import { messageOf } from '../errors/message-of';
 
@@ -37,9 +38,11 @@ export interface TopicHost {
   readonly history: HistoryBudget;
   /** The topic holds nothing now: no subscriber on this instance, no event kept in this process. */
   idle(topic: Topic): void;
+  /** The topic holds something still, and whether (and since when) nobody reads it may have changed. */
+  changed(topic: Topic): void;
 }
 
-export class Topic implements HistoryHolder {
+export class Topic implements HistoryHolder, UnreadTopic {
   /** Subscribers handed each event as it comes (any Observable subscriber; a stream still catching up). */
   readonly #joined = new Set<Joined>();
   /** Streams' subscribers handed the events a tick at a time, framed once for all of them. */
@@ -57,6 +60,8 @@ export class Topic implements HistoryHolder {
     /** Its own count of events kept (the `replay` of the broadcaster that made it), else the application's. */
     readonly replay: number | undefined,
     host: TopicHost,
+    /** Its place among the topics its host made (which of two as old gives way first). */
+    readonly made = 0,
   ) {
     this.#host = host;
     this.#ring = new EventRing(host.history, this);
@@ -95,7 +100,7 @@ export class Topic implements HistoryHolder {
       this.#ticks.queue(sse);
       this.#takeNow(sse, bytes);
     }
-    this.#releaseIfIdle();
+    this.#settle();
   }
 
   /** Hands an event to the subscribers that take each as it comes. */
@@ -111,25 +116,30 @@ export class Topic implements HistoryHolder {
     const notice = resetNotice(oldest);
     this.#takeNow(notice);
     this.#ticks.sendNow(notice);
-    this.#releaseIfIdle();
+    this.#settle();
   }
 
   /** Drops the oldest event kept (the application keeps more history than its budget), and lets go if that empties it. */
   dropOldest(): void {
     this.#ring.dropOldest();
-    this.#releaseIfIdle();
+    this.#settle();
+  }
+
+  /** Nobody reads it here: no subscriber, none being sent its history. */
+  get unread(): boolean {
+    return this.subscribers === 0 && this.#replaying.size === 0;
   }
 
   /** When the newest event this process holds was kept, `undefined` while a subscriber reads it (or it holds none). */
   get unreadSince(): number | undefined {
-    return this.subscribers > 0 || this.#replaying.size > 0 ? undefined : this.#ring.newestAt;
+    return this.unread ? this.#ring.newestAt : undefined;
   }
 
   /** Drops the history this process keeps of a topic nobody reads here, which lets it go (to make room for another). */
   forget(): void {
     if (this.unreadSince === undefined) return;
     this.#ring.clear();
-    this.#releaseIfIdle();
+    this.#settle();
   }
 
   /** Whether this process holds nothing of the topic: no subscriber, no event (once those past their age are dropped). */
@@ -163,6 +173,7 @@ export class Topic implements HistoryHolder {
     }
     if (!backplane.durable) {
       this.#replaying.add(joined);
+      this.#host.changed(this);
       // The last page and joining happen in one synchronous step: no event can fall between them.
       replayRing(this.#ring, joined, after, pace, () => {
         this.#replaying.delete(joined);
@@ -182,15 +193,16 @@ export class Topic implements HistoryHolder {
   }
 
   #add(joined: Joined): void {
-    if (joined.subscriber.closed) return;
+    if (joined.subscriber.closed) return this.#settle();
     if (joined.takesTicks) this.#ticks.add(joined);
     else this.#joined.add(joined);
     if (this.subscribers === 1) this.#host.backplane.watch(this.name, true, this.presence);
+    this.#host.changed(this);
     this.#tell(joined.hooks?.subscribed);
   }
 
   #remove(joined: Joined): void {
-    if (!this.#joined.delete(joined) && !this.#ticks.delete(joined)) return this.#releaseIfIdle();
+    if (!this.#joined.delete(joined) && !this.#ticks.delete(joined)) return this.#settle();
     if (this.subscribers === 0) {
       this.#host.backplane.watch(this.name, false, this.presence);
       // The ring of a durable topic is a cache of what this instance read while it had subscribers: once it
@@ -198,11 +210,13 @@ export class Topic implements HistoryHolder {
       if (this.#host.backplane.durable) this.#ring.clear();
     }
     this.#tell(joined.hooks?.unsubscribed);
-    this.#releaseIfIdle();
+    this.#settle();
   }
 
-  #releaseIfIdle(): void {
+  /** Tells the host it holds nothing now (and may go), or that what it holds and who reads it may have changed. */
+  #settle(): void {
     if (this.subscribers === 0 && this.#ring.size === 0 && this.#replaying.size === 0) this.#host.idle(this);
+    else this.#host.changed(this);
   }
 
   #tell(hooks: readonly ((change: SubscriptionChange) => void)[] | undefined): void {

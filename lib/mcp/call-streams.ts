@@ -23,6 +23,7 @@ import { isEnd } from '../broadcast/topic-events';
 import { multi, type Multi } from '../streaming/multi';
 import { sseEvent, type SseEvent } from '../streaming/sse-event';
 import { errorMessage, INTERNAL_ERROR, isObject, type JsonRpcMessage, type RequestId } from './json-rpc';
+import { ENDED_KEPT_MS } from './session-store';
 
 /**
  * The first item of a stream: the ids of its requests. It is sent to a client that reads priming events as an event
@@ -133,6 +134,10 @@ export async function openCallStream(
   const key = streamKey(sessionId, streamId);
   const head: StreamHead = { requests };
   const running = await resumableIn(topics, key, concat(of(head), messages), { grace: options.graceMs });
+  // Kept for a client cut before the end to come back within the grace, not for the retention's hour (a stranger's
+  // calls by the thousand, each up to retention.max-bytes, in Redis for that hour); at least for as long as the
+  // instances reading it live take to hear its end.
+  void running.ended.then(() => topics.backplane.expire(key, Math.max(options.graceMs, ENDED_KEPT_MS)));
   const events = await resumeIn(topics, key);
   return { running, events: clientEvents(topics, key, streamId, events!, options) };
 }

@@ -54,6 +54,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A request id as a key: 1 and "1" are two ids (JSON-RPC keeps their type), never one. */
+export function idKey(id: RequestId): string {
+  return typeof id === 'number' ? `n:${id}` : `s:${id}`;
+}
+
 /** A JSON-RPC id (JSON numbers are always finite). */
 export function isId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));

@@ -7,7 +7,7 @@
 import { formatSize } from '../http/size';
 import { logging } from '../logging/logger';
 import { utf8Length } from '../runtime/bytes';
-import { INVALID_PARAMS, McpProtocolError, type JsonRpcResponse } from './json-rpc';
+import { idKey, INVALID_PARAMS, McpProtocolError, type JsonRpcResponse } from './json-rpc';
 import type { McpClientFacts } from './mcp-call';
 import type { McpLogLevel } from './notices';
 import { fold, type SessionEvent, type SessionSnapshot, type SessionState } from './session-store';
@@ -31,7 +31,7 @@ export class McpSession {
   readonly #storing = new Set<string>();
   #noticesOpen = false;
   #lastTold = 0;
-  /** The session's calls running in this process, by request id (as text: JSON-RPC ids are strings or numbers). */
+  /** The session's calls running in this process, by request id (`idKey`: 1 and "1" are two). */
   readonly calls = new Map<string, RunningCall>();
   /** What waits here for the client's answers to the server's requests (sampling, elicitation), by request id. */
   readonly #awaited = new Map<string, (response: JsonRpcResponse) => void>();
@@ -131,7 +131,7 @@ export class McpSession {
 
   /** An event of the session, published by any instance (this one too), in the store's order. */
   hear(event: SessionEvent, at: number): void {
-    if (event.t === 'cancel') this.calls.get(String(event.requestId))?.cancel(event.reason);
+    if (event.t === 'cancel') this.calls.get(idKey(event.requestId))?.cancel(event.reason);
     else if (event.t === 'reply') {
       const id = String(event.response.id);
       const take = this.#awaited.get(id);

@@ -116,7 +116,7 @@ function eventOf(sse: SseEvent): SessionEvent | undefined {
  * `framework.broadcast.redis.live-window` (seconds); kept for the retention (an hour), a flood of sessions opened and
  * ended would leave Redis a stream each for that hour.
  */
-const ENDED_KEPT_MS = 60_000;
+export const ENDED_KEPT_MS = 60_000;
 
 /** The session has ended and its end is stored: what this process and the store keep of it goes (memory: now). */
 export function forgetSession(topics: BroadcastTopics, sessionId: string): void {

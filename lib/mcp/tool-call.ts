@@ -8,6 +8,9 @@ import { logging } from '../logging/logger';
 import type { CompiledTool } from './compile-catalog';
 import { describeViolations } from './input-binding';
 import {
+  errorMessage,
+  idKey,
+  INVALID_REQUEST,
   isId,
   McpProtocolError,
   notificationMessage,
@@ -29,6 +32,9 @@ import {
 } from './method-results';
 
 const log = logging.getLogger('rxrest.mcp');
+
+/** MCP: a request id is not used twice by the requestor within the session; one a running call holds is refused. */
+const DUPLICATE_ID = 'Invalid Request: a call with this id is running in this session';
 
 /**
  * How a call asks its client: the request goes out on the call's stream (`send`), the client's answer comes back
@@ -143,7 +149,12 @@ export function callTool(
 ): Observable<JsonRpcMessage> {
   return new Observable<JsonRpcMessage>((subscriber) => {
     const { session } = scope;
-    const key = String(request.id);
+    const key = idKey(request.id);
+    // A request id is the client's name for its call (to cancel it, to read its answer): one running call each.
+    if (session.calls.has(key)) {
+      subscriber.next(errorMessage(request.id, INVALID_REQUEST, DUPLICATE_ID));
+      return subscriber.complete();
+    }
     const running = { cancel: () => subscriber.complete() };
     session.calls.set(key, running);
     const controller = new AbortController();

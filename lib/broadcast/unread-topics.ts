@@ -1,0 +1,100 @@
+/**
+ * The topics that only keep history here, oldest newest-event first: the one that gives way when a new topic needs
+ * room past `framework.broadcast.max-topics`. A binary heap with each topic's place in it, so that a topic read again,
+ * given an event or let go moves in O(log n), and the oldest is found in O(1): going through every topic held (ten
+ * thousand with the defaults) for each new topic while full cost a stranger making topics that much per request.
+ */
+
+/** What the heap orders: when a topic's newest event was kept, then the order topics were made (the older first). */
+export interface UnreadTopic {
+  /** Its place among the topics made by its application (a topic made again after it was let go is a new one). */
+  readonly made: number;
+}
+
+interface Place<T> {
+  readonly topic: T;
+  since: number;
+  at: number;
+}
+
+const before = <T extends UnreadTopic>(a: Place<T>, b: Place<T>): boolean =>
+  a.since < b.since || (a.since === b.since && a.topic.made < b.topic.made);
+
+export class UnreadTopics<T extends UnreadTopic> {
+  readonly #heap: Place<T>[] = [];
+  readonly #places = new Map<T, Place<T>>();
+
+  get size(): number {
+    return this.#heap.length;
+  }
+
+  /** The topic whose newest event is the oldest (of two as old, the one made first). */
+  oldest(): T | undefined {
+    return this.#heap[0]?.topic;
+  }
+
+  /** When the oldest's newest event was kept (`-Infinity` for one that holds none), `undefined` when there is none. */
+  oldestSince(): number | undefined {
+    return this.#heap[0]?.since;
+  }
+
+  /** Puts the topic in its place as unread since `since`, or (undefined: read, or not to give way) takes it out. */
+  set(topic: T, since: number | undefined): void {
+    const place = this.#places.get(topic);
+    if (since === undefined) return place && this.#remove(place);
+    if (!place) {
+      const added = { topic, since, at: this.#heap.length };
+      this.#places.set(topic, added);
+      this.#heap.push(added);
+      return this.#up(added);
+    }
+    if (since === place.since) return;
+    const earlier = since < place.since;
+    place.since = since;
+    if (earlier) this.#up(place);
+    else this.#down(place);
+  }
+
+  delete(topic: T): void {
+    const place = this.#places.get(topic);
+    if (place) this.#remove(place);
+  }
+
+  #remove(place: Place<T>): void {
+    this.#places.delete(place.topic);
+    const last = this.#heap.pop()!;
+    if (last === place) return;
+    this.#put(last, place.at);
+    this.#up(last);
+    this.#down(last);
+  }
+
+  #up(place: Place<T>): void {
+    while (place.at > 0) {
+      const parent = this.#heap[(place.at - 1) >> 1]!;
+      if (!before(place, parent)) return;
+      this.#swap(place, parent);
+    }
+  }
+
+  #down(place: Place<T>): void {
+    for (;;) {
+      const left = this.#heap[2 * place.at + 1];
+      const right = this.#heap[2 * place.at + 2];
+      const first = right && left && before(right, left) ? right : left;
+      if (!first || !before(first, place)) return;
+      this.#swap(place, first);
+    }
+  }
+
+  #swap(a: Place<T>, b: Place<T>): void {
+    const at = a.at;
+    this.#put(a, b.at);
+    this.#put(b, at);
+  }
+
+  #put(place: Place<T>, at: number): void {
+    place.at = at;
+    this.#heap[at] = place;
+  }
+}
