@@ -52,7 +52,23 @@ class SingleResource {
   }
 }
 
-const app = buildApp([SingleResource]);
+@Path('plain')
+class PlainResource {
+  @GET @Path('count') @Produces('text/plain') count(): number {
+    return 42;
+  }
+  @GET @Path('flag') @Produces('text/plain') flag(): boolean {
+    return false;
+  }
+  @GET @Path('bytes') bytes(): Uint8Array {
+    return new Uint8Array([1, 2, 3]);
+  }
+  @GET @Path('buffer') @Produces('application/octet-stream') buffer(): ArrayBuffer {
+    return new Uint8Array([4, 5]).buffer;
+  }
+}
+
+const app = buildApp([SingleResource, PlainResource]);
 
 describe('a single value under a type of one JSON text per item', () => {
   it('is a body of one item: an NDJSON line, or an RFC 7464 record', async () => {
@@ -69,6 +85,23 @@ describe('a single value under a type of one JSON text per item', () => {
   it("is how an exception mapper's object answers a stream that failed before its first item", async () => {
     const response = await call(app, '/single/stream');
     expect([response.status, await response.text()]).toEqual([503, '{"retry":"later"}\n']);
+  });
+});
+
+describe('the built-in writers', () => {
+  it('write a number or a boolean under a text type as its text', async () => {
+    const count = await call(app, '/plain/count');
+    expect([count.headers.get('content-type'), await count.text()]).toEqual(['text/plain;charset=UTF-8', '42']);
+    expect(await (await call(app, '/plain/flag')).text()).toBe('false');
+  });
+
+  it('write bytes as they are, application/octet-stream when nothing names a type, and an ArrayBuffer too', async () => {
+    const bytes = await call(app, '/plain/bytes');
+    expect([bytes.headers.get('content-type'), [...new Uint8Array(await bytes.arrayBuffer())]]).toEqual([
+      'application/octet-stream',
+      [1, 2, 3],
+    ]);
+    expect([...new Uint8Array(await (await call(app, '/plain/buffer')).arrayBuffer())]).toEqual([4, 5]);
   });
 });
 
