@@ -1,17 +1,20 @@
 // What the last stage writes for a single value: the built-in writers, and a logged 500 when none fits.
+import { request as httpRequest } from 'node:http';
 import { throwError } from 'rxjs';
 import {
   GET,
   Path,
   Produces,
+  Provider,
   RestResponse,
   ServerExceptionMapper,
   logging,
   multi,
   type LogRecord,
   type Multi,
+  type ServerMessageBodyWriter,
 } from '../../lib';
-import { buildApp, call } from '../support/app';
+import { buildApp, call, withServer } from '../support/app';
 
 class NotReady extends Error {}
 
@@ -68,6 +71,31 @@ class PlainResource {
   }
 }
 
+/** A report a server writer answers for itself, as a whole Web Response. */
+class Report {
+  constructor(readonly title: string) {}
+}
+
+@Provider()
+class ReportWriter implements ServerMessageBodyWriter<Report> {
+  isWriteable(type: Function | undefined) {
+    return type === Report;
+  }
+  writeResponse(report: Report) {
+    const headers = new Headers({ 'content-type': 'text/x-report' });
+    headers.append('set-cookie', 'a=1');
+    headers.append('set-cookie', 'b=2');
+    return new Response(`report ${report.title}`, { status: 202, statusText: 'Queued', headers });
+  }
+}
+
+@Path('report')
+class ReportResource {
+  @GET get(): Report {
+    return new Report('q3');
+  }
+}
+
 const app = buildApp([SingleResource, PlainResource]);
 
 describe('a single value under a type of one JSON text per item', () => {
@@ -102,6 +130,41 @@ describe('the built-in writers', () => {
       [1, 2, 3],
     ]);
     expect([...new Uint8Array(await (await call(app, '/plain/buffer')).arrayBuffer())]).toEqual([4, 5]);
+  });
+});
+
+describe("a server writer's Web Response on a real socket", () => {
+  it('goes out with its status line, each Set-Cookie on its own line, and its body', async () => {
+    await withServer(buildApp([ReportResource, ReportWriter]), async (server) => {
+      const reply = await new Promise<{
+        status: string;
+        cookies: string[] | undefined;
+        type: string | undefined;
+        body: string;
+      }>((resolve, reject) => {
+        httpRequest(`${server.url}/report`, { agent: false }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () =>
+            resolve({
+              status: `${res.statusCode} ${res.statusMessage}`,
+              cookies: res.headers['set-cookie'],
+              type: res.headers['content-type'],
+              body,
+            }),
+          );
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(reply).toEqual({
+        status: '202 Queued',
+        cookies: ['a=1', 'b=2'],
+        type: 'text/x-report',
+        body: 'report q3',
+      });
+    });
   });
 });
 
