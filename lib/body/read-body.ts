@@ -14,26 +14,14 @@ export function bodyTooLarge(limit: number): Error {
 }
 
 /**
- * Whether the request has a body, told from its headers when they tell (RFC 9112 §6.3): reading
- * `request.body` would make a Node adapter such as `@hono/node-server` build a Web stream for the request, while `text()` and
- * `arrayBuffer()` with a known length read the socket directly.
+ * The whole body (a declared length its caller checked against `limit`), failing with 413 as soon as a chunked body
+ * passes `limit` (the rest is never read). With a known length `arrayBuffer()` reads the socket directly, where reading
+ * `request.body` would make a Node adapter such as `@hono/node-server` build a Web stream for the request.
  */
-function hasBody(request: Request, declared: string | null): boolean {
-  if (declared !== null) return declared !== '0';
-  if (request.headers.has('transfer-encoding')) return true;
-  return request.body !== null;
-}
-
-/**
- * The whole body, failing with 413 as soon as it is known to pass `limit`: at once from
- * `Content-Length`, or while counting a chunked body (the rest is never read).
- */
-export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw bodyTooLarge(limit);
-  if (!hasBody(request, declared)) return EMPTY;
-  if (declared !== null) return new Uint8Array(await request.arrayBuffer());
-  const reader = request.body!.getReader();
+async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
+  if (request.headers.has('content-length')) return new Uint8Array(await request.arrayBuffer());
+  if (request.body === null) return EMPTY;
+  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {

@@ -9,7 +9,7 @@ export function urlPathStart(url: string): number {
 }
 
 /** The path of an absolute URL whose path begins at `start`; the fragment, if any, belongs to neither path nor query. */
-export function urlPath(url: string, start = urlPathStart(url)): string {
+export function urlPath(url: string, start: number): string {
   if (start < 0) return '/';
   let end = url.indexOf('?', start);
   const hash = url.indexOf('#', start);
@@ -18,7 +18,7 @@ export function urlPath(url: string, start = urlPathStart(url)): string {
 }
 
 /** The query of an absolute URL whose path begins at `start`, without `?`. */
-export function urlQuery(url: string, start = urlPathStart(url)): string {
+export function urlQuery(url: string, start: number): string {
   if (start < 0) return '';
   const query = url.indexOf('?', start);
   if (query < 0) return '';

@@ -33,10 +33,8 @@ export class WorkerLane {
   #running = 0;
   readonly #queue: (() => void)[] = [];
 
-  constructor(readonly maxConcurrency: number) {
-    if (!Number.isSafeInteger(maxConcurrency) || maxConcurrency < 1)
-      throw new RangeError(`Worker concurrency must be at least 1, got ${maxConcurrency}`);
-  }
+  /** `maxConcurrency`: framework.rest.worker.max-concurrency, which the settings schema holds to an integer ≥ 1. */
+  constructor(readonly maxConcurrency: number) {}
 
   /** Calls running now. */
   get running(): number {

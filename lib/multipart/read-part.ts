@@ -103,9 +103,8 @@ async function readOne(
     case 'path':
       return part.fileItem?.path;
     case 'handle': {
-      const upload = part.toFileUpload();
-      if (!upload) return undefined;
-      const handle = await upload.open();
+      // Only file parts reach a file, path or handle target (compilePartReader leaves the others out).
+      const handle = await part.toFileUpload()!.open();
       ctx.onComplete(() => handle.close().catch(() => undefined));
       return handle;
     }

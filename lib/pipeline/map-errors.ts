@@ -44,9 +44,8 @@ export function internalErrorResponse(): ResponseContext {
   return new ResponseContext(500, problem, new ResponseHeaders(), PROBLEM_JSON);
 }
 
+/** A mapper's answer, settled: never a Promise (`recover` awaits one, and a Promise never resolves to another). */
 function settleMapped(ctx: RequestContext, error: unknown, result: unknown): StageResult<RequestContext> {
-  if (result instanceof Promise)
-    return result.then((value: unknown) => settleMapped(ctx, error, value) as RequestContext);
   if (result instanceof Observable) {
     return firstValue(
       result,

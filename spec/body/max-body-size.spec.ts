@@ -19,6 +19,17 @@ class Bodies {
 
 const app = buildApp([Bodies], { 'framework.http.limits.max-body-size': '1K' });
 
+/** A request body arriving in `parts`, as a runtime hands a chunked one over. */
+function chunks(...parts: string[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(encoder.encode(part));
+      controller.close();
+    },
+  });
+}
+
 describe('JSON request bodies', () => {
   it('maps the body to an instance of the declared class', async () => {
     const response = await call(app, '/bodies', json({ name: 'kiwi', extra: true }));
@@ -55,6 +66,24 @@ describe('JSON request bodies', () => {
       expect(({} as Record<string, unknown>).admin).toBeUndefined();
     },
   );
+
+  it('reads a body of several chunks whole, and one with a declared Content-Length, as a runtime hands them over', async () => {
+    const chunked = await call(app, '/bodies', { ...json({}), body: chunks('{"name":', '"fig"}') });
+    expect(await chunked.json()).toEqual({ kind: 'item fig', item: { name: 'fig' } });
+    const body = JSON.stringify({ name: 'kiwi' });
+    const declared = await call(app, '/bodies', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+      body,
+    });
+    expect(await declared.json()).toEqual({ kind: 'item kiwi', item: { name: 'kiwi' } });
+  });
+
+  it('answers 413 for a body of chunks as soon as they pass the limit', async () => {
+    const response = await call(app, '/bodies', { ...json({}), body: chunks('{"name":"', 'x'.repeat(2000), '"}') });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ code: 'RXREST_BODY_TOO_LARGE' });
+  });
 
   it('answers 413 at once when Content-Length passes framework.http.limits.max-body-size', async () => {
     const response = await call(app, '/bodies', json({ name: 'x'.repeat(2000) }));

@@ -1,7 +1,8 @@
-import { defer, of, tap, type MonoTypeOperatorFunction } from 'rxjs';
+import { defer, EMPTY, of, tap, throwError, type MonoTypeOperatorFunction } from 'rxjs';
 import {
   ExceptionUnwrapStrategy,
   GET,
+  GoneException,
   Interceptor,
   InterceptorBinding,
   NotFoundException,
@@ -280,5 +281,73 @@ describe('a mapper answering an object on a text/plain endpoint', () => {
     const response = await call(buildApp([ShopResource]), '/shop');
     expect(response.status).toBe(409);
     expect(await response.text()).toBe('{"item":"brie"}');
+  });
+});
+
+describe('a mapper that gives no answer, or fails', () => {
+  class Gone extends GoneException {}
+
+  @Path('failing-mappers')
+  class FailingMappers {
+    @GET @Path('{how}') fail(how: string): string {
+      if (how === 'not-found') throw new NotFoundException('no such thing');
+      throw new Gone(how);
+    }
+    @ServerExceptionMapper() none(error: NotFoundException) {
+      return of(undefined).pipe(tap(() => error.message));
+    }
+    @ServerExceptionMapper() gone(error: Gone) {
+      switch (error.message) {
+        case 'empty':
+          return EMPTY;
+        case 'observable-fails':
+          return throwError(() => new Error('mapper detail one'));
+        case 'promise-fails':
+          return Promise.reject(new Error('mapper detail two'));
+        default:
+          throw new Error('mapper detail three');
+      }
+    }
+  }
+
+  const app = buildApp([FailingMappers]);
+
+  it("answers the error's own answer when the mapper gives none: undefined, or an empty Observable", async () => {
+    const notFound = await call(app, '/failing-mappers/not-found');
+    expect([notFound.status, await notFound.text()]).toEqual([404, 'no such thing']);
+    const empty = await call(app, '/failing-mappers/empty');
+    expect([empty.status, await empty.text()]).toEqual([410, 'empty']);
+  });
+
+  it.each(['observable-fails', 'promise-fails', 'throws'])(
+    'answers the generic 500 when the mapper fails (%s), its detail kept from the client',
+    async (how) => {
+      const records: LogRecord[] = [];
+      const previous = logging.setSink((record) => records.push(record));
+      try {
+        const response = await call(app, `/failing-mappers/${how}`);
+        expect(response.status).toBe(500);
+        expect(await response.json()).toMatchObject({ code: 'RXREST_INTERNAL_ERROR' });
+      } finally {
+        logging.setSink(previous);
+      }
+      expect(records).toEqual([
+        expect.objectContaining({
+          level: 'ERROR',
+          detail: expect.objectContaining({ message: expect.stringMatching(/^mapper detail/) }),
+        }),
+      ]);
+    },
+  );
+});
+
+describe('an @Interceptor class', () => {
+  it('is refused at build time without an intercept method', () => {
+    const Audited = InterceptorBinding('Audited');
+    @Interceptor(Audited)
+    class Incomplete {}
+    expect(() => buildApp([Incomplete])).toThrow(
+      /Incomplete.*@Interceptor classes must have an intercept\(invocation\) method returning an RxJS operator/s,
+    );
   });
 });

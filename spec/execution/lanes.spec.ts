@@ -214,4 +214,24 @@ describe('blocked-loop warning', () => {
     expect(warning?.message).toContain('Busy#busy');
     expect(warning?.message).toContain('framework.rest.blocked-warning-ms');
   });
+
+  it('warns of nothing with framework.rest.blocked-warning-ms = 0', async () => {
+    @Path('busy')
+    class Busy {
+      @GET busy(): string {
+        const until = Date.now() + 50;
+        while (Date.now() < until);
+        return 'busy';
+      }
+    }
+    const records: LogRecord[] = [];
+    const unwatched = buildApp([Busy], { 'framework.rest.blocked-warning-ms': 0 });
+    const previous = logging.setSink((record) => records.push(record));
+    try {
+      expect(await (await call(unwatched, '/busy')).text()).toBe('busy');
+    } finally {
+      logging.setSink(previous);
+    }
+    expect(records.filter((record) => record.category === 'rxrest.execution')).toEqual([]);
+  });
 });

@@ -121,6 +121,15 @@ describe('defineFeature', () => {
     );
     expect(() => defineFeature({ ...base, name: 'Bad Name', phases: [] })).toThrow("lower-case words joined by '-'");
   });
+
+  it('refuses a declared answer whose status is no HTTP status', () => {
+    const base = { settings: [], transports: {}, phases: [], build: () => undefined };
+    for (const status of [99, 600, 402.5])
+      expect(() => defineFeature({ ...base, name: 'paid', answers: [{ status, when: 'always' }] })).toThrow(
+        `The feature paid declares a status that is not one: ${status}`,
+      );
+    expect(defineFeature({ ...base, name: 'paid', answers: [{ status: 402, when: 'always' }] }).name).toBe('paid');
+  });
 });
 
 describe('the build with features', () => {

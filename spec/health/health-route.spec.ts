@@ -64,6 +64,34 @@ describe('health checks', () => {
     expect((await health('/q/health')).body.checks).toHaveLength(4);
   });
 
+  it('answers DOWN for HealthCheckResponse.down and a builder set down, UP for one set down then up again', async () => {
+    @Liveness
+    class Cache implements HealthCheck {
+      call() {
+        return HealthCheckResponse.down('cache');
+      }
+    }
+    @Liveness
+    class Queue implements HealthCheck {
+      call() {
+        return HealthCheckResponse.named('queue').down().build();
+      }
+    }
+    @Liveness
+    class Disk implements HealthCheck {
+      call() {
+        return HealthCheckResponse.named('disk').down().up().build();
+      }
+    }
+    const response = await call(buildApp([Cache, Queue, Disk]), '/q/health/live');
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { checks: unknown[] }).checks).toEqual([
+      { name: 'cache', status: 'DOWN' },
+      { name: 'queue', status: 'DOWN' },
+      { name: 'disk', status: 'UP' },
+    ]);
+  });
+
   it('answers 503 when a check is DOWN, and only for the kinds it belongs to', async () => {
     state.databaseUp = false;
     expect(await health('/q/health/ready')).toMatchObject({ status: 503, body: { status: 'DOWN' } });

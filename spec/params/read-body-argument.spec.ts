@@ -90,6 +90,12 @@ class BodyResource {
   }
 
   @POST
+  @Path('optional-number')
+  optionalNumber(@Body({ type: Number, required: false }) n: number | undefined) {
+    return { absent: n === undefined };
+  }
+
+  @POST
   @Path('boolean')
   boolean(@Body({ type: Boolean }) b: boolean) {
     return { b };
@@ -181,6 +187,15 @@ describe('compileBodyReader', () => {
     expect(await (await post('boolean', 'true', 'text/plain')).json()).toEqual({ b: true });
     expect(await (await post('bigint', '9007199254740993', 'text/plain')).text()).toBe('bigint:9007199254740994');
     expect((await post('number', 'ten', 'text/plain')).status).toBe(400);
+  });
+
+  it('answers 400 for an empty required primitive or an absent required text, and gives undefined for an empty optional primitive', async () => {
+    const empty = await post('number', ' ', 'text/plain');
+    expect([empty.status, ((await empty.json()) as { code: string }).code]).toEqual([400, 'RXREST_MISSING_BODY']);
+    expect(await (await post('optional-number', '', 'text/plain')).json()).toEqual({ absent: true });
+    const absent = await post('text', undefined);
+    expect([absent.status, ((await absent.json()) as { code: string }).code]).toEqual([400, 'RXREST_MISSING_BODY']);
+    expect(await (await post('text', '', 'text/plain')).text()).toBe('[]');
   });
 
   it('checks JSON value types at runtime', async () => {

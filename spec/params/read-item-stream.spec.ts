@@ -279,6 +279,46 @@ describe('a request body of items', () => {
     expect(text.status).toBe(415);
   });
 
+  it('refuses an item past max-stream-item-size in every framing before it ends: an open line, an array element, an event, a sequence record', async () => {
+    const pad = 'x'.repeat(5000);
+    const cases: [string, string[], string][] = [
+      ['application/x-ndjson', [`${order(1)}\n{"pad":"${pad}`], 'Line 2'],
+      ['application/json', [`[${order(1)},{"pad":"${pad}`], 'Item 1'],
+      ['text/event-stream', [`data: {"pad":"${pad}`], 'Item 0'],
+      ['application/json-seq', [`\x1e${order(1)}\n\x1e{"pad":"${pad}"}\n\x1e${order(2)}\n`], 'Item 1'],
+    ];
+    for (const [type, chunks, place] of cases) {
+      const reply = await send('/items/count', type, chunks);
+      expect([type, reply.status, JSON.parse(reply.body)]).toEqual([
+        type,
+        413,
+        expect.objectContaining({
+          code: 'RXREST_BODY_TOO_LARGE',
+          detail: `${place} of the request body is longer than 4K (framework.http.limits.max-stream-item-size)`,
+        }),
+      ]);
+    }
+  });
+
+  it('answers 400 for an application/json body of items that is no array, or ends inside an item', async () => {
+    const object = await send('/items/count', 'application/json', ['{"id":1}']);
+    expect([object.status, JSON.parse(object.body)]).toEqual([
+      400,
+      expect.objectContaining({
+        code: 'RXREST_MALFORMED_BODY',
+        detail: 'An application/json body of items must be a JSON array',
+      }),
+    ]);
+    const cut = await send('/items/count', 'application/json', [`[${order(1)},{"id":`]);
+    expect([cut.status, JSON.parse(cut.body)]).toEqual([
+      400,
+      expect.objectContaining({
+        code: 'RXREST_MALFORMED_BODY',
+        detail: expect.stringMatching(/^The request body ended inside item 1: /),
+      }),
+    ]);
+  });
+
   it('runs the finalizers when the client goes away mid-upload', async () => {
     const before = finalized;
     // Goes away once the endpoint reads the upload, not after a guess: gone before, it would never have been read.

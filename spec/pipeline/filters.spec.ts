@@ -1,4 +1,4 @@
-import { map, of, tap, type MonoTypeOperatorFunction } from 'rxjs';
+import { EMPTY, map, of, tap, timer, type MonoTypeOperatorFunction } from 'rxjs';
 import {
   GET,
   NameBinding,
@@ -213,4 +213,44 @@ describe('a response filter that throws', () => {
       expect(await response.text()).not.toContain('secret');
     },
   );
+});
+
+describe('filters that answer later', () => {
+  class Later {
+    @ServerRequestFilter() empty(request: RequestContext) {
+      if (request.header('x-empty')) return EMPTY;
+      return undefined;
+    }
+    @ServerRequestFilter() notAnAnswer(request: RequestContext) {
+      return request.header('x-value') ? of('just a value') : true;
+    }
+    @ServerResponseFilter() async awaited(_request: RequestContext, response: ResponseContext) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      response.headers.set('x-awaited', 'yes');
+    }
+    @ServerResponseFilter() observed(_request: RequestContext, response: ResponseContext) {
+      return timer(5).pipe(tap(() => response.headers.set('x-observed', 'yes')));
+    }
+  }
+
+  @Path('later')
+  class LaterResource {
+    @GET get() {
+      return 'reached';
+    }
+  }
+
+  const app = buildApp([Later, LaterResource]);
+
+  it('lets a request through when a request filter gives no answer: an empty Observable, a value that is none', async () => {
+    for (const headers of [{ 'x-empty': '1' }, { 'x-value': '1' }, {}] as Record<string, string>[]) {
+      const response = await call(app, '/later', { headers });
+      expect([headers, response.status, await response.text()]).toEqual([headers, 200, 'reached']);
+    }
+  });
+
+  it('waits for a response filter that returns a Promise or an Observable before answering', async () => {
+    const response = await call(app, '/later');
+    expect([response.headers.get('x-awaited'), response.headers.get('x-observed')]).toEqual(['yes', 'yes']);
+  });
 });

@@ -76,6 +76,28 @@ describe('refused credentials against rate limits', () => {
     });
   });
 
+  it('admits the address again once its window ended', async () => {
+    const app = build({
+      'framework.http.rate-limit.failed-authentications': '2',
+      'framework.http.rate-limit.failed-authentications-window': '1s',
+    });
+    await withServer(app, async (server) => {
+      const replies = [];
+      for (const guess of ['guess-1', 'guess-2', 'guess-3']) replies.push((await withKey(server, guess)).status);
+      expect(replies).toEqual([401, 401, 429]);
+      expectSpent(await withKey(server, 'right-key'), 1);
+      const admitted = await until(
+        async () => ((await withKey(server, 'right-key')).status === 200 ? true : undefined),
+        'the right key to be admitted after the window',
+        5000,
+        100,
+      );
+      expect(admitted).toBe(true);
+      // The hold is gone, not only waited out: a wrong key is counted afresh (a 401, not a 429).
+      expect((await withKey(server, 'guess-4')).status).toBe(401);
+    });
+  });
+
   it('counts 100 refusals a minute by default', async () => {
     await withServer(build(), async (server) => {
       const replies = await Promise.all(Array.from({ length: 130 }, (_, n) => withKey(server, `guess-${n}`)));

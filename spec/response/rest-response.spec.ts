@@ -54,6 +54,22 @@ describe('RestResponse', () => {
     expect(RestResponse.status(418, 'tea').entity).toBe('tea');
     expect(RestResponse.notModified(new EntityTag('v', true)).headers.get('etag')).toBe('W/"v"');
     expect(ResponseBuilder.fromResponse(RestResponse.ok('a')).header('x', '1').build().headers.get('x')).toBe('1');
+    expect(RestResponse.serverError().status).toBe(500);
+    expect(RestResponse.accepted({ job: 7 })).toMatchObject({ status: 202, entity: { job: 7 } });
+    expect(RestResponse.temporaryRedirect('/z')).toMatchObject({ status: 307 });
+    expect(RestResponse.temporaryRedirect('/z').headers.get('location')).toBe('/z');
+    expect(ResponseBuilder.noContent().build().status).toBe(204);
+  });
+
+  it('keeps each value of a repeated header apart, and gives none for an absent one', () => {
+    const headers = RestResponse.ResponseBuilder.ok()
+      .cookie(new NewCookie('a', '1'))
+      .cookie(new NewCookie('b', '2'))
+      .header('x-one', 'only')
+      .build().headers;
+    expect(headers.getAll('Set-Cookie').map((line) => line.split(';')[0])).toEqual(['a=1', 'b=2']);
+    expect(headers.getAll('x-one')).toEqual(['only']);
+    expect(headers.getAll('x-none')).toEqual([]);
   });
 });
 

@@ -244,6 +244,7 @@ describe('bearer JWTs', () => {
           .sign(key.privateKey),
     ],
     ['not a JWT', async () => 'not.a.token'],
+    ['of two words', async () => `${await sign(key, 'first')} extra`],
   ];
 
   it.each(refusals)('refuses a token %s: 401 invalid_token, the reason kept from the client', async (_name, make) => {
