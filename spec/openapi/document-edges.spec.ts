@@ -1,6 +1,7 @@
 // Edge operations whose document said something else than the server, over a real socket: a method returning bytes
 // without @Produces is answered application/octet-stream (the document said JSON), and a method that reads no body
-// but names @Consumes is answered 415 for another Content-Type (the document listed no 415).
+// but names @Consumes is answered 415 for another Content-Type (the document listed no 415). The document itself,
+// YAML or JSON by Accept, said nothing of depending on it (no Vary), so a shared cache could hand either to anyone.
 import { Consumes, GET, Path, RestApplication, type RunningServer } from '../../lib';
 
 @Path('edges')
@@ -42,5 +43,15 @@ describe('the document of edge operations', () => {
     const answer = await fetch(`${server.url}/edges/typed`, { headers: { 'content-type': 'text/plain' } });
     expect(answer.status).toBe(415);
     expect(Object.keys(paths['/edges/typed']!.get.responses)).toContain('415');
+  });
+
+  it('says its form depends on Accept, so that a cache keeps the YAML and the JSON apart', async () => {
+    for (const accept of ['application/json', 'application/yaml']) {
+      const answer = await fetch(`${server.url}/q/openapi`, { headers: { accept } });
+      expect([answer.headers.get('content-type'), answer.headers.get('vary')]).toEqual([
+        `${accept};charset=UTF-8`,
+        'Accept',
+      ]);
+    }
   });
 });
