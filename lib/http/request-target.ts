@@ -8,8 +8,9 @@ import { memoize } from './bounded-cache';
 
 // A plain host (name or IPv4, lower case) with an optional port from 1000 to 99999.
 const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
-// A path and query of characters that need no escaping.
-const PLAIN_TARGET = /^\/[!#$&-;=?-[\]_a-z~]*$/;
+// A path and query of characters that need no escaping. Not `#`: a fragment (which a request line should not carry,
+// RFC 9112 §3.2) is the URL parser's to set apart, as it is for a request handed to `fetch`.
+const PLAIN_TARGET = /^\/[!$&-;=?-[\]_a-z~]*$/;
 const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
 
 /** A request whose target or `Host` cannot make a URL: answered 400. */

@@ -76,8 +76,17 @@ function ownContent(facts: EndpointFacts, documented: APIResponseOptions | undef
     ? [documented.mediaType]
     : facts.info.produces.length
       ? facts.info.produces
-      : [returned === String ? 'text/plain' : 'application/json'];
+      : [defaultMediaType(returned)];
   return content(produces, element, facts.streams);
+}
+
+/** What a result of the declared type is written as without `@Produces`: text, bytes, else JSON (as the writers do). */
+function defaultMediaType(returned: unknown): string {
+  if (returned === String) return 'text/plain';
+  const bytes =
+    returned === ArrayBuffer ||
+    (typeof returned === 'function' && (returned === Uint8Array || returned.prototype instanceof Uint8Array));
+  return bytes ? 'application/octet-stream' : 'application/json';
 }
 
 /** Another answer the method or a mapper documents: a body only with a schema, or with a `text/*` type (text). */
@@ -141,7 +150,9 @@ export function operationResponses(facts: EndpointFacts, context: ResponseContex
     '400',
     '404',
     '406',
-    ...(context.readsBody ? ['413', '415'] : []),
+    ...(context.readsBody ? ['413'] : []),
+    // A method naming @Consumes refuses another Content-Type whether it reads a body or not.
+    ...(context.readsBody || facts.info.consumes.length > 0 ? ['415'] : []),
     ...accessStatuses(facts.access, context.schemes),
     ...(facts.answers ?? []).map(String),
     '500',

@@ -27,6 +27,8 @@ export function openApiAnswer(path: string, document: () => JsonSchema): Unroute
       undefined,
       asJson ? 'application/json;charset=UTF-8' : 'application/yaml;charset=UTF-8',
     );
+    // The form follows Accept: a shared cache must not hand the YAML to a client that asked for JSON (RFC 9110 §12.5.5).
+    ctx.response.headers.set('vary', 'Accept');
     return Promise.resolve(ctx);
   };
 }
