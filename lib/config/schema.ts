@@ -419,7 +419,8 @@ export const frameworkSettings = {
   }),
   'framework.http.keep-alive-timeout': setting(duration, {
     default: '5s',
-    description: 'Idle time before a keep-alive connection is closed.',
+    description:
+      'Idle time before a keep-alive connection is closed: an HTTP/1.1 connection between requests, an HTTP/2 session with no open stream (GOAWAY). 0 never closes one.',
   }),
   'framework.security.jwt.jwks-url': setting(text, {
     optional: true,

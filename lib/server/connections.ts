@@ -4,7 +4,7 @@
  */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Http2SecureServer, Http2Server, Http2Session } from 'node:http2';
+import type { Http2SecureServer, Http2Server, Http2Session, ServerHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { HostRules } from '../http/allowed-hosts';
 import { NOSNIFF, refuse } from './own-answers';
@@ -28,13 +28,36 @@ export function httpConnections(server: Server): Connections {
   return { closeIdle: () => server.closeIdleConnections(), closeAll: () => server.closeAllConnections() };
 }
 
-/** Sessions and HTTP/1.1 sockets of an HTTP/2 server, which has no `closeIdleConnections` of its own. */
-export function http2Connections(server: NodeServer): Connections {
+/**
+ * Closes `session` with a GOAWAY once it has had no open stream for `idleMs`, from its first byte on: Node's HTTP/2
+ * server has no keep-alive timeout, and a connection that never sent a request (not even the preface on h2c), or whose
+ * requests were all answered, was held for good. A session carrying a stream, however silent, stays.
+ */
+function closeWhenIdle(session: Http2Session, idleMs: number): void {
+  let open = 0;
+  // One timer for the session's life: it does nothing while a stream is open, and starts again when the last one ends.
+  const timer = setTimeout(() => open === 0 && session.close(), idleMs).unref();
+  const ended = () => {
+    if (--open === 0) timer.refresh();
+  };
+  session.on('stream', (stream: ServerHttp2Stream) => {
+    open++;
+    stream.once('close', ended);
+  });
+  session.once('close', () => clearTimeout(timer));
+}
+
+/**
+ * Sessions and HTTP/1.1 sockets of an HTTP/2 server, which has no `closeIdleConnections` of its own; a session with no
+ * open stream for `idleMs` (the keep-alive timeout; 0: never) is closed.
+ */
+export function http2Connections(server: NodeServer, idleMs: number): Connections {
   const sessions = new Set<Http2Session>();
   const active = new Map<Socket, number>();
   server.on('session', (session: Http2Session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
+    if (idleMs > 0) closeWhenIdle(session, idleMs);
   });
   // HTTP/1.1 over the same port (ALPN fallback): count each socket's requests in flight.
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {

@@ -98,11 +98,15 @@ type Created = ReturnType<typeof createServers>;
 function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPort: () => number) {
   const servers: Serving[] = [];
   const serving = (server: NodeServer, http2: boolean) => {
-    servers.push({ server, connections: http2 ? http2Connections(server) : httpConnections(server as Server) });
+    servers.push({
+      server,
+      connections: http2 ? http2Connections(server, options.keepAliveTimeout) : httpConnections(server as Server),
+    });
     const timed = server as Partial<Server>;
     if ('requestTimeout' in timed) timed.requestTimeout = options.requestTimeout;
     if ('headersTimeout' in timed) timed.headersTimeout = headersTimeoutOf(options);
-    if ('keepAliveTimeout' in timed) timed.keepAliveTimeout = options.keepAliveTimeout;
+    // The HTTP/2 TLS server has none of its own, but its HTTP/1.1 connections read it: without it they idled for good.
+    if ('keepAliveTimeout' in timed || http2) timed.keepAliveTimeout = options.keepAliveTimeout;
     server.on('checkContinue', continueWithin(own.drainLimit, server));
     return server;
   };

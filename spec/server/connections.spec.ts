@@ -1,0 +1,158 @@
+// HTTP/2 connections that hold nothing, over real sockets: a session with no open stream is an idle keep-alive
+// connection, closed with GOAWAY after framework.http.keep-alive-timeout — one that never sent a byte, one that sent only
+// the preface, one whose requests are answered — while a session holding a silent stream stays open.
+import { connect as http2Connect, type ClientHttp2Session } from 'node:http2';
+import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { NEVER } from 'rxjs';
+import { GET, Path, Produces, RestApplication, multi, resolveConfig, type Multi, type RunningServer } from '../../lib';
+import { selfSignedCertificate } from '../support/certificate';
+import { tempDir } from '../support/temp-dir';
+import { until } from '../support/until';
+
+@Path('idle')
+class IdleResource {
+  @GET
+  hello(): string {
+    return 'hello';
+  }
+
+  /** A stream that sends nothing for as long as it is open. */
+  @GET
+  @Path('silent')
+  @Produces('text/event-stream')
+  silent(): Multi<string> {
+    return multi(NEVER);
+  }
+}
+
+const PREFACE = Buffer.concat([
+  Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'),
+  Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]),
+]);
+
+function listen(overrides: Record<string, string | number | boolean>): Promise<RunningServer> {
+  const config = resolveConfig({ overrides: { 'framework.http.keep-alive-timeout': '500ms', ...overrides } });
+  return RestApplication.build({ classes: [IdleResource], config }).listen({
+    port: 0,
+    host: '127.0.0.1',
+    handleSignals: false,
+  });
+}
+
+/** The connections the server holds. */
+function connections(server: RunningServer): Promise<number> {
+  return new Promise((resolve, reject) =>
+    server.server!.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
+}
+
+/** A raw connection the server's closing is seen on. */
+function rawConnection(server: RunningServer, first?: Buffer): Promise<{ socket: Socket; closed: () => boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1');
+    let closed = false;
+    socket.on('data', () => undefined);
+    socket.once('error', reject);
+    socket.once('close', () => (closed = true));
+    socket.once('connect', () => {
+      if (first) socket.write(first);
+      resolve({ socket, closed: () => closed });
+    });
+  });
+}
+
+function get(session: ClientHttp2Session, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({ ':path': path });
+    let body = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => (body += chunk));
+    stream.once('end', () => resolve(body));
+    stream.once('error', reject);
+  });
+}
+
+describe('idle HTTP/2 sessions', () => {
+  it('are closed after framework.http.keep-alive-timeout on h2c: silent from the first byte, or after the preface', async () => {
+    const server = await listen({ 'framework.http.h2c': true });
+    const silent = await rawConnection(server);
+    const preface = await rawConnection(server, PREFACE);
+    try {
+      const started = Date.now();
+      await until(() => (silent.closed() && preface.closed() ? true : undefined), 'both connections closed', 10_000);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await until(async () => ((await connections(server)) === 0 ? true : undefined), 'the server to let go');
+    } finally {
+      silent.socket.destroy();
+      preface.socket.destroy();
+      await server.close();
+    }
+  });
+
+  const certificates = tempDir('connections');
+
+  it('get a GOAWAY once their last stream ended on the TLS port, and a session holding a silent stream stays', async () => {
+    const { certificate, key } = selfSignedCertificate(certificates);
+    const server = await listen({
+      'framework.http.ssl.certificate.file': certificate,
+      'framework.http.ssl.certificate.key-file': key,
+      'framework.http.ssl-port': 0,
+      'framework.http.insecure-requests': 'disabled',
+    });
+    const answered = http2Connect(server.url, { rejectUnauthorized: false });
+    const streaming = http2Connect(server.url, { rejectUnauthorized: false });
+    try {
+      let goaway = false;
+      answered.once('goaway', () => (goaway = true));
+      expect(await get(answered, '/idle')).toBe('hello');
+      const silent = streaming.request({ ':path': '/idle/silent' });
+      silent.on('data', () => undefined);
+      const head = await new Promise<number>((resolve) =>
+        silent.once('response', (h) => resolve(Number(h[':status']))),
+      );
+      expect(head).toBe(200);
+      await until(() => (goaway ? true : undefined), 'the GOAWAY of the answered session', 10_000);
+      await until(() => (answered.closed ? true : undefined), 'the answered session closed');
+      // Three keep-alive timeouts on, the session of the silent stream carries it still, and another request.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(silent.closed).toBe(false);
+      expect(await get(streaming, '/idle')).toBe('hello');
+      silent.close();
+    } finally {
+      answered.destroy();
+      streaming.destroy();
+      await server.close();
+    }
+  });
+
+  it('leave HTTP/1.1 keep-alive connections of the HTTP/2 TLS port to framework.http.keep-alive-timeout too', async () => {
+    const { certificate, key } = selfSignedCertificate(certificates);
+    const server = await listen({
+      'framework.http.ssl.certificate.file': certificate,
+      'framework.http.ssl.certificate.key-file': key,
+      'framework.http.ssl-port': 0,
+      'framework.http.insecure-requests': 'disabled',
+    });
+    const socket = tlsConnect({
+      port: server.port,
+      host: '127.0.0.1',
+      rejectUnauthorized: false,
+      ALPNProtocols: ['http/1.1'],
+    });
+    let text = '';
+    let closed = false;
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.once('close', () => (closed = true));
+    try {
+      socket.once('secureConnect', () => socket.write('GET /idle HTTP/1.1\r\nHost: localhost\r\n\r\n'));
+      await until(() => (text.endsWith('hello') ? true : undefined), 'the answer over HTTP/1.1');
+      expect(text).toMatch(/^HTTP\/1\.1 200 /);
+      await until(() => (closed ? true : undefined), 'the idle connection closed', 5_000);
+    } finally {
+      socket.destroy();
+      await server.close();
+    }
+  });
+});
