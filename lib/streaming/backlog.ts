@@ -20,12 +20,23 @@ export class StreamOverflowError extends Error {
 
 /**
  * How a stream's failure after its commit is logged, `where` naming the stream: an overflow is its client's pace
- * against the budget (a slow or hostile client makes one per stream, and its stack says nothing), a one-line warning;
- * any other failure an error with its stack.
+ * against the budget (a slow or hostile client makes one per stream, and its stack says nothing), and an outage (503)
+ * the same, a one-line warning; any other failure an error with its stack.
  */
 export function streamFailureLog(log: Logger, where: string): (error: unknown) => void {
   return (error) =>
-    error instanceof StreamOverflowError ? log.warn(`${where}: ${error.message}`) : log.error(where, error);
+    error instanceof StreamOverflowError || isUnavailable(error)
+      ? log.warn(`${where}: ${error.message}`)
+      : log.error(where, error);
+}
+
+/**
+ * An error answering 503 (a broadcast backend unreachable, say; this layer knows HTTP errors by their status only):
+ * an outage, logged once where it is seen, that ends each stream reading through it; a stack trace per stream would
+ * say nothing more, a thousand times.
+ */
+function isUnavailable(error: unknown): error is Error & { readonly status: 503 } {
+  return error instanceof Error && (error as { status?: unknown }).status === 503;
 }
 
 // Merged text is turned into bytes once it is this long: one compact Buffer instead of a rope of small strings.
