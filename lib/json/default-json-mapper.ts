@@ -94,7 +94,7 @@ export class DefaultJsonMapper implements JsonMapper {
       // JSON.stringify has already called toJSON (a Date is a string by now): read the original from the holder.
       const raw = (this as Record<string, unknown>)[key];
       if (raw instanceof Date) {
-        const pattern = fieldFormat(this, key);
+        const pattern = fieldFormat(this as object, key);
         if (pattern) return writeDate(raw, pattern);
         return timestamps ? raw.getTime() : value;
       }
@@ -128,8 +128,8 @@ function mayHoldFormattedDate(value: unknown, depth: number): boolean {
   return false;
 }
 
-function fieldFormat(holder: unknown, key: string): string | undefined {
-  if (typeof holder !== 'object' || holder === null) return undefined;
+/** `holder`: what JSON.stringify hands a replacer as `this`, always an object or array (the root's own wrapper included). */
+function fieldFormat(holder: object, key: string): string | undefined {
   for (const meta of classChain(holder.constructor)) {
     const pattern = meta.properties.get(key)?.tags.get(JSON_FORMAT)?.pattern;
     if (pattern) return pattern;

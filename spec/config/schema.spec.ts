@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { FRAMEWORK_KEYS, readFrameworkSettings, type FrameworkConfig } from '../../lib/config/schema';
 import { describeConfiguration } from '../../lib/config/describe-configuration';
 
@@ -110,11 +111,19 @@ describe('readFrameworkSettings', () => {
     ['framework.rest.stream.overflow', 'FAIL', 'expected one of fail, drop-oldest, drop-newest, latest'],
     ['framework.http.compressors', 'gzip,zstd', 'expected a comma-separated list of br, gzip, deflate'],
     ['framework.log.level', 'verbose', 'expected one of TRACE, DEBUG, INFO, WARN, ERROR, OFF'],
+    ['framework.rest.path', '', 'expected a non-empty string'],
+    ['framework.http.workers', '0', 'expected auto or an integer of at least 1'],
   ])('rejects %s=%j with a message saying what is expected', (key, value, expected) => {
     const { problems } = readFrameworkSettings({ [key]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]?.key).toBe(key);
     expect(problems[0]?.expected).toContain(expected);
+  });
+
+  it('reads framework.http.workers=auto as the processors this process may use', () => {
+    expect(readFrameworkSettings({ 'framework.http.workers': 'AUTO' }).values['framework.http.workers']).toBe(
+      availableParallelism(),
+    );
   });
 
   it('types each key from the schema', () => {

@@ -15,6 +15,8 @@ import {
   Path,
   PathParam,
   Produces,
+  RestResponse,
+  ServiceUnavailableException,
   StreamBuffer,
   OnTextMessage,
   WebSocketEndpoint,
@@ -46,7 +48,15 @@ class OrderResource {
   order(@PathParam('id') id: string): { id: string } {
     if (id === 'missing') throw new NotFoundException('no such order');
     if (id === 'broken') throw new Error('a bug');
+    if (id === 'busy') throw new ServiceUnavailableException('come back later');
     return { id };
+  }
+
+  /** A 503 answered without any error thrown. */
+  @GET
+  @Path('{id}/closed')
+  closed(): RestResponse<string> {
+    return RestResponse.status(503, 'closed for the night');
   }
 
   /** Work three operators down, after a timer: its span must still be a child of the request's. */
@@ -169,6 +179,19 @@ describe('OpenTelemetry traces', () => {
       expect(broken!.events.map((event) => event.name)).toContain('exception');
       expect(missing!.status.code).toBe(0);
       expect(missing!.attributes['http.response.status_code']).toBe(404);
+    });
+  });
+
+  it('mark a 5xx answer failed, named by its status when no error was thrown, by the exception when one was', async () => {
+    await withServer(buildApp([OrderResource]), async (server) => {
+      expect((await fetch(`${server.url}/orders/1/closed`)).status).toBe(503);
+      expect((await fetch(`${server.url}/orders/busy`)).status).toBe(503);
+      await until(() => (spans().length === 2 ? true : undefined), 'two spans');
+      const [closed, busy] = spans();
+      expect([closed!.status.code, closed!.attributes['error.type']]).toEqual([2, '503']);
+      expect(closed!.events).toEqual([]);
+      expect([busy!.status.code, busy!.attributes['error.type']]).toEqual([2, 'ServiceUnavailableException']);
+      expect(busy!.events.map((event) => event.name)).toEqual(['exception']);
     });
   });
 
