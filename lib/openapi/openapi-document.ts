@@ -67,6 +67,16 @@ function describeOperation(
   };
 }
 
+/** The methods a Path Item names with a field of their own (OpenAPI 3.2): `query` is new in 3.2. */
+const PATH_ITEM_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']);
+
+/** Puts `operation` in its Path Item: at its method's field, or, for a method of its own (`PURGE`), in `additionalOperations` under the name as sent. */
+function addOperation(item: Record<string, JsonSchema>, httpMethod: string, operation: JsonSchema): void {
+  const field = httpMethod.toLowerCase();
+  if (PATH_ITEM_METHODS.has(field)) item[field] = operation;
+  else (item['additionalOperations'] ??= {})[httpMethod] = operation;
+}
+
 /**
  * The OpenAPI 3.2.0 document of `endpoints`: every operation with its parameters (typed from their converters,
  * required when the server refuses a request without them), request body (from zod schemas), responses as the
@@ -90,7 +100,7 @@ export function openApiDocument(
     for (let n = 2; operationIds.has(operationId); n++) operationId = `${resourceClass.name}_${methodName}_${n}`;
     operationIds.add(operationId);
     const { path, operation } = describeOperation(facts, operationId, schemes, used);
-    (paths[relative(path, root)] ??= {})[httpMethod.toLowerCase()] = operation;
+    addOperation((paths[relative(path, root)] ??= {}), httpMethod, operation);
   }
   const shared = components(used, schemes);
   return {

@@ -14,6 +14,7 @@ import { setBodyHeaders, writeDirectBody, writeDirectBodyTo } from '../streaming
 import type { RequestContext } from '../context/request-context';
 import type { ResponseMaker } from '../runtime/web-response';
 import { utf8Length } from '../runtime/bytes';
+import { varyWith } from '../http/vary';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
 const nodeStream = () => nodeBuiltin('node:stream', 'the Node listener');
@@ -68,6 +69,8 @@ export function writeBody(
 ): OutgoingBody | Promise<OutgoingBody> {
   const response = ctx.response!;
   const entity = response.entity;
+  if (response.status < 400 && choosesByAccept(ctx.endpoint?.produces))
+    response.headers.set('vary', varyWith(response.headers.get('vary'), 'Accept'));
   if (entity instanceof DirectBody) {
     if (isBodiless(response.status)) return (entity.cancel(), finish(ctx, null, compression));
     if (!compression) return entity;
@@ -84,6 +87,14 @@ export function writeBody(
   return body instanceof Promise
     ? body.then((written) => finish(ctx, written, compression))
     : finish(ctx, body, compression);
+}
+
+/**
+ * Whether an endpoint's answer is chosen by `Accept`: it produces several types, or a wildcard narrowed to the range
+ * the client named. Its answers then say so (`Vary: Accept`, RFC 9110 §12.5.5), so a shared cache keeps them apart.
+ */
+function choosesByAccept(produces: readonly string[] | undefined): boolean {
+  return produces !== undefined && (produces.length > 1 || (produces.length === 1 && produces[0]!.includes('*')));
 }
 
 /** Why an entity could not be written, for the log: its type, the media type and the endpoint that answered it. */

@@ -2,7 +2,8 @@
 // without @Produces is answered application/octet-stream (the document said JSON), and a method that reads no body
 // but names @Consumes is answered 415 for another Content-Type (the document listed no 415). The document itself,
 // YAML or JSON by Accept, said nothing of depending on it (no Vary), so a shared cache could hand either to anyone.
-import { Consumes, GET, Path, RestApplication, type RunningServer } from '../../lib';
+import { Consumes, GET, HttpMethod, Path, RestApplication, type RunningServer } from '../../lib';
+import { validateOpenApi } from '../support/validate-openapi';
 
 @Path('edges')
 class Edges {
@@ -14,19 +15,32 @@ class Edges {
   }
 }
 
+// Methods outside the Path Item's own fields go under additionalOperations (OpenAPI 3.2); QUERY has a field.
+@Path('cache')
+class Cache {
+  @HttpMethod('PURGE') purge(): string {
+    return 'purged';
+  }
+  @HttpMethod('QUERY') query(): string {
+    return 'found';
+  }
+}
+
 interface Operation {
   responses: Record<string, { content?: Record<string, unknown> }>;
 }
 
 let server: RunningServer;
+let document: { paths: Record<string, { get: Operation }> };
 let paths: Record<string, { get: Operation }>;
 beforeAll(async () => {
-  server = await RestApplication.build({ classes: [Edges] }).listen({
+  server = await RestApplication.build({ classes: [Edges, Cache] }).listen({
     port: 0,
     host: '127.0.0.1',
     handleSignals: false,
   });
-  paths = ((await (await fetch(`${server.url}/q/openapi?format=json`)).json()) as { paths: typeof paths }).paths;
+  document = (await (await fetch(`${server.url}/q/openapi?format=json`)).json()) as typeof document;
+  paths = document.paths;
 });
 afterAll(() => server.close());
 
@@ -53,5 +67,13 @@ describe('the document of edge operations', () => {
         'Accept',
       ]);
     }
+  });
+
+  it('puts a method of its own (PURGE) under additionalOperations, which the server answers, and stays valid', async () => {
+    const item = paths['/cache'] as unknown as Record<string, unknown>;
+    expect(Object.keys(item).sort()).toEqual(['additionalOperations', 'query']);
+    expect(Object.keys(item['additionalOperations'] as object)).toEqual(['PURGE']);
+    expect((await fetch(`${server.url}/cache`, { method: 'PURGE' })).status).toBe(200);
+    expect(validateOpenApi(document)).toEqual({ valid: true, version: '3.2' });
   });
 });
