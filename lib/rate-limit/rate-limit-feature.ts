@@ -30,7 +30,8 @@ export const rateLimitFeature = defineFeature({
   transports: {
     answer: 'one request counted; RateLimit headers on the answer',
     stream: 'counted once, and held as an open stream against framework.http.rate-limit.streams until it ends',
-    upgrade: 'counted once at the upgrade, held as an open stream while the socket lives',
+    upgrade:
+      'counted once at the upgrade, held as an open stream while the socket lives, against @RateLimit({ streams }) and the caps on open streams',
     message: 'messages on an open socket are not counted',
   },
   // Refused credentials are counted in the same store: with a mechanism to refuse them, Redis is needed too.
@@ -55,8 +56,9 @@ export const rateLimitFeature = defineFeature({
           limiters.step(declared, plan.where, plan.streams || plan.transport === 'upgrade'),
         );
         if (step) joins.push({ phase: 'admit', step, answers: [429] });
-        // The caps on open streams, after the limit (a client is its principal once authenticated).
-        if (admission && plan.streams && plan.transport === 'answer')
+        // The caps on open streams, after the limit (a client is its principal once authenticated); an open socket is
+        // a stream too, held until it closes.
+        if (admission && plan.streams && plan.transport !== 'call')
           joins.push({ phase: 'admit', step: admission, answers: [429, 503] });
         return joins;
       },

@@ -13,6 +13,7 @@ import { StreamCounts } from '../streaming/stream-counts';
 import { StreamBody } from '../streaming/stream-body';
 import { ContextKey } from '../context/context-key';
 import { refusal } from './limit-answers';
+import { takeoverOf } from '../context/takeover';
 
 /** Gives back the places a request admitted as a stream holds (once). */
 const SLOT = new ContextKey<() => void>('stream-slot');
@@ -66,8 +67,9 @@ export function streamAdmission(config: Config, clientOf: (ctx: RequestContext) 
 
 /**
  * The `finish` step: a request admitted as a stream that answers with something else (an error, or an MCP POST
- * answered as JSON) gives its place back now, not once a caller in process reads the answer to its end.
+ * answered as JSON) gives its place back now, not once a caller in process reads the answer to its end. An accepted
+ * WebSocket upgrade keeps it until its socket closes.
  */
 export function releaseUnlessStreaming(ctx: RequestContext): void {
-  if (!(ctx.response?.entity instanceof StreamBody)) ctx.get(SLOT)?.();
+  if (!(ctx.response?.entity instanceof StreamBody) && takeoverOf(ctx) === undefined) ctx.get(SLOT)?.();
 }

@@ -32,6 +32,8 @@ const SHARED_VALUES = new Set(['host', 'connection', 'upgrade', 'origin', 'user-
 const SHARED_TEXTS = 512;
 const SHARED_LENGTH = 256;
 
+const SHUTTING_DOWN = 'Server shutting down';
+
 /**
  * The answer to a handshake `ws` refuses (a missing or malformed Sec-WebSocket-Key, -Version, -Protocol or
  * -Extensions): the 400 problem of `reason` (`ws`'s own words, which name the header), written on the socket the
@@ -63,6 +65,8 @@ export class SocketServer implements SessionHost {
   readonly #switched = new ResponseContext(101);
   /** Header names and common values, one string for every socket that sent them. */
   readonly #texts = new Map<string, string>();
+  /** Once shut down: when the sockets still open are cut. */
+  #cutAt: number | undefined;
 
   constructor(readonly settings: SocketSettings) {
     const { pingIntervalMs, idleTimeoutMs } = settings;
@@ -104,6 +108,7 @@ export class SocketServer implements SessionHost {
         // The handshake is answered: what the socket's methods read of the request is kept, Node's objects let go.
         ctx.releaseNode(this.#keepHeaders);
         session.start();
+        this.#closeIfShutDown(session);
       });
     } finally {
       this.#headers = [];
@@ -118,6 +123,7 @@ export class SocketServer implements SessionHost {
     const session = new SocketSession(upgraded.port, ctx, handlers, this);
     upgraded.port.listen(session);
     session.start();
+    this.#closeIfShutDown(session);
     return upgraded.answer;
   }
 
@@ -133,11 +139,22 @@ export class SocketServer implements SessionHost {
 
   /** Closes every socket with 1001 after its queued messages; those still open after `graceMs` are cut. */
   shutdown(graceMs: number): void {
-    for (const session of this.sessions) session.close(1001, 'Server shutting down');
+    this.#cutAt = Date.now() + graceMs;
+    for (const session of this.sessions) session.close(1001, SHUTTING_DOWN);
     if (this.sessions.size === 0) return;
     setTimeout(() => {
       for (const session of this.sessions) session.terminate();
     }, graceMs).unref();
+  }
+
+  /**
+   * A socket whose handshake was still in the pipeline (a slow filter, an authentication) when the shutdown began
+   * closes as those open then did: it was missed, and the server's close waited on it for as long as its client liked.
+   */
+  #closeIfShutDown(session: SocketSession): void {
+    if (this.#cutAt === undefined) return;
+    session.close(1001, SHUTTING_DOWN);
+    setTimeout(() => session.terminate(), Math.max(0, this.#cutAt - Date.now())).unref();
   }
 
   /**

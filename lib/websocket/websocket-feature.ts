@@ -31,17 +31,25 @@ export const webSocketFeature = defineFeature({
       : [],
   build(build) {
     let sockets: SocketServer | undefined;
+    /** When the sockets are cut, once shut down: a first socket may still open after that (its handshake was under way). */
+    let cutAt: number | undefined;
     build.provide(SOCKETS, () => {
+      if (sockets) return sockets;
       // The sockets' code is loaded with the first upgrade an endpoint accepts.
       const { SocketServer } = require('./socket-server') as typeof import('./socket-server');
-      return (sockets ??= new SocketServer(socketSettings(build.config, build.find(SECURITY) !== undefined)));
+      sockets = new SocketServer(socketSettings(build.config, build.find(SECURITY) !== undefined));
+      if (cutAt !== undefined) sockets.shutdown(Math.max(0, cutAt - Date.now()));
+      return sockets;
     });
     const origin = upgradeOriginStep(build.config);
     return {
       endpoint: (plan) =>
         plan.transport === 'upgrade' ? [{ phase: 'authenticate', step: origin, answers: [403] }] : undefined,
       // Open sockets close with 1001 after their queued messages (cut at the end of the grace).
-      shutdown: (graceMs) => sockets?.shutdown(graceMs),
+      shutdown: (graceMs) => {
+        cutAt = Date.now() + graceMs;
+        sockets?.shutdown(graceMs);
+      },
     };
   },
 });
