@@ -288,3 +288,32 @@ describe('an operator filter that swallows the request', () => {
     },
   );
 });
+
+describe('a response filter reading the entity', () => {
+  class EntityHeader {
+    @ServerResponseFilter() mark(_request: RequestContext, response: ResponseContext) {
+      response.headers.set('x-has-entity', String(response.hasEntity()));
+    }
+  }
+
+  @Path('entities')
+  class Entities {
+    @GET @Path('some') some() {
+      return { a: 1 };
+    }
+    @GET @Path('none') none() {
+      return undefined;
+    }
+    @GET @Path('null') nothing() {
+      return RestResponse.ok(null);
+    }
+  }
+
+  it('tells an answer with an entity from one without (undefined or null)', async () => {
+    const app = buildApp([EntityHeader, Entities]);
+    const seen = [];
+    for (const path of ['/entities/some', '/entities/none', '/entities/null'])
+      seen.push((await call(app, path)).headers.get('x-has-entity'));
+    expect(seen).toEqual(['true', 'false', 'false']);
+  });
+});
