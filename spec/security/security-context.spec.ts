@@ -1,4 +1,4 @@
-import { apiKeys, GET, Path, RestApplication, SecurityContext } from '../../lib';
+import { apiKeys, DenyAll, GET, Path, RestApplication, SecurityContext } from '../../lib';
 
 @Path('who')
 class Who {
@@ -32,5 +32,19 @@ describe('SecurityContext', () => {
       roles: ['ops'],
       secure: true,
     });
+  });
+});
+
+describe('@DenyAll without any authentication mechanism', () => {
+  it('answers 403, not a 401 no credential could meet', async () => {
+    @Path('closed')
+    class Closed {
+      @GET @DenyAll never(): string {
+        return 'never';
+      }
+    }
+    const response = await RestApplication.build({ classes: [Closed] }).fetch(new Request('http://localhost/closed'));
+    expect([response.status, response.headers.get('www-authenticate')]).toEqual([403, null]);
+    expect(await response.json()).toMatchObject({ code: 'RXREST_FORBIDDEN' });
   });
 });
