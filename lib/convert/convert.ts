@@ -68,7 +68,9 @@ function enumConverter(values: EnumLike): Converter {
   if (fromString) return (raw) => fromString.call(values, raw);
   const allowed = new Map<string, string | number>();
   for (const [key, value] of Object.entries(values)) {
-    if (typeof value === 'function' || (typeof value === 'number' && /^\d+$/.test(key))) continue;
+    // A numeric enum also maps each value back to its member's name (`Level[-1] === 'Below'`): no member of its own.
+    const reverse = typeof value === 'string' && values[value] === Number(key);
+    if (typeof value === 'function' || reverse) continue;
     allowed.set(String(value), value);
     allowed.set(key, value);
   }

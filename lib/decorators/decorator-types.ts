@@ -10,6 +10,7 @@ import {
   type MethodMeta,
   type ParamKind,
   type ParamMeta,
+  type PropertyMeta,
   type Tags,
 } from '../metadata/store';
 
@@ -74,7 +75,13 @@ export function paramOrPropertyTags(
 ): Tags {
   return typeof parameterIndex === 'number'
     ? parameterMeta(target, propertyKey, parameterIndex, 'body').tags
-    : propertyMeta(ownerOf(target), memberName(propertyKey!)).tags;
+    : memberProperty(target, propertyKey!).tags;
+}
+
+/** The metadata of the property a decorator is on; its name is read first, since a standard decorator has no target. */
+export function memberProperty(target: object, propertyKey: string | symbol): PropertyMeta {
+  const name = memberName(propertyKey);
+  return propertyMeta(ownerOf(target), name);
 }
 
 export function memberName(propertyKey: string | symbol): string {

@@ -1,6 +1,6 @@
 /** Web-link decorators: link targets, link injection and link ids. They only record metadata. */
-import { metaKey, ownerOf, propertyMeta } from '../metadata/store';
-import { memberName, methodTag, type MethodDecoratorFn } from './decorator-types';
+import { metaKey } from '../metadata/store';
+import { memberProperty, methodTag, type MethodDecoratorFn } from './decorator-types';
 
 /** Which links `@InjectRestLinks` adds: the entity type's links only, or those plus the returned instance's. */
 export const RestLinkType = {
@@ -57,5 +57,5 @@ export function InjectRestLinks(type: RestLinkType = RestLinkType.TYPE): MethodD
  * class Book { \@RestLinkId() isbn = ''; }
  */
 export function RestLinkId(): (target: object, propertyKey: string | symbol) => void {
-  return (target, propertyKey) => propertyMeta(ownerOf(target), memberName(propertyKey)).tags.set(REST_LINK_ID, true);
+  return (target, propertyKey) => memberProperty(target, propertyKey).tags.set(REST_LINK_ID, true);
 }

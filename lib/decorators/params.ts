@@ -1,7 +1,7 @@
 /** Parameter decorators: where each argument of an endpoint comes from. They only record metadata. */
 import type { ZodType } from 'zod';
-import { metaKey, ownerOf, propertyMeta, type MetaKey, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
-import { memberName, parameterMeta, paramOrPropertyTags, type ParamOrPropertyDecorator } from './decorator-types';
+import { metaKey, type MetaKey, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
+import { memberProperty, parameterMeta, paramOrPropertyTags, type ParamOrPropertyDecorator } from './decorator-types';
 
 /** An enum given as its object (`{ type: Color }`); a merged `fromString` function is used when present. */
 export type EnumLike = Readonly<Record<string, string | number | Function>>;
@@ -52,7 +52,7 @@ function record(
     if (typeof parameterIndex === 'number') meta = parameterMeta(target, propertyKey, parameterIndex, kind);
     else {
       meta = { index: -1, kind, tags: new Tags() };
-      propertyMeta(ownerOf(target), memberName(propertyKey!)).params.push(meta);
+      memberProperty(target, propertyKey!).params.push(meta);
     }
     meta.kind = kind;
     meta.name = name;

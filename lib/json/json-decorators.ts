@@ -1,5 +1,6 @@
 /** JSON mapping decorators: unknown-property policy per class, date formats per field, creators and field types. */
-import { classMeta, metaKey, ownerOf, propertyMeta } from '../metadata/store';
+import { classMeta, metaKey } from '../metadata/store';
+import { memberProperty } from '../decorators/decorator-types';
 
 export interface JsonIgnorePropertiesOptions {
   /** `false` makes unknown properties of this class a 400 whatever the configuration says; `true` ignores them. */
@@ -47,7 +48,7 @@ export function JsonIgnoreProperties(options: JsonIgnorePropertiesOptions): (tar
 export function JsonFormat(options: JsonFormatOptions): (target: object, propertyKey: string) => void {
   return (target, propertyKey) => {
     formats++;
-    propertyMeta(ownerOf(target), propertyKey).tags.set(JSON_FORMAT, options);
+    memberProperty(target, propertyKey).tags.set(JSON_FORMAT, options);
   };
 }
 
@@ -58,7 +59,7 @@ export function JsonFormat(options: JsonFormatOptions): (target: object, propert
  * class Basket { \@JsonProperty({ type: [Fruit] }) fruits: Fruit[] = []; }
  */
 export function JsonProperty(options: JsonPropertyOptions = {}): (target: object, propertyKey: string) => void {
-  return (target, propertyKey) => propertyMeta(ownerOf(target), propertyKey).tags.set(JSON_PROPERTY, options);
+  return (target, propertyKey) => memberProperty(target, propertyKey).tags.set(JSON_PROPERTY, options);
 }
 
 /**

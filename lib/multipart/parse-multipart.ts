@@ -50,6 +50,7 @@ function createParser(contentType: string, settings: MultipartSettings, fileLimi
         fileSize: fileLimit,
         parts: settings.maxParts,
         fields: settings.maxFields,
+        // As large as a part's header block, which the header scanner bounds first: busboy never truncates a name.
         fieldNameSize: settings.maxHeaderSize,
       },
     });
@@ -104,7 +105,6 @@ class FormParts {
           `The part "${name}" is larger than ${maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`,
         ),
       );
-    if (info.nameTruncated) return this.fail(tooLarge('A part name is too long'));
     const charset = charsetOf(partHeaders);
     this.entries.push(
       Promise.resolve(new FormValue(name, value, undefined, info.mimeType, charset, undefined, partHeaders)),

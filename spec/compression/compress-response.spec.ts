@@ -28,6 +28,9 @@ class Compressible {
   @GET @Path('legacy') @GZIP @Produces('application/json') legacy() {
     return { legacy: true };
   }
+  @GET @Path('tagged') tagged() {
+    return RestResponse.ResponseBuilder.ok('tagged text', 'text/plain').header('etag', 'no quotes').build();
+  }
   @GET @Path('encoded') encoded() {
     return RestResponse.ResponseBuilder.ok('x', 'text/plain').encoding('identity').build();
   }
@@ -123,6 +126,15 @@ describe('compressResponse', () => {
     const encoded = await call(app, '/c/encoded', { headers: { 'Accept-Encoding': 'gzip' } });
     expect(encoded.headers.get('content-encoding')).toBe('identity');
     expect(await encoded.text()).toBe('x');
+  });
+
+  it('drops an ETag that is no entity tag rather than give both encodings the same', async () => {
+    const app = buildApp([Compressible], enabled);
+    const plain = await call(app, '/c/tagged');
+    expect([plain.headers.get('content-encoding'), plain.headers.get('etag')]).toEqual([null, 'no quotes']);
+    const gzipped = await call(app, '/c/tagged', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect([gzipped.headers.get('content-encoding'), gzipped.headers.get('etag')]).toEqual(['gzip', null]);
+    expect(gunzipSync(await bytes(gzipped)).toString()).toBe('tagged text');
   });
 
   it('answers HEAD with the same Content-Encoding and no body', async () => {

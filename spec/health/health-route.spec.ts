@@ -92,6 +92,13 @@ describe('health checks', () => {
     ]);
   });
 
+  it('answers only GET and HEAD: another method is left to routing, which knows no such resource', async () => {
+    const head = await call(app, '/q/health/live', { method: 'HEAD' });
+    expect([head.status, await head.text()]).toEqual([200, '']);
+    const post = await call(app, '/q/health/live', { method: 'POST' });
+    expect(post.status).toBe(404);
+  });
+
   it('answers 503 when a check is DOWN, and only for the kinds it belongs to', async () => {
     state.databaseUp = false;
     expect(await health('/q/health/ready')).toMatchObject({ status: 503, body: { status: 'DOWN' } });

@@ -154,6 +154,14 @@ describe('HalEntityWrapper', () => {
     const entity = { secret: 1, toJSON: () => ({ shown: true }) };
     expect(new HalEntityWrapper(entity).toJSON()).toEqual({ shown: true, _links: {} });
   });
+
+  it("writes an entity whose toJSON gives no object under 'value'", () => {
+    const date = new Date(Date.UTC(2024, 0, 2));
+    expect(new HalEntityWrapper(date, { href: '/day', rel: 'self' }).toJSON()).toEqual({
+      value: '2024-01-02T00:00:00.000Z',
+      _links: { self: { href: '/day' } },
+    });
+  });
 });
 
 describe('HalCollectionWrapper', () => {

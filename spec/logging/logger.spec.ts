@@ -25,6 +25,17 @@ describe('LogManager', () => {
     expect('detail' in records[1]!).toBe(false);
   });
 
+  it('writes TRACE records only at TRACE', () => {
+    const manager = new LogManager({ level: 'DEBUG' });
+    const records = capture(manager);
+    manager.getLogger('rxrest.build').trace('hidden');
+    manager.configure({ level: 'TRACE' });
+    manager.getLogger('rxrest.build').trace('shown', { step: 1 });
+    expect(records.map((record) => [record.level, record.message, record.detail])).toEqual([
+      ['TRACE', 'shown', { step: 1 }],
+    ]);
+  });
+
   it("lets the most specific configured dot-separated prefix decide a category's level", () => {
     const manager = new LogManager({
       level: 'ERROR',

@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   BeanParam,
+  MultipartFormDataOutput,
   FileUpload,
   GET,
   PartType,
@@ -36,8 +39,39 @@ class CardResource {
   }
 }
 
+const files = tempDir('mp-writer-files');
+const reportPath = join(files, 'report.txt');
+writeFileSync(reportPath, 'quarterly figures');
+
+@Path('parts')
+class PartsResource {
+  @GET
+  @Produces('multipart/form-data')
+  parts(): MultipartFormDataOutput {
+    const output = new MultipartFormDataOutput();
+    output.addFile('report', { path: reportPath }, 'text/plain');
+    output.addFile('renamed', { path: reportPath }, 'text/plain', 'figures.txt');
+    output.addFormData('bytes', new Uint8Array([104, 105]), 'application/octet-stream');
+    output.addFormData('stream', new Blob(['streamed']).stream(), 'application/octet-stream');
+    output.addFormData('count', 3);
+    output.addFormData('person', { name: 'Ada' }, 'application/json');
+    output.addFormData('evil', 'x', 'text/plain\r\nX-Injected: yes').addHeader('X-Note', 'a\r\nX-Injected: yes');
+    return output;
+  }
+
+  /** An upload sent back as a part of the answer. */
+  @POST
+  @Path('echo')
+  @Produces('multipart/form-data')
+  echo(@RestForm('doc') doc: FileUpload): MultipartFormDataOutput {
+    const output = new MultipartFormDataOutput();
+    output.addFile('doc', doc, doc.contentType);
+    return output;
+  }
+}
+
 const app = RestApplication.build({
-  classes: [CardResource],
+  classes: [CardResource, PartsResource],
   config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': tempDir('mp-writer') } }),
 });
 
@@ -51,6 +85,30 @@ describe('multipartWriter', () => {
     expect(text).toContain('name="tags"\r\nContent-Type: text/plain\r\n\r\n[one, two]\r\n');
     expect(text).not.toContain('name="missing"');
     expect(text.endsWith(`--${boundary}--\r\n`)).toBe(true);
+  });
+
+  it('writes files from disk under their base name or the one given, bytes, streams, numbers and JSON', async () => {
+    const res = await app.fetch(new Request('http://localhost/parts'));
+    const text = await res.text();
+    expect(text).toContain(
+      'name="report"; filename="report.txt"\r\nContent-Type: text/plain\r\n\r\nquarterly figures\r\n',
+    );
+    expect(text).toContain('name="renamed"; filename="figures.txt"\r\n');
+    expect(text).not.toMatch(/^X-Injected/m);
+    const form = await new Response(text, { headers: { 'content-type': res.headers.get('content-type')! } }).formData();
+    expect(form.get('bytes')).toBe('hi');
+    expect(form.get('stream')).toBe('streamed');
+    expect(form.get('count')).toBe('3');
+    expect(JSON.parse(String(form.get('person')))).toEqual({ name: 'Ada' });
+  });
+
+  it('sends an upload back under the name the client gave it', async () => {
+    const sent = new FormData();
+    sent.append('doc', new Blob(['the upload'], { type: 'text/plain' }), 'mine.txt');
+    const res = await app.fetch(new Request('http://localhost/parts/echo', { method: 'POST', body: sent }));
+    const form = await res.formData();
+    const doc = form.get('doc') as File;
+    expect([doc.name, await doc.text()]).toEqual(['mine.txt', 'the upload']);
   });
 
   it('reads the same container class through @BeanParam', async () => {

@@ -138,6 +138,19 @@ describe('parseMultipart', () => {
     expect((await post('', form)).status).toBe(413);
   });
 
+  it('answers 413 for a part whose name makes its headers larger than max-header-size', async () => {
+    const form = new FormData();
+    form.append('n'.repeat(30_000), 'value');
+    const res = await post('/input', form);
+    expect(res).toEqual({
+      status: 413,
+      body: expect.objectContaining({
+        code: 'RXREST_PART_TOO_LARGE',
+        detail: "A part's headers are larger than 20480 bytes",
+      }),
+    });
+  });
+
   it('answers 413 beyond max-parts', async () => {
     const form = new FormData();
     for (let i = 0; i < 6; i++) form.append('f', ...file(10));
@@ -201,6 +214,19 @@ describe('parseMultipart', () => {
     );
     await res.text();
     expect(res.status).toBe(400);
+  });
+
+  it('answers 400 for a multipart request without a body', async () => {
+    const res = await app.fetch(
+      new Request('http://localhost/up', {
+        method: 'POST',
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      }),
+    );
+    expect([res.status, ((await res.json()) as { detail: string }).detail]).toEqual([
+      400,
+      'The multipart/form-data request has no body',
+    ]);
   });
 
   it('deletes uploads when the endpoint fails', async () => {

@@ -47,8 +47,17 @@ class CelsiusConverters implements ParamConverterProvider {
   }
 }
 
+enum Level {
+  Low = 1,
+  High = 2,
+  Below = -1,
+}
+
 @Path('conv')
 class Conversions {
+  @GET @Path('level') level(@RestQuery({ type: Level }) level: Level) {
+    return { level };
+  }
   @GET @Path('flag') flag(@RestQuery() on: boolean) {
     return { on };
   }
@@ -124,6 +133,18 @@ describe('parameter conversion', () => {
       404,
       'RXREST_PARAMETER_NOT_FOUND',
       'Invalid query parameter "t": a temperature ends with C',
+    ]);
+  });
+
+  it('reads a numeric enum by name or value, negative ones too, and lists only its values when refusing one', async () => {
+    expect(await (await call(app, '/conv/level?level=High')).json()).toEqual({ level: 2 });
+    expect(await (await call(app, '/conv/level?level=1')).json()).toEqual({ level: 1 });
+    expect(await (await call(app, '/conv/level?level=Below')).json()).toEqual({ level: -1 });
+    expect(await (await call(app, '/conv/level?level=-1')).json()).toEqual({ level: -1 });
+    expect(await problem('/conv/level?level=Medium')).toEqual([
+      404,
+      'RXREST_PARAMETER_NOT_FOUND',
+      'Invalid query parameter "level": "Medium" is not one of 1, 2, -1',
     ]);
   });
 

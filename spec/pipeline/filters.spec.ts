@@ -1,4 +1,4 @@
-import { EMPTY, map, of, tap, timer, type MonoTypeOperatorFunction } from 'rxjs';
+import { EMPTY, filter, map, of, tap, timer, type MonoTypeOperatorFunction } from 'rxjs';
 import {
   GET,
   NameBinding,
@@ -14,6 +14,8 @@ import {
   ServerRequestFilter,
   ServerResponseFilter,
   BadRequestException,
+  logging,
+  type LogRecord,
 } from '../../lib';
 import { buildApp, call } from '../support/app';
 
@@ -252,5 +254,66 @@ describe('filters that answer later', () => {
   it('waits for a response filter that returns a Promise or an Observable before answering', async () => {
     const response = await call(app, '/later');
     expect([response.headers.get('x-awaited'), response.headers.get('x-observed')]).toEqual(['yes', 'yes']);
+  });
+});
+
+describe('an operator filter that swallows the request', () => {
+  @Path('swallowed')
+  class Swallowed {
+    @GET get() {
+      return 'reached';
+    }
+  }
+
+  const swallow: MonoTypeOperatorFunction<RequestContext> = (source) =>
+    source.pipe(filter((ctx) => !ctx.header('x-drop')));
+
+  it.each(['request', 'response'] as const)(
+    'answers the generic 500 when it completes without the request (%s phase), and logs why',
+    async (phase) => {
+      const app = buildApp([Swallowed], {}, { filters: [{ phase, operator: swallow }] });
+      expect(await (await call(app, '/swallowed')).text()).toBe('reached');
+      const records: LogRecord[] = [];
+      const previous = logging.setSink((record) => records.push(record));
+      try {
+        const response = await call(app, '/swallowed', { headers: { 'x-drop': '1' } });
+        expect(response.status).toBe(500);
+        expect(await response.json()).toMatchObject({ code: 'RXREST_INTERNAL_ERROR' });
+      } finally {
+        logging.setSink(previous);
+      }
+      expect(records.map((record) => [record.level, (record.detail as Error).message])).toEqual([
+        ['ERROR', 'The request pipeline completed without a response'],
+      ]);
+    },
+  );
+});
+
+describe('a response filter reading the entity', () => {
+  class EntityHeader {
+    @ServerResponseFilter() mark(_request: RequestContext, response: ResponseContext) {
+      response.headers.set('x-has-entity', String(response.hasEntity()));
+    }
+  }
+
+  @Path('entities')
+  class Entities {
+    @GET @Path('some') some() {
+      return { a: 1 };
+    }
+    @GET @Path('none') none() {
+      return undefined;
+    }
+    @GET @Path('null') nothing() {
+      return RestResponse.ok(null);
+    }
+  }
+
+  it('tells an answer with an entity from one without (undefined or null)', async () => {
+    const app = buildApp([EntityHeader, Entities]);
+    const seen = [];
+    for (const path of ['/entities/some', '/entities/none', '/entities/null'])
+      seen.push((await call(app, path)).headers.get('x-has-entity'));
+    expect(seen).toEqual(['true', 'false', 'false']);
   });
 });
