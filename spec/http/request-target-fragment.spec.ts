@@ -2,11 +2,11 @@
 // through) means on Node's listener what it means to `app.fetch`: the fragment belongs to neither the path nor the
 // query, as the URL parser reads it. The listener took such a target as plain and routed `a#b`, where the same
 // request through fetch routed `a`; a static file asked for as `/hello.txt#top` was not found.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GET, Path, RestApplication, RestPath, RestQuery, type RunningServer } from '../../lib';
+import { tempDir } from '../support/temp-dir';
 
 @Path('files')
 class Files {
@@ -15,19 +15,15 @@ class Files {
   }
 }
 
-let directory: string;
+const directory = tempDir('fragment');
 let server: RunningServer;
 let app: ReturnType<typeof RestApplication.build>;
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), 'fragment-'));
   writeFileSync(join(directory, 'hello.txt'), 'hello');
   app = RestApplication.build({ classes: [Files], overrides: { 'framework.http.static.directory': directory } });
   server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
 });
-afterAll(async () => {
-  await server.close();
-  rmSync(directory, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 /** The status line and body of one request sent as written, the target unchanged (fetch would drop the fragment). */
 function send(target: string): Promise<[string, string]> {

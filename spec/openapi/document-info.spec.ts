@@ -1,9 +1,9 @@
 // The document's default info (title, version) is the application's own package.json: the one beside its
 // application.properties when `build({ directory })` names that directory, else the working directory's.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GET, Path, RestApplication } from '../../lib';
+import { tempDir } from '../support/temp-dir';
 
 @Path('orders')
 class Orders {
@@ -16,12 +16,11 @@ const infoOf = async (app: ReturnType<typeof RestApplication.build>): Promise<un
   ((await (await app.fetch(new Request('http://localhost/q/openapi?format=json'))).json()) as { info: unknown }).info;
 
 describe('the OpenAPI document info', () => {
-  let directory: string;
-  beforeAll(() => {
-    directory = mkdtempSync(join(tmpdir(), 'openapi-info-'));
-    writeFileSync(join(directory, 'package.json'), JSON.stringify({ name: 'orders-service', version: '4.2.0' }));
-  });
-  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+  const directory = tempDir('openapi-info');
+  const empty = tempDir('openapi-info-empty');
+  beforeAll(() =>
+    writeFileSync(join(directory, 'package.json'), JSON.stringify({ name: 'orders-service', version: '4.2.0' })),
+  );
 
   it("names the application by the package.json of build({ directory }), not the working directory's", async () => {
     const app = RestApplication.build({ classes: [Orders], directory });
@@ -44,14 +43,9 @@ describe('the OpenAPI document info', () => {
       title: 'orders-service',
       version: '4.2.0',
     });
-    const empty = mkdtempSync(join(tmpdir(), 'openapi-info-empty-'));
-    try {
-      expect(await infoOf(RestApplication.build({ classes: [Orders], directory: empty }))).toEqual({
-        title: 'rxrest application',
-        version: '0.0.0',
-      });
-    } finally {
-      rmSync(empty, { recursive: true, force: true });
-    }
+    expect(await infoOf(RestApplication.build({ classes: [Orders], directory: empty }))).toEqual({
+      title: 'rxrest application',
+      version: '0.0.0',
+    });
   });
 });
