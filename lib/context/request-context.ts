@@ -10,6 +10,7 @@ import type { RouteMatch } from '../routing/router';
 import type { EndpointInfo, Lane } from './endpoint-info';
 import { RequestTarget } from './request-target';
 import { urlPathStart } from './url-parts';
+import { remadeRequest } from './remade-request';
 import {
   canonicalMethod,
   clientGoneOf,
@@ -235,7 +236,7 @@ export class RequestContext extends RequestTarget {
     const target = new URL(String(uri), this.url);
     const current = this.request;
     this.#received ??= current;
-    this.#request = new Request(target, current);
+    this.#request = remadeRequest(target, current);
     this.#replaced = true;
     this.forgetTarget();
   }
@@ -245,16 +246,9 @@ export class RequestContext extends RequestTarget {
     const start = urlPathStart(this.url);
     const moved = origin + (start < 0 ? '/' : this.url.slice(start));
     // On Node the body is then still read from Node's request directly, at thrice the throughput of a Web stream.
-    const request = this.#request;
-    if (request === undefined) return void (this.#url = moved);
-    this.#received ??= request;
-    // A Web request's URL is fixed: made again, the same body. From its parts, not from the request as a whole, which
-    // would read its `signal` (on Deno the legacy one: Deno warns); the client's leaving is heard on the received one.
-    // A GET's body is not asked for: on Deno, making the body stream of an upgrade request breaks the upgrade.
-    const { method, headers } = request;
-    const init: RequestInit & { duplex?: 'half' } = { method, headers };
-    if (method !== 'GET' && method !== 'HEAD') [init.body, init.duplex] = [request.body, 'half'];
-    this.#request = new Request(moved, init);
+    if (this.#request === undefined) return void (this.#url = moved);
+    this.#received ??= this.#request;
+    this.#request = remadeRequest(moved, this.#request);
   }
 
   get headers(): Headers {

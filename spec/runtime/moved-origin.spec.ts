@@ -96,6 +96,25 @@ describe.each(['bun', 'deno', 'workerd'] satisfies Runtime[])(
   },
 );
 
+// A filter's setRequestUri makes the request again too: from the one Deno handed over when nothing moved it before.
+describe('a request a filter names anew on deno', () => {
+  let server: RuntimeServer;
+  beforeAll(async () => {
+    server = await startOn('deno');
+  }, 120_000);
+  afterAll(() => server?.stop());
+
+  it("is served, and Deno's legacy request.signal is never read", async () => {
+    const renamed = await call(`${server.url}/contract/renamed-echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"b":2}',
+    });
+    expect([renamed.status, JSON.parse(renamed.body.toString())]).toEqual([200, { echoed: { b: 2 } }]);
+    expect(server.output()).not.toMatch(/legacy behavior|request\.signal/);
+  });
+});
+
 // Bun aborts the signal of the request it handed over when its client leaves; the copy's signal never aborts.
 describe('a request moved onto the public origin on bun, its client gone before the answer', () => {
   let folder: string;
