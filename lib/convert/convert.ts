@@ -33,6 +33,17 @@ export function isEnumLike(value: unknown): value is EnumLike {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * An enum's members, name and value: a numeric enum also maps each value back to its member's name
+ * (`Level[-1] === 'Below'`), an entry that is no member of its own; a merged function (`fromString`) is none either.
+ */
+export function enumMembers(values: EnumLike): [string, string | number][] {
+  return Object.entries(values).filter(
+    (entry): entry is [string, string | number] =>
+      typeof entry[1] !== 'function' && !(typeof entry[1] === 'string' && values[entry[1]] === Number(entry[0])),
+  );
+}
+
 const identity: Converter = (raw) => raw;
 
 /** Whether `convert` gives every text as it is (a `string` parameter): its values need no conversion at all. */
@@ -67,10 +78,7 @@ function enumConverter(values: EnumLike): Converter {
   const fromString = findStatic(values, 'fromString');
   if (fromString) return (raw) => fromString.call(values, raw);
   const allowed = new Map<string, string | number>();
-  for (const [key, value] of Object.entries(values)) {
-    // A numeric enum also maps each value back to its member's name (`Level[-1] === 'Below'`): no member of its own.
-    const reverse = typeof value === 'string' && values[value] === Number(key);
-    if (typeof value === 'function' || reverse) continue;
+  for (const [key, value] of enumMembers(values)) {
     allowed.set(String(value), value);
     allowed.set(key, value);
   }

@@ -1,6 +1,6 @@
 /** JSON Schemas (draft 2020-12, as OpenAPI 3.1+ uses them) for the types parameters, bodies and results are declared with. */
 import { z, type ZodType } from 'zod';
-import { isEnumLike } from '../convert/convert';
+import { enumMembers, isEnumLike } from '../convert/convert';
 import { classSchema } from '../json/bind-class';
 
 /** A JSON Schema object. */
@@ -44,11 +44,7 @@ export function typeSchema(type: unknown, fallback: JsonSchema = {}): JsonSchema
   if (type === BigInt) return { type: 'integer', format: 'int64' };
   if (type === Date) return { type: 'string', format: 'date-time' };
   if (isEnumLike(type)) {
-    // A numeric TypeScript enum maps names to numbers and back: its values are the non-numeric-key ones.
-    const values = Object.entries(type)
-      .filter(([key, value]) => typeof value !== 'function' && !/^\d+$/.test(key))
-      .map(([, value]) => value);
-    return { enum: [...new Set(values)] };
+    return { enum: [...new Set(enumMembers(type).map(([, value]) => value))] };
   }
   const schema = classSchema(type);
   if (schema) return zodSchema(schema);
