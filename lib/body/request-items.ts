@@ -123,7 +123,11 @@ function sseSplitter(limits: ItemLimits): ItemSplitter {
   const flush = (emit: EmitItem) => {
     const events = ready;
     ready = [];
-    for (const event of events) emit(event.data, index++, undefined, event);
+    for (const event of events) {
+      // `buffered` counts only what came since the last event: one that came whole within a piece is checked here.
+      if (event.data.length > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index }));
+      emit(event.data, index++, undefined, event);
+    }
   };
   return {
     push(text, emit) {
@@ -144,7 +148,11 @@ function arraySplitter(limits: ItemLimits): ItemSplitter {
   let index = 0;
   return {
     push(text, emit) {
-      array.push(text, (item) => emit(item, index++, undefined));
+      array.push(text, (item) => {
+        // An element that came whole within one piece was never pending: its own length is checked here.
+        if (item.length > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index }));
+        emit(item, index++, undefined);
+      });
       if (array.pending > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index }));
     },
     end() {

@@ -300,6 +300,27 @@ describe('a request body of items', () => {
     }
   });
 
+  it('refuses a whole item past max-stream-item-size that arrives in one piece with the one before it', async () => {
+    const pad = 'x'.repeat(5000);
+    const cases: [string, string, string][] = [
+      ['application/x-ndjson', `${order(1)}\n{"pad":"${pad}"}\n${order(2)}\n`, 'Line 2'],
+      ['application/json', `[${order(1)},{"pad":"${pad}"},${order(2)}]`, 'Item 1'],
+      ['text/event-stream', `data: ${order(1)}\n\ndata: {"pad":"${pad}"}\n\ndata: ${order(2)}\n\n`, 'Item 1'],
+      ['application/json-seq', `\x1e${order(1)}\n\x1e{"pad":"${pad}"}\n\x1e${order(2)}\n`, 'Item 1'],
+    ];
+    for (const [type, body, place] of cases) {
+      const reply = await send('/items/count', type, [body]);
+      expect([type, reply.status, JSON.parse(reply.body)]).toEqual([
+        type,
+        413,
+        expect.objectContaining({
+          code: 'RXREST_BODY_TOO_LARGE',
+          detail: `${place} of the request body is longer than 4K (framework.http.limits.max-stream-item-size)`,
+        }),
+      ]);
+    }
+  });
+
   it('answers 400 for an application/json body of items that is no array, or ends inside an item', async () => {
     const object = await send('/items/count', 'application/json', ['{"id":1}']);
     expect([object.status, JSON.parse(object.body)]).toEqual([
