@@ -147,6 +147,11 @@ export class SocketServer implements SessionHost {
     }, graceMs).unref();
   }
 
+  /** The server closed after a shutdown: sockets of a later `listen()` stay open. */
+  reopen(): void {
+    this.#cutAt = undefined;
+  }
+
   /**
    * A socket whose handshake was still in the pipeline (a slow filter, an authentication) when the shutdown began
    * closes as those open then did: it was missed, and the server's close waited on it for as long as its client liked.

@@ -50,6 +50,11 @@ export const webSocketFeature = defineFeature({
         cutAt = Date.now() + graceMs;
         sockets?.shutdown(graceMs);
       },
+      // The server has closed: a later listen() opens sockets again.
+      close: () => {
+        cutAt = undefined;
+        sockets?.reopen();
+      },
     };
   },
 });
