@@ -22,6 +22,9 @@ import type { BroadcastEvent } from './topic-events';
 const log = logging.getLogger('rxrest.streaming');
 
 const CHANNEL_PREFIX = 'rxrest:broadcast:';
+/** The end a reader's instance gives a stream whose producer's process died. */
+const LOST = { lost: true };
+const LOST_BYTES = JSON.stringify(LOST).length;
 /** Its ids: the publishing instance's tag, then its count. */
 const EVENT_ID = /^[0-9a-f]{8}-\d{1,16}$/;
 
@@ -119,10 +122,7 @@ export class RedisBackplane implements Backplane {
     return this.#presence.idleFor(topic);
   }
 
-  /**
-   * The producer's word that it runs, which other instances answer a resume on. (Without a shared history there is
-   * no end to store for it: readers of a producer whose process died wait.)
-   */
+  /** The producer's word that it runs, which other instances answer a resume on and watch while they read it. */
   keepAlive(topic: string, running: boolean): void {
     this.#presence.keepAlive(topic, running);
   }
@@ -130,8 +130,17 @@ export class RedisBackplane implements Backplane {
   /** Pub/sub keeps no history in Redis: each process's topics let theirs go. */
   expire(): void {}
 
-  abandoned(): Promise<boolean> {
-    return Promise.resolve(false);
+  /**
+   * Whether the producer of `topic` stopped saying it runs (its process died): with `confirm`, this instance's readers
+   * are handed its end (`event: error`, `{"lost":true}`), each instance its own, as there is no shared history to
+   * store it in. (The caller asks only while it has readers that heard no end.)
+   */
+  async abandoned(topic: string, confirm: boolean): Promise<boolean> {
+    const [produced, running] = await Promise.all([this.#presence.produced(topic), this.#presence.running(topic)]);
+    const gone = produced && !running;
+    if (gone && confirm)
+      this.#local(topic, { id: `${this.#tag}-${++this.#sequence}`, event: 'error', data: LOST, bytes: LOST_BYTES });
+    return gone;
   }
 
   async close(): Promise<void> {

@@ -75,6 +75,12 @@ export class RedisPresence {
     );
   }
 
+  /** Whether a producer was ever registered on the topic (within the retention), on any instance. */
+  async produced(topic: string): Promise<boolean> {
+    const members = await this.#connection.zrange(presenceKey(topic), '0', '-1');
+    return members.some((member) => member.startsWith('producer:'));
+  }
+
   /** Whether the topic's producer runs now, on any instance (it said so within the last few seconds). */
   async running(topic: string): Promise<boolean> {
     return (await this.#connection.exists(producerKey(topic))) > 0;

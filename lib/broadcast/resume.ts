@@ -56,7 +56,8 @@ export async function resumeIn(
   if (!exists) throw httpProblem('RXREST_STREAM_NOT_FOUND', `No stream named ${key} is running or kept`);
   if (lastEventId !== undefined && lastEventId === endId) return undefined;
   const events = topics.topic(key, undefined, true).join(lastEventId ?? FROM_START);
-  if (!backplane.durable) return events;
+  // In memory a producer dies with its readers: nothing to watch for.
+  if (backplane.backend === 'memory') return events;
   return multi(
     new Observable<SseEvent>((subscriber) => {
       const release = watchProducer(topics, key);
@@ -67,6 +68,12 @@ export async function resumeIn(
       };
     }),
   );
+}
+
+/** Whether this process holds the end of `key` (its last event). */
+function endHeld(topics: BroadcastTopics, key: string): boolean {
+  const newest = topics.find(key)?.newest;
+  return newest !== undefined && isEnd(newest);
 }
 
 /**
@@ -81,6 +88,8 @@ function watchProducer(topics: BroadcastTopics, key: string): () => void {
     let suspected = false;
     const timer = unref(
       setInterval(() => {
+        // Its end heard here (pub/sub keeps no shared history to look in): nothing is lost.
+        if (!topics.backplane.durable && endHeld(topics, key)) return;
         topics.backplane.abandoned(key, suspected).then(
           (gone) => (suspected = gone && !suspected),
           () => (suspected = false),
