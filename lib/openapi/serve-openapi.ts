@@ -2,6 +2,7 @@
 import { ResponseContext } from '../context/response-context';
 import type { RequestContext } from '../context/request-context';
 import type { UnroutedAnswer } from '../context/settle';
+import { readOnly } from '../static/static-files';
 import type { JsonSchema } from './type-schema';
 
 /** Whether the client asked for JSON: `?format=json` (Quarkus's convention) or an `Accept` naming JSON but not YAML. */
@@ -11,12 +12,16 @@ function wantsJson(ctx: RequestContext): boolean {
   return /application\/json/i.test(accept) && !/yaml/i.test(accept);
 }
 
-/** Answers `GET`/`HEAD` of `path` with the document (made on first use, then kept as text in both forms). */
+/** Answers `GET`/`HEAD` of `path` with the document (made on first use, then kept as text in both forms); OPTIONS with Allow, else 405. */
 export function openApiAnswer(path: string, document: () => JsonSchema): UnroutedAnswer {
   let yaml: string | undefined;
   let json: string | undefined;
   return (ctx) => {
-    if (ctx.rawPath !== path || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return undefined;
+    if (ctx.rawPath !== path) return undefined;
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.response = readOnly(ctx.method, path);
+      return Promise.resolve(ctx);
+    }
     const asJson = wantsJson(ctx);
     const text = asJson
       ? (json ??= JSON.stringify(document(), null, 2))

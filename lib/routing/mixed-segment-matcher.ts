@@ -7,7 +7,8 @@
  * remembering which (part, position) states cannot finish, so no state is searched twice; the application's regex is
  * run, anchored, on one variable's candidate text at a time. The values are those the whole expression gives.
  * What the application's regex may cost on all the candidate texts of one segment is bounded: past
- * {@link workLimit} the segment is taken as not matching. Knows nothing of requests.
+ * {@link workLimit} the segment is taken as not matching. A whole template is searched the same way when a regex of
+ * its own may match `/` (`{path: .+}`), each `{name}` kept within its segment. Knows nothing of requests.
  */
 import type { TemplatePart, TemplateRegex } from './segment-matcher';
 
@@ -39,17 +40,29 @@ export function fitsMixedSegment(regex: string): boolean {
   return !/\\[bB]/.test(regex);
 }
 
+/**
+ * Whether a regex of a variable's own, which may match `/` (`{path: .+}`), can be run on its candidate texts alone: no
+ * anchor, lookaround, back-reference or word boundary, each of which looks past its text (a `^` in a class counts).
+ */
+export function fitsWholeTemplate(regex: string): boolean {
+  return !/[\^$]|\(\?[=!<]|\\[1-9bBk]/.test(regex);
+}
+
 export class MixedSegmentMatcher implements TemplateRegex {
   readonly #parts: readonly TemplatePart[];
   /** Per part: the variable's own regex, or `undefined` for literal text and `{name}` variables. */
   readonly #own: readonly (OwnRegex | undefined)[];
+  readonly #trailingSlash: boolean;
 
   /**
-   * `pieces`: one segment's parts (literal text without `/`, `null` for a variable); `own`: each variable's regex in
-   * order, `plain` for a `{name}` (each one {@link fitsMixedSegment}).
+   * `pieces`: one segment's parts (literal text without `/`, `null` for a variable), or a whole template's, whose
+   * `{name}`s then stop at `/` and, with `trailingSlash`, one `/` at the end is left over; `own`: each variable's
+   * regex in order, `plain` for a `{name}` (each one {@link fitsMixedSegment}, or for a whole template
+   * {@link fitsWholeTemplate}).
    */
-  constructor(pieces: readonly TemplatePart[], own: readonly string[], plain: string) {
+  constructor(pieces: readonly TemplatePart[], own: readonly string[], plain: string, trailingSlash = false) {
     let variable = 0;
+    this.#trailingSlash = trailingSlash;
     this.#parts = pieces;
     this.#own = pieces.map((piece) => {
       if (piece !== null) return undefined;
@@ -69,7 +82,7 @@ export class MixedSegmentMatcher implements TemplateRegex {
 
   /** {@link exec}, and the work it took. */
   measure(text: string): MeasuredMatch {
-    const search = new SegmentSearch(this.#parts, this.#own, text);
+    const search = new SegmentSearch(this.#parts, this.#own, text, this.#trailingSlash);
     const match = search.run();
     return { match, work: search.work };
   }
@@ -87,6 +100,7 @@ function firstAtLeast(positions: readonly number[], p: number): number {
   return low;
 }
 
+const SLASH = 47;
 const UNKNOWN = 0;
 const NO = 1;
 const YES = 2;
@@ -106,7 +120,15 @@ class SegmentSearch {
   /** Per part, once worked out: every position from which the parts from it on fit. */
   readonly #fitting: (readonly number[] | undefined)[] = [];
 
-  constructor(parts: readonly TemplatePart[], own: readonly (OwnRegex | undefined)[], text: string) {
+  readonly #trailingSlash: boolean;
+
+  constructor(
+    parts: readonly TemplatePart[],
+    own: readonly (OwnRegex | undefined)[],
+    text: string,
+    trailingSlash: boolean,
+  ) {
+    this.#trailingSlash = trailingSlash;
     this.#parts = parts;
     this.#own = own;
     this.#text = text;
@@ -154,7 +176,9 @@ class SegmentSearch {
 
   #decide(i: number, p: number): boolean {
     const parts = this.#parts;
-    if (i === parts.length) return p === this.#text.length;
+    const n = this.#text.length;
+    if (i === parts.length)
+      return p === n || (this.#trailingSlash && p === n - 1 && this.#text.charCodeAt(p) === SLASH);
     const part = parts[i]!;
     if (part !== null) return this.#text.startsWith(part, p) && this.#fitsAt(i + 1, p + part.length);
     const own = this.#own[i];
@@ -200,6 +224,8 @@ class SegmentSearch {
     let found = -1;
     for (let q = p + 1; q <= this.#text.length && !this.#exhausted(); q++) {
       this.work++;
+      // A `{name}` keeps to its segment: none of the ends past a `/` is its.
+      if (this.#text.charCodeAt(q - 1) === SLASH) break;
       const known = this.#next[row + q - 1]!;
       if (known !== 0) {
         found = known === -1 ? -1 : known - 1;

@@ -1,6 +1,7 @@
 // Compiles path templates into anchored regexes with precedence keys (the Java REST specification's template syntax and matching order); knows nothing of requests.
 import { decodeRoutedValue, normalizeEscapes } from './percent-encoding';
 import { SegmentMatcher, sharesSegments, type TemplatePart, type TemplateRegex } from './segment-matcher';
+import { fitsWholeTemplate, MixedSegmentMatcher } from './mixed-segment-matcher';
 import { SegmentedMatcher, staysInSegment } from './segmented-matcher';
 import { mayMatchSlash } from './slash-analysis';
 import { escapeRegex, parseTemplate, TemplateError, templateRegex, type TemplateToken } from './template-parser';
@@ -136,8 +137,12 @@ function matcherOf(
   if (!sharesSegments(parts)) return regex;
   const trailingSlash = source.endsWith('/?$');
   if (regexes.every((own) => own === DEFAULT_VARIABLE_REGEX)) return new SegmentMatcher(parts, trailingSlash);
-  const segmented = regexes.every((own) => own === DEFAULT_VARIABLE_REGEX || staysInSegment(own));
-  return segmented ? new SegmentedMatcher(parts, regexes, DEFAULT_VARIABLE_REGEX, trailingSlash) : regex;
+  const plainOr = (fits: (own: string) => boolean) =>
+    regexes.every((own) => own === DEFAULT_VARIABLE_REGEX || fits(own));
+  if (plainOr(staysInSegment)) return new SegmentedMatcher(parts, regexes, DEFAULT_VARIABLE_REGEX, trailingSlash);
+  // A regex that may match `/` (`{rest: .+}`): the whole path is searched, each `{name}` within its segment.
+  if (plainOr(fitsWholeTemplate)) return new MixedSegmentMatcher(parts, regexes, DEFAULT_VARIABLE_REGEX, trailingSlash);
+  return regex;
 }
 
 /** The literal text alone (escapes decoded): its length and its slashes are precedence and matching keys. */

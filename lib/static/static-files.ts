@@ -1,10 +1,11 @@
-/** Serves the files of the static directory (`framework.http.static.directory`) for GET and HEAD. */
+/** Serves the files of the static directory (`framework.http.static.directory`) for GET and HEAD (OPTIONS: Allow; else 405). */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import { fileResponse, mediaTypeOf } from '../files/settle-file';
 import { EntityTag } from '../http/entity-tag';
 import { formatHttpDate } from '../http/http-date';
 import { evaluatePreconditions, ifRangeMatches } from '../http/preconditions';
 import { ResponseContext } from '../context/response-context';
+import { httpProblem } from '../errors/http-problem';
 
 /** The feature's name in the errors of a runtime without a disk. */
 export const STATIC_FILES = 'static files (framework.http.static.directory)';
@@ -27,6 +28,21 @@ function safeSegments(rawPath: string): string[] | undefined {
     if (segment !== '') segments.push(segment);
   }
   return segments;
+}
+
+const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'];
+
+/**
+ * What a path served for reading only answers another method (RFC 9110 §9.3.7, §15.5.6), as a resource's path does:
+ * OPTIONS 200 with `Allow`, anything else a 405 problem with it.
+ */
+export function readOnly(method: string, path: string): ResponseContext {
+  if (method !== 'OPTIONS') {
+    throw httpProblem('RXREST_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, { allowed: READ_METHODS });
+  }
+  const response = new ResponseContext(200);
+  response.headers.set('allow', READ_METHODS.join(', '));
+  return response;
 }
 
 function isInside(root: string, path: string): boolean {
@@ -54,11 +70,11 @@ export class StaticFiles {
 
   /** The response for `rawPath`, or undefined when there is no such file (the caller answers 404). */
   async respond(method: string, rawPath: string, headers: Headers): Promise<ResponseContext | undefined> {
-    if (method !== 'GET' && method !== 'HEAD') return undefined;
     const segments = safeSegments(rawPath);
     if (!segments) return undefined;
     const found = await this.#find(nodePath().join(this.root, ...segments));
     if (!found) return undefined;
+    if (method !== 'GET' && method !== 'HEAD') return readOnly(method, rawPath);
     const { path, size, mtime } = found;
     const etag = new EntityTag(`${size.toString(16)}-${Math.floor(mtime.getTime()).toString(16)}`);
     const current = { etag, lastModified: mtime };

@@ -21,12 +21,12 @@ const ALPHABET = ['a', '-', '.', 'b', '1'];
 const OWN = ['\\d+', '[ab]+', '[ab-]+', '[a-]+?', 'a*', '(b)?a', '(a|ab)(b?)', '[a1.-]*?', 'a|a-b', '(?:a-)+'];
 
 /** The one regular expression the template compiled to before: each variable a group, literals escaped. */
-function reference(parts: readonly TemplatePart[], regexes: readonly string[]): RegExp {
+function reference(parts: readonly TemplatePart[], regexes: readonly string[], trailingSlash = false): RegExp {
   let variable = 0;
   const source = parts.map((part) =>
     part === null ? `(${regexes[variable++]})` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
   );
-  return new RegExp(`^${source.join('')}$`);
+  return new RegExp(`^${source.join('')}${trailingSlash ? '/?' : ''}$`);
 }
 
 /** A random segment: at least two `{name}`s and one variable with a regex of its own, or (`anyOwn`) any mix. */
@@ -131,5 +131,53 @@ describe('MixedSegmentMatcher', () => {
       expect([...(match ?? [])]).toEqual([...(expected ?? [])]);
       expect(work).toBeLessThan(10 * text.length);
     }
+  });
+
+  it('gives, over a whole path beside a regex that may match "/", what the regular expression gives', () => {
+    const random = seeded(5);
+    const pick = <T>(from: readonly T[]): T => from[Math.floor(random() * from.length)]!;
+    const letters = ['a', '-', '/', 'b'];
+    const spanning = ['.+', '.*?', '[a/]+', '(a/)?b', '[ab/-]+?', '(?:a|/)*'];
+    const fill = () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(letters)).join('');
+    const differences: unknown[] = [];
+    let matched = 0;
+    for (let round = 0; round < 2000; round++) {
+      const parts: TemplatePart[] = ['/'];
+      const regexes: string[] = [];
+      for (let n = 2 + Math.floor(random() * 4); n > 0; n--) {
+        parts.push(null);
+        regexes.push(random() < 0.6 ? PLAIN : pick(spanning));
+        parts.push(Array.from({ length: 1 + Math.floor(random() * 2) }, () => pick(letters)).join(''));
+      }
+      if (random() < 0.3) parts.pop();
+      const matcher = new MixedSegmentMatcher(parts, regexes, PLAIN, true);
+      const regex = reference(parts, regexes, true);
+      for (let probe = 0; probe < 10; probe++) {
+        const text = probe % 2 === 0 ? parts.map((part) => part ?? fill()).join('') : `/${fill()}${fill()}${fill()}`;
+        const expected = regex.exec(text);
+        const actual = matcher.exec(text);
+        if (expected) matched++;
+        if (JSON.stringify(expected && [...expected]) !== JSON.stringify(actual && [...actual]))
+          differences.push({
+            parts,
+            regexes,
+            text,
+            expected: expected && [...expected],
+            actual: actual && [...actual],
+          });
+      }
+    }
+    expect(differences.slice(0, 5)).toEqual([]);
+    expect(matched).toBeGreaterThan(2000);
+  });
+
+  it('matches a template of {name}s in a segment beside a regex that may match "/" without one regular expression', () => {
+    const template = compilePathTemplate('/x/{a}-{b}-{c}/{rest: .+}');
+    expect(template.regex).toBeInstanceOf(MixedSegmentMatcher);
+    expect([...(template.regex.exec('/x/a-b-c-d/e/f/') ?? [])]).toEqual(['/x/a-b-c-d/e/f/', 'a', 'b', 'c-d', 'e/f/']);
+    const crafted = '/x/' + 'a-'.repeat(4000);
+    const { match, work } = (template.regex as MixedSegmentMatcher).measure(crafted);
+    expect(match).toBeNull();
+    expect(work).toBeLessThan(20 * crafted.length);
   });
 });

@@ -2,6 +2,7 @@
 // must be those the regular expression of lazy `([^/]+?)` variables gives, for every path. Compared here on random
 // templates and paths over a small alphabet (so that literals recur and most cuts are ambiguous), from a fixed seed.
 import { compilePathTemplate } from '../../lib/routing/path-template';
+import { MixedSegmentMatcher } from '../../lib/routing/mixed-segment-matcher';
 import { SegmentMatcher, type TemplatePart } from '../../lib/routing/segment-matcher';
 import { SegmentedMatcher } from '../../lib/routing/segmented-matcher';
 
@@ -97,7 +98,8 @@ describe('SegmentMatcher', () => {
     ]);
     expect(template.regex.test('/tags/ada-engine')).toBe(false);
     expect(compilePathTemplate('/tags/{owner}/{repo}').regex).toBeInstanceOf(RegExp);
-    expect(compilePathTemplate('/tags/{owner}-{repo: .+}').regex).toBeInstanceOf(RegExp);
+    expect(compilePathTemplate('/tags/{owner}-{repo: .+}').regex).toBeInstanceOf(MixedSegmentMatcher);
+    expect(compilePathTemplate('/tags/{owner}-{repo: (?=a).+}').regex).toBeInstanceOf(RegExp);
     expect(compilePathTemplate('/tags/{owner}-{repo}/{id: \\d+}').regex).toBeInstanceOf(SegmentedMatcher);
   });
 });

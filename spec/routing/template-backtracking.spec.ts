@@ -40,9 +40,18 @@ class Labels {
   }
 }
 
+// The same beside a regex that may match '/': the whole path is searched, each {name} within its segment.
+@Path('trees/{owner}-{repo}-{ref}/{path: .+}')
+class Trees {
+  @GET
+  get(@RestPath() ref: string, @RestPath() path: string): string {
+    return `${ref}|${path}`;
+  }
+}
+
 let server: RunningServer;
 beforeAll(async () => {
-  server = await RestApplication.build({ classes: [Tags, Files, Releases, Labels] }).listen({
+  server = await RestApplication.build({ classes: [Tags, Files, Releases, Labels, Trees] }).listen({
     port: 0,
     host: '127.0.0.1',
     handleSignals: false,
@@ -61,6 +70,7 @@ describe('a path template with several variables in a segment', () => {
     expect(await get('/files/report.2026.pdf')).toEqual([200, 'report|2026.pdf']);
     expect(await get('/releases/ada-engine-v1-2/17/')).toEqual([200, 'engine|17']);
     expect(await get('/labels/ada-engine-good-first-issue')).toEqual([200, 'engine|good-first-issue']);
+    expect(await get('/trees/ada-engine-v1-2/src/main.ts')).toEqual([200, 'v1-2|src/main.ts']);
   });
 
   it('answers a crafted path that does not match at once, and the others meanwhile', async () => {
@@ -70,9 +80,10 @@ describe('a path template with several variables in a segment', () => {
       fetch(`${server.url}/files/${'a.'.repeat(4000)}/x`),
       fetch(`${server.url}/releases/${'a-'.repeat(4000)}/x`),
       fetch(`${server.url}/labels/${'a-'.repeat(4000)}1`),
+      fetch(`${server.url}/trees/${'a-'.repeat(4000)}/`),
     ];
     expect(await get('/tags/a-b-c')).toEqual([200, 'a|b|c']);
-    expect((await Promise.all(crafted)).map((answer) => answer.status)).toEqual([404, 404, 404, 404]);
+    expect((await Promise.all(crafted)).map((answer) => answer.status)).toEqual([404, 404, 404, 404, 404]);
     // Milliseconds when matched in linear time; the backtracking regular expression took seconds (7 s on /releases).
     expect(performance.now() - started).toBeLessThan(3000);
   });

@@ -90,13 +90,13 @@ describe('StaticFiles', () => {
     expect(await alias.text()).toBe('0123456789abcdef');
   });
 
-  it('answers HEAD with the headers only and ignores other methods', async () => {
+  it('answers HEAD with the headers only, and another method 405 (spec/static/static-methods)', async () => {
     const head = await app.fetch(new Request('http://localhost/data.txt', { method: 'HEAD' }));
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe('16');
     expect(head.headers.get('content-type')).toContain('text/plain');
     expect(await head.text()).toBe('');
-    expect((await app.fetch(new Request('http://localhost/data.txt', { method: 'POST' }))).status).toBe(404);
+    expect((await app.fetch(new Request('http://localhost/data.txt', { method: 'POST' }))).status).toBe(405);
   });
 
   it('answers 404 for a file that does not exist', async () => {
