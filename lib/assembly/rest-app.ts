@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import { BROADCAST } from '../broadcast/broadcast-feature';
 import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
 import { Broadcaster, type BroadcasterOptions } from '../broadcast/broadcaster';
+import { applicationTopic } from '../broadcast/framework-topics';
 import type { Config } from '../config';
 import { METRICS } from '../metrics/metrics-feature';
 import { OPENAPI } from '../openapi/openapi-feature';
@@ -86,7 +87,7 @@ export class RestApp {
    * setInterval(() => void app.broadcast<Tick>('ticks').publish({ at: Date.now() }), 1000).unref();
    */
   broadcast<T>(topic: string, options: BroadcasterOptions = {}): Broadcaster<T> {
-    return new Broadcaster<T>(topic, options, this.#broadcast().topics);
+    return new Broadcaster<T>(applicationTopic(topic), options, this.#broadcast().topics);
   }
 
   /**

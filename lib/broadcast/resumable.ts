@@ -11,6 +11,7 @@ import { parseDuration } from '../config/duration';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
 import { currentTopics } from './application-scope';
+import { applicationTopic } from './framework-topics';
 import { backplaneUnavailable, type Outgoing } from './backplane';
 import type { BroadcastTopics } from './broadcast-topics';
 import { unref } from '../runtime/timers';
@@ -166,7 +167,7 @@ export function resumable<T>(
   options: ResumableOptions = {},
 ): Promise<ResumableStream> {
   try {
-    return resumableIn(currentTopics(`resumable('${key}')`), key, source, options);
+    return resumableIn(currentTopics(`resumable('${key}')`), applicationTopic(key), source, options);
   } catch (error) {
     return Promise.reject(error);
   }

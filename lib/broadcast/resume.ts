@@ -8,6 +8,7 @@ import { httpProblem } from '../errors/http-problem';
 import { multi, type Multi } from '../streaming/multi';
 import type { SseEvent } from '../streaming/sse-event';
 import { currentTopics } from './application-scope';
+import { applicationTopic } from './framework-topics';
 import { backplaneUnavailable, malformedEventId } from './backplane';
 import type { SubscribeOptions } from './broadcaster';
 import type { BroadcastTopics } from './broadcast-topics';
@@ -32,7 +33,7 @@ const ABANDON_CHECK_MS = 2000;
  */
 export function resume(key: string, options: SubscribeOptions = {}): Promise<Multi<SseEvent> | undefined> {
   try {
-    return resumeIn(currentTopics(`resume('${key}')`), key, options);
+    return resumeIn(currentTopics(`resume('${key}')`), applicationTopic(key), options);
   } catch (error) {
     return Promise.reject(error);
   }

@@ -1,5 +1,6 @@
 /** `broadcast(topic)`: a topic of the application in use, for code that holds it at module level. */
 import { Broadcaster, type BroadcasterOptions } from './broadcaster';
+import { applicationTopic } from './framework-topics';
 
 /**
  * The broadcaster of `topic`. It holds no state: each application has its own topics, made on first use and let go
@@ -13,5 +14,5 @@ import { Broadcaster, type BroadcasterOptions } from './broadcaster';
  * await chat.publish({ user: 'ada', text: 'hello' });
  */
 export function broadcast<T>(topic: string, options: BroadcasterOptions = {}): Broadcaster<T> {
-  return new Broadcaster<T>(topic, options);
+  return new Broadcaster<T>(applicationTopic(topic), options);
 }

@@ -46,6 +46,7 @@ export const ErrorCodes = {
   RXREST_BROADCAST_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   RXREST_BROADCAST_EVENT_TOO_LARGE: { status: 413, title: 'Content Too Large' },
   RXREST_BROADCAST_TOO_MANY_TOPICS: { status: 503, title: 'Service Unavailable' },
+  RXREST_RESERVED_TOPIC: { status: 400, title: 'Bad Request' },
   RXREST_MALFORMED_LAST_EVENT_ID: { status: 400, title: 'Bad Request' },
   RXREST_UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
   RXREST_FORBIDDEN: { status: 403, title: 'Forbidden' },

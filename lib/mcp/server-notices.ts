@@ -8,7 +8,6 @@ import { filter } from 'rxjs/internal/operators/filter';
 import { map } from 'rxjs/internal/operators/map';
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
 import { Broadcaster } from '../broadcast/broadcaster';
-import { broadcast } from '../broadcast/topics';
 import { MCP_SERVER } from '../decorators/mcp';
 import { findClassMeta } from '../metadata/store';
 import { multi, type Multi } from '../streaming/multi';
@@ -49,7 +48,7 @@ export function noticesTopic(path: string): string {
 export function mcpNotifier(server: Function): McpNotifier {
   const declared = findClassMeta(server)?.tags.get(MCP_SERVER);
   if (!declared) throw new TypeError(`${server.name} is not an @McpServer class`);
-  const topic = broadcast<JsonRpcNotification>(noticesTopic(declared.path));
+  const topic = new Broadcaster<JsonRpcNotification>(noticesTopic(declared.path));
   return {
     resourceUpdated: (uri) => topic.publish(notificationMessage('notifications/resources/updated', { uri })),
     listChanged: (list) => topic.publish(notificationMessage(`notifications/${list}/list_changed`, {})),
