@@ -410,7 +410,8 @@ export const frameworkSettings = {
   }),
   'framework.http.headers-timeout': setting(duration, {
     default: '60s',
-    description: 'Time allowed to receive the request headers.',
+    description:
+      'Time allowed to receive the request headers; on the TLS port also to complete the TLS handshake before them (at most 120 s).',
   }),
   'framework.http.body-idle-timeout': setting(duration, {
     default: '30s',

@@ -13,6 +13,7 @@ import { IdleBodies } from './idle-bodies';
 import { continueWithin, nodeListener, type ServeNode } from './node-listener';
 import type { TlsSettings } from './tls-settings';
 import { upgradeListener, webSocketUpgradesOnly } from './upgrade-listener';
+import { checkingInterval, handshakeTimeoutOf, headersTimeoutOf } from './server-timeouts';
 import { messageOf } from '../errors/message-of';
 
 const nodeCluster = () => nodeBuiltin('node:cluster', 'worker processes (framework.http.workers)');
@@ -117,15 +118,16 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
   const { tls } = options;
   let tlsServer: NodeServer | undefined;
   if (tls) {
-    const credentials = tls.credentials();
+    // A handshake is part of receiving the first request's headers: it gets their timeout (Node's is 120 s).
+    const secure = { ...tls.credentials(), handshakeTimeout: handshakeTimeoutOf(options) };
     const listener = nodeListener(serve, 'https', own);
     tlsServer = tls.http2
       ? nodeHttp2().createSecureServer(
-          { ...credentials, allowHTTP1: true, settings: http2Settings, Http1IncomingMessage: IncomingMessage },
+          { ...secure, allowHTTP1: true, settings: http2Settings, Http1IncomingMessage: IncomingMessage },
           listener,
         )
       : nodeHttps().createServer(
-          { ...credentials, connectionsCheckingInterval: checkingInterval(options), IncomingMessage },
+          { ...secure, connectionsCheckingInterval: checkingInterval(options), IncomingMessage },
           listener,
         );
     // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
@@ -145,31 +147,6 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     plainServer = serving(redirecting.listen(options.port, options.host), false);
   }
   return { servers, tlsServer, plainServer };
-}
-
-/**
- * The headers are part of the request, so a shorter request timeout bounds them too. Node needs it so: given a
- * headers timeout above the request timeout it swaps the two, and a 1 s request-timeout under the 60 s default
- * headers-timeout let a request whose body stalled run for 60 s.
- */
-function headersTimeoutOf(options: ListenOptions): number {
-  const { headersTimeout, requestTimeout } = options;
-  return requestTimeout > 0 && (headersTimeout === 0 || headersTimeout > requestTimeout)
-    ? requestTimeout
-    : headersTimeout;
-}
-
-/** Node's own default, and the longest wait between two checks of the header and request timeouts. */
-const NODE_CHECKING_INTERVAL_MS = 30_000;
-
-/**
- * How often Node checks the header and request timeouts: it enforces them only at these checks (every 30 s by
- * default), so a stalled request outlives a shorter timeout by up to the interval. Half the shorter timeout keeps a
- * stalled request at most 1.5 times its timeout; the default timeouts keep Node's default interval.
- */
-function checkingInterval(options: ListenOptions): number {
-  const timeouts = [options.headersTimeout, options.requestTimeout].filter((timeout) => timeout > 0);
-  return Math.max(1, Math.min(NODE_CHECKING_INTERVAL_MS, Math.floor(Math.min(...timeouts) / 2)));
 }
 
 /** The port of each server once it listens; when one fails, every server is closed and its error thrown. */
