@@ -111,34 +111,16 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     server.on('checkContinue', continueWithin(own.drainLimit, server));
     return server;
   };
-  // Every session is told how many streams it may open at once; nghttp2 refuses those past it.
-  const http2Settings = { maxConcurrentStreams: options.maxConcurrentStreams };
-  // Only a WebSocket handshake leaves HTTP/1.1 for the 'upgrade' listener; any other Upgrade is served as a request.
-  const IncomingMessage = webSocketUpgradesOnly();
   const { tls } = options;
   let tlsServer: NodeServer | undefined;
-  if (tls) {
-    // A handshake is part of receiving the first request's headers: it gets their timeout (Node's is 120 s).
-    const secure = { ...tls.credentials(), handshakeTimeout: handshakeTimeoutOf(options) };
-    const listener = nodeListener(serve, 'https', own);
-    tlsServer = tls.http2
-      ? nodeHttp2().createSecureServer(
-          { ...secure, allowHTTP1: true, settings: http2Settings, Http1IncomingMessage: IncomingMessage },
-          listener,
-        )
-      : nodeHttps().createServer(
-          { ...secure, connectionsCheckingInterval: checkingInterval(options), IncomingMessage },
-          listener,
-        );
-    // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
-    tlsServer.on('upgrade', upgradeListener(listener));
-    serving(tlsServer.listen(tls.port, options.host), tls.http2);
-  }
+  if (tls) tlsServer = serving(secureServer(serve, options, own, tls).listen(tls.port, options.host), tls.http2);
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
     const listener = nodeListener(serve, 'http', own);
+    // Only a WebSocket handshake leaves HTTP/1.1 for the 'upgrade' listener; any other Upgrade is served as a request.
+    const IncomingMessage = webSocketUpgradesOnly();
     plainServer = options.h2c
-      ? nodeHttp2().createServer({ settings: http2Settings }, listener)
+      ? nodeHttp2().createServer({ settings: http2SettingsOf(options) }, listener)
       : nodeHttp().createServer({ connectionsCheckingInterval: checkingInterval(options), IncomingMessage }, listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     serving(plainServer.listen(options.port, options.host), options.h2c === true);
@@ -147,6 +129,33 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
     plainServer = serving(redirecting.listen(options.port, options.host), false);
   }
   return { servers, tlsServer, plainServer };
+}
+
+/** Every HTTP/2 session is told how many streams it may open at once; nghttp2 refuses those past it. */
+function http2SettingsOf(options: ListenOptions) {
+  return { maxConcurrentStreams: options.maxConcurrentStreams };
+}
+
+/** The TLS server (HTTP/2 with HTTP/1.1 beside it, or HTTPS) with its WebSocket upgrades, not listening yet. */
+function secureServer(serve: ServeNode, options: ListenOptions, own: Own, tls: NonNullable<ListenOptions['tls']>) {
+  // A handshake is part of receiving the first request's headers: it gets their timeout (Node's is 120 s).
+  const secure = { ...tls.credentials(), handshakeTimeout: handshakeTimeoutOf(options) };
+  const listener = nodeListener(serve, 'https', own);
+  // Only a WebSocket handshake leaves HTTP/1.1 for the 'upgrade' listener; any other Upgrade is served as a request.
+  const IncomingMessage = webSocketUpgradesOnly();
+  const settings = http2SettingsOf(options);
+  const server: NodeServer = tls.http2
+    ? nodeHttp2().createSecureServer(
+        { ...secure, allowHTTP1: true, settings, Http1IncomingMessage: IncomingMessage },
+        listener,
+      )
+    : nodeHttps().createServer(
+        { ...secure, connectionsCheckingInterval: checkingInterval(options), IncomingMessage },
+        listener,
+      );
+  // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
+  server.on('upgrade', upgradeListener(listener));
+  return server;
 }
 
 /** The port of each server once it listens; when one fails, every server is closed and its error thrown. */
