@@ -279,6 +279,19 @@ describe('a request body of items', () => {
     expect(text.status).toBe(415);
   });
 
+  /** Sends `chunks` as a body of items of `type`: refused 413, naming the item at `place`. */
+  async function expectItemRefused(type: string, chunks: string[], place: string): Promise<void> {
+    const reply = await send('/items/count', type, chunks);
+    expect([type, reply.status, JSON.parse(reply.body)]).toEqual([
+      type,
+      413,
+      expect.objectContaining({
+        code: 'RXREST_BODY_TOO_LARGE',
+        detail: `${place} of the request body is longer than 4K (framework.http.limits.max-stream-item-size)`,
+      }),
+    ]);
+  }
+
   it('refuses an item past max-stream-item-size in every framing before it ends: an open line, an array element, an event, a sequence record', async () => {
     const pad = 'x'.repeat(5000);
     const cases: [string, string[], string][] = [
@@ -287,17 +300,7 @@ describe('a request body of items', () => {
       ['text/event-stream', [`data: {"pad":"${pad}`], 'Item 0'],
       ['application/json-seq', [`\x1e${order(1)}\n\x1e{"pad":"${pad}"}\n\x1e${order(2)}\n`], 'Item 1'],
     ];
-    for (const [type, chunks, place] of cases) {
-      const reply = await send('/items/count', type, chunks);
-      expect([type, reply.status, JSON.parse(reply.body)]).toEqual([
-        type,
-        413,
-        expect.objectContaining({
-          code: 'RXREST_BODY_TOO_LARGE',
-          detail: `${place} of the request body is longer than 4K (framework.http.limits.max-stream-item-size)`,
-        }),
-      ]);
-    }
+    for (const [type, chunks, place] of cases) await expectItemRefused(type, chunks, place);
   });
 
   it('refuses a whole item past max-stream-item-size that arrives in one piece with the one before it', async () => {
@@ -308,17 +311,7 @@ describe('a request body of items', () => {
       ['text/event-stream', `data: ${order(1)}\n\ndata: {"pad":"${pad}"}\n\ndata: ${order(2)}\n\n`, 'Item 1'],
       ['application/json-seq', `\x1e${order(1)}\n\x1e{"pad":"${pad}"}\n\x1e${order(2)}\n`, 'Item 1'],
     ];
-    for (const [type, body, place] of cases) {
-      const reply = await send('/items/count', type, [body]);
-      expect([type, reply.status, JSON.parse(reply.body)]).toEqual([
-        type,
-        413,
-        expect.objectContaining({
-          code: 'RXREST_BODY_TOO_LARGE',
-          detail: `${place} of the request body is longer than 4K (framework.http.limits.max-stream-item-size)`,
-        }),
-      ]);
-    }
+    for (const [type, body, place] of cases) await expectItemRefused(type, [body], place);
   });
 
   it('answers 400 for an application/json body of items that is no array, or ends inside an item', async () => {
