@@ -282,9 +282,4 @@ class SegmentSearch {
     const found = new RegExp(`^(?:${own.source})(?=(?:${remaining})$)`).exec(this.#text.slice(p, last));
     return p + (found as RegExpExecArray)[0].length;
   }
-
-  #exhaust(): number {
-    this.work = this.#limit + 1;
-    return -1;
-  }
 }
