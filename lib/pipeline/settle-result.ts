@@ -62,9 +62,10 @@ function answer(ctx: RequestContext, value: unknown, defaults: ResultDefaults): 
 
 /**
  * A result of a method without `@Produces` goes out as its default type (text for a string, JSON for other values,
- * bytes as application/octet-stream) unless the response names one: that type must be one the request's `Accept`
- * admits, as a `@Produces` type must (406 otherwise, through the exception mappers). A `string` return type is
- * checked earlier, when the endpoint is chosen: its `@Produces` is `text/plain` by default.
+ * bytes as application/octet-stream) unless the response names one (its media type, or a Content-Type header of its
+ * own): that type must be one the request's `Accept` admits, as a `@Produces` type must (406 otherwise, through the
+ * exception mappers). A `string` return type is checked earlier, when the endpoint is chosen: its `@Produces` is
+ * `text/plain` by default.
  */
 function acceptable(ctx: RequestContext): RequestContext {
   const response = ctx.response!;
@@ -73,6 +74,8 @@ function acceptable(ctx: RequestContext): RequestContext {
     return ctx;
   const header = ctx.headerValue('accept');
   if (header === null || header === '*/*' || status < 200 || status > 299) return ctx;
+  // A Content-Type header of its own (`@ResponseHeader('Content-Type', ...)`) is what is sent: it names its type.
+  if (response.headers.has('content-type')) return ctx;
   if (!admits(parseAccept(header), defaultMediaType(entity))) throw notAcceptable(ctx, ctx.path);
   return ctx;
 }

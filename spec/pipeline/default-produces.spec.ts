@@ -3,7 +3,7 @@
 // a method whose @Produces Accept rules out (the Java REST specification: the Accept header selects among the types a
 // method can produce; the reference framework derives them from the return type when @Produces is absent). It was
 // answered JSON to `Accept: text/csv`.
-import { GET, NotFoundException, Path, POST, RestResponse } from '../../lib';
+import { GET, NotFoundException, Path, POST, ResponseHeader, RestResponse } from '../../lib';
 import { buildApp, call } from '../support/app';
 
 @Path('plain')
@@ -19,6 +19,9 @@ class Plain {
   }
   @GET @Path('csv') csv() {
     return RestResponse.ok('id\n1\n', 'text/csv');
+  }
+  @GET @Path('declared') @ResponseHeader('Content-Type', 'text/csv') declared() {
+    return new TextEncoder().encode('id\n3\n');
   }
   @GET @Path('missing') missing(): { id: number } {
     throw new NotFoundException('no such item');
@@ -61,6 +64,13 @@ describe('a method without @Produces', () => {
   it('answers a media type the response names itself, an error and an empty answer as they are', async () => {
     const csv = await accept('/plain/csv', 'text/csv');
     expect([csv.status, await csv.text()]).toEqual([200, 'id\n1\n']);
+    // Named by a Content-Type header of its own (@ResponseHeader), as sent before the method ran.
+    const declared = await accept('/plain/declared', 'text/csv');
+    expect([declared.status, declared.headers.get('content-type'), await declared.text()]).toEqual([
+      200,
+      'text/csv',
+      'id\n3\n',
+    ]);
     expect((await accept('/plain/missing', 'text/csv')).status).toBe(404);
     expect((await accept('/plain/empty', 'text/csv')).status).toBe(204);
   });
