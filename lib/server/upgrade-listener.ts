@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { destroyOnError, holdUpgrade } from '../websocket/upgrades';
+import { destroyOnError, holdUpgrade, upgradesToWebSocket } from '../websocket/upgrades';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'WebSocket upgrades on the Node listener');
 
@@ -24,8 +24,7 @@ type RequestListener = (
 /** Whether raw headers ask for a WebSocket (RFC 6455 §4.1: `Upgrade: websocket`, a token among others). */
 function asksForWebSocket(raw: readonly string[]): boolean {
   for (let i = 0; i < raw.length; i += 2)
-    if (raw[i]!.length === 7 && raw[i]!.toLowerCase() === 'upgrade')
-      return /(^|,)\s*websocket\s*(,|$)/i.test(raw[i + 1]!);
+    if (raw[i]!.length === 7 && raw[i]!.toLowerCase() === 'upgrade') return upgradesToWebSocket(raw[i + 1]!);
   return false;
 }
 

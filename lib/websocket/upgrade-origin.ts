@@ -14,6 +14,7 @@ import { requestOrigin } from '../links/request-base-uri';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import { peerOf, proxySettings } from '../rate-limit/client-address';
+import { upgradesToWebSocket } from './upgrades';
 
 const DETAIL = 'The origin may not open this WebSocket';
 
@@ -28,7 +29,7 @@ function hostOf(origin: string): string | undefined {
 
 /** Whether `ctx` asks to become a WebSocket (`Upgrade: websocket`, RFC 6455 section 4.1). */
 export function asksForWebSocket(ctx: RequestContext): boolean {
-  return /(^|,)\s*websocket\s*(,|$)/i.test(ctx.headerValue('upgrade') ?? '');
+  return upgradesToWebSocket(ctx.headerValue('upgrade') ?? '');
 }
 
 /** The origin check of every socket endpoint of the application configured by `config`. */

@@ -11,6 +11,11 @@ export interface Upgrade {
 
 const upgrades = new WeakMap<IncomingMessage, Upgrade>();
 
+/** Whether an `Upgrade` header's value asks for a WebSocket (RFC 6455 §4.1: `websocket`, a token among others). */
+export function upgradesToWebSocket(upgrade: string): boolean {
+  return /(^|,)\s*websocket\s*(,|$)/i.test(upgrade);
+}
+
 /** Remembers what an upgrade request came with, until its endpoint accepts it (or something else answers). */
 export function holdUpgrade(incoming: IncomingMessage, upgrade: Upgrade): void {
   upgrades.set(incoming, upgrade);
