@@ -47,6 +47,12 @@ async function resumed(url: string, headers: Record<string, string> = {}): Promi
 beforeAll(() => redis.start());
 
 describe('resuming a stream whose history was let go, on framework.broadcast.backend=redis', () => {
+  /** The job's stream is gone: resumed with its first event's id or from the start, 404 at once. */
+  async function expectGone(job: { url: string; first: string }): Promise<void> {
+    expect(await resumed(job.url, { 'last-event-id': job.first })).toEqual([404, 'RXREST_STREAM_NOT_FOUND']);
+    expect(await resumed(job.url)).toEqual([404, 'RXREST_STREAM_NOT_FOUND']);
+  }
+
   it('answers 404 at once when the topic was let go past max-topics, with or without Last-Event-ID', async () => {
     const server = await samples({ 'framework.broadcast.max-topics': 3 });
     try {
@@ -55,11 +61,7 @@ describe('resuming a stream whose history was let go, on framework.broadcast.bac
       const newest = await openSse(jobs.at(-1)!.url);
       await newest.ended;
       expect(newest.events.map((event) => event.event ?? event.data)).toEqual(['{"step":1}', 'done']);
-      expect(await resumed(jobs[0]!.url, { 'last-event-id': jobs[0]!.first })).toEqual([
-        404,
-        'RXREST_STREAM_NOT_FOUND',
-      ]);
-      expect(await resumed(jobs[0]!.url)).toEqual([404, 'RXREST_STREAM_NOT_FOUND']);
+      await expectGone(jobs[0]!);
     } finally {
       await server.close();
     }
@@ -71,11 +73,7 @@ describe('resuming a stream whose history was let go, on framework.broadcast.bac
     try {
       const jobs = [];
       for (let n = 0; n < 5; n++) jobs.push(await finishedJob(server));
-      expect(await resumed(jobs[0]!.url, { 'last-event-id': jobs[0]!.first })).toEqual([
-        404,
-        'RXREST_STREAM_NOT_FOUND',
-      ]);
-      expect(await resumed(jobs[0]!.url)).toEqual([404, 'RXREST_STREAM_NOT_FOUND']);
+      await expectGone(jobs[0]!);
     } finally {
       await server.close();
     }

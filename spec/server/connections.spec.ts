@@ -92,14 +92,19 @@ describe('idle HTTP/2 sessions', () => {
 
   const certificates = tempDir('connections');
 
-  it('get a GOAWAY once their last stream ended on the TLS port, and a session holding a silent stream stays', async () => {
+  /** The HTTP/2 TLS port alone (h2, HTTP/1.1 beside it), with a certificate of its own. */
+  function listenTls(): ReturnType<typeof listen> {
     const { certificate, key } = selfSignedCertificate(certificates);
-    const server = await listen({
+    return listen({
       'framework.http.ssl.certificate.file': certificate,
       'framework.http.ssl.certificate.key-file': key,
       'framework.http.ssl-port': 0,
       'framework.http.insecure-requests': 'disabled',
     });
+  }
+
+  it('get a GOAWAY once their last stream ended on the TLS port, and a session holding a silent stream stays', async () => {
+    const server = await listenTls();
     const answered = http2Connect(server.url, { rejectUnauthorized: false });
     const streaming = http2Connect(server.url, { rejectUnauthorized: false });
     try {
@@ -127,13 +132,7 @@ describe('idle HTTP/2 sessions', () => {
   });
 
   it('leave HTTP/1.1 keep-alive connections of the HTTP/2 TLS port to framework.http.keep-alive-timeout too', async () => {
-    const { certificate, key } = selfSignedCertificate(certificates);
-    const server = await listen({
-      'framework.http.ssl.certificate.file': certificate,
-      'framework.http.ssl.certificate.key-file': key,
-      'framework.http.ssl-port': 0,
-      'framework.http.insecure-requests': 'disabled',
-    });
+    const server = await listenTls();
     const socket = tlsConnect({
       port: server.port,
       host: '127.0.0.1',
