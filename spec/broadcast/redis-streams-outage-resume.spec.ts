@@ -21,7 +21,7 @@ import { logging } from '../../lib/logging/logger';
 import type { LogRecord } from '../../lib/logging/log-record';
 import { redisServer } from '../support/redis-server';
 import { openSse } from '../support/sse-client';
-import { until } from '../support/until';
+import { until, within } from '../support/until';
 
 @Path('outage')
 class OutageResource {
@@ -94,10 +94,13 @@ describe('a resume on redis-streams while Redis restarts', () => {
     const pad = 'x'.repeat(200);
     const first = await app.broadcast<{ n: number; pad: string }>('outage').publish({ n: -1, pad });
     for (let n = 0; n < 20_000; n += 500)
-      await Promise.all(
-        Array.from({ length: 500 }, (_, k) =>
-          app.broadcast<{ n: number; pad: string }>('outage').publish({ n: n + k, pad }),
+      await within(
+        Promise.all(
+          Array.from({ length: 500 }, (_, k) =>
+            app.broadcast<{ n: number; pad: string }>('outage').publish({ n: n + k, pad }),
+          ),
         ),
+        `publishing events ${n} to ${n + 499}`,
       );
     const records: LogRecord[] = [];
     const previous = logging.setSink((record) => records.push(record));
@@ -105,8 +108,8 @@ describe('a resume on redis-streams while Redis restarts', () => {
       const read: Read = { ns: [], lastId: first, names: [] };
       const reading = readSlowly(first, read);
       await until(() => (read.ns.length > 2000 ? true : undefined), 'the first pages');
-      await redis.kill();
-      await reading;
+      await within(redis.kill(), 'redis-server to exit');
+      await within(reading, 'the stream to end once Redis was gone');
       expect(read.ns.length).toBeLessThan(20_000);
       expect(read.names).toEqual(['error']);
       const failures = records.filter((record) => /failed after its response was committed/.test(record.message));
@@ -114,10 +117,13 @@ describe('a resume on redis-streams while Redis restarts', () => {
       expect(failures.some((record) => record.level === 'WARN' && /cannot be read now/.test(record.message))).toBe(
         true,
       );
-      await redis.start();
+      await within(redis.start(), 'redis-server to start again');
       await ready();
       const rest = await openSse(`${server.url}/outage`, { 'last-event-id': read.lastId });
-      await rest.until((events) => events.some((event) => event.data.includes('"n":19999')));
+      await within(
+        rest.until((events) => events.some((event) => event.data.includes('"n":19999'))),
+        'the resumed stream to reach event 19999 or end',
+      );
       rest.cut();
       const ns = [...read.ns, ...rest.events.map((event) => (JSON.parse(event.data) as { n: number }).n)];
       expect(ns).toEqual(Array.from({ length: 20_000 }, (_, k) => k));

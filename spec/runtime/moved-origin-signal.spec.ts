@@ -1,6 +1,7 @@
 // A request moved onto the public origin is made again without the signal of the one `fetch` was given (copying it
 // would read Deno's legacy signal): a caller in process that aborts the signal it passed still ends the stream.
 import { buildContractApp } from './fixtures/contract-app';
+import { until } from '../support/until';
 
 const app = buildContractApp({ 'framework.http.public-base-url': 'https://api.example.com' });
 afterAll(() => app.close());
@@ -23,11 +24,11 @@ describe('a request moved onto the public origin, in process', () => {
     await reader.read();
     expect(await openStreams()).toBe(1);
     leaving.abort();
-    let open = -1;
-    for (let tries = 0; tries < 40 && open !== 0; tries++) {
-      await new Promise((done) => setTimeout(done, 50));
-      open = await openStreams();
-    }
-    expect(open).toBe(0);
+    await until(
+      async () => ((await openStreams()) === 0 ? true : undefined),
+      'the stream to end on the abort',
+      10_000,
+      50,
+    );
   });
 });

@@ -1,6 +1,8 @@
 // A real redis-server for the specs that need one (Debian's package, installed by .ci/install-tools): started on a
 // free port, with no persistence or with an append-only file written before each answer, in a temp folder removed
 // afterwards; it can be killed and started again on the same port, as an outage would, with its data or without.
+// Once the spec file's `afterAll` stopped it, it cannot start again: a test body still running after its timeout
+// would otherwise leave a redis-server behind, and Jest waiting on it for good.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +26,11 @@ export interface RedisServer {
 }
 
 export interface RedisOptions {
-  /** Keeps every write in an append-only file synced before each answer (`appendfsync always`), so a kill loses nothing. */
+  /**
+   * Writes every write to an append-only file before answering it, so a kill of the process loses nothing. Not synced
+   * to the disk (`appendfsync no`): what was written survives a process killed in the OS's cache, only a machine's crash
+   * would lose it, and a spec's speed does not hang on how fast the machine's disk syncs.
+   */
   readonly appendOnly?: boolean;
 }
 
@@ -57,12 +63,12 @@ export function redisServer(options: RedisOptions = {}): RedisServer {
   const dir = tempDir('redis');
   let port = 0;
   let child: ChildProcess | undefined;
+  let stopped = false;
   const start = async () => {
+    if (stopped) throw new Error('This redis-server was stopped with its spec file; it cannot start again');
     port ||= await freePort();
     await new Promise<void>((resolve, reject) => {
-      const persistence = options.appendOnly
-        ? ['--appendonly', 'yes', '--appendfsync', 'always']
-        : ['--appendonly', 'no'];
+      const persistence = options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'no'] : ['--appendonly', 'no'];
       const process = spawn(
         'redis-server',
         ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir],
@@ -86,7 +92,10 @@ export function redisServer(options: RedisOptions = {}): RedisServer {
       child.once('exit', () => resolve());
       child.kill('SIGKILL');
     });
-  afterAll(kill);
+  afterAll(() => {
+    stopped = true;
+    return kill();
+  });
   return {
     get port() {
       return port;

@@ -13,3 +13,16 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/** Test helper: `promise`, or a failure naming `what` once `timeoutMs` have passed (a step that hangs says which). */
+export async function within<T>(promise: Promise<T>, what: string, timeoutMs = 15_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms: ${what}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
