@@ -29,6 +29,7 @@ export const ErrorCodes = {
   RXREST_NOT_ACCEPTABLE: { status: 406, title: 'Not Acceptable' },
   RXREST_UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
   RXREST_MALFORMED_PATH: { status: 400, title: 'Bad Request' },
+  RXREST_PATH_CONTROL_CHARACTER: { status: 400, title: 'Bad Request' },
   RXREST_INVALID_HOST: { status: 400, title: 'Bad Request' },
   RXREST_MALFORMED_BODY: { status: 400, title: 'Bad Request' },
   RXREST_MISSING_BODY: { status: 400, title: 'Bad Request' },

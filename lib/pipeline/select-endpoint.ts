@@ -10,6 +10,7 @@ import { negotiate, type Negotiated } from '../http/negotiate';
 import { RestResponse } from '../response/rest-response';
 import type { RouteMatch, Router } from '../routing/router';
 import { parseRequestPath, plainRequestPath } from '../routing/request-path';
+import { encodesControl } from '../routing/percent-encoding';
 import type { Endpoint } from './endpoint';
 import { RequestAborted, type RequestContext } from '../context/request-context';
 
@@ -153,13 +154,22 @@ export function isRouteNotFound(error: unknown): boolean {
   return error instanceof WebApplicationException && error.problem?.code === 'RXREST_ROUTE_NOT_FOUND';
 }
 
-/** Fills the routable path (and matrix parameters) of `ctx` from its raw path; throws 400 when it cannot be decoded. */
+/**
+ * Fills the routable path (and matrix parameters) of `ctx` from its raw path; throws 400 when it cannot be decoded or
+ * would decode to a control character. A path without escapes holds none: every URL parser (WHATWG's, Node's request
+ * line) encodes or refuses raw controls.
+ */
 function routablePath(ctx: RequestContext): string {
   const raw = ctx.rawPath;
   const plain = plainRequestPath(raw);
   if (plain !== undefined) return (ctx.path = plain);
   const parsed = parseRequestPath(raw);
   if (!parsed) throw httpProblem('RXREST_MALFORMED_PATH', 'The request path contains a malformed percent-encoding');
+  if (encodesControl(raw))
+    throw httpProblem(
+      'RXREST_PATH_CONTROL_CHARACTER',
+      'The request path encodes a control character (%00 to %1F, or %7F), which no name holds',
+    );
   ctx.matrix = parsed.matrix;
   return (ctx.path = parsed.path);
 }

@@ -8,6 +8,8 @@ const KEPT_ESCAPE = /(%2[Ff]|%25)/;
 const KEPT_ESCAPE_GLOBAL = /%2F|%25/g;
 /** pchar keeps `:` `@` and the sub-delimiters raw (RFC 3986 §3.3); `;` stays encoded so it never reads as a matrix parameter. */
 const PCHAR_KEPT = /%(?:3A|40|24|26|2B|2C|3D)/g;
+/** An escape of a C0 control or DEL; in UTF-8 those bytes only ever stand for themselves, so the raw text tells. */
+const CONTROL_ESCAPE = /%(?:[01][0-9A-Fa-f]|7[Ff])/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
@@ -33,6 +35,20 @@ export function normalizeEscapes(text: string): string | undefined {
     return undefined;
   }
   return parts.join('');
+}
+
+/**
+ * Whether `text` percent-encodes a C0 control (U+0000–U+001F) or DEL: a path names things, and RFC 3986 §7.3 has
+ * `%00` refused where raw data is not expected (C-backed code cuts a name at a NUL). The raw text is enough: those
+ * bytes are never part of a longer UTF-8 sequence, an overlong form of one (`%C0%80`) is no UTF-8 at all, and `%2500`
+ * is the text `%00`, not an escape of NUL.
+ *
+ * @example
+ * encodesControl('/a%00b');   // true
+ * encodesControl('/a%2500b'); // false
+ */
+export function encodesControl(text: string): boolean {
+  return text.indexOf('%') !== -1 && CONTROL_ESCAPE.test(text);
 }
 
 /**

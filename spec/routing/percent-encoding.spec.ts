@@ -2,6 +2,7 @@ import {
   decodeComponent,
   decodeRoutedValue,
   encodePathSegment,
+  encodesControl,
   normalizeEscapes,
 } from '../../lib/routing/percent-encoding';
 
@@ -58,5 +59,14 @@ describe('encodePathSegment', () => {
     const encoded = encodePathSegment(value);
     expect(encoded).not.toMatch(/[/;?# ]/);
     expect(decodeRoutedValue(normalizeEscapes(encoded) as string)).toBe(value);
+  });
+});
+
+describe('encodesControl', () => {
+  it('finds an escape of a C0 control or DEL, in either case, and nothing else', () => {
+    for (const text of ['/a%00b', '/%0a', '/a%0D', '/x;m=%1F', '/%7f', '/%7F'])
+      expect([text, encodesControl(text)]).toEqual([text, true]);
+    for (const text of ['/plain', '/a%2500b', '/a%20b', '/%C2%85', '/%2F%7E', '/a%0'])
+      expect([text, encodesControl(text)]).toEqual([text, false]);
   });
 });
