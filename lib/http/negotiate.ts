@@ -16,7 +16,7 @@ import {
 
 /** The outcome of {@link negotiate}. */
 export interface Negotiated {
-  /** The concrete response type, without `q`/`qs` parameters. */
+  /** The concrete response type: a produced entry's parameters without `q`/`qs`, never an Accept range's. */
   readonly type: MediaType;
   /** Index of the `produces` entry that was chosen. */
   readonly index: number;
@@ -73,9 +73,14 @@ export function bestRange(accept: readonly AcceptRange[], target: MediaType): Ac
   return best;
 }
 
-/** The narrower of two compatible types: the concrete side of a wildcard/concrete pair. */
+/**
+ * What a produced type serves for a compatible range: a wildcard takes the range's narrower type, but keeps its own
+ * parameters. The range's are the client's wishes, not facts of the answer: `text/html;charset=utf-7` copied into
+ * `Content-Type` labelled a UTF-8 body UTF-7 (which a browser can be made to run as script).
+ */
 function narrower(produced: MediaType, range: MediaType): MediaType {
-  return specificity(range) > specificity(produced) ? range : produced;
+  if (specificity(range) <= specificity(produced)) return produced;
+  return Object.freeze({ type: range.type, subtype: range.subtype, params: produced.params });
 }
 
 function candidatesFor(accept: readonly AcceptRange[], produced: MediaType, index: number): Candidate[] {
@@ -111,7 +116,8 @@ function concreteFallback(wildcard: MediaType): MediaType | undefined {
  * Chooses the response media type. Each `produces` entry acceptable to a range with q>0 is ranked
  * by the client's weight from the most specific range covering it (`text/plain;q=0.5, text/*` gives
  * text/plain 0.5), then the server quality `qs` (default 1), then how specific that range is, then
- * `produces` order. A wildcard entry takes the concrete type of the range it meets. As in JAX-RS,
+ * `produces` order. A wildcard entry takes the concrete type of the range it meets, with its own parameters (never the
+ * range's, so a range naming a parameter the entry sets otherwise does not admit it). As in JAX-RS,
  * the best concrete candidate wins; only when all are wildcards is a fallback used
  * (`application/octet-stream`, or `text/plain` for `text/*`). Undefined means 406 Not Acceptable.
  * Results are memoised per pair of arrays (by identity), so do not mutate `produces` after use;

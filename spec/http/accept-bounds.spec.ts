@@ -32,7 +32,8 @@ describe('parseAccept on a header of thousands of ranges', () => {
       parseMediaType('application/json'),
     );
     expect(negotiate(parseAccept(repeated), produces)?.index).toBe(0);
-    expect(negotiate(parseAccept(distinct), produces)?.type).toMatchObject(parseMediaType('text/plain;a=0')!);
+    // The type of the first range; its parameters are the client's, never the answer's.
+    expect(negotiate(parseAccept(distinct), produces)?.type).toEqual(parseMediaType('text/plain'));
   });
 });
 
@@ -50,7 +51,7 @@ describe('an endpoint producing a wildcard, over a socket', () => {
   it('answers a request whose Accept holds thousands of ranges', async () => {
     for (const [accept, type] of [
       [repeated, 'application/json;charset=UTF-8'],
-      [distinct, 'text/plain;a=0;charset=UTF-8'],
+      [distinct, 'text/plain;charset=UTF-8'],
     ]) {
       const answer = await fetch(`${server.url}/any`, { headers: { accept: accept! } });
       expect([answer.status, answer.headers.get('content-type')]).toEqual([200, type]);

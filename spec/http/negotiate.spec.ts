@@ -78,7 +78,14 @@ describe('negotiate', () => {
 
   it('turns a wildcard produced type into the concrete range it meets', () => {
     expect(choose('application/json', '*/*')).toBe('application/json');
-    expect(choose('text/html;level=1;q=0.9', 'text/*')).toBe('text/html;level=1');
+    expect(choose('text/html;level=1;q=0.9', 'text/*')).toBe('text/html');
+  });
+
+  it("keeps a wildcard entry's own parameters, never the range's, and ranks by them", () => {
+    expect(choose('text/html;charset=utf-7', 'text/*')).toBe('text/html');
+    expect(choose('text/plain', 'text/*;format=flowed;qs=0.5')).toBe('text/plain;format=flowed');
+    expect(choose('text/plain;format=fixed', 'text/*;format=flowed')).toBeUndefined();
+    expect(choose('text/plain;format=fixed, text/csv;q=0.5', 'text/*;format=flowed')).toBe('text/csv;format=flowed');
   });
 
   it('prefers a concrete candidate over a wildcard one, as JAX-RS does', () => {
