@@ -69,7 +69,7 @@ export function writeBody(
 ): OutgoingBody | Promise<OutgoingBody> {
   const response = ctx.response!;
   const entity = response.entity;
-  if (response.status < 400 && choosesByAccept(ctx.endpoint?.produces))
+  if (variesByAccept(ctx, response.status))
     response.headers.set('vary', varyWith(response.headers.get('vary'), 'Accept'));
   if (entity instanceof DirectBody) {
     if (isBodiless(response.status)) return (entity.cancel(), finish(ctx, null, compression));
@@ -90,10 +90,14 @@ export function writeBody(
 }
 
 /**
- * Whether an endpoint's answer is chosen by `Accept`: it produces several types, or a wildcard narrowed to the range
- * the client named. Its answers then say so (`Vary: Accept`, RFC 9110 §12.5.5), so a shared cache keeps them apart.
+ * Whether an answer says `Vary: Accept` (RFC 9110 §12.5.5), so that a shared cache keeps apart what another `Accept`
+ * would get: every answer of an endpoint that chooses its type by `Accept` (several types, or a wildcard narrowed to
+ * the range the client named), its errors and 304 included, and every 406, which another `Accept` would have had a
+ * representation for.
  */
-function choosesByAccept(produces: readonly string[] | undefined): boolean {
+function variesByAccept(ctx: RequestContext, status: number): boolean {
+  if (status === 406) return true;
+  const produces = ctx.endpoint?.produces;
   return produces !== undefined && (produces.length > 1 || (produces.length === 1 && produces[0]!.includes('*')));
 }
 

@@ -1,7 +1,20 @@
 // An answer whose media type was chosen by Accept among several an endpoint produces says so with `Vary: Accept`
 // (RFC 9110 §12.5.5): without it a shared cache kept the JSON of `/cheese` and handed it to a client asking for
-// text. An endpoint producing one type, an error and an answer of no endpoint carry none.
-import { GET, NotFoundException, Path, Produces, RestApplication, RestPath, type RunningServer } from '../../lib';
+// text. So do that endpoint's errors, its 304 and every 406 (another Accept gets another answer): a cache kept a 406,
+// or a problem body, and served it to a client whose Accept would have had the 200. An endpoint producing one type
+// and an answer of no endpoint carry none.
+import {
+  EntityTag,
+  GET,
+  NotFoundException,
+  Path,
+  Produces,
+  RestApplication,
+  RestPath,
+  RestRequest,
+  RestResponse,
+  type RunningServer,
+} from '../../lib';
 import { varyWith } from '../../lib/http/vary';
 
 @Path('cheese')
@@ -15,6 +28,16 @@ class Cheese {
   }
   @GET @Path('one') @Produces('application/json') one(): unknown {
     return { name: 'Brie' };
+  }
+  @GET @Path('one/missing') @Produces('application/json') missing(): unknown {
+    throw new NotFoundException('no such cheese');
+  }
+  @GET @Path('plain') plain(): unknown {
+    return { name: 'Comté' };
+  }
+  @GET @Path('tagged') @Produces('application/json', 'text/plain') tagged(request: RestRequest): unknown {
+    const tag = new EntityTag('v1');
+    return request.evaluatePreconditions(tag)?.build() ?? RestResponse.ResponseBuilder.ok('Tomme').tag(tag).build();
   }
 }
 
@@ -54,9 +77,27 @@ describe('Vary: Accept', () => {
     ]);
   });
 
-  it('is not sent for one produced type, an error, or an answer of no endpoint', async () => {
+  it('is sent on the errors of such an endpoint, and on its 304', async () => {
+    expect(await vary(server, '/cheese/any/none', { accept: 'text/plain' })).toEqual([404, 'Accept']);
+    expect(await vary(server, '/cheese/any/none', {}, 'HEAD')).toEqual([404, 'Accept']);
+    expect(await vary(server, '/cheese/tagged', { accept: 'text/plain', 'if-none-match': '"v1"' })).toEqual([
+      304,
+      'Accept',
+    ]);
+  });
+
+  it('is sent on every 406: chosen among several types, one type, a default type, HEAD alike', async () => {
+    expect(await vary(server, '/cheese', { accept: 'image/png' })).toEqual([406, 'Accept']);
+    expect(await vary(server, '/cheese/one', { accept: 'text/csv' })).toEqual([406, 'Accept']);
+    expect(await vary(server, '/cheese/one', { accept: 'text/csv' }, 'HEAD')).toEqual([406, 'Accept']);
+    // A method without @Produces, refused once its result is known.
+    expect(await vary(server, '/cheese/plain', { accept: 'text/csv' })).toEqual([406, 'Accept']);
+  });
+
+  it('is not sent for one produced type, its errors, or an answer of no endpoint', async () => {
     expect(await vary(server, '/cheese/one')).toEqual([200, null]);
-    expect(await vary(server, '/cheese/any/none')).toEqual([404, null]);
+    expect(await vary(server, '/cheese/one/missing')).toEqual([404, null]);
+    expect(await vary(server, '/cheese/plain')).toEqual([200, null]);
     expect(await vary(server, '/missing')).toEqual([404, null]);
   });
 });
