@@ -217,6 +217,11 @@ export const frameworkSettings = {
     optional: true,
     description: 'Directory of static files to serve; no static serving when absent.',
   }),
+  'framework.http.static.serve-dotfiles': setting(boolean, {
+    default: 'false',
+    description:
+      'Serve static files whose path has a segment starting with a dot (.env, .git/config); when false they answer 404 as if absent, except under /.well-known/.',
+  }),
   'framework.http.cors.enabled': setting(boolean, {
     default: 'false',
     description:

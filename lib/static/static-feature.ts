@@ -16,7 +16,10 @@ export const staticFilesFeature = defineFeature({
     if (!folder) return undefined;
     // Every file is read at a request: a runtime without a disk stops here, at build.
     needLocalDisk(STATIC_FILES, 'node:fs', 'node:fs/promises', 'node:path', 'node:stream');
-    const files = new StaticFiles(nodeBuiltin('node:path', STATIC_FILES).resolve(build.directory, folder));
+    const files = new StaticFiles(
+      nodeBuiltin('node:path', STATIC_FILES).resolve(build.directory, folder),
+      build.config.get('framework.http.static.serve-dotfiles'),
+    );
     const answer: UnroutedAnswer = (ctx) =>
       files.respond(ctx.method, ctx.rawPath, ctx.headers).then((response) => {
         if (!response) return undefined;

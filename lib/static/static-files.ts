@@ -13,8 +13,11 @@ export const STATIC_FILES = 'static files (framework.http.static.directory)';
 const nodeFsPromises = () => nodeBuiltin('node:fs/promises', STATIC_FILES);
 const nodePath = () => nodeBuiltin('node:path', STATIC_FILES);
 
-/** The path segments of a request path, decoded; undefined when one could reach outside the directory. */
-function safeSegments(rawPath: string): string[] | undefined {
+/**
+ * The path segments of a request path, decoded; undefined when one could reach outside the directory, or names a
+ * dotfile that is not to be served.
+ */
+function safeSegments(rawPath: string, dotfiles: boolean): string[] | undefined {
   const segments: string[] = [];
   for (const raw of rawPath.split('/')) {
     let segment: string;
@@ -25,9 +28,18 @@ function safeSegments(rawPath: string): string[] | undefined {
     }
     // After decoding, `..`, `.`, separators (also `%2f`, `%5c`) and NUL can only be attempts to escape.
     if (segment === '..' || segment === '.' || /[\\/\0]/.test(segment)) return undefined;
-    if (segment !== '') segments.push(segment);
+    if (segment === '') continue;
+    if (!dotfiles && segment.charCodeAt(0) === DOT && !isWellKnown(segment, segments)) return undefined;
+    segments.push(segment);
   }
   return segments;
+}
+
+const DOT = 0x2e;
+
+/** `/.well-known/` at the root (RFC 8615): published on purpose (security.txt, ACME challenges), dot or not. */
+function isWellKnown(segment: string, before: readonly string[]): boolean {
+  return before.length === 0 && segment === '.well-known';
 }
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'];
@@ -54,7 +66,8 @@ function isInside(root: string, path: string): boolean {
  * Answers carry `Content-Type` (mime-types), a strong `ETag` (size and modification time, as nginx makes it) and
  * `Last-Modified`, and honour conditional requests (304) and single ranges (206, under `If-Range` only when it
  * names the current file). Nothing outside the directory is served: `..` in any
- * encoding is refused, and symbolic links are followed only when their target stays inside.
+ * encoding is refused, and symbolic links are followed only when their target stays inside. Dotfiles are not served
+ * unless asked for.
  *
  * @example
  * const files = new StaticFiles('samples/public');
@@ -62,15 +75,21 @@ function isInside(root: string, path: string): boolean {
  */
 export class StaticFiles {
   readonly root: string;
+  readonly #dotfiles: boolean;
   #realRoot: Promise<string> | undefined;
 
-  constructor(directory: string) {
+  /**
+   * `dotfiles`: serve files whose path has a segment starting with a dot (`.env`, `.git/config`); without it they are
+   * treated as absent (404), as nginx and serve-static do, except under `/.well-known/`.
+   */
+  constructor(directory: string, dotfiles = false) {
     this.root = nodePath().resolve(directory);
+    this.#dotfiles = dotfiles;
   }
 
   /** The response for `rawPath`, or undefined when there is no such file (the caller answers 404). */
   async respond(method: string, rawPath: string, headers: Headers): Promise<ResponseContext | undefined> {
-    const segments = safeSegments(rawPath);
+    const segments = safeSegments(rawPath, this.#dotfiles);
     if (!segments) return undefined;
     const found = await this.#find(nodePath().join(this.root, ...segments));
     if (!found) return undefined;
