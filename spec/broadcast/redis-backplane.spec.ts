@@ -3,48 +3,20 @@
 // readiness checks go DOWN, posting still answers 202 (delivered on its own instance) and nothing crashes; Redis
 // back: UP again, every client is told with event: reset that it may have missed events, and messages reach both
 // instances again.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { request } from 'node:http';
-import { join } from 'node:path';
+import { request, type ClientRequest } from 'node:http';
 import { childPids, pidServing } from '../support/process-sockets';
 import { redisServer } from '../support/redis-server';
-import { until } from '../support/until';
+import { startSamples as startProcess, type SamplesProcess } from '../support/samples-process';
+import { until, within } from '../support/until';
 
-const root = join(__dirname, '..', '..');
 const redis = redisServer();
 
-interface Instance {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly url: string;
-  readonly exited: Promise<number | null>;
-  output(): string;
-}
+const startSamples = (env: Record<string, string> = {}): Promise<SamplesProcess> =>
+  startProcess({ FRAMEWORK_BROADCAST_BACKEND: 'redis', FRAMEWORK_BROADCAST_REDIS_URL: redis.url, ...env });
 
-function startSamples(env: Record<string, string> = {}): Promise<Instance> {
-  const child = spawn(process.execPath, ['-r', './spec/support/register-ts.js', 'samples/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      FRAMEWORK_BROADCAST_BACKEND: 'redis',
-      FRAMEWORK_BROADCAST_REDIS_URL: redis.url,
-      FRAMEWORK_REST_SSE_KEEP_ALIVE: '0',
-      ...env,
-    },
-  });
-  let output = '';
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ child, url: match[1]!, exited, output: () => output });
-    });
-    child.once('exit', (code) => reject(new Error(`the samples exited with ${code}: ${output}`)));
-  });
-}
+/** The chat streams open, cut after the file (a test that failed mid-way leaves its clients connected). */
+const chats = new Set<ClientRequest>();
+afterAll(() => chats.forEach((req) => req.destroy()));
 
 interface ChatClient {
   /** The client's end of the connection: which worker serves it is read from /proc. */
@@ -83,12 +55,17 @@ function openChat(url: string): Promise<ChatClient> {
         localPort: res.socket.localPort!,
         messages,
         resets,
-        until: async (count) => {
-          while (messages.length < count) await new Promise<void>((wake) => waiters.push(wake));
-        },
+        until: (count) =>
+          within(
+            (async () => {
+              while (messages.length < count) await new Promise<void>((wake) => waiters.push(wake));
+            })(),
+            `${count} chat messages on ${url}`,
+          ),
         close: () => req.destroy(),
       });
     });
+    chats.add(req);
     req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
     req.end();
   });
@@ -96,7 +73,9 @@ function openChat(url: string): Promise<ChatClient> {
 
 // Each post on a connection of its own: a pooled one left idle while the clients opened may be closed by the
 // server's keep-alive timeout just as the pool reuses it ("other side closed", seen in a loaded full run).
-const post = (url: string, text: string) =>
+const post = (url: string, text: string) => within(answer(url, text), `the answer to the post of ${text}`);
+
+const answer = (url: string, text: string) =>
   new Promise<{ status: number }>((resolve, reject) => {
     const body = JSON.stringify({ user: 'spec', text });
     const req = request(
@@ -118,22 +97,22 @@ async function readiness(url: string): Promise<{ status: number; broadcast: stri
 }
 
 describe('broadcast over Redis, across two instances', () => {
-  let a: Instance;
-  let b: Instance;
+  let a: SamplesProcess;
+  let b: SamplesProcess;
   beforeAll(async () => {
     await redis.start();
     [a, b] = await Promise.all([startSamples(), startSamples()]);
   }, 30_000);
   afterAll(() => {
-    a?.child.kill('SIGKILL');
-    b?.child.kill('SIGKILL');
+    a?.crash();
+    b?.crash();
   });
 
   it('delivers messages posted on either instance to the clients of both, in one order; survives a Redis outage', async () => {
     for (const instance of [a, b])
       await until(async () => ((await readiness(instance.url)).broadcast === 'UP' ? true : undefined), 'readiness UP');
-    const onA = await openChat(a.url);
-    const onB = await openChat(b.url);
+    const onA = await within(openChat(a.url), 'the chat stream of instance a');
+    const onB = await within(openChat(b.url), 'the chat stream of instance b');
     for (let n = 0; n < 10; n++) expect((await post(n % 2 ? b.url : a.url, `m${n}`)).status).toBe(202);
     await Promise.all([onA.until(10), onB.until(10)]);
     expect(onA.messages).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9']);
@@ -179,17 +158,20 @@ describe('broadcast over Redis, across two instances', () => {
 });
 
 describe('broadcast over Redis with framework.http.workers=2', () => {
-  let instance: Instance;
+  let instance: SamplesProcess;
   beforeAll(async () => {
     if (!redis.port) await redis.start();
     instance = await startSamples({ FRAMEWORK_HTTP_WORKERS: '2' });
   }, 30_000);
-  afterAll(() => instance?.child.kill('SIGKILL'));
+  afterAll(() => instance?.crash());
 
   it('reaches the clients of every worker (each worker is an instance)', async () => {
     await until(async () => ((await readiness(instance.url)).broadcast === 'UP' ? true : undefined), 'readiness UP');
     // The primary hands connections to the workers in turn: four clients land on both workers (read from /proc).
-    const clients = await Promise.all(Array.from({ length: 4 }, () => openChat(instance.url)));
+    const clients = await within(
+      Promise.all(Array.from({ length: 4 }, () => openChat(instance.url))),
+      'four chat streams',
+    );
     const workers = childPids(instance.child.pid!);
     expect(workers).toHaveLength(2);
     expect(new Set(clients.map((client) => pidServing(client.localPort, workers)))).toEqual(new Set(workers));

@@ -1,7 +1,9 @@
 // Test helper: headless Chromium, each run in a folder of its own (its profile, and the temp folder it would
 // otherwise fill with `org.chromium.Chromium.*` folders, never removed when it is killed), removed once the browser
 // and every process it started are gone. It loads a page and gives back its DOM once the page's scripts are done
-// (virtual time), or what a page reports; and a local server that serves one page from its own origin.
+// (virtual time), or what a page reports; and a local server that serves one page from its own origin. The browsers
+// a spec file started are killed after it, and none starts after that: a test that timed out would otherwise leave
+// its browser running (for up to its own 60 s limit) into the next spec files, or start one no one kills.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -10,6 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const HEADLESS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
+
+/** The kill of each browser of this spec file still running. */
+const running = new Set<() => Promise<void>>();
+let stopped = false;
+afterAll(async () => {
+  stopped = true;
+  await Promise.all([...running].map((kill) => kill()));
+});
 
 /** A running browser: its standard output so far, its end, and how to kill it with every process it started. */
 interface Browser {
@@ -25,6 +35,7 @@ interface Browser {
  * folder. `TMPDIR` points into that folder, so whatever Chromium keeps there goes with it.
  */
 async function withChromium<T>(args: readonly string[], use: (browser: Browser) => Promise<T>): Promise<T> {
+  if (stopped) throw new Error('This spec file has ended: its browsers cannot start again');
   const home = mkdtempSync(join(tmpdir(), 'rxrest-chromium-'));
   let output = '';
   let log = '';
@@ -50,11 +61,16 @@ async function withChromium<T>(args: readonly string[], use: (browser: Browser) 
     }
     await exited.catch(() => undefined);
   };
+  const end = async () => {
+    await kill();
+    rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  };
+  running.add(end);
   try {
     return await use({ exited, stdout: () => output, stderr: () => log, kill });
   } finally {
-    await kill();
-    rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    running.delete(end);
+    await end();
   }
 }
 

@@ -2,8 +2,22 @@
  * Test helper: a TCP proxy that cuts each connection once `limit` bytes of answer have passed, as a flaky network or
  * a restarting load balancer would. Connections go to each upstream port in turn; the first `refuse` connections are
  * closed at once, before anything is forwarded. It notes each request's Last-Event-ID and which upstream took it.
+ * The proxies of a spec file, and every connection through them, are closed after it, whatever its tests left open.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
+
+const proxies = new Set<Server>();
+const sockets = new Set<Socket>();
+afterAll(() => {
+  for (const socket of sockets) socket.destroy();
+  for (const server of proxies) server.close();
+});
+
+/** Notes `socket` as open until it closes. */
+function track(socket: Socket): Socket {
+  sockets.add(socket);
+  return socket.once('close', () => sockets.delete(socket));
+}
 
 export interface CuttingProxy {
   readonly url: string;
@@ -29,13 +43,13 @@ export function cuttingProxy(ports: readonly number[], options: CuttingProxyOpti
   let connections = 0;
   let refused = 0;
   const server = createServer((client: Socket) => {
-    client.on('error', () => undefined);
+    track(client).on('error', () => undefined);
     if (refused < (options.refuse ?? 0)) {
       refused++;
       return void client.destroy();
     }
     const port = ports[connections++ % ports.length]!;
-    const upstream = connect(port, '127.0.0.1');
+    const upstream = track(connect(port, '127.0.0.1'));
     let passed = 0;
     client.once('data', (head: Buffer) => {
       lastEventIds.push(/last-event-id: *(\S+)/i.exec(head.toString())?.[1]);
@@ -53,6 +67,7 @@ export function cuttingProxy(ports: readonly number[], options: CuttingProxyOpti
     for (const socket of [client, upstream])
       socket.on('error', () => undefined).on('close', () => (client.destroy(), upstream.destroy()));
   });
+  proxies.add(server.once('close', () => proxies.delete(server)));
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
       resolve({

@@ -1,8 +1,32 @@
-/** Test helper: a plain GET over a real socket, without keep-alive, as a client outside the process sees it. */
-import { request as httpRequest } from 'node:http';
+/**
+ * Test helpers: requests over a real socket, without keep-alive, as a client outside the process sees them. Each
+ * fails naming its request, its connection cut, when the whole answer has not come within 15 s.
+ */
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { STEP_MS } from './until';
 
+/**
+ * The promise `send` settles, with the request it made cut and the promise failed when it has not settled within
+ * `ms` (a server that never answers, or never ends its answer).
+ */
+function answer<T>(
+  what: string,
+  send: (resolve: (value: T) => void, reject: (error: Error) => void) => ClientRequest,
+  ms = STEP_MS,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return new Promise<T>((resolve, reject) => {
+    const req = send(resolve, reject);
+    timer = setTimeout(() => {
+      reject(new Error(`no whole answer to ${what} within ${ms} ms`));
+      req.destroy();
+    }, ms);
+  }).finally(() => clearTimeout(timer));
+}
+
+/** A plain GET over a real socket: status and body. */
 export function get(port: number, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
+  return answer(`GET ${path}`, (resolve, reject) =>
     httpRequest({ host: '127.0.0.1', port, path, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -10,8 +34,8 @@ export function get(port: number, path: string): Promise<{ status: number; body:
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     })
       .on('error', reject)
-      .end();
-  });
+      .end(),
+  );
 }
 
 /**
@@ -24,7 +48,7 @@ export function postBody(
   headers: Record<string, string>,
   body: Uint8Array,
 ): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
+  return answer(`POST ${path}`, (resolve, reject) => {
     const req = httpRequest(
       {
         host: '127.0.0.1',
@@ -43,7 +67,7 @@ export function postBody(
       },
     );
     req.on('error', (error) => reject(new Error(`no answer to POST ${path}: ${error.message}`)));
-    req.end(body);
+    return req.end(body);
   });
 }
 
@@ -65,7 +89,7 @@ export interface RawReply {
 
 /** A request over a fresh connection (no keep-alive) with `headers`, any method, whole answer read. */
 export function send(url: string, method = 'GET', headers: Record<string, string> = {}): Promise<RawReply> {
-  return new Promise((resolve, reject) => {
+  return answer(`${method} ${url}`, (resolve, reject) => {
     const req = httpRequest(url, { method, headers, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -73,6 +97,6 @@ export function send(url: string, method = 'GET', headers: Record<string, string
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on('error', reject);
-    req.end();
+    return req.end();
   });
 }

@@ -1,9 +1,17 @@
 /** Test helpers for MCP servers: JSON-RPC posted in process, and the official SDK's client over a real socket. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
 import type { RestApp } from '../../lib';
 import { call } from './app';
+import { bounded, STEP_MS, within } from './until';
+
+/** The live answers of this spec file still open, cut after it (a test that failed mid-way leaves its streams open). */
+const live = new Set<ClientRequest>();
+afterAll(() => {
+  for (const req of live) req.destroy();
+  live.clear();
+});
 
 /** What every MCP POST of these specs accepts and sends. */
 export const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
@@ -110,8 +118,9 @@ export interface LiveAnswer {
   readonly events: { id?: string; event?: string; retry?: string; data: string }[];
   /** The body so far. */
   text(): string;
-  /** Resolves once `check` holds of the events, or the answer has ended. */
-  until(check: (events: LiveAnswer['events']) => boolean): Promise<void>;
+  /** Resolves once `check` holds of the events, or the answer has ended; fails naming `what` after `timeoutMs`. */
+  until(check: (events: LiveAnswer['events']) => boolean, what?: string, timeoutMs?: number): Promise<void>;
+  /** Resolves once the answer has ended; fails when it has not within 15 s of being asked for. */
   readonly ended: Promise<void>;
   /** Destroys the socket, as a dropped connection. */
   cut(): void;
@@ -124,9 +133,10 @@ export function sendLive(
   headers: Record<string, string>,
   body?: unknown,
 ): Promise<LiveAnswer> {
-  return new Promise((resolve, reject) => {
+  const head = new Promise<LiveAnswer>((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = httpRequest(url, { method, agent: false, headers }, (res) => {
+      res.once('close', () => live.delete(req));
       let text = '';
       const waiters: (() => void)[] = [];
       const events: LiveAnswer['events'] = [];
@@ -149,16 +159,29 @@ export function sendLive(
         headers: res.headers,
         events,
         text: () => text,
-        ended,
-        until: async (check) => {
-          while (!check(events) && !done) await new Promise<void>((waiter) => waiters.push(waiter));
+        get ended() {
+          return bounded(ended, `the end of the answer to ${method} ${url}`);
         },
+        until: (check, what = 'the events awaited', timeoutMs = STEP_MS) =>
+          within(
+            (async () => {
+              while (!check(events) && !done) await new Promise<void>((waiter) => waiters.push(waiter));
+            })(),
+            `${what} in the answer to ${method} ${url}`,
+            timeoutMs,
+          ),
         cut: () => req.destroy(),
       });
     });
-    req.on('error', reject);
+    live.add(req);
+    req.on('error', (error) => {
+      live.delete(req);
+      reject(error);
+    });
     req.end(payload);
   });
+  // Its request is cut after the file if the head never comes.
+  return within(head, `the head of the answer to ${method} ${url}`);
 }
 
 /** Initializes a session over a real socket; resolves with its id. */

@@ -1,6 +1,15 @@
 // A plain SSE reader over node:http for specs: each event with its id, name and data as sent, the response head,
-// and a way to cut the connection as a network would.
-import { request, type IncomingHttpHeaders } from 'node:http';
+// and a way to cut the connection as a network would. Every wait on it has a deadline, and the connections a spec
+// file left open are cut after it (a test that timed out mid-way would otherwise leave its stream, and the server's
+// end of it, running through every later spec file of an in-band run).
+import { request, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import { bounded, STEP_MS, within } from './until';
+
+const open = new Set<ClientRequest>();
+afterAll(() => {
+  for (const req of open) req.destroy();
+  open.clear();
+});
 
 export interface SseMessage {
   readonly id?: string;
@@ -14,12 +23,15 @@ export interface SseConnection {
   readonly headers: IncomingHttpHeaders;
   /** The events received so far, comments and retry-only blocks left out. */
   readonly events: SseMessage[];
-  /** Resolves when the answer ends, cleanly or not. */
+  /** Resolves when the answer ends, cleanly or not; fails if it has not within 15 s of being asked for. */
   readonly ended: Promise<void>;
   /** Whether the answer has ended. */
   readonly done: boolean;
-  /** Resolves once `check` is true of the events (checked after each chunk), or the answer has ended. */
-  until(check: (events: readonly SseMessage[]) => boolean): Promise<void>;
+  /**
+   * Resolves once `check` is true of the events (checked after each chunk), or the answer has ended; fails naming
+   * `what` when neither happened within `timeoutMs`.
+   */
+  until(check: (events: readonly SseMessage[]) => boolean, what?: string, timeoutMs?: number): Promise<void>;
   /** Destroys the socket, as a dropped connection. */
   cut(): void;
 }
@@ -57,6 +69,7 @@ export function openSse(
     }, headTimeoutMs);
     const req = request(url, { agent: false, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
       clearTimeout(timer);
+      res.once('close', () => open.delete(req));
       const events: SseMessage[] = [];
       const waiters: (() => void)[] = [];
       let pending = '';
@@ -86,18 +99,27 @@ export function openSse(
         status: res.statusCode ?? 0,
         headers: res.headers,
         events,
-        ended,
+        get ended() {
+          return bounded(ended, `the end of ${url}`);
+        },
         get done() {
           return done;
         },
-        until: async (check) => {
-          while (!check(events) && !done) await new Promise<void>((waiter) => waiters.push(waiter));
-        },
+        until: (check, what = 'the events awaited', timeoutMs = STEP_MS) =>
+          within(
+            (async () => {
+              while (!check(events) && !done) await new Promise<void>((waiter) => waiters.push(waiter));
+            })(),
+            `${what} from ${url}`,
+            timeoutMs,
+          ),
         cut: () => req.destroy(),
       });
     });
+    open.add(req);
     req.on('error', (error) => {
       clearTimeout(timer);
+      open.delete(req);
       reject(error);
     });
     req.end();

@@ -1,8 +1,15 @@
+// The deadlines' own timers come from node:timers, not the global ones: a spec that spies on the global setTimeout
+// (to count the timers the code under test sets) or fakes it counts none of them, and they still fire in real time.
+import { clearTimeout, setTimeout } from 'node:timers';
+
+/** How long a helper's wait lasts when its caller names no deadline: below Jest's 20 s, so the step that hangs is named. */
+export const STEP_MS = 15_000;
+
 /** Test helper: polls `probe` until it gives a value (not `undefined`), failing after `timeoutMs` with `what` in the message. */
 export async function until<T>(
   probe: () => T | undefined | Promise<T | undefined>,
   what: string,
-  timeoutMs = 15_000,
+  timeoutMs = STEP_MS,
   everyMs = 25,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -15,14 +22,25 @@ export async function until<T>(
 }
 
 /** Test helper: `promise`, or a failure naming `what` once `timeoutMs` have passed (a step that hangs says which). */
-export async function within<T>(promise: Promise<T>, what: string, timeoutMs = 15_000): Promise<T> {
+export async function within<T>(promise: Promise<T>, what: string, timeoutMs = STEP_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms: ${what}`)), timeoutMs);
+    // Unreferenced: a wait a test body left behind (it timed out, or raced this against another) holds nothing open.
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms: ${what}`)), timeoutMs).unref();
   });
   try {
     return await Promise.race([promise, late]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * `within`, for a promise a helper hands out (a socket's close, a process's exit) that its caller may race against
+ * another or never await: its late failure is then no unhandled rejection failing whichever test runs at that moment.
+ */
+export function bounded<T>(promise: Promise<T>, what: string, timeoutMs = STEP_MS): Promise<T> {
+  const result = within(promise, what, timeoutMs);
+  result.catch(() => undefined);
+  return result;
 }

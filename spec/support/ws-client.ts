@@ -1,6 +1,15 @@
 // Test helper: a real `ws` client whose messages are queued for the test to take in order, and whose close (code and
-// reason) or refused handshake (status and body) is a promise.
+// reason) or refused handshake (status and body) is a promise, each with a deadline. The sockets a spec file left
+// open are terminated after it: a test that timed out mid-way would otherwise leave them, and the server's end of
+// them, running through every later spec file of an in-band run.
 import { WebSocket, type ClientOptions } from 'ws';
+import { bounded, STEP_MS } from './until';
+
+const open = new Set<WebSocket>();
+afterAll(() => {
+  for (const socket of open) socket.terminate();
+  open.clear();
+});
 
 export interface Closed {
   readonly code: number;
@@ -9,8 +18,12 @@ export interface Closed {
 
 export interface TestSocket {
   readonly socket: WebSocket;
-  /** Resolves once open; rejects with the status when the server answered the handshake otherwise. */
+  /**
+   * Resolves once open; rejects with the status when the server answered the handshake otherwise, or when neither
+   * happened within the socket's deadline (15 s unless `openSocket` was given another) of being asked for.
+   */
   readonly opened: Promise<void>;
+  /** Resolves once closed, with the code and reason; rejects when it has not closed within the socket's deadline. */
   readonly closed: Promise<Closed>;
   /** Every message received so far, text as strings. */
   readonly received: string[];
@@ -29,8 +42,10 @@ export class Refused extends Error {
   }
 }
 
-export function openSocket(url: string, options: ClientOptions = {}): TestSocket {
+/** Opens a socket to `url`; `deadlineMs` bounds each wait on its `opened` and `closed`. */
+export function openSocket(url: string, options: ClientOptions = {}, deadlineMs = STEP_MS): TestSocket {
   const socket = new WebSocket(url, options);
+  open.add(socket);
   const received: string[] = [];
   let taken = 0;
   let wake: (() => void) | undefined;
@@ -49,10 +64,13 @@ export function openSocket(url: string, options: ClientOptions = {}): TestSocket
   });
   opened.catch(() => undefined);
   const closed = new Promise<Closed>((resolve) =>
-    socket.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })),
+    socket.once('close', (code: number, reason: Buffer) => {
+      open.delete(socket);
+      resolve({ code, reason: reason.toString() });
+    }),
   );
   socket.on('error', () => undefined);
-  const next = async (timeoutMs = 15_000): Promise<string> => {
+  const next = async (timeoutMs = STEP_MS): Promise<string> => {
     const deadline = Date.now() + timeoutMs;
     while (taken >= received.length) {
       if (Date.now() > deadline) throw new Error(`no message within ${timeoutMs} ms (got ${received.length})`);
@@ -63,5 +81,15 @@ export function openSocket(url: string, options: ClientOptions = {}): TestSocket
     }
     return received[taken++]!;
   };
-  return { socket, opened, closed, received, next };
+  return {
+    socket,
+    get opened() {
+      return bounded(opened, `${url} to open`, deadlineMs);
+    },
+    get closed() {
+      return bounded(closed, `${url} to close`, deadlineMs);
+    },
+    received,
+    next,
+  };
 }
