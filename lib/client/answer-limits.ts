@@ -1,3 +1,4 @@
+import { readAtMost } from '../runtime/read-at-most';
 import { networkFailure } from './network-failure';
 
 /**
@@ -68,33 +69,12 @@ export class ResponseTooLargeException extends Error {
  * as that many have come. A refused body is cancelled, so its connection is let go of.
  */
 export async function boundedBytes(response: Response, limit: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > limit) {
+  const tooLarge = () => new ResponseTooLargeException('maxBodySize', limit);
+  if (Number(response.headers.get('content-length') ?? Number.NaN) > limit) {
     await response.body?.cancel().catch(() => undefined);
-    throw new ResponseTooLargeException('maxBodySize', limit);
+    throw tooLarge();
   }
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read().catch(networkFailure);
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new ResponseTooLargeException('maxBodySize', limit);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return response.body ? readAtMost(response.body, limit, tooLarge, networkFailure) : new Uint8Array(0);
 }
 
 /** The whole body of `response` as UTF-8 text (a byte order mark dropped, as `Response.text()` does), within `limit`. */
