@@ -1,5 +1,6 @@
 /** A non-2xx answer as the `WebApplicationException` subtype of its status, with its headers and problem body. */
 import { parseJsonBody } from '../json/safe-json';
+import { boundedText, DEFAULT_LIMITS } from './answer-limits';
 import type { ProblemDetails } from '../errors/problem-details';
 import {
   NotAllowedException,
@@ -21,12 +22,16 @@ function isProblem(value: unknown): value is ProblemDetails {
 /**
  * Reads the answer's body (a problem JSON, or text) and makes the exception: its message is the problem's
  * `detail` (else its title), else the text body, else `HTTP <status>`. The consumed `Response` is kept as
- * `response`, with the body parsed as `problem` when it was problem JSON.
+ * `response`, with the body parsed as `problem` when it was problem JSON. A body past `limit` bytes is not read on
+ * (its connection is let go of): the exception then says only the status.
  */
-export async function exceptionFor(response: Response): Promise<WebApplicationException> {
+export async function exceptionFor(
+  response: Response,
+  limit = DEFAULT_LIMITS.maxBodySize,
+): Promise<WebApplicationException> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
-  const text = await response.text().catch(() => '');
+  const text = await boundedText(response, limit).catch(() => '');
   let problem: ProblemDetails | undefined;
   if ((response.headers.get('content-type') ?? '').includes('json') && text) {
     try {

@@ -23,6 +23,7 @@ export type {
   RestClientOf,
 } from './client-types';
 export { StreamEndedException, type ClientSseEvent } from './read-response';
+export { ResponseTooLargeException, type AnswerLimits } from './answer-limits';
 export { StreamResetException } from './resuming-call';
 export {
   McpClient,

@@ -24,6 +24,7 @@ import {
   type SessionRef,
 } from './mcp-connection';
 import { mcpMessages, type McpReconnectOptions } from './mcp-stream';
+import { answerLimits, type AnswerLimits } from './answer-limits';
 
 export { McpClientError, type McpRequestHandler };
 
@@ -33,6 +34,8 @@ export interface McpClientOptions extends SessionOptions {
   /** The `fetch` to use (the global one by default). */
   readonly fetch?: typeof fetch;
   readonly reconnect?: McpReconnectOptions;
+  /** How much of an answer the client holds at most (10 MiB whole, 1 Mi characters an event, by default). */
+  readonly limits?: AnswerLimits;
 }
 
 /** One item of a tool call: a progress or log notification as it comes, then the result (the last item). */
@@ -50,11 +53,13 @@ export interface McpToolResult {
 export class McpClient {
   readonly #options: McpClientOptions;
   readonly #wire: McpWire;
+  readonly #limits: ReturnType<typeof answerLimits>;
   #session: Promise<SessionRef> | undefined;
   #nextId = 0;
 
   constructor(url: string | URL, options: McpClientOptions = {}) {
     this.#options = options;
+    this.#limits = answerLimits(options.limits);
     this.#wire = mcpWire(String(url), options.fetch ?? ((input, init) => fetch(input, init)), options.headers);
   }
 
@@ -162,7 +167,7 @@ export class McpClient {
   #messages(session: SessionRef, request: Message): Observable<Message> {
     const post = (signal: AbortSignal) => this.#wire.post(session, request, signal);
     const reopen = (lastEventId: string, signal: AbortSignal) => this.#wire.resume(session, lastEventId, signal);
-    return (mcpMessages(post, reopen, this.#options.reconnect) as Observable<Message>).pipe(
+    return (mcpMessages(post, reopen, this.#options.reconnect, this.#limits) as Observable<Message>).pipe(
       filter((message) => {
         // A request of the server (sampling, elicitation) is answered by its handler, on a POST of its own.
         if (message.method === undefined || message.id === undefined) return true;

@@ -9,6 +9,7 @@ import { Observable } from 'rxjs/internal/Observable';
 import { exceptionFor } from './client-errors';
 import type { Subscriber } from 'rxjs';
 import { eachText, isEventStream } from './read-response';
+import { boundedText, DEFAULT_LIMITS, ResponseTooLargeException, type ResolvedLimits } from './answer-limits';
 
 const DEFAULT_ATTEMPTS = 5;
 const DEFAULT_DELAY_MS = 1000;
@@ -31,15 +32,19 @@ async function readAnswer(
   response: Response,
   subscriber: Subscriber<unknown>,
   seen: (id: string | undefined, retry: number | undefined) => void,
+  limits: ResolvedLimits,
 ): Promise<boolean> {
-  if (!response.ok) throw await exceptionFor(response);
+  if (!response.ok) throw await exceptionFor(response, limits.maxBodySize);
   if (response.status === 202 || response.status === 204) return true;
   if (!isEventStream(response)) {
-    const body: unknown = await response.json();
+    const body: unknown = JSON.parse(await boundedText(response, limits.maxBodySize));
     for (const message of Array.isArray(body) ? body : [body]) subscriber.next(message);
     return true;
   }
+  let failure: Error | undefined;
   const parser = createParser({
+    maxBufferSize: limits.maxItemSize,
+    onError: () => (failure ??= new ResponseTooLargeException('maxItemSize', limits.maxItemSize)),
     onEvent: (event) => {
       seen(event.id, undefined);
       if (event.data !== '' && (event.event === undefined || event.event === 'message'))
@@ -47,7 +52,10 @@ async function readAnswer(
     },
     onRetry: (milliseconds) => seen(undefined, milliseconds),
   });
-  await eachText(response, subscriber, (text) => parser.feed(text));
+  await eachText(response, subscriber, (text) => {
+    parser.feed(text);
+    if (failure) throw failure;
+  });
   return false;
 }
 
@@ -55,6 +63,7 @@ export function mcpMessages(
   first: (signal: AbortSignal) => Promise<Response>,
   reopen: Reopen,
   options: McpReconnectOptions = {},
+  limits: ResolvedLimits = DEFAULT_LIMITS,
 ): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
     const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
@@ -69,7 +78,7 @@ export function mcpMessages(
       failures = 0;
     };
     const read = async (response: Response): Promise<void> => {
-      if (await readAnswer(response, subscriber, seen)) return subscriber.complete();
+      if (await readAnswer(response, subscriber, seen, limits)) return subscriber.complete();
       again(new Error('the stream ended before its answer'));
     };
     const again = (error: unknown): void => {

@@ -14,10 +14,12 @@ import { JsonArrayItems } from '../json/json-array-items';
 import { JSON_ARRAY_ITEMS, STREAM_ITEMS_HEADER } from '../http/stream-items-header';
 import { baseType } from '../http/media-type';
 import { networkFailure } from './network-failure';
+import { boundedBytes, boundedText, ResponseTooLargeException, type ResolvedLimits } from './answer-limits';
 
 export interface ResponseReaders {
   readonly json: JsonMapper;
   readonly readers: readonly MessageBodyReader[];
+  readonly limits: ResolvedLimits;
 }
 
 /** One server-sent event as the client emits it in events mode: its data parsed like an item. */
@@ -37,7 +39,7 @@ export function isEventStream(response: Response): boolean {
   return mediaTypeOf(response) === 'text/event-stream';
 }
 
-/** Reads the body chunk by chunk, until it ends or the subscriber has gone. */
+/** Reads the body chunk by chunk, until it ends or the subscriber has gone; cancels it when `take` throws. */
 async function eachChunk(
   response: Response,
   subscriber: Subscriber<unknown>,
@@ -51,6 +53,10 @@ async function eachChunk(
       if (done || subscriber.closed) return;
       take(value);
     }
+  } catch (error) {
+    // An item past its limit, or one that does not parse: the rest of the answer is not wanted.
+    await reader.cancel().catch(() => undefined);
+    throw error;
   } finally {
     reader.releaseLock();
   }
@@ -73,10 +79,11 @@ function records(
   response: Response,
   subscriber: Subscriber<unknown>,
   separator: string,
-  json: JsonMapper,
+  { json, limits }: ResponseReaders,
 ): Promise<void> {
   let pending = '';
   const parse = (record: string) => {
+    if (record.length > limits.maxItemSize) throw new ResponseTooLargeException('maxItemSize', limits.maxItemSize);
     const trimmed = record.trim();
     if (trimmed) subscriber.next(json.readValue(trimmed));
   };
@@ -84,6 +91,8 @@ function records(
     const pieces = (pending + text).split(separator);
     pending = pieces.pop()!;
     for (const piece of pieces) parse(piece);
+    // A record that has not ended yet is held whole: it is bounded before it is complete.
+    if (pending.length > limits.maxItemSize) throw new ResponseTooLargeException('maxItemSize', limits.maxItemSize);
   }).then(() => parse(pending));
 }
 
@@ -109,11 +118,14 @@ export function readEvents(
   response: Response,
   reading: Subscriber<unknown>,
   endpoint: ClientEndpoint,
-  json: JsonMapper,
+  { json, limits }: ResponseReaders,
   handlers: EventHandlers,
 ): Promise<void> {
   let failure: unknown;
   const parser = createParser({
+    // The lines of the event not dispatched yet are held: an event (or a line) that never ends is stopped here.
+    maxBufferSize: limits.maxItemSize,
+    onError: () => (failure ??= new ResponseTooLargeException('maxItemSize', limits.maxItemSize)),
     onEvent: (event) => {
       if (failure !== undefined || reading.closed) return;
       try {
@@ -148,19 +160,29 @@ export class StreamEndedException extends Error {
 }
 
 /** A JSON array answer item by item (a body that is no array: one value bound to the declared class). */
-function arrayItems(response: Response, subscriber: Subscriber<unknown>, endpoint: ClientEndpoint, json: JsonMapper) {
+function arrayItems(
+  response: Response,
+  subscriber: Subscriber<unknown>,
+  endpoint: ClientEndpoint,
+  { json, limits }: ResponseReaders,
+) {
   const items = new JsonArrayItems();
-  const take = (text: string) => items.push(text, (item) => subscriber.next(json.readValue(item)));
+  const take = (text: string) => {
+    items.push(text, (item) => subscriber.next(json.readValue(item)));
+    if (items.pending > limits.maxItemSize) throw new ResponseTooLargeException('maxItemSize', limits.maxItemSize);
+    // A body that is no array is held whole until it ends: one value, bounded as a whole answer is.
+    if (items.held > limits.maxBodySize) throw new ResponseTooLargeException('maxBodySize', limits.maxBodySize);
+  };
   return eachText(response, subscriber, take).then(() => {
     const rest = items.end();
     if (rest !== undefined && rest.trim() && !subscriber.closed) subscriber.next(json.readValue(rest, endpoint.bindTo));
   });
 }
 
-function entityInput(response: Response): EntityInput {
+function entityInput(response: Response, limit: number): EntityInput {
   return {
-    bytes: async () => new Uint8Array(await response.arrayBuffer()),
-    text: () => response.text(),
+    bytes: () => boundedBytes(response, limit),
+    text: () => boundedText(response, limit),
     stream: () => response.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
   };
 }
@@ -173,10 +195,12 @@ async function whole(
   readers: ResponseReaders,
 ): Promise<unknown> {
   const reader = readers.readers.find((candidate) => candidate.isReadable(endpoint.bindTo, mediaType));
-  if (reader) return reader.readFrom(endpoint.bindTo, mediaType, response.headers, entityInput(response));
+  const limit = readers.limits.maxBodySize;
+  if (reader) return reader.readFrom(endpoint.bindTo, mediaType, response.headers, entityInput(response, limit));
   if (response.status === 204 || response.status === 205) return undefined;
-  if (mediaType === 'multipart/form-data') return response.formData();
-  const text = await response.text();
+  if (mediaType === 'multipart/form-data')
+    return new Response(await boundedBytes(response, limit), { headers: response.headers }).formData();
+  const text = await boundedText(response, limit);
   if (mediaType.includes('json')) return text.trim() ? readers.json.readValue(text, endpoint.bindTo) : undefined;
   return text;
 }
@@ -191,13 +215,14 @@ function read(
   response: Response,
   subscriber: Subscriber<unknown>,
   endpoint: ClientEndpoint,
-  { json, readers }: ResponseReaders,
+  responseReaders: ResponseReaders,
   asEvents: boolean,
 ): Promise<void> {
+  const { json, readers } = responseReaders;
   const mediaType = mediaTypeOf(response);
   const readable = () => readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType));
   if (mediaType === 'text/event-stream') {
-    return readEvents(response, subscriber, endpoint, json, {
+    return readEvents(response, subscriber, endpoint, responseReaders, {
       onEvent: (event) => {
         // The server's own word that the stream failed: an error, never an item.
         if (event.event === 'error' && !asEvents) throw new StreamEndedException('error', event.data);
@@ -205,14 +230,14 @@ function read(
       },
     });
   }
-  if (NDJSON.has(mediaType)) return records(response, subscriber, '\n', json);
-  if (mediaType === 'application/json-seq') return records(response, subscriber, RECORD_SEPARATOR, json);
+  if (NDJSON.has(mediaType)) return records(response, subscriber, '\n', responseReaders);
+  if (mediaType === 'application/json-seq') return records(response, subscriber, RECORD_SEPARATOR, responseReaders);
   if (isItemArray(response, endpoint) && mediaType.includes('json') && !readable())
-    return arrayItems(response, subscriber, endpoint, json);
+    return arrayItems(response, subscriber, endpoint, responseReaders);
   const isWhole =
     mediaType.includes('json') || mediaType.startsWith('text/') || mediaType === 'multipart/form-data' || readable();
   if (!isWhole && response.body) return eachChunk(response, subscriber, (chunk) => subscriber.next(chunk));
-  return whole(response, mediaType, endpoint, { json, readers }).then((value) => {
+  return whole(response, mediaType, endpoint, responseReaders).then((value) => {
     if (!subscriber.closed) subscriber.next(value);
   });
 }

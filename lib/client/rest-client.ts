@@ -7,6 +7,7 @@ import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isJsonMapperCustomizer, type JsonMapper, type JsonMapperCustomizer } from '../json/json-mapper';
+import { answerLimits, type AnswerLimits } from './answer-limits';
 import { exceptionFor } from './client-errors';
 import { clientSide, isReader, isWriter, withinMediaTypes, type ClientProvider } from './client-providers';
 import type { MessageBodyReader, MessageBodyWriter } from '../body/message-body';
@@ -72,6 +73,8 @@ export interface RestClientOptions {
   readonly fetch?: (input: Request) => Promise<Response>;
   /** How calls to methods taking `Last-Event-ID` reconnect their SSE answers (a call's `$with({ reconnect })` wins). */
   readonly reconnect?: ReconnectOptions | false;
+  /** How much of an answer a call holds at most (10 MiB whole, 1 Mi characters an item, by default). */
+  readonly limits?: AnswerLimits;
 }
 
 /** Extra controls of a client, named with `$` so they never clash with a resource's methods. */
@@ -112,7 +115,11 @@ function setUp(type: Function, options: RestClientOptions): ClientSetup {
     requestFilters: (options.requestFilters ?? []).map(clientSide),
     responseFilters: (options.responseFilters ?? []).map(clientSide),
     writers: { json, writers: providers.filter(isWriter).map((writer) => withinMediaTypes(writer)) },
-    readers: { json, readers: providers.filter(isReader).map((reader) => withinMediaTypes(reader)) },
+    readers: {
+      json,
+      readers: providers.filter(isReader).map((reader) => withinMediaTypes(reader)),
+      limits: answerLimits(options.limits),
+    },
     fetch: options.fetch ?? ((input: Request) => fetch(input)),
   };
 }
@@ -161,7 +168,8 @@ async function send(
   const responseContext: ClientResponseContext = { status: response.status, headers: response.headers, response };
   for (const filter of setup.responseFilters) await filter.filter(context, responseContext);
   response = responseContext.response;
-  if (response.status < 200 || response.status >= 300) throw await exceptionFor(response);
+  if (response.status < 200 || response.status >= 300)
+    throw await exceptionFor(response, setup.readers.limits.maxBodySize);
   return response;
 }
 

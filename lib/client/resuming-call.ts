@@ -119,7 +119,7 @@ class Resumption {
     if (!isEventStream(response))
       return void (this.#inner = readResponse(response, endpoint, readers, asEvents).subscribe(subscriber));
     const onRetry = (milliseconds: number) => (this.#delay = milliseconds);
-    readEvents(response, subscriber, endpoint, readers.json, { onEvent: this.#onEvent, onRetry }).then(
+    readEvents(response, subscriber, endpoint, readers, { onEvent: this.#onEvent, onRetry }).then(
       this.#ended,
       this.#again,
     );

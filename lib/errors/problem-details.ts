@@ -50,6 +50,7 @@ export const ErrorCodes = {
   RXREST_RESERVED_TOPIC: { status: 400, title: 'Bad Request' },
   RXREST_MALFORMED_LAST_EVENT_ID: { status: 400, title: 'Bad Request' },
   RXREST_UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
+  RXREST_KEYS_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   RXREST_FORBIDDEN: { status: 403, title: 'Forbidden' },
   RXREST_RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
   RXREST_TOO_MANY_STREAMS: { status: 429, title: 'Too Many Requests' },

@@ -96,6 +96,11 @@ export class JsonArrayItems {
     this.#escaped = escaped;
   }
 
+  /** Characters held: the item not yet complete, or the whole body so far when it is not an array. */
+  get held(): number {
+    return this.#text.length;
+  }
+
   /** Characters held for the item not yet complete (0 between items). */
   get pending(): number {
     return this.#itemStart >= 0 ? this.#text.length : 0;

@@ -13,6 +13,8 @@ import { logging } from '../logging/logger';
 import type { RequestContext } from '../context/request-context';
 import { CredentialRefused, type AuthenticationMechanism } from './authentication-mechanism';
 import type { Identity } from './security-context';
+import { jwksKeys } from './jwks-keys';
+import { WebApplicationException } from '../errors/web-application-exception';
 
 const nodeCrypto = () => nodeBuiltin('node:crypto', 'framework.security.jwt keys read from files');
 const nodeFs = () => nodeBuiltin('node:fs', 'framework.security.jwt keys read from files');
@@ -113,9 +115,9 @@ const VERIFIED_LIMIT = 10_000;
 const VERIFIED_FOR_MS = 60_000;
 
 /**
- * The verifier of `settings`' tokens, made when the first token comes. Keys: a JWKS (jose's remote key set: cached,
- * fetched again for an unknown `kid` at most every `jwks-refresh-interval`, so a flood of made-up `kid`s costs one
- * fetch), or the public key file read now.
+ * The verifier of `settings`' tokens, made when the first token comes. Keys: a JWKS (cached, fetched again for an
+ * unknown `kid` at most every `jwks-refresh-interval`, so a flood of made-up `kid`s costs one fetch; see jwks-keys.ts
+ * for a key set that cannot be read), or the public key file read now.
  */
 function verifierOf(settings: JwtSettings, directory: string): () => Verify {
   // A JWKS wins over a key file, so an environment's JWKS URL overrides a file named in application.properties.
@@ -137,10 +139,7 @@ function verifierOf(settings: JwtSettings, directory: string): () => Verify {
     if (verify) return verify;
     const jose = loadPackage<Jose>('jose');
     if (publicKey) return (verify = async (token) => (await jose.jwtVerify(token, publicKey, options)).payload);
-    const keys = jose.createRemoteJWKSet(new URL(settings.jwksUrl!), {
-      cooldownDuration: settings.jwksRefreshMs,
-      cacheMaxAge: 10 * 60_000,
-    });
+    const keys = jwksKeys(jose, settings.jwksUrl!, settings.jwksRefreshMs);
     return (verify = async (token) => (await jose.jwtVerify(token, keys, options)).payload);
   };
 }
@@ -173,6 +172,8 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
     try {
       claims = await verifier()(token);
     } catch (error) {
+      // The keys cannot be read (503): the provider's failure, not a refused token.
+      if (error instanceof WebApplicationException) throw error;
       throw new CredentialRefused(`token refused: ${(error as Error).message}`, { cause: error });
     }
     const identity = identityOf(claims, settings);
