@@ -18,6 +18,8 @@ import { buildApp } from '../support/app';
 import { until } from '../support/until';
 
 const PAD = 'p'.repeat(1000);
+/** How many of the small streams' sources were unsubscribed. */
+let smallStopped = 0;
 // Enough that the sockets between server and client cannot take it all: the rest is held.
 const ITEMS = 20_000;
 
@@ -25,7 +27,7 @@ const ITEMS = 20_000;
  * 40 items of about 1 KB every millisecond: `ITEMS` of them then the end (`complete`, or an error for `error`), or for
  * good (`endless`).
  */
-function items(end: 'complete' | 'error' | 'endless'): Multi<{ i: number; pad: string }> {
+function items(end: 'complete' | 'error' | 'endless', onStop?: () => void): Multi<{ i: number; pad: string }> {
   return multi(
     new Observable<{ i: number; pad: string }>((subscriber) => {
       let i = 0;
@@ -35,7 +37,10 @@ function items(end: 'complete' | 'error' | 'endless'): Multi<{ i: number; pad: s
         if (end === 'complete') subscriber.complete();
         else subscriber.error(new Error('the source failed'));
       }, 1);
-      return () => clearInterval(timer);
+      return () => {
+        clearInterval(timer);
+        onStop?.();
+      };
     }),
   );
 }
@@ -48,13 +53,13 @@ class Ends {
     return items(end === 'complete' || end === 'error' ? end : 'endless');
   }
 
-  /** Cut by its own budget, far below the total. */
+  /** Cut by its own budget, far below the total: what it held then goes to its socket, before the `error` event. */
   @GET
   @Path('small')
-  @Produces('application/x-ndjson')
+  @Produces('text/event-stream')
   @StreamBuffer({ size: '1M', overflow: 'fail' })
   small(): Multi<unknown> {
-    return items('endless');
+    return items('endless', () => smallStopped++);
   }
 }
 
@@ -137,15 +142,22 @@ describe('the bytes a stream holds leave the total', () => {
 
   it('when its client goes away', async () => {
     const client = paused(server.port, '/release?end=endless');
-    await heldOver(app, 1024 * 1024, 'an endless stream’s bytes held for its paused client');
-    client.destroy();
+    try {
+      await heldOver(app, 1024 * 1024, 'an endless stream’s bytes held for its paused client');
+    } finally {
+      client.destroy();
+    }
     await heldNone(app, 'client gone');
   });
 
   it('when it gets past its own budget, once its client leaves', async () => {
     const client = paused(server.port, '/release/small');
-    await heldOver(app, 512 * 1024, 'the small stream’s bytes held');
-    client.destroy();
+    try {
+      await until(() => (smallStopped === 1 ? true : undefined), 'the small stream cut by its own budget');
+      await heldOver(app, 512 * 1024, 'the cut stream’s bytes held in its socket');
+    } finally {
+      client.destroy();
+    }
     await heldNone(app, 'overflow');
   });
 
