@@ -8,12 +8,13 @@ import { APPLICATION_PATH } from '../decorators/resource';
 import { ProblemCollector } from '../errors/definition-error';
 import { checkFilterOrder } from './compile-filters';
 import { WorkerLane } from '../execution/worker-lane';
-import { JSON_MAPPER, OPEN_STREAMS, WORKER_QUEUE } from '../feature/core-keys';
+import { HELD_BYTES, JSON_MAPPER, OPEN_STREAMS, WORKER_QUEUE } from '../feature/core-keys';
 import { configureLogging } from '../logging/logger';
 import { findClassMeta } from '../metadata/store';
 import { MULTIPART } from '../multipart/multipart-feature';
 import type { BodySettings } from '../params/read-body-argument';
 import { OpenStreams } from '../streaming/open-streams';
+import { HeldBytes } from '../streaming/held-bytes';
 import type { StreamSettings } from '../streaming/stream-pump';
 import { BuildScope, type BuildOptions } from './build-scope';
 import { compileFilters } from './compile-filters';
@@ -79,6 +80,7 @@ function streamSettings(config: Config): StreamSettings {
   return {
     bufferSize: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),
+    heldBytes: new HeldBytes(config.get('framework.rest.stream.total-buffer-size')),
     keepAliveMs,
     heartbeat: shared ? new Heartbeat(keepAliveMs) : undefined,
     ticks: shared ? new TickFlush() : undefined,
@@ -101,6 +103,7 @@ export function planCore(scope: BuildScope, options: BuildOptions) {
   const streams = { ...streamSettings(config), openStreams: new OpenStreams() };
   scope.provide(JSON_MAPPER, json);
   scope.provide(OPEN_STREAMS, streams.openStreams);
+  scope.provide(HELD_BYTES, streams.heldBytes);
   scope.provide(WORKER_QUEUE, lanes.worker);
   return {
     filters,

@@ -1,5 +1,6 @@
 /** What the build step itself hands every feature, under typed keys (features hand each other theirs the same way). */
 import type { JsonMapper } from '../json/json-mapper';
+import type { HeldBytes } from '../streaming/held-bytes';
 import type { OpenStreams } from '../streaming/open-streams';
 import { BuildKey } from './build-key';
 
@@ -7,5 +8,7 @@ import { BuildKey } from './build-key';
 export const JSON_MAPPER = new BuildKey<JsonMapper>('json-mapper');
 /** The streams being written now (ended at shutdown, counted by metrics). */
 export const OPEN_STREAMS = new BuildKey<OpenStreams>('open-streams');
+/** The bytes the application's outgoing streams and sockets hold ahead of their clients (a gauge for metrics). */
+export const HELD_BYTES = new BuildKey<HeldBytes>('held-bytes');
 /** How many calls wait for the worker lane now. */
 export const WORKER_QUEUE = new BuildKey<{ readonly waiting: number }>('worker-queue');

@@ -17,6 +17,8 @@ type Timer = { observe(seconds: number): void };
 export interface MetricSources {
   readonly openStreams: () => number;
   readonly workerQueue: () => number;
+  /** Bytes the outgoing streams and sockets hold ahead of their clients. */
+  readonly streamBytes: () => number;
 }
 
 function outcomeOf(status: number): string {
@@ -55,6 +57,11 @@ export class ApplicationMetrics {
         },
       });
     gauge('rxrest_streams_active', 'Stream responses being written now', sources.openStreams);
+    gauge(
+      'rxrest_stream_buffered_bytes',
+      'Bytes the outgoing streams and WebSockets hold ahead of their clients (framework.rest.stream.total-buffer-size bounds them)',
+      sources.streamBytes,
+    );
     gauge('rxrest_worker_lane_queue', 'Worker-lane calls waiting for a free slot', sources.workerQueue);
     this.#cluster = clusterScrape(this.registry, () => this.registry.metrics());
     // A worker's registry is read by the primary for any worker's scrape: its process metrics run from the start.

@@ -1,5 +1,5 @@
 /** Metrics as a feature: request durations, open streams and the worker queue, served for Prometheus. */
-import { OPEN_STREAMS, WORKER_QUEUE } from '../feature/core-keys';
+import { HELD_BYTES, OPEN_STREAMS, WORKER_QUEUE } from '../feature/core-keys';
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
 import type { ApplicationMetrics } from './application-metrics';
@@ -13,7 +13,8 @@ export const metricsFeature = defineFeature({
   phases: ['route', 'complete'],
   transports: {
     answer: 'http_server_requests_seconds by method, route template, status and outcome',
-    stream: 'timed to its head; rxrest_streams_active counts the open ones',
+    stream:
+      'timed to its head; rxrest_streams_active counts the open ones, rxrest_stream_buffered_bytes what they hold',
     upgrade: 'the upgrade is timed like any request (101)',
   },
   packages: (build) =>
@@ -29,9 +30,11 @@ export const metricsFeature = defineFeature({
         const { ApplicationMetrics } = require('./application-metrics') as typeof import('./application-metrics');
         const openStreams = build.find(OPEN_STREAMS);
         const workerQueue = build.find(WORKER_QUEUE);
+        const heldBytes = build.find(HELD_BYTES);
         metrics = new ApplicationMetrics({
           openStreams: () => openStreams?.size ?? 0,
           workerQueue: () => workerQueue?.waiting ?? 0,
+          streamBytes: () => heldBytes?.total ?? 0,
         });
         build.provide(METRICS, metrics);
       },

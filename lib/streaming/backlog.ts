@@ -9,10 +9,20 @@ export type OverflowPolicy = 'fail' | 'drop-oldest' | 'drop-newest' | 'latest';
 
 /** Raised (as the stream's error) when a `fail` stream gets more than its budget ahead of its client. */
 export class StreamOverflowError extends Error {
-  constructor(readonly budget: number) {
+  /**
+   * `budget`: the stream's own; `held`, when the application's streams together held their total budget: what this
+   * stream held when it was cut.
+   */
+  constructor(
+    readonly budget: number,
+    readonly held?: number,
+  ) {
     super(
-      `The stream got more than ${formatSize(budget)} ahead of its client (framework.rest.stream.buffer-size, or the endpoint's ` +
-        '@StreamBuffer / RestMulti.buffer): raise the budget, pick a drop policy, or return a pulled source (an async iterable, multi.from(...))',
+      held === undefined
+        ? `The stream got more than ${formatSize(budget)} ahead of its client (framework.rest.stream.buffer-size, or the endpoint's ` +
+            '@StreamBuffer / RestMulti.buffer): raise the budget, pick a drop policy, or return a pulled source (an async iterable, multi.from(...))'
+        : `The stream got ${formatSize(Math.ceil(held / 1024) * 1024)} ahead of its client, past its share, while the application's streams together held ` +
+            'their total budget (framework.rest.stream.total-buffer-size): raise it, pick a drop policy, or return a pulled source',
     );
     this.name = 'StreamOverflowError';
   }
@@ -86,9 +96,12 @@ export class Backlog {
     return this.#items ? this.#items.bytes : this.#bytes;
   }
 
-  /** Holds `frame`, or applies the policy when it would take `outstanding` plus the backlog past the budget. */
-  push(frame: Frame, outstanding: number): void {
-    if (outstanding + this.bytes + frame.length > this.budget && !this.#makeRoom(frame.length, outstanding)) return;
+  /**
+   * Holds `frame`, or applies the policy when it would take `outstanding` plus the backlog past `limit` (the budget,
+   * or less while the application's streams together hold their total).
+   */
+  push(frame: Frame, outstanding: number, limit = this.budget): void {
+    if (outstanding + this.bytes + frame.length > limit && !this.#makeRoom(frame.length, outstanding, limit)) return;
     if (this.#items) this.#items.push(frame);
     else this.#merge(this.join(frame));
   }
@@ -112,16 +125,16 @@ export class Backlog {
   }
 
   /** False when the arriving frame is to be dropped; throws under `fail`. */
-  #makeRoom(size: number, outstanding: number): boolean {
+  #makeRoom(size: number, outstanding: number, limit: number): boolean {
     const items = this.#items;
-    if (!items) throw new StreamOverflowError(this.budget);
+    if (!items) throw new StreamOverflowError(this.budget, limit < this.budget ? outstanding + this.bytes : undefined);
     if (this.policy === 'drop-newest') {
       this.dropped++;
       this.onDrop?.();
       return false;
     }
     // drop-oldest makes just enough room; latest keeps nothing but the arriving item.
-    while (items.size > 0 && (this.policy === 'latest' || outstanding + items.bytes + size > this.budget)) {
+    while (items.size > 0 && (this.policy === 'latest' || outstanding + items.bytes + size > limit)) {
       items.drop();
       this.dropped++;
       this.onDrop?.();

@@ -3,6 +3,7 @@ import type { StreamEnd, StreamObserver } from './stream-observer';
 import { StreamOverflowError, type OverflowPolicy } from './backlog';
 import type { Framing } from './framing';
 import { Heartbeat, type Beating } from './heartbeat';
+import type { HeldBytes } from './held-bytes';
 import type { StreamSink } from './stream-sink';
 import type { TickFlush, TickFlushed } from './tick-flush';
 import { nextMacrotask } from '../runtime/timers';
@@ -25,6 +26,8 @@ export interface OutputSettings {
   readonly heartbeat?: Heartbeat;
   /** The application's end-of-tick flush, shared by its streams; absent: each stream schedules its own. */
   readonly ticks?: TickFlush;
+  /** The bytes all the application's streams hold, under `framework.rest.stream.total-buffer-size`; absent: unbounded. */
+  readonly heldBytes?: HeldBytes;
 }
 
 // Items written in the same tick are joined into writes of about this many characters.
@@ -56,6 +59,8 @@ export class FrameWriter implements Beating, TickFlushed {
   owner: OutputOwner | undefined;
   /** How the stream ended, once something decided it (else its client left). */
   #end: StreamEnd | undefined;
+  /** The bytes this stream has in the application's total (see `recount`). */
+  protected counted = 0;
 
   constructor(
     framing: Framing,
@@ -89,6 +94,7 @@ export class FrameWriter implements Beating, TickFlushed {
     sink.onClose(onClose);
     this.observer?.opened();
     if (this.#closed) return;
+    this.settings.heldBytes?.join();
     const { keepAliveMs, heartbeat } = this.settings;
     if (this.framing.keepAlive && keepAliveMs > 0) {
       this.#keepAlive = heartbeat ?? new Heartbeat(keepAliveMs);
@@ -144,6 +150,7 @@ export class FrameWriter implements Beating, TickFlushed {
     this.#keepAlive?.leave(this);
     this.#keepAlive = undefined;
     this.owner?.outputClosed();
+    if (this.#sink) this.#release(this.#sink);
     const closed = this.#onClosed ?? [];
     this.#onClosed = undefined;
     for (const callback of closed) callback();
@@ -206,6 +213,33 @@ export class FrameWriter implements Beating, TickFlushed {
     if (!this.#waiting) this.#flush();
   }
 
+  /**
+   * Brings this stream's count in the application's total up to date: what waits for the socket, and what the socket
+   * holds once it takes no more (below its high-water mark it is the connection's working buffer, and it drains
+   * without telling). Called where that changes other than by a write the socket took: a frame held, the socket full,
+   * the socket drained.
+   */
+  protected recount(): void {
+    const held = this.settings.heldBytes;
+    if (held && this.#sink && !this.#closed)
+      this.counted = held.move(this.counted, (this.ready ? 0 : this.outstanding) + this.waitingBytes());
+  }
+
+  /** Bytes of framed output waiting for the socket (none here: `StreamOutput` holds them). */
+  protected waitingBytes(): number {
+    return 0;
+  }
+
+  /** The stream is over: its bytes leave the total, those still in its socket once the connection lets them go. */
+  #release(sink: StreamSink): void {
+    const held = this.settings.heldBytes;
+    if (!held) return;
+    const left = sink.buffered();
+    if (left <= 0 || !sink.whenGone) return held.leave(this.counted);
+    const counted = held.move(this.counted, left);
+    sink.whenGone(() => held.leave(counted));
+  }
+
   /** Writes the rest and the framing's end, and ends the body. */
   protected finish(reason: StreamEnd = 'complete'): void {
     if (this.#closed) return;
@@ -242,6 +276,7 @@ export class FrameWriter implements Beating, TickFlushed {
     this.observer?.wrote(chunk);
     if (sink.write(chunk) || this.#waiting) return;
     this.#waiting = true;
+    this.recount();
     sink.onReady(() => this.#readyAgain());
   }
 
@@ -250,5 +285,6 @@ export class FrameWriter implements Beating, TickFlushed {
     // The batch is older than anything written next.
     this.#flush();
     if (!this.#waiting && !this.#closed) this.drained();
+    this.recount();
   }
 }

@@ -18,6 +18,8 @@ export class NodeSink implements StreamSink {
   }
   #finished = false;
   #onClose: (() => void) | undefined;
+  /** Told once the response closes; `null` once it has. */
+  #gone: (() => void) | null | undefined;
 
   constructor(readonly response: ServerResponse) {}
 
@@ -61,7 +63,16 @@ export class NodeSink implements StreamSink {
     response.on('close', () => this.#closed());
   }
 
+  /** A response closes once its bytes are all out, or its connection is gone: none is held any more. */
+  whenGone(callback: () => void): void {
+    if (this.#gone === null || this.response.destroyed) callback();
+    else this.#gone = callback;
+  }
+
   #closed(): void {
+    const gone = this.#gone;
+    this.#gone = null;
+    gone?.();
     if (!this.#finished && !this.response.writableFinished) this.#onClose?.();
   }
 }

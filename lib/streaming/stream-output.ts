@@ -28,9 +28,9 @@ export class StreamOutput extends FrameWriter {
     return this.ready && (this.#backlog === undefined || this.#backlog.empty) && !this.#unframed?.length;
   }
 
-  /** Bytes pushed sources may still send before the budget is reached. */
+  /** Bytes pushed sources may still send before the budget (the stream's, or its part of the total) is reached. */
   get room(): number {
-    return this.settings.bufferSize - this.outstanding - (this.#backlog?.bytes ?? 0);
+    return this.#limit() - this.outstanding - (this.#backlog?.bytes ?? 0);
   }
 
   /** Writes an item of a pulled source, taken while `idle` (or the first, before the commit: held until then). */
@@ -52,7 +52,7 @@ export class StreamOutput extends FrameWriter {
       return;
     }
     const frame = this.#frame(item);
-    if (frame !== undefined) this.#backlogOf().push(frame, this.outstanding);
+    if (frame !== undefined) this.#hold(frame);
   }
 
   /**
@@ -99,7 +99,7 @@ export class StreamOutput extends FrameWriter {
     this.observer?.items(unframed.length);
     const text = this.framing.frameMany!(unframed);
     unframed.length = 0;
-    this.#backlogOf().push(text, this.outstanding);
+    this.#hold(text);
   }
 
   /** Calls `callback` once, when the output is `idle` (at once if it is). */
@@ -144,7 +144,7 @@ export class StreamOutput extends FrameWriter {
     this.observer?.items(1);
     if (frame === undefined) return;
     if (this.idle) this.write(this.#join(frame));
-    else this.#backlogOf().push(frame, this.outstanding);
+    else this.#hold(frame);
   }
 
   /** The frame of `item`, counted; `undefined` when the framing sends nothing for it. */
@@ -157,6 +157,27 @@ export class StreamOutput extends FrameWriter {
   #join(frame: Frame): Frame {
     const separator = this.framing.separator;
     return this.#items++ === 0 || separator === '' || typeof frame !== 'string' ? frame : separator + frame;
+  }
+
+  /** Holds `frame` until the socket takes more, under the budget; throws as `push` does. */
+  #hold(frame: Frame): void {
+    this.#backlogOf().push(frame, this.outstanding, this.#limit());
+    this.recount();
+  }
+
+  /**
+   * The stream's budget, or less while the application's streams together hold their total: then this stream may
+   * hold what its count plus the total's room for it allow (at least its share).
+   */
+  #limit(): number {
+    const { bufferSize, heldBytes } = this.settings;
+    if (heldBytes === undefined || !this.attached) return bufferSize;
+    const part = this.outstanding + (this.#backlog?.bytes ?? 0) + heldBytes.room(this.counted);
+    return part < bufferSize ? part : bufferSize;
+  }
+
+  protected override waitingBytes(): number {
+    return this.#backlog?.bytes ?? 0;
   }
 
   #backlogOf(): Backlog {

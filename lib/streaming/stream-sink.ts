@@ -21,4 +21,9 @@ export interface StreamSink {
   abort(): void;
   /** Calls `callback` once, when the client goes away before the end. */
   onClose(callback: () => void): void;
+  /**
+   * Calls `callback` once, when the connection holds none of the bytes written any more (taken, or the connection
+   * gone), after the end; absent: the bytes are taken as let go at the end.
+   */
+  whenGone?(callback: () => void): void;
 }

@@ -89,6 +89,8 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
   #ready: (() => void) | undefined;
   /** The callback of a told message, made with the first (an idle socket holds none). */
   #written: (() => void) | undefined;
+  /** Told once the socket closes, when the output ended with bytes still in it. */
+  #gone: (() => void) | null | undefined;
 
   constructor(
     readonly port: SocketPort,
@@ -157,6 +159,19 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
 
   /** The session closes the output when the socket closes. */
   onClose(): void {}
+
+  /** Once the socket closed, it holds none of the bytes written (`gone`); `null` once it has. */
+  whenGone(callback: () => void): void {
+    if (this.#gone === null) callback();
+    else this.#gone = callback;
+  }
+
+  /** The socket closed: what it held is let go. */
+  protected gone(): void {
+    const gone = this.#gone;
+    this.#gone = null;
+    gone?.();
+  }
 
   /**
    * Calls `callback` and sends what it returns: a value at once, a Promise's once it is there, a stream's items as

@@ -189,6 +189,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     this.#cancelExpiry?.();
     this.#endInboxes();
     this.output.close();
+    this.gone();
     this.stopAnswers();
     // What the upgrade request registered to run once it is over (a concurrent-stream slot) runs now.
     this.request.complete().catch((error: unknown) => log.error('A clean-up of a WebSocket upgrade failed', error));

@@ -1,6 +1,7 @@
 /** WebSockets as a feature: the origin of every upgrade checked, the socket server made on first use, shut down. */
 import { SOCKET_PATH } from '../decorators/websocket';
 import { BuildKey } from '../feature/build-key';
+import { HELD_BYTES } from '../feature/core-keys';
 import { defineFeature } from '../feature/define-feature';
 import { SECURITY } from '../security/security-feature';
 import type { SocketServer } from './socket-server';
@@ -37,7 +38,9 @@ export const webSocketFeature = defineFeature({
       if (sockets) return sockets;
       // The sockets' code is loaded with the first upgrade an endpoint accepts.
       const { SocketServer } = require('./socket-server') as typeof import('./socket-server');
-      sockets = new SocketServer(socketSettings(build.config, build.find(SECURITY) !== undefined));
+      sockets = new SocketServer(
+        socketSettings(build.config, build.find(SECURITY) !== undefined, build.find(HELD_BYTES)),
+      );
       if (cutAt !== undefined) sockets.shutdown(Math.max(0, cutAt - Date.now()));
       return sockets;
     });
