@@ -156,8 +156,8 @@ export function isRouteNotFound(error: unknown): boolean {
 
 /**
  * Fills the routable path (and matrix parameters) of `ctx` from its raw path; throws 400 when it cannot be decoded or
- * would decode to a control character. A path without escapes holds none: every URL parser (WHATWG's, Node's request
- * line) encodes or refuses raw controls.
+ * would decode to a control character. A path without escapes holds none: WHATWG's URL parser encodes raw controls,
+ * and Node's HTTP/1.1 and HTTP/2 parsers refuse them.
  */
 function routablePath(ctx: RequestContext): string {
   const raw = ctx.rawPath;

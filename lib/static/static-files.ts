@@ -80,7 +80,7 @@ export class StaticFiles {
 
   /**
    * `dotfiles`: serve files whose path has a segment starting with a dot (`.env`, `.git/config`); without it they are
-   * treated as absent (404), as nginx and serve-static do, except under `/.well-known/`.
+   * treated as absent (404), as Express's serve-static does by default, except under `/.well-known/`.
    */
   constructor(directory: string, dotfiles = false) {
     this.root = nodePath().resolve(directory);

@@ -1,6 +1,6 @@
 // Files whose path has a segment starting with a dot (`.env`, `.git/config`, `.htpasswd`) are what a deployment leaves
 // in a directory by accident, never what it means to publish: they were served. They now answer 404, as if absent
-// (nginx's and serve-static's default), except under `/.well-known/` (RFC 8615), unless
+// (Express's serve-static default), except under `/.well-known/` (RFC 8615), unless
 // `framework.http.static.serve-dotfiles` says otherwise.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
