@@ -41,6 +41,18 @@ class Answers {
   @GET @Path('poisoned') @Produces('application/json') poisoned(): Fruit {
     throw new Error('a contract');
   }
+
+  @GET @Path('portal') @Produces('application/json') portal(): Fruit {
+    throw new Error('a contract');
+  }
+
+  @GET @Path('bytes') @Produces('application/json') bytes(): Fruit {
+    throw new Error('a contract');
+  }
+
+  @GET @Path('vendor') @Produces('application/json') vendor(): Fruit {
+    throw new Error('a contract');
+  }
 }
 
 const BODIES: Record<string, [string, string]> = {
@@ -48,6 +60,9 @@ const BODIES: Record<string, [string, string]> = {
   '/answers/lines': ['application/x-ndjson', '{"name":"a"}\n{"name":\n'],
   '/answers/events': ['text/event-stream', 'data: {"name":"a"}\n\ndata: {oops\n\n'],
   '/answers/poisoned': ['application/json', '{"name":"x","\\u005f_proto__":{"admin":true}}'],
+  '/answers/portal': ['text/html; charset=utf-8', '<html><body>Sign in to the Wi-Fi</body></html>'],
+  '/answers/bytes': ['application/octet-stream', '\u0000\u0001'],
+  '/answers/vendor': ['application/vnd.fruits+json', '{"name":"kiwi"}'],
 };
 
 let server: Server;
@@ -114,5 +129,20 @@ describe('answers the client cannot read', () => {
     expect(processing.contentType).toBe(type);
     expect(processing.message).toContain(`The answer (200 ${type}) ${reason}`);
     expect(processing.cause).toBeInstanceOf(BadRequestException);
+  });
+
+  it.each([
+    ['an HTML page', () => firstValueFrom(client().portal()), 'text/html; charset=utf-8'],
+    ['bytes', () => firstValueFrom(client().bytes()), 'application/octet-stream'],
+  ] as const)('fails on %s where the method produces JSON, never emitting it as a Fruit', async (_name, call, type) => {
+    const error = await failure(call());
+    expect(error).toBeInstanceOf(ResponseProcessingException);
+    expect((error as Error).message).toBe(
+      `The answer (200 ${type}) is none of the media types the call accepts (application/json)`,
+    );
+  });
+
+  it('reads a JSON media type of its own where the method produces JSON', async () => {
+    expect(await within(firstValueFrom(client().vendor()), 'the vendor JSON', 5000)).toEqual({ name: 'kiwi' });
   });
 });
