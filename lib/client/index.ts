@@ -24,6 +24,7 @@ export type {
 } from './client-types';
 export { StreamEndedException, type ClientSseEvent } from './read-response';
 export { ResponseTooLargeException, type AnswerLimits } from './answer-limits';
+export { ResponseProcessingException } from './response-processing';
 export { StreamResetException } from './resuming-call';
 export {
   McpClient,

@@ -9,6 +9,7 @@ import { Observable } from 'rxjs/internal/Observable';
 import { exceptionFor } from './client-errors';
 import type { Subscriber } from 'rxjs';
 import { eachText, isEventStream } from './read-response';
+import { MAX_TIMER_MS } from '../runtime/timers';
 import { boundedText, DEFAULT_LIMITS, ResponseTooLargeException, type ResolvedLimits } from './answer-limits';
 
 const DEFAULT_ATTEMPTS = 5;
@@ -74,7 +75,8 @@ export function mcpMessages(
     let timer: ReturnType<typeof setTimeout> | undefined;
     const seen = (id: string | undefined, retry: number | undefined) => {
       if (id !== undefined && id !== '') lastEventId = id;
-      if (retry !== undefined) delay = retry;
+      // Past what a timer holds, a retry: would be taken for 1 ms: a reconnection loop instead of a long wait.
+      if (retry !== undefined) delay = Math.min(retry, MAX_TIMER_MS);
       failures = 0;
     };
     const read = async (response: Response): Promise<void> => {

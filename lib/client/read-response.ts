@@ -14,6 +14,7 @@ import { JsonArrayItems } from '../json/json-array-items';
 import { JSON_ARRAY_ITEMS, STREAM_ITEMS_HEADER } from '../http/stream-items-header';
 import { baseType } from '../http/media-type';
 import { networkFailure } from './network-failure';
+import { answerFault } from './response-processing';
 import { boundedBytes, boundedText, ResponseTooLargeException, type ResolvedLimits } from './answer-limits';
 
 export interface ResponseReaders {
@@ -139,6 +140,8 @@ export function readEvents(
   return eachText(response, reading, (text) => {
     parser.feed(text);
     if (failure !== undefined) throw failure;
+  }).catch((error: unknown) => {
+    throw answerFault(response, error);
   });
 }
 
@@ -255,7 +258,7 @@ export function readResponse(
   return new Observable<unknown>((subscriber) => {
     read(response, subscriber, endpoint, readers, asEvents).then(
       () => subscriber.complete(),
-      (error: unknown) => subscriber.error(error),
+      (error: unknown) => subscriber.error(answerFault(response, error)),
     );
   });
 }

@@ -9,6 +9,7 @@ import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isJsonMapperCustomizer, type JsonMapper, type JsonMapperCustomizer } from '../json/json-mapper';
 import { answerLimits, type AnswerLimits } from './answer-limits';
 import { exceptionFor } from './client-errors';
+import { unexpectedType } from './response-processing';
 import { clientSide, isReader, isWriter, withinMediaTypes, type ClientProvider } from './client-providers';
 import type { MessageBodyReader, MessageBodyWriter } from '../body/message-body';
 import { headersSetter, openTelemetry } from '../tracing/open-telemetry';
@@ -170,6 +171,14 @@ async function send(
   response = responseContext.response;
   if (response.status < 200 || response.status >= 300)
     throw await exceptionFor(response, setup.readers.limits.maxBodySize);
+  // A proxy's page, or bytes where JSON was promised: never emitted as what the method returns.
+  const accepted = call.accept === undefined ? endpoint.produces : call.accept.split(',');
+  const readable = (type: string) => setup.readers.readers.some((reader) => reader.isReadable(endpoint.bindTo, type));
+  const unexpected = unexpectedType(response, accepted, readable);
+  if (unexpected) {
+    await response.body?.cancel().catch(() => undefined);
+    throw unexpected;
+  }
   return response;
 }
 

@@ -19,6 +19,7 @@ import {
   type ResponseReaders,
 } from './read-response';
 import type { ReconnectOptions } from './write-request';
+import { MAX_TIMER_MS } from '../runtime/timers';
 
 /** Events after the last one received are gone: the server no longer holds them (trimmed, or its history was lost). */
 export class StreamResetException extends Error {
@@ -118,7 +119,8 @@ class Resumption {
     // Not a stream after all (a proxy's page, say): read as any answer, once.
     if (!isEventStream(response))
       return void (this.#inner = readResponse(response, endpoint, readers, asEvents).subscribe(subscriber));
-    const onRetry = (milliseconds: number) => (this.#delay = milliseconds);
+    // A retry: past what a timer holds would be taken for 1 ms: a reconnection loop instead of a long wait.
+    const onRetry = (milliseconds: number) => (this.#delay = Math.min(milliseconds, MAX_TIMER_MS));
     readEvents(response, subscriber, endpoint, readers, { onEvent: this.#onEvent, onRetry }).then(
       this.#ended,
       this.#again,

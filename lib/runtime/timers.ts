@@ -12,6 +12,9 @@ export function nextMacrotask(callback: () => void): void {
   else setTimeout(callback, 0);
 }
 
+/** The longest delay a timer keeps (about 24.8 days): Node, Bun and browsers take a longer one for 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** `timer`, told not to keep the process alive where the runtime's timers can be (on Workers nothing waits on them). */
 export function unref<T>(timer: T): T {
   (timer as { unref?: () => unknown }).unref?.();

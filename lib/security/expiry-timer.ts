@@ -4,10 +4,7 @@
  */
 import type { RequestContext } from '../context/request-context';
 import { credentialExpiry } from './security-context';
-import { unref } from '../runtime/timers';
-
-/** The longest delay a Node timer keeps (about 24.8 days): a longer one fires at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS, unref } from '../runtime/timers';
 
 /**
  * Calls `expire` once at `expiresAt` (milliseconds since the epoch), soon after when that is past, and never for an
