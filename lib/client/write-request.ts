@@ -97,7 +97,14 @@ function place(param: Omit<ClientParam, 'index'>, value: unknown, parts: Parts, 
     case 'path': {
       const items = values(value);
       if (items.length === 0) throw new TypeError(`${where}: the path parameter "${name}" needs a value`);
-      parts.path.set(name!, items.map((item) => encodeURIComponent(text(item))).join(','));
+      const segment = items.map((item) => encodeURIComponent(text(item))).join(',');
+      // A URL resolves "." and ".." as steps of the path, and "" leaves a bare slash: the call would reach another
+      // resource (/users/{id}/orders with ".." is /orders) with the caller's credentials.
+      if (segment === '' || segment === '.' || segment === '..')
+        throw new TypeError(
+          `${where}: the path parameter "${name}" is ${JSON.stringify(segment)}: in a URL the call would reach another resource`,
+        );
+      parts.path.set(name!, segment);
       return;
     }
     case 'header': {
