@@ -4,7 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { firstValueFrom } from 'rxjs';
-import { DELETE, GET, Path, RestClient, RestPath } from '../../lib/client';
+import { DELETE, GET, Path, RestClient, RestPath, SocketClient } from '../../lib/client';
+import { OnTextMessage, WebSocketEndpoint } from '../../lib';
 import { within } from '../support/until';
 
 @Path('users')
@@ -15,6 +16,14 @@ class Users {
 
   @DELETE @Path('{id}') remove(@RestPath() id: string): void {
     throw new Error(`a contract ${id}`);
+  }
+}
+
+@WebSocketEndpoint('/ws/rooms/{room}/chat')
+class RoomChat {
+  @OnTextMessage
+  say(text: string): string {
+    return text;
   }
 }
 
@@ -64,5 +73,28 @@ describe('path parameters that are steps of a path', () => {
     await within(firstValueFrom(users().orders('...')), 'the call with "..."', 5000);
     await within(firstValueFrom(users().orders('a..b')), 'the call with "a..b"', 5000);
     expect(received).toEqual(['GET /api/users/.../orders', 'GET /api/users/a..b/orders']);
+  });
+
+  it('fails a socket connection for ".." and opens nothing', async () => {
+    const opened: string[] = [];
+    const chat = SocketClient.create(RoomChat, {
+      baseUrl,
+      webSocket: (url) => {
+        opened.push(url);
+        throw new Error('no socket in this spec');
+      },
+    });
+    const error = await within(
+      firstValueFrom(chat.connect('say', { path: { room: '..' } })).then(
+        () => new Error('the connection opened'),
+        (failure: unknown) => failure,
+      ),
+      'the connection to fail',
+      5000,
+    );
+    expect((error as Error).message).toBe(
+      '/ws/rooms/{room}/chat: the path parameter "room" is "..": in a URL the call would reach another resource',
+    );
+    expect(opened).toEqual([]);
   });
 });
