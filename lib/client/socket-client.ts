@@ -12,6 +12,7 @@ import { findClassMeta } from '../metadata/store';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { Multi } from '../streaming/multi';
 import type { ClientItem, MethodNames } from './client-types';
+import { pathSegment } from './path-segment';
 
 /** The part of the WHATWG `WebSocket` a socket client uses (the global one and `ws` both have it). */
 export interface ClientWebSocket {
@@ -187,7 +188,7 @@ export class SocketClient<T> {
     const path = template.replace(/\{\s*([^}:\s]+)\s*(?::[^}]*)?\}/g, (_whole, name: string) => {
       const value = options.path?.[name];
       if (value === undefined) throw new TypeError(`The path parameter "${name}" of ${template} needs a value`);
-      return encodeURIComponent(String(value));
+      return pathSegment(encodeURIComponent(String(value)), template, name);
     });
     const url = new URL(path.replace(/^\/*/, ''), String(this.#options.baseUrl).replace(/\/*$/, '/'));
     url.protocol = url.protocol === 'https:' || url.protocol === 'wss:' ? 'wss:' : 'ws:';

@@ -8,6 +8,7 @@ import type { MessageBodyWriter } from '../body/message-body';
 import { ResponseHeaders } from '../response/response-headers';
 import type { ClientEndpoint, ClientParam } from './client-endpoints';
 import { isItemSource, ITEM_FRAMES, itemStream } from './item-body';
+import { pathSegment } from './path-segment';
 
 /** What one call may change: `accept` replaces the `Accept` from `@Produces`; `headers` are added. */
 export interface CallOptions {
@@ -97,7 +98,7 @@ function place(param: Omit<ClientParam, 'index'>, value: unknown, parts: Parts, 
     case 'path': {
       const items = values(value);
       if (items.length === 0) throw new TypeError(`${where}: the path parameter "${name}" needs a value`);
-      parts.path.set(name!, items.map((item) => encodeURIComponent(text(item))).join(','));
+      parts.path.set(name!, pathSegment(items.map((item) => encodeURIComponent(text(item))).join(','), where, name!));
       return;
     }
     case 'header': {

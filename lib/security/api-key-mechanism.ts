@@ -27,6 +27,18 @@ function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
+ * Keys read from an environment that lacks them: `process.env.KEY ?? ''` or `KEY=` makes "", a computed key
+ * `[process.env.KEY!]` makes "undefined" (and a `null` "null"). A stranger sends those as easily as no key at all.
+ */
+function refuseUnsetKeys(keys: ApiKeyOptions['keys']): void {
+  for (const [key, owner] of Object.entries(keys))
+    if (key.trim() === '' || key === 'undefined' || key === 'null')
+      throw new TypeError(
+        `apiKeys: the key of "${owner.name}" is empty or unset (an environment variable without a value?): a stranger could send it`,
+      );
+}
+
+/**
  * Authenticates requests by an API key header. Keys are compared by their SHA-256 digests, every byte of them, so the
  * time an answer takes says nothing of how much of a key was right.
  *
@@ -34,6 +46,7 @@ function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
  * RestApplication.build({ classes, authentication: [apiKeys({ keys: { [process.env.OPS_KEY!]: { name: 'ops', roles: ['admin'] } } })] });
  */
 export function apiKeys(options: ApiKeyOptions): AuthenticationMechanism {
+  refuseUnsetKeys(options.keys);
   const header = (options.header ?? 'X-API-Key').toLowerCase();
   const owners = Object.values(options.keys);
   const digests = Object.keys(options.keys).map(digest);
