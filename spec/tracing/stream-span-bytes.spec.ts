@@ -77,10 +77,16 @@ describe('the stream span', () => {
       // The subscription starts once the head is out: publish until it has the first event.
       let received: Buffer | undefined;
       void reading.then((body) => (received = body));
-      for (let tries = 0; tries < 100 && !received; tries++) {
-        for (const item of ACCENTED) await news.publish(item);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(
+        async () => {
+          if (received) return true;
+          for (const item of ACCENTED) await news.publish(item);
+          return undefined;
+        },
+        'the subscriber to receive the events published',
+        15_000,
+        20,
+      );
       const body = await reading;
       expect(body.toString('utf8')).toContain('data:😀 ok');
       const span = await until(() => spanNamed('GET /accents/news stream'), 'the stream span');
