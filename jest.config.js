@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  // Node's environment, naming on stderr the spec file that left a child process, a server or a timer running.
+  testEnvironment: '<rootDir>/spec/support/leak-environment.js',
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/spec/bench/'],

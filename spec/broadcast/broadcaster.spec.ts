@@ -17,6 +17,7 @@ import {
   type SubscriptionChange,
 } from '../../lib';
 import { compareIds } from '../../lib/broadcast/event-ids';
+import { within } from '../support/until';
 
 interface Item {
   readonly n: number;
@@ -76,37 +77,44 @@ interface Client {
 
 /** An SSE client on a socket of its own; `paused` reads nothing until resumed. */
 function connect(path: string, headers: Record<string, string> = {}, paused = false): Promise<Client> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { agent: false, headers }, (res) => {
-      const items: Item[] = [];
-      const ids: string[] = [];
-      const names: string[] = [];
-      let pending = '';
-      const waiters: (() => void)[] = [];
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        const events = (pending + chunk).split('\n\n');
-        pending = events.pop()!;
-        for (const event of events) {
-          const lines = event.split('\n');
-          const name = lines.find((line) => line.startsWith('event:'))?.slice(6) ?? 'message';
-          names.push(name);
-          for (const line of lines) {
-            if (line.startsWith('id:')) ids.push(line.slice(3));
-            if (line.startsWith('data:') && name === 'message') items.push(JSON.parse(line.slice(5)) as Item);
+  return within(
+    new Promise((resolve, reject) => {
+      const req = request(`${server.url}${path}`, { agent: false, headers }, (res) => {
+        const items: Item[] = [];
+        const ids: string[] = [];
+        const names: string[] = [];
+        let pending = '';
+        const waiters: (() => void)[] = [];
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          const events = (pending + chunk).split('\n\n');
+          pending = events.pop()!;
+          for (const event of events) {
+            const lines = event.split('\n');
+            const name = lines.find((line) => line.startsWith('event:'))?.slice(6) ?? 'message';
+            names.push(name);
+            for (const line of lines) {
+              if (line.startsWith('id:')) ids.push(line.slice(3));
+              if (line.startsWith('data:') && name === 'message') items.push(JSON.parse(line.slice(5)) as Item);
+            }
           }
-        }
-        waiters.splice(0).forEach((wake) => wake());
+          waiters.splice(0).forEach((wake) => wake());
+        });
+        if (paused) res.pause();
+        const until = (count: number) =>
+          within(
+            (async () => {
+              while (items.length < count) await new Promise<void>((wake) => waiters.push(wake));
+            })(),
+            `${count} items of ${path}`,
+          );
+        resolve({ res, items, ids, names, until, close: () => req.destroy() });
       });
-      if (paused) res.pause();
-      const until = async (count: number) => {
-        while (items.length < count) await new Promise<void>((wake) => waiters.push(wake));
-      };
-      resolve({ res, items, ids, names, until, close: () => req.destroy() });
-    });
-    req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
-    req.end();
-  });
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+      req.end();
+    }),
+    `the head of ${path}`,
+  );
 }
 
 const settle = (ms = 50) => new Promise((resolve) => setTimeout(resolve, ms));

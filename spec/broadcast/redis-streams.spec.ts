@@ -8,10 +8,23 @@ import { request } from 'node:http';
 import { redisServer } from '../support/redis-server';
 import { startSamples, type SamplesProcess } from '../support/samples-process';
 import { openSse, type SseConnection, type SseMessage } from '../support/sse-client';
-import { until } from '../support/until';
+import { until, within } from '../support/until';
 
 const redis = redisServer({ appendOnly: true });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Set once the file's tests are over: the publishers below retry for as long as it takes, and a test that timed out
+ * would otherwise leave them retrying against stopped instances through every later spec file.
+ */
+let over = false;
+afterAll(() => (over = true));
+/** The readers still running: each test's are stopped after it, so a test that failed leaves none to the next. */
+const running = new Set<ResumingReader>();
+afterEach(() => {
+  running.forEach((reader) => reader.stop());
+  running.clear();
+});
 
 const instances: SamplesProcess[] = [];
 const start = () =>
@@ -91,6 +104,7 @@ async function publish(
     for (let index = next++; index < texts.length; index = next++) {
       await onEach(index);
       for (let attempt = 0; ; attempt++) {
+        if (over) throw new Error(`the spec file ended before ${texts[index]} was published`);
         const live = urls();
         const posted = await postOnce(live[(index + attempt) % live.length]!, texts[index]!);
         if (posted.status === 202) break;
@@ -131,6 +145,7 @@ class ResumingReader {
     first: number,
   ) {
     this.#turn = first;
+    running.add(this);
   }
 
   /** Reads until `done` says so, then stops. */
@@ -159,10 +174,15 @@ class ResumingReader {
       this.reconnections++;
       const cutAt = this.texts.length + Math.round(this.cutEvery * (0.5 + Math.random()));
       let read = 0;
-      await connection.until((events) => {
-        for (; read < events.length; read++) this.#take(events[read]!);
-        return this.#stopped || done(this) || this.texts.length >= cutAt;
-      });
+      // A reader may wait long for its next events (while Redis restarts): the test's own deadline bounds it.
+      await connection.until(
+        (events) => {
+          for (; read < events.length; read++) this.#take(events[read]!);
+          return this.#stopped || done(this) || this.texts.length >= cutAt;
+        },
+        "the reader's next cut",
+        120_000,
+      );
       connection.cut();
     }
   }
@@ -225,7 +245,7 @@ describe('broadcast on redis-streams, two instances of two workers each', () => 
     const texts = Array.from({ length: 10_000 }, (_, n) => `cut-${n}`);
     const { readers, reading } = await startReaders(20, 500, (self) => self.texts.length >= texts.length);
     await publish(texts, urls);
-    await Promise.all(reading);
+    await within(Promise.all(reading), 'every reader to read every message', 100_000);
     expectEveryOnceInOneOrder(readers, texts);
     // Each client really was cut and came back many times, on both instances.
     for (const reader of readers) expect(reader.reconnections).toBeGreaterThan(10);
@@ -248,7 +268,7 @@ describe('broadcast on redis-streams, two instances of two workers each', () => 
         instances.splice(1, 1);
       }
     });
-    await Promise.all(reading);
+    await within(Promise.all(reading), 'every reader to read every message', 100_000);
     expectEveryOnceInOneOrder(readers, texts);
     expect(first.output()).toMatch(new RegExp(`Worker ${workers[0]} exited with signal SIGKILL`));
     instances.push(await start());
@@ -273,7 +293,7 @@ describe('broadcast on redis-streams, two instances of two workers each', () => 
       restarted = sleep(1000).then(() => redis.start());
     });
     await restarted;
-    await Promise.all(reading);
+    await within(Promise.all(reading), 'every reader to read every message', 100_000);
     expect(down).toEqual({ status: 503, broadcast: 'DOWN' });
     // The outage was seen by publishers as 503s with Retry-After (checked as they came), and no message was lost
     // or doubled.
@@ -301,7 +321,7 @@ describe('broadcast on redis-streams, two instances of two workers each', () => 
     await redis.start();
     await allReady();
     await publish(after, urls);
-    await Promise.all(reading);
+    await within(Promise.all(reading), 'every reader to read every message', 100_000);
     for (const reader of readers) {
       const lastBefore = reader.log.lastIndexOf(before.at(-1)!);
       const firstAfter = reader.log.findIndex((entry) => entry.startsWith('after-'));
@@ -355,11 +375,14 @@ describe('a resumable job on redis-streams', () => {
     // Started on a, read on b only: a learns that b has a reader through Redis.
     const location = await startJob(a.url, 'steps=100000&interval=20&grace=1000');
     const reader = await openSse(`${b.url}${location}`);
-    await sleep(3000);
+    // Over 100 steps read on b (2 s at the job's pace): it ran on while its only reader was on the other instance.
+    await reader.until((events) => steps(events).length > 100, 'over 100 steps on b');
     reader.cut();
     const lastSeen = stepTimes(reader.events).at(-1)!;
     expect(steps(reader.events).length).toBeGreaterThan(100);
-    await sleep(2500);
+    // Past the grace (1 s) and the producer's check (250 ms), with room for a loaded machine's late timers: a reader
+    // coming back before the job stopped would keep it running.
+    await sleep(3500);
     const late = await openSse(`${a.url}${location}`, { 'last-event-id': reader.events.at(-1)!.id! });
     await late.ended;
     const end = late.events.at(-1)!;

@@ -78,7 +78,9 @@ describe('resumable streams (samples /jobs, in memory)', () => {
     await reader.until((received) => steps(received).length >= 5);
     reader.cut();
     const lastSeen = reader.events.at(-1)!;
-    await sleep(800);
+    // Past the grace (300 ms) and a check (75 ms), with room for a loaded machine's late timers: a reader coming back
+    // before the job stopped would keep it running.
+    await sleep(1500);
     const again = await openSse(events, { 'last-event-id': lastSeen.id! });
     await again.ended;
     const end = again.events.at(-1)!;
@@ -91,15 +93,16 @@ describe('resumable streams (samples /jobs, in memory)', () => {
 
   it('stops a job nobody ever read one grace after its start', async () => {
     const started = Date.now();
-    // 3 s of steps: a reader that came before the cancel would see it end with done, not wait for ever.
-    const events = await startJob('steps=300&interval=10&grace=600');
-    await sleep(1500);
+    // 5 s of steps: a reader that came before the cancel would see it end with done, not wait for ever. It comes 2.5 s
+    // after the start, well past the grace (600 ms) and a check (150 ms) on a loaded machine.
+    const events = await startJob('steps=500&interval=10&grace=600');
+    await sleep(2500);
     const stream = await openSse(events);
     await stream.ended;
     expect(stream.events.at(-1)!.event).toBe('cancelled');
     // Not before one grace (600 ms, less 10 for timers' millisecond rounding): a job cancelled at once fails this
-    // unless its POST took that long; nor after its 3 s of steps (its readers are checked every 150 ms; the rest
-    // is room for a loaded machine's late timers).
+    // unless its POST took that long; nor after the reader came (its readers are checked every 150 ms; the rest is
+    // room for a loaded machine's late timers).
     expect(timeOf(stream.events.at(-1)!) - started).toBeGreaterThanOrEqual(590);
     expect(timeOf(stream.events.at(-1)!) - started).toBeLessThan(2500);
   });

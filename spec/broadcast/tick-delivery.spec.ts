@@ -12,6 +12,7 @@ import {
   type RunningServer,
   type SseEvent,
 } from '../../lib';
+import { within } from '../support/until';
 
 interface Item {
   readonly n: number;
@@ -61,23 +62,30 @@ interface Reader {
 }
 
 function open(path: string, accept: string): Promise<Reader> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { agent: false, headers: { accept } }, (res) => {
-      let body = '';
-      const waiters: (() => void)[] = [];
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-        waiters.splice(0).forEach((wake) => wake());
+  return within(
+    new Promise((resolve, reject) => {
+      const req = request(`${server.url}${path}`, { agent: false, headers: { accept } }, (res) => {
+        let body = '';
+        const waiters: (() => void)[] = [];
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+          waiters.splice(0).forEach((wake) => wake());
+        });
+        const until = (done: (text: string) => boolean) =>
+          within(
+            (async () => {
+              while (!done(body)) await new Promise<void>((wake) => waiters.push(wake));
+            })(),
+            `the awaited items of ${path}`,
+          );
+        resolve({ res, body: () => body, until, close: () => req.destroy() });
       });
-      const until = async (done: (text: string) => boolean) => {
-        while (!done(body)) await new Promise<void>((wake) => waiters.push(wake));
-      };
-      resolve({ res, body: () => body, until, close: () => req.destroy() });
-    });
-    req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
-    req.end();
-  });
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+      req.end();
+    }),
+    `the head of ${path}`,
+  );
 }
 
 const sseItems = (body: string): number[] =>

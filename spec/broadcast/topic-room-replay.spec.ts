@@ -18,6 +18,7 @@ import {
   type SseEvent,
 } from '../../lib';
 import { openSse } from '../support/sse-client';
+import { within } from '../support/until';
 
 @Path('rooms/{name}')
 class RoomResource {
@@ -42,14 +43,17 @@ afterAll(() => server.close());
 
 /** Opens the room's stream after `lastEventId` and never reads it past its head (a client gone quiet). */
 function stalled(name: string, lastEventId: string): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}/rooms/${name}`, { headers: { 'last-event-id': lastEventId } }, (res) => {
-      res.pause();
-      resolve(res);
-    });
-    req.once('error', reject);
-    req.end();
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      const req = request(`${server.url}/rooms/${name}`, { headers: { 'last-event-id': lastEventId } }, (res) => {
+        res.pause();
+        resolve(res);
+      });
+      req.once('error', reject);
+      req.end();
+    }),
+    `the head of the room ${name}`,
+  );
 }
 
 describe('a topic being replayed to a slow client, past framework.broadcast.max-topics', () => {

@@ -22,6 +22,7 @@ import {
   type RunningServer,
 } from '../../lib';
 import { tempDir } from '../support/temp-dir';
+import { within } from '../support/until';
 
 const root = tempDir('variants');
 mkdirSync(join(root, 'public'));
@@ -81,15 +82,20 @@ afterAll(() => server.close());
 
 /** The raw answer (bytes as sent, never decoded) over a fresh connection. */
 function raw(path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`http://127.0.0.1:${server.port}${path}`, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      const req = httpRequest(`http://127.0.0.1:${server.port}${path}`, { method, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      });
+      req.on('error', reject);
+      req.end(body);
+    }),
+    `the answer to ${method} ${path}`,
+  );
 }
 
 const gzip = { 'accept-encoding': 'gzip' };

@@ -19,6 +19,7 @@ import { hostRules } from '../../lib/http/allowed-hosts';
 import { trustedProxies } from '../../lib/http/ip-address';
 import { requestOrigin, type ForwardingRules } from '../../lib/links/request-base-uri';
 import { withServer } from '../support/app';
+import { within } from '../support/until';
 
 export class Note {
   id = '1';
@@ -100,21 +101,24 @@ interface Seen {
 }
 
 function get(server: RunningServer, agent: Agent, headers: Record<string, string>): Promise<Seen> {
-  return new Promise((resolve, reject) => {
-    const sent = request(`${server.url}/notes`, { headers, agent }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => {
-        if (response.statusCode !== 200)
-          return reject(new Error(`${response.statusCode} for ${JSON.stringify(headers)}`));
-        const { provider, uri } = JSON.parse(body) as { provider: string; uri: string };
-        resolve({ link: response.headers.link as string | undefined, provider, uri });
+  return within(
+    new Promise((resolve, reject) => {
+      const sent = request(`${server.url}/notes`, { headers, agent }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => {
+          if (response.statusCode !== 200)
+            return reject(new Error(`${response.statusCode} for ${JSON.stringify(headers)}`));
+          const { provider, uri } = JSON.parse(body) as { provider: string; uri: string };
+          resolve({ link: response.headers.link as string | undefined, provider, uri });
+        });
       });
-    });
-    sent.on('error', reject);
-    sent.end();
-  });
+      sent.on('error', reject);
+      sent.end();
+    }),
+    'the answer to GET /notes',
+  );
 }
 
 /** What links were made with before the URL was moved, and what they would be made with again on the moved URL. */

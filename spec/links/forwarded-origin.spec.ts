@@ -20,6 +20,7 @@ import {
 } from '../../lib';
 import { buildApp, call, withServer } from '../support/app';
 import { openSocket, Refused } from '../support/ws-client';
+import { within } from '../support/until';
 
 export class Memo {
   id = '1';
@@ -56,14 +57,17 @@ class MemoSocket {
 
 /** The `Link` of `GET /memos` sent from 127.0.0.1 with `headers`. */
 function linkOf(server: RunningServer, headers: Record<string, string>): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const sent = request(`${server.url}/memos`, { headers }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.headers.link as string | undefined));
-    });
-    sent.on('error', reject);
-    sent.end();
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      const sent = request(`${server.url}/memos`, { headers }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.headers.link as string | undefined));
+      });
+      sent.on('error', reject);
+      sent.end();
+    }),
+    'the answer to GET /memos',
+  );
 }
 
 /** Runs `use` against a server of MemoResource and MemoSocket behind proxies as `overrides` configure them. */
@@ -150,14 +154,17 @@ describe('the forwarded origin of links', () => {
 
 /** The `Location` of `POST /memos` (made with `UriInfo`) and the CORS verdict on `origin`, sent with `headers`. */
 function locationOf(server: RunningServer, headers: Record<string, string>): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const sent = request(`${server.url}/memos`, { method: 'POST', headers }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.headers.location));
-    });
-    sent.on('error', reject);
-    sent.end();
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      const sent = request(`${server.url}/memos`, { method: 'POST', headers }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.headers.location));
+      });
+      sent.on('error', reject);
+      sent.end();
+    }),
+    'the answer to POST /memos',
+  );
 }
 
 describe('the forwarded origin of the request URL', () => {

@@ -2,6 +2,7 @@ import { get, type IncomingMessage } from 'node:http';
 import { GET, Path, RestApplication, RestResponse, resolveConfig, type RunningServer } from '../../lib';
 import { ResponseHeaders } from '../../lib/response/response-headers';
 import { RecordResource } from '../../samples/records/record-resource';
+import { within } from '../support/until';
 
 @Path('cookies')
 class CookieResource {
@@ -15,12 +16,15 @@ class CookieResource {
 }
 
 function fetchRaw(server: RunningServer, path: string): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    get({ host: '127.0.0.1', port: server.port, path }, (response) => {
-      response.resume();
-      resolve(response);
-    }).on('error', reject);
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      get({ host: '127.0.0.1', port: server.port, path }, (response) => {
+        response.resume();
+        resolve(response);
+      }).on('error', reject);
+    }),
+    `the head of the answer to GET ${path}`,
+  );
 }
 
 /** Header lines of one name, as they came off the socket. */

@@ -6,7 +6,7 @@ import { Agent, request, type ClientRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { ConnectionHolders } from '../support/process-sockets';
 import { startSamples, type SamplesProcess } from '../support/samples-process';
-import { until } from '../support/until';
+import { until, within } from '../support/until';
 
 let samples: SamplesProcess;
 
@@ -49,27 +49,33 @@ function workerServing(socket: Socket, cache: Map<Socket, number>): number {
 
 /** GET `path` on `agent`'s connections: the status, and the worker that answered (see `workerServing`). */
 function get(agent: Agent, path: string, workers: Map<Socket, number>): Promise<{ status: number; pid: number }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${samples.url}${path}`, { agent }, (res) => {
-      const pid = workerServing(res.socket, workers);
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, pid }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      const req = request(`${samples.url}${path}`, { agent }, (res) => {
+        const pid = workerServing(res.socket, workers);
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, pid }));
+      });
+      req.on('error', reject);
+      req.end();
+    }),
+    `the answer to GET ${path}`,
+  );
 }
 
 /** Opens an SSE stream on a connection of its own (so the primary hands it to the next worker). */
 function openStream(): Promise<ClientRequest> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${samples.url}/chat/stream`, { agent: false }, (res) => {
-      res.resume();
-      resolve(req);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      const req = request(`${samples.url}/chat/stream`, { agent: false }, (res) => {
+        res.resume();
+        resolve(req);
+      });
+      req.on('error', reject);
+      req.end();
+    }),
+    'the head of the chat stream',
+  );
 }
 
 describe('metrics with two workers', () => {

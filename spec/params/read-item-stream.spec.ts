@@ -17,7 +17,7 @@ import {
   type RunningServer,
   type SseEvent,
 } from '../../lib';
-import { until } from '../support/until';
+import { until, within } from '../support/until';
 
 class Order {
   static readonly schema = z.object({ id: z.number().int(), item: z.string().min(1, 'an order needs an item') });
@@ -134,23 +134,32 @@ function send(path: string, contentType: string, chunks: Iterable<string | Buffe
 
 /** `send` to another server; an answer that comes before the body is all sent is read, the rest of the body dropped. */
 function sendTo(url: string, path: string, contentType: string, chunks: Iterable<string | Buffer>): Promise<Reply> {
-  return new Promise((resolve, reject) => {
+  let req: ClientRequest | undefined;
+  const reply = new Promise<Reply>((resolve, reject) => {
     let answered = false;
-    const req = request(`${url}${path}`, { method: 'POST', headers: { 'Content-Type': contentType } }, (res) => {
-      answered = true;
-      collect(res).then((reply) => {
-        req.destroy();
-        resolve(reply);
-      }, reject);
-    });
-    req.on('error', (error) => (answered ? undefined : reject(error)));
+    const sent = (req = request(
+      `${url}${path}`,
+      { method: 'POST', headers: { 'Content-Type': contentType } },
+      (res) => {
+        answered = true;
+        collect(res).then((reply) => {
+          sent.destroy();
+          resolve(reply);
+        }, reject);
+      },
+    ));
+    sent.on('error', (error) => (answered ? undefined : reject(error)));
     const iterator = chunks[Symbol.iterator]();
     const write = () => {
       for (let step = iterator.next(); !step.done; step = iterator.next())
-        if (!req.write(step.value)) return void req.once('drain', write);
-      req.end();
+        if (!sent.write(step.value)) return void sent.once('drain', write);
+      sent.end();
     };
     write();
+  });
+  return within(reply, `the answer to POST ${path}`).catch((error: unknown) => {
+    req?.destroy();
+    throw error;
   });
 }
 
@@ -343,7 +352,7 @@ describe('a request body of items', () => {
     });
     req.on('error', () => undefined);
     req.write(`${order(1)}\n${order(2)}\n`);
-    await reading;
+    await within(reading, 'the endpoint to read the upload');
     req.destroy();
     await until(() => (finalized !== before ? true : undefined), 'the finalizer to run');
     expect(finalized).toBe(before + 1);
@@ -356,17 +365,17 @@ describe('a request body of items', () => {
     });
     const response = new Promise<IncomingMessage>((resolve) => req.once('response', resolve));
     req.write('1\n');
-    const res = await response;
+    const res = await within(response, 'the answer head');
     expect(res.headers['content-type']).toBe('application/x-ndjson');
     res.setEncoding('utf8');
-    const firstLine = await new Promise<string>((resolve) => res.once('data', resolve));
+    const firstLine = await within(new Promise<string>((resolve) => res.once('data', resolve)), 'the first line');
     expect(firstLine).toBe('2\n');
     expect(req.writableEnded).toBe(false);
     let rest = '';
     res.on('data', (chunk: string) => (rest += chunk));
     const ended = new Promise((resolve) => res.once('end', resolve));
     req.end('2\n3\n');
-    await ended;
+    await within(ended, 'the end of the answer');
     expect(rest).toBe('4\n6\n');
   });
 
@@ -378,7 +387,7 @@ describe('a request body of items', () => {
     req.on('error', () => undefined);
     const response = new Promise<IncomingMessage>((resolve) => req.once('response', resolve));
     req.write('1\n');
-    const res = await response;
+    const res = await within(response, 'the answer head');
     res.setEncoding('utf8');
     let body = '';
     res.on('data', (chunk: string) => (body += chunk));
@@ -387,7 +396,7 @@ describe('a request body of items', () => {
     // The bad item goes once the answer is streaming (its first line is in), not after a guess.
     await until(() => (body === '2\n' ? true : undefined), 'the first answer line');
     req.end('2\nnot json\n3\n');
-    expect(await closed).toBe(false);
+    expect(await within(closed, 'the answer to be cut')).toBe(false);
     expect(res.statusCode).toBe(200);
     expect(body).toBe('2\n4\n');
   });

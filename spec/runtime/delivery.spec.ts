@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { call, type Answer } from './support/contract';
 import { startFeatures } from './support/features';
 import { ROOT, startOn, type Runtime, type RuntimeServer } from './support/runtime-server';
+import { bounded, until, within } from '../support/until';
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** A stream request whose first chunk has arrived: `ended` resolves with the whole answer, `cut` leaves it. */
 async function openStream(url: string): Promise<{ ended: Promise<string>; cut: () => void }> {
-  return new Promise((opened, fail) => {
+  const first = new Promise<{ ended: Promise<string>; cut: () => void }>((opened, fail) => {
     const sent = httpRequest(url, { agent: false }, (response) => {
       let text = '';
       const ended = new Promise<string>((done) => {
@@ -22,23 +23,27 @@ async function openStream(url: string): Promise<{ ended: Promise<string>; cut: (
       });
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
-        if (text === '') opened({ ended, cut: () => sent.destroy() });
+        if (text === '') opened({ ended: bounded(ended, `the end of ${url}`), cut: () => sent.destroy() });
         text += chunk;
       });
     });
     sent.on('error', (error) => (sent.destroyed ? undefined : fail(error)));
     sent.end();
   });
+  return within(first, `the first chunk of ${url}`);
 }
 
-/** The first status of `url` that is not 503, asked every 50 ms for up to 5 s (a place given back asynchronously). */
-async function admittedWithin(url: string): Promise<number> {
-  let status = 503;
-  for (let tries = 0; tries < 100 && status === 503; tries++) {
-    status = (await call(url)).status;
-    if (status === 503) await pause(50);
-  }
-  return status;
+/** The first status of `url` that is not 503, asked every 50 ms for up to 15 s (a place given back asynchronously). */
+function admittedWithin(url: string): Promise<number> {
+  return until(
+    async () => {
+      const { status } = await call(url);
+      return status === 503 ? undefined : status;
+    },
+    `an answer other than 503 from ${url}`,
+    15_000,
+    50,
+  );
 }
 
 /** The specs of stream places, which every runtime holds (`stream` answers `?count=` lines 50 ms apart). */
@@ -125,14 +130,17 @@ function describeDelivery(runtime: 'bun' | 'deno'): void {
       const socket = connect(Number(new URL(server().url).port), '127.0.0.1');
       socket.on('error', () => undefined);
       socket.write('GET /delivery/late HTTP/1.1\r\nHost: localhost\r\n\r\n');
-      await pause(50);
+      await pause(500);
       socket.destroy();
-      let line: string | undefined;
-      for (let tries = 0; tries < 50 && line === undefined; tries++) {
-        await pause(50);
-        const metrics = (await call(`${server().url}/q/metrics`)).body.toString();
-        line = /^http_server_requests_seconds_count\{[^}]*uri="\/delivery\/late"[^}]*\} \d+$/m.exec(metrics)?.[0];
-      }
+      const line = await until(
+        async () => {
+          const metrics = (await call(`${server().url}/q/metrics`)).body.toString();
+          return /^http_server_requests_seconds_count\{[^}]*uri="\/delivery\/late"[^}]*\} \d+$/m.exec(metrics)?.[0];
+        },
+        'the late request counted in the metrics',
+        15_000,
+        50,
+      );
       expect(line).toMatch(new RegExp(`status="${counted}".* 1$`));
       expect(await warned()).toBe(false);
     });
@@ -152,9 +160,7 @@ function describeDelivery(runtime: 'bun' | 'deno'): void {
       const exists = async () =>
         (json(await call(at(`/delivery/exists?path=${encodeURIComponent(lines[0]!.path)}`))) as { exists: boolean })
           .exists;
-      let kept = await exists();
-      for (let tries = 0; tries < 50 && kept; tries++) kept = await pause(50).then(exists);
-      expect(kept).toBe(false);
+      await until(async () => ((await exists()) ? undefined : true), 'the uploaded file deleted once sent', 15_000, 50);
       expect(await warned()).toBe(false);
     });
   });
@@ -181,15 +187,17 @@ function describeDelivery(runtime: 'bun' | 'deno'): void {
         socket.destroy();
         expect(refused.status).toBe(415);
         // The upload cut short is the client's leaving, as on Node: 499, not a malformed body's 400.
-        let line: string | undefined;
-        for (let tries = 0; tries < 50 && line === undefined; tries++) {
-          await pause(50);
-          const metrics = (await call(`${server().url}/q/metrics`)).body.toString();
-          line =
-            /^http_server_requests_seconds_count\{[^}]*uri="\/delivery\/upload",status="4(?!15)\d\d"[^}]*\} \d+$/m.exec(
+        const line = await until(
+          async () => {
+            const metrics = (await call(`${server().url}/q/metrics`)).body.toString();
+            return /^http_server_requests_seconds_count\{[^}]*uri="\/delivery\/upload",status="4(?!15)\d\d"[^}]*\} \d+$/m.exec(
               metrics,
             )?.[0];
-        }
+          },
+          'the cut upload counted in the metrics',
+          15_000,
+          50,
+        );
         expect(line).toMatch(/status="499"/);
         expect(await warned()).toBe(false);
       });

@@ -4,6 +4,7 @@
 // its own (`app.fetch(new Request(…), info)`), whose answers Deno never sees.
 import { call } from './support/contract';
 import { startOn, type RuntimeServer } from './support/runtime-server';
+import { until } from '../support/until';
 
 /**
  * `/fanout?count=n` asks the application for `n` NDJSON lines (50 ms apart) with the served request's info, answers at
@@ -45,11 +46,15 @@ describe("Deno's handler info", () => {
   it("leaves the stream of a request of the handler's own whole when the answer Deno served is delivered", async () => {
     const asked = await call(`${server.url}/fanout?count=8`);
     expect([asked.status, asked.body.toString()]).toEqual([200, 'asked']);
-    let result = 'reading';
-    for (let tries = 0; tries < 100 && result === 'reading'; tries++) {
-      await new Promise((done) => setTimeout(done, 50));
-      result = (await call(`${server.url}/fanout/result`)).body.toString();
-    }
+    const result = await until(
+      async () => {
+        const text = (await call(`${server.url}/fanout/result`)).body.toString();
+        return text === 'reading' ? undefined : text;
+      },
+      'the fanned-out stream read whole',
+      15_000,
+      50,
+    );
     expect(result.trim().split('\n')).toEqual(Array.from({ length: 8 }, (_, n) => JSON.stringify({ n })));
   });
 });

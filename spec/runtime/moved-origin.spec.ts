@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { call } from './support/contract';
 import { startFeatures } from './support/features';
 import { ROOT, startOn, type Runtime, type RuntimeServer } from './support/runtime-server';
+import { until } from '../support/until';
 
 const SETUPS = {
   'the public base URL': { 'framework.http.public-base-url': 'https://api.example.com' },
@@ -68,12 +69,12 @@ describe.each(['bun', 'deno', 'workerd'] satisfies Runtime[])(
         });
         expect([moved.status, JSON.parse(moved.body.toString())]).toEqual([200, { echoed: { a: 1 } }]);
         for (let n = 0; n < 2; n++) await leaveStream(server.url);
-        let open = -1;
-        for (let tries = 0; tries < 50 && open !== 0; tries++) {
-          await new Promise((done) => setTimeout(done, 100));
-          open = await openStreams(server.url);
-        }
-        expect(open).toBe(0);
+        await until(
+          async () => ((await openStreams(server.url)) === 0 ? true : undefined),
+          'no stream open once its clients left',
+          15_000,
+          100,
+        );
       }, 30_000);
 
       it('takes a client leaving mid-body for no error of the server', async () => {
@@ -138,14 +139,18 @@ describe('a request moved onto the public origin on bun, its client gone before 
     const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
     socket.on('error', () => undefined);
     socket.write('GET /delivery/late HTTP/1.1\r\nHost: localhost\r\n\r\n');
-    await new Promise((done) => setTimeout(done, 50));
+    // It has reached the server by then, which answers after 2 s (see the fixture).
+    await new Promise((done) => setTimeout(done, 500));
     socket.destroy();
-    let line: string | undefined;
-    for (let tries = 0; tries < 50 && line === undefined; tries++) {
-      await new Promise((done) => setTimeout(done, 50));
-      const metrics = (await call(`${server.url}/q/metrics`)).body.toString();
-      line = /^http_server_requests_seconds_count\{[^}]*uri="\/delivery\/late"[^}]*\} \d+$/m.exec(metrics)?.[0];
-    }
+    const line = await until(
+      async () => {
+        const metrics = (await call(`${server.url}/q/metrics`)).body.toString();
+        return /^http_server_requests_seconds_count\{[^}]*uri="\/delivery\/late"[^}]*\} \d+$/m.exec(metrics)?.[0];
+      },
+      'the late request counted in the metrics',
+      15_000,
+      50,
+    );
     expect(line).toMatch(/status="499".* 1$/);
   });
 });

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import type { RunningServer } from '../../lib';
 import { buildSamples } from '../../samples/app';
 import { devToken } from '../../samples/security/mint-token';
-import { until } from '../support/until';
+import { until, within } from '../support/until';
 
 /** What a raw node:http client saw: one entry per header line, and the body bytes as sent (never decoded). */
 interface RawReply {
@@ -24,21 +24,24 @@ interface RawInit {
 
 /** One request over node:http, so repeated header lines and content codings stay visible. */
 function raw(base: string, path: string, init: RawInit = {}): Promise<RawReply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const lines: Array<[string, string]> = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2)
-          lines.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, lines, body: Buffer.concat(chunks) });
+  return within(
+    new Promise((resolve, reject) => {
+      const req = httpRequest(`${base}${path}`, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const lines: Array<[string, string]> = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            lines.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, lines, body: Buffer.concat(chunks) });
+        });
       });
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
+      req.on('error', reject);
+      req.end(init.body);
+    }),
+    `the answer to ${init.method ?? 'GET'} ${path}`,
+  );
 }
 
 const valuesOf = (reply: RawReply, name: string): string[] =>

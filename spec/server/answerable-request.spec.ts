@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { Consumes, GET, GZIP, MultipartFormDataInput, Path, POST, Produces, type RunningServer } from '../../lib';
 import { buildApp } from '../support/app';
 import { tempDir } from '../support/temp-dir';
+import { within } from '../support/until';
 
 @Path('limits')
 class LimitsResource {
@@ -71,42 +72,51 @@ interface Answer {
 
 /** Reads one HTTP/1.1 response with a Content-Length from `socket`. */
 function readAnswer(socket: Socket): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    let buffer = Buffer.alloc(0);
-    const onData = (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      const end = buffer.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(
-        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-      );
-      const length = Number(headers['content-length'] ?? 0);
-      if (buffer.length < end + 4 + length) return;
-      socket.off('data', onData);
-      socket.off('close', onClose);
-      resolve({
-        status: Number(statusLine.split(' ')[1]),
-        headers,
-        body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'),
-      });
-    };
-    const onClose = () =>
-      reject(
-        new Error(
-          `connection closed after ${buffer.length} bytes: ${JSON.stringify(buffer.toString('latin1').slice(0, 200))}`,
-        ),
-      );
-    socket.on('data', onData);
-    socket.once('close', onClose);
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      let buffer = Buffer.alloc(0);
+      const onData = (chunk: Buffer) => {
+        buffer = Buffer.concat([buffer, chunk]);
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
+        const headers = Object.fromEntries(
+          lines.map((line) => [
+            line.slice(0, line.indexOf(':')).toLowerCase(),
+            line.slice(line.indexOf(':') + 1).trim(),
+          ]),
+        );
+        const length = Number(headers['content-length'] ?? 0);
+        if (buffer.length < end + 4 + length) return;
+        socket.off('data', onData);
+        socket.off('close', onClose);
+        resolve({
+          status: Number(statusLine.split(' ')[1]),
+          headers,
+          body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'),
+        });
+      };
+      const onClose = () =>
+        reject(
+          new Error(
+            `connection closed after ${buffer.length} bytes: ${JSON.stringify(buffer.toString('latin1').slice(0, 200))}`,
+          ),
+        );
+      socket.on('data', onData);
+      socket.once('close', onClose);
+    }),
+    'an answer',
+  );
 }
 
 function open(): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1', () => resolve(socket));
-    socket.once('error', reject);
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => resolve(socket));
+      socket.once('error', reject);
+    }),
+    'the connection',
+  );
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -335,8 +345,11 @@ describe('a client waiting for 100 Continue', () => {
   async function firstLine(length: number): Promise<{ line: string; socket: Socket }> {
     const socket = await open();
     socket.on('error', () => undefined);
-    const line = new Promise<string>((resolve) =>
-      socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1').split('\r\n')[0])),
+    const line = within(
+      new Promise<string>((resolve) =>
+        socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1').split('\r\n')[0])),
+      ),
+      'the status line',
     );
     socket.write(
       'POST /limits/json HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n' +

@@ -23,7 +23,7 @@ import {
 } from '../../lib';
 import { buildApp, call } from '../support/app';
 import { tempDir } from '../support/temp-dir';
-import { until } from '../support/until';
+import { until, within } from '../support/until';
 
 @Path('edge')
 class EdgeResource {
@@ -78,8 +78,11 @@ async function abortMidBody(server: RunningServer, head: string, part: string, r
   const received = new Promise((resolve) => (server.server as Server).once('request', resolve));
   const socket: Socket = connect(server.port, '127.0.0.1');
   const failed = new Promise<never>((_resolve, reject) => socket.on('error', reject));
-  await Promise.race([new Promise((resolve) => socket.write(head + part, resolve)), failed]);
-  await Promise.race([received, failed]);
+  await Promise.race([
+    within(new Promise((resolve) => socket.write(head + part, resolve)), 'the head and part to be written'),
+    failed,
+  ]);
+  await within(Promise.race([received, failed]), 'the server to take the request');
   if (ready) await until(ready, 'the server to have read the part');
   socket.destroy();
 }
@@ -197,8 +200,8 @@ describe('a response header value with CR or LF', () => {
     const logs = recordLogs();
     const session = http2Connect(server.url);
     try {
-      const answer = await new Promise<{ status: number; body: string; headers: Record<string, unknown> }>(
-        (resolve, reject) => {
+      const answer = await within(
+        new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
           const stream = session.request({ ':path': '/edge/crlf' });
           let body = '';
           let head: Record<string, unknown> = {};
@@ -207,7 +210,8 @@ describe('a response header value with CR or LF', () => {
           stream.on('data', (chunk: string) => (body += chunk));
           stream.on('end', () => resolve({ status: Number(head[':status']), body, headers: head }));
           stream.on('error', reject);
-        },
+        }),
+        'the answer over HTTP/2',
       );
       expect(answer.status).toBe(500);
       expect(answer.headers.location).toBeUndefined();

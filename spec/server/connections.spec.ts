@@ -8,7 +8,7 @@ import { NEVER } from 'rxjs';
 import { GET, Path, Produces, RestApplication, multi, resolveConfig, type Multi, type RunningServer } from '../../lib';
 import { selfSignedCertificate } from '../support/certificate';
 import { tempDir } from '../support/temp-dir';
-import { until } from '../support/until';
+import { until, within } from '../support/until';
 
 @Path('idle')
 class IdleResource {
@@ -49,28 +49,34 @@ function connections(server: RunningServer): Promise<number> {
 
 /** A raw connection the server's closing is seen on. */
 function rawConnection(server: RunningServer, first?: Buffer): Promise<{ socket: Socket; closed: () => boolean }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
-    let closed = false;
-    socket.on('data', () => undefined);
-    socket.once('error', reject);
-    socket.once('close', () => (closed = true));
-    socket.once('connect', () => {
-      if (first) socket.write(first);
-      resolve({ socket, closed: () => closed });
-    });
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      let closed = false;
+      socket.on('data', () => undefined);
+      socket.once('error', reject);
+      socket.once('close', () => (closed = true));
+      socket.once('connect', () => {
+        if (first) socket.write(first);
+        resolve({ socket, closed: () => closed });
+      });
+    }),
+    'the raw connection',
+  );
 }
 
 function get(session: ClientHttp2Session, path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const stream = session.request({ ':path': path });
-    let body = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => (body += chunk));
-    stream.once('end', () => resolve(body));
-    stream.once('error', reject);
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      const stream = session.request({ ':path': path });
+      let body = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => (body += chunk));
+      stream.once('end', () => resolve(body));
+      stream.once('error', reject);
+    }),
+    'the answer over HTTP/2',
+  );
 }
 
 describe('idle HTTP/2 sessions', () => {
@@ -113,8 +119,9 @@ describe('idle HTTP/2 sessions', () => {
       expect(await get(answered, '/idle')).toBe('hello');
       const silent = streaming.request({ ':path': '/idle/silent' });
       silent.on('data', () => undefined);
-      const head = await new Promise<number>((resolve) =>
-        silent.once('response', (h) => resolve(Number(h[':status']))),
+      const head = await within(
+        new Promise<number>((resolve) => silent.once('response', (h) => resolve(Number(h[':status'])))),
+        'the answer head',
       );
       expect(head).toBe(200);
       await until(() => (goaway ? true : undefined), 'the GOAWAY of the answered session', 10_000);

@@ -18,6 +18,7 @@ import {
 import { buildApp, call } from '../support/app';
 import { selfSignedCertificate } from '../support/certificate';
 import { tempDir } from '../support/temp-dir';
+import { within } from '../support/until';
 
 export class Note {
   id = '1';
@@ -175,16 +176,19 @@ describe('the Host header', () => {
     }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     const session = http2Connect(server.url);
     const ask = (authority: string) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const stream = session.request({ ':path': '/notes', ':authority': authority });
-        let body = '';
-        let status = 0;
-        stream.setEncoding('utf8');
-        stream.on('response', (headers) => (status = Number(headers[':status'])));
-        stream.on('data', (chunk: string) => (body += chunk));
-        stream.on('end', () => resolve({ status, body }));
-        stream.on('error', reject);
-      });
+      within(
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const stream = session.request({ ':path': '/notes', ':authority': authority });
+          let body = '';
+          let status = 0;
+          stream.setEncoding('utf8');
+          stream.on('response', (headers) => (status = Number(headers[':status'])));
+          stream.on('data', (chunk: string) => (body += chunk));
+          stream.on('end', () => resolve({ status, body }));
+          stream.on('error', reject);
+        }),
+        'the answer over HTTP/2',
+      );
     try {
       const refused = await ask('evil.example');
       expect(refused.status).toBe(400);

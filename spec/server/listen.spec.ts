@@ -86,7 +86,8 @@ describe('the request timeouts on the wire', () => {
       );
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
       expect(closedAfterMs).toBeGreaterThanOrEqual(900);
-      expect(closedAfterMs).toBeLessThan(3000);
+      // Unenforced, it would wait for Node's 30 s check: 8 s leaves a loaded machine room and still tells them apart.
+      expect(closedAfterMs).toBeLessThan(8000);
     } finally {
       await server.close();
     }
@@ -107,7 +108,8 @@ describe('the request timeouts on the wire', () => {
       const { answer, closedAfterMs } = await rawExchange(server.port, head, 10_000);
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
       expect(closedAfterMs).toBeGreaterThanOrEqual(900);
-      expect(closedAfterMs).toBeLessThan(3000);
+      // Unenforced, it would wait for Node's 30 s check: 8 s leaves a loaded machine room and still tells them apart.
+      expect(closedAfterMs).toBeLessThan(8000);
     } finally {
       await server.close();
     }

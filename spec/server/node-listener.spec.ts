@@ -25,6 +25,7 @@ import {
   type RunningServer,
 } from '../../lib';
 import { sampleClasses } from '../../samples/classes';
+import { within } from '../support/until';
 
 @Path('edge')
 class EdgeResource {
@@ -113,38 +114,41 @@ interface Case {
 }
 
 function exchange(port: number, { method = 'GET', path, headers = {}, body }: Case): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    // One Host for both servers (they listen on different ports), so that absolute URLs in answers agree.
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        headers: { connection: 'close', host: 'localhost:8080', ...headers },
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const lines: [string, string][] = [];
-          for (let i = 0; i < res.rawHeaders.length; i += 2)
-            if (res.rawHeaders[i]!.toLowerCase() !== 'date')
-              lines.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
-          resolve({
-            status: res.statusCode ?? 0,
-            message: res.statusMessage ?? '',
-            headers: lines,
-            body: Buffer.concat(chunks),
+  return within(
+    new Promise((resolve, reject) => {
+      // One Host for both servers (they listen on different ports), so that absolute URLs in answers agree.
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path,
+          headers: { connection: 'close', host: 'localhost:8080', ...headers },
+          agent: false,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const lines: [string, string][] = [];
+            for (let i = 0; i < res.rawHeaders.length; i += 2)
+              if (res.rawHeaders[i]!.toLowerCase() !== 'date')
+                lines.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+            resolve({
+              status: res.statusCode ?? 0,
+              message: res.statusMessage ?? '',
+              headers: lines,
+              body: Buffer.concat(chunks),
+            });
           });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    }),
+    'the answer',
+  );
 }
 
 /** Multipart boundaries are random: each answer's is replaced by one placeholder. */

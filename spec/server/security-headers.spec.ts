@@ -20,6 +20,7 @@ import {
 } from '../../lib';
 import { buildApp, call } from '../support/app';
 import { initializeRequest, MCP_HEADERS } from '../support/mcp';
+import { within } from '../support/until';
 
 @Path('sniff')
 class SniffResource {
@@ -70,14 +71,17 @@ class SniffTools {
 
 /** The value of X-Content-Type-Options of one HTTP/1.1 answer, its body read to the end. */
 function sniffOption(server: RunningServer, path: string, method = 'GET', headers: Record<string, string> = {}) {
-  return new Promise<string | undefined>((resolve, reject) => {
-    request(`${server.url}${path}`, { method, headers, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.headers['x-content-type-options'] as string | undefined));
-    })
-      .on('error', reject)
-      .end();
-  });
+  return within(
+    new Promise<string | undefined>((resolve, reject) => {
+      request(`${server.url}${path}`, { method, headers, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.headers['x-content-type-options'] as string | undefined));
+      })
+        .on('error', reject)
+        .end();
+    }),
+    'the answer',
+  );
 }
 
 const PATHS = ['/sniff/json', '/sniff/text', '/sniff/thrown', '/sniff/file', '/sniff/web', '/sniff/ticks', '/nowhere'];
@@ -104,8 +108,8 @@ describe('X-Content-Type-Options', () => {
     const session = http2Connect(server.url);
     try {
       const options = await Promise.all(
-        PATHS.map(
-          (path) =>
+        PATHS.map((path) =>
+          within(
             new Promise<unknown>((resolve, reject) => {
               const stream = session.request({ ':path': path });
               let option: unknown;
@@ -114,6 +118,8 @@ describe('X-Content-Type-Options', () => {
               stream.on('end', () => resolve(option));
               stream.on('error', reject);
             }),
+            'the answer over HTTP/2',
+          ),
         ),
       );
       expect(options).toEqual(PATHS.map(() => 'nosniff'));

@@ -71,7 +71,8 @@ describe('a TLS handshake that never completes', () => {
         const [a, b] = [silent(), partial()];
         return a !== undefined && b !== undefined ? [a, b] : undefined;
       }, 'both connections cut');
-      for (const after of both) expect(after).toBeLessThan(3_000);
+      // Not cut, a connection would wait for the default 60 s or Node's 30 s check: 8 s leaves a loaded machine room.
+      for (const after of both) expect(after).toBeLessThan(8_000);
     } finally {
       clients.splice(0).forEach((socket) => socket.destroy());
       await server.close();

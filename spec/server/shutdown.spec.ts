@@ -1,6 +1,7 @@
 import { GET, Path } from '../../lib';
 import { buildApp } from '../support/app';
 import { get } from '../support/http';
+import { within } from '../support/until';
 
 let entered: () => void = () => undefined;
 
@@ -26,7 +27,7 @@ describe('RunningServer.close', () => {
     const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
     const stuck = get(server.port, '/hang');
     stuck.catch(() => undefined);
-    await handlerEntered;
+    await within(handlerEntered, 'the handler to be entered');
     const started = Date.now();
     await server.close();
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);

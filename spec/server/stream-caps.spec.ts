@@ -21,7 +21,7 @@ import {
 import { buildApp } from '../support/app';
 import { selfSignedCertificate } from '../support/certificate';
 import { tempDir } from '../support/temp-dir';
-import { until } from '../support/until';
+import { until, within } from '../support/until';
 
 @Path('caps')
 class CapResource {
@@ -58,18 +58,21 @@ interface Opened {
 
 /** Opens `path` from `localAddress` on a connection of its own; resolves with the head (and the body of an error). */
 function open(server: RunningServer, path: string, localAddress = '127.0.0.1'): Promise<Opened> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { agent: false, localAddress }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('error', () => undefined);
-      const body = new Promise<string>((done) => res.on('close', () => done(text)));
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, body, close: () => req.destroy() });
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      const req = request(`${server.url}${path}`, { agent: false, localAddress }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('error', () => undefined);
+        const body = new Promise<string>((done) => res.on('close', () => done(text)));
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, close: () => req.destroy() });
+      });
+      req.on('error', reject);
+      req.end();
+    }),
+    'the head of a stream',
+  );
 }
 
 function listen(overrides: Record<string, string | number | boolean>): Promise<RunningServer> {
@@ -161,7 +164,10 @@ describe('framework.http.limits.max-concurrent-streams', () => {
     const server = await listen({ 'framework.http.h2c': true, 'framework.http.limits.max-concurrent-streams': 5 });
     const session = http2Connect(server.url);
     try {
-      await new Promise<void>((resolve) => session.once('remoteSettings', () => resolve()));
+      await within(
+        new Promise<void>((resolve) => session.once('remoteSettings', () => resolve())),
+        "the server's settings",
+      );
       expect(session.remoteSettings.maxConcurrentStreams).toBe(5);
       const { streams, heads } = openStreams(session, 8);
       await until(() => (heads.length >= 5 ? true : undefined), 'five streams to open');
@@ -202,7 +208,10 @@ describe('framework.http.limits.max-concurrent-streams', () => {
     }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     const session = http2Connect(server.url, { rejectUnauthorized: false });
     try {
-      await new Promise<void>((resolve) => session.once('remoteSettings', () => resolve()));
+      await within(
+        new Promise<void>((resolve) => session.once('remoteSettings', () => resolve())),
+        "the server's settings",
+      );
       expect(session.remoteSettings.maxConcurrentStreams).toBe(100);
     } finally {
       session.destroy();

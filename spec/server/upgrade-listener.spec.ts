@@ -4,7 +4,7 @@
 import { connect, type Socket } from 'node:net';
 import { Body, OnTextMessage, POST, Path, WebSocketEndpoint, type RunningServer } from '../../lib';
 import { buildApp, withServer } from '../support/app';
-import { until } from '../support/until';
+import { until, within } from '../support/until';
 
 @Path('echo')
 class EchoResource {
@@ -37,15 +37,18 @@ async function serving(run: (server: RunningServer, clients: Socket[]) => Promis
 
 /** A connection that keeps its own side open whatever the server does (a client that never closes). */
 function halfOpen(server: RunningServer, clients: Socket[]): Promise<{ socket: Socket; text: () => string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true });
-    clients.push(socket);
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.once('error', reject);
-    socket.once('connect', () => resolve({ socket, text: () => text }));
-  });
+  return within(
+    new Promise((resolve, reject) => {
+      const socket = connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true });
+      clients.push(socket);
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.once('error', reject);
+      socket.once('connect', () => resolve({ socket, text: () => text }));
+    }),
+    'the connection',
+  );
 }
 
 /** The connections the server holds (a socket counts until it is destroyed). */

@@ -13,7 +13,7 @@ import { restartDelay } from '../../lib/server/workers';
 import { selfSignedCertificate } from '../support/certificate';
 import { childPids } from '../support/process-sockets';
 import { tempDir } from '../support/temp-dir';
-import { until } from '../support/until';
+import { until, within } from '../support/until';
 
 const root = join(__dirname, '..', '..');
 /**
@@ -71,7 +71,7 @@ function text(url: string): Promise<{ status: number; body: string }> {
 
 /** GET /who on an HTTP/2 session: the pid of the worker serving it. */
 function ask(session: ClientHttp2Session): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
+  const answer = new Promise<string>((resolve, reject) => {
     const stream = session.request({ ':path': '/who' });
     let body = '';
     stream.setEncoding('utf8');
@@ -80,6 +80,7 @@ function ask(session: ClientHttp2Session): Promise<string> {
     stream.on('error', reject);
     stream.end();
   });
+  return within(answer, 'the answer to GET /who over HTTP/2');
 }
 
 async function answeringPids(url: string, requests: number): Promise<Set<string>> {
@@ -155,7 +156,7 @@ describe('framework.http.workers', () => {
       const started = Date.now();
       program.child.kill('SIGTERM');
       const results = await Promise.all(streams.map((stream) => stream.done));
-      expect(await program.exited).toBe(0);
+      expect(await within(program.exited, 'the program to exit')).toBe(0);
       // At once, not at the end of the 120 s shutdown timeout the streams would otherwise hold the workers to: 25 s
       // leaves room for three processes exiting on a loaded machine.
       expect(Date.now() - started).toBeLessThan(25_000);
@@ -169,7 +170,7 @@ describe('framework.http.workers', () => {
     'fails the start, exit code 1, when the workers cannot start (no restart loop)',
     async () => {
       program = run({ FAIL_WORKERS: '1' });
-      expect(await program.exited).toBe(1);
+      expect(await within(program.exited, 'the program to exit')).toBe(1);
       expect(program.output()).toContain('this worker cannot start');
       expect(program.output()).toMatch(/Worker \d+ exited with code 1 before listening/);
     },
@@ -207,7 +208,7 @@ describe('framework.http.workers with TLS', () => {
       }
       expect(pids).toEqual(new Set(workers.map(String)));
       program.child.kill('SIGTERM');
-      expect(await program.exited).toBe(0);
+      expect(await within(program.exited, 'the program to exit')).toBe(0);
     },
     TEST_MS,
   );
@@ -284,7 +285,7 @@ describe('SIGHUP to the primary of workers with TLS', () => {
       for (const opened of after.values()) expect(opened.fingerprint).toBe(fingerprint(second.certificate));
       for (const opened of [...before.values(), ...after.values()]) opened.session.close();
       program.child.kill('SIGTERM');
-      expect(await program.exited).toBe(0);
+      expect(await within(program.exited, 'the program to exit')).toBe(0);
     },
     TEST_MS,
   );
@@ -302,7 +303,7 @@ describe('SIGHUP to the primary of workers with TLS', () => {
       expect((await text(`${url}/who`)).status).toBe(200);
       expect(program.child.exitCode).toBeNull();
       program.child.kill('SIGTERM');
-      expect(await program.exited).toBe(0);
+      expect(await within(program.exited, 'the program to exit')).toBe(0);
     },
     TEST_MS,
   );

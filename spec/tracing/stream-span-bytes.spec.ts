@@ -6,7 +6,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { from } from 'rxjs';
 import { GET, Path, Produces, broadcast, multi, type Multi, type SseEvent } from '../../lib';
 import { buildApp, withServer } from '../support/app';
-import { until } from '../support/until';
+import { until, within } from '../support/until';
 
 const exporter = new InMemorySpanExporter();
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -38,21 +38,24 @@ class AccentResource {
 
 /** The bytes of a GET's body, read until `enough` holds of its text (then the connection is cut) or its end. */
 function readBody(url: string, enough: (text: string) => boolean = () => false): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const sent = request(url, { agent: false, headers: { accept: 'text/event-stream' } }, (response) => {
-      response.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        if (enough(Buffer.concat(chunks).toString('utf8'))) {
-          sent.destroy();
-          resolve(Buffer.concat(chunks));
-        }
+  return within(
+    new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const sent = request(url, { agent: false, headers: { accept: 'text/event-stream' } }, (response) => {
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          if (enough(Buffer.concat(chunks).toString('utf8'))) {
+            sent.destroy();
+            resolve(Buffer.concat(chunks));
+          }
+        });
+        response.on('end', () => resolve(Buffer.concat(chunks)));
       });
-      response.on('end', () => resolve(Buffer.concat(chunks)));
-    });
-    sent.on('error', reject);
-    sent.end();
-  });
+      sent.on('error', reject);
+      sent.end();
+    }),
+    `the body of ${url}`,
+  );
 }
 
 const spanNamed = (name: string): ReadableSpan | undefined =>
@@ -77,10 +80,16 @@ describe('the stream span', () => {
       // The subscription starts once the head is out: publish until it has the first event.
       let received: Buffer | undefined;
       void reading.then((body) => (received = body));
-      for (let tries = 0; tries < 100 && !received; tries++) {
-        for (const item of ACCENTED) await news.publish(item);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(
+        async () => {
+          if (received) return true;
+          for (const item of ACCENTED) await news.publish(item);
+          return undefined;
+        },
+        'the subscriber to receive the events published',
+        15_000,
+        20,
+      );
       const body = await reading;
       expect(body.toString('utf8')).toContain('data:😀 ok');
       const span = await until(() => spanNamed('GET /accents/news stream'), 'the stream span');

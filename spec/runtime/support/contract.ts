@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { openSocket } from '../../support/ws-client';
+import { STEP_MS, until, within } from '../../support/until';
 import { startOn, type Runtime, type RuntimeServer, type StartOptions } from './runtime-server';
 
 export interface Answer {
@@ -22,10 +23,14 @@ export function call(
     headers?: Record<string, string>;
     body?: string | Uint8Array;
     localAddress?: string;
+    /** How long the whole answer may take before its request is cut and this fails. */
+    timeoutMs?: number;
   } = {},
 ): Promise<Answer> {
   const started = Date.now();
-  return new Promise((done, fail) => {
+  const timeoutMs = options.timeoutMs ?? STEP_MS;
+  let timer: NodeJS.Timeout | undefined;
+  return new Promise<Answer>((done, fail) => {
     const sent = httpRequest(
       url,
       { method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress, agent: false },
@@ -45,7 +50,11 @@ export function call(
     );
     sent.on('error', fail);
     sent.end(options.body);
-  });
+    timer = setTimeout(() => {
+      fail(new Error(`no whole answer to ${options.method ?? 'GET'} ${url} within ${timeoutMs} ms`));
+      sent.destroy();
+    }, timeoutMs);
+  }).finally(() => clearTimeout(timer));
 }
 
 const json = (answer: Answer): unknown => JSON.parse(answer.body.toString('utf8'));
@@ -257,18 +266,21 @@ export function describeContract(
     });
 
     it('stops a stream whose client left (its clean-up runs)', async () => {
-      await new Promise<void>((done, fail) => {
-        const sent = httpRequest(at('/contract/endless'), { headers: { accept: 'text/event-stream' }, agent: false });
-        sent.on('response', (response) => response.once('data', () => (sent.destroy(), done())));
-        sent.on('error', (error) => (sent.destroyed ? undefined : fail(error)));
-        sent.end();
-      });
-      let open = -1;
-      for (let tries = 0; tries < 50 && open !== 0; tries++) {
-        await new Promise((done) => setTimeout(done, 100));
-        open = (json(await call(at('/contract/open'))) as { open: number }).open;
-      }
-      expect(open).toBe(0);
+      await within(
+        new Promise<void>((done, fail) => {
+          const sent = httpRequest(at('/contract/endless'), { headers: { accept: 'text/event-stream' }, agent: false });
+          sent.on('response', (response) => response.once('data', () => (sent.destroy(), done())));
+          sent.on('error', (error) => (sent.destroyed ? undefined : fail(error)));
+          sent.end();
+        }),
+        'the first chunk of the endless stream',
+      );
+      await until(
+        async () => ((json(await call(at('/contract/open'))) as { open: number }).open === 0 ? true : undefined),
+        'no stream open once its client left',
+        15_000,
+        100,
+      );
     });
 
     it('echoes on a WebSocket upgraded through the runtime’s own API', async () => {
