@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../support/temp-dir';
+import { SYNC_CHILD_MS } from '../support/until';
 
 const root = join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -14,7 +15,10 @@ function check(fields: Record<string, unknown>) {
   const { repository, homepage, bugs, ...rest } = manifest;
   void [repository, homepage, bugs];
   writeFileSync(path, JSON.stringify({ ...rest, ...fields }));
-  return spawnSync(process.execPath, [join(root, '.ci', 'check-publish.js'), path], { encoding: 'utf8' });
+  return spawnSync(process.execPath, [join(root, '.ci', 'check-publish.js'), path], {
+    encoding: 'utf8',
+    timeout: SYNC_CHILD_MS,
+  });
 }
 
 describe('.ci/check-publish.js', () => {

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../support/temp-dir';
+import { SYNC_CHILD_MS } from '../support/until';
 
 const root = join(__dirname, '..', '..');
 
@@ -11,7 +12,7 @@ const root = join(__dirname, '..', '..');
 function machine(bin: string, tools: readonly string[]): string {
   for (const command of ['bash', 'dirname'])
     symlinkSync(
-      spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim(),
+      spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8', timeout: SYNC_CHILD_MS }).stdout.trim(),
       join(bin, command),
     );
   for (const [name, body] of [['id', 'echo 1000'], ...tools.map((tool) => [tool, 'exit 0'])] as const) {
@@ -23,7 +24,12 @@ function machine(bin: string, tools: readonly string[]): string {
 
 function check(bin: string) {
   const started = Date.now();
-  const result = spawnSync(join(bin, 'bash'), ['.ci/check-tools'], { cwd: root, env: { PATH: bin }, encoding: 'utf8' });
+  const result = spawnSync(join(bin, 'bash'), ['.ci/check-tools'], {
+    cwd: root,
+    env: { PATH: bin },
+    encoding: 'utf8',
+    timeout: SYNC_CHILD_MS,
+  });
   return { ...result, seconds: (Date.now() - started) / 1000 };
 }
 

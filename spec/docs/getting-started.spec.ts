@@ -5,6 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tempDir } from '../support/temp-dir';
+import { SYNC_CHILD_MS } from '../support/until';
 
 const root = join(__dirname, '..', '..');
 const page = readFileSync(join(root, 'docs', 'getting-started.md'), 'utf8').split('\n');
@@ -39,6 +40,7 @@ function pack(): { tarball: string; files: string[] } {
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
     cwd: root,
     encoding: 'utf8',
+    timeout: SYNC_CHILD_MS,
   })
     .split('\0')
     .filter(Boolean);
@@ -52,6 +54,8 @@ function pack(): { tarball: string; files: string[] } {
       cwd: copy,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
+      // It builds the library (prepack) first: slow on a loaded machine, still ended if it hangs.
+      timeout: 2 * SYNC_CHILD_MS,
     }),
   ) as { filename: string; files: { path: string }[] }[];
   return { tarball: join(work, packed.filename), files: packed.files.map((file) => file.path) };
@@ -61,7 +65,12 @@ function pack(): { tarball: string; files: string[] } {
 function run(line: string, cwd: string, tarball: string): string {
   let command = line;
   if (/^npm install\b/.test(command)) command = `${command.replace(/(?<=\s)rxrest(?=\s|$)/, tarball)} ${NPM_FLAGS}`;
-  return execFileSync('bash', ['-c', command], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('bash', ['-c', command], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 2 * SYNC_CHILD_MS,
+  });
 }
 
 /** Starts `node dist/main.js` on a free port and resolves with the URL it prints. */

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../support/temp-dir';
+import { SYNC_CHILD_MS } from '../support/until';
 
 const root = join(__dirname, '..', '..');
 
@@ -24,6 +25,7 @@ function lint(files: Record<string, string>): { status: number | null; output: s
   const result = spawnSync(process.execPath, [cli, 'lib', '--config', '.dependency-cruiser.js'], {
     cwd: project,
     encoding: 'utf8',
+    timeout: SYNC_CHILD_MS,
   });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { READY_PREFIX } from '../bench/bench-routes';
+import { within } from '../support/until';
 
 const root = join(__dirname, '..', '..');
 const TOTAL = 1024 * 1024 * 1024;
@@ -25,15 +26,20 @@ describe('a request body of items, pulled at the handler pace', () => {
       ['-r', './spec/support/register-ts.js', 'spec/bench/servers/ingest-server.ts', 'rxrest'],
       { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] },
     );
+    let sampler: NodeJS.Timeout | undefined;
     try {
-      const url = await new Promise<string>((resolve) => {
-        let output = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const line = output.split('\n').find((candidate) => candidate.startsWith(READY_PREFIX));
-          if (line) resolve(`http://127.0.0.1:${line.slice(READY_PREFIX.length)}`);
-        });
-      });
+      const url = await within(
+        new Promise<string>((resolve) => {
+          let output = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+            const line = output.split('\n').find((candidate) => candidate.startsWith(READY_PREFIX));
+            if (line) resolve(`http://127.0.0.1:${line.slice(READY_PREFIX.length)}`);
+          });
+        }),
+        'the ingest server to listen',
+        60_000,
+      );
       // One line: {"pad":"xxx..."} of 1,024 bytes with its newline; 64 of them per write.
       const line = `{"pad":"${'x'.repeat(1024 - 11)}"}\n`;
       const block = Buffer.from(line.repeat(64));
@@ -46,29 +52,33 @@ describe('a request body of items, pulled at the handler pace', () => {
       });
       const baseline = rss(child.pid!);
       let peak = baseline;
-      const sampler = setInterval(() => (peak = Math.max(peak, rss(child.pid!))), 50);
+      sampler = setInterval(() => (peak = Math.max(peak, rss(child.pid!))), 50);
       const started = Date.now();
-      const answer = await new Promise<{ count: number }>((resolve, reject) => {
-        const req = request(
-          `${url}/bench/slow?rate=${RATE}`,
-          { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson', 'Content-Length': TOTAL } },
-          (res) => {
-            let body = '';
-            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-            res.on('end', () => resolve(JSON.parse(body) as { count: number }));
-          },
-        );
-        req.on('error', reject);
-        let sent = 0;
-        const write = () => {
-          while (sent < blocks) {
-            sent++;
-            if (!req.write(block)) return void req.once('drain', write);
-          }
-          req.end();
-        };
-        write();
-      });
+      const answer = await within(
+        new Promise<{ count: number }>((resolve, reject) => {
+          const req = request(
+            `${url}/bench/slow?rate=${RATE}`,
+            { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson', 'Content-Length': TOTAL } },
+            (res) => {
+              let body = '';
+              res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+              res.on('end', () => resolve(JSON.parse(body) as { count: number }));
+            },
+          );
+          req.on('error', reject);
+          let sent = 0;
+          const write = () => {
+            while (sent < blocks) {
+              sent++;
+              if (!req.write(block)) return void req.once('drain', write);
+            }
+            req.end();
+          };
+          write();
+        }),
+        'the answer to the 1 GB upload',
+        100_000,
+      );
       clearInterval(sampler);
       const seconds = (Date.now() - started) / 1000;
       expect(answer.count).toBe(TOTAL / 1024);
@@ -76,6 +86,8 @@ describe('a request body of items, pulled at the handler pace', () => {
       expect(seconds).toBeGreaterThan((TOTAL / RATE) * 0.9);
       expect(peak - baseline).toBeLessThan(30 * 1024 * 1024);
     } finally {
+      // Also when the upload failed: a sampler left running every 50 ms would hold Jest open for good.
+      clearInterval(sampler);
       child.kill('SIGKILL');
     }
   }, 120_000);

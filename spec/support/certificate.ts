@@ -2,6 +2,7 @@
 // installed by .ci/install-tools): no private key is ever committed.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { SYNC_CHILD_MS } from './until';
 
 export interface Certificate {
   readonly certificate: string;
@@ -33,7 +34,7 @@ export function selfSignedCertificate(directory: string, name = 'localhost'): Ce
       '-out',
       certificate,
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', timeout: SYNC_CHILD_MS },
   );
   return { certificate, key };
 }
@@ -55,7 +56,7 @@ export function encryptedKey(certificate: Certificate, password: string): string
       '-out',
       encrypted,
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', timeout: SYNC_CHILD_MS },
   );
   return encrypted;
 }

@@ -5,6 +5,12 @@ import { clearTimeout, setTimeout } from 'node:timers';
 /** How long a helper's wait lasts when its caller names no deadline: below Jest's 20 s, so the step that hangs is named. */
 export const STEP_MS = 15_000;
 
+/**
+ * The `timeout` of a child process a spec runs synchronously (execFileSync, spawnSync): such a call blocks the event
+ * loop, so neither Jest's timeout nor the global teardown could end a hung one and CI would wait for its own limit.
+ */
+export const SYNC_CHILD_MS = 120_000;
+
 /** Test helper: polls `probe` until it gives a value (not `undefined`), failing after `timeoutMs` with `what` in the message. */
 export async function until<T>(
   probe: () => T | undefined | Promise<T | undefined>,

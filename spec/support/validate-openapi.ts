@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { SYNC_CHILD_MS } from './until';
 
 const SCRIPT = `
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -20,6 +21,7 @@ export function validateOpenApi(document: unknown): { valid: boolean; errors?: u
     cwd: join(__dirname, '..', '..'),
     input: JSON.stringify(document),
     encoding: 'utf8',
+    timeout: SYNC_CHILD_MS,
   });
   return JSON.parse(output) as { valid: boolean; errors?: unknown; version: string };
 }

@@ -74,6 +74,8 @@ export function openSocket(url: string, options: ClientOptions = {}, deadlineMs 
     const deadline = Date.now() + timeoutMs;
     while (taken >= received.length) {
       if (Date.now() > deadline) throw new Error(`no message within ${timeoutMs} ms (got ${received.length})`);
+      // No message comes after the close: waiting on would only keep a timer running past the test.
+      if (socket.readyState === WebSocket.CLOSED) throw new Error(`closed before a message (got ${received.length})`);
       await new Promise<void>((resolve) => {
         wake = resolve;
         setTimeout(resolve, 50);

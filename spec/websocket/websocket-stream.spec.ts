@@ -140,7 +140,7 @@ describe('a WebSocket as a stream', () => {
       for (const text of texts) await notes.publish({ text });
       // About 22 MB of history (more than the kernel's socket buffers hold) for a socket whose budget is 64K, under
       // `fail`: sent all at once, it would close with 1011.
-      const socket = openSocket(`${server.url.replace(/^http/, 'ws')}/ws/notes?after=${first}`);
+      const socket = openSocket(`${server.url.replace(/^http/, 'ws')}/ws/notes?after=${first}`, {}, 60_000);
       let closed: number | undefined;
       void socket.closed.then(({ code }) => (closed = code));
       const done = () => (socket.received.length >= texts.length || closed !== undefined ? true : undefined);

@@ -1,14 +1,25 @@
 /**
  * Serves the contract application (fixtures/contract-app.ts) on another runtime for a spec: bundled once with esbuild
- * as a Worker's bundler would, started by the runtime binary the project's dev dependencies install, on port 0.
+ * as a Worker's bundler would, started by the runtime binary the project's dev dependencies install, on port 0. The
+ * runtimes a spec file started are stopped after it, and none starts after that: a `beforeAll` that timed out while
+ * one was starting would otherwise leave it running through the later spec files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
+import { within } from '../../support/until';
 
 export const ROOT = resolve(__dirname, '../../..');
+
+/** The stop of each runtime this spec file started and did not stop yet. */
+const running = new Set<() => Promise<void>>();
+let ended = false;
+afterAll(async () => {
+  ended = true;
+  await Promise.all([...running].map((stopIt) => stopIt()));
+});
 export const BIN = join(ROOT, 'node_modules/.bin');
 
 /** How a Worker's bundler bundles an application: ESM for a neutral platform, the workerd conditions, no alias. */
@@ -156,7 +167,16 @@ export async function launch(
   folder: string,
   env: Record<string, string> = {},
 ): Promise<RuntimeServer> {
+  if (ended) {
+    await rm(folder, { recursive: true, force: true });
+    throw new Error(`This spec file has ended: ${runtime} cannot start again`);
+  }
   const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const stopIt = async () => {
+    running.delete(stopIt);
+    await stop(child, folder);
+  };
+  running.add(stopIt);
   let output = '';
   const listening = new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`${runtime} did not listen in 30 s:\n${output}`)), 30_000);
@@ -174,18 +194,18 @@ export async function launch(
   });
   // A runtime that never listens leaves neither its process nor its folder behind.
   const url = await listening.catch(async (error: unknown) => {
-    await stop(child, folder);
+    await stopIt();
     throw error;
   });
-  return { url, folder, pid: child.pid!, output: () => output, stop: () => stop(child, folder) };
+  return { url, folder, pid: child.pid!, output: () => output, stop: stopIt };
 }
 
 async function stop(child: ChildProcess, folder: string): Promise<void> {
-  if (child.exitCode === null) {
+  if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((done) => child.once('exit', done));
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-    await exited;
+    await within(exited, 'the runtime to exit once killed');
     clearTimeout(timer);
   }
   await rm(folder, { recursive: true, force: true });
