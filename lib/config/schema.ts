@@ -77,7 +77,7 @@ export const frameworkSettings = {
   'framework.rest.stream.total-buffer-size': setting(sizeAtLeast(MIN_STREAM_BUDGET, STREAM_BUDGET_MEANING), {
     default: '128M',
     description:
-      'Byte budget of all outgoing streams and WebSocket messages of the application together (counted as buffer-size is); past it, a stream holding more than its share (256K, or the budget divided among the open streams) is treated as past its own budget.',
+      'Byte budget of all outgoing streams and WebSocket messages of the application together (counted as buffer-size is); past it, a stream holding more than its share (256K, or half the budget divided among the open streams) is treated as past its own budget.',
   }),
   'framework.runtime.workerd.stream-stall-timeout': setting(duration, {
     default: '10s',

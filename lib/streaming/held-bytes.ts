@@ -4,8 +4,8 @@
  */
 
 /**
- * What each stream may hold whatever the others hold, while the budget has this much for every open stream (less,
- * the budget divided among them, when it has not): a client that reads holds at most its socket's high-water mark
+ * What each stream may hold whatever the others hold, while half the budget has this much for every open stream (less,
+ * that half divided among them, when it has not): a client that reads holds at most its socket's high-water mark
  * (16 KB on Node's HTTP, 64 KB for a WebSocket), a tick's batch (16 KB) and what its source sends before the socket
  * drains, well within it; a client that does not read passes it and meets the total.
  */
@@ -13,8 +13,9 @@ export const STREAM_SHARE = 256 * 1024;
 
 /**
  * The application's count of held bytes, `framework.rest.stream.total-buffer-size`. A stream may grow within its
- * share, or past it while the total leaves every other open stream its share: so a stream that holds little is never
- * cut for others' hoarding, and the total stays within the limit (each stream may pass it by the one write that found
+ * share, or past it while the total leaves every other open stream its share (the shares together are at most half the
+ * limit, so a stream may pass its own while the total is under half): so a stream that holds little is never cut for
+ * others' hoarding, nor one that reads for their number, and the total stays within the limit (each stream may pass it by the one write that found
  * its socket full). Streams count what waits for their socket and, once it is full, what it holds; bytes left in the
  * socket of an ended stream count until the connection lets them go.
  *
@@ -28,13 +29,12 @@ export class HeldBytes {
   /** Bytes held now. */
   total = 0;
   #open = 0;
-  #share: number;
+  #share = 0;
   /** The most the total may reach through a stream past its share: the limit less the other streams' shares. */
-  #ceiling: number;
+  #ceiling = 0;
 
   constructor(readonly limit: number) {
-    this.#share = Math.min(STREAM_SHARE, limit);
-    this.#ceiling = limit;
+    this.#resize();
   }
 
   /** Streams counted: attached, or ended with bytes still in their socket. */
@@ -68,7 +68,9 @@ export class HeldBytes {
 
   #resize(): void {
     const open = Math.max(1, this.#open);
-    this.#share = Math.min(STREAM_SHARE, this.limit / open);
+    // The shares together take at most half the budget: were it all shares (past 512 streams at 128M), no stream could
+    // ever pass its own, and a client that reads would be cut for a burst while the total held next to nothing.
+    this.#share = Math.min(STREAM_SHARE, this.limit / (2 * open));
     this.#ceiling = this.limit - (open - 1) * this.#share;
   }
 }
