@@ -10,6 +10,18 @@ import {
   type WebApplicationExceptionOptions,
 } from '../errors/web-application-exception';
 
+/** The characters of a body an exception's message quotes at most: it is logged, often whole, often more than once. */
+const MESSAGE_CHARS = 1024;
+
+/** The start of `text` for a message: whole when short, else its first characters (a pair never split) and `…`. */
+function quote(text: string): string {
+  if (text.length <= MESSAGE_CHARS) return text;
+  const last = text.charCodeAt(MESSAGE_CHARS - 1);
+  // A high surrogate as the last unit kept would leave half a character: it goes with its other half.
+  const end = last >= 0xd800 && last <= 0xdbff ? MESSAGE_CHARS - 1 : MESSAGE_CHARS;
+  return `${text.slice(0, end)}…`;
+}
+
 function isProblem(value: unknown): value is ProblemDetails {
   return (
     typeof value === 'object' &&
@@ -21,9 +33,10 @@ function isProblem(value: unknown): value is ProblemDetails {
 
 /**
  * Reads the answer's body (a problem JSON, or text) and makes the exception: its message is the problem's
- * `detail` (else its title), else the text body, else `HTTP <status>`. The consumed `Response` is kept as
- * `response`, with the body parsed as `problem` when it was problem JSON. A body past `limit` bytes is not read on
- * (its connection is let go of): the exception then says only the status.
+ * `detail` (else its title), else the text body, else `HTTP <status>`, quoting at most 1024 characters of it (then
+ * `…`). The consumed `Response` is kept as `response`, with the body parsed, whole, as `problem` when it was problem
+ * JSON. A body past `limit` bytes is not read on (its connection is let go of): the exception then says only the
+ * status.
  */
 export async function exceptionFor(
   response: Response,
@@ -41,7 +54,9 @@ export async function exceptionFor(
       // Not JSON after all, or poisoned JSON: the text stays the message.
     }
   }
-  const message = problem ? problem.detail || problem.title : text.trim() || undefined;
+  const said = problem ? problem.detail || problem.title : text.trim() || undefined;
+  // String(): a server's problem may hold a `detail` that is no string.
+  const message = said === undefined ? undefined : quote(String(said));
   const options: WebApplicationExceptionOptions = { headers, problem, response };
   if (response.status === 405)
     return new NotAllowedException(

@@ -11,6 +11,8 @@ import type { Subscriber } from 'rxjs';
 import { eachText, isEventStream } from './read-response';
 import { MAX_TIMER_MS } from '../runtime/timers';
 import { boundedText, DEFAULT_LIMITS, ResponseTooLargeException, type ResolvedLimits } from './answer-limits';
+import { parseJsonBody } from '../json/safe-json';
+import { answerFault, ResponseProcessingException } from './response-processing';
 
 const DEFAULT_ATTEMPTS = 5;
 const DEFAULT_DELAY_MS = 1000;
@@ -26,6 +28,18 @@ export interface McpReconnectOptions {
 export type Reopen = (lastEventId: string, signal: AbortSignal) => Promise<Response>;
 
 /**
+ * One message (or batch) of `response`, read as every JSON answer of the clients is: malformed JSON or a
+ * prototype-poisoning key (spelled out or escaped) fails the call as the answer's fault, the key named.
+ */
+function messageOf(response: Response, text: string): unknown {
+  try {
+    return parseJsonBody(text);
+  } catch (error) {
+    throw answerFault(response, error);
+  }
+}
+
+/**
  * Reads one answer, handing each message on: `true` when the call is answered (a JSON message or batch, or none),
  * `false` when an SSE answer ended (or the consumer has gone); rejects when it drops.
  */
@@ -38,7 +52,7 @@ async function readAnswer(
   if (!response.ok) throw await exceptionFor(response, limits.maxBodySize);
   if (response.status === 202 || response.status === 204) return true;
   if (!isEventStream(response)) {
-    const body: unknown = JSON.parse(await boundedText(response, limits.maxBodySize));
+    const body = messageOf(response, await boundedText(response, limits.maxBodySize));
     for (const message of Array.isArray(body) ? body : [body]) subscriber.next(message);
     return true;
   }
@@ -49,7 +63,7 @@ async function readAnswer(
     onEvent: (event) => {
       seen(event.id, undefined);
       if (event.data !== '' && (event.event === undefined || event.event === 'message'))
-        subscriber.next(JSON.parse(event.data));
+        subscriber.next(messageOf(response, event.data));
     },
     onRetry: (milliseconds) => seen(undefined, milliseconds),
   });
@@ -85,8 +99,10 @@ export function mcpMessages(
     };
     const again = (error: unknown): void => {
       if (subscriber.closed) return;
-      // Without an event id there is nothing to resume from: the call's events before the cut are gone.
-      if (lastEventId === undefined || ++failures > attempts) return subscriber.error(error);
+      // Without an event id there is nothing to resume from: the call's events before the cut are gone. An event that
+      // could not be read is no cut: resuming after its id would pass over it as if it had been handed on.
+      if (lastEventId === undefined || error instanceof ResponseProcessingException || ++failures > attempts)
+        return subscriber.error(error);
       const after = lastEventId;
       timer = setTimeout(() => {
         aborter = new AbortController();
