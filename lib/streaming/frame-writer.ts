@@ -217,12 +217,15 @@ export class FrameWriter implements Beating, TickFlushed {
    * Brings this stream's count in the application's total up to date: what waits for the socket, and what the socket
    * holds once it takes no more (below its high-water mark it is the connection's working buffer, and it drains
    * without telling). Called where that changes other than by a write the socket took: a frame held, the socket full,
-   * the socket drained.
+   * the socket drained. `outstanding`: `this.outstanding`, when the caller has just read it.
    */
-  protected recount(): void {
+  protected recount(outstanding?: number): void {
     const held = this.settings.heldBytes;
     if (held && this.#sink && !this.#closed)
-      this.counted = held.move(this.counted, (this.ready ? 0 : this.outstanding) + this.waitingBytes());
+      this.counted = held.move(
+        this.counted,
+        (this.ready ? 0 : (outstanding ?? this.outstanding)) + this.waitingBytes(),
+      );
   }
 
   /** Bytes of framed output waiting for the socket (none here: `StreamOutput` holds them). */

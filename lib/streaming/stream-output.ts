@@ -161,18 +161,20 @@ export class StreamOutput extends FrameWriter {
 
   /** Holds `frame` until the socket takes more, under the budget; throws as `push` does. */
   #hold(frame: Frame): void {
-    this.#backlogOf().push(frame, this.outstanding, this.#limit());
-    this.recount();
+    // The socket's count is read once: holding a frame does not change it.
+    const outstanding = this.outstanding;
+    this.#backlogOf().push(frame, outstanding, this.#limit(outstanding));
+    this.recount(outstanding);
   }
 
   /**
    * The stream's budget, or less while the application's streams together hold their total: then this stream may
    * hold what its count plus the total's room for it allow (at least its share).
    */
-  #limit(): number {
+  #limit(outstanding = this.outstanding): number {
     const { bufferSize, heldBytes } = this.settings;
     if (heldBytes === undefined || !this.attached) return bufferSize;
-    const part = this.outstanding + (this.#backlog?.bytes ?? 0) + heldBytes.room(this.counted);
+    const part = outstanding + (this.#backlog?.bytes ?? 0) + heldBytes.room(this.counted);
     return part < bufferSize ? part : bufferSize;
   }
 
