@@ -4,20 +4,20 @@
  */
 
 /**
- * What each stream may hold whatever the others hold, while half the budget has this much for every open stream (less,
- * that half divided among them, when it has not): a client that reads holds at most its socket's high-water mark
- * (16 KB on Node's HTTP, 64 KB for a WebSocket), a tick's batch (16 KB) and what its source sends before the socket
- * drains, well within it; a client that does not read passes it and meets the total.
+ * What each stream may hold whatever the others hold, while half the budget has this much for every open stream
+ * (less, that half divided among them, when it has not): a client that reads holds at most its socket's high-water
+ * mark (16 KB on Node's HTTP, 64 KB for a WebSocket), a tick's batch (16 KB) and what its source sends before the
+ * socket drains, well within it; a client that does not read passes it and meets the total.
  */
 export const STREAM_SHARE = 256 * 1024;
 
 /**
  * The application's count of held bytes, `framework.rest.stream.total-buffer-size`. A stream may grow within its
- * share, or past it while the total leaves every other open stream its share (the shares together are at most half the
- * limit, so a stream may pass its own while the total is under half): so a stream that holds little is never cut for
- * others' hoarding, nor one that reads for their number, and the total stays within the limit (each stream may pass it by the one write that found
- * its socket full). Streams count what waits for their socket and, once it is full, what it holds; bytes left in the
- * socket of an ended stream count until the connection lets them go.
+ * share, or past it while the total leaves every other open stream its share (the shares together are at most half
+ * the limit, so a stream may pass its own while the total is under half): so a stream that holds little is never cut
+ * for others' hoarding, nor one that reads for their number, and the total stays within the limit (each stream may
+ * pass it by the one write that found its socket full). Streams count what waits for their socket and, once it is
+ * full, what it holds; bytes left in the socket of an ended stream count until the connection lets them go.
  *
  * @example
  * const held = new HeldBytes(8 * 1024 * 1024);
