@@ -443,6 +443,11 @@ export const frameworkSettings = {
     description:
       'The JWKS is fetched again for a token with an unknown kid at most this often, so a flood of made-up kids costs one fetch.',
   }),
+  'framework.security.jwt.jwks-max-stale': setting(duration, {
+    default: '1h',
+    description:
+      'While the JWKS cannot be read, the keys last read verify tokens for at most this long after they were read; past it a token answers 503 (a key the provider removed stops admitting tokens then, outage or not).',
+  }),
   'framework.security.jwt.public-key-file': setting(text, {
     optional: true,
     description: 'Bearer JWTs are verified with this PEM public key (SPKI or a certificate), instead of a JWKS.',

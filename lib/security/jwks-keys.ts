@@ -2,9 +2,11 @@
  * The keys of a JWKS URL for jose's verification: jose's remote key set (read with the first token, cached ten minutes,
  * read again for an unknown `kid` at most every refresh interval), told apart from the tokens it verifies. A key set
  * that cannot be read — the provider down or slow, a body that is no key set, or one past 1 MiB — is the provider's
- * failure, not the token's: the keys last read go on verifying, a request answers 503 when none were ever read, and the
- * provider is asked again only after a refresh interval, so no stream of tokens (made-up `kid`s included) makes the
- * server ask a failing provider with every request.
+ * failure, not the token's: the keys last read go on verifying for at most `maxStaleMs` after they were read (a key
+ * the provider removed, a compromised one, stops admitting tokens then: an outage, or an attacker cutting the way to
+ * the provider, cannot keep it alive), a request answers 503 when none were read or they are too old, and the provider
+ * is asked again only after a refresh interval, so no stream of tokens (made-up `kid`s included) makes the server ask
+ * a failing provider with every request.
  */
 import type { FetchImplementation, JWTVerifyGetKey } from 'jose';
 import { httpProblem } from '../errors/http-problem';
@@ -63,7 +65,7 @@ const readKeySet =
     return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json' } });
   };
 
-/** The 503 of a request whose token cannot be checked yet: no keys were ever read. */
+/** The 503 of a request whose token cannot be checked now: no keys were ever read, or those last read are too old. */
 function keysUnavailable(retryAt: number): Error {
   const seconds = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
   return httpProblem('RXREST_KEYS_UNAVAILABLE', 'The keys that verify tokens cannot be read at the moment', {
@@ -71,20 +73,27 @@ function keysUnavailable(retryAt: number): Error {
   });
 }
 
-/** The key resolver of the JWKS at `url`, read again for an unknown `kid` (or after a failure) at most every `refreshMs`. */
-export function jwksKeys(jose: Jose, url: string, refreshMs: number): JWTVerifyGetKey {
+/**
+ * The key resolver of the JWKS at `url`, read again for an unknown `kid` (or after a failure) at most every `refreshMs`;
+ * while it cannot be read, the keys last read serve for `maxStaleMs` after their reading.
+ */
+export function jwksKeys(jose: Jose, url: string, refreshMs: number, maxStaleMs: number): JWTVerifyGetKey {
   let generation = 0;
+  let readAt = 0;
   const remote = jose.createRemoteJWKSet(new URL(url), {
     cooldownDuration: refreshMs,
     cacheMaxAge: CACHE_MS,
-    [jose.customFetch]: readKeySet(() => generation++),
+    [jose.customFetch]: readKeySet(() => {
+      generation++;
+      readAt = Date.now();
+    }),
   });
   let pausedUntil = 0;
   let last: { generation: number; resolve: JWTVerifyGetKey } | undefined;
-  /** The keys last read, without asking the provider; none read yet: 503. */
+  /** The keys last read, without asking the provider; none read yet, or read too long ago: 503. */
   const fromLastRead: JWTVerifyGetKey = (header, token) => {
     const keySet = remote.jwks();
-    if (keySet === undefined) throw keysUnavailable(pausedUntil);
+    if (keySet === undefined || Date.now() - readAt > maxStaleMs) throw keysUnavailable(pausedUntil);
     if (last?.generation !== generation) last = { generation, resolve: jose.createLocalJWKSet(keySet) };
     return last.resolve(header, token);
   };

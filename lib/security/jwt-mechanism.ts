@@ -50,6 +50,8 @@ export function jwtSettings(config: Config) {
     jwksUrl,
     /** How often at most an unknown `kid` fetches the JWKS again. */
     jwksRefreshMs: config.get('framework.security.jwt.jwks-refresh-interval'),
+    /** How long after they were read the keys last read verify tokens while the JWKS cannot be read. */
+    jwksMaxStaleMs: config.get('framework.security.jwt.jwks-max-stale'),
     publicKeyFile,
     issuer: config.get('framework.security.jwt.issuer'),
     audience: config.get('framework.security.jwt.audience'),
@@ -139,7 +141,7 @@ function verifierOf(settings: JwtSettings, directory: string): () => Verify {
     if (verify) return verify;
     const jose = loadPackage<Jose>('jose');
     if (publicKey) return (verify = async (token) => (await jose.jwtVerify(token, publicKey, options)).payload);
-    const keys = jwksKeys(jose, settings.jwksUrl!, settings.jwksRefreshMs);
+    const keys = jwksKeys(jose, settings.jwksUrl!, settings.jwksRefreshMs, settings.jwksMaxStaleMs);
     return (verify = async (token) => (await jose.jwtVerify(token, keys, options)).payload);
   };
 }

@@ -159,4 +159,18 @@ describe('a JWKS that cannot be read', () => {
     }
     expect(jwks.fetches - before).toBeLessThanOrEqual(1);
   });
+
+  it('stops admitting the keys last read once they are older than jwks-max-stale (1h), answering 503', async () => {
+    await pause();
+    jwks.mode = 'down';
+    const realNow = Date.now.bind(Date);
+    // Two hours on: a key the provider has removed meanwhile (a compromised one) must not outlive the outage.
+    jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 2 * 60 * 60_000);
+    const reply = await get(await sign('k1'));
+    jest.restoreAllMocks();
+    expect(reply.status).toBe(503);
+    expect(reply.retryAfter).not.toBeNull();
+    expect(reply.challenge).toBeNull();
+    expect(JSON.parse(reply.body)).toMatchObject({ code: 'RXREST_KEYS_UNAVAILABLE' });
+  });
 });
