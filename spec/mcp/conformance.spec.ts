@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { RunningServer } from '../../lib';
 import { buildSamples } from '../../samples/app';
 import { tempDir } from '../support/temp-dir';
+import { within } from '../support/until';
 
 const CLI = join(__dirname, '..', '..', 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 
@@ -21,10 +22,10 @@ function conformance(
   args: readonly string[],
   output: string,
 ): Promise<{ code: number | null; log: string; checks: Map<string, Check[]> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'server', ...args, '-o', output], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  const child = spawn(process.execPath, [CLI, 'server', ...args, '-o', output], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const run = new Promise<{ code: number | null; log: string; checks: Map<string, Check[]> }>((resolve, reject) => {
     let log = '';
     child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -38,6 +39,11 @@ function conformance(
       }
       resolve({ code, log, checks });
     });
+  });
+  // Within its test's 120 s, and killed when it is not done by then (it would go on calling a closed server).
+  return within(run, 'the conformance suite to finish', 110_000).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
   });
 }
 

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { GET, Path, POST, RestResponse } from '../../lib';
 import { buildApp } from '../support/app';
 import { get } from '../support/http';
+import { within } from '../support/until';
 
 let release: () => void = () => undefined;
 let entered: () => void = () => undefined;
@@ -23,18 +24,23 @@ describe('RestApp.listen', () => {
   it('serves on a real port and closes gracefully, finishing in-flight requests first', async () => {
     const app = buildApp([Slow], { 'framework.shutdown.timeout': '5s' });
     const server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
-    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
-    expect(await get(server.port, '/slow/fast')).toEqual({ status: 200, body: 'fast' });
-    // Close only once the slow request is inside its handler: a connection still in the kernel's accept queue
-    // when the listening socket closes is reset, not finished (seen once under a loaded CI run).
-    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
-    const inFlight = get(server.port, '/slow');
-    await handlerEntered;
-    const closed = server.close();
-    await expect(get(server.port, '/slow/fast')).rejects.toThrow();
-    release();
-    expect(await inFlight).toEqual({ status: 200, body: 'finished' });
-    await closed;
+    try {
+      expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+      expect(await get(server.port, '/slow/fast')).toEqual({ status: 200, body: 'fast' });
+      // Close only once the slow request is inside its handler: a connection still in the kernel's accept queue
+      // when the listening socket closes is reset, not finished (seen once under a loaded CI run).
+      const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
+      const inFlight = get(server.port, '/slow');
+      await within(handlerEntered, 'the slow handler to be entered');
+      const closed = server.close();
+      await expect(get(server.port, '/slow/fast')).rejects.toThrow();
+      release();
+      expect(await inFlight).toEqual({ status: 200, body: 'finished' });
+      await within(closed, 'the server to close');
+    } finally {
+      release();
+      await server.close();
+    }
   });
 
   it('applies the configured timeouts to the Node server', async () => {
