@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync, inflateSync } from 'node:zlib';
-import { request as httpRequest } from 'node:http';
-import { call, describeContract, type Answer } from './support/contract';
+import { call, describeContract, leaveEndlessStream, type Answer } from './support/contract';
 import { JwksServer } from './support/jwks';
-import { until, within } from '../support/until';
+import { until } from '../support/until';
 import { startOn, type RuntimeServer } from './support/runtime-server';
 
 // Without nodejs_compat (as docs/runtimes.md asks): no Buffer, no process, no Node built-in, only the Web platform.
@@ -33,15 +32,7 @@ describe('streams on workerd without enable_request_signal (the client leaving i
   afterAll(() => server?.stop());
 
   it('ends a stream whose client left once a write goes untaken (its clean-up runs)', async () => {
-    await within(
-      new Promise<void>((done, fail) => {
-        const sent = httpRequest(at('/contract/endless'), { headers: { accept: 'text/event-stream' }, agent: false });
-        sent.on('response', (response) => response.once('data', () => (sent.destroy(), done())));
-        sent.on('error', (error) => (sent.destroyed ? undefined : fail(error)));
-        sent.end();
-      }),
-      'the first chunk of the endless stream',
-    );
+    await leaveEndlessStream(at('/contract/endless'));
     await until(
       async () => ((await open()) === 0 ? true : undefined),
       'no stream open once its client left',

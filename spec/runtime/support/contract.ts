@@ -84,6 +84,19 @@ function rawGet(
   });
 }
 
+/** Opens the endless SSE stream at `url` and, once its first chunk came, leaves it (cuts the connection). */
+export function leaveEndlessStream(url: string): Promise<void> {
+  return within(
+    new Promise<void>((done, fail) => {
+      const sent = httpRequest(url, { headers: { accept: 'text/event-stream' }, agent: false });
+      sent.on('response', (response) => response.once('data', () => (sent.destroy(), done())));
+      sent.on('error', (error) => (sent.destroyed ? undefined : fail(error)));
+      sent.end();
+    }),
+    'the first chunk of the endless stream',
+  );
+}
+
 /** The contract's specs on `runtime` (started with `options`, named by `title`): one server for all of them. */
 export function describeContract(
   runtime: Runtime,
@@ -266,15 +279,7 @@ export function describeContract(
     });
 
     it('stops a stream whose client left (its clean-up runs)', async () => {
-      await within(
-        new Promise<void>((done, fail) => {
-          const sent = httpRequest(at('/contract/endless'), { headers: { accept: 'text/event-stream' }, agent: false });
-          sent.on('response', (response) => response.once('data', () => (sent.destroy(), done())));
-          sent.on('error', (error) => (sent.destroyed ? undefined : fail(error)));
-          sent.end();
-        }),
-        'the first chunk of the endless stream',
-      );
+      await leaveEndlessStream(at('/contract/endless'));
       await until(
         async () => ((json(await call(at('/contract/open'))) as { open: number }).open === 0 ? true : undefined),
         'no stream open once its client left',

@@ -16,7 +16,9 @@ export const ROOT = resolve(__dirname, '../../..');
 /** The stop of each runtime this spec file started and did not stop yet. */
 const running = new Set<() => Promise<void>>();
 let ended = false;
-afterAll(async () => {
+/** Jest's `afterAll` in a spec file; the runtimes bench (spec/bench, run by Node alone) stops what it starts itself. */
+const afterFile = (globalThis as { afterAll?: (stop: () => Promise<void>) => void }).afterAll;
+afterFile?.(async () => {
   ended = true;
   await Promise.all([...running].map((stopIt) => stopIt()));
 });
