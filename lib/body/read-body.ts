@@ -4,6 +4,7 @@ import { httpProblem } from '../errors/http-problem';
 import { nodeRequestOf, webBodyOf } from './body-source';
 import type { RequestContext } from '../context/request-context';
 import { WebApplicationException } from '../errors/web-application-exception';
+import { readAtMost } from '../runtime/read-at-most';
 
 const EMPTY = new Uint8Array(0);
 const decoder = new TextDecoder('utf-8');
@@ -21,27 +22,7 @@ export function bodyTooLarge(limit: number): Error {
 async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
   if (request.headers.has('content-length')) return new Uint8Array(await request.arrayBuffer());
   if (request.body === null) return EMPTY;
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw bodyTooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0];
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return readAtMost(request.body, limit, () => bodyTooLarge(limit));
 }
 
 /** Whether the request of `ctx` has no body at all (neither a length nor chunks), as opposed to an empty one. */

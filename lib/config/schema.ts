@@ -167,6 +167,11 @@ export const frameworkSettings = {
     optional: true,
     description: 'Largest uploaded file part; unlimited (within max-body-size) when absent.',
   }),
+  'framework.http.limits.max-uploads-size': setting(size, {
+    default: '1G',
+    description:
+      'Bytes the multipart uploads in progress of the application may hold on disk together; an upload whose file would pass it gets a 503 problem with Retry-After. Given back when a request ends or its files are deleted. 0: no limit.',
+  }),
   'framework.http.limits.max-parts': setting(integer(1), {
     default: '1000',
     description: 'Most parts in one multipart request.',

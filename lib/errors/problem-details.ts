@@ -55,6 +55,7 @@ export const ErrorCodes = {
   RXREST_RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
   RXREST_TOO_MANY_STREAMS: { status: 429, title: 'Too Many Requests' },
   RXREST_STREAM_CAPACITY: { status: 503, title: 'Service Unavailable' },
+  RXREST_UPLOADS_FULL: { status: 503, title: 'Service Unavailable' },
   RXREST_MCP_SESSION_CAPACITY: { status: 503, title: 'Service Unavailable' },
   RXREST_UPGRADE_REQUIRED: { status: 426, title: 'Upgrade Required' },
   RXREST_MALFORMED_HANDSHAKE: { status: 400, title: 'Bad Request' },

@@ -17,6 +17,7 @@ export const multipartFeature = defineFeature({
   answers: [
     { status: 400, when: 'a malformed multipart body' },
     { status: 413, when: 'a part, a file or the whole form past its limit' },
+    { status: 503, when: 'the uploads in progress of the application hold max-uploads-size on disk' },
   ],
   transports: {
     answer: 'read as a stream, files to disk (deleted at the end unless kept); written as multipart/form-data',

@@ -1,5 +1,6 @@
 /** The limits and storage settings multipart parsing runs with, with finite defaults (busboy's are unlimited). */
 import type { Config } from '../config';
+import { UploadBudget } from './upload-budget';
 
 export interface MultipartSettings {
   /** `framework.http.body.uploads-directory`. */
@@ -12,6 +13,11 @@ export interface MultipartSettings {
   readonly maxFormAttributeSize: number;
   /** `framework.http.limits.max-multipart-file-size`: every file part (`undefined`: max-body-size only). */
   readonly maxFileSize: number | undefined;
+  /**
+   * `framework.http.limits.max-uploads-size`: the bytes every upload in progress of the application holds on disk
+   * together. One budget per application (the settings are made once per build), shared by its requests.
+   */
+  readonly uploads: UploadBudget;
   /** `framework.http.limits.max-parts`. */
   readonly maxParts: number;
   /** `framework.http.limits.max-fields`: non-file parts. */
@@ -28,6 +34,7 @@ export function multipartSettings(config: Config): MultipartSettings {
     maxBodySize: config.get('framework.http.limits.max-body-size'),
     maxFormAttributeSize: config.get('framework.http.limits.max-form-attribute-size'),
     maxFileSize: config.get('framework.http.limits.max-multipart-file-size'),
+    uploads: new UploadBudget(config.get('framework.http.limits.max-uploads-size')),
     maxParts: config.get('framework.http.limits.max-parts'),
     maxFields: config.get('framework.http.limits.max-fields'),
     maxHeaderSize: config.get('framework.http.limits.max-header-size'),

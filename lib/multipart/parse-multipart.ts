@@ -120,6 +120,10 @@ class FormParts {
     }
     const tooLong = () => tooLarge(`The file part "${name}" is larger than ${this.fileLimit} bytes`);
     stream.once('limit', () => this.fail(tooLong()));
+    // Counted as busboy hands the bytes over, before they reach the disk: the budget is never passed, even briefly.
+    stream.on('data', (chunk: Buffer) => {
+      if (!this.store.hold(chunk.length)) this.fail(this.settings.uploads.refusal());
+    });
     const written = nodeStreamPromises()
       .pipeline(stream, file.stream)
       .then(() => {
@@ -149,6 +153,8 @@ export async function parseMultipart(
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   if (!boundary) throw malformed('The multipart/form-data request has no boundary parameter');
   if (!source) throw malformed('The multipart/form-data request has no body');
+  // Refused before a byte is read when the others hold everything: nothing of this body would fit.
+  if (settings.uploads.full) throw settings.uploads.refusal();
   await store.prepare();
   const parts = new FormParts(
     source,

@@ -46,7 +46,7 @@ export function readMultipart(ctx: RequestContext, settings: MultipartSettings):
   const cached = ctx.get(PARSED);
   if (cached) return cached;
   if (maybeNodeBuiltin('node:stream') === undefined) return Promise.reject(unparsable());
-  const store = new UploadStore(settings.uploadsDirectory);
+  const store = new UploadStore(settings.uploadsDirectory, settings.uploads);
   const parsed = parseMultipart(bodySource(ctx), ctx.headers.get('content-type') ?? '', settings, store);
   parsed.catch(() => undefined);
   ctx.set(PARSED, parsed);
@@ -58,6 +58,8 @@ export function readMultipart(ctx: RequestContext, settings: MultipartSettings):
       () => false,
     );
     if (!ok || settings.deleteUploadedFilesOnEnd) await store.discard();
+    // Files the application keeps are its own from here: no longer uploads in progress.
+    store.release();
   });
   return parsed;
 }

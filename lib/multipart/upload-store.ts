@@ -1,6 +1,7 @@
 /** The files one request uploads: created under UUID names, and deleted together, never one left behind. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { WriteStream } from 'node:fs';
+import type { UploadBudget } from './upload-budget';
 
 const nodeFs = () => nodeBuiltin('node:fs', 'multipart uploads to disk');
 const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart uploads to disk');
@@ -24,17 +25,34 @@ function ensureDirectory(directory: string): Promise<unknown> {
 }
 
 /**
- * Tracks every file written for one request. `discard()` waits until every write stream has closed before
- * unlinking, so a file opened late cannot survive it; after `discard()` no new file can be created.
+ * Tracks every file written for one request, and the bytes it holds of the application's upload budget.
+ * `discard()` waits until every write stream has closed before unlinking, so a file opened late cannot survive it;
+ * after `discard()` no new file can be created. What the request held is given back once (`release()`).
  */
 export class UploadStore {
   readonly #directory: string;
   readonly #files: { path: string; closed: Promise<void>; stream: WriteStream }[] = [];
   #discarded = false;
   readonly #abort = new AbortController();
+  readonly #budget: UploadBudget;
+  #held = 0;
 
-  constructor(directory: string) {
+  constructor(directory: string, budget: UploadBudget) {
     this.#directory = nodePath().resolve(directory);
+    this.#budget = budget;
+  }
+
+  /** Takes `bytes` more of the budget for a file of this request: `false` when they would pass it. */
+  hold(bytes: number): boolean {
+    if (!this.#budget.take(bytes)) return false;
+    this.#held += bytes;
+    return true;
+  }
+
+  /** Gives back what this request held: its files are deleted, or no longer uploads in progress (idempotent). */
+  release(): void {
+    this.#budget.give(this.#held);
+    this.#held = 0;
   }
 
   prepare(): Promise<unknown> {
@@ -76,5 +94,6 @@ export class UploadStore {
           .catch(() => undefined),
       ),
     );
+    this.release();
   }
 }
