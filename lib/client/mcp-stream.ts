@@ -74,6 +74,15 @@ async function readAnswer(
   return false;
 }
 
+/**
+ * Whether a cut call that has an event id to resume from is given up rather than resumed (without one, the call's events
+ * before the cut are gone): an event that could not be read is no cut, as resuming after its id would pass over it as
+ * if it had been handed on; and past `attempts` failures in a row.
+ */
+function givesUp(error: unknown, failures: number, attempts: number): boolean {
+  return error instanceof ResponseProcessingException || failures > attempts;
+}
+
 export function mcpMessages(
   first: (signal: AbortSignal) => Promise<Response>,
   reopen: Reopen,
@@ -99,10 +108,7 @@ export function mcpMessages(
     };
     const again = (error: unknown): void => {
       if (subscriber.closed) return;
-      // Without an event id there is nothing to resume from: the call's events before the cut are gone. An event that
-      // could not be read is no cut: resuming after its id would pass over it as if it had been handed on.
-      if (lastEventId === undefined || error instanceof ResponseProcessingException || ++failures > attempts)
-        return subscriber.error(error);
+      if (lastEventId === undefined || givesUp(error, ++failures, attempts)) return subscriber.error(error);
       const after = lastEventId;
       timer = setTimeout(() => {
         aborter = new AbortController();
