@@ -40,11 +40,15 @@ const answerOf = (socket: TestSocket): Promise<string> =>
   Promise.race([socket.next(10_000), socket.closed.then((closed) => `closed with ${closed.code}`)]);
 
 /** The code the server closed the socket with, or `open` when it had not within 5 s. */
-const closeOf = (socket: TestSocket): Promise<number | 'open'> =>
-  Promise.race([
-    socket.closed.then((closed) => closed.code),
-    new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 5_000)),
-  ]);
+const closeOf = async (socket: TestSocket): Promise<number | 'open'> => {
+  let timer: NodeJS.Timeout | undefined;
+  const stillOpen = new Promise<'open'>((resolve) => (timer = setTimeout(() => resolve('open'), 5_000)));
+  try {
+    return await Promise.race([socket.closed.then((closed) => closed.code), stillOpen]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
 
 describe('fragmented WebSocket messages', () => {
   it('takes a message of 20,000 fragments when max-message-size allows one per 64 bytes of it', async () => {
