@@ -27,6 +27,8 @@ export interface LoadConfigOptions {
 
 const DEFAULT_FILE = 'application.properties';
 
+type PropertiesFile = { path: string; entries: Map<string, string> };
+
 /**
  * Loads and validates the configuration: program overrides beat environment variables
  * (`FRAMEWORK_HTTP_PORT`, `_DEV_FRAMEWORK_HTTP_PORT`), which beat `application.properties`; `%<profile>.`
@@ -52,10 +54,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
  * The properties given as text, else the properties file where the runtime has a disk (a Worker has none: its
  * configuration is then the environment and the program's overrides).
  */
-function readPropertiesFile(
-  options: LoadConfigOptions,
-  cwd: string | undefined,
-): { path: string; entries: Map<string, string> } | undefined {
+function readPropertiesFile(options: LoadConfigOptions, cwd: string | undefined): PropertiesFile | undefined {
   if (options.properties !== undefined) {
     if (options.file !== undefined)
       throw fileError(options.file, 'no file beside the `properties` text: give one of the two');
@@ -71,11 +70,7 @@ function readPropertiesFile(
   return readFile(fs, path.resolve(options.directory ?? cwd, options.file ?? DEFAULT_FILE), required);
 }
 
-function readFile(
-  fs: typeof import('node:fs'),
-  path: string,
-  required: boolean,
-): { path: string; entries: Map<string, string> } | undefined {
+function readFile(fs: typeof import('node:fs'), path: string, required: boolean): PropertiesFile | undefined {
   let text: string;
   try {
     text = fs.readFileSync(path, 'utf8');
@@ -86,7 +81,7 @@ function readFile(
   return parsed(path, text);
 }
 
-function parsed(path: string, text: string): { path: string; entries: Map<string, string> } {
+function parsed(path: string, text: string): PropertiesFile {
   try {
     return { path, entries: parseProperties(text) };
   } catch (error) {
