@@ -1,5 +1,3 @@
-// The error thrown for an invalid configuration, listing every problem found at once.
-
 /** One invalid setting: which key, the value given, where it came from, and what was expected instead. */
 export interface ConfigProblem {
   readonly key: string;

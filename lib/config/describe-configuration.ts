@@ -3,10 +3,9 @@ import { logCategoryKey } from './log-category-key';
 import { frameworkSettings, FRAMEWORK_KEYS } from './schema';
 import { logLevel } from './setting-types';
 
-/** One documented setting. */
 export interface SettingDescription {
   readonly key: string;
-  /** The default as a user would write it; `undefined` when the setting is optional. */
+  /** As a user would write it; `undefined` when the setting is optional. */
   readonly default: string | undefined;
   readonly description: string;
   /** What a valid value looks like, e.g. `an integer from 0 to 65535`. */

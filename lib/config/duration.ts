@@ -30,12 +30,9 @@ export function parseDuration(text: string): number | undefined {
   const iso = ISO.exec(trimmed);
   if (!iso || trimmed.toUpperCase() === 'P' || trimmed.toUpperCase().endsWith('T')) return undefined;
   const [, days = '0', hours = '0', minutes = '0', seconds = '0'] = iso;
-  const total =
-    Number(days) * UNIT_MILLISECONDS['d']! +
-    Number(hours) * UNIT_MILLISECONDS['h']! +
-    Number(minutes) * UNIT_MILLISECONDS['m']! +
-    Number(seconds) * 1_000;
-  return checked(Math.round(total));
+  return checked(
+    Math.round(((Number(days) * 24 + Number(hours)) * 60 + Number(minutes)) * 60_000 + Number(seconds) * 1_000),
+  );
 }
 
 function checked(milliseconds: number): number | undefined {

@@ -1,4 +1,3 @@
-// Public surface of the configuration module.
 export { Config } from './config';
 export { ConfigError, type ConfigProblem } from './config-error';
 export { describeConfiguration } from './describe-configuration';

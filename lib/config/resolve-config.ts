@@ -126,7 +126,7 @@ function problemOf(key: string, found: Found, expected: string): ConfigProblem {
   return { key, value: String(found.value), source: found.source, expected };
 }
 
-/** Text of a raw value, or `undefined` when it is blank (blank means unset). */
+/** Blank means unset. */
 function textOf(value: RawValue | undefined): string | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
@@ -154,7 +154,7 @@ export function suggestKey(key: string, candidates: Iterable<string>): string | 
   return best;
 }
 
-/** Levenshtein distance with two rolling rows: O(a·b) time, O(b) memory. */
+/** Levenshtein, two rolling rows. */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {

@@ -6,7 +6,7 @@ import { parseDuration } from './duration';
 import { formatSize, parseSize } from '../http/size';
 import { invalidHostEntries, publicOrigin } from '../http/allowed-hosts';
 
-/** A raw configuration value: text from a file or the environment, or a typed program override. */
+/** Text from a file or the environment, or a typed program override. */
 export type RawValue = string | number | boolean;
 
 /** A kind of setting: how its (trimmed) text is read, `undefined` when it is not a valid value, and what valid looks like. */
@@ -15,21 +15,19 @@ export interface SettingType<T> {
   readonly expected: string;
 }
 
-/** Documentation of a setting (read back by `describeConfiguration`). */
 export interface SettingDoc {
-  /** The default in the form a user would write it; absent for optional settings. */
+  /** As a user would write it; absent for optional settings. */
   readonly default?: string;
   readonly description: string;
 }
 
-/** One setting: its type, its default (parsed like any user value, so `10M` documents and yields 10 485 760) or none, and what it is for. */
+/** The default is parsed like any user value, so `10M` documents and yields 10 485 760. */
 export interface Setting<T> {
   readonly type: SettingType<T>;
   readonly default: string | undefined;
   readonly description: string;
 }
 
-/** The value type of a setting. */
 export type SettingValue<S> = S extends Setting<infer T> ? T : never;
 
 function settingType<T>(expected: string, read: (text: string) => T | undefined): SettingType<T> {
@@ -43,10 +41,7 @@ export function setting<T>(type: SettingType<T>, doc: SettingDoc & { optional?: 
   return { type, default: doc.default, description: doc.description };
 }
 
-/**
- * Reads a raw value (unset: the setting's default) with its setting: the value, or what a valid one looks like.
- * Optional settings left unset read as `undefined`.
- */
+/** The value (unset: the default; optional and unset: `undefined`), or what a valid one looks like. */
 export function readSetting<T>(
   entry: Setting<T>,
   raw: RawValue | undefined,
@@ -57,7 +52,6 @@ export function readSetting<T>(
   return value === undefined ? { expected: `expected ${entry.type.expected}` } : { value };
 }
 
-/** An integer within bounds (inclusive). */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): SettingType<number> {
   const expected =
     max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
@@ -68,18 +62,15 @@ export function integer(min: number, max = Number.MAX_SAFE_INTEGER): SettingType
   });
 }
 
-/** `true` or `false`, case-insensitive. */
 export const boolean: SettingType<boolean> = settingType('true or false', (text) => {
   const lower = text.toLowerCase();
   return lower === 'true' ? true : lower === 'false' ? false : undefined;
 });
 
-/** Any non-empty text. */
 export const text: SettingType<string> = settingType('a non-empty string', (value) =>
   value === '' ? undefined : value,
 );
 
-/** A duration, read as milliseconds. */
 export const duration: SettingType<number> = settingType(
   'a duration such as 500ms, 15s, 1m, PT1M or a whole number of milliseconds',
   parseDuration,
@@ -95,7 +86,6 @@ function readSize(value: string): number | undefined {
   }
 }
 
-/** A memory size, read as bytes. */
 export const size: SettingType<number> = settingType(SIZE_FORMAT, readSize);
 
 /** A memory size of at least `min` bytes; `why` tells a user who is below it what the size means. */
@@ -116,15 +106,12 @@ export const processCount: SettingType<number> = settingType('auto or an integer
   return /^\d+$/.test(value) && Number(value) >= 1 && Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
 });
 
-/** One of fixed values, compared exactly. */
 export function oneOf<const T extends string>(values: readonly T[]): SettingType<T> {
   return settingType(`one of ${values.join(', ')}`, (value) => values.find((candidate) => candidate === value));
 }
 
-/** A log level name, case-insensitive. */
 export const logLevel = settingType(`one of ${LOG_LEVELS.join(', ')} (any case)`, parseLogLevel);
 
-/** A comma-separated list of text, items trimmed and empty items dropped. */
 export const list: SettingType<readonly string[]> = settingType('a comma-separated list', splitList);
 
 /** A comma-separated list of hosts a server answers for: names, `name:port`, `*.domain`, or `*`. */
@@ -142,7 +129,6 @@ export const origin: SettingType<string> = settingType(
   (value) => publicOrigin(value)?.origin,
 );
 
-/** A comma-separated list whose every item is one of `values`. */
 export function listOf<const T extends string>(values: readonly T[]): SettingType<readonly T[]> {
   return settingType(`a comma-separated list of ${values.join(', ')}`, (value) => {
     const items = splitList(value);
