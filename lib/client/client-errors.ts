@@ -23,20 +23,13 @@ function quote(text: string): string {
 }
 
 function isProblem(value: unknown): value is ProblemDetails {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { status?: unknown }).status === 'number' &&
-    typeof (value as { title?: unknown }).title === 'string'
-  );
+  const problem = value as { status?: unknown; title?: unknown } | null;
+  return typeof problem?.status === 'number' && typeof problem.title === 'string';
 }
 
 /**
- * Reads the answer's body (a problem JSON, or text) and makes the exception: its message is the problem's
- * `detail` (else its title), else the text body, else `HTTP <status>`, quoting at most 1024 characters of it (then
- * `…`). The consumed `Response` is kept as `response`, with the body parsed, whole, as `problem` when it was problem
- * JSON. A body past `limit` bytes is not read on (its connection is let go of): the exception then says only the
- * status.
+ * The exception of a non-2xx answer: its message the problem's `detail` (else title), else the text body (1024
+ * characters at most), else `HTTP <status>`; the consumed `Response` kept as `response`, problem JSON as `problem`.
  */
 export async function exceptionFor(
   response: Response,
