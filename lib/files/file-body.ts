@@ -10,7 +10,7 @@ import { FILE_RESULTS } from './file-results';
 const nodeFs = () => nodeBuiltin('node:fs', FILE_RESULTS);
 const nodeStream = () => nodeBuiltin('node:stream', FILE_RESULTS);
 
-/** Where the bytes come from: a path, or an open handle (read from its current position when `start` is absent). */
+/** A handle is read from its current position when `start` is absent. */
 export type FileSource = { readonly path: string } | { readonly handle: FileHandle };
 
 export class FileBody extends DirectBody {

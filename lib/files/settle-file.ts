@@ -19,10 +19,7 @@ const OCTET_STREAM = 'application/octet-stream';
 
 let lookup: typeof import('mime-types').lookup | undefined;
 
-/**
- * `Content-Type` of a file name by its extension (mime-types, loaded with the first file served: its table of
- * types is a few megabytes an application without files does not need), `application/octet-stream` when unknown.
- */
+/** `Content-Type` by extension (mime-types: megabytes loaded with the first file served, not before). */
 export function mediaTypeOf(path: string): string {
   lookup ??= loadPackage<typeof import('mime-types')>('mime-types').lookup;
   return lookup(path) || OCTET_STREAM;
@@ -39,15 +36,11 @@ function isFileHandle(value: unknown): value is FileHandle {
   );
 }
 
-/** True for the result types this module serves. */
 export function isFileResult(value: unknown): value is LocalFile | FilePart | FileHandle {
   return value instanceof LocalFile || value instanceof FilePart || isFileHandle(value);
 }
 
-/**
- * The response for a whole file: 200 with `Content-Length`, or 206 with `Content-Range` for one
- * satisfiable `Range`; several or unsatisfiable ranges get the whole file (RFC 9110 §14.2).
- */
+/** A whole file: 206 for one satisfiable `Range`; several or unsatisfiable ranges get it all (RFC 9110 §14.2). */
 export async function fileResponse(
   path: string,
   rangeHeader: string | null,
@@ -84,10 +77,7 @@ async function responseFor(
   return new ResponseContext(200, new FileBody({ handle: result }, OCTET_STREAM, undefined, undefined));
 }
 
-/**
- * When `result` is a file result, sets `ctx.response` to its response (asynchronously: the file is
- * stat-ed first, so a missing file fails before anything is committed); undefined for other results.
- */
+/** Sets a file result's response once the file is stat-ed (a missing file fails before anything is committed). */
 export function settleFile(ctx: RequestContext, result: unknown): Promise<RequestContext> | undefined {
   if (!isFileResult(result)) return undefined;
   // A file result sends no validator, so an If-Range cannot name it: the whole file goes (RFC 9110 §13.1.5).

@@ -34,10 +34,7 @@ const ERASED: ReadonlySet<unknown> = new Set<unknown>([
   HalCollectionWrapper,
 ]);
 
-/**
- * The entity class a method's links belong to: `@RestLink({ entityType })` when given, else the declared
- * return type when decorator metadata keeps it (`undefined` when neither says).
- */
+/** The entity class a method's links belong to: `@RestLink({ entityType })`, else the declared return type. */
 export function declaredEntityType(unit: Unit, method: MethodMeta): Function | undefined {
   const explicit = method.tags.get(REST_LINK)?.entityType;
   if (explicit) return explicit;
@@ -83,10 +80,7 @@ function linkTarget(unit: Unit, method: MethodMeta, applicationPath: string, pro
   };
 }
 
-/**
- * Collects the link targets of the resource `units`. A target without an entity type, or one that is no
- * endpoint, is a definition problem; malformed templates are left to the endpoint compiler to report.
- */
+/** A target without an entity type, or no endpoint, is a problem; malformed templates are the endpoint compiler's. */
 export function collectLinkTargets(
   units: readonly Unit[],
   applicationPath: string,

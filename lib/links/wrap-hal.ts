@@ -29,11 +29,7 @@ function isWrappable(response: ResponseContext): boolean {
   );
 }
 
-/**
- * Replaces the response's entity with its HAL form when it is to be written as `application/hal+json`:
- * an array becomes a collection named `items` with the type links of `declared` (else of its first
- * item's class), each item with its instance links; any other object gets its instance links.
- */
+/** Replaces the entity with its HAL form when it is written as `application/hal+json` (an array as `items`). */
 export function wrapHal(
   response: ResponseContext,
   negotiated: string | undefined,

@@ -73,7 +73,6 @@ export class MultipartFormDataOutput {
     return this.#parts;
   }
 
-  /** Whether a part value is a file to stream. */
   static isFile(value: PartValue): value is FileUpload | FileSource {
     return (
       value instanceof FileUpload ||

@@ -13,10 +13,7 @@ export interface MultipartSettings {
   readonly maxFormAttributeSize: number;
   /** `framework.http.limits.max-multipart-file-size`: every file part (`undefined`: max-body-size only). */
   readonly maxFileSize: number | undefined;
-  /**
-   * `framework.http.limits.max-uploads-size`: the bytes every upload in progress of the application holds on disk
-   * together. One budget per application (the settings are made once per build), shared by its requests.
-   */
+  /** `framework.http.limits.max-uploads-size`: one budget per application, shared by its requests. */
   readonly uploads: UploadBudget;
   /** `framework.http.limits.max-parts`. */
   readonly maxParts: number;
@@ -26,7 +23,6 @@ export interface MultipartSettings {
   readonly maxHeaderSize: number;
 }
 
-/** The settings of `config`, whose schema gives every one of them a default (the file size limit is optional). */
 export function multipartSettings(config: Config): MultipartSettings {
   return Object.freeze({
     uploadsDirectory: config.get('framework.http.body.uploads-directory'),
