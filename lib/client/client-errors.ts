@@ -51,15 +51,10 @@ export async function exceptionFor(
   // String(): a server's problem may hold a `detail` that is no string.
   const message = said === undefined ? undefined : quote(String(said));
   const options: WebApplicationExceptionOptions = { headers, problem, response };
-  if (response.status === 405)
-    return new NotAllowedException(
-      message,
-      (response.headers.get('allow') ?? '')
-        .split(',')
-        .map((method) => method.trim())
-        .filter(Boolean),
-      options,
-    );
+  if (response.status === 405) {
+    const allowed = (response.headers.get('allow') ?? '').trim().split(/\s*,\s*/);
+    return new NotAllowedException(message, allowed.filter(Boolean), options);
+  }
   if (response.status >= 300 && response.status < 400 && response.headers.has('location'))
     return new RedirectionException(response.headers.get('location')!, response.status, options);
   const Exception = STATUS_EXCEPTIONS.get(response.status);

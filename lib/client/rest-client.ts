@@ -212,16 +212,11 @@ function call(
   asEvents: boolean,
 ): Observable<unknown> {
   if (endpoint.resumable && options.reconnect !== false) {
-    const open: OpenCall = (signal, lastEventId) =>
-      send(
-        setup,
-        endpoint,
-        args,
-        lastEventId === undefined
-          ? options
-          : { ...options, headers: { ...options.headers, 'Last-Event-ID': lastEventId } },
-        signal,
-      );
+    const open: OpenCall = (signal, lastEventId) => {
+      const headers =
+        lastEventId === undefined ? options.headers : { ...options.headers, 'Last-Event-ID': lastEventId };
+      return send(setup, endpoint, args, { ...options, headers }, signal);
+    };
     return resumingCall(open, endpoint, setup.readers, options.reconnect ?? {}, asEvents);
   }
   return new Observable<unknown>((subscriber: Subscriber<unknown>) => {

@@ -12,13 +12,12 @@ import { WithHalLinks, type HrefResolver } from './hal-link';
  * return wrapper.addLinks({ href: '/records/1', rel: 'first-record' });
  */
 export class HalCollectionWrapper<T extends object = object> extends WithHalLinks implements HalWrapper {
-  readonly collection: readonly HalEntityWrapper<T>[];
-  readonly collectionName: string;
-
-  constructor(collection: readonly HalEntityWrapper<T>[], collectionName: string, ...links: WebLink[]) {
+  constructor(
+    readonly collection: readonly HalEntityWrapper<T>[],
+    readonly collectionName: string,
+    ...links: WebLink[]
+  ) {
     super(links);
-    this.collection = collection;
-    this.collectionName = collectionName;
   }
 
   /** Links added later are made absolute with `resolve` (for `HalService`). */

@@ -44,8 +44,7 @@ export class RestLinksProvider {
   }
 
   static of(ctx: RequestContext): RestLinksProvider {
-    const context = linkContextOf(ctx);
-    return new RestLinksProvider(context.registry, linkOrigin(ctx));
+    return new RestLinksProvider(linkContextOf(ctx).registry, linkOrigin(ctx));
   }
 
   /** The origin (`scheme://host[:port]`) links are made absolute with. */

@@ -10,10 +10,6 @@ export class UploadBudget {
   /** `limit` bytes at most together; 0: no limit. */
   constructor(readonly limit: number) {}
 
-  get held(): number {
-    return this.#held;
-  }
-
   get full(): boolean {
     return this.limit > 0 && this.#held >= this.limit;
   }

@@ -83,13 +83,7 @@ export class UploadStore {
     this.abort();
     const files = this.#files.splice(0);
     await Promise.all(files.map((file) => file.closed));
-    await Promise.all(
-      files.map((file) =>
-        nodeFsPromises()
-          .unlink(file.path)
-          .catch(() => undefined),
-      ),
-    );
+    await Promise.allSettled(files.map((file) => nodeFsPromises().unlink(file.path)));
     this.release();
   }
 }
