@@ -15,8 +15,7 @@ export type FileSource = { readonly path: string } | { readonly handle: FileHand
 
 export class FileBody extends DirectBody {
   readonly #source: FileSource;
-  readonly #start: number | undefined;
-  readonly #end: number | undefined;
+  readonly #range: { readonly start?: number; readonly end?: number };
   #stream: ReadStream | undefined;
 
   constructor(
@@ -27,16 +26,14 @@ export class FileBody extends DirectBody {
   ) {
     super();
     this.#source = source;
-    this.#start = range?.start;
-    this.#end = range?.end;
+    this.#range = { start: range?.start, end: range?.end };
   }
 
   #open(): ReadStream {
-    const options = { start: this.#start, end: this.#end };
     this.#stream =
       'path' in this.#source
-        ? nodeFs().createReadStream(this.#source.path, options)
-        : this.#source.handle.createReadStream(options);
+        ? nodeFs().createReadStream(this.#source.path, this.#range)
+        : this.#source.handle.createReadStream(this.#range);
     return this.#stream;
   }
 

@@ -20,13 +20,8 @@ export function isHalMediaType(mediaType: string | undefined): boolean {
 function isWrappable(response: ResponseContext): boolean {
   const { status, entity } = response;
   if (status < 200 || status > 299 || typeof entity !== 'object' || entity === null) return false;
-  return !(
-    entity instanceof HalEntityWrapper ||
-    entity instanceof HalCollectionWrapper ||
-    entity instanceof Uint8Array ||
-    entity instanceof ArrayBuffer ||
-    entity instanceof ReadableStream
-  );
+  const kept = [HalEntityWrapper, HalCollectionWrapper, Uint8Array, ArrayBuffer, ReadableStream];
+  return !kept.some((type) => entity instanceof type);
 }
 
 /** Replaces the entity with its HAL form when it is written as `application/hal+json` (an array as `items`). */

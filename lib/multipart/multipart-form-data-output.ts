@@ -64,8 +64,7 @@ export class MultipartFormDataOutput {
     mediaType = 'application/octet-stream',
     fileName?: string,
   ): OutputPart {
-    const defaultName =
-      file instanceof FileUpload ? (file.fileName ?? nodePath().basename(file.path)) : nodePath().basename(file.path);
+    const defaultName = (file instanceof FileUpload ? file.fileName : undefined) ?? nodePath().basename(file.path);
     return this.addFormData(name, file, mediaType, fileName ?? defaultName);
   }
 

@@ -78,11 +78,6 @@ export function containerToOutput(entity: object): MultipartFormDataOutput {
   return output;
 }
 
-/** 24 random bytes, far from any chance of appearing in the content (RFC 2046 §5.1.1). */
-function newBoundary(): string {
-  return `rxrest-${randomHex(24)}`;
-}
-
 /** The writer for `multipart/form-data` entities; it sets `Content-Type` with the boundary it writes. */
 export const multipartWriter = {
   isWriteable: (entity: unknown, mediaType: string): boolean =>
@@ -95,7 +90,8 @@ export const multipartWriter = {
     target?: { readonly headers: { set(name: string, value: string): unknown } },
   ): ReadableStream<Uint8Array> {
     const output = entity instanceof MultipartFormDataOutput ? entity : containerToOutput(entity as object);
-    const boundary = newBoundary();
+    // 24 random bytes, far from any chance of appearing in the content (RFC 2046 §5.1.1).
+    const boundary = `rxrest-${randomHex(24)}`;
     target?.headers.set('content-type', `multipart/form-data;boundary=${boundary}`);
     const chunks = multipartBody(output, boundary);
     return new ReadableStream<Uint8Array>({
