@@ -75,9 +75,7 @@ export interface SessionOptions {
 
 /** Opens a session: `initialize` (answered as JSON or SSE, whichever the server chose), then `initialized`. */
 export async function openSession(wire: McpWire, options: SessionOptions, requestId: number): Promise<SessionRef> {
-  const capabilities: Record<string, unknown> = {};
-  if (options.sampling) capabilities.sampling = {};
-  if (options.elicitation) capabilities.elicitation = {};
+  const capabilities = { ...(options.sampling && { sampling: {} }), ...(options.elicitation && { elicitation: {} }) };
   const clientInfo = options.clientInfo ?? { name: 'rxrest', version: '1' };
   const body = {
     jsonrpc: '2.0',

@@ -212,9 +212,8 @@ function read(
   responseReaders: ResponseReaders,
   asEvents: boolean,
 ): Promise<void> {
-  const { json, readers } = responseReaders;
   const mediaType = mediaTypeOf(response);
-  const readable = () => readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType));
+  const readable = () => responseReaders.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType));
   if (mediaType === 'text/event-stream') {
     return readEvents(response, subscriber, endpoint, responseReaders, {
       onEvent: (event) => {

@@ -26,14 +26,9 @@ export function mediaTypeOf(path: string): string {
 }
 
 function isFileHandle(value: unknown): value is FileHandle {
-  const handle = value as FileHandle | null;
-  return (
-    typeof handle === 'object' &&
-    handle !== null &&
-    typeof handle.fd === 'number' &&
-    typeof handle.createReadStream === 'function' &&
-    typeof handle.stat === 'function'
-  );
+  const handle = value as Partial<FileHandle> | null;
+  if (typeof handle !== 'object' || typeof handle?.fd !== 'number') return false;
+  return typeof handle.createReadStream === 'function' && typeof handle.stat === 'function';
 }
 
 export function isFileResult(value: unknown): value is LocalFile | FilePart | FileHandle {

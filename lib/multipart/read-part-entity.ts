@@ -21,10 +21,6 @@ const nodeStream = () => nodeBuiltin('node:stream', 'multipart forms');
 
 export type PartEntityReader = (ctx: RequestContext, part: FormValue) => Promise<unknown>;
 
-function isText(mediaType: string): boolean {
-  return /^\s*text\//i.test(mediaType);
-}
-
 /** A file part is streamed, never read whole, for `stream()`. */
 function partInput(part: FormValue): EntityInput {
   const file = part.fileItem;
@@ -78,7 +74,7 @@ function builtinRead(
       if (!schema) return mapper.readValue(text, jsonType);
       return mapper.readValue(JSON.stringify(schema.parse(mapper.readValue(text))), jsonType);
     }
-    if (isText(mediaType) && convert) return convert(await input.text());
+    if (/^\s*text\//i.test(mediaType) && convert) return convert(await input.text());
     throw new Error(`no reader reads ${mediaType} into ${typeof element === 'function' ? element.name : 'this type'}`);
   };
 }
