@@ -31,9 +31,8 @@ export function itemStream(
   mapper: JsonMapper,
 ): ReadableStream<Uint8Array> {
   const framing = ITEM_FRAMES[mediaType] ?? ITEM_FRAMES['application/x-ndjson']!;
-  const iterator = (Symbol.asyncIterator in source ? source : multi(source as Observable<unknown>))[
-    Symbol.asyncIterator
-  ]();
+  const items = Symbol.asyncIterator in source ? source : multi(source as Observable<unknown>);
+  const iterator = items[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   let first = true;
   return new ReadableStream<Uint8Array>({

@@ -132,13 +132,8 @@ async function send(
   call: CallOptions,
   signal: AbortSignal,
 ): Promise<Response> {
-  const request = await writeRequest(
-    endpoint,
-    args,
-    setup.baseUrl,
-    { accept: call.accept, headers: { ...setup.headers, ...call.headers } },
-    setup.writers,
-  );
+  const headers = { ...setup.headers, ...call.headers };
+  const request = await writeRequest(endpoint, args, setup.baseUrl, { accept: call.accept, headers }, setup.writers);
   const { context, answer } = await filterRequest(setup, request);
   // A stream body needs half duplex: fetch sends it while the answer may already be coming.
   const init: RequestInit & { duplex?: 'half' } = {

@@ -110,10 +110,8 @@ class Resumption {
       return void (this.#inner = readResponse(response, endpoint, readers, asEvents).subscribe(subscriber));
     // A retry: past what a timer holds would be taken for 1 ms: a reconnection loop instead of a long wait.
     const onRetry = (milliseconds: number) => (this.#delay = Math.min(milliseconds, MAX_TIMER_MS));
-    readEvents(response, subscriber, endpoint, readers, { onEvent: this.#onEvent, onRetry }).then(
-      this.#ended,
-      this.#again,
-    );
+    const handlers = { onEvent: this.#onEvent, onRetry };
+    readEvents(response, subscriber, endpoint, readers, handlers).then(this.#ended, this.#again);
   };
 
   #ended = (): void => {

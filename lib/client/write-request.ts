@@ -110,13 +110,11 @@ function isBinary(value: unknown): value is Uint8Array | ArrayBuffer | Blob | Re
 /** The media type of the body: one of `@Consumes` that fits the value (text for a string), else by the value. */
 function bodyMediaType(consumes: readonly string[], value: unknown): string {
   const concrete = consumes.filter((type) => !type.includes('*'));
-  if (typeof value === 'string')
-    return concrete.find((type) => type.startsWith('text/')) ?? concrete[0] ?? 'text/plain;charset=UTF-8';
+  const isText = (type: string) => type.startsWith('text/');
+  if (typeof value === 'string') return concrete.find(isText) ?? concrete[0] ?? 'text/plain;charset=UTF-8';
   if (isBinary(value))
     return (
-      concrete.find((type) => !type.includes('json') && !type.startsWith('text/')) ??
-      concrete[0] ??
-      'application/octet-stream'
+      concrete.find((type) => !type.includes('json') && !isText(type)) ?? concrete[0] ?? 'application/octet-stream'
     );
   return concrete.find((type) => type.includes('json')) ?? concrete[0] ?? 'application/json';
 }
@@ -163,23 +161,16 @@ async function appendPart(
   where: string,
 ): Promise<void> {
   const base = (path: string) => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-  if (isFileSource(value)) {
-    const blob = await fileBlob(value.path, where);
-    form.append(
-      name,
-      new Blob([blob], { type: mediaType ?? 'application/octet-stream' }),
-      fileName ?? base(value.path),
-    );
-  } else if (value instanceof Blob) form.append(name, value, fileName ?? (value instanceof File ? value.name : 'blob'));
+  const octets = { type: mediaType ?? 'application/octet-stream' };
+  if (isFileSource(value))
+    form.append(name, new Blob([await fileBlob(value.path, where)], octets), fileName ?? base(value.path));
+  else if (value instanceof Blob) form.append(name, value, fileName ?? (value instanceof File ? value.name : 'blob'));
   else if (value instanceof Uint8Array || value instanceof ArrayBuffer)
-    form.append(name, new Blob([value], { type: mediaType ?? 'application/octet-stream' }), fileName ?? name);
-  else if (typeof value === 'object' && value !== null)
-    form.append(
-      name,
-      new Blob([mapper.writeValueAsString(value)], { type: mediaType ?? 'application/json' }),
-      fileName,
-    );
-  else if (mediaType && !mediaType.startsWith('text/plain'))
+    form.append(name, new Blob([value], octets), fileName ?? name);
+  else if (typeof value === 'object' && value !== null) {
+    const json = new Blob([mapper.writeValueAsString(value)], { type: mediaType ?? 'application/json' });
+    form.append(name, json, fileName);
+  } else if (mediaType && !mediaType.startsWith('text/plain'))
     form.append(name, new Blob([String(value)], { type: mediaType }), fileName);
   else form.append(name, String(value));
 }

@@ -63,10 +63,8 @@ async function responseFor(
     const { path, offset, length } = result;
     const mediaType = mediaTypeOf(path);
     if (length === 0) return new ResponseContext(200, '', undefined, mediaType);
-    return new ResponseContext(
-      200,
-      new FileBody({ path }, mediaType, { start: offset, end: offset + length - 1 }, length),
-    );
+    const range = { start: offset, end: offset + length - 1 };
+    return new ResponseContext(200, new FileBody({ path }, mediaType, range, length));
   }
   // An open handle (Quarkus REST's `AsyncFile`): its size may change as it is read, so no Content-Length.
   return new ResponseContext(200, new FileBody({ handle: result }, OCTET_STREAM, undefined, undefined));

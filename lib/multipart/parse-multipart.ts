@@ -95,16 +95,12 @@ class FormParts {
   #field = (name: string, value: string, info: Busboy.FieldInfo): void => {
     const partHeaders = this.headers.take();
     const { maxFormAttributeSize } = this.settings;
-    if (info.valueTruncated || Buffer.byteLength(value) > maxFormAttributeSize)
-      return this.fail(
-        tooLarge(
-          `The part "${name}" is larger than ${maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`,
-        ),
-      );
-    const charset = charsetOf(partHeaders);
-    this.entries.push(
-      Promise.resolve(new FormValue(name, value, undefined, info.mimeType, charset, undefined, partHeaders)),
-    );
+    if (info.valueTruncated || Buffer.byteLength(value) > maxFormAttributeSize) {
+      const limit = `${maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`;
+      return this.fail(tooLarge(`The part "${name}" is larger than ${limit}`));
+    }
+    const part = new FormValue(name, value, undefined, info.mimeType, charsetOf(partHeaders), undefined, partHeaders);
+    this.entries.push(Promise.resolve(part));
   };
 
   #file = (name: string, stream: Readable & { truncated?: boolean }, info: Busboy.FileInfo): void => {
