@@ -76,11 +76,10 @@ export function settleFile(ctx: RequestContext, result: unknown): Promise<Reques
   // A file result sends no validator, so an If-Range cannot name it: the whole file goes (RFC 9110 §13.1.5).
   const range = ctx.headers.has('if-range') ? null : ctx.headers.get('range');
   const endpoint = ctx.endpoint;
-  return responseFor(result, range, endpoint && locate(endpoint.resourceClass, endpoint.methodName)).then(
-    (response) => {
-      if (response.entity instanceof DirectBody) trackStarted(ctx, response.entity);
-      ctx.response = response;
-      return ctx;
-    },
-  );
+  const where = endpoint && locate(endpoint.resourceClass, endpoint.methodName);
+  return responseFor(result, range, where).then((response) => {
+    if (response.entity instanceof DirectBody) trackStarted(ctx, response.entity);
+    ctx.response = response;
+    return ctx;
+  });
 }

@@ -42,10 +42,6 @@ export function declaredEntityType(unit: Unit, method: MethodMeta): Function | u
   return typeof returned === 'function' && !ERASED.has(returned) ? returned : undefined;
 }
 
-function variablesOf(template: string): string[] {
-  return parseTemplate(template).flatMap((token) => (token.kind === 'variable' ? [token.name] : []));
-}
-
 /** The link target `method` declares; `undefined` when it is none (a problem recorded, or a template left to the endpoint's). */
 function linkTarget(unit: Unit, method: MethodMeta, applicationPath: string, problems: ProblemCollector) {
   const options = method.tags.get(REST_LINK);
@@ -65,7 +61,7 @@ function linkTarget(unit: Unit, method: MethodMeta, applicationPath: string, pro
   const template = joinPaths(applicationPath, unit.meta.path ?? '', method.path ?? '');
   let variables: string[];
   try {
-    variables = variablesOf(template);
+    variables = parseTemplate(template).flatMap((token) => (token.kind === 'variable' ? [token.name] : []));
   } catch {
     return undefined;
   }

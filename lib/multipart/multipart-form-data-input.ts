@@ -41,10 +41,8 @@ export class FormValue {
 
   toFileUpload(): FileUpload | undefined {
     const item = this.fileItem;
-    return (
-      item &&
-      new FileUpload(this.name, this.fileName, this.contentType, this.charset, item.size, item.path, this.headers)
-    );
+    if (!item) return undefined;
+    return new FileUpload(this.name, this.fileName, this.contentType, this.charset, item.size, item.path, this.headers);
   }
 
   summary(): ItemSummary {

@@ -73,14 +73,9 @@ export class MultipartFormDataOutput {
   }
 
   static isFile(value: PartValue): value is FileUpload | FileSource {
-    return (
-      value instanceof FileUpload ||
-      (typeof value === 'object' &&
-        value !== null &&
-        !(value instanceof Uint8Array) &&
-        !(value instanceof ReadableStream) &&
-        Object.keys(value).length === 1 &&
-        typeof (value as { path?: unknown }).path === 'string')
-    );
+    if (value instanceof FileUpload) return true;
+    if (typeof value !== 'object' || value === null || value instanceof Uint8Array || value instanceof ReadableStream)
+      return false;
+    return Object.keys(value).length === 1 && typeof (value as { path?: unknown }).path === 'string';
   }
 }

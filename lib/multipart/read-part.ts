@@ -46,10 +46,7 @@ export function readMultipart(ctx: RequestContext, settings: MultipartSettings):
   ctx.onComplete(async () => {
     // A response sent before the body was read (an earlier argument failed) stops the upload.
     store.abort();
-    const ok = await parsed.then(
-      () => true,
-      () => false,
-    );
+    const ok = await parsed.then(() => true).catch(() => false);
     if (!ok || settings.deleteUploadedFilesOnEnd) await store.discard();
     // Files the application keeps are its own from here: no longer uploads in progress.
     store.release();
