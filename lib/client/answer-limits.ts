@@ -21,7 +21,8 @@ export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
 });
 
 export function answerLimits(options: AnswerLimits | undefined): ResolvedLimits {
-  const pick = (value: number | undefined, name: keyof AnswerLimits): number => {
+  const pick = (name: keyof AnswerLimits): number => {
+    const value = options?.[name];
     if (value === undefined) return DEFAULT_LIMITS[name];
     if (!Number.isSafeInteger(value) || value < 0)
       throw new TypeError(
@@ -29,10 +30,7 @@ export function answerLimits(options: AnswerLimits | undefined): ResolvedLimits 
       );
     return value;
   };
-  return {
-    maxBodySize: pick(options?.maxBodySize, 'maxBodySize'),
-    maxItemSize: pick(options?.maxItemSize, 'maxItemSize'),
-  };
+  return { maxBodySize: pick('maxBodySize'), maxItemSize: pick('maxItemSize') };
 }
 
 /** An answer (or one of its items) larger than the client's `limits`: the call fails and the connection is let go. */

@@ -102,18 +102,13 @@ function sseData(data: string, endpoint: ClientEndpoint, json: JsonMapper): unkn
   return data;
 }
 
-export interface EventHandlers {
-  onEvent(event: ClientSseEvent): void;
-  onRetry?(milliseconds: number): void;
-}
-
 /** Reads the SSE events of an answer as they arrive until it ends; stops when `reading` is closed. */
 export function readEvents(
   response: Response,
   reading: Subscriber<unknown>,
   endpoint: ClientEndpoint,
   { json, limits }: ResponseReaders,
-  handlers: EventHandlers,
+  handlers: { onEvent(event: ClientSseEvent): void; onRetry?(milliseconds: number): void },
 ): Promise<void> {
   let failure: unknown;
   const parser = createParser({

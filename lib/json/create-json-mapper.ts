@@ -2,15 +2,9 @@
 import { DefaultJsonMapper } from './default-json-mapper';
 import type { JsonMapper, JsonMapperCustomizer, JsonMapperProducer } from './json-mapper';
 
-/** `framework.json.*`. */
-export interface JsonSettings {
-  readonly failOnUnknownProperties: boolean;
-  readonly writeDatesAsTimestamps: boolean;
-}
-
 /** The user's mapper when a producer is registered (it applies the customizers itself), else the default one. */
 export function createJsonMapper(
-  settings: JsonSettings,
+  settings: { readonly failOnUnknownProperties: boolean; readonly writeDatesAsTimestamps: boolean },
   customizers: readonly JsonMapperCustomizer[],
   producer?: JsonMapperProducer,
 ): JsonMapper {

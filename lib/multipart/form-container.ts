@@ -5,15 +5,8 @@ import { readDesignType } from '../metadata/reflect-shim';
 import { decoratedProperties } from '../metadata/store';
 import { partTarget, type PartTarget } from './part-target';
 
-export interface FormField {
-  readonly property: string;
-  /** The part name. */
-  readonly name: string;
-  readonly target: PartTarget;
-}
-
 /** The `@RestForm` properties of a class and its superclasses (a subclass's declaration wins). */
-export function formFields(type: unknown): FormField[] {
+export function formFields(type: unknown): { property: string; name: string; target: PartTarget }[] {
   if (typeof type !== 'function') return [];
   return decoratedProperties(type).flatMap(({ name, meta, tags }) => {
     if (meta.kind !== 'form') return [];
