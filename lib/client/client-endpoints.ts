@@ -1,8 +1,4 @@
-/**
- * What the REST client needs to know of each endpoint method of a resource class, read once from the same
- * decorator metadata the server compiles: the HTTP method, the path template, where each argument goes, the
- * media types, and what the method is declared to return.
- */
+/** What the REST client knows of each endpoint method of a resource class, read once from the server's own metadata. */
 import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
 import { baseType } from '../http/media-type';
@@ -16,7 +12,6 @@ import { Multi } from '../streaming/multi';
 /** Where one argument (or one property of a bean argument) goes in the request. */
 export interface ClientParam {
   readonly kind: Exclude<ParamKind, 'context'>;
-  /** The index of the argument. */
   readonly index: number;
   /** The name on the wire (absent for a body or a bean). */
   readonly name: string | undefined;
@@ -34,7 +29,7 @@ export interface ClientEndpoint {
   /** `Class.method`, for error messages. */
   readonly where: string;
   readonly httpMethod: string;
-  /** The class and method paths joined, template variables still in it (`fruits/{id}`). */
+  /** `fruits/{id}`: the class and method paths joined. */
   readonly template: string;
   readonly params: readonly ClientParam[];
   readonly produces: readonly string[];
@@ -44,22 +39,16 @@ export interface ClientEndpoint {
   /** Declared to return a `Multi`, or producing a streaming media type: a JSON array answer is emitted item by item. */
   readonly multi: boolean;
   /**
-   * The metadata names no class of the application's own for what the method returns (an interface, a type imported
-   * with `import { type ... }`, an async iterable, an Observable, a Promise, an array, or none emitted): a JSON array
-   * answer marked by the server as a stream of items (`Stream-Items`) is emitted item by item, as the types say for a
-   * `Multi`, an async iterable or a generator; one without the mark is one value.
+   * The metadata names no class of the application's own for what the method returns (an interface, an Observable...):
+   * a JSON array answer the server marks with `Stream-Items` is emitted item by item, one without the mark is one value.
    */
   readonly untyped: boolean;
   /** `@RestStreamElementType`: the media type of each streamed item (JSON parses every SSE data field). */
   readonly elementType: string | undefined;
-  /**
-   * The method takes the `Last-Event-ID` header: its server resumes a stream after a given event, so the client
-   * reconnects a dropped SSE answer from the last id it got.
-   */
+  /** The method takes `Last-Event-ID`: the client reconnects a dropped SSE answer from the last id it got. */
   readonly resumable: boolean;
 }
 
-/** The NDJSON family: one JSON text a line. */
 export const NDJSON = new Set([
   'application/x-ndjson',
   'application/jsonl',
@@ -67,7 +56,6 @@ export const NDJSON = new Set([
   'application/stream+json',
 ]);
 
-/** Whether only a stream is answered as `mediaType`: SSE, NDJSON or JSON text sequences. */
 function isStreaming(mediaType: string): boolean {
   const base = baseType(mediaType);
   return base === 'text/event-stream' || base === 'application/json-seq' || NDJSON.has(base);
@@ -80,7 +68,6 @@ function joinPaths(...paths: (string | undefined)[]): string {
     .join('/');
 }
 
-/** The template's variable names (`{id}`, `{id: \d+}`). */
 function templateVariables(template: string): Set<string> {
   return new Set([...template.matchAll(/\{\s*([\w.-]+)\s*(?::[^}]*)?\}/g)].map((match) => match[1]!));
 }
@@ -135,32 +122,18 @@ function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta
   };
 }
 
-/**
- * Every endpoint method of `type` (its own and inherited), by method name. A class with none is refused: it is
- * not a resource, or its decorators were never run.
- */
+/** Every endpoint method of `type` (its own and inherited), by name; a class with none is refused. */
 export function clientEndpoints(type: Function): Map<string, ClientEndpoint> {
   const endpoints = new Map<string, ClientEndpoint>();
   const chain = classChain(type);
   // Nearest class first: a subclass's declaration wins over the one it overrides; the class path is the nearest one.
   const classPath = chain.find((meta) => meta.path !== undefined);
   for (const meta of chain) {
-    for (const method of meta.methods.values()) {
-      if (method.httpMethods.length !== 1 || endpoints.has(method.name)) continue;
-      endpoints.set(
-        method.name,
-        describeMethod(
-          type,
-          {
-            ...meta,
-            path: classPath?.path,
-            produces: meta.produces ?? classPath?.produces,
-            consumes: meta.consumes ?? classPath?.consumes,
-          },
-          method,
-        ),
-      );
-    }
+    const produces = meta.produces ?? classPath?.produces;
+    const classMeta = { ...meta, path: classPath?.path, produces, consumes: meta.consumes ?? classPath?.consumes };
+    for (const method of meta.methods.values())
+      if (method.httpMethods.length === 1 && !endpoints.has(method.name))
+        endpoints.set(method.name, describeMethod(type, classMeta, method));
   }
   if (endpoints.size === 0)
     throw new TypeError(`${type.name} has no endpoint methods (@GET, @POST...): it cannot be a REST client's contract`);

@@ -23,20 +23,13 @@ function quote(text: string): string {
 }
 
 function isProblem(value: unknown): value is ProblemDetails {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { status?: unknown }).status === 'number' &&
-    typeof (value as { title?: unknown }).title === 'string'
-  );
+  const problem = value as { status?: unknown; title?: unknown } | null;
+  return typeof problem?.status === 'number' && typeof problem.title === 'string';
 }
 
 /**
- * Reads the answer's body (a problem JSON, or text) and makes the exception: its message is the problem's
- * `detail` (else its title), else the text body, else `HTTP <status>`, quoting at most 1024 characters of it (then
- * `…`). The consumed `Response` is kept as `response`, with the body parsed, whole, as `problem` when it was problem
- * JSON. A body past `limit` bytes is not read on (its connection is let go of): the exception then says only the
- * status.
+ * The exception of a non-2xx answer: its message the problem's `detail` (else title), else the text body (1024
+ * characters at most), else `HTTP <status>`; the consumed `Response` kept as `response`, problem JSON as `problem`.
  */
 export async function exceptionFor(
   response: Response,
@@ -58,15 +51,10 @@ export async function exceptionFor(
   // String(): a server's problem may hold a `detail` that is no string.
   const message = said === undefined ? undefined : quote(String(said));
   const options: WebApplicationExceptionOptions = { headers, problem, response };
-  if (response.status === 405)
-    return new NotAllowedException(
-      message,
-      (response.headers.get('allow') ?? '')
-        .split(',')
-        .map((method) => method.trim())
-        .filter(Boolean),
-      options,
-    );
+  if (response.status === 405) {
+    const allowed = (response.headers.get('allow') ?? '').trim().split(/\s*,\s*/);
+    return new NotAllowedException(message, allowed.filter(Boolean), options);
+  }
   if (response.status >= 300 && response.status < 400 && response.headers.has('location'))
     return new RedirectionException(response.headers.get('location')!, response.status, options);
   const Exception = STATUS_EXCEPTIONS.get(response.status);

@@ -24,7 +24,7 @@ function fits(declared: readonly string[] | undefined, mediaType: string): boole
   });
 }
 
-/** A reader asked only for the media types of its class's `@Consumes`, a writer for those of its `@Produces`, as on the server. */
+/** A reader asked only for its class's `@Consumes` media types, a writer for its `@Produces`, as on the server. */
 export function withinMediaTypes(reader: MessageBodyReader): MessageBodyReader;
 export function withinMediaTypes(writer: MessageBodyWriter): MessageBodyWriter;
 export function withinMediaTypes(
@@ -45,15 +45,11 @@ export function withinMediaTypes(
 }
 
 export function isReader(provider: unknown): provider is MessageBodyReader {
-  return (
-    typeof (provider as MessageBodyReader).isReadable === 'function' &&
-    typeof (provider as MessageBodyReader).readFrom === 'function'
-  );
+  const { isReadable, readFrom } = provider as Partial<MessageBodyReader>;
+  return typeof isReadable === 'function' && typeof readFrom === 'function';
 }
 
 export function isWriter(provider: unknown): provider is MessageBodyWriter {
-  return (
-    typeof (provider as MessageBodyWriter).isWriteable === 'function' &&
-    typeof (provider as MessageBodyWriter).writeTo === 'function'
-  );
+  const { isWriteable, writeTo } = provider as Partial<MessageBodyWriter>;
+  return typeof isWriteable === 'function' && typeof writeTo === 'function';
 }

@@ -1,8 +1,4 @@
-/**
- * The types of a REST client, computed from the resource class itself: every method becomes a call with the
- * same parameters returning an Observable of what the method answers (each item, for a stream). Only types
- * are imported here, so the client entry loads nothing of the server.
- */
+/** The types of a REST client, computed from the resource class (type imports only: the entry loads no server code). */
 import type { Observable } from 'rxjs';
 import type { FileUpload } from '../multipart/file-upload';
 import type { FileSource, MultipartFormDataOutput } from '../multipart/multipart-form-data-output';
@@ -16,9 +12,8 @@ import type { SseEvent } from '../streaming/sse-event';
 import type { ClientSseEvent } from './read-response';
 
 /**
- * A value as the client receives it: a multipart answer is a `FormData`, bytes are a `Uint8Array`, an `SseEvent`
- * is its data (`unknown`). Only the event type itself counts as one: every field of `SseEvent` is optional, so an
- * item type that merely has an `id` or a `data` field also extends it, and stays itself.
+ * A value as the client receives it: a multipart answer is a `FormData`, bytes a `Uint8Array`, an `SseEvent` its data.
+ * Every field of `SseEvent` is optional, so only the event type itself counts as one, not any type with an `id`.
  */
 export type ClientValue<T> = T extends MultipartFormDataOutput
   ? FormData
@@ -31,9 +26,8 @@ export type ClientValue<T> = T extends MultipartFormDataOutput
       : T;
 
 /**
- * What a call emits for a method declared to return `R`: the value of a plain, Promise or `RestResponse`
- * result (`unknown` for a `RestResponse<never>`, such as a redirect, whose target answers); every item of an
- * Observable, `Multi`, async iterable or generator.
+ * What a call emits for a method returning `R`: the value of a plain, Promise or `RestResponse` result (`unknown` for a
+ * `RestResponse<never>`, a redirect's), every item of an Observable, `Multi`, async iterable or generator.
  */
 export type ClientItem<R> =
   R extends Promise<infer T>
@@ -48,12 +42,11 @@ export type ClientItem<R> =
           ? unknown
           : ClientValue<R>;
 
-/** Parameter types the server fills with a context object: the client sends nothing for them. */
 type ContextObject = Request | Headers | UriInfo | HttpHeaders | ResourceInfo | RequestContext;
 
 /**
- * A parameter as the client takes it: a file upload is a `Blob` (or `{ path }` in Node), a multipart input an
- * output, a `Multi` of items any Observable or async iterable (sent as a stream); a context object is `void`, so trailing ones may be left out of a call (an `any` stays `any`).
+ * A parameter as the client takes it: a file upload a `Blob` (or `{ path }` in Node), a multipart input an output, a
+ * `Multi` any Observable or async iterable; a context object is `void`, so trailing ones may be left out.
  */
 export type ClientArg<P> = 0 extends 1 & P
   ? P

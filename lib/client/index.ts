@@ -1,7 +1,6 @@
 /**
- * `rxrest/client`: typed, reactive REST clients made from resource classes. This entry loads nothing of the
- * server and nothing Node-only, so it runs wherever `fetch` does; the decorators are exported here too, so a
- * contract class can be written against this entry alone and shared by server and browser.
+ * `rxrest/client`: typed, reactive REST clients made from resource classes. It loads nothing of the server nor Node, and
+ * exports the decorators, so a contract class written against it alone is shared by server and browser.
  */
 export { RestClient } from './rest-client';
 export type {

@@ -4,36 +4,35 @@ import type { Observable } from 'rxjs';
 import type { JsonMapper } from '../json/json-mapper';
 import { multi } from '../streaming/multi';
 
+interface Framing {
+  readonly start?: string;
+  readonly frame: (json: string, item: unknown, first: boolean) => string;
+  readonly end?: string;
+}
+
+const LINE: Framing = { frame: (json) => `${json}\n` };
+
 /** How each item of a streamed body is framed, by media type (NDJSON when `@Consumes` names none of these). */
-export const ITEM_FRAMES: Record<
-  string,
-  { start: string; frame: (json: string, item: unknown, first: boolean) => string; end: string }
-> = {
-  'application/x-ndjson': { start: '', frame: (json) => `${json}\n`, end: '' },
-  'application/jsonl': { start: '', frame: (json) => `${json}\n`, end: '' },
-  'application/stream+json': { start: '', frame: (json) => `${json}\n`, end: '' },
-  'application/json-seq': { start: '', frame: (json) => `\x1e${json}\n`, end: '' },
+export const ITEM_FRAMES: Record<string, Framing> = {
+  'application/x-ndjson': LINE,
+  'application/jsonl': LINE,
+  'application/stream+json': LINE,
+  'application/json-seq': { frame: (json) => `\x1e${json}\n` },
   'text/event-stream': {
-    start: '',
     frame: (json, item) => `data:${typeof item === 'string' ? item.replace(/\n/g, '\ndata:') : json}\n\n`,
-    end: '',
   },
   'application/json': { start: '[', frame: (json, _item, first) => (first ? json : `,${json}`), end: ']' },
 };
 
-/**
- * An Observable (or async iterable) body as a stream of items, framed by the media type of `@Consumes`, pulled
- * as fetch sends it: a `Multi` that is pulled (a request's items, `Multi.from`) is read one item per chunk asked for.
- */
+/** An Observable (or async iterable) body as a stream of framed items, pulled one item per chunk as fetch sends it. */
 export function itemStream(
   source: Observable<unknown> | AsyncIterable<unknown>,
   mediaType: string,
   mapper: JsonMapper,
 ): ReadableStream<Uint8Array> {
   const framing = ITEM_FRAMES[mediaType] ?? ITEM_FRAMES['application/x-ndjson']!;
-  const iterator = (Symbol.asyncIterator in source ? source : multi(source as Observable<unknown>))[
-    Symbol.asyncIterator
-  ]();
+  const items = Symbol.asyncIterator in source ? source : multi(source as Observable<unknown>);
+  const iterator = items[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   let first = true;
   return new ReadableStream<Uint8Array>({

@@ -1,8 +1,6 @@
 /**
- * A client of MCP servers (Streamable HTTP) whose calls are Observables: a tool's progress and log messages as items
- * as they come, then its result; unsubscribing cancels the call on the server. A cut stream is resumed with
- * `Last-Event-ID`, on whichever instance answers; requests the server makes back (sampling, elicitation) go to the
- * handlers given. It needs only `fetch`, so it runs in browsers too.
+ * A client of MCP servers (Streamable HTTP) whose calls are Observables: a tool's progress and log messages, then its
+ * result; unsubscribing cancels the call on the server, a cut stream is resumed. It needs only `fetch`.
  */
 import { defer } from 'rxjs/internal/observable/defer';
 import { from } from 'rxjs/internal/observable/from';
@@ -72,7 +70,7 @@ export class McpClient {
    */
   callToolEvents(name: string, args: Record<string, unknown> = {}): Observable<McpCallEvent> {
     return defer(() => {
-      const id = this.#id();
+      const id = ++this.#nextId;
       const token = `${id}-progress`;
       return this.#exchange('tools/call', { name, arguments: args, _meta: { progressToken: token } }, id).pipe(
         map((message): McpCallEvent | undefined => {
@@ -125,12 +123,8 @@ export class McpClient {
     if (session) await this.#wire.end(session).catch(() => undefined);
   }
 
-  #id(): number {
-    return ++this.#nextId;
-  }
-
   /** Sends a request in the session; its messages until its response (a JSON-RPC error is the error). */
-  #exchange(method: string, params: Record<string, unknown>, id = this.#id()): Observable<Message> {
+  #exchange(method: string, params: Record<string, unknown>, id = ++this.#nextId): Observable<Message> {
     const request = { jsonrpc: '2.0' as const, id, method, params };
     return new Observable<Message>((subscriber) => {
       let answered = false;
@@ -159,7 +153,10 @@ export class McpClient {
       return () => {
         subscription.unsubscribe();
         // A call given up before its answer is cancelled on the server.
-        if (!answered) void this.#notify('notifications/cancelled', { requestId: request.id, reason: 'unsubscribed' });
+        if (answered) return;
+        const params = { requestId: request.id, reason: 'unsubscribed' };
+        const cancelled = { jsonrpc: '2.0', method: 'notifications/cancelled', params };
+        void this.#session?.then((opened) => this.#wire.post(opened, cancelled)).catch(() => undefined);
       };
     });
   }
@@ -177,20 +174,9 @@ export class McpClient {
     );
   }
 
-  #notify(method: string, params: Record<string, unknown>): Promise<void> {
-    const session = this.#session;
-    if (!session) return Promise.resolve();
-    return session
-      .then((opened) => this.#wire.post(opened, { jsonrpc: '2.0', method, params }))
-      .then(
-        () => undefined,
-        () => undefined,
-      );
-  }
-
   /** The session: opened once, by `initialize` and `notifications/initialized`. */
   #connect(): Promise<SessionRef> {
-    return (this.#session ??= openSession(this.#wire, this.#options, this.#id()).catch((error: unknown) => {
+    return (this.#session ??= openSession(this.#wire, this.#options, ++this.#nextId).catch((error: unknown) => {
       this.#session = undefined;
       throw error;
     }));

@@ -1,7 +1,4 @@
-/**
- * The wire of an MCP client: its POSTs and GETs with the session's headers, opening a session (`initialize`, then
- * `notifications/initialized`), and answering the server's requests (sampling, elicitation) with the handlers given.
- */
+/** The wire of an MCP client: its requests with the session's headers, opening a session, answering the server's requests. */
 import type { Observable, ObservableInput } from 'rxjs';
 import { firstValueFrom } from 'rxjs/internal/firstValueFrom';
 import { from } from 'rxjs/internal/observable/from';
@@ -10,7 +7,7 @@ import { take } from 'rxjs/internal/operators/take';
 import { mcpMessages } from './mcp-stream';
 import { messageOf } from '../errors/message-of';
 
-/** A JSON-RPC error the server answered a request with. */
+/** A JSON-RPC error the server answered with. */
 export class McpClientError extends Error {
   constructor(
     readonly code: number,
@@ -25,7 +22,6 @@ export class McpClientError extends Error {
 /** What a server request handler gets, and answers (a value, a Promise or an Observable's first value). */
 export type McpRequestHandler = (params: Record<string, unknown>) => ObservableInput<unknown>;
 
-/** One JSON-RPC message as the client reads it. */
 export interface Message {
   readonly jsonrpc: '2.0';
   readonly id?: string | number;
@@ -35,7 +31,6 @@ export interface Message {
   readonly error?: { code: number; message: string; data?: unknown };
 }
 
-/** A session as the client names it on every request. */
 export interface SessionRef {
   readonly id: string;
   readonly version: string;
@@ -45,9 +40,7 @@ export const LATEST_VERSION = '2025-11-25';
 
 export interface McpWire {
   post(session: SessionRef | undefined, body: unknown, signal?: AbortSignal): Promise<Response>;
-  /** The stream of the session again, after `lastEventId`. */
   resume(session: SessionRef, lastEventId: string, signal: AbortSignal): Promise<Response>;
-  /** Ends the session (`DELETE`). */
   end(session: SessionRef): Promise<Response>;
 }
 
@@ -71,7 +64,6 @@ export function mcpWire(url: string, fetchFn: typeof fetch, headers: Readonly<Re
   };
 }
 
-/** What a session says of its client, and how the client answers the server's requests. */
 export interface SessionOptions {
   /** What `initialize` says of the client. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
@@ -83,9 +75,7 @@ export interface SessionOptions {
 
 /** Opens a session: `initialize` (answered as JSON or SSE, whichever the server chose), then `initialized`. */
 export async function openSession(wire: McpWire, options: SessionOptions, requestId: number): Promise<SessionRef> {
-  const capabilities: Record<string, unknown> = {};
-  if (options.sampling) capabilities.sampling = {};
-  if (options.elicitation) capabilities.elicitation = {};
+  const capabilities = { ...(options.sampling && { sampling: {} }), ...(options.elicitation && { elicitation: {} }) };
   const clientInfo = options.clientInfo ?? { name: 'rxrest', version: '1' };
   const body = {
     jsonrpc: '2.0',

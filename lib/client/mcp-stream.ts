@@ -1,8 +1,6 @@
 /**
- * The messages an MCP server answers a POST with, as one Observable across reconnections: a JSON answer's message
- * (or batch), or an SSE answer's messages as they come; when the SSE answer ends or drops before the consumer has
- * what it waits for, it is resumed with `GET` and the `Last-Event-ID` of the last event, after the server's `retry:`.
- * The consumer unsubscribes once it has its response.
+ * The messages an MCP server answers a POST with, as one Observable: an SSE answer that ends or drops before the
+ * consumer has its response is resumed with `GET` and `Last-Event-ID`, after the server's `retry:`.
  */
 import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs/internal/Observable';
@@ -24,13 +22,9 @@ export interface McpReconnectOptions {
   readonly delay?: number;
 }
 
-/** Opens the session's stream again after `lastEventId`. */
 export type Reopen = (lastEventId: string, signal: AbortSignal) => Promise<Response>;
 
-/**
- * One message (or batch) of `response`, read as every JSON answer of the clients is: malformed JSON or a
- * prototype-poisoning key (spelled out or escaped) fails the call as the answer's fault, the key named.
- */
+/** One message (or batch): malformed JSON or a prototype-poisoning key fails the call as the answer's fault. */
 function messageOf(response: Response, text: string): unknown {
   try {
     return parseJsonBody(text);
@@ -39,10 +33,7 @@ function messageOf(response: Response, text: string): unknown {
   }
 }
 
-/**
- * Reads one answer, handing each message on: `true` when the call is answered (a JSON message or batch, or none),
- * `false` when an SSE answer ended (or the consumer has gone); rejects when it drops.
- */
+/** Hands each message of one answer on: `true` when the call is answered, `false` when an SSE answer ended. */
 async function readAnswer(
   response: Response,
   subscriber: Subscriber<unknown>,
@@ -75,9 +66,8 @@ async function readAnswer(
 }
 
 /**
- * Whether a cut call that has an event id to resume from is given up rather than resumed (without one, the call's events
- * before the cut are gone): an event that could not be read is no cut, as resuming after its id would pass over it as
- * if it had been handed on; and past `attempts` failures in a row.
+ * Whether a cut call with an event id is given up rather than resumed: past `attempts` failures in a row, or at an
+ * event that could not be read (resuming after its id would pass over it).
  */
 function givesUp(error: unknown, failures: number, attempts: number): boolean {
   return error instanceof ResponseProcessingException || failures > attempts;

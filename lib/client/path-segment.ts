@@ -1,9 +1,6 @@
-/** The value of a path parameter in a client's URL: never a step of the path. */
-
 /**
- * `segment` (percent-encoded) as the value of the path parameter `name`. A URL resolves "." and ".." as steps of the
- * path, and "" leaves a bare slash: the call would reach another resource (/users/{id}/orders with ".." is /orders)
- * with the caller's credentials, so such a value fails the call.
+ * `segment` (percent-encoded) as a path parameter's value, never a step of the path: with ".", ".." or "" the call
+ * would reach another resource (/users/{id}/orders with ".." is /orders) with the caller's credentials.
  */
 export function pathSegment(segment: string, where: string, name: string): string {
   if (segment === '' || segment === '.' || segment === '..')

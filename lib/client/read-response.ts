@@ -1,8 +1,6 @@
 /**
- * Reads a successful answer into the values a client method emits, by its `Content-Type`: SSE events parsed
- * incrementally (eventsource-parser), NDJSON and JSON text sequences record by record, a JSON array item by
- * item for a method declared to return a `Multi`, other JSON bound to the declared class, text, multipart
- * forms, and anything else as byte chunks. A registered reader for the type and media type comes first.
+ * Reads a successful answer into the values a client method emits, by its `Content-Type`: SSE events, records, JSON
+ * array items, one whole value or byte chunks. A registered reader for the type and media type comes first.
  */
 import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs/internal/Observable';
@@ -63,7 +61,6 @@ async function eachChunk(
   }
 }
 
-/** Reads the body chunk by chunk as text, until it ends or the subscriber has gone. */
 export async function eachText(
   response: Response,
   subscriber: Subscriber<unknown>,
@@ -105,22 +102,13 @@ function sseData(data: string, endpoint: ClientEndpoint, json: JsonMapper): unkn
   return data;
 }
 
-/** What a reader of server-sent events is told as it reads: each event, with its data parsed, and a `retry:` field. */
-export interface EventHandlers {
-  onEvent(event: ClientSseEvent): void;
-  onRetry?(milliseconds: number): void;
-}
-
-/**
- * Reads the SSE events of an answer as they arrive, until it ends (resolves) or fails (rejects); stops when
- * `reading` is closed. A data field that does not parse fails it.
- */
+/** Reads the SSE events of an answer as they arrive until it ends; stops when `reading` is closed. */
 export function readEvents(
   response: Response,
   reading: Subscriber<unknown>,
   endpoint: ClientEndpoint,
   { json, limits }: ResponseReaders,
-  handlers: EventHandlers,
+  handlers: { onEvent(event: ClientSseEvent): void; onRetry?(milliseconds: number): void },
 ): Promise<void> {
   let failure: unknown;
   const parser = createParser({
@@ -150,7 +138,6 @@ export class StreamEndedException extends Error {
   constructor(
     /** `error` or `cancelled`. */
     readonly reason: string,
-    /** The end event's data. */
     readonly data: unknown,
   ) {
     super(
@@ -190,7 +177,6 @@ function entityInput(response: Response, limit: number): EntityInput {
   };
 }
 
-/** One value from the whole body. */
 async function whole(
   response: Response,
   mediaType: string,
@@ -221,9 +207,8 @@ function read(
   responseReaders: ResponseReaders,
   asEvents: boolean,
 ): Promise<void> {
-  const { json, readers } = responseReaders;
   const mediaType = mediaTypeOf(response);
-  const readable = () => readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType));
+  const readable = () => responseReaders.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType));
   if (mediaType === 'text/event-stream') {
     return readEvents(response, subscriber, endpoint, responseReaders, {
       onEvent: (event) => {

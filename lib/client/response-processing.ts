@@ -1,22 +1,16 @@
-/**
- * An answer the client received but could not read (JSON that does not parse or bind, a poisoned key, a reader's
- * refusal): the server's fault or a contract out of step, never the status of the call. Knows nothing of reading.
- */
+/** Answers the client received but could not read: the server's fault or a contract out of step, never the call's status. */
 import { WebApplicationException } from '../errors/web-application-exception';
 import { baseType } from '../http/media-type';
 
 /**
- * A successful answer whose body could not be read into what the method returns: one its readers refused (the
- * reader's refusal, a 400 problem as on the server, is the `cause`: on the client it would read as the server refusing
- * the call), or one of a media type the method does not produce (a proxy's HTML page, bytes where JSON was promised).
+ * A successful answer that could not be read into what the method returns: its readers refused it (their 400 problem
+ * is the `cause`), or it is of a media type the method does not produce (a proxy's HTML page).
  */
 export class ResponseProcessingException extends Error {
   constructor(
-    /** The status of the answer (2xx). */
     readonly status: number,
-    /** The answer's `Content-Type`. */
     readonly contentType: string,
-    /** What is wrong with it, said of the answer: "is not valid JSON: ...". */
+    /** Said of the answer: "is not valid JSON: ...". */
     reason: string,
     options?: { cause?: unknown },
   ) {
@@ -25,7 +19,7 @@ export class ResponseProcessingException extends Error {
   }
 }
 
-/** `error` as the fault of the answer `response` when a reader refused it (a WebApplicationException), else itself. */
+/** `error` as the fault of the answer when a reader refused it (a WebApplicationException), else itself. */
 export function answerFault(response: Response, error: unknown): unknown {
   if (!(error instanceof WebApplicationException)) return error;
   const detail = error.problem?.detail ?? error.message;
@@ -45,10 +39,8 @@ function fits(answered: string, wanted: string): boolean {
 }
 
 /**
- * The refusal of a 2xx answer whose media type is none the call asked for (`accept`, else the method's `@Produces`)
- * and no registered reader takes; `undefined` when it fits. An answer without a body or a `Content-Type`, one the
- * call was redirected to (a `303 See Other`'s target answers for itself), and a method producing nothing in
- * particular are taken as they come.
+ * The refusal of a 2xx answer of a media type the call did not ask for and no reader takes. An answer without a body or
+ * `Content-Type`, a redirect's target (it answers for itself) and a method producing nothing in particular pass.
  */
 export function unexpectedType(
   response: Response,

@@ -1,8 +1,4 @@
-/**
- * `RestClient.create(ResourceClass, { baseUrl })`: an object with one method per endpoint method of the class,
- * each returning a cold Observable — nothing is sent until it is subscribed, and unsubscribing aborts the
- * HTTP request (the server sees the disconnect).
- */
+/** `RestClient.create(ResourceClass, { baseUrl })`: one cold Observable-returning call per endpoint method of the class. */
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
@@ -89,26 +85,13 @@ export interface ClientControls<T> {
 /** What `RestClient.create` returns: the resource's endpoint methods as Observable-returning calls. */
 export type RestClient<T> = RestClientOf<T> & ClientControls<T>;
 
-/** Everything a client's calls share, made once by `create`. */
-interface ClientSetup {
-  readonly endpoints: ReadonlyMap<string, ClientEndpoint>;
-  readonly baseUrl: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly requestFilters: readonly ClientRequestFilter[];
-  readonly responseFilters: readonly ClientResponseFilter[];
-  readonly writers: RequestWriters;
-  readonly readers: ResponseReaders;
-  readonly fetch: (input: Request) => Promise<Response>;
-}
+type ClientSetup = ReturnType<typeof setUp>;
 
-function setUp(type: Function, options: RestClientOptions): ClientSetup {
+function setUp(type: Function, options: RestClientOptions) {
   const providers = (options.providers ?? []).map(clientSide);
-  let json = options.jsonMapper;
-  if (!json) {
-    const mapper = new DefaultJsonMapper();
-    for (const customizer of providers.filter(isJsonMapperCustomizer)) customizer.customize(mapper);
-    json = mapper;
-  }
+  const json = options.jsonMapper ?? new DefaultJsonMapper();
+  if (!options.jsonMapper)
+    for (const customizer of providers.filter(isJsonMapperCustomizer)) customizer.customize(json);
   return {
     endpoints: clientEndpoints(type),
     baseUrl: String(options.baseUrl),
@@ -149,13 +132,8 @@ async function send(
   call: CallOptions,
   signal: AbortSignal,
 ): Promise<Response> {
-  const request = await writeRequest(
-    endpoint,
-    args,
-    setup.baseUrl,
-    { accept: call.accept, headers: { ...setup.headers, ...call.headers } },
-    setup.writers,
-  );
+  const headers = { ...setup.headers, ...call.headers };
+  const request = await writeRequest(endpoint, args, setup.baseUrl, { accept: call.accept, headers }, setup.writers);
   const { context, answer } = await filterRequest(setup, request);
   // A stream body needs half duplex: fetch sends it while the answer may already be coming.
   const init: RequestInit & { duplex?: 'half' } = {
@@ -182,10 +160,7 @@ async function send(
   return response;
 }
 
-/**
- * Sends the request; with an OpenTelemetry SDK registered, in a client span (`METHOD template`) whose context goes
- * out as `traceparent`, ended when the answer's head is in (4xx and 5xx mark it failed, as for client spans).
- */
+/** With an OpenTelemetry SDK registered, in a client span ended when the answer's head is in (4xx and 5xx fail it). */
 async function traced(
   setup: ClientSetup,
   endpoint: ClientEndpoint,
@@ -232,16 +207,11 @@ function call(
   asEvents: boolean,
 ): Observable<unknown> {
   if (endpoint.resumable && options.reconnect !== false) {
-    const open: OpenCall = (signal, lastEventId) =>
-      send(
-        setup,
-        endpoint,
-        args,
-        lastEventId === undefined
-          ? options
-          : { ...options, headers: { ...options.headers, 'Last-Event-ID': lastEventId } },
-        signal,
-      );
+    const open: OpenCall = (signal, lastEventId) => {
+      const headers =
+        lastEventId === undefined ? options.headers : { ...options.headers, 'Last-Event-ID': lastEventId };
+      return send(setup, endpoint, args, { ...options, headers }, signal);
+    };
     return resumingCall(open, endpoint, setup.readers, options.reconnect ?? {}, asEvents);
   }
   return new Observable<unknown>((subscriber: Subscriber<unknown>) => {

@@ -1,9 +1,6 @@
 /**
  * A call to a method that takes `Last-Event-ID`, as one Observable across reconnections: when its SSE answer ends
- * without an end event, or the connection drops, or the server (or a proxy before it) answers 502/503/504, it
- * asks again with the id of the last event received, after the server's `retry:` delay. Each event is emitted
- * once: the server sends only what follows that id. It completes on `event: done` or a 204, and fails after
- * `attempts` reconnections in a row without an event between them.
+ * without an end event, drops, or answers 502/503/504, it asks again from the last event's id after the `retry:` delay.
  */
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber, Subscription } from 'rxjs';
@@ -24,7 +21,7 @@ import { MAX_TIMER_MS } from '../runtime/timers';
 /** Events after the last one received are gone: the server no longer holds them (trimmed, or its history was lost). */
 export class StreamResetException extends Error {
   constructor(
-    /** The oldest id the server still holds; `undefined` when it holds none. */
+    /** `undefined` when the server holds none. */
     readonly oldestId: string | undefined,
   ) {
     super(`Events were lost: the server holds none from before ${oldestId ?? 'now'}`);
@@ -34,27 +31,20 @@ export class StreamResetException extends Error {
 
 const DEFAULT_ATTEMPTS = 5;
 const DEFAULT_DELAY_MS = 1000;
-/** Answers worth asking again: the server, or a proxy before it, is restarting or overloaded. */
+/** The server, or a proxy before it, is restarting or overloaded. */
 const RETRIABLE_STATUSES = new Set([502, 503, 504]);
 
-/** Sends the call, with `Last-Event-ID` when one is given. */
 export type OpenCall = (signal: AbortSignal, lastEventId: string | undefined) => Promise<Response>;
 
-/** Network failures (refused, reset, cut mid-body: marked where they arose), and answers a retry can help. */
 function retriable(error: unknown): boolean {
-  if (error instanceof WebApplicationException) return RETRIABLE_STATUSES.has(error.status);
-  return isNetworkFailure(error);
+  return error instanceof WebApplicationException ? RETRIABLE_STATUSES.has(error.status) : isNetworkFailure(error);
 }
 
-/** What `event: reset` says: the oldest id held, or `none`. */
 function oldestOf(data: unknown): string | undefined {
   return data === 'none' || data === undefined ? undefined : String(data);
 }
 
-/**
- * Hands one event on, as its data or (`asEvents`) whole: `done` completes; `cancelled` and `error` end the call
- * (failing it, unless the caller takes events); `reset` goes to `onReset`, else fails the call.
- */
+/** Hands one event on, as its data or (`asEvents`) whole: `done` completes, `cancelled` and `error` end the call. */
 function deliver(event: ClientSseEvent, subscriber: Subscriber<unknown>, options: ReconnectOptions, asEvents: boolean) {
   if (asEvents) subscriber.next(event);
   switch (event.event) {
@@ -73,7 +63,6 @@ function deliver(event: ClientSseEvent, subscriber: Subscriber<unknown>, options
   }
 }
 
-/** One subscription to a resuming call: the id to resume from, the failures in a row, and what to stop at the end. */
 class Resumption {
   readonly #attempts: number;
   #delay: number;
@@ -121,10 +110,8 @@ class Resumption {
       return void (this.#inner = readResponse(response, endpoint, readers, asEvents).subscribe(subscriber));
     // A retry: past what a timer holds would be taken for 1 ms: a reconnection loop instead of a long wait.
     const onRetry = (milliseconds: number) => (this.#delay = Math.min(milliseconds, MAX_TIMER_MS));
-    readEvents(response, subscriber, endpoint, readers, { onEvent: this.#onEvent, onRetry }).then(
-      this.#ended,
-      this.#again,
-    );
+    const handlers = { onEvent: this.#onEvent, onRetry };
+    readEvents(response, subscriber, endpoint, readers, handlers).then(this.#ended, this.#again);
   };
 
   #ended = (): void => {

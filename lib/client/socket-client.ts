@@ -1,8 +1,6 @@
 /**
- * `SocketClient.create(EndpointClass, { baseUrl })`: a WebSocket endpoint's class as a client. `connect(method)` is a
- * cold Observable of the messages the server sends, typed by what that method returns; subscribing opens the socket
- * and sends the `send` Observable's messages (typed by what the method takes), unsubscribing closes it with 1000.
- * Runs on the global `WebSocket` (browsers, Node 22), or on `ws` with `webSocket: nodeWebSocket` (from `rxrest`).
+ * `SocketClient.create(EndpointClass, { baseUrl })`: a WebSocket endpoint's class as a client, each `connect(method)` a
+ * cold Observable of the server's messages; unsubscribing closes the socket with 1000.
  */
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber, Subscription, TeardownLogic } from 'rxjs';
@@ -57,7 +55,6 @@ export class SocketClosedException extends Error {
   }
 }
 
-/** The names of a class's methods. */
 export type SocketMethodNames<T> = MethodNames<T> & string;
 
 /** What a message method takes: its first parameter (the items of a `Multi`). */
@@ -128,7 +125,7 @@ export class SocketClient<T> {
     return new Observable<SocketMessageOut<T[M]>>((subscriber) => this.#open(subscriber, options, text));
   }
 
-  /** Opens a socket for `subscriber`: `send`'s messages go out once it is open, the server's come in. */
+  /** `send`'s messages go out once the socket is open. */
   #open(subscriber: Subscriber<unknown>, options: ConnectOptions<unknown>, text: boolean): TeardownLogic {
     let socket: ClientWebSocket;
     try {

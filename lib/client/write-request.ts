@@ -1,8 +1,4 @@
-/**
- * Turns one call of a client method into a fetch request: each argument placed where its decorator says (path,
- * query, matrix, header, cookie, form, bean, body), the body written by a registered writer or the JSON mapper,
- * `Accept` from `@Produces` and `Content-Type` from `@Consumes`.
- */
+/** Turns one call of a client method into a fetch request: each argument placed where its decorator says. */
 import type { JsonMapper } from '../json/json-mapper';
 import type { MessageBodyWriter } from '../body/message-body';
 import { ResponseHeaders } from '../response/response-headers';
@@ -19,9 +15,8 @@ export interface CallOptions {
 }
 
 /**
- * How a call to a method that takes `Last-Event-ID` goes on after its SSE answer ends or its connection drops:
- * it asks again with the id of the last event received, after the server's `retry:` delay, until the stream's
- * `event: done` or a 204.
+ * How a call to a method taking `Last-Event-ID` goes on after its SSE answer ends or drops: it asks again with the last
+ * event's id, after the server's `retry:` delay, until `event: done` or a 204.
  */
 export interface ReconnectOptions {
   /** Reconnections in a row with no event between them before the call fails with the last error (default 5). */
@@ -29,14 +24,12 @@ export interface ReconnectOptions {
   /** Milliseconds to wait before reconnecting when the server sent no `retry:` (default 1000). */
   readonly delay?: number;
   /**
-   * Told when events were lost (`event: reset`): the server no longer holds those after the last one received;
-   * `oldestId` is the oldest it holds (`undefined`: none). Without it, a reset fails the call with a
-   * `StreamResetException`.
+   * Told when events were lost (`event: reset`); `oldestId` is the oldest the server holds (`undefined`: none).
+   * Without it, a reset fails the call with a `StreamResetException`.
    */
   readonly onReset?: (oldestId: string | undefined) => void;
 }
 
-/** What fetch takes as a body. */
 export type RequestBody = NonNullable<RequestInit['body']>;
 
 export interface RequestWriters {
@@ -49,12 +42,11 @@ export interface OutgoingRequest {
   method: string;
   url: URL;
   readonly headers: Headers;
-  /** The entity the body was written from (`undefined` without a body). */
   readonly entity: unknown;
   body: RequestBody | null;
 }
 
-/** Where the parts of a request are gathered while the arguments are placed: one pair per value, in order. */
+/** One pair per value, in order. */
 interface Parts {
   readonly path: Map<string, string>;
   readonly headers: Headers;
@@ -67,8 +59,7 @@ interface Parts {
 
 /** A value as the text of a parameter: dates in ISO 8601, other objects by their `toString()`. */
 function text(value: unknown): string {
-  if (value instanceof Date) return value.toISOString();
-  return String(value);
+  return value instanceof Date ? value.toISOString() : String(value);
 }
 
 /** A parameter's values: a list or set gives one per item; `undefined` and `null` give none. */
@@ -113,29 +104,22 @@ function place(param: Omit<ClientParam, 'index'>, value: unknown, parts: Parts, 
 }
 
 function isBinary(value: unknown): value is Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> {
-  return (
-    value instanceof Uint8Array ||
-    value instanceof ArrayBuffer ||
-    value instanceof Blob ||
-    value instanceof ReadableStream
-  );
+  return [Uint8Array, ArrayBuffer, Blob, ReadableStream].some((type) => value instanceof type);
 }
 
 /** The media type of the body: one of `@Consumes` that fits the value (text for a string), else by the value. */
 function bodyMediaType(consumes: readonly string[], value: unknown): string {
   const concrete = consumes.filter((type) => !type.includes('*'));
-  if (typeof value === 'string')
-    return concrete.find((type) => type.startsWith('text/')) ?? concrete[0] ?? 'text/plain;charset=UTF-8';
+  const isText = (type: string) => type.startsWith('text/');
+  if (typeof value === 'string') return concrete.find(isText) ?? concrete[0] ?? 'text/plain;charset=UTF-8';
   if (isBinary(value))
     return (
-      concrete.find((type) => !type.includes('json') && !type.startsWith('text/')) ??
-      concrete[0] ??
-      'application/octet-stream'
+      concrete.find((type) => !type.includes('json') && !isText(type)) ?? concrete[0] ?? 'application/octet-stream'
     );
   return concrete.find((type) => type.includes('json')) ?? concrete[0] ?? 'application/json';
 }
 
-/** A file named by its path (`{ path }`, as `MultipartFormDataOutput.addFile` takes): read from disk as it is sent, in Node. */
+/** A file given as `{ path }` (as `MultipartFormDataOutput.addFile` takes it): read from disk as it is sent, in Node. */
 async function fileBlob(path: string, where: string): Promise<Blob> {
   // process.getBuiltinModule is no import: the client entry stays loadable where there is no `node:fs`.
   const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
@@ -149,10 +133,7 @@ async function fileBlob(path: string, where: string): Promise<Blob> {
 
 function isFileSource(value: unknown): value is { path: string } {
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    !isBinary(value) &&
-    typeof (value as { path?: unknown }).path === 'string'
+    typeof value === 'object' && !isBinary(value) && typeof (value as { path?: unknown } | null)?.path === 'string'
   );
 }
 
@@ -167,7 +148,7 @@ interface OutputParts {
 }
 
 function isOutputParts(value: unknown): value is OutputParts {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { parts?: unknown }).parts);
+  return typeof value === 'object' && Array.isArray((value as { parts?: unknown } | null)?.parts);
 }
 
 async function appendPart(
@@ -180,23 +161,16 @@ async function appendPart(
   where: string,
 ): Promise<void> {
   const base = (path: string) => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-  if (isFileSource(value)) {
-    const blob = await fileBlob(value.path, where);
-    form.append(
-      name,
-      new Blob([blob], { type: mediaType ?? 'application/octet-stream' }),
-      fileName ?? base(value.path),
-    );
-  } else if (value instanceof Blob) form.append(name, value, fileName ?? (value instanceof File ? value.name : 'blob'));
+  const octets = { type: mediaType ?? 'application/octet-stream' };
+  if (isFileSource(value))
+    form.append(name, new Blob([await fileBlob(value.path, where)], octets), fileName ?? base(value.path));
+  else if (value instanceof Blob) form.append(name, value, fileName ?? (value instanceof File ? value.name : 'blob'));
   else if (value instanceof Uint8Array || value instanceof ArrayBuffer)
-    form.append(name, new Blob([value], { type: mediaType ?? 'application/octet-stream' }), fileName ?? name);
-  else if (typeof value === 'object' && value !== null)
-    form.append(
-      name,
-      new Blob([mapper.writeValueAsString(value)], { type: mediaType ?? 'application/json' }),
-      fileName,
-    );
-  else if (mediaType && !mediaType.startsWith('text/plain'))
+    form.append(name, new Blob([value], octets), fileName ?? name);
+  else if (typeof value === 'object' && value !== null) {
+    const json = new Blob([mapper.writeValueAsString(value)], { type: mediaType ?? 'application/json' });
+    form.append(name, json, fileName);
+  } else if (mediaType && !mediaType.startsWith('text/plain'))
     form.append(name, new Blob([String(value)], { type: mediaType }), fileName);
   else form.append(name, String(value));
 }

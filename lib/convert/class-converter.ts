@@ -1,7 +1,7 @@
 /** Converts a string to an instance of a user class: one-string constructor, else static `valueOf`, else `fromString`. */
 import { messageOf } from '../errors/message-of';
 
-/** Converts one raw string; throws a `ConversionError` when the text is not a value of the type. */
+/** Throws a `ConversionError` when the text is not a value of the type. */
 export type Converter = (raw: string) => unknown;
 
 export class ConversionError extends Error {
@@ -11,7 +11,7 @@ export class ConversionError extends Error {
   }
 }
 
-/** A static method declared by the object, its class or a superclass (never `Function.prototype`'s or `Object.prototype`'s). */
+/** A static method of the object or its superclasses (never `Function.prototype`'s or `Object.prototype`'s). */
 export function findStatic(type: object, name: string): ((raw: string) => unknown) | undefined {
   for (
     let current: unknown = type;
@@ -42,10 +42,7 @@ function isHttpError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number';
 }
 
-/**
- * The class converter of parameter conversion: a constructor taking one string wins over static methods; of the
- * static methods `valueOf` wins over `fromString`. Returns `undefined` when the class has none.
- */
+/** A constructor taking one string, else static `valueOf`, else `fromString`. */
 export function classConverter(type: Function): Converter | undefined {
   const invalid = (raw: string) => `"${raw}" is not a valid ${type.name}`;
   if (type.length === 1) return guarded((raw) => new (type as new (raw: string) => unknown)(raw), invalid);

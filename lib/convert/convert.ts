@@ -8,35 +8,29 @@ export { ConversionError, type Converter } from './class-converter';
 
 export type Collection = 'array' | 'set' | 'sorted-set';
 
-/** What the build step knows of a parameter's type. */
 export interface ResolvedType {
-  /** The element converter. */
+  /** Of one element. */
   readonly convert: Converter;
-  /** Whether the parameter collects every value (a list, a set, a sorted set). */
   readonly collection?: Collection;
-  /** A readable name for messages. */
+  /** For messages. */
   readonly name: string;
 }
 
-/** What conversion needs besides the type. */
 export interface ConversionOptions {
-  /** Registered `ParamConverterProvider`s, asked first, in priority order. */
+  /** Asked first, in priority order. */
   readonly providers?: readonly ParamConverterProvider[];
-  /** The `@DateFormat` pattern of a `Date` parameter. */
+  /** `@DateFormat`. */
   readonly dateFormat?: string;
-  /** The collection asked for by `{ collection }`. */
+  /** `{ collection }`. */
   readonly collection?: Collection;
 }
 
-/** An enum given as its object (`{ type: Color }`): any object that is no array. */
+/** An enum given as its object (`{ type: Color }`). */
 export function isEnumLike(value: unknown): value is EnumLike {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * An enum's members, name and value: a numeric enum also maps each value back to its member's name
- * (`Level[-1] === 'Below'`), an entry that is no member of its own; a merged function (`fromString`) is none either.
- */
+/** An enum's members: not a numeric enum's reverse entries (`Level[-1] === 'Below'`), nor a merged `fromString`. */
 export function enumMembers(values: EnumLike): [string, string | number][] {
   return Object.entries(values).filter(
     (entry): entry is [string, string | number] =>
@@ -46,7 +40,7 @@ export function enumMembers(values: EnumLike): [string, string | number][] {
 
 const identity: Converter = (raw) => raw;
 
-/** Whether `convert` gives every text as it is (a `string` parameter): its values need no conversion at all. */
+/** A `string` parameter's: its values need no conversion at all. */
 export function keepsText(convert: Converter): boolean {
   return convert === identity;
 }
@@ -73,7 +67,7 @@ function bigintConverter(raw: string): bigint {
   }
 }
 
-/** An enum object: by member value or member name; a merged static `fromString` wins. */
+/** By member value or name; a merged static `fromString` wins. */
 function enumConverter(values: EnumLike): Converter {
   const fromString = findStatic(values, 'fromString');
   if (fromString) return (raw) => fromString.call(values, raw);
@@ -88,11 +82,7 @@ function enumConverter(values: EnumLike): Converter {
   };
 }
 
-/**
- * A `Date` converter. Without a pattern it accepts ISO-8601 dates and date-times (`1984-08-08`,
- * `1984-08-08T01:02:03`, `1984-08-08T01:02:03Z`); local forms are read in the server's time zone, as
- * date-fns's parseISO does. With a pattern (date-fns tokens such as `dd-MM-yyyy`) the whole text must match it.
- */
+/** ISO-8601 (local forms in the server's time zone), or the whole text matching a date-fns pattern. */
 function dateConverter(pattern?: string): Converter {
   const expected = pattern === undefined ? 'is not an ISO-8601 date' : `does not match the date format ${pattern}`;
   return (raw) => {
@@ -135,10 +125,7 @@ export function describeType(type: unknown): string {
   return typeof type === 'function' ? type.name : isEnumLike(type) ? 'enum' : String(type);
 }
 
-/**
- * Resolves the converter of a parameter from its explicit hint, else its design type. Returns
- * `undefined` when the type cannot be converted from a string (a build error for the caller).
- */
+/** From the parameter's hint, else its design type; `undefined` (a build error) when no string converts to it. */
 export function resolveType(
   hint: TypeHint | undefined,
   designType: unknown,

@@ -10,8 +10,7 @@ export interface ParamConverter<T = unknown> {
 }
 
 /**
- * A `@Provider` class offering converters by type; asked before every built-in rule, in priority order.
- * Returning `undefined` (or `null`) passes to the next provider.
+ * A `@Provider` class offering converters by type, asked before every built-in rule; `undefined` passes to the next.
  *
  * @example
  * \@Provider()
@@ -29,7 +28,7 @@ export function isParamConverterProvider(value: unknown): value is ParamConverte
   return typeof (value as ParamConverterProvider | null)?.getConverter === 'function';
 }
 
-/** The converter the first willing provider gives for `type`, asked once at build time. */
+/** Asked once at build time. */
 export function providedConverter(
   providers: readonly ParamConverterProvider[],
   type: Function | EnumLike,

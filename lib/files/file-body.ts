@@ -10,13 +10,12 @@ import { FILE_RESULTS } from './file-results';
 const nodeFs = () => nodeBuiltin('node:fs', FILE_RESULTS);
 const nodeStream = () => nodeBuiltin('node:stream', FILE_RESULTS);
 
-/** Where the bytes come from: a path, or an open handle (read from its current position when `start` is absent). */
+/** A handle is read from its current position when `start` is absent. */
 export type FileSource = { readonly path: string } | { readonly handle: FileHandle };
 
 export class FileBody extends DirectBody {
   readonly #source: FileSource;
-  readonly #start: number | undefined;
-  readonly #end: number | undefined;
+  readonly #range: { readonly start?: number; readonly end?: number };
   #stream: ReadStream | undefined;
 
   constructor(
@@ -27,16 +26,14 @@ export class FileBody extends DirectBody {
   ) {
     super();
     this.#source = source;
-    this.#start = range?.start;
-    this.#end = range?.end;
+    this.#range = { start: range?.start, end: range?.end };
   }
 
   #open(): ReadStream {
-    const options = { start: this.#start, end: this.#end };
     this.#stream =
       'path' in this.#source
-        ? nodeFs().createReadStream(this.#source.path, options)
-        : this.#source.handle.createReadStream(options);
+        ? nodeFs().createReadStream(this.#source.path, this.#range)
+        : this.#source.handle.createReadStream(this.#range);
     return this.#stream;
   }
 

@@ -2,7 +2,6 @@
 import { needLocalDisk, nodeBuiltin } from '../runtime/node-builtins';
 import { LocalFile } from '../body/local-file-body';
 
-/** The feature's name in the errors of a runtime without a disk. */
 export const FILE_RESULTS = 'file results (LocalFile, FilePart) returned from a method';
 
 // Checked at each call: a Worker's node:fs (under nodejs_compat) has none of the application's files to serve.
@@ -14,8 +13,8 @@ const nodeFs = () => diskBuiltin('node:fs');
 const nodePath = () => diskBuiltin('node:path');
 
 /**
- * A `LocalFile` (the same type an upload is received as) for the file at `path`, to return from a
- * method: served with `Content-Type` from its name, `Content-Length`, and single `Range` requests (206).
+ * A `LocalFile` for the file at `path`, to return from a method: served with `Content-Type` from its name,
+ * `Content-Length`, and single `Range` requests (206).
  *
  * @throws the `stat` error when there is no such file.
  * @example
@@ -31,8 +30,7 @@ function isCount(value: number): boolean {
 }
 
 /**
- * `length` bytes of a file from `offset` (Quarkus REST's `PathPart`/`FilePart`), served as 200 with that content.
- * The constructor checks the numbers and, as the Java framework does, that the part lies within the file.
+ * `length` bytes of a file from `offset`, served as 200 with that content; the part must lie within the file.
  *
  * @throws RangeError for a negative or fractional offset or length, or a part beyond the end of the file.
  * @example

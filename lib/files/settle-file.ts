@@ -19,35 +19,23 @@ const OCTET_STREAM = 'application/octet-stream';
 
 let lookup: typeof import('mime-types').lookup | undefined;
 
-/**
- * `Content-Type` of a file name by its extension (mime-types, loaded with the first file served: its table of
- * types is a few megabytes an application without files does not need), `application/octet-stream` when unknown.
- */
+/** `Content-Type` by extension (mime-types: megabytes loaded with the first file served, not before). */
 export function mediaTypeOf(path: string): string {
   lookup ??= loadPackage<typeof import('mime-types')>('mime-types').lookup;
   return lookup(path) || OCTET_STREAM;
 }
 
 function isFileHandle(value: unknown): value is FileHandle {
-  const handle = value as FileHandle | null;
-  return (
-    typeof handle === 'object' &&
-    handle !== null &&
-    typeof handle.fd === 'number' &&
-    typeof handle.createReadStream === 'function' &&
-    typeof handle.stat === 'function'
-  );
+  const handle = value as Partial<FileHandle> | null;
+  if (typeof handle !== 'object' || typeof handle?.fd !== 'number') return false;
+  return typeof handle.createReadStream === 'function' && typeof handle.stat === 'function';
 }
 
-/** True for the result types this module serves. */
 export function isFileResult(value: unknown): value is LocalFile | FilePart | FileHandle {
   return value instanceof LocalFile || value instanceof FilePart || isFileHandle(value);
 }
 
-/**
- * The response for a whole file: 200 with `Content-Length`, or 206 with `Content-Range` for one
- * satisfiable `Range`; several or unsatisfiable ranges get the whole file (RFC 9110 §14.2).
- */
+/** A whole file: 206 for one satisfiable `Range`; several or unsatisfiable ranges get it all (RFC 9110 §14.2). */
 export async function fileResponse(
   path: string,
   rangeHeader: string | null,
@@ -75,29 +63,23 @@ async function responseFor(
     const { path, offset, length } = result;
     const mediaType = mediaTypeOf(path);
     if (length === 0) return new ResponseContext(200, '', undefined, mediaType);
-    return new ResponseContext(
-      200,
-      new FileBody({ path }, mediaType, { start: offset, end: offset + length - 1 }, length),
-    );
+    const range = { start: offset, end: offset + length - 1 };
+    return new ResponseContext(200, new FileBody({ path }, mediaType, range, length));
   }
   // An open handle (Quarkus REST's `AsyncFile`): its size may change as it is read, so no Content-Length.
   return new ResponseContext(200, new FileBody({ handle: result }, OCTET_STREAM, undefined, undefined));
 }
 
-/**
- * When `result` is a file result, sets `ctx.response` to its response (asynchronously: the file is
- * stat-ed first, so a missing file fails before anything is committed); undefined for other results.
- */
+/** Sets a file result's response once the file is stat-ed (a missing file fails before anything is committed). */
 export function settleFile(ctx: RequestContext, result: unknown): Promise<RequestContext> | undefined {
   if (!isFileResult(result)) return undefined;
   // A file result sends no validator, so an If-Range cannot name it: the whole file goes (RFC 9110 §13.1.5).
   const range = ctx.headers.has('if-range') ? null : ctx.headers.get('range');
   const endpoint = ctx.endpoint;
-  return responseFor(result, range, endpoint && locate(endpoint.resourceClass, endpoint.methodName)).then(
-    (response) => {
-      if (response.entity instanceof DirectBody) trackStarted(ctx, response.entity);
-      ctx.response = response;
-      return ctx;
-    },
-  );
+  const where = endpoint && locate(endpoint.resourceClass, endpoint.methodName);
+  return responseFor(result, range, where).then((response) => {
+    if (response.entity instanceof DirectBody) trackStarted(ctx, response.entity);
+    ctx.response = response;
+    return ctx;
+  });
 }

@@ -4,24 +4,23 @@ import type { HalEntityWrapper, HalWrapper } from './hal-entity-wrapper';
 import { WithHalLinks, type HrefResolver } from './hal-link';
 
 /**
- * A collection with links, written as JSON as `{"_embedded":{"<collectionName>":[item...]},"_links":{...}}`
- * where each item is a {@link HalEntityWrapper} with its own `_links` (HAL's `_embedded`, draft-kelly-json-hal).
+ * A collection with links, written as `{"_embedded":{"<collectionName>":[item...]},"_links":{...}}`, each item a
+ * {@link HalEntityWrapper} with its own `_links` (draft-kelly-json-hal).
  *
  * @example
  * const wrapper = halService.toHalCollectionWrapper(records, 'records', Record);
  * return wrapper.addLinks({ href: '/records/1', rel: 'first-record' });
  */
 export class HalCollectionWrapper<T extends object = object> extends WithHalLinks implements HalWrapper {
-  readonly collection: readonly HalEntityWrapper<T>[];
-  readonly collectionName: string;
-
-  constructor(collection: readonly HalEntityWrapper<T>[], collectionName: string, ...links: WebLink[]) {
+  constructor(
+    readonly collection: readonly HalEntityWrapper<T>[],
+    readonly collectionName: string,
+    ...links: WebLink[]
+  ) {
     super(links);
-    this.collection = collection;
-    this.collectionName = collectionName;
   }
 
-  /** Makes a wrapper whose later added links are made absolute with `resolve` (used by `HalService`). */
+  /** Links added later are made absolute with `resolve` (for `HalService`). */
   static resolving<T extends object>(
     collection: readonly HalEntityWrapper<T>[],
     collectionName: string,

@@ -10,8 +10,7 @@ export interface HalWrapper {
 }
 
 /**
- * An entity with links, written as JSON as `{...fields, _links: {rel: {href, title?, type?}}}`
- * (HAL's `_links`, draft-kelly-json-hal). Returned from an endpoint, it is written as it is.
+ * An entity with links, written as `{...fields, _links: {rel: {href, title?, type?}}}` (draft-kelly-json-hal).
  *
  * @example
  * new HalEntityWrapper(record, { href: 'http://x/records/1', rel: 'self' }).toJSON();
@@ -25,7 +24,7 @@ export class HalEntityWrapper<T extends object = object> extends WithHalLinks im
     this.entity = entity;
   }
 
-  /** Makes a wrapper whose later added links are made absolute with `resolve` (used by `HalService`). */
+  /** Links added later are made absolute with `resolve` (for `HalService`). */
   static resolving<T extends object>(entity: T, resolve: HrefResolver, links: readonly WebLink[]): HalEntityWrapper<T> {
     return new HalEntityWrapper(entity, ...links).resolveWith(resolve);
   }

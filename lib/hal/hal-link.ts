@@ -8,14 +8,9 @@ export interface HalLink {
   readonly type?: string;
 }
 
-/** Turns a relative link into an absolute one; identity when links are kept as given. */
 export type HrefResolver = (href: string) => string;
 
-/**
- * What both HAL wrappers share: their `_links`, keyed by relation in the order added (a later link of the same
- * relation replaces an earlier one), readable and extendable. Links added later are made absolute with the
- * resolver, when one is set.
- */
+/** The `_links` both HAL wrappers keep, by relation in the order added (a later link of a relation replaces it). */
 export abstract class WithHalLinks {
   readonly #byRelation = new Map<string, HalLink>();
   #resolve: HrefResolver = (href) => href;
@@ -24,7 +19,6 @@ export abstract class WithHalLinks {
     this.#put(links);
   }
 
-  /** The links by relation, in the order they were added. */
   get links(): ReadonlyMap<string, HalLink> {
     return this.#byRelation;
   }
@@ -35,13 +29,11 @@ export abstract class WithHalLinks {
     return this;
   }
 
-  /** Makes links added from now on absolute with `resolve` (used by `HalService`). */
   protected resolveWith(resolve: HrefResolver): this {
     this.#resolve = resolve;
     return this;
   }
 
-  /** The `_links` object. */
   protected linksJSON(): Record<string, HalLink> {
     return Object.fromEntries(this.#byRelation);
   }

@@ -1,5 +1,3 @@
-/** Media type names of the HAL extension, as constants. */
-
 /** Media types beyond the common ones, for `@Produces` and `Accept` (the specification's `RestMediaType`). */
 export const RestMediaType = {
   /** HAL: JSON with `_links` and `_embedded` (draft-kelly-json-hal). */

@@ -2,19 +2,9 @@
 import { DefaultJsonMapper } from './default-json-mapper';
 import type { JsonMapper, JsonMapperCustomizer, JsonMapperProducer } from './json-mapper';
 
-export interface JsonSettings {
-  /** `framework.json.fail-on-unknown-properties`. */
-  readonly failOnUnknownProperties: boolean;
-  /** `framework.json.write-dates-as-timestamps`. */
-  readonly writeDatesAsTimestamps: boolean;
-}
-
-/**
- * The user's mapper when a producer is registered (it applies the customizers itself),
- * else the default mapper configured from settings and then customized in order.
- */
+/** The user's mapper when a producer is registered (it applies the customizers itself), else the default one. */
 export function createJsonMapper(
-  settings: JsonSettings,
+  settings: { readonly failOnUnknownProperties: boolean; readonly writeDatesAsTimestamps: boolean },
   customizers: readonly JsonMapperCustomizer[],
   producer?: JsonMapperProducer,
 ): JsonMapper {

@@ -1,7 +1,4 @@
-/**
- * Dates as text: ISO-8601 read natively (`iso-date.ts`), a Unicode pattern such as `dd-MM-yyyy` through date-fns, an
- * optional peer dependency loaded (function by function) at the first date read or written with a pattern.
- */
+/** Dates as text: ISO-8601 natively, a pattern such as `dd-MM-yyyy` through date-fns (an optional peer, loaded on use). */
 import { loadPackage } from '../runtime/load-package';
 import type { format as Format } from 'date-fns/format';
 import type { isValid as IsValid } from 'date-fns/isValid';
@@ -13,9 +10,7 @@ const fns: { format?: typeof Format; isValid?: typeof IsValid; parse?: typeof Pa
 /** Where a pattern without a year, month or day takes them from. */
 const REFERENCE = new Date(2000, 0, 1);
 
-/**
- * The date `text` stands for: ISO-8601 (a date, or a date-time; local forms in the server's time zone), or the whole text matching `pattern`. `undefined` when it does not.
- */
+/** The date `text` stands for: ISO-8601 (local forms in the server's time zone), or the whole text matching `pattern`. */
 export function readDate(text: string, pattern?: string): Date | undefined {
   if (pattern === undefined) return readIsoDate(text);
   const isValid = (fns.isValid ??= loadPackage<typeof import('date-fns/isValid')>('date-fns/isValid').isValid);
@@ -24,7 +19,6 @@ export function readDate(text: string, pattern?: string): Date | undefined {
   return isValid(date) ? date : undefined;
 }
 
-/** `date` written with `pattern`. */
 export function writeDate(date: Date, pattern: string): string {
   return (fns.format ??= loadPackage<typeof import('date-fns/format')>('date-fns/format').format)(date, pattern);
 }

@@ -8,19 +8,18 @@ import type { JsonMapper } from './json-mapper';
 import { classChain } from '../metadata/store';
 import { fitsJsonKind, isJsonTypeToken } from './json-values';
 
-/** The JSON mapping settings; both default to `false` (unknown properties ignored, dates as ISO-8601). */
+/** Both default to `false`: unknown properties ignored, dates as ISO-8601. */
 export type JsonFeature = 'fail-on-unknown-properties' | 'write-dates-as-timestamps';
 
 export type Serializer = (value: never) => unknown;
 
-/** A `JSON.stringify` replacer writing a `bigint` as its decimal string (JSON.stringify throws on one). */
+/** Writes a `bigint` as its decimal string (JSON.stringify throws on one). */
 export function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
 /**
- * The mapper used unless an application supplies its own. Configure it through
- * `framework.json.*` settings or a `JsonMapperCustomizer`.
+ * The mapper used unless an application supplies its own; configure it through `framework.json.*` or a customizer.
  *
  * @example
  * const mapper = new DefaultJsonMapper().configure('write-dates-as-timestamps', true);
@@ -30,7 +29,7 @@ export class DefaultJsonMapper implements JsonMapper {
   readonly #features = new Map<JsonFeature, boolean>();
   readonly #serializers = new Map<Function, Serializer>();
   readonly #deserializers = new Map<Function, Deserializer>();
-  /** No serializer and no timestamps: `JSON.stringify` writes what the field-aware path would (unless `@JsonFormat` dates). */
+  /** `JSON.stringify` writes what the field-aware path would (unless `@JsonFormat` dates). */
   #plainStringify = true;
 
   configure(feature: JsonFeature, enabled: boolean): this {
@@ -70,11 +69,7 @@ export class DefaultJsonMapper implements JsonMapper {
     });
   }
 
-  /**
-   * `JSON.stringify` itself unless the field-aware path would write something else: serializers, dates as
-   * timestamps, or a `Date` held by a class instance while some `@JsonFormat` exists (measured by
-   * `npm run bench -- --only=json`: the replacer costs 1.6–2.3× `JSON.stringify`).
-   */
+  /** `JSON.stringify` itself unless the field-aware path would write otherwise (the replacer costs 1.6–2.3×). */
   writeValueAsString(value: unknown): string {
     if (this.#plainStringify && (!jsonFormatsDeclared() || !mayHoldFormattedDate(value, 0))) {
       try {
@@ -111,9 +106,8 @@ export class DefaultJsonMapper implements JsonMapper {
 const MAX_WALK_DEPTH = 32;
 
 /**
- * Whether writing `value` may meet a `@JsonFormat` field: a `Date` held by a class instance (formats are declared
- * on classes, so a date in a plain object or an array is ISO-8601 either way), or anything the walk cannot see
- * through (a `toJSON` method, great depth). False means `JSON.stringify` writes exactly what the replacer would.
+ * Whether writing `value` may meet a `@JsonFormat` field: a `Date` held by a class instance (formats are declared on
+ * classes), or anything the walk cannot see through (a `toJSON` method, great depth).
  */
 function mayHoldFormattedDate(value: unknown, depth: number): boolean {
   if (typeof value !== 'object' || value === null || value instanceof Date) return false;
@@ -128,7 +122,7 @@ function mayHoldFormattedDate(value: unknown, depth: number): boolean {
   return false;
 }
 
-/** `holder`: what JSON.stringify hands a replacer as `this`, always an object or array (the root's own wrapper included). */
+/** `holder`: what JSON.stringify hands a replacer as `this`, always an object or array. */
 function fieldFormat(holder: object, key: string): string | undefined {
   for (const meta of classChain(holder.constructor)) {
     const pattern = meta.properties.get(key)?.tags.get(JSON_FORMAT)?.pattern;

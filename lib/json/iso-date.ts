@@ -1,9 +1,6 @@
 /**
- * ISO-8601 dates and date-times read without a library: `yyyy`, `yyyy-MM`, `yyyy-MM-dd` (or `yyyyMMdd`), then
- * optionally `T` (or a space) and `HH`, `HH:mm`, `HH:mm:ss`, `HH:mm:ss.SSS` (or their basic forms), then `Z` or an
- * offset (`±HH`, `±HH:mm`, `±HHmm`). Without an offset the date is local (the server's time zone), as date-fns's
- * `parseISO` reads it; `24:00` is the end of the day. Stricter than `parseISO` on two points: an offset past 23:59
- * and a `T` with no time after it are refused.
+ * ISO-8601 dates and date-times read without a library; without an offset the date is local, as date-fns's `parseISO`
+ * reads it. Stricter than `parseISO`: an offset past 23:59 and a `T` with no time after it are refused.
  */
 const ISO =
   /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?|(\d{2})(\d{2}))?(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
@@ -12,7 +9,6 @@ function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-/** The instant `text` stands for, or `undefined` when it is no ISO-8601 date or date-time. */
 export function readIsoDate(text: string): Date | undefined {
   const match = ISO.exec(text);
   if (!match) return undefined;

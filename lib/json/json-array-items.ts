@@ -1,7 +1,6 @@
 /**
- * Splits a streamed JSON array into the text of its items as the bytes arrive, without holding the whole
- * array: it only tracks nesting and strings, and hands each complete top-level item to be parsed on its own.
- * A body that is not an array is kept whole and given back at the end.
+ * Splits a streamed JSON array into the text of its items as they arrive, without holding the whole array. A body
+ * that is not an array is kept whole and given back at the end.
  */
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
@@ -17,19 +16,17 @@ function isSpace(code: number): boolean {
 
 export class JsonArrayItems {
   #text = '';
-  /** Where scanning resumes in `#text`. */
   #at = 0;
-  /** Where the current item starts in `#text` (-1: between items). */
+  /** -1: between items. */
   #itemStart = -1;
-  /** Nesting depth: 1 inside the top-level array. */
+  /** 1 inside the top-level array. */
   #depth = 0;
   #inString = false;
   #escaped = false;
-  /** `undefined` until the first non-blank character tells whether the body is an array. */
   #isArray: boolean | undefined;
   #closed = false;
 
-  /** Adds decoded text; `item` gets the text of every item completed by it, in order. */
+  /** `item` gets the text of every item completed by `chunk`, in order. */
   push(chunk: string, item: (text: string) => void): void {
     this.#text += chunk;
     if (this.#isArray === undefined) this.#detect();
@@ -42,7 +39,6 @@ export class JsonArrayItems {
     if (this.#itemStart >= 0) this.#itemStart = 0;
   }
 
-  /** Skips the blanks before the body's first character, which tells whether it is an array. */
   #detect(): void {
     const text = this.#text;
     let index = this.#at;
@@ -96,12 +92,11 @@ export class JsonArrayItems {
     this.#escaped = escaped;
   }
 
-  /** Characters held: the item not yet complete, or the whole body so far when it is not an array. */
+  /** The item not yet complete, or the whole body so far when it is not an array. */
   get held(): number {
     return this.#text.length;
   }
 
-  /** Characters held for the item not yet complete (0 between items). */
   get pending(): number {
     return this.#itemStart >= 0 ? this.#text.length : 0;
   }

@@ -63,8 +63,7 @@ export function JsonProperty(options: JsonPropertyOptions = {}): (target: object
 }
 
 /**
- * Marks the static method that creates instances from parsed JSON objects, for classes whose
- * constructor takes arguments.
+ * Marks the static method that creates instances from parsed JSON, for classes whose constructor takes arguments.
  *
  * @example
  * class Money { constructor(readonly cents: number) {} \@JsonCreator() static of(json: { cents: number }) { return new Money(json.cents); } }

@@ -11,8 +11,7 @@ export interface JsonMapper {
 }
 
 /**
- * A `@Provider` class adjusting the default mapper before the application starts; several are applied
- * in priority order (lower first, `@Priority` or `@Provider({ priority })`).
+ * A `@Provider` class adjusting the default mapper before the application starts, in priority order (lower first).
  *
  * @example
  * \@Provider()
@@ -25,8 +24,7 @@ export interface JsonMapperCustomizer<M = unknown> {
 }
 
 /**
- * A `@Provider` class that supplies the application's own mapper instead of the default one. It receives
- * the customizers (in priority order) and must apply them itself.
+ * A `@Provider` class supplying the application's own mapper; it receives the customizers and must apply them itself.
  *
  * @example
  * \@Provider()

@@ -5,7 +5,7 @@ export type JsonValue = JsonPrimitive | JsonObject | JsonArray;
 export type JsonObject = { [key: string]: JsonValue };
 export type JsonArray = JsonValue[];
 
-/** A runtime token standing for a JSON value type in `@Body({ type })`; `accepts` checks a parsed value. */
+/** A runtime token standing for a JSON value type in `@Body({ type })`. */
 export interface JsonTypeToken {
   (): never;
   readonly jsonKind: 'value' | 'object' | 'array';
@@ -30,7 +30,6 @@ export function isJsonTypeToken(type: unknown): type is JsonTypeToken {
   return type === JsonValue || type === JsonObject || type === JsonArray;
 }
 
-/** Whether a parsed value is of the token's kind. */
 export function fitsJsonKind(kind: JsonTypeToken['jsonKind'], value: unknown): boolean {
   if (kind === 'object') return typeof value === 'object' && value !== null && !Array.isArray(value);
   if (kind === 'array') return Array.isArray(value);

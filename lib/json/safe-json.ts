@@ -1,31 +1,21 @@
-/**
- * Safe JSON parsing for every JSON reader of the framework (bodies, their items, multipart parts, WebSocket messages,
- * the clients): syntax errors and prototype-poisoning keys become 400 problems.
- */
+/** Safe JSON parsing for every JSON reader of the framework: syntax errors and prototype-poisoning keys are 400s. */
 import secureJson from 'secure-json-parse';
 import { httpProblem } from '../errors/http-problem';
 import type { WebApplicationException } from '../errors/web-application-exception';
 
-/** The problem code of a poisoned text. */
 export const FORBIDDEN_PROPERTY = 'RXREST_FORBIDDEN_PROPERTY';
 
 const IGNORE_CONSTRUCTOR = { protoAction: 'error', constructorAction: 'ignore' } as const;
 const CHECK_NOTHING = { protoAction: 'ignore', constructorAction: 'ignore' } as const;
 
-/**
- * Whether `text` may hold a prototype-poisoning key: either key, spelled out or escaped, needs its letters or a `\u`.
- * A text for which this is false is JSON.parse's alone; one test of a whole chunk of items answers for every item
- * cut from it.
- */
+/** Whether `text` may hold a poisoning key (spelled out, or escaped with `\u`); one test of a chunk answers for its items. */
 export function mayHoldForbiddenKey(text: string): boolean {
   return text.includes('\\u') || text.includes('__proto__') || text.includes('constructor');
 }
 
 /**
- * Parses `text` as JSON. Objects with a `__proto__` key, or a `constructor` key holding a `prototype`, are refused:
- * merged into other objects later, they would change prototypes (prototype poisoning). The keys are checked once
- * parsed, so `"\u005f_proto__"` is the same key as `"__proto__"`: secure-json-parse does that check. `suspect`
- * false (known of a chunk the text was cut from) skips the test for it.
+ * Parses `text` as JSON, refusing a `__proto__` key or a `constructor` key holding a `prototype` (merged into other
+ * objects later, they would change prototypes), escaped or not. `suspect` false skips the test.
  */
 export function parseJsonBody(text: string, suspect = mayHoldForbiddenKey(text)): unknown {
   // Keeps the common body at the speed of JSON.parse: the check's two expressions cost about 10 % of a 1 KB parse.
@@ -65,7 +55,7 @@ function forbidden(key: string): Error {
   return httpProblem(FORBIDDEN_PROPERTY, `The request body contains the forbidden key "${key}"`);
 }
 
-/** Whether `error` is the refusal of a poisoned text (not of a malformed one). */
+/** Whether `error` refused a poisoned text (not a malformed one). */
 export function isForbiddenProperty(error: unknown): error is WebApplicationException {
   return (error as Partial<WebApplicationException> | null)?.problem?.code === FORBIDDEN_PROPERTY;
 }

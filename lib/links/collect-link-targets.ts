@@ -34,19 +34,12 @@ const ERASED: ReadonlySet<unknown> = new Set<unknown>([
   HalCollectionWrapper,
 ]);
 
-/**
- * The entity class a method's links belong to: `@RestLink({ entityType })` when given, else the declared
- * return type when decorator metadata keeps it (`undefined` when neither says).
- */
+/** The entity class a method's links belong to: `@RestLink({ entityType })`, else the declared return type. */
 export function declaredEntityType(unit: Unit, method: MethodMeta): Function | undefined {
   const explicit = method.tags.get(REST_LINK)?.entityType;
   if (explicit) return explicit;
   const returned = readDesignType('design:returntype', unit.type.prototype, method.name);
   return typeof returned === 'function' && !ERASED.has(returned) ? returned : undefined;
-}
-
-function variablesOf(template: string): string[] {
-  return parseTemplate(template).flatMap((token) => (token.kind === 'variable' ? [token.name] : []));
 }
 
 /** The link target `method` declares; `undefined` when it is none (a problem recorded, or a template left to the endpoint's). */
@@ -68,7 +61,7 @@ function linkTarget(unit: Unit, method: MethodMeta, applicationPath: string, pro
   const template = joinPaths(applicationPath, unit.meta.path ?? '', method.path ?? '');
   let variables: string[];
   try {
-    variables = variablesOf(template);
+    variables = parseTemplate(template).flatMap((token) => (token.kind === 'variable' ? [token.name] : []));
   } catch {
     return undefined;
   }
@@ -83,10 +76,7 @@ function linkTarget(unit: Unit, method: MethodMeta, applicationPath: string, pro
   };
 }
 
-/**
- * Collects the link targets of the resource `units`. A target without an entity type, or one that is no
- * endpoint, is a definition problem; malformed templates are left to the endpoint compiler to report.
- */
+/** A target without an entity type, or no endpoint, is a problem; malformed templates are the endpoint compiler's. */
 export function collectLinkTargets(
   units: readonly Unit[],
   applicationPath: string,

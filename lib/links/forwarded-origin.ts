@@ -1,10 +1,6 @@
 /**
- * The origin a request's URL is made on behind proxies, as a feature (`framework.http.proxy.proxy-address-forwarding`
- * without a public base URL): before routing, the request's URL is moved onto the scheme and host the trusted proxies
- * forwarded (`requestOrigin`), once per request. So `UriInfo`, a `Location` built from it, links, CORS's same-origin
- * test and a socket's own origin name what the client asked for (`https://api.example.com`), not the proxy's hop to this
- * server (`http://10.0.0.5:8080`), as in the reference framework. Joined to the framework's
- * features before CORS, so that CORS sees the moved URL.
+ * Behind trusted proxies, the request's URL moved before routing onto the origin they forwarded, so `UriInfo`, links,
+ * CORS and a socket's origin name what the client asked for, not the proxy's hop. Joined before CORS, which sees it.
  */
 import type { StageFn } from '../context/settle';
 import { defineFeature } from '../feature/define-feature';

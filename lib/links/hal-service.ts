@@ -7,9 +7,7 @@ import { HalCollectionWrapper } from '../hal/hal-collection-wrapper';
 import { HalEntityWrapper } from '../hal/hal-entity-wrapper';
 
 /**
- * Makes HAL wrappers: entities get their instance links, collections the type links of the element type.
- * Links added later with `addLinks` may be relative; they are made absolute on the request's origin.
- * Inject it as a parameter typed `HalService`.
+ * Makes HAL wrappers with the request's links (later `addLinks` made absolute on its origin). Inject it as a parameter.
  *
  * @example
  * \@GET \@Path('hal-wrapped') \@Produces(RestMediaType.APPLICATION_HAL_JSON)
@@ -27,12 +25,11 @@ export class HalService {
     this.#resolve = (href) => new URL(href, base).href;
   }
 
-  /** Makes the service for a request. */
   static of(ctx: RequestContext): HalService {
     return new HalService(RestLinksProvider.of(ctx));
   }
 
-  /** `list` as `{_embedded: {<collectionName>: [...]}, _links}` with the type links of `type`; items of that type get its instance links. */
+  /** `list` with the type links of `type`, its items each with their instance links. */
   toHalCollectionWrapper<T extends object>(
     list: Iterable<T>,
     collectionName: string,

@@ -1,21 +1,17 @@
 /** The link targets of an application, grouped by entity type; built once, read by every request. */
 
-/** One endpoint marked with `@RestLink`, as links to it are made. */
 export interface LinkTarget {
   readonly rel: string;
   readonly title?: string;
   readonly type?: string;
-  /** The full path template, application path included (`/records/{id}`). */
+  /** `/records/{id}`, application path included. */
   readonly template: string;
-  /** The template's variable names; a target without any is a type-level link. */
+  /** None: a type-level link. */
   readonly variables: readonly string[];
   readonly entityType: Function;
 }
 
-/**
- * Link targets by entity type, in declaration order. Lookups by a subclass fall back to the nearest
- * superclass that has targets.
- */
+/** Link targets by entity type, in declaration order; a subclass falls back to the nearest superclass with targets. */
 export class LinkRegistry {
   readonly #byType = new Map<Function, LinkTarget[]>();
 
@@ -25,7 +21,6 @@ export class LinkRegistry {
     else this.#byType.set(target.entityType, [target]);
   }
 
-  /** Every target of `type` (type-level and instance-level). */
   targetsOf(type: Function | undefined): readonly LinkTarget[] {
     for (
       let current: unknown = type;
@@ -38,7 +33,6 @@ export class LinkRegistry {
     return [];
   }
 
-  /** The targets of `type` without template variables. */
   typeTargetsOf(type: Function | undefined): readonly LinkTarget[] {
     return this.targetsOf(type).filter((target) => target.variables.length === 0);
   }

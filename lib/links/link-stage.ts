@@ -14,10 +14,7 @@ import { declaredEntityType } from './collect-link-targets';
 import { entityClass } from './make-links';
 import { bindLinkContext, linkOrigin, RestLinksProvider, type LinkContext } from './rest-links-provider';
 
-/**
- * The links an endpoint's response carries: a list answers its type links only; with
- * `RestLinkType.INSTANCE` an instance answers every link of its type, filled from it.
- */
+/** A list carries its type links only; with `RestLinkType.INSTANCE` an instance carries every link of its type. */
 export function endpointLinks(
   links: RestLinksProvider,
   mode: RestLinkType,
@@ -36,10 +33,7 @@ export function endpointLinks(
   return mode === RestLinkType.INSTANCE && isInstance ? links.getInstanceLinks(value, type) : links.getTypeLinks(type);
 }
 
-/**
- * Ties the endpoint to the application's links, and returns the stage adding its links when the method is
- * annotated `@InjectRestLinks` (`undefined` otherwise: other endpoints pay nothing per request).
- */
+/** Ties the endpoint to the application's links; only an `@InjectRestLinks` method gets a stage. */
 export function linkStage(
   unit: Unit,
   method: MethodMeta,

@@ -20,10 +20,7 @@ export function linkIdProperty(type: Function): string | undefined {
   return found ?? undefined;
 }
 
-/**
- * The text of template variable `name` taken from `entity`: `{id}` from the `@RestLinkId` property when
- * there is one, else the same-named property (getters included); `undefined` when absent or null.
- */
+/** The value of template variable `name` in `entity`: `{id}` from the `@RestLinkId` property when there is one. */
 export function templateValue(entity: object, name: string): string | undefined {
   const idProperty = name === 'id' ? linkIdProperty(entity.constructor) : undefined;
   const value: unknown = (entity as Record<string, unknown>)[idProperty ?? name];

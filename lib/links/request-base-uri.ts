@@ -1,6 +1,5 @@
-// The origin a request's URL is moved onto before routing (links and UriInfo then read it from the URL): the request's
-// own, or what trusted proxies forwarded (RFC 7239, X-Forwarded-*), by the rule the client address is taken with, within
-// the allowed hosts.
+// The origin a request's URL is moved onto before routing: its own, or what trusted proxies forwarded (RFC 7239,
+// X-Forwarded-*), by the rule the client address is taken with, within the allowed hosts.
 import { forwardedElements, forwardedFor, trustedEntries, xForwardedFor } from '../http/forwarded-for';
 import { splitHeaderList } from '../http/header-tokens';
 
@@ -10,18 +9,15 @@ const SCHEME = /^https?$/i;
 
 /** Which forwarding headers count, and whose word: `framework.http.proxy.*` as the client address reads them. */
 export interface ForwardingRules {
-  /** The header family the proxies write: `x-forwarded-for` (with X-Forwarded-Proto/-Host/-Port) or `forwarded`. */
   readonly header: 'x-forwarded-for' | 'forwarded';
   /** Whether the hop `hop` (0: the peer), at `address`, is a proxy whose word is taken. */
   readonly trusted: (address: string, hop: number) => boolean;
 }
 
-/** What of a request its origin is made from. */
 export interface OriginSource {
   readonly url: string;
-  /** Its headers, or what reads them (`RequestContext.headerValue`: no header map made per request). */
   readonly headers: Pick<Headers, 'get'>;
-  /** The address of the connection's peer; `undefined` in process, where no proxy can be told from a client. */
+  /** `undefined` in process, where no proxy can be told from a client. */
   readonly peer: string | undefined;
 }
 
@@ -63,12 +59,9 @@ function forwardedBy(headers: Pick<Headers, 'get'>, peer: string, rules: Forward
 }
 
 /**
- * The origin (`scheme://host[:port]`) of the request, or, with `rules` (forwarding on) and a known peer, of the
- * request as the client sent it to the outermost trusted proxy: `Forwarded` host=/proto= or X-Forwarded-Proto/-Host/
- * -Port, whichever family `rules.header` names, each believed only for the entries trusted proxies wrote (read from
- * the right, as the client address is). A forwarded value that is not an http(s) scheme or a plain host (or names a
- * host or port no URL holds) is ignored, and so is a forwarded host that `allows` refuses
- * (`framework.http.allowed-hosts`).
+ * The origin of the request, or, with `rules` and a known peer, of the request as the client sent it to the outermost
+ * trusted proxy, each forwarded value believed only for the entries trusted proxies wrote. A value that is no http(s)
+ * scheme or plain host, names what no URL holds, or a host `allows` refuses, is ignored.
  *
  * @example
  * requestOrigin(
@@ -95,9 +88,8 @@ export function requestOrigin(
     if (host === undefined) authority = own.hostname;
     if (!/:\d+$/.test(authority)) authority = withPort(authority, scheme, port);
   }
-  // The syntax above lets through what no URL holds (a port past 65535, an IPv4 number past 255, bad punycode): such
-  // a forwarded value is ignored as any malformed one, and the request's URL, moved onto the origin, never throws.
-  // Parsed, the origin is the one the URL will print (a host in lower case, a default port dropped).
+  // The syntax above lets through what no URL holds (a port past 65535, bad punycode): ignored as malformed. Parsed, the
+  // origin is the one the URL will print (a host in lower case, a default port dropped).
   const origin = `${scheme}://${authority}`;
   if (origin === own.origin) return origin;
   return URL.canParse(origin) ? new URL(origin).origin : own.origin;

@@ -5,7 +5,6 @@ import type { EndpointInfo, RequestContext } from '../context/request-context';
 import { LinkRegistry } from './link-registry';
 import { makeLinks } from './make-links';
 
-/** What an application knows about links: its targets. */
 export interface LinkContext {
   readonly registry: LinkRegistry;
 }
@@ -13,28 +12,22 @@ export interface LinkContext {
 const EMPTY: LinkContext = { registry: new LinkRegistry() };
 const contexts = new WeakMap<EndpointInfo, LinkContext>();
 
-/** Ties an endpoint to its application's link context, once at build time. */
 export function bindLinkContext(info: EndpointInfo, context: LinkContext): void {
   contexts.set(info, context);
 }
 
-/** The link context of the request's endpoint (an empty one before routing). */
+/** An empty one before routing. */
 export function linkContextOf(ctx: RequestContext): LinkContext {
   return (ctx.endpoint && contexts.get(ctx.endpoint)) ?? EMPTY;
 }
 
-/**
- * The origin links of this request are made absolute with: its URL's. Behind trusted proxies the forwarded-origin step
- * has moved the URL onto the origin they forwarded, and the allowed-hosts step onto `framework.http.public-base-url`,
- * before routing: worked out once, there, for the URL, `UriInfo` and links alike.
- */
+/** Its URL's: the forwarded-origin and allowed-hosts steps have moved the URL onto the public origin before routing. */
 export function linkOrigin(ctx: RequestContext): string {
   return new URL(ctx.url).origin;
 }
 
 /**
- * Links of entity types and instances, absolute for the current request. Inject it as a parameter typed
- * `RestLinksProvider` (with or without `@Context()`).
+ * Links of entity types and instances, absolute for the current request: inject a parameter typed `RestLinksProvider`.
  *
  * @example
  * \@GET \@Path('links') links(provider: RestLinksProvider): string[] {
@@ -50,10 +43,8 @@ export class RestLinksProvider {
     this.#origin = origin;
   }
 
-  /** Makes the provider for a request. */
   static of(ctx: RequestContext): RestLinksProvider {
-    const context = linkContextOf(ctx);
-    return new RestLinksProvider(context.registry, linkOrigin(ctx));
+    return new RestLinksProvider(linkContextOf(ctx).registry, linkOrigin(ctx));
   }
 
   /** The origin (`scheme://host[:port]`) links are made absolute with. */
@@ -66,10 +57,7 @@ export class RestLinksProvider {
     return makeLinks(this.#registry.typeTargetsOf(type), this.#origin);
   }
 
-  /**
-   * Every link of the instance's type (its class unless `type` is given), template variables filled from
-   * the instance (`{name}` when it has no such property).
-   */
+  /** Every link of the instance's type (its class unless `type` is given), variables filled from it (else `{name}`). */
   getInstanceLinks(instance: object, type?: Function): WebLink[] {
     return makeLinks(this.#registry.targetsOf(type ?? instance.constructor), this.#origin, instance);
   }

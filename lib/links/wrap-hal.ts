@@ -20,20 +20,11 @@ export function isHalMediaType(mediaType: string | undefined): boolean {
 function isWrappable(response: ResponseContext): boolean {
   const { status, entity } = response;
   if (status < 200 || status > 299 || typeof entity !== 'object' || entity === null) return false;
-  return !(
-    entity instanceof HalEntityWrapper ||
-    entity instanceof HalCollectionWrapper ||
-    entity instanceof Uint8Array ||
-    entity instanceof ArrayBuffer ||
-    entity instanceof ReadableStream
-  );
+  const kept = [HalEntityWrapper, HalCollectionWrapper, Uint8Array, ArrayBuffer, ReadableStream];
+  return !kept.some((type) => entity instanceof type);
 }
 
-/**
- * Replaces the response's entity with its HAL form when it is to be written as `application/hal+json`:
- * an array becomes a collection named `items` with the type links of `declared` (else of its first
- * item's class), each item with its instance links; any other object gets its instance links.
- */
+/** Replaces the entity with its HAL form when it is written as `application/hal+json` (an array as `items`). */
 export function wrapHal(
   response: ResponseContext,
   negotiated: string | undefined,

@@ -5,16 +5,13 @@ import type { ParamConverterProvider } from '../convert/param-converter';
 import type { MultipartSettings } from './multipart-settings';
 
 export interface BodySettings {
-  /** `framework.http.limits.max-body-size`, in bytes. */
+  /** `framework.http.limits.max-body-size`. */
   readonly maxBodySize: number;
-  /** `framework.http.limits.max-stream-item-size`: one item of a body of items, in bytes. */
+  /** `framework.http.limits.max-stream-item-size`. */
   readonly maxStreamItemSize: number;
-  /** Registered parameter converters, in priority order. */
   readonly converters: readonly ParamConverterProvider[];
-  /** User readers and reader interceptors. */
   readonly providers: BodyProviders;
-  /** The application's JSON mapper. */
   readonly json: JsonMapper;
-  /** Multipart limits and upload storage (where a `LocalFile` body goes too). */
+  /** Where a `LocalFile` body goes too. */
   readonly multipart: MultipartSettings;
 }

@@ -8,9 +8,8 @@ import { compilePartReader, isMultipart, MULTIPART_BUILTINS, MULTIPART_FEATURE, 
 import { needNodeBuiltins } from '../runtime/node-builtins';
 
 /**
- * The reader of a `@RestForm` parameter whose type is read from a multipart part rather than converted
- * from text (files, paths, handles, entities read by the application's readers); `undefined` for text values, which the usual form reader
- * handles through {@link multipartTexts}. A request that is not multipart gives `undefined`.
+ * The reader of a `@RestForm` parameter read from a part rather than converted from text (files, paths, handles,
+ * entities); `undefined` for text values, which {@link multipartTexts} serves. A request not multipart gives none.
  */
 export function compileMultipartArgument(
   name: string,
@@ -27,7 +26,7 @@ export function compileMultipartArgument(
   return (ctx) => (isMultipart(ctx) ? read(ctx) : none());
 }
 
-/** The reader of a `MultipartFormDataInput` body parameter (every part; no parts when the request is not multipart). */
+/** The reader of a `MultipartFormDataInput` body parameter (no parts when the request is not multipart). */
 export function compileMultipartInputReader(
   settings: MultipartSettings,
 ): (ctx: RequestContext) => Promise<MultipartFormDataInput> {
@@ -36,8 +35,7 @@ export function compileMultipartInputReader(
 }
 
 /**
- * The reader of an undecorated body parameter whose class has `@RestForm` properties: filled part by part
- * (as `@BeanParam` would) from a multipart/form-data or urlencoded form request, read by `body` (JSON...) from any other.
+ * The reader of a body parameter whose class has `@RestForm` properties: filled from a form request, else read by `body`.
  *
  * @example
  * class Upload { @RestForm() title = ''; @RestForm() file?: FileUpload; }

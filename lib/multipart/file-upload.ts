@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 
 const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart uploads to disk');
 
-/** Part headers: lower-cased names, each with every value sent (a null-prototype object). */
+/** Lower-cased names, each with every value sent (a null-prototype object). */
 export type PartHeaders = Readonly<Record<string, readonly string[]>>;
 
 /**
@@ -19,20 +19,18 @@ export class FileUpload {
   static readonly ALL = '*';
 
   constructor(
-    /** The part name. */
     readonly name: string,
-    /** The file name the client sent (`undefined` when it sent none). */
+    /** As the client sent it. */
     readonly fileName: string | undefined,
     readonly contentType: string,
     readonly charset: string | undefined,
-    /** Size in bytes. */
     readonly size: number,
-    /** Where the file is, under the uploads directory (a UUID name). */
+    /** Under the uploads directory (a UUID name). */
     readonly path: string,
     readonly headers: PartHeaders,
   ) {}
 
-  /** The path of the uploaded file (the Java API's `uploadedFile()`). */
+  /** The Java API's name for `path`. */
   uploadedFile(): string {
     return this.path;
   }

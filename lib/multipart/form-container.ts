@@ -5,16 +5,8 @@ import { readDesignType } from '../metadata/reflect-shim';
 import { decoratedProperties } from '../metadata/store';
 import { partTarget, type PartTarget } from './part-target';
 
-/** One `@RestForm` property of a container class. */
-export interface FormField {
-  readonly property: string;
-  /** The part name (the decorator's, else the property's). */
-  readonly name: string;
-  readonly target: PartTarget;
-}
-
-/** The `@RestForm` properties of a class and its superclasses (a subclass's declaration wins); empty for a class that is not a container. */
-export function formFields(type: unknown): FormField[] {
+/** The `@RestForm` properties of a class and its superclasses (a subclass's declaration wins). */
+export function formFields(type: unknown): { property: string; name: string; target: PartTarget }[] {
   if (typeof type !== 'function') return [];
   return decoratedProperties(type).flatMap(({ name, meta, tags }) => {
     if (meta.kind !== 'form') return [];
@@ -25,7 +17,6 @@ export function formFields(type: unknown): FormField[] {
   });
 }
 
-/** Whether instances of this type are form containers (written part by part under multipart/form-data). */
 export function isFormContainer(type: unknown): boolean {
   return formFields(type).length > 0;
 }

@@ -5,7 +5,6 @@ import { defineFeature } from '../feature/define-feature';
 import { multipartSettings, type MultipartSettings } from './multipart-settings';
 import { multipartWriter } from './multipart-writer';
 
-/** What body reading and writing take from multipart: its limits and storage, and its writer. */
 export const MULTIPART = new BuildKey<{ readonly settings: MultipartSettings; readonly writer: EntityWriter }>(
   'multipart',
 );

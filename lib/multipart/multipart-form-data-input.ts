@@ -1,10 +1,6 @@
-/**
- * One part of a parsed multipart request (a text value or a file on disk) with its item summary, and every part of
- * the request by name, the `MultipartFormDataInput` parameter type (docs/multipart.md).
- */
+/** The parts of a parsed multipart request (text values or files on disk): the `MultipartFormDataInput` parameter type. */
 import { FileUpload, type PartHeaders } from './file-upload';
 
-/** The file of a file part. */
 export interface FileItem {
   readonly size: number;
   readonly path: string;
@@ -12,7 +8,6 @@ export interface FileItem {
   readonly isInMemory: false;
 }
 
-/** What a part's value is, in one word: a text value or a file. */
 export interface ItemSummary {
   readonly name: string;
   readonly size: number;
@@ -26,7 +21,7 @@ export interface ItemSummary {
 export class FormValue {
   constructor(
     readonly name: string,
-    /** The text of a non-file part (`''` for a file part: read the file instead). */
+    /** `''` for a file part: read the file instead. */
     readonly value: string,
     readonly fileItem: FileItem | undefined,
     readonly contentType: string,
@@ -44,13 +39,10 @@ export class FormValue {
     return this.fileItem?.size ?? Buffer.byteLength(this.value);
   }
 
-  /** The part as a {@link FileUpload}, for file parts. */
   toFileUpload(): FileUpload | undefined {
     const item = this.fileItem;
-    return (
-      item &&
-      new FileUpload(this.name, this.fileName, this.contentType, this.charset, item.size, item.path, this.headers)
-    );
+    if (!item) return undefined;
+    return new FileUpload(this.name, this.fileName, this.contentType, this.charset, item.size, item.path, this.headers);
   }
 
   summary(): ItemSummary {
@@ -79,12 +71,11 @@ export class MultipartFormDataInput {
     this.#parts = parts;
   }
 
-  /** Parts in the order they were sent. */
   get parts(): readonly FormValue[] {
     return this.#parts;
   }
 
-  /** Part name → its values, in the order sent (a `Map`, so names such as `__proto__` are plain keys). */
+  /** A `Map`, so names such as `__proto__` are plain keys. */
   getValues(): ReadonlyMap<string, readonly FormValue[]> {
     if (!this.#values) {
       this.#values = new Map();
@@ -97,12 +88,11 @@ export class MultipartFormDataInput {
     return this.#values;
   }
 
-  /** Every file part. */
   files(): FileUpload[] {
     return this.#parts.flatMap((part) => part.toFileUpload() ?? []);
   }
 
-  /** Part name → item summaries, as a JSON-ready object (own properties only, created without a prototype chain lookup). */
+  /** Part name → item summaries, as a JSON-ready object. */
   summaries(): Record<string, ItemSummary[]> {
     return Object.fromEntries([...this.getValues()].map(([name, list]) => [name, list.map((part) => part.summary())]));
   }

@@ -64,8 +64,7 @@ export class MultipartFormDataOutput {
     mediaType = 'application/octet-stream',
     fileName?: string,
   ): OutputPart {
-    const defaultName =
-      file instanceof FileUpload ? (file.fileName ?? nodePath().basename(file.path)) : nodePath().basename(file.path);
+    const defaultName = (file instanceof FileUpload ? file.fileName : undefined) ?? nodePath().basename(file.path);
     return this.addFormData(name, file, mediaType, fileName ?? defaultName);
   }
 
@@ -73,16 +72,10 @@ export class MultipartFormDataOutput {
     return this.#parts;
   }
 
-  /** Whether a part value is a file to stream. */
   static isFile(value: PartValue): value is FileUpload | FileSource {
-    return (
-      value instanceof FileUpload ||
-      (typeof value === 'object' &&
-        value !== null &&
-        !(value instanceof Uint8Array) &&
-        !(value instanceof ReadableStream) &&
-        Object.keys(value).length === 1 &&
-        typeof (value as { path?: unknown }).path === 'string')
-    );
+    if (value instanceof FileUpload) return true;
+    if (typeof value !== 'object' || value === null || value instanceof Uint8Array || value instanceof ReadableStream)
+      return false;
+    return Object.keys(value).length === 1 && typeof (value as { path?: unknown }).path === 'string';
   }
 }

@@ -3,30 +3,23 @@ import type { Config } from '../config';
 import { UploadBudget } from './upload-budget';
 
 export interface MultipartSettings {
-  /** `framework.http.body.uploads-directory`. */
   readonly uploadsDirectory: string;
-  /** `framework.http.body.delete-uploaded-files-on-end`. */
   readonly deleteUploadedFilesOnEnd: boolean;
-  /** `framework.http.limits.max-body-size`: the whole request body, and so every file part. */
+  /** The whole request body, and so every file part. */
   readonly maxBodySize: number;
-  /** `framework.http.limits.max-form-attribute-size`: every part held in memory (non-file parts). */
+  /** Every part held in memory (non-file parts). */
   readonly maxFormAttributeSize: number;
-  /** `framework.http.limits.max-multipart-file-size`: every file part (`undefined`: max-body-size only). */
+  /** Every file part (`undefined`: max-body-size only). */
   readonly maxFileSize: number | undefined;
-  /**
-   * `framework.http.limits.max-uploads-size`: the bytes every upload in progress of the application holds on disk
-   * together. One budget per application (the settings are made once per build), shared by its requests.
-   */
+  /** One budget per application, shared by its requests. */
   readonly uploads: UploadBudget;
-  /** `framework.http.limits.max-parts`. */
   readonly maxParts: number;
-  /** `framework.http.limits.max-fields`: non-file parts. */
+  /** Non-file parts. */
   readonly maxFields: number;
-  /** `framework.http.limits.max-header-size`: the header block of one part. */
+  /** The header block of one part. */
   readonly maxHeaderSize: number;
 }
 
-/** The settings of `config`, whose schema gives every one of them a default (the file size limit is optional). */
 export function multipartSettings(config: Config): MultipartSettings {
   return Object.freeze({
     uploadsDirectory: config.get('framework.http.body.uploads-directory'),

@@ -38,7 +38,6 @@ function partHead(part: OutputPart, boundary: string): Uint8Array {
   return encoder.encode(`${head}\r\n`);
 }
 
-/** The body chunks of one part's value. */
 async function* partBody(value: PartValue, mediaType: string): AsyncGenerator<Uint8Array> {
   if (MultipartFormDataOutput.isFile(value)) {
     for await (const chunk of nodeFs().createReadStream(value.path)) yield chunk as Buffer;
@@ -59,7 +58,6 @@ async function* multipartBody(output: MultipartFormDataOutput, boundary: string)
   yield encoder.encode(`--${boundary}--\r\n`);
 }
 
-/** The default media type of a container property's value: files octet-stream, objects JSON, the rest text. */
 function defaultPartType(value: unknown): string {
   if (value instanceof FileUpload || value instanceof Uint8Array || value instanceof ReadableStream)
     return 'application/octet-stream';
@@ -67,7 +65,7 @@ function defaultPartType(value: unknown): string {
   return 'text/plain';
 }
 
-/** A container instance as an output: one part per non-null `@RestForm` property, in declaration order. */
+/** One part per non-null `@RestForm` property, in declaration order. */
 export function containerToOutput(entity: object): MultipartFormDataOutput {
   const output = new MultipartFormDataOutput();
   for (const field of formFields(entity.constructor)) {
@@ -78,11 +76,6 @@ export function containerToOutput(entity: object): MultipartFormDataOutput {
     else output.addFormData(field.name, value as PartValue, mediaType);
   }
   return output;
-}
-
-/** A new boundary: 24 random bytes, far from any chance of appearing in the content (RFC 2046 §5.1.1). */
-function newBoundary(): string {
-  return `rxrest-${randomHex(24)}`;
 }
 
 /** The writer for `multipart/form-data` entities; it sets `Content-Type` with the boundary it writes. */
@@ -97,7 +90,8 @@ export const multipartWriter = {
     target?: { readonly headers: { set(name: string, value: string): unknown } },
   ): ReadableStream<Uint8Array> {
     const output = entity instanceof MultipartFormDataOutput ? entity : containerToOutput(entity as object);
-    const boundary = newBoundary();
+    // 24 random bytes, far from any chance of appearing in the content (RFC 2046 §5.1.1).
+    const boundary = `rxrest-${randomHex(24)}`;
     target?.headers.set('content-type', `multipart/form-data;boundary=${boundary}`);
     const chunks = multipartBody(output, boundary);
     return new ReadableStream<Uint8Array>({

@@ -28,7 +28,7 @@ function charsetOf(headers: PartHeaders): string {
   return match ? match[1] : 'UTF-8';
 }
 
-/** Part headers in order; busboy emits parts in the same order (skipping those without form-data disposition). */
+/** busboy emits parts in the same order (skipping those without form-data disposition). */
 class HeaderQueue {
   readonly #queue: PartHeaders[] = [];
   push = (headers: PartHeaders): void => {
@@ -39,7 +39,7 @@ class HeaderQueue {
   }
 }
 
-/** Busboy with the form's limits, loaded with the first multipart body: an application that takes none never loads it. */
+/** Loaded with the first multipart body: an application that takes none never loads it. */
 function createParser(contentType: string, settings: MultipartSettings, fileLimit: number): Busboy.Busboy {
   try {
     return loadPackage<typeof import('busboy')>('busboy')({
@@ -59,10 +59,7 @@ function createParser(contentType: string, settings: MultipartSettings, fileLimi
   }
 }
 
-/**
- * The parts of one body as busboy hands them over, each a promise of its value (a file's once it is on disk), and
- * the first failure, which stops the body and every write.
- */
+/** The parts of one body, each a promise of its value, and the first failure, which stops the body and every write. */
 class FormParts {
   readonly entries: Promise<FormValue>[] = [];
   readonly headers = new HeaderQueue();
@@ -81,7 +78,6 @@ class FormParts {
     this.source.destroy();
   };
 
-  /** Takes `parser`'s parts and limits, and stops at once when the request is abandoned. */
   listen(parser: Busboy.Busboy): void {
     const { maxParts, maxFields } = this.settings;
     const abandoned = () => this.fail(malformed('The request was abandoned before its body was read'));
@@ -99,16 +95,12 @@ class FormParts {
   #field = (name: string, value: string, info: Busboy.FieldInfo): void => {
     const partHeaders = this.headers.take();
     const { maxFormAttributeSize } = this.settings;
-    if (info.valueTruncated || Buffer.byteLength(value) > maxFormAttributeSize)
-      return this.fail(
-        tooLarge(
-          `The part "${name}" is larger than ${maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`,
-        ),
-      );
-    const charset = charsetOf(partHeaders);
-    this.entries.push(
-      Promise.resolve(new FormValue(name, value, undefined, info.mimeType, charset, undefined, partHeaders)),
-    );
+    if (info.valueTruncated || Buffer.byteLength(value) > maxFormAttributeSize) {
+      const limit = `${maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`;
+      return this.fail(tooLarge(`The part "${name}" is larger than ${limit}`));
+    }
+    const part = new FormValue(name, value, undefined, info.mimeType, charsetOf(partHeaders), undefined, partHeaders);
+    this.entries.push(Promise.resolve(part));
   };
 
   #file = (name: string, stream: Readable & { truncated?: boolean }, info: Busboy.FileInfo): void => {
@@ -140,9 +132,8 @@ class FormParts {
 }
 
 /**
- * Parses `source` (the request body) as `multipart/form-data`. Resolves with every part in the order sent once every file is
- * on disk; rejects with a 413 problem for a limit, a 400 problem for a malformed or truncated body. On
- * rejection every file already written is deleted before the promise settles.
+ * Every part in the order sent, once every file is on disk; a 413 for a limit, a 400 for a malformed body (every file
+ * written deleted first).
  */
 export async function parseMultipart(
   source: Readable | null,

@@ -1,7 +1,6 @@
 /**
- * A pass-through stream that reads the header block of every multipart part (RFC 2046 §5.1.1, RFC 7578 §4)
- * and counts body bytes. busboy hides part headers and caps their size at a fixed 16 KiB; this keeps
- * both under our control while busboy still parses the bodies.
+ * Reads the header block of every multipart part (RFC 2046 §5.1.1) and counts body bytes as they pass: busboy hides
+ * part headers and caps them at a fixed 16 KiB.
  */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Transform, TransformCallback } from 'node:stream';
@@ -9,7 +8,6 @@ import type { PartHeaders } from './file-upload';
 
 const nodeStream = () => nodeBuiltin('node:stream', 'multipart forms');
 
-/** Why the scanner stopped the body. */
 export class ScanLimitError extends Error {
   constructor(
     readonly limit: 'body' | 'header',
@@ -22,7 +20,6 @@ export class ScanLimitError extends Error {
 // Bytes, not a Buffer: this module is loaded where Buffer may be missing (multipart itself needs Node).
 const CRLF2 = new Uint8Array([13, 10, 13, 10]);
 
-/** The body passed through a scanner, as a Node stream. */
 export function scanningStream(scanner: PartHeaderScanner): Transform {
   return new (nodeStream().Transform)({
     transform: (chunk: Buffer, encoding: BufferEncoding, callback: TransformCallback) =>
@@ -35,9 +32,8 @@ export class PartHeaderScanner {
   readonly #maxHeaderSize: number;
   readonly #maxBodySize: number;
   readonly #onHeaders: (headers: PartHeaders) => void;
-  /** `seek`: looking for a delimiter; `headers`: collecting a header block; `done`: after the close delimiter. */
   #state: 'seek' | 'headers' | 'done' = 'seek';
-  /** The last bytes of the previous chunk (a delimiter may span chunks), or the header block so far. */
+  /** The previous chunk's last bytes (a delimiter may span chunks), or the header block so far. */
   #carry: Buffer;
   #total = 0;
 
@@ -74,7 +70,7 @@ export class PartHeaderScanner {
     }
   }
 
-  /** Finds the next delimiter; only a delimiter-length tail is copied between chunks. */
+  /** Only a delimiter-length tail is copied between chunks. */
   #seek(data: Buffer): Buffer {
     const keep = this.#delimiter.length - 1;
     const joined = this.#carry.length ? Buffer.concat([this.#carry, data.subarray(0, keep)]) : undefined;
@@ -96,7 +92,6 @@ export class PartHeaderScanner {
     return rest;
   }
 
-  /** Collects the rest of the delimiter line and the header block, up to the empty line. */
   #collect(data: Buffer): Buffer {
     const block = this.#carry.length ? Buffer.concat([this.#carry, data]) : data;
     if (block.length >= 2 && block[0] === 0x2d && block[1] === 0x2d) {
@@ -119,7 +114,7 @@ export class PartHeaderScanner {
   }
 }
 
-/** Header lines after the delimiter line (whose rest is transport padding); folded lines join the previous value. */
+/** The delimiter line's rest is transport padding; folded lines join the previous value. */
 export function parseHeaderBlock(text: string): PartHeaders {
   const headers: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   let last: string[] | undefined;

@@ -1,13 +1,12 @@
 /** What a `@RestForm` parameter or property receives from a multipart part, decided once from its type at build time. */
 import { FileUpload, UploadedFileHandle, UploadedFilePath } from './file-upload';
 
-/** `text`: strings and scalars (converted like other parameters); the rest are read from the part by this module. */
+/** `text`: converted like other parameters; the rest are read from the part. */
 export type PartTargetKind = 'text' | 'file' | 'path' | 'handle' | 'entity';
 
 export interface PartTarget {
   readonly kind: PartTargetKind;
   readonly list: boolean;
-  /** The element type (the class of an entity). */
   readonly element: unknown;
   /** The media type an entity part is read as (`@PartType`), else the part's own. */
   readonly partType: string | undefined;
@@ -17,7 +16,7 @@ const scalars = new Set<unknown>([String, Number, Boolean, BigInt, Date, Set, Ob
 /** Types that say nothing beyond "text": an explicit text `@PartType` on them keeps the plain string path. */
 const untyped = new Set<unknown>([String, Set, Object, Array, undefined]);
 
-/** Classes converted from a string by the parameter converters (a one-string constructor, `fromString`, `valueOf`). */
+/** A one-string constructor, `fromString` or `valueOf`. */
 function isStringConvertible(type: Function): boolean {
   const statics = type as unknown as Record<string, unknown>;
   return (
@@ -31,7 +30,6 @@ function isTextType(mediaType: string | undefined): boolean {
   return mediaType === undefined || /^\s*text\/plain\s*(;|$)/i.test(mediaType);
 }
 
-/** Classifies a part binding from its type hint (`{ type }`), its design type and its `@PartType`. */
 export function partTarget(hint: unknown, designType: unknown, partType: string | undefined): PartTarget {
   const list = Array.isArray(hint) || (hint === undefined && (designType === Array || designType === Set));
   const element: unknown = Array.isArray(hint) ? hint[0] : (hint ?? designType);

@@ -1,7 +1,6 @@
 /**
- * Reads an entity part (`@PartType`, or an object-typed `@RestForm`) through the application's readers:
- * a `@Provider` MessageBodyReader first, then the built-ins (JSON, text into scalars and enums, raw bytes).
- * Any failure becomes a {@link MultipartPartReadingException}. It does not know how parts were parsed.
+ * Reads an entity part (`@PartType`, or an object-typed `@RestForm`): a `@Provider` reader first, then the built-ins.
+ * It does not know how parts were parsed.
  */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import { rawBodyReader } from '../body/builtin-readers';
@@ -20,14 +19,9 @@ const nodeFs = () => nodeBuiltin('node:fs', 'multipart forms');
 const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart forms');
 const nodeStream = () => nodeBuiltin('node:stream', 'multipart forms');
 
-/** Reads one part as the target's element type. */
 export type PartEntityReader = (ctx: RequestContext, part: FormValue) => Promise<unknown>;
 
-function isText(mediaType: string): boolean {
-  return /^\s*text\//i.test(mediaType);
-}
-
-/** The part's bytes, from memory or from its file on disk (a file is streamed, never read whole for `stream()`). */
+/** A file part is streamed, never read whole, for `stream()`. */
 function partInput(part: FormValue): EntityInput {
   const file = part.fileItem;
   return {
@@ -40,7 +34,7 @@ function partInput(part: FormValue): EntityInput {
   };
 }
 
-/** Part headers as Web `Headers` for readers; a header name `Headers` refuses is left out rather than failing the part. */
+/** A header name `Headers` refuses is left out rather than failing the part. */
 function partHeaders(part: FormValue): Headers {
   const headers = new Headers();
   for (const [name, values] of Object.entries(part.headers)) {
@@ -55,16 +49,13 @@ function partHeaders(part: FormValue): Headers {
   return headers;
 }
 
-/**
- * The media type a part is read as: its `@PartType`, else the part's own. A non-file part arrives as
- * `text/plain` by default (RFC 7578 §4.4), and an object type then means JSON.
- */
+/** Its `@PartType`, else its own; `text/plain` is the default (RFC 7578 §4.4), so an object type then means JSON. */
 function mediaTypeOf(part: FormValue, target: PartTarget, objectTarget: boolean): string {
   if (target.partType) return target.partType;
   return objectTarget && /^\s*text\/plain\s*(;|$)/i.test(part.contentType) ? 'application/json' : part.contentType;
 }
 
-/** Compiles the built-in fallback readers once; each returns `NO_READER` when it does not read the media type. */
+/** The built-in readers, compiled once. */
 function builtinRead(
   target: PartTarget,
   settings: BodySettings,
@@ -83,12 +74,11 @@ function builtinRead(
       if (!schema) return mapper.readValue(text, jsonType);
       return mapper.readValue(JSON.stringify(schema.parse(mapper.readValue(text))), jsonType);
     }
-    if (isText(mediaType) && convert) return convert(await input.text());
+    if (/^\s*text\//i.test(mediaType) && convert) return convert(await input.text());
     throw new Error(`no reader reads ${mediaType} into ${typeof element === 'function' ? element.name : 'this type'}`);
   };
 }
 
-/** Compiles the reader of entity parts for one `@RestForm` target. */
 export function compilePartEntityReader(target: PartTarget, settings: BodySettings): PartEntityReader {
   const element = target.element;
   const objectTarget =
@@ -108,15 +98,13 @@ export function compilePartEntityReader(target: PartTarget, settings: BodySettin
 }
 
 /**
- * A multipart part could not be read as its declared type (for example a JSON part that does not parse).
- * Map it with `@ServerExceptionMapper` to answer differently; unmapped it answers 400 problem JSON.
+ * A multipart part could not be read as its declared type; unmapped it answers a 400 problem.
  *
  * @example
  * @ServerExceptionMapper() onPart(e: MultipartPartReadingException) { return RestResponse.status(422); }
  */
 export class MultipartPartReadingException extends BadRequestException {
   constructor(
-    /** The part name. */
     readonly partName: string,
     cause?: unknown,
   ) {

@@ -1,7 +1,4 @@
-/**
- * The parsed multipart form of a request (parsed once, its files cleaned up when the request completes), and the
- * `@RestForm` values read from it: files, paths, handles, entities and text values.
- */
+/** The multipart form of a request (parsed once, its files cleaned up at the end) and the `@RestForm` values read from it. */
 import { maybeNodeBuiltin, nodeBuiltin, type BuiltinName } from '../runtime/node-builtins';
 import { runtimeName } from '../runtime/runtime-name';
 import { httpProblem } from '../errors/http-problem';
@@ -33,15 +30,11 @@ function unparsable(): Error {
   );
 }
 
-/** Whether the request body is `multipart/form-data` (RFC 7578). */
 export function isMultipart(ctx: RequestContext): boolean {
   return /^\s*multipart\/form-data\s*(;|$)/i.test(ctx.headers.get('content-type') ?? '');
 }
 
-/**
- * Every part of the request, parsed on first use. The files are deleted once the response has been sent
- * when `deleteUploadedFilesOnEnd` is set, and always when parsing failed (a partial file is never kept).
- */
+/** Parsed on first use; the files are deleted at the end when parsing failed or `deleteUploadedFilesOnEnd` says so. */
 export function readMultipart(ctx: RequestContext, settings: MultipartSettings): Promise<FormValue[]> {
   const cached = ctx.get(PARSED);
   if (cached) return cached;
@@ -53,10 +46,7 @@ export function readMultipart(ctx: RequestContext, settings: MultipartSettings):
   ctx.onComplete(async () => {
     // A response sent before the body was read (an earlier argument failed) stops the upload.
     store.abort();
-    const ok = await parsed.then(
-      () => true,
-      () => false,
-    );
+    const ok = await parsed.then(() => true).catch(() => false);
     if (!ok || settings.deleteUploadedFilesOnEnd) await store.discard();
     // Files the application keeps are its own from here: no longer uploads in progress.
     store.release();
@@ -64,10 +54,9 @@ export function readMultipart(ctx: RequestContext, settings: MultipartSettings):
   return parsed;
 }
 
-/** Reads the value(s) of one part name; `undefined` when absent. */
 export type PartReader = (ctx: RequestContext) => Promise<unknown>;
 
-/** The text of a part: its value, or the content of a file part (a text value may be sent as a file). */
+/** A text value may be sent as a file. */
 function textOf(part: FormValue): Promise<string> {
   return part.fileItem ? nodeFsPromises().readFile(part.fileItem.path, 'utf8') : Promise.resolve(part.value);
 }
@@ -77,10 +66,7 @@ function select(parts: readonly FormValue[], name: string): FormValue[] {
   return name === FileUpload.ALL ? parts.filter((part) => part.isFileItem) : parts.filter((part) => part.name === name);
 }
 
-/**
- * Text values of the parts named `name`, for the usual string conversion (`undefined` when there are none); `null`
- * when the request is not multipart.
- */
+/** Text values of the parts named `name` (`undefined`: none); `null` when the request is not multipart. */
 export function multipartTexts(
   ctx: RequestContext,
   settings: MultipartSettings,
@@ -115,7 +101,6 @@ async function readOne(
   }
 }
 
-/** The reader of a part that is not plain text: one value, or a list for list types. */
 export function compilePartReader(
   name: string,
   target: PartTarget,

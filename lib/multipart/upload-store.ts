@@ -9,7 +9,7 @@ const nodePath = () => nodeBuiltin('node:path', 'multipart uploads to disk');
 
 const directories = new Map<string, Promise<unknown>>();
 
-/** Creates the uploads directory once per process (and again if creating it failed). */
+/** Once per process (and again if creating it failed). */
 function ensureDirectory(directory: string): Promise<unknown> {
   let made = directories.get(directory);
   if (!made) {
@@ -25,9 +25,8 @@ function ensureDirectory(directory: string): Promise<unknown> {
 }
 
 /**
- * Tracks every file written for one request, and the bytes it holds of the application's upload budget.
- * `discard()` waits until every write stream has closed before unlinking, so a file opened late cannot survive it;
- * after `discard()` no new file can be created. What the request held is given back once (`release()`).
+ * Every file written for one request, and its bytes of the upload budget. `discard()` waits for every write stream to
+ * close before unlinking, so a file opened late cannot survive it.
  */
 export class UploadStore {
   readonly #directory: string;
@@ -42,14 +41,14 @@ export class UploadStore {
     this.#budget = budget;
   }
 
-  /** Takes `bytes` more of the budget for a file of this request: `false` when they would pass it. */
+  /** `false` when `bytes` more would pass the budget. */
   hold(bytes: number): boolean {
     if (!this.#budget.take(bytes)) return false;
     this.#held += bytes;
     return true;
   }
 
-  /** Gives back what this request held: its files are deleted, or no longer uploads in progress (idempotent). */
+  /** Idempotent: its files are deleted, or no longer uploads in progress. */
   release(): void {
     this.#budget.give(this.#held);
     this.#held = 0;
@@ -59,7 +58,7 @@ export class UploadStore {
     return ensureDirectory(this.#directory);
   }
 
-  /** A new write stream to a fresh UUID file; `undefined` once the store has been discarded. */
+  /** `undefined` once the store has been discarded. */
   create(): { path: string; stream: WriteStream } | undefined {
     if (this.#discarded) return undefined;
     const path = nodePath().join(this.#directory, crypto.randomUUID());
@@ -70,30 +69,21 @@ export class UploadStore {
     return { path, stream };
   }
 
-  /** Aborted when the request is abandoned: the parser stops reading. */
   get signal(): AbortSignal {
     return this.#abort.signal;
   }
 
-  /** Stops every write still running, and the parser feeding them. */
   abort(): void {
     if (!this.#abort.signal.aborted) this.#abort.abort();
     for (const file of this.#files) if (!file.stream.closed) file.stream.destroy();
   }
 
-  /** Deletes every file of the request (idempotent). */
   async discard(): Promise<void> {
     this.#discarded = true;
     this.abort();
     const files = this.#files.splice(0);
     await Promise.all(files.map((file) => file.closed));
-    await Promise.all(
-      files.map((file) =>
-        nodeFsPromises()
-          .unlink(file.path)
-          .catch(() => undefined),
-      ),
-    );
+    await Promise.allSettled(files.map((file) => nodeFsPromises().unlink(file.path)));
     this.release();
   }
 }
