@@ -10,10 +10,7 @@ import type { BroadcastEvent } from './topic-events';
 /** `framework.broadcast.backend`. */
 export type BroadcastBackend = 'memory' | 'redis' | 'redis-streams';
 
-/**
- * A 503 problem with `Retry-After`: the backplane cannot store or read events now (Redis unreachable), and what
- * a client can do about it is try again.
- */
+/** A 503 problem with `Retry-After`: the backplane cannot store or read events now (Redis unreachable). */
 export function backplaneUnavailable(detail: string, cause: unknown): WebApplicationException {
   return httpProblem('RXREST_BROADCAST_UNAVAILABLE', detail, { cause, headers: { 'retry-after': '1' } });
 }
@@ -26,40 +23,32 @@ export function malformedEventId(topic: string): WebApplicationException {
   );
 }
 
-/** An event to publish. */
 export interface Outgoing {
   readonly data: unknown;
-  /** `data` as the application's JSON mapper writes it (measured against `framework.broadcast.max-event-size`). */
+  /** `data` as the application's JSON mapper writes it, and its UTF-8 `bytes`. */
   readonly json: string;
-  /** The bytes of `json` in UTF-8. */
   readonly bytes: number;
   /** The SSE event name (the end of a resumable stream); absent for items. */
   readonly event?: string;
-  /** A publish repeated with the same key (a retry after a lost answer) is stored once and answers the first id. */
   readonly idempotencyKey?: string;
   /** The publishing span's context (W3C `traceparent`), when traced: deliveries link to it on every instance. */
   readonly trace?: string;
 }
 
-/** A page of a topic's durable history, read for a subscriber that resumes. */
+/** A page of a topic's durable history, oldest first; `reset` when the id asked for is no longer held. */
 export interface HistoryPage {
-  /** The events after the id asked for, oldest first (from the oldest held after a reset). */
   readonly events: readonly BroadcastEvent[];
-  /** Set when the events right after the id asked for are no longer held: the oldest id that is (undefined: none). */
   readonly reset?: { readonly oldest: string | undefined };
   /** The page came back full: more may follow. */
   readonly more: boolean;
 }
 
-/** What the backplane knows of a topic beyond this process. */
+/** What the backplane knows of a topic beyond this process: whether it has history or a producer, and its end. */
 export interface TopicState {
-  /** The topic has history or a producer (on `redis` pub/sub, which keeps no history: a producer running now). */
   readonly exists: boolean;
-  /** The id of its end event (`done`, `error`, `cancelled`), once it has one. */
   readonly endId: string | undefined;
 }
 
-/** Where a backplane hands what it receives: live events, and the news that a topic's history was lost. */
 export interface BackplaneListener {
   deliver(topic: string, event: BroadcastEvent): void;
   /** Events may have been lost for this instance's subscribers of `topic`; `oldest` is the oldest id held now. */
@@ -77,7 +66,6 @@ export interface Backplane {
   readonly durable: boolean;
   /** Whether events reach the other instances now (for the readiness check). */
   readonly connected: boolean;
-  /** Begins handing events (from any instance) to `listener`. */
   start(listener: BackplaneListener): void;
   /** Sends (and, when durable, stores) an event; resolves with its id once done, rejects when it could not be. */
   publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string>;
@@ -88,7 +76,6 @@ export interface Backplane {
    * is no longer held, a reset and the events from the oldest held.
    */
   history(topic: string, after: string | undefined, count: number): Promise<HistoryPage>;
-  /** Durable only: whether the topic has history or a producer, and its end. */
   describe(topic: string): Promise<TopicState>;
   /**
    * This instance has subscribers of `topic` now (true), or has none left (false). With `presence` (a resumable
@@ -113,7 +100,6 @@ export interface Backplane {
    * is so is answered.
    */
   abandoned(topic: string, confirm: boolean): Promise<boolean>;
-  /** Lets go of connections. */
   close(): Promise<void>;
 }
 
@@ -137,19 +123,12 @@ export class MemoryBackplane implements Backplane {
     if (seen !== undefined) return Promise.resolve(seen);
     const id = this.#clock.next();
     this.#keys.set(topic, outgoing.idempotencyKey, id, retention);
-    this.#listener?.deliver(topic, {
-      id,
-      data: outgoing.data,
-      event: outgoing.event,
-      trace: outgoing.trace,
-      bytes: outgoing.bytes,
-    });
+    const { data, event, trace, bytes } = outgoing;
+    this.#listener?.deliver(topic, { id, data, event, trace, bytes });
     return Promise.resolve(id);
   }
 
-  isEventId(id: string): boolean {
-    return isStreamId(id);
-  }
+  readonly isEventId = isStreamId;
 
   history(): Promise<HistoryPage> {
     return Promise.reject(new Error('the in-memory backplane keeps no history of its own'));
@@ -178,10 +157,9 @@ export class MemoryBackplane implements Backplane {
     return Promise.resolve(this.#presence.idleFor(topic));
   }
 
-  /** A producer in memory dies with the process that holds its readers: nothing to keep alive or to end. */
+  /** A producer in memory dies with the process that holds its readers; its history is the process's own. */
   keepAlive(): void {}
 
-  /** History in memory is the process's own (its topics let it go). */
   expire(): void {}
 
   abandoned(): Promise<boolean> {

@@ -1,7 +1,4 @@
-/**
- * Broadcast as a feature: the application's topics on memory, Redis pub/sub or Redis Streams, with the history the
- * durable-streams feature keeps, its readiness check, its close.
- */
+/** Broadcast as a feature: the application's topics, on memory, Redis pub/sub or Redis Streams. */
 import { JSON_MAPPER } from '../feature/core-keys';
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';

@@ -1,16 +1,11 @@
 /**
  * Pages of a topic's Redis stream read for resuming subscribers, shared between them: after a deploy, hundreds of
- * clients come back with the same `Last-Event-ID` and would each read (and decode, and frame) the same entries.
- * A full page is an immutable slice of an append-only stream, so it is shared while it is being read and kept for
- * a few seconds; a page that came back short (the stream's end) may have grown since, so it is never shared: each
- * subscriber reads its own last page after it has joined the live events, which is what keeps the seam whole.
- * What is kept is bounded in pages and in bytes.
+ * clients come back with the same `Last-Event-ID`. A full page is an immutable slice of an append-only stream, so it is
+ * shared and kept a few seconds; a short one (the stream's end) may have grown since, so each reads its own.
  */
 import type { BroadcastEvent } from './topic-events';
 
-/** Entries per page at most. */
 export const PAGE = 1000;
-/** How long a full page is kept after it was read, and how many pages and bytes are kept at most. */
 const KEEP_MS = 10_000;
 const MAX_PAGES = 200;
 const MAX_BYTES = 32 * 1024 * 1024;
@@ -18,7 +13,6 @@ const MAX_BYTES = 32 * 1024 * 1024;
 interface Kept {
   readonly page: Promise<readonly BroadcastEvent[]>;
   readonly until: number;
-  /** The bytes of its events, once read. */
   bytes: number;
 }
 
@@ -47,7 +41,7 @@ export class HistoryPages {
     return page;
   }
 
-  /** Forgets every page (Redis may have lost its data: a page read before might no longer be what it holds). */
+  /** Redis may have lost its data: a page read before might no longer be what it holds. */
   clear(): void {
     this.#kept.clear();
     this.#bytes = 0;
@@ -71,7 +65,6 @@ export class HistoryPages {
     this.#evict(now);
   }
 
-  /** Drops the oldest pages while there are too many, they weigh too much, or they are past their time. */
   #evict(now: number): void {
     for (const [oldest, entry] of this.#kept) {
       if (this.#kept.size <= MAX_PAGES && this.#bytes <= MAX_BYTES && entry.until > now) break;

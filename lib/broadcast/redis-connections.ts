@@ -1,8 +1,6 @@
-/**
- * What the Redis backplanes share about their connections: how they retry, how the URL appears in logs, and an
- * outage said once when it starts and once when it ends.
- */
+/** What the Redis backplanes share about their connections: retries, the URL in logs, an outage said once. */
 import { randomHex } from '../runtime/random-hex';
+import { loadPackage } from '../runtime/load-package';
 import type { Redis, RedisOptions } from 'ioredis';
 import { logging } from '../logging/logger';
 import { messageOf } from '../errors/message-of';
@@ -28,7 +26,11 @@ export const commandOptions: RedisOptions = {
   disconnectTimeout: 200,
 };
 
-/** A unique name for this instance among those sharing a Redis. */
+/** A connection to `url`, made with ioredis (loaded at the first). */
+export function redisConnection(url: string, options: RedisOptions): Redis {
+  return new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(url, options);
+}
+
 export function instanceTag(): string {
   return randomHex(4);
 }
@@ -54,7 +56,7 @@ export class Outage {
     readonly meanwhile: string,
   ) {}
 
-  /** Watches `connections`: errors and reconnections start an outage, `ready` on all of them ends it. */
+  /** Errors and reconnections start an outage, `ready` on all of `connections` ends it. */
   watch(connections: readonly Redis[], onRegained: () => void = () => undefined): void {
     for (const connection of connections) {
       connection.on('error', (error: Error) => this.lost(error));

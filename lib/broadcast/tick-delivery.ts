@@ -1,8 +1,7 @@
 /**
- * The subscribers of a topic that take its events a tick at a time: each event the topic hands them in a tick is
- * queued once, and at the tick's end the tick is framed once per framing and handed to each of them in one loop, as
- * a hand-written fan-out loop does, instead of going through every subscriber's RxJS subscriber, pump and output
- * once per event. Each stream still applies its own budget and overflow policy (see `StreamOutput.pushShared`).
+ * The subscribers of a topic that take its events a tick at a time: the tick is framed once per framing and handed to
+ * each in one loop, not through every subscriber's RxJS subscriber, pump and output once per event. Each stream still
+ * applies its own budget and overflow policy (see `StreamOutput.pushShared`).
  */
 import { SharedFrames } from '../streaming/shared-frames';
 import type { SseEvent } from '../streaming/sse-event';
@@ -27,7 +26,7 @@ export class TickDelivery {
     return this.#members.size;
   }
 
-  /** Adds a subscriber that takes the events queued from now on (not those queued earlier in this tick). */
+  /** Adds a subscriber that takes the events queued from now on. */
   add(joined: Joined): void {
     joined.from = this.#events?.length ?? 0;
     this.#members.add(joined);
@@ -37,7 +36,6 @@ export class TickDelivery {
     return this.#members.delete(joined);
   }
 
-  /** Queues an event for the tick's end (nothing when no subscriber takes ticks). */
   queue(event: SseEvent): void {
     if (this.#members.size === 0) return;
     if ((this.#events ??= []).push(event) === 1 && TICKS) nextMacrotask(() => this.flush());
@@ -45,7 +43,6 @@ export class TickDelivery {
     if (!TICKS) this.flush();
   }
 
-  /** Hands every subscriber what this tick queued (called at the tick's end, or before an event sent at once). */
   flush(): void {
     const events = this.#events;
     if (events === undefined) return;

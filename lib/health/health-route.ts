@@ -9,7 +9,6 @@ import { HealthCheckResponse, type HealthCheck, type HealthKind } from './health
 
 const log = logging.getLogger('rxrest.server');
 
-/** One registered check: its class's name, the kinds it answers, and its instance. */
 export interface RegisteredCheck {
   readonly name: string;
   readonly kinds: readonly HealthKind[];
@@ -46,7 +45,6 @@ async function run(registered: RegisteredCheck, timeoutMs: number): Promise<Heal
   }
 }
 
-/** Runs the checks of `kind` (every check when `undefined`) and makes their answer the response. */
 async function answerHealth(
   ctx: RequestContext,
   checks: readonly RegisteredCheck[],

@@ -34,7 +34,7 @@ export function formatLogRecord(record: LogRecord): string {
   return `${head} ${describe(record.detail)}`;
 }
 
-/** The default sink: one formatted record per write to `process.stderr`. */
+/** One formatted record per write to `process.stderr`. */
 export const stderrSink: LogSink = (record) => {
   const stderr = (globalThis as { process?: { stderr?: { write(text: string): unknown } } }).process?.stderr;
   // A runtime with no process (a Worker without nodejs_compat) logs through its console.

@@ -1,7 +1,6 @@
 /**
- * The application's Prometheus metrics with prom-client, in a registry of its own: requests by method, route
- * template, status and outcome (the names Micrometer users know), open streams, the worker lane's queue, and
- * the process's default metrics. Users register their own metrics on `app.metrics`.
+ * The application's Prometheus metrics, in a prom-client registry of its own (users add theirs on `app.metrics`):
+ * requests by method, route template, status and outcome (the names Micrometer users know).
  */
 import type { Histogram, Registry } from 'prom-client';
 import { CLIENT_CLOSED, ResponseContext } from '../context/response-context';
@@ -17,7 +16,6 @@ type Timer = { observe(seconds: number): void };
 export interface MetricSources {
   readonly openStreams: () => number;
   readonly workerQueue: () => number;
-  /** Bytes the outgoing streams and sockets hold ahead of their clients. */
   readonly streamBytes: () => number;
 }
 
@@ -69,11 +67,9 @@ export class ApplicationMetrics {
   }
 
   /**
-   * Records one request, `started` being `performance.now()` when it arrived. The route is the endpoint's
-   * template, never the raw path: NOT_FOUND for a 404 no resource matched, UNKNOWN for other unrouted answers. A
-   * request whose client left before its answer counts as 499 (client closed), whatever was answered into the void; not
-   * on Deno, which tells that only through its legacy `request.signal` (read, it aborts after every answer, and Deno
-   * warns): there the status answered is counted.
+   * Records one request (`started`: `performance.now()` when it arrived) by route template, never the raw path. A
+   * client gone before its answer counts as 499, except on Deno, which tells that only through its legacy
+   * `request.signal` (read, it aborts after every answer, and Deno warns).
    */
   readonly observe = (ctx: RequestContext, answered: number, started: number): void => {
     const seconds = (performance.now() - started) / 1000;
@@ -100,7 +96,6 @@ export class ApplicationMetrics {
     this.#prom.collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Answers `GET path` with the metrics in Prometheus's text format. */
   answer(path: string): UnroutedAnswer {
     return (ctx) => {
       if (ctx.rawPath !== path || ctx.method !== 'GET') return undefined;

@@ -1,9 +1,6 @@
 /**
- * Per-client limits: requests per window (counted with rate-limiter-flexible, in memory or on Redis so that every
- * instance and worker shares the count) and streams held open at once (counted per process). A client is its
- * principal when authenticated, else its address. Past a limit: 429 problem JSON with `Retry-After` and the IETF
- * `RateLimit` / `RateLimit-Policy` headers (draft-ietf-httpapi-ratelimit-headers); within it, the headers say how
- * much is left.
+ * Per-client limits (its principal, else its address): requests per window (rate-limiter-flexible, in memory or on
+ * Redis so that every instance shares the count) and streams held open at once (per process).
  */
 import { loadPackage } from '../runtime/load-package';
 import type { Redis } from 'ioredis';
@@ -34,7 +31,7 @@ export function rateLimitSettings(config: Config) {
     backend: config.get('framework.http.rate-limit.backend'),
     redisUrl: config.get('framework.http.rate-limit.redis.url'),
     proxy: proxySettings(config),
-    /** Refused credentials an address may send per `failuresWindowMs`; 0: not counted. */
+    /** Refused credentials an address may send per window; 0: not counted. */
     failures: config.get('framework.http.rate-limit.failed-authentications'),
     failuresWindowMs: config.get('framework.http.rate-limit.failed-authentications-window'),
   };
@@ -50,27 +47,25 @@ function windowOf(options: RateLimitOptions, fallbackMs: number, where: string):
   return ms;
 }
 
-/** The limiters of one application: one request counter per declaration, Redis shared by all of them. */
+/** One request counter per declaration, Redis shared by all of them. */
 export class RateLimiters {
   readonly #settings: RateLimitSettings;
   #redis: Redis | undefined;
   #connecting: Promise<void> | undefined;
-  /** Whether any endpoint is limited (the pipeline then adds the headers to answers). */
+  /** Whether any endpoint is limited (answers then carry the headers). */
   used = false;
 
   constructor(settings: RateLimitSettings) {
     this.#settings = settings;
   }
 
-  /** The Redis connection shared by every count of the application. */
   #connect(): Redis {
     const { Redis: Client } = loadPackage<typeof import('ioredis')>('ioredis');
     // No offline queue: while Redis is away each instance counts in memory (the insurance limiter) instead of waiting.
     const redis = new Client(this.#settings.redisUrl, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      // A Redis that hangs with the connection open (a stopped server, a lost network) is waited for a second,
-      // then the count goes on in memory: requests never hang on it.
+      // A Redis that hangs (a stopped server, a lost network) is waited for a second, then counted in memory.
       commandTimeout: 1000,
       // A socket that does not close when let go of (Redis down at shutdown) is destroyed soon, not after 2 s.
       disconnectTimeout: 200,
@@ -78,8 +73,7 @@ export class RateLimiters {
     redis.on('error', (error: Error) =>
       log.warn(`Redis for rate limits: ${error.message}; counting in memory meanwhile`),
     );
-    // The first requests wait for the first connection (up to a second), so a fresh instance does not start by
-    // counting alone in memory.
+    // The first requests wait for the connection (up to a second): a fresh instance does not count alone in memory.
     this.#connecting = new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -123,7 +117,6 @@ export class RateLimiters {
     };
   }
 
-  /** What counts refused credentials by address, or `undefined` when `failed-authentications` is 0. */
   failedAuthentications(): FailedAuthentications | undefined {
     const { failures, failuresWindowMs, proxy } = this.#settings;
     if (failures <= 0) return undefined;
@@ -136,9 +129,8 @@ export class RateLimiters {
   }
 
   /**
-   * The rate-limit step of the endpoint `where` (`Class#method`: its own count, also under a class-wide
-   * `@RateLimit`), from `declared` on it or its class, else the configured defaults; `undefined` when nothing limits
-   * it. Runs after authentication, so a caller counts by principal.
+   * The step of the endpoint `where` (its own count, also under a class-wide `@RateLimit`), from `declared` else the
+   * configured defaults; `undefined` when nothing limits it. Runs after authentication: a caller counts by principal.
    */
   step(declared: RateLimitOptions | undefined, where: string, streams: boolean): StageFn | undefined {
     const settings = this.#settings;
@@ -174,10 +166,7 @@ export class RateLimiters {
     };
   }
 
-  /**
-   * Who a request counts against, as every limit of the application counts it (the stream caps too): its principal,
-   * else its address (all in-process requests share one).
-   */
+  /** Who a request counts against, for every limit (the stream caps too): all in-process requests share one. */
   readonly client = (ctx: RequestContext): string => {
     const name = principalName(ctx);
     return name !== undefined
@@ -185,14 +174,12 @@ export class RateLimiters {
       : `address:${clientAddressOf(ctx, this.#settings.proxy) ?? 'unknown'}`;
   };
 
-  /** Adds the `RateLimit` headers of an admitted request to its answer. */
   readonly finish = (ctx: RequestContext): void => {
     const headers = ctx.get(RATE_HEADERS);
     if (!headers || !ctx.response) return;
     for (const [name, value] of Object.entries(headers)) ctx.response.headers.set(name, value);
   };
 
-  /** Lets go of the Redis connection, if there is one. */
   async close(): Promise<void> {
     const redis = this.#redis;
     this.#redis = undefined;
