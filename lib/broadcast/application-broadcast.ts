@@ -16,7 +16,6 @@ export interface ApplicationBroadcast {
   readonly checks: readonly RegisteredCheck[];
   /** Runs `work` (a request, a socket message) as this application's: a module-level `broadcast()` means its topics. */
   within<R>(work: () => R): R;
-  /** Ends this process's resumable streams and lets go of the Redis connections. */
   close(): Promise<void>;
 }
 
@@ -31,11 +30,7 @@ function redisBackplane(config: Config, json: JsonMapper, retention: Retention):
   return new RedisStreamsBackplane(url, json, retention, config.get('framework.broadcast.redis.live-window'));
 }
 
-/**
- * The application's topics, on the backplane `framework.broadcast.backend` names: in memory, or connected to Redis
- * (`redis`, `redis-streams`). The primary of `framework.http.workers` serves nothing, so it does not connect; each
- * worker does.
- */
+/** The application's topics; the primary of `framework.http.workers` serves nothing, so it does not connect. */
 export function applicationBroadcast(config: Config, json: JsonMapper, history: History): ApplicationBroadcast {
   const settings = {
     ...history,

@@ -23,12 +23,12 @@ export class HistoryPages {
   readonly #read: ReadPage;
   #bytes = 0;
 
-  /** `read` reads up to `count` entries of `topic` from `start` (an id, `(id` for after it, or `-`). */
+  /** `read` reads up to `count` entries from `start` (an id, `(id` for after it, or `-`). */
   constructor(read: ReadPage) {
     this.#read = read;
   }
 
-  /** The page of `topic` from `start`: a shared one when it is full, else one read now for the caller alone. */
+  /** A shared page when it is full, else one read now for the caller alone. */
   async page(topic: string, start: string, count = PAGE, now = Date.now()): Promise<readonly BroadcastEvent[]> {
     const key = `${topic}\n${start}\n${count}`;
     const kept = this.#kept.get(key);

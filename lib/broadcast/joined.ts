@@ -19,9 +19,8 @@ export interface SubscriptionHooks {
 }
 
 /**
- * A subscriber of this instance. `waiting` holds live events while what it missed is read from a durable history
- * (dropped, and read from the history instead, once they weigh more than the history may); then, until the live
- * events pass `after` (the last id the history gave it), those at or before it are skipped.
+ * `waiting` holds live events while what it missed is read from a durable history (dropped, to be read from it, past
+ * `maxWaiting`); then live events up to `after` (the last id the history gave) are skipped.
  */
 export class Joined implements Unsubscribable {
   waiting: SseEvent[] | undefined;

@@ -11,9 +11,8 @@ const log = logging.getLogger('rxrest.streaming');
 export const retryStrategy = (attempts: number): number => Math.min(attempts * 100, 2000);
 
 /**
- * Options of a connection that runs commands for a request: while Redis is unreachable a command fails at
- * once instead of waiting in a queue, and one cut off mid-way is failed rather than sent again (sent again,
- * an `XADD` whose answer was lost would be stored twice).
+ * While Redis is unreachable a command fails at once instead of waiting in a queue, and one cut off mid-way is failed
+ * rather than sent again (an `XADD` whose answer was lost would be stored twice).
  */
 export const commandOptions: RedisOptions = {
   retryStrategy,
@@ -46,7 +45,7 @@ export function shown(url: string): string {
   }
 }
 
-/** Logs an outage of the backplane's connections once when it starts, and once when all are ready again. */
+/** Logs an outage once when it starts, and once when all the connections are ready again. */
 export class Outage {
   #down = false;
   #closed = false;

@@ -10,10 +10,7 @@ import { isEnd } from './topic-events';
 import { timersServeAllRequests } from '../runtime/runtime-name';
 import { nextMacrotask } from '../runtime/timers';
 
-/**
- * Where a timer may not serve every request (workerd), a tick's end set by the request that published (answered 202
- * at once) may never come, and the topic would hold every later event with it: there each event is handed on at once.
- */
+/** Where a timer may not serve every request (workerd), a tick's end may never come: each event goes at once. */
 const TICKS = timersServeAllRequests();
 
 export class TickDelivery {

@@ -66,13 +66,8 @@ function ownOrigin(url: string): string {
 const tokenSet = (allowed: readonly string[]): ReadonlySet<string> =>
   new Set(allowed.map((token) => token.toLowerCase()));
 
-function sameTokens(requested: string, permitted: ReadonlySet<string>): boolean {
-  const wanted = requested
-    .split(',')
-    .map((token) => token.trim().toLowerCase())
-    .filter(Boolean);
-  return wanted.every((token) => permitted.has(token));
-}
+const sameTokens = (requested: string, permitted: ReadonlySet<string>): boolean =>
+  requested.split(',').every((token) => token.trim() === '' || permitted.has(token.trim().toLowerCase()));
 
 type CorsSettings = NonNullable<ReturnType<typeof corsSettings>>;
 

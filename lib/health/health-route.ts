@@ -68,11 +68,7 @@ async function answerHealth(
   return ctx;
 }
 
-/**
- * Answers `GET base`, `base/live`, `base/ready` and `base/started` with MicroProfile Health's JSON
- * (`{"status":"UP"|"DOWN","checks":[{"name","status","data"?}]}`): 200 when every check of the kind is UP,
- * else 503. `shuttingDown()` makes the built-in readiness check DOWN.
- */
+/** MicroProfile Health's JSON: 200 when every check of the kind is UP, else 503. */
 export function healthAnswer(
   base: string,
   checks: readonly RegisteredCheck[],

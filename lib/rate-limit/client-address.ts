@@ -43,10 +43,7 @@ interface ServerBindings {
   readonly remoteAddr?: { readonly hostname?: string };
 }
 
-/**
- * The address of the peer `ctx` came from, on Cloudflare Workers the `CF-Connecting-IP` header the platform itself
- * writes (a client cannot pass one through); `undefined` in process.
- */
+/** On Cloudflare Workers, the `CF-Connecting-IP` the platform itself writes; `undefined` in process. */
 export function peerOf(ctx: RequestContext): string | undefined {
   const bindings = ctx.environment as ServerBindings | undefined;
   const address =

@@ -64,8 +64,7 @@ export class FailedAuthentications implements RefusalCounter {
     if (this.#held.size >= PRUNE_AT) {
       const now = Date.now();
       for (const [held, end] of this.#held) if (end <= now) this.#held.delete(held);
-      // Still full of live entries (a client with many addresses): the oldest go first. The shared count still
-      // refuses them at their next refusal, so only the early answer before the check is lost, never the limit.
+      // Still full (a client with many addresses): the oldest go. The count still refuses them at their next refusal.
       for (const held of this.#held.keys()) {
         if (this.#held.size < PRUNE_AT) break;
         this.#held.delete(held);

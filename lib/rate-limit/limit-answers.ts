@@ -1,7 +1,4 @@
-/**
- * What a limit says to a client: the IETF `RateLimit` / `RateLimit-Policy` headers
- * (draft-ietf-httpapi-ratelimit-headers) and the 429 problem with `Retry-After`. Knows nothing of counting.
- */
+/** What a limit says: the `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers), the 429 with `Retry-After`. */
 import { problemDetails, type ErrorCode } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';
 

@@ -93,8 +93,7 @@ export class RateLimiters {
     const memory = new Memory({ points, duration: windowSeconds, keyPrefix: name });
     if (this.#settings.backend === 'memory') return memory;
     const redis = (this.#redis ??= this.#connect());
-    // The package's root, not its `lib/RateLimiterRedis` file: what an application hands in (a Worker bundle) is the
-    // root's module object.
+    // The package's root, not its `lib/RateLimiterRedis`: what an application hands in (a Worker bundle) is the root.
     const Shared = loadPackage<{ RateLimiterRedis: typeof RateLimiterRedis }>('rate-limiter-flexible').RateLimiterRedis;
     return new Shared({
       storeClient: redis,
@@ -106,8 +105,8 @@ export class RateLimiters {
   }
 
   /**
-   * A count of `points` per window under `name`, made at its first use (so a build that fails later opens no Redis
-   * connection); each call takes a point for `key`, rejecting with the `RateLimiterRes` of a spent window.
+   * Takes a point for `key`, rejecting with the `RateLimiterRes` of a spent window; made at its first use (so a build
+   * that fails later opens no Redis connection).
    */
   counter(name: string, points: number, windowSeconds: number): (key: string) => Promise<RateLimiterRes> {
     let made: RateLimiterAbstract | undefined;

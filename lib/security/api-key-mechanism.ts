@@ -26,10 +26,7 @@ function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
   return difference === 0;
 }
 
-/**
- * Keys read from an environment that lacks them: `process.env.KEY ?? ''` or `KEY=` makes "", a computed key
- * `[process.env.KEY!]` makes "undefined" (and a `null` "null"). A stranger sends those as easily as no key at all.
- */
+/** Keys read from an environment that lacks them ("", "undefined", "null"): a stranger sends those as easily. */
 function refuseUnsetKeys(keys: ApiKeyOptions['keys']): void {
   for (const [key, owner] of Object.entries(keys))
     if (key.trim() === '' || key === 'undefined' || key === 'null')

@@ -24,9 +24,8 @@ function managementPaths(config: Config): string[] {
 }
 
 /**
- * With `framework.management.roles-allowed`, what answers first among the unrouted requests: the management endpoints
- * pass no endpoint's security step, so this one refuses a request to their paths (401, 403) unless the caller has one
- * of the roles. Without an authentication mechanism, it stops the start.
+ * The management endpoints pass no endpoint's security step: with `framework.management.roles-allowed`, this one
+ * answers first among the unrouted requests, refusing (401, 403) a caller without one of the roles.
  */
 function managementGuard(config: Config, security: SecuritySettings | undefined): UnroutedAnswer | undefined {
   const roles = config.get('framework.management.roles-allowed');
@@ -67,10 +66,7 @@ function securityJoins(
   return step ? [{ phase: 'authenticate', step, answers: accessAnswers(rule, settings !== undefined) }] : undefined;
 }
 
-/**
- * Security of an application: `own` mechanisms (`build({ authentication })`) tried before the bearer JWTs that
- * `framework.security.jwt.*` configures.
- */
+/** Security: `own` mechanisms (`build({ authentication })`) tried before the JWTs of `framework.security.jwt.*`. */
 export function securityFeature(own: readonly AuthenticationMechanism[] = []): Feature {
   return defineFeature({
     name: 'security',

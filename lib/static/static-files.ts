@@ -54,10 +54,6 @@ function isInside(root: string, path: string): boolean {
  * The files under one directory, a directory answering with its `index.html`, with a strong `ETag` (size and mtime, as
  * nginx makes it), conditional requests and single ranges. Nothing outside the directory is served: `..` in any
  * encoding is refused, and symbolic links are followed only when their target stays inside.
- *
- * @example
- * const files = new StaticFiles('samples/public');
- * await files.respond('GET', '/index.html', request.headers); // ResponseContext or undefined
  */
 export class StaticFiles {
   readonly root: string;

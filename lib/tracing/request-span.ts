@@ -78,11 +78,9 @@ function traceRequest<T>(tracing: Tracing, ctx: RequestContext, run: () => T | P
     headWritten();
     throw error;
   }
-  if (!(result instanceof Promise)) {
-    headWritten();
-    return result;
-  }
-  return result.finally(headWritten);
+  if (result instanceof Promise) return result.finally(headWritten);
+  headWritten();
+  return result;
 }
 
 /** What runs a request in its server span, once an OpenTelemetry SDK is registered (asked per request). */
