@@ -59,10 +59,7 @@ export interface BackplaneListener {
 
 export interface Backplane {
   readonly backend: BroadcastBackend;
-  /**
-   * Whether the topics' history lives in the backplane (Redis Streams) rather than in each process: ids are the
-   * history's own, and a subscriber resuming from an id this process has not seen is answered from it.
-   */
+  /** The topics' history lives in the backplane (Redis Streams), not in each process: ids are the history's own. */
   readonly durable: boolean;
   /** Whether events reach the other instances now (for the readiness check). */
   readonly connected: boolean;
@@ -71,16 +68,10 @@ export interface Backplane {
   publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string>;
   /** Whether `id` has the form of this backplane's event ids (a `Last-Event-ID` may be anything a client sends). */
   isEventId(id: string): boolean;
-  /**
-   * Durable only: up to `count` events after `after` (undefined: from the oldest held), or, when the event `after`
-   * is no longer held, a reset and the events from the oldest held.
-   */
+  /** Durable only: up to `count` events after `after` (undefined, or no longer held: from the oldest held). */
   history(topic: string, after: string | undefined, count: number): Promise<HistoryPage>;
   describe(topic: string): Promise<TopicState>;
-  /**
-   * This instance has subscribers of `topic` now (true), or has none left (false). With `presence` (a resumable
-   * stream's topic) the other instances are told too, so that its producer knows whether anyone reads it.
-   */
+  /** This instance has subscribers of `topic` now, or none left; with `presence`, the other instances are told too. */
   watch(topic: string, watching: boolean, presence: boolean): void;
   /** A producer starts on `topic`: it exists from now on, and counts as watched now. */
   register(topic: string, retention: Retention): Promise<void>;
@@ -88,16 +79,11 @@ export interface Backplane {
   idleFor(topic: string): Promise<number>;
   /** A producer says it still runs (every second), or (`false`) that it has ended. */
   keepAlive(topic: string, running: boolean): void;
-  /**
-   * Nothing more is published on `topic` and its history is of no further use (an ended MCP session): a durable
-   * backend lets it go within `ms`, still read meanwhile (by instances that hear its end live); the others hold
-   * nothing of it beyond the processes.
-   */
+  /** `topic` is over (an ended MCP session): a durable backend lets its history go within `ms`. */
   expire(topic: string, ms: number): void;
   /**
-   * Durable only: when the producer of `topic` has stopped saying it runs and the topic has no end event, its
-   * process is gone: with `confirm`, an `event: error` is stored (once, whoever asks); without, only whether that
-   * is so is answered.
+   * Whether the producer of `topic` stopped saying it runs and the topic has no end: its process is gone. With
+   * `confirm`, an `event: error` is stored (once, whoever asks).
    */
   abandoned(topic: string, confirm: boolean): Promise<boolean>;
   close(): Promise<void>;
@@ -134,10 +120,7 @@ export class MemoryBackplane implements Backplane {
     return Promise.reject(new Error('the in-memory backplane keeps no history of its own'));
   }
 
-  /**
-   * Nothing beyond this process: a stream's producer runs here and its history is kept here, so a stream whose history
-   * this process let go (past its age, or to hold a new topic) is unknown, not one to wait for.
-   */
+  /** Nothing beyond this process: a stream whose history this process let go is unknown, not one to wait for. */
   describe(): Promise<TopicState> {
     return Promise.resolve({ exists: false, endId: undefined });
   }

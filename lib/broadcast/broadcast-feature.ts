@@ -34,11 +34,10 @@ export const broadcastFeature = defineFeature({
   },
   build(build) {
     let started: ApplicationBroadcast | undefined;
-    const broadcast = (): ApplicationBroadcast => {
+    build.provide(BROADCAST, () => {
       if (!started) throw new Error('The application’s broadcast is used before its build finished');
       return started;
-    };
-    build.provide(BROADCAST, broadcast);
+    });
     return {
       // A module-level broadcast() in a handler means this application's topics: alone in the process, it needs no scope.
       around: () => (started !== undefined && scoping() ? started.within : undefined),

@@ -65,8 +65,7 @@ export class BroadcastTopics implements TopicHost {
     deliver: (topic, event) => {
       const held = this.#topics.get(topic);
       if (held) return held.deliver(event);
-      // An event of another instance that nobody here reads yet is kept for those who resume here (pub/sub only: in
-      // memory the publish made its topic when it keeps history, and Redis Streams keeps it).
+      // Kept for those who resume here (pub/sub only: in memory the publish made it, Redis Streams keeps it).
       if (this.backplane.backend !== 'redis' || !this.#keeps(this.retention)) return;
       const made = this.#make(topic, undefined);
       if (made) made.deliver(event);
@@ -91,10 +90,7 @@ export class BroadcastTopics implements TopicHost {
     return this.#topics.get(name);
   }
 
-  /**
-   * The topic, held from now on (`presence`: a resumable stream's, whose readers the instances tell each other of);
-   * throws a 503 problem when this process holds as many topics as it may.
-   */
+  /** Held from now on (`presence`: a resumable stream's); a 503 problem when this process holds as many as it may. */
   topic(name: string, replay: number | undefined, presence = false): Topic {
     this.#warnIfWorkerAlone();
     const topic = this.#topics.get(name) ?? this.#make(name, replay);
@@ -103,10 +99,7 @@ export class BroadcastTopics implements TopicHost {
     return topic;
   }
 
-  /**
-   * Publishes `data` on `name`: refused (a 413 problem) past `max-event-size`, before anything is sent or kept. A
-   * topic that keeps history in this process is held first (a 503 problem when no more may be).
-   */
+  /** Refused past `max-event-size` before anything is sent or kept; a topic that keeps history here is held first. */
   publish(name: string, outgoing: Omit<Outgoing, 'json' | 'bytes'>, replay: number | undefined): Promise<string> {
     try {
       this.#warnIfWorkerAlone();
@@ -182,10 +175,7 @@ export class BroadcastTopics implements TopicHost {
     return topic;
   }
 
-  /**
-   * Lets go of the unread topic whose newest event is the oldest: finished streams by the thousand (a stranger starting
-   * jobs or tool calls) must not hold the process's topics for an hour. False when every topic is read or running.
-   */
+  /** Finished streams by the thousand (a stranger's jobs) must not hold the process's topics: the oldest gives way. */
   #makeRoom(): boolean {
     const oldest = this.#unread.oldest();
     if (!oldest) return false;

@@ -1,7 +1,4 @@
-/**
- * A topic as the application's code holds it. It holds no state: the topic lives in the application (made when first
- * used, let go once it holds nothing), so one broadcaster serves every application that uses it.
- */
+/** A topic as the application's code holds it: the topic lives in the application, so one serves every application. */
 import { publishTraced } from './broadcast-spans';
 import { tracing } from '../tracing/tracing';
 import { logging } from '../logging/logger';

@@ -1,7 +1,6 @@
 /**
- * The framework's own topics (MCP's `mcp:<path>`, `mcp-session/<id>`, `mcp/<session>/<stream>`) share the backplane:
- * an application naming topics after a client's input must not let a stranger into them, so its entry points refuse
- * those names.
+ * The framework's own topics (MCP's) share the backplane: an application naming topics after a client's input must
+ * not let a stranger into them, so its entry points refuse those names.
  */
 import { httpProblem } from '../errors/http-problem';
 

@@ -1,7 +1,6 @@
 /**
- * The bytes of history one application keeps in this process across all its topics
- * (`framework.broadcast.retention.max-total-bytes`): past it, the application's oldest events go first, whatever
- * their topic. The rings tell it of every event they keep and drop.
+ * `framework.broadcast.retention.max-total-bytes`: past it, the application's oldest events go first, whatever their
+ * topic. The rings tell it of every event they keep and drop.
  */
 
 export interface HistoryHolder {

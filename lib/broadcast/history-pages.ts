@@ -1,7 +1,6 @@
 /**
- * Pages of a topic's Redis stream read for resuming subscribers, shared between them: after a deploy, hundreds of
- * clients come back with the same `Last-Event-ID`. A full page is an immutable slice of an append-only stream, so it is
- * shared and kept a few seconds; a short one (the stream's end) may have grown since, so each reads its own.
+ * Pages of a topic's Redis stream shared between resuming subscribers (after a deploy, hundreds come back with the
+ * same `Last-Event-ID`): only full ones, a short one (the stream's end) may have grown since.
  */
 import type { BroadcastEvent } from './topic-events';
 

@@ -6,10 +6,7 @@ interface Watch {
   since: number;
 }
 
-/**
- * The unwatched topics are kept oldest first (each change moves a topic to the end): forgetting the old ones stops at
- * the first too young, so a stream's start does not go through every topic known.
- */
+/** Unwatched topics oldest first: forgetting the old ones stops at the first too young, not going through all. */
 export class LocalPresence {
   readonly #watched = new Map<string, Watch>();
   readonly #unwatched = new Map<string, Watch>();

@@ -91,10 +91,7 @@ export class RedisBackplane implements Backplane {
     return Promise.reject(new Error('the redis pub/sub backplane keeps no history of its own'));
   }
 
-  /**
-   * Without a shared history, a stream exists beyond this process only while its producer runs (its presence in Redis
-   * outlives it, and a client resuming on its word waited forever).
-   */
+  /** Exists while its producer runs: its presence in Redis outlives it (a client resuming on it waited forever). */
   async describe(topic: string): Promise<TopicState> {
     return { exists: await this.#presence.running(topic), endId: undefined };
   }
@@ -110,10 +107,7 @@ export class RedisBackplane implements Backplane {
   /** Pub/sub keeps no history in Redis: each process's topics let theirs go. */
   expire(): void {}
 
-  /**
-   * With `confirm`, this instance's readers are handed the end (`event: error`, `{"lost":true}`): each instance its
-   * own, as there is no shared history to store it in.
-   */
+  /** With `confirm`, this instance's readers are handed the end: no shared history to store it in. */
   async abandoned(topic: string, confirm: boolean): Promise<boolean> {
     const [produced, running] = await Promise.all([this.#presence.produced(topic), this.#presence.running(topic)]);
     const gone = produced && !running;

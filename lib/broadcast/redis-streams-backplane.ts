@@ -128,10 +128,7 @@ export class RedisStreamsBackplane implements Backplane {
     return after === undefined ? { events, more } : { events, more, reset: { oldest: events[0]?.id } };
   }
 
-  /**
-   * A topic exists while its stream holds events, or while its producer runs: not on the word of its presence, which
-   * readers leaving renew after the stream expired (a client resuming then waited forever).
-   */
+  /** Not on the word of its presence, which readers leaving renew after the stream expired (resumes waited forever). */
   async describe(topic: string): Promise<TopicState> {
     const [last, running] = await Promise.all([
       this.#commands.call('XREVRANGE', streamKey(topic), '+', '-', 'COUNT', 1) as Promise<Entry[]>,

@@ -1,7 +1,4 @@
-/**
- * Streams that outlive their client: the source runs once, in the process that starts it, while anyone on any
- * instance reads it and for a grace period after. (`resume(key)` is the readers' side.)
- */
+/** Streams that outlive their client: run once, while anyone anywhere reads them and for a grace period after. */
 import { from } from 'rxjs/internal/observable/from';
 import { concatMap } from 'rxjs/internal/operators/concatMap';
 import { materialize } from 'rxjs/internal/operators/materialize';

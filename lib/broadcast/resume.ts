@@ -68,10 +68,7 @@ function heldEnd(topics: BroadcastTopics, key: string): string | undefined {
   return newest && isEnd(newest) ? newest.id : undefined;
 }
 
-/**
- * While this instance has readers of `key`, checks every 2 s whether its producer's process is gone (no heartbeat and
- * no end): seen twice in a row (a heartbeat late by a moment is no death), the end (`event: error`) is stored.
- */
+/** While this instance reads `key`, stores its end (`event: error`) once its producer is seen gone twice in a row. */
 function watchProducer(topics: BroadcastTopics, key: string): () => void {
   const { watchedProducers } = topics;
   let watch = watchedProducers.get(key);

@@ -1,7 +1,6 @@
 /**
- * The subscribers of a topic that take its events a tick at a time: the tick is framed once per framing and handed to
- * each in one loop, not through every subscriber's RxJS subscriber, pump and output once per event. Each stream still
- * applies its own budget and overflow policy (see `StreamOutput.pushShared`).
+ * The subscribers that take a topic's events a tick at a time, framed once for all and handed on in one loop, not
+ * through every subscriber's pump once per event; each still applies its own budget (`StreamOutput.pushShared`).
  */
 import { SharedFrames } from '../streaming/shared-frames';
 import type { SseEvent } from '../streaming/sse-event';

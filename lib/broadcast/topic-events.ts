@@ -38,10 +38,7 @@ export function isEnd(event: SseEvent): boolean {
   return event.event !== undefined && END_EVENTS.has(event.event);
 }
 
-/**
- * `event: reset`: the events after the subscriber's last are no longer held; `data` is the oldest id held, or `none`.
- * No id, so a client's `Last-Event-ID` stays what it was.
- */
+/** `data`: the oldest id held, or `none`. No id, so a client's `Last-Event-ID` stays what it was. */
 export function resetNotice(oldest: string | undefined): SseEvent {
   const held = oldest ?? 'none';
   return withStreamHeader(sseEvent({ event: 'reset', data: held }), RESET_HEADER, held);

@@ -22,10 +22,7 @@ export const RING_PAGE = 4 * PAGE;
 const pageBytes = (pace: StreamPace | undefined): number =>
   pace ? Math.max(1, pace.room / 2) : Number.POSITIVE_INFINITY;
 
-/**
- * Sends the ring's events after `from` (a symbol: all), page by page; `caughtUp` is called in the same turn as the last
- * page, so no live event falls between. When `from` is no longer held, `event: reset` first, then everything held.
- */
+/** `caughtUp` is called in the same turn as the last page: no live event falls between. `from` gone: a reset first. */
 export function replayRing(
   ring: EventRing,
   joined: Joined,
@@ -57,10 +54,7 @@ export function replayRing(
   page();
 }
 
-/**
- * Sends a durable topic's history after `from` (undefined: the oldest held), reading each page once the one before has
- * gone out, up to a short page; then the live events that waited in `joined.waiting`, past the last the history gave.
- */
+/** A durable topic's history read a page at a time, up to a short page; then the live events that waited meanwhile. */
 export async function replayHistory(
   backplane: Backplane,
   topic: string,

@@ -1,7 +1,4 @@
-/**
- * One topic of one application on this instance: its subscribers (each a stream with its own budget, so a slow one
- * never slows the others) and the history this process keeps of it. One that holds nothing tells its host.
- */
+/** One topic on this instance: its subscribers (a slow one never slows the others) and the history kept here. */
 import { Observable } from 'rxjs/internal/Observable';
 import type { TeardownLogic } from 'rxjs';
 import { deliverTraced } from './broadcast-spans';
@@ -196,8 +193,7 @@ export class Topic implements HistoryHolder, UnreadTopic {
     if (!this.#joined.delete(joined) && !this.#ticks.delete(joined)) return this.#settle();
     if (this.subscribers === 0) {
       this.#host.backplane.watch(this.name, false, this.presence);
-      // The ring of a durable topic is a cache of what this instance read while it had subscribers: once it
-      // stops reading the topic, the ring would have a hole after its newest event.
+      // A durable topic's ring caches what was read while it had subscribers: unread, it would have a hole.
       if (this.#host.backplane.durable) this.#ring.clear();
     }
     this.#tell(joined.hooks?.unsubscribed);

@@ -44,11 +44,10 @@ export class UnreadTopics<T extends UnreadTopic> {
       this.#heap.push(added);
       return this.#up(added);
     }
-    if (since === place.since) return;
-    const earlier = since < place.since;
+    // One of the two moves it, the other finds it in place.
     place.since = since;
-    if (earlier) this.#up(place);
-    else this.#down(place);
+    this.#up(place);
+    this.#down(place);
   }
 
   delete(topic: T): void {

@@ -1,8 +1,4 @@
-/**
- * CORS (the Fetch standard's protocol) in the shape of `quarkus.http.cors.*`: preflights answered before routing, and
- * an origin not allowed refused with 403 and no CORS header, so its page can read nothing. Requests without `Origin`,
- * and same-origin ones, pass untouched.
- */
+/** CORS as `quarkus.http.cors.*` has it: an origin not allowed gets a 403 without CORS headers, so reads nothing. */
 import type { Config } from '../config/config';
 import { settingError } from '../config/config-error';
 import { problemDetails } from '../errors/problem-details';

@@ -1,7 +1,4 @@
-/**
- * The application's Prometheus metrics, in a prom-client registry of its own (users add theirs on `app.metrics`):
- * requests by method, route template, status and outcome (the names Micrometer users know).
- */
+/** The application's Prometheus metrics in a registry of its own, named as Micrometer users know them. */
 import type { Histogram, Registry } from 'prom-client';
 import { CLIENT_CLOSED, ResponseContext } from '../context/response-context';
 import type { RequestContext } from '../context/request-context';
@@ -30,8 +27,7 @@ export class ApplicationMetrics {
   readonly #prom = loadPackage<typeof import('prom-client')>('prom-client');
   readonly registry: Registry = new this.#prom.Registry();
   readonly #requests: Histogram<'method' | 'uri' | 'status' | 'outcome'>;
-  // One labelled child per endpoint (or unrouted method) and status, found by identity: no label hashing or
-  // key building per request.
+  // One labelled child per endpoint (or unrouted method) and status, found by identity: no label hashing per request.
   readonly #timers = new Map<object | string, Map<number, Timer>>();
   #defaults = false;
   /** In a cluster worker: the metrics of every worker, summed by the primary. */
@@ -86,10 +82,7 @@ export class ApplicationMetrics {
     timer.observe(seconds);
   };
 
-  /**
-   * Starts the process's default metrics (CPU, memory, event-loop lag...) at the first scrape, not at build:
-   * each start keeps an event-loop monitor running for good, and tests build applications by the hundred.
-   */
+  /** At the first scrape, not at build: each keeps an event-loop monitor running for good (tests build hundreds). */
   startDefaultMetrics(): void {
     if (this.#defaults) return;
     this.#defaults = true;

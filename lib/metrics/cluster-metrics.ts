@@ -1,7 +1,4 @@
-/**
- * Metrics that add up across `framework.http.workers`: the worker a scrape reaches asks the primary for every worker's
- * metrics summed (prom-client's `AggregatorRegistry`), else each scrape would see one worker at random.
- */
+/** Metrics summed across `framework.http.workers` by the primary: else each scrape would see one worker at random. */
 import { isClusterWorker } from '../runtime/node-builtins';
 import { loadPackage } from '../runtime/load-package';
 import { logging } from '../logging/logger';

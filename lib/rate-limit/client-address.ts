@@ -1,7 +1,4 @@
-/**
- * The address a request counts against: its peer, or behind trusted proxies the hop of `X-Forwarded-For` (or
- * `Forwarded`) the nearest untrusted one wrote; an IPv6 one as its network (/64 by default).
- */
+/** The address a request counts against: its peer, or behind trusted proxies the hop the nearest untrusted wrote. */
 import type { Config } from '../config/config';
 import { settingError } from '../config/config-error';
 import { addressPrefix, trustedProxies } from '../http/ip-address';

@@ -1,7 +1,4 @@
-/**
- * Per-client limits (its principal, else its address): requests per window (rate-limiter-flexible, in memory or on
- * Redis so that every instance shares the count) and streams held open at once (per process).
- */
+/** Per-client limits: requests per window (on Redis, every instance shares the count), streams open at once. */
 import { loadPackage } from '../runtime/load-package';
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -104,10 +101,7 @@ export class RateLimiters {
     });
   }
 
-  /**
-   * Takes a point for `key`, rejecting with the `RateLimiterRes` of a spent window; made at its first use (so a build
-   * that fails later opens no Redis connection).
-   */
+  /** Made at its first use, so a build that fails later opens no Redis connection. */
   counter(name: string, points: number, windowSeconds: number): (key: string) => Promise<RateLimiterRes> {
     let made: RateLimiterAbstract | undefined;
     return (key) => {
@@ -127,10 +121,7 @@ export class RateLimiters {
     });
   }
 
-  /**
-   * The step of the endpoint `where` (its own count, also under a class-wide `@RateLimit`), from `declared` else the
-   * configured defaults; `undefined` when nothing limits it. Runs after authentication: a caller counts by principal.
-   */
+  /** The endpoint's own count (also under a class-wide `@RateLimit`); `undefined` when nothing limits it. */
   step(declared: RateLimitOptions | undefined, where: string, streams: boolean): StageFn | undefined {
     const settings = this.#settings;
     const options = declared ?? { requests: settings.requests, streams: settings.streams };

@@ -57,10 +57,7 @@ export function streamAdmission(config: Config, clientOf: (ctx: RequestContext) 
   };
 }
 
-/**
- * A request admitted as a stream that answers with something else (an error, an MCP POST answered as JSON) gives its
- * place back now, not once a caller in process reads it to its end. An accepted WebSocket upgrade keeps it.
- */
+/** A stream's place is given back now when the answer is no stream (an error, an MCP POST answered as JSON). */
 export function releaseUnlessStreaming(ctx: RequestContext): void {
   if (!(ctx.response?.entity instanceof StreamBody) && takeoverOf(ctx) === undefined) ctx.get(SLOT)?.();
 }

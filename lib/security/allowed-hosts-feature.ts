@@ -1,7 +1,6 @@
 /**
- * Allowed hosts as a feature: a request for a host the application does not serve answers 400 before routing, and its
- * URL is moved onto the public origin when one is configured. `listen()` applies the rules before a context is made
- * (`server/request-host.ts`); this step does it for `app.fetch`, where the refusal goes through the finishing touches.
+ * Allowed hosts as a feature: `listen()` applies the rules before a context is made (`server/request-host.ts`); this
+ * step does it for `app.fetch`, where the refusal goes through the finishing touches (CORS, nosniff).
  */
 import { RequestAborted } from '../context/request-context';
 import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';

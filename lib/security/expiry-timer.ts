@@ -3,10 +3,7 @@ import type { RequestContext } from '../context/request-context';
 import { credentialExpiry } from './security-context';
 import { MAX_TIMER_MS, unref } from '../runtime/timers';
 
-/**
- * Calls `expire` once at `expiresAt` (epoch ms), at once when that is past; a wait longer than a timer holds is taken
- * in steps (`exp: 1e15` never comes). Returns the cancel. Unref'd: an expiry to come never keeps the process alive.
- */
+/** A wait longer than a timer holds is taken in steps (`exp: 1e15` never comes); unref'd. Returns the cancel. */
 export function expiryTimer(expiresAt: number, expire: () => void): () => void {
   let timer: ReturnType<typeof setTimeout>;
   const wait = () => {

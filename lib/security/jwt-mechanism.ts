@@ -1,7 +1,4 @@
-/**
- * Bearer JWTs (RFC 6750, RFC 7519) verified with `jose` (loaded with the first token), keys from a JWKS URL or a PEM
- * file: `exp` and a subject required, `nbf`, `iat`, `iss` and `aud` checked.
- */
+/** Bearer JWTs (RFC 6750, RFC 7519) verified with `jose` (loaded with the first token), keys from a JWKS or a file. */
 import { loadPackage } from '../runtime/load-package';
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { KeyObject } from 'node:crypto';
@@ -147,8 +144,7 @@ export function jwtMechanism(settings: JwtSettings, directory: string): Authenti
     log.warn(
       'framework.security.jwt.audience is not set: a token its issuer made for any other API is admitted here too; set it to the aud of this API',
     );
-  // A client sends the same token with every request until it expires: its signature (about 100 µs of ECDSA or RSA
-  // work) is checked once, then the identity is reused until the token expires or a minute has passed.
+  // A client sends the same token with every request: its signature (~100 µs of ECDSA or RSA) is checked once.
   const verified = new Map<string, { readonly identity: Identity; readonly until: number }>();
   const check = async (token: string): Promise<Identity> => {
     let claims: Record<string, unknown>;

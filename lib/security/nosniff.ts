@@ -1,7 +1,4 @@
-/**
- * `X-Content-Type-Options: nosniff` (Fetch §3.5.2) as a feature: a body an attacker filled is never run as a script or
- * rendered as a page. Set on every answer after filters and mappers, unless it has the header already.
- */
+/** `X-Content-Type-Options: nosniff` (Fetch §3.5.2): a body an attacker filled is never run as a script or a page. */
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
 

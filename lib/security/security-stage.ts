@@ -1,7 +1,4 @@
-/**
- * The per-request security step of an endpoint: a credential becomes an identity, then the access rule applies. Runs
- * after routing and before the request filters, so filters, the method and exception mappers see the `SecurityContext`.
- */
+/** The security step: after routing, before the filters, so filters, method and mappers see the `SecurityContext`. */
 import type { Config } from '../config/config';
 import type { AccessRule } from '../decorators/security';
 import { problemDetails, type ErrorCode } from '../errors/problem-details';

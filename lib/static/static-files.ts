@@ -50,11 +50,7 @@ function isInside(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(nodePath().sep) ? root : root + nodePath().sep);
 }
 
-/**
- * The files under one directory, a directory answering with its `index.html`, with a strong `ETag` (size and mtime, as
- * nginx makes it), conditional requests and single ranges. Nothing outside the directory is served: `..` in any
- * encoding is refused, and symbolic links are followed only when their target stays inside.
- */
+/** Nothing outside the directory is served: `..` in any encoding is refused, links followed only when inside. */
 export class StaticFiles {
   readonly root: string;
   readonly #dotfiles: boolean;

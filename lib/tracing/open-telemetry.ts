@@ -1,7 +1,4 @@
-/**
- * The OpenTelemetry API, once the application registered an SDK: until then asking costs one property read, and the
- * API is not loaded. Nothing of the server, nothing Node-only: the REST client uses it too.
- */
+/** The OpenTelemetry API, loaded once an SDK is registered; nothing of the server (the REST client uses it too). */
 import { loadPackage } from '../runtime/load-package';
 import type * as Api from '@opentelemetry/api';
 

@@ -1,7 +1,4 @@
-/**
- * The server span of a request (`METHOD /route/{template}`, HTTP semantic conventions), a child of the caller's span,
- * ended when the answer's head is written: its duration is the time to the first byte, also for a stream.
- */
+/** The server span of a request, ended when the head is written: the time to the first byte, also for a stream. */
 import type * as Api from '@opentelemetry/api';
 import type { RequestContext } from '../context/request-context';
 import { headersGetter } from './open-telemetry';

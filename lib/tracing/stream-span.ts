@@ -1,7 +1,4 @@
-/**
- * The span of a stream response, from its head (where the request's span ends, so that one stays the time to the first
- * byte) to its end: the items sent and dropped, the bytes, and how it ended.
- */
+/** The span of a stream response, from its head (where the request's span ends) to its end. */
 import type * as Api from '@opentelemetry/api';
 import type { RequestContext } from '../context/request-context';
 import type { StreamEnd, StreamObserver } from '../streaming/stream-observer';
