@@ -6,64 +6,41 @@ import type { RegisteredCheck } from '../health/health-route';
 import type { JsonMapper } from '../json/json-mapper';
 import { opened, within } from './application-scope';
 import { MemoryBackplane, type Backplane } from './backplane';
-import { BroadcastTopics, type BroadcastSettings } from './broadcast-topics';
+import { BroadcastTopics } from './broadcast-topics';
 import type { History } from './durable-streams-feature';
 import type { Retention } from './event-ring';
 
 export interface ApplicationBroadcast {
-  /** The application's topics (`app.broadcast(topic)` takes them from here). */
   readonly topics: BroadcastTopics;
   /** `broadcast`, a readiness check DOWN while Redis is unreachable (none for the in-memory backend). */
   readonly checks: readonly RegisteredCheck[];
   /** Runs `work` (a request, a socket message) as this application's: a module-level `broadcast()` means its topics. */
   within<R>(work: () => R): R;
-  /** Ends this process's resumable streams and lets go of the Redis connections. */
   close(): Promise<void>;
 }
 
-/** The Redis backplane the backend names; ioredis is loaded only for them. */
-function redisBackplane(
-  backend: 'redis' | 'redis-streams',
-  url: string,
-  json: JsonMapper,
-  retention: Retention,
-  liveWindowMs: number,
-): Backplane {
-  if (backend === 'redis') {
+/** The Redis backplane `framework.broadcast.backend` names; ioredis is loaded only for them. */
+function redisBackplane(config: Config, json: JsonMapper, retention: Retention): Backplane {
+  const url = config.get('framework.broadcast.redis.url');
+  if (config.get('framework.broadcast.backend') === 'redis') {
     const { RedisBackplane } = require('./redis-backplane') as typeof import('./redis-backplane');
     return new RedisBackplane(url, json, retention);
   }
   const { RedisStreamsBackplane } = require('./redis-streams-backplane') as typeof import('./redis-streams-backplane');
-  return new RedisStreamsBackplane(url, json, retention, liveWindowMs);
+  return new RedisStreamsBackplane(url, json, retention, config.get('framework.broadcast.redis.live-window'));
 }
 
-function broadcastSettings(config: Config, history: History): BroadcastSettings {
-  return {
+/** The application's topics; the primary of `framework.http.workers` serves nothing, so it does not connect. */
+export function applicationBroadcast(config: Config, json: JsonMapper, history: History): ApplicationBroadcast {
+  const settings = {
     ...history,
     maxEventSize: config.get('framework.broadcast.max-event-size'),
     maxTopics: config.get('framework.broadcast.max-topics'),
   };
-}
-
-/**
- * The application's topics, on the backplane `framework.broadcast.backend` names: in memory, or connected to Redis
- * (`redis`, `redis-streams`). The primary of `framework.http.workers` serves nothing, so it does not connect; each
- * worker does.
- */
-export function applicationBroadcast(config: Config, json: JsonMapper, history: History): ApplicationBroadcast {
-  const settings = broadcastSettings(config, history);
   const backend = config.get('framework.broadcast.backend');
   const supervisesOnly = config.get('framework.http.workers') > 1 && isClusterPrimary();
   const local = backend === 'memory' || supervisesOnly;
-  const backplane = local
-    ? new MemoryBackplane()
-    : redisBackplane(
-        backend,
-        config.get('framework.broadcast.redis.url'),
-        json,
-        settings.retention,
-        config.get('framework.broadcast.redis.live-window'),
-      );
+  const backplane = local ? new MemoryBackplane() : redisBackplane(config, json, history.retention);
   const topics = new BroadcastTopics(backplane, settings, json);
   backplane.start(topics.listener);
   const closed = opened(topics);

@@ -1,16 +1,12 @@
 /**
- * Which application a `broadcast(topic)` made at module level means when it is used. Each application holds its
- * own topics; while it is open it is listed here. Used within a request, a socket message or a resumable stream
- * of an application, it means that one; elsewhere (a timer, a queue consumer) it means the one application open,
- * and is refused with a clear error when there are several (then `app.broadcast(topic)` says which). The request's
- * application is carried by an `AsyncLocalStorage` only while two or more are open, so that the usual process of
- * one application pays nothing for it.
+ * Which application a module-level `broadcast(topic)` means: the one whose request, socket message or resumable stream
+ * uses it, else the one open. The request's application is carried by an `AsyncLocalStorage` only once two have been
+ * open, so the usual process of one application pays nothing for it.
  */
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { BroadcastTopics } from './broadcast-topics';
 import { nodeBuiltin } from '../runtime/node-builtins';
 
-/** The open applications' topics, the latest built last. */
 const open: BroadcastTopics[] = [];
 let scope: AsyncLocalStorage<BroadcastTopics> | undefined;
 
@@ -23,22 +19,19 @@ export function opened(topics: BroadcastTopics): () => void {
   };
 }
 
-/**
- * Whether work must be run `within` its application to mean it: only once two applications have been open at once. A
- * request of the usual process of one application is then wrapped by nothing (no closure made for it).
- */
+/** Whether work must be run `within` its application to mean it: only once two applications have been open at once. */
 export function scoping(): boolean {
   return open.length > 1 || scope !== undefined;
 }
 
-/** Runs `work` as the application whose topics these are (what it calls, now and after each await, means them). */
+/** Runs `work` (and what it calls, after each await too) as the application whose topics these are. */
 export function within<R>(topics: BroadcastTopics, work: () => R): R {
   if (!scoping()) return work();
   scope ??= new (nodeBuiltin('node:async_hooks', 'two applications in one process').AsyncLocalStorage)();
   return scope.run(topics, work);
 }
 
-/** The topics `broadcast(topic)` means here and now; throws when no application, or more than one, could be meant. */
+/** The topics `broadcast(topic)` means here and now; throws when none, or more than one, could be meant. */
 export function currentTopics(what: string): BroadcastTopics {
   const scoped = scope?.getStore();
   if (scoped && open.includes(scoped)) return scoped;

@@ -10,10 +10,7 @@ import type { BroadcastEvent } from './topic-events';
 /** `framework.broadcast.backend`. */
 export type BroadcastBackend = 'memory' | 'redis' | 'redis-streams';
 
-/**
- * A 503 problem with `Retry-After`: the backplane cannot store or read events now (Redis unreachable), and what
- * a client can do about it is try again.
- */
+/** A 503 problem with `Retry-After`: the backplane cannot store or read events now (Redis unreachable). */
 export function backplaneUnavailable(detail: string, cause: unknown): WebApplicationException {
   return httpProblem('RXREST_BROADCAST_UNAVAILABLE', detail, { cause, headers: { 'retry-after': '1' } });
 }
@@ -26,40 +23,32 @@ export function malformedEventId(topic: string): WebApplicationException {
   );
 }
 
-/** An event to publish. */
 export interface Outgoing {
   readonly data: unknown;
-  /** `data` as the application's JSON mapper writes it (measured against `framework.broadcast.max-event-size`). */
+  /** `data` as the application's JSON mapper writes it, and its UTF-8 `bytes`. */
   readonly json: string;
-  /** The bytes of `json` in UTF-8. */
   readonly bytes: number;
   /** The SSE event name (the end of a resumable stream); absent for items. */
   readonly event?: string;
-  /** A publish repeated with the same key (a retry after a lost answer) is stored once and answers the first id. */
   readonly idempotencyKey?: string;
   /** The publishing span's context (W3C `traceparent`), when traced: deliveries link to it on every instance. */
   readonly trace?: string;
 }
 
-/** A page of a topic's durable history, read for a subscriber that resumes. */
+/** A page of a topic's durable history, oldest first; `reset` when the id asked for is no longer held. */
 export interface HistoryPage {
-  /** The events after the id asked for, oldest first (from the oldest held after a reset). */
   readonly events: readonly BroadcastEvent[];
-  /** Set when the events right after the id asked for are no longer held: the oldest id that is (undefined: none). */
   readonly reset?: { readonly oldest: string | undefined };
   /** The page came back full: more may follow. */
   readonly more: boolean;
 }
 
-/** What the backplane knows of a topic beyond this process. */
+/** What the backplane knows of a topic beyond this process: whether it has history or a producer, and its end. */
 export interface TopicState {
-  /** The topic has history or a producer (on `redis` pub/sub, which keeps no history: a producer running now). */
   readonly exists: boolean;
-  /** The id of its end event (`done`, `error`, `cancelled`), once it has one. */
   readonly endId: string | undefined;
 }
 
-/** Where a backplane hands what it receives: live events, and the news that a topic's history was lost. */
 export interface BackplaneListener {
   deliver(topic: string, event: BroadcastEvent): void;
   /** Events may have been lost for this instance's subscribers of `topic`; `oldest` is the oldest id held now. */
@@ -70,30 +59,19 @@ export interface BackplaneListener {
 
 export interface Backplane {
   readonly backend: BroadcastBackend;
-  /**
-   * Whether the topics' history lives in the backplane (Redis Streams) rather than in each process: ids are the
-   * history's own, and a subscriber resuming from an id this process has not seen is answered from it.
-   */
+  /** The topics' history lives in the backplane (Redis Streams), not in each process: ids are the history's own. */
   readonly durable: boolean;
   /** Whether events reach the other instances now (for the readiness check). */
   readonly connected: boolean;
-  /** Begins handing events (from any instance) to `listener`. */
   start(listener: BackplaneListener): void;
   /** Sends (and, when durable, stores) an event; resolves with its id once done, rejects when it could not be. */
   publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string>;
   /** Whether `id` has the form of this backplane's event ids (a `Last-Event-ID` may be anything a client sends). */
   isEventId(id: string): boolean;
-  /**
-   * Durable only: up to `count` events after `after` (undefined: from the oldest held), or, when the event `after`
-   * is no longer held, a reset and the events from the oldest held.
-   */
+  /** Durable only: up to `count` events after `after` (undefined, or no longer held: from the oldest held). */
   history(topic: string, after: string | undefined, count: number): Promise<HistoryPage>;
-  /** Durable only: whether the topic has history or a producer, and its end. */
   describe(topic: string): Promise<TopicState>;
-  /**
-   * This instance has subscribers of `topic` now (true), or has none left (false). With `presence` (a resumable
-   * stream's topic) the other instances are told too, so that its producer knows whether anyone reads it.
-   */
+  /** This instance has subscribers of `topic` now, or none left; with `presence`, the other instances are told too. */
   watch(topic: string, watching: boolean, presence: boolean): void;
   /** A producer starts on `topic`: it exists from now on, and counts as watched now. */
   register(topic: string, retention: Retention): Promise<void>;
@@ -101,19 +79,13 @@ export interface Backplane {
   idleFor(topic: string): Promise<number>;
   /** A producer says it still runs (every second), or (`false`) that it has ended. */
   keepAlive(topic: string, running: boolean): void;
-  /**
-   * Nothing more is published on `topic` and its history is of no further use (an ended MCP session): a durable
-   * backend lets it go within `ms`, still read meanwhile (by instances that hear its end live); the others hold
-   * nothing of it beyond the processes.
-   */
+  /** `topic` is over (an ended MCP session): a durable backend lets its history go within `ms`. */
   expire(topic: string, ms: number): void;
   /**
-   * Durable only: when the producer of `topic` has stopped saying it runs and the topic has no end event, its
-   * process is gone: with `confirm`, an `event: error` is stored (once, whoever asks); without, only whether that
-   * is so is answered.
+   * Whether the producer of `topic` stopped saying it runs and the topic has no end: its process is gone. With
+   * `confirm`, an `event: error` is stored (once, whoever asks).
    */
   abandoned(topic: string, confirm: boolean): Promise<boolean>;
-  /** Lets go of connections. */
   close(): Promise<void>;
 }
 
@@ -137,28 +109,18 @@ export class MemoryBackplane implements Backplane {
     if (seen !== undefined) return Promise.resolve(seen);
     const id = this.#clock.next();
     this.#keys.set(topic, outgoing.idempotencyKey, id, retention);
-    this.#listener?.deliver(topic, {
-      id,
-      data: outgoing.data,
-      event: outgoing.event,
-      trace: outgoing.trace,
-      bytes: outgoing.bytes,
-    });
+    const { data, event, trace, bytes } = outgoing;
+    this.#listener?.deliver(topic, { id, data, event, trace, bytes });
     return Promise.resolve(id);
   }
 
-  isEventId(id: string): boolean {
-    return isStreamId(id);
-  }
+  readonly isEventId = isStreamId;
 
   history(): Promise<HistoryPage> {
     return Promise.reject(new Error('the in-memory backplane keeps no history of its own'));
   }
 
-  /**
-   * Nothing beyond this process: a stream's producer runs here and its history is kept here, so a stream whose history
-   * this process let go (past its age, or to hold a new topic) is unknown, not one to wait for.
-   */
+  /** Nothing beyond this process: a stream whose history this process let go is unknown, not one to wait for. */
   describe(): Promise<TopicState> {
     return Promise.resolve({ exists: false, endId: undefined });
   }
@@ -178,10 +140,9 @@ export class MemoryBackplane implements Backplane {
     return Promise.resolve(this.#presence.idleFor(topic));
   }
 
-  /** A producer in memory dies with the process that holds its readers: nothing to keep alive or to end. */
+  /** A producer in memory dies with the process that holds its readers; its history is the process's own. */
   keepAlive(): void {}
 
-  /** History in memory is the process's own (its topics let it go). */
   expire(): void {}
 
   abandoned(): Promise<boolean> {

@@ -1,7 +1,4 @@
-/**
- * Broadcast as a feature: the application's topics on memory, Redis pub/sub or Redis Streams, with the history the
- * durable-streams feature keeps, its readiness check, its close.
- */
+/** Broadcast as a feature: the application's topics, on memory, Redis pub/sub or Redis Streams. */
 import { JSON_MAPPER } from '../feature/core-keys';
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
@@ -37,11 +34,10 @@ export const broadcastFeature = defineFeature({
   },
   build(build) {
     let started: ApplicationBroadcast | undefined;
-    const broadcast = (): ApplicationBroadcast => {
+    build.provide(BROADCAST, () => {
       if (!started) throw new Error('The application’s broadcast is used before its build finished');
       return started;
-    };
-    build.provide(BROADCAST, broadcast);
+    });
     return {
       // A module-level broadcast() in a handler means this application's topics: alone in the process, it needs no scope.
       around: () => (started !== undefined && scoping() ? started.within : undefined),

@@ -1,13 +1,8 @@
-/**
- * Broadcast across instances, traced: a publish is a producer span whose context travels with the event (through
- * Redis too), and each instance's delivery of it to its subscribers is a consumer span linked to that producer span,
- * active while the subscribers take the event.
- */
+/** Broadcast traced: a publish's producer span travels with the event, each delivery's consumer span links to it. */
 import type { Outgoing } from './backplane';
 import type { BroadcastEvent } from './topic-events';
 import type { Tracing } from '../tracing/open-telemetry';
 
-/** Publishes `outgoing` in a producer span, with the span's `traceparent` in the event. */
 export function publishTraced<O extends Pick<Outgoing, 'trace'>>(
   { api, tracer }: Tracing,
   topic: string,
@@ -35,7 +30,6 @@ export function publishTraced<O extends Pick<Outgoing, 'trace'>>(
   return published;
 }
 
-/** Hands `event` to this instance's subscribers (`take`) in a consumer span linked to the span that published it. */
 export function deliverTraced(
   { api, tracer }: Tracing,
   topic: string,

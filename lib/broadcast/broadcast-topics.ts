@@ -1,12 +1,9 @@
 /**
- * The broadcast topics of one application: its backplane, its retention and limits, and the topics it holds now.
- * A topic is held while it has a subscriber on this instance or events kept in this process, and let go as soon as
- * it has neither, so that topics made by the thousand (a chat room each) cost nothing once left. What a publish may
- * weigh and how many topics may be held at once are bounded, each with a clear refusal.
+ * The broadcast topics of one application. A topic is held while it has a subscriber here or events kept in this
+ * process, and let go as soon as it has neither: topics made by the thousand (a chat room each) cost nothing once left.
  */
 import { isClusterWorker } from '../runtime/node-builtins';
 import { httpProblem } from '../errors/http-problem';
-import type { WebApplicationException } from '../errors/web-application-exception';
 import { formatSize } from '../http/size';
 import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
@@ -20,34 +17,29 @@ import { unref } from '../runtime/timers';
 
 const log = logging.getLogger('rxrest.streaming');
 
-/** `framework.broadcast.*` as an application's topics use them. */
+/** `framework.broadcast.*` as an application's topics use them (`maxTotalBytes`: across all topics). */
 export interface BroadcastSettings {
   readonly retention: Retention;
-  /** Bytes of JSON one event may weigh. */
   readonly maxEventSize: number;
-  /** Topics held at once in this process. */
   readonly maxTopics: number;
-  /** Bytes of history kept in this process across all topics. */
   readonly maxTotalBytes: number;
 }
 
 /** How often topics whose events have all passed their age are looked for. */
 const SWEEP_MS = 60_000;
 
-function tooManyTopics(topic: string, max: number): WebApplicationException {
-  return httpProblem(
+const tooManyTopics = (topic: string, max: number) =>
+  httpProblem(
     'RXREST_BROADCAST_TOO_MANY_TOPICS',
     `broadcast('${topic}'): this instance holds ${max} topics already (framework.broadcast.max-topics); try again shortly`,
     { headers: { 'retry-after': '1' } },
   );
-}
 
-function eventTooLarge(topic: string, bytes: number, max: number): WebApplicationException {
-  return httpProblem(
+const eventTooLarge = (topic: string, bytes: number, max: number) =>
+  httpProblem(
     'RXREST_BROADCAST_EVENT_TOO_LARGE',
     `broadcast('${topic}'): an event of ${bytes} bytes passes framework.broadcast.max-event-size (${formatSize(max)})`,
   );
-}
 
 export class BroadcastTopics implements TopicHost {
   readonly backplane: Backplane;
@@ -57,30 +49,23 @@ export class BroadcastTopics implements TopicHost {
   readonly #maxTopics: number;
   readonly #json: JsonMapper;
   readonly #topics = new Map<string, Topic>();
-  /** The topics held that nobody reads and no stream here runs: the oldest gives way to a new topic past the limit. */
+  /** Unread and no stream of them running here: the oldest gives way to a new topic past the limit. */
   readonly #unread = new UnreadTopics<Topic>();
-  /**
-   * The topics held that nobody reads, stream or not, by their newest event (those that hold none first): the ones
-   * whose events have all passed their age are let go first when the limit is reached, without going through all.
-   */
+  /** Unread, stream or not: those past their age are let go first at the limit, without going through all. */
   readonly #unwatched = new UnreadTopics<Topic>();
-  /** How many topics it has made: each one's place (the older of two as old gives way first). */
   #made = 0;
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #warnedFull = false;
-  /** Whether the warning that a cluster's worker broadcasts alone was considered (once). */
   #warnedWorkerAlone = false;
   readonly #producers = new Map<string, { stop(): Promise<void> }>();
-  /** Per resumable stream read here, the check that its producer still runs. */
+  /** Per resumable stream read here, the check that its producer still runs (see `resume`). */
   readonly watchedProducers = new Map<string, { readers: number; timer: ReturnType<typeof setInterval> }>();
 
-  /** Hands each topic what the backplane receives. */
   readonly listener: BackplaneListener = {
     deliver: (topic, event) => {
       const held = this.#topics.get(topic);
       if (held) return held.deliver(event);
-      // An event of another instance that nobody here reads yet is kept for those who resume here (pub/sub only: in
-      // memory the publish made its topic when it keeps history, and Redis Streams keeps it).
+      // Kept for those who resume here (pub/sub only: in memory the publish made it, Redis Streams keeps it).
       if (this.backplane.backend !== 'redis' || !this.#keeps(this.retention)) return;
       const made = this.#make(topic, undefined);
       if (made) made.deliver(event);
@@ -101,15 +86,11 @@ export class BroadcastTopics implements TopicHost {
     this.#json = json;
   }
 
-  /** The topic if it is held now. */
   find(name: string): Topic | undefined {
     return this.#topics.get(name);
   }
 
-  /**
-   * The topic, held from now on (`presence`: a resumable stream's, whose readers the instances tell each other of);
-   * throws a 503 problem when this process holds as many topics as it may.
-   */
+  /** Held from now on (`presence`: a resumable stream's); a 503 problem when this process holds as many as it may. */
   topic(name: string, replay: number | undefined, presence = false): Topic {
     this.#warnIfWorkerAlone();
     const topic = this.#topics.get(name) ?? this.#make(name, replay);
@@ -118,10 +99,7 @@ export class BroadcastTopics implements TopicHost {
     return topic;
   }
 
-  /**
-   * Publishes `data` on `name`: refused (a 413 problem) past `max-event-size`, before anything is sent or kept. A
-   * topic that keeps history in this process is held first (a 503 problem when no more may be).
-   */
+  /** Refused past `max-event-size` before anything is sent or kept; a topic that keeps history here is held first. */
   publish(name: string, outgoing: Omit<Outgoing, 'json' | 'bytes'>, replay: number | undefined): Promise<string> {
     try {
       this.#warnIfWorkerAlone();
@@ -131,14 +109,13 @@ export class BroadcastTopics implements TopicHost {
       const topic = this.backplane.durable ? this.#topics.get(name) : this.#held(name, replay);
       // A literal of one shape, not a spread of the caller's: a publish a thousand times a second allocates less.
       const { data, event, idempotencyKey, trace } = outgoing;
-      const retention = topic?.retention ?? this.#retention(replay);
+      const retention = topic?.retention ?? this.retentionOf(replay);
       return this.backplane.publish(name, { data, event, idempotencyKey, trace, json, bytes }, retention);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  /** Lets go of a topic that holds nothing (its host is told by the topic itself). */
   idle(topic: Topic): void {
     if (this.#topics.get(topic.name) === topic) this.#letGo(topic);
   }
@@ -151,7 +128,6 @@ export class BroadcastTopics implements TopicHost {
     this.#unwatched.set(topic, topic.unread ? (since ?? Number.NEGATIVE_INFINITY) : undefined);
   }
 
-  /** The resumable streams this process runs, by key. */
   get producers(): ReadonlyMap<string, { stop(): Promise<void> }> {
     return this.#producers;
   }
@@ -176,11 +152,12 @@ export class BroadcastTopics implements TopicHost {
   /** The topic a publish keeps history in, when it keeps any: made now (or refused) so the event has a place. */
   #held(name: string, replay: number | undefined): Topic | undefined {
     const held = this.#topics.get(name);
-    if (held || !this.#keeps(this.#retention(replay))) return held;
+    if (held || !this.#keeps(this.retentionOf(replay))) return held;
     return this.topic(name, replay);
   }
 
-  #retention(replay: number | undefined): Retention {
+  /** The application's retention, with a topic's own `replay` when it has one. */
+  retentionOf(replay: number | undefined): Retention {
     return replay === undefined ? this.retention : { ...this.retention, maxEvents: replay };
   }
 
@@ -198,12 +175,7 @@ export class BroadcastTopics implements TopicHost {
     return topic;
   }
 
-  /**
-   * Lets go of the topic that only keeps history here (nobody reads it, no stream of it runs here) whose newest event
-   * is the oldest: history is kept for clients that may come back, and finished streams by the thousand (a stranger
-   * starting jobs or tool calls) must not hold the process's topics, and so every broadcast, for an hour. False when
-   * every topic is read or running.
-   */
+  /** Finished streams by the thousand (a stranger's jobs) must not hold the process's topics: the oldest gives way. */
   #makeRoom(): boolean {
     const oldest = this.#unread.oldest();
     if (!oldest) return false;
@@ -214,15 +186,11 @@ export class BroadcastTopics implements TopicHost {
     return !this.#topics.has(oldest.name);
   }
 
-  /** Lets go of the topics whose events have all passed their age and that have no subscriber. */
   #sweep(): void {
     for (const topic of this.#topics.values()) if (topic.holdsNothing()) this.#letGo(topic);
   }
 
-  /**
-   * What `#sweep` does, from the topics nobody reads whose newest event is the oldest up to the first still in its
-   * age: the limit reached, each new topic costs the topics let go, not a look at every topic held.
-   */
+  /** `#sweep` from the oldest unread topic up to the first still in its age: not a look at every topic held. */
   #reap(): void {
     const { maxAgeMs } = this.retention;
     const cutoff = maxAgeMs > 0 ? Date.now() - maxAgeMs : Number.NEGATIVE_INFINITY;
@@ -242,7 +210,6 @@ export class BroadcastTopics implements TopicHost {
   }
 
   /** In a cluster worker, the in-memory backplane reaches only that worker's subscribers: said once, at first use. */
-  /** Looked at once: neither the backend nor whether this process is a cluster's worker changes. */
   #warnIfWorkerAlone(): void {
     if (this.#warnedWorkerAlone) return;
     this.#warnedWorkerAlone = true;

@@ -1,10 +1,4 @@
-/**
- * A topic as the application's code holds it: `publish(item)` sends the item through the application's backplane,
- * and each instance hands it to its own subscribers as an SSE event with an id; `subscribe()` is a stream of those
- * events. The broadcaster holds no state of its own: the topic lives in the application (made when first used, let
- * go once it holds nothing), so the same broadcaster serves every application that uses it, each with its own
- * topics.
- */
+/** A topic as the application's code holds it: the topic lives in the application, so one serves every application. */
 import { publishTraced } from './broadcast-spans';
 import { tracing } from '../tracing/tracing';
 import { logging } from '../logging/logger';
@@ -72,8 +66,7 @@ export class Broadcaster<T> {
 
   /** How much history this topic keeps: its own `replay`, or the application's retention. */
   get retention(): Retention {
-    const { retention } = this.#application();
-    return this.#replay === undefined ? retention : { ...retention, maxEvents: this.#replay };
+    return this.#application().retentionOf(this.#replay);
   }
 
   /**
@@ -96,12 +89,9 @@ export class Broadcaster<T> {
     let published: Promise<string>;
     try {
       const topics = this.#application();
+      const publish = (traceable: typeof outgoing) => topics.publish(this.topic, traceable, this.#replay);
       const traced = tracing();
-      published = traced
-        ? publishTraced(traced, this.topic, outgoing, (traceable) =>
-            topics.publish(this.topic, traceable, this.#replay),
-          )
-        : topics.publish(this.topic, outgoing, this.#replay);
+      published = traced ? publishTraced(traced, this.topic, outgoing, publish) : publish(outgoing);
     } catch (error) {
       published = Promise.reject(error);
     }

@@ -1,16 +1,11 @@
-/**
- * Durable streams as a feature: a topic's history kept in the backplane (memory, or Redis Streams across instances and
- * restarts), so a subscriber coming back with `Last-Event-ID` resumes after that event with no gap and no duplicate,
- * and a loss is announced (`event: reset`), never silent. The broadcast feature keeps its topics with this history.
- */
+/** Durable streams as a feature: a topic's history, so a subscriber resumes after `Last-Event-ID` with no gap. */
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
 import type { Retention } from './event-ring';
 
-/** How much history a topic and the application keep (`framework.broadcast.retention.*`). */
+/** How much history a topic, and the application across its topics, keep (`framework.broadcast.retention.*`). */
 export interface History {
   readonly retention: Retention;
-  /** Bytes of history kept in this process across all topics. */
   readonly maxTotalBytes: number;
 }
 

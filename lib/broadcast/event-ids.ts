@@ -1,12 +1,6 @@
-/**
- * Event ids in the form Redis Streams gives them, `<milliseconds>-<sequence>`: increasing within a topic and,
- * because they start from the clock, still increasing after a restart, so an id from before it is never
- * mistaken for a new one. The in-memory history makes its ids the same way.
- */
-
+/** Event ids as Redis Streams gives them, `<ms>-<seq>`: from the clock, so still increasing after a restart. */
 const STREAM_ID = /^(\d{1,16})-(\d{1,16})$/;
 
-/** Whether `id` has the `<ms>-<seq>` form (a `Last-Event-ID` may be anything a client sends). */
 export function isStreamId(id: string): boolean {
   return STREAM_ID.test(id);
 }
@@ -23,7 +17,6 @@ export function compareIds(a: string, b: string): number {
   return msA === msB ? seqA - seqB : msA - msB;
 }
 
-/** Makes the ids of one topic: the clock's milliseconds, and a sequence within the same millisecond. */
 export class IdClock {
   #ms = 0;
   #seq = 0;

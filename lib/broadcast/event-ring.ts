@@ -2,13 +2,10 @@
 import type { SseEvent } from '../streaming/sse-event';
 import type { BudgetEntry, HistoryBudget, HistoryHolder } from './history-budget';
 
-/** How much history a topic keeps. */
+/** How much history a topic keeps (0 events or bytes: none; 0 ms: no age limit). */
 export interface Retention {
-  /** Events kept at most (0 keeps none). */
   readonly maxEvents: number;
-  /** Milliseconds an event is kept at most (0: no age limit). */
   readonly maxAgeMs: number;
-  /** Bytes of events (the JSON of their data) kept at most (0 keeps none). */
   readonly maxBytes: number;
 }
 
@@ -19,14 +16,9 @@ export interface KeptEvent {
 }
 
 /** A kept event with its place in the application's history budget. */
-interface Held extends KeptEvent {
-  entry?: BudgetEntry;
-}
+type Held = KeptEvent & { entry?: BudgetEntry };
 
-/**
- * The events in the order they were delivered, oldest first. Lookups go from the newest end: a client that
- * resumes has usually missed only the last few.
- */
+/** Oldest first. Lookups go from the newest end: a client that resumes has usually missed only the last few. */
 export class EventRing {
   #kept: Held[] = [];
   #bytes = 0;
@@ -43,12 +35,10 @@ export class EventRing {
     return this.#kept.length;
   }
 
-  /** Bytes held (the JSON of the events' data). */
   get bytes(): number {
     return this.#bytes;
   }
 
-  /** The id of the oldest event held, if any. */
   get oldest(): string | undefined {
     return this.#kept[0]?.event.id;
   }
@@ -57,7 +47,6 @@ export class EventRing {
     return this.#kept.at(-1)?.event;
   }
 
-  /** When the newest event held was kept (milliseconds), if any. */
   get newestAt(): number | undefined {
     return this.#kept.at(-1)?.at;
   }
@@ -84,12 +73,10 @@ export class EventRing {
     }
   }
 
-  /** Drops the oldest event held (the application's history budget is over). */
   dropOldest(): void {
     if (this.#kept.length > 0) this.#drop(1);
   }
 
-  /** Drops the events older than the age limit. */
   trim(retention: Retention, now = Date.now()): void {
     if (retention.maxAgeMs <= 0) return;
     const cutoff = now - retention.maxAgeMs;
@@ -98,7 +85,6 @@ export class EventRing {
     if (old > 0) this.#drop(old);
   }
 
-  /** The event with this id, if held. */
   get(id: string): SseEvent | undefined {
     const at = this.#indexOf(id);
     return at < 0 ? undefined : this.#kept[at]!.event;
@@ -110,7 +96,6 @@ export class EventRing {
     return at < 0 ? undefined : this.#kept.slice(at + 1);
   }
 
-  /** Every event held, with its size. */
   all(): KeptEvent[] {
     return [...this.#kept];
   }

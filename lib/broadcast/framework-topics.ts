@@ -1,9 +1,6 @@
 /**
- * The framework's own topics share the backplane with the application's: an MCP server's notices (`mcp:<path>`), a
- * session's (`mcp-session/<id>`), a tool call's stream (`mcp/<session>/<stream>`). An application naming its topics
- * after a client's input (a room per name) must not let a stranger publish into them or read them, so its entry points
- * (`broadcast()`, `app.broadcast()`, `resumable()`, `resume()`) refuse those names; the framework's code makes its
- * broadcasters and streams without them.
+ * The framework's own topics (MCP's) share the backplane: an application naming topics after a client's input must
+ * not let a stranger into them, so its entry points refuse those names.
  */
 import { httpProblem } from '../errors/http-problem';
 

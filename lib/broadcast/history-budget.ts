@@ -1,20 +1,16 @@
 /**
- * The bytes of history one application keeps in this process across all its topics
- * (`framework.broadcast.retention.max-total-bytes`): past it, the oldest events of the application are dropped first,
- * whatever their topic, so that many topics of a full history each never add up to more. It knows events only as
- * the topic that holds them and their size; the rings tell it of every event they keep and drop.
+ * `framework.broadcast.retention.max-total-bytes`: past it, the application's oldest events go first, whatever their
+ * topic. The rings tell it of every event they keep and drop.
  */
 
-/** What holds an event: it drops its oldest on request (and lets go of itself when that leaves it empty). */
 export interface HistoryHolder {
   dropOldest(): void;
 }
 
-/** One kept event as the budget sees it, in the order events were kept across the application. */
 export interface BudgetEntry {
   readonly holder: HistoryHolder;
   readonly bytes: number;
-  /** Set when its ring dropped it (count, bytes, age, a reset), so the queue passes over it. */
+  /** Set when its ring dropped it, so the queue passes over it. */
   dropped: boolean;
 }
 
@@ -26,15 +22,11 @@ export class HistoryBudget {
 
   constructor(readonly maxBytes: number) {}
 
-  /** Bytes held now across the application's topics. */
   get bytes(): number {
     return this.#bytes;
   }
 
-  /**
-   * Counts an event its holder keeps (its newest), then drops the application's oldest while over the budget (the
-   * entry may be this one when it alone passes the budget: its holder tells `dropped` of it as of any).
-   */
+  /** Counts an event its holder keeps, then drops the application's oldest while over (this one too, if need be). */
   kept(entry: BudgetEntry): void {
     this.#queue.push(entry);
     this.#bytes += entry.bytes;
@@ -47,7 +39,6 @@ export class HistoryBudget {
     this.#compact();
   }
 
-  /** Uncounts an event its ring let go of. */
   dropped(entry: BudgetEntry): void {
     if (entry.dropped) return;
     entry.dropped = true;

@@ -1,16 +1,10 @@
 /**
- * Pages of a topic's Redis stream read for resuming subscribers, shared between them: after a deploy, hundreds of
- * clients come back with the same `Last-Event-ID` and would each read (and decode, and frame) the same entries.
- * A full page is an immutable slice of an append-only stream, so it is shared while it is being read and kept for
- * a few seconds; a page that came back short (the stream's end) may have grown since, so it is never shared: each
- * subscriber reads its own last page after it has joined the live events, which is what keeps the seam whole.
- * What is kept is bounded in pages and in bytes.
+ * Pages of a topic's Redis stream shared between resuming subscribers (after a deploy, hundreds come back with the
+ * same `Last-Event-ID`): only full ones, a short one (the stream's end) may have grown since.
  */
 import type { BroadcastEvent } from './topic-events';
 
-/** Entries per page at most. */
 export const PAGE = 1000;
-/** How long a full page is kept after it was read, and how many pages and bytes are kept at most. */
 const KEEP_MS = 10_000;
 const MAX_PAGES = 200;
 const MAX_BYTES = 32 * 1024 * 1024;
@@ -18,7 +12,6 @@ const MAX_BYTES = 32 * 1024 * 1024;
 interface Kept {
   readonly page: Promise<readonly BroadcastEvent[]>;
   readonly until: number;
-  /** The bytes of its events, once read. */
   bytes: number;
 }
 
@@ -29,12 +22,12 @@ export class HistoryPages {
   readonly #read: ReadPage;
   #bytes = 0;
 
-  /** `read` reads up to `count` entries of `topic` from `start` (an id, `(id` for after it, or `-`). */
+  /** `read` reads up to `count` entries from `start` (an id, `(id` for after it, or `-`). */
   constructor(read: ReadPage) {
     this.#read = read;
   }
 
-  /** The page of `topic` from `start`: a shared one when it is full, else one read now for the caller alone. */
+  /** A shared page when it is full, else one read now for the caller alone. */
   async page(topic: string, start: string, count = PAGE, now = Date.now()): Promise<readonly BroadcastEvent[]> {
     const key = `${topic}\n${start}\n${count}`;
     const kept = this.#kept.get(key);
@@ -47,7 +40,7 @@ export class HistoryPages {
     return page;
   }
 
-  /** Forgets every page (Redis may have lost its data: a page read before might no longer be what it holds). */
+  /** Redis may have lost its data: a page read before might no longer be what it holds. */
   clear(): void {
     this.#kept.clear();
     this.#bytes = 0;
@@ -71,7 +64,6 @@ export class HistoryPages {
     this.#evict(now);
   }
 
-  /** Drops the oldest pages while there are too many, they weigh too much, or they are past their time. */
   #evict(now: number): void {
     for (const [oldest, entry] of this.#kept) {
       if (this.#kept.size <= MAX_PAGES && this.#bytes <= MAX_BYTES && entry.until > now) break;

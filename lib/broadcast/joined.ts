@@ -6,22 +6,21 @@ import type { StreamPace } from '../streaming/stream-pace';
 import { compareIds } from './event-ids';
 import { isEnd } from './topic-events';
 
-/** What the hooks are told: the topic and how many subscribers it has now. */
+/** What the hooks are told: the topic and how many subscribers it has now on this instance. */
 export interface SubscriptionChange {
   readonly topic: string;
   readonly subscribers: number;
 }
 
-/** The hooks of the broadcaster a subscriber joined through (filled as the application registers them). */
+/** The hooks of the broadcaster a subscriber joined through. */
 export interface SubscriptionHooks {
   readonly subscribed: ((change: SubscriptionChange) => void)[];
   readonly unsubscribed: ((change: SubscriptionChange) => void)[];
 }
 
 /**
- * A subscriber of this instance. `waiting` holds live events while what it missed is read from a durable history
- * (dropped, and read from the history instead, once they weigh more than the history may); then, until the live
- * events pass `after` (the last id the history gave it), those at or before it are skipped.
+ * `waiting` holds live events while what it missed is read from a durable history (dropped, to be read from it, past
+ * `maxWaiting`); then live events up to `after` (the last id the history gave) are skipped.
  */
 export class Joined implements Unsubscribable {
   waiting: SseEvent[] | undefined;
@@ -36,23 +35,20 @@ export class Joined implements Unsubscribable {
     readonly subscriber: Subscriber<SseEvent>,
     readonly hooks: SubscriptionHooks | undefined,
     readonly maxWaiting: number,
-    /** The topic's one function that lets a subscriber go (shared by its subscribers: no closure each). */
+    /** The topic's one function that lets a subscriber go (shared: no closure each). */
     readonly leave: (joined: Joined) => void,
-    /** The pace of the stream that sends it, when there is one (its `takeShared` takes whole ticks). */
     readonly pace?: StreamPace,
   ) {}
 
-  /** Whether it takes whole ticks framed once for all (see `TickDelivery`): a stream's own, with nothing to catch up. */
+  /** Whether it takes whole ticks framed once for all (see `TickDelivery`): a stream with nothing to catch up. */
   get takesTicks(): boolean {
     return this.pace?.takeShared !== undefined && this.waiting === undefined && this.after === undefined;
   }
 
-  /** A tick of live events, framed once for every subscriber that takes ticks. */
   takeShared(tick: SharedFrames): void {
     this.pace!.takeShared!(tick);
   }
 
-  /** The subscription's teardown: it leaves its topic. */
   unsubscribe(): void {
     this.leave(this);
   }

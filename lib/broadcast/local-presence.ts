@@ -1,17 +1,12 @@
 /** Which topics have subscribers in this process, and since when a resumable stream's topic has had none. */
 
+/** `registered`: a producer started on it, so it is kept after its last subscriber left (its grace is counted). */
 interface Watch {
-  /** A producer started on it: kept after its last subscriber left, so that its grace can be counted. */
   registered: boolean;
-  /** When it last had subscribers, or was registered. */
   since: number;
 }
 
-/**
- * The topics watched now apart from the others, which are kept oldest first (each change moves a topic to the end):
- * forgetting the old ones stops at the first too young to forget, so a stream's start does not go through every
- * topic known.
- */
+/** Unwatched topics oldest first: forgetting the old ones stops at the first too young, not going through all. */
 export class LocalPresence {
   readonly #watched = new Map<string, Watch>();
   readonly #unwatched = new Map<string, Watch>();
@@ -25,7 +20,6 @@ export class LocalPresence {
     else if (registered) this.#unwatched.set(topic, { registered, since: now });
   }
 
-  /** A producer starts: the topic counts as watched now. */
   register(topic: string): void {
     const watched = this.#watched.get(topic);
     if (watched) {
@@ -43,7 +37,6 @@ export class LocalPresence {
     return watch ? Date.now() - watch.since : Number.POSITIVE_INFINITY;
   }
 
-  /** Forgets the topics nobody has watched since `time`: the oldest first, up to the first that is younger. */
   forgetOlderThan(time: number): void {
     for (const [topic, watch] of this.#unwatched) {
       if (watch.since >= time) return;

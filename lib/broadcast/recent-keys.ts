@@ -1,16 +1,12 @@
 /** The idempotency keys of recent publishes in this process, so that a repeated publish answers the first id. */
 import type { Retention } from './event-ring';
 
-interface Seen {
-  readonly id: string;
-  readonly at: number;
-}
-
 /** Kept as long as the topic's events are, and at most this many in all. */
 const MAX_KEYS = 100_000;
 
 export class RecentKeys {
-  readonly #seen = new Map<string, Seen>();
+  /** By topic and key: the first id, and when the key expires (0: never, when events have no age limit). */
+  readonly #seen = new Map<string, { readonly id: string; readonly at: number }>();
 
   get(topic: string, key: string | undefined): string | undefined {
     if (key === undefined) return undefined;
@@ -20,7 +16,6 @@ export class RecentKeys {
 
   set(topic: string, key: string | undefined, id: string, retention: Retention): void {
     if (key === undefined) return;
-    // `at` is when the key expires (0: never, when events have no age limit).
     const at = retention.maxAgeMs > 0 ? Date.now() + retention.maxAgeMs : 0;
     this.#seen.set(`${topic}\n${key}`, { id, at });
     if (this.#seen.size > MAX_KEYS) this.#seen.delete(this.#seen.keys().next().value!);

@@ -1,21 +1,16 @@
 /**
- * Broadcast events through Redis pub/sub (ioredis): one connection publishes, one listens to every topic's
- * channel, so an event published on any instance reaches the subscribers of all, in the order Redis received
- * them. Items are written by the application's JSON mapper. Each instance keeps its own history (the events it
- * saw), so a client resumes on another instance from that instance's memory. While Redis is unreachable the
- * connections retry with a growing delay, the outage is logged once, `connected` is false (the readiness check
- * says DOWN), and events published meanwhile reach this instance's subscribers only; when Redis is back, every
- * subscriber is told with `event: reset` that it may have missed events of the other instances.
+ * Broadcast events through Redis pub/sub: one connection publishes, one listens to every topic's channel. Each instance
+ * keeps its own history (the events it saw). While Redis is unreachable, events published reach this instance's
+ * subscribers only; when it is back, every subscriber is told (`event: reset`) it may have missed some.
  */
 import type { Redis } from 'ioredis';
-import { loadPackage } from '../runtime/load-package';
 import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
 import type { Backplane, BackplaneListener, HistoryPage, Outgoing, TopicState } from './backplane';
 import type { Retention } from './event-ring';
 import { RecentKeys } from './recent-keys';
 import { messageOf } from '../errors/message-of';
-import { commandOptions, instanceTag, Outage, shown } from './redis-connections';
+import { commandOptions, instanceTag, Outage, redisConnection, shown } from './redis-connections';
 import { RedisPresence } from './redis-presence';
 import type { BroadcastEvent } from './topic-events';
 
@@ -31,7 +26,7 @@ const EVENT_ID = /^[0-9a-f]{8}-\d{1,16}$/;
 export class RedisBackplane implements Backplane {
   readonly backend = 'redis';
   readonly durable = false;
-  /** Put before each event number so ids stay unique across instances. */
+  /** Before each event number: ids stay unique across instances. */
   readonly #tag = instanceTag();
   readonly #publisher: Redis;
   readonly #listener: Redis;
@@ -44,8 +39,8 @@ export class RedisBackplane implements Backplane {
 
   constructor(url: string, json: JsonMapper, retention: Retention) {
     this.#json = json;
-    this.#publisher = new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(url, commandOptions);
-    this.#listener = new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(url, {
+    this.#publisher = redisConnection(url, commandOptions);
+    this.#listener = redisConnection(url, {
       ...commandOptions,
       enableOfflineQueue: true,
       maxRetriesPerRequest: null,
@@ -74,13 +69,8 @@ export class RedisBackplane implements Backplane {
   publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string> {
     const seen = this.#keys.get(topic, outgoing.idempotencyKey);
     if (seen !== undefined) return Promise.resolve(seen);
-    const event: BroadcastEvent = {
-      id: `${this.#tag}-${++this.#sequence}`,
-      data: outgoing.data,
-      event: outgoing.event,
-      trace: outgoing.trace,
-      bytes: outgoing.bytes,
-    };
+    const { data, event: name, trace, bytes } = outgoing;
+    const event: BroadcastEvent = { id: `${this.#tag}-${++this.#sequence}`, data, event: name, trace, bytes };
     this.#keys.set(topic, outgoing.idempotencyKey, event.id, retention);
     // Not lost on this instance during an outage: its own subscribers still get it.
     if (!this.connected) return Promise.resolve(this.#local(topic, event));
@@ -101,11 +91,7 @@ export class RedisBackplane implements Backplane {
     return Promise.reject(new Error('the redis pub/sub backplane keeps no history of its own'));
   }
 
-  /**
-   * Without a shared history, a stream exists beyond this process only while its producer runs: one that ended is
-   * known to the instances that still hold its history, and to no other (its presence in Redis outlives it, and a
-   * client resuming on its word waited forever for events that would never come).
-   */
+  /** Exists while its producer runs: its presence in Redis outlives it (a client resuming on it waited forever). */
   async describe(topic: string): Promise<TopicState> {
     return { exists: await this.#presence.running(topic), endId: undefined };
   }
@@ -114,27 +100,14 @@ export class RedisBackplane implements Backplane {
     if (presence) this.#presence.watch(topic, watching);
   }
 
-  register(topic: string): Promise<void> {
-    return this.#presence.register(topic);
-  }
-
-  idleFor(topic: string): Promise<number> {
-    return this.#presence.idleFor(topic);
-  }
-
-  /** The producer's word that it runs, which other instances answer a resume on and watch while they read it. */
-  keepAlive(topic: string, running: boolean): void {
-    this.#presence.keepAlive(topic, running);
-  }
+  readonly register = (topic: string): Promise<void> => this.#presence.register(topic);
+  readonly idleFor = (topic: string): Promise<number> => this.#presence.idleFor(topic);
+  readonly keepAlive = (topic: string, running: boolean): void => this.#presence.keepAlive(topic, running);
 
   /** Pub/sub keeps no history in Redis: each process's topics let theirs go. */
   expire(): void {}
 
-  /**
-   * Whether the producer of `topic` stopped saying it runs (its process died): with `confirm`, this instance's readers
-   * are handed its end (`event: error`, `{"lost":true}`), each instance its own, as there is no shared history to
-   * store it in. (The caller asks only while it has readers that heard no end.)
-   */
+  /** With `confirm`, this instance's readers are handed the end: no shared history to store it in. */
   async abandoned(topic: string, confirm: boolean): Promise<boolean> {
     const [produced, running] = await Promise.all([this.#presence.produced(topic), this.#presence.running(topic)]);
     const gone = produced && !running;

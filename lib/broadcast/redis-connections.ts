@@ -1,8 +1,6 @@
-/**
- * What the Redis backplanes share about their connections: how they retry, how the URL appears in logs, and an
- * outage said once when it starts and once when it ends.
- */
+/** What the Redis backplanes share about their connections: retries, the URL in logs, an outage said once. */
 import { randomHex } from '../runtime/random-hex';
+import { loadPackage } from '../runtime/load-package';
 import type { Redis, RedisOptions } from 'ioredis';
 import { logging } from '../logging/logger';
 import { messageOf } from '../errors/message-of';
@@ -13,9 +11,8 @@ const log = logging.getLogger('rxrest.streaming');
 export const retryStrategy = (attempts: number): number => Math.min(attempts * 100, 2000);
 
 /**
- * Options of a connection that runs commands for a request: while Redis is unreachable a command fails at
- * once instead of waiting in a queue, and one cut off mid-way is failed rather than sent again (sent again,
- * an `XADD` whose answer was lost would be stored twice).
+ * While Redis is unreachable a command fails at once instead of waiting in a queue, and one cut off mid-way is failed
+ * rather than sent again (an `XADD` whose answer was lost would be stored twice).
  */
 export const commandOptions: RedisOptions = {
   retryStrategy,
@@ -28,7 +25,11 @@ export const commandOptions: RedisOptions = {
   disconnectTimeout: 200,
 };
 
-/** A unique name for this instance among those sharing a Redis. */
+/** A connection to `url`, made with ioredis (loaded at the first). */
+export function redisConnection(url: string, options: RedisOptions): Redis {
+  return new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(url, options);
+}
+
 export function instanceTag(): string {
   return randomHex(4);
 }
@@ -44,7 +45,7 @@ export function shown(url: string): string {
   }
 }
 
-/** Logs an outage of the backplane's connections once when it starts, and once when all are ready again. */
+/** Logs an outage once when it starts, and once when all the connections are ready again. */
 export class Outage {
   #down = false;
   #closed = false;
@@ -54,7 +55,7 @@ export class Outage {
     readonly meanwhile: string,
   ) {}
 
-  /** Watches `connections`: errors and reconnections start an outage, `ready` on all of them ends it. */
+  /** Errors and reconnections start an outage, `ready` on all of `connections` ends it. */
   watch(connections: readonly Redis[], onRegained: () => void = () => undefined): void {
     for (const connection of connections) {
       connection.on('error', (error: Error) => this.lost(error));

@@ -1,12 +1,9 @@
 /**
- * Broadcast events through Redis Streams (ioredis): each topic is a stream (`rxrest:stream:<topic>`) that is its
- * history, kept by count and age, and the way every instance receives its events. An event's id is its entry
- * id, so it means the same on every instance and after restarts; a subscriber resuming from an id is answered
- * from the stream, whichever instance it reaches. A publish resolves once Redis has stored the event and fails
- * (503) when it cannot be: nothing is delivered that was not stored.
+ * Broadcast events through Redis Streams: each topic is a stream (`rxrest:stream:<topic>`), its history and the way
+ * every instance receives its events, so an event's id means the same everywhere and after restarts. A publish
+ * resolves once Redis stored the event and fails (503) when it cannot: nothing is delivered that was not stored.
  */
 import type { Redis } from 'ioredis';
-import { loadPackage } from '../runtime/load-package';
 import type { JsonMapper } from '../json/json-mapper';
 import {
   backplaneUnavailable,
@@ -19,7 +16,7 @@ import {
 import { isStreamId } from './event-ids';
 import { HistoryPages } from './history-pages';
 import type { Retention } from './event-ring';
-import { commandOptions, instanceTag, Outage, shown } from './redis-connections';
+import { commandOptions, instanceTag, Outage, redisConnection, shown } from './redis-connections';
 import { presenceKey, producerKey, RedisPresence } from './redis-presence';
 import { ABANDONED, PUBLISH } from './redis-streams-scripts';
 import { StreamReader, type Entry } from './stream-reader';
@@ -32,18 +29,16 @@ const BYTES_PREFIX = 'rxrest:bytes:';
 /** What the end of a stream whose producer's process died says. */
 const LOST = JSON.stringify({ lost: true });
 /**
- * Instances receive live events through the history, so a stream keeps at least its last this many events, and every
- * event of its live window (`framework.broadcast.redis.live-window`) whatever `replay` says (`max-bytes` still bounds
- * those, against a flood): a reader busy for a moment (its process writing to a thousand sockets) still finds what was
- * published meanwhile. With the count alone, a burst of more than 100 events between two reads was trimmed before it
- * was read, and lost.
+ * Instances receive live events through the history, so a stream keeps at least this many, and every event of its live
+ * window (`framework.broadcast.redis.live-window`) whatever `replay` says (`max-bytes` still bounds those): else a
+ * burst between two reads of a busy reader was trimmed before it was read, and lost.
  */
-export const MIN_STREAM_LENGTH = 100;
+const MIN_STREAM_LENGTH = 100;
 /** How long an idempotency key and a stream without an age limit are kept after the last publish. */
 const DEFAULT_EXPIRY_MS = 86_400_000;
 
 export const streamKey = (topic: string): string => `${STREAM_PREFIX}${topic}`;
-/** The bytes of data a topic's stream holds, kept beside it by the publish script. */
+/** The bytes of data a topic's stream holds, kept by the publish script. */
 const bytesKey = (topic: string): string => `${BYTES_PREFIX}${topic}`;
 
 /** The publish script as a command of its own: sent once, then called by its digest (`EVALSHA`). */
@@ -70,16 +65,9 @@ export class RedisStreamsBackplane implements Backplane {
     this.#retention = retention;
     this.#liveWindowMs = liveWindowMs;
     // RESP2 answers: stream replies as nested arrays, the same from every Redis version.
-    this.#commands = new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(url, {
-      ...commandOptions,
-      protocol: 2,
-    });
+    this.#commands = redisConnection(url, { ...commandOptions, protocol: 2 });
     this.#commands.defineCommand('rxrestPublish', { lua: PUBLISH });
-    this.#reader = new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(url, {
-      ...commandOptions,
-      protocol: 2,
-      commandTimeout: undefined,
-    });
+    this.#reader = redisConnection(url, { ...commandOptions, protocol: 2, commandTimeout: undefined });
     this.#outage = new Outage(shown(url), 'publishing answers 503 meanwhile');
     this.#outage.watch([this.#commands, this.#reader]);
     // A Redis that went away may come back without what the kept pages say.
@@ -127,9 +115,7 @@ export class RedisStreamsBackplane implements Backplane {
     }
   }
 
-  isEventId(id: string): boolean {
-    return isStreamId(id);
-  }
+  readonly isEventId = isStreamId;
 
   async history(topic: string, after: string | undefined, count: number): Promise<HistoryPage> {
     if (after !== undefined) {
@@ -142,11 +128,7 @@ export class RedisStreamsBackplane implements Backplane {
     return after === undefined ? { events, more } : { events, more, reset: { oldest: events[0]?.id } };
   }
 
-  /**
-   * A topic exists while its stream holds events, or while its producer runs (before its first event): not on the
-   * word of its presence alone, which readers leaving renew for the retention after the stream expired, and on which a
-   * client resuming waited forever for events that would never come.
-   */
+  /** Not on the word of its presence, which readers leaving renew after the stream expired (resumes waited forever). */
   async describe(topic: string): Promise<TopicState> {
     const [last, running] = await Promise.all([
       this.#commands.call('XREVRANGE', streamKey(topic), '+', '-', 'COUNT', 1) as Promise<Entry[]>,
@@ -163,17 +145,9 @@ export class RedisStreamsBackplane implements Backplane {
     else this.#streams.unwatch(topic);
   }
 
-  register(topic: string): Promise<void> {
-    return this.#presence.register(topic);
-  }
-
-  idleFor(topic: string): Promise<number> {
-    return this.#presence.idleFor(topic);
-  }
-
-  keepAlive(topic: string, running: boolean): void {
-    this.#presence.keepAlive(topic, running);
-  }
+  readonly register = (topic: string): Promise<void> => this.#presence.register(topic);
+  readonly idleFor = (topic: string): Promise<number> => this.#presence.idleFor(topic);
+  readonly keepAlive = (topic: string, running: boolean): void => this.#presence.keepAlive(topic, running);
 
   expire(topic: string, ms: number): void {
     // Lost to an outage, the keys expire with the retention as before.
@@ -190,8 +164,7 @@ export class RedisStreamsBackplane implements Backplane {
     this.#outage.close();
     this.#presence.close();
     this.#streams.close();
-    // The reader may be blocked in a read: it is cut, not asked to quit after it, and awaited until closed.
-    // (Only a connection that is up has a socket to close; between reconnection attempts there is none.)
+    // The reader may be blocked in a read: it is cut, not asked to quit, and awaited until closed (if it is up).
     const readerEnded =
       this.#reader.status === 'ready' ? new Promise((resolve) => this.#reader.once('end', resolve)) : Promise.resolve();
     this.#reader.disconnect();

@@ -1,8 +1,4 @@
-/**
- * Streams that outlive their client: `resumable(key, source)` runs the source once, in the process that starts
- * it, storing every item in the history of the topic `key`, then an end event. It keeps running while anyone on
- * any instance reads it, and for a grace period after the last reader left. (`resume(key)` is the readers' side.)
- */
+/** Streams that outlive their client: run once, while anyone anywhere reads them and for a grace period after. */
 import { from } from 'rxjs/internal/observable/from';
 import { concatMap } from 'rxjs/internal/operators/concatMap';
 import { materialize } from 'rxjs/internal/operators/materialize';
@@ -72,7 +68,7 @@ class Producer implements ResumableStream {
   }
 
   start(source: ObservableInput<unknown>): void {
-    // Notifications, not values: a failure waits behind the items before it, as the end of the source does.
+    // Notifications, not values: a failure waits behind the items before it.
     this.#subscription = from(source)
       .pipe(
         materialize(),
@@ -86,7 +82,6 @@ class Producer implements ResumableStream {
       });
     const every = Math.max(50, Math.min(1000, this.graceMs / 4));
     this.#watchdog = unref(setInterval(() => void this.#checkReaders(), every));
-    // Readers elsewhere learn from its silence that this process is gone (see `resume`).
     this.#heartbeat = unref(setInterval(() => this.topics.backplane.keepAlive(this.key, true), HEARTBEAT_MS));
   }
 
@@ -119,12 +114,12 @@ class Producer implements ResumableStream {
     this.#end(end);
   }
 
-  /** Stops it at shutdown: one attempt at storing the end. */
+  /** At shutdown: one attempt at storing the end. */
   stop(): Promise<void> {
     return this.#finish('cancelled', true);
   }
 
-  /** Publishes, trying again while the backplane answers 503 (Redis unreachable), in order. */
+  /** Publishes, trying again while the backplane answers 503 (Redis unreachable). */
   async #store(outgoing: Omit<Outgoing, 'json' | 'bytes'>, once = false): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -161,16 +156,12 @@ class Producer implements ResumableStream {
  *   await resumable(`reports/${id}`, generateReport(), { grace: '1m' });
  * }
  */
-export function resumable<T>(
+export async function resumable<T>(
   key: string,
   source: ObservableInput<T>,
   options: ResumableOptions = {},
 ): Promise<ResumableStream> {
-  try {
-    return resumableIn(currentTopics(`resumable('${key}')`), applicationTopic(key), source, options);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return resumableIn(currentTopics(`resumable('${key}')`), applicationTopic(key), source, options);
 }
 
 /** @internal `resumable()` in the topics of a known application (the framework's own code never guesses which). */
@@ -184,7 +175,7 @@ export async function resumableIn<T>(
   const { backplane, producers } = topics;
   if (producers.has(key))
     throw new Error(`resumable('${key}'): a stream with this key is already running in this process`);
-  // Held (or refused) now, before the stream is said to exist: where it keeps its history in this process.
+  // Held (or refused) before the stream is said to exist.
   const topic = topics.topic(key, undefined, true);
   const producer = new Producer(key, topics, graceMs);
   topics.running(key, producer);

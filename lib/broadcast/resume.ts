@@ -1,8 +1,4 @@
-/**
- * The readers' side of resumable streams: `resume(key)` answers a client that connects or reconnects, on any
- * instance, with what it missed (from the history) and then the live items; while an instance has readers of a
- * stream, it watches that the stream's producer still runs.
- */
+/** The readers' side of resumable streams, on any instance: what a client missed, then live; the producer watched. */
 import { Observable } from 'rxjs/internal/Observable';
 import { httpProblem } from '../errors/http-problem';
 import { multi, type Multi } from '../streaming/multi';
@@ -31,12 +27,8 @@ const ABANDON_CHECK_MS = 2000;
  *   return resume(`reports/${id}`, { lastEventId });
  * }
  */
-export function resume(key: string, options: SubscribeOptions = {}): Promise<Multi<SseEvent> | undefined> {
-  try {
-    return resumeIn(currentTopics(`resume('${key}')`), applicationTopic(key), options);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+export async function resume(key: string, options: SubscribeOptions = {}): Promise<Multi<SseEvent> | undefined> {
+  return resumeIn(currentTopics(`resume('${key}')`), applicationTopic(key), options);
 }
 
 /** @internal `resume()` in the topics of a known application (the framework's own code never guesses which). */
@@ -51,9 +43,8 @@ export async function resumeIn(
   const remote = await backplane.describe(key).catch((error: unknown) => {
     throw backplaneUnavailable('The broadcast history cannot be read now; try again shortly', error);
   });
-  const newest = topics.find(key)?.newest;
-  const exists = remote.exists || newest !== undefined || topics.producers.has(key);
-  const endId = backplane.durable ? remote.endId : newest && isEnd(newest) ? newest.id : undefined;
+  const exists = remote.exists || topics.find(key)?.newest !== undefined || topics.producers.has(key);
+  const endId = backplane.durable ? remote.endId : heldEnd(topics, key);
   if (!exists) throw httpProblem('RXREST_STREAM_NOT_FOUND', `No stream named ${key} is running or kept`);
   if (lastEventId !== undefined && lastEventId === endId) return undefined;
   const events = topics.topic(key, undefined, true).join(lastEventId ?? FROM_START);
@@ -71,17 +62,13 @@ export async function resumeIn(
   );
 }
 
-/** Whether this process holds the end of `key` (its last event). */
-function endHeld(topics: BroadcastTopics, key: string): boolean {
+/** The id of the end of `key` when this process holds it (its last event). */
+function heldEnd(topics: BroadcastTopics, key: string): string | undefined {
   const newest = topics.find(key)?.newest;
-  return newest !== undefined && isEnd(newest);
+  return newest && isEnd(newest) ? newest.id : undefined;
 }
 
-/**
- * While this instance has readers of `key`, checks every 2 s whether its producer's process is gone (its
- * heartbeat stopped and there is no end): seen twice in a row, so that a heartbeat late by a moment is not taken
- * for a death, the end (`event: error`) is stored, and every reader on every instance completes with it.
- */
+/** While this instance reads `key`, stores its end (`event: error`) once its producer is seen gone twice in a row. */
 function watchProducer(topics: BroadcastTopics, key: string): () => void {
   const { watchedProducers } = topics;
   let watch = watchedProducers.get(key);
@@ -90,7 +77,7 @@ function watchProducer(topics: BroadcastTopics, key: string): () => void {
     const timer = unref(
       setInterval(() => {
         // Its end heard here (pub/sub keeps no shared history to look in): nothing is lost.
-        if (!topics.backplane.durable && endHeld(topics, key)) return;
+        if (!topics.backplane.durable && heldEnd(topics, key) !== undefined) return;
         topics.backplane.abandoned(key, suspected).then(
           (gone) => (suspected = gone && !suspected),
           () => (suspected = false),

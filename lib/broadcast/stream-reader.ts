@@ -1,10 +1,7 @@
 /**
- * Reads the live events of the topics this instance has subscribers of: one blocking `XREAD` over all of
- * their streams, each from the last id read, on a connection of its own. A topic starts being read from the
- * end its stream has when its first subscriber comes. After a reconnection nothing read is trusted until
- * checked: if Redis lost its data (the epoch key changed) or a topic's stream no longer holds the last id
- * read (trimmed past it, or lost), the topic's subscribers are told (`event: reset`) and it is read again from
- * the oldest event held.
+ * Reads the live events of the topics this instance has subscribers of: one blocking `XREAD` over all their streams,
+ * on a connection of its own. After a reconnection, a topic whose last id read is gone (trimmed, or Redis lost its
+ * data: the epoch key changed) is reset (`event: reset`) and read again from the oldest event held.
  */
 import { randomHex } from '../runtime/random-hex';
 import type { Redis } from 'ioredis';
@@ -14,17 +11,14 @@ import { messageOf } from '../errors/message-of';
 import type { Outage } from './redis-connections';
 import type { BroadcastEvent } from './topic-events';
 
-/** A stream entry as Redis answers it: the id and the flat list of fields and values. */
 export type Entry = [id: string, fields: string[]];
 
-/** Where a watched topic's reading stands; replaced (not changed) when the topic is watched anew. */
+/** The last id read of a watched topic (undefined until the stream's end is known); new when watched anew. */
 interface Cursor {
-  /** The last id read; undefined until the stream's end is known. */
   id: string | undefined;
 }
 
 const EPOCH_KEY = 'rxrest:epoch';
-/** Entries taken per stream per read. */
 const BATCH = 1000;
 /** A blocking read ends after this long anyway, so that a topic added at the wrong instant waits no longer. */
 const BLOCK_MS = 5000;
@@ -73,7 +67,6 @@ export class StreamReader {
     this.#locate(topic, cursor, this.#parts.commands).catch(() => undefined);
   }
 
-  /** The next read leaves the topic out. */
   unwatch(topic: string): void {
     this.#cursors.delete(topic);
   }
@@ -107,19 +100,10 @@ export class StreamReader {
     if (readable.length === 0) return this.#sleep();
     const { reader, keyOf } = this.#parts;
     this.#readerId ??= Number(await reader.call('CLIENT', 'ID'));
-    const generation = this.#generation;
-    this.#blockedAt = generation;
+    this.#blockedAt = this.#generation;
+    const streams = [...readable.map(([topic]) => keyOf(topic)), ...readable.map(([, cursor]) => cursor.id!)];
     const reply = (await reader
-      .call(
-        'XREAD',
-        'COUNT',
-        BATCH,
-        'BLOCK',
-        BLOCK_MS,
-        'STREAMS',
-        ...readable.map(([topic]) => keyOf(topic)),
-        ...readable.map(([, cursor]) => cursor.id!),
-      )
+      .call('XREAD', 'COUNT', BATCH, 'BLOCK', BLOCK_MS, 'STREAMS', ...streams)
       .finally(() => (this.#blockedAt = undefined))) as [string, Entry[]][] | null;
     if (!reply) return;
     const byKey = new Map(reply);
@@ -162,7 +146,6 @@ export class StreamReader {
     this.#recovered = true;
   }
 
-  /** Whether the topic's stream still holds the entry with this id. */
   async #holds(topic: string, id: string): Promise<boolean> {
     const entries = (await this.#parts.reader.call('XRANGE', this.#parts.keyOf(topic), id, id)) as Entry[];
     return entries.length > 0;
@@ -176,7 +159,6 @@ export class StreamReader {
     this.#parts.listener()?.reset(topic, first[0]?.[0]);
   }
 
-  /** Sets a new cursor at the stream's current end. */
   async #locate(topic: string, cursor: Cursor, connection: Redis): Promise<void> {
     const last = (await connection.call('XREVRANGE', this.#parts.keyOf(topic), '+', '-', 'COUNT', 1)) as Entry[];
     if (this.#cursors.get(topic) !== cursor || cursor.id !== undefined) return;
@@ -188,9 +170,8 @@ export class StreamReader {
   /** Gets a blocked read to start again with the topics readable now. */
   #interrupt(): void {
     this.#wake?.();
-    const blocked = this.#blockedAt;
     const id = this.#readerId;
-    if (blocked === undefined || blocked === this.#generation || id === undefined) return;
+    if (this.#blockedAt === undefined || this.#blockedAt === this.#generation || id === undefined) return;
     this.#parts.commands.call('CLIENT', 'UNBLOCK', id).catch(() => undefined);
     // The unblock may reach Redis before the read it means: ask again while the read is still the old one.
     setTimeout(() => this.#interrupt(), NUDGE_MS).unref();
@@ -205,7 +186,7 @@ export class StreamReader {
     });
   }
 
-  /** Resolves once the reading connection is ready again (or the reader is closed). */
+  /** Once the reading connection is ready again (or the reader is closed). */
   #ready(): Promise<void> {
     const { reader } = this.#parts;
     if (reader.status === 'ready' || this.#closed) return Promise.resolve();

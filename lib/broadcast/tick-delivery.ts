@@ -1,8 +1,6 @@
 /**
- * The subscribers of a topic that take its events a tick at a time: each event the topic hands them in a tick is
- * queued once, and at the tick's end the tick is framed once per framing and handed to each of them in one loop, as
- * a hand-written fan-out loop does, instead of going through every subscriber's RxJS subscriber, pump and output
- * once per event. Each stream still applies its own budget and overflow policy (see `StreamOutput.pushShared`).
+ * The subscribers that take a topic's events a tick at a time, framed once for all and handed on in one loop, not
+ * through every subscriber's pump once per event; each still applies its own budget (`StreamOutput.pushShared`).
  */
 import { SharedFrames } from '../streaming/shared-frames';
 import type { SseEvent } from '../streaming/sse-event';
@@ -11,10 +9,7 @@ import { isEnd } from './topic-events';
 import { timersServeAllRequests } from '../runtime/runtime-name';
 import { nextMacrotask } from '../runtime/timers';
 
-/**
- * Where a timer may not serve every request (workerd), a tick's end set by the request that published (answered 202
- * at once) may never come, and the topic would hold every later event with it: there each event is handed on at once.
- */
+/** Where a timer may not serve every request (workerd), a tick's end may never come: each event goes at once. */
 const TICKS = timersServeAllRequests();
 
 export class TickDelivery {
@@ -27,7 +22,7 @@ export class TickDelivery {
     return this.#members.size;
   }
 
-  /** Adds a subscriber that takes the events queued from now on (not those queued earlier in this tick). */
+  /** Adds a subscriber that takes the events queued from now on. */
   add(joined: Joined): void {
     joined.from = this.#events?.length ?? 0;
     this.#members.add(joined);
@@ -37,7 +32,6 @@ export class TickDelivery {
     return this.#members.delete(joined);
   }
 
-  /** Queues an event for the tick's end (nothing when no subscriber takes ticks). */
   queue(event: SseEvent): void {
     if (this.#members.size === 0) return;
     if ((this.#events ??= []).push(event) === 1 && TICKS) nextMacrotask(() => this.flush());
@@ -45,7 +39,6 @@ export class TickDelivery {
     if (!TICKS) this.flush();
   }
 
-  /** Hands every subscriber what this tick queued (called at the tick's end, or before an event sent at once). */
   flush(): void {
     const events = this.#events;
     if (events === undefined) return;

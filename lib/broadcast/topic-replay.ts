@@ -1,8 +1,6 @@
 /**
- * Sends a resuming subscriber what it missed at its stream's pace: a page that fits half the room left in its
- * stream's budget, then the next once that has gone out, so that a history larger than the budget streams whole
- * (never an overflow before the first byte) and a slow client holds one page, not the whole history. Without a
- * pace (a piped Multi) everything held goes at once, as live events do.
+ * Sends a resuming subscriber what it missed at its stream's pace, a page at a time (half the room left in its budget):
+ * a history larger than the budget streams whole, and a slow client holds one page. Without a pace, all at once.
  */
 import type { StreamPace } from '../streaming/stream-pace';
 import type { Backplane } from './backplane';
@@ -15,9 +13,8 @@ import type { Joined } from './joined';
 const FRAME_BYTES = 48;
 
 /**
- * The events a page of this process's history holds at most: half a 64M budget is the whole history of small events,
- * which a client that never reads then holds framed. Four of Redis Streams' pages: the events are at hand here, and
- * fewer, larger pages keep a reader that keeps up as fast as one unpaged (100,000 events in the same time, measured).
+ * The events a page of this process's history holds at most (else half a 64M budget holds a whole history of small
+ * events). Four of Redis Streams' pages: fewer, larger pages keep a reader as fast as one unpaged (measured).
  */
 export const RING_PAGE = 4 * PAGE;
 
@@ -25,11 +22,7 @@ export const RING_PAGE = 4 * PAGE;
 const pageBytes = (pace: StreamPace | undefined): number =>
   pace ? Math.max(1, pace.room / 2) : Number.POSITIVE_INFINITY;
 
-/**
- * Sends the ring's events after `from` (a symbol: all of them), page by page (`RING_PAGE` events at most); `caughtUp`
- * is called in the same turn as the last page, so that no live event falls between. When the event the subscriber had
- * is no longer held (trimmed, or it never was), it is told first (`event: reset`) and sent everything held.
- */
+/** `caughtUp` is called in the same turn as the last page: no live event falls between. `from` gone: a reset first. */
 export function replayRing(
   ring: EventRing,
   joined: Joined,
@@ -61,12 +54,7 @@ export function replayRing(
   page();
 }
 
-/**
- * Sends a durable topic's history after `from` (undefined: from the oldest held) page by page, reading each page
- * from the backplane when the one before has gone out, until a page comes back short (the history's end); then the
- * live events that came meanwhile, past the last one the history gave. The subscriber is already joined (its live
- * events wait in `joined.waiting`), so the history reaches at least as far as where they start.
- */
+/** A durable topic's history read a page at a time, up to a short page; then the live events that waited meanwhile. */
 export async function replayHistory(
   backplane: Backplane,
   topic: string,

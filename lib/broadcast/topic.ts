@@ -1,10 +1,4 @@
-/**
- * One topic of one application on this instance: its subscribers, and the history this process keeps of it. Each
- * subscriber is a response stream with its own budget and overflow policy, so a slow one never slows the others; a
- * subscriber that resumes is sent what it missed at its stream's pace (see `topic-replay`), then the live events,
- * with no gap and no duplicate between the two. A topic that holds nothing (no subscriber, no event) tells its host,
- * which lets it go.
- */
+/** One topic on this instance: its subscribers (a slow one never slows the others) and the history kept here. */
 import { Observable } from 'rxjs/internal/Observable';
 import type { TeardownLogic } from 'rxjs';
 import { deliverTraced } from './broadcast-spans';
@@ -32,9 +26,8 @@ export const FROM_START: unique symbol = Symbol('from start');
 export interface TopicHost {
   readonly backplane: Backplane;
   readonly retention: Retention;
-  /** The largest event a publish takes, in bytes (a first guess at the size of history read from Redis). */
+  /** A first guess at the size of an event of history read from Redis. */
   readonly maxEventSize: number;
-  /** The bytes of history the application keeps in this process across its topics. */
   readonly history: HistoryBudget;
   /** The topic holds nothing now: no subscriber on this instance, no event kept in this process. */
   idle(topic: Topic): void;
@@ -45,7 +38,6 @@ export interface TopicHost {
 export class Topic implements HistoryHolder, UnreadTopic {
   /** Subscribers handed each event as it comes (any Observable subscriber; a stream still catching up). */
   readonly #joined = new Set<Joined>();
-  /** Streams' subscribers handed the events a tick at a time, framed once for all of them. */
   readonly #ticks = new TickDelivery();
   readonly #ring: EventRing;
   readonly #host: TopicHost;
@@ -71,7 +63,7 @@ export class Topic implements HistoryHolder, UnreadTopic {
     return this.#joined.size + this.#ticks.size;
   }
 
-  /** Its host's, with its own count when it has one (made once: each event delivered reads it). */
+  /** Its host's, with its own count (made once: each event delivered reads it). */
   get retention(): Retention {
     const retention = this.#host.retention;
     if (this.replay === undefined) return retention;
@@ -80,12 +72,10 @@ export class Topic implements HistoryHolder, UnreadTopic {
     return this.#retention.own;
   }
 
-  /** The newest event this process holds (in memory, the topic's last). */
   get newest(): SseEvent | undefined {
     return this.#ring.newest;
   }
 
-  /** Hands an event the backplane delivered to this instance's subscribers, and keeps it. */
   deliver(event: BroadcastEvent): void {
     const sse = toSseEvent(event);
     const bytes = event.bytes ?? 0;
@@ -103,7 +93,6 @@ export class Topic implements HistoryHolder, UnreadTopic {
     this.#settle();
   }
 
-  /** Hands an event to the subscribers that take each as it comes. */
   #takeNow(sse: SseEvent, bytes?: number): void {
     if (this.#joined.size === 0) return;
     // A copy: a subscriber that ends (an end event, its policy) leaves the set while we go through it.
@@ -119,36 +108,35 @@ export class Topic implements HistoryHolder, UnreadTopic {
     this.#settle();
   }
 
-  /** Drops the oldest event kept (the application keeps more history than its budget), and lets go if that empties it. */
+  /** The application keeps more history than its budget. */
   dropOldest(): void {
     this.#ring.dropOldest();
     this.#settle();
   }
 
-  /** Nobody reads it here: no subscriber, none being sent its history. */
   get unread(): boolean {
     return this.subscribers === 0 && this.#replaying.size === 0;
   }
 
-  /** When the newest event this process holds was kept, `undefined` while a subscriber reads it (or it holds none). */
+  /** When its newest event was kept, `undefined` while a subscriber reads it (or it holds none). */
   get unreadSince(): number | undefined {
     return this.unread ? this.#ring.newestAt : undefined;
   }
 
-  /** Drops the history this process keeps of a topic nobody reads here, which lets it go (to make room for another). */
+  /** Drops the history of a topic nobody reads here, which lets it go (to make room for another). */
   forget(): void {
     if (this.unreadSince === undefined) return;
     this.#ring.clear();
     this.#settle();
   }
 
-  /** Whether this process holds nothing of the topic: no subscriber, no event (once those past their age are dropped). */
+  /** Whether this process holds nothing of the topic once the events past their age are dropped. */
   holdsNothing(): boolean {
     this.#ring.trim(this.retention);
-    return this.#ring.size === 0 && this.subscribers === 0 && this.#replaying.size === 0;
+    return this.#ring.size === 0 && this.unread;
   }
 
-  /** The topic's events from now (undefined), after an id, or from the first held; hooks told of the subscriber. */
+  /** The topic's events from now (undefined), after an id, or from the first held. */
   join(after: string | undefined | typeof FROM_START, hooks?: SubscriptionHooks): Multi<SseEvent> {
     const maxWaiting = this.#host.retention.maxBytes;
     return pacedMulti(
@@ -159,7 +147,7 @@ export class Topic implements HistoryHolder, UnreadTopic {
     );
   }
 
-  /** Lets a subscriber go (whether joined or still replaying): the teardown of every subscription, one function. */
+  /** The teardown of every subscription, joined or still replaying: one function. */
   readonly #leave = (joined: Joined): void => {
     this.#replaying.delete(joined);
     this.#remove(joined);
@@ -205,17 +193,15 @@ export class Topic implements HistoryHolder, UnreadTopic {
     if (!this.#joined.delete(joined) && !this.#ticks.delete(joined)) return this.#settle();
     if (this.subscribers === 0) {
       this.#host.backplane.watch(this.name, false, this.presence);
-      // The ring of a durable topic is a cache of what this instance read while it had subscribers: once it
-      // stops reading the topic, the ring would have a hole after its newest event.
+      // A durable topic's ring caches what was read while it had subscribers: unread, it would have a hole.
       if (this.#host.backplane.durable) this.#ring.clear();
     }
     this.#tell(joined.hooks?.unsubscribed);
     this.#settle();
   }
 
-  /** Tells the host it holds nothing now (and may go), or that what it holds and who reads it may have changed. */
   #settle(): void {
-    if (this.subscribers === 0 && this.#ring.size === 0 && this.#replaying.size === 0) this.#host.idle(this);
+    if (this.#ring.size === 0 && this.unread) this.#host.idle(this);
     else this.#host.changed(this);
   }
 

@@ -1,13 +1,10 @@
 /**
- * The topics that only keep history here, oldest newest-event first: the one that gives way when a new topic needs
- * room past `framework.broadcast.max-topics`. A binary heap with each topic's place in it, so that a topic read again,
- * given an event or let go moves in O(log n), and the oldest is found in O(1): going through every topic held (ten
- * thousand with the defaults) for each new topic while full cost a stranger making topics that much per request.
+ * The topics that only keep history here, oldest newest-event first (then the first made): the one that gives way past
+ * `framework.broadcast.max-topics`. A binary heap with each topic's place in it, so that a change moves a topic in
+ * O(log n) and the oldest is found in O(1), not by going through every topic held for each new one.
  */
 
-/** What the heap orders: when a topic's newest event was kept, then the order topics were made (the older first). */
 export interface UnreadTopic {
-  /** Its place among the topics made by its application (a topic made again after it was let go is a new one). */
   readonly made: number;
 }
 
@@ -28,12 +25,11 @@ export class UnreadTopics<T extends UnreadTopic> {
     return this.#heap.length;
   }
 
-  /** The topic whose newest event is the oldest (of two as old, the one made first). */
   oldest(): T | undefined {
     return this.#heap[0]?.topic;
   }
 
-  /** When the oldest's newest event was kept (`-Infinity` for one that holds none), `undefined` when there is none. */
+  /** When the oldest's newest event was kept (`-Infinity` for one that holds none). */
   oldestSince(): number | undefined {
     return this.#heap[0]?.since;
   }
@@ -48,11 +44,10 @@ export class UnreadTopics<T extends UnreadTopic> {
       this.#heap.push(added);
       return this.#up(added);
     }
-    if (since === place.since) return;
-    const earlier = since < place.since;
+    // One of the two moves it, the other finds it in place.
     place.since = since;
-    if (earlier) this.#up(place);
-    else this.#down(place);
+    this.#up(place);
+    this.#down(place);
   }
 
   delete(topic: T): void {

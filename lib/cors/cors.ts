@@ -1,10 +1,4 @@
-/**
- * Cross-origin resource sharing (the Fetch standard's CORS protocol) in the shape of `quarkus.http.cors.*`: a
- * preflight is answered before routing; a request from an allowed origin gets its `Access-Control-*` headers on
- * whatever answers it (errors too); a request from an origin that is not allowed is refused with 403 and no CORS
- * header, so its page can read nothing. Requests without `Origin`, and same-origin ones, pass untouched. As a feature:
- * preflights and refusals before routing, CORS headers on every answer.
- */
+/** CORS as `quarkus.http.cors.*` has it: an origin not allowed gets a 403 without CORS headers, so reads nothing. */
 import type { Config } from '../config/config';
 import { settingError } from '../config/config-error';
 import { problemDetails } from '../errors/problem-details';
@@ -14,10 +8,7 @@ import type { RequestContext } from '../context/request-context';
 import { ContextKey } from '../context/context-key';
 import { defineFeature } from '../feature/define-feature';
 
-/**
- * The CORS settings of `config`, or `undefined` when CORS is off. `*` with credentials is refused: it would hand
- * every site, and `null` (sandboxed frames, `file:` pages), the caller's cookies.
- */
+/** `undefined` when CORS is off. `*` with credentials is refused: it would hand every site the caller's cookies. */
 function corsSettings(config: Config) {
   if (!config.get('framework.http.cors.enabled')) return undefined;
   const origins = config.get('framework.http.cors.origins');
@@ -63,27 +54,19 @@ const refused = refusal('The origin is not allowed');
 // The origin is allowed here: saying otherwise would send a developer looking at the wrong setting.
 const preflightRefused = refusal('The preflight asks for a method or header the CORS rules do not allow');
 
-/** The origin of the request's own URL (`https://host:port`), to tell same-origin requests apart. */
 function ownOrigin(url: string): string {
   const path = url.indexOf('/', url.indexOf('//') + 2);
   return (path < 0 ? url : url.slice(0, path)).toLowerCase();
 }
 
-/** The lower-cased tokens of a configured list, made once. */
 const tokenSet = (allowed: readonly string[]): ReadonlySet<string> =>
   new Set(allowed.map((token) => token.toLowerCase()));
 
-function sameTokens(requested: string, permitted: ReadonlySet<string>): boolean {
-  const wanted = requested
-    .split(',')
-    .map((token) => token.trim().toLowerCase())
-    .filter(Boolean);
-  return wanted.every((token) => permitted.has(token));
-}
+const sameTokens = (requested: string, permitted: ReadonlySet<string>): boolean =>
+  requested.split(',').every((token) => token.trim() === '' || permitted.has(token.trim().toLowerCase()));
 
 type CorsSettings = NonNullable<ReturnType<typeof corsSettings>>;
 
-/** The CORS step before routing: a preflight is answered, a refused origin refused, an allowed one noted. */
 function corsReceive(settings: CorsSettings): StageFn {
   const allowed = originMatcher(settings.origins);
   const methods = tokenSet(settings.methods);
@@ -114,7 +97,7 @@ function corsReceive(settings: CorsSettings): StageFn {
   };
 }
 
-/** The CORS headers of every answer to a request with an allowed origin; `Vary: Origin` where the answer depends on it. */
+/** `Vary: Origin` where the answer depends on it. */
 function corsFinish(settings: CorsSettings): (ctx: RequestContext) => void {
   const anyOrigin = settings.origins.includes('*') && !settings.allowCredentials;
   return (ctx) => {

@@ -40,13 +40,11 @@ export class HealthCheckResponseBuilder {
   constructor(readonly name: string) {}
 
   up(): this {
-    this.#status = 'UP';
-    return this;
+    return this.status(true);
   }
 
   down(): this {
-    this.#status = 'DOWN';
-    return this;
+    return this.status(false);
   }
 
   status(up: boolean): this {

@@ -9,7 +9,6 @@ import { HealthCheckResponse, type HealthCheck, type HealthKind } from './health
 
 const log = logging.getLogger('rxrest.server');
 
-/** One registered check: its class's name, the kinds it answers, and its instance. */
 export interface RegisteredCheck {
   readonly name: string;
   readonly kinds: readonly HealthKind[];
@@ -46,7 +45,6 @@ async function run(registered: RegisteredCheck, timeoutMs: number): Promise<Heal
   }
 }
 
-/** Runs the checks of `kind` (every check when `undefined`) and makes their answer the response. */
 async function answerHealth(
   ctx: RequestContext,
   checks: readonly RegisteredCheck[],
@@ -70,11 +68,7 @@ async function answerHealth(
   return ctx;
 }
 
-/**
- * Answers `GET base`, `base/live`, `base/ready` and `base/started` with MicroProfile Health's JSON
- * (`{"status":"UP"|"DOWN","checks":[{"name","status","data"?}]}`): 200 when every check of the kind is UP,
- * else 503. `shuttingDown()` makes the built-in readiness check DOWN.
- */
+/** MicroProfile Health's JSON: 200 when every check of the kind is UP, else 503. */
 export function healthAnswer(
   base: string,
   checks: readonly RegisteredCheck[],

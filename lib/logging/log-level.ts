@@ -14,23 +14,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** A level a record can be written at (every level but `OFF`). */
 export type RecordLevel = Exclude<LogLevel, 'OFF'>;
 
-/**
- * The position of a level in {@link LOG_LEVELS}: a record is written when its rank is at least the
- * threshold's rank.
- *
- * @example
- * levelRank('WARN') > levelRank('INFO'); // true
- */
+/** The position of a level in {@link LOG_LEVELS}: a record is written when its rank is at least the threshold's. */
 export function levelRank(level: LogLevel): number {
   return LOG_LEVELS.indexOf(level);
 }
 
-/**
- * Reads a level name case-insensitively (`debug` → `DEBUG`); `undefined` for anything else.
- *
- * @example
- * parseLogLevel(' warn '); // 'WARN'
- */
+/** Reads a level name case-insensitively, trimmed (` debug` → `DEBUG`); `undefined` for anything else. */
 export function parseLogLevel(text: string): LogLevel | undefined {
   const upper = text.trim().toUpperCase();
   return LOG_LEVELS.find((level) => level === upper);

@@ -19,12 +19,8 @@ export interface LogRecord {
 export type LogSink = (record: LogRecord) => void;
 
 /**
- * Formats a record as text: `<ISO time> <LEVEL> [<category>] <message>`, then an Error detail's stack (and
- * its causes) on the following lines, or any other detail inline after the message.
- *
- * @example
- * formatLogRecord({ level: 'WARN', category: 'rxrest.build', message: 'slow', time: new Date(0) });
- * // '1970-01-01T00:00:00.000Z WARN  [rxrest.build] slow'
+ * `<ISO time> <LEVEL> [<category>] <message>`, then an Error detail's stack (and its causes) on the following lines,
+ * or any other detail inline after the message.
  */
 export function formatLogRecord(record: LogRecord): string {
   const trace = record.traceId ? `[trace_id=${record.traceId} span_id=${record.spanId}] ` : '';
@@ -34,7 +30,7 @@ export function formatLogRecord(record: LogRecord): string {
   return `${head} ${describe(record.detail)}`;
 }
 
-/** The default sink: one formatted record per write to `process.stderr`. */
+/** One formatted record per write to `process.stderr`. */
 export const stderrSink: LogSink = (record) => {
   const stderr = (globalThis as { process?: { stderr?: { write(text: string): unknown } } }).process?.stderr;
   // A runtime with no process (a Worker without nodejs_compat) logs through its console.

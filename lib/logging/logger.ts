@@ -20,7 +20,7 @@ export interface LogLevels {
   readonly categories?: Iterable<readonly [string, LogLevel]>;
 }
 
-/** The part of `Config` logging reads; a `Config` is one. */
+/** The part of `Config` logging reads. */
 export interface LoggingConfiguration {
   get(key: 'framework.log.level'): LogLevel;
   logCategoryLevels(): ReadonlyMap<string, LogLevel>;
@@ -64,12 +64,11 @@ class ManagedLogger implements Logger {
   }
 }
 
-/** The ids of the trace and span active now: records carry them. */
-export type ActiveSpanReader = () => { readonly traceId: string; readonly spanId: string } | undefined;
+type ActiveSpanReader = () => { readonly traceId: string; readonly spanId: string } | undefined;
 
 let activeSpan: ActiveSpanReader = () => undefined;
 
-/** Makes records carry the ids `reader` gives (tracing does, once an OpenTelemetry SDK is registered). */
+/** Makes records carry the ids of the active span `reader` gives (tracing does, once an SDK is registered). */
 export function readActiveSpansWith(reader: ActiveSpanReader): void {
   activeSpan = reader;
 }
@@ -161,7 +160,7 @@ export class LogManager {
   }
 }
 
-/** The framework's log manager; its sink and levels are shared by every module. */
+/** The framework's log manager, shared by every module. */
 export const logging = new LogManager();
 
 /**

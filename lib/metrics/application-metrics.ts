@@ -1,8 +1,4 @@
-/**
- * The application's Prometheus metrics with prom-client, in a registry of its own: requests by method, route
- * template, status and outcome (the names Micrometer users know), open streams, the worker lane's queue, and
- * the process's default metrics. Users register their own metrics on `app.metrics`.
- */
+/** The application's Prometheus metrics in a registry of its own, named as Micrometer users know them. */
 import type { Histogram, Registry } from 'prom-client';
 import { CLIENT_CLOSED, ResponseContext } from '../context/response-context';
 import type { RequestContext } from '../context/request-context';
@@ -17,7 +13,6 @@ type Timer = { observe(seconds: number): void };
 export interface MetricSources {
   readonly openStreams: () => number;
   readonly workerQueue: () => number;
-  /** Bytes the outgoing streams and sockets hold ahead of their clients. */
   readonly streamBytes: () => number;
 }
 
@@ -32,8 +27,7 @@ export class ApplicationMetrics {
   readonly #prom = loadPackage<typeof import('prom-client')>('prom-client');
   readonly registry: Registry = new this.#prom.Registry();
   readonly #requests: Histogram<'method' | 'uri' | 'status' | 'outcome'>;
-  // One labelled child per endpoint (or unrouted method) and status, found by identity: no label hashing or
-  // key building per request.
+  // One labelled child per endpoint (or unrouted method) and status, found by identity: no label hashing per request.
   readonly #timers = new Map<object | string, Map<number, Timer>>();
   #defaults = false;
   /** In a cluster worker: the metrics of every worker, summed by the primary. */
@@ -69,11 +63,9 @@ export class ApplicationMetrics {
   }
 
   /**
-   * Records one request, `started` being `performance.now()` when it arrived. The route is the endpoint's
-   * template, never the raw path: NOT_FOUND for a 404 no resource matched, UNKNOWN for other unrouted answers. A
-   * request whose client left before its answer counts as 499 (client closed), whatever was answered into the void; not
-   * on Deno, which tells that only through its legacy `request.signal` (read, it aborts after every answer, and Deno
-   * warns): there the status answered is counted.
+   * Records one request (`started`: `performance.now()` when it arrived) by route template, never the raw path. A
+   * client gone before its answer counts as 499, except on Deno, which tells that only through its legacy
+   * `request.signal` (read, it aborts after every answer, and Deno warns).
    */
   readonly observe = (ctx: RequestContext, answered: number, started: number): void => {
     const seconds = (performance.now() - started) / 1000;
@@ -90,17 +82,13 @@ export class ApplicationMetrics {
     timer.observe(seconds);
   };
 
-  /**
-   * Starts the process's default metrics (CPU, memory, event-loop lag...) at the first scrape, not at build:
-   * each start keeps an event-loop monitor running for good, and tests build applications by the hundred.
-   */
+  /** At the first scrape, not at build: each keeps an event-loop monitor running for good (tests build hundreds). */
   startDefaultMetrics(): void {
     if (this.#defaults) return;
     this.#defaults = true;
     this.#prom.collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Answers `GET path` with the metrics in Prometheus's text format. */
   answer(path: string): UnroutedAnswer {
     return (ctx) => {
       if (ctx.rawPath !== path || ctx.method !== 'GET') return undefined;

@@ -1,21 +1,15 @@
-/**
- * Metrics that add up across `framework.http.workers`: a scrape reaches one worker through the shared port, which
- * asks the primary for every worker's metrics summed (prom-client's `AggregatorRegistry`, which asks each worker
- * for its registry over IPC) and answers with them. Without it, each scrape would see one worker at random.
- */
+/** Metrics summed across `framework.http.workers` by the primary: else each scrape would see one worker at random. */
 import { isClusterWorker } from '../runtime/node-builtins';
 import { loadPackage } from '../runtime/load-package';
 import { logging } from '../logging/logger';
 
 const log = logging.getLogger('rxrest.server');
 
-/** A worker's request to its primary for the summed metrics. */
 export interface MetricsRequest {
   readonly rxrest: 'metrics-request';
   readonly id: number;
 }
 
-/** The primary's answer: the summed metrics in Prometheus text, or why there are none. */
 export interface MetricsAnswer {
   readonly rxrest: 'metrics';
   readonly id: number;
@@ -26,10 +20,7 @@ export interface MetricsAnswer {
 /** How long a worker waits for the summed metrics before it answers with its own. */
 const ANSWER_TIMEOUT_MS = 6_000;
 
-/**
- * In a cluster worker: makes `registry` the one the primary's aggregator reads, and gives how to ask the primary for
- * every worker's metrics summed (falling back to `own()` when the primary cannot say). `undefined` outside a worker.
- */
+/** In a cluster worker, how to ask the primary for the summed metrics (else `own()`); `undefined` outside one. */
 export function clusterScrape(
   registry: import('prom-client').Registry,
   own: () => Promise<string>,

@@ -1,4 +1,4 @@
-/** Metrics as a feature: request durations, open streams and the worker queue, served for Prometheus. */
+/** Metrics as a feature, served for Prometheus. */
 import { HELD_BYTES, OPEN_STREAMS, WORKER_QUEUE } from '../feature/core-keys';
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';

@@ -1,8 +1,4 @@
-/**
- * The address a request counts against: the peer of its connection, or, behind proxies the configuration trusts,
- * the hop of `X-Forwarded-For` (or `Forwarded`) the nearest untrusted one wrote; an IPv6 one as its network (/64 by
- * default). Knows nothing of limits.
- */
+/** The address a request counts against: its peer, or behind trusted proxies the hop the nearest untrusted wrote. */
 import type { Config } from '../config/config';
 import { settingError } from '../config/config-error';
 import { addressPrefix, trustedProxies } from '../http/ip-address';
@@ -15,7 +11,7 @@ export type ProxySettings = ReturnType<typeof proxySettings>;
 /** `framework.http.proxy.*`; a `trusted-proxies` entry that is no address or block stops the start. */
 export function proxySettings(config: Config) {
   const entries = config.get('framework.http.proxy.trusted-proxies');
-  /** Whether the hop `hop` (0: the peer), at `address`, is a proxy whose word is taken. */
+  /** Whether the hop `hop` (0: the peer) is a proxy whose word is taken. */
   let trusted: (address: string, hop: number) => boolean;
   try {
     const matches = trustedProxies(entries);
@@ -30,29 +26,21 @@ export function proxySettings(config: Config) {
   }
   return {
     forwarding: config.get('framework.http.proxy.proxy-address-forwarding'),
-    /** The header the proxies write the client's address to. */
     header: config.get('framework.http.proxy.client-address-header'),
     trusted,
-    /** The bits of an IPv6 address that name one client. */
     ipv6PrefixLength: config.get('framework.http.rate-limit.ipv6-prefix-length'),
   };
 }
 
-/** What a runtime hands `fetch` beside the request, as far as the peer's address goes. */
+/** What a runtime hands `fetch` beside the request: Node adapters' `incoming`, Bun's server, Deno's info. */
 interface ServerBindings {
-  /** Node adapters (`listen()`, `@hono/node-server`). */
   readonly incoming?: { readonly socket?: { readonly remoteAddress?: string } };
-  /** Bun: the server itself is `fetch`'s second argument; it knows only the request it handed over, not one made again. */
+  /** Bun's knows only the request it handed over, not one made again. */
   readonly requestIP?: (request: Request) => { readonly address?: string } | null;
-  /** Deno: `Deno.serve` hands the connection's info. */
   readonly remoteAddr?: { readonly hostname?: string };
 }
 
-/**
- * The address of the peer `ctx` came from: Node's socket, Bun's `server.requestIP`, Deno's `info.remoteAddr`, or on
- * Cloudflare Workers the `CF-Connecting-IP` header the platform itself writes (a client cannot pass one through);
- * `undefined` in process.
- */
+/** On Cloudflare Workers, the `CF-Connecting-IP` the platform itself writes; `undefined` in process. */
 export function peerOf(ctx: RequestContext): string | undefined {
   const bindings = ctx.environment as ServerBindings | undefined;
   const address =
@@ -64,7 +52,7 @@ export function peerOf(ctx: RequestContext): string | undefined {
   return address === undefined ? undefined : plainAddress(address);
 }
 
-/** The client address of `ctx` (see the module comment); `undefined` when no peer is known (in process). */
+/** `undefined` when no peer is known (in process). */
 export function clientAddressOf(ctx: RequestContext, proxy: ProxySettings): string | undefined {
   const address = forwardedAddressOf(ctx, proxy);
   return address === undefined ? undefined : addressPrefix(address, proxy.ipv6PrefixLength);

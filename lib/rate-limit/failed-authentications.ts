@@ -1,8 +1,7 @@
 /**
- * Refused credentials counted against the client's address: past the budget of a window, every request of that
- * address that carries a credential answers 429 until the window ends, before its credential is checked — so a right
- * guess gains nothing, and a forged token costs no signature check. The count is the rate limits' (memory or Redis);
- * which addresses are held back is known per process, learnt from that count at the next refusal each one sees.
+ * Refused credentials counted against the client's address: past the budget, every request of that address with a
+ * credential answers 429 until the window ends, before its credential is checked (a right guess gains nothing, a forged
+ * token costs no signature check). The count is the rate limits'; who is held back is learnt per process from it.
  */
 import type { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RequestContext } from '../context/request-context';
@@ -10,7 +9,7 @@ import type { RefusalCounter } from '../security/security-stage';
 import { clientAddressOf, type ProxySettings } from './client-address';
 import { policyOf, secondsUntil, tooMany, type Policy } from './limit-answers';
 
-/** Past this many addresses held back, those whose window ended (else the oldest) are let go before one more is added. */
+/** Past this many addresses held back, those whose window ended (else the oldest) are let go. */
 const PRUNE_AT = 10_000;
 
 export interface FailureBudget {
@@ -24,7 +23,7 @@ export class FailedAuthentications implements RefusalCounter {
   readonly #settings: FailureBudget;
   readonly #policy: Policy;
   readonly #detail: string;
-  /** Each address held back, and when (epoch ms) its window ends. */
+  /** When (epoch ms) each address held back may come back. */
   readonly #held = new Map<string, number>();
 
   constructor(consume: (key: string) => Promise<RateLimiterRes>, settings: FailureBudget) {
@@ -65,8 +64,7 @@ export class FailedAuthentications implements RefusalCounter {
     if (this.#held.size >= PRUNE_AT) {
       const now = Date.now();
       for (const [held, end] of this.#held) if (end <= now) this.#held.delete(held);
-      // Still full of live entries (a client with many addresses): the oldest go first. The shared count still
-      // refuses them at their next refusal, so only the early answer before the check is lost, never the limit.
+      // Still full (a client with many addresses): the oldest go. The count still refuses them at their next refusal.
       for (const held of this.#held.keys()) {
         if (this.#held.size < PRUNE_AT) break;
         this.#held.delete(held);

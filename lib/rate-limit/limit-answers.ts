@@ -1,11 +1,8 @@
-/**
- * What a limit says to a client: the IETF `RateLimit` / `RateLimit-Policy` headers
- * (draft-ietf-httpapi-ratelimit-headers) and the 429 problem with `Retry-After`. Knows nothing of counting.
- */
+/** What a limit says: the `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers), the 429 with `Retry-After`. */
 import { problemDetails, type ErrorCode } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';
 
-/** One policy of the IETF headers: its `RateLimit-Policy` value, made once, and its `RateLimit` value per answer. */
+/** One policy of the IETF headers, its `RateLimit-Policy` value made once. */
 export interface Policy {
   readonly name: string;
   readonly declared: string;
@@ -15,7 +12,6 @@ export function policyOf(name: string, quota: number, windowSeconds?: number): P
   return { name, declared: `"${name}";q=${quota}${windowSeconds === undefined ? '' : `;w=${windowSeconds}`}` };
 }
 
-/** The headers of `policy` with what is left of it and the seconds until it resets. */
 export function headersOf(policy: Policy, remaining: number, resetSeconds: number): Record<string, string> {
   return { 'ratelimit-policy': policy.declared, ratelimit: `"${policy.name}";r=${remaining};t=${resetSeconds}` };
 }
@@ -34,7 +30,6 @@ export function refusal(
   });
 }
 
-/** The 429 problem (`RXREST_RATE_LIMITED`) of a spent `policy`, to try again in `retryAfter` seconds. */
 export function tooMany(policy: Policy, retryAfter: number, detail: string): WebApplicationException {
   return refusal(429, 'RXREST_RATE_LIMITED', retryAfter, detail, headersOf(policy, 0, retryAfter));
 }

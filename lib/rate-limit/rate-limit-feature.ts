@@ -8,7 +8,7 @@ import { RateLimiters, rateLimitSettings } from './rate-limits';
 import { releaseUnlessStreaming, streamAdmission } from './stream-admission';
 import type { RequestContext } from '../context/request-context';
 
-/** The application's limiters (the metrics and the packages check read whether any endpoint is limited). */
+/** The application's limiters (the packages check reads whether any endpoint is limited). */
 export const RATE_LIMITS = new BuildKey<RateLimiters>('rate-limits');
 
 export const rateLimitFeature = defineFeature({
@@ -56,8 +56,7 @@ export const rateLimitFeature = defineFeature({
           limiters.step(declared, plan.where, plan.streams || plan.transport === 'upgrade'),
         );
         if (step) joins.push({ phase: 'admit', step, answers: [429] });
-        // The caps on open streams, after the limit (a client is its principal once authenticated); an open socket is
-        // a stream too, held until it closes.
+        // The caps on open streams, after the limit; an open socket is a stream too, held until it closes.
         if (admission && plan.streams && plan.transport !== 'call')
           joins.push({ phase: 'admit', step: admission, answers: [429, 503] });
         return joins;

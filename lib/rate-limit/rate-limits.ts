@@ -1,10 +1,4 @@
-/**
- * Per-client limits: requests per window (counted with rate-limiter-flexible, in memory or on Redis so that every
- * instance and worker shares the count) and streams held open at once (counted per process). A client is its
- * principal when authenticated, else its address. Past a limit: 429 problem JSON with `Retry-After` and the IETF
- * `RateLimit` / `RateLimit-Policy` headers (draft-ietf-httpapi-ratelimit-headers); within it, the headers say how
- * much is left.
- */
+/** Per-client limits: requests per window (on Redis, every instance shares the count), streams open at once. */
 import { loadPackage } from '../runtime/load-package';
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -34,7 +28,7 @@ export function rateLimitSettings(config: Config) {
     backend: config.get('framework.http.rate-limit.backend'),
     redisUrl: config.get('framework.http.rate-limit.redis.url'),
     proxy: proxySettings(config),
-    /** Refused credentials an address may send per `failuresWindowMs`; 0: not counted. */
+    /** Refused credentials an address may send per window; 0: not counted. */
     failures: config.get('framework.http.rate-limit.failed-authentications'),
     failuresWindowMs: config.get('framework.http.rate-limit.failed-authentications-window'),
   };
@@ -50,27 +44,25 @@ function windowOf(options: RateLimitOptions, fallbackMs: number, where: string):
   return ms;
 }
 
-/** The limiters of one application: one request counter per declaration, Redis shared by all of them. */
+/** One request counter per declaration, Redis shared by all of them. */
 export class RateLimiters {
   readonly #settings: RateLimitSettings;
   #redis: Redis | undefined;
   #connecting: Promise<void> | undefined;
-  /** Whether any endpoint is limited (the pipeline then adds the headers to answers). */
+  /** Whether any endpoint is limited (answers then carry the headers). */
   used = false;
 
   constructor(settings: RateLimitSettings) {
     this.#settings = settings;
   }
 
-  /** The Redis connection shared by every count of the application. */
   #connect(): Redis {
     const { Redis: Client } = loadPackage<typeof import('ioredis')>('ioredis');
     // No offline queue: while Redis is away each instance counts in memory (the insurance limiter) instead of waiting.
     const redis = new Client(this.#settings.redisUrl, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      // A Redis that hangs with the connection open (a stopped server, a lost network) is waited for a second,
-      // then the count goes on in memory: requests never hang on it.
+      // A Redis that hangs (a stopped server, a lost network) is waited for a second, then counted in memory.
       commandTimeout: 1000,
       // A socket that does not close when let go of (Redis down at shutdown) is destroyed soon, not after 2 s.
       disconnectTimeout: 200,
@@ -78,8 +70,7 @@ export class RateLimiters {
     redis.on('error', (error: Error) =>
       log.warn(`Redis for rate limits: ${error.message}; counting in memory meanwhile`),
     );
-    // The first requests wait for the first connection (up to a second), so a fresh instance does not start by
-    // counting alone in memory.
+    // The first requests wait for the connection (up to a second): a fresh instance does not count alone in memory.
     this.#connecting = new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -99,8 +90,7 @@ export class RateLimiters {
     const memory = new Memory({ points, duration: windowSeconds, keyPrefix: name });
     if (this.#settings.backend === 'memory') return memory;
     const redis = (this.#redis ??= this.#connect());
-    // The package's root, not its `lib/RateLimiterRedis` file: what an application hands in (a Worker bundle) is the
-    // root's module object.
+    // The package's root, not its `lib/RateLimiterRedis`: what an application hands in (a Worker bundle) is the root.
     const Shared = loadPackage<{ RateLimiterRedis: typeof RateLimiterRedis }>('rate-limiter-flexible').RateLimiterRedis;
     return new Shared({
       storeClient: redis,
@@ -111,10 +101,7 @@ export class RateLimiters {
     });
   }
 
-  /**
-   * A count of `points` per window under `name`, made at its first use (so a build that fails later opens no Redis
-   * connection); each call takes a point for `key`, rejecting with the `RateLimiterRes` of a spent window.
-   */
+  /** Made at its first use, so a build that fails later opens no Redis connection. */
   counter(name: string, points: number, windowSeconds: number): (key: string) => Promise<RateLimiterRes> {
     let made: RateLimiterAbstract | undefined;
     return (key) => {
@@ -123,7 +110,6 @@ export class RateLimiters {
     };
   }
 
-  /** What counts refused credentials by address, or `undefined` when `failed-authentications` is 0. */
   failedAuthentications(): FailedAuthentications | undefined {
     const { failures, failuresWindowMs, proxy } = this.#settings;
     if (failures <= 0) return undefined;
@@ -135,11 +121,7 @@ export class RateLimiters {
     });
   }
 
-  /**
-   * The rate-limit step of the endpoint `where` (`Class#method`: its own count, also under a class-wide
-   * `@RateLimit`), from `declared` on it or its class, else the configured defaults; `undefined` when nothing limits
-   * it. Runs after authentication, so a caller counts by principal.
-   */
+  /** The endpoint's own count (also under a class-wide `@RateLimit`); `undefined` when nothing limits it. */
   step(declared: RateLimitOptions | undefined, where: string, streams: boolean): StageFn | undefined {
     const settings = this.#settings;
     const options = declared ?? { requests: settings.requests, streams: settings.streams };
@@ -174,10 +156,7 @@ export class RateLimiters {
     };
   }
 
-  /**
-   * Who a request counts against, as every limit of the application counts it (the stream caps too): its principal,
-   * else its address (all in-process requests share one).
-   */
+  /** Who a request counts against, for every limit (the stream caps too): all in-process requests share one. */
   readonly client = (ctx: RequestContext): string => {
     const name = principalName(ctx);
     return name !== undefined
@@ -185,14 +164,12 @@ export class RateLimiters {
       : `address:${clientAddressOf(ctx, this.#settings.proxy) ?? 'unknown'}`;
   };
 
-  /** Adds the `RateLimit` headers of an admitted request to its answer. */
   readonly finish = (ctx: RequestContext): void => {
     const headers = ctx.get(RATE_HEADERS);
     if (!headers || !ctx.response) return;
     for (const [name, value] of Object.entries(headers)) ctx.response.headers.set(name, value);
   };
 
-  /** Lets go of the Redis connection, if there is one. */
   async close(): Promise<void> {
     const redis = this.#redis;
     this.#redis = undefined;

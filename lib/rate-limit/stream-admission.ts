@@ -1,10 +1,7 @@
 /**
- * Admission of stream responses: how many a process writes at once (`framework.http.limits.max-streams`, past it a
- * 503 problem with `Retry-After`: the server is full, another instance may not be) and how many one client holds
- * (`framework.http.limits.max-streams-per-client`, past it a 429 problem: that client should close some first).
- * An idle stream costs little but is never free (a socket, a subscription, buffers): without a cap one client could
- * hold thousands. The step runs before the method of every streaming endpoint, after authentication (a client is
- * its principal when it has one); the count is given back when the stream ends or its client leaves.
+ * Admission of stream responses: how many a process writes at once (past it 503: another instance may not be full) and
+ * how many one client holds (past it 429: it should close some first). An idle stream is never free, and without a cap
+ * one client could hold thousands. A place is given back when the stream ends or its client leaves.
  */
 import type { Config } from '../config/config';
 import type { RequestContext } from '../context/request-context';
@@ -15,7 +12,6 @@ import { ContextKey } from '../context/context-key';
 import { refusal } from './limit-answers';
 import { takeoverOf } from '../context/takeover';
 
-/** Gives back the places a request admitted as a stream holds (once). */
 const SLOT = new ContextKey<() => void>('stream-slot');
 
 /** Seconds a client refused for the process's cap is told to wait: long enough not to come back in a herd. */
@@ -23,12 +19,8 @@ const CAPACITY_RETRY_SECONDS = 5;
 /** Seconds a client refused for its own cap is told to wait: one of its streams may end any moment. */
 const CLIENT_RETRY_SECONDS = 1;
 
-/**
- * The admission step of an application's streaming endpoints, `clientOf` naming who a request counts against;
- * `undefined` when neither cap is set.
- */
+/** The admission step of an application's streaming endpoints; `undefined` when neither cap is set (each 0). */
 export function streamAdmission(config: Config, clientOf: (ctx: RequestContext) => string): StageFn | undefined {
-  // Each 0: no limit.
   const maxStreams = config.get('framework.http.limits.max-streams');
   const maxStreamsPerClient = config.get('framework.http.limits.max-streams-per-client');
   if (maxStreams <= 0 && maxStreamsPerClient <= 0) return undefined;
@@ -65,11 +57,7 @@ export function streamAdmission(config: Config, clientOf: (ctx: RequestContext) 
   };
 }
 
-/**
- * The `finish` step: a request admitted as a stream that answers with something else (an error, or an MCP POST
- * answered as JSON) gives its place back now, not once a caller in process reads the answer to its end. An accepted
- * WebSocket upgrade keeps it until its socket closes.
- */
+/** A stream's place is given back now when the answer is no stream (an error, an MCP POST answered as JSON). */
 export function releaseUnlessStreaming(ctx: RequestContext): void {
   if (!(ctx.response?.entity instanceof StreamBody) && takeoverOf(ctx) === undefined) ctx.get(SLOT)?.();
 }

@@ -1,7 +1,6 @@
 /** What an access rule can answer with: the one place security, the OpenAPI document and socket upgrades learn it. */
 import type { AccessRule } from '../decorators/security';
 
-/** Whether `rule` asks anything of the caller (`@PermitAll` and no rule do not). */
 export function needsCaller(rule: AccessRule | undefined): boolean {
   return rule !== undefined && rule.kind !== 'permit-all';
 }

@@ -1,9 +1,6 @@
 /**
- * Allowed hosts as a feature (`framework.http.allowed-hosts`, `framework.http.public-base-url`): a request for a host
- * the application does not serve answers 400 before routing or any resource sees it, and a request's URL is moved
- * onto the public origin when one is configured. `listen()` applies the same rules to Node's request before a context
- * is made (`server/request-host.ts`); this step does it for `app.fetch`, where the refusal is an answer like any
- * other: the global response filters and the features' finishing touches (CORS, nosniff) see it.
+ * Allowed hosts as a feature: `listen()` applies the rules before a context is made (`server/request-host.ts`); this
+ * step does it for `app.fetch`, where the refusal goes through the finishing touches (CORS, nosniff).
  */
 import { RequestAborted } from '../context/request-context';
 import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
@@ -12,7 +9,7 @@ import { defineFeature } from '../feature/define-feature';
 import { hostRules, type HostRules } from '../http/allowed-hosts';
 import type { StageFn } from '../context/settle';
 
-/** The hosts served and the public origin, for `listen()` (absent: any Host, as sent). */
+/** For `listen()` (absent: any Host, as sent). */
 export const HOSTS = new BuildKey<HostRules>('allowed-hosts');
 
 function refusal(): Response {

@@ -1,4 +1,4 @@
-/** A simple mechanism shipped beside JWT: API keys in a header, each standing for a caller with roles. */
+/** API keys in a header, each standing for a caller with roles. */
 import { maybeNodeBuiltin } from '../runtime/node-builtins';
 import { utf8Bytes } from '../runtime/bytes';
 import type { RequestContext } from '../context/request-context';
@@ -12,24 +12,21 @@ export interface ApiKeyOptions {
   readonly keys: Readonly<Record<string, { readonly name: string; readonly roles?: readonly string[] }>>;
 }
 
-/** SHA-256 of `text`: at once through node:crypto where the runtime has it, else through Web Crypto (a Worker). */
+/** SHA-256 of `text`: at once through node:crypto where there is one, else through Web Crypto (a Worker). */
 function digest(text: string): Uint8Array | Promise<Uint8Array> {
   const nodeCrypto = maybeNodeBuiltin('node:crypto');
   if (nodeCrypto) return nodeCrypto.createHash('sha256').update(text).digest();
   return crypto.subtle.digest('SHA-256', utf8Bytes(text)).then((hash) => new Uint8Array(hash));
 }
 
-/** Whether two digests are equal, comparing every byte whatever the first difference. */
+/** Compares every byte whatever the first difference. */
 function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
   let difference = a.byteLength ^ b.byteLength;
   for (let at = 0; at < a.byteLength; at++) difference |= a[at]! ^ (b[at] ?? 0);
   return difference === 0;
 }
 
-/**
- * Keys read from an environment that lacks them: `process.env.KEY ?? ''` or `KEY=` makes "", a computed key
- * `[process.env.KEY!]` makes "undefined" (and a `null` "null"). A stranger sends those as easily as no key at all.
- */
+/** Keys read from an environment that lacks them ("", "undefined", "null"): a stranger sends those as easily. */
 function refuseUnsetKeys(keys: ApiKeyOptions['keys']): void {
   for (const [key, owner] of Object.entries(keys))
     if (key.trim() === '' || key === 'undefined' || key === 'null')

@@ -16,7 +16,7 @@ import type { Identity } from './security-context';
  * };
  */
 export interface AuthenticationMechanism {
-  /** The scheme `SecurityContext.authenticationScheme` reports. */
+  /** What `SecurityContext.authenticationScheme` reports. */
   readonly scheme: string;
   /** The `WWW-Authenticate` challenge of a 401 (`Bearer`, `Basic realm="api"`). */
   readonly challenge: string;

@@ -1,12 +1,8 @@
 /**
- * The keys of a JWKS URL for jose's verification: jose's remote key set (read with the first token, cached ten minutes,
- * read again for an unknown `kid` at most every refresh interval), told apart from the tokens it verifies. A key set
- * that cannot be read — the provider down or slow, a body that is no key set, or one past 1 MiB — is the provider's
- * failure, not the token's: the keys last read go on verifying for at most `maxStaleMs` after they were read (a key
- * the provider removed, a compromised one, stops admitting tokens then: an outage, or an attacker cutting the way to
- * the provider, cannot keep it alive), a request answers 503 when none were read or they are too old, and the provider
- * is asked again only after a refresh interval, so no stream of tokens (made-up `kid`s included) makes the server ask
- * a failing provider with every request.
+ * The keys of a JWKS URL for jose's verification. A key set that cannot be read (the provider down or slow, a body that
+ * is no key set or past 1 MiB) is the provider's failure, not the token's: the keys last read go on verifying for at
+ * most `maxStaleMs` (so an attacker cutting the way to the provider cannot keep a removed key alive), else 503; the
+ * provider is asked again only after a refresh interval, so no stream of made-up `kid`s makes every request ask it.
  */
 import type { FetchImplementation, JWTVerifyGetKey } from 'jose';
 import { httpProblem } from '../errors/http-problem';
@@ -18,9 +14,8 @@ type Jose = typeof import('jose');
 
 const log = logging.getLogger('rxrest.security');
 
-/** How large a key set may be: a provider's holds a few keys, a few KB; a larger body is a fault, not read on. */
+/** A provider's key set holds a few keys, a few KB; a larger body is a fault, not read on. */
 const MAX_JWKS_BYTES = 1024 * 1024;
-/** How long jose keeps a key set before reading it again. */
 const CACHE_MS = 10 * 60_000;
 
 /** The key set could not be read: raised by the fetch jose is given, so nothing a token does can raise it. */
@@ -33,7 +28,7 @@ function isKeySet(value: unknown): boolean {
   return Array.isArray(keys) && keys.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key));
 }
 
-/** jose's fetch of the key set, with every way it can fail made a {@link JwksUnreadable}, and its body bounded. */
+/** jose's fetch of the key set, every failure a {@link JwksUnreadable}, its body bounded. */
 const readKeySet =
   (read: () => void): FetchImplementation =>
   async (url, init) => {
@@ -65,7 +60,6 @@ const readKeySet =
     return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json' } });
   };
 
-/** The 503 of a request whose token cannot be checked now: no keys were ever read, or those last read are too old. */
 function keysUnavailable(retryAt: number): Error {
   const seconds = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
   return httpProblem('RXREST_KEYS_UNAVAILABLE', 'The keys that verify tokens cannot be read at the moment', {
@@ -73,10 +67,6 @@ function keysUnavailable(retryAt: number): Error {
   });
 }
 
-/**
- * The key resolver of the JWKS at `url`, read again for an unknown `kid` (or after a failure) at most every `refreshMs`;
- * while it cannot be read, the keys last read serve for `maxStaleMs` after their reading.
- */
 export function jwksKeys(jose: Jose, url: string, refreshMs: number, maxStaleMs: number): JWTVerifyGetKey {
   let generation = 0;
   let readAt = 0;
@@ -90,7 +80,6 @@ export function jwksKeys(jose: Jose, url: string, refreshMs: number, maxStaleMs:
   });
   let pausedUntil = 0;
   let last: { generation: number; resolve: JWTVerifyGetKey } | undefined;
-  /** The keys last read, without asking the provider; none read yet, or read too long ago: 503. */
   const fromLastRead: JWTVerifyGetKey = (header, token) => {
     const keySet = remote.jwks();
     if (keySet === undefined || Date.now() - readAt > maxStaleMs) throw keysUnavailable(pausedUntil);

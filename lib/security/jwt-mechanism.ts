@@ -1,9 +1,4 @@
-/**
- * Bearer JWTs (RFC 6750, RFC 7519) verified with `jose`: keys from a JWKS URL (cached, fetched again for an unknown
- * `kid`, at most every `jwks-refresh-interval`) or a PEM public key; `exp` and a subject required, `nbf`, `iat`, `iss`
- * and `aud` checked, asymmetric algorithms only unless configured. jose is loaded when a JWT setting is first read, so
- * applications without it never load it.
- */
+/** Bearer JWTs (RFC 6750, RFC 7519) verified with `jose` (loaded with the first token), keys from a JWKS or a file. */
 import { loadPackage } from '../runtime/load-package';
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { KeyObject } from 'node:crypto';
@@ -16,25 +11,17 @@ import type { Identity } from './security-context';
 import { jwksKeys } from './jwks-keys';
 import { WebApplicationException } from '../errors/web-application-exception';
 
-const nodeCrypto = () => nodeBuiltin('node:crypto', 'framework.security.jwt keys read from files');
-const nodeFs = () => nodeBuiltin('node:fs', 'framework.security.jwt keys read from files');
-const nodePath = () => nodeBuiltin('node:path', 'framework.security.jwt keys read from files');
-
 const log = logging.getLogger('rxrest.security');
 
 type Jose = typeof import('jose');
 type Verify = (token: string) => Promise<Record<string, unknown>>;
 
-/** What a JWT mechanism checks, from `framework.security.jwt.*`. */
 type JwtSettings = NonNullable<ReturnType<typeof jwtSettings>>;
 
-/**
- * The longest clock skew allowed: tokens are admitted that long past their `exp` (and issued that far ahead), so a
- * skew of days would make expiry meaningless. Clocks kept by NTP are within a second of each other.
- */
+/** Tokens are admitted that long past their `exp`: a skew of days would make expiry meaningless. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
-/** The JWT settings of `config`, or `undefined` when no key source is configured. */
+/** `undefined` when no key source is configured. */
 export function jwtSettings(config: Config) {
   const jwksUrl = config.get('framework.security.jwt.jwks-url');
   const publicKeyFile = config.get('framework.security.jwt.public-key-file');
@@ -48,26 +35,24 @@ export function jwtSettings(config: Config) {
     );
   return {
     jwksUrl,
-    /** How often at most an unknown `kid` fetches the JWKS again. */
     jwksRefreshMs: config.get('framework.security.jwt.jwks-refresh-interval'),
-    /** How long after they were read the keys last read verify tokens while the JWKS cannot be read. */
     jwksMaxStaleMs: config.get('framework.security.jwt.jwks-max-stale'),
     publicKeyFile,
     issuer: config.get('framework.security.jwt.issuer'),
     audience: config.get('framework.security.jwt.audience'),
     rolesClaim: config.get('framework.security.jwt.roles-claim'),
-    /** A string roles claim lists roles separated by spaces (as OAuth's `scope`), instead of being one role. */
     rolesDelimited: config.get('framework.security.jwt.roles-claim-delimited'),
     clockSkewMs,
     algorithms: config.get('framework.security.jwt.algorithms'),
   };
 }
 
-/** The public key of a PEM file (SPKI public key or X.509 certificate), read at build so a bad file stops the start. */
+/** Read at build, so a bad file stops the start. */
 function readPublicKey(file: string, directory: string): KeyObject {
-  const path = nodePath().resolve(directory, file);
+  const why = 'framework.security.jwt keys read from files';
+  const path = nodeBuiltin('node:path', why).resolve(directory, file);
   try {
-    return nodeCrypto().createPublicKey(nodeFs().readFileSync(path));
+    return nodeBuiltin('node:crypto', why).createPublicKey(nodeBuiltin('node:fs', why).readFileSync(path));
   } catch (error) {
     throw settingError(
       'framework.security.jwt.public-key-file',
@@ -84,7 +69,7 @@ function own(holder: unknown, name: string): unknown {
     : undefined;
 }
 
-/** The value at a dotted path of the claims (`realm_access.roles`), or the claim of that exact name. */
+/** The claim at a dotted path (`realm_access.roles`), or of that exact name. */
 function claimAt(claims: Record<string, unknown>, path: string): unknown {
   if (Object.hasOwn(claims, path)) return claims[path];
   let value: unknown = claims;
@@ -92,14 +77,13 @@ function claimAt(claims: Record<string, unknown>, path: string): unknown {
   return value;
 }
 
-/** The roles of a claim: an array's strings; a string as one role, or split on spaces when `delimited`. */
+/** An array's strings; a string as one role, or split on spaces when `delimited` (as OAuth's `scope`). */
 function rolesOf(value: unknown, delimited: boolean): string[] {
   if (Array.isArray(value)) return value.filter((role): role is string => typeof role === 'string');
   if (typeof value !== 'string' || value === '') return [];
   return delimited ? value.split(/\s+/).filter(Boolean) : [value];
 }
 
-/** Who the token names: its `sub`, else `upn`, else `preferred_username`; a token naming no one is refused. */
 function subjectOf(claims: Record<string, unknown>): string {
   for (const claim of ['sub', 'upn', 'preferred_username']) {
     const name = own(claims, claim);
@@ -111,16 +95,12 @@ function subjectOf(claims: Record<string, unknown>): string {
 
 const BEARER = /^bearer +(\S+)\s*$/i;
 
-/** How many verified tokens are remembered; when full the memory is cleared (a flood of tokens costs no more than none). */
+/** When full, the memory is cleared: a flood of tokens costs no more than none. */
 const VERIFIED_LIMIT = 10_000;
-/** How long a verified token is taken on trust before its signature is checked again (a key removed from the JWKS counts within this). */
+/** A key removed from the JWKS still admits the tokens it verified for this long. */
 const VERIFIED_FOR_MS = 60_000;
 
-/**
- * The verifier of `settings`' tokens, made when the first token comes. Keys: a JWKS (cached, fetched again for an
- * unknown `kid` at most every `jwks-refresh-interval`, so a flood of made-up `kid`s costs one fetch; see jwks-keys.ts
- * for a key set that cannot be read), or the public key file read now.
- */
+/** The verifier of `settings`' tokens, made when the first token comes (the key file is read now). */
 function verifierOf(settings: JwtSettings, directory: string): () => Verify {
   // A JWKS wins over a key file, so an environment's JWKS URL overrides a file named in application.properties.
   const publicKey =
@@ -146,7 +126,6 @@ function verifierOf(settings: JwtSettings, directory: string): () => Verify {
   };
 }
 
-/** The identity of verified claims. */
 function identityOf(claims: Record<string, unknown>, settings: JwtSettings): Identity {
   // jose checks `iat` only against a maximum age; a token "issued" later than now is refused here.
   const issuedAt = own(claims, 'iat');
@@ -159,15 +138,13 @@ function identityOf(claims: Record<string, unknown>, settings: JwtSettings): Ide
   };
 }
 
-/** The bearer-JWT mechanism for `settings`. */
 export function jwtMechanism(settings: JwtSettings, directory: string): AuthenticationMechanism {
   const verifier = verifierOf(settings, directory);
   if (settings.audience === undefined)
     log.warn(
       'framework.security.jwt.audience is not set: a token its issuer made for any other API is admitted here too; set it to the aud of this API',
     );
-  // A client sends the same token with every request until it expires: its signature (about 100 µs of ECDSA or RSA
-  // work) is checked once, then the identity is reused until the token expires or a minute has passed.
+  // A client sends the same token with every request: its signature (~100 µs of ECDSA or RSA) is checked once.
   const verified = new Map<string, { readonly identity: Identity; readonly until: number }>();
   const check = async (token: string): Promise<Identity> => {
     let claims: Record<string, unknown>;

@@ -1,9 +1,4 @@
-/**
- * `X-Content-Type-Options: nosniff` (Fetch §3.5.2) as a feature: a browser takes an answer as its declared type only,
- * so a text or JSON body an attacker filled is never run as a script or rendered as a page. Set on every answer just
- * before it is written, after filters and mappers, unless the answer already has the header; the listener's own
- * refusals carry it too (`NOSNIFF`).
- */
+/** `X-Content-Type-Options: nosniff` (Fetch §3.5.2): a body an attacker filled is never run as a script or a page. */
 import { BuildKey } from '../feature/build-key';
 import { defineFeature } from '../feature/define-feature';
 
@@ -12,7 +7,7 @@ const NAME = 'x-content-type-options';
 /** Whether the answers the servers write themselves carry the header too (`listen()` reads it). */
 export const NOSNIFF = new BuildKey<boolean>('nosniff');
 
-/** A whole `Response` a server writer made, given the header (a copy when its headers are immutable, as a fetched one's are). */
+/** A copy when its headers are immutable, as a fetched one's are. */
 function forbidSniffingOf(body: Response): Response {
   if (body.headers.has(NAME)) return body;
   try {

@@ -72,7 +72,6 @@ export class SecurityContext {
 
 const SECURITY = new ContextKey<SecurityContext>('security-context');
 
-/** Records what authentication found for `ctx`. */
 export function setSecurityContext(ctx: RequestContext, security: SecurityContext): void {
   ctx.set(SECURITY, security);
 }
@@ -82,12 +81,11 @@ export function securityContext(ctx: RequestContext): SecurityContext {
   return ctx.get(SECURITY) ?? new SecurityContext(undefined, undefined, ctx.url.startsWith('https:'));
 }
 
-/** When the credential of `ctx` expires (milliseconds since the epoch), when one authenticated it and expires. */
 export function credentialExpiry(ctx: RequestContext): number | undefined {
   return ctx.get(SECURITY)?.expiresAt;
 }
 
-/** The name of the caller `ctx` was authenticated as, when it was (no anonymous context is made to tell). */
+/** The name of the caller `ctx` was authenticated as (no anonymous context is made to tell). */
 export function principalName(ctx: RequestContext): string | undefined {
   return ctx.get(SECURITY)?.userPrincipal?.name;
 }

@@ -12,7 +12,7 @@ import type { Config } from '../config/config';
 import { settingError } from '../config/config-error';
 import { settleToPromise, type UnroutedAnswer } from '../context/settle';
 
-/** The paths of the management endpoints the application serves (health only when the rule covers it). */
+/** The management endpoints the application serves (health only when the rule covers it). */
 function managementPaths(config: Config): string[] {
   const paths: string[] = [];
   if (config.get('framework.health.enabled') && config.get('framework.management.include-health'))
@@ -24,11 +24,8 @@ function managementPaths(config: Config): string[] {
 }
 
 /**
- * What answers first among the requests no resource matched when `framework.management.roles-allowed` names roles
- * (`undefined` without): the built-in management endpoints (health, metrics, the OpenAPI document, Swagger UI) answer
- * requests no resource matched and so pass no endpoint's security step, so this one authenticates a request to one of
- * their paths and refuses it (401, 403) unless the caller has one of the roles. A rule nobody could meet (no
- * authentication mechanism) stops the start.
+ * The management endpoints pass no endpoint's security step: with `framework.management.roles-allowed`, this one
+ * answers first among the unrouted requests, refusing (401, 403) a caller without one of the roles.
  */
 function managementGuard(config: Config, security: SecuritySettings | undefined): UnroutedAnswer | undefined {
   const roles = config.get('framework.management.roles-allowed');
@@ -54,7 +51,7 @@ export const SECURITY = new BuildKey<SecuritySettings>('security');
 /** What counts refused credentials per address (the rate limits provide it when they count them). */
 export const REFUSALS = new BuildKey<RefusalCounter>('refused-credentials');
 
-/** The security step of an endpoint, by its access rule; a rule no mechanism of the application can meet is a problem. */
+/** The security step of an endpoint; a rule no mechanism of the application can meet is a problem. */
 function securityJoins(
   plan: EndpointPlan,
   settings: SecuritySettings | undefined,
@@ -69,10 +66,7 @@ function securityJoins(
   return step ? [{ phase: 'authenticate', step, answers: accessAnswers(rule, settings !== undefined) }] : undefined;
 }
 
-/**
- * Security of an application: `own` mechanisms (`build({ authentication })`) tried before the bearer JWTs that
- * `framework.security.jwt.*` configures.
- */
+/** Security: `own` mechanisms (`build({ authentication })`) tried before the JWTs of `framework.security.jwt.*`. */
 export function securityFeature(own: readonly AuthenticationMechanism[] = []): Feature {
   return defineFeature({
     name: 'security',
@@ -95,8 +89,7 @@ export function securityFeature(own: readonly AuthenticationMechanism[] = []): F
       const refusals = build.find(REFUSALS);
       const settings = securitySettings(build.config, build.directory, own, refusals);
       if (settings) build.provide(SECURITY, settings);
-      // The management paths (health, metrics, the OpenAPI document) behind a credential when configured: asked
-      // before the answers of those paths, as this feature is listed before theirs.
+      // Asked before the management paths' own answers, as this feature is listed before theirs.
       const management = managementGuard(build.config, settings);
       return {
         unrouted: () => (management ? [management] : []),

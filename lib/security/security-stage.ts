@@ -1,8 +1,4 @@
-/**
- * The per-request security step of an endpoint: find a credential, let its mechanism turn it into an identity,
- * then apply the endpoint's access rule. Runs after routing and before the request filters, so filters, the method
- * and exception mappers all see the `SecurityContext`.
- */
+/** The security step: after routing, before the filters, so filters, method and mappers see the `SecurityContext`. */
 import type { Config } from '../config/config';
 import type { AccessRule } from '../decorators/security';
 import { problemDetails, type ErrorCode } from '../errors/problem-details';
@@ -18,17 +14,15 @@ import { SecurityContext, setSecurityContext, type Identity } from './security-c
 const log = logging.getLogger('rxrest.security');
 
 /**
- * What counts refused credentials (the rate limits' failed-authentication budget): it may answer a request that
- * carries a credential before the credential is checked, and instead of the 401 of one refused.
+ * What counts refused credentials (the rate limits' budget): `check` may answer before a credential is checked (the
+ * client spent its budget), `count` instead of the 401 of one refused.
  */
 export interface RefusalCounter {
-  /** What answers at once, the credential unchecked (the client spent its budget); `undefined` to go on. */
   check(ctx: RequestContext): Error | undefined;
-  /** Counts a refused credential; resolves to what answers instead of the 401, if anything. */
   count(ctx: RequestContext): Promise<Error | undefined>;
 }
 
-/** The application's authentication: its mechanisms, tried in order, and what streams do when a credential expires. */
+/** The application's authentication: its mechanisms, tried in order. */
 export interface SecuritySettings {
   readonly mechanisms: readonly AuthenticationMechanism[];
   readonly endStreamsOnExpiry: boolean;
@@ -55,10 +49,9 @@ const FORBIDDEN_DETAIL = 'The caller may not use this endpoint';
 const forbidden = () =>
   new ForbiddenException(FORBIDDEN_DETAIL, { problem: problemDetails('RXREST_FORBIDDEN', FORBIDDEN_DETAIL) });
 
-/** The built-in bearer tokens, as the OpenAPI document names them. */
 const BEARER_JWT: SecurityScheme = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' };
 
-/** Whether `rule` lets `security` in; throws the 401 or 403 that answers otherwise. */
+/** Throws the 401 or 403 that answers a caller `rule` does not let in. */
 function enforce(
   rule: AccessRule | undefined,
   security: SecurityContext,
@@ -90,9 +83,8 @@ function refuseCredential(
 }
 
 /**
- * The security step of an endpoint with `rule` (`undefined`: open), or `undefined` when there is nothing to do on it
- * (no mechanism and no rule). With mechanisms, every request that carries a credential is authenticated, also on
- * open endpoints (a refused credential answers 401 there too, as a client that sent one expects to be told).
+ * The security step of an endpoint with `rule` (`undefined`: open), or `undefined` with no mechanism and no rule. A
+ * credential is authenticated on open endpoints too: a client that sent one expects to be told it was refused.
  */
 export function securityStep(
   rule: AccessRule | undefined,
@@ -100,13 +92,8 @@ export function securityStep(
 ): StageFn | undefined {
   const mechanisms = settings?.mechanisms ?? [];
   if (mechanisms.length === 0 && (rule === undefined || rule.kind === 'permit-all')) return undefined;
-  const refusals = settings?.refusals;
-  const admit = (
-    ctx: RequestContext,
-    mechanism: AuthenticationMechanism | undefined,
-    identity: Identity | undefined,
-  ): RequestContext => {
-    const security = new SecurityContext(identity, mechanism?.scheme, ctx.url.startsWith('https:'));
+  const admit = (ctx: RequestContext, identity?: Identity, scheme?: string): RequestContext => {
+    const security = new SecurityContext(identity, scheme, ctx.url.startsWith('https:'));
     setSecurityContext(ctx, security);
     enforce(rule, security, mechanisms);
     return ctx;
@@ -114,8 +101,8 @@ export function securityStep(
   return (ctx): StageResult<RequestContext> => {
     const mechanism = mechanisms.find((candidate) => candidate.hasCredential(ctx));
     // No credential on an open endpoint: nothing to record (`securityContext(ctx)` is anonymous when asked).
-    if (!mechanism) return rule === undefined ? ctx : admit(ctx, undefined, undefined);
-    const held = refusals?.check(ctx);
+    if (!mechanism) return rule === undefined ? ctx : admit(ctx);
+    const held = settings?.refusals?.check(ctx);
     if (held) throw held;
     let found: Identity | undefined | Promise<Identity | undefined>;
     try {
@@ -123,18 +110,15 @@ export function securityStep(
     } catch (error) {
       return refuseCredential(ctx, mechanism, error, settings!);
     }
-    if (!(found instanceof Promise)) return admit(ctx, found ? mechanism : undefined, found);
+    if (!(found instanceof Promise)) return admit(ctx, found, mechanism.scheme);
     return found.then(
-      (identity) => admit(ctx, identity ? mechanism : undefined, identity),
+      (identity) => admit(ctx, identity, mechanism.scheme),
       (error: unknown) => refuseCredential(ctx, mechanism, error, settings!),
     );
   };
 }
 
-/**
- * The application's security settings: its own mechanisms, then bearer JWTs when `framework.security.jwt.*` names a
- * key source; `undefined` when there is none. jose is required only then. `refusals` counts refused credentials.
- */
+/** The application's own mechanisms, then bearer JWTs when `framework.security.jwt.*` names a key source. */
 export function securitySettings(
   config: Config,
   directory: string,

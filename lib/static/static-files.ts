@@ -13,10 +13,7 @@ export const STATIC_FILES = 'static files (framework.http.static.directory)';
 const nodeFsPromises = () => nodeBuiltin('node:fs/promises', STATIC_FILES);
 const nodePath = () => nodeBuiltin('node:path', STATIC_FILES);
 
-/**
- * The path segments of a request path, decoded; undefined when one could reach outside the directory, or names a
- * dotfile that is not to be served.
- */
+/** Decoded; undefined when one could reach outside the directory, or names a dotfile not to be served. */
 function safeSegments(rawPath: string, dotfiles: boolean): string[] | undefined {
   const segments: string[] = [];
   for (const raw of rawPath.split('/')) {
@@ -29,25 +26,17 @@ function safeSegments(rawPath: string, dotfiles: boolean): string[] | undefined 
     // After decoding, `..`, `.`, separators (also `%2f`, `%5c`) and NUL can only be attempts to escape.
     if (segment === '..' || segment === '.' || /[\\/\0]/.test(segment)) return undefined;
     if (segment === '') continue;
-    if (!dotfiles && segment.charCodeAt(0) === DOT && !isWellKnown(segment, segments)) return undefined;
+    // `/.well-known/` (RFC 8615) is published on purpose (security.txt, ACME challenges).
+    const wellKnown = segments.length === 0 && segment === '.well-known';
+    if (!dotfiles && segment.startsWith('.') && !wellKnown) return undefined;
     segments.push(segment);
   }
   return segments;
 }
 
-const DOT = 0x2e;
-
-/** `/.well-known/` at the root (RFC 8615): published on purpose (security.txt, ACME challenges), dot or not. */
-function isWellKnown(segment: string, before: readonly string[]): boolean {
-  return before.length === 0 && segment === '.well-known';
-}
-
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
-/**
- * What a path served for reading only answers another method (RFC 9110 §9.3.7, §15.5.6), as a resource's path does:
- * OPTIONS 200 with `Allow`, anything else a 405 problem with it.
- */
+/** Another method on a path served for reading only (RFC 9110 §9.3.7, §15.5.6): OPTIONS 200 with `Allow`, else 405. */
 export function readOnly(method: string, path: string): ResponseContext {
   if (method !== 'OPTIONS') {
     throw httpProblem('RXREST_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, { allowed: READ_METHODS });
@@ -61,33 +50,19 @@ function isInside(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(nodePath().sep) ? root : root + nodePath().sep);
 }
 
-/**
- * The files under one directory, served at their path; a directory answers with its `index.html`.
- * Answers carry `Content-Type` (mime-types), a strong `ETag` (size and modification time, as nginx makes it) and
- * `Last-Modified`, and honour conditional requests (304) and single ranges (206, under `If-Range` only when it
- * names the current file). Nothing outside the directory is served: `..` in any
- * encoding is refused, and symbolic links are followed only when their target stays inside. Dotfiles are not served
- * unless asked for.
- *
- * @example
- * const files = new StaticFiles('samples/public');
- * await files.respond('GET', '/index.html', request.headers); // ResponseContext or undefined
- */
+/** Nothing outside the directory is served: `..` in any encoding is refused, links followed only when inside. */
 export class StaticFiles {
   readonly root: string;
   readonly #dotfiles: boolean;
   #realRoot: Promise<string> | undefined;
 
-  /**
-   * `dotfiles`: serve files whose path has a segment starting with a dot (`.env`, `.git/config`); without it they are
-   * treated as absent (404), as Express's serve-static does by default, except under `/.well-known/`.
-   */
+  /** Without `dotfiles`, a path with a segment starting with a dot (`.env`) is absent (404), as in serve-static. */
   constructor(directory: string, dotfiles = false) {
     this.root = nodePath().resolve(directory);
     this.#dotfiles = dotfiles;
   }
 
-  /** The response for `rawPath`, or undefined when there is no such file (the caller answers 404). */
+  /** Undefined when there is no such file (the caller answers 404). */
   async respond(method: string, rawPath: string, headers: Headers): Promise<ResponseContext | undefined> {
     const segments = safeSegments(rawPath, this.#dotfiles);
     if (!segments) return undefined;

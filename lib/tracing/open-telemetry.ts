@@ -1,15 +1,10 @@
-/**
- * The OpenTelemetry API, once the application registered an SDK: until then (the API's global registry holds no
- * tracer provider) asking costs one property read, and the API is not even loaded. Loads nothing of the server and
- * nothing Node-only: the REST client uses it too.
- */
+/** The OpenTelemetry API, loaded once an SDK is registered; nothing of the server (the REST client uses it too). */
 import { loadPackage } from '../runtime/load-package';
 import type * as Api from '@opentelemetry/api';
 
 /** Where the API (major version 1) keeps what an SDK registered. */
 const GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
-/** The API and rxrest's tracer, once an SDK is registered. */
 export interface Tracing {
   readonly api: typeof Api;
   readonly tracer: Api.Tracer;
@@ -26,13 +21,12 @@ export function openTelemetry(): Tracing | undefined {
   return (loaded = { api, tracer: api.trace.getTracer('rxrest') });
 }
 
-/** The W3C headers (`traceparent`, `tracestate`, `baggage`) read from a Web `Headers`. */
+/** The W3C headers (`traceparent`, `tracestate`, `baggage`) of a Web `Headers`. */
 export const headersGetter: Api.TextMapGetter<Headers> = {
   get: (headers, key) => headers.get(key) ?? undefined,
   keys: (headers) => [...headers.keys()],
 };
 
-/** Written into a Web `Headers`. */
 export const headersSetter: Api.TextMapSetter<Headers> = {
   set: (headers, key, value) => headers.set(key, value),
 };

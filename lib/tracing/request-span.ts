@@ -1,9 +1,4 @@
-/**
- * The server span of a request: `METHOD /route/{template}` with the HTTP semantic conventions, a child of the
- * caller's span (W3C `traceparent`, `tracestate` and `baggage`), active in every stage of the request and in what the
- * stages start (promises, timers, the Observables a method returns, through the SDK's context manager), and ended
- * when the answer's head is written: its duration is the time to the first byte, also for a stream.
- */
+/** The server span of a request, ended when the head is written: the time to the first byte, also for a stream. */
 import type * as Api from '@opentelemetry/api';
 import type { RequestContext } from '../context/request-context';
 import { headersGetter } from './open-telemetry';
@@ -13,7 +8,6 @@ import { defineFeature } from '../feature/define-feature';
 
 const TRACE = new ContextKey<RequestTrace>('trace');
 
-/** The span of a request and the context it is active in. */
 export interface RequestTrace {
   readonly span: Api.Span;
   /** The context the span is active in. */
@@ -22,7 +16,6 @@ export interface RequestTrace {
   readonly headWritten: () => void;
 }
 
-/** The trace of `ctx`, when the request is traced. */
 export function requestTrace(ctx: RequestContext): RequestTrace | undefined {
   return ctx.get(TRACE);
 }
@@ -42,7 +35,6 @@ function startAttributes(ctx: RequestContext): Api.Attributes {
   return attributes;
 }
 
-/** Names, marks and ends the span once the answer is written. */
 function finish(tracing: Tracing, ctx: RequestContext, span: Api.Span): void {
   const route = ctx.endpoint?.pathTemplate;
   if (route) {
@@ -64,7 +56,6 @@ function finish(tracing: Tracing, ctx: RequestContext, span: Api.Span): void {
   span.end();
 }
 
-/** Runs `run` (the request, up to its written answer) inside the request's server span. */
 function traceRequest<T>(tracing: Tracing, ctx: RequestContext, run: () => T | Promise<T>): T | Promise<T> {
   const { api, tracer } = tracing;
   const parent = api.propagation.extract(api.ROOT_CONTEXT, ctx.headers, headersGetter);
@@ -84,11 +75,9 @@ function traceRequest<T>(tracing: Tracing, ctx: RequestContext, run: () => T | P
     headWritten();
     throw error;
   }
-  if (!(result instanceof Promise)) {
-    headWritten();
-    return result;
-  }
-  return result.finally(headWritten);
+  if (result instanceof Promise) return result.finally(headWritten);
+  headWritten();
+  return result;
 }
 
 /** What runs a request in its server span, once an OpenTelemetry SDK is registered (asked per request). */
@@ -98,10 +87,7 @@ export function requestSpan(ctx: RequestContext): (<T>(run: () => T) => T) | und
   return traced && (<T>(run: () => T) => traceRequest(traced, ctx, run) as T);
 }
 
-/**
- * Tracing as a feature: a no-op until the application registers an OpenTelemetry SDK, asked per request (so an SDK
- * registered after the build is used); the request span wraps every other phase, and a stream has its own span.
- */
+/** Tracing as a feature: a no-op until an OpenTelemetry SDK is registered (asked per request, so a late one counts). */
 export const tracingFeature = defineFeature({
   name: 'tracing',
   settings: [],

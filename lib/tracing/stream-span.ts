@@ -1,10 +1,4 @@
-/**
- * The span of a stream response: it starts when the head is written (where the request's span ends) and covers the
- * stream, a child of the request's span that outlives it, with a link to it, so that the request's duration stays
- * the time to the first byte. It counts the items sent, those an overflow policy dropped, and the bytes, and says
- * how the stream ended (`complete`, `client-gone`, `overflow`, `error`, `shutdown`, `expired`), with events for the
- * first item and the end.
- */
+/** The span of a stream response, from its head (where the request's span ends) to its end. */
 import type * as Api from '@opentelemetry/api';
 import type { RequestContext } from '../context/request-context';
 import type { StreamEnd, StreamObserver } from '../streaming/stream-observer';
@@ -55,7 +49,6 @@ class StreamSpan implements StreamObserver {
     this.#dropped += count;
   }
 
-  /** The bytes on the wire: a chunk of bytes as it is, text as UTF-8 (a broadcast tick's bytes and a stream's text alike). */
   wrote(chunk: string | Uint8Array): void {
     this.#bytes += typeof chunk === 'string' ? utf8Length(chunk) : chunk.byteLength;
   }
@@ -76,7 +69,6 @@ class StreamSpan implements StreamObserver {
   }
 }
 
-/** The span watcher of a stream response of `ctx`, when the request is traced. */
 export function streamObserver(ctx: RequestContext): StreamObserver | undefined {
   const trace = requestTrace(ctx);
   const traced = trace && tracing();

@@ -6,12 +6,11 @@ export type { Tracing } from './open-telemetry';
 
 let reading = false;
 
-/** The tracing of this process: `undefined` until an SDK registered a tracer provider. */
+/** `openTelemetry()`, making log records carry the active span's ids from its first answer. */
 export function tracing(): Tracing | undefined {
   const loaded = openTelemetry();
   if (loaded && !reading) {
     reading = true;
-    // Log records made while a span is active carry its ids.
     readActiveSpansWith(() => {
       const context = loaded.api.trace.getActiveSpan()?.spanContext();
       return context && loaded.api.isSpanContextValid(context) ? context : undefined;
