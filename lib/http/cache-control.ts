@@ -1,5 +1,4 @@
-// The Cache-Control response header (RFC 9111 §5.2.2): formatting response directives in a
-// stable order. Knows nothing of @Cache / @NoCache, which build a CacheControl.
+// The Cache-Control response header (RFC 9111 §5.2.2). Knows nothing of @Cache / @NoCache, which build one.
 
 import { isToken } from './header-tokens';
 
@@ -21,13 +20,8 @@ export interface CacheControl {
 }
 
 /**
- * Formats directives as `no-cache, no-store, no-transform, must-revalidate, proxy-revalidate,
- * max-age=N, s-maxage=N, private, public, immutable` (those present, in that order, so the header
- * is stable). Field lists use the quoted form `no-cache="a, b"` (RFC 9111 §5.2.2.4); an empty list
- * means the unqualified directive. Throws a RangeError for a negative or fractional age and a
- * TypeError for a field name that is not a token.
- *
- * @example formatCacheControl({ noTransform: true, maxAge: 42, private: true }) // 'no-transform, max-age=42, private'
+ * The directives present, in a fixed order so the header is stable; a field list as `no-cache="a, b"` (RFC 9111
+ * §5.2.2.4), an empty one unqualified. Throws a RangeError for a bad age, a TypeError for a field not a token.
  */
 export function formatCacheControl(cc: CacheControl): string {
   const directives: string[] = [];

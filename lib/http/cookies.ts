@@ -1,5 +1,4 @@
-// Cookies (RFC 6265): reading the `Cookie` request header and writing `Set-Cookie` values.
-// Values are percent-encoded outside cookie-octet so any Unicode text (`Praliné`) survives.
+// Cookies (RFC 6265): `Cookie` read, `Set-Cookie` written; values percent-encoded so any Unicode text survives.
 
 import { formatHttpDate } from './http-date';
 import { isToken } from './header-tokens';
@@ -23,12 +22,8 @@ const NOT_COOKIE_OCTET = /[^\x21\x23\x24\x26-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]/gu
 const ATTRIBUTE_VALUE = /^[^\x00-\x1f\x7f;]*$/;
 
 /**
- * Parses a `Cookie` header (`a=1; b=2`, RFC 6265 §5.4) into name → value. The first of duplicate
- * names wins (the user agent lists the most specific path first); spaces around names and values
- * are tolerated, surrounding double quotes removed, and valid percent-escapes decoded (the form
- * {@link NewCookie} writes); pairs without `=` or with an empty name are skipped.
- *
- * @example parseCookieHeader('Flavour=Pralin%C3%A9; theme="dark"') // Map { 'Flavour' => 'Praliné', 'theme' => 'dark' }
+ * `Cookie` (RFC 6265 §5.4) as name → value: the first of duplicate names wins (the most specific path comes first),
+ * quotes removed, valid escapes decoded (as {@link NewCookie} writes them); pairs without `=` or name skipped.
  */
 export function parseCookieHeader(header: string | null | undefined): Map<string, string> {
   const cookies = new Map<string, string>();

@@ -1,7 +1,6 @@
-// Byte ranges (RFC 9110 §14): reads a single-range `Range` request and formats `Content-Range`.
-// Multi-range (multipart/byteranges) responses are out of scope: they are answered with 200.
+// Byte ranges (RFC 9110 §14): a single-range `Range` and `Content-Range`. Multi-range requests are answered 200.
 
-/** An inclusive byte range within a representation. */
+/** Inclusive. */
 export interface ByteRange {
   readonly start: number;
   readonly end: number;
@@ -13,13 +12,8 @@ const BYTES_UNIT = /^[ \t]*bytes=/i;
 const RANGE_SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
 
 /**
- * Reads a `Range` header for a representation of `size` bytes: `bytes=0-9`, `bytes=10-` (to the
- * end) or `bytes=-10` (the last 10 bytes); `end` is clamped to `size - 1`. Returns undefined when
- * the header is absent, malformed, unsatisfiable (starts at or past `size`, or `bytes=-0`) or
- * asks for several ranges: the caller then answers 200 with the whole body, as the Java
- * framework does (a server may ignore Range, RFC 9110 §14.2).
- *
- * @example parseRange('bytes=-10', 100) // { start: 90, end: 99 }
+ * `bytes=0-9`, `bytes=10-` or `bytes=-10` of `size` bytes, `end` clamped. Undefined when absent, malformed,
+ * unsatisfiable or several: the whole body is then answered 200, as the Java framework does (RFC 9110 §14.2).
  */
 export function parseRange(header: string | null | undefined, size: number): ByteRange | undefined {
   if (header === null || header === undefined || size <= 0 || !BYTES_UNIT.test(header)) return undefined;
@@ -43,12 +37,7 @@ export function parseRange(header: string | null | undefined, size: number): Byt
   return { start, end };
 }
 
-/**
- * Formats `Content-Range` for a 206 response (RFC 9110 §14.4); throws a RangeError unless
- * `0 <= start <= end < size`.
- *
- * @example formatContentRange(0, 9, 100) // 'bytes 0-9/100'
- */
+/** RFC 9110 §14.4; throws a RangeError unless `0 <= start <= end < size`. */
 export function formatContentRange(start: number, end: number, size: number): string {
   const valid = [start, end, size].every(Number.isSafeInteger) && start >= 0 && start <= end && end < size;
   if (!valid) throw new RangeError(`Invalid byte range ${start}-${end} of ${size} bytes`);

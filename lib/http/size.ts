@@ -1,5 +1,4 @@
-// Memory sizes in configuration (`10M`, `2048`): `[0-9]+[KkMmGgTtPpEeZzYy]?`,
-// binary multiples. Knows nothing of which limit the size configures.
+// Memory sizes in configuration (`10M`, `2048`), binary multiples. Knows nothing of which limit they configure.
 
 const SIZE = /^([0-9]+)([KkMmGgTtPpEeZzYy]?)$/;
 const UNITS = 'KMGTPEZY';
@@ -24,11 +23,7 @@ export function parseSize(text: string): number {
   return bytes > Number.MAX_SAFE_INTEGER ? Infinity : bytes;
 }
 
-/**
- * Writes `bytes` back in {@link parseSize}'s format, with the largest suffix that keeps it whole.
- *
- * @example formatSize(67108864) // '64M'
- */
+/** {@link parseSize}'s format, with the largest suffix that keeps it whole. */
 export function formatSize(bytes: number): string {
   if (!Number.isFinite(bytes)) return 'unlimited';
   let exponent = 0;
