@@ -1,4 +1,4 @@
-/** Compiles a path, query, header, cookie, form or matrix parameter: raw strings in, a converted value out. */
+/** Compiles a named parameter (path, query, header, cookie, form, matrix): raw strings in, a converted value out. */
 import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
@@ -25,7 +25,7 @@ export interface ValueParam {
 
 type ValueConverter = (values: RawValues) => unknown;
 
-/** Path, query and matrix values that do not convert mean "no such resource" (404); the rest are bad requests (400). */
+/** Path, query and matrix values that do not convert mean "no such resource" (404); the rest are 400. */
 const notFoundKinds = new Set<ParamKind>(['path', 'query', 'matrix']);
 
 function failure(kind: ParamKind, name: string, message: string, cause?: unknown): Error {
@@ -37,10 +37,7 @@ function missing(kind: ParamKind, name: string): Error {
   return httpProblem('RXREST_INVALID_PARAMETER', `The ${kind} parameter "${name}" is required`);
 }
 
-/**
- * Compiles the reader of one named parameter. Absent values take the `@DefaultValue`, else are
- * `undefined` (an empty collection for collections), else 400 when `{ required: true }`.
- */
+/** Absent values take the `@DefaultValue`, else are `undefined` (an empty collection), or 400 when required. */
 export function compileValueReader(param: ValueParam): (ctx: RequestContext) => unknown {
   const { kind, name, options } = param;
   const mapType = options.type ?? param.designType;
@@ -81,7 +78,7 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
   };
 }
 
-/** `@Separator` splits each value; a repeated header arrives joined by commas (RFC 9110 §5.3), so header collections split on them. */
+/** A repeated header arrives joined by commas (RFC 9110 §5.3), so header collections split on them. */
 function splitter(
   kind: ParamKind,
   collecting: boolean,
@@ -92,7 +89,7 @@ function splitter(
   return (values) => values;
 }
 
-/** Every value split on `separator` (trimmed when asked); a loop rather than `flatMap`, which V8 runs several times slower. */
+/** A loop rather than `flatMap`, which V8 runs several times slower. */
 function splitEach(values: readonly string[], separator: string, trim: boolean): string[] {
   if (values.length === 1 && !trim) return values[0]!.split(separator);
   const parts: string[] = [];
@@ -100,10 +97,7 @@ function splitEach(values: readonly string[], separator: string, trim: boolean):
   return parts;
 }
 
-/**
- * The usual parameter, one value converted (not a collection, no separator, no schema): one function
- * per request instead of the general chain of split, collect and convert.
- */
+/** The usual parameter, one value converted: one function per request, not the chain of split, collect, convert. */
 function scalarReader(
   raw: RawReader,
   convert: (text: string) => unknown,
@@ -124,7 +118,7 @@ function scalarReader(
   };
 }
 
-/** The converter of one value of the parameter's type, failures mapped to the parameter's status, and whether it collects. */
+/** Failures mapped to the parameter's status. */
 function elementConverter(param: ValueParam): {
   readonly convert: (text: string) => unknown;
   readonly collection: Collection | undefined;
@@ -152,7 +146,7 @@ function elementConverter(param: ValueParam): {
   return { convert, collection: type.collection, asText: keepsText(type.convert) };
 }
 
-/** `ownText`: the values are strings to keep as they are, in a list that is the request's own: no copy made. */
+/** `ownText`: strings kept as they are, in a list that is the request's own: no copy made. */
 function collect(collection: Collection | undefined, one: (raw: string) => unknown, ownText: boolean): ValueConverter {
   switch (collection) {
     case 'array':

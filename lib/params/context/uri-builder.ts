@@ -1,5 +1,3 @@
-/** Builds URIs from a base by appending path segments and query parameters (the UriBuilder of UriInfo). */
-
 /**
  * An immutable-style builder: each call changes this builder and returns it; `build()` fills `{name}`
  * template variables from its arguments in order (percent-encoded) and returns an absolute `URL`.
@@ -25,13 +23,12 @@ export class UriBuilder {
     return this;
   }
 
-  /** Replaces the whole path. */
   replacePath(path: string): this {
     this.#url.pathname = path;
     return this;
   }
 
-  /** Adds values of a query parameter (repeated when several). */
+  /** Repeated when several. */
   queryParam(name: string, ...values: readonly unknown[]): this {
     for (const value of values) this.#url.searchParams.append(name, String(value));
     return this;
