@@ -58,10 +58,7 @@ function parseUncached(header: string): readonly AcceptRange[] {
 
 const parseCached = memoize(500, parseUncached);
 
-/**
- * Media ranges in header order, as leniently as the newer Java framework: no valid member counts as `*\/*`, malformed
- * ones are skipped, q=0 ones kept to veto, repeats kept once, at most {@link MAX_ACCEPT_RANGES}. Cached and frozen.
- */
+/** Lenient as the newer Java framework: malformed members skipped, none valid reads `*\/*`. Cached and frozen. */
 export function parseAccept(header: string | null | undefined): readonly AcceptRange[] {
   if (header === null || header === undefined || header === '*/*') return ANYTHING;
   return parseCached(header);

@@ -1,9 +1,6 @@
 // A memo for parsers of header values, which repeat on every request. Knows nothing of HTTP.
 
-/**
- * At most `limit` entries, then cleared rather than evicted one by one: cheaper, and a flood of distinct values
- * costs no more than not caching. Results are shared: treat them as immutable.
- */
+/** Cleared when full, not evicted one by one: a flood of distinct values costs no more than not caching. */
 export function memoize<T>(limit: number, parse: (text: string) => T): (text: string) => T {
   const cache = new Map<string, T>();
   return (text) => {

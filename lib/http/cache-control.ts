@@ -19,10 +19,7 @@ export interface CacheControl {
   readonly immutable?: boolean;
 }
 
-/**
- * The directives present, in a fixed order so the header is stable; a field list as `no-cache="a, b"` (RFC 9111
- * §5.2.2.4), an empty one unqualified. Throws a RangeError for a bad age, a TypeError for a field not a token.
- */
+/** In a fixed order, so the header is stable; a field list as `no-cache="a, b"` (RFC 9111 §5.2.2.4). */
 export function formatCacheControl(cc: CacheControl): string {
   const directives: string[] = [];
   addFields(directives, 'no-cache', cc.noCache);

@@ -28,9 +28,8 @@ function parseUncached(header: string): Weights {
 const parseCached = memoize(500, parseUncached);
 
 /**
- * The supported coding of highest weight, ties to the server's order; unlisted ones take `*`'s. Undefined (stay
- * unencoded) without a header (only clients that ask get compression), with nothing acceptable, or a preferred
- * `identity`.
+ * The supported coding of highest weight, ties to the server's order. Undefined without a header (only clients that
+ * ask get compression), with nothing acceptable, or a preferred `identity`.
  */
 export function negotiateEncoding(
   acceptEncoding: string | null | undefined,

@@ -21,10 +21,7 @@ const NOT_COOKIE_OCTET = /[^\x21\x23\x24\x26-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]/gu
 // av-octet (RFC 6265 §4.1.1): any CHAR except CTLs and `;`.
 const ATTRIBUTE_VALUE = /^[^\x00-\x1f\x7f;]*$/;
 
-/**
- * `Cookie` (RFC 6265 §5.4) as name → value: the first of duplicate names wins (the most specific path comes first),
- * quotes removed, valid escapes decoded (as {@link NewCookie} writes them); pairs without `=` or name skipped.
- */
+/** RFC 6265 §5.4: the first of duplicate names wins (the most specific path comes first); escapes decoded. */
 export function parseCookieHeader(header: string | null | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
   if (header === null || header === undefined) return cookies;

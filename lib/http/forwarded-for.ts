@@ -46,10 +46,7 @@ export function forwardedFor(value: string): string[] {
   });
 }
 
-/**
- * From `peer` (`hop` 0), each hop to the left is taken while the address it came from is `trusted`: left of a trusted
- * proxy's entry the client wrote anything it liked (Express's `trust proxy`, Quarkus's `trusted-proxies`).
- */
+/** Hops are taken while the one before is `trusted`: left of that, the client wrote what it liked (`trust proxy`). */
 export function clientAddress(
   peer: string,
   hops: readonly string[],
@@ -60,10 +57,7 @@ export function clientAddress(
   return address;
 }
 
-/**
- * How many entries, from the right, trusted proxies wrote (the walk of `clientAddress`): a header they append to
- * (`X-Forwarded-Host`, `-Proto`, `Forwarded`) is believed for that many entries only.
- */
+/** The entries trusted proxies wrote (`clientAddress`'s walk): a header they append to is believed for those only. */
 export function trustedEntries(
   peer: string,
   hops: readonly string[],

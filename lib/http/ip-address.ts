@@ -43,10 +43,7 @@ function groupsOf(address: string): number[] {
   return [...left, ...zeros, ...right].map((group) => parseInt(group, 16));
 }
 
-/**
- * An IPv6 address as `prefix::/bits`, anything else as it is: one host commonly holds a whole /64 (RFC 4291 §2.5.1,
- * RFC 8981), so limits counted per address would let it take a new one per request.
- */
+/** IPv6 as `prefix::/bits`: one host commonly holds a whole /64 (RFC 8981), a new address per request. */
 export function addressPrefix(address: string, bits: number): string {
   if (bits >= 128 || isIP(address) !== 6) return address;
   const kept = groupsOf(address)

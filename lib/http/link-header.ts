@@ -27,10 +27,7 @@ export function formatLink(link: WebLink): string {
   return text;
 }
 
-/**
- * The first of a parameter wins (RFC 8288 §3.3, §3.4.1), `title*` (RFC 8187) over `title`; links without `rel`
- * and malformed members are skipped.
- */
+/** The first of a parameter wins (RFC 8288 §3.3), `title*` over `title`; links without `rel` are skipped. */
 export function parseLinkHeader(value: string | null | undefined): WebLink[] {
   if (value === null || value === undefined) return [];
   return splitLinks(value).flatMap((member) => parseLink(member) ?? []);

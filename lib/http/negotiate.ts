@@ -34,10 +34,7 @@ function covers(range: MediaType, target: MediaType): boolean {
   return range.type === target.type && (range.subtype === '*' || range.subtype === target.subtype);
 }
 
-/**
- * Higher is closer; -1: no cover. A range parameter `target` lacks still matches (below one that agrees), so
- * `application/json;charset=utf-8` accepts a plain `application/json`; one with another value excludes.
- */
+/** -1: no cover. A parameter `target` lacks still matches, lower: `json;charset=utf-8` accepts plain `json`. */
 function rangeScore(range: MediaType, target: MediaType): number {
   if (!covers(range, target)) return -1;
   let exact = true;
@@ -64,10 +61,7 @@ export function bestRange(accept: readonly AcceptRange[], target: MediaType): Ac
   return best;
 }
 
-/**
- * A wildcard takes the range's narrower type but keeps its own parameters: a range's `text/html;charset=utf-7`
- * copied into `Content-Type` labelled a UTF-8 body UTF-7 (which a browser can be made to run as script).
- */
+/** A wildcard keeps its own parameters: a range's `charset=utf-7` labelled a UTF-8 body UTF-7 (runnable script). */
 function narrower(produced: MediaType, range: MediaType): MediaType {
   if (specificity(range) <= specificity(produced)) return produced;
   return Object.freeze({ type: range.type, subtype: range.subtype, params: produced.params });

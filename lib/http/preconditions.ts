@@ -80,10 +80,7 @@ function noneMatchHit(
   return undefined;
 }
 
-/**
- * Whether `Range` may be honoured (RFC 9110 §13.1.5): a tag must match the identity tag strongly (a range is never
- * cut from encoded bytes, so a variant's tag never does); a date must equal the Last-Modified.
- */
+/** RFC 9110 §13.1.5; a variant's tag never matches: a range is never cut from encoded bytes. */
 export function ifRangeMatches(header: string | null, current: CurrentRepresentation | undefined): boolean {
   if (header === null) return true;
   const text = header.trim();

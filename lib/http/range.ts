@@ -11,10 +11,7 @@ const BYTES_UNIT = /^[ \t]*bytes=/i;
 // int-range `first-[last]` or suffix-range `-length` (RFC 9110 §14.1.2).
 const RANGE_SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
 
-/**
- * `bytes=0-9`, `bytes=10-` or `bytes=-10` of `size` bytes, `end` clamped. Undefined when absent, malformed,
- * unsatisfiable or several: the whole body is then answered 200, as the Java framework does (RFC 9110 §14.2).
- */
+/** Undefined when not one satisfiable range: the whole body is then answered 200 (RFC 9110 §14.2). */
 export function parseRange(header: string | null | undefined, size: number): ByteRange | undefined {
   if (header === null || header === undefined || size <= 0 || !BYTES_UNIT.test(header)) return undefined;
   // range-set is a list, so empty members (`bytes=0-9,`) are allowed (RFC 9110 §5.6.1).

@@ -1,7 +1,4 @@
-/**
- * A request's URL from scheme, `Host` and target (RFC 9112 §3.2): as is when plain, else normalized by the URL parser
- * so routing never sees `/a/../b`. `@hono/node-server`'s rules, so a request means the same however it is served.
- */
+/** A request's URL (RFC 9112 §3.2), normalized as `@hono/node-server` does, so routing never sees `/a/../b`. */
 import { memoize } from './bounded-cache';
 
 // A plain host (name or IPv4, lower case) with an optional port from 1000 to 99999.

@@ -1,7 +1,4 @@
-/**
- * Marks a JSON array answer as a stream of items: a declared return type does not always survive into metadata
- * (`import { type Multi }` leaves `Object`), so the typed client reads this instead of guessing.
- */
+/** A streamed JSON array says so: `import { type Multi }` leaves `Object` in metadata, so clients cannot tell. */
 export const STREAM_ITEMS_HEADER = 'stream-items';
 
 export const JSON_ARRAY_ITEMS = 'json-array';

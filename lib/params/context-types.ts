@@ -45,10 +45,7 @@ const resolvers = new Map<Function, ContextResolver>([
 ]);
 for (const type of resolvers.keys()) markContextClass(type);
 
-/**
- * Makes parameters of `type` receive `resolve(ctx)`; each module that adds a context object (security, WebSocket
- * connections, links, HAL) registers its own, so this table knows none of them.
- */
+/** Makes parameters of `type` receive `resolve(ctx)`: each module adding a context object registers its own. */
 export function registerContextType(type: Function, resolve: ContextResolver): void {
   resolvers.set(type, resolve);
   markContextClass(type);

@@ -45,10 +45,7 @@ export function rawReader(kind: ParamKind, name: string, settings: BodySettings,
   }
 }
 
-/**
- * By the capture group of the last occurrence, so that a request builds no params object; a route's template that
- * differs only in spacing (the router groups them) numbers its groups alike.
- */
+/** By the capture group of the last occurrence, so that a request builds no params object. */
 function pathValueReader(template: PathTemplate, name: string): RawReader {
   const group = template.captures.findLast((capture) => capture.name === name)?.group;
   if (group === undefined) return () => undefined;

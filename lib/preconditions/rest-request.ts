@@ -52,7 +52,6 @@ export class RestRequest {
     const current = currentOf(first, second);
     const failure = evaluatePreconditions(this.#request, current, this.#now());
     if (!failure) return undefined;
-    // The failure response has no body, only the validators the client needs.
     const builder = ResponseBuilder.status<never>(failure.status);
     for (const [name, value] of Object.entries(failure.headers)) builder.header(name, value);
     return builder;

@@ -45,10 +45,7 @@ export class MixedSegmentMatcher implements TemplateRegex {
   readonly #own: readonly (OwnRegex | undefined)[];
   readonly #trailingSlash: boolean;
 
-  /**
-   * `pieces`: one segment's parts, or a whole template's (its `{name}`s stop at `/`); `own`: each variable's regex,
-   * `plain` for a `{name}`, each {@link fitsMixedSegment} (for a whole template {@link fitsWholeTemplate}).
-   */
+  /** `own`: each variable's regex, each {@link fitsMixedSegment} (for a whole template {@link fitsWholeTemplate}). */
   constructor(pieces: readonly TemplatePart[], own: readonly string[], plain: string, trailingSlash = false) {
     let variable = 0;
     this.#trailingSlash = trailingSlash;

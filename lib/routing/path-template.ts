@@ -15,10 +15,7 @@ export interface PathTemplate {
   readonly template: string;
   /** Unique, in order of first appearance. */
   readonly variables: readonly string[];
-  /**
-   * Anchored, one trailing slash tolerated; runs on paths from `parseRequestPath`, so read values through
-   * {@link readParams}. For two `{name}`s in one segment, a matcher giving the same values in linear time.
-   */
+  /** Anchored, one trailing slash tolerated; runs on `parseRequestPath`'s paths: read values by {@link readParams}. */
   readonly regex: TemplateRegex;
   /** The precedence keys, in order: literal characters (escapes decoded), variables, variables with a regex. */
   readonly literalCharacters: number;
@@ -58,10 +55,7 @@ function trimSlashes(part: string): string {
   return part.slice(start, end);
 }
 
-/**
- * Compiles `/hello/{name}/{age: \d+}`. Literal text may be raw or percent-encoded (`café`, `caf%C3%A9`); a variable's
- * own capturing groups do not shift the others. Throws a {@link TemplateError} for a malformed template.
- */
+/** Literal text may be raw or percent-encoded (`café`, `caf%C3%A9`); throws a {@link TemplateError} when malformed. */
 export function compilePathTemplate(template: string): PathTemplate {
   const tokens = parseTemplate(joinPaths(template), template);
   const captures: TemplateCapture[] = [];
@@ -102,10 +96,7 @@ export function compilePathTemplate(template: string): PathTemplate {
   };
 }
 
-/**
- * For two `{name}`s in one segment, a linear-time matcher (per segment beside regexes that keep to theirs); else,
- * and beside other regexes (the application's to write), the regular expression.
- */
+/** For two `{name}`s in one segment a linear-time matcher, unless beside regexes that may look past their text. */
 function matcherOf(
   parts: readonly TemplatePart[],
   regexes: readonly string[],

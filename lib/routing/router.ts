@@ -70,10 +70,7 @@ function byPrecedence<T>(a: RouteGroup<T>, b: RouteGroup<T>): number {
   );
 }
 
-/**
- * `add` templates, `freeze` once, then `match` paths from `parseRequestPath`: every matching template, so the caller
- * can pick the first with an acceptable method and media types (Java REST §3.7.2 step 3) and build `Allow` from all.
- */
+/** `match` gives every matching template: the caller picks one by method and media types, and `Allow` from all. */
 export class Router<T> {
   #groups = new Map<string, RouteGroup<T>>();
   #frozen = false;

@@ -19,9 +19,8 @@ const SLASH = 0x2f;
 const OPEN_BRACE = 0x7b;
 
 /**
- * Buckets templates by their literal segment at the depth that gives a path the fewest candidates at worst
- * (`users`/`orders` of `/api/users/{id}`, not `api`); one with a variable there is in every bucket. Every list
- * keeps precedence order.
+ * Buckets templates by their literal segment at the depth giving the fewest candidates at worst (`users` of
+ * `/api/users/{id}`, not `api`); one with a variable there is in every bucket. Lists keep precedence order.
  */
 export class SegmentIndex<G extends IndexedTemplate> {
   readonly #depth: number;

@@ -1,7 +1,6 @@
 /**
- * Matches segment by segment a template whose shared segment sits beside regex variables (`tags/{owner}-{repo}/{id:
- * \d+}`): as one expression, its lazy groups backtracked cubically. No variable matching `/`, each segment gives the
- * whole expression's values on its own, a shared one through a linear or bounded matcher. Knows nothing of requests.
+ * Matches segment by segment (no variable matches `/`) a template whose shared segment sits beside regex variables:
+ * as one expression, its lazy groups backtracked cubically. Knows nothing of requests.
  */
 import { fitsMixedSegment, MixedSegmentMatcher } from './mixed-segment-matcher';
 import { SegmentMatcher, sharesSegments, type TemplatePart, type TemplateRegex } from './segment-matcher';

@@ -71,10 +71,7 @@ function lingerOnClose(socket: Socket): void {
   };
 }
 
-/**
- * Half-closes `socket`, reading and dropping what the client still sends, and destroys it once the client has closed
- * too or `LINGER_MS` later.
- */
+/** Half-closes `socket`, destroyed once the client has closed too or `LINGER_MS` later. */
 export function endLingering(socket: Socket): void {
   socket.end();
   const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();

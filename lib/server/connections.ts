@@ -74,10 +74,7 @@ export function http2Connections(server: NodeServer, idleMs: number): Connection
   };
 }
 
-/**
- * `insecure-requests=redirect`: every request goes to the same path on HTTPS (on the public origin when configured);
- * a Host the server does not serve is refused rather than redirected to.
- */
+/** `insecure-requests=redirect`; a Host the server does not serve is refused rather than redirected to. */
 export function redirectServer(
   tlsPort: () => number,
   hosts: HostRules | undefined,

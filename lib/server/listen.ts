@@ -1,7 +1,4 @@
-/**
- * Serves the application on a plain port, a TLS port (HTTP/2 beside HTTP/1.1), or both, with timeouts, certificate
- * reload on SIGHUP and graceful shutdown; requests are answered by `node-listener.ts`.
- */
+/** Serves the application on a plain port, a TLS port, or both, until a graceful shutdown. */
 import { isClusterWorker, nodeBuiltin } from '../runtime/node-builtins';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -234,9 +231,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     void close().then(() => log.info('Server stopped'));
   };
   if (options.handleSignals !== false) {
-    // A second signal ends a single process at once (the default action, once the handler is gone). A worker
-    // keeps its handlers: besides the SIGTERM its primary forwards, it may get the terminal's SIGINT or a
-    // service manager's SIGTERM sent to the whole group, and it still drains.
+    // A second signal ends a single process at once; a worker, also sent the signals its primary forwards, drains.
     const subscribe = isClusterWorker() ? 'on' : 'once';
     process[subscribe]('SIGTERM', onSignal);
     process[subscribe]('SIGINT', onSignal);

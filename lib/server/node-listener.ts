@@ -1,7 +1,4 @@
-/**
- * The request listener of `listen()`'s servers: a context made straight from Node's request, no Web `Request` or
- * `Response` unless something asks for one. Knows nothing of routes or answers; the pipeline does.
- */
+/** `listen()`'s request listener: no Web `Request` or `Response` unless asked for. Knows no routes or answers. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
@@ -38,10 +35,7 @@ export interface ListenerOptions {
   readonly idleBodies?: IdleBodies;
 }
 
-/**
- * The rest of a body nobody read is discarded so the connection can carry the next request; past `DRAIN_BYTES` or
- * `DRAIN_MS` it is closed instead (for HTTP/2 the stream only: the session carries others).
- */
+/** So the connection can carry the next request; past the limits it is closed (for HTTP/2, the stream). */
 function drainAfterAnswer(
   incoming: import('node:http').IncomingMessage | Http2ServerRequest,
   outgoing: ServerResponse | Http2ServerResponse,

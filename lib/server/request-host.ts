@@ -21,10 +21,7 @@ export interface ServedAs {
   readonly url: string | undefined;
 }
 
-/**
- * `undefined` when the host is not allowed; an absolute-form target names it (RFC 9112 §3.2.2). With a public origin,
- * path and query are served on it. Throws a `RequestTargetError` for a target that makes no URL.
- */
+/** `undefined` when the host is not allowed; an absolute-form target names it (RFC 9112 §3.2.2). */
 export function servedAs(
   scheme: 'http' | 'https',
   host: string,

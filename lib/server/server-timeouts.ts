@@ -19,10 +19,7 @@ export function headersTimeoutOf(timeouts: RequestTimeouts): number {
 
 const NODE_CHECKING_INTERVAL_MS = 30_000;
 
-/**
- * Node enforces the timeouts only at these checks (every 30 s by default): half the shorter timeout keeps a stalled
- * request at most 1.5 times its timeout.
- */
+/** Node enforces timeouts only at these checks: half the shorter one keeps a stall within 1.5 times its timeout. */
 export function checkingInterval(timeouts: RequestTimeouts): number {
   const set = [timeouts.headersTimeout, timeouts.requestTimeout].filter((timeout) => timeout > 0);
   return Math.max(1, Math.min(NODE_CHECKING_INTERVAL_MS, Math.floor(Math.min(...set) / 2)));
@@ -30,10 +27,7 @@ export function checkingInterval(timeouts: RequestTimeouts): number {
 
 const NODE_HANDSHAKE_TIMEOUT_MS = 120_000;
 
-/**
- * The headers timeout, when shorter than Node's 120 s: it starts after the handshake, so a client that never finished
- * its handshake was held for 120 s whatever the headers timeout said.
- */
+/** The headers timeout starts after the handshake: a client that never finished one was held for Node's 120 s. */
 export function handshakeTimeoutOf(timeouts: RequestTimeouts): number {
   const headers = headersTimeoutOf(timeouts);
   return headers > 0 ? Math.min(headers, NODE_HANDSHAKE_TIMEOUT_MS) : NODE_HANDSHAKE_TIMEOUT_MS;

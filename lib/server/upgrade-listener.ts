@@ -1,7 +1,4 @@
-/**
- * The `'upgrade'` listener: a WebSocket handshake goes through the pipeline like any request, with a response over the
- * raw socket. An endpoint that accepts it takes the socket over; any other answer is written and the connection closed.
- */
+/** A WebSocket handshake goes through the pipeline like any request, answered over the raw socket. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
@@ -25,9 +22,8 @@ function asksForWebSocket(raw: readonly string[]): boolean {
 }
 
 /**
- * Only a WebSocket handshake is taken off the HTTP parser as an upgrade: with an `'upgrade'` listener Node took every
- * `Upgrade` (`curl --http2` sends `Upgrade: h2c`, and its POST was served with no body). RFC 9110 §7.8 lets a server
- * ignore an upgrade it does not speak, as Node does without a listener (Node 24.9's `shouldUpgradeCallback`).
+ * Only a WebSocket handshake leaves the HTTP parser: Node took every `Upgrade` (`curl --http2`'s `h2c` POST lost its
+ * body), where RFC 9110 §7.8 lets a server ignore one it does not speak (Node 24.9's `shouldUpgradeCallback`).
  */
 export function webSocketUpgradesOnly(): typeof IncomingMessage {
   return class UpgradeRequest extends nodeHttp().IncomingMessage {
@@ -45,9 +41,8 @@ export function webSocketUpgradesOnly(): typeof IncomingMessage {
 }
 
 /**
- * Another answer ends the connection, its parser given up for the upgrade: nothing reads it, so a client that never
- * closed its side held it for good. A named function, not a closure, which would keep the request and response of
- * an accepted socket alive (about 1.4 KB) while it is open.
+ * Another answer ends the connection (nothing reads it: its parser was given up). A named function: a closure would
+ * keep the request and response of an accepted socket alive (about 1.4 KB) while it is open.
  */
 function endAfterAnswer(this: ServerResponse): void {
   const socket = this.socket;

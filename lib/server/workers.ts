@@ -1,7 +1,4 @@
-/**
- * `framework.http.workers` above 1: the primary forks that many `node:cluster` workers running the same program, and
- * only supervises them: it forwards signals, and replaces a worker that dies, with a back-off.
- */
+/** `framework.http.workers` above 1: the primary forks, supervises and replaces `node:cluster` workers. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import { loadPackage } from '../runtime/load-package';
 import type { Worker } from 'node:cluster';
