@@ -8,7 +8,7 @@ import type { PathTemplate } from '../routing/path-template';
 import type { BodySettings } from '../multipart/body-settings';
 import { ConversionError, describeType, keepsText, resolveType, type Collection } from '../convert/convert';
 import { compileMapReader, isMapType } from './read-form';
-import { rawReader, type RawReader, type RawValues } from './raw-values';
+import { rawReader, type RawValues } from './raw-values';
 import { validate } from './read-body-argument';
 
 export interface ValueParam {
@@ -44,6 +44,15 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
   if ((kind === 'query' || kind === 'form') && isMapType(mapType))
     return compileMapReader(kind, mapType, param.settings);
   const raw = rawReader(kind, name, param.settings, param.template);
+  const finish = valuesConverter(param);
+  return (ctx) => {
+    const values = raw(ctx);
+    return values instanceof Promise ? values.then(finish) : finish(values);
+  };
+}
+
+function valuesConverter(param: ValueParam): ValueConverter {
+  const { kind, name, options } = param;
   const collecting =
     options.collection !== undefined ||
     Array.isArray(options.type) ||
@@ -57,7 +66,7 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
     param.separator === undefined &&
     !(kind === 'header' && collecting)
   ) {
-    return scalarReader(raw, element.convert, param.defaultValue, required, kind, name);
+    return scalarConverter(element.convert, param.defaultValue, required, kind, name);
   }
   const split = splitter(kind, collecting, param.separator);
   // Split values are a list of the request's own; unsplit ones may be shared (a request's query map): copied.
@@ -66,15 +75,11 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
     ? collect(element.collection, element.convert, element.asText && owned)
     : schemaConverter(options.schema!, kind, name);
   const defaults = param.defaultValue === undefined ? undefined : split([param.defaultValue]);
-  const finish = (values: RawValues): unknown => {
+  return (values) => {
     // The default values are shared between requests: a request gets its own copy (its values are its own already).
     const present = values === undefined ? defaults?.slice() : split(values);
     if (present === undefined && required) throw missing(kind, name);
     return convert(present);
-  };
-  return (ctx) => {
-    const values = raw(ctx);
-    return values instanceof Promise ? values.then(finish) : finish(values);
   };
 }
 
@@ -98,23 +103,18 @@ function splitEach(values: readonly string[], separator: string, trim: boolean):
 }
 
 /** The usual parameter, one value converted: one function per request, not the chain of split, collect, convert. */
-function scalarReader(
-  raw: RawReader,
+function scalarConverter(
   convert: (text: string) => unknown,
   fallback: string | undefined,
   required: boolean,
   kind: ParamKind,
   name: string,
-): (ctx: RequestContext) => unknown {
-  const finish = (values: RawValues): unknown => {
+): ValueConverter {
+  return (values) => {
     const text = values === undefined ? fallback : values[0];
     if (text !== undefined) return convert(text);
     if (required) throw missing(kind, name);
     return undefined;
-  };
-  return (ctx) => {
-    const values = raw(ctx);
-    return values instanceof Promise ? values.then(finish) : finish(values);
   };
 }
 

@@ -2,9 +2,9 @@
 import { decodeRoutedValue, normalizeEscapes } from './percent-encoding';
 import { SegmentMatcher, sharesSegments, type TemplatePart, type TemplateRegex } from './segment-matcher';
 import { fitsWholeTemplate, MixedSegmentMatcher } from './mixed-segment-matcher';
-import { SegmentedMatcher, staysInSegment } from './segmented-matcher';
+import { regexSource, SegmentedMatcher, staysInSegment } from './segmented-matcher';
 import { mayMatchSlash } from './slash-analysis';
-import { escapeRegex, parseTemplate, TemplateError, templateRegex, type TemplateToken } from './template-parser';
+import { parseTemplate, TemplateError, templateRegex, type TemplateToken } from './template-parser';
 
 export interface TemplateCapture {
   readonly name: string;
@@ -60,7 +60,6 @@ export function compilePathTemplate(template: string): PathTemplate {
   const tokens = parseTemplate(joinPaths(template), template);
   const captures: TemplateCapture[] = [];
   const regexByName = new Map<string, string>();
-  let source = '^';
   let normalized = '';
   let group = 1;
   const parts: TemplatePart[] = [];
@@ -68,14 +67,12 @@ export function compilePathTemplate(template: string): PathTemplate {
   for (const token of tokens) {
     if (token.kind === 'literal') {
       const text = normalizeLiteral(token.text, template);
-      source += escapeRegex(text);
       normalized += text;
       parts.push(text);
       continue;
     }
     const regex = checkReuse(token, regexByName, template);
     variableRegexes.push(regex);
-    source += `(${regex})`;
     normalized += token.regex === undefined ? '{}' : `{:${token.regex}}`;
     captures.push({ name: token.name, group });
     group += 1 + countCapturingGroups(regex);
@@ -85,7 +82,7 @@ export function compilePathTemplate(template: string): PathTemplate {
   return {
     template,
     variables: [...regexByName.keys()],
-    regex: matcherOf(parts, variableRegexes, source + (normalized === '/' ? '$' : '/?$'), template),
+    regex: matcherOf(parts, variableRegexes, normalized !== '/', template),
     ...literalKeys(parts),
     variableCount: captures.length,
     regexVariableCount: regexes.length,
@@ -100,12 +97,12 @@ export function compilePathTemplate(template: string): PathTemplate {
 function matcherOf(
   parts: readonly TemplatePart[],
   regexes: readonly string[],
-  source: string,
+  trailingSlash: boolean,
   template: string,
 ): TemplateRegex {
+  const source = `^${regexSource(parts, regexes)}${trailingSlash ? '/?$' : '$'}`;
   const regex = templateRegex(source, template, 'regular expressions do not combine');
   if (!sharesSegments(parts)) return regex;
-  const trailingSlash = source.endsWith('/?$');
   if (regexes.every((own) => own === DEFAULT_VARIABLE_REGEX)) return new SegmentMatcher(parts, trailingSlash);
   const plainOr = (fits: (own: string) => boolean) =>
     regexes.every((own) => own === DEFAULT_VARIABLE_REGEX || fits(own));

@@ -64,15 +64,14 @@ export class SegmentedMatcher implements TemplateRegex {
 
 /** For several variables, a search never running an expression over the segment; else its anchored expression. */
 function segmentMatcher(pieces: readonly TemplatePart[], own: readonly string[], plain: string): TemplateRegex {
-  if (!sharesSegments(pieces)) return segmentRegex(pieces, own);
+  if (!sharesSegments(pieces)) return new RegExp(`^${regexSource(pieces, own)}$`);
   if (own.every((regex) => regex === plain)) return new SegmentMatcher(pieces, false);
   if (own.every(fitsMixedSegment)) return new MixedSegmentMatcher(pieces, own, plain);
-  return segmentRegex(pieces, own);
+  return new RegExp(`^${regexSource(pieces, own)}$`);
 }
 
-function segmentRegex(pieces: readonly TemplatePart[], own: readonly string[]): RegExp {
-  let source = '^';
+/** The unanchored regular expression of `pieces`, `own` the variables' regexes in order. */
+export function regexSource(pieces: readonly TemplatePart[], own: readonly string[]): string {
   let variable = 0;
-  for (const piece of pieces) source += piece === null ? `(${own[variable++]})` : escapeRegex(piece);
-  return new RegExp(`${source}$`);
+  return pieces.map((piece) => (piece === null ? `(${own[variable++]})` : escapeRegex(piece))).join('');
 }
