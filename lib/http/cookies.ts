@@ -47,8 +47,7 @@ function decode(value: string): string {
 }
 
 /**
- * A cookie to send with `Set-Cookie`. The constructor validates everything so that `toString()`
- * can never produce a header that splits or injects attributes.
+ * A cookie to send with `Set-Cookie`, validated so that `toString()` never splits a header or injects attributes.
  *
  * @example new NewCookie('Flavour', 'Praliné', { path: '/', httpOnly: true }).toString()
  * // 'Flavour=Pralin%C3%A9; Path=/; HttpOnly'

@@ -6,8 +6,7 @@ import { splitHeaderList } from './header-tokens';
 const OPAQUE = /^[\x21\x23-\x7e\x80-\xff]*$/;
 
 /**
- * An entity tag: written always quoted (`"v1"`, weak `W/"v1"`), as the Java framework does; read leniently, quotes
- * optional, because clients send `If-Match: v1`.
+ * An entity tag, written quoted as the Java framework does; read with quotes optional, as clients send `If-Match: v1`.
  *
  * @example new EntityTag('v1', true).toString() // 'W/"v1"'
  */

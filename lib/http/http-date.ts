@@ -12,8 +12,7 @@ const RFC850_DATE = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME}
 const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
 
 /**
- * Formats a date as IMF-fixdate (RFC 9110 §5.6.7), the only form a sender may generate;
- * milliseconds are dropped. Throws a RangeError for an invalid Date.
+ * Formats a date as IMF-fixdate (RFC 9110 §5.6.7), milliseconds dropped; throws a RangeError for an invalid Date.
  *
  * @example formatHttpDate(new Date(Date.UTC(2007, 11, 3, 10, 15, 30))) // 'Mon, 03 Dec 2007 10:15:30 GMT'
  */

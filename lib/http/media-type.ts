@@ -51,8 +51,7 @@ export function mediaType(type: string, subtype: string, params: Record<string, 
 }
 
 /**
- * Formats a media type as the Java framework writes `Content-Type`: no space after `;`, values quoted only when
- * they are not tokens (RFC 9110 §5.6.6).
+ * Formats a media type as the Java framework writes `Content-Type`: no space after `;`, values quoted when needed.
  *
  * @example formatMediaType(mediaType('text', 'plain', { charset: 'UTF-8' })) // 'text/plain;charset=UTF-8'
  */

@@ -4,10 +4,8 @@ const SIZE = /^([0-9]+)([KkMmGgTtPpEeZzYy]?)$/;
 const UNITS = 'KMGTPEZY';
 
 /**
- * Parses a size: digits alone are bytes, a suffix multiplies by a power of 1024 (`K` = 1024,
- * `M` = 1024², up to `Y` = 1024⁸), case-insensitively. Sizes above Number.MAX_SAFE_INTEGER
- * (so 8P and above) become Infinity, i.e. no limit, rather than an imprecise number. Throws a
- * RangeError for anything else (`10MB`, `-1`, `1.5K`, `' 10M'`).
+ * Parses a size: digits alone are bytes, a suffix (any case) multiplies by a power of 1024, `K` to `Y`. From 8P up,
+ * Infinity (no limit) rather than an imprecise number. Throws a RangeError for anything else (`10MB`, `1.5K`).
  *
  * @example parseSize('10M') // 10485760
  */

@@ -50,13 +50,8 @@ function placed(error: unknown, item: { readonly index: number; readonly line?: 
   if (!(error instanceof WebApplicationException) || !error.problem || error.problem.detail.startsWith(itemPlace(item)))
     return error;
   const detail = error.problem.detail.replace(/^The request body\b/, '');
-  return httpProblem(
-    error.problem.code,
-    `${itemPlace(item)}${detail === error.problem.detail ? `: ${detail}` : detail}`,
-    {
-      violations: error.problem.violations,
-    },
-  );
+  const said = `${itemPlace(item)}${detail === error.problem.detail ? `: ${detail}` : detail}`;
+  return httpProblem(error.problem.code, said, { violations: error.problem.violations });
 }
 
 export function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {

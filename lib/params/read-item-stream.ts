@@ -1,7 +1,6 @@
 /**
- * A `Multi<T>` body parameter: the request's items, each read like a JSON body, in a Multi the handler gets before the
- * body has arrived. Iterated it reads the socket only as items are asked for, so TCP holds the client back and memory
- * stays flat; subscribed it reads as fast as the subscriber takes each chunk's items.
+ * A `Multi<T>` body parameter, given before the body has arrived. Iterated, it reads the socket only as items are asked
+ * for (TCP holds the client back, memory stays flat); subscribed, as fast as the subscriber takes them.
  */
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';

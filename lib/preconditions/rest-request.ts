@@ -5,9 +5,8 @@ import { registerContextType } from '../params/context-types';
 import { ResponseBuilder } from '../response/rest-response';
 
 /**
- * The specification's `Request` (named `RestRequest` so it does not shadow the Web `Request`):
- * declare a parameter of this type to receive it. `evaluatePreconditions` answers a builder for the
- * 304 or 412 response that ends the request (RFC 9110 §13.2.2), or `undefined` to proceed.
+ * The specification's `Request`, named so it does not shadow the Web `Request`: `evaluatePreconditions` answers a
+ * builder for the 304 or 412 that ends the request (RFC 9110 §13.2.2), or `undefined` to proceed.
  *
  * @example
  * \@GET get(request: RestRequest) {
@@ -20,7 +19,7 @@ export class RestRequest {
   readonly #request: ConditionalRequest;
   readonly #now: () => Date;
 
-  /** `now` decides which If-Modified-Since dates lie in the future; tests pass a fixed clock. */
+  /** `now` decides which If-Modified-Since dates lie in the future. */
   constructor(request: ConditionalRequest, now: () => Date = () => new Date()) {
     this.#request = request;
     this.#now = now;

@@ -1,9 +1,7 @@
 /**
- * Matches a segment of several variables, some with a regex of their own (`{owner}-{repo}-{tag: [a-z]+}`), without
- * one expression over it: its lazy groups tried every cut, each running the application's regex again (a crafted
- * 16 KB segment held the event loop for minutes). A search walks the parts in the expression's order, remembering
- * (part, position) states that cannot finish, and runs a variable's regex on its candidate text alone: the values
- * the expression gives, past {@link workLimit} no match. Also a whole template whose regex may match `/`.
+ * Matches a segment of variables with regexes of their own (`{owner}-{repo}-{tag: [a-z]+}`) without one expression
+ * over it (a crafted 16 KB segment held the event loop for minutes): a memoised search in the expression's order,
+ * each regex run on its candidate text alone, past {@link workLimit} no match. Knows nothing of requests.
  */
 import type { TemplatePart, TemplateRegex } from './segment-matcher';
 

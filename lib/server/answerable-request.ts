@@ -1,7 +1,4 @@
-/**
- * Keeps the connection of a request whose body was not read to its end until its answer is delivered: Node destroys
- * the socket with the request stream, so a 413 found while the body was arriving reached nobody. Knows no readers.
- */
+/** Node destroys the socket with an unread request stream: a 413 found while the body arrived reached nobody. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 

@@ -91,8 +91,6 @@ export function redirectServer(
       hosts?.public?.scheme === 'https' ? hosts.public.origin : `https://${host}${port === 443 ? '' : `:${port}`}`;
     const location = `${origin}${request.url ?? '/'}`;
     // 308 keeps the method and body: a POST is repeated as a POST.
-    response
-      .writeHead(308, nosniff ? { location, 'content-length': 0, ...NOSNIFF } : { location, 'content-length': 0 })
-      .end();
+    response.writeHead(308, { location, 'content-length': 0, ...(nosniff ? NOSNIFF : {}) }).end();
   });
 }

@@ -1,8 +1,6 @@
 /**
- * `framework.http.body-idle-timeout`: a body no byte of arrives for the timeout (nothing waiting unread) fails with a
- * 408 its reader answers, then its connection or HTTP/2 stream ends. Node's `requestTimeout` bounds the whole request
- * only: a stalled upload kept its partial file for minutes. One timer sweeps every body, not a timer per request.
- * Knows nothing of who reads a body or how.
+ * `framework.http.body-idle-timeout`: Node's `requestTimeout` bounds the whole request only, so a stalled upload kept
+ * its partial file for minutes. One timer sweeps every body. Knows nothing of who reads a body or how.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';

@@ -205,12 +205,7 @@ function certificateReload(tls: TlsSettings | undefined, tlsServer: NodeServer |
 
 export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
   const idleBodies = options.bodyIdleTimeout ? new IdleBodies(options.bodyIdleTimeout) : undefined;
-  const own = {
-    drainLimit: options.drainLimit,
-    hosts: options.hosts,
-    nosniff: options.nosniff ?? true,
-    idleBodies,
-  };
+  const own = { drainLimit: options.drainLimit, hosts: options.hosts, nosniff: options.nosniff ?? true, idleBodies };
   let tlsPort = 0;
   const created = createServers(serve, options, own, () => tlsPort);
   const { servers, tlsServer } = created;
