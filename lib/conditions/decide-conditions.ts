@@ -24,16 +24,9 @@ function propertyHolds(property: BuildPropertyOptions, config: Config, equalMean
 }
 
 function holds(condition: BuildCondition, config: Config, profiles: ReadonlySet<string>): boolean {
-  switch (condition.kind) {
-    case 'if-profile':
-      return matchesProfiles(condition.profiles, profiles);
-    case 'unless-profile':
-      return !matchesProfiles(condition.profiles, profiles);
-    case 'if-property':
-      return propertyHolds(condition.property, config, true);
-    case 'unless-property':
-      return propertyHolds(condition.property, config, false);
-  }
+  const positive = condition.kind.startsWith('if-');
+  if ('profiles' in condition) return matchesProfiles(condition.profiles, profiles) === positive;
+  return propertyHolds(condition.property, config, positive);
 }
 
 /** The build step's inclusion test: every build condition a class carries holds in `config`. */
