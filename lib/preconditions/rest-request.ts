@@ -31,11 +31,8 @@ export class RestRequest {
   }
 
   /**
-   * Evaluates the request's preconditions against the current validators:
-   * - no argument: the resource does not exist (`If-Match` always fails, `If-None-Match: *` passes);
-   * - a `Date`: the Last-Modified (compared at one-second resolution);
-   * - an `EntityTag` (or tag text): the current ETag;
-   * - both: Last-Modified and ETag.
+   * Evaluates the preconditions against the current validators: none (the resource does not exist: `If-Match` fails,
+   * `If-None-Match: *` passes), the Last-Modified `Date` (to the second), the ETag (or its text), or both.
    * If-Modified-Since counts for GET and HEAD only (RFC 9110 §13.1.3), unlike the Java framework.
    *
    * @example request.evaluatePreconditions(new EntityTag('v2'))?.build().status // 412 for `If-Match: "v1"`

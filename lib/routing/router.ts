@@ -13,19 +13,6 @@ export interface RouteMatch<T> {
   valueAt(group: number): string | undefined;
 }
 
-class LiteralMatch<T> implements RouteMatch<T> {
-  readonly params = NO_PARAMS;
-
-  constructor(
-    readonly template: PathTemplate,
-    readonly values: readonly T[],
-  ) {}
-
-  valueAt(): undefined {
-    return undefined;
-  }
-}
-
 interface RouteGroup<T> {
   readonly template: PathTemplate;
   readonly values: T[];
@@ -135,7 +122,8 @@ function answerFor<T>(
 ): readonly RouteMatch<T>[] {
   const matching = templated.filter((group) => group.template.regex.test(path));
   const answer = [literal, ...matching].sort(byPrecedence).map((group): RouteMatch<T> => {
-    if (group === literal) return Object.freeze(new LiteralMatch(group.template, group.values));
+    const { template, values } = group;
+    if (group === literal) return Object.freeze({ template, values, params: NO_PARAMS, valueAt: () => undefined });
     const match = new TemplateMatch(group, group.template.regex.exec(path) as RegExpExecArray);
     void match.params;
     return match;

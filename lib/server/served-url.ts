@@ -13,13 +13,10 @@ export function unservedUrlReason(request: Request, runtime: Runtime): string | 
   const url = request.url;
   const start = url.startsWith('http://') ? 7 : url.startsWith('https://') ? 8 : -1;
   if (start < 0) return 'Invalid host header';
-  let authority: string;
-  if (runtime === 'deno') {
-    // A URL not beginning with the Host is not Deno's (an absolute-form target, a Request made in process, a Host
-    // Deno replaced): the URL parser made it, and its own authority is checked.
-    const host = request.headers.get('host');
-    authority = host !== null && url.startsWith(host, start) ? host : authorityOf(url, start);
-  } else authority = authorityOf(url, start);
+  // On Deno, a URL not beginning with the Host (an absolute-form target, a Request made in process, a Host Deno
+  // replaced) is the URL parser's, and its own authority is checked.
+  const host = runtime === 'deno' ? request.headers.get('host') : null;
+  const authority = host !== null && url.startsWith(host, start) ? host : authorityOf(url, start);
   if (isPlainHost(authority)) return undefined;
   try {
     requestUrl(start === 7 ? 'http' : 'https', authority, url.slice(start + authority.length));
