@@ -89,10 +89,8 @@ function concreteFallback(wildcard: MediaType): MediaType | undefined {
 }
 
 /**
- * Chooses the response media type, ranking entries by the client's weight (from the most specific range covering
- * each), then `qs`, then that range's closeness, then `produces` order. As in JAX-RS the best concrete candidate
- * wins, a fallback only when all are wildcards; undefined means 406. Memoised per pair of arrays by identity: do
- * not mutate `produces` after use.
+ * As in JAX-RS, the best concrete candidate wins, a fallback only when all are wildcards; undefined means 406.
+ * Memoised per pair of arrays by identity: do not mutate `produces` after use.
  */
 export function negotiate(accept: readonly AcceptRange[], produces: readonly MediaType[]): Negotiated | undefined {
   let byProduces = memo.get(accept);

@@ -22,9 +22,8 @@ export interface ConditionalRequest {
 }
 
 /**
- * The 304/412 answer, or undefined when the method may proceed. `now` decides which If-Modified-Since dates lie in
- * the future (ignored). An encoded variant's tag (`"v1-gzip"`) names the state of `current.etag` too: If-Match takes
- * it, and If-None-Match while `Accept-Encoding` still takes that coding (the 304 then carries the variant's tag).
+ * The 304/412 answer, or undefined to proceed. An encoded variant's tag (`"v1-gzip"`) names `current.etag`'s state
+ * too: If-Match takes it, and If-None-Match while `Accept-Encoding` takes that coding (the 304 then carries it).
  */
 export function evaluatePreconditions(
   request: ConditionalRequest,

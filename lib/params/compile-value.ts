@@ -174,13 +174,9 @@ interface Comparable {
   compareTo(other: unknown): number;
 }
 
-function isComparable(value: unknown): value is Comparable {
-  return typeof (value as Comparable | null)?.compareTo === 'function';
-}
-
 /** Numbers, bigints and dates by value; objects by their `compareTo`; everything else by its string's code units. */
 function naturalOrder(a: unknown, b: unknown): number {
-  if (isComparable(a)) return a.compareTo(b);
+  if (typeof (a as Comparable | null)?.compareTo === 'function') return (a as Comparable).compareTo(b);
   if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
   if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint'))
     return a < b ? -1 : a > b ? 1 : 0;

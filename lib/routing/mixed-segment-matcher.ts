@@ -5,12 +5,6 @@
  */
 import type { TemplatePart, TemplateRegex } from './segment-matcher';
 
-/** `work`: states searched, candidate ends tried and runs of the application's regexes. */
-export interface MeasuredMatch {
-  readonly match: RegExpExecArray | null;
-  readonly work: number;
-}
-
 /** How many of a regex variable's possible ends one lookahead names when the regex's own order chooses among them. */
 const ENDS_PER_CHOICE = 32;
 
@@ -64,7 +58,8 @@ export class MixedSegmentMatcher implements TemplateRegex {
     return this.measure(text).match;
   }
 
-  measure(text: string): MeasuredMatch {
+  /** `work`: states searched, candidate ends tried and runs of the application's regexes. */
+  measure(text: string): { readonly match: RegExpExecArray | null; readonly work: number } {
     const search = new SegmentSearch(this.#parts, this.#own, text, this.#trailingSlash);
     const match = search.run();
     return { match, work: search.work };
@@ -102,7 +97,6 @@ class SegmentSearch {
   readonly #next: Int32Array;
   /** Per part, once worked out: every position from which the parts from it on fit. */
   readonly #fitting: (readonly number[] | undefined)[] = [];
-
   readonly #trailingSlash: boolean;
 
   constructor(

@@ -148,10 +148,7 @@ function countCapturingGroups(regex: string): number {
   return (new RegExp(`(?:${regex})|`).exec('') as RegExpExecArray).length - 1;
 }
 
-/**
- * Params inherit nothing (`constructor`, `__proto__`) yet stay fast objects: made by `Object.create(null)` they are
- * dictionary-mode in V8, and writing them cost 4–5% of a request's CPU against 0.4% for this.
- */
+/** Params inherit nothing yet stay fast: `Object.create(null)` ones are V8 dictionaries (4–5% of a request's CPU). */
 const PARAMS_PROTOTYPE: object = Object.freeze(Object.create(null) as object);
 
 /** Of a literal route, or of a request not routed yet. */

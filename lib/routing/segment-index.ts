@@ -31,8 +31,7 @@ export class SegmentIndex<G extends IndexedTemplate> {
     const prefixes = sorted.map((entry) => literalSegments(entry.template.normalized));
     this.#depth = chooseDepth(prefixes);
     const keys = prefixes.map((prefix) => prefix[this.#depth]);
-    const unkeyed = sorted.filter((_, i) => keys[i] === undefined);
-    this.#unkeyed = bucketOf(unkeyed);
+    this.#unkeyed = bucketOf(sorted.filter((_, i) => keys[i] === undefined));
     for (const key of new Set(keys)) {
       // Filtering `sorted` keeps precedence order across a bucket's own templates and the unkeyed ones.
       if (key !== undefined)

@@ -27,10 +27,8 @@ export function declaredBody(request: IncomingMessage, limit: number): DeclaredB
 }
 
 /**
- * Destroying the request before the answer's head is out no longer destroys the socket: the rest of the body is
- * discarded as it arrives. A body `beyond` the drain limit still arriving when the head goes out gets
- * `Connection: close` and a lingering close (as Apache httpd does): a client still sending is not reset, which would
- * discard the answer it has not read yet.
+ * The rest of the body is discarded as it arrives; one `beyond` the drain limit gets `Connection: close` and a
+ * lingering close (as Apache httpd does): a client still sending, reset, would discard the answer it has not read.
  */
 export function makeAnswerable(request: IncomingMessage, response: ServerResponse, body: DeclaredBody): void {
   const internals = request as unknown as RequestInternals;

@@ -91,10 +91,8 @@ type Created = ReturnType<typeof createServers>;
 function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPort: () => number) {
   const servers: Serving[] = [];
   const serving = (server: NodeServer, http2: boolean) => {
-    servers.push({
-      server,
-      connections: http2 ? http2Connections(server, options.keepAliveTimeout) : httpConnections(server as Server),
-    });
+    const connections = http2 ? http2Connections(server, options.keepAliveTimeout) : httpConnections(server as Server);
+    servers.push({ server, connections });
     const timed = server as Partial<Server>;
     if ('requestTimeout' in timed) timed.requestTimeout = options.requestTimeout;
     if ('headersTimeout' in timed) timed.headersTimeout = headersTimeoutOf(options);

@@ -7,8 +7,6 @@ const nodeFs = () => nodeBuiltin('node:fs', 'TLS (framework.http.ssl.*)');
 const nodePath = () => nodeBuiltin('node:path', 'TLS (framework.http.ssl.*)');
 const nodeTls = () => nodeBuiltin('node:tls', 'TLS (framework.http.ssl.*)');
 
-export type InsecureRequests = 'enabled' | 'redirect' | 'disabled';
-
 /** As `tls.createSecureContext` takes them. */
 export interface Credentials {
   readonly cert: Buffer;
@@ -19,7 +17,7 @@ export interface Credentials {
 export interface TlsSettings {
   readonly port: number;
   readonly http2: boolean;
-  readonly insecureRequests: InsecureRequests;
+  readonly insecureRequests: 'enabled' | 'redirect' | 'disabled';
   /** Reads the files again; throws a `ConfigError` naming the key and the file. */
   credentials(): Credentials;
 }

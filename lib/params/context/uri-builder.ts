@@ -14,12 +14,7 @@ export class UriBuilder {
 
   /** Appends a path (one or more segments), inserting a `/` between it and the current path when needed. */
   path(path: string): this {
-    const current = this.#url.pathname;
-    const joined =
-      current.endsWith('/') || path.startsWith('/')
-        ? current + path.replace(/^\/+/, current.endsWith('/') ? '' : '/')
-        : `${current}/${path}`;
-    this.#url.pathname = joined;
+    this.#url.pathname = `${this.#url.pathname.replace(/\/$/, '')}/${path.replace(/^\/+/, '')}`;
     return this;
   }
 
