@@ -4,7 +4,7 @@ import { memoize } from './bounded-cache';
 import { parseQuality, splitHeaderList } from './header-tokens';
 import { parseMediaType, type MediaType } from './media-type';
 
-/** `q` is not kept in `params`. */
+/** A media range with its weight; `q` is not kept in `params`. */
 export interface AcceptRange extends MediaType {
   readonly q: number;
 }
@@ -60,6 +60,7 @@ const parseCached = memoize(500, parseUncached);
 
 /** Lenient as the newer Java framework: malformed members skipped, none valid reads `*\/*`. Cached and frozen. */
 export function parseAccept(header: string | null | undefined): readonly AcceptRange[] {
+  // Programmatic clients' usual header, answered without hashing it for the cache.
   if (header === null || header === undefined || header === '*/*') return ANYTHING;
   return parseCached(header);
 }

@@ -66,7 +66,7 @@ export function parseEntityTagList(header: string | null | undefined): EntityTag
   return tags;
 }
 
-/** Each gives its variant a tag of its own: one strong tag for two representations lets If-Range splice them. */
+/** Their variants get tags of their own: one strong tag for two representations lets If-Range splice them. */
 export const VARIANT_CODINGS: readonly string[] = ['br', 'gzip', 'deflate'];
 
 /** `"v57"` → `"v57-gzip"`, as weak or strong as `tag`. */

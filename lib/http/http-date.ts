@@ -53,7 +53,7 @@ function build(year: number, monthName: string, day: number, time: string[]): Da
   return date.getUTCDate() === day && date.getUTCMonth() === month ? date : undefined;
 }
 
-/** Else a resource is always "modified" since the one-second date the client echoes back. */
+/** HTTP dates have whole seconds: else a resource is always "modified" since the date the client echoes back. */
 export function truncateToSeconds(date: Date): Date {
   return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }

@@ -43,7 +43,7 @@ function groupsOf(address: string): number[] {
   return [...left, ...zeros, ...right].map((group) => parseInt(group, 16));
 }
 
-/** IPv6 as `prefix::/bits`: one host commonly holds a whole /64 (RFC 8981), a new address per request. */
+/** IPv6 cut to `prefix::/bits`, what limits count by: one host may hold a whole /64 (RFC 8981), a new one a request. */
 export function addressPrefix(address: string, bits: number): string {
   if (bits >= 128 || isIP(address) !== 6) return address;
   const kept = groupsOf(address)

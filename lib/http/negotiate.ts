@@ -34,7 +34,7 @@ function covers(range: MediaType, target: MediaType): boolean {
   return range.type === target.type && (range.subtype === '*' || range.subtype === target.subtype);
 }
 
-/** -1: no cover. A parameter `target` lacks still matches, lower: `json;charset=utf-8` accepts plain `json`. */
+/** Higher is closer, -1 none; a parameter `target` lacks matches, lower (`charset=utf-8` takes a plain JSON). */
 function rangeScore(range: MediaType, target: MediaType): number {
   if (!covers(range, target)) return -1;
   let exact = true;

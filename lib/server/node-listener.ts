@@ -85,7 +85,7 @@ function guardBody(
   drainAfterAnswer(incoming, outgoing, watched && idleBodies, watched);
 }
 
-/** Node sends `100 Continue` to anyone, even for a body its `Content-Length` already puts past `limit` (a 413). */
+/** Node asks for every body (`100 Continue`); one whose `Content-Length` is past `limit` is not asked for: a 413. */
 export function continueWithin(
   limit: number,
   server: { emit(event: 'request', ...args: unknown[]): boolean },

@@ -6,7 +6,7 @@ import { resetUnsentHead } from '../pipeline/write-response';
 
 type Outgoing = ServerResponse | Http2ServerResponse;
 
-/** Fetch §3.5.2. */
+/** Browsers then take a body as its declared type only (Fetch §3.5.2). */
 export const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
 
 /** A request refused before it has a context, or a failure no stage answered. */

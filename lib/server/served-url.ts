@@ -44,7 +44,7 @@ function plainOrigin(url: string): string {
 /** On Bun or Deno, a request whose URL is not its client's is refused as `listen()` refuses it. */
 export function servedUrlGuard(fetch: Fetch, nosniff: boolean, runtime: Runtime = currentRuntime()): Fetch {
   if (runtime !== 'bun' && runtime !== 'deno') return fetch;
-  // Clients send the same Host request after request: a URL beginning with the last plain origin let through is.
+  // Clients send the same Host request after request: a URL under the last plain origin let through passes at once.
   let passed = '';
   return (request, environment, executionCtx) => {
     if (runtime === 'bun' && passed !== '' && request.url.startsWith(passed))
