@@ -37,13 +37,9 @@ export function formatCacheControl(cc: CacheControl): string {
 
 function addFields(directives: string[], name: string, value: boolean | readonly string[] | undefined): void {
   if (value === undefined || value === false) return;
-  if (value === true || value.length === 0) {
-    directives.push(name);
-    return;
-  }
-  const invalid = value.find((field) => !isToken(field));
+  const invalid = value === true ? undefined : value.find((field) => !isToken(field));
   if (invalid !== undefined) throw new TypeError(`Invalid field name in ${name}: ${JSON.stringify(invalid)}`);
-  directives.push(`${name}="${value.join(', ')}"`);
+  directives.push(value === true || value.length === 0 ? name : `${name}="${value.join(', ')}"`);
 }
 
 /** delta-seconds is a non-negative integer (RFC 9111 §1.2.2). */

@@ -116,10 +116,10 @@ function choose(accept: readonly AcceptRange[], produces: readonly MediaType[]):
   if (concrete !== undefined) return Object.freeze({ type: concrete.type, index: concrete.index, q: concrete.q });
   for (const candidate of candidates) {
     const fallback = concreteFallback(candidate.type);
-    const match = fallback && bestRange(accept, fallback);
-    if (fallback !== undefined && match !== undefined && match.q > 0) {
+    if (fallback === undefined) continue;
+    const match = bestRange(accept, fallback);
+    if (match !== undefined && match.q > 0)
       return Object.freeze({ type: fallback, index: candidate.index, q: match.q });
-    }
   }
   return undefined;
 }

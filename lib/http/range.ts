@@ -1,5 +1,7 @@
 // Byte ranges (RFC 9110 §14): a single-range `Range` and `Content-Range`. Multi-range requests are answered 200.
 
+import { splitHeaderList } from './header-tokens';
+
 /** Inclusive. */
 export interface ByteRange {
   readonly start: number;
@@ -15,11 +17,7 @@ const RANGE_SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
 export function parseRange(header: string | null | undefined, size: number): ByteRange | undefined {
   if (header === null || header === undefined || size <= 0 || !BYTES_UNIT.test(header)) return undefined;
   // range-set is a list, so empty members (`bytes=0-9,`) are allowed (RFC 9110 §5.6.1).
-  const specs = header
-    .slice(header.indexOf('=') + 1)
-    .split(',')
-    .map((spec) => spec.trim())
-    .filter(Boolean);
+  const specs = splitHeaderList(header.slice(header.indexOf('=') + 1));
   const match = specs.length === 1 ? RANGE_SPEC.exec(specs[0]) : null;
   if (match === null) return undefined;
   const [, first, last, suffix] = match;
