@@ -13,10 +13,8 @@ const NO_MATRIX: ReadonlyMap<string, readonly string[]> = new Map();
 /** `undefined` when an escape is malformed or not UTF-8, so that the caller can answer 400. */
 export function parseRequestPath(rawPath: string): RequestPath | undefined {
   if (rawPath.indexOf(';') !== -1) return splitMatrix(rawPath);
-  const plain = plainRequestPath(rawPath);
-  if (plain !== undefined) return { path: plain, matrix: NO_MATRIX };
   const path = normalizeEscapes(rawPath);
-  return path === undefined ? undefined : { path, matrix: NO_MATRIX };
+  return path === undefined ? undefined : { path: path === '' ? '/' : path, matrix: NO_MATRIX };
 }
 
 /** Most paths have nothing to decode or split: no object made; `undefined` for the others. */

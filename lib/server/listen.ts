@@ -244,6 +244,5 @@ function running(host: string, ports: readonly number[], created: Created, close
     tlsServer && plainPort !== undefined ? { port: plainPort, url: urlOf('http', host, plainPort) } : undefined;
   if (isClusterWorker())
     process.send?.({ rxrest: 'listening', port: main.port, url: main.url, insecure } satisfies WorkerListening);
-  const role = isClusterWorker() ? 'worker' : 'single';
-  return { ...main, host, insecure, role, workers: 1, close };
+  return { ...main, host, insecure, role: isClusterWorker() ? 'worker' : 'single', workers: 1, close };
 }
