@@ -16,7 +16,7 @@ function matchesProfiles(selector: ProfileSelector, active: ReadonlySet<string>)
   return (anyOf.length === 0 || anyOf.some((name) => active.has(name))) && allOf.every((name) => active.has(name));
 }
 
-/** Whether the property equals the value; an unset one counts as `enableIfMissing`. */
+/** An unset property counts as `enableIfMissing`. */
 function propertyHolds(property: BuildPropertyOptions, config: Config, equalMeans: boolean): boolean {
   const value = config.getUser(property.name);
   if (value === undefined) return property.enableIfMissing ?? false;
@@ -24,36 +24,19 @@ function propertyHolds(property: BuildPropertyOptions, config: Config, equalMean
 }
 
 function holds(condition: BuildCondition, config: Config, profiles: ReadonlySet<string>): boolean {
-  switch (condition.kind) {
-    case 'if-profile':
-      return matchesProfiles(condition.profiles, profiles);
-    case 'unless-profile':
-      return !matchesProfiles(condition.profiles, profiles);
-    case 'if-property':
-      return propertyHolds(condition.property, config, true);
-    case 'unless-property':
-      return propertyHolds(condition.property, config, false);
-  }
+  const positive = condition.kind.startsWith('if-');
+  if ('profiles' in condition) return matchesProfiles(condition.profiles, profiles) === positive;
+  return propertyHolds(condition.property, config, positive);
 }
 
-/**
- * The build step's inclusion test: a class is included when every build condition it carries holds
- * in `config`; a class without conditions always is.
- *
- * @example buildConditionFilter(config)(FruitResource, meta) // false under a profile its @IfBuildProfile excludes
- */
+/** The build step's inclusion test: every build condition a class carries holds in `config`. */
 export function buildConditionFilter(config: Config): (type: Function, meta: ClassMeta) => boolean {
   const profiles = new Set(config.profiles);
   return (_type, meta) =>
     (meta.tags.get(BUILD_CONDITIONS) ?? []).every((condition) => holds(condition, config, profiles));
 }
 
-/**
- * Whether `@EndpointDisabled` removes the class: the property equals `stringValue`, or it is unset
- * and `disableIfMissing` is true.
- *
- * @example isEndpointDisabled(meta, config) // true when the sample's property is set to "disable"
- */
+/** The property equals `stringValue`, or it is unset and `disableIfMissing` is true. */
 export function isEndpointDisabled(meta: ClassMeta, config: Config): boolean {
   const options = meta.tags.get(ENDPOINT_DISABLED);
   if (options === undefined) return false;

@@ -1,7 +1,4 @@
-/**
- * Which `Host` values a server answers for (`framework.http.allowed-hosts`), and the origin of a public base URL
- * (`framework.http.public-base-url`). Pure: knows nothing of requests, only of the grammar of a host.
- */
+/** `framework.http.allowed-hosts` and `.public-base-url` as host grammar. Knows nothing of requests. */
 import { memoize } from './bounded-cache';
 
 /** An entry: `name` (any port), `name:port`, `*.domain` (any name below it, not itself), `[v6]`, or `*` (any). */
@@ -13,7 +10,7 @@ interface Rule {
   readonly suffix: boolean;
 }
 
-/** A Host value's name (lower case, a final dot dropped) and port (`undefined` when it names none). */
+/** The name lower-cased, a final dot dropped. */
 function split(host: string): { name: string; port: string | undefined } {
   const close = host.startsWith('[') ? host.indexOf(']') : -1;
   const colon = host.indexOf(':', close + 1);
@@ -21,20 +18,11 @@ function split(host: string): { name: string; port: string | undefined } {
   return { name: name.endsWith('.') ? name.slice(0, -1) : name, port: colon < 0 ? undefined : host.slice(colon + 1) };
 }
 
-/** The entries that are not host patterns (to report them), or none. */
 export function invalidHostEntries(entries: readonly string[]): string[] {
   return entries.filter((entry) => !ENTRY.test(entry.toLowerCase()));
 }
 
-/**
- * Whether a `Host` value (RFC 9110 §7.2: `name[:port]`) is one of `entries`, compared without case; `*` allows
- * every host. The last verdict is kept: clients send the same Host request after request.
- *
- * @example
- * const allows = allowedHosts(['api.example.com', '*.example.org']);
- * allows('API.example.com:8443'); // true
- * allows('example.org');          // false
- */
+/** The last verdict is kept: clients send the same Host request after request. */
 export function allowedHosts(entries: readonly string[]): (host: string) => boolean {
   if (entries.includes('*')) return () => true;
   const rules: Rule[] = entries.map((entry) => {
@@ -51,16 +39,15 @@ export function allowedHosts(entries: readonly string[]): (host: string) => bool
   });
 }
 
-/** The scheme and host of a public base URL, which absolute URLs are made on instead of the request's own. */
+/** What absolute URLs are made on instead of the request's own origin. */
 export interface PublicOrigin {
   readonly scheme: 'http' | 'https';
-  /** `name[:port]`, the port only when it is not the scheme's default. */
+  /** The port only when it is not the scheme's default. */
   readonly host: string;
-  /** `scheme://host`. */
   readonly origin: string;
 }
 
-/** The origin of `url`, or `undefined` when it is not an http(s) URL without path, query or fragment. */
+/** `undefined` unless an http(s) URL without path, query or fragment. */
 export function publicOrigin(url: string): PublicOrigin | undefined {
   let parsed: URL;
   try {
@@ -74,15 +61,13 @@ export function publicOrigin(url: string): PublicOrigin | undefined {
   return { scheme, host: parsed.host, origin: parsed.origin };
 }
 
-/** What the server makes of a request's Host: which values it serves, and the origin its URLs are made on. */
+/** Absent fields: any Host, and the request's own origin. */
 export interface HostRules {
-  /** Whether a Host value may be served; absent: any. */
   readonly allows?: (host: string) => boolean;
-  /** The origin of the configured public base URL; absent: the request's own. */
   readonly public?: PublicOrigin;
 }
 
-/** The rules of `allowed` hosts and a `publicBaseUrl`, or `undefined` when neither is set (every Host, as sent). */
+/** `undefined` when neither is set (every Host, as sent). */
 export function hostRules(allowed: readonly string[], publicBaseUrl: string | undefined): HostRules | undefined {
   const origin = publicBaseUrl === undefined ? undefined : publicOrigin(publicBaseUrl);
   if (allowed.length === 0 && origin === undefined) return undefined;

@@ -1,5 +1,4 @@
-// The Cache-Control response header (RFC 9111 §5.2.2): formatting response directives in a
-// stable order. Knows nothing of @Cache / @NoCache, which build a CacheControl.
+// The Cache-Control response header (RFC 9111 §5.2.2). Knows nothing of @Cache / @NoCache, which build one.
 
 import { isToken } from './header-tokens';
 
@@ -20,15 +19,7 @@ export interface CacheControl {
   readonly immutable?: boolean;
 }
 
-/**
- * Formats directives as `no-cache, no-store, no-transform, must-revalidate, proxy-revalidate,
- * max-age=N, s-maxage=N, private, public, immutable` (those present, in that order, so the header
- * is stable). Field lists use the quoted form `no-cache="a, b"` (RFC 9111 §5.2.2.4); an empty list
- * means the unqualified directive. Throws a RangeError for a negative or fractional age and a
- * TypeError for a field name that is not a token.
- *
- * @example formatCacheControl({ noTransform: true, maxAge: 42, private: true }) // 'no-transform, max-age=42, private'
- */
+/** In a fixed order, so the header is stable; a field list as `no-cache="a, b"` (RFC 9111 §5.2.2.4). */
 export function formatCacheControl(cc: CacheControl): string {
   const directives: string[] = [];
   addFields(directives, 'no-cache', cc.noCache);
@@ -46,13 +37,9 @@ export function formatCacheControl(cc: CacheControl): string {
 
 function addFields(directives: string[], name: string, value: boolean | readonly string[] | undefined): void {
   if (value === undefined || value === false) return;
-  if (value === true || value.length === 0) {
-    directives.push(name);
-    return;
-  }
-  const invalid = value.find((field) => !isToken(field));
+  const invalid = value === true ? undefined : value.find((field) => !isToken(field));
   if (invalid !== undefined) throw new TypeError(`Invalid field name in ${name}: ${JSON.stringify(invalid)}`);
-  directives.push(`${name}="${value.join(', ')}"`);
+  directives.push(value === true || value.length === 0 ? name : `${name}="${value.join(', ')}"`);
 }
 
 /** delta-seconds is a non-negative integer (RFC 9111 §1.2.2). */

@@ -1,10 +1,8 @@
-// Accept-Encoding (RFC 9110 §12.5.3): chooses the content coding for a response among those the
-// server supports. Knows nothing of compressors.
+// Accept-Encoding (RFC 9110 §12.5.3). Knows nothing of compressors.
 
 import { memoize } from './bounded-cache';
 import { parseParameters, parseQuality, splitHeaderList, TCHAR } from './header-tokens';
 
-/** Weights by lower-cased coding name (`*` included), as listed by the client. */
 type Weights = ReadonlyMap<string, number>;
 
 const CODING = new RegExp(`^([${TCHAR}]+)`);
@@ -30,15 +28,8 @@ function parseUncached(header: string): Weights {
 const parseCached = memoize(500, parseUncached);
 
 /**
- * Picks the content coding for a response: the supported coding with the highest client weight,
- * ties going to the earlier entry of `supported` (the server's preference). A coding not listed
- * takes the weight of `*`, or is unacceptable without one. Returns undefined when the response
- * should stay unencoded: no header (the framework compresses only for clients that ask), nothing
- * acceptable, or an explicitly listed `identity` the client prefers. Names are returned as given
- * in `supported`; `x-gzip` counts as `gzip`.
- *
- * @example negotiateEncoding('gzip;q=0.8, br', ['br', 'gzip']) // 'br'
- * @example negotiateEncoding('gzip;q=0, *', ['gzip', 'deflate']) // 'deflate'
+ * The supported coding of highest weight, ties to the server's order. Undefined without a header (only clients that
+ * ask get compression), with nothing acceptable, or a preferred `identity`.
  */
 export function negotiateEncoding(
   acceptEncoding: string | null | undefined,
@@ -63,12 +54,7 @@ export function negotiateEncoding(
   return identity !== undefined && identity > bestQ ? undefined : best;
 }
 
-/**
- * Whether the client takes `coding` at all: listed (or matched by `*`) with a weight above 0. No header takes none
- * but identity, as {@link negotiateEncoding} never encodes without one.
- *
- * @example acceptsCoding('gzip, br;q=0', 'br') // false
- */
+/** No header takes none but identity, as {@link negotiateEncoding} never encodes without one. */
 export function acceptsCoding(acceptEncoding: string | null | undefined, coding: string): boolean {
   if (acceptEncoding === null || acceptEncoding === undefined) return false;
   const weights = parseCached(acceptEncoding);

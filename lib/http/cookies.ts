@@ -1,5 +1,4 @@
-// Cookies (RFC 6265): reading the `Cookie` request header and writing `Set-Cookie` values.
-// Values are percent-encoded outside cookie-octet so any Unicode text (`Praliné`) survives.
+// Cookies (RFC 6265): `Cookie` read, `Set-Cookie` written; values percent-encoded so any Unicode text survives.
 
 import { formatHttpDate } from './http-date';
 import { isToken } from './header-tokens';
@@ -22,14 +21,7 @@ const NOT_COOKIE_OCTET = /[^\x21\x23\x24\x26-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]/gu
 // av-octet (RFC 6265 §4.1.1): any CHAR except CTLs and `;`.
 const ATTRIBUTE_VALUE = /^[^\x00-\x1f\x7f;]*$/;
 
-/**
- * Parses a `Cookie` header (`a=1; b=2`, RFC 6265 §5.4) into name → value. The first of duplicate
- * names wins (the user agent lists the most specific path first); spaces around names and values
- * are tolerated, surrounding double quotes removed, and valid percent-escapes decoded (the form
- * {@link NewCookie} writes); pairs without `=` or with an empty name are skipped.
- *
- * @example parseCookieHeader('Flavour=Pralin%C3%A9; theme="dark"') // Map { 'Flavour' => 'Praliné', 'theme' => 'dark' }
- */
+/** RFC 6265 §5.4: the first of duplicate names wins (the most specific path comes first); escapes decoded. */
 export function parseCookieHeader(header: string | null | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
   if (header === null || header === undefined) return cookies;
@@ -55,8 +47,7 @@ function decode(value: string): string {
 }
 
 /**
- * A cookie to send with `Set-Cookie`. The constructor validates everything so that `toString()`
- * can never produce a header that splits or injects attributes.
+ * A cookie to send with `Set-Cookie`, validated so that `toString()` never splits a header or injects attributes.
  *
  * @example new NewCookie('Flavour', 'Praliné', { path: '/', httpOnly: true }).toString()
  * // 'Flavour=Pralin%C3%A9; Path=/; HttpOnly'

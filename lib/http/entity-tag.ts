@@ -1,5 +1,4 @@
-// Entity tags (RFC 9110 §8.8.3): the ETag value, its weak flag, the two comparison functions, the
-// lists carried by If-Match / If-None-Match (§13.1.1, §13.1.2) and the tags of content-coded variants.
+// Entity tags (RFC 9110 §8.8.3), their If-Match / If-None-Match lists, and the tags of content-coded variants.
 
 import { splitHeaderList } from './header-tokens';
 
@@ -7,8 +6,7 @@ import { splitHeaderList } from './header-tokens';
 const OPAQUE = /^[\x21\x23-\x7e\x80-\xff]*$/;
 
 /**
- * An entity tag. Written always quoted (`"v1"`, weak `W/"v1"`), as the Java framework does; read
- * leniently, quotes optional, because clients send `If-Match: v1`.
+ * An entity tag, written quoted as the Java framework does; read with quotes optional, as clients send `If-Match: v1`.
  *
  * @example new EntityTag('v1', true).toString() // 'W/"v1"'
  */
@@ -24,8 +22,7 @@ export class EntityTag {
   }
 
   /**
-   * Reads `"v1"`, `W/"v1"`, or, leniently, `v1` and `W/v1`. Throws a TypeError for an empty or
-   * invalid tag.
+   * Reads `"v1"`, `W/"v1"`, or, leniently, `v1` and `W/v1`. Throws a TypeError for an empty or invalid tag.
    *
    * @example EntityTag.parse('W/"abc"').weak // true
    */
@@ -54,13 +51,7 @@ export class EntityTag {
   }
 }
 
-/**
- * Parses an If-Match / If-None-Match value: `'*'` for the wildcard, else the listed tags
- * (RFC 9110 §13.1.1); commas inside quotes belong to the tag, malformed members are skipped and a
- * missing header gives an empty list.
- *
- * @example parseEntityTagList('"a", W/"b"') // [EntityTag("a"), EntityTag(W/"b")]
- */
+/** An If-Match / If-None-Match value (RFC 9110 §13.1.1): `'*'`, else the tags; malformed members skipped. */
 export function parseEntityTagList(header: string | null | undefined): EntityTag[] | '*' {
   if (header === null || header === undefined) return [];
   if (header.trim() === '*') return '*';
@@ -75,19 +66,10 @@ export function parseEntityTagList(header: string | null | undefined): EntityTag
   return tags;
 }
 
-/**
- * The codings a response may be encoded with, each giving its variant a tag of its own: a gzip body and the identity
- * one are different representations, and one strong tag for both lets a cache or If-Range splice one into the other
- * (RFC 9110 §8.8.3).
- */
+/** Their variants get tags of their own: one strong tag for two representations lets If-Range splice them. */
 export const VARIANT_CODINGS: readonly string[] = ['br', 'gzip', 'deflate'];
 
-/**
- * The tag of the `coding`-encoded variant of the representation tagged `tag`: the value with `-coding` appended,
- * as weak or strong as `tag`.
- *
- * @example variantTag(new EntityTag('v57'), 'gzip').toString() // '"v57-gzip"'
- */
+/** `"v57"` → `"v57-gzip"`, as weak or strong as `tag`. */
 export function variantTag(tag: EntityTag, coding: string): EntityTag {
   return new EntityTag(`${tag.value}-${coding}`, tag.weak);
 }

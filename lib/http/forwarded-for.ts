@@ -1,17 +1,12 @@
-// The client address behind proxies: the hops `X-Forwarded-For` or `Forwarded` (RFC 7239) record, read from the
-// right while the one who wrote each is trusted. Knows no request and no configuration.
+// The client address behind proxies (`X-Forwarded-For`, `Forwarded` of RFC 7239). Knows no request or configuration.
 import { isIP } from './ip-address';
 import { splitHeaderList } from './header-tokens';
 
-/** Longest name of a node that is no IP address (`unknown`, an obfuscated `_id`) kept as it came. */
 const MAX_NAME = 64;
 
 /**
- * A node as either header names it, made plain: an IP address without port, brackets or quotes (an IPv4-mapped IPv6
- * address as IPv4, so both spellings are one client), or, for what is no address (`unknown`, an obfuscated `_id` of
- * RFC 7239 §6.3), its first 64 characters.
- *
- * @example plainAddress('"[2001:db8::17]:4711"') // '2001:db8::17'; plainAddress('192.0.2.1:80') // '192.0.2.1'
+ * An IP address without port, brackets or quotes (IPv4-mapped IPv6 as IPv4, so both spellings are one client), or
+ * the first `MAX_NAME` characters of what is none (`unknown`, an obfuscated `_id` of RFC 7239 §6.3).
  */
 export function plainAddress(node: string): string {
   let text = node.trim();
@@ -25,21 +20,12 @@ export function plainAddress(node: string): string {
   return text.slice(0, MAX_NAME);
 }
 
-/**
- * The hops of an `X-Forwarded-For` value, the client first and the nearest proxy last.
- *
- * @example xForwardedFor('203.0.113.7, 10.0.0.2') // ['203.0.113.7', '10.0.0.2']
- */
+/** The client first, the nearest proxy last. */
 export function xForwardedFor(value: string): string[] {
   return splitHeaderList(value).map(plainAddress);
 }
 
-/**
- * The parameters of each element of a `Forwarded` value (RFC 7239 §4), in order: names in lower case, values as
- * they came (a quoted string still quoted); the first of a name repeated within an element is kept.
- *
- * @example forwardedElements('for=192.0.2.60;Proto=http, host="a.example"') // [{for, proto}, {host: '"a.example"'}]
- */
+/** Each element's parameters (RFC 7239 §4): names lower-cased, values still quoted, the first of a name kept. */
 export function forwardedElements(value: string): Map<string, string>[] {
   return splitHeaderList(value).map((element) => {
     const pairs = new Map<string, string>();
@@ -52,12 +38,7 @@ export function forwardedElements(value: string): Map<string, string>[] {
   });
 }
 
-/**
- * The hops of a `Forwarded` value (RFC 7239 §4, §5.2): the `for` of each element, in order; `unknown` for an element
- * without one, so a proxy that wrote no `for` still counts as a hop.
- *
- * @example forwardedFor('for=192.0.2.60;proto=http, for="[2001:db8::17]:4711"') // ['192.0.2.60', '2001:db8::17']
- */
+/** Each element's `for` (RFC 7239 §5.2); `unknown` for none, so a proxy that wrote no `for` still counts as a hop. */
 export function forwardedFor(value: string): string[] {
   return forwardedElements(value).map((pairs) => {
     const node = pairs.get('for');
@@ -65,14 +46,7 @@ export function forwardedFor(value: string): string[] {
   });
 }
 
-/**
- * The client's address: starting from `peer` (who opened the connection), each hop to the left is taken while the
- * address it came from is `trusted` (`hop` 0 is the peer). Only a trusted proxy's word counts: whatever stands left
- * of the entry it wrote was written by the client, who can put anything there (the rule of Express's `trust proxy`
- * and Quarkus's `trusted-proxies`).
- *
- * @example clientAddress('10.0.0.1', ['1.1.1.1', '203.0.113.7'], (address) => address.startsWith('10.')) // '203.0.113.7'
- */
+/** Hops are taken while the one before is `trusted`: left of that, the client wrote what it liked (`trust proxy`). */
 export function clientAddress(
   peer: string,
   hops: readonly string[],
@@ -83,14 +57,7 @@ export function clientAddress(
   return address;
 }
 
-/**
- * How many entries of a forwarding list, counted from the right, trusted proxies wrote: the peer (`hop` 0) writes the
- * rightmost, the address it names the one left of it, and so on while each writer is `trusted` — the walk of
- * `clientAddress`. Every forwarding header a trusted proxy appends to (`X-Forwarded-Host`, `-Proto`, `Forwarded`)
- * is believed for that many entries only; one it overwrites has a single entry, believed when the peer is trusted.
- *
- * @example trustedEntries('10.0.0.1', ['1.1.1.1', '203.0.113.7'], (address) => address.startsWith('10.')) // 1
- */
+/** The entries trusted proxies wrote (`clientAddress`'s walk): a header they append to is believed for those only. */
 export function trustedEntries(
   peer: string,
   hops: readonly string[],

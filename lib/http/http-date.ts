@@ -1,5 +1,4 @@
-// HTTP dates (RFC 9110 §5.6.7): formatting as IMF-fixdate, parsing all three historic forms, and
-// the one-second resolution that Last-Modified comparisons need.
+// HTTP dates (RFC 9110 §5.6.7), and the one-second resolution Last-Modified comparisons need.
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
@@ -13,8 +12,7 @@ const RFC850_DATE = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME}
 const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
 
 /**
- * Formats a date as IMF-fixdate (RFC 9110 §5.6.7), the only form a sender may generate;
- * milliseconds are dropped. Throws a RangeError for an invalid Date.
+ * Formats a date as IMF-fixdate (RFC 9110 §5.6.7), milliseconds dropped; throws a RangeError for an invalid Date.
  *
  * @example formatHttpDate(new Date(Date.UTC(2007, 11, 3, 10, 15, 30))) // 'Mon, 03 Dec 2007 10:15:30 GMT'
  */
@@ -25,10 +23,8 @@ export function formatHttpDate(date: Date): string {
 }
 
 /**
- * Parses an HTTP date in IMF-fixdate, obsolete RFC 850 or asctime form (RFC 9110 §5.6.7 requires
- * recipients to accept all three). Returns undefined for anything else, including impossible dates
- * such as `31 Feb`. A two-digit RFC 850 year more than 50 years ahead of `now` is read as the most
- * recent past year with those digits, as the RFC prescribes.
+ * Parses an HTTP date in IMF-fixdate, RFC 850 or asctime form (RFC 9110 §5.6.7 requires all three); undefined for
+ * anything else, `31 Feb` included. A two-digit year more than 50 years ahead of `now` is read in the past.
  *
  * @example parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT')?.toISOString() // '1994-11-06T08:49:37.000Z'
  */
@@ -57,12 +53,7 @@ function build(year: number, monthName: string, day: number, time: string[]): Da
   return date.getUTCDate() === day && date.getUTCMonth() === month ? date : undefined;
 }
 
-/**
- * Drops milliseconds: HTTP dates have one-second resolution, so Last-Modified must be compared at
- * that resolution or a resource is always "modified" since the date the client echoes back.
- *
- * @example truncateToSeconds(new Date(1500)).getTime() // 1000
- */
+/** HTTP dates have whole seconds: else a resource is always "modified" since the date the client echoes back. */
 export function truncateToSeconds(date: Date): Date {
   return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }

@@ -1,14 +1,10 @@
-/**
- * IP addresses as text: whether a text is one (RFC 791 dotted quad, RFC 4291 section 2.2 text forms) as `node:net`'s
- * `isIP` answers, without needing Node (the client address is read on every runtime); the network an IPv6 address
- * belongs to; and which addresses are proxies of ours. Knows no request.
- */
+/** IP addresses as text, without `node:net` (the client address is read on every runtime). Knows no request. */
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)){3}$/;
 const GROUP = /^[0-9a-f]{1,4}$/i;
 // A zone index (`fe80::1%eth0`) names the interface of a link-local address.
 const ZONE = /%[0-9a-z.:-]+$/i;
 
-/** 4 for an IPv4 address, 6 for an IPv6 one, 0 for anything else. */
+/** As `node:net`'s `isIP` (RFC 791, RFC 4291 §2.2). */
 export function isIP(text: string): 0 | 4 | 6 {
   if (IPV4.test(text)) return 4;
   return isIPv6(text) ? 6 : 0;
@@ -32,7 +28,7 @@ function isIPv6(text: string): boolean {
   return halves.length === 2 ? count <= 7 : count === 8;
 }
 
-/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part read as the last two). */
+/** A trailing dotted IPv4 part is read as the last two groups. */
 function groupsOf(address: string): number[] {
   let text = address;
   const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
@@ -47,14 +43,7 @@ function groupsOf(address: string): number[] {
   return [...left, ...zeros, ...right].map((group) => parseInt(group, 16));
 }
 
-/**
- * `address` as the key its network counts under: an IPv6 address cut to its first `bits` bits and written
- * `prefix::/bits`; anything else (IPv4, a name from `Forwarded`) as it is. `bits` of 128 keeps every address apart.
- * One host commonly holds a whole /64 (RFC 4291 §2.5.1, RFC 8981 temporary addresses), so limits counted per address
- * would let it take a new one per request.
- *
- * @example addressPrefix('2001:db8:7:1:aa::3', 64) // '2001:db8:7:1::/64'; addressPrefix('192.0.2.1', 64) // '192.0.2.1'
- */
+/** IPv6 cut to `prefix::/bits`, what limits count by: one host may hold a whole /64 (RFC 8981), a new one a request. */
 export function addressPrefix(address: string, bits: number): string {
   if (bits >= 128 || isIP(address) !== 6) return address;
   const kept = groupsOf(address)
@@ -66,7 +55,6 @@ export function addressPrefix(address: string, bits: number): string {
   return `${kept.map((group) => group.toString(16)).join(':')}::/${bits}`;
 }
 
-/** Whether the first `bits` bits of two addresses' groups (as `groupsOf` gives them) are the same. */
 function samePrefix(groups: readonly number[], block: readonly number[], bits: number): boolean {
   for (let index = 0; index * 16 < bits; index++) {
     const left = bits - index * 16;
@@ -76,22 +64,11 @@ function samePrefix(groups: readonly number[], block: readonly number[], bits: n
   return true;
 }
 
-/**
- * The groups of `address` in one space for both families: an IPv4 address as its IPv4-mapped IPv6 form
- * (`::ffff:a.b.c.d`), so a block written either way matches a client written either way, as `node:net`'s `BlockList`
- * compares them (Node shows an IPv4 peer of a dual-stack socket as `::ffff:10.1.2.3`).
- */
+/** IPv4 as `::ffff:a.b.c.d`, so either spelling matches either, as in `BlockList` (dual-stack peers come so). */
 const oneSpace = (address: string, family: 4 | 6): number[] =>
   groupsOf(family === 4 ? `::ffff:${address}` : address.replace(ZONE, ''));
 
-/**
- * A matcher of `entries` (`10.0.0.0/8`, `192.0.2.7`, `2001:db8::/32`, `::1`, `::ffff:10.0.0.0/104`); throws an `Error`
- * naming the first entry that is neither an address nor a block. An IPv4 address and its IPv4-mapped IPv6 forms are one
- * address, whichever way the entry or the client is written. Computed here, not by `node:net`'s `BlockList`, so that a
- * Worker can trust its proxies too.
- *
- * @example trustedProxies(['10.0.0.0/8'])('::ffff:10.1.2.3') // true
- */
+/** Addresses and CIDR blocks; not `node:net`'s `BlockList`, so that a Worker can trust its proxies too. */
 export function trustedProxies(entries: readonly string[]): (address: string) => boolean {
   const blocks = entries.map((entry) => {
     const [address = '', prefix, ...rest] = entry.split('/');

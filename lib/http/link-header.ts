@@ -1,8 +1,8 @@
-// Web links (RFC 8288 §3): formatting one `Link` header value per link, and parsing them back.
+// Web links (RFC 8288 §3): `Link` header values formatted and parsed.
 
 import { quote, TCHAR } from './header-tokens';
 
-/** A typed link, as the Link header carries it. */
+/** A typed link, as the `Link` header carries it. */
 export interface WebLink {
   readonly href: string;
   readonly rel: string;
@@ -19,12 +19,7 @@ const LINK_PARAM = new RegExp(
   'y',
 );
 
-/**
- * Formats a link as `<href>; rel="..."` followed by `title` and `type` when present, every value
- * quoted with `"` and `\` escaped, as the Java framework writes them.
- *
- * @example formatLink({ href: 'http://x/records/1', rel: 'self' }) // '<http://x/records/1>; rel="self"'
- */
+/** `<href>; rel="..."`, then `title` and `type`, every value quoted, as the Java framework writes them. */
 export function formatLink(link: WebLink): string {
   let text = `<${link.href.replace(NOT_URI_SAFE, (c) => encodeURIComponent(c))}>; rel=${quote(link.rel)}`;
   if (link.title !== undefined) text += `; title=${quote(link.title)}`;
@@ -32,14 +27,7 @@ export function formatLink(link: WebLink): string {
   return text;
 }
 
-/**
- * Parses a `Link` header value (one or several comma-separated links) into web links. Parameter
- * names are case-insensitive, the first occurrence of each wins (RFC 8288 §3.3, §3.4.1), and
- * `title*` (RFC 8187, UTF-8) takes precedence over `title`. Links without `rel` and malformed
- * members are skipped.
- *
- * @example parseLinkHeader('<http://x/a>; rel="next", <http://x/b>; rel=prev') // two links
- */
+/** The first of a parameter wins (RFC 8288 §3.3), `title*` over `title`; links without `rel` are skipped. */
 export function parseLinkHeader(value: string | null | undefined): WebLink[] {
   if (value === null || value === undefined) return [];
   return splitLinks(value).flatMap((member) => parseLink(member) ?? []);
@@ -68,7 +56,7 @@ function parseLink(member: string): WebLink | undefined {
   return { href: match[1], rel, ...(title === undefined ? {} : { title }), ...(type === undefined ? {} : { type }) };
 }
 
-/** RFC 8187 §3.2 ext-value `UTF-8'lang'pct-encoded`; undefined when not in that form. */
+/** RFC 8187 §3.2 ext-value `UTF-8'lang'pct-encoded`. */
 function decodeExtValue(text: string): string | undefined {
   const match = /^UTF-8'[^']*'(.*)$/i.exec(text);
   if (match === null) return undefined;

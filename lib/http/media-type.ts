@@ -1,5 +1,4 @@
-// Media types (RFC 9110 §8.3.1): parsing, formatting, wildcard compatibility and specificity, and matching a
-// request's Content-Type against an endpoint's @Consumes list. Knows nothing of Accept negotiation or routing.
+// Media types (RFC 9110 §8.3.1): parsing, formatting, wildcards, and @Consumes matching. Knows nothing of Accept.
 
 import { memoize } from './bounded-cache';
 import { parseParameters, quoteIfNeeded, TCHAR } from './header-tokens';
@@ -27,15 +26,14 @@ function parseUncached(text: string): MediaType | undefined {
   return Object.freeze({ type, subtype, params: Object.freeze(params) });
 }
 
-/** A prototype-less record, so parameters named `__proto__` or `constructor` stay plain data. */
+/** Prototype-less, so parameters named `__proto__` or `constructor` stay plain data. */
 function emptyParams(): Record<string, string> {
   return Object.create(null) as Record<string, string>;
 }
 
 /**
- * Parses a media type or media range such as `text/plain; charset="UTF-8"` (RFC 9110 §8.3.1).
- * Returns undefined when malformed (`invalid`, `/`, `text/`, `*\/json`, a parameter without `=`).
- * Results are cached and frozen.
+ * Parses a media type or range such as `text/plain; charset="UTF-8"` (RFC 9110 §8.3.1); undefined when malformed
+ * (`invalid`, `text/`, `*\/json`, a parameter without `=`). Results are cached and frozen.
  *
  * @example parseMediaType('Text/HTML;Charset=utf-8') // { type: 'text', subtype: 'html', params: { charset: 'utf-8' } }
  */
@@ -53,8 +51,7 @@ export function mediaType(type: string, subtype: string, params: Record<string, 
 }
 
 /**
- * Formats a media type the way the Java framework writes `Content-Type`: no space after `;`,
- * values quoted only when they are not tokens (RFC 9110 §5.6.6).
+ * Formats a media type as the Java framework writes `Content-Type`: no space after `;`, values quoted when needed.
  *
  * @example formatMediaType(mediaType('text', 'plain', { charset: 'UTF-8' })) // 'text/plain;charset=UTF-8'
  */
@@ -64,50 +61,29 @@ export function formatMediaType(m: MediaType): string {
   return text;
 }
 
-/**
- * Whether two media types or ranges can denote the same type, `*` matching anything on either
- * side; parameters are ignored, as JAX-RS `MediaType.isCompatible` does.
- *
- * @example isCompatible(parseMediaType('text/*')!, parseMediaType('text/html')!) // true
- */
+/** `*` matches anything on either side; parameters are ignored, as in JAX-RS `MediaType.isCompatible`. */
 export function isCompatible(a: MediaType, b: MediaType): boolean {
   if (a.type === '*' || b.type === '*') return true;
   if (a.type !== b.type) return false;
   return a.subtype === '*' || b.subtype === '*' || a.subtype === b.subtype;
 }
 
-/** Whether the type has no wildcard. @example isConcrete(parseMediaType('text/*')!) // false */
 export function isConcrete(m: MediaType): boolean {
   return m.type !== '*' && m.subtype !== '*';
 }
 
-/**
- * How specific a media range is (RFC 9110 §12.5.1 "more specific ranges override"):
- * 0 for `*\/*`, 1 for `type/*`, 2 for `type/subtype`.
- *
- * @example specificity(parseMediaType('application/*')!) // 1
- */
+/** RFC 9110 §12.5.1 "more specific ranges override": 0 for `*\/*`, 1 for `type/*`, 2 for `type/subtype`. */
 export function specificity(m: MediaType): 0 | 1 | 2 {
   if (m.type === '*') return 0;
   return m.subtype === '*' ? 1 : 2;
 }
 
-/**
- * Whether the type is JSON: `application/json` or any type with the `+json` structured suffix
- * (RFC 6839 §3.1), e.g. `application/hal+json`, `application/merge-patch+json`.
- *
- * @example isJsonMediaType(parseMediaType('application/problem+json')!) // true
- */
+/** `application/json` or any `+json` structured suffix (RFC 6839 §3.1). */
 export function isJsonMediaType(m: MediaType): boolean {
   return (m.type === 'application' && m.subtype === 'json') || m.subtype.endsWith('+json');
 }
 
-/**
- * A copy of `m` without the named parameters (e.g. `q` and `qs`, which rank but do not describe
- * the representation). Returns `m` itself when none is present.
- *
- * @example withoutParams(parseMediaType('text/plain;qs=0.5')!, ['qs']) // text/plain
- */
+/** `m` itself when it has none of `names`. */
 export function withoutParams(m: MediaType, names: readonly string[]): MediaType {
   if (!names.some((name) => Object.hasOwn(m.params, name))) return m;
   const params = emptyParams();
@@ -115,24 +91,18 @@ export function withoutParams(m: MediaType, names: readonly string[]): MediaType
   return Object.freeze({ type: m.type, subtype: m.subtype, params: Object.freeze(params) });
 }
 
-/** The base type of a media type's text (`type/subtype`), lower-cased, without parameters. */
+/** `type/subtype` of a media type's text, lower-cased. */
 export function baseType(mediaType: string): string {
   return mediaType.split(';', 1)[0]!.trim().toLowerCase();
 }
 
-/** Whether a media type's text is JSON: `application/json` or any `+json` structured syntax (RFC 6839 §3.1). */
+/** {@link isJsonMediaType} of a media type's text. */
 export function isJsonText(mediaType: string): boolean {
   const base = baseType(mediaType);
   return base === 'application/json' || base.endsWith('+json');
 }
 
-/**
- * How well `contentType` fits `consumes`: the specificity of the most specific compatible entry
- * (2 for `application/json`, 1 for `application/*`, 0 for `*\/*`), or -1 when none fits. Parameters
- * are ignored, as in JAX-RS. Higher wins when several methods could take the request.
- *
- * @example rankConsumes(parseMediaType('application/json')!, [parseMediaType('application/*')!]) // 1
- */
+/** The specificity of the most specific compatible entry, -1 for none: higher wins among several methods. */
 export function rankConsumes(contentType: MediaType, consumes: readonly MediaType[]): number {
   let best = -1;
   for (const entry of consumes) {
@@ -141,11 +111,7 @@ export function rankConsumes(contentType: MediaType, consumes: readonly MediaTyp
   return best;
 }
 
-/**
- * Whether an endpoint consuming `consumes` accepts a body of `contentType` (otherwise 415).
- *
- * @example matchesContentType(parseMediaType('text/plain;charset=UTF-8')!, [parseMediaType('text/*')!]) // true
- */
+/** Otherwise 415. */
 export function matchesContentType(contentType: MediaType, consumes: readonly MediaType[]): boolean {
   return rankConsumes(contentType, consumes) >= 0;
 }

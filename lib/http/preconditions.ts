@@ -1,43 +1,29 @@
-// Conditional requests (RFC 9110 §13.2.2): evaluates If-Match, If-Unmodified-Since, If-None-Match
-// and If-Modified-Since, in that order, against the current validators, and If-Range (§13.1.5). Knows no resources.
+// Conditional requests (RFC 9110 §13.2.2) and If-Range (§13.1.5) against the current validators. Knows no resources.
 
 import { acceptsCoding } from './content-coding';
 import { EntityTag, parseEntityTagList, VARIANT_CODINGS, variantTag } from './entity-tag';
 import { formatHttpDate, parseHttpDate, truncateToSeconds } from './http-date';
 
-/** The validators of the selected representation; `undefined` as a whole means there is none. */
+/** `undefined` as a whole: there is no current representation. */
 export interface CurrentRepresentation {
   readonly lastModified?: Date;
   readonly etag?: EntityTag;
 }
 
-/** The response that ends the request early: 304 Not Modified or 412 Precondition Failed. */
 export interface PreconditionFailure {
   readonly status: 304 | 412;
   /** `ETag` and `Last-Modified` of the current representation, when known. */
   readonly headers: Record<string, string>;
 }
 
-/** The request fields the evaluation reads. */
 export interface ConditionalRequest {
   readonly method: string;
   readonly headers: Headers;
 }
 
 /**
- * Evaluates the request's preconditions (RFC 9110 §13.2.2) and returns the failure response, or
- * undefined when the method may proceed. `current` undefined means no current representation, so
- * `If-Match: *` fails and `If-None-Match: *` passes. Every failure carries `ETag` and
- * `Last-Modified` when known; Last-Modified is compared at one-second resolution. `now` decides
- * which If-Modified-Since dates lie in the future (and are ignored).
- *
- * `current.etag` is the tag of the identity representation; the tag of an encoded variant (`"v1-gzip"`, see
- * {@link variantTag}) names the same state, so If-Match takes it, and If-None-Match takes it while the request's
- * `Accept-Encoding` still takes that coding — the 304 then carries the variant's tag, the copy the client holds.
- *
- * @example
- * evaluatePreconditions(new Request('http://x/', { headers: { 'If-None-Match': '"v1"' } }), { etag: new EntityTag('v1') })
- * // { status: 304, headers: { ETag: '"v1"' } }
+ * The 304/412 answer, or undefined to proceed. An encoded variant's tag (`"v1-gzip"`) names `current.etag`'s state
+ * too: If-Match takes it, and If-None-Match while `Accept-Encoding` takes that coding (the 304 then carries it).
  */
 export function evaluatePreconditions(
   request: ConditionalRequest,
@@ -75,10 +61,7 @@ function ifMatchPasses(header: string, current: CurrentRepresentation | undefine
   return tags.some((tag) => variants.some((variant) => tag.strongEquals(variant)));
 }
 
-/**
- * If-None-Match (§13.1.2): what a weak match found — the current tag, the tag of an encoded variant whose coding
- * the client still takes, or `true` for `*` when a representation exists; undefined when the method may proceed.
- */
+/** If-None-Match (§13.1.2): the tag a weak match found (`true` for `*`); undefined when the method may proceed. */
 function noneMatchHit(
   header: string,
   current: CurrentRepresentation | undefined,
@@ -96,13 +79,7 @@ function noneMatchHit(
   return undefined;
 }
 
-/**
- * Whether a `Range` may be honoured under `If-Range` (RFC 9110 §13.1.5): always without one; for an entity tag, only
- * on a strong match with the current tag — the identity representation's, as a range is never cut from encoded
- * bytes, so an encoded variant's tag never matches; for a date, only when it equals the Last-Modified.
- *
- * @example ifRangeMatches('"v1-gzip"', { etag: new EntityTag('v1') }) // false: the whole representation is sent
- */
+/** RFC 9110 §13.1.5; a variant's tag never matches: a range is never cut from encoded bytes. */
 export function ifRangeMatches(header: string | null, current: CurrentRepresentation | undefined): boolean {
   if (header === null) return true;
   const text = header.trim();

@@ -1,7 +1,8 @@
-// Byte ranges (RFC 9110 §14): reads a single-range `Range` request and formats `Content-Range`.
-// Multi-range (multipart/byteranges) responses are out of scope: they are answered with 200.
+// Byte ranges (RFC 9110 §14): a single-range `Range` and `Content-Range`. Multi-range requests are answered 200.
 
-/** An inclusive byte range within a representation. */
+import { splitHeaderList } from './header-tokens';
+
+/** Inclusive. */
 export interface ByteRange {
   readonly start: number;
   readonly end: number;
@@ -12,23 +13,11 @@ const BYTES_UNIT = /^[ \t]*bytes=/i;
 // int-range `first-[last]` or suffix-range `-length` (RFC 9110 §14.1.2).
 const RANGE_SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
 
-/**
- * Reads a `Range` header for a representation of `size` bytes: `bytes=0-9`, `bytes=10-` (to the
- * end) or `bytes=-10` (the last 10 bytes); `end` is clamped to `size - 1`. Returns undefined when
- * the header is absent, malformed, unsatisfiable (starts at or past `size`, or `bytes=-0`) or
- * asks for several ranges: the caller then answers 200 with the whole body, as the Java
- * framework does (a server may ignore Range, RFC 9110 §14.2).
- *
- * @example parseRange('bytes=-10', 100) // { start: 90, end: 99 }
- */
+/** Undefined when not one satisfiable range: the whole body is then answered 200 (RFC 9110 §14.2). */
 export function parseRange(header: string | null | undefined, size: number): ByteRange | undefined {
   if (header === null || header === undefined || size <= 0 || !BYTES_UNIT.test(header)) return undefined;
   // range-set is a list, so empty members (`bytes=0-9,`) are allowed (RFC 9110 §5.6.1).
-  const specs = header
-    .slice(header.indexOf('=') + 1)
-    .split(',')
-    .map((spec) => spec.trim())
-    .filter(Boolean);
+  const specs = splitHeaderList(header.slice(header.indexOf('=') + 1));
   const match = specs.length === 1 ? RANGE_SPEC.exec(specs[0]) : null;
   if (match === null) return undefined;
   const [, first, last, suffix] = match;
@@ -43,12 +32,7 @@ export function parseRange(header: string | null | undefined, size: number): Byt
   return { start, end };
 }
 
-/**
- * Formats `Content-Range` for a 206 response (RFC 9110 §14.4); throws a RangeError unless
- * `0 <= start <= end < size`.
- *
- * @example formatContentRange(0, 9, 100) // 'bytes 0-9/100'
- */
+/** RFC 9110 §14.4; throws a RangeError unless `0 <= start <= end < size`. */
 export function formatContentRange(start: number, end: number, size: number): string {
   const valid = [start, end, size].every(Number.isSafeInteger) && start >= 0 && start <= end && end < size;
   if (!valid) throw new RangeError(`Invalid byte range ${start}-${end} of ${size} bytes`);

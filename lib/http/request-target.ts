@@ -1,9 +1,4 @@
-/**
- * The URL of a request from its scheme, `Host` and request target (RFC 9112 §3.2): taken as it is when both are
- * plain, normalized by the URL parser otherwise (dot segments resolved, characters escaped), so that routing
- * and file lookup never see `/a/../b`. Rules as `@hono/node-server` applies them, so a request means the same
- * whichever way it is served.
- */
+/** A request's URL (RFC 9112 §3.2), normalized as `@hono/node-server` does, so routing never sees `/a/../b`. */
 import { memoize } from './bounded-cache';
 
 // A plain host (name or IPv4, lower case) with an optional port from 1000 to 99999.
@@ -13,7 +8,7 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 const PLAIN_TARGET = /^\/[!$&-;=?-[\]_a-z~]*$/;
 const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
 
-/** A request whose target or `Host` cannot make a URL: answered 400. */
+/** Answered 400. */
 export class RequestTargetError extends Error {}
 
 /** A backslash in the path (not the query) is refused: some clients and servers read it as `/`. */
@@ -27,19 +22,12 @@ function refuseBackslash(target: string): void {
 // Clients send the same Host request after request: the last one's verdict is kept.
 export const isPlainHost = memoize(1, (host: string) => PLAIN_HOST.test(host));
 
-/** Whether the URL of a request must be made (and normalized) rather than taken from its parts as they are. */
 export function needsNormalizing(host: string, target: string): boolean {
   if (!isPlainHost(host) || target.charCodeAt(0) !== 47 || !PLAIN_TARGET.test(target)) return true;
   return target.includes('/.') && DOT_SEGMENT.test(target);
 }
 
-/**
- * The absolute URL of a request; throws a {@link RequestTargetError} for a target that is not origin-form
- * (`/path?query`) or absolute-form (`http://host/path`), or a `Host` that does not name the URL's host.
- *
- * @example
- * requestUrl('http', 'localhost:8080', '/a/../b?x=1'); // 'http://localhost:8080/b?x=1'
- */
+/** Throws a {@link RequestTargetError} for a target in neither origin- nor absolute-form, or a `Host` not the URL's. */
 export function requestUrl(scheme: 'http' | 'https', host: string, target: string): string {
   if (target.startsWith('http://') || target.startsWith('https://')) {
     refuseBackslash(target);

@@ -1,14 +1,11 @@
-// Memory sizes in configuration (`10M`, `2048`): `[0-9]+[KkMmGgTtPpEeZzYy]?`,
-// binary multiples. Knows nothing of which limit the size configures.
+// Memory sizes in configuration (`10M`, `2048`), binary multiples. Knows nothing of which limit they configure.
 
 const SIZE = /^([0-9]+)([KkMmGgTtPpEeZzYy]?)$/;
 const UNITS = 'KMGTPEZY';
 
 /**
- * Parses a size: digits alone are bytes, a suffix multiplies by a power of 1024 (`K` = 1024,
- * `M` = 1024², up to `Y` = 1024⁸), case-insensitively. Sizes above Number.MAX_SAFE_INTEGER
- * (so 8P and above) become Infinity, i.e. no limit, rather than an imprecise number. Throws a
- * RangeError for anything else (`10MB`, `-1`, `1.5K`, `' 10M'`).
+ * Parses a size: digits alone are bytes, a suffix (any case) multiplies by a power of 1024, `K` to `Y`. From 8P up,
+ * Infinity (no limit) rather than an imprecise number. Throws a RangeError for anything else (`10MB`, `1.5K`).
  *
  * @example parseSize('10M') // 10485760
  */
@@ -24,11 +21,7 @@ export function parseSize(text: string): number {
   return bytes > Number.MAX_SAFE_INTEGER ? Infinity : bytes;
 }
 
-/**
- * Writes `bytes` back in {@link parseSize}'s format, with the largest suffix that keeps it whole.
- *
- * @example formatSize(67108864) // '64M'
- */
+/** {@link parseSize}'s format, with the largest suffix that keeps it whole. */
 export function formatSize(bytes: number): string {
   if (!Number.isFinite(bytes)) return 'unlimited';
   let exponent = 0;

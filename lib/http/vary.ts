@@ -1,10 +1,6 @@
 // The Vary response header (RFC 9110 §12.5.5): the request fields an answer was chosen by. Knows nothing of responses.
 
-/**
- * `current` (a Vary value, or none) with `field` listed: added once, compared without case; `*` already says all.
- *
- * @example varyWith('Origin', 'Accept') // 'Origin, Accept'
- */
+/** `field` added once, compared without case; `*` already says all. */
 export function varyWith(current: string | null | undefined, field: string): string {
   if (current === null || current === undefined || current.trim() === '') return field;
   const wanted = field.toLowerCase();

@@ -4,7 +4,7 @@ import type { RequestContext } from '../context/request-context';
 import type { PathTemplate } from '../routing/path-template';
 import type { BodySettings } from '../multipart/body-settings';
 
-/** Reads one argument; async only for body and form values. */
+/** Async only for body and form values. */
 export type ArgumentReader = (ctx: RequestContext) => unknown;
 
 export interface ArgumentSpec {

@@ -1,4 +1,4 @@
-/** Compiles each endpoint parameter into a function that reads its value from the request. */
+/** Each endpoint parameter compiled into a function that reads its value from the request. */
 import { DATE_FORMAT, DEFAULT_VALUE, PARAM_OPTIONS, SEPARATOR, type ParamOptions } from '../decorators/params';
 import type { MetaKey } from '../metadata/store';
 import type { ArgumentReader, ArgumentSpec } from './argument-spec';
@@ -23,7 +23,6 @@ function tagOf<T>(spec: ArgumentSpec, key: MetaKey<T>): T | undefined {
   return spec.meta.tags.get(key) ?? spec.extraTags?.get(key);
 }
 
-/** The body parameter: a stream of items, every part of a multipart body, a form container, or one read body. */
 function compileBodyArgument(spec: ArgumentSpec, options: ParamOptions): ArgumentReader {
   const { designType, settings } = spec;
   // A Multi of items: `type` and `schema` describe each item, not the body.

@@ -14,11 +14,7 @@ interface BeanProperty {
   readonly read: ArgumentReader;
 }
 
-/**
- * Compiles the reader of a bean parameter. The class needs a constructor without parameters; every
- * property carrying a parameter decorator (including a nested `@BeanParam`) is filled from the request,
- * compiled with the settings and template of `parent`, the parameter (or property) the bean is read for.
- */
+/** Each decorated property is compiled with the settings and template of `parent`, what the bean is read for. */
 export function compileBeanReader(type: unknown, parent: ArgumentSpec, compile: CompileArgument): ArgumentReader {
   const outer = parent.beans ?? [];
   if (typeof type !== 'function')
@@ -51,7 +47,7 @@ export function compileBeanReader(type: unknown, parent: ArgumentSpec, compile: 
   return beanReader(Bean, properties);
 }
 
-/** Reads a new bean property by property, waiting only when some are read asynchronously. */
+/** Waits only when some properties are read asynchronously. */
 function beanReader(Bean: new () => object, properties: readonly BeanProperty[]): ArgumentReader {
   return (ctx: RequestContext) => {
     const bean = new Bean() as Record<string, unknown>;
@@ -65,7 +61,7 @@ function beanReader(Bean: new () => object, properties: readonly BeanProperty[])
   };
 }
 
-/** Whether a bean (or a nested bean) has a form or body property, so the endpoint reads the body. */
+/** A form or body property (of nested beans too) makes the endpoint read the body. */
 export function beanReadsBody(type: unknown, outer: readonly unknown[] = []): boolean {
   if (typeof type !== 'function' || outer.includes(type)) return false;
   return decoratedProperties(type).some(({ name, meta }) => {

@@ -1,4 +1,4 @@
-/** Compiles a path, query, header, cookie, form or matrix parameter: raw strings in, a converted value out. */
+/** Compiles a named parameter (path, query, header, cookie, form, matrix): raw strings in, a converted value out. */
 import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
@@ -8,7 +8,7 @@ import type { PathTemplate } from '../routing/path-template';
 import type { BodySettings } from '../multipart/body-settings';
 import { ConversionError, describeType, keepsText, resolveType, type Collection } from '../convert/convert';
 import { compileMapReader, isMapType } from './read-form';
-import { rawReader, type RawReader, type RawValues } from './raw-values';
+import { rawReader, type RawValues } from './raw-values';
 import { validate } from './read-body-argument';
 
 export interface ValueParam {
@@ -25,7 +25,7 @@ export interface ValueParam {
 
 type ValueConverter = (values: RawValues) => unknown;
 
-/** Path, query and matrix values that do not convert mean "no such resource" (404); the rest are bad requests (400). */
+/** Path, query and matrix values that do not convert mean "no such resource" (404); the rest are 400. */
 const notFoundKinds = new Set<ParamKind>(['path', 'query', 'matrix']);
 
 function failure(kind: ParamKind, name: string, message: string, cause?: unknown): Error {
@@ -37,16 +37,22 @@ function missing(kind: ParamKind, name: string): Error {
   return httpProblem('RXREST_INVALID_PARAMETER', `The ${kind} parameter "${name}" is required`);
 }
 
-/**
- * Compiles the reader of one named parameter. Absent values take the `@DefaultValue`, else are
- * `undefined` (an empty collection for collections), else 400 when `{ required: true }`.
- */
+/** Absent values take the `@DefaultValue`, else are `undefined` (an empty collection), or 400 when required. */
 export function compileValueReader(param: ValueParam): (ctx: RequestContext) => unknown {
   const { kind, name, options } = param;
   const mapType = options.type ?? param.designType;
   if ((kind === 'query' || kind === 'form') && isMapType(mapType))
     return compileMapReader(kind, mapType, param.settings);
   const raw = rawReader(kind, name, param.settings, param.template);
+  const finish = valuesConverter(param);
+  return (ctx) => {
+    const values = raw(ctx);
+    return values instanceof Promise ? values.then(finish) : finish(values);
+  };
+}
+
+function valuesConverter(param: ValueParam): ValueConverter {
+  const { kind, name, options } = param;
   const collecting =
     options.collection !== undefined ||
     Array.isArray(options.type) ||
@@ -60,7 +66,7 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
     param.separator === undefined &&
     !(kind === 'header' && collecting)
   ) {
-    return scalarReader(raw, element.convert, param.defaultValue, required, kind, name);
+    return scalarConverter(element.convert, param.defaultValue, required, kind, name);
   }
   const split = splitter(kind, collecting, param.separator);
   // Split values are a list of the request's own; unsplit ones may be shared (a request's query map): copied.
@@ -69,19 +75,15 @@ export function compileValueReader(param: ValueParam): (ctx: RequestContext) => 
     ? collect(element.collection, element.convert, element.asText && owned)
     : schemaConverter(options.schema!, kind, name);
   const defaults = param.defaultValue === undefined ? undefined : split([param.defaultValue]);
-  const finish = (values: RawValues): unknown => {
+  return (values) => {
     // The default values are shared between requests: a request gets its own copy (its values are its own already).
     const present = values === undefined ? defaults?.slice() : split(values);
     if (present === undefined && required) throw missing(kind, name);
     return convert(present);
   };
-  return (ctx) => {
-    const values = raw(ctx);
-    return values instanceof Promise ? values.then(finish) : finish(values);
-  };
 }
 
-/** `@Separator` splits each value; a repeated header arrives joined by commas (RFC 9110 §5.3), so header collections split on them. */
+/** A repeated header arrives joined by commas (RFC 9110 §5.3), so header collections split on them. */
 function splitter(
   kind: ParamKind,
   collecting: boolean,
@@ -92,7 +94,7 @@ function splitter(
   return (values) => values;
 }
 
-/** Every value split on `separator` (trimmed when asked); a loop rather than `flatMap`, which V8 runs several times slower. */
+/** A loop rather than `flatMap`, which V8 runs several times slower. */
 function splitEach(values: readonly string[], separator: string, trim: boolean): string[] {
   if (values.length === 1 && !trim) return values[0]!.split(separator);
   const parts: string[] = [];
@@ -100,31 +102,23 @@ function splitEach(values: readonly string[], separator: string, trim: boolean):
   return parts;
 }
 
-/**
- * The usual parameter, one value converted (not a collection, no separator, no schema): one function
- * per request instead of the general chain of split, collect and convert.
- */
-function scalarReader(
-  raw: RawReader,
+/** The usual parameter, one value converted: one function per request, not the chain of split, collect, convert. */
+function scalarConverter(
   convert: (text: string) => unknown,
   fallback: string | undefined,
   required: boolean,
   kind: ParamKind,
   name: string,
-): (ctx: RequestContext) => unknown {
-  const finish = (values: RawValues): unknown => {
+): ValueConverter {
+  return (values) => {
     const text = values === undefined ? fallback : values[0];
     if (text !== undefined) return convert(text);
     if (required) throw missing(kind, name);
     return undefined;
   };
-  return (ctx) => {
-    const values = raw(ctx);
-    return values instanceof Promise ? values.then(finish) : finish(values);
-  };
 }
 
-/** The converter of one value of the parameter's type, failures mapped to the parameter's status, and whether it collects. */
+/** Failures mapped to the parameter's status. */
 function elementConverter(param: ValueParam): {
   readonly convert: (text: string) => unknown;
   readonly collection: Collection | undefined;
@@ -152,7 +146,7 @@ function elementConverter(param: ValueParam): {
   return { convert, collection: type.collection, asText: keepsText(type.convert) };
 }
 
-/** `ownText`: the values are strings to keep as they are, in a list that is the request's own: no copy made. */
+/** `ownText`: strings kept as they are, in a list that is the request's own: no copy made. */
 function collect(collection: Collection | undefined, one: (raw: string) => unknown, ownText: boolean): ValueConverter {
   switch (collection) {
     case 'array':
@@ -180,13 +174,9 @@ interface Comparable {
   compareTo(other: unknown): number;
 }
 
-function isComparable(value: unknown): value is Comparable {
-  return typeof (value as Comparable | null)?.compareTo === 'function';
-}
-
 /** Numbers, bigints and dates by value; objects by their `compareTo`; everything else by its string's code units. */
 function naturalOrder(a: unknown, b: unknown): number {
-  if (isComparable(a)) return a.compareTo(b);
+  if (typeof (a as Comparable | null)?.compareTo === 'function') return (a as Comparable).compareTo(b);
   if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
   if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint'))
     return a < b ? -1 : a > b ? 1 : 0;

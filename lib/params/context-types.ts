@@ -1,4 +1,4 @@
-/** Which parameter types are injected as context objects, and how each is obtained from the request. */
+/** The parameter types injected as context objects, and how each is obtained from the request. */
 import { Context as HonoContext, type ExecutionContext } from 'hono';
 import { markContextClass } from '../metadata/context-classes';
 import { RequestContext } from '../context/request-context';
@@ -13,10 +13,7 @@ export type ContextResolver = (ctx: RequestContext) => unknown;
 
 const HONO_CONTEXT = new ContextKey<HonoContext>('hono-context');
 
-/**
- * A Hono `Context` over the request, made when a parameter asks for one (the pipeline does not go through
- * Hono's router, so none exists otherwise); its `env` holds the server's bindings.
- */
+/** Made when a parameter asks for one: the pipeline does not go through Hono's router, so none exists otherwise. */
 function honoContext(ctx: RequestContext, made: typeof HonoContext = HonoContext): HonoContext {
   let context = ctx.get(HONO_CONTEXT);
   if (!context) {
@@ -28,10 +25,7 @@ function honoContext(ctx: RequestContext, made: typeof HonoContext = HonoContext
   return context;
 }
 
-/**
- * Whether `type` is Hono's `Context` from another copy of Hono: an ES-module application imports Hono's ES build,
- * rxrest (CommonJS) its CommonJS build, two classes of one shape. Such a parameter gets an instance of its own class.
- */
+/** An ES-module application imports Hono's ES build, rxrest (CommonJS) its CommonJS build: two classes of one shape. */
 function isOtherHonoContext(type: Function): type is typeof HonoContext {
   if (type.name !== 'Context' || type === HonoContext) return false;
   const own = Object.getOwnPropertyNames(HonoContext.prototype);
@@ -51,10 +45,7 @@ const resolvers = new Map<Function, ContextResolver>([
 ]);
 for (const type of resolvers.keys()) markContextClass(type);
 
-/**
- * Makes parameters of `type` receive `resolve(ctx)`; each module that adds a context object (security, WebSocket
- * connections, links, HAL) registers its own, so this table knows none of them.
- */
+/** Makes parameters of `type` receive `resolve(ctx)`: each module adding a context object registers its own. */
 export function registerContextType(type: Function, resolve: ContextResolver): void {
   resolvers.set(type, resolve);
   markContextClass(type);

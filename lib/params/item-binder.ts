@@ -1,7 +1,4 @@
-/**
- * One item of a body of items as the handler gets it: parsed, bound to its declared type and validated as a single
- * JSON body is (poisoned keys refused), or a 400 problem naming the item. It does not know how items are delimited.
- */
+/** One item of a body of items, bound and validated as a JSON body is. Knows nothing of how items are delimited. */
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
@@ -17,14 +14,10 @@ import { sseEvent } from '../streaming/sse-event';
 import { describeType, isUnknownDesignType } from '../convert/convert';
 import { validate } from './read-body-argument';
 
-/** Turns one delimited item into the value the handler gets, or throws a 400 problem naming it. */
+/** Throws a 400 problem naming the item. */
 export type ItemBinder = (...item: Parameters<EmitItem>) => unknown;
 
-/**
- * One item as its declared type, read as a single JSON body is: bound to `target`, validated by `schema`. A single
- * body may be `null`; an item declared of a type is one of its values, which `null` is not (the handler would fail
- * on it, mid-stream), unless a schema says otherwise.
- */
+/** Unlike a single body, a typed item is never `null` (the handler would fail mid-stream) unless a schema says. */
 function typedItem(
   text: string,
   schema: ZodType | undefined,
@@ -45,25 +38,20 @@ function typedItem(
   return value;
 }
 
-/** An SSE event of an untyped body: its data JSON when it looks like JSON, else the text. */
+/** Its data JSON when it looks like JSON, else the text. */
 function untypedEvent(text: string, event: EventSourceMessage, mapper: JsonMapper): unknown {
   const first = text.trimStart()[0];
   const data = first === '{' || first === '[' || first === '"' ? mapper.readValue(text) : text;
   return sseEvent({ data, id: event.id, event: event.event });
 }
 
-/** `error`, its detail said of the item: "The request body is not valid JSON" becomes "Line 7 of the request body...". */
+/** "The request body is not valid JSON" becomes "Line 7 of the request body is not valid JSON". */
 function placed(error: unknown, item: { readonly index: number; readonly line?: number }): unknown {
   if (!(error instanceof WebApplicationException) || !error.problem || error.problem.detail.startsWith(itemPlace(item)))
     return error;
   const detail = error.problem.detail.replace(/^The request body\b/, '');
-  return httpProblem(
-    error.problem.code,
-    `${itemPlace(item)}${detail === error.problem.detail ? `: ${detail}` : detail}`,
-    {
-      violations: error.problem.violations,
-    },
-  );
+  const said = `${itemPlace(item)}${detail === error.problem.detail ? `: ${detail}` : detail}`;
+  return httpProblem(error.problem.code, said, { violations: error.problem.violations });
 }
 
 export function itemBinder(options: ParamOptions, mapper: JsonMapper): ItemBinder {

@@ -1,4 +1,4 @@
-/** Reads the raw strings of a named parameter from the request, by where it comes from. */
+/** The raw strings of a named parameter, by where it comes from. */
 import { parseCookieHeader } from '../http/cookies';
 import type { ParamKind } from '../metadata/store';
 import type { RequestContext } from '../context/request-context';
@@ -7,12 +7,12 @@ import type { BodySettings } from '../multipart/body-settings';
 import { readForm } from './read-form';
 import { multipartTexts } from '../multipart/read-part';
 
-/** Every value sent for a parameter, `undefined` when it was not sent at all. */
+/** `undefined` when not sent at all. */
 export type RawValues = readonly string[] | undefined;
 
 export type RawReader = (ctx: RequestContext) => RawValues | Promise<RawValues>;
 
-/** Compiled once per parameter so that the request path does no dispatch on the kind. */
+/** Once per parameter, so that the request path does no dispatch on the kind. */
 export function rawReader(kind: ParamKind, name: string, settings: BodySettings, template: PathTemplate): RawReader {
   switch (kind) {
     case 'path':
@@ -45,12 +45,7 @@ export function rawReader(kind: ParamKind, name: string, settings: BodySettings,
   }
 }
 
-/**
- * Reads a path parameter by the capture group of its last occurrence in the endpoint's template, so that a
- * request builds no params object. The route matched may carry an equivalent template that differs only
- * in spacing (the router groups them): its groups are numbered alike. Absent when the template has no such
- * variable.
- */
+/** By the capture group of the last occurrence, so that a request builds no params object. */
 function pathValueReader(template: PathTemplate, name: string): RawReader {
   const group = template.captures.findLast((capture) => capture.name === name)?.group;
   if (group === undefined) return () => undefined;

@@ -1,4 +1,4 @@
-/** Reads the request body into the endpoint's body parameter: a user reader, else the built-in reader of its type. */
+/** The endpoint's body parameter: read by a user reader, else the built-in reader of its type. */
 import type { ZodType } from 'zod';
 import type { ParamOptions } from '../decorators/params';
 import { httpProblem } from '../errors/http-problem';
@@ -29,10 +29,7 @@ function missing(): Error {
   return httpProblem('RXREST_MISSING_BODY', 'A request body is required');
 }
 
-/**
- * `value` as `schema` makes it, or a 400 validation problem saying `detail` with one violation per issue, found `in`
- * the body (a request body, one of its items, a WebSocket message) unless said otherwise, its field under `prefix`.
- */
+/** `value` as `schema` makes it, or a 400 problem saying `detail` with one violation per issue. */
 export function validate(
   schema: ZodType,
   value: unknown,
@@ -89,7 +86,7 @@ function primitiveReader(type: Function, required: boolean): BuiltinReader {
   };
 }
 
-/** JSON into the declared type: JSON value tokens checked, classes bound (creator or no-argument constructor). */
+/** Classes bound by a creator or a no-argument constructor. */
 function jsonReader(type: unknown, options: ParamOptions, settings: BodySettings, required: boolean): BuiltinReader {
   if (
     typeof type === 'function' &&
@@ -147,7 +144,6 @@ function lenient(make: () => BuiltinReader, type: unknown): BuiltinReader {
   }
 }
 
-/** Compiles the reader of a body parameter from its declared (or hinted) type. */
 export function compileBodyReader(designType: unknown, options: ParamOptions, settings: BodySettings): BodyReader {
   const type = typeof options.type === 'function' ? options.type : Array.isArray(options.type) ? Array : designType;
   const required = options.required ?? true;
@@ -175,10 +171,7 @@ function asBadRequest(error: unknown): unknown {
   return error;
 }
 
-/**
- * Reads the body as `type`: the first user reader whose `@Consumes` fits the request's media type and
- * that says `isReadable`, else the built-in reader; wrapped by every reader interceptor, lowest priority outermost.
- */
+/** The first fitting user reader, else the built-in one, inside every reader interceptor, lowest priority outermost. */
 async function readUserBody(
   ctx: RequestContext,
   type: unknown,

@@ -1,7 +1,4 @@
-/**
- * The one place request forms are read (`@RestForm`, form maps); multipart support branches here. Also the parameters
- * that collect every query or form field at once (`@RestQuery() all: URLSearchParams`).
- */
+/** The one place request forms are read, and the parameters that collect every query or form field at once. */
 import { readRequestText } from '../body/read-body';
 import type { RequestContext } from '../context/request-context';
 import type { BodySettings } from '../multipart/body-settings';
@@ -9,10 +6,7 @@ import { ContextKey } from '../context/context-key';
 
 const FORM = new ContextKey<Promise<URLSearchParams>>('form');
 
-/**
- * The fields of an `application/x-www-form-urlencoded` request, read once per request and shared by
- * every form parameter; other content types give an empty form.
- */
+/** Read once per request; content types other than `application/x-www-form-urlencoded` give an empty form. */
 export function readForm(ctx: RequestContext, settings: BodySettings): Promise<URLSearchParams> {
   // The promise is cached, not its result: form parameters are read concurrently (bean properties).
   const cached = ctx.get(FORM);
@@ -25,7 +19,6 @@ export function readForm(ctx: RequestContext, settings: BodySettings): Promise<U
   return form;
 }
 
-/** `URLSearchParams` (a copy) and `Map<string, string[]>` receive every field. */
 export function isMapType(type: unknown): type is typeof URLSearchParams | typeof Map {
   return type === URLSearchParams || type === Map;
 }

@@ -1,9 +1,6 @@
 /**
- * A body parameter declared as a `Multi<T>` (or `@Body({ stream: true })`): the request's items, each bound and
- * validated like a JSON body, as a Multi the handler gets at once, before the body has arrived. Iterated
- * (`for await`, or returned as a pulled response) it reads the socket only as items are asked for, so the
- * client is held back through TCP and memory stays flat; subscribed as an Observable it reads as fast as the
- * subscriber takes each chunk's items.
+ * A `Multi<T>` body parameter, given before the body has arrived. Iterated, it reads the socket only as items are asked
+ * for (TCP holds the client back, memory stays flat); subscribed, as fast as the subscriber takes them.
  */
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
@@ -24,7 +21,7 @@ import { readAll } from '../streaming/stream-source';
 import type { BodySettings } from '../multipart/body-settings';
 import { itemBinder, type ItemBinder } from './item-binder';
 
-/** Whether a body parameter is a stream of items: declared `Multi<T>`, or marked `@Body({ stream: true })`. */
+/** Declared `Multi<T>`, or marked `@Body({ stream: true })`. */
 export function isItemStreamParameter(designType: unknown, options: ParamOptions): boolean {
   return (
     options.stream === true ||
@@ -32,7 +29,7 @@ export function isItemStreamParameter(designType: unknown, options: ParamOptions
   );
 }
 
-/** The body's chunks, read only as they are asked for: the raw Node request when nothing has touched it, else the Web body. */
+/** Read only as asked for: the raw Node request when nothing has touched it, else the Web body. */
 async function* chunksOf(ctx: RequestContext): AsyncGenerator<Uint8Array> {
   const incoming = nodeRequestOf(ctx);
   if (incoming) {
@@ -43,11 +40,7 @@ async function* chunksOf(ctx: RequestContext): AsyncGenerator<Uint8Array> {
   if (body) yield* readAll(body);
 }
 
-/**
- * Reads the request's items: `chunks` gives the body chunk by chunk (read only when asked for), `take` turns a
- * chunk into items handed to `emit`, synchronously and in order; `finish` flushes the end. An item that cannot
- * be read throws from `take` after the good items before it were emitted.
- */
+/** `take` hands a chunk's items to `emit` synchronously; a bad item throws after the good ones before it went. */
 interface ItemReader {
   readonly chunks: AsyncGenerator<Uint8Array>;
   take(chunk: Uint8Array, emit: (value: unknown) => void): void;
@@ -83,7 +76,6 @@ function itemReader(ctx: RequestContext, limits: ItemLimits, bind: ItemBinder): 
   };
 }
 
-/** The request's items as a Multi: pulled item by item when iterated, pushed chunk by chunk when subscribed. */
 class RequestItems<T> extends Multi<T> implements AsyncIterable<T> {
   readonly #open: () => ItemReader;
   #opened = false;
@@ -93,7 +85,7 @@ class RequestItems<T> extends Multi<T> implements AsyncIterable<T> {
     super(new Observable<T>((subscriber) => self!.#push(subscriber)));
     self = this;
     this.#open = open;
-    // A handler that returns these items as its answer gets them pulled, at the pace of the response's client.
+    // A handler that returns these items gets them pulled, at the pace of the response's client.
     pullFrom(this, { [Symbol.asyncIterator]: () => this[Symbol.asyncIterator]() });
   }
 
@@ -106,7 +98,7 @@ class RequestItems<T> extends Multi<T> implements AsyncIterable<T> {
     return this.#open();
   }
 
-  /** Each chunk's items go to the subscriber as soon as the chunk is read; the next chunk is read after them. */
+  /** The next chunk is read after the subscriber took this one's items. */
   #push(subscriber: Subscriber<T>): () => void {
     let reader: ItemReader;
     try {
@@ -167,7 +159,7 @@ class RequestItems<T> extends Multi<T> implements AsyncIterable<T> {
   }
 }
 
-/** Compiles the reader of a stream-of-items body parameter: it answers the Multi at once, without reading. */
+/** It answers the Multi at once, without reading. */
 export function compileItemStreamReader(
   options: ParamOptions,
   settings: BodySettings,

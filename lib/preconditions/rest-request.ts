@@ -5,9 +5,8 @@ import { registerContextType } from '../params/context-types';
 import { ResponseBuilder } from '../response/rest-response';
 
 /**
- * The specification's `Request` (named `RestRequest` so it does not shadow the Web `Request`):
- * declare a parameter of this type to receive it. `evaluatePreconditions` answers a builder for the
- * 304 or 412 response that ends the request (RFC 9110 §13.2.2), or `undefined` to proceed.
+ * The specification's `Request`, named so it does not shadow the Web `Request`: `evaluatePreconditions` answers a
+ * builder for the 304 or 412 that ends the request (RFC 9110 §13.2.2), or `undefined` to proceed.
  *
  * @example
  * \@GET get(request: RestRequest) {
@@ -20,7 +19,7 @@ export class RestRequest {
   readonly #request: ConditionalRequest;
   readonly #now: () => Date;
 
-  /** `now` decides which If-Modified-Since dates lie in the future; tests pass a fixed clock. */
+  /** `now` decides which If-Modified-Since dates lie in the future. */
   constructor(request: ConditionalRequest, now: () => Date = () => new Date()) {
     this.#request = request;
     this.#now = now;
@@ -32,11 +31,8 @@ export class RestRequest {
   }
 
   /**
-   * Evaluates the request's preconditions against the current validators:
-   * - no argument: the resource does not exist (`If-Match` always fails, `If-None-Match: *` passes);
-   * - a `Date`: the Last-Modified (compared at one-second resolution);
-   * - an `EntityTag` (or tag text): the current ETag;
-   * - both: Last-Modified and ETag.
+   * Evaluates the preconditions against the current validators: none (the resource does not exist: `If-Match` fails,
+   * `If-None-Match: *` passes), the Last-Modified `Date` (to the second), the ETag (or its text), or both.
    * If-Modified-Since counts for GET and HEAD only (RFC 9110 §13.1.3), unlike the Java framework.
    *
    * @example request.evaluatePreconditions(new EntityTag('v2'))?.build().status // 412 for `If-Match: "v1"`
@@ -52,7 +48,6 @@ export class RestRequest {
     const current = currentOf(first, second);
     const failure = evaluatePreconditions(this.#request, current, this.#now());
     if (!failure) return undefined;
-    // The failure response has no body, only the validators the client needs.
     const builder = ResponseBuilder.status<never>(failure.status);
     for (const [name, value] of Object.entries(failure.headers)) builder.header(name, value);
     return builder;

@@ -1,15 +1,8 @@
-// Fills path template variables with percent-encoded values (for links); knows nothing of matching.
+// Path templates filled for links; knows nothing of matching.
 import { encodePathSegment } from './percent-encoding';
 import { parseTemplate } from './template-parser';
 
-/**
- * Fills a template's variables with percent-encoded values (one path segment each, RFC 3986 §3.3); a variable
- * without a value is left as `{name}` (without its regex). Literal text is kept as written.
- *
- * @throws {TemplateError} when the template is malformed.
- * @example
- * expandTemplate('/records/{id: \\d+}/{slug}', (name) => (name === 'id' ? '42' : undefined)); // '/records/42/{slug}'
- */
+/** One path segment per value (RFC 3986 §3.3); a variable without one is left as `{name}`, without its regex. */
 export function expandTemplate(template: string, values: (name: string) => string | undefined): string {
   let expanded = '';
   for (const token of parseTemplate(template)) {

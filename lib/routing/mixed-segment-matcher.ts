@@ -1,32 +1,18 @@
 /**
- * Matches one path segment holding several variables of which some have a regex of their own
- * (`{owner}-{repo}-{tag: [a-z]+}`) without a regular expression over the whole segment. As one expression the lazy
- * `([^/]+?)` groups tried every cut of the segment, each cut running the application's regex again: a crafted 16 KB
- * segment kept the event loop for minutes. Here a search walks the template's parts in the order the regular
- * expression tries them (each `{name}` the shortest text first, a regex variable its own preferred end first),
- * remembering which (part, position) states cannot finish, so no state is searched twice; the application's regex is
- * run, anchored, on one variable's candidate text at a time. The values are those the whole expression gives.
- * What the application's regex may cost on all the candidate texts of one segment is bounded: past
- * {@link workLimit} the segment is taken as not matching. A whole template is searched the same way when a regex of
- * its own may match `/` (`{path: .+}`), each `{name}` kept within its segment. Knows nothing of requests.
+ * Matches a segment of variables with regexes of their own (`{owner}-{repo}-{tag: [a-z]+}`) without one expression
+ * over it (a crafted 16 KB segment held the event loop for minutes): a memoised search in the expression's order,
+ * each regex run on its candidate text alone, past {@link workLimit} no match. Knows nothing of requests.
  */
 import type { TemplatePart, TemplateRegex } from './segment-matcher';
-
-/** A match and what finding it cost: states searched, candidate ends tried and runs of the application's regexes. */
-export interface MeasuredMatch {
-  readonly match: RegExpExecArray | null;
-  readonly work: number;
-}
 
 /** How many of a regex variable's possible ends one lookahead names when the regex's own order chooses among them. */
 const ENDS_PER_CHOICE = 32;
 
-/** The work one segment of `length` characters may take with `parts` parts: linear in both, with room to spare. */
+/** Linear in both, with room to spare. */
 export function workLimit(length: number, parts: number): number {
   return (parts + 256) * (length + 1) + 65_536;
 }
 
-/** A variable with a regex of its own, as the search runs it. */
 interface OwnRegex {
   readonly source: string;
   /** `^(regex)$`: whether a candidate text is the variable's, and its groups. */
@@ -35,15 +21,12 @@ interface OwnRegex {
   readonly first: RegExp;
 }
 
-/** Whether a regex of a variable's own may share a segment with this matcher: no `\b` or `\B`, which look past its text. */
+/** No `\b` or `\B`, which look past the variable's text. */
 export function fitsMixedSegment(regex: string): boolean {
   return !/\\[bB]/.test(regex);
 }
 
-/**
- * Whether a regex of a variable's own, which may match `/` (`{path: .+}`), can be run on its candidate texts alone: no
- * anchor, lookaround, back-reference or word boundary, each of which looks past its text (a `^` in a class counts).
- */
+/** No anchor, lookaround, back-reference or word boundary, which look past its text (a `^` in a class counts). */
 export function fitsWholeTemplate(regex: string): boolean {
   return !/[\^$]|\(\?[=!<]|\\[1-9bBk]/.test(regex);
 }
@@ -54,12 +37,7 @@ export class MixedSegmentMatcher implements TemplateRegex {
   readonly #own: readonly (OwnRegex | undefined)[];
   readonly #trailingSlash: boolean;
 
-  /**
-   * `pieces`: one segment's parts (literal text without `/`, `null` for a variable), or a whole template's, whose
-   * `{name}`s then stop at `/` and, with `trailingSlash`, one `/` at the end is left over; `own`: each variable's
-   * regex in order, `plain` for a `{name}` (each one {@link fitsMixedSegment}, or for a whole template
-   * {@link fitsWholeTemplate}).
-   */
+  /** `own`: each variable's regex, each {@link fitsMixedSegment} (for a whole template {@link fitsWholeTemplate}). */
   constructor(pieces: readonly TemplatePart[], own: readonly string[], plain: string, trailingSlash = false) {
     let variable = 0;
     this.#trailingSlash = trailingSlash;
@@ -80,15 +58,15 @@ export class MixedSegmentMatcher implements TemplateRegex {
     return this.measure(text).match;
   }
 
-  /** {@link exec}, and the work it took. */
-  measure(text: string): MeasuredMatch {
+  /** `work`: states searched, candidate ends tried and runs of the application's regexes. */
+  measure(text: string): { readonly match: RegExpExecArray | null; readonly work: number } {
     const search = new SegmentSearch(this.#parts, this.#own, text, this.#trailingSlash);
     const match = search.run();
     return { match, work: search.work };
   }
 }
 
-/** The index of the first of the ascending `positions` at least `p`. */
+/** Binary search of the ascending `positions`. */
 function firstAtLeast(positions: readonly number[], p: number): number {
   let low = 0;
   let high = positions.length;
@@ -105,7 +83,7 @@ const UNKNOWN = 0;
 const NO = 1;
 const YES = 2;
 
-/** One segment's search: memo tables of (part, position) states, sized to the text. */
+/** Memo tables of (part, position) states, sized to the text. */
 class SegmentSearch {
   work = 0;
   readonly #parts: readonly TemplatePart[];
@@ -119,7 +97,6 @@ class SegmentSearch {
   readonly #next: Int32Array;
   /** Per part, once worked out: every position from which the parts from it on fit. */
   readonly #fitting: (readonly number[] | undefined)[] = [];
-
   readonly #trailingSlash: boolean;
 
   constructor(
@@ -190,10 +167,7 @@ class SegmentSearch {
     return this.#wholeEnds(i, own, p, 1).length > 0;
   }
 
-  /**
-   * Up to `most` ends after which the rest fits and the variable's regex takes the whole text from `p`, in order:
-   * only the ends where the rest fits are tried, so a regex last in its segment runs once.
-   */
+  /** Up to `most` ends where the rest fits and the regex takes the text: a regex last in its segment runs once. */
   #wholeEnds(i: number, own: OwnRegex, p: number, most: number): number[] {
     const fitting = this.#fittingEnds(i + 1);
     const ends: number[] = [];
@@ -204,7 +178,6 @@ class SegmentSearch {
     return ends;
   }
 
-  /** Every position from which parts from `i` on fit, ascending: worked out once per part. */
   #fittingEnds(i: number): readonly number[] {
     const known = this.#fitting[i];
     if (known !== undefined) return known;
@@ -242,7 +215,7 @@ class SegmentSearch {
     return found;
   }
 
-  /** Where the variable's regex itself ends from `p` when nothing follows it, or -1. */
+  /** Where the regex itself ends from `p` when nothing follows it, or -1. */
   #firstEnd(own: OwnRegex, p: number): number {
     this.work++;
     const found = own.first.exec(this.#text.slice(p));
@@ -255,9 +228,8 @@ class SegmentSearch {
   }
 
   /**
-   * The end the whole regular expression gives the variable at `p`: the first, in the regex's own order, after which
-   * the rest fits. When its preferred end does not let the rest fit and several others do, the regex itself chooses
-   * among them, a few at a time, through a lookahead naming how many characters may remain.
+   * The first end, in the regex's own order, after which the rest fits: past its preferred end the regex itself
+   * chooses, a few ends at a time, through a lookahead naming how many characters may remain.
    */
   #preferredEnd(i: number, own: OwnRegex, p: number): number {
     const preferred = this.#firstEnd(own, p);
@@ -271,10 +243,7 @@ class SegmentSearch {
     return chosen;
   }
 
-  /**
-   * Which of `ends` (ascending, each one the regex can take from `p`) the regex reaches first. Paths ending by the
-   * last of them read nothing after it, so the text is cut there and each end named by what remains after it.
-   */
+  /** Which of `ends` the regex reaches first: no path reads past the last, so the text is cut there. */
   #choose(own: OwnRegex, p: number, ends: readonly number[]): number {
     const last = ends[ends.length - 1]!;
     const remaining = ends.map((end) => `[^]{${last - end}}`).join('|');

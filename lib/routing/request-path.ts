@@ -1,44 +1,23 @@
-// Turns a raw request path into the form routes match (matrix parameters split off, escapes normalised); knows nothing of routes.
+// A raw request path in the form routes match (matrix parameters split off, escapes normalised); knows no routes.
 import { decodeComponent, normalizeEscapes } from './percent-encoding';
 
-/** A request path ready for {@link Router.match}, and the matrix parameters found on its segments. */
 export interface RequestPath {
-  /**
-   * Matrix parameters removed from every segment; percent-escapes decoded except `%2F` and `%25`, which stay
-   * (upper-cased) so that a slash inside a segment never becomes a separator. Empty segments (`//`) and dot
-   * segments are kept as they are: the WHATWG URL parser has already resolved `.`/`..` (also `%2e`), and,
-   * as in Quarkus, `//` is not collapsed.
-   */
+  /** Escapes decoded but `%2F` and `%25`; as in Quarkus, `//` is not collapsed. */
   readonly path: string;
-  /** Matrix parameters of all segments, decoded; a repeated name collects its values in order; `;flag` gives `''`. */
+  /** Of all segments, decoded; a repeated name collects its values in order; `;flag` gives `''`. */
   readonly matrix: ReadonlyMap<string, readonly string[]>;
 }
 
-/** Shared by every path without matrix parameters: typed read-only, never written. */
 const NO_MATRIX: ReadonlyMap<string, readonly string[]> = new Map();
 
-/**
- * Parses the path of a request URL (no query string). Returns `undefined` when a percent-escape is malformed
- * (`%zz`, truncated `%4`) or not UTF-8 (`%E0%A4`), so that the caller can answer 400.
- * A path without `%` or `;` costs one small object.
- *
- * @example
- * parseRequestPath('/cheeses;variant=goat/tomme');
- * // { path: '/cheeses/tomme', matrix: Map { 'variant' => ['goat'] } }
- * parseRequestPath('/files/a%2Fb%20c'); // { path: '/files/a%2Fb c', matrix: Map {} }
- */
+/** `undefined` when an escape is malformed or not UTF-8, so that the caller can answer 400. */
 export function parseRequestPath(rawPath: string): RequestPath | undefined {
   if (rawPath.indexOf(';') !== -1) return splitMatrix(rawPath);
-  const plain = plainRequestPath(rawPath);
-  if (plain !== undefined) return { path: plain, matrix: NO_MATRIX };
   const path = normalizeEscapes(rawPath);
-  return path === undefined ? undefined : { path, matrix: NO_MATRIX };
+  return path === undefined ? undefined : { path: path === '' ? '/' : path, matrix: NO_MATRIX };
 }
 
-/**
- * The routable form of a raw path that has nothing to decode or split (no `%`, no `;`: most requests), with no object
- * made for it; `undefined` for any other path, which {@link parseRequestPath} takes.
- */
+/** Most paths have nothing to decode or split: no object made; `undefined` for the others. */
 export function plainRequestPath(rawPath: string): string | undefined {
   if (rawPath.indexOf(';') !== -1 || rawPath.indexOf('%') !== -1) return undefined;
   return rawPath === '' ? '/' : rawPath;
@@ -59,7 +38,7 @@ function splitMatrix(rawPath: string): RequestPath | undefined {
   return { path: path === '' ? '/' : path, matrix };
 }
 
-/** `name=value` pairs separated by `;`; split before decoding so that an encoded `%3B` or `%3D` stays data. */
+/** Split before decoding, so that an encoded `%3B` or `%3D` stays data. */
 function addMatrixParameters(text: string, matrix: Map<string, string[]>): boolean {
   for (const pair of text.split(';')) {
     if (pair === '') continue;

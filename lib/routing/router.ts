@@ -1,48 +1,28 @@
-// Finds every route whose path template matches a request path, best first (the Java REST specification's request matching); knows nothing of HTTP methods.
+// Every route matching a request path, best first (the Java REST specification's matching); knows no HTTP methods.
 import { NO_PARAMS, readParams, type PathTemplate } from './path-template';
 import { decodeRoutedValue } from './percent-encoding';
 import { SegmentIndex } from './segment-index';
 
-/** One matching template with every value registered on it (e.g. one per HTTP method), in registration order. */
+/** `values`: every value registered on the template (e.g. one per HTTP method), in registration order. */
 export interface RouteMatch<T> {
   readonly template: PathTemplate;
   readonly values: readonly T[];
-  /** Decoded variable values; computed on first read. Nothing inherited (see `readParams`). */
+  /** Computed on first read. */
   readonly params: Readonly<Record<string, string>>;
-  /**
-   * The decoded value of one capture group of the template's regex (see `PathTemplate.captures`), without
-   * building {@link params}: what a compiled path-parameter reader asks on every request.
-   */
+  /** One capture group's decoded value without building {@link params}: what a path-parameter reader asks. */
   valueAt(group: number): string | undefined;
-}
-
-/** A literal template's match: no variables. */
-class LiteralMatch<T> implements RouteMatch<T> {
-  readonly params = NO_PARAMS;
-
-  constructor(
-    readonly template: PathTemplate,
-    readonly values: readonly T[],
-  ) {}
-
-  valueAt(): undefined {
-    return undefined;
-  }
 }
 
 interface RouteGroup<T> {
   readonly template: PathTemplate;
   readonly values: T[];
-  /** Registration order of the group's first value: the last precedence key. */
+  /** The last precedence key. */
   readonly order: number;
 }
 
 const NO_MATCHES: readonly never[] = Object.freeze([]);
 
-/**
- * Up to this many templates, a path tries each one's regex (most fail at their first literal character) rather than
- * being scanned for its segments and bucket first, which costs more than a few failed tries.
- */
+/** Up to this many, trying each regex (most fail at once) costs less than finding the path's bucket first. */
 const FEW_TEMPLATES = 3;
 
 class TemplateMatch<T> implements RouteMatch<T> {
@@ -67,10 +47,7 @@ class TemplateMatch<T> implements RouteMatch<T> {
   }
 }
 
-/**
- * Orders templates as the Java REST specification's request matching does: more literal characters first, then more
- * variables, then more variables with an explicit regex; then earlier registration.
- */
+/** As the Java REST specification's request matching orders templates. */
 function byPrecedence<T>(a: RouteGroup<T>, b: RouteGroup<T>): number {
   return (
     b.template.literalCharacters - a.template.literalCharacters ||
@@ -80,30 +57,17 @@ function byPrecedence<T>(a: RouteGroup<T>, b: RouteGroup<T>): number {
   );
 }
 
-/**
- * A set of path templates, each carrying values (typically one resource method per HTTP method). `add` them all,
- * `freeze` once, then `match` request paths from `parseRequestPath`. `match` returns every matching template so
- * that the caller can pick the first one with an acceptable method, media types (Java REST §3.7.2 step 3) and
- * build an `Allow` header from all of them.
- *
- * @example
- * const router = new Router<string>();
- * router.add(compilePathTemplate('/a/{x}'), 'GET');
- * router.add(compilePathTemplate('/a/b'), 'POST');
- * router.freeze();
- * router.match('/a/b').map((m) => m.values); // [['POST'], ['GET']]
- */
+/** `match` gives every matching template: the caller picks one by method and media types, and `Allow` from all. */
 export class Router<T> {
   #groups = new Map<string, RouteGroup<T>>();
   #frozen = false;
-  /** Literal paths (with and without a trailing slash) → their complete, precomputed answer. */
+  /** Literal paths (with and without a trailing slash) → their precomputed answer. */
   #literalPaths = new Map<string, readonly RouteMatch<T>[]>();
-  /** Templated groups, narrowed by one literal segment of the path and its number of segments. */
   #templated: SegmentIndex<RouteGroup<T>> = new SegmentIndex([]);
-  /** All the templated groups when they are so few that trying each regex costs less than narrowing them first. */
+  /** All the templated groups, when {@link FEW_TEMPLATES}. */
   #fewTemplated: readonly RouteGroup<T>[] | undefined;
 
-  /** Registers `value` under `template`; templates that differ only in spacing share one group. */
+  /** Templates that differ only in spacing share one group. */
   add(template: PathTemplate, value: T): void {
     if (this.#frozen) throw new Error('Router.add called after freeze()');
     const key = `${template.normalized}\u0000${template.captures.map((capture) => capture.name).join('\u0000')}`;
@@ -112,7 +76,7 @@ export class Router<T> {
     else group.values.push(value);
   }
 
-  /** Precomputes the indexes; further `add` calls throw. Calling it again does nothing. */
+  /** Further `add` calls throw. */
   freeze(): void {
     if (this.#frozen) return;
     this.#frozen = true;
@@ -129,19 +93,14 @@ export class Router<T> {
     }
   }
 
-  /**
-   * Every route matching `path` (from `parseRequestPath`), best first; an empty array when none does.
-   * The arrays are shared between calls: do not modify them.
-   */
+  /** The arrays are shared between calls: do not modify them. */
   match(path: string): readonly RouteMatch<T>[] {
     if (!this.#frozen) throw new Error('Router.match called before freeze()');
-    // A literal path's answer, including templates that also match it, was computed by freeze().
     const literal = this.#literalPaths.get(path);
     if (literal !== undefined) return literal;
     // The index only narrows (in precedence order): each candidate's regex decides either way.
     const candidates = this.#fewTemplated ?? this.#templated.candidates(path);
-    // Most paths match one template: its answer is a one-element array, made at its size (a pushed-to empty array
-    // grows a larger store first).
+    // Most paths match one template: `[first]` is made at its size (a pushed-to empty array grows a larger store).
     let first: RouteMatch<T> | undefined;
     let matches: RouteMatch<T>[] | undefined;
     for (let i = 0; i < candidates.length; i++) {
@@ -163,7 +122,8 @@ function answerFor<T>(
 ): readonly RouteMatch<T>[] {
   const matching = templated.filter((group) => group.template.regex.test(path));
   const answer = [literal, ...matching].sort(byPrecedence).map((group): RouteMatch<T> => {
-    if (group === literal) return Object.freeze(new LiteralMatch(group.template, group.values));
+    const { template, values } = group;
+    if (group === literal) return Object.freeze({ template, values, params: NO_PARAMS, valueAt: () => undefined });
     const match = new TemplateMatch(group, group.template.regex.exec(path) as RegExpExecArray);
     void match.params;
     return match;

@@ -1,6 +1,5 @@
-// Narrows templated routes to those that can match a path, by one literal segment and the number of segments; knows nothing of regexes.
+// Narrows templated routes by one literal segment and the number of segments; knows nothing of regexes.
 
-/** Templates as the index sees them, already in precedence order. */
 export interface IndexedTemplate {
   readonly template: {
     readonly normalized: string;
@@ -9,10 +8,10 @@ export interface IndexedTemplate {
   };
 }
 
-/** A bucket's candidates: all of them (for paths with a trailing slash), and by the path's number of `/`. */
 interface Bucket<G> {
+  /** For paths with a trailing slash. */
   readonly all: readonly G[];
-  /** Index = the path's `/` count; the last entry serves every larger count. */
+  /** By the path's `/` count; the last entry serves every larger count. */
   readonly bySlashCount: readonly (readonly G[])[];
 }
 
@@ -20,15 +19,8 @@ const SLASH = 0x2f;
 const OPEN_BRACE = 0x7b;
 
 /**
- * Buckets templates by their literal segment at one depth, chosen so that a path gets the fewest candidates at
- * worst (so `/api/users/{id}` and `/api/orders/{id}` split on `users`/`orders`, not on `api`); templates with a
- * variable at or before that depth are candidates in every bucket. Within a bucket, a path without a trailing
- * slash only meets templates with as many `/` (or fewer, for templates whose variables may span segments).
- * Every list keeps precedence order.
- *
- * @example
- * const index = new SegmentIndex(groupsInPrecedenceOrder);
- * index.candidates('/api/users/7'); // the /api/users/{x} groups, and /api/{kind}/{x} ones
+ * Buckets templates by their literal segment at the depth giving the fewest candidates at worst (`users` of
+ * `/api/users/{id}`, not `api`); one with a variable there is in every bucket. Lists keep precedence order.
  */
 export class SegmentIndex<G extends IndexedTemplate> {
   readonly #depth: number;
@@ -39,8 +31,7 @@ export class SegmentIndex<G extends IndexedTemplate> {
     const prefixes = sorted.map((entry) => literalSegments(entry.template.normalized));
     this.#depth = chooseDepth(prefixes);
     const keys = prefixes.map((prefix) => prefix[this.#depth]);
-    const unkeyed = sorted.filter((_, i) => keys[i] === undefined);
-    this.#unkeyed = bucketOf(unkeyed);
+    this.#unkeyed = bucketOf(sorted.filter((_, i) => keys[i] === undefined));
     for (const key of new Set(keys)) {
       // Filtering `sorted` keeps precedence order across a bucket's own templates and the unkeyed ones.
       if (key !== undefined)
@@ -48,7 +39,6 @@ export class SegmentIndex<G extends IndexedTemplate> {
     }
   }
 
-  /** Templates that may match `path`, in precedence order. */
   candidates(path: string): readonly G[] {
     const depth = this.#depth;
     let slashes = 0;
@@ -78,7 +68,7 @@ function bucketOf<G extends IndexedTemplate>(all: readonly G[]): Bucket<G> {
   return { all, bySlashCount };
 }
 
-/** The leading segments of a normalised template that hold no variable (a regex may contain `/`, so stop at `{`). */
+/** Leading segments without a variable (a regex may contain `/`, so stop at `{`). */
 function literalSegments(normalized: string): string[] {
   const segments: string[] = [];
   let start = 1;
@@ -94,7 +84,7 @@ function literalSegments(normalized: string): string[] {
   return segments;
 }
 
-/** The depth whose worst case (templates without a key there, plus the biggest bucket) is smallest. */
+/** Worst case: templates without a key there, plus the biggest bucket. */
 function chooseDepth(prefixes: readonly string[][]): number {
   const deepest = Math.max(0, ...prefixes.map((prefix) => prefix.length));
   let best = 0;

@@ -1,16 +1,12 @@
 /**
- * Matches a path template whose segments hold several `{name}` variables (`tags/{owner}-{repo}-{tag}`) in time
- * linear in the path. As a regular expression each variable is a lazy `([^/]+?)`, and a path that almost matches
- * makes the engine try every way of cutting the segment: a 4,000-character path of dashes held the event loop
- * 6.7 s against three variables, every other request of the process waiting. Here what the rest of the template
- * can match from each place of the path is worked out once, from the end; the variables then take, in order, the
- * shortest text that lets the rest match: the values the regular expression gives. Knows nothing of requests.
+ * Matches several `{name}`s in a segment (`{owner}-{repo}-{tag}`) in linear time: as lazy groups, a 4,000-character
+ * path of dashes held the event loop 6.7 s. Each variable takes the shortest text that lets the rest match.
  */
 
-/** A template's parts in order: literal text (escapes decoded), or `null` for a `{name}` variable. */
+/** Literal text (escapes decoded), or `null` for a `{name}` variable. */
 export type TemplatePart = string | null;
 
-/** What a router asks of a compiled template: `RegExp`'s `exec` and `test`, and nothing else. */
+/** What a router asks of a compiled template. */
 export interface TemplateRegex {
   exec(path: string): RegExpExecArray | null;
   test(path: string): boolean;
@@ -20,7 +16,6 @@ const SLASH = 47;
 
 export class SegmentMatcher implements TemplateRegex {
   readonly #parts: readonly TemplatePart[];
-  /** Whether one trailing `/` is tolerated (every template but the root). */
   readonly #trailingSlash: boolean;
 
   constructor(parts: readonly TemplatePart[], trailingSlash: boolean) {
@@ -32,7 +27,6 @@ export class SegmentMatcher implements TemplateRegex {
     return this.#fits(path)[0] === 1;
   }
 
-  /** A match array as `RegExp.exec` makes it: the path, then each variable's text in order. */
   exec(path: string): RegExpExecArray | null {
     const fits = this.#fits(path);
     if (fits[0] !== 1) return null;
@@ -45,7 +39,6 @@ export class SegmentMatcher implements TemplateRegex {
         at += part.length;
         continue;
       }
-      // The shortest text (one character at least, within the segment) after which the rest still matches.
       let end = at + 1;
       while (fits[(i + 1) * width + end] !== 1) end++;
       match.push(path.slice(at, end));
@@ -54,10 +47,7 @@ export class SegmentMatcher implements TemplateRegex {
     return match as unknown as RegExpExecArray;
   }
 
-  /**
-   * `fits[i * (n + 1) + p]` is 1 when the parts from `i` on match the path from `p` to its end: worked out from the
-   * last part back, each row from the one after it in one pass over the path.
-   */
+  /** `fits[i * (n + 1) + p]`: whether parts from `i` on match the path from `p`; a row per pass, from the last. */
   #fits(path: string): Uint8Array {
     const n = path.length;
     const width = n + 1;
@@ -89,7 +79,7 @@ export class SegmentMatcher implements TemplateRegex {
   }
 }
 
-/** Whether a regular expression of `parts` can take time beyond linear: two variables in one segment. */
+/** Two variables in one segment: a regular expression of `parts` can take time beyond linear. */
 export function sharesSegments(parts: readonly TemplatePart[]): boolean {
   let inSegment = 0;
   for (const part of parts) {

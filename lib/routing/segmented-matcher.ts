@@ -1,17 +1,13 @@
 /**
- * Matches, one segment at a time, a template whose segment of several `{name}` variables sits beside variables with
- * a regex of their own (`tags/{owner}-{repo}/{id: \d+}`, as a class path and a method path join). When no variable can
- * match `/`, the path's slashes are the template's, so each segment matches on its own and gives the values the whole
- * regular expression gives: a shared segment through a {@link SegmentMatcher} in linear time (beside a regex of its own,
- * a {@link MixedSegmentMatcher}, bounded), the others through their own piece of the regular expression. As one regular expression, a crafted path that did not match made its
- * lazy `([^/]+?)` groups backtrack cubically. Knows nothing of requests.
+ * Matches segment by segment (no variable matches `/`) a template whose shared segment sits beside regex variables:
+ * as one expression, its lazy groups backtracked cubically. Knows nothing of requests.
  */
 import { fitsMixedSegment, MixedSegmentMatcher } from './mixed-segment-matcher';
 import { SegmentMatcher, sharesSegments, type TemplatePart, type TemplateRegex } from './segment-matcher';
 import { mayMatchSlash } from './slash-analysis';
 import { escapeRegex } from './template-parser';
 
-/** A regex of a variable's own that a segment can hold alone: no `/`, no anchor, lookaround or back-reference. */
+/** No `/`, anchor, lookaround or back-reference. */
 export function staysInSegment(regex: string): boolean {
   return !mayMatchSlash(regex) && !/[\^$]|\(\?[=!<]/.test(regex);
 }
@@ -20,10 +16,7 @@ export class SegmentedMatcher implements TemplateRegex {
   readonly #segments: readonly TemplateRegex[];
   readonly #trailingSlash: boolean;
 
-  /**
-   * `parts` as `SegmentMatcher` takes them, and `regexes`, each variable's regex in order (every one
-   * {@link staysInSegment}, or the default `[^/]+?`); `plain` is that default.
-   */
+  /** `regexes`: each variable's, every one {@link staysInSegment} or `plain`. */
   constructor(parts: readonly TemplatePart[], regexes: readonly string[], plain: string, trailingSlash: boolean) {
     const segments: TemplateRegex[] = [];
     let pieces: TemplatePart[] = [];
@@ -69,22 +62,16 @@ export class SegmentedMatcher implements TemplateRegex {
   }
 }
 
-/**
- * One segment's matcher: for several variables in it, a search that never runs a regular expression over the whole
- * segment (the `{name}`s alone, or beside regexes of their own that look no further than their text); else the
- * segment's anchored regular expression.
- */
+/** For several variables, a search never running an expression over the segment; else its anchored expression. */
 function segmentMatcher(pieces: readonly TemplatePart[], own: readonly string[], plain: string): TemplateRegex {
-  if (!sharesSegments(pieces)) return segmentRegex(pieces, own);
+  if (!sharesSegments(pieces)) return new RegExp(`^${regexSource(pieces, own)}$`);
   if (own.every((regex) => regex === plain)) return new SegmentMatcher(pieces, false);
   if (own.every(fitsMixedSegment)) return new MixedSegmentMatcher(pieces, own, plain);
-  return segmentRegex(pieces, own);
+  return new RegExp(`^${regexSource(pieces, own)}$`);
 }
 
-/** The anchored regular expression of one segment's pieces, `own` its variables' regexes in order. */
-function segmentRegex(pieces: readonly TemplatePart[], own: readonly string[]): RegExp {
-  let source = '^';
+/** The unanchored regular expression of `pieces`, `own` the variables' regexes in order. */
+export function regexSource(pieces: readonly TemplatePart[], own: readonly string[]): string {
   let variable = 0;
-  for (const piece of pieces) source += piece === null ? `(${own[variable++]})` : escapeRegex(piece);
-  return new RegExp(`${source}$`);
+  return pieces.map((piece) => (piece === null ? `(${own[variable++]})` : escapeRegex(piece))).join('');
 }

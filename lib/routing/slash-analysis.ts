@@ -1,18 +1,10 @@
 // Decides conservatively whether a variable's regex may match `/` (spanning segments); knows nothing of templates.
 
 const SLASH = 0x2f;
-/** Escapes that match or may produce `/`: `\D \W \S`, `\/`, code escapes, back-references. */
+/** `\D \W \S`, `\/`, code escapes, back-references. */
 const UNSAFE_ESCAPE = /[DWS/xuck0-9]/;
 
-/**
- * `false` only when `regex` can never match a `/`: no `.`, no `/`, no negated class, no class range covering
- * `/`, no `\D`, `\W`, `\S` or code escapes. `true` means "maybe" — the router then stops assuming the template's
- * number of segments.
- *
- * @example
- * mayMatchSlash('[a-zA-Z-]+'); // false
- * mayMatchSlash('.+');         // true
- */
+/** `true` means "maybe": the router then stops assuming the template's number of segments. */
 export function mayMatchSlash(regex: string): boolean {
   for (let i = 0; i < regex.length; i++) {
     const char = regex[i] as string;

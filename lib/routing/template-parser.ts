@@ -1,16 +1,9 @@
-// Tokenises path templates (`{name}` / `{name: regex}`, as the Java REST specification writes them); knows nothing of matching.
+// Tokenises path templates (`{name}` / `{name: regex}`, the Java REST specification's); knows nothing of matching.
 
-/**
- * A malformed path template. The build step collects these into its definition error.
- *
- * @example
- * new TemplateError('/a/{', "unclosed '{' at position 3").message; // 'Invalid path template "/a/{": unclosed ...'
- */
+/** The build step collects these into its definition error. */
 export class TemplateError extends Error {
   override readonly name: string;
-  /** The template as written. */
   readonly template: string;
-  /** What is wrong with it. */
   readonly problem: string;
 
   constructor(template: string, problem: string) {
@@ -21,23 +14,16 @@ export class TemplateError extends Error {
   }
 }
 
-/** A piece of a template: literal text (as written) or a variable with its optional explicit regex (trimmed). */
 export type TemplateToken =
   | { readonly kind: 'literal'; readonly text: string }
   | { readonly kind: 'variable'; readonly name: string; readonly regex: string | undefined };
 
-/** The Java REST specification's name grammar: a word character, then word characters, `.` or `-`. */
+/** The Java REST specification's name grammar. */
 const VARIABLE_NAME = /^\w[\w.-]*$/;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
-/**
- * Splits `text` into literal and variable tokens. A regex may contain balanced or backslash-escaped braces
- * (`{year: \d{4}}`). Errors name `template` (the template as the user wrote it).
- *
- * @example
- * parseTemplate('/a/{id: \\d+}'); // [{kind:'literal',text:'/a/'},{kind:'variable',name:'id',regex:'\\d+'}]
- */
+/** A regex may contain balanced or escaped braces (`{year: \d{4}}`); errors name `template`, as the user wrote it. */
 export function parseTemplate(text: string, template: string = text): TemplateToken[] {
   const tokens: TemplateToken[] = [];
   let literalStart = 0;
@@ -83,12 +69,11 @@ function parseVariable(inner: string, template: string): TemplateToken {
 
 const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
 
-/** `text` as a regular expression matching exactly it (a template's literal text). */
 export function escapeRegex(text: string): string {
   return text.replace(REGEX_SPECIAL, '\\$&');
 }
 
-/** `source` as a regular expression; when it is none, a `TemplateError` saying `problem` and why. */
+/** When `source` is none, a `TemplateError` saying `problem` and why. */
 export function templateRegex(source: string, template: string, problem: string): RegExp {
   try {
     return new RegExp(source);

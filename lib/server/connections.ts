@@ -1,7 +1,4 @@
-/**
- * What `listen()` needs of its servers' connections: letting them go at shutdown (idle ones at once, HTTP/2
- * sessions with a GOAWAY, the rest at the end of the grace period), and the plain port that only redirects.
- */
+/** Letting `listen()`'s connections go at shutdown, and the plain port that only redirects. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Http2SecureServer, Http2Server, Http2Session, ServerHttp2Stream } from 'node:http2';
@@ -12,13 +9,9 @@ import { hostOf } from './request-host';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
 
-/** A Node server of any of the kinds `listen()` opens. */
 export type NodeServer = Server | Http2Server | Http2SecureServer;
 
-/**
- * How a server's connections are let go of at shutdown: idle ones at once (and as they become idle), the
- * rest at the end of the grace period. HTTP/2 sessions get a GOAWAY: their open streams may finish.
- */
+/** Idle ones at once (and as they become idle), the rest after the grace period; HTTP/2 sessions get a GOAWAY. */
 export interface Connections {
   closeIdle(): void;
   closeAll(): void;
@@ -29,13 +22,12 @@ export function httpConnections(server: Server): Connections {
 }
 
 /**
- * Closes `session` with a GOAWAY once it has had no open stream for `idleMs`, from its first byte on: Node's HTTP/2
- * server has no keep-alive timeout, and a connection that never sent a request (not even the preface on h2c), or whose
- * requests were all answered, was held for good. A session carrying a stream, however silent, stays.
+ * Node's HTTP/2 server has no keep-alive timeout: a connection that never sent a request (not even the h2c preface),
+ * or whose requests were all answered, was held for good. A session carrying a stream, however silent, stays.
  */
 function closeWhenIdle(session: Http2Session, idleMs: number): void {
   let open = 0;
-  // One timer for the session's life: it does nothing while a stream is open, and starts again when the last one ends.
+  // One timer for the session's life, restarted when the last open stream ends.
   const timer = setTimeout(() => open === 0 && session.close(), idleMs).unref();
   const ended = () => {
     if (--open === 0) timer.refresh();
@@ -47,10 +39,7 @@ function closeWhenIdle(session: Http2Session, idleMs: number): void {
   session.once('close', () => clearTimeout(timer));
 }
 
-/**
- * Sessions and HTTP/1.1 sockets of an HTTP/2 server, which has no `closeIdleConnections` of its own; a session with no
- * open stream for `idleMs` (the keep-alive timeout; 0: never) is closed.
- */
+/** An HTTP/2 server has no `closeIdleConnections`; `idleMs` (the keep-alive timeout; 0: never) closes idle sessions. */
 export function http2Connections(server: NodeServer, idleMs: number): Connections {
   const sessions = new Set<Http2Session>();
   const active = new Map<Socket, number>();
@@ -85,11 +74,7 @@ export function http2Connections(server: NodeServer, idleMs: number): Connection
   };
 }
 
-/**
- * The plain port with TLS on and `insecure-requests=redirect`: every request is sent to the same path on HTTPS, on
- * the public origin when one is configured; a Host the server does not serve is refused rather than redirected to.
- * Its header and request timeouts are checked every `connectionsCheckingInterval`, as the other servers' are.
- */
+/** `insecure-requests=redirect`; a Host the server does not serve is refused rather than redirected to. */
 export function redirectServer(
   tlsPort: () => number,
   hosts: HostRules | undefined,
@@ -106,8 +91,6 @@ export function redirectServer(
       hosts?.public?.scheme === 'https' ? hosts.public.origin : `https://${host}${port === 443 ? '' : `:${port}`}`;
     const location = `${origin}${request.url ?? '/'}`;
     // 308 keeps the method and body: a POST is repeated as a POST.
-    response
-      .writeHead(308, nosniff ? { location, 'content-length': 0, ...NOSNIFF } : { location, 'content-length': 0 })
-      .end();
+    response.writeHead(308, { location, 'content-length': 0, ...(nosniff ? NOSNIFF : {}) }).end();
   });
 }

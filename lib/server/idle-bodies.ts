@@ -1,10 +1,6 @@
 /**
- * Request bodies still arriving, watched for a client that stops sending (`framework.http.body-idle-timeout`):
- * one no byte of arrives for the timeout while nothing of it waits unread fails with a 408 problem, which whoever
- * reads it answers (a multipart upload removes what it wrote), and its connection (HTTP/1.1) or stream (HTTP/2)
- * ends after that answer. Node's own `requestTimeout` bounds the whole request only, so a stalled upload would keep
- * its partial file for minutes. One timer sweeps every body a server watches: a request with a body costs a small
- * record until its answer is sent, not a timer of its own. Knows nothing of who reads a body or how.
+ * `framework.http.body-idle-timeout`: Node's `requestTimeout` bounds the whole request only, so a stalled upload kept
+ * its partial file for minutes. One timer sweeps every body. Knows nothing of who reads a body or how.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
@@ -17,31 +13,22 @@ const nodeHttp = () => nodeBuiltin('node:http', LISTENER);
 
 const log = logging.getLogger('rxrest.server');
 
-/** The longest time between two sweeps: a body is ended at most this long after its timeout. */
+/** A body is ended at most this long after its timeout. */
 const MAX_SWEEP_MS = 1000;
 
-/**
- * A body being watched, in an array rather than a `Set` or `Map`: with one entry added and deleted per request, a hash
- * table kept promoting requests to the old generation (mark-compacts under load, about 7 µs more CPU per `POST /echo`);
- * the array costs nothing measurable.
- */
+/** In an array: a `Set` of one entry per request kept promoting requests to the old generation (7 µs a request). */
 export interface Watched {
   readonly incoming: IncomingMessage | Http2ServerRequest;
   readonly outgoing: ServerResponse | Http2ServerResponse;
   /** Bytes of the body (HTTP/2) or of the connection (HTTP/1.1) read at the last sweep that saw some arrive. */
   read: number;
-  /** When bytes last arrived (or were waiting to be read). */
   since: number;
-  /** HTTP/2: the bytes of the stream so far. */
   received?: { bytes: number };
-  /** Its place among the watched bodies; -1 once let go. */
+  /** -1 once let go. */
   index: number;
 }
 
-/**
- * Counts the bytes the HTTP/2 compatibility layer hands the request as they come. A `data` listener on the stream
- * would set it flowing before the request's reader is there, and what it read would be lost to that reader.
- */
+/** Not a `data` listener, which would set the stream flowing before the request's reader is there. */
 function countPushed(incoming: Http2ServerRequest): { bytes: number } {
   const received = { bytes: 0 };
   const push = incoming.push;
@@ -52,7 +39,7 @@ function countPushed(incoming: Http2ServerRequest): { bytes: number } {
   return received;
 }
 
-/** Bytes of the body that arrived but wait unread: in the request, or (HTTP/2) in its stream, not yet handed on. */
+/** In the request, or (HTTP/2) in its stream, not yet handed on. */
 function unread(incoming: IncomingMessage | Http2ServerRequest): number {
   return (
     incoming.readableLength +
@@ -60,7 +47,7 @@ function unread(incoming: IncomingMessage | Http2ServerRequest): number {
   );
 }
 
-/** Bytes read so far: the connection's (one HTTP/1.1 body arrives on it at a time), or the HTTP/2 stream's. */
+/** The connection's (one HTTP/1.1 body arrives on it at a time), or the HTTP/2 stream's. */
 function bytesRead(watched: Watched): number {
   const { incoming, outgoing } = watched;
   if (watched.received) return watched.received.bytes;
@@ -70,7 +57,7 @@ function bytesRead(watched: Watched): number {
 
 export class IdleBodies {
   readonly #timeoutMs: number;
-  /** The bodies watched, in no order; each knows its place, so that letting one go is a swap, not a search. */
+  /** In no order: each knows its place, so that letting one go is a swap, not a search. */
   readonly #bodies: Watched[] = [];
   #timer: NodeJS.Timeout | undefined;
 
@@ -78,7 +65,6 @@ export class IdleBodies {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** Watches the body of a request from now until it has arrived, or {@link release} (its answer is sent). */
   watch(incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse): Watched {
     const watched: Watched = { incoming, outgoing, read: 0, since: Date.now(), index: this.#bodies.length };
     if (!(incoming instanceof nodeHttp().IncomingMessage)) watched.received = countPushed(incoming);
@@ -88,7 +74,6 @@ export class IdleBodies {
     return watched;
   }
 
-  /** Stops watching a body: its answer is sent, what is left of it is drained or not. */
   release(watched: Watched): void {
     const { index } = watched;
     if (index < 0) return;
@@ -100,7 +85,6 @@ export class IdleBodies {
     watched.index = -1;
   }
 
-  /** Stops watching (the server closed). */
   close(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
@@ -135,7 +119,6 @@ export class IdleBodies {
     const seconds = this.#timeoutMs / 1000;
     log.debug(`No byte of the body of ${incoming.method} ${incoming.url} arrived for ${seconds} s: ended with 408`);
     if (outgoing instanceof nodeHttp().ServerResponse) {
-      // The answer says `Connection: close`, and the connection ends with it: the rest of the body never comes.
       if (!outgoing.headersSent) outgoing.shouldKeepAlive = false;
       else outgoing.once('finish', () => outgoing.socket?.destroySoon());
     } else {

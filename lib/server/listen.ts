@@ -1,8 +1,4 @@
-/**
- * Serves the application: a plain port, a TLS port (HTTP/2 with HTTP/1.1 for clients without it), or both, with
- * timeouts, certificate reload on SIGHUP and graceful shutdown; requests are answered from Node's own request and
- * response (`node-listener.ts`).
- */
+/** Serves the application on a plain port, a TLS port, or both, until a graceful shutdown. */
 import { isClusterWorker, nodeBuiltin } from '../runtime/node-builtins';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,35 +19,32 @@ const nodeHttps = () => nodeBuiltin('node:https', 'the Node listener (listen())'
 
 const log = logging.getLogger('rxrest.server');
 
+/** Times in milliseconds, 0 for none. */
 export interface ListenOptions {
-  /** The plain port; 0 picks a free port. */
+  /** 0 picks a free port. */
   readonly port: number;
   readonly host: string;
-  /** Milliseconds a whole request may take (0: no limit). */
   readonly requestTimeout: number;
   readonly headersTimeout: number;
   readonly keepAliveTimeout: number;
-  /** Milliseconds in-flight requests get to finish on shutdown before connections are closed. */
+  /** What in-flight requests get to finish on shutdown before connections are closed. */
   readonly shutdownTimeout: number;
-  /** Close gracefully on SIGTERM and SIGINT (default true). */
+  /** On SIGTERM and SIGINT (default true). */
   readonly handleSignals?: boolean;
-  /** Most bytes of a body left unread (a limit tripped) still read so the connection stays alive; past it, the answer closes it. */
+  /** Most bytes of a body left unread still read so the connection stays alive; past it, the answer closes it. */
   readonly drainLimit: number;
-  /** Called once when shutdown starts (a signal, or `close()`), before the server stops accepting. */
+  /** When shutdown starts, before the server stops accepting. */
   readonly onShutdown?: () => void;
-  /** Called once the server has closed, before `close()` resolves: release what the application holds. */
+  /** Once the server has closed, before `close()` resolves: release what the application holds. */
   readonly onClosed?: () => Promise<void>;
-  /** Serve HTTPS (and HTTP/2) too, on its own port. */
   readonly tls?: TlsSettings;
-  /** The plain port speaks cleartext HTTP/2 with prior knowledge (no HTTP/1.1 there). */
+  /** Cleartext HTTP/2 with prior knowledge on the plain port (no HTTP/1.1 there). */
   readonly h2c?: boolean;
-  /** The hosts served and the public origin (`framework.http.allowed-hosts`, `.public-base-url`); absent: any Host, as sent. */
   readonly hosts?: HostRules;
-  /** `X-Content-Type-Options: nosniff` on the answers the servers write themselves (`framework.http.nosniff`). */
+  /** On the answers the servers write themselves. */
   readonly nosniff?: boolean;
-  /** Milliseconds a request body may go without a byte before the request ends with 408 (0 or absent: no limit). */
+  /** Without a byte of the body for that long, the request ends with 408. */
   readonly bodyIdleTimeout?: number;
-  /** SETTINGS_MAX_CONCURRENT_STREAMS of HTTP/2 sessions. */
   readonly maxConcurrentStreams: number;
 }
 
@@ -62,7 +55,7 @@ export interface RunningServer {
   readonly host: string;
   /** `http://host:port` or `https://host:port` for the main port, with `localhost` for a wildcard host. */
   readonly url: string;
-  /** The main Node server; absent in the primary process of `framework.http.workers` above 1, which serves nothing itself. */
+  /** Absent in the primary of `framework.http.workers` above 1, which serves nothing itself. */
   readonly server: NodeServer | undefined;
   /** With TLS on, the plain port when it is open (`framework.http.insecure-requests` `enabled` or `redirect`). */
   readonly insecure?: { readonly port: number; readonly url: string };
@@ -77,7 +70,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** What a cluster worker tells its primary once it serves. */
+/** A cluster worker tells its primary where it serves: the primary cannot tell a TLS port from a plain one. */
 export interface WorkerListening {
   readonly rxrest: 'listening';
   readonly port: number;
@@ -85,7 +78,6 @@ export interface WorkerListening {
   readonly insecure: RunningServer['insecure'];
 }
 
-/** The URL of a port, with `localhost` for a wildcard host. */
 export function urlOf(scheme: 'http' | 'https', host: string, port: number): string {
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `${scheme}://${shown}:${port}`;
@@ -95,14 +87,12 @@ type Serving = { readonly server: NodeServer; readonly connections: Connections 
 type Own = Parameters<typeof nodeListener>[2];
 type Created = ReturnType<typeof createServers>;
 
-/** Creates the configured servers, each listening already: the TLS one first when configured, the plain one unless TLS disables it. */
+/** Each listening already: the TLS one first when configured, the plain one unless TLS disables it. */
 function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPort: () => number) {
   const servers: Serving[] = [];
   const serving = (server: NodeServer, http2: boolean) => {
-    servers.push({
-      server,
-      connections: http2 ? http2Connections(server, options.keepAliveTimeout) : httpConnections(server as Server),
-    });
+    const connections = http2 ? http2Connections(server, options.keepAliveTimeout) : httpConnections(server as Server);
+    servers.push({ server, connections });
     const timed = server as Partial<Server>;
     if ('requestTimeout' in timed) timed.requestTimeout = options.requestTimeout;
     if ('headersTimeout' in timed) timed.headersTimeout = headersTimeoutOf(options);
@@ -117,10 +107,9 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
   let plainServer: NodeServer | undefined;
   if (!tls || tls.insecureRequests === 'enabled') {
     const listener = nodeListener(serve, 'http', own);
-    // Only a WebSocket handshake leaves HTTP/1.1 for the 'upgrade' listener; any other Upgrade is served as a request.
     const IncomingMessage = webSocketUpgradesOnly();
     plainServer = options.h2c
-      ? nodeHttp2().createServer({ settings: http2SettingsOf(options) }, listener)
+      ? nodeHttp2().createServer({ settings: { maxConcurrentStreams: options.maxConcurrentStreams } }, listener)
       : nodeHttp().createServer({ connectionsCheckingInterval: checkingInterval(options), IncomingMessage }, listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     serving(plainServer.listen(options.port, options.host), options.h2c === true);
@@ -131,19 +120,13 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
   return { servers, tlsServer, plainServer };
 }
 
-/** Every HTTP/2 session is told how many streams it may open at once; nghttp2 refuses those past it. */
-function http2SettingsOf(options: ListenOptions) {
-  return { maxConcurrentStreams: options.maxConcurrentStreams };
-}
-
-/** The TLS server (HTTP/2 with HTTP/1.1 beside it, or HTTPS) with its WebSocket upgrades, not listening yet. */
+/** Not listening yet. */
 function secureServer(serve: ServeNode, options: ListenOptions, own: Own, tls: NonNullable<ListenOptions['tls']>) {
   // A handshake is part of receiving the first request's headers: it gets their timeout (Node's is 120 s).
   const secure = { ...tls.credentials(), handshakeTimeout: handshakeTimeoutOf(options) };
   const listener = nodeListener(serve, 'https', own);
-  // Only a WebSocket handshake leaves HTTP/1.1 for the 'upgrade' listener; any other Upgrade is served as a request.
   const IncomingMessage = webSocketUpgradesOnly();
-  const settings = http2SettingsOf(options);
+  const settings = { maxConcurrentStreams: options.maxConcurrentStreams };
   const server: NodeServer = tls.http2
     ? nodeHttp2().createSecureServer(
         { ...secure, allowHTTP1: true, settings, Http1IncomingMessage: IncomingMessage },
@@ -158,7 +141,7 @@ function secureServer(serve: ServeNode, options: ListenOptions, own: Own, tls: N
   return server;
 }
 
-/** The port of each server once it listens; when one fails, every server is closed and its error thrown. */
+/** When one fails to listen, every server is closed and its error thrown. */
 async function listeningPorts(servers: readonly Serving[]): Promise<number[]> {
   return Promise.all(
     servers.map(({ server }) =>
@@ -177,15 +160,12 @@ async function listeningPorts(servers: readonly Serving[]): Promise<number[]> {
   });
 }
 
-/**
- * Stops accepting, lets in-flight requests finish up to the shutdown timeout, then closes every connection;
- * `release` lets go of what the servers held, before the application is released.
- */
+/** `release` lets go of what the servers held, before the application is released. */
 function closeServers(servers: readonly Serving[], options: ListenOptions, release: () => void): Promise<void> {
   options.onShutdown?.();
   const timer = setTimeout(() => servers.forEach(({ connections }) => connections.closeAll()), options.shutdownTimeout);
   timer.unref();
-  // Connections that finish their last answer during the wait (streams ended by the shutdown) are closed as they go idle.
+  // Connections that finish their last answer during the wait (streams ended by shutdown) close as they go idle.
   const idle = setInterval(() => servers.forEach(({ connections }) => connections.closeIdle()), 50);
   idle.unref();
   const closed = servers.map(
@@ -208,7 +188,7 @@ function closeServers(servers: readonly Serving[], options: ListenOptions, relea
   });
 }
 
-/** New certificates without dropping a connection: the next handshakes use them, open connections keep theirs. */
+/** The next handshakes use the new certificates; open connections keep theirs. */
 function certificateReload(tls: TlsSettings | undefined, tlsServer: NodeServer | undefined): () => void {
   return () => {
     if (!tls || !tlsServer) return log.info('SIGHUP received: nothing to reload (no TLS certificate)');
@@ -221,15 +201,9 @@ function certificateReload(tls: TlsSettings | undefined, tlsServer: NodeServer |
   };
 }
 
-/** Starts the configured servers. */
 export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
   const idleBodies = options.bodyIdleTimeout ? new IdleBodies(options.bodyIdleTimeout) : undefined;
-  const own = {
-    drainLimit: options.drainLimit,
-    hosts: options.hosts,
-    nosniff: options.nosniff ?? true,
-    idleBodies,
-  };
+  const own = { drainLimit: options.drainLimit, hosts: options.hosts, nosniff: options.nosniff ?? true, idleBodies };
   let tlsPort = 0;
   const created = createServers(serve, options, own, () => tlsPort);
   const { servers, tlsServer } = created;
@@ -250,9 +224,7 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     void close().then(() => log.info('Server stopped'));
   };
   if (options.handleSignals !== false) {
-    // A second signal ends a single process at once (the default action, once the handler is gone). A worker
-    // keeps its handlers: besides the SIGTERM its primary forwards, it may get the terminal's SIGINT or a
-    // service manager's SIGTERM sent to the whole group, and it still drains.
+    // A second signal ends a single process at once; a worker, also sent the signals its primary forwards, drains.
     const subscribe = isClusterWorker() ? 'on' : 'once';
     process[subscribe]('SIGTERM', onSignal);
     process[subscribe]('SIGINT', onSignal);
@@ -262,7 +234,6 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
   return running(options.host, ports, created, close);
 }
 
-/** What `listen` gives: the main port (the TLS one when TLS is on) and the plain one beside it. */
 function running(host: string, ports: readonly number[], created: Created, close: () => Promise<void>): RunningServer {
   const { tlsServer, plainServer } = created;
   const plainPort = plainServer ? (ports[tlsServer ? 1 : 0] ?? (plainServer.address() as AddressInfo).port) : undefined;
@@ -271,9 +242,7 @@ function running(host: string, ports: readonly number[], created: Created, close
     : { port: plainPort!, url: urlOf('http', host, plainPort!), server: plainServer! };
   const insecure =
     tlsServer && plainPort !== undefined ? { port: plainPort, url: urlOf('http', host, plainPort) } : undefined;
-  // A worker tells its primary where it serves (the primary cannot tell a TLS port from a plain one).
   if (isClusterWorker())
     process.send?.({ rxrest: 'listening', port: main.port, url: main.url, insecure } satisfies WorkerListening);
-  const role = isClusterWorker() ? 'worker' : 'single';
-  return { ...main, host, insecure, role, workers: 1, close };
+  return { ...main, host, insecure, role: isClusterWorker() ? 'worker' : 'single', workers: 1, close };
 }

@@ -1,8 +1,4 @@
-/**
- * The request listener of `listen()`'s servers: a request context made straight from Node's request, the
- * application's pipeline, and the answer written onto Node's response — no Web `Request` or `Response` in
- * between unless something asks for one. Knows nothing of routes or answers; the pipeline does.
- */
+/** `listen()`'s request listener: no Web `Request` or `Response` unless asked for. Knows no routes or answers. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
@@ -19,37 +15,27 @@ const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
 
 const log = logging.getLogger('rxrest.server');
 
-/** How long, and how many bytes of, an unread request body are read and discarded after the answer to keep the connection. */
 const DRAIN_MS = 500;
 const DRAIN_BYTES = 64 * 1024 * 1024;
 
-/** Runs a request through the application and answers it on Node's response. */
 export type ServeNode = (ctx: RequestContext) => void | Promise<void>;
 
-/** A failure no stage answered (or one in answering): logged, then the 500 problem, or the answer cut short. */
+/** A failure no stage answered (or one in answering). */
 function fail(outgoing: ServerResponse | Http2ServerResponse, error: unknown, nosniff: boolean): void {
   log.error('A request failed outside the pipeline', error);
   answerFailure(outgoing, nosniff);
 }
 
-/** What the listener is told besides the application: see {@link nodeListener}. */
+/** As `ListenOptions` says them. */
 export interface ListenerOptions {
-  /** The most bytes of a body left unread that are still read (and discarded) to keep an HTTP/1.1 connection. */
   readonly drainLimit: number;
-  /** The hosts served and the public origin; absent: any Host, as sent. */
   readonly hosts?: HostRules;
-  /** `X-Content-Type-Options: nosniff` on the answers the listener writes itself. */
   readonly nosniff: boolean;
-  /** Watches bodies for a client that stops sending; absent: no idle timeout. */
+  /** Absent: no idle timeout. */
   readonly idleBodies?: IdleBodies;
 }
 
-/**
- * After the answer, what is left of a body nobody read is read and discarded, so the connection can carry the
- * next request; past `DRAIN_BYTES` or `DRAIN_MS` the connection is closed instead (an HTTP/2 stream only: the
- * session carries others). (An answer to a large body still arriving already said `Connection: close`; see
- * `answerable-request.ts`.)
- */
+/** So the connection can carry the next request; past the limits it is closed (for HTTP/2, the stream). */
 function drainAfterAnswer(
   incoming: import('node:http').IncomingMessage | Http2ServerRequest,
   outgoing: ServerResponse | Http2ServerResponse,
@@ -81,10 +67,7 @@ function drainAfterAnswer(
   });
 }
 
-/**
- * Only a request with a body needs its answer guarded (HTTP/1.1), its rest drained after the answer, and its
- * arrival watched for a client that stops sending.
- */
+/** Only a request with a body needs its answer guarded, its rest drained, and its arrival watched. */
 function guardBody(
   incoming: IncomingMessage | Http2ServerRequest,
   outgoing: ServerResponse | Http2ServerResponse,
@@ -102,11 +85,7 @@ function guardBody(
   drainAfterAnswer(incoming, outgoing, watched && idleBodies, watched);
 }
 
-/**
- * What a server does with a request whose client waits for `100 Continue` before sending its body: Node sends it
- * when nobody listens, and the client then sends a body its `Content-Length` already put past `limit`, only to be
- * answered 413. A body declared past the limit is answered (413) without asking for it; any other is asked for.
- */
+/** Node asks for every body (`100 Continue`); one whose `Content-Length` is past `limit` is not asked for: a 413. */
 export function continueWithin(
   limit: number,
   server: { emit(event: 'request', ...args: unknown[]): boolean },
@@ -117,7 +96,6 @@ export function continueWithin(
   };
 }
 
-/** The listener of `listen()`'s servers, for HTTP/1.1 requests and HTTP/2 streams alike. */
 export function nodeListener(
   serve: ServeNode,
   scheme: 'http' | 'https',

@@ -1,7 +1,4 @@
-/**
- * The few answers `listen()`'s servers write themselves, outside the pipeline: a request refused before it has a
- * context (a target or Host that makes no URL, a host not served), and a failure no stage answered.
- */
+/** The answers `listen()`'s servers write themselves, outside the pipeline. */
 import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
 import { PROBLEM_JSON, problemDetails, type ErrorCode } from '../errors/problem-details';
@@ -9,13 +6,10 @@ import { resetUnsentHead } from '../pipeline/write-response';
 
 type Outgoing = ServerResponse | Http2ServerResponse;
 
-/** The header that tells browsers to take a body as its declared type only (Fetch §3.5.2). */
+/** Browsers then take a body as its declared type only (Fetch §3.5.2). */
 export const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
 
-/**
- * A request refused before it is served (400), or a failure no stage answered (500): problem JSON with its status,
- * written whole, with `X-Content-Type-Options: nosniff` when `nosniff`.
- */
+/** A request refused before it has a context, or a failure no stage answered. */
 export function refuse(outgoing: Outgoing, code: ErrorCode, detail: string, nosniff: boolean): void {
   const problem = problemDetails(code, detail);
   const body = JSON.stringify(problem);
@@ -28,10 +22,7 @@ export function refuse(outgoing: Outgoing, code: ErrorCode, detail: string, nosn
   outgoing.end(body);
 }
 
-/**
- * A failure no stage answered: the 500 problem while the head is not out (whatever a failed attempt to write one
- * left behind: its reason phrase, its headers), else the answer cut short.
- */
+/** The 500 problem while the head is not out (whatever a failed attempt left behind), else the answer cut short. */
 export function answerFailure(outgoing: Outgoing, nosniff: boolean): void {
   if (outgoing.headersSent) return void outgoing.destroy();
   resetUnsentHead(outgoing);

@@ -1,7 +1,4 @@
-/**
- * The URL Bun's and Deno's servers made of a request, checked as `listen()` checks the `Host` and target it is made
- * from, before anything routes by it. Knows Web requests and the request-target rules only.
- */
+/** The URL Bun's and Deno's servers made of a request, checked as `listen()` checks `Host` and target. */
 import { PROBLEM_JSON, problemDetails } from '../errors/problem-details';
 import { isPlainHost, requestUrl, RequestTargetError } from '../http/request-target';
 import { currentRuntime, type Runtime } from '../runtime/runtime-name';
@@ -9,23 +6,17 @@ import { currentRuntime, type Runtime } from '../runtime/runtime-name';
 export type Fetch = (request: Request, environment?: unknown, executionCtx?: unknown) => Response | Promise<Response>;
 
 /**
- * Why the runtime's URL of `request` is not the one its client asked for, in the words `listen()` answers with;
- * `undefined` when it is. Bun hands over the bare target when the `Host` makes no URL (or none came), and Deno puts
- * the `Host` before the target as it came, so a `Host` holding `/`, `?` or `#` moved the path rxrest routes: on Deno
- * `GET /nowhere` with `Host: x/fruits#` was served as `/fruits`, and on Bun every such request as `/`.
+ * In the words `listen()` answers with. Bun hands over the bare target when the `Host` makes no URL, and Deno puts the
+ * `Host` before the target as it came: on Deno `GET /nowhere` with `Host: x/fruits#` was served as `/fruits`.
  */
 export function unservedUrlReason(request: Request, runtime: Runtime): string | undefined {
   const url = request.url;
   const start = url.startsWith('http://') ? 7 : url.startsWith('https://') ? 8 : -1;
   if (start < 0) return 'Invalid host header';
-  let authority: string;
-  if (runtime === 'deno') {
-    // Deno keeps the Host as it came, or puts its own in place of one it cannot use (none, empty, not ASCII). A URL
-    // that does not begin with the Host is not one Deno made of it (an absolute-form target, a Request made in
-    // process): the URL parser made it, and its own authority is checked.
-    const host = request.headers.get('host');
-    authority = host !== null && url.startsWith(host, start) ? host : authorityOf(url, start);
-  } else authority = authorityOf(url, start);
+  // On Deno, a URL not beginning with the Host (an absolute-form target, a Request made in process, a Host Deno
+  // replaced) is the URL parser's, and its own authority is checked.
+  const host = runtime === 'deno' ? request.headers.get('host') : null;
+  const authority = host !== null && url.startsWith(host, start) ? host : authorityOf(url, start);
   if (isPlainHost(authority)) return undefined;
   try {
     requestUrl(start === 7 ? 'http' : 'https', authority, url.slice(start + authority.length));
@@ -36,13 +27,13 @@ export function unservedUrlReason(request: Request, runtime: Runtime): string | 
   }
 }
 
-/** The authority of an absolute URL whose authority begins at `start` (a runtime's URL always has a path). */
+/** A runtime's URL always has a path. */
 function authorityOf(url: string, start: number): string {
   const slash = url.indexOf('/', start);
   return slash < 0 ? url.slice(start) : url.slice(start, slash);
 }
 
-/** `http://host/` of an absolute URL whose host is plain (the verdict on it depends on nothing else); else `''`. */
+/** `http://host/` when the host is plain (the verdict on it depends on nothing else); else `''`. */
 function plainOrigin(url: string): string {
   const start = url.indexOf('://') + 3;
   const authority = authorityOf(url, start);
@@ -50,15 +41,10 @@ function plainOrigin(url: string): string {
   return url.charCodeAt(end) === 47 && isPlainHost(authority) ? url.slice(0, end + 1) : '';
 }
 
-/**
- * `fetch` as Bun or Deno serve it: a request whose URL is not its client's is refused with the 400 problem
- * `listen()` answers (`RXREST_MALFORMED_PATH`); elsewhere `fetch` itself.
- */
+/** On Bun or Deno, a request whose URL is not its client's is refused as `listen()` refuses it. */
 export function servedUrlGuard(fetch: Fetch, nosniff: boolean, runtime: Runtime = currentRuntime()): Fetch {
   if (runtime !== 'bun' && runtime !== 'deno') return fetch;
-  // Bun's URL is the one it made of a Host it could read (lower-cased) or the bare target: clients send the same
-  // Host request after request, so a URL beginning with the last plain scheme and authority let through (with the
-  // path's `/`) is let through without reading it again.
+  // Clients send the same Host request after request: a URL under the last plain origin let through passes at once.
   let passed = '';
   return (request, environment, executionCtx) => {
     if (runtime === 'bun' && passed !== '' && request.url.startsWith(passed))

@@ -1,7 +1,4 @@
-/**
- * The TLS port's settings from `framework.http.ssl.*`: the certificate and key files (read and checked at
- * start-up, and again on `SIGHUP`), the port, HTTP/2, and what the plain port does meanwhile.
- */
+/** The TLS port's settings from `framework.http.ssl.*`; the files are read at start-up and again on `SIGHUP`. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Config } from '../config';
 import { settingError } from '../config/config-error';
@@ -10,9 +7,7 @@ const nodeFs = () => nodeBuiltin('node:fs', 'TLS (framework.http.ssl.*)');
 const nodePath = () => nodeBuiltin('node:path', 'TLS (framework.http.ssl.*)');
 const nodeTls = () => nodeBuiltin('node:tls', 'TLS (framework.http.ssl.*)');
 
-export type InsecureRequests = 'enabled' | 'redirect' | 'disabled';
-
-/** Certificate, key and passphrase, as `tls.createSecureContext` takes them. */
+/** As `tls.createSecureContext` takes them. */
 export interface Credentials {
   readonly cert: Buffer;
   readonly key: Buffer;
@@ -22,8 +17,8 @@ export interface Credentials {
 export interface TlsSettings {
   readonly port: number;
   readonly http2: boolean;
-  readonly insecureRequests: InsecureRequests;
-  /** Reads the files again (start-up, `SIGHUP`); throws a `ConfigError` naming the key and the file. */
+  readonly insecureRequests: 'enabled' | 'redirect' | 'disabled';
+  /** Reads the files again; throws a `ConfigError` naming the key and the file. */
   credentials(): Credentials;
 }
 
@@ -31,7 +26,7 @@ const CERTIFICATE = 'framework.http.ssl.certificate.file';
 const KEY = 'framework.http.ssl.certificate.key-file';
 const KEY_PASSWORD = 'framework.http.ssl.certificate.key-password';
 
-/** Whether a PEM key is encrypted (PKCS#8 `ENCRYPTED PRIVATE KEY`, or a traditional key with `Proc-Type: 4,ENCRYPTED`). */
+/** PKCS#8 `ENCRYPTED PRIVATE KEY`, or a traditional key with `Proc-Type: 4,ENCRYPTED`. */
 function isEncrypted(pem: Buffer): boolean {
   const text = pem.toString('latin1');
   return text.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----') || text.includes('Proc-Type: 4,ENCRYPTED');
@@ -49,11 +44,7 @@ function readPem(key: string, path: string): Buffer {
   }
 }
 
-/**
- * The TLS settings, or `undefined` when no certificate is configured. A certificate without a key (or the
- * reverse) is a configuration error; the files are read and checked at once, so a start never goes on
- * plain-only by mistake.
- */
+/** `undefined` without a certificate; the files are checked at once, so a start never goes on plain-only by mistake. */
 export function tlsSettings(config: Config, directory: string): TlsSettings | undefined {
   const certificate = config.get(CERTIFICATE);
   const key = config.get(KEY);

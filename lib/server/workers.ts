@@ -1,8 +1,4 @@
-/**
- * `framework.http.workers` above 1: the primary process forks that many `node:cluster` workers, each running
- * the same program (so each builds the application and calls `listen()`, which serves in a worker), and only
- * supervises them: it forwards shutdown signals, and replaces a worker that dies, with a back-off.
- */
+/** `framework.http.workers` above 1: the primary forks, supervises and replaces `node:cluster` workers. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import { loadPackage } from '../runtime/load-package';
 import type { Worker } from 'node:cluster';
@@ -15,10 +11,9 @@ const nodeCluster = () => nodeBuiltin('node:cluster', 'worker processes (framewo
 
 const log = logging.getLogger('rxrest.server');
 
-/** First wait before replacing a worker that died young; doubled for each death in a row, up to the cap. */
 const FIRST_RESTART_DELAY_MS = 100;
 const MAX_RESTART_DELAY_MS = 10_000;
-/** A worker that served this long before dying starts its slot's back-off afresh. */
+/** A worker that served this long before dying starts its back-off afresh. */
 const STEADY_AFTER_MS = 10_000;
 /** After the shutdown timeout, how long workers still get to exit before they are killed. */
 const KILL_MARGIN_MS = 2_000;
@@ -26,29 +21,25 @@ const KILL_MARGIN_MS = 2_000;
 export interface WorkerOptions {
   readonly count: number;
   readonly host: string;
-  /** What each worker's own graceful shutdown may take; the primary waits that long (and a margin). */
+  /** The primary waits that long (and a margin). */
   readonly shutdownTimeout: number;
   readonly handleSignals?: boolean;
-  /** The application serves metrics: the primary sums its workers' registries for a scrape any of them gets. */
+  /** The primary sums its workers' registries for a scrape any of them gets. */
   readonly aggregateMetrics?: boolean;
 }
 
-/** One place in the pool: the worker filling it now, and how often in a row that place has lost its worker. */
 interface Slot {
   worker: Worker;
   startedAt: number;
   deathsInARow: number;
 }
 
-/** The delay before a slot gets a new worker, growing while workers keep dying young. */
+/** Doubled for each death in a row, up to the cap. */
 export function restartDelay(deathsInARow: number): number {
   return Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** Math.max(0, deathsInARow - 1));
 }
 
-/**
- * Answers a worker's `metrics-request` (a scrape it got on the shared port) with the metrics of every worker summed
- * by prom-client's `AggregatorRegistry` (counters and histograms add up; it asks each worker over IPC).
- */
+/** A worker's scrape on the shared port is answered with every worker's metrics, summed by prom-client. */
 function answerScrapes(): (worker: Worker, message: Partial<MetricsRequest> | null) => void {
   let aggregator: import('prom-client').AggregatorRegistry<import('prom-client').PrometheusContentType> | undefined;
   return (worker, message) => {
@@ -63,12 +54,11 @@ function answerScrapes(): (worker: Worker, message: Partial<MetricsRequest> | nu
   };
 }
 
-/** The workers of the primary: forked, replaced when they die, stopped together. */
 class WorkerPool {
   readonly #slots: Slot[] = [];
   readonly #restarts = new Set<NodeJS.Timeout>();
   readonly #options: WorkerOptions;
-  /** Fails the start: a worker exited before every one listened. */
+  /** A worker exited before every one listened. */
   readonly #failed: (error: Error) => void;
   #started = false;
   #closing: Promise<void> | undefined;
@@ -78,7 +68,6 @@ class WorkerPool {
     this.#failed = failed;
   }
 
-  /** Forks the workers and resolves once every one of them listens. */
   start(started: (server: RunningServer) => void): void {
     const { count, host } = this.#options;
     // Like a single process, a second signal ends the primary at once; its workers then exit as their channel closes.
@@ -144,7 +133,7 @@ class WorkerPool {
     return this.#slots.map((slot) => slot.worker).filter((worker) => !worker.isDead());
   }
 
-  /** Every live worker gets SIGTERM (each drains like a single process would); stragglers are killed. */
+  /** Each worker drains like a single process would; stragglers are killed. */
   #stopAll(): Promise<void> {
     for (const timer of this.#restarts) clearTimeout(timer);
     this.#restarts.clear();
@@ -175,10 +164,7 @@ class WorkerPool {
   };
 }
 
-/**
- * Forks the workers and resolves once every one of them listens (on the same port: with port 0 the
- * first picks it and the others share it). A worker that exits before then fails the start.
- */
+/** Resolves once every worker listens (with port 0, the first picks it and the others share it). */
 export function superviseWorkers(options: WorkerOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => new WorkerPool(options, reject).start(resolve));
 }

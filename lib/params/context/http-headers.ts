@@ -1,4 +1,3 @@
-/** `HttpHeaders`: the request headers with the parsed views endpoints commonly need. */
 import { parseAccept } from '../../http/accept';
 import { parseCookieHeader } from '../../http/cookies';
 import { formatMediaType, parseMediaType } from '../../http/media-type';
@@ -17,7 +16,6 @@ export class HttpHeaders {
     this.#ctx = ctx;
   }
 
-  /** The Web `Headers` of the request. */
   get requestHeaders(): Headers {
     return this.#ctx.headers;
   }
@@ -50,7 +48,6 @@ export class HttpHeaders {
     return parsed ? formatMediaType(parsed) : undefined;
   }
 
-  /** The request's cookies by name. */
   get cookies(): ReadonlyMap<string, string> {
     return parseCookieHeader(this.#ctx.headers.get('cookie'));
   }

@@ -1,4 +1,3 @@
-/** `ResourceInfo`: which resource class and method the request was routed to. */
 import type { RequestContext } from '../../context/request-context';
 
 /**

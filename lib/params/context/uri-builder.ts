@@ -1,5 +1,3 @@
-/** Builds URIs from a base by appending path segments and query parameters (the UriBuilder of UriInfo). */
-
 /**
  * An immutable-style builder: each call changes this builder and returns it; `build()` fills `{name}`
  * template variables from its arguments in order (percent-encoded) and returns an absolute `URL`.
@@ -16,22 +14,16 @@ export class UriBuilder {
 
   /** Appends a path (one or more segments), inserting a `/` between it and the current path when needed. */
   path(path: string): this {
-    const current = this.#url.pathname;
-    const joined =
-      current.endsWith('/') || path.startsWith('/')
-        ? current + path.replace(/^\/+/, current.endsWith('/') ? '' : '/')
-        : `${current}/${path}`;
-    this.#url.pathname = joined;
+    this.#url.pathname = `${this.#url.pathname.replace(/\/$/, '')}/${path.replace(/^\/+/, '')}`;
     return this;
   }
 
-  /** Replaces the whole path. */
   replacePath(path: string): this {
     this.#url.pathname = path;
     return this;
   }
 
-  /** Adds values of a query parameter (repeated when several). */
+  /** Repeated when several. */
   queryParam(name: string, ...values: readonly unknown[]): this {
     for (const value of values) this.#url.searchParams.append(name, String(value));
     return this;

@@ -1,4 +1,3 @@
-/** `UriInfo`: the request URI and its parts as the endpoint saw them, and builders for links. */
 import type { RequestContext } from '../../context/request-context';
 import { UriBuilder } from './uri-builder';
 
@@ -23,7 +22,6 @@ export class UriInfo {
     return this.#ctx.path || decodeURIComponent(this.#ctx.rawPath);
   }
 
-  /** The values of the matched template's variables. */
   get pathParameters(): Readonly<Record<string, string>> {
     return this.#ctx.pathParams;
   }
@@ -38,7 +36,6 @@ export class UriInfo {
     return this.#ctx.matrix;
   }
 
-  /** The full request URI. */
   get requestUri(): URL {
     return new URL(this.#ctx.url);
   }
