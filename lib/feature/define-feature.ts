@@ -1,9 +1,8 @@
-/** `defineFeature`: the one factory every feature, the framework's and an application's, is made with. */
 import type { Feature } from './feature';
 import { isPhase } from './phases';
 
 /**
- * Makes a feature, checking its declaration at once: a name, known phase names, statuses in 100..599.
+ * Makes a feature (the framework's and an application's alike), checking its name, phase names and statuses at once.
  *
  * @example
  * const requestId = defineFeature({

@@ -1,7 +1,4 @@
-/**
- * The calls of an application's filters and exception mappers with their arguments injected: each parameter a context
- * object chosen by type at build time, read from the request on every call.
- */
+/** The calls of filters and exception mappers, each parameter a context object chosen by type at build time. */
 import { readDesignType } from '../metadata/reflect-shim';
 import { contextResolver } from '../params/context-types';
 import { isUnknownDesignType } from '../convert/convert';
@@ -14,7 +11,6 @@ import type { CallWrapper } from './interceptors';
 export type InjectedReader = (ctx: RequestContext, error?: unknown) => unknown;
 export type InjectedArgs = (ctx: RequestContext, error?: unknown) => unknown[];
 
-/** The handled exception, for a parameter typed `Error` or a subclass. */
 const readError: InjectedReader = (_ctx, error) => error;
 
 export const byPosition = {
@@ -59,7 +55,7 @@ export function compileInjection(type: Function, method: string, fallback: reado
   return (ctx, error) => readers.map((read) => read(ctx, error));
 }
 
-/** A filter method's call: `fn` on `target` with the arguments `inject` reads (the handled error for a response filter). */
+/** A filter method's call (given the handled error, for a response filter). */
 export function injectedCall(fn: Function, target: unknown, inject: InjectedArgs): (ctx: RequestContext) => unknown {
   return (ctx) => fn.apply(target, inject(ctx, ctx.error)) as unknown;
 }
@@ -71,7 +67,7 @@ export function providerFilterCall(filter: Function, target: unknown): (ctx: Req
     : (ctx) => filter.call(target, ctx) as unknown;
 }
 
-/** The result of a mapper as an Observable, for the interceptors wrapping it. */
+/** A mapper's result as an Observable, for the interceptors wrapping it. */
 function toObservable(value: unknown): Observable<unknown> {
   if (value instanceof Promise) return from(value);
   if (typeof (value as { subscribe?: unknown })?.subscribe === 'function') return value as Observable<unknown>;

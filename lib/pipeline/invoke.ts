@@ -1,7 +1,4 @@
-/**
- * The read and invoke steps of an endpoint: its arguments, read by the readers the build step chose for each
- * parameter; the method call (with interceptors) and what its result becomes.
- */
+/** The read and invoke steps of an endpoint: its arguments, then the method call (with interceptors). */
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { STREAM_BUFFER } from '../decorators/streaming';
 import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
@@ -29,7 +26,7 @@ export interface InvokePlan extends ResultPlan {
   readonly blockedWarningMs: number;
 }
 
-/** The invoke step: the call, wrapped by the method's interceptors and watched for blocking when configured. */
+/** The call, wrapped by the method's interceptors, else watched for blocking when configured. */
 export function invokeStage(unit: Unit, method: MethodMeta, interceptors: InterceptorChain, plan: InvokePlan): StageFn {
   const fn = (unit.instance as Record<string, Function>)[method.name];
   const bindings = new Set([

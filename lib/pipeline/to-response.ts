@@ -51,7 +51,7 @@ export function toResponseContext(result: unknown, defaults: ResultDefaults): Re
   return plainResponseContext(result, defaults);
 }
 
-/** A value known not to be a response, nor `undefined` or `null`: 200 (or `@ResponseStatus`) with it as entity. */
+/** A value known not to be a response, `undefined` or `null`. */
 export function plainResponseContext(result: unknown, defaults: ResultDefaults): ResponseContext {
   return withHeaders(new ResponseContext(defaults.status ?? 200, result), defaults);
 }
