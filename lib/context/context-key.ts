@@ -1,6 +1,6 @@
 /**
  * A typed key for state a feature keeps on a request, made once where that state is owned: nothing else can read or
- * overwrite it by spelling the same string. User filters keep `getProperty`/`setProperty` by name (the specification's).
+ * overwrite it by spelling the same string. User filters keep `getProperty`/`setProperty` (the specification's).
  *
  * @example
  * const STARTED = new ContextKey<number>('started');

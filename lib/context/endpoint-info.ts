@@ -1,3 +1,5 @@
+/** What routing tells of a matched endpoint. */
+
 /** Which lane the endpoint runs in (execution lanes: docs/streaming.md). */
 export type Lane = 'event-loop' | 'worker';
 

@@ -82,7 +82,7 @@ export class RequestContext extends RequestTarget {
     this.#method = canonicalMethod(source ? (source.incoming.method ?? 'GET') : request.method);
   }
 
-  /** A context read from Node's request, its Web `Request` made only if asked for; `url` when the target was normalized. */
+  /** A context read from Node's request (its Web `Request` made if asked for); `url` when the target was normalized. */
   static fromNode(
     incoming: IncomingMessage | Http2ServerRequest,
     outgoing: ServerResponse | Http2ServerResponse,

@@ -34,7 +34,7 @@ export class RequestState {
     await this.#cleanups?.run();
   }
 
-  /** The clean-ups so far and later, to be run (`run()`, once) by what waits for a long response without the request. */
+  /** The clean-ups, now and later, for what waits for a long response without the request to `run()` (once). */
   get cleanups(): RequestCleanups {
     return (this.#cleanups ??= new RequestCleanups());
   }

@@ -1,4 +1,4 @@
-/** The path and query a request was sent to, split from its URL (or Node's target) once asked; not where it comes from. */
+/** The path and query a request was sent to, split from its URL (or Node's target) once asked; not where it's from. */
 import { findQueryValues, parseQuery } from '../http/query';
 import { RequestState } from './request-state';
 import { targetPath, targetQuery, urlPath, urlPathStart, urlQuery } from './url-parts';

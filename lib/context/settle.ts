@@ -1,4 +1,4 @@
-/** Combinators over stage results that stay synchronous while the results are: no Observable for a synchronous request. */
+/** Combinators over stage results, synchronous while the results are: no Observable for a synchronous request. */
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { catchError } from 'rxjs/internal/operators/catchError';

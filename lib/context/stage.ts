@@ -53,7 +53,7 @@ export function stage<T, R>(
     });
 }
 
-/** Emits a Promise's value or an Observable's first (then unsubscribed), and settles; an empty Observable is an error. */
+/** Emits a Promise's value or an Observable's first (then unsubscribed), and settles; an empty Observable fails. */
 function emitLater<R>(
   result: PromiseLike<R> | Observable<R>,
   subscriber: Subscriber<R>,

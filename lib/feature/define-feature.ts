@@ -1,8 +1,9 @@
+/** `defineFeature`: the one factory every feature is made with. */
 import type { Feature } from './feature';
 import { isPhase } from './phases';
 
 /**
- * Makes a feature (the framework's and an application's alike), checking its name, phase names and statuses at once.
+ * Makes a feature, checking its declaration at once: a name, known phase names, statuses in 100..599.
  *
  * @example
  * const requestId = defineFeature({

@@ -1,4 +1,4 @@
-/** The feature contract: what a feature declares in one object, and what it hands the build step (which knows none by name). */
+/** The feature contract: what a feature declares in one object and hands the build step (which knows none by name). */
 import type { Config } from '../config';
 import type { EndpointInfo } from '../context/endpoint-info';
 import type { RequestContext } from '../context/request-context';
@@ -122,7 +122,7 @@ export interface FeatureParts {
   close?(): Promise<void> | void;
 }
 
-/** A feature: its settings, phases, statuses, transports and optional packages declared, and how it builds its parts. */
+/** A feature: its settings, phases, statuses, transports and optional packages, and how it builds its parts. */
 export interface Feature {
   /** A unique name (`security`, `cors`...). */
   readonly name: string;

@@ -6,7 +6,7 @@ export interface PhaseDescription {
   readonly when: string;
   /** The framework's own stages and the features that join it. */
   readonly runs: string;
-  /** Every phase is a synchronous function while what it calls answers so; when one becomes an operator is said here. */
+  /** Every phase is synchronous while what it calls answers so; when one becomes an RxJS operator is said here. */
   readonly how: string;
 }
 

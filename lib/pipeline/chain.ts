@@ -39,10 +39,7 @@ export function inOrder<A extends HookArgs>(hooks: readonly (Hook<A> | undefined
 /** A pipeline step: a stage function, or a user's own RxJS operator. */
 export type Step = StageFn | { readonly operator: MonoTypeOperatorFunction<RequestContext> };
 
-/**
- * Compiles steps into one stage function: without operator steps the fused chain itself (no Observable per request);
- * with them, RxJS operators over the request, runs of stage functions fused so that synchronous work stays so.
- */
+/** One stage function of `steps`: with operator steps, RxJS operators over the request (runs of functions fused). */
 export function compileStage(steps: readonly Step[]): StageFn | undefined {
   if (steps.length === 0) return undefined;
   if (steps.every((step): step is StageFn => typeof step === 'function')) return chain(steps);

@@ -16,7 +16,7 @@ function run(cleanups: RequestCleanups): void {
   cleanups.run().catch((error: unknown) => log.error('A request clean-up failed', error));
 }
 
-/** What may end an answer before its body was read to its end: calls `end(reason)` then; returns what stops watching. */
+/** What may end an answer before its body was read to its end (calls `end(reason)`); returns what stops watching. */
 type Ending = (end: (reason: unknown) => void) => () => void;
 
 const unwatched = (): void => undefined;

@@ -23,7 +23,7 @@ export const byPosition = {
   mapper: [readError, (ctx: RequestContext) => ctx] as InjectedReader[],
 };
 
-function isErrorType(type: unknown): boolean {
+export function isErrorClass(type: unknown): type is Function {
   return typeof type === 'function' && (type === Error || type.prototype instanceof Error);
 }
 
@@ -35,10 +35,7 @@ function injectionProblem(index: number, type: unknown, hasMetadata: boolean): s
   return `parameter ${index} of type ${name} cannot be injected: expected a context type (RequestContext, ResponseContext, UriInfo, HttpHeaders, RestRequest, ResourceInfo...) or the handled Error`;
 }
 
-/**
- * Compiles a callback's arguments from its parameter types: context objects by type, the handled
- * exception for `Error` types, and `fallback[i]` where metadata does not tell the type.
- */
+/** Compiles a callback's arguments: context objects by type, the handled error for `Error`, else `fallback[i]`. */
 export function compileInjection(type: Function, method: string, fallback: readonly InjectedReader[]): InjectedArgs {
   const fn = (type.prototype as Record<string, unknown>)[method] as Function;
   const types = (readDesignType('design:paramtypes', type.prototype, method) as unknown[] | undefined) ?? [];
@@ -47,7 +44,7 @@ export function compileInjection(type: Function, method: string, fallback: reado
   for (let i = 0; i < count; i++) {
     const resolve = contextResolver(types[i]);
     if (resolve) readers.push(resolve);
-    else if (isErrorType(types[i])) readers.push(readError);
+    else if (isErrorClass(types[i])) readers.push(readError);
     else if (isUnknownDesignType(types[i]) && fallback[i]) readers.push(fallback[i]);
     else throw new Error(injectionProblem(i, types[i], types.length > 0));
   }

@@ -59,10 +59,7 @@ function settleMapped(ctx: RequestContext, error: unknown, result: unknown): Sta
   );
 }
 
-/**
- * Recovers a request from an error: an abort becomes its response; anything else goes to the nearest
- * mapper, or to the default answer. A mapper that fails is answered like an unmapped error.
- */
+/** An abort becomes its response; other errors go to the nearest mapper (one failing as unmapped), else the default. */
 export function recover(
   ctx: RequestContext,
   error: unknown,
@@ -93,10 +90,7 @@ export function recover(
   }
 }
 
-/**
- * What an endpoint does with a request it was routed: its request stages (errors mapped by `mappers`), then its
- * response filters. Synchronous when every stage is.
- */
+/** An endpoint's request stages (errors mapped by `mappers`), then its response filters; synchronous while they are. */
 export function endpointHandler(
   info: EndpointInfo,
   requestPart: StageFn,

@@ -53,10 +53,12 @@ export interface PipelineParts extends FeatureSteps {
 /** What the runtime serving `fetch` does to one request's answer. */
 type WebFinish = (answer: Response | Promise<Response>, ctx: RequestContext) => Response | Promise<Response>;
 
+/** Writes a request's answer, as a Web `Response` or onto Node's response. */
+type Write<T> = (ctx: RequestContext, started: number) => T | Promise<T>;
+
 /**
- * The application's request pipeline:
- * pre-matching filters → route → endpoint (request filters → method → mappers → response filters) → write.
- * A request whose every stage answers synchronously is answered synchronously, with no Observable allocated.
+ * The application's request pipeline: pre-matching filters → route → endpoint (request filters → method → mappers →
+ * response filters) → write; synchronous, with no Observable, while every stage answers so.
  */
 export class RequestPipeline {
   readonly #parts: PipelineParts;
@@ -89,11 +91,7 @@ export class RequestPipeline {
   readonly serve = (ctx: RequestContext): void | Promise<void> => this.#run(ctx, this.#node);
 
   /** Answers `ctx` inside the features' `around` (from the `from`th on); most requests are wrapped by none. */
-  #run<T>(
-    ctx: RequestContext,
-    write: (ctx: RequestContext, started: number) => T | Promise<T>,
-    from = 0,
-  ): T | Promise<T> {
+  #run<T>(ctx: RequestContext, write: Write<T>, from = 0): T | Promise<T> {
     const { around } = this.#parts;
     for (let i = from; i < around.length; i++) {
       const wrap = around[i](ctx);
@@ -103,7 +101,7 @@ export class RequestPipeline {
   }
 
   /** Routes and handles `ctx`, then gives its answer to `write`: synchronously when every stage answered so. */
-  #answer<T>(ctx: RequestContext, write: (ctx: RequestContext, started: number) => T | Promise<T>): T | Promise<T> {
+  #answer<T>(ctx: RequestContext, write: Write<T>): T | Promise<T> {
     const started = this.#parts.observe ? performance.now() : 0;
     let routed: StageResult<RequestContext>;
     try {
@@ -167,7 +165,7 @@ export class RequestPipeline {
     return responseFilters ? then(recovered, responseFilters) : recovered;
   }
 
-  /** The answer as a Web `Response`, clean-ups run once sent; `finish` is what the runtime serving `fetch` does to it. */
+  /** The answer as a Web `Response`, clean-ups run once sent; `finish` is what the runtime serving `fetch` does. */
   readonly #web = (ctx: RequestContext, started: number, finish?: WebFinish): Response | Promise<Response> => {
     const take = ctx.response!.status === 101 ? takeoverOf(ctx) : undefined;
     if (take) {

@@ -1,7 +1,4 @@
-/**
- * Chooses the endpoint for a request among every route matching its path (the Java REST specification's
- * §3.7.2 order): by method (405), then `Content-Type` (415), then `Accept` (406). Automatic HEAD and OPTIONS.
- */
+/** Chooses a request's endpoint by method (405), `Content-Type` (415), then `Accept` (406); auto HEAD and OPTIONS. */
 import { WebApplicationException } from '../errors/web-application-exception';
 import { httpProblem } from '../errors/http-problem';
 import { parseAccept, type AcceptRange } from '../http/accept';
@@ -98,10 +95,7 @@ function byAccept(ctx: RequestContext, candidates: Candidate[]): Candidate | und
   return chosen;
 }
 
-/**
- * The one endpoint of the one route matching the path, when it has the request's method and reads no body nor names a
- * `@Consumes`: most requests, answered without building candidate lists.
- */
+/** The sole endpoint of the path when it has the method, reads no body and names no `@Consumes` (most requests). */
 function soleEndpoint(matches: readonly RouteMatch<Endpoint>[], method: string): Endpoint | undefined {
   if (matches.length !== 1) return undefined;
   const { values } = matches[0];

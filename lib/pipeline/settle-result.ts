@@ -1,4 +1,4 @@
-/** What a method's result becomes: plain data the entity at once, streams and files bodies, later values once settled. */
+/** What a method's result becomes: plain data the entity at once, streams and files bodies, later values settled. */
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { of } from 'rxjs/internal/observable/of';
@@ -19,7 +19,7 @@ export interface ResultPlan {
   readonly streaming: EndpointStreaming;
 }
 
-/** A plain data object (the usual result), told apart with one prototype read instead of every stream and file check. */
+/** A plain data object (the usual result), told apart with one prototype read rather than every stream check. */
 function isPlainData(value: object): boolean {
   const prototype = Object.getPrototypeOf(value);
   // Property reads rather than `in`: as cheap for V8's inline caches, where `in` went to the runtime.
@@ -51,11 +51,7 @@ function answer(ctx: RequestContext, value: unknown, defaults: ResultDefaults): 
   return acceptable(ctx);
 }
 
-/**
- * A result of a method without `@Produces` goes out as its default type (text, JSON, bytes) unless the response names
- * one (its media type, or a Content-Type header of its own): that type must be one `Accept` admits, as a `@Produces`
- * type must (406 otherwise). A `string` return type was checked when the endpoint was chosen (`text/plain`).
- */
+/** A result without `@Produces` goes out as its default type unless it names one: `Accept` must admit it too (406). */
 function acceptable(ctx: RequestContext): RequestContext {
   const response = ctx.response!;
   const { entity, status } = response;
@@ -68,7 +64,7 @@ function acceptable(ctx: RequestContext): RequestContext {
   return ctx;
 }
 
-/** A result becomes the response: streams and files as such, a Promise once resolved, an Observable by its first value. */
+/** A result becomes the response: streams and files as such, a Promise once resolved, an Observable's first value. */
 export function settleResult(ctx: RequestContext, result: unknown, plan: ResultPlan): ReturnType<StageFn> {
   const { defaults, streaming } = plan;
   if (isPlainResult(result)) {

@@ -74,10 +74,7 @@ export function writeBody(
     : finish(ctx, body, compression);
 }
 
-/**
- * Whether an answer says `Vary: Accept` (RFC 9110 §12.5.5) for shared caches: every answer of an endpoint choosing its
- * type by `Accept` (several types, or a wildcard), errors and 304 included, and every 406.
- */
+/** `Vary: Accept` (RFC 9110 §12.5.5) on every answer of an endpoint choosing its type by `Accept`, and every 406. */
 function variesByAccept(ctx: RequestContext, status: number): boolean {
   if (status === 406) return true;
   const produces = ctx.endpoint?.produces;
@@ -102,10 +99,7 @@ export function toWebResponse(ctx: RequestContext, body: OutgoingBody, makeRespo
   return makeResponse(body, response.status, response.headers);
 }
 
-/**
- * Sends the body on Node's response: the head and a text or byte body in one `writeHead` and `end` (one write on the
- * socket), a stream or file written by itself, a Web `Response` taken apart.
- */
+/** Sends the body on Node's response: a text or byte body with its head in one socket write (`writeHead` and `end`). */
 export function sendOnNode(
   ctx: RequestContext,
   body: OutgoingBody,

@@ -19,8 +19,7 @@ import type {
   WriterInterceptorContext,
 } from '../body/message-body';
 
-/** A provider class's instance with its metadata, as the build step found it. */
-export interface ProviderInstance {
+interface ProviderInstance {
   readonly instance: object;
   readonly meta: ClassMeta;
 }
@@ -67,11 +66,9 @@ export class BodyProviders {
   readonly writers: readonly Ranked<MessageBodyWriter | ServerMessageBodyWriter>[];
   readonly readerInterceptors: readonly ReaderInterceptor[];
   readonly writerInterceptors: readonly WriterInterceptor[];
-  /** `ParamConverterProvider`s, lower priority asked first. */
+  /** Each list in the order asked or applied: lower priority first. */
   readonly converters: readonly ParamConverterProvider[];
-  /** JSON mapper customizers, in the order they are applied. */
   readonly jsonCustomizers: readonly JsonMapperCustomizer[];
-  /** The user's JSON mapper producer, the first by priority. */
   readonly jsonProducer: JsonMapperProducer | undefined;
 
   constructor(providers: readonly ProviderInstance[]) {
@@ -98,7 +95,7 @@ export class BodyProviders {
     this.jsonProducer = values<JsonMapperProducer>(isJsonMapperProducer)[0];
   }
 
-  /** The first user reader for a declared type and request media type, if any. */
+  /** The first user reader for a declared type and request media type. */
   findReader(type: unknown, mediaType: string): MessageBodyReader | undefined {
     for (const { value, types } of this.readers)
       if (fits(types, mediaType) && value.isReadable(type, mediaType)) return value;
@@ -114,7 +111,7 @@ export class BodyProviders {
     );
   }
 
-  /** The writers to choose from per response: user writers (ranked) before the built-ins, all wrapped by the writer interceptors. */
+  /** User writers (ranked) before the built-ins, all wrapped by the writer interceptors. */
   entityWriters(builtins: readonly EntityWriter[]): EntityWriter[] {
     const all = [...this.writers.map(adaptWriter), ...builtins];
     const interceptors = this.writerInterceptors;
