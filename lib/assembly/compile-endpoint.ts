@@ -94,7 +94,6 @@ function endpointInfo(d: Declaration, httpMethod: string, lanes: LaneSettings): 
     pathTemplate: d.template.template,
     produces: d.producesText ?? [],
     consumes: method.consumes ?? unit.meta.consumes ?? [],
-    // Its annotations, its class's, the application's, else its return type.
     lane: resolveLane(method.tags, unit.meta.tags, lanes.application, d.returnType, instance[method.name]),
   };
 }

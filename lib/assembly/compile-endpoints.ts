@@ -22,10 +22,7 @@ function mediaList(types: readonly string[]): string {
   return types.length ? [...types].sort().join(', ') : '*';
 }
 
-/**
- * Endpoints declared twice (same HTTP method, path pattern with variable names aside, and media types): one message
- * per conflict, naming every method that declares it.
- */
+/** Endpoints declared twice (same method, path pattern and media types): one message per conflict, naming each. */
 function detectDuplicates(endpoints: readonly Endpoint[]): string[] {
   const groups = new Map<string, Endpoint[]>();
   for (const endpoint of endpoints) {
@@ -65,9 +62,8 @@ function compileResource(unit: Unit, context: EndpointContext): Endpoint[] {
       );
       continue;
     }
-    const endpoint = method.httpMethods.length
-      ? compileEndpoint(unit, method, method.httpMethods[0], context)
-      : undefined;
+    if (method.httpMethods.length === 0) continue;
+    const endpoint = compileEndpoint(unit, method, method.httpMethods[0], context);
     if (endpoint) endpoints.push(endpoint);
   }
   return endpoints;

@@ -1,7 +1,4 @@
-/**
- * Compiles a `@WebSocketEndpoint` class: its callbacks (arguments read from the upgrade request, the message decoded
- * by its parameter's type) and the `GET` endpoint its upgrades are routed to.
- */
+/** Compiles a `@WebSocketEndpoint` class: its callbacks and the `GET` endpoint its upgrades are routed to. */
 import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { NAME_BINDINGS } from '../decorators/providers';
 import { SOCKET_CALLBACK, SOCKET_PATH, type SocketCallbackKind } from '../decorators/websocket';
@@ -149,10 +146,7 @@ function socketFacts(info: EndpointInfo, unit: Unit): EndpointFacts {
   };
 }
 
-/**
- * A `GET` at the socket class's path: its access rule, rate limit and name-bound request filters, then the handshake
- * (426 for a request that is no WebSocket upgrade).
- */
+/** A `GET` at the socket class's path: its access rule, limits and filters, then the handshake (426 if no upgrade). */
 export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpoint | undefined {
   const { problems } = context;
   const where = locate(unit.type);

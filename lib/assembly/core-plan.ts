@@ -1,7 +1,4 @@
-/**
- * What every endpoint of an application is compiled with, whatever its features: filters, interceptors, mappers, body
- * readers and writers, stream settings and execution lanes.
- */
+/** What every endpoint is compiled with, whatever its features: filters, interceptors, mappers, bodies, streams. */
 import { loadConfig, type Config } from '../config';
 import { APPLICATION_PATH } from '../decorators/resource';
 import { ProblemCollector } from '../errors/definition-error';

@@ -85,10 +85,7 @@ export function corePackages(): PackageNeed[] {
     : [];
 }
 
-/**
- * A problem for each needed package that is not installed (an optional peer dependency): the build fails naming the
- * package to install, instead of the first request.
- */
+/** A problem for each needed package not installed (an optional peer dependency): the build fails, not a request. */
 export function checkPackages(needs: readonly PackageNeed[], problems: ProblemCollector): void {
   const reported = new Set<string>();
   for (const { name, feature } of needs) {

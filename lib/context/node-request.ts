@@ -31,10 +31,7 @@ export function canonicalMethod(method: string): string {
   return USUAL_METHODS.has(method) ? method : method.toUpperCase();
 }
 
-/**
- * A `Headers` of Node's raw header list (a repeated header appended, so joined as `Headers` joins it); HTTP/2's
- * pseudo-headers (`:path`, `:authority`...) are the request line's, not headers.
- */
+/** A `Headers` of Node's raw list (repeats appended, so joined as `Headers` joins them), without HTTP/2's `:path`... */
 export function headersOf(raw: readonly string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) headers.append(raw[i]!, raw[i + 1]!);

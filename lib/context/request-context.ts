@@ -36,10 +36,7 @@ export class RequestAborted {
   constructor(readonly response: RestResponse<unknown> | Response) {}
 }
 
-/**
- * One request in flight. Filters may change its method, URI and headers (pre-matching filters before
- * routing), read and set properties, or answer it with `abortWith`.
- */
+/** One request in flight: filters may change its method, URI and headers (before routing), or answer (`abortWith`). */
 export class RequestContext extends RequestTarget {
   /** Given (in process), or made from Node's request the first time something asks for it. */
   #request: Request | undefined;
@@ -128,10 +125,7 @@ export class RequestContext extends RequestTarget {
     return this.#source;
   }
 
-  /**
-   * Whether the client has gone (its connection or HTTP/2 stream closed, or the Web request's signal aborted): an
-   * answer then reaches nobody, and an error it caused is not the server's fault.
-   */
+  /** Whether the client has gone (connection, HTTP/2 stream or signal): an error it caused is not the server's. */
   get clientGone(): boolean {
     return clientGoneOf(this.#source, this.#received ?? this.#request);
   }
@@ -176,10 +170,7 @@ export class RequestContext extends RequestTarget {
     this.#replaced = true;
   }
 
-  /**
-   * Node's request, to read the body from directly, while nothing else has (no replacement, no Web body, no reader);
-   * a Web request made later has no body.
-   */
+  /** Node's request to read the body from directly, while nothing else has; a Web request made later has no body. */
   takeNodeBody(): IncomingMessage | Http2ServerRequest | undefined {
     const incoming = this.#source?.incoming;
     if (!incoming || this.#replaced || this.#bodyTaken || this.#request !== undefined || isBodyStarted(incoming))
@@ -252,9 +243,8 @@ export class RequestContext extends RequestTarget {
   }
 
   /**
-   * A header by its lower-case name, as `headers.get(name)` answers it. On the hot path (routing reads `Accept` and
-   * `Content-Type`), one sent once on Node is read from the raw list without building a `Headers`; a repeated one is
-   * joined by the rules of its name, which `Headers` knows.
+   * A header by its lower-case name, as `headers.get(name)` answers it; on the hot path (routing), one sent once on
+   * Node is read from the raw list without building a `Headers` (which alone knows how to join a repeated one).
    */
   headerValue(lowerName: string): string | null {
     const raw = this.#headers === undefined && !this.#replaced ? this.#nodeRawHeaders() : null;

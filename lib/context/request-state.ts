@@ -44,10 +44,7 @@ export class RequestState {
   }
 }
 
-/**
- * The work to run once a request's response has been sent, apart from its context: an idle SSE stream waiting for its
- * end kept about 1.3 KB of context alive for nothing but its clean-ups.
- */
+/** A request's clean-ups apart from its context: an idle SSE stream kept 1.3 KB of context alive for them alone. */
 export class RequestCleanups {
   #list: (() => void | Promise<void>)[] | undefined;
 

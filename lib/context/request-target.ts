@@ -34,10 +34,7 @@ export abstract class RequestTarget extends RequestState {
     return (this.#query ??= new URLSearchParams(this.rawQuery));
   }
 
-  /**
-   * Every value of one query parameter, decoded as `URLSearchParams` would (`+` is a space); `undefined` when absent.
-   * A short query is scanned per name; a long one split into a map once (cheaper than a `URLSearchParams`).
-   */
+  /** A query parameter's values (`+` a space): a short query scanned per name, a long one split into a map once. */
   queryValues(name: string): readonly string[] | undefined {
     const query = this.rawQuery;
     if (query === '') return undefined;

@@ -10,10 +10,7 @@ export function isPromiseLike<R>(value: unknown): value is PromiseLike<R> {
   return typeof (value as PromiseLike<R> | null)?.then === 'function';
 }
 
-/**
- * Applies `fn` to each value: a plain result is emitted in the same tick (no scheduler hop), a Promise's or an
- * Observable's first value once there. Every error of `fn` travels downstream.
- */
+/** Applies `fn` to each value: a plain result emitted in the same tick, a later one once there; errors travel on. */
 export function stage<T, R>(
   fn: (value: T) => StageResult<R>,
   isSync: (result: StageResult<R>) => result is R = defaultIsSync,

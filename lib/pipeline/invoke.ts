@@ -34,16 +34,10 @@ export function invokeStage(unit: Unit, method: MethodMeta, interceptors: Interc
     ...(method.tags.get(INTERCEPTOR_BINDINGS) ?? []),
   ]);
   const wrap = interceptors.wrapperFor(unit.type, method.name, unit.instance, bindings);
-  if (!wrap) {
-    const call = watchedCall(fn, unit.instance, `${unit.type.name}#${method.name}`, plan.blockedWarningMs, laneLog);
-    return (ctx) => settleResult(ctx, call(ctx.args), plan);
-  }
-  return (ctx) =>
-    settleResult(
-      ctx,
-      wrap(ctx.args, () => resultObservable(fn.apply(unit.instance, ctx.args))),
-      plan,
-    );
+  const call = wrap
+    ? (args: unknown[]) => wrap(args, () => resultObservable(fn.apply(unit.instance, args)))
+    : watchedCall(fn, unit.instance, `${unit.type.name}#${method.name}`, plan.blockedWarningMs, laneLog);
+  return (ctx) => settleResult(ctx, call(ctx.args), plan);
 }
 
 /** How the endpoint streams: buffer settings (`@StreamBuffer` over the configuration) and which results stream. */

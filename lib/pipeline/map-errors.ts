@@ -24,12 +24,8 @@ export function defaultErrorResponse(error: unknown): ResponseContext {
     if (error.response) return fromRestResponse(error.response);
     const headers = new ResponseHeaders(error.headers);
     if (error.problem) return new ResponseContext(error.status, error.problem, headers, PROBLEM_JSON);
-    return new ResponseContext(
-      error.status,
-      error.hasMessage ? error.message : undefined,
-      headers,
-      error.hasMessage ? 'text/plain' : undefined,
-    );
+    if (!error.hasMessage) return new ResponseContext(error.status, undefined, headers);
+    return new ResponseContext(error.status, error.message, headers, 'text/plain');
   }
   errorLog.error('Unhandled error while processing a request', error);
   return internalErrorResponse();

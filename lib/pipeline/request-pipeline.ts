@@ -219,8 +219,7 @@ export class RequestPipeline {
   #sentNode(ctx: RequestContext, body: OutgoingBody, started: number): void | Promise<void> {
     const outgoing = ctx.exchange!.outgoing;
     try {
-      // Node checks the headers of an HTTP/1.1 answer itself (and throws); HTTP/2 would send CR and LF on, and both
-      // would send any status from 100 to 999.
+      // Node checks an HTTP/1.1 head itself (and throws); HTTP/2 would send CR and LF on, and both any status to 999.
       if (
         !isSendableStatus(ctx.response!.status) ||
         (!isNodeInstance(outgoing, 'node:http', 'ServerResponse') &&

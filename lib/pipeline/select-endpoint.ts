@@ -61,10 +61,7 @@ const formattedTypes = new WeakMap<Negotiated, string>();
 
 function formatted(result: Negotiated): string {
   let text = formattedTypes.get(result);
-  if (text === undefined) {
-    text = formatMediaType(result.type);
-    formattedTypes.set(result, text);
-  }
+  if (text === undefined) formattedTypes.set(result, (text = formatMediaType(result.type)));
   return text;
 }
 
@@ -76,19 +73,13 @@ function byAccept(ctx: RequestContext, candidates: Candidate[]): Candidate | und
   let negotiated: string | undefined;
   for (const candidate of candidates) {
     const { produces } = candidate.endpoint;
-    if (produces.length === 0) {
-      if (bestQ < 0) {
-        chosen = candidate;
-        bestQ = 0;
-        negotiated = undefined;
-      }
-      continue;
-    }
-    const result = negotiate(accept, produces);
-    if (result && result.q > bestQ) {
+    // No `@Produces` takes anything, at the lowest quality.
+    const result = produces.length === 0 ? undefined : negotiate(accept, produces);
+    const q = produces.length === 0 ? 0 : (result?.q ?? -1);
+    if (q > bestQ) {
       chosen = candidate;
-      bestQ = result.q;
-      negotiated = formatted(result);
+      bestQ = q;
+      negotiated = result && formatted(result);
     }
   }
   ctx.negotiated = negotiated;

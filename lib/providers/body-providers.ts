@@ -36,18 +36,10 @@ function has<K extends string>(value: object, ...methods: K[]): boolean {
   return methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
 }
 
-function priorityOf(meta: ClassMeta): number {
-  return meta.tags.get(PRIORITY) ?? meta.tags.get(PROVIDER)?.priority ?? DEFAULT_PRIORITY;
-}
-
 function rank<T>(value: T, meta: ClassMeta, declared: readonly string[] | undefined): Ranked<T> {
   const types = (declared ?? []).map((text) => parseMediaType(text)).filter((m): m is MediaType => m !== undefined);
-  return { value, types, priority: priorityOf(meta), specificity: Math.max(0, ...types.map(specificity)) };
-}
-
-/** More specific media types first, then lower priority first (the specification's provider order). */
-function byRank<T>(list: Ranked<T>[]): Ranked<T>[] {
-  return list.sort((a, b) => b.specificity - a.specificity || a.priority - b.priority);
+  const priority = meta.tags.get(PRIORITY) ?? meta.tags.get(PROVIDER)?.priority ?? DEFAULT_PRIORITY;
+  return { value, types, priority, specificity: Math.max(0, ...types.map(specificity)) };
 }
 
 function fits(types: readonly MediaType[], mediaType: string): boolean {
@@ -72,13 +64,12 @@ export class BodyProviders {
   readonly jsonProducer: JsonMapperProducer | undefined;
 
   constructor(providers: readonly ProviderInstance[]) {
-    // Every provider of a kind, in registration order, then ranked (a stable sort keeps that order on ties).
+    // More specific media types first, then lower priority (the specification's order); registration order on ties.
     const ranked = <T>(is: (instance: object) => boolean, declared?: (meta: ClassMeta) => string[] | undefined) =>
-      byRank(
-        providers
-          .filter(({ instance }) => is(instance))
-          .map(({ instance, meta }) => rank(instance as T, meta, declared?.(meta))),
-      );
+      providers
+        .filter(({ instance }) => is(instance))
+        .map(({ instance, meta }) => rank(instance as T, meta, declared?.(meta)))
+        .sort((a, b) => b.specificity - a.specificity || a.priority - b.priority);
     const values = <T>(is: (instance: object) => boolean) => ranked<T>(is).map((r) => r.value);
     this.readers = ranked<MessageBodyReader>(
       (i) => has(i, 'isReadable', 'readFrom'),
