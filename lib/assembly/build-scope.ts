@@ -1,7 +1,4 @@
-/**
- * What one build is given, and what it gives its features: the configuration, the discovered classes, the problems,
- * the typed hand-overs.
- */
+/** What one build is given, and what it gives its features: configuration, classes, problems, typed hand-overs. */
 import type { Config, LoadConfigOptions } from '../config';
 import type { Application } from '../decorators/application';
 import type { OperatorFilter } from './compile-filters';

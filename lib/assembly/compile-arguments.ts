@@ -17,20 +17,10 @@ import { readArguments } from '../pipeline/invoke';
 
 const log = logging.getLogger('rxrest.build');
 
-/** Kinds whose value is converted by type: without one they stay strings (a body stays plain JSON). */
+/** Kinds converted by type: without one they stay strings (a body plain JSON). */
 const typedKinds = new Set<ParamMeta['kind']>(['path', 'query', 'header', 'cookie', 'form', 'matrix', 'body']);
 
-export interface CompiledArguments {
-  readonly read: StageFn | undefined;
-  readonly readsBody: boolean;
-  /** Each parameter as resolved, for the API description. */
-  readonly facts: readonly ParamFact[];
-}
-
-/**
- * The kind of an undecorated parameter: a context object by type, a template variable by name, else the body (a
- * socket method's message).
- */
+/** An undecorated parameter: a context object by type, a template variable by name, else the body (or message). */
 export function implicitMeta(
   index: number,
   type: unknown,
@@ -45,7 +35,7 @@ export function implicitMeta(
   return { index, kind, tags: new Tags() };
 }
 
-/** One parameter of a method as the build step sees it, and where its problems are reported. */
+/** One parameter of a method, and where its problems are reported. */
 export type MethodParameter = Pick<ArgumentSpec, 'meta' | 'name' | 'designType'> & { readonly where: string };
 
 /** The parameters of `method`, and whether decorator metadata gave their types. */
@@ -68,13 +58,11 @@ export function checkPathName(
     problems.add(where, `the path parameter "${name}" is not a variable of the template ${template.template}`);
 }
 
-/** Whether the parameter reads the request body. */
 function readsBody({ meta, designType }: MethodParameter): boolean {
   if (meta.kind === 'bean') return beanReadsBody(meta.tags.get(PARAM_OPTIONS)?.type ?? designType);
   return meta.kind === 'body' || meta.kind === 'form';
 }
 
-/** The API description of the parameter. */
 function paramFact({ meta, name, designType }: MethodParameter): ParamFact {
   const options = meta.tags.get(PARAM_OPTIONS);
   return {
@@ -126,7 +114,7 @@ export function compileArguments(
   template: PathTemplate,
   settings: BodySettings,
   problems: ProblemCollector,
-): CompiledArguments {
+): { readonly read: StageFn | undefined; readonly readsBody: boolean; readonly facts: readonly ParamFact[] } {
   const { params, typed } = methodParameters(type, method, template);
   const readers: ArgumentReader[] = [];
   const facts: ParamFact[] = [];

@@ -31,9 +31,8 @@ export type EndpointContext = Omit<CorePlan, 'mappers'> & {
   readonly applicationPath: string;
   readonly mappers: ExceptionMappers;
   readonly problems: ProblemCollector;
-  /** The steps the application's features add to an endpoint, by phase. */
   readonly joins: EndpointJoins;
-  /** The application's authentication mechanisms, when it has any (streams end on expiry). */
+  /** When the application has authentication mechanisms (streams end on expiry). */
   readonly security?: SecuritySettings;
 };
 
@@ -47,7 +46,7 @@ function parseTypes(list: readonly string[] | undefined, where: string, problems
   return types;
 }
 
-/** A `function*` or `async function*` method: its result is a stream whatever its declared type. */
+/** A `function*` or `async function*` method streams whatever its declared type. */
 function isGeneratorMethod(unit: Unit, method: MethodMeta): boolean {
   const fn = (unit.instance as Record<string, unknown>)[method.name];
   const kind =
@@ -57,7 +56,7 @@ function isGeneratorMethod(unit: Unit, method: MethodMeta): boolean {
   return kind === 'GeneratorFunction' || kind === 'AsyncGeneratorFunction';
 }
 
-/** Reads `method`'s path, return type, media types and arguments; `undefined` when its path is no template (recorded). */
+/** Reads `method`'s path, return type, media types and arguments; `undefined` when its path is no template. */
 function declaration(unit: Unit, method: MethodMeta, context: EndpointContext) {
   const { problems } = context;
   const where = locate(unit.type, method.name);
@@ -84,7 +83,7 @@ function declaration(unit: Unit, method: MethodMeta, context: EndpointContext) {
 /** What one method declares, read and checked before its stages are compiled. */
 type Declaration = NonNullable<ReturnType<typeof declaration>>;
 
-/** Who serves the endpoint and how: the request model's view of it (logs, tests, `RequestContext.endpoint`). */
+/** The request model's view of the endpoint (`RequestContext.endpoint`). */
 function endpointInfo(d: Declaration, httpMethod: string, lanes: LaneSettings): EndpointInfo {
   const { unit, method } = d;
   const instance = unit.instance as Record<string, Function>;
@@ -95,12 +94,11 @@ function endpointInfo(d: Declaration, httpMethod: string, lanes: LaneSettings): 
     pathTemplate: d.template.template,
     produces: d.producesText ?? [],
     consumes: method.consumes ?? unit.meta.consumes ?? [],
-    // Its annotations, its class's, the application's, else its return type.
     lane: resolveLane(method.tags, unit.meta.tags, lanes.application, d.returnType, instance[method.name]),
   };
 }
 
-/** What OpenAPI knows of the endpoint: all read here, at build, so the document never re-reads decorators. */
+/** What OpenAPI knows of the endpoint, read here so that the document never re-reads decorators. */
 function endpointFacts(
   d: Declaration,
   info: EndpointInfo,
@@ -153,7 +151,7 @@ export function handlerOf(
   return endpointHandler(info, request, responsePart, context.mappers);
 }
 
-/** Compiles `method` of a resource class; returns `undefined` when it has problems (recorded). */
+/** Compiles `method` of a resource class; `undefined` when it has problems (recorded). */
 export function compileEndpoint(
   unit: Unit,
   method: MethodMeta,

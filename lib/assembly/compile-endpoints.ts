@@ -22,30 +22,23 @@ function mediaList(types: readonly string[]): string {
   return types.length ? [...types].sort().join(', ') : '*';
 }
 
-/**
- * Endpoints declared twice (same HTTP method, path pattern with variable names aside, and media types): one message
- * per conflict, naming every method that declares it.
- */
+/** Endpoints declared twice (same method, path pattern and media types): one message per conflict, naming each. */
 function detectDuplicates(endpoints: readonly Endpoint[]): string[] {
   const groups = new Map<string, Endpoint[]>();
   for (const endpoint of endpoints) {
     const { info } = endpoint;
     const key = `${info.httpMethod} ${endpoint.template.normalized} ${mediaList(info.consumes)} ${mediaList(info.produces)}`;
-    const group = groups.get(key);
-    if (group) group.push(endpoint);
-    else groups.set(key, [endpoint]);
+    groups.set(key, [...(groups.get(key) ?? []), endpoint]);
   }
-  const messages: string[] = [];
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
-    const { info } = group[0];
-    const lines = group.map(
-      ({ info: i }) =>
-        `${i.resourceClass.name}#${i.methodName} consumes ${mediaList(i.consumes)}, produces ${mediaList(i.produces)}`,
-    );
-    messages.push(`${info.httpMethod} ${info.pathTemplate} is declared by :\n${lines.join('\n')}`);
-  }
-  return messages;
+  return [...groups.values()]
+    .filter((group) => group.length > 1)
+    .map((group) => {
+      const lines = group.map(
+        ({ info: i }) =>
+          `${i.resourceClass.name}#${i.methodName} consumes ${mediaList(i.consumes)}, produces ${mediaList(i.produces)}`,
+      );
+      return `${group[0].info.httpMethod} ${group[0].info.pathTemplate} is declared by :\n${lines.join('\n')}`;
+    });
 }
 
 const log = logging.getLogger('rxrest.build');
@@ -69,9 +62,8 @@ function compileResource(unit: Unit, context: EndpointContext): Endpoint[] {
       );
       continue;
     }
-    const endpoint = method.httpMethods.length
-      ? compileEndpoint(unit, method, method.httpMethods[0], context)
-      : undefined;
+    if (method.httpMethods.length === 0) continue;
+    const endpoint = compileEndpoint(unit, method, method.httpMethods[0], context);
     if (endpoint) endpoints.push(endpoint);
   }
   return endpoints;
@@ -85,7 +77,6 @@ function reportDuplicates(endpoints: readonly Endpoint[], config: Config, proble
   else for (const message of duplicates) log.warn(`Duplicate endpoints: ${message}`);
 }
 
-/** What every endpoint of the application is compiled with, its class's mappers aside. */
 type SharedContext = Omit<EndpointContext, 'mappers'>;
 
 /** The socket endpoints: one framing for all of them, so that an event broadcast to many is framed once. */

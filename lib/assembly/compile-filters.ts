@@ -105,20 +105,16 @@ export function compileFilters(
   return set;
 }
 
-/** The part of a compiled filter the rule reads. */
-export interface LaneFilter {
-  readonly name: string;
-  readonly nonBlocking: boolean;
-}
-
 /**
- * The problems with an ordered list of request filters: one per `nonBlocking` filter that runs after a
- * filter without that setting (it could not run on the event loop once the worker lane was entered).
+ * A problem for each `nonBlocking` request filter running after one without that setting (it could not run on the
+ * event loop once the worker lane was entered).
  *
  * @example
  * checkFilterOrder([{ name: 'A#f', nonBlocking: false }, { name: 'B#g', nonBlocking: true }]); // one problem
  */
-export function checkFilterOrder(filters: readonly LaneFilter[]): { where: string; message: string }[] {
+export function checkFilterOrder(
+  filters: readonly Pick<CompiledFilter, 'name' | 'nonBlocking'>[],
+): { where: string; message: string }[] {
   const firstBlocking = filters.findIndex((filter) => !filter.nonBlocking);
   if (firstBlocking < 0) return [];
   return filters
@@ -130,5 +126,4 @@ export function checkFilterOrder(filters: readonly LaneFilter[]): { where: strin
     }));
 }
 
-// Where endpoints are compiled (resources, sockets, MCP servers) the filters' steps are taken from here.
 export { applicable, requestSteps, responseSteps } from '../pipeline/filters';

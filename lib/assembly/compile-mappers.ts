@@ -6,7 +6,7 @@ import { DEFAULT_PRIORITY, EXCEPTION_MAPPER, PRIORITY, PROVIDER } from '../decor
 import { ExceptionMappers, mapperTable, type CompiledMapper } from '../errors/exception-mappers';
 import { readDesignType } from '../metadata/reflect-shim';
 import { findClassMeta, registeredClasses } from '../metadata/store';
-import { byPosition, compileInjection, mapperCall, providerMapperCall } from '../pipeline/inject';
+import { byPosition, compileInjection, isErrorClass, mapperCall, providerMapperCall } from '../pipeline/inject';
 import type { InterceptorChain } from '../pipeline/interceptors';
 import { locate, type ProblemCollector } from '../errors/definition-error';
 import type { Unit } from '../metadata/unit';
@@ -15,10 +15,6 @@ export interface MapperSet {
   readonly global: CompiledMapper[];
   readonly local: Map<Function, CompiledMapper[]>;
   readonly unwrapRules: UnwrapRule[];
-}
-
-function isErrorClass(type: unknown): type is Function {
-  return typeof type === 'function' && (type === Error || type.prototype instanceof Error);
 }
 
 function methodMappers(unit: Unit, problems: ProblemCollector, interceptors: InterceptorChain): CompiledMapper[] {
@@ -40,7 +36,7 @@ function methodMappers(unit: Unit, problems: ProblemCollector, interceptors: Int
     const inject = problems.attempt(where, () => compileInjection(unit.type, method.name, byPosition.mapper));
     if (!inject) continue;
     const fn = (unit.instance as Record<string, Function>)[method.name];
-    // Mappers run interceptors only when they carry the binding themselves.
+    // Interceptors only when the mapper carries the binding itself.
     const bindings = method.tags.get(INTERCEPTOR_BINDINGS);
     const wrap = bindings?.length
       ? interceptors.wrapperFor(unit.type, method.name, unit.instance, new Set(bindings))

@@ -1,8 +1,4 @@
-/**
- * Compiles a `@WebSocketEndpoint` class: its callbacks (arguments read from the upgrade request, the message decoded
- * by its parameter's type) and the `GET` endpoint its upgrade requests are routed to, with the class's security,
- * limits and name-bound filters before the handshake.
- */
+/** Compiles a `@WebSocketEndpoint` class: its callbacks and the `GET` endpoint its upgrades are routed to. */
 import { PARAM_OPTIONS, type ParamOptions } from '../decorators/params';
 import { NAME_BINDINGS } from '../decorators/providers';
 import { SOCKET_CALLBACK, SOCKET_PATH, type SocketCallbackKind } from '../decorators/websocket';
@@ -18,7 +14,7 @@ import { ResponseContext } from '../context/response-context';
 import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
 import { Multi } from '../streaming/multi';
-import type { MessageCallback, SocketCallback, SocketHandlers } from '../websocket/socket-handlers';
+import type { MessageCallback, SocketHandlers } from '../websocket/socket-handlers';
 import type { SocketServer } from '../websocket/socket-server';
 import { acceptUpgrade } from '../websocket/accept-upgrade';
 import { messageDecoder } from '../websocket/message-decoder';
@@ -29,15 +25,14 @@ import type { Unit } from '../metadata/unit';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
 
 type SocketContext = EndpointContext & {
-  /** The application's socket server (made with its first socket endpoint). */
+  /** Made with the application's first socket endpoint. */
   readonly sockets: () => SocketServer;
-  /** How the messages of every socket of the application are framed. */
   readonly framing: Framing;
-  /** The application's broadcast, which a socket's methods run within. */
+  /** Which a socket's methods run within. */
   readonly broadcast: () => ApplicationBroadcast;
 };
 
-/** Whether a parameter of `type` reaches the upgrade's response (to read or change its status and headers). */
+/** Whether a parameter of `type` reaches the upgrade's response (its status and headers). */
 const givesResponse = (type: unknown): boolean => type === ResponseContext || type === RequestContext;
 
 /** Where a callback's message (or error) goes: its parameter's index, type and options. */
@@ -128,14 +123,9 @@ function compileHandlers(unit: Unit, template: PathTemplate, context: SocketCont
       locate(unit.type),
       'a @WebSocketEndpoint class needs an @OnOpen, @OnTextMessage or @OnBinaryMessage method',
     );
-  const { open, text, binary, close, error } = found;
   return {
+    ...found,
     ownResponse: Object.values(found).some((callback) => callback.takesResponse),
-    open: open as SocketCallback | undefined,
-    text,
-    binary,
-    close: close as SocketCallback | undefined,
-    error: error as SocketCallback | undefined,
     mappers: context.mappers,
     framing: context.framing,
     broadcast: context.broadcast,
@@ -156,10 +146,7 @@ function socketFacts(info: EndpointInfo, unit: Unit): EndpointFacts {
   };
 }
 
-/**
- * The endpoint of a socket class: a `GET` at its path whose stages are the class's access rule, rate limit and
- * name-bound request filters, then the handshake (426 for a request that is no WebSocket upgrade).
- */
+/** A `GET` at the socket class's path: its access rule, limits and filters, then the handshake (426 if no upgrade). */
 export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpoint | undefined {
   const { problems } = context;
   const where = locate(unit.type);

@@ -1,8 +1,4 @@
-/**
- * What every endpoint of an application is compiled with, whatever features it has: the discovered classes, its
- * filters, interceptors, mappers, body readers and writers (providers, the JSON mapper, upload settings), stream
- * settings and execution lanes.
- */
+/** What every endpoint is compiled with, whatever its features: filters, interceptors, mappers, bodies, streams. */
 import { loadConfig, type Config } from '../config';
 import { APPLICATION_PATH } from '../decorators/resource';
 import { ProblemCollector } from '../errors/definition-error';
@@ -50,7 +46,7 @@ function bodyPlan(scope: BuildScope) {
     providers,
     json,
   };
-  /** User writers, then multipart's, then the built-ins, wrapped by the writer interceptors. */
+  // User writers, then multipart's, then the built-ins, wrapped by the writer interceptors.
   const writers = () => providers.entityWriters([scope.find(MULTIPART)!.writer, ...createBuiltinWriters(json)]);
   return { json, body, writers };
 }
@@ -70,10 +66,7 @@ export function openScope(options: BuildOptions): BuildScope {
   return new BuildScope(config, directory, units, root, problems);
 }
 
-/**
- * The application's stream settings, with one keep-alive timer and one end-of-tick flush for all its streams where
- * the runtime lets a timer serve every request (not on Workers: each stream keeps its own there).
- */
+/** Stream settings: one keep-alive timer and tick flush for streams where timers serve all requests (not Workers). */
 function streamSettings(config: Config): StreamSettings {
   const keepAliveMs = config.get('framework.rest.sse.keep-alive');
   const shared = timersServeAllRequests();

@@ -34,8 +34,7 @@ export function discover(options: BuildOptions, config: Config, problems: Proble
     if (seen.has(type)) return;
     seen.add(type);
     const meta = findClassMeta(type);
-    if (!meta || !include(type, meta)) return;
-    if (!isServerSide(meta.tags)) return;
+    if (!meta || !include(type, meta) || !isServerSide(meta.tags)) return;
     const methods = [...meta.methods.values()];
     const isResource = meta.path !== undefined || methods.some((method) => method.httpMethods.length > 0);
     const contributes =

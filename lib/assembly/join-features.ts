@@ -1,8 +1,4 @@
-/**
- * The features of one application, built: their parts joined phase by phase, in the order the features are listed
- * (so CORS's headers go on before the rate limits', and the socket origin check runs before security), and the
- * optional packages they need.
- */
+/** The features of one application, built: their parts joined phase by phase in feature order, and their packages. */
 import type { EndpointJoin, EndpointJoins, Feature, FeatureParts, PackageNeed } from '../feature/feature';
 import { chain, inOrder } from '../pipeline/chain';
 import type { FeatureSteps } from '../pipeline/request-pipeline';
@@ -89,11 +85,7 @@ export function corePackages(): PackageNeed[] {
     : [];
 }
 
-/**
- * A problem for each needed package that is not installed. Packages that only some features need are optional peer
- * dependencies: an application using such a feature without its package fails its build naming the package to install,
- * instead of failing on its first request.
- */
+/** A problem for each needed package not installed (an optional peer dependency): the build fails, not a request. */
 export function checkPackages(needs: readonly PackageNeed[], problems: ProblemCollector): void {
   const reported = new Set<string>();
   for (const { name, feature } of needs) {

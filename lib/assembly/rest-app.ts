@@ -25,12 +25,11 @@ import type { EndpointSummary } from './compile-endpoints';
 const STREAM_END_MARGIN_MS = 200;
 
 /** What the build step hands a built application. */
-export interface RestAppParts {
+interface RestAppParts {
   readonly scope: BuildScope;
   readonly pipeline: RequestPipeline;
   readonly endpoints: readonly EndpointSummary[];
   readonly openStreams: OpenStreams;
-  /** Told the server is shutting down; let go of what they hold on `close()`. */
   readonly features: JoinedFeatures;
 }
 
@@ -91,9 +90,8 @@ export class RestApp {
   }
 
   /**
-   * Releases what the application holds besides a server: the Redis connections of the broadcast backplane and of
-   * shared rate limits.
-   * `listen()`'s shutdown calls it once the server has closed; call it yourself after using `fetch()` alone.
+   * Releases what the application holds besides a server (the Redis connections of the broadcast backplane and of
+   * shared rate limits). `listen()`'s shutdown calls it once the server has closed; call it after `fetch()` alone.
    */
   close(): Promise<void> {
     return this.#parts.features.close();

@@ -1,8 +1,7 @@
 /** The build step: decorated classes and features in, a built application out. */
-import { checkPackages, corePackages } from './join-features';
+import { checkPackages, corePackages, JoinedFeatures } from './join-features';
 import { compileEndpoints } from './compile-endpoints';
 import { openScope, planCore } from './core-plan';
-import { JoinedFeatures } from './join-features';
 import { RestApp } from './rest-app';
 import type { BuildOptions } from './build-scope';
 import { handPackages } from '../runtime/load-package';
@@ -42,10 +41,9 @@ export type { EndpointSummary } from './compile-endpoints';
 export { RestApp } from './rest-app';
 
 /**
- * The framework's own features, in the order they join each phase: a request for a host not served is refused before
- * anything else, its URL moved onto the origin trusted proxies forwarded, CORS answers preflights next (seeing that
- * URL), the socket origin check runs before security on upgrades, security before rate limits (a client is its
- * principal), and the unrouted answers are asked health, metrics, OpenAPI, then static files.
+ * The framework's own features, in the order they join each phase: hosts not served refused first, the URL moved onto
+ * the forwarded origin, CORS preflights (seeing that URL), the socket origin check before security, security before
+ * rate limits (a client is its principal), and the unrouted answers asked health, metrics, OpenAPI, then static files.
  */
 export function builtInFeatures(authentication: readonly AuthenticationMechanism[] = []): Feature[] {
   return [
@@ -109,7 +107,7 @@ function routerOf(endpoints: readonly Endpoint[]): Router<Endpoint> {
   return router;
 }
 
-/** Each phase of the pipeline from what joined it; the unrouted answers are asked for now, once every feature started. */
+/** Each phase of the pipeline from what joined it; the unrouted answers asked for once every feature started. */
 function assemblePipeline(
   scope: BuildScope,
   core: CorePlan,

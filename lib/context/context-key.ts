@@ -1,8 +1,6 @@
 /**
- * Typed keys for the state a feature keeps on a request (the security facts, the negotiated compression, an open
- * socket...). One key object per piece of state, made once where that state is owned: nothing else can read or
- * overwrite it by spelling the same string, and its value's type travels with it. User filters keep
- * `getProperty`/`setProperty` by name, which the specification defines.
+ * A typed key for state a feature keeps on a request, made once where that state is owned: nothing else can read or
+ * overwrite it by spelling the same string. User filters keep `getProperty`/`setProperty` (the specification's).
  *
  * @example
  * const STARTED = new ContextKey<number>('started');

@@ -1,9 +1,9 @@
-/** What a matched endpoint tells about itself: filled by routing, read by filters, mappers, lanes and `ResourceInfo`. */
+/** What routing tells of a matched endpoint. */
 
 /** Which lane the endpoint runs in (execution lanes: docs/streaming.md). */
 export type Lane = 'event-loop' | 'worker';
 
-/** What a matched endpoint tells about itself to filters, mappers and `ResourceInfo`. */
+/** What a matched endpoint tells about itself: filled by routing, read by filters, mappers, lanes and `ResourceInfo`. */
 export interface EndpointInfo {
   readonly resourceClass: Function;
   readonly methodName: string;

@@ -24,36 +24,21 @@ export interface NodeSource extends NodeExchange {
   readonly host: string;
 }
 
+const USUAL_METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS']);
+
 /** The method in upper case; the usual ones, which Node and `Request` already give upper-cased, without a copy. */
 export function canonicalMethod(method: string): string {
-  switch (method) {
-    case 'GET':
-    case 'POST':
-    case 'PUT':
-    case 'DELETE':
-    case 'HEAD':
-    case 'PATCH':
-    case 'OPTIONS':
-      return method;
-    default:
-      return method.toUpperCase();
-  }
+  return USUAL_METHODS.has(method) ? method : method.toUpperCase();
 }
 
-/**
- * A `Headers` of Node's raw header list (a repeated header appended, so joined as `Headers` joins it); HTTP/2's
- * pseudo-headers (`:path`, `:authority`...) are the request line's, not headers.
- */
+/** A `Headers` of Node's raw list (repeats appended, so joined as `Headers` joins them), without HTTP/2's `:path`... */
 export function headersOf(raw: readonly string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) headers.append(raw[i]!, raw[i + 1]!);
   return headers;
 }
 
-/**
- * The HTTP/1.1 request and response behind a context (its own source, or what a server adapter passed as its
- * environment): streams write to that socket directly, an HTTP/2 stream takes them as Web streams.
- */
+/** The HTTP/1.1 request and response behind a context (its source, or a server adapter's environment). */
 export function nodeBindingsOf(source: NodeSource | undefined, environment: unknown): NodeBindings | undefined {
   if (source)
     return isNodeInstance(source.incoming, 'node:http', 'IncomingMessage') ? (source as NodeBindings) : undefined;
@@ -64,7 +49,7 @@ export function nodeBindingsOf(source: NodeSource | undefined, environment: unkn
     : undefined;
 }
 
-/** Whether someone started reading Node's request (a filter, a stream made from it): then it owns the body. */
+/** Whether something started reading Node's request (a filter, a stream made from it): then it owns the body. */
 export function isBodyStarted(incoming: IncomingMessage | Http2ServerRequest): boolean {
   return (
     incoming.readableDidRead ||
@@ -85,10 +70,7 @@ export function clientGoneOf(source: NodeSource | undefined, request: Request | 
   return socket?.destroyed ?? false;
 }
 
-/**
- * A header's value in Node's raw list by its lower-case name: `null` when absent, `undefined` when sent more
- * than once (then only `Headers` knows how to join it).
- */
+/** A header's value in Node's raw list by its lower-case name: `null` when absent, `undefined` when repeated. */
 export function singleRawHeader(raw: readonly string[], lowerName: string): string | null | undefined {
   let found = -1;
   for (let i = 0; i < raw.length; i += 2) {
@@ -102,9 +84,8 @@ export function singleRawHeader(raw: readonly string[], lowerName: string): stri
 }
 
 /**
- * The Web request of a context served by `listen()`: Node's headers, its body as a Web stream (empty once
- * read directly), and a signal aborted when the client goes away before the answer is out. Once Node's request was
- * let go of (`source` undefined), one with no body.
+ * The Web request of a context served by `listen()`: its body a Web stream (empty once read directly), its signal
+ * aborted when the client goes before the answer is out; without `source` (let go of), one with no body.
  */
 export function webRequestOf(
   source: NodeSource | undefined,
@@ -120,11 +101,7 @@ export function webRequestOf(
     if (!outgoing.writableEnded)
       controller.abort(new Error('The client closed the connection before the answer was sent'));
   });
-  const init: RequestInit & { duplex?: 'half' } = {
-    method,
-    headers,
-    signal: controller.signal,
-  };
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: controller.signal };
   if (method !== 'GET' && method !== 'HEAD') {
     init.body = bodyTaken
       ? new ReadableStream({ start: (stream) => stream.close() })

@@ -27,7 +27,7 @@ import {
 export type { NodeBindings, NodeExchange } from './node-request';
 export type { EndpointInfo, Lane } from './endpoint-info';
 
-// Shared empty defaults: a request allocates its own only when routing or argument reading fills them.
+// Shared: a request allocates its own only when routing or argument reading fills them.
 const NO_MATRIX: ReadonlyMap<string, readonly string[]> = new Map();
 const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
 
@@ -36,46 +36,39 @@ export class RequestAborted {
   constructor(readonly response: RestResponse<unknown> | Response) {}
 }
 
-/**
- * One request in flight. Filters may change its method, URI and headers (pre-matching filters before
- * routing), read and set properties, or answer it with `abortWith`.
- */
+/** One request in flight: filters may change its method, URI and headers (before routing), or answer (`abortWith`). */
 export class RequestContext extends RequestTarget {
-  /** The Web request: given (in process), or made from Node's request the first time something asks for it. */
+  /** Given (in process), or made from Node's request the first time something asks for it. */
   #request: Request | undefined;
   /** The request `fetch` was given, once a filter or stage replaced it. */
   #received: Request | undefined;
-  /** Node's request behind a context served by `listen()` (until `releaseNode`). */
+  /** Until `releaseNode`. */
   #source: NodeSource | undefined;
   #environment: unknown;
   #peer: { readonly remoteAddress?: string } | null | undefined;
-  /** A filter or stage replaced the request (or its URI). */
   #replaced = false;
-  /** The body was read straight from Node's request. */
+  /** Read straight from Node's request. */
   #bodyTaken = false;
   /** The runtime's own body failed to read (Deno, workerd): its client left in the middle of it. */
   #bodyLost = false;
   #url: string | undefined;
   #method: string;
   #headers: Headers | undefined;
-  /** Node's raw header list (`null`: not served on Node), read on first use. */
+  /** `null`: not served on Node. */
   #rawHeaders: readonly string[] | null | undefined;
 
   /** The decoded path without matrix parameters, set by routing. */
   path = '';
   /** Matrix parameters of every path segment, set by routing. */
   matrix: ReadonlyMap<string, readonly string[]> = NO_MATRIX;
-  /** The matched route, set by routing. */
   route: RouteMatch<unknown> | undefined;
   endpoint: EndpointInfo | undefined;
   lane: Lane = 'event-loop';
   /** The arguments the endpoint method will be called with. */
   args: unknown[] = NO_ARGS;
-  /** The response, once there is one. */
   response: ResponseContext | undefined;
-  /** The error being handled, for response filters (`undefined` when none). */
+  /** The error being handled, for response filters. */
   error: unknown;
-  /** The media type negotiated for the response. */
   negotiated: string | undefined;
 
   constructor(request: Request, environment?: unknown, source?: NodeSource) {
@@ -86,10 +79,7 @@ export class RequestContext extends RequestTarget {
     this.#method = canonicalMethod(source ? (source.incoming.method ?? 'GET') : request.method);
   }
 
-  /**
-   * A context for a request served by `listen()`, read from Node's request: the Web `Request` is made only if
-   * something asks for it. `url` is the normalized URL when the target needed it.
-   */
+  /** A context read from Node's request (its Web `Request` made if asked for); `url` when the target was normalized. */
   static fromNode(
     incoming: IncomingMessage | Http2ServerRequest,
     outgoing: ServerResponse | Http2ServerResponse,
@@ -107,9 +97,8 @@ export class RequestContext extends RequestTarget {
   }
 
   /**
-   * Lets go of Node's request and response once the connection was taken over: an open WebSocket may live for hours.
-   * What was read of them stays (the URL, the raw headers as `keep` keeps them, the peer's socket); a Web request made
-   * later has no body.
+   * Lets go of Node's request and response once the connection was taken over (a WebSocket may live for hours); what
+   * was read stays (the URL, the raw headers `keep` keeps, the peer); a Web request made later has no body.
    */
   releaseNode(keep: (raw: readonly string[]) => readonly string[]): void {
     const source = this.#source;
@@ -121,43 +110,35 @@ export class RequestContext extends RequestTarget {
     this.#source = this.#environment = undefined;
   }
 
-  /** The address of the peer of a request served by `listen()`. */
+  /** The peer's address under `listen()`. */
   get nodePeer(): string | undefined {
     return (this.#source === undefined ? this.#peer : this.#source.incoming.socket)?.remoteAddress;
   }
 
-  /**
-   * The Node request and response when served by `listen()`, for the few stages that read or write the
-   * socket directly (streaming, multipart, clean-up); `undefined` in process.
-   */
+  /** Node's HTTP/1.1 request and response under `listen()`, for the stages that use the socket directly. */
   get node(): NodeBindings | undefined {
     return nodeBindingsOf(this.#source, this.#environment);
   }
 
-  /** Node's request and response, of either HTTP version, when served by `listen()`. */
+  /** Node's request and response, of either HTTP version, under `listen()`. */
   get exchange(): NodeExchange | undefined {
     return this.#source;
   }
 
-  /**
-   * Whether the client has gone: the connection (HTTP/1.1) or stream (HTTP/2) of a request served by `listen()` is
-   * closed, or the signal of a Web request is aborted. An answer then reaches nobody; an error it caused is the
-   * client's leaving, not the server's fault.
-   */
+  /** Whether the client has gone (connection, HTTP/2 stream or signal): an error it caused is not the server's. */
   get clientGone(): boolean {
     return clientGoneOf(this.#source, this.#received ?? this.#request);
   }
 
   /**
-   * @internal {@link clientGone} as an error's cause: a Web request can only be cut short while its body is read, so a GET or HEAD
-   * (which carry none) never reads its `signal` (Deno warns at the first read of a served request's signal: its legacy
-   * abort). Its method is asked, not its `body`: on Deno, making the body stream of an upgrade request breaks the upgrade.
+   * @internal {@link clientGone} as an error's cause. A GET or HEAD carries no body to be cut short, so its `signal` is
+   * never read (Deno warns at the first read: its legacy abort); its method is asked, not its `body` (on Deno, making
+   * an upgrade request's body stream breaks the upgrade). Deno's signal stays unaborted when a body is cut short.
    */
   get clientGoneMidRequest(): boolean {
     if (this.#bodyLost) return true;
     if (this.#source !== undefined) return this.clientGone;
     const method = this.#request?.method;
-    // Deno's signal stays unaborted when a client cuts a body short (the read fails with BadResource): ask it nothing.
     if (method === undefined || method === 'GET' || method === 'HEAD' || isDenoServeInfo(this.#environment))
       return false;
     return this.clientGone;
@@ -168,44 +149,37 @@ export class RequestContext extends RequestTarget {
     this.#bodyLost = true;
   }
 
-  /** Whether the request is still the one the server received (no filter replaced it or its URI). */
+  /** No filter replaced the request or its URI. */
   get isOriginalRequest(): boolean {
     return !this.#replaced;
   }
 
-  /** The Web standard request. */
   get request(): Request {
     return (this.#request ??= webRequestOf(this.#source, this.#method, this.headers, this.url, this.#bodyTaken));
   }
 
-  /** @internal the Web request as the server handed it, whatever replaced it since (the runtime serving `fetch` knows that one). */
+  /** @internal the Web request as the server handed it (the one the runtime serving `fetch` knows). */
   get receivedRequest(): Request {
     return this.#received ?? this.request;
   }
 
-  /**
-   * Replaces the Web request, keeping method, routing results and headers set with `setHeader`; used
-   * by stages that decode the body before it is read (legacy `@GZIP` inflation).
-   */
+  /** Replaces the Web request (legacy `@GZIP` inflation), keeping method, routing results and `setHeader`'s headers. */
   replaceRequest(request: Request): void {
     this.#received ??= this.request;
     this.#request = request;
     this.#replaced = true;
   }
 
-  /**
-   * Node's request, to read the body from directly: while nothing else has (no replacement, no Web body made
-   * from it, nothing reading it). Reading it marks the body taken: a Web request made later has none.
-   */
+  /** Node's request to read the body from directly, while nothing else has; a Web request made later has no body. */
   takeNodeBody(): IncomingMessage | Http2ServerRequest | undefined {
     const incoming = this.#source?.incoming;
-    if (!incoming || this.#replaced || this.#bodyTaken || this.#request !== undefined) return undefined;
-    if (isBodyStarted(incoming)) return undefined;
+    if (!incoming || this.#replaced || this.#bodyTaken || this.#request !== undefined || isBodyStarted(incoming))
+      return undefined;
     this.#bodyTaken = true;
     return incoming;
   }
 
-  /** Values of the matched template's variables (none before routing). */
+  /** The matched template's variables (none before routing). */
   get pathParams(): Readonly<Record<string, string>> {
     return this.route === undefined ? NO_PARAMS : this.route.params;
   }
@@ -225,7 +199,7 @@ export class RequestContext extends RequestTarget {
     return (this.#url ??= source.url ?? `${source.scheme}://${source.host}${source.incoming.url ?? '/'}`);
   }
 
-  /** Served by `listen()` with a plain target (no normalized URL, no replaced request): the path and query are its own. */
+  /** Under `listen()`, a target neither normalized nor replaced: the path and query are its own. */
   protected get originTarget(): string | undefined {
     const source = this.#request === undefined ? this.#source : undefined;
     return source !== undefined && source.url === undefined ? (source.incoming.url ?? '/') : undefined;
@@ -269,15 +243,12 @@ export class RequestContext extends RequestTarget {
   }
 
   /**
-   * A request header by its lower-case name, exactly as `headers.get(name)` answers it. On the hot path
-   * (routing reads `Accept` and `Content-Type` of every request), a header sent at most once to a request
-   * served on Node (`listen()`, or `@hono/node-server`) is read from Node's raw header list, without building a
-   * header map.
+   * A header by its lower-case name, as `headers.get(name)` answers it; on the hot path (routing), one sent once on
+   * Node is read from the raw list without building a `Headers` (which alone knows how to join a repeated one).
    */
   headerValue(lowerName: string): string | null {
     const raw = this.#headers === undefined && !this.#replaced ? this.#nodeRawHeaders() : null;
     if (raw === null) return this.headers.get(lowerName);
-    // A repeated header is joined by the rules of its name: leave that to Headers.
     const value = singleRawHeader(raw, lowerName);
     return value === undefined ? this.headers.get(lowerName) : value;
   }

@@ -1,8 +1,4 @@
-/**
- * What a request carries for the code that handles it: named properties (the specification's, for filters),
- * typed state under a `ContextKey` (the framework's and features'), and the clean-ups to run once it is answered
- * (`RequestContext.onComplete`), in an object of their own so that they can run without it.
- */
+/** What a request carries: named properties (for filters), typed state under a `ContextKey`, and its clean-ups. */
 import type { ContextKey } from './context-key';
 
 export class RequestState {
@@ -18,12 +14,11 @@ export class RequestState {
     (this.#properties ??= new Map()).set(name, value);
   }
 
-  /** The framework's (or a feature's) state under `key`, apart from the named properties filters use. */
   get<T>(key: ContextKey<T>): T | undefined {
     return this.#state?.get(key) as T | undefined;
   }
 
-  /** Keeps `value` under `key` for the rest of the request (`undefined` forgets it). */
+  /** Keeps `value` under `key` (`undefined` forgets it). */
   set<T>(key: ContextKey<T>, value: T | undefined): void {
     if (value === undefined) this.#state?.delete(key);
     else (this.#state ??= new Map()).set(key, value);
@@ -34,15 +29,12 @@ export class RequestState {
     (this.#cleanups ??= new RequestCleanups()).add(cleanup);
   }
 
-  /** Runs the registered clean-ups once; called by the server adapter. */
+  /** Runs the registered clean-ups once (the server adapter). */
   async complete(): Promise<void> {
     await this.#cleanups?.run();
   }
 
-  /**
-   * The clean-ups registered so far and any registered later, to be run without this context (`run()`, once): what
-   * waits for a long response to end holds them alone, not the request.
-   */
+  /** The clean-ups, now and later, for what waits for a long response without the request to `run()` (once). */
   get cleanups(): RequestCleanups {
     return (this.#cleanups ??= new RequestCleanups());
   }
@@ -52,12 +44,7 @@ export class RequestState {
   }
 }
 
-/**
- * The work to run once a request's response has been sent. Kept apart from the request's context so that an open
- * stream waiting for its end holds only this, not the context and everything read into it: with the default stream
- * caps (each stream counted for its client until it ends), an idle SSE stream kept about 1.3 KB of context alive for
- * nothing but its clean-ups.
- */
+/** A request's clean-ups apart from its context: an idle SSE stream kept 1.3 KB of context alive for them alone. */
 export class RequestCleanups {
   #list: (() => void | Promise<void>)[] | undefined;
 
@@ -66,12 +53,11 @@ export class RequestCleanups {
   }
 
   add(cleanup: () => void | Promise<void>): void {
-    // Copied at its exact size: a request has a few clean-ups, and push() on [] reserves room for 17 (about 150
-    // bytes an open stream would keep).
+    // Copied at its exact size: push() on [] reserves room for 17 (about 150 bytes an open stream would keep).
     this.#list = this.#list ? [...this.#list, cleanup] : [cleanup];
   }
 
-  /** Runs the clean-ups registered so far, once each, in order. */
+  /** Runs the clean-ups registered so far, once each. */
   async run(): Promise<void> {
     const list = this.#list;
     this.#list = undefined;

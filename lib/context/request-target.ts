@@ -1,8 +1,4 @@
-/**
- * The path and query a request was sent to, read from its URL (or Node's request target) the first time something
- * asks and kept for the rest of the request: routing reads the path, parameter readers the query. It does not know
- * where the URL comes from; {@link RequestContext} says that.
- */
+/** The path and query a request was sent to, split from its URL (or Node's target) once asked; not where it's from. */
 import { findQueryValues, parseQuery } from '../http/query';
 import { RequestState } from './request-state';
 import { targetPath, targetQuery, urlPath, urlPathStart, urlQuery } from './url-parts';
@@ -19,10 +15,7 @@ export abstract class RequestTarget extends RequestState {
   /** The absolute URL of the request. */
   abstract get url(): string;
 
-  /**
-   * The origin-form target (`/path?query`) of a request served on Node whose URL was taken from it unchanged:
-   * splitting it is cheaper than splitting the URL. `undefined` when the URL is all there is.
-   */
+  /** The origin-form target (`/path?query`) when the URL was made from it unchanged: cheaper to split. */
   protected abstract get originTarget(): string | undefined;
 
   /** The request path as sent, still percent-encoded and with matrix parameters. */
@@ -41,14 +34,10 @@ export abstract class RequestTarget extends RequestState {
     return (this.#query ??= new URLSearchParams(this.rawQuery));
   }
 
-  /**
-   * Every value of one query parameter, decoded as `URLSearchParams` would (`+` is a space); `undefined`
-   * when absent. Parsed once per request into a map, which is cheaper than a `URLSearchParams`.
-   */
+  /** A query parameter's values (`+` a space): a short query scanned per name, a long one split into a map once. */
   queryValues(name: string): readonly string[] | undefined {
     const query = this.rawQuery;
     if (query === '') return undefined;
-    // A short query is scanned per name; a long one is split into a map once.
     if (this.#queryValues === undefined && query.length <= SCANNED_QUERY_LENGTH) return findQueryValues(query, name);
     this.#queryValues ??= parseQuery(query);
     return this.#queryValues.get(name);
@@ -56,10 +45,7 @@ export abstract class RequestTarget extends RequestState {
 
   /** Forgets what was read of the URL, which has changed. */
   protected forgetTarget(): void {
-    this.#rawPath = undefined;
-    this.#rawQuery = undefined;
-    this.#query = undefined;
-    this.#queryValues = undefined;
+    this.#rawPath = this.#rawQuery = this.#query = this.#queryValues = undefined;
   }
 
   #split(): void {

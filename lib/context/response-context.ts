@@ -1,16 +1,10 @@
 /** The response being built for a request, as response filters and writers see it (ContainerResponseContext). */
 import { ResponseHeaders } from '../response/response-headers';
 
-/**
- * The status a request whose client left before its answer is counted with (nginx's "client closed request"): no
- * answer reaches anyone, and it is neither a server error nor one of the 4xx a client is sent.
- */
+/** The status of a request whose client left before its answer (nginx's): neither a server error nor a sent 4xx. */
 export const CLIENT_CLOSED = 499;
 
-/**
- * The mutable response of one request: what the endpoint or a mapper answered, before it is written.
- * Response filters change it in place.
- */
+/** The mutable response of one request, before it is written: response filters change it in place. */
 export class ResponseContext {
   status: number;
   readonly headers: ResponseHeaders;

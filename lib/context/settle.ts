@@ -1,7 +1,4 @@
-/**
- * Combinators over stage results (a context now, a Promise of one, or an Observable of one) that stay
- * synchronous while the results are: a fully synchronous request never allocates an Observable.
- */
+/** Combinators over stage results, synchronous while the results are: no Observable for a synchronous request. */
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { catchError } from 'rxjs/internal/operators/catchError';
@@ -14,15 +11,12 @@ import type { StageResult } from './stage';
 /** A pipeline stage: a function of the request context, answering now, later, or as an Observable's first value. */
 export type StageFn = (ctx: RequestContext) => StageResult<RequestContext>;
 
-/**
- * Answers a request no resource matched (a 404 from routing), or gives `undefined` (now or later) when the
- * request is not one of its own; the next one is then asked, and the 404 stands when none answers.
- */
+/** Answers a request no resource matched, or gives `undefined` (now or later) to leave it to the next (else 404). */
 export type UnroutedAnswer = (ctx: RequestContext) => Promise<RequestContext | undefined> | undefined;
 
 type Result = StageResult<RequestContext>;
 
-/** The value `result` settles to, as an Observable (for `catchError` and operator steps). */
+/** `result` as an Observable (for `catchError` and operator steps). */
 export function toObservable(result: Result): Observable<RequestContext> {
   if (result instanceof RequestContext)
     return new Observable((subscriber) => (subscriber.next(result), subscriber.complete()));
@@ -42,10 +36,7 @@ export function settleToPromise<T>(result: StageResult<T>): T | PromiseLike<T> {
   });
 }
 
-/**
- * Sends a later failure of `result` (a rejection, an Observable error) to `onError`; a context passes as it
- * is. Callers catch synchronous throws themselves, so the synchronous path allocates no closure.
- */
+/** Sends a later failure of `result` to `onError`; callers catch synchronous throws, so that path makes no closure. */
 export function catchLater(result: Result, onError: (error: unknown) => Result): Result {
   if (result instanceof RequestContext) return result;
   if (result instanceof Observable) return result.pipe(catchError((error: unknown) => toObservable(onError(error))));
@@ -74,9 +65,8 @@ export function always(result: Result, done: () => void): Result {
 }
 
 /**
- * Settles a user's Observable answer by its first value: `onValue` gets it (the source is then
- * unsubscribed), `onEmpty` runs when it completes without one, `onError` (else downstream) gets its error.
- * A throw from `onValue` or `onEmpty` travels downstream.
+ * Settles a user's Observable answer by its first value (then unsubscribed): `onValue` gets it, `onEmpty` runs when
+ * there is none, `onError` (else downstream) gets its error; a throw from `onValue` or `onEmpty` travels downstream.
  */
 export function firstValue(
   source: Observable<unknown>,

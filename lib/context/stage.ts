@@ -6,16 +6,11 @@ import type { OperatorFunction, ObservableInput, Subscriber, Subscription } from
 /** What a stage function may give back: the value now, later, or as the first value of a stream. */
 export type StageResult<R> = R | PromiseLike<R> | Observable<R>;
 
-/** Whether `value` is a Promise or another thenable. */
 export function isPromiseLike<R>(value: unknown): value is PromiseLike<R> {
   return typeof (value as PromiseLike<R> | null)?.then === 'function';
 }
 
-/**
- * Applies `fn` to each value. A plain result is emitted in the same tick (no scheduler hop, so a fully
- * synchronous request completes synchronously); a Promise or Observable result is awaited, its first
- * value emitted. Errors thrown by `fn`, rejected Promises and errored Observables all travel downstream.
- */
+/** Applies `fn` to each value: a plain result emitted in the same tick, a later one once there; errors travel on. */
 export function stage<T, R>(
   fn: (value: T) => StageResult<R>,
   isSync: (result: StageResult<R>) => result is R = defaultIsSync,
@@ -55,10 +50,7 @@ export function stage<T, R>(
     });
 }
 
-/**
- * Emits the value a result gives later: a Promise's, or an Observable's first (then unsubscribed, so a stream's
- * source stops at once), and settles; an Observable that ends without a value is an error. Returns that subscription.
- */
+/** Emits a Promise's value or an Observable's first (then unsubscribed), and settles; an empty Observable fails. */
 function emitLater<R>(
   result: PromiseLike<R> | Observable<R>,
   subscriber: Subscriber<R>,
@@ -97,7 +89,6 @@ function defaultIsSync<R>(result: StageResult<R>): result is R {
   return !(result instanceof Observable) && !isPromiseLike(result);
 }
 
-/** Raised when a stage's Observable completes without a value. */
 export class EmptyStageError extends Error {
   constructor() {
     super('The stage completed without a value');

@@ -1,7 +1,4 @@
-/**
- * A request whose answer is not written by the pipeline: a WebSocket upgrade, once its endpoint accepted it and
- * the response filters ran on the `101`, is handed to whatever takes the connection over.
- */
+/** A request the pipeline does not write the answer of: an accepted WebSocket upgrade's `101` is taken over. */
 import type { RequestContext } from './request-context';
 import { ContextKey } from './context-key';
 

@@ -1,14 +1,11 @@
-/**
- * The raw path and query of a request URL, as sent (still percent-encoded, matrix parameters kept), each read with a
- * few `indexOf`s and one `slice`: no array is made per request.
- */
+/** The raw path and query of a request URL, as sent, each read with a few `indexOf`s and one `slice` (no array). */
 
-/** Where the path of an absolute URL begins (-1 when it has none): found once, for {@link urlPath} and {@link urlQuery}. */
+/** Where the path of an absolute URL begins (-1 when it has none), for {@link urlPath} and {@link urlQuery}. */
 export function urlPathStart(url: string): number {
   return url.indexOf('/', url.indexOf('://') + 3);
 }
 
-/** The path of an absolute URL whose path begins at `start`; the fragment, if any, belongs to neither path nor query. */
+/** The path of an absolute URL from `start`; a fragment belongs to neither path nor query. */
 export function urlPath(url: string, start: number): string {
   if (start < 0) return '/';
   let end = url.indexOf('?', start);

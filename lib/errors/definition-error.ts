@@ -8,10 +8,7 @@ export interface DefinitionProblem {
   readonly message: string;
 }
 
-/**
- * Thrown by `RestApplication.build()` when the application is not valid: it lists every problem found,
- * not just the first.
- */
+/** Thrown by `RestApplication.build()` when the application is not valid, listing every problem found. */
 export class DefinitionError extends Error {
   readonly problems: readonly DefinitionProblem[];
 
@@ -34,7 +31,7 @@ export class ProblemCollector {
     this.#problems.push({ location, message });
   }
 
-  /** Runs `fn`, recording what it throws as a problem at `location`; returns `undefined` then. */
+  /** Runs `fn`, recording what it throws as a problem at `location` (then `undefined`). */
   attempt<T>(location: string, fn: () => T): T | undefined {
     try {
       return fn();

@@ -32,13 +32,8 @@ export function mapperTable(mappers: readonly CompiledMapper[]): MapperTable {
 
 function typeChain(error: object): Function[] {
   const chain: Function[] = [];
-  for (
-    let proto = Object.getPrototypeOf(error);
-    proto && proto !== Object.prototype;
-    proto = Object.getPrototypeOf(proto)
-  ) {
-    chain.push(proto.constructor as Function);
-  }
+  let proto = Object.getPrototypeOf(error);
+  for (; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) chain.push(proto.constructor);
   return chain;
 }
 

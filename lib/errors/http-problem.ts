@@ -2,10 +2,7 @@
 import { ErrorCodes, problemDetails, type ErrorCode, type Violation } from './problem-details';
 import { NotAllowedException, STATUS_EXCEPTIONS, WebApplicationException } from './web-application-exception';
 
-/**
- * The exception for a framework error: an instance of the usual subtype (so a user's mapper for
- * `NotFoundException` also sees routing 404s) whose default response is problem JSON.
- */
+/** A framework error as its usual subtype (a `NotFoundException` mapper sees routing 404s) with a problem body. */
 export function httpProblem(
   code: ErrorCode,
   detail: string,

@@ -19,10 +19,7 @@ export interface ProblemDetails {
   readonly violations?: readonly Violation[];
 }
 
-/**
- * Every error code the framework answers with. The error table of docs/errors.md is checked against this one by a
- * test, so codes never change silently.
- */
+/** Every error code the framework answers with (a spec holds docs/errors.md's table to it: none changes silently). */
 export const ErrorCodes = {
   RXREST_ROUTE_NOT_FOUND: { status: 404, title: 'Not Found' },
   RXREST_METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed' },

@@ -23,7 +23,7 @@ export class WebApplicationException extends Error {
   readonly status: number;
   readonly response?: RestResponse<unknown> | Response;
   readonly headers: Record<string, string>;
-  /** Whether the message was given by the application (and so is meant for the client). */
+  /** The application gave the message (so it is meant for the client). */
   readonly hasMessage: boolean;
   readonly problem?: ProblemDetails;
 

@@ -1,10 +1,9 @@
-/** Warns, naming the method, when a synchronous call held the event loop longer than allowed (execution lanes: docs/streaming.md). */
+/** Warns when a synchronous call held the event loop too long (execution lanes: docs/streaming.md). */
 import type { Logger } from '../logging/logger';
 
 /**
- * Calls `method` on `target` with the arguments given each time, and logs a warning naming `where` when
- * a call takes longer than `thresholdMs` of synchronous time. Built once per endpoint, so that a request
- * pays two clock reads and no allocation; with a threshold of 0 there are no clock reads either.
+ * Calls `method` on `target`, warning (naming `where`) when a call held the event loop over `thresholdMs`. Built once
+ * per endpoint: a request pays two clock reads and no allocation, none with a threshold of 0.
  *
  * @example
  * const call = watchedCall(resource.list, resource, 'FruitResource#list', 200, log);

@@ -6,15 +6,11 @@ import type { Lane } from '../context/request-context';
 import { Multi } from '../streaming/multi';
 import { isNodeReadableClass } from '../runtime/node-builtins';
 
-// Results that arrive later or in pieces: Uni (Observable), Multi, Promise, and streams.
 const ASYNC_RETURNS: readonly unknown[] = [Promise, Observable, Multi, ReadableStream];
 // `async function*` methods declare interfaces (AsyncGenerator), which leave no runtime type behind.
 const ASYNC_GENERATOR = Object.getPrototypeOf(async function* () {}).constructor as unknown;
 
-/**
- * What the declared return type alone says: Promise, Observable (Uni), Multi, Web and Node streams, and
- * async generator methods → event loop; anything else → worker.
- */
+/** The lane the declared return type alone says: event loop for results arriving later or in pieces, else worker. */
 export function laneOfReturnType(returnType: unknown, method?: Function): Lane {
   if (ASYNC_RETURNS.includes(returnType) || isNodeReadableClass(returnType)) return 'event-loop';
   return method?.constructor === ASYNC_GENERATOR ? 'event-loop' : 'worker';
@@ -26,9 +22,8 @@ function explicit(tags: Tags | undefined): Lane | undefined {
 }
 
 /**
- * The lane of a method: its own `@Blocking`/`@NonBlocking`, else its class's, else `@Transactional` on
- * the method or class (blocking), else the `Application`'s annotation, else its declared return type
- * (`fn`, the method itself, tells async generators apart).
+ * The lane of a method: its own `@Blocking`/`@NonBlocking`, else its class's, else `@Transactional` (blocking), else
+ * the `Application`'s annotation, else its declared return type (`fn` tells async generators apart).
  *
  * @example
  * resolveLane(methodTags, classTags, undefined, Promise); // 'event-loop' unless annotated

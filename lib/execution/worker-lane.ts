@@ -9,7 +9,7 @@ function runTask<R>(task: () => StageResult<R>): StageResult<R> {
   return task();
 }
 
-/** With tracing on, the request's span tells how long its call waited for a worker-lane slot, and behind how many. */
+/** With tracing on, the request's span tells how long its call waited for a slot, and behind how many. */
 function noteWait(since: number, queued: number): void {
   openTelemetry()
     ?.api.trace.getActiveSpan()
@@ -20,10 +20,9 @@ function noteWait(since: number, queued: number): void {
 }
 
 /**
- * At most `maxConcurrency` worker-lane calls run at once; the others wait in order. A call runs at
- * once when a slot is free and `defer` is false (a request's first handling is already a macrotask of
- * its own, so hopping again would only cost time); otherwise it starts from `setImmediate`, after the
- * I/O callbacks waiting (e.g. after its body was read asynchronously).
+ * At most `maxConcurrency` worker-lane calls run at once; the others wait in order. A call runs at once when a slot is
+ * free and `defer` is false (a request's first handling is already a macrotask of its own); otherwise it starts from
+ * `setImmediate`, after the waiting I/O callbacks.
  *
  * @example
  * const lane = new WorkerLane(64);
@@ -33,15 +32,13 @@ export class WorkerLane {
   #running = 0;
   readonly #queue: (() => void)[] = [];
 
-  /** `maxConcurrency`: framework.rest.worker.max-concurrency, which the settings schema holds to an integer ≥ 1. */
+  /** framework.rest.worker.max-concurrency, which the settings schema holds to an integer ≥ 1. */
   constructor(readonly maxConcurrency: number) {}
 
-  /** Calls running now. */
   get running(): number {
     return this.#running;
   }
 
-  /** Calls waiting for a slot. */
   get waiting(): number {
     return this.#queue.length;
   }
@@ -66,7 +63,7 @@ export class WorkerLane {
     else this.#queue.shift()!();
   }
 
-  /** Runs `task` in a slot and frees the slot when its result settles. */
+  /** Runs `task` in a slot, freed when its result settles. */
   run<R>(task: () => StageResult<R>, defer: boolean): StageResult<R> {
     return this.call(runTask<R>, task, defer);
   }

@@ -1,8 +1,4 @@
-/**
- * A typed key for what one feature hands to features built after it, or to the build step (the rate limits'
- * refusal counter to security, the compression settings to the write phase): one key object per piece, made where
- * the piece is owned, so no two features meet by spelling the same string.
- */
+/** A typed key for what a feature hands later features or the build step: none meet by spelling the same string. */
 export class BuildKey<T> {
   /** Carries `T` for the type checker only. */
   declare readonly valueType?: T;

@@ -1,4 +1,4 @@
-/** What the build step itself hands every feature, under typed keys (features hand each other theirs the same way). */
+/** What the build step itself hands every feature, under typed keys. */
 import type { JsonMapper } from '../json/json-mapper';
 import type { HeldBytes } from '../streaming/held-bytes';
 import type { OpenStreams } from '../streaming/open-streams';

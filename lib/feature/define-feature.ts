@@ -1,4 +1,4 @@
-/** `defineFeature`: the one factory every feature, the framework's and an application's, is made with. */
+/** `defineFeature`: the one factory every feature is made with. */
 import type { Feature } from './feature';
 import { isPhase } from './phases';
 

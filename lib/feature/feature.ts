@@ -1,8 +1,4 @@
-/**
- * The feature contract: what a feature of an application (security, CORS, rate limits, OpenAPI... or one of the
- * application's own) declares in one object, and what it hands the build step. `RestApplication.build()` loops
- * over features; it knows none of them by name.
- */
+/** The feature contract: what a feature declares in one object and hands the build step (which knows none by name). */
 import type { Config } from '../config';
 import type { EndpointInfo } from '../context/endpoint-info';
 import type { RequestContext } from '../context/request-context';
@@ -37,19 +33,18 @@ export interface FeatureBuild {
   readonly directory: string;
   /** The discovered classes (resources, providers, health checks, socket endpoints...). */
   readonly units: readonly Unit[];
-  /** The resource classes among them. */
   readonly resources: readonly Unit[];
   /** `@ApplicationPath` or `framework.rest.path`. */
   readonly applicationPath: string;
-  /** Build problems: add one naming `Class#method` (`locate()`); the build fails with all of them together. */
+  /** Add problems naming `Class#method` (`locate()`); the build fails with all of them together. */
   readonly problems: ProblemCollector;
-  /** Hands `value` to the features built after this one, and to the build step, under `key`. */
+  /** Hands `value` to the features built after this one, and to the build step. */
   provide<T>(key: BuildKey<T>, value: T): void;
-  /** What a feature built earlier provided under `key` (`undefined` when none did). */
+  /** What a feature built earlier provided under `key`. */
   find<T>(key: BuildKey<T>): T | undefined;
   /** Adds `item` to the list under `key` (several features may add to one list). */
   contribute<T>(key: ListKey<T>, item: T): void;
-  /** The items added under `key` so far, in the order they were added. */
+  /** The items added under `key` so far, in order. */
   gather<T>(key: ListKey<T>): readonly T[];
 }
 
@@ -64,9 +59,8 @@ export interface EndpointPlan {
   /** Whether the endpoint streams (an Observable, AsyncIterable or generator result). */
   readonly streams: boolean;
   /**
-   * `answer` for a resource method or an MCP server's endpoint, `upgrade` for a WebSocket endpoint's upgrade request,
-   * `call` for a method called through its class's endpoint (an MCP tool, resource or prompt: only what the method
-   * itself declares applies, its class's applied to the endpoint already).
+   * `answer` for a resource method or an MCP server's endpoint, `upgrade` for a WebSocket upgrade, `call` for a method
+   * called through its class's endpoint (an MCP tool, resource or prompt: its class's declarations applied there).
    */
   readonly transport: 'answer' | 'upgrade' | 'call';
 }
@@ -101,11 +95,11 @@ export interface JoinedSteps {
 /** The steps of every feature joined to one endpoint (what the build step and endpoint-making features ask). */
 export type EndpointJoins = (plan: EndpointPlan) => JoinedSteps;
 
-/** What a feature hands the build step; every part is optional. */
+/** What a feature hands the build step. */
 export interface FeatureParts {
   /**
-   * `receive` to `write`: runs every phase of a request inside it (tracing's request span, the application's
-   * broadcast scope); the feature listed first is outermost. A feature with one declares `receive`.
+   * Runs every phase of a request, `receive` to `write`, inside it (tracing's span, the broadcast scope); the feature
+   * listed first is outermost. A feature with one declares `receive`.
    */
   readonly around?: Around;
   /** `receive`: runs before routing, may answer (CORS preflights). */
@@ -128,16 +122,12 @@ export interface FeatureParts {
   close?(): Promise<void> | void;
 }
 
-/**
- * A feature: one object declaring its settings, the phases it joins, the statuses it can answer with, how it
- * applies to each transport, the optional packages it needs, and how it builds its parts.
- */
+/** A feature: its settings, phases, statuses, transports and optional packages, and how it builds its parts. */
 export interface Feature {
   /** A unique name (`security`, `cors`...). */
   readonly name: string;
   /** The `framework.*` keys (or key prefixes ending in `.`) it reads. */
   readonly settings: readonly string[];
-  /** The request phases it joins. */
   readonly phases: readonly Phase[];
   /** The statuses it can answer with by itself. */
   readonly answers?: readonly FeatureAnswer[];

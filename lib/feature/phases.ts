@@ -1,19 +1,12 @@
-/**
- * The request phases, in the order a request meets them: the one list that features join by name, that the
- * pipeline runs, and that docs/lifecycle.md draws (a spec holds the page to this list).
- */
+/** The request phases in order: the one list features join by name and docs/lifecycle.md draws (a spec checks). */
 
 /** One phase: when it runs, what runs in it, and how it is run. */
 export interface PhaseDescription {
   readonly name: string;
-  /** When a request meets it. */
   readonly when: string;
-  /** What runs in it: the framework's own stages and the features that join it. */
+  /** The framework's own stages and the features that join it. */
   readonly runs: string;
-  /**
-   * How it runs: every phase is a plain synchronous function while what it calls answers synchronously; the
-   * phases that become RxJS operators, and when, say so here.
-   */
+  /** Every phase is synchronous while what it calls answers so; when one becomes an RxJS operator is said here. */
   readonly how: string;
 }
 
@@ -95,7 +88,6 @@ export const PHASES = [
 /** The name of a request phase. */
 export type Phase = (typeof PHASES)[number]['name'];
 
-/** Whether `name` is one of the phases. */
 export function isPhase(name: string): name is Phase {
   return PHASES.some((phase) => phase.name === name);
 }

@@ -1,5 +1,4 @@
 /** Fuses consecutive stage functions into one, staying synchronous for as long as each stage is. */
-import { identity } from 'rxjs/internal/util/identity';
 import { pipe } from 'rxjs/internal/util/pipe';
 import type { MonoTypeOperatorFunction, OperatorFunction } from 'rxjs';
 import { RequestContext } from '../context/request-context';
@@ -40,16 +39,14 @@ export function inOrder<A extends HookArgs>(hooks: readonly (Hook<A> | undefined
 /** A pipeline step: a stage function, or a user's own RxJS operator. */
 export type Step = StageFn | { readonly operator: MonoTypeOperatorFunction<RequestContext> };
 
-function isContext(result: StageResult<RequestContext>): result is RequestContext {
-  return result instanceof RequestContext;
-}
-
-/** Compiles steps into one operator, fusing runs of stage functions so synchronous work stays synchronous. */
-export function compileSteps(steps: readonly Step[]): MonoTypeOperatorFunction<RequestContext> {
+/** One stage function of `steps`: with operator steps, RxJS operators over the request (runs of functions fused). */
+export function compileStage(steps: readonly Step[]): StageFn | undefined {
+  if (steps.length === 0) return undefined;
+  if (steps.every((step): step is StageFn => typeof step === 'function')) return chain(steps);
   const operators: OperatorFunction<RequestContext, RequestContext>[] = [];
   let run: StageFn[] = [];
   const flush = () => {
-    if (run.length) operators.push(stage(chain(run), isContext));
+    if (run.length) operators.push(stage(chain(run), (result) => result instanceof RequestContext));
     run = [];
   };
   for (const step of steps) {
@@ -60,19 +57,8 @@ export function compileSteps(steps: readonly Step[]): MonoTypeOperatorFunction<R
     }
   }
   flush();
-  if (operators.length === 0) return identity;
-  return (
+  const operator = (
     pipe as (...ops: OperatorFunction<RequestContext, RequestContext>[]) => MonoTypeOperatorFunction<RequestContext>
   )(...operators);
-}
-
-/**
- * Compiles steps into one stage function. Without operator steps it is the fused chain itself (no
- * Observable per request); with them, the steps run as RxJS operators over the request.
- */
-export function compileStage(steps: readonly Step[]): StageFn | undefined {
-  if (steps.length === 0) return undefined;
-  if (steps.every((step): step is StageFn => typeof step === 'function')) return chain(steps);
-  const operator = compileSteps(steps);
   return (ctx) => operator(toObservable(ctx));
 }

@@ -16,10 +16,7 @@ function run(cleanups: RequestCleanups): void {
   cleanups.run().catch((error: unknown) => log.error('A request clean-up failed', error));
 }
 
-/**
- * What may end an answer before its body was read to its end: given `end`, calls `end(reason)` when that happens, and
- * returns what stops watching.
- */
+/** What may end an answer before its body was read to its end (calls `end(reason)`); returns what stops watching. */
 type Ending = (end: (reason: unknown) => void) => () => void;
 
 const unwatched = (): void => undefined;
@@ -35,10 +32,9 @@ function aborted(signal: AbortSignal): Ending {
 }
 
 /**
- * Deno giving an answer up: `info.completed` rejected (over HTTP/2, for a stream reset mid-body). Its resolving ends
- * nothing: Deno has then read the answer's body to its end, or cancelled it (as it does the body of an answer whose
- * client left, and of a HEAD). And a handler may hand the same info to requests of its own (`app.fetch(new
- * Request(…), info)`), whose answers Deno never sees: their bodies may still be read once the served answer was sent.
+ * Deno giving an answer up: `info.completed` rejected (an HTTP/2 stream reset mid-body). Its resolving ends nothing:
+ * Deno then read or cancelled the body, and a handler may hand the same info to `app.fetch` calls of its own, whose
+ * bodies may still be read after.
  */
 function givenUp(completed: Promise<void>): Ending {
   return (end) => {
@@ -48,21 +44,10 @@ function givenUp(completed: Promise<void>): Ending {
 }
 
 /**
- * Ends when the body has been read to its end, cancelled, or `ending` ends it: a fetch caller leaves so (the REST and
- * MCP clients abort on unsubscribe, and only release their reader), and without a connection to lose nothing else would
- * ever stop the stream or give its slot back. That end stops the body's source and fails a read.
+ * `reader`'s chunks, and `done` called once when read to the end, cancelled, or `ending` ends it (then the source
+ * stops and a read fails): a fetch caller leaves so (the REST and MCP clients abort, and only release their reader),
+ * and without a connection to lose nothing else would stop the stream or give its slot back.
  */
-function watchBody(
-  response: Response,
-  body: ReadableStream<Uint8Array>,
-  ending: Ending | undefined,
-  done: () => void,
-): Response {
-  const watched = watching(body.getReader(), ending, done);
-  return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/** A watched body: `reader`'s chunks, and `done` called once, at the first of the ends above. */
 function watching(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   ending: Ending | undefined,
@@ -115,9 +100,8 @@ function stopper(
 
 /**
  * Arranges for `ctx.complete()` to run after `response` is sent: on the Node response's `close` when another Node
- * adapter passed it along; at once for a body `whole` in memory (text or bytes) or none, which needs nothing of its
- * request any more and goes out as made (with the length the runtime gives it); else when the body stream ends or is
- * cancelled.
+ * adapter passed it along; at once for a body `whole` in memory (text or bytes) or none, which goes out as made; else
+ * when the body stream ends or is cancelled.
  */
 export function completeWhenSent(ctx: RequestContext, response: Response, whole = false): Response {
   if (!ctx.hasCleanups) return response;
@@ -133,14 +117,14 @@ export function completeWhenSent(ctx: RequestContext, response: Response, whole 
     nextMacrotask(() => run(cleanups));
     return response;
   }
-  return watchBody(response, body, endingOf(ctx), () => run(cleanups));
+  const watched = watching(body.getReader(), endingOf(ctx), () => run(cleanups));
+  return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /**
- * What ends an answer besides its body's reader. On Deno, its delivery given up (not its legacy `signal`, which, once
- * read, aborts after every answer, and Deno warns). Elsewhere, the signal of the Web request as it was received (one
- * made again for a moved URL has its own): how a caller in process leaves, and a client of Bun or of workerd (with
- * `enable_request_signal`; workerd cancels no answer itself).
+ * What ends an answer besides its body's reader: on Deno, its delivery given up (its legacy `signal` aborts after
+ * every answer once read, and Deno warns); elsewhere the received Web request's signal (a caller in process, a client
+ * of Bun or of workerd with `enable_request_signal`: workerd cancels no answer itself).
  */
 function endingOf(ctx: RequestContext): Ending | undefined {
   const environment = ctx.environment;

@@ -16,17 +16,17 @@ import type { Step } from './chain';
 export interface Endpoint {
   readonly info: EndpointInfo;
   readonly template: PathTemplate;
-  /** Accepted request types; empty accepts any. */
+  /** Empty accepts any. */
   readonly consumes: readonly MediaType[];
-  /** Producible types; empty means "decided by the returned value" (text for strings, else JSON). */
+  /** Empty: decided by the returned value (text for strings, else JSON). */
   readonly produces: readonly MediaType[];
-  /** `Accept` (parsed) against `produces`: the negotiated type, `undefined` when none is acceptable (see `acceptNegotiator`). */
+  /** `Accept` against `produces`: the negotiated type, `undefined` when none is acceptable. */
   readonly negotiate: (accept: readonly AcceptRange[]) => string | undefined;
-  /** Whether the endpoint reads a request body (a missing `Content-Type` is then checked against `consumes`). */
+  /** A missing `Content-Type` is then checked against `consumes`. */
   readonly readsBody: boolean;
-  /** What the API description needs to know of it; read at build time only. */
+  /** For the API description; read at build time only. */
   readonly facts: EndpointFacts;
-  /** Runs request filters, the method and response filters; errors are already mapped. Synchronous when every stage is. */
+  /** Request filters, the method and response filters, errors mapped; synchronous when every stage is. */
   readonly handle: (ctx: RequestContext) => StageResult<RequestContext>;
 }
 
@@ -34,13 +34,12 @@ export interface Endpoint {
 export interface EndpointKit {
   readonly applicationPath: string;
   readonly problems: ProblemCollector;
-  /** The steps every feature joins to an endpoint, by phase: security, rate limits, stream caps, as for resources. */
+  /** The steps every feature joins to an endpoint (security, rate limits, stream caps), as for resources. */
   readonly joins: EndpointJoins;
   /** The exception mappers the endpoints of `type` see (its own, then the global ones). */
   mappers(type: Function): ExceptionMappers;
-  /** The application's request and response filters that apply to endpoints with these name bindings. */
+  /** The request and response filters that apply to endpoints with these name bindings. */
   filters(bindings: ReadonlySet<string>): { readonly request: readonly Step[]; readonly response: readonly Step[] };
-  /** The application's stream settings (budget, overflow, keep-alive, the shared timers). */
   readonly streams: StreamSettings;
   /** `framework.http.limits.max-body-size`. */
   readonly maxBodySize: number;

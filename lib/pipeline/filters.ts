@@ -36,30 +36,18 @@ function settleRequestFilter(ctx: RequestContext, result: unknown): StageResult<
   return ctx;
 }
 
-/** A request filter method as a stage function: a returned response aborts to the response stages. */
-export function requestFilterStage(
-  call: (ctx: RequestContext) => unknown,
-): (ctx: RequestContext) => StageResult<RequestContext> {
-  return (ctx) => settleRequestFilter(ctx, call(ctx));
-}
-
-/** A response filter method as a stage function: its result only delays the response until settled. */
-export function responseFilterStage(
-  call: (ctx: RequestContext) => unknown,
-): (ctx: RequestContext) => StageResult<RequestContext> {
-  return (ctx) => {
-    const result = call(ctx);
-    if (result instanceof Promise) return result.then(() => ctx);
-    if (result instanceof Observable) {
-      return new Observable<RequestContext>((subscriber) =>
-        result.subscribe({
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => (subscriber.next(ctx), subscriber.complete()),
-        }),
-      );
-    }
-    return ctx;
-  };
+/** A response filter's result only delays the response until settled. */
+function settleResponseFilter(ctx: RequestContext, result: unknown): StageResult<RequestContext> {
+  if (result instanceof Promise) return result.then(() => ctx);
+  if (result instanceof Observable) {
+    return new Observable<RequestContext>((subscriber) =>
+      result.subscribe({
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => (subscriber.next(ctx), subscriber.complete()),
+      }),
+    );
+  }
+  return ctx;
 }
 
 /** The filters that apply to an endpoint carrying `bindings`: unbound ones, and those whose every binding it has. */
@@ -67,10 +55,11 @@ export function applicable(filters: readonly CompiledFilter[], bindings: Readonl
   return filters.filter((filter) => filter.bindings.every((name) => bindings.has(name)));
 }
 
+/** Request filters as steps: a returned response aborts to the response stages. */
 export function requestSteps(filters: readonly CompiledFilter[]): Step[] {
-  return filters.map((filter) => (typeof filter.run === 'function' ? requestFilterStage(filter.run) : filter.run));
+  return filters.map(({ run }) => (typeof run === 'function' ? (ctx) => settleRequestFilter(ctx, run(ctx)) : run));
 }
 
 export function responseSteps(filters: readonly CompiledFilter[]): Step[] {
-  return filters.map((filter) => (typeof filter.run === 'function' ? responseFilterStage(filter.run) : filter.run));
+  return filters.map(({ run }) => (typeof run === 'function' ? (ctx) => settleResponseFilter(ctx, run(ctx)) : run));
 }

@@ -1,7 +1,4 @@
-/**
- * The calls of an application's filters and exception mappers with their arguments injected: each parameter a context
- * object chosen by type at build time, read from the request on every call.
- */
+/** The calls of filters and exception mappers, each parameter a context object chosen by type at build time. */
 import { readDesignType } from '../metadata/reflect-shim';
 import { contextResolver } from '../params/context-types';
 import { isUnknownDesignType } from '../convert/convert';
@@ -14,7 +11,6 @@ import type { CallWrapper } from './interceptors';
 export type InjectedReader = (ctx: RequestContext, error?: unknown) => unknown;
 export type InjectedArgs = (ctx: RequestContext, error?: unknown) => unknown[];
 
-/** The handled exception, for a parameter typed `Error` or a subclass. */
 const readError: InjectedReader = (_ctx, error) => error;
 
 export const byPosition = {
@@ -27,7 +23,7 @@ export const byPosition = {
   mapper: [readError, (ctx: RequestContext) => ctx] as InjectedReader[],
 };
 
-function isErrorType(type: unknown): boolean {
+export function isErrorClass(type: unknown): type is Function {
   return typeof type === 'function' && (type === Error || type.prototype instanceof Error);
 }
 
@@ -39,10 +35,7 @@ function injectionProblem(index: number, type: unknown, hasMetadata: boolean): s
   return `parameter ${index} of type ${name} cannot be injected: expected a context type (RequestContext, ResponseContext, UriInfo, HttpHeaders, RestRequest, ResourceInfo...) or the handled Error`;
 }
 
-/**
- * Compiles a callback's arguments from its parameter types: context objects by type, the handled
- * exception for `Error` types, and `fallback[i]` where metadata does not tell the type.
- */
+/** Compiles a callback's arguments: context objects by type, the handled error for `Error`, else `fallback[i]`. */
 export function compileInjection(type: Function, method: string, fallback: readonly InjectedReader[]): InjectedArgs {
   const fn = (type.prototype as Record<string, unknown>)[method] as Function;
   const types = (readDesignType('design:paramtypes', type.prototype, method) as unknown[] | undefined) ?? [];
@@ -51,7 +44,7 @@ export function compileInjection(type: Function, method: string, fallback: reado
   for (let i = 0; i < count; i++) {
     const resolve = contextResolver(types[i]);
     if (resolve) readers.push(resolve);
-    else if (isErrorType(types[i])) readers.push(readError);
+    else if (isErrorClass(types[i])) readers.push(readError);
     else if (isUnknownDesignType(types[i]) && fallback[i]) readers.push(fallback[i]);
     else throw new Error(injectionProblem(i, types[i], types.length > 0));
   }
@@ -59,7 +52,7 @@ export function compileInjection(type: Function, method: string, fallback: reado
   return (ctx, error) => readers.map((read) => read(ctx, error));
 }
 
-/** A filter method's call: `fn` on `target` with the arguments `inject` reads (the handled error for a response filter). */
+/** A filter method's call (given the handled error, for a response filter). */
 export function injectedCall(fn: Function, target: unknown, inject: InjectedArgs): (ctx: RequestContext) => unknown {
   return (ctx) => fn.apply(target, inject(ctx, ctx.error)) as unknown;
 }
@@ -71,7 +64,7 @@ export function providerFilterCall(filter: Function, target: unknown): (ctx: Req
     : (ctx) => filter.call(target, ctx) as unknown;
 }
 
-/** The result of a mapper as an Observable, for the interceptors wrapping it. */
+/** A mapper's result as an Observable, for the interceptors wrapping it. */
 function toObservable(value: unknown): Observable<unknown> {
   if (value instanceof Promise) return from(value);
   if (typeof (value as { subscribe?: unknown })?.subscribe === 'function') return value as Observable<unknown>;

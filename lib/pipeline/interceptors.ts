@@ -19,10 +19,7 @@ export class InterceptorChain {
     this.#interceptors = interceptors.sort((a, b) => a.priority - b.priority);
   }
 
-  /**
-   * The wrapper of calls to one method carrying `bindings`, chosen once at build time: it wraps each call
-   * in every interceptor having one of those bindings, the lowest priority outermost. `undefined` when none apply.
-   */
+  /** Wraps each call of a method carrying `bindings` in every interceptor having one, the lowest priority outermost. */
   wrapperFor(
     resourceClass: Function,
     methodName: string,

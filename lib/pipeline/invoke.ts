@@ -1,7 +1,4 @@
-/**
- * The read and invoke steps of an endpoint: its arguments, read by the readers the build step chose for each
- * parameter; the method call (with interceptors) and what its result becomes.
- */
+/** The read and invoke steps of an endpoint: its arguments, then the method call (with interceptors). */
 import { INTERCEPTOR_BINDINGS } from '../decorators/interceptors';
 import { STREAM_BUFFER } from '../decorators/streaming';
 import { STREAM_ELEMENT_TYPE } from '../decorators/stream-element-type';
@@ -29,7 +26,7 @@ export interface InvokePlan extends ResultPlan {
   readonly blockedWarningMs: number;
 }
 
-/** The invoke step: the call, wrapped by the method's interceptors and watched for blocking when configured. */
+/** The call, wrapped by the method's interceptors, else watched for blocking when configured. */
 export function invokeStage(unit: Unit, method: MethodMeta, interceptors: InterceptorChain, plan: InvokePlan): StageFn {
   const fn = (unit.instance as Record<string, Function>)[method.name];
   const bindings = new Set([
@@ -37,16 +34,10 @@ export function invokeStage(unit: Unit, method: MethodMeta, interceptors: Interc
     ...(method.tags.get(INTERCEPTOR_BINDINGS) ?? []),
   ]);
   const wrap = interceptors.wrapperFor(unit.type, method.name, unit.instance, bindings);
-  if (!wrap) {
-    const call = watchedCall(fn, unit.instance, `${unit.type.name}#${method.name}`, plan.blockedWarningMs, laneLog);
-    return (ctx) => settleResult(ctx, call(ctx.args), plan);
-  }
-  return (ctx) =>
-    settleResult(
-      ctx,
-      wrap(ctx.args, () => resultObservable(fn.apply(unit.instance, ctx.args))),
-      plan,
-    );
+  const call = wrap
+    ? (args: unknown[]) => wrap(args, () => resultObservable(fn.apply(unit.instance, args)))
+    : watchedCall(fn, unit.instance, `${unit.type.name}#${method.name}`, plan.blockedWarningMs, laneLog);
+  return (ctx) => settleResult(ctx, call(ctx.args), plan);
 }
 
 /** How the endpoint streams: buffer settings (`@StreamBuffer` over the configuration) and which results stream. */

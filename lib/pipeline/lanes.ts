@@ -8,10 +8,10 @@ import { always } from '../context/settle';
 import type { StageResult } from '../context/stage';
 import { ContextKey } from '../context/context-key';
 
-// Request property marking that the request holds a worker-lane slot (taken before its blocking filters).
+/** Whether the request holds a worker-lane slot (taken before its blocking filters). */
 const WORKER_SLOT = new ContextKey<boolean>('worker-slot');
 
-/** `part` releasing the worker slot a request took (see `takeSlot`) once it settles, or throws. */
+/** `part` releasing the worker slot a request took once it settles, or throws. */
 function releasing(worker: WorkerLane, part: StageFn): StageFn {
   const release = (ctx: RequestContext) => {
     if (ctx.get(WORKER_SLOT) !== true) return;
@@ -28,7 +28,7 @@ function releasing(worker: WorkerLane, part: StageFn): StageFn {
   };
 }
 
-/** The stage that takes a slot (now, or once one is free) and marks the request as holding it. */
+/** Takes a slot (now, or once one is free) and marks the request as holding it. */
 function takeSlot(worker: WorkerLane): StageFn {
   return (ctx) => {
     const entered = worker.enter(false);
@@ -43,15 +43,9 @@ export interface LaneSettings {
   readonly application?: Tags;
 }
 
-export interface LanePlan {
-  readonly steps: Step[];
-  /** Wraps the compiled request part so a worker slot taken by a step is released once it settles. */
-  readonly wrap?: (part: StageFn) => StageFn;
-}
-
 /**
- * The request filters and the invoke step, in their lanes: in the worker lane a slot is taken before the
- * first filter without `nonBlocking` (and released when the request part ends), or around the call alone.
+ * The request filters and the invoke step, in their lanes: in the worker lane a slot is taken before the first filter
+ * without `nonBlocking` (`wrap` releases it when the request part ends), or around the call alone.
  */
 export function laneSteps(
   filters: readonly CompiledFilter[],
@@ -60,7 +54,7 @@ export function laneSteps(
   lane: Lane,
   lanes: LaneSettings | undefined,
   readsBody: boolean,
-): LanePlan {
+): { readonly steps: Step[]; readonly wrap?: (part: StageFn) => StageFn } {
   const worker = lane === 'worker' ? lanes?.worker : undefined;
   if (!worker) return { steps: [...requestSteps(filters), ...before, invoke] };
   const firstBlocking = filters.findIndex((filter) => !filter.nonBlocking);

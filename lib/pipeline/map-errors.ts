@@ -1,7 +1,4 @@
-/**
- * The error path: exception mappers, then the default answer for WebApplicationExceptions and the rest; and an
- * endpoint's handling of a request, its request stages' errors mapped before its response filters run.
- */
+/** The error path (exception mappers, else the default answer), and an endpoint's handling of a request around it. */
 import { Observable } from 'rxjs/internal/Observable';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import { problemDetails, PROBLEM_JSON } from '../errors/problem-details';
@@ -27,12 +24,8 @@ export function defaultErrorResponse(error: unknown): ResponseContext {
     if (error.response) return fromRestResponse(error.response);
     const headers = new ResponseHeaders(error.headers);
     if (error.problem) return new ResponseContext(error.status, error.problem, headers, PROBLEM_JSON);
-    return new ResponseContext(
-      error.status,
-      error.hasMessage ? error.message : undefined,
-      headers,
-      error.hasMessage ? 'text/plain' : undefined,
-    );
+    if (!error.hasMessage) return new ResponseContext(error.status, undefined, headers);
+    return new ResponseContext(error.status, error.message, headers, 'text/plain');
   }
   errorLog.error('Unhandled error while processing a request', error);
   return internalErrorResponse();
@@ -44,69 +37,56 @@ export function internalErrorResponse(): ResponseContext {
   return new ResponseContext(500, problem, new ResponseHeaders(), PROBLEM_JSON);
 }
 
-/** A mapper's answer, settled: never a Promise (`recover` awaits one, and a Promise never resolves to another). */
-function settleMapped(ctx: RequestContext, error: unknown, result: unknown): StageResult<RequestContext> {
-  if (result instanceof Observable) {
-    return firstValue(
-      result,
-      (value) => (
-        (ctx.response = value === undefined ? defaultErrorResponse(error) : toResponseContext(value, {})),
-        ctx
-      ),
-      () => ((ctx.response = defaultErrorResponse(error)), ctx),
-      (mapperError) => ((ctx.response = defaultErrorResponse(mapperError)), ctx),
-    );
-  }
-  ctx.response = result === undefined ? defaultErrorResponse(error) : toResponseContext(result, {});
+function answered(ctx: RequestContext, response: ResponseContext): RequestContext {
+  ctx.response = response;
   return ctx;
 }
 
-/**
- * Recovers a request from an error: an abort becomes its response; anything else goes to the nearest
- * mapper, or to the default answer. A mapper that fails is answered like an unmapped error.
- */
+/** A mapper's answer, settled: never a Promise (`recover` awaits one, and a Promise never resolves to another). */
+function settleMapped(ctx: RequestContext, error: unknown, result: unknown): StageResult<RequestContext> {
+  const mapped = (value: unknown) =>
+    answered(ctx, value === undefined ? defaultErrorResponse(error) : toResponseContext(value, {}));
+  if (!(result instanceof Observable)) return mapped(result);
+  return firstValue(
+    result,
+    mapped,
+    () => mapped(undefined),
+    (failed) => answered(ctx, defaultErrorResponse(failed)),
+  );
+}
+
+/** An abort becomes its response; other errors go to the nearest mapper (one failing as unmapped), else the default. */
 export function recover(
   ctx: RequestContext,
   error: unknown,
   mappers: ExceptionMappers | undefined,
 ): StageResult<RequestContext> {
-  if (error instanceof RequestAborted) {
-    ctx.response = fromRestResponse(error.response);
-    return ctx;
-  }
+  if (error instanceof RequestAborted) return answered(ctx, fromRestResponse(error.response));
   // A body cut short by a client that left: nobody to answer, nothing the server did wrong.
   if (ctx.clientGoneMidRequest) {
     if (serverLog.isEnabled('DEBUG'))
       serverLog.debug(
         `The client closed the connection before the answer to ${ctx.method} ${ctx.rawPath}: ${error instanceof Error ? error.message : String(error)}`,
       );
-    ctx.response = new ResponseContext(CLIENT_CLOSED);
-    return ctx;
+    return answered(ctx, new ResponseContext(CLIENT_CLOSED));
   }
   ctx.error = error;
   const resolved = mappers?.resolve(error);
-  if (!resolved) {
-    ctx.response = defaultErrorResponse(error);
-    return ctx;
-  }
+  if (!resolved) return answered(ctx, defaultErrorResponse(error));
   try {
     const result = resolved.mapper.map(resolved.error, ctx);
     if (result instanceof Promise)
       return result.then(
         (value: unknown) => settleMapped(ctx, error, value) as RequestContext,
-        (mapperError: unknown) => ((ctx.response = defaultErrorResponse(mapperError)), ctx),
+        (failed: unknown) => answered(ctx, defaultErrorResponse(failed)),
       );
     return settleMapped(ctx, error, result);
-  } catch (mapperError) {
-    ctx.response = defaultErrorResponse(mapperError);
-    return ctx;
+  } catch (failed) {
+    return answered(ctx, defaultErrorResponse(failed));
   }
 }
 
-/**
- * What an endpoint does with a request it was routed: its request stages (errors mapped by `mappers`), then its
- * response filters. Synchronous when every stage is.
- */
+/** An endpoint's request stages (errors mapped by `mappers`), then its response filters; synchronous while they are. */
 export function endpointHandler(
   info: EndpointInfo,
   requestPart: StageFn,
@@ -127,10 +107,8 @@ export function endpointHandler(
     try {
       return then(handled, responsePart);
     } catch (error) {
-      // A response filter that throws on the synchronous path answers as it does on the asynchronous one:
-      // the default error response, without running the filters again.
-      ctx.response = defaultErrorResponse(error);
-      return ctx;
+      // A response filter threw: as on the asynchronous path, the default error response, filters not run again.
+      return answered(ctx, defaultErrorResponse(error));
     }
   };
 }

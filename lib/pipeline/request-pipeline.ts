@@ -5,6 +5,7 @@ import type { CompressionSettings } from '../compression/compression-settings';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 import type { Router } from '../routing/router';
 import { catchLater, settleToPromise, then, type StageFn, type UnroutedAnswer } from '../context/settle';
+import { chain } from './chain';
 import type { StageResult } from '../context/stage';
 import type { Endpoint } from './endpoint';
 import { recover, defaultErrorResponse } from './map-errors';
@@ -22,32 +23,28 @@ import { responseMaker } from '../runtime/web-response';
 import { isNodeInstance } from '../runtime/node-builtins';
 import { EXECUTION_CONTEXT } from '../context/execution-context';
 
-/** What the features do on every request (see `FeatureParts`), joined in feature order. */
+/** What the features do on every request (see `FeatureParts` for each), joined in feature order. */
 export interface FeatureSteps {
-  /** `receive`: before the pre-matching filters (allowed hosts, CORS preflights and refusals). */
+  /** `receive`: before the pre-matching filters. */
   readonly first?: StageFn;
-  /** Each runs the request's phases inside it, the first outermost (the broadcast scope, the request span). */
   readonly around: readonly Around[];
-  /** `finish`: sees every answer before it is written, errors included (CORS, rate-limit and nosniff headers). */
   readonly finish?: (ctx: RequestContext) => void;
-  /** `write`: a whole Web `Response` a server writer made, before it leaves. */
+  /** `write`. */
   readonly written: readonly ((response: Response) => Response)[];
-  /** `complete`: told of every answer once written, with `performance.now()` of its arrival (metrics); absent: nothing is timed. */
+  /** `complete`; absent: nothing is timed. */
   readonly observe?: (ctx: RequestContext, status: number, started: number) => void;
-  /** `route`: what answers requests no resource matched (health, metrics, the OpenAPI document, static files), in order. */
+  /** `route`, in order. */
   readonly unrouted: readonly UnroutedAnswer[];
 }
 
 export interface PipelineParts extends FeatureSteps {
   readonly router: Router<Endpoint>;
-  /** Pre-matching filters, before routing (absent when there are none). */
   readonly preMatching?: StageFn;
-  /** Global mappers, for errors raised before an endpoint is chosen (404, 405...). */
+  /** Global mappers and response filters, for errors raised before an endpoint is chosen (404, 405...). */
   readonly mappers?: ExceptionMappers;
-  /** Response filters that apply to every request, run after errors raised before an endpoint is chosen. */
   readonly responseFilters?: StageFn;
   readonly writers: readonly EntityWriter[];
-  /** Response compression; absent means never compress. */
+  /** Absent: never compress. */
   readonly compression?: CompressionSettings;
   /** What the runtime serving `fetch` needs done to its answers (absent on Node and Deno). */
   readonly finishAnswer?: FinishAnswer;
@@ -56,26 +53,30 @@ export interface PipelineParts extends FeatureSteps {
 /** What the runtime serving `fetch` does to one request's answer. */
 type WebFinish = (answer: Response | Promise<Response>, ctx: RequestContext) => Response | Promise<Response>;
 
+/** Writes a request's answer, as a Web `Response` or onto Node's response. */
+type Write<T> = (ctx: RequestContext, started: number) => T | Promise<T>;
+
 /**
- * The application's request pipeline:
- * pre-matching filters → route → endpoint (request filters → method → mappers → response filters) → write.
- * Each part is a stage: a request whose every stage answers synchronously is answered synchronously, with no
- * Observable allocated; a stage answering with a Promise or an Observable suspends the rest until it answers.
+ * The application's request pipeline: pre-matching filters → route → endpoint (request filters → method → mappers →
+ * response filters) → write; synchronous, with no Observable, while every stage answers so.
  */
 export class RequestPipeline {
   readonly #parts: PipelineParts;
   // The application's own: on Bun it keeps the header sets its answers repeat.
   readonly #makeResponse = responseMaker();
   readonly #finishHead = headFinisher();
+  /** `receive`, the pre-matching filters, then routing. */
+  readonly #receive: StageFn;
 
   constructor(parts: PipelineParts) {
     this.#parts = parts;
+    const route = (ctx: RequestContext) => selectEndpoint(parts.router, ctx).handle(ctx);
+    this.#receive = chain([parts.first, parts.preMatching, route].filter((stage) => stage !== undefined));
   }
 
   /** Answers `request` as a Web `Response` (`app.fetch`: in process, or under another server). */
   readonly fetch = (request: Request, environment?: unknown, executionCtx?: unknown): Response | Promise<Response> => {
     const ctx = new RequestContext(request, environment);
-    // Cloudflare Workers' third argument (waitUntil, passThroughOnException), for a Hono Context asked for.
     if (executionCtx !== undefined) ctx.set(EXECUTION_CONTEXT, executionCtx);
     return this.#run(ctx, this.#parts.finishAnswer === undefined ? this.#web : this.#finishedWeb);
   };
@@ -86,21 +87,11 @@ export class RequestPipeline {
   readonly #finishAnswer: WebFinish = (answer, ctx) =>
     this.#parts.finishAnswer!(answer, ctx.receivedRequest, ctx.environment, ctx.get(EXECUTION_CONTEXT));
 
-  /**
-   * Answers a request served by `listen()` onto its Node response (`ctx.node`): the same stages, then the head
-   * and body written directly, with no Web `Response` between.
-   */
+  /** Answers a request served by `listen()` onto its Node response, with no Web `Response` between. */
   readonly serve = (ctx: RequestContext): void | Promise<void> => this.#run(ctx, this.#node);
 
-  /**
-   * Answers `ctx` inside what the features run requests in (`around`, from the `from`th on), the first outermost; most
-   * requests are wrapped by none, and nothing is made for them.
-   */
-  #run<T>(
-    ctx: RequestContext,
-    write: (ctx: RequestContext, started: number) => T | Promise<T>,
-    from = 0,
-  ): T | Promise<T> {
+  /** Answers `ctx` inside the features' `around` (from the `from`th on); most requests are wrapped by none. */
+  #run<T>(ctx: RequestContext, write: Write<T>, from = 0): T | Promise<T> {
     const { around } = this.#parts;
     for (let i = from; i < around.length; i++) {
       const wrap = around[i](ctx);
@@ -110,18 +101,11 @@ export class RequestPipeline {
   }
 
   /** Routes and handles `ctx`, then gives its answer to `write`: synchronously when every stage answered so. */
-  #answer<T>(ctx: RequestContext, write: (ctx: RequestContext, started: number) => T | Promise<T>): T | Promise<T> {
-    const { preMatching, observe, first } = this.#parts;
-    const started = observe ? performance.now() : 0;
+  #answer<T>(ctx: RequestContext, write: Write<T>): T | Promise<T> {
+    const started = this.#parts.observe ? performance.now() : 0;
     let routed: StageResult<RequestContext>;
     try {
-      const matching = first ? (preMatching ? then(first(ctx), preMatching) : first(ctx)) : undefined;
-      routed =
-        matching !== undefined
-          ? then(matching, this.#route)
-          : preMatching
-            ? then(preMatching(ctx), this.#route)
-            : this.#route(ctx);
+      routed = this.#receive(ctx);
       if (!(routed instanceof RequestContext))
         routed = catchLater(routed, (error) => this.#recoverUnrouted(ctx, error));
     } catch (error) {
@@ -154,13 +138,9 @@ export class RequestPipeline {
     return write(ctx, started);
   }
 
-  readonly #route = (ctx: RequestContext): StageResult<RequestContext> =>
-    selectEndpoint(this.#parts.router, ctx).handle(ctx);
-
   /**
-   * Errors raised before an endpoint took the request (404, 405, pre-matching filters): first what answers
-   * requests no resource matched (it passes on anything else), else global mappers, then global response filters.
-   * The fallback sits here, on the error path, so that routing a request to a resource costs nothing more.
+   * Errors raised before an endpoint took the request: the unrouted answers (for a 404), else global mappers, then
+   * global response filters. On the error path, so that routing a request to a resource costs nothing more.
    */
   #recoverUnrouted(ctx: RequestContext, error: unknown): StageResult<RequestContext> {
     const answers = this.#parts.unrouted;
@@ -185,22 +165,18 @@ export class RequestPipeline {
     return responseFilters ? then(recovered, responseFilters) : recovered;
   }
 
-  /**
-   * The answer as a Web `Response`; clean-ups (uploaded files, temporary bodies) run once it has been sent. `finish` is
-   * what the runtime serving `fetch` does to answers (Bun, Workers), given those it may change.
-   */
+  /** The answer as a Web `Response`, clean-ups run once sent; `finish` is what the runtime serving `fetch` does. */
   readonly #web = (ctx: RequestContext, started: number, finish?: WebFinish): Response | Promise<Response> => {
     const take = ctx.response!.status === 101 ? takeoverOf(ctx) : undefined;
     if (take) {
-      // A socket the runtime upgraded (Bun, Deno, Workers): its answer is the runtime's (none on Bun, whose server
-      // answers the upgrade itself).
+      // A socket the runtime upgraded: its answer is the runtime's (none on Bun, whose server answers it itself).
       try {
         const answer = take(ctx) as Response;
         this.#parts.observe?.(ctx, 101, started);
         return finish ? finish(answer, ctx) : answer;
       } catch {
-        // The runtime refused the handshake (Deno, say, without `Sec-WebSocket-Key`): a problem, as Node's refusals
-        // are, written as any answer so that its clean-ups run; the runtime's message stays here.
+        // The runtime refused the handshake (Deno without `Sec-WebSocket-Key`): a problem, as on Node, written as any
+        // answer so that its clean-ups run; the runtime's message stays here.
         ctx.response = defaultErrorResponse(
           httpProblem('RXREST_MALFORMED_HANDSHAKE', 'The WebSocket handshake could not be completed'),
         );
@@ -229,7 +205,7 @@ export class RequestPipeline {
     return finish === undefined || goesOutAsIs(body, ctx.response!.headers) ? sent : finish(sent, ctx);
   }
 
-  /** The answer onto Node's response; clean-ups run once it has been sent (or the connection lost). */
+  /** The answer onto Node's response; clean-ups run once sent (or the connection lost). */
   readonly #node = (ctx: RequestContext, started: number): void | Promise<void> => {
     if (ctx.response!.status === 101) {
       const take = takeoverOf(ctx);
@@ -243,8 +219,7 @@ export class RequestPipeline {
   #sentNode(ctx: RequestContext, body: OutgoingBody, started: number): void | Promise<void> {
     const outgoing = ctx.exchange!.outgoing;
     try {
-      // Node checks the headers of an HTTP/1.1 answer itself (and throws); HTTP/2 would send CR and LF on, and both
-      // would send any status from 100 to 999.
+      // Node checks an HTTP/1.1 head itself (and throws); HTTP/2 would send CR and LF on, and both any status to 999.
       if (
         !isSendableStatus(ctx.response!.status) ||
         (!isNodeInstance(outgoing, 'node:http', 'ServerResponse') &&
@@ -264,7 +239,7 @@ export class RequestPipeline {
 
   #write(ctx: RequestContext): OutgoingBody | Promise<OutgoingBody> {
     const { writers, compression, written, finish } = this.#parts;
-    // A stream or file that a filter, mapper or later stage replaced is released, never leaked.
+    // A stream or file that a later stage replaced is released, never leaked.
     releaseUnwritten(ctx);
     try {
       const body = writeBody(ctx, writers, compression);

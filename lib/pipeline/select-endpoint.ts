@@ -1,7 +1,4 @@
-/**
- * Chooses the endpoint for a request among every route matching its path (the Java REST specification's
- * §3.7.2 order): by method (405), then `Content-Type` (415), then `Accept` (406). Automatic HEAD and OPTIONS.
- */
+/** Chooses a request's endpoint by method (405), `Content-Type` (415), then `Accept` (406); auto HEAD and OPTIONS. */
 import { WebApplicationException } from '../errors/web-application-exception';
 import { httpProblem } from '../errors/http-problem';
 import { parseAccept, type AcceptRange } from '../http/accept';
@@ -27,7 +24,7 @@ function byMethod(matches: readonly RouteMatch<Endpoint>[], method: string): Can
 }
 
 /** Every method the matching routes answer, plus the automatic HEAD and OPTIONS (RFC 9110 §10.2.1). */
-export function allowedMethods(matches: readonly RouteMatch<Endpoint>[]): string[] {
+function allowedMethods(matches: readonly RouteMatch<Endpoint>[]): string[] {
   const methods = new Set<string>();
   for (const match of matches) for (const endpoint of match.values) methods.add(endpoint.info.httpMethod);
   if (methods.has('GET')) methods.add('HEAD');
@@ -38,7 +35,6 @@ export function allowedMethods(matches: readonly RouteMatch<Endpoint>[]): string
 function byContentType(ctx: RequestContext, candidates: Candidate[]): Candidate[] {
   const header = ctx.headerValue('content-type');
   if (header === null) {
-    // Without a body type only endpoints that read no body, or accept anything, can take the request.
     return candidates.filter(
       ({ endpoint }) =>
         !endpoint.readsBody || endpoint.consumes.length === 0 || endpoint.consumes.some((m) => m.type === '*'),
@@ -65,10 +61,7 @@ const formattedTypes = new WeakMap<Negotiated, string>();
 
 function formatted(result: Negotiated): string {
   let text = formattedTypes.get(result);
-  if (text === undefined) {
-    text = formatMediaType(result.type);
-    formattedTypes.set(result, text);
-  }
+  if (text === undefined) formattedTypes.set(result, (text = formatMediaType(result.type)));
   return text;
 }
 
@@ -80,30 +73,20 @@ function byAccept(ctx: RequestContext, candidates: Candidate[]): Candidate | und
   let negotiated: string | undefined;
   for (const candidate of candidates) {
     const { produces } = candidate.endpoint;
-    if (produces.length === 0) {
-      if (bestQ < 0) {
-        chosen = candidate;
-        bestQ = 0;
-        negotiated = undefined;
-      }
-      continue;
-    }
-    const result = negotiate(accept, produces);
-    if (result && result.q > bestQ) {
+    // No `@Produces` takes anything, at the lowest quality.
+    const result = produces.length === 0 ? undefined : negotiate(accept, produces);
+    const q = produces.length === 0 ? 0 : (result?.q ?? -1);
+    if (q > bestQ) {
       chosen = candidate;
-      bestQ = result.q;
-      negotiated = formatted(result);
+      bestQ = q;
+      negotiated = result && formatted(result);
     }
   }
   ctx.negotiated = negotiated;
   return chosen;
 }
 
-/**
- * The one endpoint of the one route matching the path when it has the request's method and no body type
- * can rule it out (it reads no body and names no `@Consumes`): most requests, answered without building
- * candidate lists. `undefined` sends the request through the full selection.
- */
+/** The sole endpoint of the path when it has the method, reads no body and names no `@Consumes` (most requests). */
 function soleEndpoint(matches: readonly RouteMatch<Endpoint>[], method: string): Endpoint | undefined {
   if (matches.length !== 1) return undefined;
   const { values } = matches[0];
@@ -115,9 +98,8 @@ function soleEndpoint(matches: readonly RouteMatch<Endpoint>[], method: string):
 }
 
 /**
- * Negotiates a parsed `Accept` against one endpoint's `@Produces`: the formatted type, or `undefined` when
- * nothing is acceptable. Clients mostly send the same `Accept` request after request, and `parseAccept`
- * returns the same array for the same header, so the last answer is kept and found by one identity check.
+ * Negotiates a parsed `Accept` against one endpoint's `@Produces`. Clients mostly send the same `Accept`, for which
+ * `parseAccept` returns the same array, so the last answer is kept and found by one identity check.
  */
 export function acceptNegotiator(
   produces: readonly MediaType[],
@@ -134,13 +116,6 @@ export function acceptNegotiator(
   };
 }
 
-/** Negotiates `Accept` against the endpoint's `@Produces`, recording the result; false when nothing is acceptable. */
-function negotiateOne(ctx: RequestContext, endpoint: Endpoint): boolean {
-  const type = endpoint.negotiate(parseAccept(ctx.headerValue('accept')));
-  ctx.negotiated = type;
-  return type !== undefined;
-}
-
 /** The 406 for a request whose `Accept` admits no type the endpoint produces. */
 export function notAcceptable(ctx: RequestContext, path: string): Error {
   return httpProblem(
@@ -155,9 +130,8 @@ export function isRouteNotFound(error: unknown): boolean {
 }
 
 /**
- * Fills the routable path (and matrix parameters) of `ctx` from its raw path; throws 400 when it cannot be decoded or
- * would decode to a control character. A path without escapes holds none: WHATWG's URL parser encodes raw controls,
- * and Node's HTTP/1.1 and HTTP/2 parsers refuse them.
+ * Fills the routable path (and matrix parameters) of `ctx`; 400 when it cannot be decoded or would decode to a control
+ * character (a path without escapes holds none: the URL parser encodes them, Node's parsers refuse them).
  */
 function routablePath(ctx: RequestContext): string {
   const raw = ctx.rawPath;
@@ -181,7 +155,10 @@ export function selectEndpoint(router: Router<Endpoint>, ctx: RequestContext): E
   if (matches.length === 0) throw httpProblem('RXREST_ROUTE_NOT_FOUND', `No resource matches ${ctx.method} ${path}`);
   const only = soleEndpoint(matches, ctx.method);
   if (only !== undefined) {
-    if (only.produces.length > 0 && !negotiateOne(ctx, only)) throw notAcceptable(ctx, path);
+    if (only.produces.length > 0) {
+      ctx.negotiated = only.negotiate(parseAccept(ctx.headerValue('accept')));
+      if (ctx.negotiated === undefined) throw notAcceptable(ctx, path);
+    }
     ctx.route = matches[0];
     return only;
   }

@@ -1,7 +1,4 @@
-/**
- * What a method's result becomes, on every request: the usual results (an array, a plain data object) the response
- * entity at once, streams and files their bodies, a Promise when it resolves, an Observable by its first value.
- */
+/** What a method's result becomes: plain data the entity at once, streams and files bodies, later values settled. */
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { of } from 'rxjs/internal/observable/of';
@@ -16,16 +13,13 @@ import { parseAccept } from '../http/accept';
 import { admits } from '../http/negotiate';
 import { notAcceptable } from './select-endpoint';
 
-/** What the build decided of an endpoint's results: its status and headers, and how it streams. */
+/** What the build decided of an endpoint's results. */
 export interface ResultPlan {
   readonly defaults: ResultDefaults;
   readonly streaming: EndpointStreaming;
 }
 
-/**
- * A plain data object (an object literal, a JSON-mapped record) that cannot be a stream or a file handle:
- * the usual result, told apart with one prototype read instead of every stream and file check.
- */
+/** A plain data object (the usual result), told apart with one prototype read rather than every stream check. */
 function isPlainData(value: object): boolean {
   const prototype = Object.getPrototypeOf(value);
   // Property reads rather than `in`: as cheap for V8's inline caches, where `in` went to the runtime.
@@ -47,10 +41,7 @@ function settleSpecial(
   return settleStream(ctx, result, streaming) ?? settleFile(ctx, result);
 }
 
-/**
- * The usual results, an array or a plain data object, become the response entity without asking whether
- * they are a stream, a Promise or a response (an array never is: `settleSpecial` passes arrays over too).
- */
+/** An array or a plain data object, which is never a stream, a Promise or a response. */
 function isPlainResult(result: unknown): result is object {
   return typeof result === 'object' && result !== null && (Array.isArray(result) || isPlainData(result));
 }
@@ -60,13 +51,7 @@ function answer(ctx: RequestContext, value: unknown, defaults: ResultDefaults): 
   return acceptable(ctx);
 }
 
-/**
- * A result of a method without `@Produces` goes out as its default type (text for a string, JSON for other values,
- * bytes as application/octet-stream) unless the response names one (its media type, or a Content-Type header of its
- * own): that type must be one the request's `Accept` admits, as a `@Produces` type must (406 otherwise, through the
- * exception mappers). A `string` return type is checked earlier, when the endpoint is chosen: its `@Produces` is
- * `text/plain` by default.
- */
+/** A result without `@Produces` goes out as its default type unless it names one: `Accept` must admit it too (406). */
 function acceptable(ctx: RequestContext): RequestContext {
   const response = ctx.response!;
   const { entity, status } = response;
@@ -74,13 +59,12 @@ function acceptable(ctx: RequestContext): RequestContext {
     return ctx;
   const header = ctx.headerValue('accept');
   if (header === null || header === '*/*' || status < 200 || status > 299) return ctx;
-  // A Content-Type header of its own (`@ResponseHeader('Content-Type', ...)`) is what is sent: it names its type.
   if (response.headers.has('content-type')) return ctx;
   if (!admits(parseAccept(header), defaultMediaType(entity))) throw notAcceptable(ctx, ctx.path);
   return ctx;
 }
 
-/** A result becomes the response: streams and files as such, a Promise when it resolves, an Observable by its first value (Uni). */
+/** A result becomes the response: streams and files as such, a Promise once resolved, an Observable's first value. */
 export function settleResult(ctx: RequestContext, result: unknown, plan: ResultPlan): ReturnType<StageFn> {
   const { defaults, streaming } = plan;
   if (isPlainResult(result)) {
@@ -100,7 +84,7 @@ export function settleResult(ctx: RequestContext, result: unknown, plan: ResultP
   return answer(ctx, result, defaults);
 }
 
-/** A method's result as an Observable, for interceptors: Promises and Observables as they are, values as one item. */
+/** A method's result as an Observable, for interceptors. */
 export function resultObservable(result: unknown): Observable<unknown> {
   if (result instanceof Observable) return result;
   if (result instanceof Promise) return from(result);

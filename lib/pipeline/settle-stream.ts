@@ -1,4 +1,4 @@
-/** The invoke step's stream branch: a stream result becomes a primed `StreamBody` response, or stays a value. */
+/** The invoke step's stream branch: a stream result becomes a primed `StreamBody` response. */
 import { Observable } from 'rxjs/internal/Observable';
 import type { RequestContext } from '../context/request-context';
 import { ResponseContext } from '../context/response-context';
@@ -19,7 +19,7 @@ export interface EndpointStreaming {
   readonly elementType: string | undefined;
   /** Plain Observables stream too (every `@Produces` type of the endpoint is a streaming one). */
   readonly observables: boolean;
-  /** Receives source errors raised after the response was committed. */
+  /** Source errors raised after the response was committed. */
   readonly onError: (error: unknown) => void;
   /** A stream ends when the credential that opened it expires (`framework.security.streams.end-on-expiry`). */
   readonly endsOnExpiry?: boolean;
@@ -41,10 +41,9 @@ function settingsOf(multi: RestMulti<unknown> | undefined, defaults: StreamSetti
 }
 
 /**
- * When `result` is a stream (Multi, RestMulti, async iterable, ReadableStream, Node Readable, or any
- * Observable under a streaming media type), primes it and sets `ctx.response` once its first item (or
- * its end) is there; an error before that is thrown or rejected for the exception mappers. Returns
- * undefined for any other result.
+ * When `result` is a stream (Multi, RestMulti, async iterable, Web or Node stream, or any Observable under a streaming
+ * media type), primes it and sets `ctx.response` once its first item (or end) is there; an error before that goes to
+ * the exception mappers. `undefined` for any other result.
  */
 export function settleStream(
   ctx: RequestContext,

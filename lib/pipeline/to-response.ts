@@ -40,10 +40,7 @@ export function isResponseLike(value: unknown): value is RestResponse<unknown> |
   return value instanceof RestResponse || value instanceof Response;
 }
 
-/**
- * A plain value becomes 200 (or `@ResponseStatus`) with it as entity; `undefined` or `null` becomes 204, or the
- * `@ResponseStatus` with no body (a `void` method marked `@ResponseStatus(202)` answers 202 Accepted).
- */
+/** A value answers 200 (or `@ResponseStatus`); `undefined` or `null` 204, or the `@ResponseStatus` with no body. */
 export function toResponseContext(result: unknown, defaults: ResultDefaults): ResponseContext {
   if (isResponseLike(result)) return fromRestResponse(result);
   if (result === undefined || result === null)
@@ -51,7 +48,7 @@ export function toResponseContext(result: unknown, defaults: ResultDefaults): Re
   return plainResponseContext(result, defaults);
 }
 
-/** A value known not to be a response, nor `undefined` or `null`: 200 (or `@ResponseStatus`) with it as entity. */
+/** A value known not to be a response, `undefined` or `null`. */
 export function plainResponseContext(result: unknown, defaults: ResultDefaults): ResponseContext {
   return withHeaders(new ResponseContext(defaults.status ?? 200, result), defaults);
 }

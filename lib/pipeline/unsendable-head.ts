@@ -1,10 +1,8 @@
 /**
- * An answer whose head cannot be sent: a header the application (a method, filter or mapper) set with CR, LF or
- * another control character in its name or value. Node refuses such a head on HTTP/1.1 (and would have answered
- * `500 Found` with a stack in the log); HTTP/2 would carry it to a proxy that may split it into two headers. Or a
- * status that is no final HTTP status (`RestResponse.status(99)`, an exception's 700): the Web `Response` refuses it
- * (so `app.fetch` rejected) while Node sent it on. It is replaced by the 500 problem and said in one log line naming
- * the header or status and the method, never a header's value.
+ * An answer whose head cannot be sent: a header the application set with CR, LF or another control character (Node
+ * refuses it on HTTP/1.1, HTTP/2 would carry it to a proxy that may split it), or a status that is no final HTTP status
+ * (the Web `Response` refuses it, Node sent it on). It is replaced by the 500 problem and logged in one line naming the
+ * header or status and the method, never a header's value.
  */
 import { isSendableField } from '../http/header-tokens';
 import { logging } from '../logging/logger';
@@ -16,7 +14,7 @@ import type { OutgoingBody } from './write-response';
 
 const log = logging.getLogger('rxrest.errors');
 
-/** The name of the first header of `headers` that cannot be sent, or `undefined` when all can. */
+/** The name of the first header that cannot be sent. */
 export function unsendableHeader(headers: ResponseHeaders): string | undefined {
   for (const [name, values] of headers.entries())
     for (const value of values) if (!isSendableField(name, value)) return name;
@@ -28,7 +26,7 @@ export function isSendableStatus(status: number): boolean {
   return Number.isInteger(status) && status >= 200 && status <= 599;
 }
 
-/** What makes the head of `ctx`'s answer unsendable, said for the log; `undefined` when it can be sent. */
+/** What makes the head of `ctx`'s answer unsendable, for the log. */
 function unsendableHead(ctx: RequestContext, where: string): string | undefined {
   const { status, headers } = ctx.response!;
   if (!isSendableStatus(status))
@@ -45,10 +43,7 @@ function discard(body: OutgoingBody): void {
   else if (body instanceof ReadableStream) void body.cancel().catch(() => undefined);
 }
 
-/**
- * Replaces the answer of `ctx`, whose `body` was about to be sent, by the 500 problem when its status or one of its
- * headers cannot be sent, and logs it; `false` (nothing done) when all can, for the failure is then another one.
- */
+/** Replaces the answer of `ctx` by the 500 problem when its head cannot be sent, discarding `body`; else `false`. */
 export function replaceUnsendable(ctx: RequestContext, body: OutgoingBody): boolean {
   const endpoint = ctx.endpoint;
   const where = endpoint

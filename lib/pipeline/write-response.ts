@@ -1,7 +1,4 @@
-/**
- * The last stage: the response context's entity written by the first fitting writer into the body to send, then
- * sent one of two ways: as a Web `Response` (`fetch`), or straight onto Node's response (`listen()`).
- */
+/** The last stage: the entity written by the first fitting writer, sent as a Web `Response` or onto Node's response. */
 import type { ServerResponse } from 'node:http';
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Http2ServerResponse } from 'node:http2';
@@ -19,7 +16,7 @@ import { varyWith } from '../http/vary';
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
 const nodeStream = () => nodeBuiltin('node:stream', 'the Node listener');
 
-/** What goes out: a body for the response context's status and headers, a whole `Response` a server writer made, or a body that writes itself. */
+/** A body for the response context's head, a whole `Response` a server writer made, or a body that writes itself. */
 export type OutgoingBody = Exclude<WrittenBody, Response> | Response | DirectBody;
 
 /** Statuses that never carry a body (RFC 9110 §15.3.5, §15.4.5). */
@@ -27,20 +24,9 @@ function isBodiless(status: number): boolean {
   return status === 204 || status === 304 || (status >= 100 && status < 200);
 }
 
-/** Picks the writer for the entity and media type; the build step passes user writers first. */
-export function selectWriter(
-  writers: readonly EntityWriter[],
-  entity: unknown,
-  mediaType: string,
-): EntityWriter | undefined {
-  for (const writer of writers) if (writer.isWriteable(entity, mediaType)) return writer;
-  return undefined;
-}
-
 /** The written body, compressed when it should be, and emptied (its length kept) for HEAD. */
 function finish(ctx: RequestContext, written: WrittenBody, compression?: CompressionSettings): OutgoingBody {
   const response = ctx.response!;
-  // A server writer made the whole response itself.
   if (written instanceof Response) return written;
   let body: Exclude<WrittenBody, Response> = written;
   if (compression) body = compressResponse(ctx, body, compression) as Exclude<WrittenBody, Response>;
@@ -57,10 +43,9 @@ function finish(ctx: RequestContext, written: WrittenBody, compression?: Compres
 }
 
 /**
- * Writes the response's entity: no body for 204/304 or an absent entity; otherwise the first writer accepting
- * the entity as its media type (the response's, else the negotiated one, else a default by value); none throws,
- * and the caller answers 500. A stream or a file (a `DirectBody`) writes itself, unless compression needs it as a
- * Web stream.
+ * Writes the response's entity with the first writer accepting it as its media type (the response's, else the
+ * negotiated one, else a default by value; user writers come first); none throws, and the caller answers 500. A stream
+ * or a file (a `DirectBody`) writes itself, unless compression needs it as a Web stream.
  */
 export function writeBody(
   ctx: RequestContext,
@@ -79,7 +64,7 @@ export function writeBody(
   }
   if (isBodiless(response.status) || entity === undefined || entity === null) return finish(ctx, null, compression);
   const mediaType = response.mediaType ?? ctx.negotiated ?? defaultMediaType(entity);
-  const writer = selectWriter(writers, entity, mediaType);
+  const writer = writers.find((candidate) => candidate.isWriteable(entity, mediaType));
   if (!writer) throw new Error(noWriterMessage(ctx, entity, mediaType));
   if (response.headers.size === 0 || !response.headers.has('content-type'))
     response.headers.set('content-type', withCharset(mediaType));
@@ -89,19 +74,14 @@ export function writeBody(
     : finish(ctx, body, compression);
 }
 
-/**
- * Whether an answer says `Vary: Accept` (RFC 9110 §12.5.5), so that a shared cache keeps apart what another `Accept`
- * would get: every answer of an endpoint that chooses its type by `Accept` (several types, or a wildcard narrowed to
- * the range the client named), its errors and 304 included, and every 406, which another `Accept` would have had a
- * representation for.
- */
+/** `Vary: Accept` (RFC 9110 §12.5.5) on every answer of an endpoint choosing its type by `Accept`, and every 406. */
 function variesByAccept(ctx: RequestContext, status: number): boolean {
   if (status === 406) return true;
   const produces = ctx.endpoint?.produces;
   return produces !== undefined && (produces.length > 1 || (produces.length === 1 && produces[0]!.includes('*')));
 }
 
-/** Why an entity could not be written, for the log: its type, the media type and the endpoint that answered it. */
+/** Why an entity could not be written, for the log. */
 function noWriterMessage(ctx: RequestContext, entity: unknown, mediaType: string): string {
   const type = typeof entity === 'object' ? (entity!.constructor?.name ?? 'Object') : typeof entity;
   const endpoint = ctx.endpoint ? ` from ${ctx.endpoint.resourceClass.name}#${ctx.endpoint.methodName}` : '';
@@ -111,7 +91,7 @@ function noWriterMessage(ctx: RequestContext, entity: unknown, mediaType: string
   );
 }
 
-/** The body as a Web `Response` (`fetch`), a text or byte body made by the application's `makeResponse`. */
+/** The body as a Web `Response`, a text or byte body made by the application's `makeResponse`. */
 export function toWebResponse(ctx: RequestContext, body: OutgoingBody, makeResponse: ResponseMaker): Response {
   if (body instanceof Response) return body;
   if (body instanceof DirectBody) return writeDirectBody(ctx, body);
@@ -119,11 +99,7 @@ export function toWebResponse(ctx: RequestContext, body: OutgoingBody, makeRespo
   return makeResponse(body, response.status, response.headers);
 }
 
-/**
- * Sends the body on Node's response: the head and a text or byte body in one `writeHead` and `end` (one write
- * on the socket), a stream or file written by itself, a Web `Response` (made by a server writer, or by the
- * application) taken apart.
- */
+/** Sends the body on Node's response: a text or byte body with its head in one socket write (`writeHead` and `end`). */
 export function sendOnNode(
   ctx: RequestContext,
   body: OutgoingBody,
@@ -174,10 +150,9 @@ function sendWebResponse(response: Response, outgoing: ServerResponse | Http2Ser
 
 /**
  * A Web body streamed onto Node's response with its backpressure; a failure cuts the answer short (never a silent
- * end). The head goes out at once: a stream's first item may be long in coming (an SSE client waits for the head).
+ * end). The head goes out at once (HTTP/2's `writeHead` sends it): an SSE client waits for it.
  */
 function pipeWebBody(body: ReadableStream<Uint8Array>, outgoing: ServerResponse | Http2ServerResponse): void {
-  // (HTTP/2's writeHead sends the head itself.)
   if (outgoing instanceof nodeHttp().ServerResponse) outgoing.flushHeaders();
   const source = nodeStream().Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>);
   // With the error: an HTTP/2 stream is reset with INTERNAL_ERROR, not closed as if complete.

@@ -19,8 +19,7 @@ import type {
   WriterInterceptorContext,
 } from '../body/message-body';
 
-/** A provider class's instance with its metadata, as the build step found it. */
-export interface ProviderInstance {
+interface ProviderInstance {
   readonly instance: object;
   readonly meta: ClassMeta;
 }
@@ -37,18 +36,10 @@ function has<K extends string>(value: object, ...methods: K[]): boolean {
   return methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
 }
 
-function priorityOf(meta: ClassMeta): number {
-  return meta.tags.get(PRIORITY) ?? meta.tags.get(PROVIDER)?.priority ?? DEFAULT_PRIORITY;
-}
-
 function rank<T>(value: T, meta: ClassMeta, declared: readonly string[] | undefined): Ranked<T> {
   const types = (declared ?? []).map((text) => parseMediaType(text)).filter((m): m is MediaType => m !== undefined);
-  return { value, types, priority: priorityOf(meta), specificity: Math.max(0, ...types.map(specificity)) };
-}
-
-/** More specific media types first, then lower priority first (the specification's provider order). */
-function byRank<T>(list: Ranked<T>[]): Ranked<T>[] {
-  return list.sort((a, b) => b.specificity - a.specificity || a.priority - b.priority);
+  const priority = meta.tags.get(PRIORITY) ?? meta.tags.get(PROVIDER)?.priority ?? DEFAULT_PRIORITY;
+  return { value, types, priority, specificity: Math.max(0, ...types.map(specificity)) };
 }
 
 function fits(types: readonly MediaType[], mediaType: string): boolean {
@@ -67,21 +58,18 @@ export class BodyProviders {
   readonly writers: readonly Ranked<MessageBodyWriter | ServerMessageBodyWriter>[];
   readonly readerInterceptors: readonly ReaderInterceptor[];
   readonly writerInterceptors: readonly WriterInterceptor[];
-  /** `ParamConverterProvider`s, lower priority asked first. */
+  /** Each list in the order asked or applied: lower priority first. */
   readonly converters: readonly ParamConverterProvider[];
-  /** JSON mapper customizers, in the order they are applied. */
   readonly jsonCustomizers: readonly JsonMapperCustomizer[];
-  /** The user's JSON mapper producer, the first by priority. */
   readonly jsonProducer: JsonMapperProducer | undefined;
 
   constructor(providers: readonly ProviderInstance[]) {
-    // Every provider of a kind, in registration order, then ranked (a stable sort keeps that order on ties).
+    // More specific media types first, then lower priority (the specification's order); registration order on ties.
     const ranked = <T>(is: (instance: object) => boolean, declared?: (meta: ClassMeta) => string[] | undefined) =>
-      byRank(
-        providers
-          .filter(({ instance }) => is(instance))
-          .map(({ instance, meta }) => rank(instance as T, meta, declared?.(meta))),
-      );
+      providers
+        .filter(({ instance }) => is(instance))
+        .map(({ instance, meta }) => rank(instance as T, meta, declared?.(meta)))
+        .sort((a, b) => b.specificity - a.specificity || a.priority - b.priority);
     const values = <T>(is: (instance: object) => boolean) => ranked<T>(is).map((r) => r.value);
     this.readers = ranked<MessageBodyReader>(
       (i) => has(i, 'isReadable', 'readFrom'),
@@ -98,7 +86,7 @@ export class BodyProviders {
     this.jsonProducer = values<JsonMapperProducer>(isJsonMapperProducer)[0];
   }
 
-  /** The first user reader for a declared type and request media type, if any. */
+  /** The first user reader for a declared type and request media type. */
   findReader(type: unknown, mediaType: string): MessageBodyReader | undefined {
     for (const { value, types } of this.readers)
       if (fits(types, mediaType) && value.isReadable(type, mediaType)) return value;
@@ -114,7 +102,7 @@ export class BodyProviders {
     );
   }
 
-  /** The writers to choose from per response: user writers (ranked) before the built-ins, all wrapped by the writer interceptors. */
+  /** User writers (ranked) before the built-ins, all wrapped by the writer interceptors. */
   entityWriters(builtins: readonly EntityWriter[]): EntityWriter[] {
     const all = [...this.writers.map(adaptWriter), ...builtins];
     const interceptors = this.writerInterceptors;
