@@ -8,7 +8,7 @@ import { isJsonText } from '../http/media-type';
 import { isNodeReadableClass, needNodeBuiltins, nodeBuiltin } from '../runtime/node-builtins';
 import { isNodeBufferClass } from '../runtime/bytes';
 
-/** What a built-in reader gets: the body, the request (for clean-ups) and its media type. */
+/** What a built-in reader gets: the body, the request (for clean-ups), its media type. */
 export interface ReadRequest {
   readonly input: EntityInput;
   readonly ctx: RequestContext;
@@ -70,7 +70,7 @@ const rawReaders = new Map<Function, BuiltinReader>([
   [URLSearchParams, anyType(async ({ input }) => new URLSearchParams(await input.text()))],
 ]);
 
-/** Readers of bodies taken as they are: bytes, buffers, streams, chunk Observables, forms; `undefined` for other types. */
+/** Readers of bodies taken as they are (bytes, buffers, streams, chunk Observables, forms); else `undefined`. */
 export function rawBodyReader(type: unknown): BuiltinReader | undefined {
   if (isNodeReadableClass(type)) return nodeReadableReader;
   if (isNodeBufferClass(type)) return nodeBufferReader;

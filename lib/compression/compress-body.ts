@@ -1,7 +1,4 @@
-/**
- * Encodes a response body with a content coding (RFC 9110 §8.4.1) through node:zlib, or the Web `CompressionStream`
- * where the runtime has no zlib (gzip and deflate only); knows no HTTP headers.
- */
+/** Encodes a body with a content coding (RFC 9110 §8.4.1) through node:zlib, or else the Web `CompressionStream`. */
 import { maybeNodeBuiltin, nodeBuiltin } from '../runtime/node-builtins';
 import { compressOnTheWeb, isWebCoding } from '../runtime/web-compression';
 import { COMPRESSORS } from '../config/schema';
@@ -37,8 +34,8 @@ function createCompressor(coding: SupportedCoding, level: number): Transform {
 }
 
 /**
- * Compresses a body: text and bytes at once (the length is then known), a stream as it flows, with
- * backpressure and one flush per chunk. Cancelling the result cancels the source stream.
+ * Compresses text and bytes at once (the length is then known), a stream as it flows, with backpressure and one
+ * flush per chunk. Cancelling the result cancels the source stream.
  *
  * @example gunzipSync(compressBody('Some resource', 'gzip', 6) as Uint8Array).toString() // 'Some resource'
  */

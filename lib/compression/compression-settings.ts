@@ -2,14 +2,9 @@
 import type { Config } from '../config';
 import { isAvailableCoding } from './compress-body';
 
-/** What the response and request (de)compression steps need to know, typed and ready. */
 export type CompressionSettings = ReturnType<typeof compressionSettings>;
 
-/**
- * Reads the compression settings from the configuration.
- *
- * @example compressionSettings(resolveConfig()).enabled // false
- */
+/** @example compressionSettings(resolveConfig()).enabled // false */
 export function compressionSettings(config: Config) {
   return {
     enabled: config.get('framework.http.enable-compression'),

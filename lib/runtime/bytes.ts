@@ -1,7 +1,6 @@
 /**
- * UTF-8 text and bytes through the Web's `TextEncoder`/`TextDecoder` and `Uint8Array`, which every runtime has (a
- * Worker without `nodejs_compat` has no `Buffer`). Where Node's `Buffer` is there, its native calls do the same work
- * without an encoder's copy. Knows nothing of HTTP.
+ * UTF-8 text and bytes through `TextEncoder`/`TextDecoder` and `Uint8Array`, which every runtime has (a Worker may
+ * have no `Buffer`), or Node's `Buffer` where it is there: its native calls skip an encoder's copy.
  */
 
 type NodeBuffer = typeof import('node:buffer').Buffer;

@@ -1,10 +1,8 @@
 /**
- * How a streamed answer on Cloudflare Workers (workerd) ends when its client leaves. workerd does not cancel an
- * answer's stream then: with the `enable_request_signal` compatibility flag `request.signal` aborts, and the stream is
- * cancelled; without it nothing tells the application, and the request's own timers stop firing once the client is
- * gone. So the stream keeps its request alive (`ctx.waitUntil`) until it ends, and ends itself: when the client takes
- * nothing for a while after a chunk was handed over (a write that cannot be delivered: workerd stops reading), and
- * after a maximum duration. Knows Web streams and the Workers execution context only.
+ * How a streamed answer on workerd ends when its client leaves, which cancels no stream there: with the
+ * `enable_request_signal` flag `request.signal` aborts; without it nothing tells, and the request's timers stop once
+ * the client is gone. So the stream keeps its request alive (`ctx.waitUntil`) and ends itself: when the client takes
+ * nothing for a while after a chunk was handed over, and after a maximum duration.
  */
 
 /** How long a stream on workerd may go on when its client's leaving cannot be seen (ms; 0: no bound). */
@@ -33,11 +31,7 @@ function waitUntilOf(executionCtx: unknown): ExecutionContext['waitUntil'] | und
   return typeof waitUntil === 'function' ? waitUntil.bind(executionCtx) : undefined;
 }
 
-/**
- * `body` as workerd should send it: its source cancelled when `request.signal` aborts; and where that cannot be
- * seen, bounded by `bounds` (the request kept alive by `executionCtx.waitUntil`, without which its timers would not
- * run after the client left).
- */
+/** `body`, its source cancelled when `request.signal` aborts, or where that cannot be seen bounded by `bounds`. */
 export function boundedOnWorkers(
   body: ReadableStream<Uint8Array>,
   request: Request,
@@ -63,7 +57,7 @@ export function boundedOnWorkers(
   );
 }
 
-/** The state of one bounded stream: its source, when a chunk was last handed over untaken, and its timers. */
+/** One bounded stream: its source, when a chunk was last handed over untaken, and its timers. */
 class BoundedStream {
   readonly ended: Promise<void>;
   #resolveEnded: () => void = () => undefined;

@@ -1,4 +1,4 @@
-/** The framed items an Observable emitted ahead of its client, held under the stream's byte budget and overflow policy. */
+/** The framed items an Observable emitted ahead of its client, held under the byte budget and overflow policy. */
 import { formatSize } from '../http/size';
 import type { Logger } from '../logging/logger';
 import { ItemSlabs } from './item-slabs';
@@ -9,10 +9,7 @@ export type OverflowPolicy = 'fail' | 'drop-oldest' | 'drop-newest' | 'latest';
 
 /** Raised (as the stream's error) when a `fail` stream gets more than its budget ahead of its client. */
 export class StreamOverflowError extends Error {
-  /**
-   * `budget`: the stream's own; `held`, when the application's streams together held their total budget: what this
-   * stream held when it was cut.
-   */
+  /** `held`: what this stream held when cut because the application's streams together held their total budget. */
   constructor(
     readonly budget: number,
     readonly held?: number,
@@ -29,9 +26,8 @@ export class StreamOverflowError extends Error {
 }
 
 /**
- * How a stream's failure after its commit is logged, `where` naming the stream: an overflow is its client's pace
- * against the budget (a slow or hostile client makes one per stream, and its stack says nothing), and an outage (503)
- * the same, a one-line warning; any other failure an error with its stack.
+ * How a stream's failure after its commit is logged: an overflow (a client's pace, one per stream, its stack saying
+ * nothing) and an outage (503) as a one-line warning; any other failure as an error with its stack.
  */
 export function streamFailureLog(log: Logger, where: string): (error: unknown) => void {
   return (error) =>
@@ -40,11 +36,7 @@ export function streamFailureLog(log: Logger, where: string): (error: unknown) =
       : log.error(where, error);
 }
 
-/**
- * An error answering 503 (a broadcast backend unreachable, say; this layer knows HTTP errors by their status only):
- * an outage, logged once where it is seen, that ends each stream reading through it; a stack trace per stream would
- * say nothing more, a thousand times.
- */
+/** An error answering 503 (a broadcast backend unreachable, say), known by its status alone at this layer. */
 function isUnavailable(error: unknown): error is Error & { readonly status: 503 } {
   return error instanceof Error && (error as { status?: unknown }).status === 503;
 }
@@ -55,11 +47,9 @@ const CHUNK_CHARS = 16384;
 type Frame = string | Uint8Array;
 
 /**
- * A FIFO of framed output: the overflow policies of every stream, a WebSocket's messages included. `outstanding`
- * (what the socket and the writer already hold) counts against the budget too. Under `fail` nothing is ever
- * dropped, so frames are joined as they arrive and kept as 16 KB Buffers, the framed size and little more (frames
- * that are messages of their own stay apart). The drop policies keep one entry per item in reused slabs (see
- * `ItemSlabs`), joined when taken, so that dropping one never leaves a stray separator.
+ * A FIFO of framed output under the overflow policies, `outstanding` (what the socket and writer hold) counting too.
+ * Under `fail` nothing is dropped, so frames are joined as they arrive into 16 KB Buffers (messages stay apart); the
+ * drop policies keep one entry per item in reused slabs (`ItemSlabs`), joined when taken (no stray separator).
  *
  * @example
  * const backlog = new Backlog(65536, 'drop-oldest', (frame) => frame);
@@ -96,10 +86,7 @@ export class Backlog {
     return this.#items ? this.#items.bytes : this.#bytes;
   }
 
-  /**
-   * Holds `frame`, or applies the policy when it would take `outstanding` plus the backlog past `limit` (the budget,
-   * or less while the application's streams together hold their total).
-   */
+  /** Holds `frame`, or applies the policy when `outstanding` plus the backlog would pass `limit`. */
   push(frame: Frame, outstanding: number, limit = this.budget): void {
     if (outstanding + this.bytes + frame.length > limit && !this.#makeRoom(frame.length, outstanding, limit)) return;
     if (this.#items) this.#items.push(frame);

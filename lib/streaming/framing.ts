@@ -57,7 +57,7 @@ export function toJson(value: unknown): string {
   }
 }
 
-/** Serializes one item as `elementType`: strings as they are, other scalars as text under text types, objects as JSON. */
+/** Serializes an item as `elementType`: strings as they are, scalars as text under text types, objects as JSON. */
 function serializer(elementType: string | undefined): (item: unknown) => string {
   const base = elementType === undefined ? undefined : baseType(elementType);
   if (base !== undefined && isJsonText(base)) return toJson;

@@ -8,9 +8,8 @@ export interface Beating {
 }
 
 /**
- * Ticks every `periodMs` while it has members, telling each: a connection costs a set entry instead of a timer and
- * its closures. A member that joins between two ticks hears its first beat within one period. An RxJS timer, so
- * that marble tests can drive it.
+ * Ticks every `periodMs` while it has members, telling each (a member's first beat within one period); an RxJS timer,
+ * so that marble tests can drive it.
  *
  * @example
  * const pings = new Heartbeat(30_000);

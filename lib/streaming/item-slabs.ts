@@ -10,11 +10,9 @@ interface Slab {
 }
 
 /**
- * Each item is copied into the current slab; a slab whose items are all gone goes back to a free list
- * (up to `keepBytes` of them) instead of to the garbage collector. A source that produces far faster
- * than its client reads, under a drop policy, then churns through the same memory instead of leaving
- * old-generation garbage behind at its production rate. Items leave as strings (copies), so a slab is
- * never reused while a socket still holds part of it.
+ * Each item is copied into the current slab; a slab whose items are all gone goes back to a free list (up to
+ * `keepBytes`), not to the garbage collector: a source far faster than its client, under a drop policy, churns through
+ * the same memory instead of leaving old-generation garbage. Items leave as copies, so no socket holds a slab.
  *
  * @example
  * const slabs = new ItemSlabs(1 << 20);
@@ -26,7 +24,7 @@ export class ItemSlabs {
   #free: Uint8Array[] = [];
   #current: Slab | undefined;
   #offset = 0;
-  // One entry per item, from #head on: its slab and its byte range there.
+  // One entry per item from #head on: its slab and its byte range there.
   #slabs: (Slab | undefined)[] = [];
   #starts: number[] = [];
   #ends: number[] = [];

@@ -6,7 +6,7 @@ import { unref } from '../runtime/timers';
 export interface OpenStream {
   /** Whether its client reconnects by itself (SSE: `EventSource` with `Last-Event-ID`). */
   readonly reconnects: boolean;
-  /** Ends the body cleanly now: what was produced, `sseFrame` for SSE (a `retry:` hint, an event), the framing's end. */
+  /** Ends the body cleanly now: what was produced, `sseFrame` for SSE (a `retry:` hint), the framing's end. */
   endEarly(sseFrame: string, reason: StreamEnd): void;
 }
 

@@ -10,9 +10,8 @@ function isPromise(step: Step): step is Promise<IteratorResult<unknown>> {
 }
 
 /**
- * Real backpressure: the loop pulls, frames and writes until the sink is full, then waits for the output to be
- * idle again. A synchronous iterator runs without a microtask per item; an async one awaits each step. Memory stays
- * flat whatever the size, and a client that goes away returns the iterator at once.
+ * Real backpressure: the loop pulls and writes until the sink is full, then waits for the output to be idle. A
+ * synchronous iterator runs without a microtask per item; a client that goes away returns the iterator at once.
  */
 export class PullPump extends SourcePump {
   readonly #open: () => AnyIterator;

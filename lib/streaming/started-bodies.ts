@@ -14,9 +14,8 @@ export function trackStarted(ctx: RequestContext, body: DirectBody): void {
 }
 
 /**
- * Cancels every started body that is not the entity about to be written: a response filter, a
- * mapper or a failing stage replaced it, and its source (subscription, iterator, file) must not leak.
- * Called by the write stage, which may call it again if writing fails and the response is replaced.
+ * Cancels every started body that is not the entity about to be written (a filter, a mapper or a failing stage replaced
+ * it), so its source does not leak. The write stage may call it again if writing fails and the response is replaced.
  *
  * @example
  * releaseUnwritten(ctx); // before writing ctx.response

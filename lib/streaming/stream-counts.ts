@@ -8,10 +8,7 @@ import type { RequestContext } from '../context/request-context';
 export class StreamCounts {
   readonly #held = new Map<string, number>();
 
-  /**
-   * Counts one more stream of `key` until `ctx` completes (its answer sent, or its client gone); `false`, and
-   * nothing counted, when `key` holds `max` already.
-   */
+  /** Counts one more stream of `key` until `ctx` completes; `false`, and nothing counted, when it holds `max`. */
   hold(ctx: RequestContext, key: string, max: number): boolean {
     if (!this.take(key, max)) return false;
     ctx.onComplete(() => this.give(key));

@@ -1,7 +1,6 @@
 /**
- * Items that also ask for a response header: when such an item is the first of a stream whose head has not
- * been written yet (every framing but SSE waits for the first item), its header goes into the head, so a
- * client reading NDJSON learns the fact before any item. The item itself is framed like any other.
+ * Items that ask for a response header: the first item of a stream whose head waits for it (all but SSE) puts its
+ * header in the head, so an NDJSON client learns the fact before any item; the item is framed as any other.
  */
 
 const HEADER = Symbol.for('rxrest.stream-header');

@@ -1,6 +1,6 @@
 /** What a stream tells whoever watches it (a tracing span): its start, its items and bytes, and how it ended. */
 
-/** How a stream ended: all of it; its client left; past its budget; its source failed; a shutdown; its credential expired. */
+/** How a stream ended: all sent; client left; past its budget; source failed; a shutdown; its credential expired. */
 export type StreamEnd = 'complete' | 'client-gone' | 'overflow' | 'error' | 'shutdown' | 'expired';
 
 export interface StreamObserver {

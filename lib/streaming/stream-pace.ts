@@ -1,8 +1,7 @@
 /**
- * How a pushed stream can go at its client's pace when it has a lot to send at once (a broadcast subscriber's
- * missed history): it sends what fits its stream's byte budget, then waits until that has gone out. A source made
- * with `pacedMulti` is handed the pace of the stream that sends it (a response's or a WebSocket's); anything else that
- * subscribes to it (`.pipe(...)`) gets no pace and everything at once.
+ * How a pushed stream with a lot to send at once (a broadcast subscriber's missed history) goes at its client's pace:
+ * it sends what fits the budget, then waits until that has gone out. A `pacedMulti` is handed the pace of the stream
+ * that sends it; anything else that subscribes (`.pipe(...)`) gets everything at once.
  */
 import { Observable } from 'rxjs/internal/Observable';
 import { Multi } from './multi';
@@ -13,10 +12,7 @@ export interface StreamPace {
   readonly room: number;
   /** Calls `next` once, soon after all that was sent has been written and the client takes more. */
   whenDrained(next: () => void): void;
-  /**
-   * Takes a broadcast tick's items at once, framed once for all the streams they go to, instead of one by one
-   * through the subscriber; the subscription still ends the stream (complete, error, unsubscribe).
-   */
+  /** Takes a broadcast tick's items at once, framed once for all its streams; the subscription still ends it. */
   takeShared?(tick: SharedFrames): void;
 }
 

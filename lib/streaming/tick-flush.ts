@@ -7,9 +7,8 @@ export interface TickFlushed {
 }
 
 /**
- * The writers that batched text in this tick, flushed together in one `setImmediate`: a broadcast event reaching a
- * thousand streams schedules one callback, not a thousand (the hand-written loop it is measured against has one).
- * Each writer still makes its own write, in the order the writers batched.
+ * The writers that batched text in this tick, flushed in their order by one `setImmediate`: a broadcast event reaching
+ * a thousand streams schedules one callback, not a thousand.
  *
  * @example
  * const ticks = new TickFlush();

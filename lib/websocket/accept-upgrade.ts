@@ -1,8 +1,6 @@
 /**
- * The last request stage of a WebSocket endpoint: a WebSocket upgrade served by `listen()` (or under `fetch` on Bun,
- * Deno and Workers, whose own API upgrades: lib/runtime/runtime-sockets.ts) is answered 101 and taken over by the
- * socket server once the response filters ran (their headers go out with the handshake); anything else answers 426
- * with `Upgrade: websocket`.
+ * A WebSocket endpoint's last stage: an upgrade (by `listen()`, or the runtime's API) is answered 101 and taken over
+ * once the response filters ran (their headers go out with the handshake); anything else answers 426.
  */
 import { httpProblem } from '../errors/http-problem';
 import type { StageFn } from '../context/settle';

@@ -1,7 +1,6 @@
 /**
- * One open WebSocket, over its runtime's `SocketPort`: received messages go to the endpoint's methods (each in turn,
- * or all as a Multi), what they return goes out in order (`SocketAnswers`: the stream engine's budget, overflow
- * policies, pumps and span), and the socket is closed with the code that says why (`endOf`).
+ * One open WebSocket over its runtime's `SocketPort`: messages go to the endpoint's methods (each in turn, or all as a
+ * Multi), their answers out in order (`SocketAnswers`), and the socket closes with the code that says why (`endOf`).
  */
 import type { RequestContext } from '../context/request-context';
 import { WebApplicationException } from '../errors/web-application-exception';
@@ -44,7 +43,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   /** Received bytes waiting for their method; past the incoming buffer the socket is paused. */
   #held = 0;
   #reading: 'yes' | 'paused' | 'stopped' = 'yes';
-  /** Once `close` was called: what the socket is closed with once its last messages are written. */
+  /** Once `close` was called: the code and reason once its last messages are written. */
   #closing: { readonly code: number; readonly reason: string } | undefined;
   closeCode: number | undefined;
   closeReason = '';
@@ -83,10 +82,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     }
   }
 
-  /**
-   * Reads and sends nothing more, writes what is queued, then closes with `code` (at most `CLOSE_FLUSH_MS` later).
-   * `end` is how the socket's stream span says it ended.
-   */
+  /** Reads and sends nothing more, writes what is queued, then closes (at most `CLOSE_FLUSH_MS` later). */
   close(code = 1000, reason = '', end: StreamEnd = endOf(code)): void {
     if (!this.isOpen) return;
     this.#closing = { code, reason };
@@ -115,7 +111,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   message(data: Buffer, binary: boolean): void {
     this.lastActivity = Date.now();
     if (this.#closing) return;
-    // `ws` refuses such a message before it is whole; Bun, Deno and workerd hand it over whole (up to their own maximum).
+    // `ws` refuses such a message before it is whole; Bun, Deno and workerd hand it over whole.
     if (data.byteLength > this.host.settings.maxMessageSize) return this.close(1009, '');
     const kind = binary ? 'binary' : 'text';
     const handler = this.handlers[kind];

@@ -5,13 +5,10 @@ import type { HeldBytes } from '../streaming/held-bytes';
 
 export type SocketSettings = ReturnType<typeof socketSettings>;
 
-/**
- * The settings of every socket; `authenticates`: the application has an authentication mechanism; `heldBytes`: the
- * bytes its streams hold, sockets included, under `framework.rest.stream.total-buffer-size`.
- */
+/** The settings of every socket; `authenticates`: the application has an authentication mechanism. */
 export function socketSettings(config: Config, authenticates: boolean, heldBytes?: HeldBytes) {
   const maxMessageSize = config.get('framework.websocket.max-message-size');
-  /** The outgoing byte budget and what happens past it (`framework.rest.stream.*`): one object for every socket. */
+  // The outgoing byte budget and overflow (`framework.rest.stream.*`): one object for every socket.
   const output: OutputSettings = {
     bufferSize: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),

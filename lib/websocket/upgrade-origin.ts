@@ -1,9 +1,7 @@
 /**
- * The guard against cross-site WebSocket hijacking: a browser lets any page open a socket to any host, sending that
- * host's cookies, and CORS does not apply to sockets — but it always says which page asks, in `Origin`. An upgrade
- * is let through from the socket's own origin (its `Host`, or the forwarded host behind a trusted proxy), from an
- * origin the CORS rules (when on) or `framework.websocket.allowed-origins` admit, or without `Origin` (a client that is
- * no browser); any other is refused 403 before security, limits or filters see it.
+ * The guard against cross-site WebSocket hijacking (a browser lets any page open a socket with the host's cookies,
+ * CORS aside, but says which page in `Origin`): an upgrade from the socket's own origin, one CORS (when on) or
+ * `framework.websocket.allowed-origins` admit, or with no `Origin` goes on; any other is refused 403 first.
  */
 import type { Config } from '../config/config';
 import { originMatcher } from '../cors/cors';

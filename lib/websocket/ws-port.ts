@@ -1,6 +1,6 @@
 /**
- * The `SocketPort` of `ws` on Node: ws's own socket class, extended (ws makes each socket with its `WebSocket` option)
- * so that its events reach the session without a listener closure each, and the messages of a tick leave in one write.
+ * The `SocketPort` of `ws` on Node: ws's socket class extended, so its events reach the session without a listener
+ * closure each, and a tick's messages leave in one write.
  */
 import type { Duplex } from 'node:stream';
 import { HIGH_WATER, type SocketListener, type SocketPort } from '../runtime/socket-port';
