@@ -1,7 +1,4 @@
-/**
- * Where the request body is read from: Node's untouched `IncomingMessage`, or the Web body (adapted to a Node stream
- * for the multipart parser), whose failed reads tell of a client that left.
- */
+/** Where the request body is read from: Node's untouched `IncomingMessage`, or the Web body, watched. */
 import type { Readable } from 'node:stream';
 import { isNodeInstance, nodeBuiltin } from '../runtime/node-builtins';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';

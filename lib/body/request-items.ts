@@ -1,7 +1,4 @@
-/**
- * A request body of many items, split by its media type as the bytes arrive: NDJSON and JSON Lines by line, JSON text
- * sequences by record, SSE by event, a JSON array by element. Errors name the item (its line, where lines delimit).
- */
+/** A request body of many items (NDJSON, JSON text sequences, SSE, a JSON array), split as the bytes arrive. */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { baseType } from '../http/media-type';
 import { formatSize } from '../http/size';

@@ -36,8 +36,6 @@ function createCompressor(coding: SupportedCoding, level: number): Transform {
 /**
  * Compresses text and bytes at once (the length is then known), a stream as it flows, with backpressure and one
  * flush per chunk. Cancelling the result cancels the source stream.
- *
- * @example gunzipSync(compressBody('Some resource', 'gzip', 6) as Uint8Array).toString() // 'Some resource'
  */
 export function compressBody(
   body: string | Uint8Array | ReadableStream<Uint8Array>,

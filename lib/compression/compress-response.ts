@@ -101,13 +101,7 @@ function compressWebResponse(ctx: RequestContext, written: Response, settings: C
   return new Response(compressBody(written.body, coding, settings.level), init);
 }
 
-/**
- * Compresses `body` when the settings, the method's mode, the Content-Type and `Accept-Encoding` allow it (see
- * `chooseCoding`), and adds `Vary: Accept-Encoding` to every response that could have been (a 304 too, bodiless).
- * There is no minimum size.
- *
- * @example compressResponse(ctx, 'Some resource', settings) // gzip bytes when the client sent `Accept-Encoding: gzip`
- */
+/** Compresses `body` as `chooseCoding` decides; `Vary: Accept-Encoding` on every response that could have been. */
 export function compressResponse<B extends WrittenBody | Response>(
   ctx: RequestContext,
   body: B,

@@ -4,7 +4,6 @@ import { isAvailableCoding } from './compress-body';
 
 export type CompressionSettings = ReturnType<typeof compressionSettings>;
 
-/** @example compressionSettings(resolveConfig()).enabled // false */
 export function compressionSettings(config: Config) {
   return {
     enabled: config.get('framework.http.enable-compression'),
@@ -16,7 +15,6 @@ export function compressionSettings(config: Config) {
     level: config.get('framework.http.compression-level'),
     /** In order of preference; only what the runtime can apply is offered (no brotli without node:zlib). */
     codings: config.get('framework.http.compressors').filter(isAvailableCoding) as readonly string[],
-    /** `framework.legacy.gzip.enabled`: whether `@GZIP` methods gzip. */
     legacyGzip: config.get('framework.legacy.gzip.enabled'),
     /** `framework.legacy.gzip.max-input`, in bytes: the largest inflated `@GZIP` request body. */
     maxInput: config.get('framework.legacy.gzip.max-input'),

@@ -35,11 +35,7 @@ function gunzipWithZlib(
   return pulledReadable(gunzip);
 }
 
-/**
- * `source` gunzipped as fast as it is read, failing with 413 past `limit` bytes out and 400 for data not gzip.
- *
- * @example await new Response(inflateBody(gzipped, 1024)).text()
- */
+/** `source` gunzipped as fast as it is read, failing with 413 past `limit` bytes out and 400 for data not gzip. */
 export function inflateBody(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
   const zlib = maybeNodeBuiltin('node:zlib');
   const reader = (
@@ -68,8 +64,6 @@ export function inflateBody(source: ReadableStream<Uint8Array>, limit: number): 
 /**
  * The request with its body inflated when it declares `Content-Encoding: gzip` (or `x-gzip`), else itself. The copy
  * has no Content-Encoding or Content-Length (readers count the inflated bytes), nor the signal (Deno's legacy one).
- *
- * @example const inflated = inflateRequest(request, parseSize('10M'));
  */
 export function inflateRequest(request: Request, limit: number): Request {
   const coding = request.headers.get('content-encoding')?.trim().toLowerCase();

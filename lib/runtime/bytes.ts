@@ -1,7 +1,4 @@
-/**
- * UTF-8 text and bytes through `TextEncoder`/`TextDecoder` and `Uint8Array`, which every runtime has (a Worker may
- * have no `Buffer`), or Node's `Buffer` where it is there: its native calls skip an encoder's copy.
- */
+/** UTF-8 through `TextEncoder`/`TextDecoder` (a Worker may lack `Buffer`), or Node's `Buffer`, which skips a copy. */
 
 type NodeBuffer = typeof import('node:buffer').Buffer;
 

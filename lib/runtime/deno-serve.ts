@@ -1,7 +1,4 @@
-/**
- * What `Deno.serve` tells of an answer's delivery. Deno 2.9's legacy `request.signal`, once read, aborts after every
- * answer (and Deno warns); the handler's second argument (`app.fetch`'s environment) tells instead: `completed`.
- */
+/** What `Deno.serve` tells of an answer's delivery, in its handler's second argument (`app.fetch`'s environment). */
 
 /** The info `Deno.serve` hands its handler beside each request (the part rxrest reads). */
 export interface DenoServeInfo {
@@ -10,7 +7,10 @@ export interface DenoServeInfo {
   readonly completed: Promise<void>;
 }
 
-/** Whether `environment` is Deno's `ServeHandlerInfo`; asked with `in`, as reading `completed` makes the promise. */
+/**
+ * Whether `environment` is Deno's `ServeHandlerInfo`: then the request's legacy `signal`, once read, aborts after every
+ * answer (and Deno warns). Asked with `in`, as reading `completed` makes the promise.
+ */
 export function isDenoServeInfo(environment: unknown): environment is DenoServeInfo {
   return (
     typeof environment === 'object' && environment !== null && 'completed' in environment && 'remoteAddr' in environment

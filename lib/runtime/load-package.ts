@@ -1,7 +1,4 @@
-/**
- * Loads a package by a name bundlers cannot see (they resolve every written require, so an optional package not
- * installed would fail the bundle), or the one the application handed in (`RestApplication.build({ packages })`).
- */
+/** Optional packages, by a name bundlers cannot see (an uninstalled one would fail the bundle), or handed in. */
 
 // Process-wide, as the module cache is: a bundle holds one copy of a package, whichever application hands it in.
 const handed = new Map<string, unknown>();

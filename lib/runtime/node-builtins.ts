@@ -1,7 +1,4 @@
-/**
- * Node's built-ins, loaded when first used through `process.getBuiltinModule` (Node 20.16+, Bun, Deno, workerd's
- * `nodejs_compat`): importing rxrest loads none, and a bundler for a Worker finds none to resolve.
- */
+/** Node's built-ins by `process.getBuiltinModule` at first use: importing rxrest loads none, bundlers resolve none. */
 import { currentRuntime, runtimeName } from './runtime-name';
 
 /** The built-ins rxrest uses, by the name it loads them with. */

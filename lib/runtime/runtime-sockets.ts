@@ -1,7 +1,4 @@
-/**
- * WebSocket upgrades through each runtime's own API, as `SocketPort`s: `Deno.upgradeWebSocket`, workerd's
- * `WebSocketPair`, Bun's `server.upgrade` (with `bunWebSocket`). Node's `listen()` upgrades through `ws` instead.
- */
+/** WebSocket upgrades through Deno's, workerd's and Bun's own APIs, as `SocketPort`s (Node's go through `ws`). */
 import { BunPort } from './bun-socket-port';
 import { currentRuntime } from './runtime-name';
 import { SOCKET_OPEN, type SocketListener, type SocketPort } from './socket-port';

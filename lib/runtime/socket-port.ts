@@ -1,7 +1,4 @@
-/**
- * A WebSocket as the socket session (lib/websocket) speaks to it, whatever runtime made it: `ws` on Node
- * (`lib/websocket/ws-port.ts`), Bun's, Deno's and workerd's (`runtime-sockets.ts`) adapt to it. Pure types.
- */
+/** A WebSocket as the session speaks to it, whatever runtime made it (each adapts its own). Pure types. */
 
 /** The socket's `readyState` while it is open (as for a Web `WebSocket`). */
 export const SOCKET_OPEN = 1;
@@ -15,11 +12,9 @@ export interface SocketListener {
   message(data: Buffer, binary: boolean): void;
   /** The peer pinged (it is alive: an idle timeout counts it). */
   ping(): void;
-  /** The peer answered a ping. */
   pong(): void;
   /** The socket closed (cleanly or not: 1006 when the connection was lost); told once. */
   closed(code: number, reason: string): void;
-  /** An error of the connection (the socket then closes too). */
   error(error: Error): void;
 }
 
@@ -43,6 +38,5 @@ export interface SocketPort {
   resume?(): void;
   /** Holds the messages sent in this tick for one write at its end; absent where each goes alone. */
   cork?(): void;
-  /** Starts telling `listener` what happens to the socket. */
   listen(listener: SocketListener): void;
 }

@@ -21,7 +21,6 @@ export abstract class WaitingPort {
   protected abstract deliver(message: string | Uint8Array): void;
   protected abstract shut(code: number, reason: string): void;
   abstract get readyState(): number;
-  /** Bytes the open socket holds, not yet handed to its connection. */
   protected abstract get socketBuffered(): number;
 
   protected get waiting(): boolean {

@@ -1,7 +1,4 @@
-/**
- * gzip and deflate through the Web `CompressionStream` (for a runtime without `node:zlib`; it cannot flush after a
- * chunk, so whole bodies only) and gzip inflation fed as it is read, on every runtime. Knows no HTTP and no limits.
- */
+/** gzip and deflate through the Web `CompressionStream` and `DecompressionStream`. Knows no HTTP and no limits. */
 import { nextMacrotask } from './timers';
 
 /** The codings the Web API can apply (`deflate` is the zlib format, RFC 1950, as HTTP's `deflate` coding is). */
@@ -12,7 +9,7 @@ export function isWebCoding(coding: string): coding is WebCoding {
   return (coding === 'gzip' || coding === 'deflate') && typeof CompressionStream === 'function';
 }
 
-/** `body` encoded with `coding`, as a stream (its length is not known until it has been read). */
+/** `body` encoded with `coding`, as a stream; it cannot flush after a chunk, so it suits whole bodies only. */
 export function compressOnTheWeb(
   body: string | Uint8Array | ReadableStream<Uint8Array>,
   coding: WebCoding,

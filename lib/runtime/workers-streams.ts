@@ -1,9 +1,4 @@
-/**
- * How a streamed answer on workerd ends when its client leaves, which cancels no stream there: with the
- * `enable_request_signal` flag `request.signal` aborts; without it nothing tells, and the request's timers stop once
- * the client is gone. So the stream keeps its request alive (`ctx.waitUntil`) and ends itself: when the client takes
- * nothing for a while after a chunk was handed over, and after a maximum duration.
- */
+/** How a streamed answer on workerd ends when its client leaves, which cancels no stream there. */
 
 /** How long a stream on workerd may go on when its client's leaving cannot be seen (ms; 0: no bound). */
 export interface WorkersStreamBounds {
@@ -31,7 +26,10 @@ function waitUntilOf(executionCtx: unknown): ExecutionContext['waitUntil'] | und
   return typeof waitUntil === 'function' ? waitUntil.bind(executionCtx) : undefined;
 }
 
-/** `body`, its source cancelled when `request.signal` aborts, or where that cannot be seen bounded by `bounds`. */
+/**
+ * `body`, its source cancelled when `request.signal` aborts (the `enable_request_signal` flag). Without it nothing
+ * tells, and the request's timers stop with its client: the stream keeps it alive (`waitUntil`) within `bounds`.
+ */
 export function boundedOnWorkers(
   body: ReadableStream<Uint8Array>,
   request: Request,

@@ -25,10 +25,7 @@ export class StreamOverflowError extends Error {
   }
 }
 
-/**
- * How a stream's failure after its commit is logged: an overflow (a client's pace, one per stream, its stack saying
- * nothing) and an outage (503) as a one-line warning; any other failure as an error with its stack.
- */
+/** Logs an overflow or an outage (503) as a one-line warning (a stack per stream says nothing), else an error. */
 export function streamFailureLog(log: Logger, where: string): (error: unknown) => void {
   return (error) =>
     error instanceof StreamOverflowError || isUnavailable(error)
@@ -50,18 +47,12 @@ type Frame = string | Uint8Array;
  * A FIFO of framed output under the overflow policies, `outstanding` (what the socket and writer hold) counting too.
  * Under `fail` nothing is dropped, so frames are joined as they arrive into 16 KB Buffers (messages stay apart); the
  * drop policies keep one entry per item in reused slabs (`ItemSlabs`), joined when taken (no stray separator).
- *
- * @example
- * const backlog = new Backlog(65536, 'drop-oldest', (frame) => frame);
- * backlog.push('{"i":1}\n', 0);
- * backlog.shift(); // '{"i":1}\n'
  */
 export class Backlog {
   #chunks: (Frame | undefined)[] = [];
   #head = 0;
   #bytes = 0;
   readonly #items: ItemSlabs | undefined;
-  /** Items discarded by a drop policy so far. */
   dropped = 0;
 
   constructor(
@@ -69,7 +60,6 @@ export class Backlog {
     readonly policy: OverflowPolicy,
     /** Adds what goes before a frame in the output (a separator); called once per frame, in output order. */
     readonly join: (frame: Frame) => Frame,
-    /** Told of each item a drop policy discards. */
     readonly onDrop?: () => void,
     /** Each frame is a message of its own (a WebSocket's): never joined to the next. */
     readonly apart = false,

@@ -81,7 +81,6 @@ export class FrameWriter implements Beating, TickFlushed {
     return this.framing.keepAlive;
   }
 
-  /** Starts writing to `sink`: what was held goes out first. */
   attach(sink: StreamSink, onClose: () => void): void {
     this.#sink = sink;
     sink.onClose(onClose);
@@ -185,10 +184,7 @@ export class FrameWriter implements Beating, TickFlushed {
     }
   }
 
-  /**
-   * Writes text at once after the batch (at a broadcast tick's end); `bytes`, the text encoded once for every stream,
-   * go instead when the sink may share them and nothing is batched.
-   */
+  /** Writes text now after the batch (a tick's end); `bytes`, encoded once for all, instead if the sink shares them. */
   protected writeNow(text: string, bytes?: Uint8Array): void {
     if (bytes !== undefined && this.#batch === '' && this.#sink?.sharesChunks) return this.#put(bytes);
     this.#batch += text;
@@ -234,7 +230,6 @@ export class FrameWriter implements Beating, TickFlushed {
     sink.whenGone(() => held.leave(counted));
   }
 
-  /** Writes the rest and the framing's end, and ends the body. */
   protected finish(reason: StreamEnd = 'complete'): void {
     if (this.#closed) return;
     const tail = this.#batch + this.framing.end;

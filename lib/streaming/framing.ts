@@ -6,7 +6,6 @@ import { isJsonItemType, JSON_SEQ } from '../http/streaming-types';
 
 /** The framing of one stream: text before, per item, between items, after, and what a failure after commit writes. */
 export interface Framing {
-  /** `Content-Type` of the response. */
   readonly mediaType: string;
   readonly start: string;
   /** The frame of one item. Bytes items are written as they are; `undefined`: nothing is sent for it. */

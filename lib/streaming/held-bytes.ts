@@ -21,7 +21,6 @@ export const STREAM_SHARE = 256 * 1024;
  * held.leave(counted);
  */
 export class HeldBytes {
-  /** Bytes held now. */
   total = 0;
   #open = 0;
   #share = 0;
@@ -37,13 +36,11 @@ export class HeldBytes {
     return this.#open;
   }
 
-  /** A stream begins to count. */
   join(): void {
     this.#open++;
     this.#resize();
   }
 
-  /** A stream that counted `held` bytes leaves. */
   leave(held: number): void {
     this.total -= held;
     this.#open--;
@@ -55,7 +52,6 @@ export class HeldBytes {
     return Math.max(this.#share - held, this.#ceiling - this.total);
   }
 
-  /** A stream's count goes from `from` to `to` bytes; returns `to`. */
   move(from: number, to: number): number {
     this.total += to - from;
     return to;

@@ -5,7 +5,6 @@ const SLAB_BYTES = 65536;
 
 interface Slab {
   readonly bytes: Uint8Array;
-  /** Items still held in it. */
   items: number;
 }
 
@@ -13,11 +12,6 @@ interface Slab {
  * Each item is copied into the current slab; a slab whose items are all gone goes back to a free list (up to
  * `keepBytes`), not to the garbage collector: a source far faster than its client, under a drop policy, churns through
  * the same memory instead of leaving old-generation garbage. Items leave as copies, so no socket holds a slab.
- *
- * @example
- * const slabs = new ItemSlabs(1 << 20);
- * slabs.push('{"i":1}\n');
- * slabs.shift(); // '{"i":1}\n'
  */
 export class ItemSlabs {
   readonly #keepBytes: number;
@@ -40,7 +34,6 @@ export class ItemSlabs {
     return this.#slabs.length - this.#head;
   }
 
-  /** Bytes of the items held. */
   get bytes(): number {
     return this.#bytes;
   }
@@ -72,7 +65,6 @@ export class ItemSlabs {
     return item;
   }
 
-  /** Removes the oldest item without reading it. */
   drop(): void {
     if (this.size > 0) this.#remove();
   }

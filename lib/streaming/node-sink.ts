@@ -46,8 +46,7 @@ export class NodeSink implements StreamSink {
 
   abort(): void {
     this.#finished = true;
-    // Destroying at once would discard what is still queued (at worst the head and every item), and the
-    // client would read nothing at all; ending the socket after its queue leaves the chunked body unterminated.
+    // Destroyed at once, the queue (head and items) would be lost; ending after it leaves the body unterminated.
     const socket = this.response.socket;
     if (socket && !socket.destroyed) socket.destroySoon();
     else this.response.destroy();

@@ -13,10 +13,7 @@ export interface OpenStream {
 /** How long an SSE client is told to wait before reconnecting (to another instance) when one shuts down. */
 const RETRY_FRAME = 'retry:1000\n\n';
 
-/**
- * The open streams of one application. On shutdown, streams whose clients reconnect (SSE) end at once with
- * a `retry:` hint; the others may finish within the grace period and are ended cleanly at its end.
- */
+/** An application's open streams: at shutdown SSE ends at once with a `retry:` hint, the rest within the grace. */
 export class OpenStreams {
   readonly #streams = new Set<OpenStream>();
   #grace: NodeJS.Timeout | undefined;

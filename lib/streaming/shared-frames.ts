@@ -14,14 +14,7 @@ const encoder = new TextEncoder();
 /** Framing an item threw: the stream that sends it frames item by item and fails where its own framing fails. */
 const UNFRAMEABLE: unique symbol = Symbol('unframeable');
 
-/**
- * The items a topic hands its streams in one tick, framed on first use and kept by `shareKey` (else framing): a
- * thousand SSE subscribers cost one framing and one join of the tick, as a hand-written loop does.
- *
- * @example
- * const tick = new SharedFrames([event1, event2]);
- * tick.textFor(framingFor('text/event-stream')); // both frames, joined
- */
+/** A tick's items for a topic's streams, framed once per `shareKey`: a thousand SSE subscribers cost one framing. */
 export class SharedFrames {
   readonly #framed = new Map<unknown, Framed | typeof UNFRAMEABLE>();
 

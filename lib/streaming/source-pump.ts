@@ -36,7 +36,6 @@ export abstract class SourcePump {
     this.release();
   }
 
-  /** Unsubscribes, or returns the iterator. */
   protected abstract release(): void;
 
   /** Tells of the first item, or (no `item`) of an end that came before any. */

@@ -1,7 +1,4 @@
-/**
- * Items that ask for a response header: the first item of a stream whose head waits for it (all but SSE) puts its
- * header in the head, so an NDJSON client learns the fact before any item; the item is framed as any other.
- */
+/** Items that ask for a response header, put in the head when first (all but SSE wait for it), framed as any other. */
 
 const HEADER = Symbol.for('rxrest.stream-header');
 

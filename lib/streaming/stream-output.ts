@@ -121,7 +121,6 @@ export class StreamOutput extends FrameWriter {
     return true;
   }
 
-  /** `push` of an item framed already. */
   #pushFrame(frame: Frame | undefined): void {
     if (this.closed) return;
     this.observer?.items(1);

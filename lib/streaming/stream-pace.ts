@@ -1,8 +1,4 @@
-/**
- * How a pushed stream with a lot to send at once (a broadcast subscriber's missed history) goes at its client's pace:
- * it sends what fits the budget, then waits until that has gone out. A `pacedMulti` is handed the pace of the stream
- * that sends it; anything else that subscribes (`.pipe(...)`) gets everything at once.
- */
+/** How a pushed stream with much to send at once (missed history) sends what fits its budget, then waits. */
 import { Observable } from 'rxjs/internal/Observable';
 import { Multi } from './multi';
 import type { SharedFrames } from './shared-frames';
@@ -20,7 +16,7 @@ const PACED: unique symbol = Symbol.for('rxrest.multi.paced') as never;
 
 type PacedSubscribe<T> = (pace: StreamPace | undefined) => Observable<T>;
 
-/** A Multi whose items `subscribe` makes, at the pace of the stream that sends it when there is one. */
+/** A Multi whose items `subscribe` makes at the pace of the stream sending it; other subscribers get all at once. */
 export function pacedMulti<T>(subscribe: PacedSubscribe<T>): Multi<T> {
   const stream = new Multi(new Observable<T>((subscriber) => subscribe(undefined).subscribe(subscriber)));
   Object.defineProperty(stream, PACED, { value: subscribe });

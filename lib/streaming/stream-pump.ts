@@ -92,7 +92,6 @@ export class StreamPump implements OpenStream, PumpEvents, OutputOwner {
     this.#streams?.add(this);
   }
 
-  /** Calls `callback` once the stream is over (ended, failed or cancelled). */
   whenClosed(callback: () => void): void {
     this.#output.whenClosed(callback);
   }

@@ -6,13 +6,11 @@ export interface StreamSink {
   readonly sharesChunks?: boolean;
   /** Writes a chunk; false when the destination wants no more until `onReady` fires. */
   write(chunk: string | Uint8Array): boolean;
-  /** Calls `callback` once, when the destination can take more. */
   onReady(callback: () => void): void;
   /** Bytes written but not yet taken by the client's connection. */
   buffered(): number;
   /** Sends the status line and headers now, before any body (an SSE stream with nothing to say yet). */
   open(): void;
-  /** Ends the body normally. */
   end(): void;
   /** Ends the body abnormally once what was written is out, so the client sees a truncated response. */
   abort(): void;

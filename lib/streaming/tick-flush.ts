@@ -6,14 +6,7 @@ export interface TickFlushed {
   flushTick(): void;
 }
 
-/**
- * The writers that batched text in this tick, flushed in their order by one `setImmediate`: a broadcast event reaching
- * a thousand streams schedules one callback, not a thousand.
- *
- * @example
- * const ticks = new TickFlush();
- * ticks.schedule({ flushTick: () => socket.write(batch) });
- */
+/** The writers that batched text this tick, flushed in order by one callback (not one per stream of a broadcast). */
 export class TickFlush {
   #due: TickFlushed[] = [];
 

@@ -38,10 +38,7 @@ export function writeDirectBodyTo(ctx: RequestContext, body: DirectBody, outgoin
   outgoing.end();
 }
 
-/**
- * Answers with `body`: for HEAD only the headers; served on Node, straight to its response (no Web stream per chunk)
- * and a marker response tells the server so; otherwise a Web `Response` with a stream body.
- */
+/** Answers with `body`: on Node straight to its response (a marker tells the server), else as a Web stream. */
 export function writeDirectBody(ctx: RequestContext, body: DirectBody): Response {
   const response = ctx.response!;
   const head = ctx.method === 'HEAD';

@@ -1,7 +1,4 @@
-/**
- * A WebSocket endpoint's last stage: an upgrade (by `listen()`, or the runtime's API) is answered 101 and taken over
- * once the response filters ran (their headers go out with the handshake); anything else answers 426.
- */
+/** A WebSocket endpoint's last stage: an upgrade is taken over once the response filters ran; anything else is 426. */
 import { httpProblem } from '../errors/http-problem';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
@@ -13,6 +10,7 @@ import { asksForWebSocket } from './upgrade-origin';
 import { upgradeOf } from './upgrades';
 import { upgradesOnRuntime } from '../runtime/runtime-sockets';
 
+/** Answers an upgrade 101 (the filters' headers go out with the handshake), for the socket server to take over. */
 export function acceptUpgrade(handlers: SocketHandlers, sockets: () => SocketServer): StageFn {
   // One function for every upgrade of the endpoint: an open socket's request keeps no closure of its own.
   const take = (accepted: RequestContext): Response | undefined => sockets().accept(accepted, handlers);

@@ -1,13 +1,9 @@
-/**
- * A socket's received messages of one kind, waiting for their method: one taking each message gets the next once its
- * answers to the last are queued (answers keep the order); one taking all reads a Multi. Waiting bytes are `held`.
- */
+/** A socket's received messages of one kind (text or binary), waiting for their method. */
 import { Multi } from '../streaming/multi';
 import type { MessageCallback } from './socket-handlers';
 
 /** What the method of a kind of message needs of the socket's session. */
 export interface MessageTurns {
-  /** The socket still takes messages. */
   readonly isOpen: boolean;
   /** Calls `handler` with `message` and sends its answer; `done` once queued, with whether the socket goes on. */
   call(handler: MessageCallback, message: unknown, stakes: 'goes-on', done: (goOn: boolean) => void): void;
@@ -17,6 +13,10 @@ export interface MessageTurns {
   held(bytes: number): void;
 }
 
+/**
+ * A method taking each message gets the next once its answers to the last are queued, so answers keep the messages'
+ * order; one taking all reads a Multi. Waiting bytes count against the incoming buffer (`held`).
+ */
 export class Inbox {
   #items: Buffer[] = [];
   #head = 0;
@@ -102,7 +102,6 @@ export class Inbox {
     }
   }
 
-  /** The next message if one is here, else `undefined`. */
   #shift(): Buffer | undefined {
     const items = this.#items;
     if (this.#head === items.length) return undefined;

@@ -6,9 +6,6 @@ import { isSseEvent } from '../streaming/sse-event';
 /**
  * Each item is one message: a string as text, bytes as binary, an SSE event (a broadcast topic's) as its data,
  * anything else as JSON text written by `json`; `undefined` (and an event without data) sends nothing.
- *
- * @example
- * messageFraming(json).frame({ a: 1 }); // '{"a":1}', sent as a text message
  */
 export function messageFraming(json: JsonMapper): Framing {
   // One event sent to many sockets (a broadcast to a thousand subscribers) is written once, not once per socket.

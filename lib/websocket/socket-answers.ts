@@ -1,7 +1,4 @@
-/**
- * A socket's answers on their way out, in order, through the stream engine's pumps into one output whose sink is the
- * socket; and what a failed method costs it (`@OnError`, the exception mappers, a close).
- */
+/** A socket's answers on their way out, through the stream engine, and what a failed method costs the socket. */
 import type { RequestContext } from '../context/request-context';
 import { ResponseContext } from '../context/response-context';
 import { settleToPromise } from '../context/settle';

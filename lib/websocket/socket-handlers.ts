@@ -9,7 +9,6 @@ import type { ArgumentReader } from '../params/argument-spec';
 export interface SocketCallback {
   /** `Class#method`, for logs. */
   readonly where: string;
-  /** The method's name. */
   readonly method: string;
   readonly instance: object;
   readonly fn: (...args: unknown[]) => unknown;

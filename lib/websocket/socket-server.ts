@@ -1,7 +1,4 @@
-/**
- * The application's WebSocket server: takes over accepted upgrades (`ws`, loaded with the first, or the runtime's
- * API), and holds the open sockets, which one timer pings, one checks for idleness and a shutdown closes.
- */
+/** The application's WebSocket server: takes over accepted upgrades, holds the open sockets, pings and closes them. */
 import { loadPackage } from '../runtime/load-package';
 import { upgradeOnRuntime } from '../runtime/runtime-sockets';
 import { timersServeAllRequests } from '../runtime/runtime-name';
@@ -58,7 +55,6 @@ export class SocketServer implements SessionHost {
   /** The response headers of the upgrade being accepted now (the handshake is written synchronously). */
   #headers: readonly string[] = [];
   readonly #switched = new ResponseContext(101);
-  /** Header names and common values, one string for every socket that sent them. */
   readonly #texts = new Map<string, string>();
   /** Once shut down: when the sockets still open are cut. */
   #cutAt: number | undefined;

@@ -1,7 +1,4 @@
-/**
- * One open WebSocket over its runtime's `SocketPort`: messages go to the endpoint's methods (each in turn, or all as a
- * Multi), their answers out in order (`SocketAnswers`), and the socket closes with the code that says why (`endOf`).
- */
+/** One open WebSocket over its runtime's `SocketPort`: messages to the endpoint's methods, closes with their code. */
 import type { RequestContext } from '../context/request-context';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
@@ -38,7 +35,6 @@ export interface SessionHost {
 }
 
 export class SocketSession extends SocketAnswers implements SocketListener, MessageTurns {
-  /** The received messages of each kind, made with the first. */
   #inboxes: { text?: Inbox; binary?: Inbox } | undefined;
   /** Received bytes waiting for their method; past the incoming buffer the socket is paused. */
   #held = 0;
@@ -48,7 +44,6 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   closeCode: number | undefined;
   closeReason = '';
   #alive = true;
-  /** Cancels the timer that closes the socket when its credential expires. */
   #cancelExpiry: (() => void) | undefined;
 
   constructor(

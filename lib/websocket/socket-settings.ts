@@ -22,7 +22,6 @@ export function socketSettings(config: Config, authenticates: boolean, heldBytes
     // fragments held 130 MB): one per 64 bytes bounds that to twice the message size. More close with 1008 (by `ws`).
     maxFragments:
       config.get('framework.websocket.max-message-fragments') ?? Math.max(1, Math.ceil(maxMessageSize / 64)),
-    /** Offer permessage-deflate. */
     compression: config.get('framework.websocket.compression'),
     /** `framework.http.nosniff`, for the refusal of a malformed handshake. */
     nosniff: config.get('framework.http.nosniff'),

@@ -1,8 +1,4 @@
-/**
- * The guard against cross-site WebSocket hijacking (a browser lets any page open a socket with the host's cookies,
- * CORS aside, but says which page in `Origin`): an upgrade from the socket's own origin, one CORS (when on) or
- * `framework.websocket.allowed-origins` admit, or with no `Origin` goes on; any other is refused 403 first.
- */
+/** The guard against cross-site WebSocket hijacking: an upgrade's `Origin` checked before anything else sees it. */
 import type { Config } from '../config/config';
 import { originMatcher } from '../cors/cors';
 import { problemDetails } from '../errors/problem-details';
@@ -30,14 +26,17 @@ export function asksForWebSocket(ctx: RequestContext): boolean {
   return upgradesToWebSocket(ctx.headerValue('upgrade') ?? '');
 }
 
-/** The origin check of every socket endpoint of the application configured by `config`. */
+/**
+ * The origin check of every socket endpoint (CORS does not apply to sockets, but browsers send `Origin`): an upgrade
+ * from the socket's own origin, one CORS (when on) or `framework.websocket.allowed-origins` admits, or with no
+ * `Origin` goes on; any other is refused 403.
+ */
 export function upgradeOriginStep(config: Config): StageFn {
   const listed = [...config.get('framework.websocket.allowed-origins')];
   if (config.get('framework.http.cors.enabled')) listed.push(...config.get('framework.http.cors.origins'));
   const allowed = originMatcher(listed);
   const hosts = hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url'));
-  // Forwarded hosts count as the rest of the application counts them: from trusted proxies, unless a public base URL
-  // names the one origin.
+  // Forwarded hosts count as elsewhere: from trusted proxies, unless a public base URL names the one origin.
   const proxy =
     config.get('framework.http.proxy.proxy-address-forwarding') && !hosts?.public ? proxySettings(config) : undefined;
   // The scheme is left out: behind a proxy that ends TLS, an https page reaches the server over http.
