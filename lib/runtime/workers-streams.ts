@@ -8,22 +8,8 @@ export interface WorkersStreamBounds {
   readonly maxDuration: number;
 }
 
-interface ExecutionContext {
-  waitUntil(promise: Promise<unknown>): void;
-}
-
-interface CloudflareGlobals {
+interface WorkersGlobals {
   Cloudflare?: { compatibilityFlags?: Record<string, boolean> };
-}
-
-/** Whether workerd aborts `request.signal` when the client leaves (the `enable_request_signal` flag is on). */
-export function requestSignalAborts(): boolean {
-  return (globalThis as CloudflareGlobals).Cloudflare?.compatibilityFlags?.enable_request_signal === true;
-}
-
-function waitUntilOf(executionCtx: unknown): ExecutionContext['waitUntil'] | undefined {
-  const waitUntil = (executionCtx as Partial<ExecutionContext> | undefined)?.waitUntil;
-  return typeof waitUntil === 'function' ? waitUntil.bind(executionCtx) : undefined;
 }
 
 /**
@@ -36,10 +22,13 @@ export function boundedOnWorkers(
   executionCtx: unknown,
   bounds: WorkersStreamBounds,
 ): ReadableStream<Uint8Array> {
-  const signal = requestSignalAborts() ? request.signal : undefined;
+  const flags = (globalThis as WorkersGlobals).Cloudflare?.compatibilityFlags;
+  const signal = flags?.enable_request_signal === true ? request.signal : undefined;
   const stream = new BoundedStream(body.getReader(), signal === undefined ? bounds : undefined);
-  if (signal === undefined) waitUntilOf(executionCtx)?.(stream.ended);
-  else if (signal.aborted) stream.finish(signal.reason, false);
+  if (signal === undefined) {
+    const waitUntil = (executionCtx as { waitUntil?: (promise: Promise<unknown>) => void } | undefined)?.waitUntil;
+    if (typeof waitUntil === 'function') waitUntil.call(executionCtx, stream.ended);
+  } else if (signal.aborted) stream.finish(signal.reason, false);
   else {
     const leave = () => stream.finish(signal.reason, false);
     signal.addEventListener('abort', leave, { once: true });

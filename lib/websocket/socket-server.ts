@@ -96,8 +96,7 @@ export class SocketServer implements SessionHost {
         port.listen(session, upgrade.socket);
         // The handshake is answered: what the socket's methods read of the request is kept, Node's objects let go.
         ctx.releaseNode(this.#keepHeaders);
-        session.start();
-        this.#closeIfShutDown(session);
+        this.#start(session);
       });
     } finally {
       this.#headers = [];
@@ -111,8 +110,7 @@ export class SocketServer implements SessionHost {
     if (!upgraded) throw new Error('the runtime refused the WebSocket upgrade');
     const session = new SocketSession(upgraded.port, ctx, handlers, this);
     upgraded.port.listen(session);
-    session.start();
-    this.#closeIfShutDown(session);
+    this.#start(session);
     return upgraded.answer;
   }
 
@@ -141,8 +139,9 @@ export class SocketServer implements SessionHost {
     this.#cutAt = undefined;
   }
 
-  /** A socket whose handshake was in the pipeline when the shutdown began closes as those open then did. */
-  #closeIfShutDown(session: SocketSession): void {
+  /** Starts `session`; one whose handshake was in the pipeline when the shutdown began closes as those open then did. */
+  #start(session: SocketSession): void {
+    session.start();
     if (this.#cutAt === undefined) return;
     session.close(1001, SHUTTING_DOWN);
     setTimeout(() => session.terminate(), Math.max(0, this.#cutAt - Date.now())).unref();
