@@ -3,7 +3,7 @@ import { Observable } from 'rxjs/internal/Observable';
 import { httpProblem } from '../errors/http-problem';
 import type { EntityInput } from './message-body';
 import type { RequestContext } from '../context/request-context';
-import { deleteLocalFile, saveToLocalFile } from './local-file-body';
+import { deleteLocalFile, LOCAL_FILES, saveToLocalFile } from './local-file-body';
 import { isJsonText } from '../http/media-type';
 import { isNodeReadableClass, needNodeBuiltins, nodeBuiltin } from '../runtime/node-builtins';
 import { isNodeBufferClass } from '../runtime/bytes';
@@ -89,14 +89,7 @@ const nodeReadableReader = anyType(async ({ input }) =>
 
 /** The `LocalFile` reader: the body streamed to disk, deleted after the response unless configured otherwise. */
 export function localFileReader(settings: FileSettings): BuiltinReader {
-  needNodeBuiltins(
-    'bodies saved to disk (LocalFile parameters)',
-    'node:fs',
-    'node:fs/promises',
-    'node:path',
-    'node:stream',
-    'node:stream/promises',
-  );
+  needNodeBuiltins(LOCAL_FILES, 'node:fs', 'node:fs/promises', 'node:path', 'node:stream', 'node:stream/promises');
   return anyType(async ({ input, ctx, mediaType }) => {
     const file = await saveToLocalFile(input.stream(), settings.uploadsDirectory, mediaType);
     if (settings.deleteUploadedFilesOnEnd) ctx.onComplete(() => deleteLocalFile(file));

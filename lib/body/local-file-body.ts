@@ -1,7 +1,8 @@
 /** `LocalFile`: a request body saved whole to a temporary file in the uploads directory. */
 import { nodeBuiltin, type BuiltinName } from '../runtime/node-builtins';
 
-const node = <K extends BuiltinName>(name: K) => nodeBuiltin(name, 'bodies saved to disk (LocalFile parameters)');
+export const LOCAL_FILES = 'bodies saved to disk (LocalFile parameters)';
+const node = <K extends BuiltinName>(name: K) => nodeBuiltin(name, LOCAL_FILES);
 
 /**
  * A body parameter of this type receives the whole body in a file named by a UUID in

@@ -38,9 +38,8 @@ function gunzipWithZlib(
 /** `source` gunzipped as fast as it is read, failing with 413 past `limit` bytes out and 400 for data not gzip. */
 export function inflateBody(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
   const zlib = maybeNodeBuiltin('node:zlib');
-  const reader = (
-    zlib && maybeNodeBuiltin('node:stream') ? gunzipWithZlib(source, zlib) : gunzipOnTheWeb(source)
-  ).getReader();
+  const inflated = zlib && maybeNodeBuiltin('node:stream') ? gunzipWithZlib(source, zlib) : gunzipOnTheWeb(source);
+  const reader = inflated.getReader();
   let total = 0;
   return new ReadableStream<Uint8Array>(
     {

@@ -82,10 +82,7 @@ function onBun(response: Response, request: Request, server: unknown): Response 
   return rebuilt(response, prefixed(response.body, SSE_HEAD));
 }
 
-/**
- * workerd encodes a body by its `Content-Encoding` unless told it is encoded already (rxrest's compression did it). A
- * stream ends when its client leaves, or is bounded where that cannot be seen (`workers-streams.ts`).
- */
+/** workerd encodes a body by its `Content-Encoding` unless told it is encoded already (rxrest's compression did it). */
 function onWorkers(response: Response, request: Request, executionCtx: unknown, bounds: WorkersStreamBounds): Response {
   const encoded = response.headers.has('content-encoding');
   const streamed = STREAMED.test(response.headers.get('content-type') ?? '') && response.body !== null;

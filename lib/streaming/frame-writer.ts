@@ -208,11 +208,9 @@ export class FrameWriter implements Beating, TickFlushed {
    */
   protected recount(outstanding?: number): void {
     const held = this.settings.heldBytes;
-    if (held && this.#sink && !this.#closed)
-      this.counted = held.move(
-        this.counted,
-        (this.ready ? 0 : (outstanding ?? this.outstanding)) + this.waitingBytes(),
-      );
+    if (!held || !this.#sink || this.#closed) return;
+    const untaken = this.ready ? 0 : (outstanding ?? this.outstanding);
+    this.counted = held.move(this.counted, untaken + this.waitingBytes());
   }
 
   /** Bytes of framed output waiting for the socket (`StreamOutput` holds them). */

@@ -141,10 +141,9 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   /** A message that does not decode: `@OnError` answers it (the socket goes on), else the socket closes with 1007. */
   badMessage(error: unknown, done: Done): void {
     if (this.handlers.error) return void this.toOnError(error).then(done);
-    this.close(
-      1007,
-      error instanceof WebApplicationException ? (error.problem?.detail ?? error.message) : 'Invalid message',
-    );
+    const reason =
+      error instanceof WebApplicationException ? (error.problem?.detail ?? error.message) : 'Invalid message';
+    this.close(1007, reason);
     done(false);
   }
 

@@ -37,9 +37,8 @@ export const webSocketFeature = defineFeature({
     build.provide(SOCKETS, () => {
       if (sockets) return sockets;
       const { SocketServer } = require('./socket-server') as typeof import('./socket-server');
-      sockets = new SocketServer(
-        socketSettings(build.config, build.find(SECURITY) !== undefined, build.find(HELD_BYTES)),
-      );
+      const settings = socketSettings(build.config, build.find(SECURITY) !== undefined, build.find(HELD_BYTES));
+      sockets = new SocketServer(settings);
       if (cutAt !== undefined) sockets.shutdown(Math.max(0, cutAt - Date.now()));
       return sockets;
     });
