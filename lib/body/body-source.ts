@@ -42,9 +42,8 @@ export function bodySource(ctx: RequestContext): Readable | null {
 }
 
 /**
- * The Web body of `ctx`'s request. The runtime's own (as it came, unread, off Node) is watched: a failed read means
- * its client left (Deno and workerd abort `request.signal` only once they answer) and marks `ctx`, making the error a
- * 499 logged at DEBUG. A body the application read before fails for its own fault.
+ * The Web body of `ctx`'s request; the runtime's own (unread, off Node) is watched: a failed read means its client
+ * left (Deno and workerd abort `request.signal` only once they answer) and marks `ctx`: a 499 logged at DEBUG.
  */
 export function webBodyOf(ctx: RequestContext): ReadableStream<Uint8Array> | null {
   const request = ctx.request;

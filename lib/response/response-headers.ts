@@ -83,10 +83,9 @@ export class ResponseHeaders {
   }
 
   /**
-   * Headers for a Web `Response`, each repeated value its own line on every path: a plain object whose repeated name
-   * holds an array (Node's `writeHead` writes a line per element), with a non-enumerable `Symbol.iterator` of pairs,
-   * the sequence form of `HeadersInit` (Fetch §5.2) a `Headers` made from it appends line by line. A `Headers` alone
-   * would join them, but each `Set-Cookie` needs its own line (RFC 6265 §3), and Java clients read one `Link` per link.
+   * Headers for a Web `Response`, each repeated value its own line (Set-Cookie must, RFC 6265 §3; Java clients read
+   * one `Link` per link): a plain object, a repeated name's values in an array (Node's `writeHead` writes a line each),
+   * with a non-enumerable `Symbol.iterator` of pairs (Fetch §5.2's sequence form) for a `Headers` made from it.
    */
   toInit(): Record<string, string | string[]> {
     const init: Record<string, string | string[]> = {};

@@ -30,10 +30,8 @@ export function compressOnTheWeb(
 const SLICE_BYTES = 16 * 1024;
 
 /**
- * The gzip-decoded bytes of `source` through `DecompressionStream` (which errors for data not gzip or cut short).
- * Node's and workerd's take every write at once, and workerd inflates each whole (a 100 MB bomb piped in grew its
- * memory by 150 MB), so `source` is fed in 16 KiB slices, only once a read has waited: about one slice's inflation at
- * most is ever ahead of the reader.
+ * `source` gunzipped by `DecompressionStream`, fed in 16 KiB slices only once a read waits: Node's and workerd's take
+ * every write at once, and workerd inflates each whole (a 100 MB bomb piped in grew it by 150 MB).
  */
 export function gunzipOnTheWeb(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const gunzip = new FedGunzip(source.getReader());

@@ -74,9 +74,8 @@ class Ring<T> {
 }
 
 /**
- * Bun copies a `Headers` natively (0.18 µs with two lines) but reads a plain object property by property (0.32 µs):
- * a set of lines met again among recent answers is kept as a `Headers`, and answers with the same lines are made from
- * it. A set whose values change (an ETag) or with a repeated name (Set-Cookie) is never kept: it would cost more.
+ * Bun copies a `Headers` natively (0.18 µs, two lines) but reads an object property by property (0.32 µs): a set of
+ * lines met again recently is kept as a `Headers`; never one whose values change (an ETag) or repeat (Set-Cookie).
  */
 function bunResponse(): ResponseMaker {
   const kept = new Ring<{ readonly lines: readonly string[]; readonly headers: Headers }>();

@@ -44,9 +44,8 @@ const CHUNK_CHARS = 16384;
 type Frame = string | Uint8Array;
 
 /**
- * A FIFO of framed output under the overflow policies, `outstanding` (what the socket and writer hold) counting too.
- * Under `fail` nothing is dropped, so frames are joined as they arrive into 16 KB Buffers (messages stay apart); the
- * drop policies keep one entry per item in reused slabs (`ItemSlabs`), joined when taken (no stray separator).
+ * A FIFO of framed output under the overflow policies (`outstanding` counting too). Under `fail` frames are joined
+ * into 16 KB Buffers (messages apart); drop policies keep an entry per item in `ItemSlabs`, joined when taken.
  */
 export class Backlog {
   #chunks: (Frame | undefined)[] = [];

@@ -35,9 +35,8 @@ const BATCH_CHARS = 16384;
 const KEEP_ALIVE = ':\n\n';
 
 /**
- * Writes one stream's frames. Text waits in a batch until it is 16 KB long or the tick ends, so a burst of small
- * items costs a few writes (messages go alone). Writes before `attach` (the commit) are held; then `ready` says
- * whether the sink takes more, and `drained` is called when it does again.
+ * Writes one stream's frames, text batched until 16 KB or the tick's end (messages go alone). Writes before `attach`
+ * (the commit) are held; then `ready` says whether the sink takes more, and `drained` when it does again.
  */
 export class FrameWriter implements Beating, TickFlushed {
   readonly #onError: (error: unknown) => void;

@@ -1,9 +1,8 @@
 /** The bytes all outgoing streams of one application (responses and WebSockets) hold, under one total budget. */
 
 /**
- * What each stream may hold whatever the others hold (less when half the budget cannot give every open stream this
- * much): a reading client holds at most its socket's mark (16 KB on HTTP, 64 KB for a WebSocket), a tick's batch
- * (16 KB) and what its source sends before the socket drains; a client that does not read passes it.
+ * What each stream may hold whatever the others do (less when half the budget cannot give every open stream this
+ * much): a reading client holds its socket's mark (16-64 KB), a tick's batch and what comes before a drain.
  */
 export const STREAM_SHARE = 256 * 1024;
 

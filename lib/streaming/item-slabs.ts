@@ -9,9 +9,8 @@ interface Slab {
 }
 
 /**
- * Each item is copied into the current slab; a slab whose items are all gone goes back to a free list (up to
- * `keepBytes`), not to the garbage collector: a source far faster than its client, under a drop policy, churns through
- * the same memory instead of leaving old-generation garbage. Items leave as copies, so no socket holds a slab.
+ * Items are copied into reused slabs; an emptied slab returns to a free list (up to `keepBytes`), so a drop policy
+ * churns through the same memory instead of leaving old-generation garbage. Items leave as copies.
  */
 export class ItemSlabs {
   readonly #keepBytes: number;

@@ -37,9 +37,8 @@ export function createPump(
 }
 
 /**
- * One stream response. `prime()` starts the source and settles once the response may be committed: with the first
- * item or the end, or at once when `eager` (SSE: its head goes out first, so `EventSource.onopen` fires and proxies see
- * an answer); an error before that goes to the exception mappers. `attach()` then writes to the sink.
+ * One stream response. `prime()` starts the source and settles once the response may commit: with the first item or
+ * the end, or at once when `eager` (SSE, so `EventSource.onopen` fires); an earlier error goes to the mappers.
  */
 export class StreamPump implements OpenStream, PumpEvents, OutputOwner {
   readonly #output: StreamOutput;

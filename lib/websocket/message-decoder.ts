@@ -10,9 +10,8 @@ import { classSchema, validate } from '../params/read-body-argument';
 import { isNodeBufferClass, utf8Text } from '../runtime/bytes';
 
 /**
- * The decoder of a message parameter of `type` (or `options.type` / `options.schema`): a string gets the text (a
- * binary message's too, as UTF-8), bytes the bytes, anything else the JSON, bound and validated; a message that does
- * not fit throws a 400 problem said of "the message".
+ * Decodes a message for a parameter of `type` (or `options`): a string gets the text (binary as UTF-8), bytes the
+ * bytes, anything else the JSON, bound and validated; a misfit throws a 400 problem said of "the message".
  */
 export function messageDecoder(type: unknown, options: ParamOptions, json: JsonMapper): (data: Buffer) => unknown {
   const declared = options.type ?? type;

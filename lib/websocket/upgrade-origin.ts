@@ -27,9 +27,8 @@ export function asksForWebSocket(ctx: RequestContext): boolean {
 }
 
 /**
- * The origin check of every socket endpoint (CORS does not apply to sockets, but browsers send `Origin`): an upgrade
- * from the socket's own origin, one CORS (when on) or `framework.websocket.allowed-origins` admits, or with no
- * `Origin` goes on; any other is refused 403.
+ * Every socket endpoint's origin check (browsers send `Origin`; CORS does not apply to sockets): the socket's own
+ * origin, one CORS (when on) or `framework.websocket.allowed-origins` admits, or no `Origin` goes on; else 403.
  */
 export function upgradeOriginStep(config: Config): StageFn {
   const listed = [...config.get('framework.websocket.allowed-origins')];
