@@ -1,8 +1,4 @@
-/**
- * Where the request body is read from: as a Node stream for the multipart parser (the raw `IncomingMessage` when served
- * by `@hono/node-server` and nothing has touched the body, else the Web body adapted), and the Web body itself, whose
- * failed reads tell of a client that left.
- */
+/** Where the request body is read from: Node's untouched `IncomingMessage`, or the Web body, watched. */
 import type { Readable } from 'node:stream';
 import { isNodeInstance, nodeBuiltin } from '../runtime/node-builtins';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
@@ -25,10 +21,8 @@ function isUntouchedNodeRequest(value: unknown): value is Readable {
 }
 
 /**
- * The raw Node request behind `ctx`, when reading it directly gives the same bytes as `ctx.request.body`:
- * the request is still the one the server received (no filter replaced it, e.g. to inflate gzip) and unread.
- * Reading it directly skips the Node → Web → Node stream round trip, which costs a third of the throughput.
- * The caller reads it: the context counts the body as taken.
+ * The raw Node request behind `ctx` while it gives the same bytes as `ctx.request.body` (not replaced, unread): it
+ * skips the Node → Web → Node round trip, a third of the throughput. The caller reads it: the body counts as taken.
  */
 export function nodeRequestOf(ctx: RequestContext): Readable | undefined {
   const taken = ctx.takeNodeBody();
@@ -48,10 +42,8 @@ export function bodySource(ctx: RequestContext): Readable | null {
 }
 
 /**
- * The Web body of the request of `ctx`. The runtime's own (the request as it came, unread, off Node) is watched: a read
- * that fails means its client left in the middle of it (Deno, workerd fail the read at once but abort
- * `request.signal` only once they answer), and marks `ctx` so, which makes the error it causes a 499 logged at DEBUG.
- * A body the application read before fails for its own fault, and stays an error.
+ * The Web body of `ctx`'s request; the runtime's own (unread, off Node) is watched: a failed read means its client
+ * left (Deno and workerd abort `request.signal` only once they answer) and marks `ctx`: a 499 logged at DEBUG.
  */
 export function webBodyOf(ctx: RequestContext): ReadableStream<Uint8Array> | null {
   const request = ctx.request;

@@ -3,12 +3,12 @@ import { Observable } from 'rxjs/internal/Observable';
 import { httpProblem } from '../errors/http-problem';
 import type { EntityInput } from './message-body';
 import type { RequestContext } from '../context/request-context';
-import { deleteLocalFile, saveToLocalFile } from './local-file-body';
+import { deleteLocalFile, LOCAL_FILES, saveToLocalFile } from './local-file-body';
 import { isJsonText } from '../http/media-type';
 import { isNodeReadableClass, needNodeBuiltins, nodeBuiltin } from '../runtime/node-builtins';
 import { isNodeBufferClass } from '../runtime/bytes';
 
-/** What a built-in reader gets: the body, the request (for clean-ups) and its media type. */
+/** What a built-in reader gets: the body, the request (for clean-ups), its media type. */
 export interface ReadRequest {
   readonly input: EntityInput;
   readonly ctx: RequestContext;
@@ -70,7 +70,7 @@ const rawReaders = new Map<Function, BuiltinReader>([
   [URLSearchParams, anyType(async ({ input }) => new URLSearchParams(await input.text()))],
 ]);
 
-/** Readers of bodies taken as they are: bytes, buffers, streams, chunk Observables, forms; `undefined` for other types. */
+/** Readers of bodies taken as they are (bytes, buffers, streams, chunk Observables, forms); else `undefined`. */
 export function rawBodyReader(type: unknown): BuiltinReader | undefined {
   if (isNodeReadableClass(type)) return nodeReadableReader;
   if (isNodeBufferClass(type)) return nodeBufferReader;
@@ -89,14 +89,7 @@ const nodeReadableReader = anyType(async ({ input }) =>
 
 /** The `LocalFile` reader: the body streamed to disk, deleted after the response unless configured otherwise. */
 export function localFileReader(settings: FileSettings): BuiltinReader {
-  needNodeBuiltins(
-    'bodies saved to disk (LocalFile parameters)',
-    'node:fs',
-    'node:fs/promises',
-    'node:path',
-    'node:stream',
-    'node:stream/promises',
-  );
+  needNodeBuiltins(LOCAL_FILES, 'node:fs', 'node:fs/promises', 'node:path', 'node:stream', 'node:stream/promises');
   return anyType(async ({ input, ctx, mediaType }) => {
     const file = await saveToLocalFile(input.stream(), settings.uploadsDirectory, mediaType);
     if (settings.deleteUploadedFilesOnEnd) ctx.onComplete(() => deleteLocalFile(file));

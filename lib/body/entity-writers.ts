@@ -32,48 +32,26 @@ export const bytesWriter: EntityWriter = {
     entity instanceof ArrayBuffer ? new Uint8Array(entity) : (entity as Uint8Array | ReadableStream<Uint8Array>),
 };
 
-/** A string is written as it is, also under a JSON media type (it is taken to be JSON text already). */
-export const stringWriter: EntityWriter = {
-  isWriteable: (entity) => typeof entity === 'string',
-  write: (entity) => entity as string,
-};
-
-/** JSON for JSON media types, through the application's mapper (dates as ISO-8601 strings by default). */
-export function jsonWriterFor(mapper: JsonMapper): EntityWriter {
-  return {
-    isWriteable: (_entity, mediaType) => isJsonType(mediaType),
-    write: (entity) => mapper.writeValueAsString(entity),
-  };
-}
-
-/**
- * One value under a type of one JSON text per item (the NDJSON family, RFC 7464 JSON text sequences) is a body of
- * one item: a `Promise` answered by a streaming endpoint, or an exception mapper's `{ ... }` for one.
- */
-export function jsonItemWriterFor(mapper: JsonMapper): EntityWriter {
-  return {
-    isWriteable: (_entity, mediaType) => isJsonItemType(mediaType),
-    write: (entity, mediaType) => jsonItem(mapper.writeValueAsString(entity), mediaType),
-  };
-}
-
-/**
- * Any other value under a text type: a number, boolean or date by its string form; an object or array as JSON text
- * (an exception mapper's `{ ... }` on a `text/plain` endpoint), never `[object Object]`.
- */
-export function textWriterFor(mapper: JsonMapper): EntityWriter {
-  return {
-    isWriteable: (_entity, mediaType) => mediaType.toLowerCase().startsWith('text/'),
-    write: (entity) =>
-      typeof entity === 'object' && entity !== null && !(entity instanceof Date)
-        ? mapper.writeValueAsString(entity)
-        : String(entity),
-  };
-}
-
-/** The built-in writers, JSON written by `mapper`. */
+/** The built-in writers, JSON written by `mapper` (dates as ISO-8601 strings by default). */
 export function createBuiltinWriters(mapper: JsonMapper): EntityWriter[] {
-  return [bytesWriter, stringWriter, jsonWriterFor(mapper), jsonItemWriterFor(mapper), textWriterFor(mapper)];
+  const json = (entity: unknown) => mapper.writeValueAsString(entity);
+  return [
+    bytesWriter,
+    // A string is written as it is, also under a JSON media type (it is taken to be JSON text already).
+    { isWriteable: (entity) => typeof entity === 'string', write: (entity) => entity as string },
+    { isWriteable: (_entity, mediaType) => isJsonType(mediaType), write: json },
+    // One value under an NDJSON or JSON-seq type is a body of one item (a streaming endpoint's Promise, a mapper's).
+    {
+      isWriteable: (_entity, mediaType) => isJsonItemType(mediaType),
+      write: (entity, mediaType) => jsonItem(json(entity), mediaType),
+    },
+    // Under a text type a scalar by its string form, an object as JSON text (a mapper's), never `[object Object]`.
+    {
+      isWriteable: (_entity, mediaType) => mediaType.toLowerCase().startsWith('text/'),
+      write: (entity) =>
+        typeof entity === 'object' && entity !== null && !(entity instanceof Date) ? json(entity) : String(entity),
+    },
+  ];
 }
 
 /** The media type of an entity when neither the endpoint nor the response gave one. */

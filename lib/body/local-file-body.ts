@@ -1,11 +1,8 @@
 /** `LocalFile`: a request body saved whole to a temporary file in the uploads directory. */
-import { nodeBuiltin } from '../runtime/node-builtins';
+import { nodeBuiltin, type BuiltinName } from '../runtime/node-builtins';
 
-const nodeFs = () => nodeBuiltin('node:fs', 'bodies saved to disk (LocalFile parameters)');
-const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'bodies saved to disk (LocalFile parameters)');
-const nodePath = () => nodeBuiltin('node:path', 'bodies saved to disk (LocalFile parameters)');
-const nodeStream = () => nodeBuiltin('node:stream', 'bodies saved to disk (LocalFile parameters)');
-const nodeStreamPromises = () => nodeBuiltin('node:stream/promises', 'bodies saved to disk (LocalFile parameters)');
+export const LOCAL_FILES = 'bodies saved to disk (LocalFile parameters)';
+const node = <K extends BuiltinName>(name: K) => nodeBuiltin(name, LOCAL_FILES);
 
 /**
  * A body parameter of this type receives the whole body in a file named by a UUID in
@@ -32,21 +29,21 @@ export async function saveToLocalFile(
   directory: string,
   contentType: string | undefined,
 ): Promise<LocalFile> {
-  const folder = nodePath().resolve(directory);
-  await nodeFsPromises().mkdir(folder, { recursive: true });
-  const path = nodePath().resolve(folder, crypto.randomUUID());
+  const folder = node('node:path').resolve(directory);
+  await node('node:fs/promises').mkdir(folder, { recursive: true });
+  const path = node('node:path').resolve(folder, crypto.randomUUID());
   try {
-    await nodeStreamPromises().pipeline(
-      nodeStream().Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>),
-      nodeFs().createWriteStream(path),
+    await node('node:stream/promises').pipeline(
+      node('node:stream').Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>),
+      node('node:fs').createWriteStream(path),
     );
   } catch (error) {
-    await nodeFsPromises().rm(path, { force: true });
+    await node('node:fs/promises').rm(path, { force: true });
     throw error;
   }
-  return new LocalFile(path, (await nodeFsPromises().stat(path)).size, contentType);
+  return new LocalFile(path, (await node('node:fs/promises').stat(path)).size, contentType);
 }
 
 export async function deleteLocalFile(file: LocalFile): Promise<void> {
-  await nodeFsPromises().rm(file.path, { force: true });
+  await node('node:fs/promises').rm(file.path, { force: true });
 }

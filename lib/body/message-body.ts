@@ -80,7 +80,7 @@ export interface WriterInterceptorContext {
   proceed(): Promise<WrittenBody>;
 }
 
-/** Wraps every body read; returns the entity (usually what `proceed()` resolved to). Ordered by priority, lower outermost. */
+/** Wraps every body read; returns the entity (usually what `proceed()` resolved to). Lower priority is outermost. */
 export interface ReaderInterceptor {
   aroundReadFrom(context: ReaderInterceptorContext): unknown;
 }

@@ -15,9 +15,8 @@ export function bodyTooLarge(limit: number): Error {
 }
 
 /**
- * The whole body (a declared length its caller checked against `limit`), failing with 413 as soon as a chunked body
- * passes `limit` (the rest is never read). With a known length `arrayBuffer()` reads the socket directly, where reading
- * `request.body` would make a Node adapter such as `@hono/node-server` build a Web stream for the request.
+ * The whole body (a declared length the caller checked), 413 as soon as a chunked body passes `limit`. With a known
+ * length `arrayBuffer()` reads the socket directly: `request.body` would make `@hono/node-server` build a Web stream.
  */
 async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
   if (request.headers.has('content-length')) return new Uint8Array(await request.arrayBuffer());
@@ -32,10 +31,7 @@ export function bodyAbsent(ctx: RequestContext): boolean {
   return ctx.request.body === null;
 }
 
-/**
- * The body of the request of `ctx` as bytes: from Node's request itself when served by `listen()` and nothing
- * else has read it (no Web stream made for it), else from the Web request.
- */
+/** The request body as bytes: from Node's request when nothing else has read it, else from the Web request. */
 export function readRequestBytes(ctx: RequestContext, limit: number): Promise<Uint8Array> {
   const declared = ctx.headerValue('content-length');
   if (declared !== null && Number(declared) > limit) return Promise.reject(bodyTooLarge(limit));
@@ -47,9 +43,8 @@ export function readRequestBytes(ctx: RequestContext, limit: number): Promise<Ui
   const incoming = nodeRequestOf(ctx) as IncomingMessage | undefined;
   if (incoming) return readIncoming(incoming, limit);
   const request = ctx.request;
-  // Read whole (`arrayBuffer()`, which Deno serves from a body it already holds), not through `webBodyOf`: a failed
-  // read of the runtime's own body (Deno: `BadResource`, workerd: `Network connection lost`) marks the request the
-  // same way. A body the application took before fails for its own fault; rxrest's own refusals (a 413) stay.
+  // Read whole (Deno serves `arrayBuffer()` from a body it holds), not through `webBodyOf`, but a failed read of the
+  // runtime's own body marks the request the same way; rxrest's own refusals (a 413) stay.
   const runtimeBody = ctx.isOriginalRequest && !request.bodyUsed;
   const reading = readBodyBytes(request, limit);
   if (!runtimeBody) return reading;
@@ -84,7 +79,6 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Ar
     };
     const onEnd = () => done(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
     const onError = (error: Error) => done(() => reject(error));
-    // The client went away before the body ended.
     const onClose = () =>
       incoming.complete
         ? onEnd()

@@ -1,9 +1,4 @@
-/**
- * A request body of many items, decoded by its media type as the bytes arrive: NDJSON (and JSON Lines,
- * `application/stream+json`) line by line, JSON text sequences record by record, server-sent events event by
- * event, a JSON array element by element. The body's size limit applies to the whole stream and the item size
- * limit to each item; what goes wrong names the item (its line, for line-delimited bodies).
- */
+/** A request body of many items (NDJSON, JSON text sequences, SSE, a JSON array), split as the bytes arrive. */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { baseType } from '../http/media-type';
 import { formatSize } from '../http/size';
@@ -43,7 +38,8 @@ export function itemPlace(item: { readonly index: number; readonly line?: number
   return item.line === undefined ? `Item ${item.index} of the request body` : `Line ${item.line} of the request body`;
 }
 
-function tooLarge(limits: ItemLimits, place: string): Error {
+function tooLarge(limits: ItemLimits, index: number, line?: number): Error {
+  const place = itemPlace({ index, line });
   return httpProblem(
     'RXREST_BODY_TOO_LARGE',
     `${place} is longer than ${formatSize(limits.maxItemSize)} (framework.http.limits.max-stream-item-size)`,
@@ -51,8 +47,8 @@ function tooLarge(limits: ItemLimits, place: string): Error {
 }
 
 /**
- * Receives each item as it is delimited (positional, not an object: a million lines make a million calls).
- * `suspect`: false when the text it was cut from cannot hold a prototype-poisoning key, so the item need not be tested.
+ * Receives each item (positional arguments: a million lines make a million calls). `suspect`: false when the text it
+ * was cut from cannot hold a prototype-poisoning key.
  */
 export type EmitItem = (
   text: string,
@@ -62,10 +58,7 @@ export type EmitItem = (
   suspect?: boolean,
 ) => void;
 
-/**
- * Splits decoded text into items. `push` takes the next piece of text and hands every item it completes to
- * `emit`; `end` flushes what is left. Throws an HTTP problem for an item past its limit or a broken body.
- */
+/** Splits decoded text into items, each to `emit`; throws an HTTP problem for an item past its limit or bad body. */
 export interface ItemSplitter {
   push(text: string, emit: EmitItem): void;
   end(emit: EmitItem): void;
@@ -89,17 +82,15 @@ function lineSplitter(separator: string, limits: ItemLimits): ItemSplitter {
   return {
     push(text, emit) {
       const whole = pending + text;
-      // One test of everything split now instead of one per item: every item below is a piece of it.
+      // One test of everything split now instead of one per item.
       const suspect = mayHoldForbiddenKey(whole);
       const pieces = whole.split(separator);
       pending = pieces.pop()!;
       for (const piece of pieces) {
-        if (piece.length > limits.maxItemSize)
-          throw tooLarge(limits, itemPlace({ index, line: lines ? line : undefined }));
+        if (piece.length > limits.maxItemSize) throw tooLarge(limits, index, lines ? line : undefined);
         take(piece, emit, suspect);
       }
-      if (pending.length > limits.maxItemSize)
-        throw tooLarge(limits, itemPlace({ index, line: lines ? line : undefined }));
+      if (pending.length > limits.maxItemSize) throw tooLarge(limits, index, lines ? line : undefined);
     },
     end(emit) {
       take(pending, emit);
@@ -124,8 +115,8 @@ function sseSplitter(limits: ItemLimits): ItemSplitter {
     const events = ready;
     ready = [];
     for (const event of events) {
-      // `buffered` counts only what came since the last event: one that came whole within a piece is checked here.
-      if (event.data.length > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index }));
+      // `buffered` counts only what came since the last event: one that came whole in a piece is checked here.
+      if (event.data.length > limits.maxItemSize) throw tooLarge(limits, index);
       emit(event.data, index++, undefined, event);
     }
   };
@@ -133,7 +124,7 @@ function sseSplitter(limits: ItemLimits): ItemSplitter {
     push(text, emit) {
       buffered += text.length;
       parser.feed(text);
-      if (ready.length === 0 && buffered > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index }));
+      if (ready.length === 0 && buffered > limits.maxItemSize) throw tooLarge(limits, index);
       flush(emit);
     },
     end(emit) {
@@ -150,10 +141,10 @@ function arraySplitter(limits: ItemLimits): ItemSplitter {
     push(text, emit) {
       array.push(text, (item) => {
         // An element that came whole within one piece was never pending: its own length is checked here.
-        if (item.length > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index }));
+        if (item.length > limits.maxItemSize) throw tooLarge(limits, index);
         emit(item, index++, undefined);
       });
-      if (array.pending > limits.maxItemSize) throw tooLarge(limits, itemPlace({ index }));
+      if (array.pending > limits.maxItemSize) throw tooLarge(limits, index);
     },
     end() {
       let whole: string | undefined;

@@ -1,7 +1,4 @@
-/**
- * Encodes a response body with a content coding (RFC 9110 §8.4.1) through node:zlib, or the Web `CompressionStream`
- * where the runtime has no zlib (gzip and deflate only); knows no HTTP headers.
- */
+/** Encodes a body with a content coding (RFC 9110 §8.4.1) through node:zlib, or else the Web `CompressionStream`. */
 import { maybeNodeBuiltin, nodeBuiltin } from '../runtime/node-builtins';
 import { compressOnTheWeb, isWebCoding } from '../runtime/web-compression';
 import { COMPRESSORS } from '../config/schema';
@@ -15,33 +12,24 @@ const nodeZlib = () => nodeBuiltin('node:zlib', 'compression (framework.http.ena
 export type SupportedCoding = (typeof COMPRESSORS)[number];
 
 function compressSync(bytes: Uint8Array, coding: SupportedCoding, level: number): Uint8Array {
-  if (coding === 'gzip') return nodeZlib().gzipSync(bytes, { level });
+  const zlib = nodeZlib();
+  if (coding === 'gzip') return zlib.gzipSync(bytes, { level });
   // The `deflate` coding is the zlib format (RFC 1950), not a raw deflate stream (RFC 9110 §8.4.1.2).
-  if (coding === 'deflate') return nodeZlib().deflateSync(bytes, { level });
-  return nodeZlib().brotliCompressSync(bytes, {
-    params: {
-      [nodeZlib().constants.BROTLI_PARAM_QUALITY]: level,
-      [nodeZlib().constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
-    },
-  });
+  if (coding === 'deflate') return zlib.deflateSync(bytes, { level });
+  const { BROTLI_PARAM_QUALITY: quality, BROTLI_PARAM_SIZE_HINT: sizeHint } = zlib.constants;
+  return zlib.brotliCompressSync(bytes, { params: { [quality]: level, [sizeHint]: bytes.byteLength } });
 }
 
 /** A compressor that flushes after every write, so each chunk written (one SSE event) reaches the client at once. */
 function createCompressor(coding: SupportedCoding, level: number): Transform {
-  if (coding === 'gzip') return nodeZlib().createGzip({ level, flush: nodeZlib().constants.Z_SYNC_FLUSH });
-  if (coding === 'deflate') return nodeZlib().createDeflate({ level, flush: nodeZlib().constants.Z_SYNC_FLUSH });
-  return nodeZlib().createBrotliCompress({
-    flush: nodeZlib().constants.BROTLI_OPERATION_FLUSH,
-    params: { [nodeZlib().constants.BROTLI_PARAM_QUALITY]: level },
-  });
+  const zlib = nodeZlib();
+  const { Z_SYNC_FLUSH, BROTLI_OPERATION_FLUSH, BROTLI_PARAM_QUALITY } = zlib.constants;
+  if (coding === 'gzip') return zlib.createGzip({ level, flush: Z_SYNC_FLUSH });
+  if (coding === 'deflate') return zlib.createDeflate({ level, flush: Z_SYNC_FLUSH });
+  return zlib.createBrotliCompress({ flush: BROTLI_OPERATION_FLUSH, params: { [BROTLI_PARAM_QUALITY]: level } });
 }
 
-/**
- * Compresses a body: text and bytes at once (the length is then known), a stream as it flows, with
- * backpressure and one flush per chunk. Cancelling the result cancels the source stream.
- *
- * @example gunzipSync(compressBody('Some resource', 'gzip', 6) as Uint8Array).toString() // 'Some resource'
- */
+/** Compresses text and bytes at once, a stream as it flows (a flush per chunk; cancelling it cancels the source). */
 export function compressBody(
   body: string | Uint8Array | ReadableStream<Uint8Array>,
   coding: SupportedCoding,
@@ -51,13 +39,10 @@ export function compressBody(
   if (typeof body === 'string') return compressSync(Buffer.from(body, 'utf8'), coding, level);
   if (body instanceof Uint8Array) return compressSync(body, coding, level);
   const compressor = createCompressor(coding, level);
+  const { pipeline, Readable } = nodeStream();
   // Errors of either side end up on `compressor`, so the returned stream errors; nothing else to do here.
-  nodeStream().pipeline(
-    nodeStream().Readable.fromWeb(body as NodeReadableStream<Uint8Array>),
-    compressor,
-    () => undefined,
-  );
-  return nodeStream().Readable.toWeb(compressor) as unknown as ReadableStream<Uint8Array>;
+  pipeline(Readable.fromWeb(body as NodeReadableStream<Uint8Array>), compressor, () => undefined);
+  return Readable.toWeb(compressor) as unknown as ReadableStream<Uint8Array>;
 }
 
 /** Whether `coding` is one this module can apply. */

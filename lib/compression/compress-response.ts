@@ -59,7 +59,7 @@ function tagVariant(headers: HeaderView, coding: SupportedCoding): void {
   }
 }
 
-/** The coding to apply, with `Content-Encoding`, `Vary`, `ETag` and the length headers adjusted; undefined to leave the body. */
+/** The coding to apply, `Content-Encoding`, `Vary`, `ETag` and the lengths adjusted; undefined to leave the body. */
 function chooseCoding(
   ctx: RequestContext,
   status: number,
@@ -82,10 +82,7 @@ function chooseCoding(
   return coding;
 }
 
-/**
- * A 304 carries the `Vary` its 200 would (RFC 9110 §15.4.5): the type the 200 would have is the response's media
- * type, else the negotiated one.
- */
+/** A 304 carries the `Vary` its 200 would (RFC 9110 §15.4.5), of the response's media type or the negotiated one. */
 function varyNotModified(ctx: RequestContext, settings: CompressionSettings): void {
   const response = ctx.response!;
   const type = response.headers.get('content-type') ?? response.mediaType ?? ctx.negotiated;
@@ -104,15 +101,7 @@ function compressWebResponse(ctx: RequestContext, written: Response, settings: C
   return new Response(compressBody(written.body, coding, settings.level), init);
 }
 
-/**
- * Compresses `body` when the settings, the method's mode, the Content-Type and the client's
- * `Accept-Encoding` allow it: sets `Content-Encoding`, drops `Content-Length` and `Accept-Ranges`, gives the
- * `ETag` the coding's suffix, and adds `Vary: Accept-Encoding` to every response that could have been
- * compressed (a 304 too, with no body). Bodies that already have a `Content-Encoding`, a 206 (its range
- * counts identity bytes) and 204/304/1xx responses stay as they are; there is no minimum size.
- *
- * @example compressResponse(ctx, 'Some resource', settings) // gzip bytes when the client sent `Accept-Encoding: gzip`
- */
+/** Compresses `body` as `chooseCoding` decides; `Vary: Accept-Encoding` on every response that could have been. */
 export function compressResponse<B extends WrittenBody | Response>(
   ctx: RequestContext,
   body: B,
@@ -128,10 +117,7 @@ export function compressResponse<B extends WrittenBody | Response>(
   return coding === undefined ? body : (compressBody(body as Exclude<B, Response | null>, coding, settings.level) as B);
 }
 
-/**
- * A stream or file (a body that writes itself) compressed under the same rules, as a Web stream; the body itself
- * when it stays as it is (its headers then already say `Vary`).
- */
+/** A stream or file compressed under the same rules, as a Web stream; else the body itself (its `Vary` set). */
 export function compressDirectBody(
   ctx: RequestContext,
   body: DirectBody,

@@ -39,7 +39,6 @@ export const compressionFeature = defineFeature({
         const mode = plan.method.tags.get(COMPRESSION_MODE);
         // A method without a compression decorator gets no step at all, so it costs nothing.
         if (plan.transport !== 'answer' || mode === undefined) return undefined;
-        // The writer reads the method's `@Compressed`/`@Uncompressed`/`@GZIP` from the request.
         const joins: EndpointJoin[] = [
           { phase: 'admit', step: (ctx) => (ctx.set(REQUEST_COMPRESSION_MODE, mode), ctx) },
         ];

@@ -2,14 +2,8 @@
 import type { Config } from '../config';
 import { isAvailableCoding } from './compress-body';
 
-/** What the response and request (de)compression steps need to know, typed and ready. */
 export type CompressionSettings = ReturnType<typeof compressionSettings>;
 
-/**
- * Reads the compression settings from the configuration.
- *
- * @example compressionSettings(resolveConfig()).enabled // false
- */
 export function compressionSettings(config: Config) {
   return {
     enabled: config.get('framework.http.enable-compression'),
@@ -21,7 +15,6 @@ export function compressionSettings(config: Config) {
     level: config.get('framework.http.compression-level'),
     /** In order of preference; only what the runtime can apply is offered (no brotli without node:zlib). */
     codings: config.get('framework.http.compressors').filter(isAvailableCoding) as readonly string[],
-    /** `framework.legacy.gzip.enabled`: whether `@GZIP` methods gzip. */
     legacyGzip: config.get('framework.legacy.gzip.enabled'),
     /** `framework.legacy.gzip.max-input`, in bytes: the largest inflated `@GZIP` request body. */
     maxInput: config.get('framework.legacy.gzip.max-input'),

@@ -1,7 +1,4 @@
-/**
- * Inflates gzip request bodies for legacy `@GZIP` methods, bounded so a decompression bomb never fills memory: through
- * `node:zlib` where the runtime has it, else the Web `DecompressionStream` (a Worker without `nodejs_compat`).
- */
+/** Inflates `@GZIP` request bodies, bounded against decompression bombs: node:zlib, else `DecompressionStream`. */
 import { maybeNodeBuiltin } from '../runtime/node-builtins';
 import { gunzipOnTheWeb } from '../runtime/web-compression';
 import { pulledReadable } from '../runtime/pulled-readable';
@@ -24,9 +21,8 @@ function malformed(cause: unknown): Error {
 }
 
 /**
- * The gzip-decoded bytes of `source` through `node:zlib`, kept first where the runtime has it: it reads a body of
- * several gzip members whole (RFC 1952 allows them; Deno's and workerd's `DecompressionStream` refuse them, and
- * Bun's and Deno's refuse zero bytes after the member), the same on every runtime that has it.
+ * `source` gunzipped through node:zlib, first choice: it reads several gzip members (RFC 1952) whole, which Deno's
+ * and workerd's `DecompressionStream` refuse (and Bun's and Deno's refuse zero bytes after the member).
  */
 function gunzipWithZlib(
   source: ReadableStream<Uint8Array>,
@@ -39,17 +35,11 @@ function gunzipWithZlib(
   return pulledReadable(gunzip);
 }
 
-/**
- * The gzip-decoded bytes of `source`, inflated only as fast as they are read (backpressure), failing
- * with 413 once more than `limit` bytes came out and with 400 for data that is not gzip (or is cut short).
- *
- * @example await new Response(inflateBody(gzipped, 1024)).text()
- */
+/** `source` gunzipped as fast as it is read, failing with 413 past `limit` bytes out and 400 for data not gzip. */
 export function inflateBody(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
   const zlib = maybeNodeBuiltin('node:zlib');
-  const reader = (
-    zlib && maybeNodeBuiltin('node:stream') ? gunzipWithZlib(source, zlib) : gunzipOnTheWeb(source)
-  ).getReader();
+  const inflated = zlib && maybeNodeBuiltin('node:stream') ? gunzipWithZlib(source, zlib) : gunzipOnTheWeb(source);
+  const reader = inflated.getReader();
   let total = 0;
   return new ReadableStream<Uint8Array>(
     {
@@ -71,12 +61,8 @@ export function inflateBody(source: ReadableStream<Uint8Array>, limit: number): 
 }
 
 /**
- * The request with its body inflated when it declares `Content-Encoding: gzip` (or `x-gzip`), else the
- * request itself. The copy has no Content-Encoding and no Content-Length, so body readers count the
- * inflated bytes against their own limit too. Nor has it the request's signal: read, Deno's legacy one aborts after
- * every answer (and Deno warns); the client's leaving is heard on the request received.
- *
- * @example const inflated = inflateRequest(request, parseSize('10M'));
+ * The request with its body inflated when it declares `Content-Encoding: gzip` (or `x-gzip`), else itself. The copy
+ * has no Content-Encoding or Content-Length (readers count the inflated bytes), nor the signal (Deno's legacy one).
  */
 export function inflateRequest(request: Request, limit: number): Request {
   const coding = request.headers.get('content-encoding')?.trim().toLowerCase();

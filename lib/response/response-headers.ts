@@ -2,9 +2,8 @@
 
 /** Response headers, names case-insensitive, several values per name kept as separate lines. */
 export class ResponseHeaders {
-  // Each line's lower-case name and its value side by side ([name, value, name, value…]), in the order first set; one
-  // value is kept as a string, several as an array. Most answers carry a handful of single-line headers, and this is on
-  // every request's path: a few name comparisons cost less than a Map, whose table Bun allocates per answer.
+  // [name, value, name, value…] (lower-case names; several values as an array): answers carry a few headers, and a few
+  // comparisons cost less than a Map, whose table Bun allocates per answer.
   readonly #lines: (string | string[])[] = [];
 
   constructor(init?: Iterable<[string, string]> | Record<string, string | readonly string[]>) {
@@ -15,7 +14,7 @@ export class ResponseHeaders {
         for (const v of typeof value === 'string' ? [value] : value) this.add(name, v);
   }
 
-  /** Where `key`'s value sits in {@link #lines}, -1 when absent. */
+  /** Where `key`'s value sits in `#lines`, -1 when absent. */
   #find(key: string): number {
     const lines = this.#lines;
     for (let i = 0; i < lines.length; i += 2) if (lines[i] === key) return i + 1;
@@ -84,14 +83,9 @@ export class ResponseHeaders {
   }
 
   /**
-   * Headers for a Web `Response`, each repeated value kept as its own line on every path:
-   * - a plain object, a repeated name holding an array: Node's `writeHead` (which `@hono/node-server`'s
-   *   lightweight `Response` hands the object to) writes one line per element;
-   * - with a non-enumerable `Symbol.iterator` of `[name, value]` pairs: a `Headers` made from it (the
-   *   native `Response`, or whoever reads `response.headers`) takes the sequence form of `HeadersInit`
-   *   (Fetch §5.2) and appends each line, so `getSetCookie()` stays apart and `get()` joins with ", ".
-   * A `Headers` alone cannot do it: it joins repeated values into one line, but each `Set-Cookie` must
-   * have its own (RFC 6265 §3) and one `Link` line per link is what clients of the Java framework read.
+   * Headers for a Web `Response`, each repeated value its own line (Set-Cookie must, RFC 6265 §3; Java clients read
+   * one `Link` per link): a plain object, a repeated name's values in an array (Node's `writeHead` writes a line each),
+   * with a non-enumerable `Symbol.iterator` of pairs (Fetch §5.2's sequence form) for a `Headers` made from it.
    */
   toInit(): Record<string, string | string[]> {
     const init: Record<string, string | string[]> = {};

@@ -1,7 +1,4 @@
-/**
- * Bun's sockets as `SocketPort`s: `server.upgrade` makes the socket, whose events come to the `websocket` handlers
- * given to `Bun.serve` (`bunWebSocket`), each handed to the port that is the socket's data.
- */
+/** Bun's sockets as `SocketPort`s: the events of `Bun.serve`'s `websocket` handlers go to the socket's data, a port. */
 import type { SocketListener, SocketPort } from './socket-port';
 import { HIGH_WATER, SOCKET_OPEN } from './socket-port';
 import { toBuffer, WaitingPort } from './waiting-port';
@@ -35,11 +32,7 @@ export class BunPort extends WaitingPort implements SocketPort {
     return this.socket!.getBufferedAmount();
   }
 
-  /**
-   * Bun answers 0 when it dropped the message: it held more than the server's `backpressureLimit` (16 MB unless
-   * `Bun.serve` says otherwise) already. The socket's messages are no longer whole: it closes with 1011 rather than
-   * go on past a gap.
-   */
+  /** Bun answers 0 when it dropped a message past its `backpressureLimit` (16 MB): 1011, not go on past a gap. */
   protected deliver(message: string | Uint8Array): void {
     const socket = this.socket!;
     if (socket.send(message) !== 0 || socket.readyState !== SOCKET_OPEN) return;
@@ -70,8 +63,7 @@ export class BunPort extends WaitingPort implements SocketPort {
 }
 
 /**
- * The `websocket` handlers of `Bun.serve` for an rxrest application: each socket's events go to the session its
- * upgrade started (the socket's data).
+ * The `websocket` handlers of `Bun.serve` for an rxrest application: each socket's events go to its session.
  *
  * @example
  * Bun.serve({ fetch: app.fetch, websocket: bunWebSocket });

@@ -1,8 +1,4 @@
-/**
- * UTF-8 text and bytes through the Web's `TextEncoder`/`TextDecoder` and `Uint8Array`, which every runtime has (a
- * Worker without `nodejs_compat` has no `Buffer`). Where Node's `Buffer` is there, its native calls do the same work
- * without an encoder's copy. Knows nothing of HTTP.
- */
+/** UTF-8 through `TextEncoder`/`TextDecoder` (a Worker may lack `Buffer`), or Node's `Buffer`, which skips a copy. */
 
 type NodeBuffer = typeof import('node:buffer').Buffer;
 

@@ -1,9 +1,4 @@
-/**
- * What Deno's `Deno.serve` tells of an answer's delivery. Deno 2.9 keeps a legacy `request.signal` for the requests it
- * serves: once read, it aborts after every answer, successful ones too, and Deno warns at the first read. The handler's
- * second argument, which `app.fetch` receives as its environment, tells instead: `completed` settles once the answer
- * was sent, or given up. Knows nothing of rxrest's requests.
- */
+/** What `Deno.serve` tells of an answer's delivery, in its handler's second argument (`app.fetch`'s environment). */
 
 /** The info `Deno.serve` hands its handler beside each request (the part rxrest reads). */
 export interface DenoServeInfo {
@@ -13,8 +8,8 @@ export interface DenoServeInfo {
 }
 
 /**
- * Whether `environment` is Deno's `ServeHandlerInfo`: then its request's `signal` is Deno's legacy one, not to be read.
- * Asked with `in`, which runs none of its getters (reading `completed` makes the promise).
+ * Whether `environment` is Deno's `ServeHandlerInfo`: then the request's legacy `signal`, once read, aborts after every
+ * answer (and Deno warns). Asked with `in`, as reading `completed` makes the promise.
  */
 export function isDenoServeInfo(environment: unknown): environment is DenoServeInfo {
   return (

@@ -1,19 +1,9 @@
-/**
- * Loads a package by a name bundlers cannot see: a bundler resolves every require of a written name, lazy or not, so an
- * optional package not installed would fail the bundle of an application that never uses it. A package the
- * application handed in (`RestApplication.build({ packages })`, for a bundle with no `require()`: a Worker) is used
- * before any loading by name. Knows nothing of which feature needs which package (`assembly/join-features.ts`
- * does).
- */
+/** Optional packages, by a name bundlers cannot see (an uninstalled one would fail the bundle), or handed in. */
 
-// The module objects handed in, by package name. Process-wide on purpose, as the runtime's own module cache is: a
-// bundle holds one copy of a package, whichever application hands it in, and loading by name finds one per process.
+// Process-wide, as the module cache is: a bundle holds one copy of a package, whichever application hands it in.
 const handed = new Map<string, unknown>();
 
-/**
- * Makes `packages` (module objects by package name, e.g. `{ jose }` from `import * as jose from 'jose'`) what
- * loading them by name answers; a path inside a package handed in is read from the package's own exports.
- */
+/** Makes `packages` (module objects by name, e.g. `{ jose }` from `import * as jose`) what loading them answers. */
 export function handPackages(packages: Readonly<Record<string, unknown>>): void {
   for (const [name, module] of Object.entries(packages)) {
     if (typeof module !== 'object' && typeof module !== 'function')
@@ -56,7 +46,7 @@ export function loadPackage<T>(name: string): T {
   return load(name) as T;
 }
 
-/** Whether `name` was handed in or can be loaded from where rxrest is installed (the application's `node_modules` included). */
+/** Whether `name` was handed in or can be loaded from where rxrest is installed. */
 export function isInstalled(name: string): boolean {
   if (handedIn(name) !== undefined) return true;
   try {

@@ -1,8 +1,4 @@
-/**
- * Node's built-in modules, loaded when first used through `process.getBuiltinModule` (Node 20.16+, Bun, Deno and
- * workerd's `nodejs_compat` have it). No module imports `node:*` statically, so importing rxrest loads no built-in and
- * a bundler for a neutral platform (a Worker) finds none to resolve. Does not know which features need which module.
- */
+/** Node's built-ins by `process.getBuiltinModule` at first use: importing rxrest loads none, bundlers resolve none. */
 import { currentRuntime, runtimeName } from './runtime-name';
 
 /** The built-ins rxrest uses, by the name it loads them with. */
@@ -34,8 +30,7 @@ interface BuiltinLoader {
   getBuiltinModule?(name: string): unknown;
 }
 
-// A cache of what the runtime already holds (a built-in is one object per process): no application state lives here.
-// `null` remembers a built-in the runtime does not have.
+// What the runtime holds anyway (one object per process, no application state); `null`: a built-in it does not have.
 const loaded = new Map<BuiltinName, unknown>();
 
 /** The built-in `name`, or `undefined` where the runtime has none (a Worker without `nodejs_compat`). */
@@ -49,10 +44,7 @@ export function maybeNodeBuiltin<K extends BuiltinName>(name: K): Builtins[K] | 
   return (found ?? undefined) as Builtins[K] | undefined;
 }
 
-/**
- * The built-in `name`; where the runtime has none, an error naming the runtime and `feature`, the part of rxrest (or
- * of the application) that needs Node.
- */
+/** The built-in `name`; where the runtime has none, an error naming the runtime and `feature`, which needs it. */
 export function nodeBuiltin<K extends BuiltinName>(name: K, feature: string): Builtins[K] {
   const found = maybeNodeBuiltin(name);
   if (found === undefined)
@@ -60,18 +52,14 @@ export function nodeBuiltin<K extends BuiltinName>(name: K, feature: string): Bu
   return found;
 }
 
-/**
- * Fails, as {@link nodeBuiltin} would at first use, when the runtime lacks one of `names`: for the build step, so that
- * an application declaring a feature that needs Node stops at build, naming the feature and the runtime.
- */
+/** Fails as {@link nodeBuiltin} would at first use, when the runtime lacks one of `names`: for the build step. */
 export function needNodeBuiltins(feature: string, ...names: BuiltinName[]): void {
   for (const name of names) nodeBuiltin(name, feature);
 }
 
 /**
- * Fails as {@link needNodeBuiltins} does, and on workerd whatever its flags: for a feature that serves files deployed
- * beside the code. Under `nodejs_compat` workerd's node:fs holds only the bundle's modules (read-only) and a `/tmp`
- * emptied for each request, never the application's files.
+ * Fails as {@link needNodeBuiltins} does, and on workerd whatever its flags: its node:fs holds only the bundle and a
+ * `/tmp` emptied for each request, never the files deployed beside the code.
  */
 export function needLocalDisk(feature: string, ...names: BuiltinName[]): void {
   needNodeBuiltins(feature, ...names);
@@ -81,10 +69,7 @@ export function needLocalDisk(feature: string, ...names: BuiltinName[]): void {
     );
 }
 
-/**
- * Whether `value` is an instance of the class `className` of the built-in `name`; `false` where the runtime has no
- * such module (then nothing can be one). For the checks on every request that tell Node's objects from others.
- */
+/** Whether `value` is an instance of the built-in `name`'s `className`; `false` where the runtime lacks the module. */
 export function isNodeInstance<K extends BuiltinName>(value: unknown, name: K, className: keyof Builtins[K]): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const made = maybeNodeBuiltin(name)?.[className];

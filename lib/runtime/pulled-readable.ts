@@ -1,13 +1,9 @@
-/**
- * A Node `Readable` as a Web `ReadableStream`, read in paused mode only when the Web reader asks. Knows Node and Web
- * streams only.
- */
+/** A Node `Readable` as a Web `ReadableStream`, read in paused mode only when the Web reader asks. */
 import type { Readable } from 'node:stream';
 
 /**
- * `readable` as a Web stream that reads a chunk only for a pending `read()`, and destroys `readable` when cancelled.
- * Instead of `Readable.toWeb`: Deno's version lets a flowing readable go on emitting after its reader cancelled,
- * then throws out of the `data` listener, which ends the process (a gzip bomb refused at its limit did so).
+ * `readable` read only for a pending `read()`, destroyed when cancelled. Not `Readable.toWeb`: Deno's goes on emitting
+ * after its reader cancelled, then throws out of the `data` listener, ending the process (a gzip bomb refused did so).
  */
 export function pulledReadable(readable: Readable): ReadableStream<Uint8Array> {
   // An error between two reads is not thrown out of the emitter: the next read finds it in `errored`.

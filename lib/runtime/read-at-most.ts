@@ -1,4 +1,4 @@
-/** Reads a Web byte stream whole, up to a limit: an answer or a request body not to be trusted. Knows nothing of HTTP. */
+/** Reads a Web byte stream whole, up to a limit: an answer or a request body not to be trusted. */
 
 /**
  * The bytes of `body`, at most `limit` of them: one past it cancels the stream (its connection is let go of) and

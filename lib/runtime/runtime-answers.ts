@@ -1,7 +1,4 @@
-/**
- * What each runtime needs done to an answer of `app.fetch` before it hands it to its server: the few places where Bun
- * and Cloudflare Workers treat a Web `Response` differently from Node and Deno. Knows Web `Request`/`Response` only.
- */
+/** What Bun, Workers and (for HEAD) Deno need done to an answer of `app.fetch`. Knows Web `Request`/`Response` only. */
 import { currentRuntime, type Runtime } from './runtime-name';
 import type { AnswerHeaders } from './web-response';
 import { boundedOnWorkers, type WorkersStreamBounds } from './workers-streams';
@@ -17,10 +14,7 @@ const STREAMED = /^(?:text\/event-stream|application\/(?:x-ndjson|jsonl|stream\+
 // An SSE comment line: clients ignore it.
 const SSE_HEAD = new TextEncoder().encode(':\n\n');
 
-/**
- * The finishing step of `runtime`; `undefined` where answers go out as they are (Node, Deno). `bounds` end the streams
- * on Workers whose client's leaving cannot be seen.
- */
+/** The finishing step of `runtime`, `undefined` on Node and Deno; `bounds` end the streams on Workers. */
 export function answerFinisher(
   bounds: WorkersStreamBounds,
   runtime: Runtime = currentRuntime(),
@@ -33,9 +27,8 @@ export function answerFinisher(
 }
 
 /**
- * Whether an answer goes out on every runtime as it was made, so that no finishing step need look at it: a text or byte
- * body (or none) that is neither encoded nor of a streamed type. Decided from rxrest's own headers: reading a
- * `Response`'s headers makes Bun build them.
+ * Whether no finishing step need look at an answer: a text or byte body (or none), neither encoded nor streamed.
+ * Decided from rxrest's own headers: reading a `Response`'s makes Bun build them.
  */
 export function goesOutAsIs(body: unknown, headers: AnswerHeaders): boolean {
   if (body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) return false;
@@ -54,10 +47,8 @@ function unknownLength(): ReadableStream<Uint8Array> {
 }
 
 /**
- * What `runtime` needs done to the answer of a HEAD, or `undefined` where it goes out as it is (Node, workerd). A HEAD
- * whose GET streams has neither a body nor a `Content-Length`; Deno and Bun give a bodiless answer `Content-Length: 0`,
- * which would tell the client that the GET's body is empty. Given a body of one empty chunk instead, Deno sends no
- * length, as Node does, and Bun `Transfer-Encoding: chunked`, as for the GET; neither sends a byte of it.
+ * What Deno and Bun need done to a HEAD's answer: they give a bodiless one `Content-Length: 0`, which would say the
+ * streamed GET's body is empty. Given one empty chunk instead, Deno sends no length and Bun `chunked`, as for the GET.
  */
 export function headFinisher(runtime: Runtime = currentRuntime()): ((answer: Response) => Response) | undefined {
   if (runtime !== 'deno' && runtime !== 'bun') return undefined;
@@ -79,9 +70,8 @@ interface BunServer {
 }
 
 /**
- * Bun closes a connection quiet for `idleTimeout` (10 s by default), stream or not, and holds a streamed answer's
- * head until its first chunk: a stream is exempt from the idle timer, and an event stream starts with a comment so
- * its client sees the head at once.
+ * Bun closes a connection quiet for `idleTimeout` (10 s) and holds a streamed head until its first chunk: a stream is
+ * exempt from the idle timer, and an event stream starts with a comment so its client sees the head at once.
  */
 function onBun(response: Response, request: Request, server: unknown): Response {
   const type = response.headers.get('content-type') ?? '';
@@ -92,11 +82,7 @@ function onBun(response: Response, request: Request, server: unknown): Response 
   return rebuilt(response, prefixed(response.body, SSE_HEAD));
 }
 
-/**
- * workerd encodes a body by its `Content-Encoding` unless told the body is encoded already, which rxrest's
- * compression has done: such an answer goes out as it is. A stream is ended when its client leaves, or bounded where
- * that cannot be seen (`workers-streams.ts`).
- */
+/** workerd encodes a body by its `Content-Encoding` unless told it is encoded already (rxrest's compression did it). */
 function onWorkers(response: Response, request: Request, executionCtx: unknown, bounds: WorkersStreamBounds): Response {
   const encoded = response.headers.has('content-encoding');
   const streamed = STREAMED.test(response.headers.get('content-type') ?? '') && response.body !== null;

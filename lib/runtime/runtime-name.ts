@@ -17,10 +17,8 @@ export function currentRuntime(): Runtime {
 }
 
 /**
- * Whether a timer started while serving one request may act for the application's other requests: not on workerd,
- * which runs a request's timers only while that request lives and lets only a request's own events write to its
- * streams and sockets. Where it may not, each stream and socket keeps its own timers, and broadcast hands events on
- * at once rather than at a tick's end.
+ * Whether a timer started while serving one request may act for others: not on workerd, which runs a request's timers
+ * only while it lives and lets only its own events write to its streams and sockets.
  */
 export function timersServeAllRequests(): boolean {
   return currentRuntime() !== 'workerd';

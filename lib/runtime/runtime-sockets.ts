@@ -1,9 +1,4 @@
-/**
- * WebSocket upgrades through each runtime's own API, as `SocketPort`s for the socket session: `Deno.upgradeWebSocket`,
- * workerd's `WebSocketPair`, and Bun's `server.upgrade` (whose socket's events come through the `websocket` handlers
- * given to `Bun.serve`: `bunWebSocket`). Node has none here: `listen()` upgrades through `ws`. Knows Web requests and
- * the runtimes' socket APIs only, nothing of endpoints.
- */
+/** WebSocket upgrades through Deno's, workerd's and Bun's own APIs, as `SocketPort`s (Node's go through `ws`). */
 import { BunPort } from './bun-socket-port';
 import { currentRuntime } from './runtime-name';
 import { SOCKET_OPEN, type SocketListener, type SocketPort } from './socket-port';
@@ -53,10 +48,8 @@ export function upgradeOnRuntime(request: Request, environment: unknown, headers
 }
 
 /**
- * What a Web `WebSocket` may hold before its session waits. Deno counts a message in `bufferedAmount` until its
- * asynchronous write is done, a turn of the event loop later, even when the kernel had room, and rxrest looks again
- * only every few milliseconds: measured on Deno 2.9 (20,000 messages of 16 KB to a client reading as fast as it
- * can), 64 KB held at most sent about 10 MB/s, 1 MB about 150 MB/s, 4 MB about 500 MB/s.
+ * What a Web `WebSocket` may hold before its session waits: Deno counts a message until written a turn later. On Deno
+ * 2.9 (20,000 16 KB messages, a fast reader) 64 KB sent ~10 MB/s, 1 MB ~150 MB/s, 4 MB ~500 MB/s.
  */
 const WEB_HIGH_WATER = 1024 * 1024;
 

@@ -1,12 +1,6 @@
-/**
- * Timers on every runtime: a Worker without `nodejs_compat` has no `setImmediate`, and its timers are plain numbers
- * with no `unref()`.
- */
+/** Timers on every runtime: a Worker may have no `setImmediate`, and its timers are numbers with no `unref()`. */
 
-/**
- * Runs `callback` once the current task and its microtasks are done: through `setImmediate` where the runtime has it
- * (Node, Bun, Deno), else a zero-delay timer. Looked up at each call, so a test's fake timers see it.
- */
+/** Runs `callback` after the current task and its microtasks; looked up at each call, so fake timers see it. */
 export function nextMacrotask(callback: () => void): void {
   if (typeof setImmediate === 'function') setImmediate(callback);
   else setTimeout(callback, 0);

@@ -5,28 +5,22 @@ import { SOCKET_OPEN } from './socket-port';
 /** How often a socket whose buffer is full is looked at again. */
 const DRAIN_LOOK_MS = 5;
 
-/**
- * A received message as the session takes it: its bytes (text as UTF-8), a `Buffer` where the runtime has one (a Worker
- * without `nodejs_compat` has none: the session reads them as a `Uint8Array`).
- */
+/** A received message's bytes (text as UTF-8), a `Buffer` where the runtime has one (else read as a `Uint8Array`). */
 export const toBuffer = (data: string | ArrayBuffer | Uint8Array): Buffer =>
   (typeof data === 'string' ? utf8Bytes(data) : copyBytes(data)) as Buffer;
 
 /**
- * Messages sent before the socket opened, held until it does (a session greets in `@OnOpen` at once); while they wait
- * the socket counts as open, and holding them (their bytes count as the socket's buffer, so the session's output
- * waits for the socket as it would once open: a source answered by `@OnOpen` is not read ahead unbounded).
+ * Messages sent before the socket opened (an `@OnOpen` greeting), held until it does, the socket counting as open
+ * and their bytes as its buffer: a source `@OnOpen` answers is not read ahead unbounded.
  */
 export abstract class WaitingPort {
   #waiting: (string | Uint8Array)[] | undefined = [];
-  /** The bytes of the messages waiting. */
   #waitingBytes = 0;
   #closing: [number, string] | undefined;
 
   protected abstract deliver(message: string | Uint8Array): void;
   protected abstract shut(code: number, reason: string): void;
   abstract get readyState(): number;
-  /** Bytes the open socket holds, not yet handed to its connection. */
   protected abstract get socketBuffered(): number;
 
   protected get waiting(): boolean {
@@ -47,9 +41,8 @@ export abstract class WaitingPort {
   }
 
   /**
-   * Calls `sent` once what the socket held has gone out (or the socket closed). A Web `WebSocket` tells nothing when
-   * its buffer drains, so it is looked at again a few milliseconds later; only a message that may fill the socket
-   * asks, so only a socket whose client reads slowly is looked at.
+   * Calls `sent` once what the socket held has gone out (or it closed). A Web `WebSocket` tells nothing when it drains:
+   * it is looked at every few ms, only after a message that may fill it (so only for a slow reader).
    */
   #whenWritten(sent: () => void): void {
     const look = (): void => {

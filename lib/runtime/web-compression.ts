@@ -1,9 +1,4 @@
-/**
- * Content codings through the Web `CompressionStream` and `DecompressionStream` (gzip and deflate): compression for a
- * runtime without `node:zlib` (a Worker whose zlib is not there; `CompressionStream` cannot flush after a chunk, so it
- * suits whole bodies, not streams of events), and gzip inflation fed as it is read, on every runtime. Knows no HTTP
- * headers and no limits.
- */
+/** gzip and deflate through the Web `CompressionStream` and `DecompressionStream`. Knows no HTTP and no limits. */
 import { nextMacrotask } from './timers';
 
 /** The codings the Web API can apply (`deflate` is the zlib format, RFC 1950, as HTTP's `deflate` coding is). */
@@ -14,7 +9,7 @@ export function isWebCoding(coding: string): coding is WebCoding {
   return (coding === 'gzip' || coding === 'deflate') && typeof CompressionStream === 'function';
 }
 
-/** `body` encoded with `coding`, as a stream (its length is not known until it has been read). */
+/** `body` encoded with `coding`, as a stream; it cannot flush after a chunk, so it suits whole bodies only. */
 export function compressOnTheWeb(
   body: string | Uint8Array | ReadableStream<Uint8Array>,
   coding: WebCoding,
@@ -31,18 +26,12 @@ export function compressOnTheWeb(
   return source.pipeThrough(new CompressionStream(coding) as unknown as TransformStream<Uint8Array, Uint8Array>);
 }
 
-/**
- * The most compressed bytes handed to the decompressor at once. Deflate inflates at most about 1,032 times, so one
- * slice makes at most about 16 MiB.
- */
+// The most compressed bytes handed to the decompressor at once: deflate inflates at most ~1,032 times, so ~16 MiB.
 const SLICE_BYTES = 16 * 1024;
 
 /**
- * The gzip-decoded bytes of `source`, through `DecompressionStream`; it errors for data that is not gzip or is cut
- * short. The decompressors of Node and workerd take every write at once (piped, Node's took a whole body ahead of its
- * reader), and workerd inflates each write whole at once (piping a 100 MB bomb into it grew its memory by 150 MB), so
- * `source` is fed in slices of at most 16 KiB, and only once a read has waited for output: no more than about one
- * slice's inflation is ever ahead of the reader.
+ * `source` gunzipped by `DecompressionStream`, fed in 16 KiB slices only once a read waits: Node's and workerd's take
+ * every write at once, and workerd inflates each whole (a 100 MB bomb piped in grew it by 150 MB).
  */
 export function gunzipOnTheWeb(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const gunzip = new FedGunzip(source.getReader());
@@ -57,10 +46,7 @@ const READ_BYTES = 64 * 1024;
 
 type OutputReader = Pick<ReadableStreamDefaultReader<Uint8Array>, 'read' | 'cancel'>;
 
-/**
- * Reads of `readable` into a buffer of {@link READ_BYTES} where it takes one (workerd's does, whose plain reads give
- * 4 KiB each: a read costs a turn of its event loop), else plain reads (Node's).
- */
+/** Reads into a buffer of {@link READ_BYTES} where `readable` takes one (workerd's plain reads give 4 KiB a turn). */
 function outputReader(readable: ReadableStream<Uint8Array>): OutputReader {
   try {
     const reader = readable.getReader({ mode: 'byob' });
@@ -115,8 +101,8 @@ class FedGunzip {
   }
 
   /**
-   * Writes the next slice of the input, or closes the decompressor once the input ended. A write or the close may wait
-   * until output is read (Node's do), so nothing waits on them but the next feed; their failures show on the reads.
+   * Writes the next slice of the input, or closes the decompressor at its end. A write or the close may wait until
+   * output is read (Node's do), so only the next feed waits on them; their failures show on the reads.
    */
   async #feed(): Promise<void> {
     if (!this.#rest?.byteLength) {

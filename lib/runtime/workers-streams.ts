@@ -1,11 +1,4 @@
-/**
- * How a streamed answer on Cloudflare Workers (workerd) ends when its client leaves. workerd does not cancel an
- * answer's stream then: with the `enable_request_signal` compatibility flag `request.signal` aborts, and the stream is
- * cancelled; without it nothing tells the application, and the request's own timers stop firing once the client is
- * gone. So the stream keeps its request alive (`ctx.waitUntil`) until it ends, and ends itself: when the client takes
- * nothing for a while after a chunk was handed over (a write that cannot be delivered: workerd stops reading), and
- * after a maximum duration. Knows Web streams and the Workers execution context only.
- */
+/** How a streamed answer on workerd ends when its client leaves, which cancels no stream there. */
 
 /** How long a stream on workerd may go on when its client's leaving cannot be seen (ms; 0: no bound). */
 export interface WorkersStreamBounds {
@@ -15,28 +8,13 @@ export interface WorkersStreamBounds {
   readonly maxDuration: number;
 }
 
-interface ExecutionContext {
-  waitUntil(promise: Promise<unknown>): void;
-}
-
-interface CloudflareGlobals {
+interface WorkersGlobals {
   Cloudflare?: { compatibilityFlags?: Record<string, boolean> };
 }
 
-/** Whether workerd aborts `request.signal` when the client leaves (the `enable_request_signal` flag is on). */
-export function requestSignalAborts(): boolean {
-  return (globalThis as CloudflareGlobals).Cloudflare?.compatibilityFlags?.enable_request_signal === true;
-}
-
-function waitUntilOf(executionCtx: unknown): ExecutionContext['waitUntil'] | undefined {
-  const waitUntil = (executionCtx as Partial<ExecutionContext> | undefined)?.waitUntil;
-  return typeof waitUntil === 'function' ? waitUntil.bind(executionCtx) : undefined;
-}
-
 /**
- * `body` as workerd should send it: its source cancelled when `request.signal` aborts; and where that cannot be
- * seen, bounded by `bounds` (the request kept alive by `executionCtx.waitUntil`, without which its timers would not
- * run after the client left).
+ * `body`, its source cancelled when `request.signal` aborts (the `enable_request_signal` flag). Without it nothing
+ * tells, and the request's timers stop with its client: the stream keeps it alive (`waitUntil`) within `bounds`.
  */
 export function boundedOnWorkers(
   body: ReadableStream<Uint8Array>,
@@ -44,10 +22,13 @@ export function boundedOnWorkers(
   executionCtx: unknown,
   bounds: WorkersStreamBounds,
 ): ReadableStream<Uint8Array> {
-  const signal = requestSignalAborts() ? request.signal : undefined;
+  const flags = (globalThis as WorkersGlobals).Cloudflare?.compatibilityFlags;
+  const signal = flags?.enable_request_signal === true ? request.signal : undefined;
   const stream = new BoundedStream(body.getReader(), signal === undefined ? bounds : undefined);
-  if (signal === undefined) waitUntilOf(executionCtx)?.(stream.ended);
-  else if (signal.aborted) stream.finish(signal.reason, false);
+  if (signal === undefined) {
+    const waitUntil = (executionCtx as { waitUntil?: (promise: Promise<unknown>) => void } | undefined)?.waitUntil;
+    if (typeof waitUntil === 'function') waitUntil.call(executionCtx, stream.ended);
+  } else if (signal.aborted) stream.finish(signal.reason, false);
   else {
     const leave = () => stream.finish(signal.reason, false);
     signal.addEventListener('abort', leave, { once: true });
@@ -63,7 +44,7 @@ export function boundedOnWorkers(
   );
 }
 
-/** The state of one bounded stream: its source, when a chunk was last handed over untaken, and its timers. */
+/** One bounded stream: its source, when a chunk was last handed over untaken, and its timers. */
 class BoundedStream {
   readonly ended: Promise<void>;
   #resolveEnded: () => void = () => undefined;

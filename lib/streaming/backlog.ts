@@ -1,4 +1,4 @@
-/** The framed items an Observable emitted ahead of its client, held under the stream's byte budget and overflow policy. */
+/** The framed items an Observable emitted ahead of its client, held under the byte budget and overflow policy. */
 import { formatSize } from '../http/size';
 import type { Logger } from '../logging/logger';
 import { ItemSlabs } from './item-slabs';
@@ -9,10 +9,7 @@ export type OverflowPolicy = 'fail' | 'drop-oldest' | 'drop-newest' | 'latest';
 
 /** Raised (as the stream's error) when a `fail` stream gets more than its budget ahead of its client. */
 export class StreamOverflowError extends Error {
-  /**
-   * `budget`: the stream's own; `held`, when the application's streams together held their total budget: what this
-   * stream held when it was cut.
-   */
+  /** `held`: what this stream held when cut because the application's streams together held their total budget. */
   constructor(
     readonly budget: number,
     readonly held?: number,
@@ -28,11 +25,7 @@ export class StreamOverflowError extends Error {
   }
 }
 
-/**
- * How a stream's failure after its commit is logged, `where` naming the stream: an overflow is its client's pace
- * against the budget (a slow or hostile client makes one per stream, and its stack says nothing), and an outage (503)
- * the same, a one-line warning; any other failure an error with its stack.
- */
+/** Logs an overflow or an outage (503) as a one-line warning (a stack per stream says nothing), else an error. */
 export function streamFailureLog(log: Logger, where: string): (error: unknown) => void {
   return (error) =>
     error instanceof StreamOverflowError || isUnavailable(error)
@@ -40,11 +33,7 @@ export function streamFailureLog(log: Logger, where: string): (error: unknown) =
       : log.error(where, error);
 }
 
-/**
- * An error answering 503 (a broadcast backend unreachable, say; this layer knows HTTP errors by their status only):
- * an outage, logged once where it is seen, that ends each stream reading through it; a stack trace per stream would
- * say nothing more, a thousand times.
- */
+/** An error answering 503 (a broadcast backend unreachable, say), known by its status alone at this layer. */
 function isUnavailable(error: unknown): error is Error & { readonly status: 503 } {
   return error instanceof Error && (error as { status?: unknown }).status === 503;
 }
@@ -55,23 +44,14 @@ const CHUNK_CHARS = 16384;
 type Frame = string | Uint8Array;
 
 /**
- * A FIFO of framed output: the overflow policies of every stream, a WebSocket's messages included. `outstanding`
- * (what the socket and the writer already hold) counts against the budget too. Under `fail` nothing is ever
- * dropped, so frames are joined as they arrive and kept as 16 KB Buffers, the framed size and little more (frames
- * that are messages of their own stay apart). The drop policies keep one entry per item in reused slabs (see
- * `ItemSlabs`), joined when taken, so that dropping one never leaves a stray separator.
- *
- * @example
- * const backlog = new Backlog(65536, 'drop-oldest', (frame) => frame);
- * backlog.push('{"i":1}\n', 0);
- * backlog.shift(); // '{"i":1}\n'
+ * A FIFO of framed output under the overflow policies (`outstanding` counting too). Under `fail` frames are joined
+ * into 16 KB Buffers (messages apart); drop policies keep an entry per item in `ItemSlabs`, joined when taken.
  */
 export class Backlog {
   #chunks: (Frame | undefined)[] = [];
   #head = 0;
   #bytes = 0;
   readonly #items: ItemSlabs | undefined;
-  /** Items discarded by a drop policy so far. */
   dropped = 0;
 
   constructor(
@@ -79,7 +59,6 @@ export class Backlog {
     readonly policy: OverflowPolicy,
     /** Adds what goes before a frame in the output (a separator); called once per frame, in output order. */
     readonly join: (frame: Frame) => Frame,
-    /** Told of each item a drop policy discards. */
     readonly onDrop?: () => void,
     /** Each frame is a message of its own (a WebSocket's): never joined to the next. */
     readonly apart = false,
@@ -96,10 +75,7 @@ export class Backlog {
     return this.#items ? this.#items.bytes : this.#bytes;
   }
 
-  /**
-   * Holds `frame`, or applies the policy when it would take `outstanding` plus the backlog past `limit` (the budget,
-   * or less while the application's streams together hold their total).
-   */
+  /** Holds `frame`, or applies the policy when `outstanding` plus the backlog would pass `limit`. */
   push(frame: Frame, outstanding: number, limit = this.budget): void {
     if (outstanding + this.bytes + frame.length > limit && !this.#makeRoom(frame.length, outstanding, limit)) return;
     if (this.#items) this.#items.push(frame);

@@ -1,10 +1,7 @@
 /** A response body that writes itself: straight to a Node response when there is one, else as a Web stream. */
 import type { ServerResponse } from 'node:http';
 
-/**
- * An entity the write stage does not serialize: streams and files. `mediaType` is its default
- * `Content-Type`; `length` its `Content-Length` when known.
- */
+/** An entity the write stage does not serialize (streams, files), with its default type and length when known. */
 export abstract class DirectBody {
   abstract readonly mediaType: string;
   readonly length: number | undefined = undefined;

@@ -1,4 +1,4 @@
-/** The bytes side of a stream's output: batches frames into writes, follows the sink's backpressure, ends or fails the body. */
+/** The bytes side of a stream's output: frames batched into writes, the sink's backpressure, the body's end. */
 import type { StreamEnd, StreamObserver } from './stream-observer';
 import { StreamOverflowError, type OverflowPolicy } from './backlog';
 import type { Framing } from './framing';
@@ -10,7 +10,7 @@ import { nextMacrotask } from '../runtime/timers';
 
 export type Frame = string | Uint8Array;
 
-/** Whoever runs an output, told first when it closes (one object an idle stream holds, not a callback and its closure). */
+/** Whoever runs an output, told first when it closes (an object, not a closure an idle stream would hold). */
 export interface OutputOwner {
   outputClosed(): void;
 }
@@ -22,11 +22,11 @@ export interface OutputSettings {
   readonly overflow: OverflowPolicy;
   /** Milliseconds between SSE keep-alive comments; 0 disables them. */
   readonly keepAliveMs: number;
-  /** The application's timer of those comments (every `keepAliveMs`), shared by its streams; absent: the stream's own. */
+  /** The application's timer of those comments, shared by its streams; absent: the stream's own. */
   readonly heartbeat?: Heartbeat;
   /** The application's end-of-tick flush, shared by its streams; absent: each stream schedules its own. */
   readonly ticks?: TickFlush;
-  /** The bytes all the application's streams hold, under `framework.rest.stream.total-buffer-size`; absent: unbounded. */
+  /** The bytes the application's streams hold (`framework.rest.stream.total-buffer-size`); absent: unbounded. */
   readonly heldBytes?: HeldBytes;
 }
 
@@ -35,15 +35,10 @@ const BATCH_CHARS = 16384;
 const KEEP_ALIVE = ':\n\n';
 
 /**
- * Writes one stream's frames. Text waits in a batch until it is 16 KB long or the tick ends, so a burst of small
- * items costs a few writes, not one each (a framing of messages writes each frame alone). Before `attach` (the
- * response is not committed yet) writes are held; afterwards `ready` says whether the sink takes more, and `drained`
- * is called when it does again. `StreamOutput` adds the items and what waits for the client.
+ * Writes one stream's frames, text batched until 16 KB or the tick's end (messages go alone). Writes before `attach`
+ * (the commit) are held; then `ready` says whether the sink takes more, and `drained` when it does again.
  */
 export class FrameWriter implements Beating, TickFlushed {
-  protected readonly framing: Framing;
-  protected readonly settings: OutputSettings;
-  protected readonly observer: StreamObserver | undefined;
   readonly #onError: (error: unknown) => void;
   #sink: StreamSink | undefined;
   #held: Frame[] | undefined;
@@ -63,16 +58,13 @@ export class FrameWriter implements Beating, TickFlushed {
   protected counted = 0;
 
   constructor(
-    framing: Framing,
-    settings: OutputSettings,
+    protected readonly framing: Framing,
+    protected readonly settings: OutputSettings,
     onError: (error: unknown) => void,
-    observer?: StreamObserver,
+    protected readonly observer?: StreamObserver,
   ) {
-    this.framing = framing;
-    this.settings = settings;
     this.#onError = onError;
     this.#batch = framing.start;
-    this.observer = observer;
   }
 
   get mediaType(): string {
@@ -88,7 +80,6 @@ export class FrameWriter implements Beating, TickFlushed {
     return this.framing.keepAlive;
   }
 
-  /** Starts writing to `sink`: what was held goes out first, then `drained` is called whenever it takes more. */
   attach(sink: StreamSink, onClose: () => void): void {
     this.#sink = sink;
     sink.onClose(onClose);
@@ -129,12 +120,12 @@ export class FrameWriter implements Beating, TickFlushed {
   /** Calls `callback` once, when the stream is over (ended, failed or cancelled). */
   whenClosed(callback: () => void): void {
     if (this.#closed) callback();
-    // An array of one to start with: `[]` then push() reserves room for 17 (about 150 bytes an idle stream keeps).
+    // An array of one: `[]` then push() reserves room for 17 (about 150 bytes an idle stream keeps).
     else if (this.#onClosed) this.#onClosed.push(callback);
     else this.#onClosed = [callback];
   }
 
-  /** Ends the body cleanly at once (a shutdown, an expired credential): what waits, `sseFrame` for SSE clients, the framing's end. */
+  /** Ends the body cleanly now (a shutdown, an expired credential): what waits, `sseFrame` for SSE, the end. */
   endEarly(sseFrame: string, reason: StreamEnd): void {
     if (this.#closed || !this.#sink) return;
     this.#end = reason;
@@ -192,17 +183,14 @@ export class FrameWriter implements Beating, TickFlushed {
     }
   }
 
-  /**
-   * Writes text at once, after what the batch holds: called at the end of a tick already (a broadcast's). `bytes`,
-   * the same text encoded once for every stream, go instead when the sink may share them and nothing is batched.
-   */
+  /** Writes text now after the batch (a tick's end); `bytes`, encoded once for all, instead if the sink shares them. */
   protected writeNow(text: string, bytes?: Uint8Array): void {
     if (bytes !== undefined && this.#batch === '' && this.#sink?.sharesChunks) return this.#put(bytes);
     this.#batch += text;
     this.#flush();
   }
 
-  /** Whether `writeNow` takes shared bytes now: the sink may share them (so they are worth making). */
+  /** Whether the sink may share bytes (so they are worth making for `writeNow`). */
   protected get sharesChunks(): boolean {
     return this.#sink?.sharesChunks === true;
   }
@@ -214,21 +202,17 @@ export class FrameWriter implements Beating, TickFlushed {
   }
 
   /**
-   * Brings this stream's count in the application's total up to date: what waits for the socket, and what the socket
-   * holds once it takes no more (below its high-water mark it is the connection's working buffer, and it drains
-   * without telling). Called where that changes other than by a write the socket took: a frame held, the socket full,
-   * the socket drained. `outstanding`: `this.outstanding`, when the caller has just read it.
+   * Updates this stream's count in the total: what waits, plus what the socket holds once full (below its mark it is
+   * the connection's working buffer, draining untold). Called when a frame is held, the socket fills or drains.
    */
   protected recount(outstanding?: number): void {
     const held = this.settings.heldBytes;
-    if (held && this.#sink && !this.#closed)
-      this.counted = held.move(
-        this.counted,
-        (this.ready ? 0 : (outstanding ?? this.outstanding)) + this.waitingBytes(),
-      );
+    if (!held || !this.#sink || this.#closed) return;
+    const untaken = this.ready ? 0 : (outstanding ?? this.outstanding);
+    this.counted = held.move(this.counted, untaken + this.waitingBytes());
   }
 
-  /** Bytes of framed output waiting for the socket (none here: `StreamOutput` holds them). */
+  /** Bytes of framed output waiting for the socket (`StreamOutput` holds them). */
   protected waitingBytes(): number {
     return 0;
   }
@@ -243,7 +227,6 @@ export class FrameWriter implements Beating, TickFlushed {
     sink.whenGone(() => held.leave(counted));
   }
 
-  /** Writes the rest and the framing's end, and ends the body. */
   protected finish(reason: StreamEnd = 'complete'): void {
     if (this.#closed) return;
     const tail = this.#batch + this.framing.end;

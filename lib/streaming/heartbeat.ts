@@ -7,15 +7,7 @@ export interface Beating {
   beat(): void;
 }
 
-/**
- * Ticks every `periodMs` while it has members, telling each: a connection costs a set entry instead of a timer and
- * its closures. A member that joins between two ticks hears its first beat within one period. An RxJS timer, so
- * that marble tests can drive it.
- *
- * @example
- * const pings = new Heartbeat(30_000);
- * pings.join({ beat: () => socket.ping() });
- */
+/** Ticks every `periodMs` while it has members; an RxJS timer, so that marble tests can drive it. */
 export class Heartbeat {
   readonly #members = new Set<Beating>();
   #timer: Subscription | undefined;

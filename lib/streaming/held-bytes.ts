@@ -1,23 +1,17 @@
-/**
- * The bytes all outgoing streams of one application (responses and WebSockets) hold ahead of their clients, under
- * one total budget; each stream's own budget is its output's business.
- */
+/** The bytes all outgoing streams of one application (responses and WebSockets) hold, under one total budget. */
 
 /**
- * What each stream may hold whatever the others hold, while half the budget has this much for every open stream
- * (less, that half divided among them, when it has not): a client that reads holds at most its socket's high-water
- * mark (16 KB on Node's HTTP, 64 KB for a WebSocket), a tick's batch (16 KB) and what its source sends before the
- * socket drains, well within it; a client that does not read passes it and meets the total.
+ * What each stream may hold whatever the others do (less when half the budget cannot give every open stream this
+ * much): a reading client holds its socket's mark (16-64 KB), a tick's batch and what comes before a drain.
  */
 export const STREAM_SHARE = 256 * 1024;
 
 /**
  * The application's count of held bytes, `framework.rest.stream.total-buffer-size`. A stream may grow within its
- * share, or past it while the total leaves every other open stream its share (the shares together are at most half
- * the limit, so a stream may pass its own while the total is under half): so a stream that holds little is never cut
- * for others' hoarding, nor one that reads for their number, and the total stays within the limit (each stream may
- * pass it by the one write that found its socket full). Streams count what waits for their socket and, once it is
- * full, what it holds; bytes left in the socket of an ended stream count until the connection lets them go.
+ * share, or past it while the total leaves every other open stream its share: a stream that holds little is never cut
+ * for others' hoarding, nor one that reads for their number, and the total stays within the limit (but for one write
+ * per stream). Streams count what waits for their socket and, once it is full, what it holds; an ended stream's bytes
+ * still in its socket count until the connection lets them go.
  *
  * @example
  * const held = new HeldBytes(8 * 1024 * 1024);
@@ -26,7 +20,6 @@ export const STREAM_SHARE = 256 * 1024;
  * held.leave(counted);
  */
 export class HeldBytes {
-  /** Bytes held now. */
   total = 0;
   #open = 0;
   #share = 0;
@@ -42,13 +35,11 @@ export class HeldBytes {
     return this.#open;
   }
 
-  /** A stream begins to count. */
   join(): void {
     this.#open++;
     this.#resize();
   }
 
-  /** A stream counting `held` bytes counts no more. */
   leave(held: number): void {
     this.total -= held;
     this.#open--;
@@ -60,7 +51,6 @@ export class HeldBytes {
     return Math.max(this.#share - held, this.#ceiling - this.total);
   }
 
-  /** A stream's count goes from `from` to `to` bytes; returns `to`. */
   move(from: number, to: number): number {
     this.total += to - from;
     return to;
@@ -68,8 +58,8 @@ export class HeldBytes {
 
   #resize(): void {
     const open = Math.max(1, this.#open);
-    // The shares together take at most half the budget: were it all shares (past 512 streams at 128M), no stream could
-    // ever pass its own, and a client that reads would be cut for a burst while the total held next to nothing.
+    // Shares take at most half the budget: were it all shares, no stream could pass its own, and a reading client
+    // would be cut for a burst while the total held next to nothing.
     this.#share = Math.min(STREAM_SHARE, this.limit / (2 * open));
     this.#ceiling = this.limit - (open - 1) * this.#share;
   }

@@ -5,28 +5,19 @@ const SLAB_BYTES = 65536;
 
 interface Slab {
   readonly bytes: Uint8Array;
-  /** Items still held in it. */
   items: number;
 }
 
 /**
- * Each item is copied into the current slab; a slab whose items are all gone goes back to a free list
- * (up to `keepBytes` of them) instead of to the garbage collector. A source that produces far faster
- * than its client reads, under a drop policy, then churns through the same memory instead of leaving
- * old-generation garbage behind at its production rate. Items leave as strings (copies), so a slab is
- * never reused while a socket still holds part of it.
- *
- * @example
- * const slabs = new ItemSlabs(1 << 20);
- * slabs.push('{"i":1}\n');
- * slabs.shift(); // '{"i":1}\n'
+ * Items are copied into reused slabs; an emptied slab returns to a free list (up to `keepBytes`), so a drop policy
+ * churns through the same memory instead of leaving old-generation garbage. Items leave as copies.
  */
 export class ItemSlabs {
   readonly #keepBytes: number;
   #free: Uint8Array[] = [];
   #current: Slab | undefined;
   #offset = 0;
-  // One entry per item, from #head on: its slab and its byte range there.
+  // One entry per item from #head on: its slab and its byte range there.
   #slabs: (Slab | undefined)[] = [];
   #starts: number[] = [];
   #ends: number[] = [];
@@ -42,7 +33,6 @@ export class ItemSlabs {
     return this.#slabs.length - this.#head;
   }
 
-  /** Bytes of the items held. */
   get bytes(): number {
     return this.#bytes;
   }
@@ -74,7 +64,6 @@ export class ItemSlabs {
     return item;
   }
 
-  /** Removes the oldest item without reading it. */
   drop(): void {
     if (this.size > 0) this.#remove();
   }

@@ -7,10 +7,9 @@ const MULTI: unique symbol = Symbol.for('rxrest.multi') as never;
 const PULLED: unique symbol = Symbol.for('rxrest.multi.pulled') as never;
 
 /**
- * An Observable whose every item is part of the response body (a stream), not just the first. A class
- * (not a type alias) so that a method declared `: Multi<T>` is recognised at build time from its
- * `design:returntype`: it runs on the event loop and streams even a plain Observable it returns.
- * Operators applied to a Multi give plain Observables: wrap the result again with `multi()`.
+ * An Observable whose every item is part of the response body (a stream), not just the first. A class so that a
+ * method declared `: Multi<T>` is recognised from its `design:returntype`: it runs on the event loop and streams even
+ * a plain Observable it returns. Operators applied to a Multi give plain Observables: wrap the result in `multi()`.
  */
 export class Multi<T> extends Observable<T> {
   declare readonly [MULTI]: true;
@@ -21,20 +20,7 @@ export class Multi<T> extends Observable<T> {
     Object.defineProperty(this, MULTI, { value: true });
   }
 
-  /**
-   * A stream of the items of `source` (an array, a `Set`, `map.values()`, a generator, an async
-   * generator, a database cursor...) that the response **pulls**: the next item is asked for only when
-   * the client's connection takes more, so memory stays flat whatever the size. Subscribed as an
-   * Observable (after `.pipe(...)`), it iterates as RxJS `from()` does, as fast as it can.
-   *
-   * @example
-   * \@GET @Produces('application/x-ndjson')
-   * export(): Multi<Row> { return Multi.from(this.db.cursor('select * from rows')); }
-   */
-  /**
-   * Iterates the items with `for await`: a pulled Multi (`Multi.from`, a request's items) is read one item at a
-   * time, as the loop asks; any other is subscribed and its items queued until the loop takes them.
-   */
+  /** `for await`: a pulled Multi is read as the loop asks; any other is subscribed, its items queued until taken. */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     const pulled = this[PULLED];
     if (pulled)
@@ -44,6 +30,15 @@ export class Multi<T> extends Observable<T> {
     return queuedIterator(this);
   }
 
+  /**
+   * A stream of the items of `source` (an array, a `Set`, a generator, an async generator, a database cursor...)
+   * that the response **pulls**: the next item is asked for only when the client's connection takes more, so memory
+   * stays flat whatever the size. Subscribed as an Observable (after `.pipe(...)`), it iterates as RxJS `from()` does.
+   *
+   * @example
+   * \@GET @Produces('application/x-ndjson')
+   * export(): Multi<Row> { return Multi.from(this.db.cursor('select * from rows')); }
+   */
   static from<T>(source: Iterable<T> | AsyncIterable<T>): Multi<T> {
     const pulled = new Multi(from(source));
     pullFrom(pulled, source);
@@ -110,8 +105,8 @@ export function pulledSourceOf(value: Observable<unknown>): Iterable<unknown> | 
 export type Uni<T> = Observable<T>;
 
 /**
- * Marks `source` as a stream: every item is written, framed by the negotiated media type (SSE,
- * NDJSON, a JSON array, or raw chunks). `multi.from(iterable)` is `Multi.from`: a pulled stream.
+ * Marks `source` as a stream: every item is written, framed by the negotiated media type (SSE, NDJSON, a JSON array,
+ * or raw chunks). `multi.from(iterable)` is `Multi.from`: a pulled stream.
  *
  * @example
  * \@GET @Produces('text/event-stream')

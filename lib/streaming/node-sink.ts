@@ -3,17 +3,16 @@ import type { ServerResponse } from 'node:http';
 import type { RequestContext } from '../context/request-context';
 import type { StreamSink } from './stream-sink';
 
-/** The Node response of a request served on Node (`listen()`, or `@hono/node-server`), while nothing has been written to it. */
+/** The Node response of a request served on Node (`listen()`, `@hono/node-server`) while nothing was written to it. */
 export function nodeResponseOf(ctx: RequestContext): ServerResponse | undefined {
   const outgoing = ctx.node?.outgoing;
   return outgoing && !outgoing.headersSent ? outgoing : undefined;
 }
 
-/** A stream sink over `response` (headers already written); a class, not a closure per method: idle streams each hold one. */
+/** A stream sink over `response` (headers written); a class, not closures: idle streams each hold one. */
 export class NodeSink implements StreamSink {
-  /** Node's sockets keep a reference to the bytes written until they are sent, and never change them. */
+  /** Node's sockets keep the bytes written until sent, never changed; a getter: no field for idle streams to hold. */
   get sharesChunks(): boolean {
-    // A getter, not a field: nothing more for each idle stream to hold.
     return true;
   }
   #finished = false;
@@ -47,8 +46,7 @@ export class NodeSink implements StreamSink {
 
   abort(): void {
     this.#finished = true;
-    // Destroying at once would discard what is still queued (at worst the head and every item), and the
-    // client would read nothing at all; ending the socket after its queue leaves the chunked body unterminated.
+    // Destroyed at once, the queue (head and items) would be lost; ending after it leaves the body unterminated.
     const socket = this.response.socket;
     if (socket && !socket.destroyed) socket.destroySoon();
     else this.response.destroy();
@@ -57,8 +55,7 @@ export class NodeSink implements StreamSink {
   onClose(callback: () => void): void {
     const { response } = this;
     if (response.destroyed) return void queueMicrotask(callback);
-    // `on`, not `once`: a response closes once, and `once` would add a wrapper, its state and a bound function to
-    // every idle stream.
+    // `on`, not `once`: a response closes once, and `once` would add a wrapper and its state to every idle stream.
     this.#onClose = callback;
     response.on('close', () => this.#closed());
   }

@@ -6,17 +6,14 @@ import { unref } from '../runtime/timers';
 export interface OpenStream {
   /** Whether its client reconnects by itself (SSE: `EventSource` with `Last-Event-ID`). */
   readonly reconnects: boolean;
-  /** Ends the body cleanly now: what was produced, `sseFrame` for SSE (a `retry:` hint, an event), the framing's end. */
+  /** Ends the body cleanly now: what was produced, `sseFrame` for SSE (a `retry:` hint), the framing's end. */
   endEarly(sseFrame: string, reason: StreamEnd): void;
 }
 
 /** How long an SSE client is told to wait before reconnecting (to another instance) when one shuts down. */
 const RETRY_FRAME = 'retry:1000\n\n';
 
-/**
- * The open streams of one application. On shutdown, streams whose clients reconnect (SSE) end at once with
- * a `retry:` hint; the others may finish within the grace period and are ended cleanly at its end.
- */
+/** An application's open streams: at shutdown SSE ends at once with a `retry:` hint, the rest within the grace. */
 export class OpenStreams {
   readonly #streams = new Set<OpenStream>();
   #grace: NodeJS.Timeout | undefined;

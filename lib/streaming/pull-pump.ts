@@ -9,11 +9,7 @@ function isPromise(step: Step): step is Promise<IteratorResult<unknown>> {
   return typeof (step as { then?: unknown }).then === 'function';
 }
 
-/**
- * Real backpressure: the loop pulls, frames and writes until the sink is full, then waits for the output to be
- * idle again. A synchronous iterator runs without a microtask per item; an async one awaits each step. Memory stays
- * flat whatever the size, and a client that goes away returns the iterator at once.
- */
+/** Pulls and writes until the sink is full, then waits for an idle output (a sync iterator: no microtask an item). */
 export class PullPump extends SourcePump {
   readonly #open: () => AnyIterator;
   #iterator: AnyIterator | undefined;

@@ -7,19 +7,15 @@ import { pacedSourceOf, type StreamPace } from './stream-pace';
 import type { SharedFrames } from './shared-frames';
 
 /**
- * RxJS keeps a subscriber's teardowns in an array made by `[]` and `push()`, which reserves room for 17 (about 150
- * bytes an idle stream would keep): the usual one (its source's) is kept in an array of one instead. Only the array's
- * size changes; a version of RxJS keeping them otherwise is left alone.
+ * RxJS keeps a subscriber's teardowns in an array that reserves room for 17 (about 150 bytes an idle stream keeps):
+ * the usual one is kept in an array of one instead (an RxJS keeping them otherwise is left alone).
  */
 function compactFinalizers(subscriber: SafeSubscriber<unknown>): void {
   const held = subscriber as unknown as { _finalizers?: unknown[] | null };
   if (held._finalizers?.length === 1) held._finalizers = [held._finalizers[0]];
 }
 
-/**
- * Items go to the output, which writes them while the sink takes more and otherwise holds them under the byte budget
- * (the overflow policy past it). A finite source that fits the budget always streams completely.
- */
+/** Items go to the output, written or held under the budget; a finite source within the budget streams completely. */
 export class PushPump extends SourcePump implements StreamPace, Observer<unknown> {
   /** Until subscribed: the source, its operators and closures are then held by the subscription alone. */
   #source: Observable<unknown> | undefined;
@@ -31,8 +27,8 @@ export class PushPump extends SourcePump implements StreamPace, Observer<unknown
   }
 
   start(): void {
-    // A Subscriber of our own, held before subscribing, so that an overflow can stop a synchronous source mid-burst;
-    // the pump is its observer (three closures per idle stream fewer).
+    // Our own Subscriber, held before subscribing, so an overflow can stop a synchronous source mid-burst; the pump is
+    // its observer (three closures per idle stream fewer).
     const source = this.#source;
     if (source === undefined) return;
     this.#source = undefined;
@@ -40,12 +36,23 @@ export class PushPump extends SourcePump implements StreamPace, Observer<unknown
     const paced = pacedSourceOf(source);
     (paced ? paced(this) : source).subscribe(subscriber);
     compactFinalizers(subscriber);
-    if (!this.stopped) this.#frameBurst();
+    if (this.stopped) return;
+    // What a synchronous burst left unframed: a failure (an overflow, an item JSON cannot hold) fails the pump.
+    try {
+      this.output.frameWaiting();
+    } catch (error) {
+      this.fail(error);
+    }
   }
 
-  /** The source's item (the pump observes its source itself). */
   next(item: unknown): void {
-    this.#accept(item);
+    if (this.stopped) return;
+    try {
+      this.output.push(item);
+    } catch (error) {
+      return this.fail(error);
+    }
+    this.started(item);
   }
 
   error(error: unknown): void {
@@ -61,26 +68,7 @@ export class PushPump extends SourcePump implements StreamPace, Observer<unknown
     this.#subscriber?.unsubscribe();
   }
 
-  #accept(item: unknown): void {
-    if (this.stopped) return;
-    try {
-      this.output.push(item);
-    } catch (error) {
-      return this.fail(error);
-    }
-    this.started(item);
-  }
-
-  /** Frames what a synchronous burst left unframed; a failure (an overflow, an item JSON cannot hold) fails the pump. */
-  #frameBurst(): void {
-    try {
-      this.output.frameWaiting();
-    } catch (error) {
-      this.fail(error);
-    }
-  }
-
-  /** A broadcast tick for this stream, framed once for every stream it goes to: as `next` for each item, in one call. */
+  /** A broadcast tick, framed once for every stream it goes to: as `next` for each item, in one call. */
   takeShared(tick: SharedFrames): void {
     if (this.stopped) return;
     try {

@@ -4,8 +4,8 @@ import type { OverflowPolicy } from './backlog';
 import { streamBudget } from './stream-budget';
 
 /**
- * Wraps a stream (Observable or async iterable) with the status and headers of its response, its
- * buffer settings, and whether `application/json` frames it as one array (default) or one value per line.
+ * Wraps a stream (Observable or async iterable) with the status and headers of its response, its buffer settings,
+ * and whether `application/json` frames it as one array (default) or one value per line.
  *
  * @example
  * return RestMulti.fromMulti(multi(of(a, b))).status(222).header('foo', 'bar');
@@ -41,10 +41,7 @@ export class RestMulti<T> {
     return this;
   }
 
-  /**
-   * This stream's byte budget (bytes, or text such as `'1M'`; at least 16K) and overflow policy, over
-   * `framework.rest.stream.*`. Throws a RangeError for a size below the minimum.
-   */
+  /** This stream's byte budget (bytes, or text such as `'1M'`; at least 16K, else a RangeError) and overflow policy. */
   buffer(size: number | string, overflow?: OverflowPolicy): this {
     this.#bufferSize = streamBudget(size);
     this.#overflow = overflow;

@@ -2,12 +2,10 @@
 import type { Frame } from './frame-writer';
 import type { Framing } from './framing';
 
-/** What one framing made of the tick's items: each item's frame, and all of them joined when they are text. */
+/** One framing's frames of the tick's items; `text` joins them (`undefined` when one is bytes or nothing). */
 interface Framed {
   readonly frames: readonly (Frame | undefined)[];
-  /** The frames joined by the framing's separator; `undefined` when one is bytes or nothing. */
   readonly text: string | undefined;
-  /** `text` as UTF-8, made on first use. */
   bytes?: Uint8Array;
 }
 
@@ -16,30 +14,19 @@ const encoder = new TextEncoder();
 /** Framing an item threw: the stream that sends it frames item by item and fails where its own framing fails. */
 const UNFRAMEABLE: unique symbol = Symbol('unframeable');
 
-/**
- * The items a topic hands its streams in one tick, with their frames made on first use and kept by framing (the
- * framing's `shareKey`, else the framing itself): a thousand SSE subscribers cost one framing and one join of the
- * tick, as a hand-written loop does, not a thousand.
- *
- * @example
- * const tick = new SharedFrames([event1, event2]);
- * tick.textFor(framingFor('text/event-stream')); // both frames, joined
- */
+/** A tick's items for a topic's streams, framed once per `shareKey`: a thousand SSE subscribers cost one framing. */
 export class SharedFrames {
   readonly #framed = new Map<unknown, Framed | typeof UNFRAMEABLE>();
 
   constructor(readonly items: readonly unknown[]) {}
 
-  /** The frames of the items under `framing`, joined by its separator; `undefined` when it cannot be made once for all. */
+  /** The items' frames under `framing`, joined by its separator; `undefined` when not to be made once for all. */
   textFor(framing: Framing): string | undefined {
     const framed = this.#framedBy(framing);
     return framed === UNFRAMEABLE ? undefined : framed.text;
   }
 
-  /**
-   * The same text as UTF-8, encoded once: the sinks that may share a chunk all write these bytes, where each would
-   * otherwise encode and copy the text again (a thousand times a tick).
-   */
+  /** The same text as UTF-8, encoded once for all the sinks that may share a chunk. */
   bytesFor(framing: Framing): Uint8Array | undefined {
     const framed = this.#framedBy(framing);
     if (framed === UNFRAMEABLE || framed.text === undefined) return undefined;

@@ -2,7 +2,7 @@
 import type { StreamOutput } from './stream-output';
 import { streamHeaderOf } from './stream-header';
 
-/** What a pump tells whoever runs it: a stream response, or a WebSocket session (one pump per answer). */
+/** What a pump tells whoever runs it: a stream response, or a WebSocket's answer. */
 export interface PumpEvents {
   /** The first item came, or the end before any: the response may commit, with the header that item asked for. */
   started(header: readonly [string, string] | undefined): void;
@@ -36,7 +36,6 @@ export abstract class SourcePump {
     this.release();
   }
 
-  /** Unsubscribes, or returns the iterator. */
   protected abstract release(): void;
 
   /** Tells of the first item, or (no `item`) of an end that came before any. */

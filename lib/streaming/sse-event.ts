@@ -29,8 +29,7 @@ export function markSseEvent(event: SseEvent): SseEvent {
 }
 
 export function isSseEvent(value: unknown): value is SseEvent {
-  if (typeof value !== 'object' || value === null) return false;
-  return (value as Record<symbol, unknown>)[SSE] === true;
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SSE] === true;
 }
 
 /** True when every key of a plain object is an event field (the loose form `{ data, id }`). */

@@ -13,14 +13,7 @@ export function trackStarted(ctx: RequestContext, body: DirectBody): void {
   else ctx.set(STARTED, [body]);
 }
 
-/**
- * Cancels every started body that is not the entity about to be written: a response filter, a
- * mapper or a failing stage replaced it, and its source (subscription, iterator, file) must not leak.
- * Called by the write stage, which may call it again if writing fails and the response is replaced.
- *
- * @example
- * releaseUnwritten(ctx); // before writing ctx.response
- */
+/** Cancels every started body but the one about to be written (a filter, mapper or failure replaced it): no leak. */
 export function releaseUnwritten(ctx: RequestContext): void {
   const started = ctx.get(STARTED);
   if (!started) return;

@@ -2,13 +2,7 @@
 import { MIN_STREAM_BUDGET, STREAM_BUDGET_MEANING } from '../config/schema';
 import { formatSize, parseSize } from '../http/size';
 
-/**
- * `size` (bytes, or text such as `'8M'`) as a stream budget in bytes; a RangeError names the meaning
- * when it is below the minimum.
- *
- * @example
- * streamBudget('8M'); // 8388608
- */
+/** `size` (bytes, or text such as `'8M'`) as a stream budget in bytes; a RangeError below the minimum. */
 export function streamBudget(size: number | string): number {
   const bytes = typeof size === 'number' ? size : parseSize(size);
   if (!(bytes >= MIN_STREAM_BUDGET)) {

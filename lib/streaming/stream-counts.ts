@@ -1,17 +1,11 @@
 /** Streams held open at once, counted by key (a client), each released when its request completes. */
 import type { RequestContext } from '../context/request-context';
 
-/**
- * Counts of open streams by key, for limits on how many one key may hold: `@RateLimit({ streams })` per endpoint,
- * `framework.http.limits.max-streams-per-client` over all of them. Per process, as the streams themselves are.
- */
+/** Open streams by key, for `@RateLimit({ streams })` and `max-streams-per-client`; per process, as streams are. */
 export class StreamCounts {
   readonly #held = new Map<string, number>();
 
-  /**
-   * Counts one more stream of `key` until `ctx` completes (its answer sent, or its client gone); `false`, and
-   * nothing counted, when `key` holds `max` already.
-   */
+  /** Counts one more stream of `key` until `ctx` completes; `false`, and nothing counted, when it holds `max`. */
   hold(ctx: RequestContext, key: string, max: number): boolean {
     if (!this.take(key, max)) return false;
     ctx.onComplete(() => this.give(key));
@@ -26,7 +20,6 @@ export class StreamCounts {
     return true;
   }
 
-  /** Gives back a stream `take` counted. */
   give(key: string): void {
     const now = (this.#held.get(key) ?? 1) - 1;
     if (now > 0) this.#held.set(key, now);

@@ -1,8 +1,4 @@
-/**
- * Items that also ask for a response header: when such an item is the first of a stream whose head has not
- * been written yet (every framing but SSE waits for the first item), its header goes into the head, so a
- * client reading NDJSON learns the fact before any item. The item itself is framed like any other.
- */
+/** Items that ask for a response header, put in the head when first (all but SSE wait for it), framed as any other. */
 
 const HEADER = Symbol.for('rxrest.stream-header');
 

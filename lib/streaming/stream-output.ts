@@ -1,7 +1,4 @@
-/**
- * What a stream sends (a response's body, a WebSocket's messages): its items framed, and what pushed sources send
- * ahead of the client held under the byte budget, where the overflow policy applies.
- */
+/** A stream's items framed (a body, a socket's messages); what pushed sources send ahead held under the budget. */
 import { Backlog } from './backlog';
 import { FrameWriter, type Frame } from './frame-writer';
 import type { SharedFrames } from './shared-frames';
@@ -12,10 +9,7 @@ const FRAME_BATCH = 512;
 // A broadcast tick's text up to this long is written in one go, as a batch of that length would have been.
 const TICK_CHARS = 16384;
 
-/**
- * Items pushed while the sink takes no more wait in a backlog made when first needed; `whenIdle` tells pulled
- * sources (and the end) when nothing waits any more. The pumps decide what to send; this class knows no source.
- */
+/** Items pushed while the sink takes no more wait in a backlog; `whenIdle` tells pulled sources when none waits. */
 export class StreamOutput extends FrameWriter {
   #items = 0;
   #backlog: Backlog | undefined;
@@ -33,16 +27,13 @@ export class StreamOutput extends FrameWriter {
     return this.#limit() - this.outstanding - (this.#backlog?.bytes ?? 0);
   }
 
-  /** Writes an item of a pulled source, taken while `idle` (or the first, before the commit: held until then). */
+  /** Writes an item of a pulled source, taken while `idle` (or the first, held until the commit). */
   writeItem(item: unknown): void {
     const frame = this.#frame(item);
     if (frame !== undefined) this.write(this.#join(frame));
   }
 
-  /**
-   * Sends an item of a pushed source: written now when `idle`, else held under the budget, where the overflow policy
-   * applies. Throws what framing it throws, and a `StreamOverflowError` past the budget under `fail`.
-   */
+  /** Writes `item` when `idle`, else holds it under the budget; throws framing's errors, or a `StreamOverflowError`. */
   push(item: unknown): void {
     if (this.closed) return;
     if (this.idle) return this.writeItem(item);
@@ -56,9 +47,8 @@ export class StreamOutput extends FrameWriter {
   }
 
   /**
-   * Sends a broadcast tick's items, framed once for every stream that sends them: while idle, their joined text (up
-   * to a batch's length, or under `fail` what fits the budget) is written at once; otherwise each frame goes as `push`
-   * sends an item, under the budget and the overflow policy. Throws as `push` does.
+   * Sends a broadcast tick's items, framed once for every stream: while idle their joined text is written at once when
+   * it `#fits`; otherwise each frame goes as `push` sends an item. Throws as `push` does.
    */
   pushShared(tick: SharedFrames): void {
     if (this.closed) return;
@@ -83,11 +73,7 @@ export class StreamOutput extends FrameWriter {
     for (const frame of frames) this.#pushFrame(frame);
   }
 
-  /**
-   * Whether a tick's text of `length` goes to an idle sink whole. Under `fail` nothing waiting is ever dropped: what
-   * fits the budget may go to the socket whole, where it counts against the budget as it would have waiting here. A
-   * drop policy keeps each item apart past one batch.
-   */
+  // Under `fail` nothing is dropped: text within the budget may go whole. A drop policy keeps items apart past a batch.
   #fits(length: number): boolean {
     return length <= TICK_CHARS || (this.settings.overflow === 'fail' && length <= this.room);
   }
@@ -108,7 +94,7 @@ export class StreamOutput extends FrameWriter {
     else if (!this.closed) (this.#idle ??= []).push(callback);
   }
 
-  /** Ends the body once everything that waits has been written: the rest, the framing's end. */
+  /** Ends the body once everything that waits has been written. */
   endWhenIdle(reason: StreamEnd = 'complete'): void {
     this.whenIdle(() => this.finish(reason));
   }
@@ -122,10 +108,7 @@ export class StreamOutput extends FrameWriter {
     this.#writeBacklog(false);
   }
 
-  /**
-   * Writes what waits while the sink takes more (`paced`), or all of it (the stream ends now); false when framing
-   * what waited unframed failed (which fails the stream when paced, and drops those items when it ends anyway).
-   */
+  /** Writes what waits while the sink takes more (`paced`), or all of it; false when framing what waited failed. */
   #writeBacklog(paced: boolean): boolean {
     try {
       this.frameWaiting();
@@ -138,7 +121,6 @@ export class StreamOutput extends FrameWriter {
     return true;
   }
 
-  /** `push` of an item framed already. */
   #pushFrame(frame: Frame | undefined): void {
     if (this.closed) return;
     this.observer?.items(1);
@@ -153,7 +135,7 @@ export class StreamOutput extends FrameWriter {
     return this.framing.frame(item);
   }
 
-  /** `frame` with what goes before it in the output (a JSON array's comma); once per written frame, in order. */
+  /** `frame` after its separator (a JSON array's comma); once per written frame, in order. */
   #join(frame: Frame): Frame {
     const separator = this.framing.separator;
     return this.#items++ === 0 || separator === '' || typeof frame !== 'string' ? frame : separator + frame;
@@ -167,10 +149,7 @@ export class StreamOutput extends FrameWriter {
     this.recount(outstanding);
   }
 
-  /**
-   * The stream's budget, or less while the application's streams together hold their total: then this stream may
-   * hold what its count plus the total's room for it allow (at least its share).
-   */
+  /** The stream's budget, or less while the application's streams hold their total: its count plus the total's room. */
   #limit(outstanding = this.outstanding): number {
     const { bufferSize, heldBytes } = this.settings;
     if (heldBytes === undefined || !this.attached) return bufferSize;

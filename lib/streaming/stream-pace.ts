@@ -1,9 +1,4 @@
-/**
- * How a pushed stream can go at its client's pace when it has a lot to send at once (a broadcast subscriber's
- * missed history): it sends what fits its stream's byte budget, then waits until that has gone out. A source made
- * with `pacedMulti` is handed the pace of the stream that sends it (a response's or a WebSocket's); anything else that
- * subscribes to it (`.pipe(...)`) gets no pace and everything at once.
- */
+/** How a pushed stream with much to send at once (missed history) sends what fits its budget, then waits. */
 import { Observable } from 'rxjs/internal/Observable';
 import { Multi } from './multi';
 import type { SharedFrames } from './shared-frames';
@@ -13,10 +8,7 @@ export interface StreamPace {
   readonly room: number;
   /** Calls `next` once, soon after all that was sent has been written and the client takes more. */
   whenDrained(next: () => void): void;
-  /**
-   * Takes a broadcast tick's items at once, framed once for all the streams they go to, instead of one by one
-   * through the subscriber; the subscription still ends the stream (complete, error, unsubscribe).
-   */
+  /** Takes a broadcast tick's items at once, framed once for all its streams; the subscription still ends it. */
   takeShared?(tick: SharedFrames): void;
 }
 
@@ -24,7 +16,7 @@ const PACED: unique symbol = Symbol.for('rxrest.multi.paced') as never;
 
 type PacedSubscribe<T> = (pace: StreamPace | undefined) => Observable<T>;
 
-/** A Multi whose items `subscribe` makes, at the pace of the stream that sends it when there is one. */
+/** A Multi whose items `subscribe` makes at the pace of the stream sending it; other subscribers get all at once. */
 export function pacedMulti<T>(subscribe: PacedSubscribe<T>): Multi<T> {
   const stream = new Multi(new Observable<T>((subscriber) => subscribe(undefined).subscribe(subscriber)));
   Object.defineProperty(stream, PACED, { value: subscribe });

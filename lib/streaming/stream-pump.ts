@@ -1,4 +1,4 @@
-/** One stream response's engine: its settings, the pump of its source (pushed or pulled), its commit and its end. */
+/** One stream response's engine: its settings, its source's pump, its commit and its end. */
 import type { OutputOwner, OutputSettings } from './frame-writer';
 import type { Framing } from './framing';
 import { StreamOutput } from './stream-output';
@@ -37,10 +37,8 @@ export function createPump(
 }
 
 /**
- * One stream response. `prime()` starts the source and settles once the response may be committed: with the first
- * item or the end, or at once when `eager` (SSE: its head goes out before any event, so that `EventSource.onopen`
- * fires and proxies see an answer). An error before that is thrown or rejected for the exception mappers. `attach()`
- * then writes to the sink; `cancel()` stops the source.
+ * One stream response. `prime()` starts the source and settles once the response may commit: with the first item or
+ * the end, or at once when `eager` (SSE, so `EventSource.onopen` fires); an earlier error goes to the mappers.
  */
 export class StreamPump implements OpenStream, PumpEvents, OutputOwner {
   readonly #output: StreamOutput;
@@ -57,7 +55,6 @@ export class StreamPump implements OpenStream, PumpEvents, OutputOwner {
     this.#eager = eager;
     this.#streams = streams;
     this.#pump = pumpFor(source, output, this);
-    // The output's owner rather than a callback of it: an idle stream keeps no closure for this.
     output.owner = this;
   }
 
@@ -94,7 +91,6 @@ export class StreamPump implements OpenStream, PumpEvents, OutputOwner {
     this.#streams?.add(this);
   }
 
-  /** Calls `callback` once the stream is over (ended, failed or cancelled). */
   whenClosed(callback: () => void): void {
     this.#output.whenClosed(callback);
   }

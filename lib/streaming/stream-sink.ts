@@ -2,28 +2,20 @@
 
 /** A byte destination with backpressure, completion, abortion and a close signal from the client. */
 export interface StreamSink {
-  /**
-   * Bytes written to it may be the very bytes written to other sinks (a broadcast tick, encoded once): it never
-   * changes, reuses or transfers a chunk it was given. Sinks that cannot promise it get text.
-   */
+  /** It may be given the very bytes other sinks are (a broadcast tick, encoded once): it never changes a chunk. */
   readonly sharesChunks?: boolean;
   /** Writes a chunk; false when the destination wants no more until `onReady` fires. */
   write(chunk: string | Uint8Array): boolean;
-  /** Calls `callback` once, when the destination can take more. */
   onReady(callback: () => void): void;
   /** Bytes written but not yet taken by the client's connection. */
   buffered(): number;
   /** Sends the status line and headers now, before any body (an SSE stream with nothing to say yet). */
   open(): void;
-  /** Ends the body normally. */
   end(): void;
   /** Ends the body abnormally once what was written is out, so the client sees a truncated response. */
   abort(): void;
   /** Calls `callback` once, when the client goes away before the end. */
   onClose(callback: () => void): void;
-  /**
-   * Calls `callback` once, when the connection holds none of the bytes written any more (taken, or the connection
-   * gone), after the end; absent: the bytes are taken as let go at the end.
-   */
+  /** Calls `callback` once the connection holds none of the bytes written, after the end; absent: held none then. */
   whenGone?(callback: () => void): void;
 }

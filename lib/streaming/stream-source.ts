@@ -16,7 +16,7 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
   );
 }
 
-/** True for the object a `function*` returns; other iterables (arrays, sets) stay values unless wrapped with `multi.from`. */
+/** True for the object a `function*` returns; other iterables (arrays, sets) are values unless in `multi.from`. */
 export function isGenerator(value: unknown): value is Generator<unknown> {
   return Object.prototype.toString.call(value) === '[object Generator]';
 }
@@ -29,9 +29,8 @@ export function iteratorOf(
 }
 
 /**
- * The stream source of `value`: a `Multi` (pulled when made by `multi.from`), an async iterable, a
- * generator object, a `ReadableStream`, or (when `observables` is true, i.e. the negotiated type is a
- * streaming one) any Observable; otherwise undefined.
+ * The stream source of `value`: a `Multi` (pulled from `multi.from`), an async iterable, a generator object, a
+ * `ReadableStream`, or when `observables` (a streaming type was negotiated) any Observable; otherwise undefined.
  */
 export function toStreamSource(value: unknown, observables: boolean): StreamSource | undefined {
   if (value instanceof Observable) {

@@ -6,15 +6,7 @@ export interface TickFlushed {
   flushTick(): void;
 }
 
-/**
- * The writers that batched text in this tick, flushed together in one `setImmediate`: a broadcast event reaching a
- * thousand streams schedules one callback, not a thousand (the hand-written loop it is measured against has one).
- * Each writer still makes its own write, in the order the writers batched.
- *
- * @example
- * const ticks = new TickFlush();
- * ticks.schedule({ flushTick: () => socket.write(batch) });
- */
+/** The writers that batched text this tick, flushed in order by one callback (not one per stream of a broadcast). */
 export class TickFlush {
   #due: TickFlushed[] = [];
 

@@ -5,7 +5,7 @@ const encoder = new TextEncoder();
 /** Bytes the stream holds before its reader's pace holds the sink back. */
 const HIGH_WATER_MARK = 16384;
 
-/** What the stream and its sink share: the stream's controller, and the callbacks the sink was given. */
+/** What the stream and its sink share. */
 interface Channel {
   controller: ReadableStreamDefaultController<Uint8Array>;
   ready: (() => void) | undefined;

@@ -38,24 +38,18 @@ export function writeDirectBodyTo(ctx: RequestContext, body: DirectBody, outgoin
   outgoing.end();
 }
 
-/**
- * Answers with `body`: for HEAD only the headers; when served on Node (`listen()`, or `app.fetch` under
- * `@hono/node-server`) the status, headers and body go to the Node response directly (no Web stream per
- * chunk), and the returned marker response tells the server so; otherwise a Web `Response` with a stream body.
- */
+/** Answers with `body`: on Node straight to its response (a marker tells the server), else as a Web stream. */
 export function writeDirectBody(ctx: RequestContext, body: DirectBody): Response {
   const response = ctx.response!;
-  setBodyHeaders(response, body);
-  if (ctx.method === 'HEAD') {
-    body.cancel();
-    return new Response(null, { status: response.status, headers: response.headers.toInit() });
+  const head = ctx.method === 'HEAD';
+  const outgoing = head ? undefined : nodeResponseOf(ctx);
+  if (!outgoing) {
+    setBodyHeaders(response, body);
+    if (head) body.cancel();
+    const stream = head ? null : body.toWebStream();
+    return new Response(stream, { status: response.status, headers: response.headers.toInit() });
   }
-  const outgoing = nodeResponseOf(ctx);
-  if (!outgoing)
-    return new Response(body.toWebStream(), { status: response.status, headers: response.headers.toInit() });
-  // The first bytes are already there (streams are primed, files stat-ed), so the headers leave with them.
-  outgoing.writeHead(response.status, nodeHeaders(response));
-  body.writeTo(outgoing);
+  writeDirectBodyTo(ctx, body, outgoing);
   const marker = new Response(null, { headers: { [ALREADY_SENT]: '1' } });
   // node-server answers "cacheable" responses on a shortcut that ignores the marker; reading `body` leaves it.
   void marker.body;

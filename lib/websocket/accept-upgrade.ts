@@ -1,9 +1,4 @@
-/**
- * The last request stage of a WebSocket endpoint: a WebSocket upgrade served by `listen()` (or under `fetch` on Bun,
- * Deno and Workers, whose own API upgrades: lib/runtime/runtime-sockets.ts) is answered 101 and taken over by the
- * socket server once the response filters ran (their headers go out with the handshake); anything else answers 426
- * with `Upgrade: websocket`.
- */
+/** A WebSocket endpoint's last stage: an upgrade is taken over once the response filters ran; anything else is 426. */
 import { httpProblem } from '../errors/http-problem';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
@@ -15,6 +10,7 @@ import { asksForWebSocket } from './upgrade-origin';
 import { upgradeOf } from './upgrades';
 import { upgradesOnRuntime } from '../runtime/runtime-sockets';
 
+/** Answers an upgrade 101 (the filters' headers go out with the handshake), for the socket server to take over. */
 export function acceptUpgrade(handlers: SocketHandlers, sockets: () => SocketServer): StageFn {
   // One function for every upgrade of the endpoint: an open socket's request keeps no closure of its own.
   const take = (accepted: RequestContext): Response | undefined => sockets().accept(accepted, handlers);

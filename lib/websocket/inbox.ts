@@ -1,16 +1,11 @@
-/**
- * A socket's received messages of one kind (text or binary), waiting for their method: a method taking each message
- * gets the next once its answers to the last are queued, so answers keep the messages' order; a method taking them
- * all reads them as a Multi. The bytes waiting count against the socket's incoming buffer (`MessageTurns.held`).
- */
+/** A socket's received messages of one kind (text or binary), waiting for their method. */
 import { Multi } from '../streaming/multi';
 import type { MessageCallback } from './socket-handlers';
 
 /** What the method of a kind of message needs of the socket's session. */
 export interface MessageTurns {
-  /** The socket still takes messages. */
   readonly isOpen: boolean;
-  /** Calls `handler` with `message` and sends its answer; `done` once that is queued, with whether the socket goes on. */
+  /** Calls `handler` with `message` and sends its answer; `done` once queued, with whether the socket goes on. */
   call(handler: MessageCallback, message: unknown, stakes: 'goes-on', done: (goOn: boolean) => void): void;
   /** A message that does not decode: `done` with whether the socket goes on. */
   badMessage(error: unknown, done: (goOn: boolean) => void): void;
@@ -18,6 +13,10 @@ export interface MessageTurns {
   held(bytes: number): void;
 }
 
+/**
+ * A method taking each message gets the next once its answers to the last are queued, so answers keep the messages'
+ * order; one taking all reads a Multi. Waiting bytes count against the incoming buffer (`held`).
+ */
 export class Inbox {
   #items: Buffer[] = [];
   #head = 0;
@@ -47,9 +46,8 @@ export class Inbox {
   }
 
   /**
-   * Every message as a Multi, for a method that takes them all, read once. Iterated (`for await`, or returned as a
-   * pulled answer) it takes the next message only when asked, so a lagging method pauses the socket; subscribed as an
-   * Observable, each message is pushed as it arrives. A message that does not decode is skipped or ends it.
+   * Every message as a Multi, read once: iterated, it takes the next only when asked (a lagging method pauses the
+   * socket); subscribed, each is pushed as it arrives. A message that does not decode is skipped or ends it.
    */
   messages(): Multi<unknown> {
     let taken = false;
@@ -104,7 +102,6 @@ export class Inbox {
     }
   }
 
-  /** The next message if one is here, else `undefined`. */
   #shift(): Buffer | undefined {
     const items = this.#items;
     if (this.#head === items.length) return undefined;

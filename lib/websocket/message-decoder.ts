@@ -9,19 +9,13 @@ import { isUnknownDesignType } from '../convert/convert';
 import { classSchema, validate } from '../params/read-body-argument';
 import { isNodeBufferClass, utf8Text } from '../runtime/bytes';
 
-/** The message as text: bytes of a binary message are read as UTF-8 too. */
-function textOf(data: Buffer): string {
-  return utf8Text(data);
-}
-
 /**
- * The decoder of a message parameter of `type` (or `options.type` / `options.schema`): a string gets the text, a
- * `Buffer` / `Uint8Array` / `ArrayBuffer` the bytes, anything else the JSON, bound to its class and validated by its
- * schema; a message that does not fit throws a 400 problem said of "the message".
+ * Decodes a message for a parameter of `type` (or `options`): a string gets the text (binary as UTF-8), bytes the
+ * bytes, anything else the JSON, bound and validated; a misfit throws a 400 problem said of "the message".
  */
 export function messageDecoder(type: unknown, options: ParamOptions, json: JsonMapper): (data: Buffer) => unknown {
   const declared = options.type ?? type;
-  if (declared === String) return textOf;
+  if (declared === String) return utf8Text;
   if (isNodeBufferClass(declared) || declared === Uint8Array) return (data) => data;
   if (declared === ArrayBuffer) return (data) => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
   const schema: ZodType | undefined = options.schema ?? classSchema(declared);
@@ -29,8 +23,8 @@ export function messageDecoder(type: unknown, options: ParamOptions, json: JsonM
     declared === undefined || (isUnknownDesignType(declared) && !isJsonTypeToken(declared)) ? undefined : declared;
   return (data) => {
     try {
-      if (!schema) return json.readValue(textOf(data), target);
-      const valid = validate(schema, json.readValue(textOf(data)), 'The message is invalid');
+      if (!schema) return json.readValue(utf8Text(data), target);
+      const valid = validate(schema, json.readValue(utf8Text(data)), 'The message is invalid');
       return target ? json.readValue(JSON.stringify(valid), target) : valid;
     } catch (error) {
       // "The request body is not valid JSON: ..." is said of the message.

@@ -1,15 +1,11 @@
 /** A WebSocket's framing for the stream engine: each item one message, never joined to the next. */
 import type { JsonMapper } from '../json/json-mapper';
-import type { Framing } from '../streaming/framing';
+import { BARE_FRAMING, type Framing } from '../streaming/framing';
 import { isSseEvent } from '../streaming/sse-event';
 
 /**
  * Each item is one message: a string as text, bytes as binary, an SSE event (a broadcast topic's) as its data,
- * anything else as JSON text written by `json`; `undefined` (and an event without data) sends nothing. Messages
- * have no media type, start, end or separator; pings keep a socket alive, not comments.
- *
- * @example
- * messageFraming(json).frame({ a: 1 }); // '{"a":1}', sent as a text message
+ * anything else as JSON text written by `json`; `undefined` (and an event without data) sends nothing.
  */
 export function messageFraming(json: JsonMapper): Framing {
   // One event sent to many sockets (a broadcast to a thousand subscribers) is written once, not once per socket.
@@ -21,14 +17,5 @@ export function messageFraming(json: JsonMapper): Framing {
     if (!shared.has(item)) shared.set(item, frame(item.data));
     return shared.get(item);
   };
-  return {
-    mediaType: '',
-    start: '',
-    frame,
-    separator: '',
-    end: '',
-    errorFrame: undefined,
-    keepAlive: false,
-    messages: true,
-  };
+  return { ...BARE_FRAMING, mediaType: '', frame, messages: true };
 }

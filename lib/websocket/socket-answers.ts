@@ -1,8 +1,4 @@
-/**
- * What a socket's methods answer, on its way out: each answer into the socket's one stream output, in order, through
- * the stream engine's pumps, the socket itself being the output's sink; and what a failed method costs the socket
- * (`@OnError`, the exception mappers, a close).
- */
+/** A socket's answers on their way out, through the stream engine, and what a failed method costs the socket. */
 import type { RequestContext } from '../context/request-context';
 import { ResponseContext } from '../context/response-context';
 import { settleToPromise } from '../context/settle';
@@ -24,16 +20,10 @@ import { WebSocketConnection } from './web-socket-connection';
 
 const log = logging.getLogger('rxrest.websocket');
 
-/**
- * A message framing never fails a written output (it frames nothing in batches): what fails is an answer, told to its
- * `Answer`. One function for every socket rather than a closure each.
- */
+// A message framing never fails a written output (no batches): an answer fails, told to its `Answer`.
 const outputFailed = streamFailureLog(log, 'The messages of a WebSocket failed');
 
-/**
- * How the stream of a socket's messages ended, by the code it is closed with (and the error that closed it). Which
- * code the server sends when is the table in docs/websockets.md ("Errors and close codes").
- */
+/** How a socket's stream ended, by its close code (the table in docs/websockets.md, "Errors and close codes"). */
 export function endOf(code: number, error?: unknown): StreamEnd {
   if (code === 1008) return 'expired';
   if (code === 1001) return 'shutdown';
@@ -47,10 +37,7 @@ export type Stakes = 'goes-on' | 'fatal' | 'on-error';
 /** Told once an answer is all in the output, or failed: whether the socket goes on. */
 export type Done = (goOn: boolean) => void;
 
-/**
- * What the pump of one streamed answer tells its socket (an object, not closures: an idle socket keeps one), linked
- * to the socket's other answers being streamed (a list, not a set: an idle socket keeps one answer, not a table).
- */
+/** One streamed answer's pump events: an object in a linked list, not closures in a set (an idle socket keeps one). */
 class Answer implements PumpEvents {
   pump: SourcePump | undefined;
   previous: Answer | undefined;
@@ -74,20 +61,18 @@ class Answer implements PumpEvents {
 }
 
 /**
- * The sending half of a socket's session: the output every method's answers share, under the stream budget, and the
- * sink it writes to, each write one message (text for a string, binary for bytes), what the socket still holds
- * (`bufferedAmount`) the backpressure: messages are handed to the socket while it holds less than its `highWater`;
- * past it, they wait in the output until it drains.
+ * The sending half of a session: one output under the stream budget for every method's answers, and its sink, each
+ * write one message; past the socket's `highWater` (`bufferedAmount`) messages wait in the output until it drains.
  */
 export abstract class SocketAnswers extends WebSocketConnection implements StreamSink {
-  /** Every message out, whichever method sent it: one stream under the budget, its span the socket's. */
+  /** Every message out: one stream under the budget, its span the socket's. */
   protected readonly output: StreamOutput;
   /** When a message was last handed to the socket (the idle timeout counts them). */
   protected lastActivity = 0;
   /** The latest of the answers being streamed now. */
   #answers: Answer | undefined;
   #ready: (() => void) | undefined;
-  /** The callback of a told message, made with the first (an idle socket holds none). */
+  /** The callback of a told message, made with the first. */
   #written: (() => void) | undefined;
   /** Told once the socket closes, when the output ended with bytes still in it. */
   #gone: (() => void) | null | undefined;
@@ -173,10 +158,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
     gone?.();
   }
 
-  /**
-   * Calls `callback` and sends what it returns: a value at once, a Promise's once it is there, a stream's items as
-   * they come (an Observable's pushed under the budget, an iterable's pulled as the socket takes them).
-   */
+  /** Calls `callback` and sends what it returns: a value, a Promise's value, or a stream's items (pushed or pulled). */
   call(callback: SocketCallback, message: unknown, stakes: Stakes, done?: Done): void {
     let result: unknown;
     try {
@@ -187,7 +169,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
     this.#send(result, stakes, done);
   }
 
-  /** Stops every answer still being sent: the socket closes, and what waits on them is over too. */
+  /** Stops every answer still being sent: the socket closes. */
   protected stopAnswers(): void {
     for (let answer = this.#answers; answer; answer = answer.next) answer.pump!.stop();
     this.#answers = undefined;
@@ -227,8 +209,8 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
   }
 
   /**
-   * A method failed: `@OnError` answers (the socket goes on, unless the stakes are fatal), else the exception mappers
-   * map the error, their answer is the last message, and the socket closes with 1011. Resolves with whether it goes on.
+   * `@OnError` answers (the socket goes on unless the stakes are fatal), else the mappers' answer is the last message
+   * and the socket closes with 1011. Resolves with whether it goes on.
    */
   async #settleFailure(error: unknown, stakes: Stakes): Promise<boolean> {
     if (stakes === 'on-error') {
@@ -240,8 +222,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
     const unavailable = error instanceof WebApplicationException && error.status === 503;
     if (this.handlers.error && (await this.toOnError(error)) && stakes === 'goes-on' && !unavailable) return true;
     if (!this.handlers.error) {
-      // The bare 101 every open socket shares (socket-server.ts) is not this failure's to change: a mapper given the
-      // response gets one of this socket's own.
+      // Not the bare 101 every socket shares (socket-server.ts): a mapper given the response gets this socket's own.
       this.request.response = new ResponseContext(101);
       const mapped = await settleToPromise(recover(this.request, error, this.handlers.mappers));
       const entity = mapped.response?.entity;
@@ -252,7 +233,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
     return false;
   }
 
-  /** A told message was written: the output, waiting for the socket to take more, goes on once it holds less. */
+  /** A told message was written: a waiting output goes on once the socket holds less than its mark. */
   #look(): void {
     const ready = this.#ready;
     if (!ready || (this.port.readyState === SOCKET_OPEN && this.port.bufferedAmount >= this.port.highWater)) return;

@@ -1,7 +1,4 @@
-/**
- * What the build step makes of a `@WebSocketEndpoint` class (plain data: readers of arguments, the method, its
- * instance), and how a socket calls one of its methods at run time, here rather than in a closure of the build step.
- */
+/** What the build step makes of a `@WebSocketEndpoint` class (plain data), and how a socket calls its methods. */
 import type { ApplicationBroadcast } from '../broadcast/application-broadcast';
 import type { RequestContext } from '../context/request-context';
 import type { ExceptionMappers } from '../errors/exception-mappers';
@@ -12,7 +9,6 @@ import type { ArgumentReader } from '../params/argument-spec';
 export interface SocketCallback {
   /** `Class#method`, for logs. */
   readonly where: string;
-  /** The method's name. */
   readonly method: string;
   readonly instance: object;
   readonly fn: (...args: unknown[]) => unknown;
@@ -33,10 +29,7 @@ export interface MessageCallback extends SocketCallback {
 }
 
 export interface SocketHandlers {
-  /**
-   * A method takes the upgrade's response: each socket keeps its own, where the others share one bare 101 (what one
-   * socket writes there is no other's).
-   */
+  /** A method takes the upgrade's response: each socket keeps its own, not the bare 101 the others share. */
   readonly ownResponse: boolean;
   readonly open?: SocketCallback;
   readonly text?: MessageCallback;

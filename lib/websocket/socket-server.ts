@@ -1,8 +1,4 @@
-/**
- * The application's WebSocket server: takes over upgrade requests its endpoints accepted (the `ws` package, loaded
- * with the first socket endpoint, does the handshake), and holds the open sockets, which one timer pings (and one
- * checks for idleness) and a shutdown closes.
- */
+/** The application's WebSocket server: takes over accepted upgrades, holds the open sockets, pings and closes them. */
 import { loadPackage } from '../runtime/load-package';
 import { upgradeOnRuntime } from '../runtime/runtime-sockets';
 import { timersServeAllRequests } from '../runtime/runtime-name';
@@ -25,19 +21,15 @@ type Headers101 = readonly [string, readonly string[]][];
 
 /** Headers whose values many sockets send alike and none uses for a credential or a secret. */
 const SHARED_VALUES = new Set(['host', 'connection', 'upgrade', 'origin', 'user-agent', 'sec-websocket-version']);
-/**
- * Texts shared at most, and the longest shared: names and values a client chooses cannot grow the table without
- * bound (at most 512 × 256 characters are kept for the application's life; a client filling it only stops sharing).
- */
+// The most texts shared, and the longest: client-chosen names and values cannot grow the table without bound.
 const SHARED_TEXTS = 512;
 const SHARED_LENGTH = 256;
 
 const SHUTTING_DOWN = 'Server shutting down';
 
 /**
- * The answer to a handshake `ws` refuses (a missing or malformed Sec-WebSocket-Key, -Version, -Protocol or
- * -Extensions): the 400 problem of `reason` (`ws`'s own words, which name the header), written on the socket the
- * upgrade took, where `ws` would write an HTML text with no X-Content-Type-Options; then the socket is closed.
+ * The answer to a handshake `ws` refuses (a bad Sec-WebSocket-* header): the 400 problem of `reason` (`ws`'s words,
+ * naming the header) where `ws` would write HTML with no X-Content-Type-Options; then the socket is closed.
  */
 function refuseHandshake(socket: Duplex, reason: string, nosniff: boolean): void {
   if (!socket.writable) return void socket.destroy();
@@ -63,7 +55,6 @@ export class SocketServer implements SessionHost {
   /** The response headers of the upgrade being accepted now (the handshake is written synchronously). */
   #headers: readonly string[] = [];
   readonly #switched = new ResponseContext(101);
-  /** Header names and common values, one string for every socket that sent them. */
   readonly #texts = new Map<string, string>();
   /** Once shut down: when the sockets still open are cut. */
   #cutAt: number | undefined;
@@ -78,15 +69,13 @@ export class SocketServer implements SessionHost {
   }
 
   /**
-   * Completes the handshake of `ctx`'s upgrade, with the headers the response filters gave its 101, and starts the
-   * socket's session: through `ws` for an upgrade `listen()` holds, else (under `fetch` on Bun, Deno and Workers)
-   * through the runtime's own API, whose answer to the upgrade is returned.
+   * Completes `ctx`'s handshake with the headers the response filters gave its 101, and starts the session: through
+   * `ws` for an upgrade `listen()` holds, else through the runtime's own API, whose answer is returned.
    */
   accept(ctx: RequestContext, handlers: SocketHandlers): Response | undefined {
     const headers = [...ctx.response!.headers.entries()];
-    // Sent with the handshake, the 101 is read only for its status now (by the request's span): one bare 101 stands
-    // for it on every open socket, which would each keep about 300 bytes of its own (its headers' table). A socket
-    // whose methods take the response keeps its own: what one writes there must not reach the others.
+    // Sent with the handshake, the 101 is read only for its status now: one bare 101 stands for it on every socket
+    // (each would keep ~300 bytes), unless its methods take the response (what one writes must not reach the others).
     if (!handlers.ownResponse) ctx.response = this.#switched;
     const upgrade = upgradeOf(ctx);
     if (!upgrade) return this.#acceptOnRuntime(ctx, handlers, headers);
@@ -107,8 +96,7 @@ export class SocketServer implements SessionHost {
         port.listen(session, upgrade.socket);
         // The handshake is answered: what the socket's methods read of the request is kept, Node's objects let go.
         ctx.releaseNode(this.#keepHeaders);
-        session.start();
-        this.#closeIfShutDown(session);
+        this.#start(session);
       });
     } finally {
       this.#headers = [];
@@ -122,8 +110,7 @@ export class SocketServer implements SessionHost {
     if (!upgraded) throw new Error('the runtime refused the WebSocket upgrade');
     const session = new SocketSession(upgraded.port, ctx, handlers, this);
     upgraded.port.listen(session);
-    session.start();
-    this.#closeIfShutDown(session);
+    this.#start(session);
     return upgraded.answer;
   }
 
@@ -152,20 +139,15 @@ export class SocketServer implements SessionHost {
     this.#cutAt = undefined;
   }
 
-  /**
-   * A socket whose handshake was still in the pipeline (a slow filter, an authentication) when the shutdown began
-   * closes as those open then did: it was missed, and the server's close waited on it for as long as its client liked.
-   */
-  #closeIfShutDown(session: SocketSession): void {
+  /** Starts `session`; one whose handshake was in the pipeline when the shutdown began closes as those open then did. */
+  #start(session: SocketSession): void {
+    session.start();
     if (this.#cutAt === undefined) return;
     session.close(1001, SHUTTING_DOWN);
     setTimeout(() => session.terminate(), Math.max(0, this.#cutAt - Date.now())).unref();
   }
 
-  /**
-   * The raw headers an open socket keeps: each socket's copy of the same names and common values (Node makes new
-   * strings for every request) is about 250 bytes, as much as a tenth of what the socket keeps in all.
-   */
+  /** The raw headers an open socket keeps, names and common values shared (~250 bytes a socket, a tenth of it all). */
   readonly #keepHeaders = (raw: readonly string[]): readonly string[] =>
     raw.map((text, i) => (i % 2 === 0 || SHARED_VALUES.has(raw[i - 1]!.toLowerCase()) ? this.#shared(text) : text));
 

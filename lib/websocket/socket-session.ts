@@ -1,8 +1,4 @@
-/**
- * One open WebSocket, over its runtime's `SocketPort`: received messages go to the endpoint's methods (each in turn,
- * or all as a Multi), what they return goes out in order (`SocketAnswers`: the stream engine's budget, overflow
- * policies, pumps and span), and the socket is closed with the code that says why (`endOf`).
- */
+/** One open WebSocket over its runtime's `SocketPort`: messages to the endpoint's methods, closes with their code. */
 import type { RequestContext } from '../context/request-context';
 import { WebApplicationException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
@@ -39,17 +35,15 @@ export interface SessionHost {
 }
 
 export class SocketSession extends SocketAnswers implements SocketListener, MessageTurns {
-  /** The received messages of each kind, made with the first. */
   #inboxes: { text?: Inbox; binary?: Inbox } | undefined;
   /** Received bytes waiting for their method; past the incoming buffer the socket is paused. */
   #held = 0;
   #reading: 'yes' | 'paused' | 'stopped' = 'yes';
-  /** Once `close` was called: what the socket is closed with once its last messages are written. */
+  /** Once `close` was called: the code and reason once its last messages are written. */
   #closing: { readonly code: number; readonly reason: string } | undefined;
   closeCode: number | undefined;
   closeReason = '';
   #alive = true;
-  /** Cancels the timer that closes the socket when its credential expires. */
   #cancelExpiry: (() => void) | undefined;
 
   constructor(
@@ -83,10 +77,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     }
   }
 
-  /**
-   * Reads and sends nothing more, writes what is queued, then closes with `code` (at most `CLOSE_FLUSH_MS` later).
-   * `end` is how the socket's stream span says it ended.
-   */
+  /** Reads and sends nothing more, writes what is queued, then closes (at most `CLOSE_FLUSH_MS` later). */
   close(code = 1000, reason = '', end: StreamEnd = endOf(code)): void {
     if (!this.isOpen) return;
     this.#closing = { code, reason };
@@ -115,7 +106,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   message(data: Buffer, binary: boolean): void {
     this.lastActivity = Date.now();
     if (this.#closing) return;
-    // `ws` refuses such a message before it is whole; Bun, Deno and workerd hand it over whole (up to their own maximum).
+    // `ws` refuses such a message before it is whole; Bun, Deno and workerd hand it over whole.
     if (data.byteLength > this.host.settings.maxMessageSize) return this.close(1009, '');
     const kind = binary ? 'binary' : 'text';
     const handler = this.handlers[kind];
@@ -150,10 +141,9 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   /** A message that does not decode: `@OnError` answers it (the socket goes on), else the socket closes with 1007. */
   badMessage(error: unknown, done: Done): void {
     if (this.handlers.error) return void this.toOnError(error).then(done);
-    this.close(
-      1007,
-      error instanceof WebApplicationException ? (error.problem?.detail ?? error.message) : 'Invalid message',
-    );
+    const reason =
+      error instanceof WebApplicationException ? (error.problem?.detail ?? error.message) : 'Invalid message';
+    this.close(1007, reason);
     done(false);
   }
 

@@ -5,13 +5,10 @@ import type { HeldBytes } from '../streaming/held-bytes';
 
 export type SocketSettings = ReturnType<typeof socketSettings>;
 
-/**
- * The settings of every socket; `authenticates`: the application has an authentication mechanism; `heldBytes`: the
- * bytes its streams hold, sockets included, under `framework.rest.stream.total-buffer-size`.
- */
+/** The settings of every socket; `authenticates`: the application has an authentication mechanism. */
 export function socketSettings(config: Config, authenticates: boolean, heldBytes?: HeldBytes) {
   const maxMessageSize = config.get('framework.websocket.max-message-size');
-  /** The outgoing byte budget and what happens past it (`framework.rest.stream.*`): one object for every socket. */
+  // The outgoing byte budget and overflow (`framework.rest.stream.*`): one object for every socket.
   const output: OutputSettings = {
     bufferSize: config.get('framework.rest.stream.buffer-size'),
     overflow: config.get('framework.rest.stream.overflow'),
@@ -25,7 +22,6 @@ export function socketSettings(config: Config, authenticates: boolean, heldBytes
     // fragments held 130 MB): one per 64 bytes bounds that to twice the message size. More close with 1008 (by `ws`).
     maxFragments:
       config.get('framework.websocket.max-message-fragments') ?? Math.max(1, Math.ceil(maxMessageSize / 64)),
-    /** Offer permessage-deflate. */
     compression: config.get('framework.websocket.compression'),
     /** `framework.http.nosniff`, for the refusal of a malformed handshake. */
     nosniff: config.get('framework.http.nosniff'),

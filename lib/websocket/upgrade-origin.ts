@@ -1,10 +1,4 @@
-/**
- * The guard against cross-site WebSocket hijacking: a browser lets any page open a socket to any host, sending that
- * host's cookies, and CORS does not apply to sockets — but it always says which page asks, in `Origin`. An upgrade
- * is let through from the socket's own origin (its `Host`, or the forwarded host behind a trusted proxy), from an
- * origin the CORS rules (when on) or `framework.websocket.allowed-origins` admit, or without `Origin` (a client that is
- * no browser); any other is refused 403 before security, limits or filters see it.
- */
+/** The guard against cross-site WebSocket hijacking: an upgrade's `Origin` checked before anything else sees it. */
 import type { Config } from '../config/config';
 import { originMatcher } from '../cors/cors';
 import { problemDetails } from '../errors/problem-details';
@@ -32,14 +26,16 @@ export function asksForWebSocket(ctx: RequestContext): boolean {
   return upgradesToWebSocket(ctx.headerValue('upgrade') ?? '');
 }
 
-/** The origin check of every socket endpoint of the application configured by `config`. */
+/**
+ * Every socket endpoint's origin check (browsers send `Origin`; CORS does not apply to sockets): the socket's own
+ * origin, one CORS (when on) or `framework.websocket.allowed-origins` admits, or no `Origin` goes on; else 403.
+ */
 export function upgradeOriginStep(config: Config): StageFn {
   const listed = [...config.get('framework.websocket.allowed-origins')];
   if (config.get('framework.http.cors.enabled')) listed.push(...config.get('framework.http.cors.origins'));
   const allowed = originMatcher(listed);
   const hosts = hostRules(config.get('framework.http.allowed-hosts'), config.get('framework.http.public-base-url'));
-  // Forwarded hosts count as the rest of the application counts them: from trusted proxies, unless a public base URL
-  // names the one origin.
+  // Forwarded hosts count as elsewhere: from trusted proxies, unless a public base URL names the one origin.
   const proxy =
     config.get('framework.http.proxy.proxy-address-forwarding') && !hosts?.public ? proxySettings(config) : undefined;
   // The scheme is left out: behind a proxy that ends TLS, an https page reaches the server over http.

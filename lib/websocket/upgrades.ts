@@ -1,4 +1,4 @@
-/** The upgrade requests `listen()` got, until their endpoint accepts them: kept apart so a plain application loads nothing of the sockets. */
+/** The upgrade requests `listen()` got, until accepted: apart, so a plain application loads nothing of the sockets. */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RequestContext } from '../context/request-context';
@@ -32,11 +32,7 @@ export function forgetUpgrade(incoming: IncomingMessage): void {
   upgrades.delete(incoming);
 }
 
-/**
- * The upgrade's socket's error listener until the handshake: a peer gone before the answer is nothing to tell,
- * nothing to crash on. Named, not a closure of the upgrade (which would keep its request alive); `ws` has its own
- * once it took the socket over.
- */
+/** The upgrade socket's error listener until the handshake (a peer gone is no crash): named, keeping no request. */
 export function destroyOnError(this: Duplex): void {
   this.destroy();
 }

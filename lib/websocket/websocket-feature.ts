@@ -32,15 +32,13 @@ export const webSocketFeature = defineFeature({
       : [],
   build(build) {
     let sockets: SocketServer | undefined;
-    /** When the sockets are cut, once shut down: a first socket may still open after that (its handshake was under way). */
+    // When the sockets are cut, once shut down: a first socket may still open after that (its handshake under way).
     let cutAt: number | undefined;
     build.provide(SOCKETS, () => {
       if (sockets) return sockets;
-      // The sockets' code is loaded with the first upgrade an endpoint accepts.
       const { SocketServer } = require('./socket-server') as typeof import('./socket-server');
-      sockets = new SocketServer(
-        socketSettings(build.config, build.find(SECURITY) !== undefined, build.find(HELD_BYTES)),
-      );
+      const settings = socketSettings(build.config, build.find(SECURITY) !== undefined, build.find(HELD_BYTES));
+      sockets = new SocketServer(settings);
       if (cutAt !== undefined) sockets.shutdown(Math.max(0, cutAt - Date.now()));
       return sockets;
     });

@@ -1,7 +1,4 @@
-/**
- * The `SocketPort` of `ws` on Node: ws's own socket class, extended (ws makes each socket with its `WebSocket` option)
- * so that its events reach the session without a listener closure each, and the messages of a tick leave in one write.
- */
+/** The `SocketPort` of `ws` on Node: events to the session with no closure each, a tick's messages in one write. */
 import type { Duplex } from 'node:stream';
 import { HIGH_WATER, type SocketListener, type SocketPort } from '../runtime/socket-port';
 
@@ -32,7 +29,6 @@ function tell(listener: SocketListener, event: string | symbol, args: unknown[])
 export function wsPortClass(ws: Ws): Ws['WebSocket'] {
   return class extends ws.WebSocket implements WsPort {
     #listener: SocketListener | undefined;
-    /** The connection under the socket, set with the listener. */
     #transport: Duplex | undefined;
     #corked = false;
 
