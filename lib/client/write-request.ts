@@ -54,7 +54,7 @@ interface Parts {
   readonly matrix: [string, unknown][];
   readonly cookie: [string, unknown][];
   readonly form: [string, unknown][];
-  body?: { value: unknown; type: unknown };
+  body?: { value: unknown };
 }
 
 /** A value as the text of a parameter: dates in ISO 8601, other objects by their `toString()`. */
@@ -79,7 +79,7 @@ function place(param: Omit<ClientParam, 'index'>, value: unknown, parts: Parts, 
   const name = param.name;
   switch (param.kind) {
     case 'body':
-      parts.body = { value, type: param.options.type };
+      parts.body = { value };
       return;
     case 'bean':
       if (value === undefined || value === null) return;
