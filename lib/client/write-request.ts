@@ -119,7 +119,7 @@ function bodyMediaType(consumes: readonly string[], value: unknown): string {
   return concrete.find((type) => type.includes('json')) ?? concrete[0] ?? 'application/json';
 }
 
-/** A file given as `{ path }` (as `MultipartFormDataOutput.addFile` takes it): read from disk as it is sent, in Node. */
+/** A file given as `{ path }` (as `MultipartFormDataOutput.addFile` takes it): read from disk as it is sent (Node). */
 async function fileBlob(path: string, where: string): Promise<Blob> {
   // process.getBuiltinModule is no import: the client entry stays loadable where there is no `node:fs`.
   const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
