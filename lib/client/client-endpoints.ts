@@ -39,8 +39,8 @@ export interface ClientEndpoint {
   /** Declared to return a `Multi`, or producing a streaming media type: a JSON array answer is emitted item by item. */
   readonly multi: boolean;
   /**
-   * The metadata names no class of the application's own for what the method returns (an interface, an Observable...):
-   * a JSON array answer the server marks with `Stream-Items` is emitted item by item, one without the mark is one value.
+   * The metadata names no class of the application's own for what the method returns (an interface, an Observable):
+   * a JSON array answer the server marks with `Stream-Items` is emitted item by item, one without it is one value.
    */
   readonly untyped: boolean;
   /** `@RestStreamElementType`: the media type of each streamed item (JSON parses every SSE data field). */

@@ -1,6 +1,6 @@
 /**
- * `rxrest/client`: typed, reactive REST clients made from resource classes. It loads nothing of the server nor Node, and
- * exports the decorators, so a contract class written against it alone is shared by server and browser.
+ * `rxrest/client`: typed, reactive REST clients made from resource classes. It loads nothing of the server nor Node,
+ * and exports the decorators, so a contract class written against it alone is shared by server and browser.
  */
 export { RestClient } from './rest-client';
 export type {

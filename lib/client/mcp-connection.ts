@@ -1,4 +1,4 @@
-/** The wire of an MCP client: its requests with the session's headers, opening a session, answering the server's requests. */
+/** An MCP client's wire: requests with the session's headers, opening a session, answering the server's requests. */
 import type { Observable, ObservableInput } from 'rxjs';
 import { firstValueFrom } from 'rxjs/internal/firstValueFrom';
 import { from } from 'rxjs/internal/observable/from';

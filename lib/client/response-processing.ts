@@ -1,4 +1,4 @@
-/** Answers the client received but could not read: the server's fault or a contract out of step, never the call's status. */
+/** Answers the client could not read: the server's fault or a contract out of step, never the call's status. */
 import { WebApplicationException } from '../errors/web-application-exception';
 import { baseType } from '../http/media-type';
 

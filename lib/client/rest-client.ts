@@ -1,4 +1,4 @@
-/** `RestClient.create(ResourceClass, { baseUrl })`: one cold Observable-returning call per endpoint method of the class. */
+/** `RestClient.create(Resource, { baseUrl })`: a cold Observable per endpoint method; unsubscribing aborts the call. */
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import { DefaultJsonMapper } from '../json/default-json-mapper';

@@ -54,7 +54,7 @@ interface Parts {
   readonly matrix: [string, unknown][];
   readonly cookie: [string, unknown][];
   readonly form: [string, unknown][];
-  body?: { value: unknown; type: unknown };
+  body?: { value: unknown };
 }
 
 /** A value as the text of a parameter: dates in ISO 8601, other objects by their `toString()`. */
@@ -79,7 +79,7 @@ function place(param: Omit<ClientParam, 'index'>, value: unknown, parts: Parts, 
   const name = param.name;
   switch (param.kind) {
     case 'body':
-      parts.body = { value, type: param.options.type };
+      parts.body = { value };
       return;
     case 'bean':
       if (value === undefined || value === null) return;
@@ -119,7 +119,7 @@ function bodyMediaType(consumes: readonly string[], value: unknown): string {
   return concrete.find((type) => type.includes('json')) ?? concrete[0] ?? 'application/json';
 }
 
-/** A file given as `{ path }` (as `MultipartFormDataOutput.addFile` takes it): read from disk as it is sent, in Node. */
+/** A file given as `{ path }` (as `MultipartFormDataOutput.addFile` takes it): read from disk as it is sent (Node). */
 async function fileBlob(path: string, where: string): Promise<Blob> {
   // process.getBuiltinModule is no import: the client entry stays loadable where there is no `node:fs`.
   const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;

@@ -1,4 +1,4 @@
-/** Dates as text: ISO-8601 natively, a pattern such as `dd-MM-yyyy` through date-fns (an optional peer, loaded on use). */
+/** Dates as text: ISO-8601 natively, a pattern such as `dd-MM-yyyy` with date-fns (an optional peer, loaded late). */
 import { loadPackage } from '../runtime/load-package';
 import type { format as Format } from 'date-fns/format';
 import type { isValid as IsValid } from 'date-fns/isValid';
@@ -10,7 +10,7 @@ const fns: { format?: typeof Format; isValid?: typeof IsValid; parse?: typeof Pa
 /** Where a pattern without a year, month or day takes them from. */
 const REFERENCE = new Date(2000, 0, 1);
 
-/** The date `text` stands for: ISO-8601 (local forms in the server's time zone), or the whole text matching `pattern`. */
+/** The date of `text`: ISO-8601 (local forms in the server's time zone), or the whole text fitting `pattern`. */
 export function readDate(text: string, pattern?: string): Date | undefined {
   if (pattern === undefined) return readIsoDate(text);
   const isValid = (fns.isValid ??= loadPackage<typeof import('date-fns/isValid')>('date-fns/isValid').isValid);

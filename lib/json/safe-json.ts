@@ -8,7 +8,7 @@ export const FORBIDDEN_PROPERTY = 'RXREST_FORBIDDEN_PROPERTY';
 const IGNORE_CONSTRUCTOR = { protoAction: 'error', constructorAction: 'ignore' } as const;
 const CHECK_NOTHING = { protoAction: 'ignore', constructorAction: 'ignore' } as const;
 
-/** Whether `text` may hold a poisoning key (spelled out, or escaped with `\u`); one test of a chunk answers for its items. */
+/** Whether `text` may hold a poisoning key (spelled out or `\u`-escaped); one test of a chunk answers for its items. */
 export function mayHoldForbiddenKey(text: string): boolean {
   return text.includes('\\u') || text.includes('__proto__') || text.includes('constructor');
 }

@@ -88,8 +88,8 @@ export function requestOrigin(
     if (host === undefined) authority = own.hostname;
     if (!/:\d+$/.test(authority)) authority = withPort(authority, scheme, port);
   }
-  // The syntax above lets through what no URL holds (a port past 65535, bad punycode): ignored as malformed. Parsed, the
-  // origin is the one the URL will print (a host in lower case, a default port dropped).
+  // The syntax above lets through what no URL holds (a port past 65535, bad punycode): ignored as malformed. Parsed,
+  // the origin is the one the URL will print (a host in lower case, a default port dropped).
   const origin = `${scheme}://${authority}`;
   if (origin === own.origin) return origin;
   return URL.canParse(origin) ? new URL(origin).origin : own.origin;

@@ -35,7 +35,7 @@ export function compileMultipartInputReader(
 }
 
 /**
- * The reader of a body parameter whose class has `@RestForm` properties: filled from a form request, else read by `body`.
+ * The reader of a body parameter whose class has `@RestForm` properties: filled from a form, else read by `body`.
  *
  * @example
  * class Upload { @RestForm() title = ''; @RestForm() file?: FileUpload; }

@@ -1,4 +1,4 @@
-/** The parts of a parsed multipart request (text values or files on disk): the `MultipartFormDataInput` parameter type. */
+/** The parts of a parsed multipart request (text values or files on disk), as the `MultipartFormDataInput` type. */
 import { FileUpload, type PartHeaders } from './file-upload';
 
 export interface FileItem {

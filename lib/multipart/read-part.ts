@@ -1,4 +1,4 @@
-/** The multipart form of a request (parsed once, its files cleaned up at the end) and the `@RestForm` values read from it. */
+/** A request's multipart form (parsed once, its files cleaned up at the end), and the `@RestForm` values in it. */
 import { maybeNodeBuiltin, nodeBuiltin, type BuiltinName } from '../runtime/node-builtins';
 import { runtimeName } from '../runtime/runtime-name';
 import { httpProblem } from '../errors/http-problem';
