@@ -9,19 +9,15 @@ import type { DirectBody } from '../streaming/direct-body';
 import { compressBody, hasZlib, isSupportedCoding, type SupportedCoding } from './compress-body';
 import type { CompressionSettings } from './compression-settings';
 import { baseType } from '../http/media-type';
+import type { ResponseHeaders } from '../response/response-headers';
 
 /** The matched method's {@link CompressionMode}; absent means "by media type". */
 export const REQUEST_COMPRESSION_MODE = new ContextKey<CompressionMode>('compression-mode');
 
 const LEGACY_CODINGS = ['gzip'];
 
-/** The response fields the decision reads and the headers it changes. */
-interface HeaderView {
-  get(name: string): string | null | undefined;
-  has(name: string): boolean;
-  set(name: string, value: string): unknown;
-  delete(name: string): unknown;
-}
+/** The headers the decision reads and changes: a written `Response`'s, or rxrest's own. */
+type HeaderView = Headers | ResponseHeaders;
 
 /** The codings the response may take, or undefined when it is never compressed. */
 function offeredCodings(
