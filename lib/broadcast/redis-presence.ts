@@ -12,8 +12,8 @@ const REFRESH_MS = 1000;
 /** Presence is kept this long after the last change when events have no age limit. */
 const DEFAULT_EXPIRY_MS = 86_400_000;
 
-// Milliseconds of Redis's clock, inside a script.
-const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+/** Milliseconds of Redis's clock, inside a script (`now`). */
+export const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 const TOUCH = `${NOW}
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])

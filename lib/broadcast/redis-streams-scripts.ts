@@ -1,4 +1,5 @@
 /** The Lua scripts of the Redis Streams backplane: a publish that stores and trims, and the check for a lost producer. */
+import { NOW } from './redis-presence';
 
 // Stores one event (KEYS[1], the topic's stream), once per idempotency key (KEYS[3], when given), then drops the
 // oldest events past the count, the bytes (their data, counted in KEYS[2]) or the age (on Redis's own clock, the
@@ -27,8 +28,7 @@ local maxEvents = tonumber(ARGV[1])
 local maxAge = tonumber(ARGV[2])
 local maxBytes = tonumber(ARGV[7])
 local floor = tonumber(ARGV[8])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+${NOW}
 local live = now - tonumber(ARGV[9])
 local cutoff = -1
 if maxAge > 0 then cutoff = now - maxAge end

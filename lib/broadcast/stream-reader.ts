@@ -167,7 +167,6 @@ export class StreamReader {
     this.#interrupt();
   }
 
-  /** Gets a blocked read to start again with the topics readable now. */
   #interrupt(): void {
     this.#wake?.();
     const id = this.#readerId;
