@@ -2,7 +2,6 @@
 import { metaKey } from '../metadata/store';
 import { paramOrPropertyTags, type ParamOrPropertyDecorator } from './decorator-types';
 
-/** The media type given by `@PartType`, on a parameter's or a property's tags. */
 export const PART_TYPE = metaKey<string>('part-type');
 
 /**

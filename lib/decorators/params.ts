@@ -62,9 +62,8 @@ function record(
 }
 
 /**
- * Throws when a factory such as `RestPath` was itself used as the decorator (`@RestPath id` for
- * `@RestPath() id`). tsc reports it (TS1329), but transpile-only tools (esbuild, swc, ts-jest) emit it, and
- * the parameter would silently become the request body.
+ * Throws for a factory used as the decorator (`@RestPath id`): tsc reports it (TS1329), but transpile-only tools
+ * emit it, and the parameter would silently become the request body.
  */
 function refuseUncalled(decorator: string, target: unknown, key: unknown): void {
   const isClass = typeof target === 'function';
@@ -137,7 +136,6 @@ export function BeanParam(options?: ParamOptions): ParamOrPropertyDecorator {
   return record('bean', undefined, options, false);
 }
 
-/** Records a tag on a parameter, or on a property of a bean-parameter class. */
 function tag<T>(key: MetaKey<T>, value: T): ParamOrPropertyDecorator {
   return (target, propertyKey, parameterIndex) =>
     paramOrPropertyTags(target, propertyKey, parameterIndex).set(key, value);

@@ -1,15 +1,14 @@
 /**
- * The labels of a request in `rxrest_mcp_requests_seconds`, from what the server serves, never from what a client
- * wrote: each distinct value is a series the registry keeps for the life of the process and repeats in every scrape,
- * so a made-up method, tool name or URI must not make one.
+ * A request's labels in `rxrest_mcp_requests_seconds`, from what the server serves, never what a client wrote: each
+ * value is a series kept for the life of the process, so a made-up tool name or URI must not make one.
  */
 import { findResource, type ServerCatalog } from './compile-catalog';
 import type { JsonRpcRequest } from './json-rpc';
 
 export interface MetricLabels {
-  /** The method when the server answers it, else `_OTHER` (as OpenTelemetry names an unknown HTTP method). */
+  /** `_OTHER` when the server does not answer it (as OpenTelemetry names an unknown HTTP method). */
   readonly method: string;
-  /** The tool or prompt named, when served; the resource's URI or URI template; else empty. */
+  /** The tool or prompt named, or the resource's URI or URI template, when served; else empty. */
   readonly target: string;
 }
 

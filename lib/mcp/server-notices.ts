@@ -1,8 +1,6 @@
 /**
- * What a server tells its clients of its own accord — a resource changed, a list changed — published on a broadcast
- * topic of the server, so every instance sharing the backend hears it, and sent on each session's `GET` stream (a
- * resource's update only to the sessions subscribed to it). The events keep their ids from the store: a client whose
- * stream was cut resumes it with `Last-Event-ID`.
+ * What a server tells its clients of its own accord, on a broadcast topic every instance hears, sent on each session's
+ * `GET` stream with the store's event ids (resumable with `Last-Event-ID`).
  */
 import { filter } from 'rxjs/internal/operators/filter';
 import { map } from 'rxjs/internal/operators/map';
@@ -16,10 +14,9 @@ import { messageEvent } from './call-streams';
 import { notificationMessage, type JsonRpcNotification } from './json-rpc';
 import type { McpSession } from './mcp-session';
 
-/** The id of the notices stream, in the event ids of a `GET` stream (call streams have UUIDs). */
+/** In the event ids of a `GET` stream (call streams have UUIDs). */
 export const NOTICES_STREAM = 'notices';
 
-/** The lists whose changes a server announces. */
 export type McpList = 'tools' | 'resources' | 'prompts';
 
 /** Tells the clients of one MCP server that something changed. Get it with {@link mcpNotifier}. */
@@ -33,7 +30,7 @@ export interface McpNotifier {
   listChanged(list: McpList): Promise<string>;
 }
 
-/** The broadcast topic of a server's notices: named by its path, the same on every instance. */
+/** Named by the server's path, the same on every instance. */
 export function noticesTopic(path: string): string {
   return `mcp:${path}`;
 }
@@ -55,14 +52,13 @@ export function mcpNotifier(server: Function): McpNotifier {
   };
 }
 
-/** Whether `session` is to hear `notice`: a resource's update only when subscribed to it. */
+/** A resource's update only for the sessions subscribed to it. */
 function concerns(session: McpSession, event: SseEvent): boolean {
   const notice = event.data as JsonRpcNotification | undefined;
   if (event.id === undefined || notice?.method !== 'notifications/resources/updated') return true;
   return session.isSubscribed(String(notice.params?.uri));
 }
 
-/** The notices stream of `session`: from now, or after the store's `lastEventId`. */
 export function sessionNotices(
   topics: BroadcastTopics,
   path: string,

@@ -12,7 +12,7 @@ function wantsJson(ctx: RequestContext): boolean {
   return /application\/json/i.test(accept) && !/yaml/i.test(accept);
 }
 
-/** Answers `GET`/`HEAD` of `path` with the document (made on first use, then kept as text in both forms); OPTIONS with Allow, else 405. */
+/** The document is made on first use, then kept as text in both forms. */
 export function openApiAnswer(path: string, document: () => JsonSchema): UnroutedAnswer {
   let yaml: string | undefined;
   let json: string | undefined;
