@@ -1,9 +1,4 @@
-/**
- * Which declared types name a class an answer or a value is bound to: the application's own classes (and `Date`),
- * not the runtime's (`Object`, `Array`, `Promise`, `Map`, `Uint8Array`, `Response`: any global constructor), nor a
- * stream (`Observable`, `Multi`) or a wrapper of the entity (`RestResponse`), through which a method answers. The
- * wrappers register themselves, so the client needs no import of them.
- */
+/** Which declared types name a class a value is bound to (wrappers register themselves: the client imports none). */
 import { Observable } from 'rxjs/internal/Observable';
 
 const wrapperClasses = new Set<Function>();
@@ -17,8 +12,7 @@ function isWrapperClass(type: unknown): boolean {
 }
 
 /**
- * Whether `type`, read from decorator metadata, is a class a JSON value can be bound to. A type the metadata could
- * not name (`Object`, `undefined`) is none.
+ * The application's own classes and `Date`: not a global constructor, a stream, or a wrapper of the entity.
  *
  * @example
  * isBindableClass(Fruit); // true
