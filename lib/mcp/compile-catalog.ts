@@ -5,10 +5,11 @@ import type { Unit } from '../metadata/unit';
 import { compileMcpMethod, compileTagged, methodGuard, type McpMethod, type MethodGuard } from './compile-method';
 import { jsonSchemaOf } from '../openapi/type-schema';
 import { inputBinding, type InputBinding, type JsonSchema } from './input-binding';
+import type { JsonRpcRequest } from './json-rpc';
 import type { McpBuildContext } from './mcp-build-context';
 import { compileUriTemplate, type UriTemplate } from './uri-template';
 
-interface Served {
+export interface Served {
   /** What its list shows of it. */
   readonly definition: Readonly<Record<string, unknown>>;
   readonly method: McpMethod;
@@ -120,6 +121,23 @@ export function findResource(
     if (variables) return { resource, variables };
   }
   return undefined;
+}
+
+/** The tool, prompt or resource a request names, when the server serves it. */
+export function servedOf(catalog: ServerCatalog, request: JsonRpcRequest): Served | undefined {
+  const { name, uri } = request.params ?? {};
+  switch (request.method) {
+    case 'tools/call':
+      return typeof name === 'string' ? catalog.tools.get(name) : undefined;
+    case 'prompts/get':
+      return typeof name === 'string' ? catalog.prompts.get(name) : undefined;
+    case 'resources/read':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return typeof uri === 'string' ? findResource(catalog.resources, uri)?.resource : undefined;
+    default:
+      return undefined;
+  }
 }
 
 function argumentsOf(schema: JsonSchema | undefined): { name: string; description?: string; required: boolean }[] {

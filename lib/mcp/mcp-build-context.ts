@@ -6,18 +6,11 @@ import type { Registry } from 'prom-client';
 import type { EndpointKit } from '../pipeline/endpoint';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 
-export interface McpSettings {
-  /** Host names (any port) a request's `Host`, and its `Origin` when sent, may name; `*` allows any. */
-  readonly allowedHosts: readonly string[];
-  readonly sessionTimeoutMs: number;
-  readonly maxSessions: number;
-  readonly maxBatchSize: number;
-  readonly callGraceMs: number;
-  readonly retryMs: number;
-}
+export type McpSettings = Readonly<ReturnType<typeof mcpSettings>>;
 
-export function mcpSettings(config: Config): McpSettings {
+export function mcpSettings(config: Config) {
   return {
+    // Host names (any port) a request's `Host`, and its `Origin` when sent, may name; `*` allows any.
     allowedHosts: config.get('framework.mcp.allowed-hosts').map((host) => host.toLowerCase()),
     sessionTimeoutMs: config.get('framework.mcp.session-timeout'),
     maxSessions: config.get('framework.mcp.max-sessions'),

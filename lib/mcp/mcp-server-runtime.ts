@@ -3,7 +3,7 @@ import { firstValueFrom } from 'rxjs/internal/firstValueFrom';
 import { Observable } from 'rxjs/internal/Observable';
 import { logging } from '../logging/logger';
 import type { SecurityContext } from '../security/security-context';
-import { findResource, type CompiledTool, type ServerCatalog } from './compile-catalog';
+import { servedOf, type CompiledTool, type ServerCatalog } from './compile-catalog';
 import { allows } from './compile-method';
 import {
   errorMessage,
@@ -90,14 +90,8 @@ export class McpServerRuntime {
 
   /** The security and limit of the tool, resource or prompt a request names: a refusal answers the whole POST. */
   guardOf(request: JsonRpcRequest): StageFn | undefined {
-    const name = request.params?.name;
-    const { tools, prompts, resources } = this.catalog;
-    if (request.method === 'tools/call') return typeof name === 'string' ? tools.get(name)?.guard.check : undefined;
-    if (request.method === 'prompts/get') return typeof name === 'string' ? prompts.get(name)?.guard.check : undefined;
-    const uri = request.params?.uri;
-    if (request.method === 'resources/read' && typeof uri === 'string')
-      return findResource(resources, uri)?.resource.guard.check;
-    return undefined;
+    const subscribing = request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe';
+    return subscribing ? undefined : servedOf(this.catalog, request)?.guard.check;
   }
 
   call(

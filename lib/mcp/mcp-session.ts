@@ -9,10 +9,6 @@ import { fold, type SessionEvent, type SessionSnapshot, type SessionState } from
 
 const log = logging.getLogger('rxrest.mcp');
 
-export interface RunningCall {
-  cancel(reason: string | undefined): void;
-}
-
 export class McpSession {
   readonly #state: SessionState;
   readonly #ended = new AbortController();
@@ -25,7 +21,7 @@ export class McpSession {
   #noticesOpen = false;
   #lastTold = 0;
   /** The session's calls running in this process, by `idKey`. */
-  readonly calls = new Map<string, RunningCall>();
+  readonly calls = new Map<string, { cancel(reason: string | undefined): void }>();
   /** What waits here for the client's answers to the server's requests (sampling, elicitation). */
   readonly #awaited = new Map<string, (response: JsonRpcResponse) => void>();
 

@@ -2,7 +2,7 @@
  * A request's labels in `rxrest_mcp_requests_seconds`, from what the server serves, never what a client wrote: each
  * value is a series kept for the life of the process, so a made-up tool name or URI must not make one.
  */
-import { findResource, type ServerCatalog } from './compile-catalog';
+import { servedOf, type ServerCatalog } from './compile-catalog';
 import type { JsonRpcRequest } from './json-rpc';
 
 export interface MetricLabels {
@@ -12,26 +12,6 @@ export interface MetricLabels {
   readonly target: string;
 }
 
-function servedTarget(request: JsonRpcRequest, catalog: ServerCatalog): string | undefined {
-  const { name, uri } = request.params ?? {};
-  switch (request.method) {
-    case 'tools/call':
-      return typeof name === 'string' && catalog.tools.has(name) ? name : undefined;
-    case 'prompts/get':
-      return typeof name === 'string' && catalog.prompts.has(name) ? name : undefined;
-    case 'resources/read':
-    case 'resources/subscribe':
-    case 'resources/unsubscribe': {
-      const definition =
-        typeof uri === 'string' ? findResource(catalog.resources, uri)?.resource.definition : undefined;
-      const served = definition?.uri ?? definition?.uriTemplate;
-      return typeof served === 'string' ? served : undefined;
-    }
-    default:
-      return undefined;
-  }
-}
-
 /** `answered`: the methods the server answers besides `tools/call`. */
 export function metricLabels(
   request: JsonRpcRequest,
@@ -39,5 +19,7 @@ export function metricLabels(
   answered: ReadonlyMap<string, unknown>,
 ): MetricLabels {
   const method = request.method === 'tools/call' || answered.has(request.method) ? request.method : '_OTHER';
-  return { method, target: servedTarget(request, catalog) ?? '' };
+  const served = servedOf(catalog, request)?.definition;
+  const target = served?.uri ?? served?.uriTemplate ?? served?.name;
+  return { method, target: typeof target === 'string' ? target : '' };
 }

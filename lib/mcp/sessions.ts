@@ -95,7 +95,6 @@ export class Sessions {
   /** Lets go of every session here only (at shutdown: the other instances go on serving them). */
   closeAll(): void {
     for (const session of [...this.#open.values()]) this.#drop(session, true);
-    this.#stopSweeping();
   }
 
   async #load(id: string): Promise<McpSession | undefined> {
@@ -103,7 +102,9 @@ export class Sessions {
     const loaded = await loadSession(this.#topics(), id, (event, at) => session && this.#listener(session)(event, at));
     if (!loaded) return undefined;
     try {
-      this.#makeRoom();
+      // The idlest session ends for it: its client gets 404 next, as after a timeout.
+      const leaving = this.#reserveRoom();
+      if (leaving) this.#pushOut(leaving);
     } catch (error) {
       loaded.watching.unsubscribe();
       throw error;
@@ -111,12 +112,6 @@ export class Sessions {
     session = this.#make(loaded.state);
     this.#hold(session, loaded.watching);
     return session.idleFor() > this.#timeoutMs ? void this.close(session) : session;
-  }
-
-  /** Ends the idlest session for one read from the store (its client gets 404 next, as after a timeout), or 503s. */
-  #makeRoom(): void {
-    const leaving = this.#reserveRoom();
-    if (leaving) this.#pushOut(leaving);
   }
 
   /**
@@ -193,17 +188,15 @@ export class Sessions {
     this.#watching.get(session.id)?.unsubscribe();
     this.#watching.delete(session.id);
     session.end(keepCalls);
-    if (this.#open.size === 0) this.#stopSweeping();
+    if (this.#open.size === 0) {
+      clearInterval(this.#sweeper);
+      this.#sweeper = undefined;
+    }
     return true;
   }
 
   #sweep(): void {
     const now = Date.now();
     for (const session of [...this.#open.values()]) if (session.idleFor(now) > this.#timeoutMs) this.close(session);
-  }
-
-  #stopSweeping(): void {
-    clearInterval(this.#sweeper);
-    this.#sweeper = undefined;
   }
 }

@@ -86,16 +86,11 @@ function checkedResult(tool: CompiledTool, value: unknown): CallToolResult {
   return errorResult(`The tool ${tool.name} returned a result that does not fit its output schema`);
 }
 
-interface CallSink {
-  next(message: JsonRpcMessage): void;
-  finish(result: CallToolResult): void;
-}
-
 function run(
   tool: CompiledTool,
   request: JsonRpcRequest,
   { session, security }: RequestScope,
-  sink: CallSink,
+  sink: { next(message: JsonRpcMessage): void; finish(result: CallToolResult): void },
   handle: Pick<CallOutlet, 'closeStream'> & { signal: AbortSignal },
 ): Subscription | void {
   const token = progressTokenOf(request);

@@ -80,11 +80,7 @@ function answerRequests(
   return checks.length === 0 ? answer() : then(checked, answer);
 }
 
-export interface PostLimits {
-  readonly maxBodySize: number;
-  /** Each message may answer far more than it weighs (a `tools/list`), or start a call. */
-  readonly maxBatchSize: number;
-}
+type PostLimits = { readonly maxBodySize: number; readonly maxBatchSize: number };
 
 function receive(
   ctx: RequestContext,
@@ -124,6 +120,7 @@ function receive(
   });
 }
 
+/** `maxBatchSize` as well: each message may answer far more than it weighs (a `tools/list`), or start a call. */
 export function postMessages(runtime: McpServerRuntime, limits: PostLimits, streams: StreamAnswers): StageFn {
   return (ctx) =>
     refusePostHeaders(ctx) ??

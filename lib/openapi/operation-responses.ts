@@ -33,12 +33,6 @@ const DESCRIPTIONS: Readonly<Record<number, string>> = {
   204: 'No content',
 };
 
-export interface ResponseContext {
-  readonly readsBody: boolean;
-  readonly schemes: DocumentSchemes;
-  readonly used: UsedComponents;
-}
-
 /** A documented schema is of each item for a stream, and this method's metadata does not say whether it streams. */
 function warnUntyped(facts: EndpointFacts): void {
   const where = `${facts.info.resourceClass.name}#${facts.info.methodName}`;
@@ -124,7 +118,10 @@ function documentedAnswer(response: APIResponseOptions, used: UsedComponents): J
 }
 
 /** The shared answers it refers to are recorded in `context.used`. */
-export function operationResponses(facts: EndpointFacts, context: ResponseContext): JsonSchema {
+export function operationResponses(
+  facts: EndpointFacts,
+  context: { readsBody: boolean; schemes: DocumentSchemes; used: UsedComponents },
+): JsonSchema {
   const documented = facts.methodTags.get(OPENAPI_RESPONSES) ?? [];
   const result: JsonSchema = successAnswers(facts, documented);
   for (const response of documented) {
