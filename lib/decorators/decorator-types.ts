@@ -60,15 +60,16 @@ export function parameterMeta(
   return paramMeta(ownerOf(target), method, parameterIndex, kind);
 }
 
-/** A parameter is a body until a kind decorator (applied after: decorators run bottom-up) says otherwise. */
-export function paramOrPropertyTags(
-  target: object,
-  propertyKey: string | symbol | undefined,
-  parameterIndex: number | undefined,
-): Tags {
-  return typeof parameterIndex === 'number'
-    ? parameterMeta(target, propertyKey, parameterIndex, 'body').tags
-    : memberProperty(target, propertyKey!).tags;
+/**
+ * Records `value` under `key` on a parameter, or on a property of a bean-parameter class. A parameter is a body until
+ * a kind decorator (applied after: decorators run bottom-up) says otherwise.
+ */
+export function paramTag<T>(key: MetaKey<T>, value: T): ParamOrPropertyDecorator {
+  return (target, propertyKey, parameterIndex) =>
+    (typeof parameterIndex === 'number'
+      ? parameterMeta(target, propertyKey, parameterIndex, 'body')
+      : memberProperty(target, propertyKey!)
+    ).tags.set(key, value);
 }
 
 /** The name is read first, since a standard decorator has no target. */

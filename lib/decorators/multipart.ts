@@ -1,6 +1,6 @@
 /** The `@PartType` decorator: the media type a multipart part is read or written as. It only records metadata. */
 import { metaKey } from '../metadata/store';
-import { paramOrPropertyTags, type ParamOrPropertyDecorator } from './decorator-types';
+import { paramTag, type ParamOrPropertyDecorator } from './decorator-types';
 
 export const PART_TYPE = metaKey<string>('part-type');
 
@@ -12,6 +12,5 @@ export const PART_TYPE = metaKey<string>('part-type');
  * @POST upload(@RestForm() @PartType('application/json') person: Person) {}
  */
 export function PartType(mediaType: string): ParamOrPropertyDecorator {
-  return (target, propertyKey, parameterIndex) =>
-    paramOrPropertyTags(target, propertyKey, parameterIndex).set(PART_TYPE, mediaType);
+  return paramTag(PART_TYPE, mediaType);
 }

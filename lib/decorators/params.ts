@@ -1,7 +1,7 @@
 /** Parameter decorators: where each argument of an endpoint comes from. They only record metadata. */
 import type { ZodType } from 'zod';
-import { metaKey, type MetaKey, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
-import { memberProperty, parameterMeta, paramOrPropertyTags, type ParamOrPropertyDecorator } from './decorator-types';
+import { metaKey, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
+import { memberProperty, parameterMeta, paramTag, type ParamOrPropertyDecorator } from './decorator-types';
 
 /** An enum given as its object (`{ type: Color }`); a merged `fromString` function is used when present. */
 export type EnumLike = Readonly<Record<string, string | number | Function>>;
@@ -136,11 +136,6 @@ export function BeanParam(options?: ParamOptions): ParamOrPropertyDecorator {
   return record('bean', undefined, options, false);
 }
 
-function tag<T>(key: MetaKey<T>, value: T): ParamOrPropertyDecorator {
-  return (target, propertyKey, parameterIndex) =>
-    paramOrPropertyTags(target, propertyKey, parameterIndex).set(key, value);
-}
-
 /**
  * The value used when the parameter is absent, converted like a sent value (a collection receives it
  * as its one element, split by `@Separator` when there is one).
@@ -149,7 +144,7 @@ function tag<T>(key: MetaKey<T>, value: T): ParamOrPropertyDecorator {
  * list(\@RestQuery() \@DefaultValue('10') limit: number) {}
  */
 export function DefaultValue(value: string): ParamOrPropertyDecorator {
-  return tag(DEFAULT_VALUE, value);
+  return paramTag(DEFAULT_VALUE, value);
 }
 
 /**
@@ -160,7 +155,7 @@ export function DefaultValue(value: string): ParamOrPropertyDecorator {
  * names(\@RestQuery({ type: [String] }) \@Separator(',') name: string[]) {}
  */
 export function Separator(separator: string): ParamOrPropertyDecorator {
-  return tag(SEPARATOR, separator);
+  return paramTag(SEPARATOR, separator);
 }
 
 let dateFormats = 0;
@@ -174,7 +169,7 @@ let dateFormats = 0;
  */
 export function DateFormat(pattern: string): ParamOrPropertyDecorator {
   dateFormats++;
-  return tag(DATE_FORMAT, pattern);
+  return paramTag(DATE_FORMAT, pattern);
 }
 
 /** Whether any `@DateFormat` was declared (its patterns are read with date-fns, an optional peer dependency). */

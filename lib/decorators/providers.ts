@@ -69,11 +69,7 @@ export function ServerExceptionMapper(
   const first = args[0];
   const options = first !== undefined && typeof first !== 'function' ? first : undefined;
   const types = options ? (options.value ?? []) : (args as Class<unknown>[]);
-  return (target, propertyKey) =>
-    methodTags(target, propertyKey).set(EXCEPTION_MAPPER, {
-      types,
-      priority: options?.priority ?? DEFAULT_PRIORITY,
-    });
+  return methodTag(EXCEPTION_MAPPER, { types, priority: options?.priority ?? DEFAULT_PRIORITY });
 }
 
 /** Registers a provider class: a filter, an exception mapper, a reader, writer or interceptor. */

@@ -97,12 +97,9 @@ function clientEvents(
       concatMap((event) => {
         if (isEnd(event)) return endedEarly(topics, key, streamId, event);
         // A reset (events lost) goes out as it is: the client is told, its Last-Event-ID unchanged.
-        if (event.id === undefined) return of(event);
-        return of(
-          isHead(event.data)
-            ? sseEvent({ id: `${streamId}${SEPARATOR}${event.id}`, retry: options.retryMs, data: '' })
-            : messageEvent(streamId, event.id, event.data),
-        );
+        if (event.id === undefined) return [event];
+        if (!isHead(event.data)) return [messageEvent(streamId, event.id, event.data)];
+        return [sseEvent({ id: `${streamId}${SEPARATOR}${event.id}`, retry: options.retryMs, data: '' })];
       }),
     ),
   );

@@ -109,7 +109,6 @@ function compileResources(unit: Unit, context: McpBuildContext): ResourceCatalog
   };
 }
 
-/** The resource serving `uri`, with the variables of its template. */
 export function findResource(
   catalog: ResourceCatalog,
   uri: string,

@@ -94,7 +94,6 @@ function streamAnswers(where: string, context: McpBuildContext): StreamAnswers {
   };
 }
 
-/** The server's endpoint, as the plans of its methods name it. */
 function serverInfo(unit: Unit, template: PathTemplate): EndpointInfo {
   const base = { resourceClass: unit.type, methodName: 'mcp', httpMethod: 'POST', produces: [], consumes: [] };
   return { ...base, pathTemplate: template.template, lane: 'event-loop' };

@@ -6,8 +6,6 @@ import type { Registry } from 'prom-client';
 import type { EndpointKit } from '../pipeline/endpoint';
 import type { ExceptionMappers } from '../errors/exception-mappers';
 
-export type McpSettings = Readonly<ReturnType<typeof mcpSettings>>;
-
 export function mcpSettings(config: Config) {
   return {
     // Host names (any port) a request's `Host`, and its `Origin` when sent, may name; `*` allows any.
@@ -26,7 +24,7 @@ export interface McpBuildContext extends Omit<EndpointKit, 'mappers'> {
   /** The server's endpoint, as its methods' plans name it. */
   readonly info: EndpointInfo;
   readonly endsOnExpiry: boolean;
-  readonly settings: McpSettings;
+  readonly settings: Readonly<ReturnType<typeof mcpSettings>>;
   /** Made after the build, as is the registry. */
   readonly topics: () => BroadcastTopics;
   readonly metrics: () => Registry | undefined;

@@ -25,13 +25,7 @@ export function readParameterNames(fn: Function): (string | undefined)[] | undef
   return parts
     .map((part) => part.trim())
     .filter((part) => part.length > 0)
-    .map((part) => {
-      const name = part
-        .replace(/^\.\.\./, '')
-        .split('=')[0]
-        .trim();
-      return /^[A-Za-z_$][\w$]*$/.test(name) ? name : undefined;
-    });
+    .map((part) => /^(?:\.\.\.\s*)?([A-Za-z_$][\w$]*)\s*(?:=|$)/.exec(part)?.[1]);
 }
 
 function splitTopLevel(source: string, start: number): string[] | undefined {

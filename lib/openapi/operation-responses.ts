@@ -124,22 +124,13 @@ export function operationResponses(
 ): JsonSchema {
   const documented = facts.methodTags.get(OPENAPI_RESPONSES) ?? [];
   const result: JsonSchema = successAnswers(facts, documented);
-  for (const response of documented) {
-    if (response.status === undefined || String(response.status) in result) continue;
-    result[response.status] = documentedAnswer(response, context.used);
-  }
-  const errors = [
-    '400',
-    '404',
-    '406',
-    ...(context.readsBody ? ['413'] : []),
-    // A method naming @Consumes refuses another Content-Type whether it reads a body or not.
-    ...(context.readsBody || facts.info.consumes.length > 0 ? ['415'] : []),
-    ...accessStatuses(facts.access, context.schemes),
-    ...(facts.answers ?? []).map(String),
-    '500',
-  ];
-  for (const status of errors) result[status] ??= { $ref: `#/components/responses/${status}` };
+  for (const response of documented)
+    if (response.status !== undefined) result[response.status] ??= documentedAnswer(response, context.used);
+  // A method naming @Consumes refuses another Content-Type whether it reads a body or not.
+  const bodyErrors = context.readsBody ? ['413', '415'] : facts.info.consumes.length > 0 ? ['415'] : [];
+  const access = accessStatuses(facts.access, context.schemes);
+  for (const status of ['400', '404', '406', ...bodyErrors, ...access, ...(facts.answers ?? []).map(String), '500'])
+    result[status] ??= { $ref: `#/components/responses/${status}` };
   // A mapper's answer takes the place of the shared one; the method's own word, or a nearer mapper's, stands.
   for (const mapped of facts.errorAnswers ?? []) {
     const existing = mapped.status === undefined ? undefined : (result[mapped.status] as JsonSchema | undefined);

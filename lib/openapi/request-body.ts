@@ -45,11 +45,7 @@ export function requestBody(facts: readonly ParamFact[], consumes: readonly stri
   const form = facts.filter((fact) => fact.kind === 'form' && fact.name !== undefined);
   const namesTypes = consumes.length > 0 && !consumes.some((type) => baseType(type) === '*/*');
   if (body) {
-    const schema = body.schema
-      ? zodSchema(body.schema)
-      : body.stream && body.type === undefined
-        ? {}
-        : typeSchema(body.type);
+    const schema = body.schema ? zodSchema(body.schema) : typeSchema(body.type);
     const types = consumes.length ? consumes : ['application/json'];
     const required = namesTypes || body.required !== false;
     // A body of items is described item by item, as streamed answers are.
