@@ -53,13 +53,11 @@ export function compileUriTemplate(template: string): UriTemplate {
       if (variables.length === 0) return uri === template ? {} : undefined;
       const found = variablesOf(literals, uri);
       if (!found) return undefined;
-      const values: Record<string, string> = {};
       try {
-        variables.forEach((name, k) => (values[name] = decodeURIComponent(found[k]!)));
+        return Object.fromEntries(variables.map((name, k) => [name, decodeURIComponent(found[k]!)]));
       } catch {
         return undefined;
       }
-      return values;
     },
   };
 }

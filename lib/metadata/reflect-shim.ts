@@ -1,19 +1,18 @@
 /** Installs a minimal `Reflect.metadata` so that TypeScript's `emitDecoratorMetadata` output is recorded. */
 
 type MetadataKey = string | symbol;
-type Target = object;
 
 interface ReflectWithMetadata {
-  metadata?: (key: MetadataKey, value: unknown) => (target: Target, property?: string | symbol) => void;
-  getOwnMetadata?: (key: MetadataKey, target: Target, property?: string | symbol) => unknown;
-  getMetadata?: (key: MetadataKey, target: Target, property?: string | symbol) => unknown;
-  defineMetadata?: (key: MetadataKey, value: unknown, target: Target, property?: string | symbol) => void;
+  metadata?: (key: MetadataKey, value: unknown) => (target: object, property?: string | symbol) => void;
+  getOwnMetadata?: (key: MetadataKey, target: object, property?: string | symbol) => unknown;
+  getMetadata?: (key: MetadataKey, target: object, property?: string | symbol) => unknown;
+  defineMetadata?: (key: MetadataKey, value: unknown, target: object, property?: string | symbol) => void;
 }
 
 const MEMBER = Symbol('rxrest.class-member');
-const store = new WeakMap<Target, Map<string | symbol, Map<MetadataKey, unknown>>>();
+const store = new WeakMap<object, Map<string | symbol, Map<MetadataKey, unknown>>>();
 
-function slot(target: Target, property: string | symbol | undefined): Map<MetadataKey, unknown> | undefined {
+function slot(target: object, property: string | symbol | undefined): Map<MetadataKey, unknown> | undefined {
   return store.get(target)?.get(property ?? MEMBER);
 }
 
@@ -34,7 +33,7 @@ export function installReflectMetadata(): void {
   reflect.metadata = (key, value) => (target, property) => reflect.defineMetadata!(key, value, target, property);
   reflect.getOwnMetadata = (key, target, property) => slot(target, property)?.get(key);
   reflect.getMetadata = (key, target, property) => {
-    for (let current: Target | null = target; current; current = Object.getPrototypeOf(current)) {
+    for (let current: object | null = target; current; current = Object.getPrototypeOf(current)) {
       const values = slot(current, property);
       if (values?.has(key)) return values.get(key);
     }
