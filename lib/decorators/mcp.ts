@@ -72,9 +72,11 @@ export interface PromptOptions {
 export const MCP_PROMPT = metaKey<PromptOptions>('mcp-prompt');
 
 export interface CompletionOptions {
-  /** The prompt, or else the resource template, whose argument (template variable) the method completes. */
+  /** The prompt whose argument this method completes. */
   readonly prompt?: string;
+  /** The resource template whose variable this method completes. */
   readonly resourceTemplate?: string;
+  /** The argument (or template variable) it completes. */
   readonly argument: string;
 }
 

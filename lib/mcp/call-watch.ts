@@ -13,29 +13,23 @@ import { isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcRespo
 import type { McpSession } from './mcp-session';
 import type { MetricLabels } from './metric-labels';
 
-type Outcome = 'success' | 'tool_error' | 'error' | 'cancelled';
-
 /** Work runs in the span's context; `end(undefined)`: cancelled. */
 interface Watch {
   run<T>(work: () => T): T;
   end(response: JsonRpcResponse | undefined): void;
 }
 
-function outcomeOf(response: JsonRpcResponse | undefined): Outcome {
+function outcomeOf(response: JsonRpcResponse | undefined): 'success' | 'tool_error' | 'error' | 'cancelled' {
   if (response === undefined) return 'cancelled';
   if (response.error) return 'error';
   return (response.result as { isError?: unknown } | undefined)?.isError === true ? 'tool_error' : 'success';
 }
 
-function targetOf(request: JsonRpcRequest): string | undefined {
-  const target = request.params?.name ?? request.params?.uri;
-  return typeof target === 'string' ? target : undefined;
-}
-
 /** A child of the HTTP request's span, and the context it is active in. */
 function startSpan(traced: Tracing, ctx: RequestContext, request: JsonRpcRequest, session: McpSession) {
   const { api, tracer } = traced;
-  const target = targetOf(request);
+  const named = request.params?.name ?? request.params?.uri;
+  const target = typeof named === 'string' ? named : undefined;
   const attributes: Api.Attributes = {
     'mcp.method.name': request.method,
     'mcp.session.id': session.id,

@@ -9,8 +9,6 @@ import { SecurityContext } from '../security/security-context';
 import type { McpBuildContext } from './mcp-build-context';
 import { McpCall } from './mcp-call';
 
-type ParameterKind = 'input' | 'call' | 'security';
-
 export interface McpMethod {
   /** `Class#method`, for errors and logs. */
   readonly where: string;
@@ -27,12 +25,6 @@ export interface MethodGuard {
   readonly check: StageFn | undefined;
 }
 
-function kindOf(type: unknown): ParameterKind {
-  if (type === McpCall) return 'call';
-  if (type === SecurityContext) return 'security';
-  return 'input';
-}
-
 /** Its parameters: at most one input, an `McpCall` (for a tool), a `SecurityContext`. */
 export function compileMcpMethod(
   unit: Unit,
@@ -43,10 +35,10 @@ export function compileMcpMethod(
   const where = locate(unit.type, name);
   const fn = (unit.instance as Record<string, Function>)[name]!;
   const types = (readDesignType('design:paramtypes', unit.type.prototype, name) as unknown[] | undefined) ?? [];
-  const kinds: ParameterKind[] = [];
+  const kinds: ('input' | 'call' | 'security')[] = [];
   let inputType: unknown;
   for (let i = 0; i < Math.max(types.length, fn.length); i++) {
-    const kind = kindOf(types[i]);
+    const kind = types[i] === McpCall ? 'call' : types[i] === SecurityContext ? 'security' : 'input';
     if (kind === 'input' && kinds.includes('input'))
       problems.add(
         where,

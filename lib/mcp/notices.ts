@@ -21,6 +21,7 @@ export interface LogNotice {
   readonly logger?: string;
 }
 
+/** An item of a tool's output that is a notification, not (part of) its result. */
 export type McpNotice = ProgressNotice | LogNotice;
 
 function mark<T extends McpNotice>(notice: T): T {

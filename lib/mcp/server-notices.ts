@@ -17,6 +17,7 @@ import type { McpSession } from './mcp-session';
 /** In the event ids of a `GET` stream (call streams have UUIDs). */
 export const NOTICES_STREAM = 'notices';
 
+/** The lists whose changes a server announces. */
 export type McpList = 'tools' | 'resources' | 'prompts';
 
 /** Tells the clients of one MCP server that something changed. Get it with {@link mcpNotifier}. */

@@ -57,11 +57,6 @@ function asker(session: McpSession, send: (message: JsonRpcMessage) => void): Ca
     });
 }
 
-function progressTokenOf(request: JsonRpcRequest): string | number | undefined {
-  const token = (request.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-  return isId(token) ? token : undefined;
-}
-
 /** `undefined` when the client did not ask for it. */
 function noticeMessage(
   notice: McpNotice,
@@ -93,7 +88,8 @@ function run(
   sink: { next(message: JsonRpcMessage): void; finish(result: CallToolResult): void },
   handle: Pick<CallOutlet, 'closeStream'> & { signal: AbortSignal },
 ): Subscription | void {
-  const token = progressTokenOf(request);
+  const progressToken = (request.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  const token = isId(progressToken) ? progressToken : undefined;
   const notice = (notice: McpNotice) => {
     const message = noticeMessage(notice, token, session);
     if (message) sink.next(message);

@@ -7,10 +7,6 @@ export function markWrapperClass(type: Function): void {
   wrapperClasses.add(type);
 }
 
-function isWrapperClass(type: unknown): boolean {
-  return typeof type === 'function' && wrapperClasses.has(type);
-}
-
 /**
  * The application's own classes and `Date`: not a global constructor, a stream, or a wrapper of the entity.
  *
@@ -24,7 +20,7 @@ export function isBindableClass(type: unknown): type is Function {
   if ((globalThis as Record<string, unknown>)[type.name] === type) return false;
   const prototype: unknown = type.prototype;
   return (
-    !isWrapperClass(type) &&
+    !wrapperClasses.has(type) &&
     type !== Observable &&
     !(prototype instanceof Observable) &&
     !(prototype instanceof Promise)

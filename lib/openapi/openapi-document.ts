@@ -9,6 +9,7 @@ import { operationSecurity, securitySchemes, type DocumentSchemes } from './secu
 import { components, type UsedComponents } from './shared-components';
 import type { JsonSchema } from './type-schema';
 
+/** An OpenAPI document, as plain JSON data. */
 export type OpenApiDocument = JsonSchema;
 
 export interface OpenApiInfo {

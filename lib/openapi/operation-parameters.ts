@@ -56,14 +56,10 @@ export function isRequired(fact: ParamFact): boolean {
   return fact.schema !== undefined && fact.defaultValue === undefined && refusesAbsent(fact.schema);
 }
 
-function withDefault(schema: JsonSchema, fact: ParamFact): JsonSchema {
-  return fact.defaultValue === undefined
-    ? schema
-    : { ...schema, default: schema['type'] === 'number' ? Number(fact.defaultValue) : fact.defaultValue };
-}
-
 export function paramSchema(fact: ParamFact): JsonSchema {
-  return withDefault(fact.schema ? zodSchema(fact.schema) : typeSchema(fact.type, { type: 'string' }), fact);
+  const schema = fact.schema ? zodSchema(fact.schema) : typeSchema(fact.type, { type: 'string' });
+  if (fact.defaultValue === undefined) return schema;
+  return { ...schema, default: schema['type'] === 'number' ? Number(fact.defaultValue) : fact.defaultValue };
 }
 
 /** OpenAPI names every path parameter in the path, matrix ones too: `{variant}`. */

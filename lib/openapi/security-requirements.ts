@@ -5,10 +5,6 @@ import type { AuthenticationMechanism, SecurityScheme } from '../security/authen
 
 export type DocumentSchemes = Readonly<Record<string, SecurityScheme>>;
 
-function schemeOf(mechanism: AuthenticationMechanism): SecurityScheme {
-  return mechanism.securityScheme ?? { type: 'http', scheme: mechanism.scheme.toLowerCase() };
-}
-
 /** Named after their scheme (`Bearer`): characters a component name cannot hold become `_`, a repeat a number. */
 export function securitySchemes(mechanisms: readonly AuthenticationMechanism[]): DocumentSchemes {
   const schemes: Record<string, SecurityScheme> = {};
@@ -16,7 +12,7 @@ export function securitySchemes(mechanisms: readonly AuthenticationMechanism[]):
     const base = mechanism.scheme.replace(/[^A-Za-z0-9._-]/g, '_') || 'scheme';
     let name = base;
     for (let n = 2; name in schemes; n++) name = `${base}_${n}`;
-    schemes[name] = schemeOf(mechanism);
+    schemes[name] = mechanism.securityScheme ?? { type: 'http', scheme: mechanism.scheme.toLowerCase() };
   }
   return schemes;
 }

@@ -5,10 +5,6 @@ import { classSchema } from '../json/bind-class';
 
 export type JsonSchema = Record<string, unknown>;
 
-function isZod(value: unknown): value is ZodType {
-  return value instanceof z.ZodType;
-}
-
 /** zod's own conversion, kept whole: what a client may send (`io: 'input'`); dates, which JSON cannot hold, as date-time strings. */
 export function jsonSchemaOf(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
   return z.toJSONSchema(schema, {
@@ -30,7 +26,7 @@ export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): Js
 
 /** An unknown type (no metadata, `Object`) is any value, or `fallback` (parameters read as strings). */
 export function typeSchema(type: unknown, fallback: JsonSchema = {}): JsonSchema {
-  if (isZod(type)) return zodSchema(type);
+  if (type instanceof z.ZodType) return zodSchema(type);
   if (Array.isArray(type)) return { type: 'array', items: typeSchema(type[0], fallback) };
   if (type === Array) return { type: 'array', items: fallback };
   if (type === Number) return { type: 'number' };
