@@ -1,7 +1,4 @@
-/**
- * The SSE stream a POST's requests answer on, a resumable stream of the broadcast store (event ids name the stream
- * and the store's event); one that ends without its responses answers each request with an error, never silence.
- */
+/** The SSE stream a POST's requests answer on: a resumable stream of the broadcast store, never ending in silence. */
 import type { Observable } from 'rxjs';
 import { EMPTY } from 'rxjs/internal/observable/empty';
 import { concat } from 'rxjs/internal/observable/concat';

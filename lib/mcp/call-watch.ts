@@ -1,7 +1,4 @@
-/**
- * Watches an MCP request until its response or cancellation (a tool call may outlast its HTTP request): a span in
- * OpenTelemetry's MCP conventions, and `rxrest_mcp_requests_seconds` (prom-client loaded only when metrics are on).
- */
+/** Watches an MCP request to its response or cancellation: an OpenTelemetry span and a Prometheus histogram. */
 import type * as Api from '@opentelemetry/api';
 import type { Histogram, Registry } from 'prom-client';
 import { Observable } from 'rxjs/internal/Observable';

@@ -76,10 +76,7 @@ export function methodGuard(unit: Unit, method: MethodMeta, where: string, conte
   return { rule: method.tags.get(ACCESS_RULE), check: steps.length ? chain(steps) : undefined };
 }
 
-/**
- * The class's methods tagged `tag`, compiled by key (`compile` gives `undefined` for a method with problems). A key
- * taken twice is the problem `taken` words; without `taken`, the last method of a key wins.
- */
+/** Compiled by key (`undefined`: problems); a key taken twice is the problem `taken` words, else the last wins. */
 export function compileTagged<O, T>(
   unit: Unit,
   problems: ProblemCollector,

@@ -64,10 +64,7 @@ export class McpSession {
     return this.#state.subscriptions.has(uri);
   }
 
-  /**
-   * Subscribes (`on`) or unsubscribes; a subscription that would make the session larger than one event of the store
-   * is refused (invalid params): a client may not grow its session without bound, one URI after another.
-   */
+  /** A subscription making the session larger than one event of the store is refused: it may not grow unbounded. */
   async subscribe(uri: string, on: boolean): Promise<void> {
     if (!on || this.#state.subscriptions.has(uri) || this.#storing.has(uri))
       return this.#change({ t: 'subscribe', uri, on });
@@ -143,10 +140,7 @@ export class McpSession {
     return this.busy ? 0 : now - this.#state.lastSeen;
   }
 
-  /**
-   * Takes the session's one notices stream here: how to give it back (once, so a stream ended twice never frees the
-   * next one's), `undefined` when it is taken.
-   */
+  /** Takes the one notices stream here: how to give it back, once (a stream ended twice never frees the next one's). */
   openNotices(): (() => void) | undefined {
     if (this.#noticesOpen) return undefined;
     this.#noticesOpen = true;

@@ -1,7 +1,4 @@
-/**
- * A request's labels in `rxrest_mcp_requests_seconds`, from what the server serves, never what a client wrote: each
- * value is a series kept for the life of the process, so a made-up tool name or URI must not make one.
- */
+/** A request's metric labels, from what the server serves: a made-up tool name or URI must not make a series. */
 import { servedOf, type ServerCatalog } from './compile-catalog';
 import type { JsonRpcRequest } from './json-rpc';
 

@@ -1,7 +1,4 @@
-/**
- * The requests a server answers with one result (all but `tools/call`), by name. What the caller may not use is
- * neither listed nor read nor got, as if it did not exist.
- */
+/** The requests answered with one result (all but `tools/call`); what the caller may not use is as if absent. */
 import { catchError } from 'rxjs/internal/operators/catchError';
 import { map } from 'rxjs/internal/operators/map';
 import type { RequestContext } from '../context/request-context';

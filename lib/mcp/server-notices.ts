@@ -1,7 +1,4 @@
-/**
- * What a server tells its clients of its own accord, on a broadcast topic every instance hears, sent on each session's
- * `GET` stream with the store's event ids (resumable with `Last-Event-ID`).
- */
+/** What a server tells its clients of its own accord, on a broadcast topic every instance hears (resumable). */
 import { filter } from 'rxjs/internal/operators/filter';
 import { map } from 'rxjs/internal/operators/map';
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';

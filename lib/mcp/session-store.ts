@@ -1,7 +1,4 @@
-/**
- * Sessions kept in the broadcast store, each as the history of its own topic: an instance that never saw a session
- * folds its history up to a mark it publishes itself (so it knows where "now" is), then reads on live.
- */
+/** Sessions in the broadcast store, each the history of its own topic, read up to a mark the reader publishes. */
 import type { Subscription } from 'rxjs';
 import { backplaneUnavailable } from '../broadcast/backplane';
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
@@ -90,10 +87,7 @@ function eventOf(sse: SseEvent): SessionEvent | undefined {
   return sse.id === undefined ? undefined : (sse.data as SessionEvent);
 }
 
-/**
- * How long an ended session's history stays in a durable store: long enough for the instances holding it to hear its
- * end live; kept for the retention's hour, a flood of sessions would leave Redis a stream each for that hour.
- */
+/** Long enough for the instances holding a session to hear its end live: a flood must not stay the retention's hour. */
 export const ENDED_KEPT_MS = 60_000;
 
 /** Once the session's end is stored. */

@@ -1,7 +1,4 @@
-/**
- * One MCP server's sessions, kept in the broadcast store so any instance finds them; at most `max-sessions` held per
- * instance, since an `initialize` costs a stranger nothing and each session holds a broadcast topic here.
- */
+/** One MCP server's sessions; at most `max-sessions` per instance, since an `initialize` costs a stranger nothing. */
 import type { Subscription } from 'rxjs';
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
 import { logging } from '../logging/logger';
@@ -46,13 +43,10 @@ export class Sessions {
     this.#touchEveryMs = Math.min(MAX_TOUCH_EVERY_MS, timeoutMs / 4);
   }
 
-  /**
-   * Opens a session, stored before it is answered (else a 503); its id is a random UUID (visible ASCII, as MCP asks).
-   * The session pushed out for it ends only once it is stored: a refused initialize ends nothing.
-   */
+  /** Stored before it is answered (else 503); the session it pushes out ends only then: a refused one ends nothing. */
   async open(facts: Omit<McpClientFacts, 'sessionId'>, principal: string | undefined): Promise<McpSession> {
     const leaving = this.#reserveRoom();
-    const id = crypto.randomUUID();
+    const id = crypto.randomUUID(); // Visible ASCII, as MCP asks of a session id.
     const open = { facts: { ...facts, sessionId: id }, principal };
     const session = this.#make({ open, subscriptions: new Set(), lastSeen: Date.now(), closed: false });
     this.#opening++;

@@ -1,7 +1,4 @@
-/**
- * The broadcast store's refusals as an MCP client is told them: an MCP server's topics are the framework's own, so
- * their names never reach a client (status, code and headers stay; the detail says what the client can act on).
- */
+/** The store's refusals without its topic names (the framework's own, of no use to a client), status and code kept. */
 import { httpProblem } from '../errors/http-problem';
 import type { ErrorCode } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';

@@ -1,7 +1,4 @@
-/**
- * The answer of a POST that calls tools: one resumable SSE stream of every request's messages, through the framework's
- * stream machinery (budget, backpressure, keep-alive, shutdown) — or plain JSON when all is ready at once.
- */
+/** A POST that calls tools answered on one resumable SSE stream, or as plain JSON when all is ready at once. */
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
 import type { Subscriber } from 'rxjs';
 import { Observable } from 'rxjs/internal/Observable';

@@ -1,7 +1,4 @@
-/**
- * The Streamable HTTP transport's three steps: `POST` takes the client's messages, `GET` opens the session's notices
- * stream or resumes a cut one (`Last-Event-ID`, on any instance), `DELETE` ends the session and cancels its calls.
- */
+/** The Streamable HTTP transport's steps: `POST` the client's messages, `GET` a stream, `DELETE` the session. */
 import { fromEvent } from 'rxjs/internal/observable/fromEvent';
 import { finalize } from 'rxjs/internal/operators/finalize';
 import { takeUntil } from 'rxjs/internal/operators/takeUntil';

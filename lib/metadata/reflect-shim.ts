@@ -16,10 +16,7 @@ function slot(target: object, property: string | symbol | undefined): Map<Metada
   return store.get(target)?.get(property ?? MEMBER);
 }
 
-/**
- * TypeScript's `__metadata` only records types when `Reflect.metadata` exists as a class is defined, so this runs as
- * a side effect of importing the decorators. A `reflect-metadata` polyfill loaded earlier is kept.
- */
+/** Runs on import: TypeScript's `__metadata` records types only if `Reflect.metadata` exists as a class is defined. */
 export function installReflectMetadata(): void {
   const reflect = Reflect as unknown as ReflectWithMetadata;
   if (typeof reflect.metadata === 'function' && typeof reflect.getMetadata === 'function') return;

@@ -49,12 +49,11 @@ function describeOperation(
   const body = requestBody(params, facts.info.consumes);
   const parameters = operationParameters(params, patterns);
   const security = operationSecurity(facts.access, schemes);
-  const className = facts.info.resourceClass.name;
   return {
     path: path + matrixSuffix(params),
     operation: {
       operationId,
-      tags: facts.methodTags.get(OPENAPI_TAGS) ?? facts.classTags.get(OPENAPI_TAGS) ?? [className],
+      tags: facts.methodTags.get(OPENAPI_TAGS) ?? facts.classTags.get(OPENAPI_TAGS) ?? [facts.info.resourceClass.name],
       ...(operation?.summary ? { summary: operation.summary } : {}),
       ...(operation?.description ? { description: operation.description } : {}),
       ...(parameters.length ? { parameters } : {}),
