@@ -33,9 +33,7 @@ export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 /** MCP: a transport-level refusal (no session, a header missing), as its SDKs answer. */
 export const TRANSPORT_ERROR = -32000;
-/** MCP: the session named by `Mcp-Session-Id` is unknown or over. */
 export const SESSION_NOT_FOUND = -32001;
-/** MCP: `resources/read` of a URI no resource serves. */
 export const RESOURCE_NOT_FOUND = -32002;
 
 /** Answered as a JSON-RPC error object, never as an HTTP error. */
