@@ -18,7 +18,7 @@ export interface EndpointDisabledOptions {
   readonly disableIfMissing?: boolean;
 }
 
-/** One build condition of a class; all of a class's conditions must hold for it to be included. */
+/** All of a class's conditions must hold for it to be included. */
 export type BuildCondition =
   | { readonly kind: 'if-profile' | 'unless-profile'; readonly profiles: ProfileSelector }
   | { readonly kind: 'if-property' | 'unless-property'; readonly property: BuildPropertyOptions };

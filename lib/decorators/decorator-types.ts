@@ -31,29 +31,25 @@ export type ParamOrPropertyDecorator = (
   parameterIndex?: number,
 ) => void;
 
-/** The metadata a class-or-method decorator writes to: its class's (no property key), else its method's. */
 export function memberMeta(target: object, propertyKey: string | symbol | undefined): ClassMeta | MethodMeta {
   return propertyKey === undefined
     ? classMeta(target as Function)
     : methodMeta(ownerOf(target), memberName(propertyKey));
 }
 
-/** The tags of the method a method decorator is on. */
 export function methodTags(target: object, propertyKey: string | symbol): Tags {
   return methodMeta(ownerOf(target), memberName(propertyKey)).tags;
 }
 
-/** A decorator recording `value` under `key` on the method it is on. */
 export function methodTag<T>(key: MetaKey<T>, value: T): MethodDecoratorFn {
   return (target, propertyKey) => methodTags(target, propertyKey).set(key, value);
 }
 
-/** A decorator recording `value` under `key` on the class or the method it is on. */
 export function memberTag<T>(key: MetaKey<T>, value: T): ClassOrMethodDecorator {
   return (target, propertyKey) => memberMeta(target, propertyKey).tags.set(key, value);
 }
 
-/** The metadata of a decorated parameter (a constructor's when there is no property key), made with `kind` if new. */
+/** A constructor's parameter when there is no property key; made with `kind` if new. */
 export function parameterMeta(
   target: object,
   propertyKey: string | symbol | undefined,
@@ -65,20 +61,18 @@ export function parameterMeta(
 }
 
 /**
- * The tags a parameter decorator writes to: the parameter's, or the property's of a bean-parameter class. A parameter
- * is a body until a kind decorator (applied after: decorators run bottom-up) says otherwise.
+ * Records `value` under `key` on a parameter, or on a property of a bean-parameter class. A parameter is a body until
+ * a kind decorator (applied after: decorators run bottom-up) says otherwise.
  */
-export function paramOrPropertyTags(
-  target: object,
-  propertyKey: string | symbol | undefined,
-  parameterIndex: number | undefined,
-): Tags {
-  return typeof parameterIndex === 'number'
-    ? parameterMeta(target, propertyKey, parameterIndex, 'body').tags
-    : memberProperty(target, propertyKey!).tags;
+export function paramTag<T>(key: MetaKey<T>, value: T): ParamOrPropertyDecorator {
+  return (target, propertyKey, parameterIndex) =>
+    (typeof parameterIndex === 'number'
+      ? parameterMeta(target, propertyKey, parameterIndex, 'body')
+      : memberProperty(target, propertyKey!)
+    ).tags.set(key, value);
 }
 
-/** The metadata of the property a decorator is on; its name is read first, since a standard decorator has no target. */
+/** The name is read first, since a standard decorator has no target. */
 export function memberProperty(target: object, propertyKey: string | symbol): PropertyMeta {
   const name = memberName(propertyKey);
   return propertyMeta(ownerOf(target), name);

@@ -2,9 +2,9 @@
 import { metaKey } from '../metadata/store';
 import { memberTag, type ClassOrMethodDecorator } from './decorator-types';
 
-/** An explicit lane: `blocking` is the worker lane, `non-blocking` the event loop. */
+/** `blocking` is the worker lane, `non-blocking` the event loop. */
 export const LANE = metaKey<'blocking' | 'non-blocking'>('lane');
-/** `@Transactional`: the method (or every method of the class) is blocking unless the class says otherwise. */
+/** Blocking unless the class says otherwise. */
 export const TRANSACTIONAL = metaKey<true>('transactional');
 
 /**

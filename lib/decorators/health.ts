@@ -4,13 +4,10 @@ import { classMeta, metaKey } from '../metadata/store';
 /** Which health endpoint a check answers on (`/q/health/live`, `/ready`, `/started`). */
 export type HealthKind = 'liveness' | 'readiness' | 'startup';
 
-export const HEALTH_KINDS = metaKey<readonly HealthKind[]>('health-kinds');
+export const HEALTH_KINDS = metaKey<HealthKind[]>('health-kinds');
 
 function kind(name: HealthKind): (target: Function) => void {
-  return (target) => {
-    const tags = classMeta(target).tags;
-    tags.set(HEALTH_KINDS, [...(tags.get(HEALTH_KINDS) ?? []), name]);
-  };
+  return (target) => classMeta(target).tags.push(HEALTH_KINDS, name);
 }
 
 /**

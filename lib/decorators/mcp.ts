@@ -1,7 +1,4 @@
-/**
- * Model Context Protocol servers in the resource style: `@McpServer(path)` on a class, `@Tool`, `@McpResource`,
- * `@Prompt` and `@Completion` on its methods. They only record metadata (docs/mcp.md).
- */
+/** MCP servers in the resource style: `@McpServer` on a class, `@Tool`, `@McpResource`, `@Prompt`, `@Completion`. */
 import type { ZodType } from 'zod';
 import { classMeta, metaKey } from '../metadata/store';
 import { methodTag } from './decorator-types';
@@ -38,10 +35,8 @@ export interface ToolOptions {
   /** What the tool does, for the model that decides to call it. */
   readonly description: string;
   /**
-   * The arguments' schema: listed as the tool's `inputSchema` (JSON Schema 2020-12, `$schema`, `$defs` and
-   * `additionalProperties` as zod writes them) and checked before the call. Without it, the class of the method's
-   * arguments parameter gives both (its `static schema`, as request bodies are bound); with neither, the tool takes
-   * no arguments.
+   * The arguments' schema: listed as `inputSchema` (JSON Schema 2020-12, as zod writes it) and checked before the
+   * call. Without it, the arguments parameter's class gives both (its `static schema`); with neither, no arguments.
    */
   readonly input?: ZodType;
   /** The schema of the result's `structuredContent`, listed as `outputSchema` and checked after the call. */
@@ -54,10 +49,7 @@ export const MCP_TOOL = metaKey<ToolOptions>('mcp-tool');
 export interface McpResourceOptions {
   /** A fixed URI (`file:///readme.md`); exactly one of `uri` and `uriTemplate`. */
   readonly uri?: string;
-  /**
-   * An RFC 6570 level-1 template (`test://template/{id}/data`): the method gets the variables as an object
-   * (`{ id: '123' }`) for every URI it matches.
-   */
+  /** An RFC 6570 level-1 template (`test://template/{id}/data`): the method gets its variables (`{ id: '123' }`). */
   readonly uriTemplate?: string;
   /** The resource's name; the method's name when absent. */
   readonly name?: string;
@@ -73,10 +65,7 @@ export interface PromptOptions {
   readonly name?: string;
   readonly title?: string;
   readonly description?: string;
-  /**
-   * The prompt's arguments as a zod object of strings: each key is listed as an argument (required unless
-   * optional, described by `.describe()`), and the values are checked before the call.
-   */
+  /** A zod object of strings: each key listed as an argument (required unless optional, `.describe()`d), checked. */
   readonly arguments?: ZodType;
 }
 

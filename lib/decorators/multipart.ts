@@ -1,8 +1,7 @@
 /** The `@PartType` decorator: the media type a multipart part is read or written as. It only records metadata. */
 import { metaKey } from '../metadata/store';
-import { paramOrPropertyTags, type ParamOrPropertyDecorator } from './decorator-types';
+import { paramTag, type ParamOrPropertyDecorator } from './decorator-types';
 
-/** The media type given by `@PartType`, on a parameter's or a property's tags. */
 export const PART_TYPE = metaKey<string>('part-type');
 
 /**
@@ -13,6 +12,5 @@ export const PART_TYPE = metaKey<string>('part-type');
  * @POST upload(@RestForm() @PartType('application/json') person: Person) {}
  */
 export function PartType(mediaType: string): ParamOrPropertyDecorator {
-  return (target, propertyKey, parameterIndex) =>
-    paramOrPropertyTags(target, propertyKey, parameterIndex).set(PART_TYPE, mediaType);
+  return paramTag(PART_TYPE, mediaType);
 }

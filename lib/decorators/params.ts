@@ -1,7 +1,7 @@
 /** Parameter decorators: where each argument of an endpoint comes from. They only record metadata. */
 import type { ZodType } from 'zod';
-import { metaKey, type MetaKey, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
-import { memberProperty, parameterMeta, paramOrPropertyTags, type ParamOrPropertyDecorator } from './decorator-types';
+import { metaKey, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
+import { memberProperty, parameterMeta, paramTag, type ParamOrPropertyDecorator } from './decorator-types';
 
 /** An enum given as its object (`{ type: Color }`); a merged `fromString` function is used when present. */
 export type EnumLike = Readonly<Record<string, string | number | Function>>;
@@ -62,9 +62,8 @@ function record(
 }
 
 /**
- * Throws when a factory such as `RestPath` was itself used as the decorator (`@RestPath id` for
- * `@RestPath() id`). tsc reports it (TS1329), but transpile-only tools (esbuild, swc, ts-jest) emit it, and
- * the parameter would silently become the request body.
+ * Throws for a factory used as the decorator (`@RestPath id`): tsc reports it (TS1329), but transpile-only tools
+ * emit it, and the parameter would silently become the request body.
  */
 function refuseUncalled(decorator: string, target: unknown, key: unknown): void {
   const isClass = typeof target === 'function';
@@ -137,12 +136,6 @@ export function BeanParam(options?: ParamOptions): ParamOrPropertyDecorator {
   return record('bean', undefined, options, false);
 }
 
-/** Records a tag on a parameter, or on a property of a bean-parameter class. */
-function tag<T>(key: MetaKey<T>, value: T): ParamOrPropertyDecorator {
-  return (target, propertyKey, parameterIndex) =>
-    paramOrPropertyTags(target, propertyKey, parameterIndex).set(key, value);
-}
-
 /**
  * The value used when the parameter is absent, converted like a sent value (a collection receives it
  * as its one element, split by `@Separator` when there is one).
@@ -151,7 +144,7 @@ function tag<T>(key: MetaKey<T>, value: T): ParamOrPropertyDecorator {
  * list(\@RestQuery() \@DefaultValue('10') limit: number) {}
  */
 export function DefaultValue(value: string): ParamOrPropertyDecorator {
-  return tag(DEFAULT_VALUE, value);
+  return paramTag(DEFAULT_VALUE, value);
 }
 
 /**
@@ -162,7 +155,7 @@ export function DefaultValue(value: string): ParamOrPropertyDecorator {
  * names(\@RestQuery({ type: [String] }) \@Separator(',') name: string[]) {}
  */
 export function Separator(separator: string): ParamOrPropertyDecorator {
-  return tag(SEPARATOR, separator);
+  return paramTag(SEPARATOR, separator);
 }
 
 let dateFormats = 0;
@@ -176,7 +169,7 @@ let dateFormats = 0;
  */
 export function DateFormat(pattern: string): ParamOrPropertyDecorator {
   dateFormats++;
-  return tag(DATE_FORMAT, pattern);
+  return paramTag(DATE_FORMAT, pattern);
 }
 
 /** Whether any `@DateFormat` was declared (its patterns are read with date-fns, an optional peer dependency). */

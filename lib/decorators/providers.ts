@@ -45,9 +45,8 @@ export const PRE_MATCHING = metaKey<true>('pre-matching');
 export const DEFAULT_PRIORITY = 5000;
 
 /**
- * Marks a method as a request filter. Its parameters are injected by type (`RequestContext`,
- * `UriInfo`...). It may return nothing (continue), a `RestResponse`/`Response` (answer now),
- * `undefined` (continue), or a Promise/Observable of those.
+ * Marks a method as a request filter, its parameters injected by type (`RequestContext`, `UriInfo`...). It may
+ * return nothing (continue), a `RestResponse`/`Response` (answer now), or a Promise/Observable of those.
  */
 export function ServerRequestFilter(options: RequestFilterOptions = {}): MethodDecoratorFn {
   return methodTag(REQUEST_FILTER, options);
@@ -70,11 +69,7 @@ export function ServerExceptionMapper(
   const first = args[0];
   const options = first !== undefined && typeof first !== 'function' ? first : undefined;
   const types = options ? (options.value ?? []) : (args as Class<unknown>[]);
-  return (target, propertyKey) =>
-    methodTags(target, propertyKey).set(EXCEPTION_MAPPER, {
-      types,
-      priority: options?.priority ?? DEFAULT_PRIORITY,
-    });
+  return methodTag(EXCEPTION_MAPPER, { types, priority: options?.priority ?? DEFAULT_PRIORITY });
 }
 
 /** Registers a provider class: a filter, an exception mapper, a reader, writer or interceptor. */

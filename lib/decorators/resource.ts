@@ -4,7 +4,6 @@ import { memberMeta, memberName, type ClassOrMethodDecorator, type MethodDecorat
 
 export type { MethodDecoratorFn } from './decorator-types';
 
-/** The application path set by `@ApplicationPath` on an {@link Application} subclass. */
 export const APPLICATION_PATH = metaKey<string>('application-path');
 
 /**

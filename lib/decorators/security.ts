@@ -2,7 +2,7 @@
 import { metaKey } from '../metadata/store';
 import { memberTag, type ClassOrMethodDecorator } from './decorator-types';
 
-/** The access rule of a class or method; the method's wins over its class's. */
+/** The method's wins over its class's. */
 export type AccessRule =
   | { readonly kind: 'authenticated' }
   | { readonly kind: 'roles'; readonly roles: readonly string[] }

@@ -1,14 +1,9 @@
-/**
- * WebSocket endpoints in the resource style: `@WebSocketEndpoint(path)` on a class, `@OnOpen`, `@OnTextMessage`,
- * `@OnBinaryMessage`, `@OnClose` and `@OnError` on its methods. They only record metadata (docs/websockets.md).
- */
+/** WebSocket endpoints in the resource style: `@WebSocketEndpoint(path)` on a class, `@On...` on its methods. */
 import { classMeta, metaKey } from '../metadata/store';
 import { methodTag } from './decorator-types';
 
-/** The path template of a WebSocket endpoint class, under the application path like a resource's. */
 export const SOCKET_PATH = metaKey<string>('websocket-path');
 
-/** What a socket endpoint's method is called for. */
 export type SocketCallbackKind = 'open' | 'text' | 'binary' | 'close' | 'error';
 
 export const SOCKET_CALLBACK = metaKey<SocketCallbackKind>('websocket-callback');

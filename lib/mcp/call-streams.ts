@@ -1,10 +1,4 @@
-/**
- * The SSE stream a POST's requests answer on, kept in the broadcast store: the messages run as a resumable stream
- * (`resumable()`), so they go on when the client drops, within the grace, and a client resumes them with
- * `Last-Event-ID` on any instance sharing the store (`resume()`). Each event's id is the stream's id and the store's
- * id of the event: a resume reads that one stream, never another. A stream that ends without its responses (its
- * instance died, nobody came back within the grace) answers each request with an error, never with silence.
- */
+/** The SSE stream a POST's requests answer on: a resumable stream of the broadcast store, never ending in silence. */
 import type { Observable } from 'rxjs';
 import { EMPTY } from 'rxjs/internal/observable/empty';
 import { concat } from 'rxjs/internal/observable/concat';
@@ -26,9 +20,8 @@ import { errorMessage, INTERNAL_ERROR, isObject, type JsonRpcMessage, type Reque
 import { ENDED_KEPT_MS } from './session-store';
 
 /**
- * The first item of a stream: the ids of its requests. It is sent to a client that reads priming events as an event
- * with an id and empty data, so that it holds a `Last-Event-ID` before any message (SEP-1699); a stream that ends
- * without its responses answers these ids. Messages are JSON-RPC, so it cannot be mistaken for one.
+ * The first item of a stream: a priming event with an id and empty data, so the client holds a `Last-Event-ID`
+ * before any message (SEP-1699), and the ids a stream that ends without its responses answers.
  */
 interface StreamHead {
   readonly requests: readonly RequestId[];
@@ -38,29 +31,27 @@ function isHead(data: unknown): data is StreamHead {
   return isObject(data) && !('jsonrpc' in data) && Array.isArray(data.requests);
 }
 
-/** Separates the stream's id from the store's in an event id (neither contains it). */
+/** Neither the stream's id nor the store's contains it. */
 const SEPARATOR = '_';
 
-/** A message of a stream (a call's or the notices') as the client reads it, its id naming the stream and the store's. */
+/** A message of a stream (a call's or the notices') as the client reads it. */
 export function messageEvent(streamId: string, storeId: string, data: unknown): SseEvent {
   return sseEvent({ id: `${streamId}${SEPARATOR}${storeId}`, event: 'message', data });
 }
 
 export interface CallStreamOptions {
-  /** How long the calls go on once nobody reads the stream (milliseconds). */
+  /** How long the calls go on once nobody reads the stream. */
   readonly graceMs: number;
-  /** The `retry:` of the priming event (milliseconds). */
+  /** The `retry:` of the priming event. */
   readonly retryMs: number;
-  /** Whether the client reads a priming event (MCP 2025-11-25 and later). */
   readonly primes: boolean;
 }
 
-/** The store key of a call stream: streams belong to their session, whose id is part of it. */
+/** Streams belong to their session. */
 function streamKey(sessionId: string, streamId: string): string {
   return `mcp/${sessionId}/${streamId}`;
 }
 
-/** Where a `Last-Event-ID` of a call stream points: which stream, and the store's id in it. */
 export interface StreamPosition {
   readonly streamId: string;
   readonly eventId: string;
@@ -72,13 +63,12 @@ export function readEventId(lastEventId: string): StreamPosition | undefined {
   return { streamId: lastEventId.slice(0, at), eventId: lastEventId.slice(at + 1) };
 }
 
-/** Why a stream ended without its responses, as the client is told. */
 const LOST: Readonly<Record<string, string>> = {
   error: 'The call was lost: the server running it stopped',
   cancelled: 'The call was cancelled before it answered: nobody read it within the grace, or its server stopped',
 };
 
-/** The errors a stream that ended early answers its requests with (a client ignores those it already has). */
+/** The errors a stream that ended early answers its requests with (a client ignores those it has). */
 function endedEarly(topics: BroadcastTopics, key: string, streamId: string, end: SseEvent): Observable<SseEvent> {
   const reason = LOST[end.event!];
   if (reason === undefined) return EMPTY;
@@ -90,7 +80,6 @@ function endedEarly(topics: BroadcastTopics, key: string, streamId: string, end:
   );
 }
 
-/** The store's events of a stream as the client's SSE events, until the stream's end. */
 function clientEvents(
   topics: BroadcastTopics,
   key: string,
@@ -105,21 +94,12 @@ function clientEvents(
       concatMap((event) => {
         if (isEnd(event)) return endedEarly(topics, key, streamId, event);
         // A reset (events lost) goes out as it is: the client is told, its Last-Event-ID unchanged.
-        if (event.id === undefined) return of(event);
-        return of(
-          isHead(event.data)
-            ? sseEvent({ id: `${streamId}${SEPARATOR}${event.id}`, retry: options.retryMs, data: '' })
-            : messageEvent(streamId, event.id, event.data),
-        );
+        if (event.id === undefined) return [event];
+        if (!isHead(event.data)) return [messageEvent(streamId, event.id, event.data)];
+        return [sseEvent({ id: `${streamId}${SEPARATOR}${event.id}`, retry: options.retryMs, data: '' })];
       }),
     ),
   );
-}
-
-export interface OpenedStream {
-  readonly running: ResumableStream;
-  /** What this POST answers: the stream from its first event. */
-  readonly events: Multi<SseEvent>;
 }
 
 /** Starts `messages` as the stream of a POST's `requests`; rejects with 503 when the store cannot take it. */
@@ -129,23 +109,18 @@ export async function openCallStream(
   requests: readonly RequestId[],
   messages: Observable<JsonRpcMessage>,
   options: CallStreamOptions,
-): Promise<OpenedStream> {
+): Promise<{ running: ResumableStream; events: Multi<SseEvent> }> {
   const streamId = crypto.randomUUID();
   const key = streamKey(sessionId, streamId);
   const head: StreamHead = { requests };
   const running = await resumableIn(topics, key, concat(of(head), messages), { grace: options.graceMs });
-  // Kept for a client cut before the end to come back within the grace, not for the retention's hour (a stranger's
-  // calls by the thousand, each up to retention.max-bytes, in Redis for that hour); at least for as long as the
-  // instances reading it live take to hear its end.
+  // Kept for the grace, not the retention's hour (a stranger's calls by the thousand in Redis for that hour).
   void running.ended.then(() => topics.backplane.expire(key, Math.max(options.graceMs, ENDED_KEPT_MS)));
   const events = await resumeIn(topics, key);
   return { running, events: clientEvents(topics, key, streamId, events!, options) };
 }
 
-/**
- * A call stream resumed after `position` (its events since, then live), `undefined` when the client already has its
- * end; rejects with a 404 problem when the session holds no such stream (never was, or no longer kept).
- */
+/** `undefined` when the client already has the end; rejects with a 404 problem when there is no such stream. */
 export async function resumeCallStream(
   topics: BroadcastTopics,
   sessionId: string,

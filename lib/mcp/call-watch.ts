@@ -1,12 +1,4 @@
-/**
- * What watches an MCP request from its start to its response — for a tool call, the whole call, which may outlast its
- * HTTP request — or to its cancellation:
- * - a span, in OpenTelemetry's conventions for MCP (`tools/call forecast`), a child of the HTTP request's span, active
- *   while the method runs (its own spans nest under it);
- * - `rxrest_mcp_requests_seconds` in the application's Prometheus metrics (`framework.metrics.enabled`), by method,
- *   tool (or prompt, or resource) and outcome, as the server names them (`metric-labels`). prom-client is only loaded
- *   when metrics are on.
- */
+/** Watches an MCP request to its response or cancellation: an OpenTelemetry span and a Prometheus histogram. */
 import type * as Api from '@opentelemetry/api';
 import type { Histogram, Registry } from 'prom-client';
 import { Observable } from 'rxjs/internal/Observable';
@@ -18,30 +10,23 @@ import { isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcRespo
 import type { McpSession } from './mcp-session';
 import type { MetricLabels } from './metric-labels';
 
-/** How a request ended: answered, a tool's error result, a JSON-RPC error, or cancelled before its answer. */
-type Outcome = 'success' | 'tool_error' | 'error' | 'cancelled';
-
-/** One request watched: its work runs in the span's context; its end is told the response (`undefined`: cancelled). */
+/** Work runs in the span's context; `end(undefined)`: cancelled. */
 interface Watch {
   run<T>(work: () => T): T;
   end(response: JsonRpcResponse | undefined): void;
 }
 
-function outcomeOf(response: JsonRpcResponse | undefined): Outcome {
+function outcomeOf(response: JsonRpcResponse | undefined): 'success' | 'tool_error' | 'error' | 'cancelled' {
   if (response === undefined) return 'cancelled';
   if (response.error) return 'error';
   return (response.result as { isError?: unknown } | undefined)?.isError === true ? 'tool_error' : 'success';
 }
 
-function targetOf(request: JsonRpcRequest): string | undefined {
-  const target = request.params?.name ?? request.params?.uri;
-  return typeof target === 'string' ? target : undefined;
-}
-
-/** The span of `request`, and the context it is active in (under the HTTP request's span). */
+/** A child of the HTTP request's span, and the context it is active in. */
 function startSpan(traced: Tracing, ctx: RequestContext, request: JsonRpcRequest, session: McpSession) {
   const { api, tracer } = traced;
-  const target = targetOf(request);
+  const named = request.params?.name ?? request.params?.uri;
+  const target = typeof named === 'string' ? named : undefined;
   const attributes: Api.Attributes = {
     'mcp.method.name': request.method,
     'mcp.session.id': session.id,
@@ -58,7 +43,6 @@ function startSpan(traced: Tracing, ctx: RequestContext, request: JsonRpcRequest
   return { span, active: api.trace.setSpan(parent, span) };
 }
 
-/** Marks the span with what the response says (an error object, or a tool's error result) and ends it. */
 function endSpan(traced: Tracing, span: Api.Span, response: JsonRpcResponse | undefined): void {
   const outcome = outcomeOf(response);
   if (outcome === 'cancelled') span.setAttribute('rxrest.mcp.cancelled', true);
@@ -77,7 +61,7 @@ export class CallWatch {
   readonly #registry: () => Registry | undefined;
   #histogram: Histogram<'method' | 'target' | 'outcome'> | undefined;
 
-  /** `registry` is the application's, when metrics are on (asked on first use: it is made after the build). */
+  /** `registry` is asked on first use: it is made after the build. */
   constructor(registry: () => Registry | undefined) {
     this.#registry = registry;
   }
@@ -97,7 +81,7 @@ export class CallWatch {
     return this.#histogram;
   }
 
-  /** The watch of a request starting now; `undefined` when the application neither traces nor measures. */
+  /** `undefined` when the application neither traces nor measures. */
   #start(ctx: RequestContext, request: JsonRpcRequest, labels: MetricLabels, session: McpSession): Watch | undefined {
     const histogram = this.#timer();
     const traced = tracing();
@@ -113,7 +97,6 @@ export class CallWatch {
     };
   }
 
-  /** A call's messages (its notifications, then its response), watched until its response or its cancellation. */
   call(
     ctx: RequestContext,
     request: JsonRpcRequest,
@@ -142,7 +125,6 @@ export class CallWatch {
     });
   }
 
-  /** One answer, watched. */
   answer(
     ctx: RequestContext,
     request: JsonRpcRequest,

@@ -1,20 +1,16 @@
-/**
- * Compiles what an MCP server class serves, built once: its `@Tool` methods (listing, input binding, output check,
- * guard), its `@McpResource` methods (fixed URIs and URI templates), its `@Prompt` methods (arguments from the zod
- * object) and its `@Completion` methods (each completes one argument of a prompt, or one variable of a resource
- * template, that the class declares).
- */
+/** Compiles what an MCP server class serves, once: its tools, resources, prompts and completions. */
 import type { ZodType } from 'zod';
 import { MCP_COMPLETION, MCP_PROMPT, MCP_RESOURCE, MCP_TOOL, type CompletionOptions } from '../decorators/mcp';
 import type { Unit } from '../metadata/unit';
 import { compileMcpMethod, compileTagged, methodGuard, type McpMethod, type MethodGuard } from './compile-method';
 import { jsonSchemaOf } from '../openapi/type-schema';
 import { inputBinding, type InputBinding, type JsonSchema } from './input-binding';
+import type { JsonRpcRequest } from './json-rpc';
 import type { McpBuildContext } from './mcp-build-context';
 import { compileUriTemplate, type UriTemplate } from './uri-template';
 
-/** What a tool, a resource or a prompt is: what its list shows of it, the method that serves it, and its guard. */
-interface Served {
+export interface Served {
+  /** What its list shows of it. */
   readonly definition: Readonly<Record<string, unknown>>;
   readonly method: McpMethod;
   readonly guard: MethodGuard;
@@ -28,7 +24,7 @@ export interface CompiledTool extends Served {
 
 export interface CompiledResource extends Served {
   readonly mimeType: string | undefined;
-  /** Its template; `undefined` for a fixed URI. */
+  /** `undefined` for a fixed URI. */
   readonly template: UriTemplate | undefined;
 }
 
@@ -42,7 +38,6 @@ export interface CompiledPrompt extends Served {
   readonly input: InputBinding;
 }
 
-/** What a server serves. */
 export interface ServerCatalog {
   readonly tools: ReadonlyMap<string, CompiledTool>;
   readonly resources: ResourceCatalog;
@@ -53,7 +48,7 @@ export interface ServerCatalog {
 /** Tool names as MCP allows them (SEP-986). */
 const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 
-/** A tool without input lists an object with no properties, as clients expect an object schema. */
+/** Clients expect an object schema even of a tool without input. */
 const NO_INPUT: JsonSchema = { type: 'object', properties: {} };
 
 function compileTools(unit: Unit, context: McpBuildContext): Map<string, CompiledTool> {
@@ -86,7 +81,6 @@ function compileTools(unit: Unit, context: McpBuildContext): Map<string, Compile
   );
 }
 
-/** The class's resources; two of one URI (or one template) are a problem. */
 function compileResources(unit: Unit, context: McpBuildContext): ResourceCatalog {
   const { problems } = context;
   const all = compileTagged(
@@ -115,7 +109,6 @@ function compileResources(unit: Unit, context: McpBuildContext): ResourceCatalog
   };
 }
 
-/** The resource serving `uri`, with the variables of its template; `undefined` when none does. */
 export function findResource(
   catalog: ResourceCatalog,
   uri: string,
@@ -129,7 +122,23 @@ export function findResource(
   return undefined;
 }
 
-/** The arguments a prompt lists, from the JSON Schema of its zod object. */
+/** The tool, prompt or resource a request names, when the server serves it. */
+export function servedOf(catalog: ServerCatalog, request: JsonRpcRequest): Served | undefined {
+  const { name, uri } = request.params ?? {};
+  switch (request.method) {
+    case 'tools/call':
+      return typeof name === 'string' ? catalog.tools.get(name) : undefined;
+    case 'prompts/get':
+      return typeof name === 'string' ? catalog.prompts.get(name) : undefined;
+    case 'resources/read':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return typeof uri === 'string' ? findResource(catalog.resources, uri)?.resource : undefined;
+    default:
+      return undefined;
+  }
+}
+
 function argumentsOf(schema: JsonSchema | undefined): { name: string; description?: string; required: boolean }[] {
   const properties = (schema?.properties ?? {}) as Record<string, { description?: string }>;
   const required = new Set((schema?.required ?? []) as string[]);
@@ -160,12 +169,11 @@ function compilePrompts(unit: Unit, context: McpBuildContext): Map<string, Compi
   );
 }
 
-/** The key of a completion: what it completes (`ref/prompt` and a name, or `ref/resource` and a template) and which argument. */
+/** `refType` is `ref/prompt` (`ref` a name) or `ref/resource` (`ref` a template). */
 export function completionKey(refType: string, ref: string, argument: string): string {
   return `${refType}\n${ref}\n${argument}`;
 }
 
-/** Whether the completion completes an argument the class declares. */
 function completes(options: CompletionOptions, catalog: Omit<ServerCatalog, 'tools' | 'completions'>): boolean {
   const { prompt, resourceTemplate, argument } = options;
   if (prompt !== undefined) {
@@ -177,7 +185,6 @@ function completes(options: CompletionOptions, catalog: Omit<ServerCatalog, 'too
   );
 }
 
-/** The class's completions by key; one for an argument the class does not declare is a problem. */
 function compileCompletions(
   unit: Unit,
   context: McpBuildContext,
@@ -200,7 +207,6 @@ function compileCompletions(
   });
 }
 
-/** The class's tools, resources, prompts and completions; two of one name (or URI) are a problem. */
 export function compileCatalog(unit: Unit, context: McpBuildContext): ServerCatalog {
   const resources = compileResources(unit, context);
   const prompts = compilePrompts(unit, context);

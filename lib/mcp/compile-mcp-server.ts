@@ -1,8 +1,4 @@
-/**
- * Compiles an `@McpServer` class: its tools, resources and prompts, and the three endpoints of its path (`POST`,
- * `GET`, `DELETE`) whose stages are the rebinding check, the class's security and rate limit, the application's
- * request filters, then the transport's step.
- */
+/** Compiles an `@McpServer` class: its catalog, and the `POST`, `GET` and `DELETE` endpoints of its path. */
 import { MCP_SERVER } from '../decorators/mcp';
 import { NAME_BINDINGS } from '../decorators/providers';
 import { locate } from '../errors/definition-error';
@@ -37,10 +33,8 @@ export interface CompiledMcpServer {
 }
 
 /**
- * The steps before a server's own, for an endpoint that streams or not. The rebinding check comes first: a request for
- * a host not allowed is refused before any credential is looked at. Then what the features join to the server's
- * endpoints, as to any resource's: security and the class's rate limit, then (for a POST or GET, answered as a
- * stream) the caps on open streams. A DELETE ends a session and is no stream: a client at its cap can always end one.
+ * The steps before a server's own: the rebinding check before any credential is looked at, then what the features
+ * join as to any resource (a DELETE is no stream, so a client at its cap of open streams can always end a session).
  */
 function stepsBefore(unit: Unit, where: string, context: McpBuildContext): (streams: boolean) => Step[] {
   const rebinding = rebindingCheck(context.settings.allowedHosts);
@@ -82,7 +76,6 @@ function endpoint(
   };
 }
 
-/** How the server's streams go out: the application's stream settings, the call grace and retry. */
 function streamAnswers(where: string, context: McpBuildContext): StreamAnswers {
   return {
     plan: {
@@ -101,13 +94,12 @@ function streamAnswers(where: string, context: McpBuildContext): StreamAnswers {
   };
 }
 
-/** The server's endpoint, as the plans of its methods name it (each of its three HTTP methods is one). */
 function serverInfo(unit: Unit, template: PathTemplate): EndpointInfo {
   const base = { resourceClass: unit.type, methodName: 'mcp', httpMethod: 'POST', produces: [], consumes: [] };
   return { ...base, pathTemplate: template.template, lane: 'event-loop' };
 }
 
-/** Compiles one server class; `undefined` when its path is wrong (the problem is recorded). */
+/** `undefined` when its path is wrong (the problem is recorded). */
 export function compileMcpServer(
   unit: Unit,
   context: Omit<McpBuildContext, 'info' | 'mappers'> & Pick<EndpointKit, 'mappers'>,

@@ -33,12 +33,10 @@ export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 /** MCP: a transport-level refusal (no session, a header missing), as its SDKs answer. */
 export const TRANSPORT_ERROR = -32000;
-/** MCP: the session named by `Mcp-Session-Id` is unknown or over. */
 export const SESSION_NOT_FOUND = -32001;
-/** MCP: `resources/read` of a URI no resource serves. */
 export const RESOURCE_NOT_FOUND = -32002;
 
-/** An error answered as a JSON-RPC error object (never as an HTTP error): thrown by request handlers. */
+/** Answered as a JSON-RPC error object, never as an HTTP error. */
 export class McpProtocolError extends Error {
   constructor(
     readonly code: number,
@@ -64,7 +62,7 @@ export function isId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
-/** Whether `value` is one well-formed message; params, when present, must be an object (MCP never sends arrays). */
+/** Params, when present, must be an object (MCP never sends arrays). */
 function isMessage(value: unknown): value is JsonRpcMessage {
   if (!isObject(value) || value.jsonrpc !== '2.0') return false;
   if ('method' in value) {
@@ -77,12 +75,10 @@ function isMessage(value: unknown): value is JsonRpcMessage {
   return isObject(error) && typeof error.code === 'number' && typeof error.message === 'string';
 }
 
-/** The messages of a parsed body (one message, or a batch of them); `undefined` when any is not well formed. */
+/** One message or a batch; `undefined` when any is not well formed. */
 export function readMessages(body: unknown): JsonRpcMessage[] | undefined {
-  const list = Array.isArray(body) ? body : [body];
-  if (list.length === 0) return undefined;
-  for (const message of list) if (!isMessage(message)) return undefined;
-  return list as JsonRpcMessage[];
+  const list: unknown[] = Array.isArray(body) ? body : [body];
+  return list.length > 0 && list.every(isMessage) ? list : undefined;
 }
 
 export function isRequest(message: JsonRpcMessage): message is JsonRpcRequest {

@@ -1,10 +1,4 @@
-/**
- * The handle a tool gets for its call (a parameter typed `McpCall`): progress and log messages sent on the call's
- * own stream as they come, requests to the client (sampling, elicitation) as Observables, the call's cancellation
- * as an `AbortSignal`, and who the client is. Subscribing to a request sends it on the call's own stream; the
- * client's answer is the one value, its error the Observable's error; unsubscribing before the answer tells the
- * client the request is cancelled.
- */
+/** The handle a tool gets for its call: notices, requests to the client, its cancellation, and who the client is. */
 import type { Observable } from 'rxjs';
 import { defer } from 'rxjs/internal/observable/defer';
 import { logNotice, progressNotice, type McpLogLevel, type McpNotice } from './notices';
@@ -50,7 +44,6 @@ export interface ElicitResult {
   readonly [field: string]: unknown;
 }
 
-/** The capability a client must have declared for a request method. */
 export const REQUIRED_CAPABILITY: Readonly<Record<string, string>> = {
   'sampling/createMessage': 'sampling',
   'elicitation/create': 'elicitation',
@@ -65,12 +58,10 @@ export interface McpClientFacts {
   readonly capabilities: Readonly<Record<string, unknown>>;
 }
 
-/** Where a call's handle sends what it is given: the call's own stream. */
+/** The call's own stream. */
 export interface CallOutlet {
   notice(notice: McpNotice): void;
-  /** Sends a request to the client on the call's stream; the answer is the Observable's one value. */
   ask(method: string, params: Readonly<Record<string, unknown>>): Observable<unknown>;
-  /** Ends the HTTP answer the call streams on (the call goes on; the client resumes with `Last-Event-ID`). */
   closeStream(): void;
 }
 
@@ -129,7 +120,10 @@ export class McpCall {
     return this.request('elicitation/create', params) as Observable<ElicitResult>;
   }
 
-  /** Sends any request to the client on the call's stream, when subscribed; its answer is the one value. */
+  /**
+   * Sends any request to the client on the call's stream, when subscribed: its answer is the one value, its error the
+   * Observable's; unsubscribing before the answer tells the client the request is cancelled.
+   */
   request(method: string, params: Readonly<Record<string, unknown>>): Observable<unknown> {
     return defer(() => this.#outlet.ask(method, params));
   }

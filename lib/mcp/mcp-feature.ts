@@ -1,8 +1,4 @@
-/**
- * MCP servers as a feature: `@McpServer` classes compiled into endpoints of their own (POST, GET and DELETE of their
- * path), which the other features join as any resource: security, rate limits and the caps on open streams. The MCP
- * code (and zod's JSON Schema writer) is loaded only when a class declares a server.
- */
+/** MCP servers as a feature; their code (and zod's JSON Schema writer) is loaded only when a class declares one. */
 import { BROADCAST } from '../broadcast/broadcast-feature';
 import { MCP_SERVER } from '../decorators/mcp';
 import { defineFeature } from '../feature/define-feature';

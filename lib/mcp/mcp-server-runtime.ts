@@ -1,12 +1,9 @@
-/**
- * One MCP server of the application at run time: its catalog, its sessions, and how it answers a request — with one
- * result (JSON) or, for a tool call, with the call's messages.
- */
+/** One MCP server at run time: its catalog, its sessions, and how it answers a request or runs a tool call. */
 import { firstValueFrom } from 'rxjs/internal/firstValueFrom';
 import { Observable } from 'rxjs/internal/Observable';
 import { logging } from '../logging/logger';
 import type { SecurityContext } from '../security/security-context';
-import { findResource, type CompiledTool, type ServerCatalog } from './compile-catalog';
+import { servedOf, type CompiledTool, type ServerCatalog } from './compile-catalog';
 import { allows } from './compile-method';
 import {
   errorMessage,
@@ -31,7 +28,6 @@ import { metricLabels } from './metric-labels';
 
 const log = logging.getLogger('rxrest.mcp');
 
-/** What `initialize` says of a server besides its capabilities. */
 export interface ServerIntroduction {
   readonly serverInfo: { readonly name: string; readonly version: string; readonly title?: string };
   readonly instructions?: string;
@@ -46,7 +42,7 @@ export class McpServerRuntime {
   readonly #methods: ReadonlyMap<string, MethodHandler>;
 
   constructor(
-    /** The path the server was declared at (its notices topic is named by it). */
+    /** As declared (its notices topic is named by it). */
     readonly path: string,
     readonly introduction: ServerIntroduction,
     readonly catalog: ServerCatalog,
@@ -56,7 +52,6 @@ export class McpServerRuntime {
     this.#methods = serverMethods(catalog);
   }
 
-  /** What the server offers, as `initialize` says it. */
   capabilities(): Record<string, unknown> {
     const { tools, resources, prompts } = this.catalog;
     const capabilities: Record<string, unknown> = { logging: {} };
@@ -68,7 +63,6 @@ export class McpServerRuntime {
     return capabilities;
   }
 
-  /** Opens a session for an `initialize` request, and its answer. */
   async initialize(
     request: JsonRpcRequest,
     principal: string | undefined,
@@ -86,7 +80,7 @@ export class McpServerRuntime {
     return { session, response: resultMessage(request.id, result) };
   }
 
-  /** The tool a `tools/call` request calls when it is one the caller may use (answered then as a stream). */
+  /** The tool a `tools/call` request calls, when the caller may use it. */
   toolOf(request: JsonRpcRequest, security: SecurityContext): CompiledTool | undefined {
     if (request.method !== 'tools/call') return undefined;
     const name = request.params?.name;
@@ -94,22 +88,12 @@ export class McpServerRuntime {
     return tool && allows(tool.guard.rule, security) ? tool : undefined;
   }
 
-  /**
-   * The security and limit of the method a request names (a tool, a resource, a prompt), run before it is answered:
-   * a refusal answers the whole POST with its HTTP error, as for a resource method.
-   */
+  /** The security and limit of the tool, resource or prompt a request names: a refusal answers the whole POST. */
   guardOf(request: JsonRpcRequest): StageFn | undefined {
-    const name = request.params?.name;
-    const { tools, prompts, resources } = this.catalog;
-    if (request.method === 'tools/call') return typeof name === 'string' ? tools.get(name)?.guard.check : undefined;
-    if (request.method === 'prompts/get') return typeof name === 'string' ? prompts.get(name)?.guard.check : undefined;
-    const uri = request.params?.uri;
-    if (request.method === 'resources/read' && typeof uri === 'string')
-      return findResource(resources, uri)?.resource.guard.check;
-    return undefined;
+    const subscribing = request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe';
+    return subscribing ? undefined : servedOf(this.catalog, request)?.guard.check;
   }
 
-  /** The messages of a call of `tool`: notifications as they come, then the response. */
   call(
     tool: CompiledTool,
     request: JsonRpcRequest,
@@ -120,7 +104,6 @@ export class McpServerRuntime {
     return this.watch.call(scope.ctx, request, labels, scope.session, callTool(tool, request, scope, closeStream));
   }
 
-  /** The response to a request answered with one result. */
   answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
     const labels = metricLabels(request, this.catalog, this.#methods);
     return this.watch.answer(scope.ctx, request, labels, scope.session, () => this.#answer(request, scope));

@@ -1,9 +1,4 @@
-/**
- * One MCP session as an instance holds it: what its client said at `initialize`, and what it has asked for since (log
- * level, subscriptions). What it is asked is published to the store (`publish`), and what any instance published is
- * heard back (`hear`), so every instance holding the session sees the same; a cancellation or a client's answer
- * reaches whichever instance runs the call it names.
- */
+/** One MCP session as an instance holds it: changes are published to the store and heard back by every instance. */
 import { formatSize } from '../http/size';
 import { logging } from '../logging/logger';
 import { utf8Length } from '../runtime/bytes';
@@ -14,29 +9,23 @@ import { fold, type SessionEvent, type SessionSnapshot, type SessionState } from
 
 const log = logging.getLogger('rxrest.mcp');
 
-/** A call running for the session in this process, to cancel by its request id. */
-export interface RunningCall {
-  cancel(reason: string | undefined): void;
-}
-
 export class McpSession {
-  /** What the session is (opened, its log level and subscriptions, when it was last used), kept as the store folds it. */
   readonly #state: SessionState;
   readonly #ended = new AbortController();
   readonly #publish: (event: SessionEvent) => Promise<unknown>;
   readonly #touchEveryMs: number;
-  /** The largest event the store takes: a touch repeats the whole session, its subscriptions with it. */
+  /** A touch repeats the whole session, its subscriptions with it, in one event. */
   readonly #maxEventSize: number;
   /** Subscriptions sent to the store and not yet held. */
   readonly #storing = new Set<string>();
   #noticesOpen = false;
   #lastTold = 0;
-  /** The session's calls running in this process, by request id (`idKey`: 1 and "1" are two). */
-  readonly calls = new Map<string, RunningCall>();
-  /** What waits here for the client's answers to the server's requests (sampling, elicitation), by request id. */
+  /** The session's calls running in this process, by `idKey`. */
+  readonly calls = new Map<string, { cancel(reason: string | undefined): void }>();
+  /** What waits here for the client's answers to the server's requests (sampling, elicitation). */
   readonly #awaited = new Map<string, (response: JsonRpcResponse) => void>();
 
-  /** `state` is opened (`state.open` given). */
+  /** `state.open` is set. */
   constructor(
     state: SessionState,
     publish: (event: SessionEvent) => Promise<unknown>,
@@ -62,7 +51,7 @@ export class McpSession {
     return this.facts.sessionId;
   }
 
-  /** The log level the client set (`logging/setLevel`); until then every message is sent. */
+  /** Until the client sets one (`logging/setLevel`), every message is sent. */
   get logLevel(): McpLogLevel | undefined {
     return this.#state.level;
   }
@@ -71,21 +60,15 @@ export class McpSession {
     return this.#change({ t: 'level', level });
   }
 
-  /** Whether the client subscribed to the resource `uri` (`resources/subscribe`). */
   isSubscribed(uri: string): boolean {
     return this.#state.subscriptions.has(uri);
   }
 
-  /**
-   * Subscribes (`on`) or unsubscribes; a subscription that would make the session more than one event of the store
-   * holds (`framework.broadcast.max-event-size`, what a touch repeats) is refused with invalid params: a client may
-   * not grow its session without bound, one URI after another.
-   */
+  /** A subscription making the session larger than one event of the store is refused: it may not grow unbounded. */
   async subscribe(uri: string, on: boolean): Promise<void> {
     if (!on || this.#state.subscriptions.has(uri) || this.#storing.has(uri))
       return this.#change({ t: 'subscribe', uri, on });
-    // The subscriptions still being stored count (those of one batch are checked before any is held), each once: one
-    // heard back from the store before its publish resolved is in both.
+    // Those still being stored count (a batch is checked before any is held), once: one heard back early is in both.
     const subscriptions = [...new Set([...this.#state.subscriptions, ...this.#storing]), uri];
     const touch = JSON.stringify({ t: 'touch', snapshot: { ...this.#snapshot(), subscriptions } });
     if (utf8Length(touch) > this.#maxEventSize)
@@ -101,13 +84,12 @@ export class McpSession {
     }
   }
 
-  /** Tells every instance of a change, and applies it here once the store holds it (a refused change leaves nothing). */
+  /** Applied here once the store holds it: a refused change leaves nothing. */
   async #change(event: SessionEvent): Promise<void> {
     await this.#publish(event);
     fold(this.#state, event, Date.now());
   }
 
-  /** Everything the session is, as a touch repeats it. */
   #snapshot(): SessionSnapshot {
     const { facts, principal } = this;
     return { facts, principal, level: this.logLevel, subscriptions: [...this.#state.subscriptions] };
@@ -118,18 +100,18 @@ export class McpSession {
     await this.#publish({ t: 'cancel', requestId, reason });
   }
 
-  /** Hands the client's answer to what waits for it, on whichever instance that is. */
+  /** Hands the client's answer to what waits for it, on whichever instance. */
   async reply(response: JsonRpcResponse): Promise<void> {
     await this.#publish({ t: 'reply', response });
   }
 
-  /** Waits for the client's answer to the server's request `id`; returns how to stop waiting. */
+  /** Returns how to stop waiting. */
   awaitReply(id: string, take: (response: JsonRpcResponse) => void): () => void {
     this.#awaited.set(id, take);
     return () => void this.#awaited.delete(id);
   }
 
-  /** An event of the session, published by any instance (this one too), in the store's order. */
+  /** An event published by any instance (this one too), in the store's order. */
   hear(event: SessionEvent, at: number): void {
     if (event.t === 'cancel') this.calls.get(idKey(event.requestId))?.cancel(event.reason);
     else if (event.t === 'reply') {
@@ -140,7 +122,7 @@ export class McpSession {
     } else fold(this.#state, event, at);
   }
 
-  /** A request named the session now; the other instances are told, at most every quarter of the timeout. */
+  /** A request named the session; the other instances are told at most every quarter of the timeout. */
   touch(now = Date.now()): void {
     this.#state.lastSeen = now;
     if (now - this.#lastTold < this.#touchEveryMs) return;
@@ -150,20 +132,15 @@ export class McpSession {
     );
   }
 
-  /** Whether a call of the session runs here, or its notices stream is open here. */
   get busy(): boolean {
     return this.calls.size > 0 || this.#noticesOpen;
   }
 
-  /** How long the session has been idle at `now`: no request, no call running here, no notices stream open. */
   idleFor(now = Date.now()): number {
     return this.busy ? 0 : now - this.#state.lastSeen;
   }
 
-  /**
-   * Takes the session's one notices stream (`GET`) on this instance: how to give it back (once; later calls do nothing,
-   * so a stream ended twice never frees the next one's), `undefined` when it is taken.
-   */
+  /** Takes the one notices stream here: how to give it back, once (a stream ended twice never frees the next one's). */
   openNotices(): (() => void) | undefined {
     if (this.#noticesOpen) return undefined;
     this.#noticesOpen = true;
@@ -176,15 +153,12 @@ export class McpSession {
     };
   }
 
-  /** Aborted once the session is over (deleted or expired): its streams end then. */
+  /** Aborted once the session is over: its streams end then. */
   get ended(): AbortSignal {
     return this.#ended.signal;
   }
 
-  /**
-   * Ends the session here: its streams end, and its running calls are cancelled unless `keepCalls` (at shutdown the
-   * broadcast store ends them, as it ends every resumable stream, and their clients are told).
-   */
+  /** Ends the session here, cancelling its calls unless `keepCalls` (at shutdown the store ends and tells them). */
   end(keepCalls = false): void {
     if (!keepCalls) for (const call of [...this.calls.values()]) call.cancel('session ended');
     this.#ended.abort();

@@ -1,7 +1,4 @@
-/**
- * What an MCP method's value becomes on the wire: a tool's `CallToolResult` (and its failures), a prompt's messages
- * (`prompts/get`), a resource's `contents` (`resources/read`), a completion's values (`completion/complete`).
- */
+/** What an MCP method's value becomes on the wire: a tool's, a prompt's, a resource's or a completion's result. */
 import { Observable } from 'rxjs/internal/Observable';
 import { from } from 'rxjs/internal/observable/from';
 import { of } from 'rxjs/internal/observable/of';
@@ -16,7 +13,7 @@ const log = logging.getLogger('rxrest.mcp');
 /** One item of a result's `content` (text, image, audio, an embedded resource or a link to one). */
 export type ContentBlock = Readonly<Record<string, unknown>> & { readonly type: string };
 
-/** The result of a tool call as MCP sends it. */
+/** The result of a tool call. */
 export interface CallToolResult {
   readonly content: readonly ContentBlock[];
   readonly structuredContent?: Readonly<Record<string, unknown>>;
@@ -53,7 +50,7 @@ export class ToolError extends Error {
 
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 
-/** MCP sends at most this many completion values. */
+/** MCP's limit. */
 const MAX_VALUES = 100;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -68,7 +65,7 @@ function textContent(text: string): ContentBlock {
   return { type: 'text', text };
 }
 
-/** A method's result as an Observable: one as it is, a Promise (of a value or an Observable), an async iterable. */
+/** A Promise may hold a value or an Observable. */
 export function outputOf(result: unknown): Observable<unknown> {
   if (result instanceof Observable) return result;
   if (result instanceof Promise)
@@ -77,11 +74,7 @@ export function outputOf(result: unknown): Observable<unknown> {
   return of(result);
 }
 
-/**
- * A tool's value as a `CallToolResult`: one as it is; a string as one text; a content block, or a list of them, as
- * the content; `undefined` as no content; any other object as `structuredContent`, with its JSON as text for clients
- * that read only text.
- */
+/** Any object but content blocks is `structuredContent`, with its JSON as text for clients that read only text. */
 export function toCallToolResult(value: unknown): CallToolResult {
   if (isRecord(value) && Array.isArray(value.content) && value.content.every(isContentBlock))
     return value as unknown as CallToolResult;
@@ -98,10 +91,7 @@ export function errorResult(text: string): CallToolResult {
   return { content: [textContent(text)], isError: true };
 }
 
-/**
- * A tool's failure as an error result: a `ToolError`'s message or an HTTP exception's (both meant for the caller) as
- * it is; anything else as a plain sentence, the error itself going to the log (its message may hold internals).
- */
+/** Only a `ToolError`'s or a 4xx's message is meant for the caller; others may hold internals, so they are logged. */
 export function failedResult(error: unknown, tool: string): CallToolResult {
   if (error instanceof ToolError) return errorResult(error.message);
   // The client's own refusal of a request the tool made of it (sampling, elicitation): its words, not ours.
@@ -111,29 +101,22 @@ export function failedResult(error: unknown, tool: string): CallToolResult {
   return errorResult(`The tool ${tool} failed`);
 }
 
-/** One item as a prompt message: a message as it is, a text or a content block (any type) as a user message. */
 function messageOf(item: unknown): unknown {
   if (isRecord(item) && (item.role === 'user' || item.role === 'assistant') && isRecord(item.content)) return item;
   if (isRecord(item) && typeof item.type === 'string') return { role: 'user', content: item };
   return { role: 'user', content: { type: 'text', text: typeof item === 'string' ? item : JSON.stringify(item) } };
 }
 
-/**
- * A prompt's result: `{ messages }` as it is; a list as one message per item; a message, a content block or a text
- * as one message (texts and blocks from the user).
- */
 export function toPromptResult(value: unknown, description: string | undefined): Record<string, unknown> {
   const described = description === undefined ? {} : { description };
   if (isRecord(value) && Array.isArray(value.messages)) return { ...described, ...value };
   return { ...described, messages: (Array.isArray(value) ? value : [value]).map(messageOf) };
 }
 
-/** One item of `contents`: text or a base64 `blob`. */
 function isContents(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && !Array.isArray(value) && (typeof value.text === 'string' || typeof value.blob === 'string');
 }
 
-/** One item of `contents`, with its URI and media type. */
 function contentsOf(uri: string, mimeType: string | undefined, value: unknown): Record<string, unknown> {
   if (typeof value === 'string') return { uri, mimeType: mimeType ?? 'text/plain', text: value };
   if (value instanceof Uint8Array)
@@ -142,11 +125,6 @@ function contentsOf(uri: string, mimeType: string | undefined, value: unknown): 
   return { uri, mimeType: mimeType ?? 'application/json', text: JSON.stringify(value) };
 }
 
-/**
- * A read's result: `{ contents }` as it is; a string as text (`text/plain` unless the resource says); bytes as a
- * base64 blob; a `{ text }` or `{ blob }` object (or a list of them) completed with the URI and type; any other value
- * as its JSON (`application/json`).
- */
 export function toReadResult(uri: string, mimeType: string | undefined, value: unknown): unknown {
   if (isRecord(value) && Array.isArray(value.contents)) return value;
   if (Array.isArray(value) && value.length > 0 && value.every(isContents))
@@ -154,7 +132,6 @@ export function toReadResult(uri: string, mimeType: string | undefined, value: u
   return { contents: [contentsOf(uri, mimeType, value)] };
 }
 
-/** A method's value as the answer: a list of texts (the first 100 sent, the rest counted), or a result as it is. */
 export function toCompletion(value: unknown): CompletionResult {
   const given: Partial<CompletionResult> = Array.isArray(value) ? {} : ((value as CompletionResult | undefined) ?? {});
   const values = Array.isArray(value) ? value.map(String) : (given.values ?? []);

@@ -1,36 +1,12 @@
-/**
- * The labels of a request in `rxrest_mcp_requests_seconds`, from what the server serves, never from what a client
- * wrote: each distinct value is a series the registry keeps for the life of the process and repeats in every scrape,
- * so a made-up method, tool name or URI must not make one.
- */
-import { findResource, type ServerCatalog } from './compile-catalog';
+/** A request's metric labels, from what the server serves: a made-up tool name or URI must not make a series. */
+import { servedOf, type ServerCatalog } from './compile-catalog';
 import type { JsonRpcRequest } from './json-rpc';
 
 export interface MetricLabels {
-  /** The method when the server answers it, else `_OTHER` (as OpenTelemetry names an unknown HTTP method). */
+  /** `_OTHER` when the server does not answer it (as OpenTelemetry names an unknown HTTP method). */
   readonly method: string;
-  /** The tool or prompt named, when served; the resource's URI or URI template; else empty. */
+  /** The tool or prompt named, or the resource's URI or URI template, when served; else empty. */
   readonly target: string;
-}
-
-function servedTarget(request: JsonRpcRequest, catalog: ServerCatalog): string | undefined {
-  const { name, uri } = request.params ?? {};
-  switch (request.method) {
-    case 'tools/call':
-      return typeof name === 'string' && catalog.tools.has(name) ? name : undefined;
-    case 'prompts/get':
-      return typeof name === 'string' && catalog.prompts.has(name) ? name : undefined;
-    case 'resources/read':
-    case 'resources/subscribe':
-    case 'resources/unsubscribe': {
-      const definition =
-        typeof uri === 'string' ? findResource(catalog.resources, uri)?.resource.definition : undefined;
-      const served = definition?.uri ?? definition?.uriTemplate;
-      return typeof served === 'string' ? served : undefined;
-    }
-    default:
-      return undefined;
-  }
 }
 
 /** `answered`: the methods the server answers besides `tools/call`. */
@@ -40,5 +16,7 @@ export function metricLabels(
   answered: ReadonlyMap<string, unknown>,
 ): MetricLabels {
   const method = request.method === 'tools/call' || answered.has(request.method) ? request.method : '_OTHER';
-  return { method, target: servedTarget(request, catalog) ?? '' };
+  const served = servedOf(catalog, request)?.definition;
+  const target = served?.uri ?? served?.uriTemplate ?? served?.name;
+  return { method, target: typeof target === 'string' ? target : '' };
 }

@@ -1,8 +1,4 @@
-/**
- * What a tool sends while it runs, besides its result: progress and log messages. A tool's Observable emits them as
- * items (made by `progressNotice()` and `logNotice()`), or its `McpCall` sends them; either way they go out on the
- * call's own stream as they come.
- */
+/** What a tool sends while it runs besides its result, as items of its Observable or through its `McpCall`. */
 
 /** The MCP log levels, least severe first (RFC 5424's, as `logging/setLevel` names them). */
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
@@ -65,7 +61,7 @@ export function logNotice(level: McpLogLevel, data: unknown, logger?: string): L
   return mark({ kind: 'log', level, data, ...(logger === undefined ? {} : { logger }) });
 }
 
-/** Whether a message of `level` passes a session's threshold (`undefined`: none set, every message passes). */
+/** `undefined`: no threshold set, every message passes. */
 export function passesLevel(level: McpLogLevel, threshold: McpLogLevel | undefined): boolean {
   return threshold === undefined || LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
 }

@@ -1,8 +1,4 @@
-/**
- * Protection against DNS rebinding: a web page that got its own host name pointed at a local server must not reach it.
- * The request's `Host`, and its `Origin` when it has one, must name an allowed host (`framework.mcp.allowed-hosts`,
- * localhost by default, any port); otherwise 403 before anything else runs.
- */
+/** DNS rebinding protection: a web page whose host name points at a local server must not reach it (403). */
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import { TRANSPORT_ERROR } from './json-rpc';
@@ -38,7 +34,7 @@ function requestHost(ctx: RequestContext): string {
   return end < 0 ? url.slice(start) : url.slice(start, end);
 }
 
-/** The check of a server's requests; `undefined` when any host is allowed (`*`). */
+/** `undefined` when any host is allowed (`*`). */
 export function rebindingCheck(allowed: readonly string[]): StageFn | undefined {
   if (allowed.includes('*')) return undefined;
   const hosts = new Set(allowed);

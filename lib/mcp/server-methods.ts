@@ -1,8 +1,4 @@
-/**
- * The requests a server answers with one result (everything but `tools/call`, which streams): what each method
- * does, by name, over the server's catalog. A tool, a resource or a prompt the caller may not use is neither listed
- * nor read nor got (as if it did not exist).
- */
+/** The requests answered with one result (all but `tools/call`); what the caller may not use is as if absent. */
 import { catchError } from 'rxjs/internal/operators/catchError';
 import { map } from 'rxjs/internal/operators/map';
 import type { RequestContext } from '../context/request-context';
@@ -16,31 +12,25 @@ import type { McpSession } from './mcp-session';
 import { outputOf, toCompletion, toPromptResult, toReadResult, type CompletionRequest } from './method-results';
 import { isLogLevel } from './notices';
 
-/** Who asks: the request's session and caller, and the HTTP request it came in. */
 export interface RequestScope {
   readonly session: McpSession;
   readonly security: SecurityContext;
   readonly ctx: RequestContext;
 }
 
-/**
- * Answers a request with a value, a Promise or an Observable (its first value); a `McpProtocolError` thrown becomes
- * the JSON-RPC error.
- */
+/** A value, a Promise or an Observable (its first value); a `McpProtocolError` thrown is the JSON-RPC error. */
 export type MethodHandler = (request: JsonRpcRequest, scope: RequestScope) => unknown;
 
 function invalidParams(message: string): McpProtocolError {
   return new McpProtocolError(INVALID_PARAMS, message);
 }
 
-/** A string parameter the method cannot do without; its absence is invalid params. */
 function requiredText(request: JsonRpcRequest, name: string): string {
   const value = request.params?.[name];
   if (typeof value !== 'string') throw invalidParams(`${request.method} needs "${name}" as a string`);
   return value;
 }
 
-/** What a list method answers: the definitions of what the caller may use. */
 function listed(
   served: Iterable<{ guard: MethodGuard; definition: unknown }>,
   security: SecurityContext,
@@ -59,7 +49,7 @@ function read({ resources }: ServerCatalog, request: JsonRpcRequest, { security 
   const { resource, variables } = found;
   return outputOf(resource.method.invoke(variables ?? {}, security)).pipe(
     map((contents) => toReadResult(uri, resource.mimeType, contents)),
-    // A method that says the resource is not there (a template variable naming nothing) answers as MCP says.
+    // A template variable naming nothing answers as MCP says.
     catchError((error: unknown) => {
       throw error instanceof NotFoundException ? notFound(uri) : error;
     }),
@@ -100,12 +90,10 @@ function complete({ completions }: ServerCatalog, request: JsonRpcRequest, { sec
   return outputOf(method.invoke(input, security)).pipe(map((value) => ({ completion: toCompletion(value) })));
 }
 
-/** Subscribes the session to the resource of the request (`on`), or unsubscribes it. */
 function subscribing(on: boolean): MethodHandler {
   return (request, { session }) => session.subscribe(requiredText(request, 'uri'), on).then(() => ({}));
 }
 
-/** The methods every server answers, over its catalog. */
 export function serverMethods(catalog: ServerCatalog): ReadonlyMap<string, MethodHandler> {
   const { tools, resources, prompts } = catalog;
   return new Map<string, MethodHandler>([

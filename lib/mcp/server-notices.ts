@@ -1,9 +1,4 @@
-/**
- * What a server tells its clients of its own accord — a resource changed, a list changed — published on a broadcast
- * topic of the server, so every instance sharing the backend hears it, and sent on each session's `GET` stream (a
- * resource's update only to the sessions subscribed to it). The events keep their ids from the store: a client whose
- * stream was cut resumes it with `Last-Event-ID`.
- */
+/** What a server tells its clients of its own accord, on a broadcast topic every instance hears (resumable). */
 import { filter } from 'rxjs/internal/operators/filter';
 import { map } from 'rxjs/internal/operators/map';
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
@@ -16,7 +11,7 @@ import { messageEvent } from './call-streams';
 import { notificationMessage, type JsonRpcNotification } from './json-rpc';
 import type { McpSession } from './mcp-session';
 
-/** The id of the notices stream, in the event ids of a `GET` stream (call streams have UUIDs). */
+/** In the event ids of a `GET` stream (call streams have UUIDs). */
 export const NOTICES_STREAM = 'notices';
 
 /** The lists whose changes a server announces. */
@@ -33,7 +28,7 @@ export interface McpNotifier {
   listChanged(list: McpList): Promise<string>;
 }
 
-/** The broadcast topic of a server's notices: named by its path, the same on every instance. */
+/** Named by the server's path, the same on every instance. */
 export function noticesTopic(path: string): string {
   return `mcp:${path}`;
 }
@@ -55,14 +50,13 @@ export function mcpNotifier(server: Function): McpNotifier {
   };
 }
 
-/** Whether `session` is to hear `notice`: a resource's update only when subscribed to it. */
+/** A resource's update only for the sessions subscribed to it. */
 function concerns(session: McpSession, event: SseEvent): boolean {
   const notice = event.data as JsonRpcNotification | undefined;
   if (event.id === undefined || notice?.method !== 'notifications/resources/updated') return true;
   return session.isSubscribed(String(notice.params?.uri));
 }
 
-/** The notices stream of `session`: from now, or after the store's `lastEventId`. */
 export function sessionNotices(
   topics: BroadcastTopics,
   path: string,

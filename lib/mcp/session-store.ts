@@ -1,11 +1,4 @@
-/**
- * Sessions kept in the broadcast store, each as the history of a topic of its own: what happened to it, in the
- * store's order. What one instance does to a session is published there, and every instance holding it hears it; an
- * instance that never saw a session reads its history (up to a mark it publishes itself, so it knows where "now" is),
- * folds its state events to rebuild it, and goes on reading live. The other events (a cancellation, a client's
- * answer) are news for whichever instance runs the call they name. On memory that is this process; on Redis Streams,
- * every instance sharing it.
- */
+/** Sessions in the broadcast store, each the history of its own topic, read up to a mark the reader publishes. */
 import type { Subscription } from 'rxjs';
 import { backplaneUnavailable } from '../broadcast/backplane';
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
@@ -16,7 +9,7 @@ import type { JsonRpcResponse } from './json-rpc';
 import type { McpClientFacts } from './mcp-call';
 import type { McpLogLevel } from './notices';
 
-/** Everything a session is, as a touch repeats it (the history past the retention may have lost its beginning). */
+/** Everything a session is, as a touch repeats it (the retention may have trimmed the history's beginning). */
 export interface SessionSnapshot {
   readonly facts: McpClientFacts;
   readonly principal?: string;
@@ -28,7 +21,6 @@ export type SessionEvent =
   | { readonly t: 'open'; readonly facts: McpClientFacts; readonly principal?: string }
   | { readonly t: 'level'; readonly level: McpLogLevel }
   | { readonly t: 'subscribe'; readonly uri: string; readonly on: boolean }
-  /** A request named the session (said at most every quarter of the timeout, so that every instance knows). */
   | { readonly t: 'touch'; readonly snapshot: SessionSnapshot }
   | { readonly t: 'close' }
   /** Marks where the history stood when an instance began reading it. */
@@ -36,13 +28,12 @@ export type SessionEvent =
   | { readonly t: 'cancel'; readonly requestId: string | number; readonly reason?: string }
   | { readonly t: 'reply'; readonly response: JsonRpcResponse };
 
-/** When an event was stored: the milliseconds of its id (`<ms>-<seq>`). */
+/** The milliseconds of a stored event's id (`<ms>-<seq>`). */
 function storedAt(id: string | undefined): number {
   const ms = Number(id?.slice(0, id.indexOf('-')));
   return Number.isFinite(ms) && ms > 0 ? ms : Date.now();
 }
 
-/** What a session's history says so far: enough to make it on an instance that never saw it. */
 export interface SessionState {
   open?: { readonly facts: McpClientFacts; readonly principal?: string };
   level?: McpLogLevel;
@@ -51,39 +42,27 @@ export interface SessionState {
   closed: boolean;
 }
 
-/** Folds one stored event into `state` (news events leave it as it is). */
+/** Cancellations and replies leave `state` as it is. */
 export function fold(state: SessionState, event: SessionEvent, at: number): void {
-  switch (event.t) {
-    case 'open':
-      state.open = { facts: event.facts, principal: event.principal };
-      state.lastSeen = at;
-      break;
-    case 'level':
-      state.level = event.level;
-      break;
-    case 'subscribe':
-      if (event.on) state.subscriptions.add(event.uri);
-      else state.subscriptions.delete(event.uri);
-      break;
-    case 'touch':
-      // The events before it are the truth; its snapshot stands in only for a beginning the retention trimmed.
-      if (!state.open) {
-        const { facts, principal, level, subscriptions } = event.snapshot;
-        state.open = { facts, principal };
-        state.level = level;
-        for (const uri of subscriptions) state.subscriptions.add(uri);
-      }
-      state.lastSeen = Math.max(state.lastSeen, at);
-      break;
-    case 'close':
-      state.closed = true;
-      break;
-    default:
-      break;
+  if (event.t === 'open') {
+    state.open = { facts: event.facts, principal: event.principal };
+    state.lastSeen = at;
+  } else if (event.t === 'level') state.level = event.level;
+  else if (event.t === 'subscribe' && event.on) state.subscriptions.add(event.uri);
+  else if (event.t === 'subscribe') state.subscriptions.delete(event.uri);
+  else if (event.t === 'close') state.closed = true;
+  else if (event.t === 'touch') {
+    // The events before it are the truth; its snapshot stands in only for a beginning the retention trimmed.
+    if (!state.open) {
+      const { facts, principal, level, subscriptions } = event.snapshot;
+      state.open = { facts, principal };
+      state.level = level;
+      for (const uri of subscriptions) state.subscriptions.add(uri);
+    }
+    state.lastSeen = Math.max(state.lastSeen, at);
   }
 }
 
-/** What an instance hears of a session it holds: each event, with when it was stored. */
 export type SessionListener = (event: SessionEvent, at: number) => void;
 
 /** The topic of a session: its id is a random UUID, so no other session's. */
@@ -91,10 +70,7 @@ function topicOf(topics: BroadcastTopics, sessionId: string): Broadcaster<Sessio
   return new Broadcaster<SessionEvent>(`mcp-session/${sessionId}`, {}, topics);
 }
 
-/**
- * Whether the store has anything of a topic, without writing to it (an id a client made up must cost nothing): what
- * this process holds of it, or, on a store of its own history (Redis Streams), what the store says.
- */
+/** Whether the store has anything of a topic, without writing to it: an id a client made up must cost nothing. */
 async function exists(topics: BroadcastTopics, name: string): Promise<boolean> {
   if (topics.find(name)?.newest !== undefined) return true;
   const { backplane } = topics;
@@ -111,26 +87,21 @@ function eventOf(sse: SseEvent): SessionEvent | undefined {
   return sse.id === undefined ? undefined : (sse.data as SessionEvent);
 }
 
-/**
- * How long an ended session's history stays in a durable store: the instances holding it hear its end live, within
- * `framework.broadcast.redis.live-window` (seconds); kept for the retention (an hour), a flood of sessions opened and
- * ended would leave Redis a stream each for that hour.
- */
+/** Long enough for the instances holding a session to hear its end live: a flood must not stay the retention's hour. */
 export const ENDED_KEPT_MS = 60_000;
 
-/** The session has ended and its end is stored: what this process and the store keep of it goes (memory: now). */
+/** Once the session's end is stored. */
 export function forgetSession(topics: BroadcastTopics, sessionId: string): void {
   const name = topicOf(topics, sessionId).topic;
   topics.find(name)?.forget();
   topics.backplane.expire(name, ENDED_KEPT_MS);
 }
 
-/** Publishes `event` of the session; resolves once the store holds it, rejects with 503 when it cannot. */
+/** Resolves once the store holds `event`, rejects with 503 when it cannot. */
 export function publishSessionEvent(topics: BroadcastTopics, sessionId: string, event: SessionEvent): Promise<string> {
   return topicOf(topics, sessionId).publish(event);
 }
 
-/** Hears the session's events from now on; returns how to stop. */
 export function watchSession(topics: BroadcastTopics, sessionId: string, listener: SessionListener): Subscription {
   return topicOf(topics, sessionId)
     .subscribe()
@@ -140,10 +111,7 @@ export function watchSession(topics: BroadcastTopics, sessionId: string, listene
     });
 }
 
-/**
- * The session's history up to now, folded, and its later events for `listener`; `undefined` (nothing watched)
- * when the store has no such session, or only its end.
- */
+/** The session's history folded, its later events for `listener`; `undefined` when unknown or ended. */
 export async function loadSession(
   topics: BroadcastTopics,
   sessionId: string,

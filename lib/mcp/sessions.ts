@@ -1,10 +1,4 @@
-/**
- * The sessions of one MCP server, kept in the broadcast store: opened by `initialize` on any instance, found by
- * `Mcp-Session-Id` on any instance sharing the store (read from it the first time), ended by `DELETE` or after
- * `framework.mcp.session-timeout` of idleness (no request, nothing running, no stream open) — everywhere at once.
- * One instance holds at most `framework.mcp.max-sessions` of them: an `initialize` costs a stranger nothing, and each
- * session holds a broadcast topic here until it ends.
- */
+/** One MCP server's sessions; at most `max-sessions` per instance, since an `initialize` costs a stranger nothing. */
 import type { Subscription } from 'rxjs';
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
 import { logging } from '../logging/logger';
@@ -23,26 +17,22 @@ import { refusal } from '../rate-limit/limit-answers';
 
 const log = logging.getLogger('rxrest.mcp');
 
-/** How often, at most, an instance tells the others a session is in use. */
 const MAX_TOUCH_EVERY_MS = 300_000;
-/** Seconds a client refused while every session is busy is told to wait: one of them may end any moment. */
+/** A client refused while every session is busy may retry soon: one of them may end any moment. */
 const CAPACITY_RETRY_SECONDS = 5;
 
 export class Sessions {
   readonly #open = new Map<string, McpSession>();
   readonly #loading = new Map<string, Promise<McpSession | undefined>>();
   readonly #watching = new Map<string, Subscription>();
-  /**
-   * Sessions `initialize` is storing, not held yet: counted against the limit, or initialize requests sent together
-   * (the store answering later) would each find room.
-   */
+  /** Sessions being stored: counted against the limit, or initialize requests sent together would each find room. */
   #opening = 0;
-  /** Sessions set aside to end once the new sessions being stored for their room are (see `#reserveRoom`). */
+  /** Sessions set aside to end once the new sessions taking their room are stored (see `#reserveRoom`). */
   readonly #leaving = new Set<McpSession>();
   readonly #timeoutMs: number;
   readonly #maxSessions: number;
   readonly #touchEveryMs: number;
-  /** The application's broadcast topics, where its sessions are kept (made after the build). */
+  /** Made after the build. */
   readonly #topics: () => BroadcastTopics;
   #sweeper: NodeJS.Timeout | undefined;
 
@@ -53,15 +43,10 @@ export class Sessions {
     this.#touchEveryMs = Math.min(MAX_TOUCH_EVERY_MS, timeoutMs / 4);
   }
 
-  /**
-   * Opens a session for a client that initialized, stored before it is answered (rejects with 503 when the store
-   * cannot take it, or when this instance holds `max-sessions` sessions all in use); its id is a random UUID
-   * (visible ASCII, as MCP asks). The session pushed out to make room is ended only once the new one is stored: a
-   * refused initialize (the store down, an event too large) ends nothing.
-   */
+  /** Stored before it is answered (else 503); the session it pushes out ends only then: a refused one ends nothing. */
   async open(facts: Omit<McpClientFacts, 'sessionId'>, principal: string | undefined): Promise<McpSession> {
     const leaving = this.#reserveRoom();
-    const id = crypto.randomUUID();
+    const id = crypto.randomUUID(); // Visible ASCII, as MCP asks of a session id.
     const open = { facts: { ...facts, sessionId: id }, principal };
     const session = this.#make({ open, subscriptions: new Set(), lastSeen: Date.now(), closed: false });
     this.#opening++;
@@ -76,7 +61,7 @@ export class Sessions {
     return session;
   }
 
-  /** The session of this id, `undefined` when there is none (never was, ended, or expired). */
+  /** `undefined` when there is none (never was, ended, or expired). */
   find(id: string): McpSession | undefined | Promise<McpSession | undefined> {
     const session = this.#open.get(id);
     if (session) return session.idleFor() > this.#timeoutMs ? void this.close(session) : session;
@@ -90,18 +75,20 @@ export class Sessions {
 
   /** Ends the session on every instance: its running calls are cancelled, its streams end, its history goes. */
   close(session: McpSession): void {
-    if (!this.#drop(session)) return;
+    if (this.#drop(session)) this.#storeEnd(session.id);
+  }
+
+  #storeEnd(id: string): void {
     const topics = this.#topics();
-    publishSessionEvent(topics, session.id, { t: 'close' }).then(
-      () => forgetSession(topics, session.id),
-      (error: unknown) => log.warn(`MCP session ${session.id}: its end could not be stored: ${String(error)}`),
+    publishSessionEvent(topics, id, { t: 'close' }).then(
+      () => forgetSession(topics, id),
+      (error: unknown) => log.warn(`MCP session ${id}: its end could not be stored: ${String(error)}`),
     );
   }
 
-  /** Lets go of every session this instance holds, here only (at shutdown: the others go on serving them). */
+  /** Lets go of every session here only (at shutdown: the other instances go on serving them). */
   closeAll(): void {
     for (const session of [...this.#open.values()]) this.#drop(session, true);
-    this.#stopSweeping();
   }
 
   async #load(id: string): Promise<McpSession | undefined> {
@@ -109,7 +96,9 @@ export class Sessions {
     const loaded = await loadSession(this.#topics(), id, (event, at) => session && this.#listener(session)(event, at));
     if (!loaded) return undefined;
     try {
-      this.#makeRoom();
+      // The idlest session ends for it: its client gets 404 next, as after a timeout.
+      const leaving = this.#reserveRoom();
+      if (leaving) this.#pushOut(leaving);
     } catch (error) {
       loaded.watching.unsubscribe();
       throw error;
@@ -120,22 +109,8 @@ export class Sessions {
   }
 
   /**
-   * Makes room for a session read from the store: ends the session idle the longest when this instance holds
-   * `max-sessions` (its client is answered 404 next and starts a new one, as after a timeout). Throws a 503 problem
-   * when every one is in use.
-   */
-  #makeRoom(): void {
-    const leaving = this.#reserveRoom();
-    if (!leaving) return;
-    this.#leaving.delete(leaving);
-    this.#pushOut(leaving);
-  }
-
-  /**
-   * The session to end for a new one when this instance holds `max-sessions` (undefined while there is room), set
-   * aside so that initialize requests stored together each push out another: a flood of `initialize` pushes out
-   * sessions nobody uses, never one that runs a call or has a stream open, and never grows past the limit. Throws a
-   * 503 problem when every one is in use.
+   * The idle session to end for a new one at `max-sessions` (undefined while there is room; 503 when all are busy),
+   * set aside so that initialize requests stored together each push out another, never one in use.
    */
   #reserveRoom(): McpSession | undefined {
     if (this.#open.size - this.#leaving.size + this.#opening < this.#maxSessions) return undefined;
@@ -145,22 +120,15 @@ export class Sessions {
     return idlest;
   }
 
-  /**
-   * The new session `id` is stored: the one set aside for it ends now. Should that one have come into use meanwhile,
-   * another idle one ends instead; with none, the new one is ended again and its client refused (503).
-   */
+  /** The new session `id` is stored: the one set aside ends, or another idle one if it came into use, or `id` (503). */
   #giveWay(leaving: McpSession, id: string): void {
     const idlest = leaving.busy && this.#open.get(leaving.id) === leaving ? this.#idlest() : leaving;
     if (idlest) return this.#pushOut(idlest);
-    const topics = this.#topics();
-    publishSessionEvent(topics, id, { t: 'close' }).then(
-      () => forgetSession(topics, id),
-      (error: unknown) => log.warn(`MCP session ${id}: its end could not be stored: ${String(error)}`),
-    );
+    this.#storeEnd(id);
     throw this.#full();
   }
 
-  /** The session held here idle the longest, of those neither in use nor set aside already. */
+  /** Of those neither in use nor set aside already. */
   #idlest(): McpSession | undefined {
     const now = Date.now();
     let idlest: McpSession | undefined;
@@ -202,30 +170,27 @@ export class Sessions {
   #hold(session: McpSession, watching: Subscription): void {
     this.#open.set(session.id, session);
     this.#watching.set(session.id, watching);
-    // Idle sessions are looked for as often as a quarter of the timeout, at most every minute.
     this.#sweeper ??= unref(setInterval(() => this.#sweep(), Math.max(50, Math.min(60_000, this.#timeoutMs / 4))));
   }
 
-  /** Forgets the session here and ends what it has here; false when it was not held. */
+  /** Ends the session here only; false when it was not held. */
   #drop(session: McpSession, keepCalls = false): boolean {
     if (this.#open.get(session.id) !== session) return false;
     this.#open.delete(session.id);
-    // Set aside for a new session, and ended first (DELETE, a timeout): its room is made already.
+    // Ended (DELETE, a timeout) while set aside for a new session: its room is made already.
     this.#leaving.delete(session);
     this.#watching.get(session.id)?.unsubscribe();
     this.#watching.delete(session.id);
     session.end(keepCalls);
-    if (this.#open.size === 0) this.#stopSweeping();
+    if (this.#open.size === 0) {
+      clearInterval(this.#sweeper);
+      this.#sweeper = undefined;
+    }
     return true;
   }
 
   #sweep(): void {
     const now = Date.now();
     for (const session of [...this.#open.values()]) if (session.idleFor(now) > this.#timeoutMs) this.close(session);
-  }
-
-  #stopSweeping(): void {
-    clearInterval(this.#sweeper);
-    this.#sweeper = undefined;
   }
 }

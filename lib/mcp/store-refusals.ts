@@ -1,9 +1,4 @@
-/**
- * The broadcast store's refusals as an MCP client is told them. The store's problems name the topic they refused,
- * which an application's own topics want (a chat room, a job); an MCP server's topics are the framework's own
- * (`mcp-session/<id>`, `mcp/<session>/<stream>`, `mcp:<path>`), so their names never reach a client: the status, the
- * code and the headers (`Retry-After`) stay, the detail says what the client can act on.
- */
+/** The store's refusals without its topic names (the framework's own, of no use to a client), status and code kept. */
 import { httpProblem } from '../errors/http-problem';
 import type { ErrorCode } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';
@@ -26,7 +21,7 @@ function hidden(error: unknown): unknown {
   return httpProblem(code!, detail, { headers: (error as WebApplicationException).headers, cause: error });
 }
 
-/** `step`, its store refusals told without the store's names (whether it throws or its Promise rejects). */
+/** Whether `step` throws or its Promise rejects. */
 export function hidingStoreNames(step: StageFn): StageFn {
   return (ctx) => {
     try {

@@ -1,9 +1,4 @@
-/**
- * The answer of a POST that calls tools (or whose client would rather have SSE): one SSE stream with every request's
- * messages, kept in the store for resuming, through the framework's own stream machinery (byte budget, backpressure,
- * keep-alive, clean shutdown) — or, when every response is ready at once with nothing before it and the client takes
- * JSON as gladly, plain JSON.
- */
+/** A POST that calls tools answered on one resumable SSE stream, or as plain JSON when all is ready at once. */
 import type { BroadcastTopics } from '../broadcast/broadcast-topics';
 import type { Subscriber } from 'rxjs';
 import { Observable } from 'rxjs/internal/Observable';
@@ -27,29 +22,24 @@ import type { McpServerRuntime } from './mcp-server-runtime';
 import type { RequestScope } from './server-methods';
 import { nextMacrotask } from '../runtime/timers';
 
-/** How a server's streams go out. */
 export interface StreamAnswers {
-  /** The stream settings of the application (`framework.rest.stream.*`). */
   readonly plan: ResultPlan;
   readonly graceMs: number;
   readonly retryMs: number;
-  /** The application's broadcast topics, where call streams are kept (made after the build). */
+  /** Made after the build. */
   readonly topics: () => BroadcastTopics;
 }
 
 interface HeldMessages {
-  /** The responses, when they were all there by the next turn, with nothing else before them; else `undefined`. */
   readonly early: Promise<readonly JsonRpcResponse[] | undefined>;
   /** What came so far, then the rest (one subscriber). */
   readonly rest: Observable<JsonRpcMessage>;
-  /** Stops the source when nothing will read it. */
   cancel(): void;
 }
 
 /**
- * A POST's messages held from the start: when every response is there by the next turn of the event loop with no
- * notification before it (a tool that answers at once), the POST can be answered as plain JSON, without a stream
- * or the store; otherwise what came so far, then the rest, go to the stream, in order, nothing lost or doubled.
+ * A POST's messages held from the start: `early` has the responses when all came by the next turn with nothing before
+ * them (answered as plain JSON); otherwise what came so far, then the rest, go to the stream, nothing lost or doubled.
  */
 function holdMessages(source: Observable<JsonRpcMessage>): HeldMessages {
   const buffered: JsonRpcMessage[] = [];
@@ -75,10 +65,7 @@ function holdMessages(source: Observable<JsonRpcMessage>): HeldMessages {
   return { early, rest, cancel: () => subscription.unsubscribe() };
 }
 
-/**
- * The stream as this POST answers it. A client that cannot resume (it read no priming event) leaving before the end
- * cancels the calls: nobody could ever read their results.
- */
+/** A client that cannot resume (it read no priming event) leaving early cancels the calls: nobody could read them. */
 function answered(events: Multi<SseEvent>, running: ResumableStream, resumes: boolean): Multi<SseEvent> {
   if (resumes) return events;
   let ended = false;
@@ -90,7 +77,6 @@ function answered(events: Multi<SseEvent>, running: ResumableStream, resumes: bo
   );
 }
 
-/** Answers `ctx` with `events` as SSE, under the session's id. */
 export function answerStream(
   ctx: RequestContext,
   events: Multi<SseEvent>,
@@ -109,7 +95,6 @@ export function answerStream(
   );
 }
 
-/** Answers the requests of a POST on one SSE stream: the calls' messages as they come, the other answers as they are ready. */
 export function answerOnStream(
   ctx: RequestContext,
   runtime: McpServerRuntime,
@@ -119,7 +104,7 @@ export function answerOnStream(
 ): Promise<RequestContext> {
   const { session } = scope;
   const primes = readsPrimingEvents(session.facts.protocolVersion);
-  // A tool may end the HTTP answer early, for a client that resumes (it reconnects and polls the rest).
+  // A tool may end the HTTP answer early for a client that resumes (it reconnects and polls the rest).
   const cut = new Subject<void>();
   const closeStream = primes ? () => cut.next() : () => undefined;
   const messages = merge(
@@ -130,7 +115,6 @@ export function answerOnStream(
   );
   const held = holdMessages(messages);
   return held.early.then((early) => {
-    // Answered at once, and the client takes JSON as gladly: no stream, nothing stored.
     if (early && !prefersStream(ctx)) return answerResponses(ctx, early, session.id);
     const ids = requests.map((request) => request.id);
     const options = { graceMs: answers.graceMs, retryMs: answers.retryMs, primes };

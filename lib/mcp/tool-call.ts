@@ -1,7 +1,4 @@
-/**
- * One `tools/call`: the tool's output as the messages its stream carries — its notices as notifications, as they
- * come, then the response with its result. Unsubscribing cancels the call (its `McpCall.signal` aborts).
- */
+/** One `tools/call` as the messages its stream carries: notifications as they come, then the response. */
 import type { Subscription } from 'rxjs';
 import { Observable } from 'rxjs/internal/Observable';
 import { logging } from '../logging/logger';
@@ -36,10 +33,7 @@ const log = logging.getLogger('rxrest.mcp');
 /** MCP: a request id is not used twice by the requestor within the session; one a running call holds is refused. */
 const DUPLICATE_ID = 'Invalid Request: a call with this id is running in this session';
 
-/**
- * How a call asks its client: the request goes out on the call's stream (`send`), the client's answer comes back
- * through the session (on a POST of its own). Unsubscribed before the answer, the client is told it is cancelled.
- */
+/** The request goes out on the call's stream, the client's answer comes back through the session (its own POST). */
 function asker(session: McpSession, send: (message: JsonRpcMessage) => void): CallOutlet['ask'] {
   return (method, params) =>
     new Observable<unknown>((waiting) => {
@@ -63,13 +57,7 @@ function asker(session: McpSession, send: (message: JsonRpcMessage) => void): Ca
     });
 }
 
-function progressTokenOf(request: JsonRpcRequest): string | number | undefined {
-  const meta = request.params?._meta as { progressToken?: unknown } | undefined;
-  const token = meta?.progressToken;
-  return isId(token) ? token : undefined;
-}
-
-/** A notice as the notification it becomes, or `undefined` when the client did not ask for it. */
+/** `undefined` when the client did not ask for it. */
 function noticeMessage(
   notice: McpNotice,
   token: string | number | undefined,
@@ -81,14 +69,10 @@ function noticeMessage(
     return notificationMessage('notifications/progress', { progressToken: token, progress, total, message });
   }
   if (!passesLevel(notice.level, session.logLevel)) return undefined;
-  return notificationMessage('notifications/message', {
-    level: notice.level,
-    logger: notice.logger,
-    data: notice.data,
-  });
+  const { level, logger, data } = notice;
+  return notificationMessage('notifications/message', { level, logger, data });
 }
 
-/** The result, checked against the tool's output schema when it has one. */
 function checkedResult(tool: CompiledTool, value: unknown): CallToolResult {
   const result = toCallToolResult(value);
   if (!tool.output || result.isError) return result;
@@ -97,21 +81,15 @@ function checkedResult(tool: CompiledTool, value: unknown): CallToolResult {
   return errorResult(`The tool ${tool.name} returned a result that does not fit its output schema`);
 }
 
-/** Where a call's messages go: its notifications as they come, then its result. */
-interface CallSink {
-  next(message: JsonRpcMessage): void;
-  finish(result: CallToolResult): void;
-}
-
-/** Runs the tool: binds its input, invokes it with its handle, and hands on what it sends and returns. */
 function run(
   tool: CompiledTool,
   request: JsonRpcRequest,
   { session, security }: RequestScope,
-  sink: CallSink,
+  sink: { next(message: JsonRpcMessage): void; finish(result: CallToolResult): void },
   handle: Pick<CallOutlet, 'closeStream'> & { signal: AbortSignal },
 ): Subscription | void {
-  const token = progressTokenOf(request);
+  const progressToken = (request.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  const token = isId(progressToken) ? progressToken : undefined;
   const notice = (notice: McpNotice) => {
     const message = noticeMessage(notice, token, session);
     if (message) sink.next(message);
@@ -136,11 +114,7 @@ function run(
   });
 }
 
-/**
- * The messages of one call of `tool`: its notifications as they come, then its response; then it completes. The
- * client's cancellation (`notifications/cancelled`, heard by the session) ends them early, with no response, as MCP
- * says; `closeStream` ends the HTTP answer the call streams on.
- */
+/** The client's cancellation ends the messages early, with no response, as MCP says; unsubscribing aborts the call. */
 export function callTool(
   tool: CompiledTool,
   request: JsonRpcRequest,

@@ -1,16 +1,12 @@
-/**
- * The HTTP answers of the Streamable HTTP transport that carry no stream: JSON-RPC messages as JSON, `202 Accepted`,
- * and the transport's refusals, which MCP clients read as a JSON-RPC error object with an HTTP status.
- */
+/** The Streamable HTTP transport's answers without a stream; its refusals are JSON-RPC errors with an HTTP status. */
 import type { RequestContext } from '../context/request-context';
 import { ResponseContext } from '../context/response-context';
 import { toJson } from '../streaming/framing';
 import { errorMessage, type JsonRpcResponse } from './json-rpc';
 
-/** The header naming the session, on every answer once there is one. */
 export const SESSION_HEADER = 'mcp-session-id';
 
-/** Answers `ctx` with `body` as JSON text (serialized here: JSON-RPC messages are plain JSON, not mapped entities). */
+/** Serialized here: JSON-RPC messages are plain JSON, not mapped entities. */
 export function answerJson(ctx: RequestContext, status: number, body: unknown, sessionId?: string): RequestContext {
   const response = new ResponseContext(status, toJson(body), undefined, 'application/json');
   if (sessionId !== undefined) response.headers.set(SESSION_HEADER, sessionId);
@@ -18,18 +14,17 @@ export function answerJson(ctx: RequestContext, status: number, body: unknown, s
   return ctx;
 }
 
-/** Answers `ctx` with no body (`202` for notifications and responses, `200` for a `DELETE`). */
 export function answerEmpty(ctx: RequestContext, status: number): RequestContext {
   ctx.response = new ResponseContext(status);
   return ctx;
 }
 
-/** A refusal of the transport: `status` with a JSON-RPC error (no request id, since none was taken). */
+/** No request id, since none was taken. */
 export function refuse(ctx: RequestContext, status: number, code: number, message: string): RequestContext {
   return answerJson(ctx, status, errorMessage(null, code, message));
 }
 
-/** A refusal as a whole Web response, for a step that stops the request (`ctx.abortWith`). */
+/** For a step that stops the request (`ctx.abortWith`). */
 export function refusalResponse(status: number, code: number, message: string): Response {
   return new Response(toJson(errorMessage(null, code, message)), {
     status,
@@ -37,7 +32,6 @@ export function refusalResponse(status: number, code: number, message: string): 
   });
 }
 
-/** One response as it is, several (a batch) as an array. */
 export function answerResponses(
   ctx: RequestContext,
   responses: readonly JsonRpcResponse[],

@@ -1,9 +1,4 @@
-/**
- * The header rules of the Streamable HTTP transport: what a POST and a GET must accept and send, and the session a
- * request names (`Mcp-Session-Id`): 400 without one, 404 for one that is unknown, over, or opened by another caller
- * (a session is its opener's alone; another learns nothing of it), 400 for a protocol version header this server
- * does not speak.
- */
+/** The Streamable HTTP transport's header rules: what a POST and a GET accept and send, and the session named. */
 import { parseAccept, type AcceptRange } from '../http/accept';
 import { mediaType, parseMediaType, type MediaType } from '../http/media-type';
 import { bestRange } from '../http/negotiate';
@@ -16,19 +11,15 @@ import type { McpSession } from './mcp-session';
 import type { Sessions } from './sessions';
 import { refuse, SESSION_HEADER } from './transport-answers';
 
-/** The MCP protocol versions this server speaks, newest first: `initialize` answers with the client's version when it
- * is one of these, else with the first. */
+/** Newest first. */
 const PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
 
-/** The version a session speaks: the client's own when supported (it then need not disconnect), else the latest. */
+/** The client's own when supported (it then need not disconnect), else the latest. */
 export function negotiateVersion(requested: unknown): string {
   return typeof requested === 'string' && PROTOCOL_VERSIONS.includes(requested) ? requested : PROTOCOL_VERSIONS[0]!;
 }
 
-/**
- * Whether a client of `version` reads an SSE event with an id and empty data (a "priming" event that gives it a
- * `Last-Event-ID` before any message): from 2025-11-25; older clients may take the empty data for a broken message.
- */
+/** A priming event (an id, empty data) from 2025-11-25: older clients may take it for a broken message. */
 export function readsPrimingEvents(version: string): boolean {
   return version >= '2025-11-25';
 }
@@ -36,15 +27,11 @@ export function readsPrimingEvents(version: string): boolean {
 const EVENT_STREAM = mediaType('text', 'event-stream');
 const JSON_TYPE = mediaType('application', 'json');
 
-/** Whether `type` is acceptable: a range matches it, and its weight is not 0 (which vetoes). */
 function acceptable(ranges: readonly AcceptRange[], type: MediaType): boolean {
   return (bestRange(ranges, type)?.q ?? 0) > 0;
 }
 
-/**
- * Whether the client of a POST would rather have SSE than JSON, for requests the server could answer either way: a
- * higher weight, or, at equal weights, listed first (`text/event-stream, application/json`).
- */
+/** A higher weight for SSE than JSON, or, at equal weights, listed first. */
 export function prefersStream(ctx: RequestContext): boolean {
   const ranges = parseAccept(ctx.headerValue('accept'));
   const stream = bestRange(ranges, EVENT_STREAM);
@@ -53,10 +40,7 @@ export function prefersStream(ctx: RequestContext): boolean {
   return ranges.indexOf(stream) < ranges.indexOf(json);
 }
 
-/**
- * A POST that cannot take both answers the server may give (JSON and SSE) is refused with 406, one whose body is not
- * JSON with 415; `undefined` when it may go on.
- */
+/** A POST must take both answers the server may give (406), and send JSON (415). */
 export function refusePostHeaders(ctx: RequestContext): RequestContext | undefined {
   const accept = ctx.headerValue('accept');
   const ranges = accept === null ? [] : parseAccept(accept);
@@ -73,19 +57,17 @@ export function refusePostHeaders(ctx: RequestContext): RequestContext | undefin
   return undefined;
 }
 
-/** A GET must accept SSE (406 otherwise); `undefined` when it may go on. */
 export function refuseGetHeaders(ctx: RequestContext): RequestContext | undefined {
   const accept = ctx.headerValue('accept');
   if (accept !== null && acceptable(parseAccept(accept), EVENT_STREAM)) return undefined;
   return refuse(ctx, 406, TRANSPORT_ERROR, 'Not Acceptable: Client must accept text/event-stream');
 }
 
-/** The caller's name, as a session remembers its opener. */
 export function principalOf(ctx: RequestContext): string | undefined {
   return securityContext(ctx).userPrincipal?.name;
 }
 
-/** Calls `next` with the request's session, or answers the refusal. */
+/** A session is its opener's alone: another caller gets 404, and learns nothing of it. */
 export function withSession(
   ctx: RequestContext,
   sessions: Sessions,

@@ -1,15 +1,4 @@
-/**
- * The steps of a server's path, the three methods of the Streamable HTTP transport.
- * - `POST`: the client's messages. `initialize` opens a session; notifications and responses are taken (202):
- *   `notifications/cancelled` cancels a call, a response answers a request of the server (sampling, elicitation),
- *   other notifications need nothing of the server; requests are answered as JSON, or, when one of them calls a tool,
- *   on an SSE stream that carries the calls' notifications as they come, then their responses, and that a client
- *   may resume.
- * - `GET`: the session's stream of what the server says of its own accord (one at a time), or, with
- *   `Last-Event-ID`, a cut stream resumed on whichever instance the client reaches — a call's (what it missed, then
- *   live, then its end) or the notices' (what it missed, then live).
- * - `DELETE`: the client ends its session; its calls still running are cancelled.
- */
+/** The Streamable HTTP transport's steps: `POST` the client's messages, `GET` a stream, `DELETE` the session. */
 import { fromEvent } from 'rxjs/internal/observable/fromEvent';
 import { finalize } from 'rxjs/internal/operators/finalize';
 import { takeUntil } from 'rxjs/internal/operators/takeUntil';
@@ -19,8 +8,7 @@ import type { RequestContext } from '../context/request-context';
 import { settleToPromise, then, type StageFn } from '../context/settle';
 import type { StageResult } from '../context/stage';
 import { securityContext } from '../security/security-context';
-import { multi, type Multi } from '../streaming/multi';
-import type { SseEvent } from '../streaming/sse-event';
+import { multi } from '../streaming/multi';
 import { readEventId, resumeCallStream, type StreamPosition } from './call-streams';
 import {
   INVALID_REQUEST,
@@ -41,26 +29,19 @@ import { answerOnStream, answerStream, type StreamAnswers } from './stream-answe
 import { answerEmpty, answerJson, answerResponses, refuse } from './transport-answers';
 import { prefersStream, principalOf, refuseGetHeaders, refusePostHeaders, withSession } from './transport-headers';
 
-/**
- * Takes the notifications and responses of a POST; resolves once what they do is in the store, on its way to the
- * instance it concerns (the client is answered 202 then).
- */
+/** Resolves once what the notifications and responses do is in the store, on its way to the instance concerned. */
 async function receiveMessages(session: McpSession, messages: readonly JsonRpcMessage[]): Promise<void> {
-  const done: Promise<void>[] = [];
-  for (const message of messages) {
-    if (isResponse(message)) {
-      done.push(session.reply(message));
-      continue;
-    }
-    if (!isNotification(message) || message.method !== 'notifications/cancelled') continue;
-    const requestId = message.params?.requestId;
-    const reason = message.params?.reason;
-    if (isId(requestId)) done.push(session.cancel(requestId, typeof reason === 'string' ? reason : undefined));
-  }
-  await Promise.all(done);
+  await Promise.all(
+    messages.map((message) => {
+      if (isResponse(message)) return session.reply(message);
+      if (!isNotification(message) || message.method !== 'notifications/cancelled') return undefined;
+      const { requestId, reason } = message.params ?? {};
+      return isId(requestId) ? session.cancel(requestId, typeof reason === 'string' ? reason : undefined) : undefined;
+    }),
+  );
 }
 
-/** `initialize` opens a session, answered as JSON with its id once it is stored; it must come alone. */
+/** `initialize` opens a session, answered once it is stored; it must come alone. */
 function initialize(
   ctx: RequestContext,
   runtime: McpServerRuntime,
@@ -84,7 +65,6 @@ function answerRequests(
 ): StageResult<RequestContext> {
   const scope = { session, security: securityContext(ctx), ctx };
   const answer = (): StageResult<RequestContext> => {
-    // A tool's call streams; other requests, when the client would rather have them so.
     if (prefersStream(ctx) || requests.some((request) => runtime.toolOf(request, scope.security)))
       return answerOnStream(ctx, runtime, scope, requests, streams);
     return Promise.all(requests.map((request) => runtime.answer(request, scope))).then((responses) =>
@@ -92,21 +72,12 @@ function answerRequests(
     );
   };
   // The methods' own security and limits first: a refusal answers the whole POST, before anything runs.
-  let checked: StageResult<RequestContext> = ctx;
-  for (const request of requests) {
-    const check = runtime.guardOf(request);
-    if (check) checked = then(checked, check);
-  }
-  return checked === ctx ? answer() : then(checked, answer);
+  const checks = requests.flatMap((request) => runtime.guardOf(request) ?? []);
+  const checked = checks.reduce<StageResult<RequestContext>>((result, check) => then(result, check), ctx);
+  return checks.length === 0 ? answer() : then(checked, answer);
 }
 
-/** What one POST may carry. */
-export interface PostLimits {
-  /** Bytes of its body. */
-  readonly maxBodySize: number;
-  /** Messages of a batch: each may answer far more than it weighs (a `tools/list`), or start a call. */
-  readonly maxBatchSize: number;
-}
+type PostLimits = { readonly maxBodySize: number; readonly maxBatchSize: number };
 
 function receive(
   ctx: RequestContext,
@@ -140,24 +111,19 @@ function receive(
     const requests = messages.filter(isRequest);
     const others = messages.filter((message: JsonRpcMessage) => !isRequest(message));
     if (requests.length === 0) return receiveMessages(session, others).then(() => answerEmpty(ctx, 202));
-    // Cancellations and answers beside requests go their way; the requests do not wait for them.
+    // The requests do not wait for the cancellations and answers beside them.
     if (others.length > 0) void receiveMessages(session, others).catch(() => undefined);
     return answerRequests(ctx, runtime, session, requests, streams);
   });
 }
 
-/** The POST step of a server. */
+/** `maxBatchSize` as well: each message may answer far more than it weighs (a `tools/list`), or start a call. */
 export function postMessages(runtime: McpServerRuntime, limits: PostLimits, streams: StreamAnswers): StageFn {
   return (ctx) =>
     refusePostHeaders(ctx) ??
     readRequestText(ctx, limits.maxBodySize).then((text) =>
       settleToPromise(receive(ctx, runtime, text, streams, limits.maxBatchSize)),
     );
-}
-
-/** `events` while the session lasts, giving back its notices stream (`release`) when they end or the client leaves. */
-function whileSession(session: McpSession, events: Multi<SseEvent>, release: () => void): Multi<SseEvent> {
-  return multi(events.pipe(takeUntil(fromEvent(session.ended, 'abort')), finalize(release)));
 }
 
 function notices(
@@ -171,13 +137,13 @@ function notices(
   const notices = sessionNotices(answers.topics(), runtime.path, session, position?.eventId);
   const release = session.openNotices();
   if (!release) return refuse(ctx, 409, TRANSPORT_ERROR, 'Conflict: Only one SSE stream is allowed per session');
-  // Given back with the request too: an answer that never starts its stream (a refusal after this step, a client
-  // gone first) never runs the stream's finalize, and a held stream keeps the session from ever timing out.
+  // Also given back with the request: an answer that never starts its stream never runs its finalize, and a held
+  // stream keeps the session from ever timing out.
   ctx.onComplete(release);
-  return answerStream(ctx, whileSession(session, notices, release), session.id, answers);
+  const events = multi(notices.pipe(takeUntil(fromEvent(session.ended, 'abort')), finalize(release)));
+  return answerStream(ctx, events, session.id, answers);
 }
 
-/** The GET step of a server. */
 export function openStream(runtime: McpServerRuntime, answers: StreamAnswers): StageFn {
   return (ctx) =>
     refuseGetHeaders(ctx) ??
@@ -193,7 +159,6 @@ export function openStream(runtime: McpServerRuntime, answers: StreamAnswers): S
     });
 }
 
-/** The DELETE step of a server. */
 export function endSession(runtime: McpServerRuntime): StageFn {
   return (ctx) =>
     withSession(ctx, runtime.sessions, (session) => {

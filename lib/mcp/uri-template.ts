@@ -1,24 +1,17 @@
-/**
- * Resource URI templates, RFC 6570 level 1 (`test://template/{id}/data`): the variables a URI gives them. A variable
- * matches one or more characters up to the next literal character (never a `/`), and is percent-decoded.
- */
+/** RFC 6570 level-1 URI templates: a variable matches one or more characters but `/`, and is percent-decoded. */
 
 export interface UriTemplate {
   readonly template: string;
   readonly variables: readonly string[];
-  /** The variables `uri` gives the template, or `undefined` when it does not match. */
   match(uri: string): Readonly<Record<string, string>> | undefined;
 }
 
 const VARIABLE = /\{([A-Za-z0-9_]+)\}/g;
 
 /**
- * Where the variables of `uri` are, between `literals` (the template's text around them, one more than the variables):
- * each the shortest run of one or more characters without a `/` after which the rest can still match. Found in one
- * pass, each literal at its first place after the variable before it, not by a backtracking regular expression (a
- * crafted URI made `{name}.{ext}` quadratic and `{a}-{b}-{c}` cubic). The first place is the right one: a variable
- * cannot hold a `/`, and what matches after a later place matches after an earlier one too, the variable before it
- * taking the difference.
+ * The variables of `uri` between `literals`, in one pass, each literal at its first place after the variable before
+ * it: a backtracking regular expression made `{name}.{ext}` quadratic and `{a}-{b}-{c}` cubic. The first place is
+ * right: what matches after a later place matches after an earlier one too, the variable before taking the difference.
  */
 function variablesOf(literals: readonly string[], uri: string): string[] | undefined {
   const first = literals[0]!;
@@ -37,7 +30,7 @@ function variablesOf(literals: readonly string[], uri: string): string[] | undef
   return values.every((value) => value.length > 0 && !value.includes('/')) ? values : undefined;
 }
 
-/** Compiles `template`; throws naming what is wrong with it (an operator of a later level, a repeated variable). */
+/** Throws naming what is wrong (an operator of a later level, a repeated variable). */
 export function compileUriTemplate(template: string): UriTemplate {
   const variables: string[] = [];
   const literals: string[] = [];
@@ -60,13 +53,11 @@ export function compileUriTemplate(template: string): UriTemplate {
       if (variables.length === 0) return uri === template ? {} : undefined;
       const found = variablesOf(literals, uri);
       if (!found) return undefined;
-      const values: Record<string, string> = {};
       try {
-        variables.forEach((name, k) => (values[name] = decodeURIComponent(found[k]!)));
+        return Object.fromEntries(variables.map((name, k) => [name, decodeURIComponent(found[k]!)]));
       } catch {
         return undefined;
       }
-      return values;
     },
   };
 }

@@ -1,9 +1,4 @@
-/**
- * Which declared types name a class an answer or a value is bound to: the application's own classes (and `Date`),
- * not the runtime's (`Object`, `Array`, `Promise`, `Map`, `Uint8Array`, `Response`: any global constructor), nor a
- * stream (`Observable`, `Multi`) or a wrapper of the entity (`RestResponse`), through which a method answers. The
- * wrappers register themselves, so the client needs no import of them.
- */
+/** Which declared types name a class a value is bound to (wrappers register themselves: the client imports none). */
 import { Observable } from 'rxjs/internal/Observable';
 
 const wrapperClasses = new Set<Function>();
@@ -12,13 +7,8 @@ export function markWrapperClass(type: Function): void {
   wrapperClasses.add(type);
 }
 
-function isWrapperClass(type: unknown): boolean {
-  return typeof type === 'function' && wrapperClasses.has(type);
-}
-
 /**
- * Whether `type`, read from decorator metadata, is a class a JSON value can be bound to. A type the metadata could
- * not name (`Object`, `undefined`) is none.
+ * The application's own classes and `Date`: not a global constructor, a stream, or a wrapper of the entity.
  *
  * @example
  * isBindableClass(Fruit); // true
@@ -30,7 +20,7 @@ export function isBindableClass(type: unknown): type is Function {
   if ((globalThis as Record<string, unknown>)[type.name] === type) return false;
   const prototype: unknown = type.prototype;
   return (
-    !isWrapperClass(type) &&
+    !wrapperClasses.has(type) &&
     type !== Observable &&
     !(prototype instanceof Observable) &&
     !(prototype instanceof Promise)

@@ -1,8 +1,4 @@
-/**
- * The classes a parameter may be typed with to receive a context object. The server registers them (with
- * how to obtain each); the REST client only needs to know them, to leave such parameters out of a request
- * without loading the server.
- */
+/** The classes of context parameters, registered by the server: the REST client leaves them out of a request. */
 const contextClasses = new Set<Function>();
 
 export function markContextClass(type: Function): void {

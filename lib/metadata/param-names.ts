@@ -2,10 +2,7 @@
 import { readDesignType } from './reflect-shim';
 import type { MethodMeta } from './store';
 
-/**
- * What the declaration of `method` says of its parameters: their design types (`typed`: decorator metadata was
- * emitted), their names, and how many there are (the most any of those, or the decorators, counts).
- */
+/** `typed`: decorator metadata was emitted; `count`: the most any of these, or the decorators, counts. */
 export function declaredParameters(type: Function, method: MethodMeta) {
   const fn = (type.prototype as Record<string, unknown>)[method.name] as Function;
   const designTypes = readDesignType('design:paramtypes', type.prototype, method.name) as unknown[] | undefined;
@@ -16,9 +13,8 @@ export function declaredParameters(type: Function, method: MethodMeta) {
 }
 
 /**
- * Returns the declared parameter names of `fn`, `undefined` for a destructured parameter, or `undefined`
- * as a whole when the source cannot be read (native or bound functions). Comments, default values and
- * nested brackets are skipped, so coverage instrumentation inside defaults does not confuse it.
+ * `undefined` for a destructured parameter, or as a whole for native or bound functions. Comments, defaults and nested
+ * brackets are skipped, so coverage instrumentation inside defaults does not confuse it.
  */
 export function readParameterNames(fn: Function): (string | undefined)[] | undefined {
   const source = Function.prototype.toString.call(fn);
@@ -29,13 +25,7 @@ export function readParameterNames(fn: Function): (string | undefined)[] | undef
   return parts
     .map((part) => part.trim())
     .filter((part) => part.length > 0)
-    .map((part) => {
-      const name = part
-        .replace(/^\.\.\./, '')
-        .split('=')[0]
-        .trim();
-      return /^[A-Za-z_$][\w$]*$/.test(name) ? name : undefined;
-    });
+    .map((part) => /^(?:\.\.\.\s*)?([A-Za-z_$][\w$]*)\s*(?:=|$)/.exec(part)?.[1]);
 }
 
 function splitTopLevel(source: string, start: number): string[] | undefined {

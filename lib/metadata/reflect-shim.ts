@@ -1,54 +1,37 @@
 /** Installs a minimal `Reflect.metadata` so that TypeScript's `emitDecoratorMetadata` output is recorded. */
 
 type MetadataKey = string | symbol;
-type Target = object;
 
 interface ReflectWithMetadata {
-  metadata?: (key: MetadataKey, value: unknown) => (target: Target, property?: string | symbol) => void;
-  getOwnMetadata?: (key: MetadataKey, target: Target, property?: string | symbol) => unknown;
-  getMetadata?: (key: MetadataKey, target: Target, property?: string | symbol) => unknown;
-  defineMetadata?: (key: MetadataKey, value: unknown, target: Target, property?: string | symbol) => void;
+  metadata?: (key: MetadataKey, value: unknown) => (target: object, property?: string | symbol) => void;
+  getOwnMetadata?: (key: MetadataKey, target: object, property?: string | symbol) => unknown;
+  getMetadata?: (key: MetadataKey, target: object, property?: string | symbol) => unknown;
+  defineMetadata?: (key: MetadataKey, value: unknown, target: object, property?: string | symbol) => void;
 }
 
 const MEMBER = Symbol('rxrest.class-member');
-const store = new WeakMap<Target, Map<string | symbol, Map<MetadataKey, unknown>>>();
+const store = new WeakMap<object, Map<string | symbol, Map<MetadataKey, unknown>>>();
 
-function slot(
-  target: Target,
-  property: string | symbol | undefined,
-  create: boolean,
-): Map<MetadataKey, unknown> | undefined {
-  let members = store.get(target);
-  if (!members) {
-    if (!create) return undefined;
-    members = new Map();
-    store.set(target, members);
-  }
-  const key = property ?? MEMBER;
-  let values = members.get(key);
-  if (!values && create) {
-    values = new Map();
-    members.set(key, values);
-  }
-  return values;
+function slot(target: object, property: string | symbol | undefined): Map<MetadataKey, unknown> | undefined {
+  return store.get(target)?.get(property ?? MEMBER);
 }
 
-/**
- * TypeScript's `__metadata` helper only records types when `Reflect.metadata` exists at the moment a
- * class is defined, so this runs as a side effect of importing the decorators. A `reflect-metadata`
- * polyfill loaded earlier is kept as it is.
- */
+/** Runs on import: TypeScript's `__metadata` records types only if `Reflect.metadata` exists as a class is defined. */
 export function installReflectMetadata(): void {
   const reflect = Reflect as unknown as ReflectWithMetadata;
   if (typeof reflect.metadata === 'function' && typeof reflect.getMetadata === 'function') return;
   reflect.defineMetadata = (key, value, target, property) => {
-    slot(target, property, true)!.set(key, value);
+    let members = store.get(target);
+    if (!members) store.set(target, (members = new Map()));
+    let values = members.get(property ?? MEMBER);
+    if (!values) members.set(property ?? MEMBER, (values = new Map()));
+    values.set(key, value);
   };
   reflect.metadata = (key, value) => (target, property) => reflect.defineMetadata!(key, value, target, property);
-  reflect.getOwnMetadata = (key, target, property) => slot(target, property, false)?.get(key);
+  reflect.getOwnMetadata = (key, target, property) => slot(target, property)?.get(key);
   reflect.getMetadata = (key, target, property) => {
-    for (let current: Target | null = target; current; current = Object.getPrototypeOf(current)) {
-      const values = slot(current, property, false);
+    for (let current: object | null = target; current; current = Object.getPrototypeOf(current)) {
+      const values = slot(current, property);
       if (values?.has(key)) return values.get(key);
     }
     return undefined;
@@ -56,19 +39,14 @@ export function installReflectMetadata(): void {
 }
 
 /**
- * A type the emitter could name but not reference at run time, read as `Object` whichever emitter wrote it: `tsc`
- * writes `Function` for a class imported with `import { type ... }` (it sees the class, not a value to point at) and
- * for function types, where a file-by-file transpiler (ts-jest's transpile mode, swc) writes `Object`. No parameter,
- * field or result is bound to `Function`; read as it was written it built functions from request text.
+ * `tsc` writes `Function` for a class imported with `import { type ... }` and for function types, where a file-by-file
+ * transpiler writes `Object`: read as `Object` either way (bound to `Function`, it built functions from request text).
  */
 function referable(type: unknown): unknown {
   return type === Function ? Object : type;
 }
 
-/**
- * Reads `design:*` metadata written by the TypeScript emitter, if any, with the types it could not reference as
- * `Object` (the `design:type` of a method, always `Function`, is not asked for).
- */
+/** The `design:type` of a method, always `Function`, is not asked for. */
 export function readDesignType(
   key: 'design:type' | 'design:paramtypes' | 'design:returntype',
   target: object,

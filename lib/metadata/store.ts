@@ -83,7 +83,6 @@ export function registeredClasses(): Function[] {
   return [...classes.keys()];
 }
 
-/** The entry of `key`, made by `make` the first time it is asked for. */
 function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   let value = map.get(key);
   if (value === undefined) map.set(key, (value = make()));

@@ -28,7 +28,6 @@ function sseEvent(element: JsonSchema): JsonSchema {
   };
 }
 
-/** The body of each produced type: the element schema as a value, or item by item for a stream. */
 export function content(produces: readonly string[], element: JsonSchema, streams: boolean): JsonSchema {
   return Object.fromEntries(
     produces.map((mediaType) => {

@@ -12,7 +12,6 @@ import type { JsonSchema } from './type-schema';
 /** An OpenAPI document, as plain JSON data. */
 export type OpenApiDocument = JsonSchema;
 
-/** `info` of the document. */
 export interface OpenApiInfo {
   readonly title: string;
   readonly version: string;
@@ -38,7 +37,6 @@ function relative(path: string, root: string): string {
   return prefix && path.startsWith(prefix) ? path.slice(prefix.length) || '/' : path;
 }
 
-/** One Operation Object, at the path it returns (matrix parameters named after the last segment). */
 function describeOperation(
   facts: EndpointFacts,
   operationId: string,
@@ -51,12 +49,11 @@ function describeOperation(
   const body = requestBody(params, facts.info.consumes);
   const parameters = operationParameters(params, patterns);
   const security = operationSecurity(facts.access, schemes);
-  const className = facts.info.resourceClass.name;
   return {
     path: path + matrixSuffix(params),
     operation: {
       operationId,
-      tags: facts.methodTags.get(OPENAPI_TAGS) ?? facts.classTags.get(OPENAPI_TAGS) ?? [className],
+      tags: facts.methodTags.get(OPENAPI_TAGS) ?? facts.classTags.get(OPENAPI_TAGS) ?? [facts.info.resourceClass.name],
       ...(operation?.summary ? { summary: operation.summary } : {}),
       ...(operation?.description ? { description: operation.description } : {}),
       ...(parameters.length ? { parameters } : {}),
@@ -67,22 +64,17 @@ function describeOperation(
   };
 }
 
-/** The methods a Path Item names with a field of their own (OpenAPI 3.2): `query` is new in 3.2. */
+/** `query` is new in OpenAPI 3.2. */
 const PATH_ITEM_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']);
 
-/** Puts `operation` in its Path Item: at its method's field, or, for a method of its own (`PURGE`), in `additionalOperations` under the name as sent. */
+/** Another method (`PURGE`) goes in `additionalOperations`, under the name as sent. */
 function addOperation(item: Record<string, JsonSchema>, httpMethod: string, operation: JsonSchema): void {
   const field = httpMethod.toLowerCase();
   if (PATH_ITEM_METHODS.has(field)) item[field] = operation;
   else (item['additionalOperations'] ??= {})[httpMethod] = operation;
 }
 
-/**
- * The OpenAPI 3.2.0 document of `endpoints`: every operation with its parameters (typed from their converters,
- * required when the server refuses a request without them), request body (from zod schemas), responses as the
- * server gives them (streams described item by item with `itemSchema`, errors as problem details or a thrown
- * exception's text), and its security from the access rules and the application's `mechanisms`.
- */
+/** The OpenAPI 3.2.0 document of `endpoints`, described as the server answers them. */
 export function openApiDocument(
   endpoints: readonly EndpointFacts[],
   info: OpenApiInfo,

@@ -1,8 +1,4 @@
-/**
- * OpenAPI as a feature: the document of every resource endpoint (with the answers features declared), made on first
- * use, and, when `framework.openapi.enabled`, the routes serving it at `framework.openapi.path` and Swagger UI at
- * `framework.openapi.ui.path`.
- */
+/** OpenAPI as a feature: the document, made on first use, and (when enabled) the routes serving it and Swagger UI. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { Config } from '../config';
 import type { UnroutedAnswer } from '../context/settle';
@@ -19,15 +15,10 @@ const nodePath = () => nodeBuiltin('node:path', 'the OpenAPI document from a fil
 
 const log = logging.getLogger('rxrest.openapi');
 
-/** What the build step knows of every resource endpoint, once they are compiled. */
 export const ENDPOINT_FACTS = new BuildKey<() => readonly EndpointFacts[]>('endpoint-facts');
-/** The application's document, made on first use. */
 export const OPENAPI = new BuildKey<() => OpenApiDocument>('openapi');
 
-/**
- * The application's own package.json: the nearest one from its directory (`build({ directory })`, else the working
- * directory) up, as Node finds a package's; none (or no disk, in a Worker): an empty manifest.
- */
+/** The nearest package.json from the application's directory up, as Node finds it; none (or no disk): `{}`. */
 function manifestOf(directory: string): { name?: unknown; version?: unknown } {
   try {
     const path = nodePath();
@@ -37,7 +28,6 @@ function manifestOf(directory: string): { name?: unknown; version?: unknown } {
       if (path.dirname(at) === at) return {};
     }
   } catch {
-    // An unreadable package.json, or no disk: the defaults.
     return {};
   }
 }
@@ -56,13 +46,10 @@ function infoOf(config: Config, directory: string): OpenApiInfo {
   };
 }
 
-/** Swagger UI is on in the `dev` and `test` profiles, and in others only when asked for. */
+/** Swagger UI is on in these profiles, and in others only when asked for. */
 const UI_PROFILES = new Set(['dev', 'test']);
 
-/**
- * Whether swagger-ui-dist (an optional peer dependency) is installed. In the dev and test profiles the page is
- * served only then (said once in the log otherwise); `always-include` without it fails the build instead.
- */
+/** An optional peer dependency (`always-include` without it fails the build instead). */
 function swaggerUiInstalled(): boolean {
   try {
     require.resolve('swagger-ui-dist/package.json');
@@ -73,7 +60,6 @@ function swaggerUiInstalled(): boolean {
   }
 }
 
-/** What serves `document` (and Swagger UI), as the configuration asks. */
 function openApiAnswers(config: Config, document: () => OpenApiDocument, info: OpenApiInfo): UnroutedAnswer[] {
   if (!config.get('framework.openapi.enabled')) return [];
   const documentPath = config.get('framework.openapi.path');
@@ -106,8 +92,7 @@ export const openApiFeature = defineFeature({
     let info: OpenApiInfo | undefined;
     let made: OpenApiDocument | undefined;
     let answers: UnroutedAnswer[] | undefined;
-    // The facts exist once the endpoints are compiled, after every feature is built: the document is made on demand,
-    // its makers (and zod's JSON Schema output) loaded then.
+    // The facts exist only once every feature is built: the document (and its makers) is made on demand.
     const document = (): OpenApiDocument =>
       (made ??= (require('./openapi-document') as typeof import('./openapi-document')).openApiDocument(
         build.find(ENDPOINT_FACTS)?.() ?? [],

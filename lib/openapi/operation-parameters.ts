@@ -1,7 +1,4 @@
-/**
- * The parameters of an operation as a client sends them: `@BeanParam` classes expanded into their properties, each
- * parameter required exactly when the server refuses a request without it, matrix parameters named in the path.
- */
+/** An operation's parameters as a client sends them, each required exactly when the server refuses it missing. */
 import type { ZodType } from 'zod';
 import { PART_TYPE } from '../decorators/multipart';
 import { DEFAULT_VALUE, PARAM_OPTIONS } from '../decorators/params';
@@ -19,7 +16,6 @@ const WIRE_KINDS: Readonly<Record<string, 'path' | 'query' | 'header' | 'cookie'
   matrix: 'path',
 };
 
-/** The decorated properties of a bean class and its superclasses (a subclass's declaration wins), as parameters. */
 function beanProperties(type: Function): ParamFact[] {
   return decoratedProperties(type).map(({ name, meta, tags }) => {
     const options = meta.tags.get(PARAM_OPTIONS) ?? tags.get(PARAM_OPTIONS);
@@ -35,10 +31,7 @@ function beanProperties(type: Function): ParamFact[] {
   });
 }
 
-/**
- * Every parameter of a method, each `@BeanParam` replaced by its decorated properties (nested beans too): its
- * query, header, cookie, path and matrix values are parameters, its form fields part of the request body.
- */
+/** Every parameter of a method, each `@BeanParam` replaced by its decorated properties (nested beans too). */
 export function expandBeans(facts: readonly ParamFact[], outer: readonly Function[] = []): ParamFact[] {
   return facts.flatMap((fact) => {
     if (fact.kind !== 'bean') return [fact];
@@ -49,7 +42,6 @@ export function expandBeans(facts: readonly ParamFact[], outer: readonly Functio
   });
 }
 
-/** Whether a zod schema refuses a missing value, as it is given one when the parameter is absent. */
 function refusesAbsent(schema: ZodType): boolean {
   try {
     return !schema.safeParse(undefined).success;
@@ -59,24 +51,18 @@ function refusesAbsent(schema: ZodType): boolean {
   }
 }
 
-/** Whether the server answers 400 without the value: `{ required: true }`, or a schema refusing `undefined`. */
 export function isRequired(fact: ParamFact): boolean {
   if (fact.required === true) return true;
   return fact.schema !== undefined && fact.defaultValue === undefined && refusesAbsent(fact.schema);
 }
 
-function withDefault(schema: JsonSchema, fact: ParamFact): JsonSchema {
-  return fact.defaultValue === undefined
-    ? schema
-    : { ...schema, default: schema['type'] === 'number' ? Number(fact.defaultValue) : fact.defaultValue };
-}
-
-/** The schema of a parameter or form field's value, typed from its converter or zod schema. */
 export function paramSchema(fact: ParamFact): JsonSchema {
-  return withDefault(fact.schema ? zodSchema(fact.schema) : typeSchema(fact.type, { type: 'string' }), fact);
+  const schema = fact.schema ? zodSchema(fact.schema) : typeSchema(fact.type, { type: 'string' });
+  if (fact.defaultValue === undefined) return schema;
+  return { ...schema, default: schema['type'] === 'number' ? Number(fact.defaultValue) : fact.defaultValue };
 }
 
-/** The suffix naming the matrix parameters in the path (OpenAPI names every path parameter there): `{variant}`. */
+/** OpenAPI names every path parameter in the path, matrix ones too: `{variant}`. */
 export function matrixSuffix(facts: readonly ParamFact[]): string {
   return facts
     .filter((fact) => fact.kind === 'matrix' && fact.name !== undefined)
@@ -84,7 +70,7 @@ export function matrixSuffix(facts: readonly ParamFact[]): string {
     .join('');
 }
 
-/** The Parameter Objects of the expanded `facts`; `patterns` holds the regular expression of each template variable. */
+/** `patterns` holds the regular expression of each template variable. */
 export function operationParameters(facts: readonly ParamFact[], patterns: ReadonlyMap<string, string>): JsonSchema[] {
   return facts.flatMap((fact) => {
     const where = WIRE_KINDS[fact.kind];

@@ -1,8 +1,4 @@
-/**
- * The responses of an operation, as the server gives them: its success answer (status, body or none), what it
- * documents with `@APIResponse`, the answers of the exception mappers that reach it, and the framework's own
- * errors — for access rules, limits, bodies and the 500 of an unexpected failure.
- */
+/** An operation's responses: its success answer, its `@APIResponse`s, its exception mappers', the framework's own. */
 import { OPENAPI_RESPONSES, type APIResponseOptions } from '../decorators/openapi';
 import { logging } from '../logging/logger';
 import { baseType } from '../http/streaming-types';
@@ -19,10 +15,8 @@ const log = logging.getLogger('rxrest.openapi');
 const RETURNS_VALUE = /\breturn\b[ \t]*(?![ \t;}\r\n]|$|(?:undefined|null|void 0)[ \t]*(?:[;}\r\n]|$))/m;
 
 /**
- * True for a method whose metadata names no return type (`void`, `Promise<void>`, or none written: decorator
- * metadata cannot tell them apart) and whose compiled code has no `return` of a value: it can only answer nothing
- * (204, or its `@ResponseStatus` with no body). Anything else may answer a body. The same source reading gives
- * parameter names (docs/openapi.md says what it cannot see).
+ * A method whose metadata names no return type (metadata cannot tell `void` from none written) and whose code has no
+ * `return` of a value can only answer nothing (docs/openapi.md says what this reading cannot see).
  */
 function answersNothing(facts: EndpointFacts): boolean {
   if (facts.streams) return false;
@@ -39,17 +33,7 @@ const DESCRIPTIONS: Readonly<Record<number, string>> = {
   204: 'No content',
 };
 
-/** What the operation's answers depend on beyond its own facts. */
-export interface ResponseContext {
-  readonly readsBody: boolean;
-  readonly schemes: DocumentSchemes;
-  readonly used: UsedComponents;
-}
-
-/**
- * A documented schema is of each item for a stream and of the whole body otherwise, and the metadata of this method
- * does not say which it answers (`Object`: an interface, an async iterable, or `Multi` imported with `import type`).
- */
+/** A documented schema is of each item for a stream, and this method's metadata does not say whether it streams. */
 function warnUntyped(facts: EndpointFacts): void {
   const where = `${facts.info.resourceClass.name}#${facts.info.methodName}`;
   log.warn(
@@ -62,7 +46,6 @@ function describe(status: number, given: string | undefined): string {
   return given ?? DESCRIPTIONS[status] ?? (status < 300 ? 'Success' : 'See the Location header');
 }
 
-/** The body of the method's own answer: the documented schema, else the result class's, per produced type. */
 function ownContent(facts: EndpointFacts, documented: APIResponseOptions | undefined): JsonSchema {
   if (documented?.schema !== undefined && !facts.streams && facts.returnType === Object) warnUntyped(facts);
   const returned = facts.returnType;
@@ -80,7 +63,7 @@ function ownContent(facts: EndpointFacts, documented: APIResponseOptions | undef
   return content(produces, element, facts.streams);
 }
 
-/** What a result of the declared type is written as without `@Produces`: text, bytes, else JSON (as the writers do). */
+/** Without `@Produces`, as the writers do. */
 function defaultMediaType(returned: unknown): string {
   if (returned === String) return 'text/plain';
   const bytes =
@@ -89,7 +72,7 @@ function defaultMediaType(returned: unknown): string {
   return bytes ? 'application/octet-stream' : 'application/json';
 }
 
-/** Another answer the method or a mapper documents: a body only with a schema, or with a `text/*` type (text). */
+/** A body only with a schema, or with a `text/*` type (text). */
 function otherContent(documented: APIResponseOptions): JsonSchema | undefined {
   const mediaType = documented.mediaType ?? 'application/json';
   if (documented.schema !== undefined) return { [mediaType]: { schema: schemaOf(documented.schema) } };
@@ -102,9 +85,8 @@ function answer(description: string, body: JsonSchema | undefined): JsonSchema {
 }
 
 /**
- * The success answers: `@ResponseStatus`, else the statuses the method documents below 400 when it documents no
- * answer of its own (a method building a 202 or 303 `RestResponse` says so with `@APIResponse({ status })`), else
- * 200 — or 204, with no body, for a method whose code never returns a value.
+ * `@ResponseStatus`, else the statuses below 400 the method documents when it documents no answer of its own (a
+ * method building a 202 `RestResponse` says so), else 200 — or 204 for a method whose code never returns a value.
  */
 function successAnswers(facts: EndpointFacts, documented: readonly APIResponseOptions[]): JsonSchema {
   const own = documented.find((response) => response.status === undefined);
@@ -125,10 +107,7 @@ function successAnswers(facts: EndpointFacts, documented: readonly APIResponseOp
   return { [status]: answer(describe(status, mine?.description), bodyless ? undefined : ownContent(facts, mine)) };
 }
 
-/**
- * An answer the method or a mapper documents beside the success one. At a status the framework itself answers
- * (400, 404...), its problem details and a thrown exception's text can still come, so they stay listed.
- */
+/** At a status the framework answers too (400, 404...), its problem details can still come, so they stay listed. */
 function documentedAnswer(response: APIResponseOptions, used: UsedComponents): JsonSchema {
   const status = String(response.status);
   const body = otherContent(response);
@@ -138,29 +117,20 @@ function documentedAnswer(response: APIResponseOptions, used: UsedComponents): J
   return answer(description, { ...errorContent(), ...body });
 }
 
-/** The Responses Object of one operation; the shared answers it refers to are recorded in `context.used`. */
-export function operationResponses(facts: EndpointFacts, context: ResponseContext): JsonSchema {
+/** The shared answers it refers to are recorded in `context.used`. */
+export function operationResponses(
+  facts: EndpointFacts,
+  context: { readsBody: boolean; schemes: DocumentSchemes; used: UsedComponents },
+): JsonSchema {
   const documented = facts.methodTags.get(OPENAPI_RESPONSES) ?? [];
   const result: JsonSchema = successAnswers(facts, documented);
-  for (const response of documented) {
-    if (response.status === undefined || String(response.status) in result) continue;
-    result[response.status] = documentedAnswer(response, context.used);
-  }
-  const errors = [
-    '400',
-    '404',
-    '406',
-    ...(context.readsBody ? ['413'] : []),
-    // A method naming @Consumes refuses another Content-Type whether it reads a body or not.
-    ...(context.readsBody || facts.info.consumes.length > 0 ? ['415'] : []),
-    ...accessStatuses(facts.access, context.schemes),
-    ...(facts.answers ?? []).map(String),
-    '500',
-  ];
-  for (const status of errors) {
-    if (status in result) continue;
-    result[status] = { $ref: `#/components/responses/${status}` };
-  }
+  for (const response of documented)
+    if (response.status !== undefined) result[response.status] ??= documentedAnswer(response, context.used);
+  // A method naming @Consumes refuses another Content-Type whether it reads a body or not.
+  const bodyErrors = context.readsBody ? ['413', '415'] : facts.info.consumes.length > 0 ? ['415'] : [];
+  const access = accessStatuses(facts.access, context.schemes);
+  for (const status of ['400', '404', '406', ...bodyErrors, ...access, ...(facts.answers ?? []).map(String), '500'])
+    result[status] ??= { $ref: `#/components/responses/${status}` };
   // A mapper's answer takes the place of the shared one; the method's own word, or a nearer mapper's, stands.
   for (const mapped of facts.errorAnswers ?? []) {
     const existing = mapped.status === undefined ? undefined : (result[mapped.status] as JsonSchema | undefined);

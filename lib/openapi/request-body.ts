@@ -15,7 +15,7 @@ function isFile(type: unknown): boolean {
   return typeof named === 'function' && FILE_TYPES.has(named.name);
 }
 
-/** A form field: a file part as binary, a JSON part by its class's schema (an object at least), else its value. */
+/** A file part as binary, a JSON part by its class's schema (an object at least), else its value. */
 function fieldSchema(fact: ParamFact): JsonSchema {
   if (isFile(fact.type)) return { type: 'string', contentMediaType: 'application/octet-stream' };
   if (fact.partType === undefined || !isJsonText(fact.partType) || fact.schema) return paramSchema(fact);
@@ -25,7 +25,6 @@ function fieldSchema(fact: ParamFact): JsonSchema {
   return Object.keys(known).length ? known : { type: 'object' };
 }
 
-/** The form of `fields`: an object of them, with the media type of each part that says one (`@PartType`). */
 function formBody(fields: readonly ParamFact[], types: readonly string[], mustSend: boolean): JsonSchema {
   const properties = Object.fromEntries(fields.map((fact) => [fact.name!, fieldSchema(fact)]));
   const required = fields.filter(isRequired).map((fact) => fact.name!);
@@ -40,21 +39,13 @@ function formBody(fields: readonly ParamFact[], types: readonly string[], mustSe
   };
 }
 
-/**
- * The Request Body Object of the expanded `facts`, or undefined when the method reads none. It is required when
- * the server refuses a request without it: a required body parameter or form field, or a `@Consumes` naming
- * types (a request without a body has no Content-Type, which answers 415).
- */
+/** Required when the server refuses a request without it; a `@Consumes` does (no body, no Content-Type: 415). */
 export function requestBody(facts: readonly ParamFact[], consumes: readonly string[]): JsonSchema | undefined {
   const body = facts.find((fact) => fact.kind === 'body');
   const form = facts.filter((fact) => fact.kind === 'form' && fact.name !== undefined);
   const namesTypes = consumes.length > 0 && !consumes.some((type) => baseType(type) === '*/*');
   if (body) {
-    const schema = body.schema
-      ? zodSchema(body.schema)
-      : body.stream && body.type === undefined
-        ? {}
-        : typeSchema(body.type);
+    const schema = body.schema ? zodSchema(body.schema) : typeSchema(body.type);
     const types = consumes.length ? consumes : ['application/json'];
     const required = namesTypes || body.required !== false;
     // A body of items is described item by item, as streamed answers are.

@@ -12,7 +12,7 @@ function wantsJson(ctx: RequestContext): boolean {
   return /application\/json/i.test(accept) && !/yaml/i.test(accept);
 }
 
-/** Answers `GET`/`HEAD` of `path` with the document (made on first use, then kept as text in both forms); OPTIONS with Allow, else 405. */
+/** The document is made on first use, then kept as text in both forms. */
 export function openApiAnswer(path: string, document: () => JsonSchema): UnroutedAnswer {
   let yaml: string | undefined;
   let json: string | undefined;
@@ -26,12 +26,8 @@ export function openApiAnswer(path: string, document: () => JsonSchema): Unroute
     const text = asJson
       ? (json ??= JSON.stringify(document(), null, 2))
       : (yaml ??= (require('yaml') as typeof import('yaml')).stringify(document(), { aliasDuplicateObjects: false }));
-    ctx.response = new ResponseContext(
-      200,
-      text,
-      undefined,
-      asJson ? 'application/json;charset=UTF-8' : 'application/yaml;charset=UTF-8',
-    );
+    const type = asJson ? 'application/json;charset=UTF-8' : 'application/yaml;charset=UTF-8';
+    ctx.response = new ResponseContext(200, text, undefined, type);
     // The form follows Accept: a shared cache must not hand the YAML to a client that asked for JSON (RFC 9110 §12.5.5).
     ctx.response.headers.set('vary', 'Accept');
     return Promise.resolve(ctx);

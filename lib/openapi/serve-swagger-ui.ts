@@ -1,8 +1,4 @@
-/**
- * Serves Swagger UI for the OpenAPI document, its assets read from the swagger-ui-dist package (no CDN: it
- * works on a machine without internet), for requests no resource matched. The page has no inline script, so a
- * Content-Security-Policy allowing only its own origin's scripts covers it.
- */
+/** Serves Swagger UI from the swagger-ui-dist package (no CDN), with no inline script, for a strict CSP. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import { ResponseContext } from '../context/response-context';
 import type { UnroutedAnswer } from '../context/settle';
@@ -17,11 +13,7 @@ const ASSETS: Record<string, string> = {
   'favicon-32x32.png': 'image/png',
 };
 
-/**
- * The page's policy: scripts, styles, fonts and requests from its own origin only (what the page loads, and the
- * document and "Try it out" calls), nothing framed or framing it. Swagger UI sets style attributes and draws some
- * icons from `data:` URLs, so those two are allowed; no inline or evaluated script is.
- */
+/** Own origin only; Swagger UI sets style attributes and draws icons from `data:` URLs, so those are allowed. */
 const PAGE_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
@@ -34,7 +26,7 @@ const PAGE_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The script that starts Swagger UI on the document: a file of its own, for the policy allows no inline script. */
+/** A file of its own: the policy allows no inline script. */
 const INITIALIZER = 'swagger-initializer.js';
 
 function initializer(documentPath: string): string {
@@ -63,7 +55,6 @@ function page(title: string, base: string): string {
 `;
 }
 
-/** Answers `GET` of `path` (with or without a final `/`) with the page, and of `path/<asset>` with the asset, read once. */
 export function swaggerUiAnswer(path: string, documentPath: string, title: string): UnroutedAnswer {
   const base = path.replace(/\/+$/, '');
   const directory = nodePath().dirname(require.resolve('swagger-ui-dist/package.json'));

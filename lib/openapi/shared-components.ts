@@ -1,10 +1,6 @@
-/**
- * The document's shared components: the problem-details schema and the error answers operations refer to, each
- * written only when some operation refers to it (a component nobody uses is a linter's complaint).
- */
+/** The document's shared components, each written only when used (an unused one is a linter's complaint). */
 import type { JsonSchema } from './type-schema';
 
-/** The error answers the framework itself gives, by status. */
 const ERROR_RESPONSES: Readonly<Record<string, string>> = {
   '400': 'A parameter or the body is invalid (problem details list each violation)',
   '401': 'No credential, or one that is not accepted: the WWW-Authenticate header names the schemes',
@@ -37,10 +33,7 @@ const PROBLEM_SCHEMA: JsonSchema = {
   },
 };
 
-/**
- * What an error answer can carry: the framework's problem details, or — for a `WebApplicationException` the
- * application throws with a message — that message as text.
- */
+/** Problem details, or the message a `WebApplicationException` is thrown with, as text. */
 export function errorContent(): JsonSchema {
   return {
     'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
@@ -48,12 +41,11 @@ export function errorContent(): JsonSchema {
   };
 }
 
-/** Whether the framework has a shared answer for `status`. */
 export function isSharedError(status: string): boolean {
   return status in ERROR_RESPONSES;
 }
 
-/** The shared answer for `status`, whole (to merge a mapper's answer into). */
+/** Whole, to merge a mapper's answer into. */
 export function sharedError(status: string): JsonSchema {
   return {
     description: `${ERROR_RESPONSES[status] ?? 'An answer a feature of the application gives by itself'}. A WebApplicationException thrown with a message answers it as text/plain`,
@@ -63,13 +55,11 @@ export function sharedError(status: string): JsonSchema {
 
 /** What the operations refer to, gathered while they are described. */
 export interface UsedComponents {
-  /** The statuses whose shared answer an operation refers to. */
   readonly responses: Set<string>;
   /** Whether some answer carries problem details (inline ones too). */
   problem: boolean;
 }
 
-/** The components the operations refer to, and the schemes of `securitySchemes`; undefined when there are none. */
 export function components(used: UsedComponents, securitySchemes: JsonSchema): JsonSchema | undefined {
   const responses = [...used.responses].sort().map((status) => [status, sharedError(status)]);
   const parts: JsonSchema = {};

@@ -3,12 +3,7 @@ import { z, type ZodType } from 'zod';
 import { enumMembers, isEnumLike } from '../convert/convert';
 import { classSchema } from '../json/bind-class';
 
-/** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
-
-function isZod(value: unknown): value is ZodType {
-  return value instanceof z.ZodType;
-}
 
 /** zod's own conversion, kept whole: what a client may send (`io: 'input'`); dates, which JSON cannot hold, as date-time strings. */
 export function jsonSchemaOf(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
@@ -29,13 +24,9 @@ export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): Js
   return converted;
 }
 
-/**
- * The schema of a declared type: `Number`, `String`, `Boolean`, `BigInt`, `Date`, an enum object, a
- * one-element array for a list (`[Number]`), a class with a `static schema`, a zod schema. An unknown
- * type (no metadata, `Object`) is any value; `fallback` is used instead when given (parameters read as strings).
- */
+/** An unknown type (no metadata, `Object`) is any value, or `fallback` (parameters read as strings). */
 export function typeSchema(type: unknown, fallback: JsonSchema = {}): JsonSchema {
-  if (isZod(type)) return zodSchema(type);
+  if (type instanceof z.ZodType) return zodSchema(type);
   if (Array.isArray(type)) return { type: 'array', items: typeSchema(type[0], fallback) };
   if (type === Array) return { type: 'array', items: fallback };
   if (type === Number) return { type: 'number' };
@@ -43,10 +34,7 @@ export function typeSchema(type: unknown, fallback: JsonSchema = {}): JsonSchema
   if (type === Boolean) return { type: 'boolean' };
   if (type === BigInt) return { type: 'integer', format: 'int64' };
   if (type === Date) return { type: 'string', format: 'date-time' };
-  if (isEnumLike(type)) {
-    return { enum: [...new Set(enumMembers(type).map(([, value]) => value))] };
-  }
+  if (isEnumLike(type)) return { enum: [...new Set(enumMembers(type).map(([, value]) => value))] };
   const schema = classSchema(type);
-  if (schema) return zodSchema(schema);
-  return fallback;
+  return schema ? zodSchema(schema) : fallback;
 }
