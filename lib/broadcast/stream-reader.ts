@@ -1,7 +1,7 @@
 /**
  * Reads the live events of the topics this instance has subscribers of: one blocking `XREAD` over all their streams,
- * on a connection of its own. After a reconnection, a topic whose last id read is gone (trimmed, or Redis lost its
- * data: the epoch key changed) is reset (`event: reset`) and read again from the oldest event held.
+ * on a connection of its own. A topic whose last id read is gone (trimmed while the reader lagged or was away, or
+ * Redis lost its data: the epoch key changed) is reset (`event: reset`) and read again from the oldest event held.
  */
 import { randomHex } from '../runtime/random-hex';
 import type { Redis } from 'ioredis';
@@ -107,13 +107,29 @@ export class StreamReader {
       .finally(() => (this.#blockedAt = undefined))) as [string, Entry[]][] | null;
     if (!reply) return;
     const byKey = new Map(reply);
-    for (const [topic, cursor] of readable) {
+    const read = readable.flatMap(([topic, cursor]) => {
       const entries = byKey.get(keyOf(topic));
+      return entries?.length ? [{ topic, cursor, entries }] : [];
+    });
+    // A reader that fell behind what the stream keeps would skip the trimmed events without a word.
+    const gone = await Promise.all(read.map(({ topic, cursor }) => this.#gone(topic, cursor)));
+    for (const [at, { topic, cursor, entries }] of read.entries()) {
       // A topic left (or left and watched anew) while the read was out: what came for it is not for now.
-      if (!entries?.length || this.#cursors.get(topic) !== cursor) continue;
-      this.#deliver(topic, entries);
-      cursor.id = entries.at(-1)![0];
+      if (this.#cursors.get(topic) !== cursor) continue;
+      if (gone[at]) await this.#reset(topic, cursor);
+      else {
+        this.#deliver(topic, entries);
+        cursor.id = entries.at(-1)![0];
+      }
     }
+  }
+
+  /**
+   * Whether the last event read of a topic is no longer held: trimming takes the oldest first, so while it is held
+   * nothing after it can have gone. Asked of every topic a read brought events for, all at once.
+   */
+  async #gone(topic: string, cursor: Cursor): Promise<boolean> {
+    return cursor.id !== FROM_THE_START && !(await this.#holds(topic, cursor.id!));
   }
 
   #deliver(topic: string, entries: Entry[]): void {

@@ -1,11 +1,12 @@
 // The Redis Streams backplane in this process against a real redis-server, through broadcast(): ids are the
 // stream's, a retried publish with the same key is stored once, a history trimmed past a client's id or lost
-// with Redis is announced with event: reset, a burst outrunning a short history still reaches a live reader whole,
-// and publishing while Redis is down fails with a 503 problem.
+// with Redis is announced with event: reset (so is a live reader that fell behind what its stream keeps), a burst
+// outrunning a short history still reaches a live reader whole, and publishing while Redis is down fails with a 503.
+import { execFileSync } from 'node:child_process';
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { broadcast, RestApplication, type RestApp, type SseEvent } from '../../lib';
 import { redisServer } from '../support/redis-server';
-import { until, within } from '../support/until';
+import { SYNC_CHILD_MS, until, within } from '../support/until';
 
 const redis = redisServer();
 let app: RestApp;
@@ -18,6 +19,16 @@ let app: RestApp;
 const LIVE_WINDOW_MS = 5000;
 /** Time for a subscription's live reading to be in place before publishing: a fixed wait, with room for a slow machine. */
 const PLACED_MS = 1000;
+
+/** Adds 150 copies of a stream's last entry, then trims it to its last 100, in one script (so atomically). */
+const LAG_BEHIND = `
+const { Redis } = require(${JSON.stringify(require.resolve('ioredis'))});
+const redis = new Redis(process.argv[1]);
+const script = "local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1][2] " +
+  "for i = 1, 150 do redis.call('XADD', KEYS[1], '*', unpack(last)) end " +
+  "redis.call('XTRIM', KEYS[1], 'MAXLEN', 100)";
+redis.eval(script, 1, process.argv[2]).then(() => redis.quit(), (error) => { console.error(error); process.exit(1); });
+`;
 
 /** Whether the application's broadcast check says UP. */
 async function connected(): Promise<boolean> {
@@ -101,6 +112,28 @@ describe('RedisStreamsBackplane', () => {
     // Trimmed to exactly max-events (100): the oldest held is the 301st of 400.
     expect(oldest).toBe(ids[300]);
     expect(events[1]!.id).toBe(oldest);
+  });
+
+  it('tells a live reader that fell behind what its stream keeps (event reset), never skipping the trimmed events silently', async () => {
+    const topic = broadcast<number>('backplane-lagging', { replay: 0 });
+    const seen: (number | 'reset')[] = [];
+    const subscription = topic
+      .subscribe()
+      .subscribe((event) => seen.push(event.event === 'reset' ? 'reset' : (event.data as number)));
+    await new Promise((resolve) => setTimeout(resolve, PLACED_MS));
+    await topic.publish(0);
+    await until(() => (seen.includes(0) ? true : undefined), 'the first event');
+    // This process stands still (a synchronous child) while 150 events arrive and the stream is trimmed to 100: the
+    // event it read last, and the 50 after it, are gone before it reads again.
+    execFileSync(process.execPath, ['-e', LAG_BEHIND, redis.url, 'rxrest:stream:backplane-lagging'], {
+      timeout: SYNC_CHILD_MS,
+    });
+    await topic.publish(1);
+    await until(() => (seen.includes(1) ? true : undefined), 'the event published after');
+    subscription.unsubscribe();
+    expect(seen.slice(0, 2)).toEqual([0, 'reset']);
+    // Then every event the stream still held (the last 100 of the 150, a copy of the first), and the one after.
+    expect(seen.slice(2)).toEqual([...Array<number>(100).fill(0), 1]);
   });
 
   it('fails a publish with a 503 problem and Retry-After while Redis is down, and tells a subscriber of a Redis back without its data', async () => {
