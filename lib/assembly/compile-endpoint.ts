@@ -7,7 +7,7 @@ import { resolveLane } from '../execution/resolve-lane';
 import { parseMediaType, type MediaType } from '../http/media-type';
 import { readDesignType } from '../metadata/reflect-shim';
 import type { MethodMeta } from '../metadata/store';
-import { compileStage, type StageFn, type Step } from '../pipeline/chain';
+import { compileStage, type StageFn } from '../pipeline/chain';
 import { endpointHandler } from '../pipeline/map-errors';
 import type { Endpoint } from '../pipeline/endpoint';
 import type { EndpointInfo } from '../context/request-context';
@@ -131,8 +131,7 @@ function requestPart(
   joined: JoinedSteps,
 ): StageFn {
   const invoke = invokeStage(d.unit, d.method, context.interceptors, plan);
-  const beforeInvoke: Step[] = [...joined.at('read')];
-  if (d.args.read) beforeInvoke.push(d.args.read);
+  const beforeInvoke = d.args.read ? [...joined.at('read'), d.args.read] : joined.at('read');
   const filters = applicable(context.filters.request, d.bindings);
   const lane = laneSteps(filters, invoke, beforeInvoke, info.lane, context.lanes, d.args.readsBody);
   const steps = [...joined.at('authenticate'), ...joined.at('admit'), ...lane.steps, ...joined.at('after-invoke')];

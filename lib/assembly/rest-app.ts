@@ -40,10 +40,7 @@ export class RestApp {
   readonly #parts: RestAppParts;
   readonly #broadcast: () => ApplicationBroadcast;
   readonly #tls: TlsSettings | undefined;
-  /**
-   * The prom-client registry `framework.metrics.path` serves (absent when `framework.metrics.enabled=false`):
-   * register the application's own metrics on it.
-   */
+  /** The prom-client registry `framework.metrics.path` serves (absent when disabled): register your metrics on it. */
   readonly metrics: Registry | undefined;
 
   constructor(parts: RestAppParts) {
@@ -104,7 +101,6 @@ export class RestApp {
    */
   listen(options: { port?: number; host?: string; handleSignals?: boolean } = {}): Promise<RunningServer> {
     const { config } = this;
-    const port = options.port ?? config.get('framework.http.port');
     const host = options.host ?? config.get('framework.http.host');
     const workers = config.get('framework.http.workers');
     if (workers > 1 && isClusterPrimary()) {
@@ -117,7 +113,7 @@ export class RestApp {
       });
     }
     return listen(this.#parts.pipeline.serve, {
-      port,
+      port: options.port ?? config.get('framework.http.port'),
       host,
       requestTimeout: config.get('framework.http.request-timeout'),
       headersTimeout: config.get('framework.http.headers-timeout'),

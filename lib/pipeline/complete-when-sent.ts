@@ -99,9 +99,8 @@ function stopper(
 }
 
 /**
- * Arranges for `ctx.complete()` to run after `response` is sent: on the Node response's `close` when another Node
- * adapter passed it along; at once for a body `whole` in memory (text or bytes) or none, which goes out as made; else
- * when the body stream ends or is cancelled.
+ * Arranges for `ctx.complete()` to run after `response` is sent: on the `close` of a Node response another adapter
+ * passed along; at once for a body `whole` in memory or none; else when the body stream ends or is cancelled.
  */
 export function completeWhenSent(ctx: RequestContext, response: Response, whole = false): Response {
   if (!ctx.hasCleanups) return response;

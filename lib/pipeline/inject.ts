@@ -13,14 +13,12 @@ export type InjectedArgs = (ctx: RequestContext, error?: unknown) => unknown[];
 
 const readError: InjectedReader = (_ctx, error) => error;
 
-export const byPosition = {
-  requestFilter: [(ctx: RequestContext) => ctx] as InjectedReader[],
-  responseFilter: [
-    (ctx: RequestContext) => ctx,
-    (ctx: RequestContext) => ctx.response,
-    (ctx: RequestContext) => ctx.error,
-  ] as InjectedReader[],
-  mapper: [readError, (ctx: RequestContext) => ctx] as InjectedReader[],
+const readContext: InjectedReader = (ctx) => ctx;
+
+export const byPosition: Record<'requestFilter' | 'responseFilter' | 'mapper', readonly InjectedReader[]> = {
+  requestFilter: [readContext],
+  responseFilter: [readContext, (ctx) => ctx.response, (ctx) => ctx.error],
+  mapper: [readError, readContext],
 };
 
 export function isErrorClass(type: unknown): type is Function {
@@ -28,10 +26,9 @@ export function isErrorClass(type: unknown): type is Function {
 }
 
 function injectionProblem(index: number, type: unknown, hasMetadata: boolean): string {
-  const name = typeof type === 'function' ? type.name : String(type);
-  if (!hasMetadata) {
+  if (!hasMetadata)
     return `parameter ${index} cannot be injected: there is no decorator metadata to tell its type (enable emitDecoratorMetadata, or name the exception type in @ServerExceptionMapper(Type) and keep filter parameters to (request, response, error))`;
-  }
+  const name = typeof type === 'function' ? type.name : String(type);
   return `parameter ${index} of type ${name} cannot be injected: expected a context type (RequestContext, ResponseContext, UriInfo, HttpHeaders, RestRequest, ResourceInfo...) or the handled Error`;
 }
 

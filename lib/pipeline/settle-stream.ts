@@ -41,9 +41,8 @@ function settingsOf(multi: RestMulti<unknown> | undefined, defaults: StreamSetti
 }
 
 /**
- * When `result` is a stream (Multi, RestMulti, async iterable, Web or Node stream, or any Observable under a streaming
- * media type), primes it and sets `ctx.response` once its first item (or end) is there; an error before that goes to
- * the exception mappers. `undefined` for any other result.
+ * When `result` is a stream (Multi, async iterable, Web or Node stream, an Observable under a streaming type), primes
+ * it and sets `ctx.response` once its first item (or end) is there, an error before going to the mappers; else none.
  */
 export function settleStream(
   ctx: RequestContext,

@@ -43,9 +43,8 @@ function finish(ctx: RequestContext, written: WrittenBody, compression?: Compres
 }
 
 /**
- * Writes the response's entity with the first writer accepting it as its media type (the response's, else the
- * negotiated one, else a default by value; user writers come first); none throws, and the caller answers 500. A stream
- * or a file (a `DirectBody`) writes itself, unless compression needs it as a Web stream.
+ * Writes the entity with the first writer taking its media type (the response's, the negotiated one, or a default;
+ * user writers first), none throwing (500); a `DirectBody` writes itself unless compression needs a Web stream.
  */
 export function writeBody(
   ctx: RequestContext,
