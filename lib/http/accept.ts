@@ -4,7 +4,7 @@ import { memoize } from './bounded-cache';
 import { parseQuality, splitHeaderList } from './header-tokens';
 import { parseMediaType, type MediaType } from './media-type';
 
-/** A media range with its weight; `q` is not kept in `params`. */
+/** A media range with its weight (one of `q=0` is kept: it vetoes types); `q` is not kept in `params`. */
 export interface AcceptRange extends MediaType {
   readonly q: number;
 }

@@ -1,6 +1,6 @@
 // A memo for parsers of header values, which repeat on every request. Knows nothing of HTTP.
 
-/** Cleared when full, not evicted one by one: a flood of distinct values costs no more than not caching. */
+/** Cleared when full (a flood of distinct values costs no more than no cache); results are shared: never mutated. */
 export function memoize<T>(limit: number, parse: (text: string) => T): (text: string) => T {
   const cache = new Map<string, T>();
   return (text) => {

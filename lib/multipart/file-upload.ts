@@ -24,6 +24,7 @@ export class FileUpload {
     readonly fileName: string | undefined,
     readonly contentType: string,
     readonly charset: string | undefined,
+    /** In bytes. */
     readonly size: number,
     /** Under the uploads directory (a UUID name). */
     readonly path: string,

@@ -71,6 +71,7 @@ export class MultipartFormDataInput {
     this.#parts = parts;
   }
 
+  /** In the order sent. */
   get parts(): readonly FormValue[] {
     return this.#parts;
   }

@@ -50,6 +50,7 @@ function pathValueReader(template: PathTemplate, name: string): RawReader {
   const group = template.captures.findLast((capture) => capture.name === name)?.group;
   if (group === undefined) return () => undefined;
   return (ctx) => {
+    // The route matched may be a template differing from this one in spacing only: its groups are numbered alike.
     const value = ctx.route?.valueAt(group);
     return value === undefined ? undefined : [value];
   };

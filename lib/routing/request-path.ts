@@ -2,7 +2,7 @@
 import { decodeComponent, normalizeEscapes } from './percent-encoding';
 
 export interface RequestPath {
-  /** Escapes decoded but `%2F` and `%25`; as in Quarkus, `//` is not collapsed. */
+  /** Escapes decoded but `%2F` and `%25`; dot segments are the URL parser's (`%2e` too); `//` kept, as in Quarkus. */
   readonly path: string;
   /** Of all segments, decoded; a repeated name collects its values in order; `;flag` gives `''`. */
   readonly matrix: ReadonlyMap<string, readonly string[]>;

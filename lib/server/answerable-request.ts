@@ -1,4 +1,4 @@
-/** Node destroys the socket with an unread request stream: a 413 found while the body arrived reached nobody. */
+/** Keeps an unread body's connection until its answer is out: Node destroyed it with the request (a 413 was lost). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 

@@ -119,6 +119,7 @@ export class IdleBodies {
     const seconds = this.#timeoutMs / 1000;
     log.debug(`No byte of the body of ${incoming.method} ${incoming.url} arrived for ${seconds} s: ended with 408`);
     if (outgoing instanceof nodeHttp().ServerResponse) {
+      // The answer says `Connection: close` and the connection ends with it: the rest of the body never comes.
       if (!outgoing.headersSent) outgoing.shouldKeepAlive = false;
       else outgoing.once('finish', () => outgoing.socket?.destroySoon());
     } else {

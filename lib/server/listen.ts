@@ -224,7 +224,8 @@ export async function listen(serve: ServeNode, options: ListenOptions): Promise<
     void close().then(() => log.info('Server stopped'));
   };
   if (options.handleSignals !== false) {
-    // A second signal ends a single process at once; a worker, also sent the signals its primary forwards, drains.
+    // A second signal ends a single process at once. A worker keeps its handlers: beside the SIGTERM its primary
+    // forwards, the terminal's SIGINT or a service manager's SIGTERM may reach the whole group, and it still drains.
     const subscribe = isClusterWorker() ? 'on' : 'once';
     process[subscribe]('SIGTERM', onSignal);
     process[subscribe]('SIGINT', onSignal);
