@@ -2,7 +2,7 @@
 
 import { memoize } from './bounded-cache';
 import { parseQuality, splitHeaderList } from './header-tokens';
-import { parseMediaType, type MediaType } from './media-type';
+import { formatMediaType, parseMediaType, type MediaType } from './media-type';
 
 /** A media range with its weight (one of `q=0` is kept: it vetoes types); `q` is not kept in `params`. */
 export interface AcceptRange extends MediaType {
@@ -34,20 +34,15 @@ function parseRange(member: string): AcceptRange | undefined {
 /** Ranking a wildcard `@Produces` costs the ranges squared: 3,000 `*\/*` in 16 KB took a second of CPU. */
 export const MAX_ACCEPT_RANGES = 100;
 
-/** Weight aside: a later range with the same key never decides anything (see `bestRange`). */
-function rangeKey(range: AcceptRange): string {
-  let key = `${range.type}/${range.subtype}`;
-  for (const [name, value] of Object.entries(range.params)) key += `;${name}=${value}`;
-  return key;
-}
-
 function parseUncached(header: string): readonly AcceptRange[] {
   const ranges: AcceptRange[] = [];
   const seen = new Set<string>();
   for (const member of splitHeaderList(header)) {
     const range = parseRange(member);
     if (range === undefined) continue;
-    const key = rangeKey(range);
+    // Weight aside, a later range of the same text never decides anything (see `bestRange`); quoted, as a value may
+    // hold `;` (`a="x;b=y"` is not `a=x;b=y`).
+    const key = formatMediaType(range);
     if (seen.has(key)) continue;
     seen.add(key);
     ranges.push(range);

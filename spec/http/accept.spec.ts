@@ -52,6 +52,14 @@ describe('parseAccept', () => {
     expect(summary('text/plain;x="a,b";q=0.1')).toEqual(['text/plain;x=a,b q=0.1']);
   });
 
+  it('keeps a range whose parameter differs only by a quoted ";" from an earlier one (a="x;b=y" is not a=x;b=y)', () => {
+    const ranges = parseAccept('text/plain;a="x;b=y";q=0, text/plain;a=x;b=y');
+    expect(ranges.map((range) => [range.params, range.q])).toEqual([
+      [{ a: 'x;b=y' }, 0],
+      [{ a: 'x', b: 'y' }, 1],
+    ]);
+  });
+
   it('returns the same frozen list for the same header', () => {
     const ranges = parseAccept('application/json');
     expect(parseAccept('application/json')).toBe(ranges);
