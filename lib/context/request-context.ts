@@ -61,14 +61,17 @@ export class RequestContext extends RequestTarget {
   path = '';
   /** Matrix parameters of every path segment, set by routing. */
   matrix: ReadonlyMap<string, readonly string[]> = NO_MATRIX;
+  /** The matched route, set by routing. */
   route: RouteMatch<unknown> | undefined;
   endpoint: EndpointInfo | undefined;
   lane: Lane = 'event-loop';
   /** The arguments the endpoint method will be called with. */
   args: unknown[] = NO_ARGS;
+  /** The response, once there is one. */
   response: ResponseContext | undefined;
   /** The error being handled, for response filters. */
   error: unknown;
+  /** The media type negotiated for the response. */
   negotiated: string | undefined;
 
   constructor(request: Request, environment?: unknown, source?: NodeSource) {
@@ -154,6 +157,7 @@ export class RequestContext extends RequestTarget {
     return !this.#replaced;
   }
 
+  /** The Web standard request. */
   get request(): Request {
     return (this.#request ??= webRequestOf(this.#source, this.#method, this.headers, this.url, this.#bodyTaken));
   }
