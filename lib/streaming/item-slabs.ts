@@ -10,7 +10,8 @@ interface Slab {
 
 /**
  * Items are copied into reused slabs; an emptied slab returns to a free list (up to `keepBytes`), so a drop policy
- * churns through the same memory instead of leaving old-generation garbage. Items leave as copies.
+ * churns through the same memory instead of leaving old-generation garbage. Items leave as copies (strings), so a slab
+ * is never reused while a socket still holds part of it.
  */
 export class ItemSlabs {
   readonly #keepBytes: number;

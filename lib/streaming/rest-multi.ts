@@ -41,7 +41,10 @@ export class RestMulti<T> {
     return this;
   }
 
-  /** This stream's byte budget (bytes, or text such as `'1M'`; at least 16K, else a RangeError) and overflow policy. */
+  /**
+   * This stream's byte budget (bytes, or text such as `'1M'`; at least 16K, else a RangeError) and overflow policy,
+   * over `framework.rest.stream.*`.
+   */
   buffer(size: number | string, overflow?: OverflowPolicy): this {
     this.#bufferSize = streamBudget(size);
     this.#overflow = overflow;

@@ -13,7 +13,10 @@ export function trackStarted(ctx: RequestContext, body: DirectBody): void {
   else ctx.set(STARTED, [body]);
 }
 
-/** Cancels every started body but the one about to be written (a filter, mapper or failure replaced it): no leak. */
+/**
+ * Cancels every started body but the one about to be written (a filter, mapper or failure replaced it): no leak.
+ * The write stage calls it again when writing fails and the response is replaced.
+ */
 export function releaseUnwritten(ctx: RequestContext): void {
   const started = ctx.get(STARTED);
   if (!started) return;

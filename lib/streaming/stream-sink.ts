@@ -2,7 +2,10 @@
 
 /** A byte destination with backpressure, completion, abortion and a close signal from the client. */
 export interface StreamSink {
-  /** It may be given the very bytes other sinks are (a broadcast tick, encoded once): it never changes a chunk. */
+  /**
+   * It may be given the very bytes other sinks are (a broadcast tick, encoded once): it never changes, reuses or
+   * transfers a chunk. Sinks that cannot promise it get text.
+   */
   readonly sharesChunks?: boolean;
   /** Writes a chunk; false when the destination wants no more until `onReady` fires. */
   write(chunk: string | Uint8Array): boolean;
