@@ -1,15 +1,12 @@
 /** The host a Node request is served under, checked against the allowed hosts. Knows no routes or answers. */
-import type { IncomingMessage } from 'node:http';
-import { nodeBuiltin } from '../runtime/node-builtins';
-import type { Http2ServerRequest } from 'node:http2';
 import type { HostRules } from '../http/allowed-hosts';
 import { needsNormalizing, requestUrl } from '../http/request-target';
 import { singleRawHeader } from '../context/node-request';
+import { nodeHttp, type Incoming } from './node-http';
 
 /** From the raw list (reading `headers` makes Node build its object); `null` for two (RFC 9112 §3.2: a 400). */
-export function hostOf(incoming: IncomingMessage | Http2ServerRequest): string | null {
-  if (!(incoming instanceof nodeBuiltin('node:http', 'the Node listener (listen())').IncomingMessage))
-    return incoming.authority ?? 'localhost';
+export function hostOf(incoming: Incoming): string | null {
+  if (!(incoming instanceof nodeHttp().IncomingMessage)) return incoming.authority ?? 'localhost';
   const host = singleRawHeader(incoming.rawHeaders, 'host');
   return host === undefined ? null : (host ?? 'localhost');
 }
