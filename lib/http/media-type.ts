@@ -105,8 +105,3 @@ export function rankConsumes(contentType: MediaType, consumes: readonly MediaTyp
   }
   return best;
 }
-
-/** Otherwise 415. */
-export function matchesContentType(contentType: MediaType, consumes: readonly MediaType[]): boolean {
-  return rankConsumes(contentType, consumes) >= 0;
-}
