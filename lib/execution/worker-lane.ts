@@ -31,10 +31,6 @@ export class WorkerLane {
   /** framework.rest.worker.max-concurrency, which the settings schema holds to an integer ≥ 1. */
   constructor(readonly maxConcurrency: number) {}
 
-  get running(): number {
-    return this.#running;
-  }
-
   get waiting(): number {
     return this.#queue.length;
   }
