@@ -106,11 +106,7 @@ function scalarConverter(
 }
 
 /** Failures mapped to the parameter's status. */
-function elementConverter(param: ValueParam): {
-  readonly convert: (text: string) => unknown;
-  readonly collection: Collection | undefined;
-  readonly asText: boolean;
-} {
+function elementConverter(param: ValueParam) {
   const { kind, name, options, designType } = param;
   const type = resolveType(options.type, designType, {
     providers: param.settings.converters,

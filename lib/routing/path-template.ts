@@ -119,11 +119,7 @@ function normalizeLiteral(text: string, template: string): string {
   return normalized;
 }
 
-function checkReuse(
-  token: Extract<TemplateToken, { kind: 'variable' }>,
-  regexByName: Map<string, string>,
-  template: string,
-): string {
+function checkReuse(token: TemplateToken & { kind: 'variable' }, regexByName: Map<string, string>, template: string) {
   const regex = token.regex ?? DEFAULT_VARIABLE_REGEX;
   const previous = regexByName.get(token.name);
   if (previous !== undefined && previous !== regex) {
