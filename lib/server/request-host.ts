@@ -11,20 +11,11 @@ export function hostOf(incoming: Incoming): string | null {
   return host === undefined ? null : (host ?? 'localhost');
 }
 
-export interface ServedAs {
-  readonly scheme: 'http' | 'https';
-  readonly host: string;
-  /** When it had to be made. */
-  readonly url: string | undefined;
-}
-
-/** `undefined` when the host is not allowed; an absolute-form target names it (RFC 9112 §3.2.2). */
-export function servedAs(
-  scheme: 'http' | 'https',
-  host: string,
-  target: string,
-  rules: HostRules,
-): ServedAs | undefined {
+/**
+ * The scheme, host and URL (when it had to be made) the request is served as; `undefined` when the host is not
+ * allowed. An absolute-form target names it (RFC 9112 §3.2.2).
+ */
+export function servedAs(scheme: 'http' | 'https', host: string, target: string, rules: HostRules) {
   let url = needsNormalizing(host, target) ? requestUrl(scheme, host, target) : undefined;
   const absolute = target.startsWith('http://') || target.startsWith('https://');
   const parsed = absolute ? new URL(url!) : undefined;
