@@ -5,10 +5,6 @@ import { settleToPromise } from '../context/settle';
 import { isPromiseLike, type StageResult } from '../context/stage';
 import { nextMacrotask } from '../runtime/timers';
 
-function runTask<R>(task: () => StageResult<R>): StageResult<R> {
-  return task();
-}
-
 /** With tracing on, the request's span tells how long its call waited for a slot, and behind how many. */
 function noteWait(since: number, queued: number): void {
   openTelemetry()
@@ -34,10 +30,6 @@ export class WorkerLane {
 
   /** framework.rest.worker.max-concurrency, which the settings schema holds to an integer ≥ 1. */
   constructor(readonly maxConcurrency: number) {}
-
-  get running(): number {
-    return this.#running;
-  }
 
   get waiting(): number {
     return this.#queue.length;
@@ -65,7 +57,7 @@ export class WorkerLane {
 
   /** Runs `task` in a slot, freed when its result settles. */
   run<R>(task: () => StageResult<R>, defer: boolean): StageResult<R> {
-    return this.call(runTask<R>, task, defer);
+    return this.call((work) => work(), task, defer);
   }
 
   /** `run` for a function of one argument: `task(arg)` in a slot, with no closure made per call. */

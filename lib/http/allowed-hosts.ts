@@ -4,12 +4,6 @@ import { memoize } from './bounded-cache';
 /** An entry: `name` (any port), `name:port`, `*.domain` (any name below it, not itself), `[v6]`, or `*` (any). */
 const ENTRY = /^(?:\*|(?:\*\.)?[a-z0-9_~-]+(?:\.[a-z0-9_~-]+)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
 
-interface Rule {
-  readonly name: string;
-  readonly port: string | undefined;
-  readonly suffix: boolean;
-}
-
 /** The name lower-cased, a final dot dropped. */
 function split(host: string): { name: string; port: string | undefined } {
   const close = host.startsWith('[') ? host.indexOf(']') : -1;
@@ -25,7 +19,7 @@ export function invalidHostEntries(entries: readonly string[]): string[] {
 /** The last verdict is kept: clients send the same Host request after request. */
 export function allowedHosts(entries: readonly string[]): (host: string) => boolean {
   if (entries.includes('*')) return () => true;
-  const rules: Rule[] = entries.map((entry) => {
+  const rules = entries.map((entry) => {
     const { name, port } = split(entry);
     return name.startsWith('*.') ? { name: name.slice(1), port, suffix: true } : { name, port, suffix: false };
   });

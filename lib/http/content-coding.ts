@@ -3,14 +3,12 @@
 import { memoize } from './bounded-cache';
 import { parseParameters, parseQuality, splitHeaderList, TCHAR } from './header-tokens';
 
-type Weights = ReadonlyMap<string, number>;
-
 const CODING = new RegExp(`^([${TCHAR}]+)`);
 
 /** `x-gzip` and `x-compress` are equivalent to `gzip` and `compress` (RFC 9110 §8.4.1.1, §8.4.1.3). */
 const ALIASES: Readonly<Record<string, string>> = { 'x-gzip': 'gzip', 'x-compress': 'compress' };
 
-function parseUncached(header: string): Weights {
+function parseUncached(header: string): ReadonlyMap<string, number> {
   const weights = new Map<string, number>();
   for (const member of splitHeaderList(header)) {
     const match = CODING.exec(member);

@@ -4,6 +4,9 @@ import { splitHeaderList } from './header-tokens';
 
 const MAX_NAME = 64;
 
+/** Whether the hop `hop` (0: the peer), at `address`, is a proxy whose word is taken. */
+type Trusted = (address: string, hop: number) => boolean;
+
 /**
  * An IP address without port, brackets or quotes (IPv4-mapped IPv6 as IPv4, so both spellings are one client), or
  * the first `MAX_NAME` characters of what is none (`unknown`, an obfuscated `_id` of RFC 7239 §6.3).
@@ -47,22 +50,13 @@ export function forwardedFor(value: string): string[] {
 }
 
 /** Hops are taken while the one before is `trusted`: left of that, the client wrote what it liked (`trust proxy`). */
-export function clientAddress(
-  peer: string,
-  hops: readonly string[],
-  trusted: (address: string, hop: number) => boolean,
-): string {
-  let address = peer;
-  for (let i = hops.length - 1, hop = 0; i >= 0 && trusted(address, hop); i--, hop++) address = hops[i]!;
-  return address;
+export function clientAddress(peer: string, hops: readonly string[], trusted: Trusted): string {
+  const count = Math.min(trustedEntries(peer, hops, trusted), hops.length);
+  return count === 0 ? peer : hops[hops.length - count]!;
 }
 
-/** The entries trusted proxies wrote (`clientAddress`'s walk): a header they append to is believed for those only. */
-export function trustedEntries(
-  peer: string,
-  hops: readonly string[],
-  trusted: (address: string, hop: number) => boolean,
-): number {
+/** The entries trusted proxies wrote, the peer's first: a header they append to is believed for those only. */
+export function trustedEntries(peer: string, hops: readonly string[], trusted: Trusted): number {
   let count = 0;
   for (let writer = peer; count <= hops.length && trusted(writer, count); writer = hops[hops.length - count] ?? '')
     count++;

@@ -78,11 +78,6 @@ export function specificity(m: MediaType): 0 | 1 | 2 {
   return m.subtype === '*' ? 1 : 2;
 }
 
-/** `application/json` or any `+json` structured suffix (RFC 6839 §3.1). */
-export function isJsonMediaType(m: MediaType): boolean {
-  return (m.type === 'application' && m.subtype === 'json') || m.subtype.endsWith('+json');
-}
-
 /** `m` itself when it has none of `names`. */
 export function withoutParams(m: MediaType, names: readonly string[]): MediaType {
   if (!names.some((name) => Object.hasOwn(m.params, name))) return m;
@@ -96,7 +91,7 @@ export function baseType(mediaType: string): string {
   return mediaType.split(';', 1)[0]!.trim().toLowerCase();
 }
 
-/** {@link isJsonMediaType} of a media type's text. */
+/** `application/json` or any `+json` structured suffix (RFC 6839 §3.1), of a media type's text. */
 export function isJsonText(mediaType: string): boolean {
   const base = baseType(mediaType);
   return base === 'application/json' || base.endsWith('+json');
@@ -109,9 +104,4 @@ export function rankConsumes(contentType: MediaType, consumes: readonly MediaTyp
     if (isCompatible(contentType, entry)) best = Math.max(best, specificity(entry));
   }
   return best;
-}
-
-/** Otherwise 415. */
-export function matchesContentType(contentType: MediaType, consumes: readonly MediaType[]): boolean {
-  return rankConsumes(contentType, consumes) >= 0;
 }

@@ -62,11 +62,7 @@ function ifMatchPasses(header: string, current: CurrentRepresentation | undefine
 }
 
 /** If-None-Match (§13.1.2): the tag a weak match found (`true` for `*`); undefined when the method may proceed. */
-function noneMatchHit(
-  header: string,
-  current: CurrentRepresentation | undefined,
-  acceptEncoding: string | null,
-): EntityTag | true | undefined {
+function noneMatchHit(header: string, current: CurrentRepresentation | undefined, acceptEncoding: string | null) {
   const tags = parseEntityTagList(header);
   if (tags === '*') return current === undefined ? undefined : true;
   const etag = current?.etag;
@@ -110,11 +106,7 @@ function modifiedSincePasses(header: string | null, lastModified: Date | undefin
   return lastModified > since;
 }
 
-function failure(
-  status: 304 | 412,
-  current: CurrentRepresentation | undefined,
-  matched?: EntityTag | true,
-): PreconditionFailure {
+function failure(status: 304 | 412, current: CurrentRepresentation | undefined, matched?: EntityTag | true) {
   const headers: Record<string, string> = {};
   const etag = matched instanceof EntityTag ? matched : current?.etag;
   if (etag !== undefined) headers.ETag = etag.toString();

@@ -41,18 +41,10 @@ const UNESCAPED_PERCENT = /%(?![0-9A-Fa-f]{2})/g;
 export function joinPaths(...parts: string[]): string {
   let joined = '';
   for (const part of parts) {
-    const trimmed = trimSlashes(part);
+    const trimmed = part.replace(/^\/+|\/+$/g, '');
     if (trimmed !== '') joined += '/' + trimmed;
   }
   return joined === '' ? '/' : joined;
-}
-
-function trimSlashes(part: string): string {
-  let start = 0;
-  let end = part.length;
-  while (start < end && part.charCodeAt(start) === 0x2f) start++;
-  while (end > start && part.charCodeAt(end - 1) === 0x2f) end--;
-  return part.slice(start, end);
 }
 
 /** Literal text may be raw or percent-encoded (`café`, `caf%C3%A9`); throws a {@link TemplateError} when malformed. */
@@ -78,7 +70,9 @@ export function compilePathTemplate(template: string): PathTemplate {
     group += 1 + countCapturingGroups(regex);
     parts.push(null);
   }
-  const regexes = explicitRegexes(tokens);
+  const regexes = tokens.flatMap((token) =>
+    token.kind === 'variable' && token.regex !== undefined ? [token.regex] : [],
+  );
   return {
     template,
     variables: [...regexByName.keys()],
@@ -117,10 +111,6 @@ function literalKeys(parts: readonly TemplatePart[]): { literalCharacters: numbe
   return { literalCharacters: literal.length, slashCount: literal.split('/').length - 1 };
 }
 
-function explicitRegexes(tokens: readonly TemplateToken[]): string[] {
-  return tokens.flatMap((token) => (token.kind === 'variable' && token.regex !== undefined ? [token.regex] : []));
-}
-
 function normalizeLiteral(text: string, template: string): string {
   if (text.indexOf('%') === -1) return text;
   // A `%` that starts no escape is a literal percent sign (the @Path rule: never double-encode, never reject).
@@ -129,11 +119,7 @@ function normalizeLiteral(text: string, template: string): string {
   return normalized;
 }
 
-function checkReuse(
-  token: Extract<TemplateToken, { kind: 'variable' }>,
-  regexByName: Map<string, string>,
-  template: string,
-): string {
+function checkReuse(token: TemplateToken & { kind: 'variable' }, regexByName: Map<string, string>, template: string) {
   const regex = token.regex ?? DEFAULT_VARIABLE_REGEX;
   const previous = regexByName.get(token.name);
   if (previous !== undefined && previous !== regex) {

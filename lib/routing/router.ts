@@ -115,11 +115,7 @@ export class Router<T> {
   }
 }
 
-function answerFor<T>(
-  path: string,
-  literal: RouteGroup<T>,
-  templated: readonly RouteGroup<T>[],
-): readonly RouteMatch<T>[] {
+function answerFor<T>(path: string, literal: RouteGroup<T>, templated: readonly RouteGroup<T>[]) {
   const matching = templated.filter((group) => group.template.regex.test(path));
   const answer = [literal, ...matching].sort(byPrecedence).map((group): RouteMatch<T> => {
     const { template, values } = group;

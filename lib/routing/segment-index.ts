@@ -16,7 +16,6 @@ interface Bucket<G> {
 }
 
 const SLASH = 0x2f;
-const OPEN_BRACE = 0x7b;
 
 /**
  * Buckets templates by their literal segment at the depth giving the fewest candidates at worst (`users` of
@@ -70,18 +69,10 @@ function bucketOf<G extends IndexedTemplate>(all: readonly G[]): Bucket<G> {
 
 /** Leading segments without a variable (a regex may contain `/`, so stop at `{`). */
 function literalSegments(normalized: string): string[] {
-  const segments: string[] = [];
-  let start = 1;
-  for (let i = 1; i < normalized.length; i++) {
-    const code = normalized.charCodeAt(i);
-    if (code === OPEN_BRACE) return segments;
-    if (code === SLASH) {
-      segments.push(normalized.slice(start, i));
-      start = i + 1;
-    }
-  }
-  segments.push(normalized.slice(start));
-  return segments;
+  const brace = normalized.indexOf('{');
+  if (brace === -1) return normalized.slice(1).split('/');
+  // The segment holding the variable is not literal.
+  return normalized.slice(1, brace).split('/').slice(0, -1);
 }
 
 /** Worst case: templates without a key there, plus the biggest bucket. */

@@ -53,17 +53,13 @@ export function makeAnswerable(request: IncomingMessage, response: ServerRespons
     const { socket } = this;
     if (socket && !request.complete) {
       this.setHeader('connection', 'close');
-      lingerOnClose(socket);
+      // Node calls `destroySoon` after the last answer.
+      socket.destroySoon = function lingeringClose(this: Socket): void {
+        if (!this.writableEnded) endLingering(this);
+      };
     }
     return writeHead.apply(this, args);
   } as ServerResponse['writeHead'];
-}
-
-/** Node calls `destroySoon` after the last answer. */
-function lingerOnClose(socket: Socket): void {
-  socket.destroySoon = function lingeringClose(this: Socket): void {
-    if (!this.writableEnded) endLingering(this);
-  };
 }
 
 /** Half-closes `socket`, destroyed once the client has closed too or `LINGER_MS` later. */

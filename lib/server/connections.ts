@@ -1,13 +1,11 @@
 /** Letting `listen()`'s connections go at shutdown, and the plain port that only redirects. */
-import { nodeBuiltin } from '../runtime/node-builtins';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Http2SecureServer, Http2Server, Http2Session, ServerHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { HostRules } from '../http/allowed-hosts';
 import { NOSNIFF, refuse } from './own-answers';
 import { hostOf } from './request-host';
-
-const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
+import { nodeHttp } from './node-http';
 
 export type NodeServer = Server | Http2Server | Http2SecureServer;
 

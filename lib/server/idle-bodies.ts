@@ -3,13 +3,10 @@
  * its partial file for minutes. One timer sweeps every body. Knows nothing of who reads a body or how.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { nodeBuiltin } from '../runtime/node-builtins';
+import type { Http2ServerRequest } from 'node:http2';
 import { httpProblem } from '../errors/http-problem';
 import { logging } from '../logging/logger';
-
-const LISTENER = 'the Node listener (listen())';
-const nodeHttp = () => nodeBuiltin('node:http', LISTENER);
+import { nodeHttp, nodeHttp2, type Incoming, type Outgoing } from './node-http';
 
 const log = logging.getLogger('rxrest.server');
 
@@ -18,8 +15,8 @@ const MAX_SWEEP_MS = 1000;
 
 /** In an array: a `Set` of one entry per request kept promoting requests to the old generation (7 µs a request). */
 export interface Watched {
-  readonly incoming: IncomingMessage | Http2ServerRequest;
-  readonly outgoing: ServerResponse | Http2ServerResponse;
+  readonly incoming: Incoming;
+  readonly outgoing: Outgoing;
   /** Bytes of the body (HTTP/2) or of the connection (HTTP/1.1) read at the last sweep that saw some arrive. */
   read: number;
   since: number;
@@ -40,7 +37,7 @@ function countPushed(incoming: Http2ServerRequest): { bytes: number } {
 }
 
 /** In the request, or (HTTP/2) in its stream, not yet handed on. */
-function unread(incoming: IncomingMessage | Http2ServerRequest): number {
+function unread(incoming: Incoming): number {
   return (
     incoming.readableLength +
     (incoming instanceof nodeHttp().IncomingMessage ? 0 : (incoming.stream?.readableLength ?? 0))
@@ -65,7 +62,7 @@ export class IdleBodies {
     this.#timeoutMs = timeoutMs;
   }
 
-  watch(incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse): Watched {
+  watch(incoming: Incoming, outgoing: Outgoing): Watched {
     const watched: Watched = { incoming, outgoing, read: 0, since: Date.now(), index: this.#bodies.length };
     if (!(incoming instanceof nodeHttp().IncomingMessage)) watched.received = countPushed(incoming);
     watched.read = bytesRead(watched);
@@ -126,7 +123,7 @@ export class IdleBodies {
       // The session carries other streams: only this one ends, without error, once its answer is out (RFC 9113 §8.1).
       // (The stream's own `finish`: the compatibility response's comes only once the stream has closed.)
       const { stream } = outgoing;
-      stream.once('finish', () => stream.close(nodeBuiltin('node:http2', LISTENER).constants.NGHTTP2_NO_ERROR));
+      stream.once('finish', () => stream.close(nodeHttp2().constants.NGHTTP2_NO_ERROR));
     }
     incoming.destroy(
       httpProblem('RXREST_BODY_TIMEOUT', `No byte of the request body arrived for ${seconds} s; the request ends`),

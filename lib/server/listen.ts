@@ -1,5 +1,5 @@
 /** Serves the application on a plain port, a TLS port, or both, until a graceful shutdown. */
-import { isClusterWorker, nodeBuiltin } from '../runtime/node-builtins';
+import { isClusterWorker } from '../runtime/node-builtins';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HostRules } from '../http/allowed-hosts';
@@ -11,11 +11,7 @@ import type { TlsSettings } from './tls-settings';
 import { upgradeListener, webSocketUpgradesOnly } from './upgrade-listener';
 import { checkingInterval, handshakeTimeoutOf, headersTimeoutOf } from './server-timeouts';
 import { messageOf } from '../errors/message-of';
-
-const nodeCluster = () => nodeBuiltin('node:cluster', 'worker processes (framework.http.workers)');
-const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
-const nodeHttp2 = () => nodeBuiltin('node:http2', 'the Node listener (listen())');
-const nodeHttps = () => nodeBuiltin('node:https', 'the Node listener (listen())');
+import { nodeCluster, nodeHttp, nodeHttp2, nodeHttps } from './node-http';
 
 const log = logging.getLogger('rxrest.server');
 

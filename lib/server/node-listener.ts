@@ -1,7 +1,5 @@
 /** `listen()`'s request listener: no Web `Request` or `Response` unless asked for. Knows no routes or answers. */
-import { nodeBuiltin } from '../runtime/node-builtins';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { ServerResponse } from 'node:http';
 import type { HostRules } from '../http/allowed-hosts';
 import { needsNormalizing, requestUrl, RequestTargetError } from '../http/request-target';
 import { logging } from '../logging/logger';
@@ -10,8 +8,7 @@ import { declaredBody, makeAnswerable } from './answerable-request';
 import type { IdleBodies, Watched } from './idle-bodies';
 import { answerFailure, refuse } from './own-answers';
 import { hostOf, servedAs } from './request-host';
-
-const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener (listen())');
+import { nodeHttp, type Incoming, type Outgoing, type RequestListener } from './node-http';
 
 const log = logging.getLogger('rxrest.server');
 
@@ -21,7 +18,7 @@ const DRAIN_BYTES = 64 * 1024 * 1024;
 export type ServeNode = (ctx: RequestContext) => void | Promise<void>;
 
 /** A failure no stage answered (or one in answering). */
-function fail(outgoing: ServerResponse | Http2ServerResponse, error: unknown, nosniff: boolean): void {
+function fail(outgoing: Outgoing, error: unknown, nosniff: boolean): void {
   log.error('A request failed outside the pipeline', error);
   answerFailure(outgoing, nosniff);
 }
@@ -36,12 +33,7 @@ export interface ListenerOptions {
 }
 
 /** So the connection can carry the next request; past the limits it is closed (for HTTP/2, the stream). */
-function drainAfterAnswer(
-  incoming: import('node:http').IncomingMessage | Http2ServerRequest,
-  outgoing: ServerResponse | Http2ServerResponse,
-  idleBodies?: IdleBodies,
-  watched?: Watched,
-): void {
+function drainAfterAnswer(incoming: Incoming, outgoing: Outgoing, idleBodies?: IdleBodies, watched?: Watched): void {
   outgoing.once('finish', () => {
     if (watched) idleBodies!.release(watched);
     if (incoming.readableEnded || incoming.destroyed) return;
@@ -68,12 +60,7 @@ function drainAfterAnswer(
 }
 
 /** Only a request with a body needs its answer guarded, its rest drained, and its arrival watched. */
-function guardBody(
-  incoming: IncomingMessage | Http2ServerRequest,
-  outgoing: ServerResponse | Http2ServerResponse,
-  drainLimit: number,
-  idleBodies: IdleBodies | undefined,
-): void {
+function guardBody(incoming: Incoming, outgoing: Outgoing, drainLimit: number, idleBodies?: IdleBodies): void {
   if (incoming instanceof nodeHttp().IncomingMessage) {
     const body = declaredBody(incoming, drainLimit);
     if (body === 'none') return;
@@ -89,18 +76,14 @@ function guardBody(
 export function continueWithin(
   limit: number,
   server: { emit(event: 'request', ...args: unknown[]): boolean },
-): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
+): RequestListener {
   return (incoming, outgoing) => {
     if (!(Number(incoming.headers['content-length']) > limit)) outgoing.writeContinue();
     server.emit('request', incoming, outgoing);
   };
 }
 
-export function nodeListener(
-  serve: ServeNode,
-  scheme: 'http' | 'https',
-  options: ListenerOptions,
-): (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse) => void {
+export function nodeListener(serve: ServeNode, scheme: 'http' | 'https', options: ListenerOptions): RequestListener {
   const { drainLimit, hosts, nosniff, idleBodies } = options;
   const hostRefused = 'The request is for a host this server does not serve';
   return (incoming, outgoing) => {

@@ -1,10 +1,7 @@
 /** The answers `listen()`'s servers write themselves, outside the pipeline. */
-import type { ServerResponse } from 'node:http';
-import type { Http2ServerResponse } from 'node:http2';
 import { PROBLEM_JSON, problemDetails, type ErrorCode } from '../errors/problem-details';
 import { resetUnsentHead } from '../pipeline/write-response';
-
-type Outgoing = ServerResponse | Http2ServerResponse;
+import type { Outgoing } from './node-http';
 
 /** Browsers then take a body as its declared type only (Fetch §3.5.2). */
 export const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;

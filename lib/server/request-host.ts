@@ -1,33 +1,21 @@
 /** The host a Node request is served under, checked against the allowed hosts. Knows no routes or answers. */
-import type { IncomingMessage } from 'node:http';
-import { nodeBuiltin } from '../runtime/node-builtins';
-import type { Http2ServerRequest } from 'node:http2';
 import type { HostRules } from '../http/allowed-hosts';
 import { needsNormalizing, requestUrl } from '../http/request-target';
 import { singleRawHeader } from '../context/node-request';
+import { nodeHttp, type Incoming } from './node-http';
 
 /** From the raw list (reading `headers` makes Node build its object); `null` for two (RFC 9112 §3.2: a 400). */
-export function hostOf(incoming: IncomingMessage | Http2ServerRequest): string | null {
-  if (!(incoming instanceof nodeBuiltin('node:http', 'the Node listener (listen())').IncomingMessage))
-    return incoming.authority ?? 'localhost';
+export function hostOf(incoming: Incoming): string | null {
+  if (!(incoming instanceof nodeHttp().IncomingMessage)) return incoming.authority ?? 'localhost';
   const host = singleRawHeader(incoming.rawHeaders, 'host');
   return host === undefined ? null : (host ?? 'localhost');
 }
 
-export interface ServedAs {
-  readonly scheme: 'http' | 'https';
-  readonly host: string;
-  /** When it had to be made. */
-  readonly url: string | undefined;
-}
-
-/** `undefined` when the host is not allowed; an absolute-form target names it (RFC 9112 §3.2.2). */
-export function servedAs(
-  scheme: 'http' | 'https',
-  host: string,
-  target: string,
-  rules: HostRules,
-): ServedAs | undefined {
+/**
+ * The scheme, host and URL (when it had to be made) the request is served as; `undefined` when the host is not
+ * allowed. An absolute-form target names it (RFC 9112 §3.2.2).
+ */
+export function servedAs(scheme: 'http' | 'https', host: string, target: string, rules: HostRules) {
   let url = needsNormalizing(host, target) ? requestUrl(scheme, host, target) : undefined;
   const absolute = target.startsWith('http://') || target.startsWith('https://');
   const parsed = absolute ? new URL(url!) : undefined;

@@ -1,18 +1,10 @@
 /** A WebSocket handshake goes through the pipeline like any request, answered over the raw socket. */
-import { nodeBuiltin } from '../runtime/node-builtins';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { destroyOnError, holdUpgrade, upgradesToWebSocket } from '../websocket/upgrades';
 import { endLingering } from './answerable-request';
-
-const nodeHttp = () => nodeBuiltin('node:http', 'WebSocket upgrades on the Node listener');
-
-type RequestListener = (
-  incoming: IncomingMessage | Http2ServerRequest,
-  outgoing: ServerResponse | Http2ServerResponse,
-) => void;
+import { nodeHttp, type RequestListener } from './node-http';
 
 /** RFC 6455 §4.1: `Upgrade: websocket`, a token among others. */
 function asksForWebSocket(raw: readonly string[]): boolean {

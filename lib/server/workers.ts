@@ -1,13 +1,11 @@
 /** `framework.http.workers` above 1: the primary forks, supervises and replaces `node:cluster` workers. */
-import { nodeBuiltin } from '../runtime/node-builtins';
 import { loadPackage } from '../runtime/load-package';
 import type { Worker } from 'node:cluster';
 import { logging } from '../logging/logger';
 import type { RunningServer, WorkerListening } from './listen';
 import type { MetricsAnswer, MetricsRequest } from '../metrics/cluster-metrics';
 import { messageOf } from '../errors/message-of';
-
-const nodeCluster = () => nodeBuiltin('node:cluster', 'worker processes (framework.http.workers)');
+import { nodeCluster } from './node-http';
 
 const log = logging.getLogger('rxrest.server');
 
