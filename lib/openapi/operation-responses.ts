@@ -6,8 +6,7 @@ import type { EndpointFacts } from './endpoint-facts';
 import { content, schemaOf } from './media-content';
 import { accessStatuses, type DocumentSchemes } from './security-requirements';
 import { errorContent, isSharedError, sharedError, type UsedComponents } from './shared-components';
-import { classSchema } from '../json/bind-class';
-import { typeSchema, type JsonSchema } from './type-schema';
+import type { JsonSchema } from './type-schema';
 
 const log = logging.getLogger('rxrest.openapi');
 
@@ -48,19 +47,12 @@ function describe(status: number, given: string | undefined): string {
 
 function ownContent(facts: EndpointFacts, documented: APIResponseOptions | undefined): JsonSchema {
   if (documented?.schema !== undefined && !facts.streams && facts.returnType === Object) warnUntyped(facts);
-  const returned = facts.returnType;
-  const element =
-    documented?.schema !== undefined
-      ? schemaOf(documented.schema)
-      : classSchema(returned)
-        ? schemaOf(returned)
-        : typeSchema(returned);
   const produces = documented?.mediaType
     ? [documented.mediaType]
     : facts.info.produces.length
       ? facts.info.produces
-      : [defaultMediaType(returned)];
-  return content(produces, element, facts.streams);
+      : [defaultMediaType(facts.returnType)];
+  return content(produces, schemaOf(documented?.schema ?? facts.returnType), facts.streams);
 }
 
 /** Without `@Produces`, as the writers do. */
