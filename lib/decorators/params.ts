@@ -95,6 +95,10 @@ function specFamily(kind: ParamKind, decorator: string) {
   };
 }
 
+function unnamedFamily(kind: ParamKind) {
+  return (options?: ParamOptions): ParamOrPropertyDecorator => record(kind, undefined, options, false);
+}
+
 /** A path template variable; optional when the parameter is named after the variable. */
 export const RestPath = restFamily('path', 'RestPath');
 /** A query parameter, named after the parameter unless given. */
@@ -122,19 +126,11 @@ export const FormParam = specFamily('form', 'FormParam');
 export const MatrixParam = specFamily('matrix', 'MatrixParam');
 
 /** The request body, for a parameter that needs options (an unannotated parameter is the body already). */
-export function Body(options?: ParamOptions): ParamOrPropertyDecorator {
-  return record('body', undefined, options, false);
-}
-
+export const Body = unnamedFamily('body');
 /** A context object chosen by the parameter's type (`RequestContext`, `UriInfo`, `HttpHeaders`...). */
-export function Context(options?: ParamOptions): ParamOrPropertyDecorator {
-  return record('context', undefined, options, false);
-}
-
+export const Context = unnamedFamily('context');
 /** A class whose properties carry parameter decorators, filled from one request. */
-export function BeanParam(options?: ParamOptions): ParamOrPropertyDecorator {
-  return record('bean', undefined, options, false);
-}
+export const BeanParam = unnamedFamily('bean');
 
 /**
  * The value used when the parameter is absent, converted like a sent value (a collection receives it

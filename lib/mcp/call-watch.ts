@@ -2,6 +2,7 @@
 import type * as Api from '@opentelemetry/api';
 import type { Histogram, Registry } from 'prom-client';
 import { Observable } from 'rxjs/internal/Observable';
+import { tap } from 'rxjs/internal/operators/tap';
 import type { RequestContext } from '../context/request-context';
 import { loadPackage } from '../runtime/load-package';
 import { requestTrace } from '../tracing/request-span';
@@ -9,6 +10,7 @@ import { tracing, type Tracing } from '../tracing/tracing';
 import { isResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './json-rpc';
 import type { McpSession } from './mcp-session';
 import type { MetricLabels } from './metric-labels';
+import type { RequestScope } from './server-methods';
 
 /** Work runs in the span's context; `end(undefined)`: cancelled. */
 interface Watch {
@@ -59,11 +61,13 @@ function endSpan(traced: Tracing, span: Api.Span, response: JsonRpcResponse | un
 
 export class CallWatch {
   readonly #registry: () => Registry | undefined;
+  readonly #labels: (request: JsonRpcRequest) => MetricLabels;
   #histogram: Histogram<'method' | 'target' | 'outcome'> | undefined;
 
   /** `registry` is asked on first use: it is made after the build. */
-  constructor(registry: () => Registry | undefined) {
+  constructor(registry: () => Registry | undefined, labels: (request: JsonRpcRequest) => MetricLabels) {
     this.#registry = registry;
+    this.#labels = labels;
   }
 
   #timer(): Histogram<'method' | 'target' | 'outcome'> | undefined {
@@ -82,7 +86,7 @@ export class CallWatch {
   }
 
   /** `undefined` when the application neither traces nor measures. */
-  #start(ctx: RequestContext, request: JsonRpcRequest, labels: MetricLabels, session: McpSession): Watch | undefined {
+  #start(request: JsonRpcRequest, { ctx, session }: RequestScope): Watch | undefined {
     const histogram = this.#timer();
     const traced = tracing();
     if (!histogram && !traced) return undefined;
@@ -92,32 +96,19 @@ export class CallWatch {
       run: (work) => (span ? traced!.api.context.with(span.active, work) : work()),
       end: (response) => {
         if (span) endSpan(traced!, span.span, response);
-        histogram?.observe({ ...labels, outcome: outcomeOf(response) }, (performance.now() - started) / 1000);
+        const seconds = (performance.now() - started) / 1000;
+        histogram?.observe({ ...this.#labels(request), outcome: outcomeOf(response) }, seconds);
       },
     };
   }
 
-  call(
-    ctx: RequestContext,
-    request: JsonRpcRequest,
-    labels: MetricLabels,
-    session: McpSession,
-    messages: Observable<JsonRpcMessage>,
-  ): Observable<JsonRpcMessage> {
+  call(request: JsonRpcRequest, scope: RequestScope, messages: Observable<JsonRpcMessage>): Observable<JsonRpcMessage> {
     return new Observable<JsonRpcMessage>((subscriber) => {
-      const watch = this.#start(ctx, request, labels, session);
+      const watch = this.#start(request, scope);
       if (!watch) return messages.subscribe(subscriber);
       let response: JsonRpcResponse | undefined;
-      const subscription = watch.run(() =>
-        messages.subscribe({
-          next: (message) => {
-            if (isResponse(message)) response = message;
-            subscriber.next(message);
-          },
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => subscriber.complete(),
-        }),
-      );
+      const noted = messages.pipe(tap((message) => isResponse(message) && (response = message)));
+      const subscription = watch.run(() => noted.subscribe(subscriber));
       return () => {
         subscription.unsubscribe();
         watch.end(response);
@@ -126,13 +117,11 @@ export class CallWatch {
   }
 
   answer(
-    ctx: RequestContext,
     request: JsonRpcRequest,
-    labels: MetricLabels,
-    session: McpSession,
+    scope: RequestScope,
     answer: () => Promise<JsonRpcResponse>,
   ): Promise<JsonRpcResponse> {
-    const watch = this.#start(ctx, request, labels, session);
+    const watch = this.#start(request, scope);
     if (!watch) return answer();
     return watch.run(answer).then((response) => (watch.end(response), response));
   }

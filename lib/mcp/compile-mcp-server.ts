@@ -12,14 +12,13 @@ import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { endpointHandler } from '../pipeline/map-errors';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
 import { streamFailureLog } from '../streaming/backlog';
-import { CallWatch } from './call-watch';
 import { compileCatalog } from './compile-catalog';
 import type { McpBuildContext } from './mcp-build-context';
 import { McpServerRuntime } from './mcp-server-runtime';
 import { Sessions } from './sessions';
 import { rebindingCheck } from './rebinding';
 import type { StreamAnswers } from './stream-answers';
-import { endSession, openStream, postMessages } from './transport-steps';
+import { StreamableHttp } from './transport-steps';
 import { hidingStoreNames } from './store-refusals';
 
 const log = logging.getLogger('rxrest.mcp');
@@ -120,15 +119,16 @@ export function compileMcpServer(
     { serverInfo: { name, version, title }, instructions },
     compileCatalog(unit, server),
     new Sessions(context.settings.sessionTimeoutMs, context.settings.maxSessions, context.topics),
-    new CallWatch(context.metrics),
+    context.metrics,
   );
   const answers = streamAnswers(where, server);
   const filters = context.filters(new Set(unit.meta.tags.get(NAME_BINDINGS) ?? []));
   const limits = { maxBodySize: context.maxBodySize, maxBatchSize: context.settings.maxBatchSize };
+  const transport = new StreamableHttp(runtime, limits, answers);
   const handlers = [
-    ['POST', hidingStoreNames(postMessages(runtime, limits, answers)), true],
-    ['GET', hidingStoreNames(openStream(runtime, answers)), true],
-    ['DELETE', endSession(runtime), false],
+    ['POST', hidingStoreNames(transport.post), true],
+    ['GET', hidingStoreNames(transport.get), true],
+    ['DELETE', transport.delete, false],
   ] as const;
   return {
     runtime,

@@ -3,17 +3,14 @@
 export type RequestId = string | number;
 export type JsonRpcParams = Readonly<Record<string, unknown>>;
 
-export interface JsonRpcRequest {
-  readonly jsonrpc: '2.0';
-  readonly id: RequestId;
-  readonly method: string;
-  readonly params?: JsonRpcParams;
-}
-
 export interface JsonRpcNotification {
   readonly jsonrpc: '2.0';
   readonly method: string;
   readonly params?: JsonRpcParams;
+}
+
+export interface JsonRpcRequest extends JsonRpcNotification {
+  readonly id: RequestId;
 }
 
 export interface JsonRpcResponse {

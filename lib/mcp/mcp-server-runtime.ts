@@ -23,7 +23,8 @@ import type { StageFn } from '../context/settle';
 import { serverMethods, type MethodHandler, type RequestScope } from './server-methods';
 import type { Sessions } from './sessions';
 import { callTool } from './tool-call';
-import type { CallWatch } from './call-watch';
+import type { Registry } from 'prom-client';
+import { CallWatch } from './call-watch';
 import { metricLabels } from './metric-labels';
 
 const log = logging.getLogger('rxrest.mcp');
@@ -40,6 +41,7 @@ function objectParam(request: JsonRpcRequest, name: string): Record<string, unkn
 
 export class McpServerRuntime {
   readonly #methods: ReadonlyMap<string, MethodHandler>;
+  readonly #watch: CallWatch;
 
   constructor(
     /** As declared (its notices topic is named by it). */
@@ -47,9 +49,10 @@ export class McpServerRuntime {
     readonly introduction: ServerIntroduction,
     readonly catalog: ServerCatalog,
     readonly sessions: Sessions,
-    readonly watch: CallWatch,
+    metrics: () => Registry | undefined,
   ) {
     this.#methods = serverMethods(catalog);
+    this.#watch = new CallWatch(metrics, (request) => metricLabels(request, catalog, this.#methods));
   }
 
   capabilities(): Record<string, unknown> {
@@ -82,9 +85,8 @@ export class McpServerRuntime {
 
   /** The tool a `tools/call` request calls, when the caller may use it. */
   toolOf(request: JsonRpcRequest, security: SecurityContext): CompiledTool | undefined {
-    if (request.method !== 'tools/call') return undefined;
     const name = request.params?.name;
-    const tool = typeof name === 'string' ? this.catalog.tools.get(name) : undefined;
+    const tool = request.method === 'tools/call' && typeof name === 'string' ? this.catalog.tools.get(name) : undefined;
     return tool && allows(tool.guard.rule, security) ? tool : undefined;
   }
 
@@ -100,13 +102,11 @@ export class McpServerRuntime {
     scope: RequestScope,
     closeStream: () => void,
   ): Observable<JsonRpcMessage> {
-    const labels = metricLabels(request, this.catalog, this.#methods);
-    return this.watch.call(scope.ctx, request, labels, scope.session, callTool(tool, request, scope, closeStream));
+    return this.#watch.call(request, scope, callTool(tool, request, scope, closeStream));
   }
 
   answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {
-    const labels = metricLabels(request, this.catalog, this.#methods);
-    return this.watch.answer(scope.ctx, request, labels, scope.session, () => this.#answer(request, scope));
+    return this.#watch.answer(request, scope, () => this.#answer(request, scope));
   }
 
   async #answer(request: JsonRpcRequest, scope: RequestScope): Promise<JsonRpcResponse> {

@@ -1,24 +1,25 @@
 /** One MCP session as an instance holds it: changes are published to the store and heard back by every instance. */
+import type { BroadcastTopics } from '../broadcast/broadcast-topics';
 import { formatSize } from '../http/size';
 import { logging } from '../logging/logger';
 import { utf8Length } from '../runtime/bytes';
 import { idKey, INVALID_PARAMS, McpProtocolError, type JsonRpcResponse } from './json-rpc';
 import type { McpClientFacts } from './mcp-call';
 import type { McpLogLevel } from './notices';
-import { fold, type SessionEvent, type SessionSnapshot, type SessionState } from './session-store';
+import { fold, publishSessionEvent, type SessionEvent, type SessionSnapshot, type SessionState } from './session-store';
 
 const log = logging.getLogger('rxrest.mcp');
 
 export class McpSession {
   readonly #state: SessionState;
   readonly #ended = new AbortController();
-  readonly #publish: (event: SessionEvent) => Promise<unknown>;
+  /** The store, whose events are at most `maxEventSize`: a touch repeats the whole session in one. */
+  readonly #topics: BroadcastTopics;
   readonly #touchEveryMs: number;
-  /** A touch repeats the whole session, its subscriptions with it, in one event. */
-  readonly #maxEventSize: number;
   /** Subscriptions sent to the store and not yet held. */
   readonly #storing = new Set<string>();
-  #noticesOpen = false;
+  /** How the one notices stream here is given back, while it is held. */
+  #notices: (() => void) | undefined;
   #lastTold = 0;
   /** The session's calls running in this process, by `idKey`. */
   readonly calls = new Map<string, { cancel(reason: string | undefined): void }>();
@@ -26,16 +27,14 @@ export class McpSession {
   readonly #awaited = new Map<string, (response: JsonRpcResponse) => void>();
 
   /** `state.open` is set. */
-  constructor(
-    state: SessionState,
-    publish: (event: SessionEvent) => Promise<unknown>,
-    touchEveryMs: number,
-    maxEventSize: number,
-  ) {
+  constructor(state: SessionState, topics: BroadcastTopics, touchEveryMs: number) {
     this.#state = state;
-    this.#publish = publish;
+    this.#topics = topics;
     this.#touchEveryMs = touchEveryMs;
-    this.#maxEventSize = maxEventSize;
+  }
+
+  #publish(event: SessionEvent): Promise<string> {
+    return publishSessionEvent(this.#topics, this.id, event);
   }
 
   get facts(): McpClientFacts {
@@ -71,10 +70,11 @@ export class McpSession {
     // Those still being stored count (a batch is checked before any is held), once: one heard back early is in both.
     const subscriptions = [...new Set([...this.#state.subscriptions, ...this.#storing]), uri];
     const touch = JSON.stringify({ t: 'touch', snapshot: { ...this.#snapshot(), subscriptions } });
-    if (utf8Length(touch) > this.#maxEventSize)
+    const { maxEventSize } = this.#topics;
+    if (utf8Length(touch) > maxEventSize)
       throw new McpProtocolError(
         INVALID_PARAMS,
-        `The session's subscriptions would pass ${formatSize(this.#maxEventSize)} (framework.broadcast.max-event-size)`,
+        `The session's subscriptions would pass ${formatSize(maxEventSize)} (framework.broadcast.max-event-size)`,
       );
     this.#storing.add(uri);
     try {
@@ -133,7 +133,7 @@ export class McpSession {
   }
 
   get busy(): boolean {
-    return this.calls.size > 0 || this.#noticesOpen;
+    return this.calls.size > 0 || this.#notices !== undefined;
   }
 
   idleFor(now = Date.now()): number {
@@ -142,15 +142,13 @@ export class McpSession {
 
   /** Takes the one notices stream here: how to give it back, once (a stream ended twice never frees the next one's). */
   openNotices(): (() => void) | undefined {
-    if (this.#noticesOpen) return undefined;
-    this.#noticesOpen = true;
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
-      this.#noticesOpen = false;
+    if (this.#notices) return undefined;
+    const release = () => {
+      if (this.#notices !== release) return;
+      this.#notices = undefined;
       this.touch();
     };
+    return (this.#notices = release);
   }
 
   /** Aborted once the session is over: its streams end then. */

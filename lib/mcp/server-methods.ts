@@ -4,8 +4,8 @@ import { map } from 'rxjs/internal/operators/map';
 import type { RequestContext } from '../context/request-context';
 import { NotFoundException } from '../errors/web-application-exception';
 import type { SecurityContext } from '../security/security-context';
-import { completionKey, findResource, type ServerCatalog } from './compile-catalog';
-import { allows, type MethodGuard } from './compile-method';
+import { completionKey, findResource, type Served, type ServerCatalog } from './compile-catalog';
+import { allows } from './compile-method';
 import { describeViolations } from './input-binding';
 import { INVALID_PARAMS, McpProtocolError, RESOURCE_NOT_FOUND, type JsonRpcRequest } from './json-rpc';
 import type { McpSession } from './mcp-session';
@@ -31,11 +31,12 @@ function requiredText(request: JsonRpcRequest, name: string): string {
   return value;
 }
 
-function listed(
-  served: Iterable<{ guard: MethodGuard; definition: unknown }>,
-  security: SecurityContext,
-): readonly unknown[] {
-  return [...served].filter((item) => allows(item.guard.rule, security)).map((item) => item.definition);
+/** `{ [field]: definitions }` of what the caller may use. */
+function listing(field: string, served: Iterable<Served>): MethodHandler {
+  const all = [...served];
+  return (_request, { security }) => ({
+    [field]: all.filter((item) => allows(item.guard.rule, security)).map((item) => item.definition),
+  });
 }
 
 function notFound(uri: string): McpProtocolError {
@@ -98,7 +99,7 @@ export function serverMethods(catalog: ServerCatalog): ReadonlyMap<string, Metho
   const { tools, resources, prompts } = catalog;
   return new Map<string, MethodHandler>([
     ['ping', () => ({})],
-    ['tools/list', (_request, { security }) => ({ tools: listed(tools.values(), security) })],
+    ['tools/list', listing('tools', tools.values())],
     [
       'logging/setLevel',
       (request, { session }) => {
@@ -107,15 +108,12 @@ export function serverMethods(catalog: ServerCatalog): ReadonlyMap<string, Metho
         return session.setLogLevel(level).then(() => ({}));
       },
     ],
-    ['resources/list', (_request, { security }) => ({ resources: listed(resources.fixed.values(), security) })],
-    [
-      'resources/templates/list',
-      (_request, { security }) => ({ resourceTemplates: listed(resources.templates, security) }),
-    ],
+    ['resources/list', listing('resources', resources.fixed.values())],
+    ['resources/templates/list', listing('resourceTemplates', resources.templates)],
     ['resources/read', (request, scope) => read(catalog, request, scope)],
     ['resources/subscribe', subscribing(true)],
     ['resources/unsubscribe', subscribing(false)],
-    ['prompts/list', (_request, { security }) => ({ prompts: listed(prompts.values(), security) })],
+    ['prompts/list', listing('prompts', prompts.values())],
     ['prompts/get', (request, scope) => getPrompt(catalog, request, scope)],
     ['completion/complete', (request, scope) => complete(catalog, request, scope)],
   ]);

@@ -65,11 +65,8 @@ export class Sessions {
   find(id: string): McpSession | undefined | Promise<McpSession | undefined> {
     const session = this.#open.get(id);
     if (session) return session.idleFor() > this.#timeoutMs ? void this.close(session) : session;
-    let loading = this.#loading.get(id);
-    if (!loading) {
-      loading = this.#load(id).finally(() => this.#loading.delete(id));
-      this.#loading.set(id, loading);
-    }
+    const loading = this.#loading.get(id) ?? this.#load(id).finally(() => this.#loading.delete(id));
+    this.#loading.set(id, loading);
     return loading;
   }
 
@@ -153,14 +150,7 @@ export class Sessions {
   }
 
   #make(state: SessionState): McpSession {
-    const id = state.open!.facts.sessionId;
-    const topics = this.#topics();
-    return new McpSession(
-      state,
-      (event) => publishSessionEvent(topics, id, event),
-      this.#touchEveryMs,
-      topics.maxEventSize,
-    );
+    return new McpSession(state, this.#topics(), this.#touchEveryMs);
   }
 
   #listener(session: McpSession): (event: SessionEvent, at: number) => void {

@@ -2,8 +2,7 @@
 import { httpProblem } from '../errors/http-problem';
 import type { ErrorCode } from '../errors/problem-details';
 import { WebApplicationException } from '../errors/web-application-exception';
-import { isPromiseLike } from '../context/stage';
-import type { StageFn } from '../context/settle';
+import { catchLater, type StageFn } from '../context/settle';
 
 const DETAILS: Partial<Record<ErrorCode, string>> = {
   RXREST_BROADCAST_EVENT_TOO_LARGE:
@@ -14,24 +13,20 @@ const DETAILS: Partial<Record<ErrorCode, string>> = {
   RXREST_MALFORMED_LAST_EVENT_ID: 'The Last-Event-ID is not an event id of this server',
 };
 
-function hidden(error: unknown): unknown {
+function hide(error: unknown): never {
   const code = error instanceof WebApplicationException ? error.problem?.code : undefined;
   const detail = code === undefined ? undefined : DETAILS[code];
-  if (detail === undefined) return error;
-  return httpProblem(code!, detail, { headers: (error as WebApplicationException).headers, cause: error });
+  if (detail === undefined) throw error;
+  throw httpProblem(code!, detail, { headers: (error as WebApplicationException).headers, cause: error });
 }
 
 /** Whether `step` throws or its Promise rejects. */
 export function hidingStoreNames(step: StageFn): StageFn {
   return (ctx) => {
     try {
-      const result = step(ctx);
-      if (!isPromiseLike(result)) return result;
-      return Promise.resolve(result).catch((error: unknown) => {
-        throw hidden(error);
-      });
+      return catchLater(step(ctx), hide);
     } catch (error) {
-      throw hidden(error);
+      return hide(error);
     }
   };
 }

@@ -1,6 +1,7 @@
 /** One `tools/call` as the messages its stream carries: notifications as they come, then the response. */
 import type { Subscription } from 'rxjs';
 import { Observable } from 'rxjs/internal/Observable';
+import { defer } from 'rxjs/internal/observable/defer';
 import { logging } from '../logging/logger';
 import type { CompiledTool } from './compile-catalog';
 import { describeViolations } from './input-binding';
@@ -99,14 +100,9 @@ function run(
     return sink.finish(errorResult(`Invalid arguments for ${tool.name}: ${describeViolations(bound.violations)}`));
   const outlet = { notice, ask: asker(session, sink.next), closeStream: handle.closeStream };
   const call = tool.method.takesCall ? new McpCall(request.id, session.facts, handle.signal, outlet) : undefined;
-  let output: Observable<unknown>;
-  try {
-    output = outputOf(tool.method.invoke(bound.value, security, call));
-  } catch (error) {
-    return sink.finish(failedResult(error, tool.name));
-  }
   let last: unknown;
-  return output.subscribe({
+  // A throw of the method itself fails the call as its Observable's error does.
+  return defer(() => outputOf(tool.method.invoke(bound.value, security, call))).subscribe({
     next: (value) => (isNotice(value) ? notice(value) : (last = value)),
     error: (error: unknown) => sink.finish(failedResult(error, tool.name)),
     // A microtask later: what the tool's end unsubscribes (a request it no longer waits for) still goes out before.

@@ -1,5 +1,5 @@
 /** The Streamable HTTP transport's header rules: what a POST and a GET accept and send, and the session named. */
-import { parseAccept, type AcceptRange } from '../http/accept';
+import { parseAccept } from '../http/accept';
 import { mediaType, parseMediaType, type MediaType } from '../http/media-type';
 import { bestRange } from '../http/negotiate';
 import type { RequestContext } from '../context/request-context';
@@ -27,8 +27,11 @@ export function readsPrimingEvents(version: string): boolean {
 const EVENT_STREAM = mediaType('text', 'event-stream');
 const JSON_TYPE = mediaType('application', 'json');
 
-function acceptable(ranges: readonly AcceptRange[], type: MediaType): boolean {
-  return (bestRange(ranges, type)?.q ?? 0) > 0;
+/** An absent Accept takes neither: the transport asks a client to name what it takes. */
+function accepts(ctx: RequestContext, ...types: MediaType[]): boolean {
+  const accept = ctx.headerValue('accept');
+  const ranges = accept === null ? [] : parseAccept(accept);
+  return types.every((type) => (bestRange(ranges, type)?.q ?? 0) > 0);
 }
 
 /** A higher weight for SSE than JSON, or, at equal weights, listed first. */
@@ -42,9 +45,7 @@ export function prefersStream(ctx: RequestContext): boolean {
 
 /** A POST must take both answers the server may give (406), and send JSON (415). */
 export function refusePostHeaders(ctx: RequestContext): RequestContext | undefined {
-  const accept = ctx.headerValue('accept');
-  const ranges = accept === null ? [] : parseAccept(accept);
-  if (!acceptable(ranges, JSON_TYPE) || !acceptable(ranges, EVENT_STREAM))
+  if (!accepts(ctx, JSON_TYPE, EVENT_STREAM))
     return refuse(
       ctx,
       406,
@@ -58,8 +59,7 @@ export function refusePostHeaders(ctx: RequestContext): RequestContext | undefin
 }
 
 export function refuseGetHeaders(ctx: RequestContext): RequestContext | undefined {
-  const accept = ctx.headerValue('accept');
-  if (accept !== null && acceptable(parseAccept(accept), EVENT_STREAM)) return undefined;
+  if (accepts(ctx, EVENT_STREAM)) return undefined;
   return refuse(ctx, 406, TRANSPORT_ERROR, 'Not Acceptable: Client must accept text/event-stream');
 }
 

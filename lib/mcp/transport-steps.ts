@@ -41,128 +41,109 @@ async function receiveMessages(session: McpSession, messages: readonly JsonRpcMe
   );
 }
 
-/** `initialize` opens a session, answered once it is stored; it must come alone. */
-function initialize(
-  ctx: RequestContext,
-  runtime: McpServerRuntime,
-  request: JsonRpcRequest,
-  count: number,
-): StageResult<RequestContext> {
-  if (count > 1)
-    return refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: Only one initialization request is allowed');
-  return runtime
-    .initialize(request, principalOf(ctx))
-    .then(({ session, response }) => answerJson(ctx, 200, response, session.id));
-}
+/** The Streamable HTTP transport of one server: its steps, each ending the request it is given. */
+export class StreamableHttp {
+  constructor(
+    readonly runtime: McpServerRuntime,
+    /** `maxBatchSize` as well: each message may answer far more than it weighs (a `tools/list`), or start a call. */
+    readonly limits: { readonly maxBodySize: number; readonly maxBatchSize: number },
+    readonly answers: StreamAnswers,
+  ) {}
 
-/** The requests of a POST: as JSON when none calls a tool, else on a stream. */
-function answerRequests(
-  ctx: RequestContext,
-  runtime: McpServerRuntime,
-  session: McpSession,
-  requests: readonly JsonRpcRequest[],
-  streams: StreamAnswers,
-): StageResult<RequestContext> {
-  const scope = { session, security: securityContext(ctx), ctx };
-  const answer = (): StageResult<RequestContext> => {
-    if (prefersStream(ctx) || requests.some((request) => runtime.toolOf(request, scope.security)))
-      return answerOnStream(ctx, runtime, scope, requests, streams);
-    return Promise.all(requests.map((request) => runtime.answer(request, scope))).then((responses) =>
-      answerResponses(ctx, responses, session.id),
-    );
-  };
-  // The methods' own security and limits first: a refusal answers the whole POST, before anything runs.
-  const checks = requests.flatMap((request) => runtime.guardOf(request) ?? []);
-  const checked = checks.reduce<StageResult<RequestContext>>((result, check) => then(result, check), ctx);
-  return checks.length === 0 ? answer() : then(checked, answer);
-}
-
-type PostLimits = { readonly maxBodySize: number; readonly maxBatchSize: number };
-
-function receive(
-  ctx: RequestContext,
-  runtime: McpServerRuntime,
-  text: string,
-  streams: StreamAnswers,
-  maxBatchSize: number,
-): StageResult<RequestContext> {
-  let body: unknown;
-  try {
-    // As every JSON the framework reads: prototype-poisoning keys are refused, however they are spelled.
-    body = parseJsonBody(text);
-  } catch (error) {
-    if (!isForbiddenProperty(error)) return refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
-    return refuse(ctx, 400, INVALID_REQUEST, `Invalid Request: ${error.message}`);
-  }
-  if (Array.isArray(body) && body.length > maxBatchSize)
-    return refuse(
-      ctx,
-      400,
-      INVALID_REQUEST,
-      `Invalid Request: a batch of ${body.length} messages, more than framework.mcp.max-batch-size (${maxBatchSize})`,
-    );
-  const messages = readMessages(body);
-  if (!messages) return refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
-  const init = messages.find(
-    (message): message is JsonRpcRequest => isRequest(message) && message.method === 'initialize',
-  );
-  if (init) return initialize(ctx, runtime, init, messages.length);
-  return withSession(ctx, runtime.sessions, (session) => {
-    const requests = messages.filter(isRequest);
-    const others = messages.filter((message: JsonRpcMessage) => !isRequest(message));
-    if (requests.length === 0) return receiveMessages(session, others).then(() => answerEmpty(ctx, 202));
-    // The requests do not wait for the cancellations and answers beside them.
-    if (others.length > 0) void receiveMessages(session, others).catch(() => undefined);
-    return answerRequests(ctx, runtime, session, requests, streams);
-  });
-}
-
-/** `maxBatchSize` as well: each message may answer far more than it weighs (a `tools/list`), or start a call. */
-export function postMessages(runtime: McpServerRuntime, limits: PostLimits, streams: StreamAnswers): StageFn {
-  return (ctx) =>
+  readonly post: StageFn = (ctx) =>
     refusePostHeaders(ctx) ??
-    readRequestText(ctx, limits.maxBodySize).then((text) =>
-      settleToPromise(receive(ctx, runtime, text, streams, limits.maxBatchSize)),
-    );
-}
+    readRequestText(ctx, this.limits.maxBodySize).then((text) => settleToPromise(this.#receive(ctx, text)));
 
-function notices(
-  ctx: RequestContext,
-  runtime: McpServerRuntime,
-  session: McpSession,
-  position: StreamPosition | undefined,
-  answers: StreamAnswers,
-): StageResult<RequestContext> {
-  // Made first: a malformed Last-Event-ID is refused here, before the session's one stream is taken.
-  const notices = sessionNotices(answers.topics(), runtime.path, session, position?.eventId);
-  const release = session.openNotices();
-  if (!release) return refuse(ctx, 409, TRANSPORT_ERROR, 'Conflict: Only one SSE stream is allowed per session');
-  // Also given back with the request: an answer that never starts its stream never runs its finalize, and a held
-  // stream keeps the session from ever timing out.
-  ctx.onComplete(release);
-  const events = multi(notices.pipe(takeUntil(fromEvent(session.ended, 'abort')), finalize(release)));
-  return answerStream(ctx, events, session.id, answers);
-}
-
-export function openStream(runtime: McpServerRuntime, answers: StreamAnswers): StageFn {
-  return (ctx) =>
+  readonly get: StageFn = (ctx) =>
     refuseGetHeaders(ctx) ??
-    withSession(ctx, runtime.sessions, (session) => {
+    withSession(ctx, this.runtime.sessions, (session) => {
       const lastEventId = ctx.headerValue('last-event-id');
       const position = lastEventId ? readEventId(lastEventId) : undefined;
       if (lastEventId && !position)
         return refuse(ctx, 400, TRANSPORT_ERROR, 'Bad Request: Last-Event-ID is not an event of this server');
-      if (!position || position.streamId === NOTICES_STREAM) return notices(ctx, runtime, session, position, answers);
-      return resumeCallStream(answers.topics(), session.id, position, answers.retryMs).then((events) =>
-        events ? answerStream(ctx, events, session.id, answers) : answerEmpty(ctx, 204),
+      if (!position || position.streamId === NOTICES_STREAM) return this.#notices(ctx, session, position);
+      return resumeCallStream(this.answers.topics(), session.id, position, this.answers.retryMs).then((events) =>
+        events ? answerStream(ctx, events, session.id, this.answers) : answerEmpty(ctx, 204),
       );
     });
-}
 
-export function endSession(runtime: McpServerRuntime): StageFn {
-  return (ctx) =>
-    withSession(ctx, runtime.sessions, (session) => {
-      runtime.sessions.close(session);
+  readonly delete: StageFn = (ctx) =>
+    withSession(ctx, this.runtime.sessions, (session) => {
+      this.runtime.sessions.close(session);
       return answerEmpty(ctx, 200);
     });
+
+  #receive(ctx: RequestContext, text: string): StageResult<RequestContext> {
+    let body: unknown;
+    try {
+      // As every JSON the framework reads: prototype-poisoning keys are refused, however they are spelled.
+      body = parseJsonBody(text);
+    } catch (error) {
+      if (!isForbiddenProperty(error)) return refuse(ctx, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
+      return refuse(ctx, 400, INVALID_REQUEST, `Invalid Request: ${error.message}`);
+    }
+    const { maxBatchSize } = this.limits;
+    if (Array.isArray(body) && body.length > maxBatchSize)
+      return refuse(
+        ctx,
+        400,
+        INVALID_REQUEST,
+        `Invalid Request: a batch of ${body.length} messages, more than framework.mcp.max-batch-size (${maxBatchSize})`,
+      );
+    const messages = readMessages(body);
+    if (!messages) return refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
+    const init = messages.find(
+      (message): message is JsonRpcRequest => isRequest(message) && message.method === 'initialize',
+    );
+    if (init) return this.#initialize(ctx, init, messages.length);
+    return withSession(ctx, this.runtime.sessions, (session) => {
+      const requests = messages.filter(isRequest);
+      const others = messages.filter((message: JsonRpcMessage) => !isRequest(message));
+      if (requests.length === 0) return receiveMessages(session, others).then(() => answerEmpty(ctx, 202));
+      // The requests do not wait for the cancellations and answers beside them.
+      if (others.length > 0) void receiveMessages(session, others).catch(() => undefined);
+      return this.#answerRequests(ctx, session, requests);
+    });
+  }
+
+  /** `initialize` opens a session, answered once it is stored; it must come alone. */
+  #initialize(ctx: RequestContext, request: JsonRpcRequest, count: number): StageResult<RequestContext> {
+    if (count > 1)
+      return refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: Only one initialization request is allowed');
+    return this.runtime
+      .initialize(request, principalOf(ctx))
+      .then(({ session, response }) => answerJson(ctx, 200, response, session.id));
+  }
+
+  /** The requests of a POST: as JSON when none calls a tool, else on a stream. */
+  #answerRequests(ctx: RequestContext, session: McpSession, requests: JsonRpcRequest[]): StageResult<RequestContext> {
+    const { runtime } = this;
+    const scope = { session, security: securityContext(ctx), ctx };
+    const answer = (): StageResult<RequestContext> => {
+      if (prefersStream(ctx) || requests.some((request) => runtime.toolOf(request, scope.security)))
+        return answerOnStream(ctx, runtime, scope, requests, this.answers);
+      return Promise.all(requests.map((request) => runtime.answer(request, scope))).then((responses) =>
+        answerResponses(ctx, responses, session.id),
+      );
+    };
+    // The methods' own security and limits first: a refusal answers the whole POST, before anything runs.
+    const checks = requests.flatMap((request) => runtime.guardOf(request) ?? []);
+    return [...checks, answer].reduce<StageResult<RequestContext>>((result, step) => then(result, step), ctx);
+  }
+
+  #notices(
+    ctx: RequestContext,
+    session: McpSession,
+    position: StreamPosition | undefined,
+  ): StageResult<RequestContext> {
+    // Made first: a malformed Last-Event-ID is refused here, before the session's one stream is taken.
+    const notices = sessionNotices(this.answers.topics(), this.runtime.path, session, position?.eventId);
+    const release = session.openNotices();
+    if (!release) return refuse(ctx, 409, TRANSPORT_ERROR, 'Conflict: Only one SSE stream is allowed per session');
+    // Also given back with the request: an answer that never starts its stream never runs its finalize, and a held
+    // stream keeps the session from ever timing out.
+    ctx.onComplete(release);
+    const events = multi(notices.pipe(takeUntil(fromEvent(session.ended, 'abort')), finalize(release)));
+    return answerStream(ctx, events, session.id, this.answers);
+  }
 }

@@ -1,17 +1,7 @@
 /** The content of a body per media type: the schema of a value, or of each item of a stream (OpenAPI 3.2 `itemSchema`). */
-import { z, type ZodType } from 'zod';
-import type { APIResponseOptions } from '../decorators/openapi';
 import { isJsonText } from '../http/media-type';
 import { baseType, isJsonItemType } from '../http/streaming-types';
-import { classSchema } from '../json/bind-class';
-import { typeSchema, zodSchema, type JsonSchema } from './type-schema';
-
-/** What a response carries: a zod schema, or a class's `static schema`, as the server writes it (`io: 'output'`). */
-export function schemaOf(schema: APIResponseOptions['schema'] | unknown): JsonSchema {
-  const zod = typeof schema === 'function' ? classSchema(schema) : (schema as ZodType | undefined);
-  if (zod instanceof z.ZodType) return zodSchema(zod, 'output');
-  return typeof schema === 'function' ? typeSchema(schema) : {};
-}
+import type { JsonSchema } from './type-schema';
 
 /** The SSE event an item travels in: its `data` is the item's JSON. */
 function sseEvent(element: JsonSchema): JsonSchema {

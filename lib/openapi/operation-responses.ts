@@ -3,10 +3,9 @@ import { OPENAPI_RESPONSES, type APIResponseOptions } from '../decorators/openap
 import { logging } from '../logging/logger';
 import { baseType } from '../http/streaming-types';
 import type { EndpointFacts } from './endpoint-facts';
-import { content, schemaOf } from './media-content';
+import { content } from './media-content';
 import { accessStatuses, type DocumentSchemes } from './security-requirements';
 import { errorContent, isSharedError, sharedError, type UsedComponents } from './shared-components';
-import { classSchema } from '../json/bind-class';
 import { typeSchema, type JsonSchema } from './type-schema';
 
 const log = logging.getLogger('rxrest.openapi');
@@ -48,19 +47,12 @@ function describe(status: number, given: string | undefined): string {
 
 function ownContent(facts: EndpointFacts, documented: APIResponseOptions | undefined): JsonSchema {
   if (documented?.schema !== undefined && !facts.streams && facts.returnType === Object) warnUntyped(facts);
-  const returned = facts.returnType;
-  const element =
-    documented?.schema !== undefined
-      ? schemaOf(documented.schema)
-      : classSchema(returned)
-        ? schemaOf(returned)
-        : typeSchema(returned);
   const produces = documented?.mediaType
     ? [documented.mediaType]
     : facts.info.produces.length
       ? facts.info.produces
-      : [defaultMediaType(returned)];
-  return content(produces, element, facts.streams);
+      : [defaultMediaType(facts.returnType)];
+  return content(produces, typeSchema(documented?.schema ?? facts.returnType, {}, 'output'), facts.streams);
 }
 
 /** Without `@Produces`, as the writers do. */
@@ -75,7 +67,7 @@ function defaultMediaType(returned: unknown): string {
 /** A body only with a schema, or with a `text/*` type (text). */
 function otherContent(documented: APIResponseOptions): JsonSchema | undefined {
   const mediaType = documented.mediaType ?? 'application/json';
-  if (documented.schema !== undefined) return { [mediaType]: { schema: schemaOf(documented.schema) } };
+  if (documented.schema !== undefined) return { [mediaType]: { schema: typeSchema(documented.schema, {}, 'output') } };
   if (baseType(mediaType).startsWith('text/')) return { [mediaType]: { schema: { type: 'string' } } };
   return undefined;
 }

@@ -4,7 +4,6 @@ import { baseType } from '../http/streaming-types';
 import type { ParamFact } from './endpoint-facts';
 import { content } from './media-content';
 import { isRequired, paramSchema } from './operation-parameters';
-import { classSchema } from '../json/bind-class';
 import { typeSchema, zodSchema, type JsonSchema } from './type-schema';
 
 const FILE_TYPES = new Set(['FileUpload', 'LocalFile', 'Blob', 'Uint8Array', 'Buffer']);
@@ -19,8 +18,6 @@ function isFile(type: unknown): boolean {
 function fieldSchema(fact: ParamFact): JsonSchema {
   if (isFile(fact.type)) return { type: 'string', contentMediaType: 'application/octet-stream' };
   if (fact.partType === undefined || !isJsonText(fact.partType) || fact.schema) return paramSchema(fact);
-  const schema = classSchema(fact.type);
-  if (schema) return zodSchema(schema);
   const known = typeSchema(fact.type);
   return Object.keys(known).length ? known : { type: 'object' };
 }

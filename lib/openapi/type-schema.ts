@@ -24,9 +24,12 @@ export function zodSchema(schema: ZodType, io: 'input' | 'output' = 'input'): Js
   return converted;
 }
 
-/** An unknown type (no metadata, `Object`) is any value, or `fallback` (parameters read as strings). */
-export function typeSchema(type: unknown, fallback: JsonSchema = {}): JsonSchema {
-  if (type instanceof z.ZodType) return zodSchema(type);
+/**
+ * An unknown type (no metadata, `Object`) is any value, or `fallback` (parameters read as strings); what a response
+ * carries is described as the server writes it (`io: 'output'`).
+ */
+export function typeSchema(type: unknown, fallback: JsonSchema = {}, io: 'input' | 'output' = 'input'): JsonSchema {
+  if (type instanceof z.ZodType) return zodSchema(type, io);
   if (Array.isArray(type)) return { type: 'array', items: typeSchema(type[0], fallback) };
   if (type === Array) return { type: 'array', items: fallback };
   if (type === Number) return { type: 'number' };
@@ -36,5 +39,5 @@ export function typeSchema(type: unknown, fallback: JsonSchema = {}): JsonSchema
   if (type === Date) return { type: 'string', format: 'date-time' };
   if (isEnumLike(type)) return { enum: [...new Set(enumMembers(type).map(([, value]) => value))] };
   const schema = classSchema(type);
-  return schema ? zodSchema(schema) : fallback;
+  return schema ? zodSchema(schema, io) : fallback;
 }
