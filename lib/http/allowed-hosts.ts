@@ -43,12 +43,8 @@ export interface PublicOrigin {
 
 /** `undefined` unless an http(s) URL without path, query or fragment. */
 export function publicOrigin(url: string): PublicOrigin | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
   const scheme = parsed.protocol.slice(0, -1);
   if (scheme !== 'http' && scheme !== 'https') return undefined;
   if (parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '' || url.includes('@')) return undefined;

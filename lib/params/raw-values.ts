@@ -21,16 +21,10 @@ export function rawReader(kind: ParamKind, name: string, settings: BodySettings,
       return (ctx) => ctx.queryValues(name);
     case 'header': {
       const lower = name.toLowerCase();
-      return (ctx) => {
-        const value = ctx.headerValue(lower);
-        return value === null ? undefined : [value];
-      };
+      return (ctx) => listOf(ctx.headerValue(lower));
     }
     case 'cookie':
-      return (ctx) => {
-        const value = parseCookieHeader(ctx.headers.get('cookie')).get(name);
-        return value === undefined ? undefined : [value];
-      };
+      return (ctx) => listOf(parseCookieHeader(ctx.headers.get('cookie')).get(name));
     case 'matrix':
       return (ctx) => ctx.matrix.get(name);
     case 'form':
@@ -49,9 +43,10 @@ export function rawReader(kind: ParamKind, name: string, settings: BodySettings,
 function pathValueReader(template: PathTemplate, name: string): RawReader {
   const group = template.captures.findLast((capture) => capture.name === name)?.group;
   if (group === undefined) return () => undefined;
-  return (ctx) => {
-    // The route matched may be a template differing from this one in spacing only: its groups are numbered alike.
-    const value = ctx.route?.valueAt(group);
-    return value === undefined ? undefined : [value];
-  };
+  // The route matched may be a template differing from this one in spacing only: its groups are numbered alike.
+  return (ctx) => listOf(ctx.route?.valueAt(group));
+}
+
+function listOf(value: string | null | undefined): RawValues {
+  return value === null || value === undefined ? undefined : [value];
 }

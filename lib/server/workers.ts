@@ -98,9 +98,7 @@ class WorkerPool {
 
   #fork(slot?: Slot): Slot {
     const worker = nodeCluster().fork();
-    const filled: Slot = slot ?? { worker, startedAt: Date.now(), deathsInARow: 0 };
-    filled.worker = worker;
-    filled.startedAt = Date.now();
+    const filled: Slot = Object.assign(slot ?? { deathsInARow: 0 }, { worker, startedAt: Date.now() });
     worker.on('exit', (code, signal) => this.#onExit(filled, worker, code, signal));
     return filled;
   }

@@ -27,19 +27,13 @@ export class HttpHeaders {
 
   /** A header's values, split on commas; empty when absent. */
   requestHeader(name: string): string[] {
-    const value = this.#ctx.headers.get(name);
-    return value === null
-      ? []
-      : value
-          .split(',')
-          .map((part) => part.trim())
-          .filter((part) => part !== '');
+    const parts = (this.#ctx.headers.get(name) ?? '').split(',');
+    return parts.map((part) => part.trim()).filter((part) => part !== '');
   }
 
   /** The `Accept` media types, best first (`*\/*` when absent). */
   get acceptableMediaTypes(): string[] {
-    const accept = [...parseAccept(this.#ctx.headers.get('accept'))].sort((a, b) => b.q - a.q);
-    return accept.map((entry) => formatMediaType({ type: entry.type, subtype: entry.subtype, params: entry.params }));
+    return [...parseAccept(this.#ctx.headers.get('accept'))].sort((a, b) => b.q - a.q).map(formatMediaType);
   }
 
   /** The request's `Content-Type`, parsed; `undefined` when absent or malformed. */
