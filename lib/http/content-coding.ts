@@ -29,10 +29,7 @@ const parseCached = memoize(500, parseUncached);
  * The supported coding of highest weight, ties to the server's order. Undefined without a header (only clients that
  * ask get compression), with nothing acceptable, or a preferred `identity`.
  */
-export function negotiateEncoding(
-  acceptEncoding: string | null | undefined,
-  supported: readonly string[],
-): string | undefined {
+export function negotiateEncoding(acceptEncoding: string | null | undefined, supported: readonly string[]) {
   if (acceptEncoding === null || acceptEncoding === undefined) return undefined;
   const weights = parseCached(acceptEncoding);
   const wildcard = weights.get('*') ?? 0;

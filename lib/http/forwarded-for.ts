@@ -55,7 +55,7 @@ export function clientAddress(peer: string, hops: readonly string[], trusted: Tr
   return count === 0 ? peer : hops[hops.length - count]!;
 }
 
-/** The entries trusted proxies wrote, the peer's first: a header they append to is believed for those only. */
+/** How many entries, from the peer's on, trusted proxies wrote: a header they append to is believed for those only. */
 export function trustedEntries(peer: string, hops: readonly string[], trusted: Trusted): number {
   let count = 0;
   for (let writer = peer; count <= hops.length && trusted(writer, count); writer = hops[hops.length - count] ?? '')

@@ -6,7 +6,7 @@ import type { HostRules } from '../http/allowed-hosts';
 import { logging } from '../logging/logger';
 import { http2Connections, httpConnections, redirectServer, type Connections, type NodeServer } from './connections';
 import { IdleBodies } from './idle-bodies';
-import { continueWithin, nodeListener, type ServeNode } from './node-listener';
+import { continueWithin, nodeListener, type ListenerOptions, type ServeNode } from './node-listener';
 import type { TlsSettings } from './tls-settings';
 import { upgradeListener, webSocketUpgradesOnly } from './upgrade-listener';
 import { checkingInterval, handshakeTimeoutOf, headersTimeoutOf } from './server-timeouts';
@@ -80,11 +80,10 @@ export function urlOf(scheme: 'http' | 'https', host: string, port: number): str
 }
 
 type Serving = { readonly server: NodeServer; readonly connections: Connections };
-type Own = Parameters<typeof nodeListener>[2];
 type Created = ReturnType<typeof createServers>;
 
 /** Each listening already: the TLS one first when configured, the plain one unless TLS disables it. */
-function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPort: () => number) {
+function createServers(serve: ServeNode, options: ListenOptions, own: ListenerOptions, tlsPort: () => number) {
   const servers: Serving[] = [];
   const serving = (server: NodeServer, http2: boolean) => {
     const connections = http2 ? http2Connections(server, options.keepAliveTimeout) : httpConnections(server as Server);
@@ -117,7 +116,7 @@ function createServers(serve: ServeNode, options: ListenOptions, own: Own, tlsPo
 }
 
 /** Not listening yet. */
-function secureServer(serve: ServeNode, options: ListenOptions, own: Own, tls: NonNullable<ListenOptions['tls']>) {
+function secureServer(serve: ServeNode, options: ListenOptions, own: ListenerOptions, tls: TlsSettings) {
   // A handshake is part of receiving the first request's headers: it gets their timeout (Node's is 120 s).
   const secure = { ...tls.credentials(), handshakeTimeout: handshakeTimeoutOf(options) };
   const listener = nodeListener(serve, 'https', own);
