@@ -46,13 +46,18 @@ export function http2Connections(server: NodeServer, idleMs: number): Connection
     session.once('close', () => sessions.delete(session));
     if (idleMs > 0) closeWhenIdle(session, idleMs);
   });
-  // HTTP/1.1 over the same port (ALPN fallback): count each socket's requests in flight.
+  // HTTP/1.1 over the same port (ALPN fallback): count each socket's requests in flight. The socket's close is
+  // listened to once, not per request: a keep-alive connection would pile up a listener for each.
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (request.httpVersionMajor !== 1) return;
     const socket = request.socket;
-    active.set(socket, (active.get(socket) ?? 0) + 1);
-    socket.once('close', () => active.delete(socket));
-    response.once('close', () => active.set(socket, (active.get(socket) ?? 1) - 1));
+    const open = active.get(socket);
+    if (open === undefined) socket.once('close', () => active.delete(socket));
+    active.set(socket, (open ?? 0) + 1);
+    response.once('close', () => {
+      const left = active.get(socket);
+      if (left !== undefined) active.set(socket, left - 1);
+    });
   });
   const h1Sockets = new Set<Socket>();
   server.on('secureConnection', (socket: Socket & { alpnProtocol?: string | false }) => {

@@ -5,7 +5,7 @@
 import { X509Certificate } from 'node:crypto';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { join } from 'node:path';
@@ -150,6 +150,36 @@ describe('TLS with HTTP/2', () => {
     expect(JSON.parse(overHttp1.body)).toEqual(JSON.parse(fruits.body));
     const plain = await fetch(`${server.insecure!.url}/fruits`);
     expect(plain.status).toBe(200);
+  });
+
+  it('serves 30 requests on one HTTPS/1.1 keep-alive connection without holding anything more per request on its socket', async () => {
+    const sockets: TLSSocket[] = [];
+    const onConnection = (socket: TLSSocket) => socket.alpnProtocol !== 'h2' && sockets.push(socket);
+    server.server!.on('secureConnection', onConnection);
+    const agent = new HttpsAgent({ keepAlive: true, maxSockets: 1, ca: readFileSync(certificate) });
+    const closeListeners: number[] = [];
+    try {
+      for (let n = 1; n <= 30; n++) {
+        const status = await within(
+          new Promise<number>((resolve, reject) => {
+            httpsRequest(`${server.url}/fruits`, { agent }, (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            })
+              .on('error', reject)
+              .end();
+          }),
+          `answer ${n} over HTTPS/1.1`,
+        );
+        expect(status).toBe(200);
+        if (n === 5 || n === 30) closeListeners.push(sockets[0]!.listenerCount('close'));
+      }
+      expect(sockets).toHaveLength(1);
+      expect(closeListeners[1]).toBe(closeListeners[0]);
+    } finally {
+      agent.destroy();
+      server.server!.off('secureConnection', onConnection);
+    }
   });
 
   it('carries 50 concurrent SSE streams on one session, every one complete, with no connection-specific header', async () => {
