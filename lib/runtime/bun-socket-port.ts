@@ -15,17 +15,9 @@ export interface BunSocket {
 }
 
 /** A Bun `ServerWebSocket`, known once Bun opens it (the `open` handler). */
-export class BunPort extends WaitingPort implements SocketPort {
-  socket: BunSocket | undefined;
+export class BunPort extends WaitingPort<BunSocket> implements SocketPort {
   listener: SocketListener | undefined;
-
-  get readyState(): number {
-    return this.socket?.readyState ?? SOCKET_OPEN;
-  }
-
-  get highWater(): number {
-    return HIGH_WATER;
-  }
+  readonly highWater = HIGH_WATER;
 
   /** What Bun queued because the kernel took no more (a send it wrote at once is not counted: measured on Bun 1.4). */
   protected get socketBuffered(): number {
@@ -40,10 +32,6 @@ export class BunPort extends WaitingPort implements SocketPort {
     socket.close(1011, 'A message could not be sent');
   }
 
-  protected shut(code: number, reason: string): void {
-    this.socket!.close(code, reason);
-  }
-
   terminate(): void {
     this.socket?.terminate();
   }
@@ -55,11 +43,6 @@ export class BunPort extends WaitingPort implements SocketPort {
   listen(listener: SocketListener): void {
     this.listener = listener;
   }
-
-  open(socket: BunSocket): void {
-    this.socket = socket;
-    this.opened();
-  }
 }
 
 /**
@@ -69,7 +52,7 @@ export class BunPort extends WaitingPort implements SocketPort {
  * Bun.serve({ fetch: app.fetch, websocket: bunWebSocket });
  */
 export const bunWebSocket = {
-  open: (socket: BunSocket): void => socket.data.open(socket),
+  open: (socket: BunSocket): void => socket.data.opened(socket),
   message: (socket: BunSocket, message: string | Uint8Array): void =>
     socket.data.listener?.message(toBuffer(message), typeof message !== 'string'),
   close: (socket: BunSocket, code: number, reason: string): void => socket.data.listener?.closed(code, reason),

@@ -1,7 +1,7 @@
 /** WebSocket upgrades through Deno's, workerd's and Bun's own APIs, as `SocketPort`s (Node's go through `ws`). */
 import { BunPort } from './bun-socket-port';
 import { currentRuntime } from './runtime-name';
-import { SOCKET_OPEN, type SocketListener, type SocketPort } from './socket-port';
+import type { SocketListener, SocketPort } from './socket-port';
 import { toBuffer, WaitingPort } from './waiting-port';
 
 export { bunWebSocket } from './bun-socket-port';
@@ -54,53 +54,43 @@ export function upgradeOnRuntime(request: Request, environment: unknown, headers
 const WEB_HIGH_WATER = 1024 * 1024;
 
 /** A Web `WebSocket` (Deno, workerd): no ping, pause or cork. */
-class WebPort extends WaitingPort implements SocketPort {
+class WebPort extends WaitingPort<WebSocket> implements SocketPort {
+  readonly highWater = WEB_HIGH_WATER;
+
   constructor(
-    readonly socket: WebSocket,
+    readonly web: WebSocket,
     open: boolean,
   ) {
     super();
-    socket.binaryType = 'arraybuffer';
-    if (open) this.opened();
-    else socket.addEventListener('open', () => this.opened(), { once: true });
-  }
-
-  get readyState(): number {
-    return this.waiting ? SOCKET_OPEN : this.socket.readyState;
-  }
-
-  get highWater(): number {
-    return WEB_HIGH_WATER;
+    web.binaryType = 'arraybuffer';
+    if (open) this.opened(web);
+    else web.addEventListener('open', () => this.opened(web), { once: true });
   }
 
   /** workerd's socket has no `bufferedAmount`: there it holds nothing that rxrest can see. */
   protected get socketBuffered(): number {
-    return this.socket.bufferedAmount ?? 0;
+    return this.web.bufferedAmount ?? 0;
   }
 
   protected deliver(message: string | Uint8Array): void {
-    this.socket.send(message);
-  }
-
-  protected shut(code: number, reason: string): void {
-    this.socket.close(code, reason);
+    this.web.send(message);
   }
 
   /** A Web `WebSocket` cannot drop its connection: the nearest it has is a closing handshake with no code. */
   terminate(): void {
-    this.socket.close();
+    this.web.close();
   }
 
   listen(listener: SocketListener): void {
-    const { socket } = this;
-    socket.addEventListener('message', (event) => {
+    const { web } = this;
+    web.addEventListener('message', (event) => {
       const data = (event as Event & { data: string | ArrayBuffer }).data;
       listener.message(toBuffer(data), typeof data !== 'string');
     });
-    socket.addEventListener('close', (event) => {
+    web.addEventListener('close', (event) => {
       const { code, reason } = event as Event & { code: number; reason: string };
       listener.closed(code, reason);
     });
-    socket.addEventListener('error', () => listener.error(new Error('WebSocket error')));
+    web.addEventListener('error', () => listener.error(new Error('WebSocket error')));
   }
 }
