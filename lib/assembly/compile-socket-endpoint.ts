@@ -35,9 +35,6 @@ type SocketContext = EndpointContext & {
 /** Whether a parameter of `type` reaches the upgrade's response (its status and headers). */
 const givesResponse = (type: unknown): boolean => type === ResponseContext || type === RequestContext;
 
-/** Where a callback's message (or error) goes: its parameter's index, type and options. */
-type MessageSlot = { readonly index: number; readonly type: unknown; readonly options: ParamOptions };
-
 /** Readers of a callback's arguments from the upgrade request (none for the message), and its message's slot. */
 function callbackParameters(
   unit: Unit,
@@ -49,7 +46,8 @@ function callbackParameters(
   const { problems } = context;
   const readers: (ArgumentReader | undefined)[] = [];
   let takesResponse = false;
-  let slot: MessageSlot | undefined;
+  // Where the message (or error) goes: its parameter's index, type and options.
+  let slot: { readonly index: number; readonly type: unknown; readonly options: ParamOptions } | undefined;
   for (const param of methodParameters(unit.type, method, template).params) {
     const { meta, name, designType, where: at } = param;
     if (meta.kind === 'form') {
