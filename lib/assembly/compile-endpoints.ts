@@ -12,7 +12,7 @@ import { SOCKETS } from '../websocket/websocket-feature';
 import type { BuildScope } from './build-scope';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
 import { mappersFor } from './compile-mappers';
-import { applicable, requestSteps, responseSteps } from './compile-filters';
+import { applicable, requestSteps, responseSteps } from '../pipeline/filters';
 import { compileSocketEndpoint } from './compile-socket-endpoint';
 import type { CorePlan } from './core-plan';
 import type { Unit } from '../metadata/unit';

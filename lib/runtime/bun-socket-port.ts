@@ -1,6 +1,5 @@
 /** Bun's sockets as `SocketPort`s: the events of `Bun.serve`'s `websocket` handlers go to the socket's data, a port. */
-import type { SocketListener, SocketPort } from './socket-port';
-import { HIGH_WATER, SOCKET_OPEN } from './socket-port';
+import { HIGH_WATER, SOCKET_OPEN, type SocketListener, type SocketPort } from './socket-port';
 import { toBuffer, WaitingPort } from './waiting-port';
 
 /** What Bun hands the `websocket` handlers: its socket, with the port as its data. */
