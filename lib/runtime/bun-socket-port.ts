@@ -16,7 +16,10 @@ export interface BunSocket {
 /** A Bun `ServerWebSocket`, known once Bun opens it (the `open` handler). */
 export class BunPort extends WaitingPort<BunSocket> implements SocketPort {
   listener: SocketListener | undefined;
-  readonly highWater = HIGH_WATER;
+
+  get highWater(): number {
+    return HIGH_WATER;
+  }
 
   /** What Bun queued because the kernel took no more (a send it wrote at once is not counted: measured on Bun 1.4). */
   protected get socketBuffered(): number {

@@ -55,42 +55,43 @@ const WEB_HIGH_WATER = 1024 * 1024;
 
 /** A Web `WebSocket` (Deno, workerd): no ping, pause or cork. */
 class WebPort extends WaitingPort<WebSocket> implements SocketPort {
-  readonly highWater = WEB_HIGH_WATER;
-
-  constructor(
-    readonly web: WebSocket,
-    open: boolean,
-  ) {
+  // The base's field holds the socket from the start: no second field for an open socket to keep.
+  constructor(socket: WebSocket, open: boolean) {
     super();
-    web.binaryType = 'arraybuffer';
-    if (open) this.opened(web);
-    else web.addEventListener('open', () => this.opened(web), { once: true });
+    this.socket = socket;
+    socket.binaryType = 'arraybuffer';
+    if (open) this.opened(socket);
+    else socket.addEventListener('open', () => this.opened(socket), { once: true });
+  }
+
+  get highWater(): number {
+    return WEB_HIGH_WATER;
   }
 
   /** workerd's socket has no `bufferedAmount`: there it holds nothing that rxrest can see. */
   protected get socketBuffered(): number {
-    return this.web.bufferedAmount ?? 0;
+    return this.socket!.bufferedAmount ?? 0;
   }
 
   protected deliver(message: string | Uint8Array): void {
-    this.web.send(message);
+    this.socket!.send(message);
   }
 
   /** A Web `WebSocket` cannot drop its connection: the nearest it has is a closing handshake with no code. */
   terminate(): void {
-    this.web.close();
+    this.socket!.close();
   }
 
   listen(listener: SocketListener): void {
-    const { web } = this;
-    web.addEventListener('message', (event) => {
+    const socket = this.socket!;
+    socket.addEventListener('message', (event) => {
       const data = (event as Event & { data: string | ArrayBuffer }).data;
       listener.message(toBuffer(data), typeof data !== 'string');
     });
-    web.addEventListener('close', (event) => {
+    socket.addEventListener('close', (event) => {
       const { code, reason } = event as Event & { code: number; reason: string };
       listener.closed(code, reason);
     });
-    web.addEventListener('error', () => listener.error(new Error('WebSocket error')));
+    socket.addEventListener('error', () => listener.error(new Error('WebSocket error')));
   }
 }

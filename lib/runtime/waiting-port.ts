@@ -20,7 +20,7 @@ interface OpenedSocket {
  * and their bytes as its buffer: a source `@OnOpen` answers is not read ahead unbounded.
  */
 export abstract class WaitingPort<S extends OpenedSocket> {
-  /** The runtime's socket, once it opened. */
+  /** The runtime's socket (Bun's once it opened). */
   socket: S | undefined;
   #waiting: (string | Uint8Array)[] | undefined = [];
   #waitingBytes = 0;
