@@ -18,7 +18,7 @@ import { compilePathTemplate, joinPaths } from '../routing/path-template';
 import type { SecuritySettings } from '../security/security-stage';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
 import { compileArguments } from './compile-arguments';
-import { applicable, responseSteps } from './compile-filters';
+import { applicable, responseSteps } from '../pipeline/filters';
 import { invokeStage, streamingOf, type InvokePlan } from '../pipeline/invoke';
 import { laneSteps, type LaneSettings } from '../pipeline/lanes';
 import type { Unit } from '../metadata/unit';
@@ -139,15 +139,16 @@ function requestPart(
   return lane.wrap ? lane.wrap(compiled) : compiled;
 }
 
-/** An endpoint's handler: `request` then the response filters bound to it, errors through its mappers. */
-export function handlerOf(
-  info: EndpointInfo,
+/** The endpoint of `parts`, handled by `request` then the response filters bound to it, errors through its mappers. */
+export function endpointOf(
+  parts: Omit<Endpoint, 'negotiate' | 'handle'>,
   request: StageFn,
   bindings: ReadonlySet<string>,
   context: EndpointContext,
-): Endpoint['handle'] {
+): Endpoint {
   const responsePart = compileStage(responseSteps(applicable(context.filters.response, bindings)));
-  return endpointHandler(info, request, responsePart, context.mappers);
+  const handle = endpointHandler(parts.info, request, responsePart, context.mappers);
+  return { ...parts, negotiate: acceptNegotiator(parts.produces), handle };
 }
 
 /** Compiles `method` of a resource class; `undefined` when it has problems (recorded). */
@@ -172,15 +173,7 @@ export function compileEndpoint(
   const streams = streaming.observables || isGeneratorMethod(unit, method);
   const joined = context.joins({ unit, method, where: d.where, info, produces, streams, transport: 'answer' });
   const plan: InvokePlan = { defaults, streaming, blockedWarningMs: context.lanes.blockedWarningMs };
-  const request = requestPart(d, info, plan, context, joined);
-  return {
-    info,
-    template,
-    consumes,
-    produces,
-    negotiate: acceptNegotiator(produces),
-    readsBody: d.args.readsBody,
-    facts: endpointFacts(d, info, streams, defaults.status, context, joined),
-    handle: handlerOf(info, request, d.bindings, context),
-  };
+  const facts = endpointFacts(d, info, streams, defaults.status, context, joined);
+  const parts = { info, template, consumes, produces, readsBody: d.args.readsBody, facts };
+  return endpointOf(parts, requestPart(d, info, plan, context, joined), d.bindings, context);
 }

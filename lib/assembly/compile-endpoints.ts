@@ -12,7 +12,7 @@ import { SOCKETS } from '../websocket/websocket-feature';
 import type { BuildScope } from './build-scope';
 import { compileEndpoint, type EndpointContext } from './compile-endpoint';
 import { mappersFor } from './compile-mappers';
-import { applicable, requestSteps, responseSteps } from './compile-filters';
+import { applicable, requestSteps, responseSteps } from '../pipeline/filters';
 import { compileSocketEndpoint } from './compile-socket-endpoint';
 import type { CorePlan } from './core-plan';
 import type { Unit } from '../metadata/unit';
@@ -20,25 +20,6 @@ import type { EndpointJoins } from '../feature/feature';
 
 function mediaList(types: readonly string[]): string {
   return types.length ? [...types].sort().join(', ') : '*';
-}
-
-/** Endpoints declared twice (same method, path pattern and media types): one message per conflict, naming each. */
-function detectDuplicates(endpoints: readonly Endpoint[]): string[] {
-  const groups = new Map<string, Endpoint[]>();
-  for (const endpoint of endpoints) {
-    const { info } = endpoint;
-    const key = `${info.httpMethod} ${endpoint.template.normalized} ${mediaList(info.consumes)} ${mediaList(info.produces)}`;
-    groups.set(key, [...(groups.get(key) ?? []), endpoint]);
-  }
-  return [...groups.values()]
-    .filter((group) => group.length > 1)
-    .map((group) => {
-      const lines = group.map(
-        ({ info: i }) =>
-          `${i.resourceClass.name}#${i.methodName} consumes ${mediaList(i.consumes)}, produces ${mediaList(i.produces)}`,
-      );
-      return `${group[0].info.httpMethod} ${group[0].info.pathTemplate} is declared by :\n${lines.join('\n')}`;
-    });
 }
 
 const log = logging.getLogger('rxrest.build');
@@ -69,12 +50,28 @@ function compileResource(unit: Unit, context: EndpointContext): Endpoint[] {
   return endpoints;
 }
 
-/** Duplicate endpoints fail the build, or only warn with `framework.rest.fail-on-duplicate=false`. */
+/**
+ * Endpoints declared twice (same method, path pattern and media types), one message per conflict naming each: they fail
+ * the build, or only warn with `framework.rest.fail-on-duplicate=false`.
+ */
 function reportDuplicates(endpoints: readonly Endpoint[], config: Config, problems: ProblemCollector): void {
-  const duplicates = detectDuplicates(endpoints);
-  if (config.get('framework.rest.fail-on-duplicate'))
-    for (const message of duplicates) problems.add('duplicate endpoints', message);
-  else for (const message of duplicates) log.warn(`Duplicate endpoints: ${message}`);
+  const groups = new Map<string, Endpoint[]>();
+  for (const endpoint of endpoints) {
+    const { info } = endpoint;
+    const key = `${info.httpMethod} ${endpoint.template.normalized} ${mediaList(info.consumes)} ${mediaList(info.produces)}`;
+    groups.set(key, [...(groups.get(key) ?? []), endpoint]);
+  }
+  const fail = config.get('framework.rest.fail-on-duplicate');
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const lines = group.map(
+      ({ info: i }) =>
+        `${i.resourceClass.name}#${i.methodName} consumes ${mediaList(i.consumes)}, produces ${mediaList(i.produces)}`,
+    );
+    const message = `${group[0].info.httpMethod} ${group[0].info.pathTemplate} is declared by :\n${lines.join('\n')}`;
+    if (fail) problems.add('duplicate endpoints', message);
+    else log.warn(`Duplicate endpoints: ${message}`);
+  }
 }
 
 type SharedContext = Omit<EndpointContext, 'mappers'>;

@@ -125,5 +125,3 @@ export function checkFilterOrder(
       message: `is a nonBlocking request filter but runs after ${filters[firstBlocking].name}, which is not; give it a lower priority`,
     }));
 }
-
-export { applicable, requestSteps, responseSteps } from '../pipeline/filters';

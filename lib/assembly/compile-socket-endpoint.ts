@@ -11,15 +11,14 @@ import { compileStage, type Step } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
 import { RequestContext, type EndpointInfo } from '../context/request-context';
 import { ResponseContext } from '../context/response-context';
-import { acceptNegotiator } from '../pipeline/select-endpoint';
 import { compilePathTemplate, joinPaths, type PathTemplate } from '../routing/path-template';
 import { Multi } from '../streaming/multi';
 import type { MessageCallback, SocketHandlers } from '../websocket/socket-handlers';
 import type { SocketServer } from '../websocket/socket-server';
 import { acceptUpgrade } from '../websocket/accept-upgrade';
 import { messageDecoder } from '../websocket/message-decoder';
-import { applicable, requestSteps } from './compile-filters';
-import { handlerOf, type EndpointContext } from './compile-endpoint';
+import { applicable, requestSteps } from '../pipeline/filters';
+import { endpointOf, type EndpointContext } from './compile-endpoint';
 import { checkPathName, methodParameters } from './compile-arguments';
 import type { Unit } from '../metadata/unit';
 import type { EndpointFacts } from '../openapi/endpoint-facts';
@@ -35,9 +34,6 @@ type SocketContext = EndpointContext & {
 /** Whether a parameter of `type` reaches the upgrade's response (its status and headers). */
 const givesResponse = (type: unknown): boolean => type === ResponseContext || type === RequestContext;
 
-/** Where a callback's message (or error) goes: its parameter's index, type and options. */
-type MessageSlot = { readonly index: number; readonly type: unknown; readonly options: ParamOptions };
-
 /** Readers of a callback's arguments from the upgrade request (none for the message), and its message's slot. */
 function callbackParameters(
   unit: Unit,
@@ -49,7 +45,8 @@ function callbackParameters(
   const { problems } = context;
   const readers: (ArgumentReader | undefined)[] = [];
   let takesResponse = false;
-  let slot: MessageSlot | undefined;
+  // Where the message (or error) goes: its parameter's index, type and options.
+  let slot: { readonly index: number; readonly type: unknown; readonly options: ParamOptions } | undefined;
   for (const param of methodParameters(unit.type, method, template).params) {
     const { meta, name, designType, where: at } = param;
     if (meta.kind === 'form') {
@@ -173,14 +170,6 @@ export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpo
     ...requestSteps(applicable(context.filters.request, bindings)),
     acceptUpgrade(handlers, context.sockets),
   ];
-  return {
-    info,
-    template,
-    consumes: [],
-    produces: [],
-    negotiate: acceptNegotiator([]),
-    readsBody: false,
-    facts: socketFacts(info, unit),
-    handle: handlerOf(info, compileStage(steps)!, bindings, context),
-  };
+  const parts = { info, template, consumes: [], produces: [], readsBody: false, facts: socketFacts(info, unit) };
+  return endpointOf(parts, compileStage(steps)!, bindings, context);
 }

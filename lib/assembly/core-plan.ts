@@ -2,7 +2,6 @@
 import { loadConfig, type Config } from '../config';
 import { APPLICATION_PATH } from '../decorators/resource';
 import { ProblemCollector } from '../errors/definition-error';
-import { checkFilterOrder } from './compile-filters';
 import { WorkerLane } from '../execution/worker-lane';
 import { HELD_BYTES, JSON_MAPPER, OPEN_STREAMS, WORKER_QUEUE } from '../feature/core-keys';
 import { configureLogging } from '../logging/logger';
@@ -13,7 +12,7 @@ import { OpenStreams } from '../streaming/open-streams';
 import { HeldBytes } from '../streaming/held-bytes';
 import type { StreamSettings } from '../streaming/stream-pump';
 import { BuildScope, type BuildOptions } from './build-scope';
-import { compileFilters } from './compile-filters';
+import { checkFilterOrder, compileFilters } from './compile-filters';
 import { compileInterceptors } from '../pipeline/interceptors';
 import type { LaneSettings } from '../pipeline/lanes';
 import { compileMappers } from './compile-mappers';

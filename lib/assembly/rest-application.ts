@@ -1,15 +1,15 @@
 /** The build step: decorated classes and features in, a built application out. */
 import { checkPackages, corePackages, JoinedFeatures } from './join-features';
 import { compileEndpoints } from './compile-endpoints';
-import { openScope, planCore } from './core-plan';
+import { openScope, planCore, type CorePlan } from './core-plan';
 import { RestApp } from './rest-app';
-import type { BuildOptions } from './build-scope';
+import type { BuildOptions, BuildScope } from './build-scope';
 import { handPackages } from '../runtime/load-package';
 import type { Feature } from '../feature/feature';
 import type { AuthenticationMechanism } from '../security/authentication-mechanism';
 import { broadcastFeature } from '../broadcast/broadcast-feature';
 import { durableStreamsFeature } from '../broadcast/durable-streams-feature';
-import { compressionFeature } from '../compression/compression-feature';
+import { COMPRESSION, compressionFeature } from '../compression/compression-feature';
 import { corsFeature } from '../cors/cors';
 import { healthFeature } from '../health/health-feature';
 import { forwardedOriginFeature } from '../links/forwarded-origin';
@@ -25,16 +25,13 @@ import { securityFeature } from '../security/security-feature';
 import { staticFilesFeature } from '../static/static-feature';
 import { tracingFeature } from '../tracing/request-span';
 import { webSocketFeature } from '../websocket/websocket-feature';
-import { COMPRESSION } from '../compression/compression-feature';
 import { compileStage } from '../pipeline/chain';
 import type { Endpoint } from '../pipeline/endpoint';
 import { RequestPipeline } from '../pipeline/request-pipeline';
 import { Router } from '../routing/router';
 import { answerFinisher } from '../runtime/runtime-answers';
-import type { BuildScope } from './build-scope';
-import { applicable, requestSteps, responseSteps } from './compile-filters';
+import { applicable, requestSteps, responseSteps } from '../pipeline/filters';
 import { mappersFor } from './compile-mappers';
-import type { CorePlan } from './core-plan';
 
 export type { BuildOptions } from './build-scope';
 export type { EndpointSummary } from './compile-endpoints';

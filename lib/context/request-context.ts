@@ -211,11 +211,7 @@ export class RequestContext extends RequestTarget {
 
   /** Changes the request URI (absolute, or a path with optional query); only meaningful before routing. */
   setRequestUri(uri: string | URL): void {
-    const target = new URL(String(uri), this.url);
-    const current = this.request;
-    this.#received ??= current;
-    this.#request = remadeRequest(target, current);
-    this.#replaced = true;
+    this.replaceRequest(remadeRequest(new URL(String(uri), this.url), this.request));
     this.forgetTarget();
   }
 

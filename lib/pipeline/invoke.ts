@@ -8,7 +8,7 @@ import { streamFailureLog } from '../streaming/backlog';
 import { Multi } from '../streaming/multi';
 import type { EndpointStreaming } from './settle-stream';
 import { resultObservable, settleResult, type ResultPlan } from './settle-result';
-import type { StreamSettings } from '../streaming/stream-pump';
+import { withBuffer, type StreamSettings } from '../streaming/stream-pump';
 import type { MediaType } from '../http/media-type';
 import { logging } from '../logging/logger';
 import type { MethodMeta } from '../metadata/store';
@@ -49,9 +49,7 @@ export function streamingOf(
 ): EndpointStreaming {
   const buffer = method.tags.get(STREAM_BUFFER);
   return {
-    settings: buffer
-      ? { ...settings, bufferSize: buffer.size ?? settings.bufferSize, overflow: buffer.overflow ?? settings.overflow }
-      : settings,
+    settings: withBuffer(settings, buffer?.size, buffer?.overflow),
     elementType: method.tags.get(STREAM_ELEMENT_TYPE),
     // A declared `Multi` streams whatever Observable the method returns.
     observables:

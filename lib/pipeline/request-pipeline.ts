@@ -167,7 +167,7 @@ export class RequestPipeline {
 
   /** The answer as a Web `Response`, clean-ups run once sent; `finish` is what the runtime serving `fetch` does. */
   readonly #web = (ctx: RequestContext, started: number, finish?: WebFinish): Response | Promise<Response> => {
-    const take = ctx.response!.status === 101 ? takeoverOf(ctx) : undefined;
+    const take = takeoverOf(ctx);
     if (take) {
       // A socket the runtime upgraded: its answer is the runtime's (none on Bun, whose server answers it itself).
       try {
@@ -207,10 +207,8 @@ export class RequestPipeline {
 
   /** The answer onto Node's response; clean-ups run once sent (or the connection lost). */
   readonly #node = (ctx: RequestContext, started: number): void | Promise<void> => {
-    if (ctx.response!.status === 101) {
-      const take = takeoverOf(ctx);
-      if (take) return (take(ctx), this.#parts.observe?.(ctx, 101, started));
-    }
+    const take = takeoverOf(ctx);
+    if (take) return (take(ctx), this.#parts.observe?.(ctx, 101, started));
     const written = this.#write(ctx);
     if (written instanceof Promise) return written.then((body) => this.#sentNode(ctx, body, started));
     return this.#sentNode(ctx, written, started);

@@ -8,7 +8,7 @@ import { framingFor } from '../streaming/framing';
 import { RestMulti } from '../streaming/rest-multi';
 import { StreamBody } from '../streaming/stream-body';
 import { trackStarted } from '../streaming/started-bodies';
-import { createPump, type StreamPump, type StreamSettings } from '../streaming/stream-pump';
+import { createPump, withBuffer, type StreamPump, type StreamSettings } from '../streaming/stream-pump';
 import { toStreamSource } from '../streaming/stream-source';
 import { streamObserver } from '../tracing/stream-span';
 
@@ -30,15 +30,6 @@ const EXPIRED_FRAME = 'event:expired\ndata:credential expired\n\n';
 
 /** A Multi without `@Produces` is a JSON array (the Java framework rejects it; see docs/streaming.md). */
 const DEFAULT_STREAM_TYPE = 'application/json';
-
-function settingsOf(multi: RestMulti<unknown> | undefined, defaults: StreamSettings): StreamSettings {
-  if (!multi || (multi.bufferSize === undefined && multi.overflow === undefined)) return defaults;
-  return {
-    ...defaults,
-    bufferSize: multi.bufferSize ?? defaults.bufferSize,
-    overflow: multi.overflow ?? defaults.overflow,
-  };
-}
 
 /**
  * When `result` is a stream (Multi, async iterable, Web or Node stream, an Observable under a streaming type), primes
@@ -64,7 +55,7 @@ export function settleStream(
   const pump = createPump(
     source,
     framing,
-    settingsOf(restMulti, streaming.settings),
+    withBuffer(streaming.settings, restMulti?.bufferSize, restMulti?.overflow),
     streaming.onError,
     streamObserver(ctx),
   );

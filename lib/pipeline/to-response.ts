@@ -9,19 +9,20 @@ export interface ResultDefaults {
   readonly headers?: readonly (readonly [string, string])[];
 }
 
-/** Copies a Web `Response`, keeping each `Set-Cookie` line apart. */
-function fromWebResponse(response: Response): ResponseContext {
+/** The lines of a Web `Headers`, each `Set-Cookie` apart (`Headers` joins the others' repeated values). */
+export function headerLinesOf(web: Headers): ResponseHeaders {
   const headers = new ResponseHeaders();
-  response.headers.forEach((value, name) => {
+  web.forEach((value, name) => {
     if (name !== 'set-cookie') headers.add(name, value);
   });
-  for (const cookie of response.headers.getSetCookie()) headers.add('set-cookie', cookie);
-  return new ResponseContext(
-    response.status,
-    response.body ?? undefined,
-    headers,
-    response.headers.get('content-type') ?? undefined,
-  );
+  for (const cookie of web.getSetCookie()) headers.add('set-cookie', cookie);
+  return headers;
+}
+
+/** Copies a Web `Response`, keeping each `Set-Cookie` line apart. */
+function fromWebResponse(response: Response): ResponseContext {
+  const type = response.headers.get('content-type') ?? undefined;
+  return new ResponseContext(response.status, response.body ?? undefined, headerLinesOf(response.headers), type);
 }
 
 export function fromRestResponse(response: RestResponse<unknown> | Response): ResponseContext {

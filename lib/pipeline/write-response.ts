@@ -12,6 +12,7 @@ import type { RequestContext } from '../context/request-context';
 import type { ResponseMaker } from '../runtime/web-response';
 import { utf8Length } from '../runtime/bytes';
 import { varyWith } from '../http/vary';
+import { headerLinesOf } from './to-response';
 
 const nodeHttp = () => nodeBuiltin('node:http', 'the Node listener');
 const nodeStream = () => nodeBuiltin('node:stream', 'the Node listener');
@@ -135,12 +136,7 @@ export function resetUnsentHead(outgoing: ServerResponse | Http2ServerResponse):
 
 /** A Web `Response` on Node's response: its headers (each `Set-Cookie` its own line) and body. */
 function sendWebResponse(response: Response, outgoing: ServerResponse | Http2ServerResponse): void {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const headers = headerLinesOf(response.headers).toInit();
   if (response.statusText) outgoing.writeHead(response.status, response.statusText, headers);
   else outgoing.writeHead(response.status, headers);
   if (response.body === null) outgoing.end();

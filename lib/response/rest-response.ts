@@ -1,7 +1,6 @@
 /** The typed response an endpoint, filter or mapper returns: status, headers, cookies and entity. */
 import { markWrapperClass } from '../metadata/bindable-class';
-import type { CacheControl } from '../http/cache-control';
-import { formatCacheControl } from '../http/cache-control';
+import { formatCacheControl, type CacheControl } from '../http/cache-control';
 import type { NewCookie } from '../http/cookies';
 import { EntityTag } from '../http/entity-tag';
 import { formatHttpDate } from '../http/http-date';

@@ -1,6 +1,5 @@
 /** Bun's sockets as `SocketPort`s: the events of `Bun.serve`'s `websocket` handlers go to the socket's data, a port. */
-import type { SocketListener, SocketPort } from './socket-port';
-import { HIGH_WATER, SOCKET_OPEN } from './socket-port';
+import { HIGH_WATER, SOCKET_OPEN, type SocketListener, type SocketPort } from './socket-port';
 import { toBuffer, WaitingPort } from './waiting-port';
 
 /** What Bun hands the `websocket` handlers: its socket, with the port as its data. */
@@ -15,13 +14,8 @@ export interface BunSocket {
 }
 
 /** A Bun `ServerWebSocket`, known once Bun opens it (the `open` handler). */
-export class BunPort extends WaitingPort implements SocketPort {
-  socket: BunSocket | undefined;
+export class BunPort extends WaitingPort<BunSocket> implements SocketPort {
   listener: SocketListener | undefined;
-
-  get readyState(): number {
-    return this.socket?.readyState ?? SOCKET_OPEN;
-  }
 
   get highWater(): number {
     return HIGH_WATER;
@@ -40,10 +34,6 @@ export class BunPort extends WaitingPort implements SocketPort {
     socket.close(1011, 'A message could not be sent');
   }
 
-  protected shut(code: number, reason: string): void {
-    this.socket!.close(code, reason);
-  }
-
   terminate(): void {
     this.socket?.terminate();
   }
@@ -55,11 +45,6 @@ export class BunPort extends WaitingPort implements SocketPort {
   listen(listener: SocketListener): void {
     this.listener = listener;
   }
-
-  open(socket: BunSocket): void {
-    this.socket = socket;
-    this.opened();
-  }
 }
 
 /**
@@ -69,7 +54,7 @@ export class BunPort extends WaitingPort implements SocketPort {
  * Bun.serve({ fetch: app.fetch, websocket: bunWebSocket });
  */
 export const bunWebSocket = {
-  open: (socket: BunSocket): void => socket.data.open(socket),
+  open: (socket: BunSocket): void => socket.data.opened(socket),
   message: (socket: BunSocket, message: string | Uint8Array): void =>
     socket.data.listener?.message(toBuffer(message), typeof message !== 'string'),
   close: (socket: BunSocket, code: number, reason: string): void => socket.data.listener?.closed(code, reason),

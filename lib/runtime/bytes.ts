@@ -58,6 +58,16 @@ export const copyBytes: (data: ArrayBuffer | Uint8Array) => Uint8Array = nodeBuf
   ? (data) => nodeBuffer.from(data as ArrayBuffer)
   : (data) => (data instanceof Uint8Array ? data.slice() : new Uint8Array(data));
 
+/** A stream of `chunk` alone. */
+export function streamOf(chunk: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+}
+
 /** Whether `type` is Node's `Buffer` class (never where the runtime has none). */
 export function isNodeBufferClass(type: unknown): boolean {
   return nodeBuffer !== undefined && type === nodeBuffer;

@@ -26,10 +26,6 @@ interface Builtins {
 
 export type BuiltinName = keyof Builtins;
 
-interface BuiltinLoader {
-  getBuiltinModule?(name: string): unknown;
-}
-
 // What the runtime holds anyway (one object per process, no application state); `null`: a built-in it does not have.
 const loaded = new Map<BuiltinName, unknown>();
 
@@ -37,7 +33,7 @@ const loaded = new Map<BuiltinName, unknown>();
 export function maybeNodeBuiltin<K extends BuiltinName>(name: K): Builtins[K] | undefined {
   let found = loaded.get(name);
   if (found === undefined) {
-    const host = (globalThis as { process?: BuiltinLoader }).process;
+    const host = (globalThis as { process?: { getBuiltinModule?(name: string): unknown } }).process;
     found = host?.getBuiltinModule?.(name) ?? null;
     loaded.set(name, found);
   }

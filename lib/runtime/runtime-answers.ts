@@ -1,4 +1,5 @@
 /** What Bun, Workers and (for HEAD) Deno need done to an answer of `app.fetch`. Knows Web `Request`/`Response` only. */
+import { streamOf } from './bytes';
 import { currentRuntime, type Runtime } from './runtime-name';
 import type { AnswerHeaders } from './web-response';
 import { boundedOnWorkers, type WorkersStreamBounds } from './workers-streams';
@@ -36,16 +37,6 @@ export function goesOutAsIs(body: unknown, headers: AnswerHeaders): boolean {
   return body === null || !STREAMED.test(headers.get('content-type') ?? '');
 }
 
-/** A body of one empty chunk: no byte goes out, but the runtime cannot take the answer for an empty one. */
-function unknownLength(): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(new Uint8Array(0));
-      controller.close();
-    },
-  });
-}
-
 /**
  * What Deno and Bun need done to a HEAD's answer: they give a bodiless one `Content-Length: 0`, which would say the
  * streamed GET's body is empty. Given one empty chunk instead, Deno sends no length and Bun `chunked`, as for the GET.
@@ -55,7 +46,8 @@ export function headFinisher(runtime: Runtime = currentRuntime()): ((answer: Res
   return (answer) => {
     const { status } = answer;
     if (answer.body !== null || status < 200 || status === 204 || status === 304) return answer;
-    return answer.headers.has('content-length') ? answer : rebuilt(answer, unknownLength());
+    // One empty chunk: no byte goes out, but the runtime cannot take the answer for an empty one.
+    return answer.headers.has('content-length') ? answer : rebuilt(answer, streamOf(new Uint8Array(0)));
   };
 }
 

@@ -1,7 +1,7 @@
 /** WebSocket upgrades through Deno's, workerd's and Bun's own APIs, as `SocketPort`s (Node's go through `ws`). */
 import { BunPort } from './bun-socket-port';
 import { currentRuntime } from './runtime-name';
-import { SOCKET_OPEN, type SocketListener, type SocketPort } from './socket-port';
+import type { SocketListener, SocketPort } from './socket-port';
 import { toBuffer, WaitingPort } from './waiting-port';
 
 export { bunWebSocket } from './bun-socket-port';
@@ -54,19 +54,14 @@ export function upgradeOnRuntime(request: Request, environment: unknown, headers
 const WEB_HIGH_WATER = 1024 * 1024;
 
 /** A Web `WebSocket` (Deno, workerd): no ping, pause or cork. */
-class WebPort extends WaitingPort implements SocketPort {
-  constructor(
-    readonly socket: WebSocket,
-    open: boolean,
-  ) {
+class WebPort extends WaitingPort<WebSocket> implements SocketPort {
+  // The base's field holds the socket from the start: no second field for an open socket to keep.
+  constructor(socket: WebSocket, open: boolean) {
     super();
+    this.socket = socket;
     socket.binaryType = 'arraybuffer';
-    if (open) this.opened();
-    else socket.addEventListener('open', () => this.opened(), { once: true });
-  }
-
-  get readyState(): number {
-    return this.waiting ? SOCKET_OPEN : this.socket.readyState;
+    if (open) this.opened(socket);
+    else socket.addEventListener('open', () => this.opened(socket), { once: true });
   }
 
   get highWater(): number {
@@ -75,24 +70,20 @@ class WebPort extends WaitingPort implements SocketPort {
 
   /** workerd's socket has no `bufferedAmount`: there it holds nothing that rxrest can see. */
   protected get socketBuffered(): number {
-    return this.socket.bufferedAmount ?? 0;
+    return this.socket!.bufferedAmount ?? 0;
   }
 
   protected deliver(message: string | Uint8Array): void {
-    this.socket.send(message);
-  }
-
-  protected shut(code: number, reason: string): void {
-    this.socket.close(code, reason);
+    this.socket!.send(message);
   }
 
   /** A Web `WebSocket` cannot drop its connection: the nearest it has is a closing handshake with no code. */
   terminate(): void {
-    this.socket.close();
+    this.socket!.close();
   }
 
   listen(listener: SocketListener): void {
-    const { socket } = this;
+    const socket = this.socket!;
     socket.addEventListener('message', (event) => {
       const data = (event as Event & { data: string | ArrayBuffer }).data;
       listener.message(toBuffer(data), typeof data !== 'string');

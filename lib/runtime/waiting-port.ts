@@ -9,22 +9,28 @@ const DRAIN_LOOK_MS = 5;
 export const toBuffer = (data: string | ArrayBuffer | Uint8Array): Buffer =>
   (typeof data === 'string' ? utf8Bytes(data) : copyBytes(data)) as Buffer;
 
+/** What the port needs of a runtime's socket besides sending. */
+interface OpenedSocket {
+  readonly readyState: number;
+  close(code?: number, reason?: string): void;
+}
+
 /**
  * Messages sent before the socket opened (an `@OnOpen` greeting), held until it does, the socket counting as open
  * and their bytes as its buffer: a source `@OnOpen` answers is not read ahead unbounded.
  */
-export abstract class WaitingPort {
+export abstract class WaitingPort<S extends OpenedSocket> {
+  /** The runtime's socket (Bun's once it opened). */
+  socket: S | undefined;
   #waiting: (string | Uint8Array)[] | undefined = [];
   #waitingBytes = 0;
   #closing: [number, string] | undefined;
 
   protected abstract deliver(message: string | Uint8Array): void;
-  protected abstract shut(code: number, reason: string): void;
-  abstract get readyState(): number;
   protected abstract get socketBuffered(): number;
 
-  protected get waiting(): boolean {
-    return this.#waiting !== undefined;
+  get readyState(): number {
+    return this.#waiting ? SOCKET_OPEN : this.socket!.readyState;
   }
 
   /** Bytes sent but not yet handed to the connection: those waiting for the socket to open, then the socket's own. */
@@ -46,7 +52,8 @@ export abstract class WaitingPort {
    */
   #whenWritten(sent: () => void): void {
     const look = (): void => {
-      if (this.waiting || (this.readyState === SOCKET_OPEN && this.bufferedAmount > 0)) setTimeout(look, DRAIN_LOOK_MS);
+      if (this.#waiting || (this.readyState === SOCKET_OPEN && this.bufferedAmount > 0))
+        setTimeout(look, DRAIN_LOOK_MS);
       else sent();
     };
     queueMicrotask(look);
@@ -54,15 +61,16 @@ export abstract class WaitingPort {
 
   close(code: number, reason: string): void {
     if (this.#waiting) this.#closing = [code, reason];
-    else this.shut(code, reason);
+    else this.socket!.close(code, reason);
   }
 
-  /** The socket opened: what waited goes out, and a close asked meanwhile follows it. */
-  protected opened(): void {
+  /** `socket` opened: what waited goes out, and a close asked meanwhile follows it. */
+  opened(socket: S): void {
+    this.socket = socket;
     const waiting = this.#waiting ?? [];
     this.#waiting = undefined;
     this.#waitingBytes = 0;
     for (const message of waiting) this.deliver(message);
-    if (this.#closing) this.shut(...this.#closing);
+    if (this.#closing) socket.close(...this.#closing);
   }
 }

@@ -1,4 +1,5 @@
 /** gzip and deflate through the Web `CompressionStream` and `DecompressionStream`. Knows no HTTP and no limits. */
+import { streamOf, utf8Bytes } from './bytes';
 import { nextMacrotask } from './timers';
 
 /** The codings the Web API can apply (`deflate` is the zlib format, RFC 1950, as HTTP's `deflate` coding is). */
@@ -14,15 +15,8 @@ export function compressOnTheWeb(
   body: string | Uint8Array | ReadableStream<Uint8Array>,
   coding: WebCoding,
 ): ReadableStream<Uint8Array> {
-  const source =
-    body instanceof ReadableStream
-      ? body
-      : new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(typeof body === 'string' ? new TextEncoder().encode(body) : body);
-            controller.close();
-          },
-        });
+  const bytes = typeof body === 'string' ? utf8Bytes(body) : body;
+  const source = bytes instanceof ReadableStream ? bytes : streamOf(bytes);
   return source.pipeThrough(new CompressionStream(coding) as unknown as TransformStream<Uint8Array, Uint8Array>);
 }
 

@@ -163,13 +163,12 @@ export class StreamOutput extends FrameWriter {
 
   #backlogOf(): Backlog {
     const { bufferSize, overflow } = this.settings;
-    this.#backlog ??= new Backlog(
+    return (this.#backlog ??= new Backlog(
       bufferSize,
       overflow,
       (frame) => this.#join(frame),
       () => this.observer?.dropped(1),
       this.framing.messages,
-    );
-    return this.#backlog;
+    ));
   }
 }

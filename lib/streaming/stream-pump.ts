@@ -1,4 +1,5 @@
 /** One stream response's engine: its settings, its source's pump, its commit and its end. */
+import type { OverflowPolicy } from './backlog';
 import type { OutputOwner, OutputSettings } from './frame-writer';
 import type { Framing } from './framing';
 import { StreamOutput } from './stream-output';
@@ -14,6 +15,12 @@ import type { StreamSource } from './stream-source';
 export interface StreamSettings extends OutputSettings {
   /** The application's open streams, which a shutdown ends cleanly (absent: not tracked). */
   readonly openStreams?: OpenStreams;
+}
+
+/** `settings` with the budget and overflow policy an endpoint or a `RestMulti` gives of its own. */
+export function withBuffer(settings: StreamSettings, bufferSize?: number, overflow?: OverflowPolicy): StreamSettings {
+  if (bufferSize === undefined && overflow === undefined) return settings;
+  return { ...settings, bufferSize: bufferSize ?? settings.bufferSize, overflow: overflow ?? settings.overflow };
 }
 
 /** The pump that moves `source` into `output`: Observables pushed under the byte budget, iterators pulled. */

@@ -14,10 +14,7 @@ interface Channel {
 }
 
 /** A `ReadableStream` of bytes and the sink that fills it; the reader's pace is the backpressure. */
-export function webSink(): {
-  readonly stream: ReadableStream<Uint8Array>;
-  readonly sink: StreamSink;
-} {
+export function webSink() {
   const channel: Channel = { controller: undefined!, ready: undefined, closed: undefined, done: false };
   const stream = new ReadableStream<Uint8Array>(
     {

@@ -1,5 +1,5 @@
 /** Writes a `DirectBody` response: headers and body straight to the Node response, or as a Web stream. */
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { ResponseContext } from '../context/response-context';
 import type { DirectBody } from './direct-body';
 import type { RequestContext } from '../context/request-context';
@@ -7,18 +7,6 @@ import { nodeResponseOf } from './node-sink';
 
 // Tells @hono/node-server that the response was written already (its X_ALREADY_SENT constant).
 const ALREADY_SENT = 'x-hono-already-sent';
-
-function nodeHeaders(response: ResponseContext): OutgoingHttpHeaders {
-  const init = response.headers.toInit();
-  if (!(init instanceof Headers)) return init;
-  const headers: OutgoingHttpHeaders = {};
-  init.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
-  });
-  const cookies = init.getSetCookie();
-  if (cookies.length) headers['set-cookie'] = cookies;
-  return headers;
-}
 
 /** `Content-Type` and `Content-Length` of `body`, unless the response has its own. */
 export function setBodyHeaders(response: ResponseContext, body: DirectBody): void {
@@ -32,7 +20,7 @@ export function writeDirectBodyTo(ctx: RequestContext, body: DirectBody, outgoin
   const response = ctx.response!;
   setBodyHeaders(response, body);
   // The first bytes are already there (streams are primed, files stat-ed), so the headers leave with them.
-  outgoing.writeHead(response.status, nodeHeaders(response));
+  outgoing.writeHead(response.status, response.headers.toInit());
   if (ctx.method !== 'HEAD') return body.writeTo(outgoing);
   body.cancel();
   outgoing.end();
