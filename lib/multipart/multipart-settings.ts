@@ -1,6 +1,6 @@
 /** The limits and storage settings multipart parsing runs with, with finite defaults (busboy's are unlimited). */
 import type { Config } from '../config';
-import { UploadBudget } from './upload-budget';
+import { UploadBudget } from '../body/upload-budget';
 
 export interface MultipartSettings {
   readonly uploadsDirectory: string;

@@ -1,7 +1,7 @@
 /** The files one request uploads: created under UUID names, and deleted together, never one left behind. */
 import { nodeBuiltin } from '../runtime/node-builtins';
 import type { WriteStream } from 'node:fs';
-import type { UploadBudget } from './upload-budget';
+import type { UploadBudget } from '../body/upload-budget';
 
 const nodeFs = () => nodeBuiltin('node:fs', 'multipart uploads to disk');
 const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart uploads to disk');
