@@ -3,7 +3,7 @@ import { Observable } from 'rxjs/internal/Observable';
 import { httpProblem } from '../errors/http-problem';
 import type { EntityInput } from './message-body';
 import type { RequestContext } from '../context/request-context';
-import { deleteLocalFile, LOCAL_FILES, saveToLocalFile } from './local-file-body';
+import { LOCAL_FILES, saveToLocalFile, type FileSettings } from './local-file-body';
 import { isJsonText } from '../http/media-type';
 import { isNodeReadableClass, needNodeBuiltins, nodeBuiltin } from '../runtime/node-builtins';
 import { isNodeBufferClass } from '../runtime/bytes';
@@ -19,12 +19,6 @@ export interface BuiltinReader {
   /** Whether it reads bodies of this media type (`undefined`: no `Content-Type` sent). */
   accepts(mediaType: string | undefined): boolean;
   read(request: ReadRequest): Promise<unknown>;
-}
-
-/** Where a `LocalFile` body goes (the multipart settings carry these too). */
-export interface FileSettings {
-  readonly uploadsDirectory: string;
-  readonly deleteUploadedFilesOnEnd: boolean;
 }
 
 function observe(stream: ReadableStream<Uint8Array>): Observable<Uint8Array> {
@@ -90,11 +84,7 @@ const nodeReadableReader = anyType(async ({ input }) =>
 /** The `LocalFile` reader: the body streamed to disk, deleted after the response unless configured otherwise. */
 export function localFileReader(settings: FileSettings): BuiltinReader {
   needNodeBuiltins(LOCAL_FILES, 'node:fs', 'node:fs/promises', 'node:path', 'node:stream', 'node:stream/promises');
-  return anyType(async ({ input, ctx, mediaType }) => {
-    const file = await saveToLocalFile(input.stream(), settings.uploadsDirectory, mediaType);
-    if (settings.deleteUploadedFilesOnEnd) ctx.onComplete(() => deleteLocalFile(file));
-    return file;
-  });
+  return anyType(({ input, ctx, mediaType }) => saveToLocalFile(input.stream(), ctx, settings, mediaType));
 }
 
 /** `application/json` and every `+json` type are JSON; a body without `Content-Type` is taken as JSON too. */

@@ -162,17 +162,15 @@ function arraySplitter(limits: ItemLimits): ItemSplitter {
   };
 }
 
+const SPLITTERS: Readonly<Record<ItemFormat, (limits: ItemLimits) => ItemSplitter>> = {
+  lines: (limits) => lineSplitter('\n', limits),
+  'json-seq': (limits) => lineSplitter('\x1e', limits),
+  sse: sseSplitter,
+  'json-array': arraySplitter,
+};
+
 export function itemSplitter(format: ItemFormat, limits: ItemLimits): ItemSplitter {
-  switch (format) {
-    case 'lines':
-      return lineSplitter('\n', limits);
-    case 'json-seq':
-      return lineSplitter('\x1e', limits);
-    case 'sse':
-      return sseSplitter(limits);
-    case 'json-array':
-      return arraySplitter(limits);
-  }
+  return SPLITTERS[format](limits);
 }
 
 /** Counts the bytes of a body as they come, failing with 413 once they pass the body's limit. */

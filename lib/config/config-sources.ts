@@ -1,6 +1,6 @@
 // Where raw settings come from (program overrides, environment, properties file) and how keys map to env names.
 import { logCategoryKeysOf } from './log-category-key';
-import type { RawValue } from './setting-types';
+import { attempt, splitList, type RawValue } from './setting-types';
 
 /** A raw value found for a key, and a human-readable name of where it was found. */
 export interface Found {
@@ -59,12 +59,13 @@ export function entriesSource(entries: Iterable<[string, RawValue]>, source: str
 
 /** The environment, asked by exact key first, then by {@link envName}. */
 export function environmentSource(env: NodeJS.ProcessEnv): ConfigSource {
-  const copied = copyOf(env);
+  const copied = attempt(() => ({ ...env }));
   // A runtime that grants variables one by one (Deno's --allow-env=FRAMEWORK_*) refuses the copy: then each variable
-  // is read once, when its key is first looked up, and kept.
+  // is read once, when its key is first looked up, and kept (unset when refused too).
   const snapshot = new Map<string, string | undefined>(copied ? Object.entries(copied) : []);
+  const readVariable = (name: string) => attempt(() => env[name]);
   const variable = (name: string): string | undefined => {
-    if (!copied && !snapshot.has(name)) snapshot.set(name, readVariable(env, name));
+    if (!copied && !snapshot.has(name)) snapshot.set(name, readVariable(name));
     return snapshot.get(name);
   };
   return {
@@ -104,27 +105,4 @@ export function lookup(sources: readonly ConfigSource[], key: string, profile: s
  * @example
  * profilesOf('dev, test'); // ['dev', 'test']
  */
-export function profilesOf(profile: string): string[] {
-  return profile
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
-}
-
-/** A variable of the environment; one the runtime refuses to show (Deno without permission for it) counts as unset. */
-function readVariable(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  try {
-    return env[name];
-  } catch {
-    return undefined;
-  }
-}
-
-/** A snapshot of the whole environment, or `undefined` where the runtime refuses to list it. */
-function copyOf(env: NodeJS.ProcessEnv): Record<string, string | undefined> | undefined {
-  try {
-    return { ...env };
-  } catch {
-    return undefined;
-  }
-}
+export const profilesOf: (profile: string) => string[] = splitList;

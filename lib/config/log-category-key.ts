@@ -46,10 +46,8 @@ const ENV_NAME = /^FRAMEWORK_LOG_CATEGORY__([A-Z0-9_]+)__LEVEL$/;
  * logCategoryKeysOf(['FRAMEWORK_LOG_CATEGORY__RXREST_SECURITY__LEVEL']); // ['framework.log.category."rxrest.security".level']
  */
 export function logCategoryKeysOf(names: Iterable<string>): string[] {
-  const keys: string[] = [];
-  for (const name of names) {
+  return Array.from(names).flatMap((name) => {
     const category = ENV_NAME.exec(name)?.[1];
-    if (category) keys.push(logCategoryKey(category.toLowerCase().replaceAll('_', '.')));
-  }
-  return keys;
+    return category ? [logCategoryKey(category.toLowerCase().replaceAll('_', '.'))] : [];
+  });
 }

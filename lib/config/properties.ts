@@ -25,12 +25,7 @@ interface LogicalLine {
  * // Map { 'framework.http.port' => '8080', 'greeting' => 'hello world' }
  */
 export function parseProperties(text: string): Map<string, string> {
-  const entries = new Map<string, string>();
-  for (const line of logicalLines(text.replace(/^\uFEFF/, ''))) {
-    const [key, value] = splitEntry(line);
-    entries.set(key, value);
-  }
-  return entries;
+  return new Map(Array.from(logicalLines(text.replace(/^\uFEFF/, '')), splitEntry));
 }
 
 /** Yields non-blank, non-comment logical lines; a comment line never continues (as in Java). */
@@ -49,18 +44,10 @@ function* logicalLines(text: string): Generator<LogicalLine> {
   }
 }
 
-function skipWhitespace(text: string): string {
-  let start = 0;
-  while (start < text.length && WHITESPACE.has(text[start]!)) start++;
-  return text.slice(start);
-}
+const skipWhitespace = (text: string): string => text.replace(/^[ \t\f]+/, '');
 
 /** An odd number of trailing backslashes continues the line; an even number is escaped backslashes. */
-function endsWithContinuation(line: string): boolean {
-  let count = 0;
-  for (let i = line.length - 1; i >= 0 && line[i] === '\\'; i--) count++;
-  return count % 2 === 1;
-}
+const endsWithContinuation = (line: string): boolean => /\\*$/.exec(line)![0].length % 2 === 1;
 
 function splitEntry(line: LogicalLine): [string, string] {
   const { text } = line;
@@ -82,26 +69,12 @@ function splitEntry(line: LogicalLine): [string, string] {
   return [key, unescape(rest, line.lineNumber)];
 }
 
+/** A backslash ending the text stands for itself. */
 function unescape(text: string, lineNumber: number): string {
-  if (!text.includes('\\')) return text;
-  let result = '';
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (char !== '\\' || i + 1 >= text.length) {
-      result += char;
-      continue;
-    }
-    const next = text[++i]!;
-    if (next === 'u') {
-      const hex = text.slice(i + 1, i + 5);
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-        throw new SyntaxError(`Malformed \\uXXXX escape "\\u${hex}" on line ${lineNumber}`);
-      }
-      result += String.fromCharCode(Number.parseInt(hex, 16));
-      i += 4;
-    } else {
-      result += SIMPLE_ESCAPES[next] ?? next;
-    }
-  }
-  return result;
+  return text.replace(/\\(?:u([^]{0,4})|([^]))/g, (_, hex: string | undefined, escaped: string) => {
+    if (hex === undefined) return SIMPLE_ESCAPES[escaped] ?? escaped;
+    if (!/^[0-9a-fA-F]{4}$/.test(hex))
+      throw new SyntaxError(`Malformed \\uXXXX escape "\\u${hex}" on line ${lineNumber}`);
+    return String.fromCharCode(Number.parseInt(hex, 16));
+  });
 }

@@ -54,14 +54,8 @@ export function resolveConfig(inputs: ConfigInputs = {}): Config {
   }
 
   const problems = unknownKeys(listed);
-  const read = readFrameworkSettings(
-    Object.fromEntries(
-      FRAMEWORK_KEYS.flatMap((key) => {
-        const found = origins.get(key);
-        return found ? [[key, found.value]] : [];
-      }),
-    ),
-  );
+  const set = FRAMEWORK_KEYS.filter((key) => origins.has(key));
+  const read = readFrameworkSettings(Object.fromEntries(set.map((key) => [key, origins.get(key)!.value])));
   for (const { key, expected } of read.problems)
     problems.push(problemOf(key, origins.get(key) ?? { value: '', source: PROGRAM }, expected));
   const logCategoryLevels = readCategoryLevels(origins, problems);
@@ -92,15 +86,11 @@ function unknownKeys(listed: readonly ConfigSource[]): ConfigProblem[] {
   for (const source of listed) {
     for (const entry of source.keys()) {
       const { key } = splitProfiles(entry);
-      if (!key.startsWith('framework.') || isKnown(key)) continue;
+      if (!key.startsWith('framework.') || isFrameworkKey(key) || logCategoryOf(key) !== undefined) continue;
       problems.push(problemOf(entry, source.read(entry)!, unknownKeyHint(key)));
     }
   }
   return problems;
-}
-
-function isKnown(key: string): boolean {
-  return isFrameworkKey(key) || logCategoryOf(key) !== undefined;
 }
 
 function unknownKeyHint(key: string): string {

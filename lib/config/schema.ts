@@ -170,7 +170,7 @@ export const frameworkSettings = {
   'framework.http.limits.max-uploads-size': setting(size, {
     default: '1G',
     description:
-      'Bytes the multipart uploads in progress of the application may hold on disk together; an upload whose file would pass it gets a 503 problem with Retry-After. Given back when a request ends or its files are deleted. 0: no limit.',
+      'Bytes the uploads in progress of the application (multipart files and LocalFile bodies) may hold on disk together; an upload whose file would pass it gets a 503 problem with Retry-After. Given back when a request ends or its files are deleted. 0: no limit.',
   }),
   'framework.http.limits.max-parts': setting(integer(1), {
     default: '1000',

@@ -78,13 +78,17 @@ export const duration: SettingType<number> = settingType(
 
 const SIZE_FORMAT = 'a size matching [0-9]+[KkMmGgTtPpEeZzYy]? (bytes, or K, M, G... as powers of 1024)';
 
-function readSize(value: string): number | undefined {
+/** What `read` gives, or `undefined` when it throws. */
+export function attempt<T>(read: () => T): T | undefined {
   try {
-    return parseSize(value);
+    return read();
   } catch {
-    return undefined; // the RangeError's wording is replaced by this setting's own `expected`
+    return undefined;
   }
 }
+
+// The RangeError's wording is replaced by this setting's own `expected`.
+const readSize = (value: string): number | undefined => attempt(() => parseSize(value));
 
 export const size: SettingType<number> = settingType(SIZE_FORMAT, readSize);
 
@@ -137,7 +141,7 @@ export function listOf<const T extends string>(values: readonly T[]): SettingTyp
   });
 }
 
-function splitList(value: string): string[] {
+export function splitList(value: string): string[] {
   return value
     .split(',')
     .map((item) => item.trim())

@@ -30,21 +30,25 @@ function corsSettings(config: Config) {
 }
 
 /**
+ * An `Origin` that is a serialized origin (`scheme://host[:port]`, RFC 6454 section 6.2) no longer than one can be (a
+ * host is at most 253 characters, a scheme taken as at most 64): only such a header meets a developer's `/regex/`,
+ * which could backtrack for seconds on a long one. The opaque `null` is none.
+ */
+const isSerializedOrigin = (origin: string): boolean =>
+  origin.length <= 64 + '://'.length + 253 + ':65535'.length && /^[a-z][a-z\d+.-]*:\/\/[^/?#@\s]+$/i.test(origin);
+
+const isPattern = (origin: string): boolean => origin.length > 2 && origin.startsWith('/') && origin.endsWith('/');
+
+/**
  * Whether an origin may call: `*`, an exact origin (case-insensitive), or a `/regex/` matching all of it. The opaque
  * origin `null` is shared by every sandboxed frame and `file:` page, so only an exact `null` entry (or `*`) admits it.
  */
 export function originMatcher(origins: readonly string[]): (origin: string) => boolean {
   if (origins.includes('*')) return () => true;
-  const exact = new Set(
-    origins
-      .filter((origin) => !(origin.length > 2 && origin.startsWith('/') && origin.endsWith('/')))
-      .map((origin) => origin.toLowerCase()),
-  );
-  const patterns = origins
-    .filter((origin) => !exact.has(origin.toLowerCase()))
-    .map((origin) => new RegExp(`^(?:${origin.slice(1, -1)})$`));
+  const exact = new Set(origins.filter((origin) => !isPattern(origin)).map((origin) => origin.toLowerCase()));
+  const patterns = origins.filter(isPattern).map((origin) => new RegExp(`^(?:${origin.slice(1, -1)})$`));
   return (origin) =>
-    exact.has(origin.toLowerCase()) || (origin !== 'null' && patterns.some((pattern) => pattern.test(origin)));
+    exact.has(origin.toLowerCase()) || (isSerializedOrigin(origin) && patterns.some((pattern) => pattern.test(origin)));
 }
 
 const CORS_ORIGIN = new ContextKey<string>('cors-origin');

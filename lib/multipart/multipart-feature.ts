@@ -22,10 +22,7 @@ export const multipartFeature = defineFeature({
     answer: 'read as a stream, files to disk (deleted at the end unless kept); written as multipart/form-data',
   },
   build(build) {
-    build.provide(MULTIPART, {
-      settings: multipartSettings(build.config),
-      writer: multipartWriter,
-    });
+    build.provide(MULTIPART, { settings: multipartSettings(build.config), writer: multipartWriter });
     return undefined;
   },
 });

@@ -55,19 +55,13 @@ export class PartHeaderScanner {
     if (this.#total > this.#maxBodySize)
       return callback(new ScanLimitError('body', `The request body is larger than ${this.#maxBodySize} bytes`));
     try {
-      this.#scan(chunk);
+      let data = chunk;
+      while (data.length && this.#state !== 'done')
+        data = this.#state === 'seek' ? this.#seek(data) : this.#collect(data);
     } catch (error) {
       return callback(error as Error);
     }
     callback(null, chunk);
-  }
-
-  #scan(chunk: Buffer): void {
-    let data = chunk;
-    while (data.length && this.#state !== 'done') {
-      if (this.#state === 'seek') data = this.#seek(data);
-      else data = this.#collect(data);
-    }
   }
 
   /** Only a delimiter-length tail is copied between chunks. */

@@ -1,11 +1,9 @@
 /** The files one request uploads: created under UUID names, and deleted together, never one left behind. */
-import { nodeBuiltin } from '../runtime/node-builtins';
+import { nodeBuiltin, type BuiltinName } from '../runtime/node-builtins';
 import type { WriteStream } from 'node:fs';
-import type { UploadBudget } from './upload-budget';
+import type { UploadBudget } from '../body/upload-budget';
 
-const nodeFs = () => nodeBuiltin('node:fs', 'multipart uploads to disk');
-const nodeFsPromises = () => nodeBuiltin('node:fs/promises', 'multipart uploads to disk');
-const nodePath = () => nodeBuiltin('node:path', 'multipart uploads to disk');
+const node = <K extends BuiltinName>(name: K) => nodeBuiltin(name, 'multipart uploads to disk');
 
 const directories = new Map<string, Promise<unknown>>();
 
@@ -13,7 +11,7 @@ const directories = new Map<string, Promise<unknown>>();
 function ensureDirectory(directory: string): Promise<unknown> {
   let made = directories.get(directory);
   if (!made) {
-    made = nodeFsPromises()
+    made = node('node:fs/promises')
       .mkdir(directory, { recursive: true })
       .catch((error: unknown) => {
         directories.delete(directory);
@@ -37,7 +35,7 @@ export class UploadStore {
   #held = 0;
 
   constructor(directory: string, budget: UploadBudget) {
-    this.#directory = nodePath().resolve(directory);
+    this.#directory = node('node:path').resolve(directory);
     this.#budget = budget;
   }
 
@@ -61,8 +59,8 @@ export class UploadStore {
   /** `undefined` once the store has been discarded. */
   create(): { path: string; stream: WriteStream } | undefined {
     if (this.#discarded) return undefined;
-    const path = nodePath().join(this.#directory, crypto.randomUUID());
-    const stream = nodeFs().createWriteStream(path, { flags: 'wx' });
+    const path = node('node:path').join(this.#directory, crypto.randomUUID());
+    const stream = node('node:fs').createWriteStream(path, { flags: 'wx' });
     const closed = new Promise<void>((done) => stream.once('close', () => done()));
     stream.on('error', () => undefined);
     this.#files.push({ path, closed, stream });
@@ -83,7 +81,7 @@ export class UploadStore {
     this.abort();
     const files = this.#files.splice(0);
     await Promise.all(files.map((file) => file.closed));
-    await Promise.allSettled(files.map((file) => nodeFsPromises().unlink(file.path)));
+    await Promise.allSettled(files.map((file) => node('node:fs/promises').unlink(file.path)));
     this.release();
   }
 }

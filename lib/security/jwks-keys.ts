@@ -80,11 +80,17 @@ export function jwksKeys(jose: Jose, url: string, refreshMs: number, maxStaleMs:
   });
   let pausedUntil = 0;
   let last: { generation: number; resolve: JWTVerifyGetKey } | undefined;
-  const fromLastRead: JWTVerifyGetKey = (header, token) => {
+  const fromLastRead: JWTVerifyGetKey = async (header, token) => {
     const keySet = remote.jwks();
     if (keySet === undefined || Date.now() - readAt > maxStaleMs) throw keysUnavailable(pausedUntil);
     if (last?.generation !== generation) last = { generation, resolve: jose.createLocalJWKSet(keySet) };
-    return last.resolve(header, token);
+    try {
+      return await last.resolve(header, token);
+    } catch (error) {
+      // A kid the keys last read lack may be a key rotated in that could not be fetched: not the token's fault yet.
+      if (error instanceof jose.errors.JWKSNoMatchingKey) throw keysUnavailable(pausedUntil);
+      throw error;
+    }
   };
   return async (header, token) => {
     if (Date.now() < pausedUntil) return fromLastRead(header, token);

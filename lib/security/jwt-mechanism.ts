@@ -71,10 +71,7 @@ function own(holder: unknown, name: string): unknown {
 
 /** The claim at a dotted path (`realm_access.roles`), or of that exact name. */
 function claimAt(claims: Record<string, unknown>, path: string): unknown {
-  if (Object.hasOwn(claims, path)) return claims[path];
-  let value: unknown = claims;
-  for (const part of path.split('.')) value = own(value, part);
-  return value;
+  return Object.hasOwn(claims, path) ? claims[path] : path.split('.').reduce<unknown>(own, claims);
 }
 
 /** An array's strings; a string as one role, or split on spaces when `delimited` (as OAuth's `scope`). */

@@ -1,7 +1,7 @@
 /** The security step: after routing, before the filters, so filters, method and mappers see the `SecurityContext`. */
 import type { Config } from '../config/config';
 import type { AccessRule } from '../decorators/security';
-import { problemDetails, type ErrorCode } from '../errors/problem-details';
+import { problemDetails } from '../errors/problem-details';
 import { ForbiddenException, NotAuthorizedException } from '../errors/web-application-exception';
 import { logging } from '../logging/logger';
 import type { StageFn } from '../context/settle';
@@ -31,7 +31,6 @@ export interface SecuritySettings {
 
 function unauthorized(
   mechanisms: readonly AuthenticationMechanism[],
-  code: ErrorCode,
   detail: string,
   refused?: AuthenticationMechanism,
 ): NotAuthorizedException {
@@ -41,7 +40,7 @@ function unauthorized(
   );
   return new NotAuthorizedException(detail, {
     headers: { 'www-authenticate': challenges.join(', ') },
-    problem: problemDetails(code, detail),
+    problem: problemDetails('RXREST_UNAUTHORIZED', detail),
   });
 }
 
@@ -60,7 +59,7 @@ function enforce(
   if (rule === undefined || rule.kind === 'permit-all') return;
   if (!security.userPrincipal) {
     if (mechanisms.length === 0) throw forbidden();
-    throw unauthorized(mechanisms, 'RXREST_UNAUTHORIZED', 'This endpoint needs authentication');
+    throw unauthorized(mechanisms, 'This endpoint needs authentication');
   }
   if (rule.kind === 'deny-all' || (rule.kind === 'roles' && !rule.roles.some((role) => security.isUserInRole(role))))
     throw forbidden();
@@ -75,7 +74,7 @@ function refuseCredential(
 ): Promise<never> | never {
   if (!(error instanceof CredentialRefused)) throw error;
   log.debug(`${mechanism.scheme} credential refused: ${error.message}`);
-  const answer = unauthorized(mechanisms, 'RXREST_UNAUTHORIZED', 'The credential was not accepted', mechanism);
+  const answer = unauthorized(mechanisms, 'The credential was not accepted', mechanism);
   if (!refusals) throw answer;
   return refusals.count(ctx).then((instead) => {
     throw instead ?? answer;

@@ -6,6 +6,7 @@ import { formatHttpDate } from '../http/http-date';
 import { evaluatePreconditions, ifRangeMatches } from '../http/preconditions';
 import { ResponseContext } from '../context/response-context';
 import { httpProblem } from '../errors/http-problem';
+import { attempt } from '../config/setting-types';
 
 /** The feature's name in the errors of a runtime without a disk. */
 export const STATIC_FILES = 'static files (framework.http.static.directory)';
@@ -17,14 +18,9 @@ const nodePath = () => nodeBuiltin('node:path', STATIC_FILES);
 function safeSegments(rawPath: string, dotfiles: boolean): string[] | undefined {
   const segments: string[] = [];
   for (const raw of rawPath.split('/')) {
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw);
-    } catch {
-      return undefined;
-    }
+    const segment = attempt(() => decodeURIComponent(raw));
     // After decoding, `..`, `.`, separators (also `%2f`, `%5c`) and NUL can only be attempts to escape.
-    if (segment === '..' || segment === '.' || /[\\/\0]/.test(segment)) return undefined;
+    if (segment === undefined || segment === '..' || segment === '.' || /[\\/\0]/.test(segment)) return undefined;
     if (segment === '') continue;
     // `/.well-known/` (RFC 8615) is published on purpose (security.txt, ACME challenges).
     const wellKnown = segments.length === 0 && segment === '.well-known';

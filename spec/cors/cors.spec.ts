@@ -153,6 +153,22 @@ describe('framework.http.cors', () => {
     });
   });
 
+  it('refuses a long crafted Origin at once, never running a backtracking /regex/ on it, and still admits a real origin', async () => {
+    // Cubic backtracking: seconds on the 3,000-character Origin below, nothing on any real origin.
+    const pattern = '/https://[\\w.-]*-[\\w.-]*-[\\w.-]*\\.example\\.test/';
+    await serving(cors({ 'framework.http.cors.origins': pattern }), async (server) => {
+      const started = Date.now();
+      const crafted = await send(server, 'GET', '/notes', { origin: `https://${'-'.repeat(3000)}!` });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect([crafted.status, corsHeaders(crafted)]).toEqual([403, []]);
+      const real = await send(server, 'GET', '/notes', { origin: 'https://pr-12-app.example.test' });
+      expect([real.status, real.headers['access-control-allow-origin']]).toEqual([
+        200,
+        'https://pr-12-app.example.test',
+      ]);
+    });
+  });
+
   it('is off unless enabled: no CORS header, no refusal', async () => {
     await serving({}, async (server) => {
       const reply = await send(server, 'GET', '/notes', { origin: 'http://evil.example.test' });

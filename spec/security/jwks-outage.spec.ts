@@ -149,15 +149,29 @@ describe('a JWKS that cannot be read', () => {
     await pause();
   });
 
-  it('refuses made-up kids while the JWKS is down with one fetch, not one per token', async () => {
+  it('answers kids the keys last read lack 503 while the JWKS is down, fetching it at most once, and 401 once it is read without them', async () => {
     jwks.mode = 'down';
     const before = jwks.fetches;
+    // A key rotated in while the provider cannot be reached: the provider's failure, not the token's.
     for (let index = 0; index < 3; index++) {
       const reply = await get(await sign(`made-up-${index}`));
-      expect(reply.status).toBe(401);
-      expect(reply.challenge).toBe('Bearer error="invalid_token"');
+      expect(reply.status).toBe(503);
+      expect(reply.retryAfter).not.toBeNull();
+      expect(reply.challenge).toBeNull();
+      expect(JSON.parse(reply.body)).toMatchObject({ code: 'RXREST_KEYS_UNAVAILABLE' });
     }
     expect(jwks.fetches - before).toBeLessThanOrEqual(1);
+    const down = jwks.fetches;
+    jwks.mode = 'up';
+    await pause();
+    // The clock where the test before left it (eleven minutes on), now past the pause its failed fetch began.
+    const realNow = Date.now.bind(Date);
+    jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 11 * 60_000);
+    const reply = await get(await sign('made-up-0'));
+    jest.restoreAllMocks();
+    expect(jwks.fetches - down).toBe(1);
+    expect(reply.status).toBe(401);
+    expect(reply.challenge).toBe('Bearer error="invalid_token"');
   });
 
   it('stops admitting the keys last read once they are older than jwks-max-stale (1h), answering 503', async () => {
