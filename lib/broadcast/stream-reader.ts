@@ -8,7 +8,6 @@ import type { Redis } from 'ioredis';
 import type { BackplaneListener } from './backplane';
 import { logging } from '../logging/logger';
 import { messageOf } from '../errors/message-of';
-import type { Outage } from './redis-connections';
 import type { BroadcastEvent } from './topic-events';
 
 export type Entry = [id: string, fields: string[]];
@@ -31,7 +30,7 @@ const log = logging.getLogger('rxrest.streaming');
 export interface StreamReaderParts {
   readonly reader: Redis;
   readonly commands: Redis;
-  readonly outage: Outage;
+  readonly lost: (error: unknown) => void;
   readonly keyOf: (topic: string) => string;
   readonly decode: (entry: Entry) => BroadcastEvent;
   readonly listener: () => BackplaneListener | undefined;
@@ -86,7 +85,7 @@ export class StreamReader {
         failures = 0;
       } catch (error) {
         if (this.#closed) return;
-        this.#parts.outage.lost(error);
+        this.#parts.lost(error);
         this.#recovered = false;
         await this.#ready();
         // An answer Redis refuses (not a lost connection) must not be asked again at once, forever.
