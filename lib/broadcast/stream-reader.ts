@@ -128,7 +128,9 @@ export class StreamReader {
    * nothing after it can have gone. Asked of every topic a read brought events for, all at once.
    */
   async #gone(topic: string, cursor: Cursor): Promise<boolean> {
-    return cursor.id !== FROM_THE_START && !(await this.#holds(topic, cursor.id!));
+    if (cursor.id === FROM_THE_START) return false;
+    const held = (await this.#parts.reader.call('XRANGE', this.#parts.keyOf(topic), cursor.id!, cursor.id!)) as Entry[];
+    return held.length === 0;
   }
 
   #deliver(topic: string, entries: Entry[]): void {
@@ -155,15 +157,9 @@ export class StreamReader {
     this.#knownEpoch = epoch;
     for (const [topic, cursor] of [...this.#cursors]) {
       if (cursor.id === undefined) await this.#locate(topic, cursor, reader);
-      else if (lostAll || (cursor.id !== FROM_THE_START && !(await this.#holds(topic, cursor.id))))
-        await this.#reset(topic, cursor);
+      else if (lostAll || (await this.#gone(topic, cursor))) await this.#reset(topic, cursor);
     }
     this.#recovered = true;
-  }
-
-  async #holds(topic: string, id: string): Promise<boolean> {
-    const entries = (await this.#parts.reader.call('XRANGE', this.#parts.keyOf(topic), id, id)) as Entry[];
-    return entries.length > 0;
   }
 
   /** The topic's subscribers may have missed events: they are told, and it is read from the oldest event held. */

@@ -25,7 +25,6 @@ export const FROM_START: unique symbol = Symbol('from start');
 /** What a topic needs of the application it lives in. */
 export interface TopicHost {
   readonly backplane: Backplane;
-  readonly retention: Retention;
   /** A first guess at the size of an event of history read from Redis. */
   readonly maxEventSize: number;
   readonly history: HistoryBudget;
@@ -45,12 +44,11 @@ export class Topic implements HistoryHolder, UnreadTopic {
   readonly #replaying = new Set<Joined>();
   /** A resumable stream's topic: the other instances are told whether this one reads it. */
   presence = false;
-  #retention: { readonly base: Retention; readonly own: Retention } | undefined;
 
   constructor(
     readonly name: string,
-    /** Its own count of events kept (the `replay` of the broadcaster that made it), else the application's. */
-    readonly replay: number | undefined,
+    /** The application's, with its own count of events kept (the `replay` of the broadcaster that made it). */
+    readonly retention: Retention,
     host: TopicHost,
     /** Its place among the topics its host made (which of two as old gives way first). */
     readonly made = 0,
@@ -61,15 +59,6 @@ export class Topic implements HistoryHolder, UnreadTopic {
 
   get subscribers(): number {
     return this.#joined.size + this.#ticks.size;
-  }
-
-  /** Its host's, with its own count (made once: each event delivered reads it). */
-  get retention(): Retention {
-    const retention = this.#host.retention;
-    if (this.replay === undefined) return retention;
-    if (this.#retention?.base !== retention)
-      this.#retention = { base: retention, own: { ...retention, maxEvents: this.replay } };
-    return this.#retention.own;
   }
 
   get newest(): SseEvent | undefined {
@@ -138,7 +127,7 @@ export class Topic implements HistoryHolder, UnreadTopic {
 
   /** The topic's events from now (undefined), after an id, or from the first held. */
   join(after: string | undefined | typeof FROM_START, hooks?: SubscriptionHooks): Multi<SseEvent> {
-    const maxWaiting = this.#host.retention.maxBytes;
+    const maxWaiting = this.retention.maxBytes;
     return pacedMulti(
       (pace) =>
         new Observable<SseEvent>((subscriber) =>
