@@ -9,7 +9,8 @@ import type { Backplane, BackplaneListener, HistoryPage, Outgoing, TopicState } 
 import type { Retention } from './event-ring';
 import { RecentKeys } from './recent-keys';
 import { messageOf } from '../errors/message-of';
-import { commandOptions, RedisBackplaneBase, redisConnection } from './redis-connections';
+import { commandOptions, RedisBackplaneBase, redisConnection } from './redis-backplane-base';
+import { presenceKey } from './redis-presence';
 import type { BroadcastEvent } from './topic-events';
 
 const log = logging.getLogger('rxrest.streaming');
@@ -74,7 +75,7 @@ export class RedisBackplane extends RedisBackplaneBase implements Backplane {
 
   /** Exists while its producer runs: its presence in Redis outlives it (a client resuming on it waited forever). */
   async describe(topic: string): Promise<TopicState> {
-    return { exists: await this.presence.running(topic), endId: undefined };
+    return { exists: await this.running(topic), endId: undefined };
   }
 
   /** Pub/sub keeps no history in Redis: each process's topics let theirs go. */
@@ -82,8 +83,12 @@ export class RedisBackplane extends RedisBackplaneBase implements Backplane {
 
   /** With `confirm`, this instance's readers are handed the end: no shared history to store it in. */
   async abandoned(topic: string, confirm: boolean): Promise<boolean> {
-    const [produced, running] = await Promise.all([this.presence.produced(topic), this.presence.running(topic)]);
-    const gone = produced && !running;
+    const [members, running] = await Promise.all([
+      this.commands.zrange(presenceKey(topic), '0', '-1'),
+      this.running(topic),
+    ]);
+    // A producer was ever registered on the topic (within the retention), and says it runs no more.
+    const gone = members.some((member) => member.startsWith('producer:')) && !running;
     if (gone && confirm)
       this.#local(topic, { id: `${this.tag}-${++this.#sequence}`, event: 'error', data: LOST, bytes: LOST_BYTES });
     return gone;

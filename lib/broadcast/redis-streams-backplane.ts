@@ -15,8 +15,8 @@ import {
 import { isStreamId } from './event-ids';
 import { HistoryPages } from './history-pages';
 import type { Retention } from './event-ring';
-import { commandOptions, RedisBackplaneBase, redisConnection } from './redis-connections';
-import { presenceKey, producerKey } from './redis-presence';
+import { commandOptions, RedisBackplaneBase, redisConnection } from './redis-backplane-base';
+import { expiryOf, presenceKey, producerKey } from './redis-presence';
 import { ABANDONED, PUBLISH } from './redis-streams-scripts';
 import { StreamReader, type Entry } from './stream-reader';
 import type { BroadcastEvent } from './topic-events';
@@ -33,8 +33,6 @@ const LOST = JSON.stringify({ lost: true });
  * burst between two reads of a busy reader was trimmed before it was read, and lost.
  */
 const MIN_STREAM_LENGTH = 100;
-/** How long an idempotency key and a stream without an age limit are kept after the last publish. */
-const DEFAULT_EXPIRY_MS = 86_400_000;
 
 export const streamKey = (topic: string): string => `${STREAM_PREFIX}${topic}`;
 /** The bytes of data a topic's stream holds, kept by the publish script. */
@@ -86,7 +84,7 @@ export class RedisStreamsBackplane extends RedisBackplaneBase implements Backpla
       retention.maxAgeMs,
       outgoing.json,
       outgoing.event ?? '',
-      retention.maxAgeMs || DEFAULT_EXPIRY_MS,
+      expiryOf(retention),
       outgoing.trace ?? '',
       retention.maxBytes,
       MIN_STREAM_LENGTH,
@@ -117,7 +115,7 @@ export class RedisStreamsBackplane extends RedisBackplaneBase implements Backpla
   async describe(topic: string): Promise<TopicState> {
     const [last, running] = await Promise.all([
       this.commands.call('XREVRANGE', streamKey(topic), '+', '-', 'COUNT', 1) as Promise<Entry[]>,
-      this.presence.running(topic),
+      this.running(topic),
     ]);
     const end = last[0] ? this.#decode(last[0]) : undefined;
     return { exists: last.length > 0 || running, endId: end?.event !== undefined ? end.id : undefined };
@@ -136,7 +134,7 @@ export class RedisStreamsBackplane extends RedisBackplaneBase implements Backpla
 
   async abandoned(topic: string, confirm: boolean): Promise<boolean> {
     const keys = [streamKey(topic), producerKey(topic), presenceKey(topic), bytesKey(topic)];
-    const expiry = this.#retention.maxAgeMs || DEFAULT_EXPIRY_MS;
+    const expiry = expiryOf(this.#retention);
     return Number(await this.commands.eval(ABANDONED, keys.length, ...keys, confirm ? 1 : 0, '', LOST, expiry)) === 1;
   }
 

@@ -7,9 +7,15 @@ import { logging } from '../logging/logger';
 import { messageOf } from '../errors/message-of';
 import type { BackplaneListener } from './backplane';
 import type { Retention } from './event-ring';
-import { RedisPresence } from './redis-presence';
+import { expiryOf, IDLE, presenceKey, producerKey, TOUCH } from './redis-presence';
 
 const log = logging.getLogger('rxrest.streaming');
+
+/** How long an instance counts as watching a topic; it renews that this often. */
+const WATCH_TTL_MS = 3000;
+const REFRESH_MS = 1000;
+/** The life of a producer's key, which its producer renews every second. */
+const PRODUCER_TTL_MS = 3000;
 
 /** Reconnection delays: 100 ms, 200 ms... up to 2 s between attempts, for as long as it takes. */
 export const retryStrategy = (attempts: number): number => Math.min(attempts * 100, 2000);
@@ -47,14 +53,18 @@ export function shown(url: string): string {
 
 /**
  * A connection for commands (and presence) and one that receives events. An outage (errors, reconnections) is logged
- * once when it starts, and once when both are ready again.
+ * once when it starts, and once when both are ready again. The topics of resumable streams read here are kept in their
+ * presence (see `redis-presence`).
  */
 export abstract class RedisBackplaneBase {
   /** This instance among the others: its presence, and (pub/sub) the start of its event ids. */
   protected readonly tag = randomHex(4);
-  protected readonly presence: RedisPresence;
   protected listener: BackplaneListener | undefined;
   readonly #where: string;
+  readonly #expiryMs: number;
+  /** The topics whose presence this instance renews. */
+  readonly #watched = new Set<string>();
+  readonly #refresh: NodeJS.Timeout;
   #down = false;
   #closed = false;
 
@@ -73,7 +83,10 @@ export abstract class RedisBackplaneBase {
       connection.on('reconnecting', () => this.lost(new Error('the connection closed')));
       connection.on('ready', () => this.connected && this.#regained());
     }
-    this.presence = new RedisPresence(commands, this.tag, retention);
+    this.#expiryMs = expiryOf(retention);
+    this.#refresh = setInterval(() => {
+      for (const topic of this.#watched) this.#touch(topic, WATCH_TTL_MS).catch(() => undefined);
+    }, REFRESH_MS).unref();
   }
 
   get connected(): boolean {
@@ -87,16 +100,34 @@ export abstract class RedisBackplaneBase {
 
   watch(topic: string, watching: boolean, presence: boolean): void {
     // A plain topic leaves nothing in Redis when its last subscriber goes: topics come and go by the thousand.
-    if (presence) this.presence.watch(topic, watching);
+    if (!presence) return;
+    if (watching) this.#watched.add(topic);
+    else this.#watched.delete(topic);
+    // A failure now (Redis unreachable) is made good by the next refresh, or by the word expiring.
+    this.#touch(topic, watching ? WATCH_TTL_MS : 0).catch(() => undefined);
   }
 
-  readonly register = (topic: string): Promise<void> => this.presence.register(topic);
-  readonly idleFor = (topic: string): Promise<number> => this.presence.idleFor(topic);
-  readonly keepAlive = (topic: string, running: boolean): void => this.presence.keepAlive(topic, running);
+  /** A producer starts: the topic counts as watched now, and had a producer, before any instance can resume it. */
+  async register(topic: string): Promise<void> {
+    await this.#touch(topic, 0, `producer:${this.tag}`);
+    await this.commands.set(producerKey(topic), '1', 'PX', PRODUCER_TTL_MS);
+  }
+
+  keepAlive(topic: string, running: boolean): void {
+    const key = producerKey(topic);
+    // A renewal lost to an outage is made good by the next one, within the key's life.
+    (running ? this.commands.set(key, '1', 'PX', PRODUCER_TTL_MS) : this.commands.del(key)).catch(() => undefined);
+  }
+
+  /** Milliseconds since any instance last watched the topic (infinite when none ever did). */
+  async idleFor(topic: string): Promise<number> {
+    const idle = Number(await this.commands.eval(IDLE, 1, presenceKey(topic)));
+    return idle < 0 ? Number.POSITIVE_INFINITY : idle;
+  }
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.presence.close();
+    clearInterval(this.#refresh);
     await Promise.all([this.hangUp(), this.commands.quit().catch(() => this.commands.disconnect())]);
   }
 
@@ -106,6 +137,11 @@ export abstract class RedisBackplaneBase {
     log.error(
       `Broadcast backplane: Redis at ${this.#where} is unreachable (${messageOf(error)}); retrying, ${this.meanwhile}`,
     );
+  }
+
+  /** Whether the topic's producer still says it runs. */
+  protected async running(topic: string): Promise<boolean> {
+    return (await this.commands.exists(producerKey(topic))) > 0;
   }
 
   /** Lets the receiving connection go. */
@@ -121,5 +157,13 @@ export abstract class RedisBackplaneBase {
     this.#down = false;
     log.info(`Broadcast backplane: connected to Redis at ${this.#where} again`);
     this.reconnected();
+  }
+
+  async #touch(topic: string, ttlMs: number, member = this.tag): Promise<void> {
+    try {
+      await this.commands.eval(TOUCH, 1, presenceKey(topic), member, ttlMs, this.#expiryMs);
+    } catch (error) {
+      throw new Error(`presence of ${topic}: ${messageOf(error)}`, { cause: error });
+    }
   }
 }
