@@ -18,11 +18,10 @@ import type { Retention } from './event-ring';
 import { commandOptions, RedisBackplaneBase, redisConnection } from './redis-backplane-base';
 import { expiryOf, presenceKey, producerKey } from './redis-presence';
 import { ABANDONED, PUBLISH } from './redis-streams-scripts';
-import { StreamReader, type Entry } from './stream-reader';
+import { StreamReader, streamKey, type Entry } from './stream-reader';
 import type { BroadcastEvent } from './topic-events';
 import { utf8Length } from '../runtime/bytes';
 
-const STREAM_PREFIX = 'rxrest:stream:';
 const ONCE_PREFIX = 'rxrest:once:';
 const BYTES_PREFIX = 'rxrest:bytes:';
 /** What the end of a stream whose producer's process died says. */
@@ -34,7 +33,6 @@ const LOST = JSON.stringify({ lost: true });
  */
 const MIN_STREAM_LENGTH = 100;
 
-export const streamKey = (topic: string): string => `${STREAM_PREFIX}${topic}`;
 /** The bytes of data a topic's stream holds, kept by the publish script. */
 const bytesKey = (topic: string): string => `${BYTES_PREFIX}${topic}`;
 
@@ -65,7 +63,6 @@ export class RedisStreamsBackplane extends RedisBackplaneBase implements Backpla
       reader,
       commands,
       lost: (error) => this.lost(error),
-      keyOf: streamKey,
       decode: (entry) => this.#decode(entry),
       listener: () => this.listener,
     });

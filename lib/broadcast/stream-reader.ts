@@ -12,6 +12,9 @@ import type { BroadcastEvent } from './topic-events';
 
 export type Entry = [id: string, fields: string[]];
 
+/** The Redis stream of a topic: its history, and the way every instance receives its events. */
+export const streamKey = (topic: string): string => `rxrest:stream:${topic}`;
+
 /** The last id read of a watched topic (undefined until the stream's end is known); new when watched anew. */
 interface Cursor {
   id: string | undefined;
@@ -31,7 +34,6 @@ export interface StreamReaderParts {
   readonly reader: Redis;
   readonly commands: Redis;
   readonly lost: (error: unknown) => void;
-  readonly keyOf: (topic: string) => string;
   readonly decode: (entry: Entry) => BroadcastEvent;
   readonly listener: () => BackplaneListener | undefined;
 }
@@ -97,17 +99,17 @@ export class StreamReader {
   async #readOnce(): Promise<void> {
     const readable = [...this.#cursors].filter(([, cursor]) => cursor.id !== undefined);
     if (readable.length === 0) return this.#sleep();
-    const { reader, keyOf } = this.#parts;
+    const { reader } = this.#parts;
     this.#readerId ??= Number(await reader.call('CLIENT', 'ID'));
     this.#blockedAt = this.#generation;
-    const streams = [...readable.map(([topic]) => keyOf(topic)), ...readable.map(([, cursor]) => cursor.id!)];
+    const streams = [...readable.map(([topic]) => streamKey(topic)), ...readable.map(([, cursor]) => cursor.id!)];
     const reply = (await reader
       .call('XREAD', 'COUNT', BATCH, 'BLOCK', BLOCK_MS, 'STREAMS', ...streams)
       .finally(() => (this.#blockedAt = undefined))) as [string, Entry[]][] | null;
     if (!reply) return;
     const byKey = new Map(reply);
     const read = readable.flatMap(([topic, cursor]) => {
-      const entries = byKey.get(keyOf(topic));
+      const entries = byKey.get(streamKey(topic));
       return entries?.length ? [{ topic, cursor, entries }] : [];
     });
     // A reader that fell behind what the stream keeps would skip the trimmed events without a word.
@@ -129,7 +131,7 @@ export class StreamReader {
    */
   async #gone(topic: string, cursor: Cursor): Promise<boolean> {
     if (cursor.id === FROM_THE_START) return false;
-    const held = (await this.#parts.reader.call('XRANGE', this.#parts.keyOf(topic), cursor.id!, cursor.id!)) as Entry[];
+    const held = (await this.#parts.reader.call('XRANGE', streamKey(topic), cursor.id!, cursor.id!)) as Entry[];
     return held.length === 0;
   }
 
@@ -164,14 +166,14 @@ export class StreamReader {
 
   /** The topic's subscribers may have missed events: they are told, and it is read from the oldest event held. */
   async #reset(topic: string, cursor: Cursor): Promise<void> {
-    const first = (await this.#parts.reader.call('XRANGE', this.#parts.keyOf(topic), '-', '+', 'COUNT', 1)) as Entry[];
+    const first = (await this.#parts.reader.call('XRANGE', streamKey(topic), '-', '+', 'COUNT', 1)) as Entry[];
     if (this.#cursors.get(topic) !== cursor) return;
     cursor.id = FROM_THE_START;
     this.#parts.listener()?.reset(topic, first[0]?.[0]);
   }
 
   async #locate(topic: string, cursor: Cursor, connection: Redis): Promise<void> {
-    const last = (await connection.call('XREVRANGE', this.#parts.keyOf(topic), '+', '-', 'COUNT', 1)) as Entry[];
+    const last = (await connection.call('XREVRANGE', streamKey(topic), '+', '-', 'COUNT', 1)) as Entry[];
     if (this.#cursors.get(topic) !== cursor || cursor.id !== undefined) return;
     cursor.id = last[0]?.[0] ?? FROM_THE_START;
     this.#generation++;

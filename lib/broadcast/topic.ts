@@ -127,11 +127,10 @@ export class Topic implements HistoryHolder, UnreadTopic {
 
   /** The topic's events from now (undefined), after an id, or from the first held. */
   join(after: string | undefined | typeof FROM_START, hooks?: SubscriptionHooks): Multi<SseEvent> {
-    const maxWaiting = this.retention.maxBytes;
     return pacedMulti(
       (pace) =>
         new Observable<SseEvent>((subscriber) =>
-          this.#join(new Joined(subscriber, hooks, maxWaiting, this.#leave, pace), after, pace),
+          this.#join(new Joined(subscriber, hooks, this.retention.maxBytes, this.#leave, pace), after, pace),
         ),
     );
   }
