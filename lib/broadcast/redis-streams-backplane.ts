@@ -120,8 +120,7 @@ export class RedisStreamsBackplane extends RedisBackplaneBase implements Backpla
 
   override watch(topic: string, watching: boolean, presence: boolean): void {
     super.watch(topic, watching, presence);
-    if (watching) this.#streams.watch(topic);
-    else this.#streams.unwatch(topic);
+    this.#streams.watch(topic, watching);
   }
 
   expire(topic: string, ms: number): void {

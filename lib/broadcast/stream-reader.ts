@@ -60,16 +60,14 @@ export class StreamReader {
     void this.#run();
   }
 
-  watch(topic: string): void {
+  /** Reads `topic` from now on, or (`watching` false) no more. */
+  watch(topic: string, watching: boolean): void {
+    if (!watching) return void this.#cursors.delete(topic);
     if (this.#cursors.has(topic)) return;
     const cursor: Cursor = { id: undefined };
     this.#cursors.set(topic, cursor);
     // Asked at once (before the subscriber's answer goes out), so that what is published after it is read.
     this.#locate(topic, cursor, this.#parts.commands).catch(() => undefined);
-  }
-
-  unwatch(topic: string): void {
-    this.#cursors.delete(topic);
   }
 
   close(): void {
