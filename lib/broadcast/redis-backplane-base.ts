@@ -61,7 +61,8 @@ export abstract class RedisBackplaneBase {
   protected readonly tag = randomHex(4);
   protected listener: BackplaneListener | undefined;
   readonly #where: string;
-  readonly #expiryMs: number;
+  /** How long what it keeps in Redis lasts after the last change (see `expiryOf`). */
+  protected readonly expiryMs: number;
   /** The topics whose presence this instance renews. */
   readonly #watched = new Set<string>();
   readonly #refresh: NodeJS.Timeout;
@@ -83,7 +84,7 @@ export abstract class RedisBackplaneBase {
       connection.on('reconnecting', () => this.lost(new Error('the connection closed')));
       connection.on('ready', () => this.connected && this.#regained());
     }
-    this.#expiryMs = expiryOf(retention);
+    this.expiryMs = expiryOf(retention);
     this.#refresh = setInterval(() => {
       for (const topic of this.#watched) this.#touch(topic, WATCH_TTL_MS).catch(() => undefined);
     }, REFRESH_MS).unref();
@@ -161,7 +162,7 @@ export abstract class RedisBackplaneBase {
 
   async #touch(topic: string, ttlMs: number, member = this.tag): Promise<void> {
     try {
-      await this.commands.eval(TOUCH, 1, presenceKey(topic), member, ttlMs, this.#expiryMs);
+      await this.commands.eval(TOUCH, 1, presenceKey(topic), member, ttlMs, this.expiryMs);
     } catch (error) {
       throw new Error(`presence of ${topic}: ${messageOf(error)}`, { cause: error });
     }

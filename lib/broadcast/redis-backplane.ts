@@ -22,7 +22,6 @@ const LOST_BYTES = JSON.stringify(LOST).length;
 /** Its ids: the publishing instance's tag, then its count. */
 const EVENT_ID = /^[0-9a-f]{8}-\d{1,16}$/;
 
-/** The command connection publishes, the receiving one listens to every topic's channel. */
 export class RedisBackplane extends RedisBackplaneBase implements Backplane {
   readonly backend = 'redis';
   readonly durable = false;

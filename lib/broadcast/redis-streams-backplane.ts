@@ -45,7 +45,6 @@ export class RedisStreamsBackplane extends RedisBackplaneBase implements Backpla
   readonly backend = 'redis-streams';
   readonly durable = true;
   readonly #streams: StreamReader;
-  readonly #retention: Retention;
   readonly #liveWindowMs: number;
   readonly #pages = new HistoryPages((topic, start, count) => this.#readPage(topic, start, count));
 
@@ -54,7 +53,6 @@ export class RedisStreamsBackplane extends RedisBackplaneBase implements Backpla
     const commands = redisConnection(url, { ...commandOptions, protocol: 2 });
     const reader = redisConnection(url, { ...commandOptions, protocol: 2, commandTimeout: undefined });
     super(url, 'publishing answers 503 meanwhile', commands, reader, json, retention);
-    this.#retention = retention;
     this.#liveWindowMs = liveWindowMs;
     commands.defineCommand('rxrestPublish', { lua: PUBLISH });
     // A Redis that went away may come back without what the kept pages say.
@@ -130,8 +128,8 @@ export class RedisStreamsBackplane extends RedisBackplaneBase implements Backpla
 
   async abandoned(topic: string, confirm: boolean): Promise<boolean> {
     const keys = [streamKey(topic), producerKey(topic), presenceKey(topic), bytesKey(topic)];
-    const expiry = expiryOf(this.#retention);
-    return Number(await this.commands.eval(ABANDONED, keys.length, ...keys, confirm ? 1 : 0, '', LOST, expiry)) === 1;
+    const args = [confirm ? 1 : 0, '', LOST, this.expiryMs];
+    return Number(await this.commands.eval(ABANDONED, keys.length, ...keys, ...args)) === 1;
   }
 
   /** The reader may be blocked in a read: it is cut, not asked to quit, and awaited until closed (if it is up). */

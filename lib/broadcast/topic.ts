@@ -70,16 +70,18 @@ export class Topic implements HistoryHolder, UnreadTopic {
     const bytes = event.bytes ?? 0;
     this.#ring.push(sse, bytes, this.retention);
     const traced = event.trace === undefined ? undefined : tracing();
-    if (traced)
-      deliverTraced(traced, this.name, event, this.subscribers, () => {
-        this.#takeNow(sse, bytes);
-        this.#ticks.sendNow(sse, bytes);
-      });
+    if (traced) deliverTraced(traced, this.name, event, this.subscribers, () => this.#sendNow(sse, bytes));
     else {
       this.#ticks.queue(sse);
       this.#takeNow(sse, bytes);
     }
     this.#settle();
+  }
+
+  /** To every subscriber at once, after what this tick queued (a traced event, a reset notice). */
+  #sendNow(sse: SseEvent, bytes?: number): void {
+    this.#takeNow(sse, bytes);
+    this.#ticks.sendNow(sse, bytes);
   }
 
   #takeNow(sse: SseEvent, bytes?: number): void {
@@ -91,9 +93,7 @@ export class Topic implements HistoryHolder, UnreadTopic {
   /** Events may have been lost for this instance's subscribers: they are told, and the ring starts again. */
   reset(oldest: string | undefined): void {
     this.#ring.clear();
-    const notice = resetNotice(oldest);
-    this.#takeNow(notice);
-    this.#ticks.sendNow(notice);
+    this.#sendNow(resetNotice(oldest));
     this.#settle();
   }
 
