@@ -3,7 +3,6 @@ import { httpProblem } from '../errors/http-problem';
 import type { WebApplicationException } from '../errors/web-application-exception';
 import { IdClock, isStreamId } from './event-ids';
 import type { Retention } from './event-ring';
-import { LocalPresence } from './local-presence';
 import { RecentKeys } from './recent-keys';
 import type { BroadcastEvent } from './topic-events';
 
@@ -96,8 +95,14 @@ export class MemoryBackplane implements Backplane {
   readonly connected = true;
   /** One clock for every topic: ids increase within each topic, and no map grows with the topics. */
   readonly #clock = new IdClock();
-  readonly #presence = new LocalPresence();
   readonly #keys = new RecentKeys();
+  /** Resumable streams' topics with subscribers here, and whether a producer started on each (registered). */
+  readonly #watched = new Map<string, boolean>();
+  /**
+   * Registered topics without a subscriber here (kept after their last subscriber left, their grace counted), and
+   * since when, oldest first: forgetting the old ones stops at the first too young, not going through all.
+   */
+  readonly #unwatched = new Map<string, number>();
   #listener: BackplaneListener | undefined;
 
   start(listener: BackplaneListener): void {
@@ -126,18 +131,35 @@ export class MemoryBackplane implements Backplane {
   }
 
   watch(topic: string, watching: boolean, presence: boolean): void {
-    if (presence) this.#presence.watch(topic, watching);
+    if (!presence) return;
+    const registered = this.#watched.get(topic) ?? this.#unwatched.has(topic);
+    this.#watched.delete(topic);
+    this.#unwatched.delete(topic);
+    // A plain topic is forgotten with its last subscriber: topics come and go by the thousand (chat rooms).
+    if (watching) this.#watched.set(topic, registered);
+    else if (registered) this.#unwatched.set(topic, Date.now());
   }
 
   register(topic: string, retention: Retention): Promise<void> {
-    this.#presence.register(topic);
+    if (this.#watched.has(topic)) this.#watched.set(topic, true);
+    else {
+      this.#unwatched.delete(topic);
+      this.#unwatched.set(topic, Date.now());
+    }
     // Topics of streams long over are forgotten as new ones start.
-    if (retention.maxAgeMs > 0) this.#presence.forgetOlderThan(Date.now() - retention.maxAgeMs);
+    const cutoff = Date.now() - retention.maxAgeMs;
+    for (const [old, since] of this.#unwatched) {
+      if (retention.maxAgeMs <= 0 || since >= cutoff) break;
+      this.#unwatched.delete(old);
+    }
     return Promise.resolve();
   }
 
+  /** Milliseconds since the topic last had a subscriber here (0 while it has one; infinite if never known). */
   idleFor(topic: string): Promise<number> {
-    return Promise.resolve(this.#presence.idleFor(topic));
+    if (this.#watched.has(topic)) return Promise.resolve(0);
+    const since = this.#unwatched.get(topic);
+    return Promise.resolve(since === undefined ? Number.POSITIVE_INFINITY : Date.now() - since);
   }
 
   /** A producer in memory dies with the process that holds its readers; its history is the process's own. */

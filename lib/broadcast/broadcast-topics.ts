@@ -8,7 +8,7 @@ import { formatSize } from '../http/size';
 import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
 import type { Backplane, BackplaneListener, Outgoing } from './backplane';
-import type { Retention } from './event-ring';
+import { keeps, type Retention } from './event-ring';
 import { HistoryBudget } from './history-budget';
 import { Topic, type TopicHost } from './topic';
 import { UnreadTopics } from './unread-topics';
@@ -66,7 +66,7 @@ export class BroadcastTopics implements TopicHost {
       const held = this.#topics.get(topic);
       if (held) return held.deliver(event);
       // Kept for those who resume here (pub/sub only: in memory the publish made it, Redis Streams keeps it).
-      if (this.backplane.backend !== 'redis' || !this.#keeps(this.retention)) return;
+      if (this.backplane.backend !== 'redis' || !keeps(this.retention)) return;
       const made = this.#make(topic, undefined);
       if (made) made.deliver(event);
       else this.#warnFull(topic);
@@ -106,7 +106,9 @@ export class BroadcastTopics implements TopicHost {
       const json = this.#json.writeValueAsString(outgoing.data) ?? 'null';
       const bytes = utf8Length(json);
       if (bytes > this.maxEventSize) throw eventTooLarge(name, bytes, this.maxEventSize);
-      const topic = this.backplane.durable ? this.#topics.get(name) : this.#held(name, replay);
+      // A topic that keeps history here is held (made now, or refused) so the event has a place.
+      let topic = this.#topics.get(name);
+      if (!topic && !this.backplane.durable && keeps(this.retentionOf(replay))) topic = this.topic(name, replay);
       // A literal of one shape, not a spread of the caller's: a publish a thousand times a second allocates less.
       const { data, event, idempotencyKey, trace } = outgoing;
       const retention = topic?.retention ?? this.retentionOf(replay);
@@ -149,26 +151,15 @@ export class BroadcastTopics implements TopicHost {
     await Promise.all([...this.#producers.values()].map((producer) => producer.stop()));
   }
 
-  /** The topic a publish keeps history in, when it keeps any: made now (or refused) so the event has a place. */
-  #held(name: string, replay: number | undefined): Topic | undefined {
-    const held = this.#topics.get(name);
-    if (held || !this.#keeps(this.retentionOf(replay))) return held;
-    return this.topic(name, replay);
-  }
-
   /** The application's retention, with a topic's own `replay` when it has one. */
   retentionOf(replay: number | undefined): Retention {
     return replay === undefined ? this.retention : { ...this.retention, maxEvents: replay };
   }
 
-  #keeps(retention: Retention): boolean {
-    return retention.maxEvents > 0 && retention.maxBytes > 0;
-  }
-
   #make(name: string, replay: number | undefined): Topic | undefined {
     if (this.#topics.size >= this.#maxTopics) this.#reap();
     if (this.#topics.size >= this.#maxTopics && !this.#makeRoom()) return undefined;
-    const topic = new Topic(name, replay, this, ++this.#made);
+    const topic = new Topic(name, this.retentionOf(replay), this, ++this.#made);
     this.#topics.set(name, topic);
     this.changed(topic);
     if (this.retention.maxAgeMs > 0) this.#sweeper ??= unref(setInterval(() => this.#sweep(), SWEEP_MS));
@@ -205,8 +196,8 @@ export class BroadcastTopics implements TopicHost {
 
   #letGo(topic: Topic): void {
     this.#topics.delete(topic.name);
-    this.#unread.delete(topic);
-    this.#unwatched.delete(topic);
+    this.#unread.set(topic, undefined);
+    this.#unwatched.set(topic, undefined);
   }
 
   /** In a cluster worker, the in-memory backplane reaches only that worker's subscribers: said once, at first use. */

@@ -18,6 +18,11 @@ export interface KeptEvent {
 /** A kept event with its place in the application's history budget. */
 type Held = KeptEvent & { entry?: BudgetEntry };
 
+/** Whether `retention` keeps any event at all. */
+export function keeps(retention: Retention): boolean {
+  return retention.maxEvents > 0 && retention.maxBytes > 0;
+}
+
 /** Oldest first. Lookups go from the newest end: a client that resumes has usually missed only the last few. */
 export class EventRing {
   #kept: Held[] = [];
@@ -53,7 +58,7 @@ export class EventRing {
 
   /** Keeps `event` (of `bytes`), then drops the oldest past the count, the bytes or the age of `retention`. */
   push(event: SseEvent, bytes: number, retention: Retention, now = Date.now()): void {
-    if (retention.maxEvents <= 0 || retention.maxBytes <= 0) return;
+    if (!keeps(retention)) return;
     const held: Held = { event, at: now, bytes };
     this.#kept.push(held);
     this.#bytes += bytes;

@@ -1,6 +1,5 @@
 /** A subscriber of a topic on this instance, as the topic and its replay hand it events. */
 import type { Subscriber, Unsubscribable } from 'rxjs';
-import type { SharedFrames } from '../streaming/shared-frames';
 import type { SseEvent } from '../streaming/sse-event';
 import type { StreamPace } from '../streaming/stream-pace';
 import { compareIds } from './event-ids';
@@ -43,10 +42,6 @@ export class Joined implements Unsubscribable {
   /** Whether it takes whole ticks framed once for all (see `TickDelivery`): a stream with nothing to catch up. */
   get takesTicks(): boolean {
     return this.pace?.takeShared !== undefined && this.waiting === undefined && this.after === undefined;
-  }
-
-  takeShared(tick: SharedFrames): void {
-    this.pace!.takeShared!(tick);
   }
 
   unsubscribe(): void {

@@ -3,15 +3,14 @@
  * keeps its own history (the events it saw). While Redis is unreachable, events published reach this instance's
  * subscribers only; when it is back, every subscriber is told (`event: reset`) it may have missed some.
  */
-import type { Redis } from 'ioredis';
 import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
 import type { Backplane, BackplaneListener, HistoryPage, Outgoing, TopicState } from './backplane';
 import type { Retention } from './event-ring';
 import { RecentKeys } from './recent-keys';
 import { messageOf } from '../errors/message-of';
-import { commandOptions, instanceTag, Outage, redisConnection, shown } from './redis-connections';
-import { RedisPresence } from './redis-presence';
+import { commandOptions, RedisBackplaneBase, redisConnection } from './redis-backplane-base';
+import { presenceKey } from './redis-presence';
 import type { BroadcastEvent } from './topic-events';
 
 const log = logging.getLogger('rxrest.streaming');
@@ -23,61 +22,43 @@ const LOST_BYTES = JSON.stringify(LOST).length;
 /** Its ids: the publishing instance's tag, then its count. */
 const EVENT_ID = /^[0-9a-f]{8}-\d{1,16}$/;
 
-export class RedisBackplane implements Backplane {
+export class RedisBackplane extends RedisBackplaneBase implements Backplane {
   readonly backend = 'redis';
   readonly durable = false;
-  /** Before each event number: ids stay unique across instances. */
-  readonly #tag = instanceTag();
-  readonly #publisher: Redis;
-  readonly #listener: Redis;
-  readonly #json: JsonMapper;
-  readonly #outage: Outage;
-  readonly #presence: RedisPresence;
   readonly #keys = new RecentKeys();
   #sequence = 0;
-  #deliver: BackplaneListener | undefined;
 
   constructor(url: string, json: JsonMapper, retention: Retention) {
-    this.#json = json;
-    this.#publisher = redisConnection(url, commandOptions);
-    this.#listener = redisConnection(url, {
+    const commands = redisConnection(url, commandOptions);
+    const receiver = redisConnection(url, {
       ...commandOptions,
       enableOfflineQueue: true,
       maxRetriesPerRequest: null,
       autoResendUnfulfilledCommands: true,
       commandTimeout: undefined,
     });
-    this.#outage = new Outage(shown(url), 'events reach this instance only meanwhile');
-    this.#outage.watch([this.#publisher, this.#listener], () => this.#deliver?.resetAll());
-    this.#presence = new RedisPresence(this.#publisher, this.#tag, retention);
-    this.#listener.on('pmessage', (_pattern: string, channel: string, message: string) =>
-      this.#received(channel, message),
-    );
+    super(url, 'events reach this instance only meanwhile', commands, receiver, json, retention);
+    receiver.on('pmessage', (_pattern: string, channel: string, message: string) => this.#received(channel, message));
   }
 
-  get connected(): boolean {
-    return this.#publisher.status === 'ready' && this.#listener.status === 'ready';
-  }
-
-  start(listener: BackplaneListener): void {
-    this.#deliver = listener;
+  override start(listener: BackplaneListener): void {
+    super.start(listener);
     // ioredis subscribes again by itself after each reconnection.
-    void this.#listener.psubscribe(`${CHANNEL_PREFIX}*`).catch((error: unknown) => this.#outage.lost(error));
-    void this.#publisher.connect().catch(() => undefined);
+    void this.receiver.psubscribe(`${CHANNEL_PREFIX}*`).catch((error: unknown) => this.lost(error));
   }
 
   publish(topic: string, outgoing: Outgoing, retention: Retention): Promise<string> {
     const seen = this.#keys.get(topic, outgoing.idempotencyKey);
     if (seen !== undefined) return Promise.resolve(seen);
     const { data, event: name, trace, bytes } = outgoing;
-    const event: BroadcastEvent = { id: `${this.#tag}-${++this.#sequence}`, data, event: name, trace, bytes };
+    const event: BroadcastEvent = { id: `${this.tag}-${++this.#sequence}`, data, event: name, trace, bytes };
     this.#keys.set(topic, outgoing.idempotencyKey, event.id, retention);
     // Not lost on this instance during an outage: its own subscribers still get it.
     if (!this.connected) return Promise.resolve(this.#local(topic, event));
-    return this.#publisher.publish(`${CHANNEL_PREFIX}${topic}`, this.#json.writeValueAsString(event)).then(
+    return this.commands.publish(`${CHANNEL_PREFIX}${topic}`, this.json.writeValueAsString(event)).then(
       () => event.id,
       (error: unknown) => {
-        this.#outage.lost(error);
+        this.lost(error);
         return this.#local(topic, event);
       },
     );
@@ -93,46 +74,38 @@ export class RedisBackplane implements Backplane {
 
   /** Exists while its producer runs: its presence in Redis outlives it (a client resuming on it waited forever). */
   async describe(topic: string): Promise<TopicState> {
-    return { exists: await this.#presence.running(topic), endId: undefined };
+    return { exists: await this.running(topic), endId: undefined };
   }
-
-  watch(topic: string, watching: boolean, presence: boolean): void {
-    if (presence) this.#presence.watch(topic, watching);
-  }
-
-  readonly register = (topic: string): Promise<void> => this.#presence.register(topic);
-  readonly idleFor = (topic: string): Promise<number> => this.#presence.idleFor(topic);
-  readonly keepAlive = (topic: string, running: boolean): void => this.#presence.keepAlive(topic, running);
 
   /** Pub/sub keeps no history in Redis: each process's topics let theirs go. */
   expire(): void {}
 
   /** With `confirm`, this instance's readers are handed the end: no shared history to store it in. */
   async abandoned(topic: string, confirm: boolean): Promise<boolean> {
-    const [produced, running] = await Promise.all([this.#presence.produced(topic), this.#presence.running(topic)]);
-    const gone = produced && !running;
+    const [members, running] = await Promise.all([
+      this.commands.zrange(presenceKey(topic), '0', '-1'),
+      this.running(topic),
+    ]);
+    // A producer was ever registered on the topic (within the retention), and says it runs no more.
+    const gone = members.some((member) => member.startsWith('producer:')) && !running;
     if (gone && confirm)
-      this.#local(topic, { id: `${this.#tag}-${++this.#sequence}`, event: 'error', data: LOST, bytes: LOST_BYTES });
+      this.#local(topic, { id: `${this.tag}-${++this.#sequence}`, event: 'error', data: LOST, bytes: LOST_BYTES });
     return gone;
   }
 
-  async close(): Promise<void> {
-    this.#outage.close();
-    this.#presence.close();
-    await Promise.all(
-      [this.#publisher, this.#listener].map((connection) => connection.quit().catch(() => connection.disconnect())),
-    );
+  protected override reconnected(): void {
+    this.listener?.resetAll();
   }
 
   #local(topic: string, event: BroadcastEvent): string {
-    this.#deliver?.deliver(topic, event);
+    this.listener?.deliver(topic, event);
     return event.id;
   }
 
   #received(channel: string, message: string): void {
     try {
-      const event = this.#json.readValue(message) as BroadcastEvent;
-      this.#deliver?.deliver(channel.slice(CHANNEL_PREFIX.length), event);
+      const event = this.json.readValue(message) as BroadcastEvent;
+      this.listener?.deliver(channel.slice(CHANNEL_PREFIX.length), event);
     } catch (error) {
       log.error(`A broadcast event on ${channel} could not be read: ${messageOf(error)}`);
     }

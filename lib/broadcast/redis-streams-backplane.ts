@@ -3,7 +3,6 @@
  * every instance receives its events, so an event's id means the same everywhere and after restarts. A publish
  * resolves once Redis stored the event and fails (503) when it cannot: nothing is delivered that was not stored.
  */
-import type { Redis } from 'ioredis';
 import type { JsonMapper } from '../json/json-mapper';
 import {
   backplaneUnavailable,
@@ -16,14 +15,13 @@ import {
 import { isStreamId } from './event-ids';
 import { HistoryPages } from './history-pages';
 import type { Retention } from './event-ring';
-import { commandOptions, instanceTag, Outage, redisConnection, shown } from './redis-connections';
-import { presenceKey, producerKey, RedisPresence } from './redis-presence';
+import { commandOptions, RedisBackplaneBase, redisConnection } from './redis-backplane-base';
+import { expiryOf, presenceKey, producerKey } from './redis-presence';
 import { ABANDONED, PUBLISH } from './redis-streams-scripts';
-import { StreamReader, type Entry } from './stream-reader';
+import { StreamReader, streamKey, type Entry } from './stream-reader';
 import type { BroadcastEvent } from './topic-events';
 import { utf8Length } from '../runtime/bytes';
 
-const STREAM_PREFIX = 'rxrest:stream:';
 const ONCE_PREFIX = 'rxrest:once:';
 const BYTES_PREFIX = 'rxrest:bytes:';
 /** What the end of a stream whose producer's process died says. */
@@ -34,10 +32,7 @@ const LOST = JSON.stringify({ lost: true });
  * burst between two reads of a busy reader was trimmed before it was read, and lost.
  */
 const MIN_STREAM_LENGTH = 100;
-/** How long an idempotency key and a stream without an age limit are kept after the last publish. */
-const DEFAULT_EXPIRY_MS = 86_400_000;
 
-export const streamKey = (topic: string): string => `${STREAM_PREFIX}${topic}`;
 /** The bytes of data a topic's stream holds, kept by the publish script. */
 const bytesKey = (topic: string): string => `${BYTES_PREFIX}${topic}`;
 
@@ -46,50 +41,33 @@ interface PublishCommand {
   rxrestPublish(numberOfKeys: number, ...keysAndArgs: (string | number)[]): Promise<string>;
 }
 
-export class RedisStreamsBackplane implements Backplane {
+export class RedisStreamsBackplane extends RedisBackplaneBase implements Backplane {
   readonly backend = 'redis-streams';
   readonly durable = true;
-  readonly #commands: Redis;
-  readonly #reader: Redis;
-  readonly #json: JsonMapper;
-  readonly #outage: Outage;
-  readonly #presence: RedisPresence;
   readonly #streams: StreamReader;
-  readonly #retention: Retention;
   readonly #liveWindowMs: number;
   readonly #pages = new HistoryPages((topic, start, count) => this.#readPage(topic, start, count));
-  #listener: BackplaneListener | undefined;
 
   constructor(url: string, json: JsonMapper, retention: Retention, liveWindowMs: number) {
-    this.#json = json;
-    this.#retention = retention;
-    this.#liveWindowMs = liveWindowMs;
     // RESP2 answers: stream replies as nested arrays, the same from every Redis version.
-    this.#commands = redisConnection(url, { ...commandOptions, protocol: 2 });
-    this.#commands.defineCommand('rxrestPublish', { lua: PUBLISH });
-    this.#reader = redisConnection(url, { ...commandOptions, protocol: 2, commandTimeout: undefined });
-    this.#outage = new Outage(shown(url), 'publishing answers 503 meanwhile');
-    this.#outage.watch([this.#commands, this.#reader]);
+    const commands = redisConnection(url, { ...commandOptions, protocol: 2 });
+    const reader = redisConnection(url, { ...commandOptions, protocol: 2, commandTimeout: undefined });
+    super(url, 'publishing answers 503 meanwhile', commands, reader, json, retention);
+    this.#liveWindowMs = liveWindowMs;
+    commands.defineCommand('rxrestPublish', { lua: PUBLISH });
     // A Redis that went away may come back without what the kept pages say.
-    for (const connection of [this.#commands, this.#reader]) connection.on('close', () => this.#pages.clear());
-    this.#presence = new RedisPresence(this.#commands, instanceTag(), retention);
+    for (const connection of [commands, reader]) connection.on('close', () => this.#pages.clear());
     this.#streams = new StreamReader({
-      reader: this.#reader,
-      commands: this.#commands,
-      outage: this.#outage,
-      keyOf: streamKey,
+      reader,
+      commands,
+      lost: (error) => this.lost(error),
       decode: (entry) => this.#decode(entry),
-      listener: () => this.#listener,
+      listener: () => this.listener,
     });
   }
 
-  get connected(): boolean {
-    return this.#commands.status === 'ready' && this.#reader.status === 'ready';
-  }
-
-  start(listener: BackplaneListener): void {
-    this.#listener = listener;
-    void this.#commands.connect().catch(() => undefined);
+  override start(listener: BackplaneListener): void {
+    super.start(listener);
     this.#streams.start();
   }
 
@@ -101,16 +79,16 @@ export class RedisStreamsBackplane implements Backplane {
       retention.maxAgeMs,
       outgoing.json,
       outgoing.event ?? '',
-      retention.maxAgeMs || DEFAULT_EXPIRY_MS,
+      expiryOf(retention),
       outgoing.trace ?? '',
       retention.maxBytes,
       MIN_STREAM_LENGTH,
       this.#liveWindowMs,
     ];
     try {
-      return String(await (this.#commands as unknown as PublishCommand).rxrestPublish(keys.length, ...keys, ...args));
+      return String(await (this.commands as unknown as PublishCommand).rxrestPublish(keys.length, ...keys, ...args));
     } catch (error) {
-      if (!this.connected) this.#outage.lost(error);
+      if (!this.connected) this.lost(error);
       throw backplaneUnavailable('The broadcast backend cannot store events now; try again shortly', error);
     }
   }
@@ -131,50 +109,43 @@ export class RedisStreamsBackplane implements Backplane {
   /** Not on the word of its presence, which readers leaving renew after the stream expired (resumes waited forever). */
   async describe(topic: string): Promise<TopicState> {
     const [last, running] = await Promise.all([
-      this.#commands.call('XREVRANGE', streamKey(topic), '+', '-', 'COUNT', 1) as Promise<Entry[]>,
-      this.#presence.running(topic),
+      this.commands.call('XREVRANGE', streamKey(topic), '+', '-', 'COUNT', 1) as Promise<Entry[]>,
+      this.running(topic),
     ]);
     const end = last[0] ? this.#decode(last[0]) : undefined;
     return { exists: last.length > 0 || running, endId: end?.event !== undefined ? end.id : undefined };
   }
 
-  watch(topic: string, watching: boolean, presence: boolean): void {
-    // A plain topic leaves nothing in Redis when its last subscriber goes: topics come and go by the thousand.
-    if (presence) this.#presence.watch(topic, watching);
-    if (watching) this.#streams.watch(topic);
-    else this.#streams.unwatch(topic);
+  override watch(topic: string, watching: boolean, presence: boolean): void {
+    super.watch(topic, watching, presence);
+    this.#streams.watch(topic, watching);
   }
-
-  readonly register = (topic: string): Promise<void> => this.#presence.register(topic);
-  readonly idleFor = (topic: string): Promise<number> => this.#presence.idleFor(topic);
-  readonly keepAlive = (topic: string, running: boolean): void => this.#presence.keepAlive(topic, running);
 
   expire(topic: string, ms: number): void {
     // Lost to an outage, the keys expire with the retention as before.
-    for (const key of [streamKey(topic), bytesKey(topic)]) this.#commands.pexpire(key, ms).catch(() => undefined);
+    for (const key of [streamKey(topic), bytesKey(topic)]) this.commands.pexpire(key, ms).catch(() => undefined);
   }
 
   async abandoned(topic: string, confirm: boolean): Promise<boolean> {
     const keys = [streamKey(topic), producerKey(topic), presenceKey(topic), bytesKey(topic)];
-    const expiry = this.#retention.maxAgeMs || DEFAULT_EXPIRY_MS;
-    return Number(await this.#commands.eval(ABANDONED, keys.length, ...keys, confirm ? 1 : 0, '', LOST, expiry)) === 1;
+    const args = [confirm ? 1 : 0, '', LOST, this.expiryMs];
+    return Number(await this.commands.eval(ABANDONED, keys.length, ...keys, ...args)) === 1;
   }
 
-  async close(): Promise<void> {
-    this.#outage.close();
-    this.#presence.close();
+  /** The reader may be blocked in a read: it is cut, not asked to quit, and awaited until closed (if it is up). */
+  protected override hangUp(): Promise<unknown> {
     this.#streams.close();
-    // The reader may be blocked in a read: it is cut, not asked to quit, and awaited until closed (if it is up).
-    const readerEnded =
-      this.#reader.status === 'ready' ? new Promise((resolve) => this.#reader.once('end', resolve)) : Promise.resolve();
-    this.#reader.disconnect();
-    await Promise.all([readerEnded, this.#commands.quit().catch(() => this.#commands.disconnect())]);
+    const { receiver } = this;
+    const ended =
+      receiver.status === 'ready' ? new Promise((resolve) => receiver.once('end', resolve)) : Promise.resolve();
+    receiver.disconnect();
+    return ended;
   }
 
   async #readPage(topic: string, start: string, count: number): Promise<BroadcastEvent[]> {
     let entries: Entry[];
     try {
-      entries = (await this.#commands.call('XRANGE', streamKey(topic), start, '+', 'COUNT', count)) as Entry[];
+      entries = (await this.commands.call('XRANGE', streamKey(topic), start, '+', 'COUNT', count)) as Entry[];
     } catch (error) {
       throw backplaneUnavailable('The broadcast history cannot be read now; try again shortly', error);
     }
@@ -188,7 +159,7 @@ export class RedisStreamsBackplane implements Backplane {
     let trace: string | undefined;
     for (let at = 0; at + 1 < fields.length; at += 2) {
       if (fields[at] === 'd') {
-        data = this.#json.readValue(fields[at + 1]!);
+        data = this.json.readValue(fields[at + 1]!);
         bytes = utf8Length(fields[at + 1]!);
       } else if (fields[at] === 'e') event = fields[at + 1];
       else if (fields[at] === 't') trace = fields[at + 1];

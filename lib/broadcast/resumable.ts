@@ -40,15 +40,6 @@ const HEARTBEAT_MS = 1000;
 /** Waits between attempts to store an item while the backplane cannot: 100 ms, doubling up to 2 s. */
 const retryDelay = (attempt: number): number => Math.min(100 * 2 ** attempt, 2000);
 
-function graceOf(grace: number | string | undefined, key: string): number {
-  const ms = typeof grace === 'string' ? parseDuration(grace) : (grace ?? DEFAULT_GRACE_MS);
-  if (ms === undefined || !Number.isFinite(ms) || ms < 0)
-    throw new RangeError(
-      `resumable('${key}'): grace must be a duration such as 30s or a number of milliseconds, got ${String(grace)}`,
-    );
-  return ms;
-}
-
 /** One source being stored item by item, in order, each stored before the next is taken. */
 class Producer implements ResumableStream {
   readonly ended: Promise<ResumableEnd>;
@@ -171,7 +162,12 @@ export async function resumableIn<T>(
   source: ObservableInput<T>,
   options: ResumableOptions = {},
 ): Promise<ResumableStream> {
-  const graceMs = graceOf(options.grace, key);
+  const { grace } = options;
+  const graceMs = typeof grace === 'string' ? parseDuration(grace) : (grace ?? DEFAULT_GRACE_MS);
+  if (graceMs === undefined || !Number.isFinite(graceMs) || graceMs < 0)
+    throw new RangeError(
+      `resumable('${key}'): grace must be a duration such as 30s or a number of milliseconds, got ${String(grace)}`,
+    );
   const { backplane, producers } = topics;
   if (producers.has(key))
     throw new Error(`resumable('${key}'): a stream with this key is already running in this process`);

@@ -8,10 +8,12 @@ import type { Redis } from 'ioredis';
 import type { BackplaneListener } from './backplane';
 import { logging } from '../logging/logger';
 import { messageOf } from '../errors/message-of';
-import type { Outage } from './redis-connections';
 import type { BroadcastEvent } from './topic-events';
 
 export type Entry = [id: string, fields: string[]];
+
+/** The Redis stream of a topic: its history, and the way every instance receives its events. */
+export const streamKey = (topic: string): string => `rxrest:stream:${topic}`;
 
 /** The last id read of a watched topic (undefined until the stream's end is known); new when watched anew. */
 interface Cursor {
@@ -31,8 +33,7 @@ const log = logging.getLogger('rxrest.streaming');
 export interface StreamReaderParts {
   readonly reader: Redis;
   readonly commands: Redis;
-  readonly outage: Outage;
-  readonly keyOf: (topic: string) => string;
+  readonly lost: (error: unknown) => void;
   readonly decode: (entry: Entry) => BroadcastEvent;
   readonly listener: () => BackplaneListener | undefined;
 }
@@ -59,16 +60,14 @@ export class StreamReader {
     void this.#run();
   }
 
-  watch(topic: string): void {
+  /** Reads `topic` from now on, or (`watching` false) no more. */
+  watch(topic: string, watching: boolean): void {
+    if (!watching) return void this.#cursors.delete(topic);
     if (this.#cursors.has(topic)) return;
     const cursor: Cursor = { id: undefined };
     this.#cursors.set(topic, cursor);
     // Asked at once (before the subscriber's answer goes out), so that what is published after it is read.
     this.#locate(topic, cursor, this.#parts.commands).catch(() => undefined);
-  }
-
-  unwatch(topic: string): void {
-    this.#cursors.delete(topic);
   }
 
   close(): void {
@@ -86,7 +85,7 @@ export class StreamReader {
         failures = 0;
       } catch (error) {
         if (this.#closed) return;
-        this.#parts.outage.lost(error);
+        this.#parts.lost(error);
         this.#recovered = false;
         await this.#ready();
         // An answer Redis refuses (not a lost connection) must not be asked again at once, forever.
@@ -98,17 +97,17 @@ export class StreamReader {
   async #readOnce(): Promise<void> {
     const readable = [...this.#cursors].filter(([, cursor]) => cursor.id !== undefined);
     if (readable.length === 0) return this.#sleep();
-    const { reader, keyOf } = this.#parts;
+    const { reader } = this.#parts;
     this.#readerId ??= Number(await reader.call('CLIENT', 'ID'));
     this.#blockedAt = this.#generation;
-    const streams = [...readable.map(([topic]) => keyOf(topic)), ...readable.map(([, cursor]) => cursor.id!)];
+    const streams = [...readable.map(([topic]) => streamKey(topic)), ...readable.map(([, cursor]) => cursor.id!)];
     const reply = (await reader
       .call('XREAD', 'COUNT', BATCH, 'BLOCK', BLOCK_MS, 'STREAMS', ...streams)
       .finally(() => (this.#blockedAt = undefined))) as [string, Entry[]][] | null;
     if (!reply) return;
     const byKey = new Map(reply);
     const read = readable.flatMap(([topic, cursor]) => {
-      const entries = byKey.get(keyOf(topic));
+      const entries = byKey.get(streamKey(topic));
       return entries?.length ? [{ topic, cursor, entries }] : [];
     });
     // A reader that fell behind what the stream keeps would skip the trimmed events without a word.
@@ -129,7 +128,9 @@ export class StreamReader {
    * nothing after it can have gone. Asked of every topic a read brought events for, all at once.
    */
   async #gone(topic: string, cursor: Cursor): Promise<boolean> {
-    return cursor.id !== FROM_THE_START && !(await this.#holds(topic, cursor.id!));
+    if (cursor.id === FROM_THE_START) return false;
+    const held = (await this.#parts.reader.call('XRANGE', streamKey(topic), cursor.id!, cursor.id!)) as Entry[];
+    return held.length === 0;
   }
 
   #deliver(topic: string, entries: Entry[]): void {
@@ -156,27 +157,21 @@ export class StreamReader {
     this.#knownEpoch = epoch;
     for (const [topic, cursor] of [...this.#cursors]) {
       if (cursor.id === undefined) await this.#locate(topic, cursor, reader);
-      else if (lostAll || (cursor.id !== FROM_THE_START && !(await this.#holds(topic, cursor.id))))
-        await this.#reset(topic, cursor);
+      else if (lostAll || (await this.#gone(topic, cursor))) await this.#reset(topic, cursor);
     }
     this.#recovered = true;
   }
 
-  async #holds(topic: string, id: string): Promise<boolean> {
-    const entries = (await this.#parts.reader.call('XRANGE', this.#parts.keyOf(topic), id, id)) as Entry[];
-    return entries.length > 0;
-  }
-
   /** The topic's subscribers may have missed events: they are told, and it is read from the oldest event held. */
   async #reset(topic: string, cursor: Cursor): Promise<void> {
-    const first = (await this.#parts.reader.call('XRANGE', this.#parts.keyOf(topic), '-', '+', 'COUNT', 1)) as Entry[];
+    const first = (await this.#parts.reader.call('XRANGE', streamKey(topic), '-', '+', 'COUNT', 1)) as Entry[];
     if (this.#cursors.get(topic) !== cursor) return;
     cursor.id = FROM_THE_START;
     this.#parts.listener()?.reset(topic, first[0]?.[0]);
   }
 
   async #locate(topic: string, cursor: Cursor, connection: Redis): Promise<void> {
-    const last = (await connection.call('XREVRANGE', this.#parts.keyOf(topic), '+', '-', 'COUNT', 1)) as Entry[];
+    const last = (await connection.call('XREVRANGE', streamKey(topic), '+', '-', 'COUNT', 1)) as Entry[];
     if (this.#cursors.get(topic) !== cursor || cursor.id !== undefined) return;
     cursor.id = last[0]?.[0] ?? FROM_THE_START;
     this.#generation++;

@@ -50,7 +50,7 @@ export class TickDelivery {
     for (const joined of [...this.#members]) {
       const from = joined.from;
       joined.from = 0;
-      if (from === 0 && !ends) joined.takeShared(tick);
+      if (from === 0 && !ends) joined.pace!.takeShared!(tick);
       else for (let i = from; i < events.length; i++) if (!joined.send(events[i]!)) break;
     }
   }

@@ -25,7 +25,6 @@ export const FROM_START: unique symbol = Symbol('from start');
 /** What a topic needs of the application it lives in. */
 export interface TopicHost {
   readonly backplane: Backplane;
-  readonly retention: Retention;
   /** A first guess at the size of an event of history read from Redis. */
   readonly maxEventSize: number;
   readonly history: HistoryBudget;
@@ -45,12 +44,11 @@ export class Topic implements HistoryHolder, UnreadTopic {
   readonly #replaying = new Set<Joined>();
   /** A resumable stream's topic: the other instances are told whether this one reads it. */
   presence = false;
-  #retention: { readonly base: Retention; readonly own: Retention } | undefined;
 
   constructor(
     readonly name: string,
-    /** Its own count of events kept (the `replay` of the broadcaster that made it), else the application's. */
-    readonly replay: number | undefined,
+    /** The application's, with its own count of events kept (the `replay` of the broadcaster that made it). */
+    readonly retention: Retention,
     host: TopicHost,
     /** Its place among the topics its host made (which of two as old gives way first). */
     readonly made = 0,
@@ -63,15 +61,6 @@ export class Topic implements HistoryHolder, UnreadTopic {
     return this.#joined.size + this.#ticks.size;
   }
 
-  /** Its host's, with its own count (made once: each event delivered reads it). */
-  get retention(): Retention {
-    const retention = this.#host.retention;
-    if (this.replay === undefined) return retention;
-    if (this.#retention?.base !== retention)
-      this.#retention = { base: retention, own: { ...retention, maxEvents: this.replay } };
-    return this.#retention.own;
-  }
-
   get newest(): SseEvent | undefined {
     return this.#ring.newest;
   }
@@ -81,16 +70,18 @@ export class Topic implements HistoryHolder, UnreadTopic {
     const bytes = event.bytes ?? 0;
     this.#ring.push(sse, bytes, this.retention);
     const traced = event.trace === undefined ? undefined : tracing();
-    if (traced)
-      deliverTraced(traced, this.name, event, this.subscribers, () => {
-        this.#takeNow(sse, bytes);
-        this.#ticks.sendNow(sse, bytes);
-      });
+    if (traced) deliverTraced(traced, this.name, event, this.subscribers, () => this.#sendNow(sse, bytes));
     else {
       this.#ticks.queue(sse);
       this.#takeNow(sse, bytes);
     }
     this.#settle();
+  }
+
+  /** To every subscriber at once, after what this tick queued (a traced event, a reset notice). */
+  #sendNow(sse: SseEvent, bytes?: number): void {
+    this.#takeNow(sse, bytes);
+    this.#ticks.sendNow(sse, bytes);
   }
 
   #takeNow(sse: SseEvent, bytes?: number): void {
@@ -102,9 +93,7 @@ export class Topic implements HistoryHolder, UnreadTopic {
   /** Events may have been lost for this instance's subscribers: they are told, and the ring starts again. */
   reset(oldest: string | undefined): void {
     this.#ring.clear();
-    const notice = resetNotice(oldest);
-    this.#takeNow(notice);
-    this.#ticks.sendNow(notice);
+    this.#sendNow(resetNotice(oldest));
     this.#settle();
   }
 
@@ -138,11 +127,10 @@ export class Topic implements HistoryHolder, UnreadTopic {
 
   /** The topic's events from now (undefined), after an id, or from the first held. */
   join(after: string | undefined | typeof FROM_START, hooks?: SubscriptionHooks): Multi<SseEvent> {
-    const maxWaiting = this.#host.retention.maxBytes;
     return pacedMulti(
       (pace) =>
         new Observable<SseEvent>((subscriber) =>
-          this.#join(new Joined(subscriber, hooks, maxWaiting, this.#leave, pace), after, pace),
+          this.#join(new Joined(subscriber, hooks, this.retention.maxBytes, this.#leave, pace), after, pace),
         ),
     );
   }

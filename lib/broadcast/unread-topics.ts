@@ -50,11 +50,6 @@ export class UnreadTopics<T extends UnreadTopic> {
     this.#down(place);
   }
 
-  delete(topic: T): void {
-    const place = this.#places.get(topic);
-    if (place) this.#remove(place);
-  }
-
   #remove(place: Place<T>): void {
     this.#places.delete(place.topic);
     const last = this.#heap.pop()!;

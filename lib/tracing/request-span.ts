@@ -43,15 +43,14 @@ function finish(tracing: Tracing, ctx: RequestContext, span: Api.Span): void {
   }
   const status = ctx.response?.status;
   if (status !== undefined) span.setAttribute('http.response.status_code', status);
+  const { error } = ctx;
+  if (error instanceof Error) span.recordException(error);
   // What the exception mappers made of an error, not only what was thrown: a 5xx answer is an error of the server.
-  if (ctx.error !== undefined && ctx.error !== null) {
-    if (ctx.error instanceof Error) span.recordException(ctx.error);
-    if (status === undefined || status >= 500)
-      span.setAttribute('error.type', ctx.error instanceof Error ? ctx.error.constructor.name : String(status));
-  }
   if (status === undefined || status >= 500) {
+    if (error instanceof Error) span.setAttribute('error.type', error.constructor.name);
+    else if (error !== null && (error !== undefined || status !== undefined))
+      span.setAttribute('error.type', String(status));
     span.setStatus({ code: tracing.api.SpanStatusCode.ERROR });
-    if (status !== undefined && ctx.error === undefined) span.setAttribute('error.type', String(status));
   }
   span.end();
 }
