@@ -2,7 +2,7 @@
  * Reads a successful answer into the values a client method emits, by its `Content-Type`: SSE events, records, JSON
  * array items, one whole value or byte chunks. A registered reader for the type and media type comes first.
  */
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import type { JsonMapper } from '../json/json-mapper';
@@ -102,7 +102,40 @@ function sseData(data: string, endpoint: ClientEndpoint, json: JsonMapper): unkn
   return data;
 }
 
-/** Reads the SSE events of an answer as they arrive until it ends; stops when `reading` is closed. */
+/**
+ * Hands the SSE events of an answer to `handlers` as they arrive until it ends; stops when `reading` is closed. An event
+ * past `maxItemSize`, or one `onEvent` throws on, ends the reading as the answer's fault.
+ */
+export function eachEvent(
+  response: Response,
+  reading: Subscriber<unknown>,
+  maxItemSize: number,
+  handlers: { onEvent(event: EventSourceMessage): void; onRetry?(milliseconds: number): void },
+): Promise<void> {
+  let failure: unknown;
+  const parser = createParser({
+    // The lines of the event not dispatched yet are held: an event (or a line) that never ends is stopped here.
+    maxBufferSize: maxItemSize,
+    onError: () => (failure ??= new ResponseTooLargeException('maxItemSize', maxItemSize)),
+    onEvent: (event) => {
+      if (failure !== undefined || reading.closed) return;
+      try {
+        handlers.onEvent(event);
+      } catch (error) {
+        failure = error;
+      }
+    },
+    onRetry: handlers.onRetry,
+  });
+  return eachText(response, reading, (text) => {
+    parser.feed(text);
+    if (failure !== undefined) throw failure;
+  }).catch((error: unknown) => {
+    throw answerFault(response, error);
+  });
+}
+
+/** Reads the SSE events of an answer, their data parsed like items, as they arrive until it ends. */
 export function readEvents(
   response: Response,
   reading: Subscriber<unknown>,
@@ -110,26 +143,9 @@ export function readEvents(
   { json, limits }: ResponseReaders,
   handlers: { onEvent(event: ClientSseEvent): void; onRetry?(milliseconds: number): void },
 ): Promise<void> {
-  let failure: unknown;
-  const parser = createParser({
-    // The lines of the event not dispatched yet are held: an event (or a line) that never ends is stopped here.
-    maxBufferSize: limits.maxItemSize,
-    onError: () => (failure ??= new ResponseTooLargeException('maxItemSize', limits.maxItemSize)),
-    onEvent: (event) => {
-      if (failure !== undefined || reading.closed) return;
-      try {
-        handlers.onEvent({ data: sseData(event.data, endpoint, json), id: event.id, event: event.event });
-      } catch (error) {
-        failure = error;
-      }
-    },
-    onRetry: (milliseconds) => handlers.onRetry?.(milliseconds),
-  });
-  return eachText(response, reading, (text) => {
-    parser.feed(text);
-    if (failure !== undefined) throw failure;
-  }).catch((error: unknown) => {
-    throw answerFault(response, error);
+  return eachEvent(response, reading, limits.maxItemSize, {
+    onEvent: ({ data, id, event }) => handlers.onEvent({ data: sseData(data, endpoint, json), id, event }),
+    onRetry: handlers.onRetry,
   });
 }
 
