@@ -202,7 +202,7 @@ async function writeBody(
   if (!parts.body || parts.body.value === undefined) return null;
   const { value } = parts.body;
   if (isItemSource(value)) {
-    const mediaType = endpoint.consumes.find((type) => ITEM_FRAMES[type] !== undefined) ?? 'application/x-ndjson';
+    const mediaType = endpoint.consumes.find((type) => ITEM_FRAMES.has(type)) ?? 'application/x-ndjson';
     headers.set('Content-Type', mediaType);
     return itemStream(value, mediaType, writers.json);
   }
