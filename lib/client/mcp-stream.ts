@@ -9,14 +9,10 @@ import { eachEvent, isEventStream } from './read-response';
 import { boundedText, DEFAULT_LIMITS, type ResolvedLimits } from './answer-limits';
 import { parseJsonBody } from '../json/safe-json';
 import { answerFault, ResponseProcessingException } from './response-processing';
-import { reconnecting, type Progress } from './reconnect';
+import { reconnecting, type Progress, type Reconnect } from './reconnect';
 
-export interface McpReconnectOptions {
-  /** Reconnections in a row without an event before the call fails (default 5). */
-  readonly attempts?: number;
-  /** The wait before reconnecting when the server gave no `retry:` (milliseconds, default 1000). */
-  readonly delay?: number;
-}
+/** How an MCP call reconnects a cut SSE answer. */
+export type McpReconnectOptions = Reconnect;
 
 export type Reopen = (lastEventId: string, signal: AbortSignal) => Promise<Response>;
 

@@ -94,12 +94,11 @@ function records(
   }).then(() => parse(pending));
 }
 
-/** An SSE `data` field as an item: JSON for a JSON element type, or when it holds an object or array; else text. */
-function sseData(data: string, endpoint: ClientEndpoint, json: JsonMapper): unknown {
-  if (endpoint.elementType?.includes('json')) return json.readValue(data);
+/** An SSE event as the client emits it: its data JSON for a JSON element type, or when it holds an object or array. */
+export function clientEvent({ data, id, event }: EventSourceMessage, endpoint: ClientEndpoint, json: JsonMapper) {
   const first = data.trimStart()[0];
-  if (first === '{' || first === '[') return json.readValue(data);
-  return data;
+  const isJson = endpoint.elementType?.includes('json') || first === '{' || first === '[';
+  return { data: isJson ? json.readValue(data) : data, id, event };
 }
 
 /**
@@ -132,20 +131,6 @@ export function eachEvent(
     if (failure !== undefined) throw failure;
   }).catch((error: unknown) => {
     throw answerFault(response, error);
-  });
-}
-
-/** Reads the SSE events of an answer, their data parsed like items, as they arrive until it ends. */
-export function readEvents(
-  response: Response,
-  reading: Subscriber<unknown>,
-  endpoint: ClientEndpoint,
-  { json, limits }: ResponseReaders,
-  handlers: { onEvent(event: ClientSseEvent): void; onRetry?(milliseconds: number): void },
-): Promise<void> {
-  return eachEvent(response, reading, limits.maxItemSize, {
-    onEvent: ({ data, id, event }) => handlers.onEvent({ data: sseData(data, endpoint, json), id, event }),
-    onRetry: handlers.onRetry,
   });
 }
 
@@ -226,8 +211,9 @@ function read(
   const mediaType = mediaTypeOf(response);
   const readable = () => responseReaders.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType));
   if (mediaType === 'text/event-stream') {
-    return readEvents(response, subscriber, endpoint, responseReaders, {
-      onEvent: (event) => {
+    return eachEvent(response, subscriber, responseReaders.limits.maxItemSize, {
+      onEvent: (message) => {
+        const event = clientEvent(message, endpoint, responseReaders.json);
         // The server's own word that the stream failed: an error, never an item.
         if (event.event === 'error' && !asEvents) throw new StreamEndedException('error', event.data);
         subscriber.next(asEvents ? event : event.data);

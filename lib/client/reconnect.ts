@@ -16,9 +16,15 @@ export interface Progress {
   retry(milliseconds: number): void;
 }
 
-export interface ReconnectRules {
+/** How a call reconnects a cut SSE answer (REST calls' `ReconnectOptions` and MCP's take it). */
+export interface Reconnect {
+  /** Reconnections in a row with no event between them before the call fails with the last error (default 5). */
   readonly attempts?: number;
+  /** Milliseconds to wait before reconnecting when the server sent no `retry:` (default 1000). */
   readonly delay?: number;
+}
+
+export interface ReconnectRules extends Reconnect {
   /** Whether a call cut before any event id is asked again from the start (else it fails). */
   readonly fromStart: boolean;
   /** Whether an error is worth asking again (an answer that ended always is). */

@@ -2,14 +2,16 @@
  * A call to a method that takes `Last-Event-ID`, as one Observable across reconnections: when its SSE answer ends
  * without an end event, drops, or answers 502/503/504, it asks again from the last event's id after the `retry:` delay.
  */
+import type { EventSourceMessage } from 'eventsource-parser';
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import { WebApplicationException } from '../errors/web-application-exception';
 import type { ClientEndpoint } from './client-endpoints';
 import { isNetworkFailure } from './network-failure';
 import {
+  clientEvent,
+  eachEvent,
   isEventStream,
-  readEvents,
   readResponse,
   StreamEndedException,
   type ClientSseEvent,
@@ -75,11 +77,11 @@ export function resumingCall(
       // Not a stream after all (a proxy's page, say): read as any answer, once.
       if (!isEventStream(response))
         return void readResponse(response, endpoint, readers, asEvents).subscribe(subscriber);
-      const onEvent = (event: ClientSseEvent) => {
-        progress.heard(event.id);
-        deliver(event, subscriber, options, asEvents);
+      const onEvent = (message: EventSourceMessage) => {
+        progress.heard(message.id);
+        deliver(clientEvent(message, endpoint, readers.json), subscriber, options, asEvents);
       };
-      return readEvents(response, subscriber, endpoint, readers, { onEvent, onRetry: progress.retry }).then(
+      return eachEvent(response, subscriber, readers.limits.maxItemSize, { onEvent, onRetry: progress.retry }).then(
         () => new Error(`${endpoint.where}: the stream ended ${attempts + 1} times in a row without an event`),
       );
     };

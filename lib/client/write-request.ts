@@ -5,6 +5,7 @@ import { ResponseHeaders } from '../response/response-headers';
 import type { ClientEndpoint, ClientParam } from './client-endpoints';
 import { isItemSource, ITEM_FRAMES, itemStream } from './item-body';
 import { pathSegment } from './path-segment';
+import type { Reconnect } from './reconnect';
 
 /** What one call may change: `accept` replaces the `Accept` from `@Produces`; `headers` are added. */
 export interface CallOptions {
@@ -18,11 +19,7 @@ export interface CallOptions {
  * How a call to a method taking `Last-Event-ID` goes on after its SSE answer ends or drops: it asks again with the last
  * event's id, after the server's `retry:` delay, until `event: done` or a 204.
  */
-export interface ReconnectOptions {
-  /** Reconnections in a row with no event between them before the call fails with the last error (default 5). */
-  readonly attempts?: number;
-  /** Milliseconds to wait before reconnecting when the server sent no `retry:` (default 1000). */
-  readonly delay?: number;
+export interface ReconnectOptions extends Reconnect {
   /**
    * Told when events were lost (`event: reset`); `oldestId` is the oldest the server holds (`undefined`: none).
    * Without it, a reset fails the call with a `StreamResetException`.
