@@ -134,29 +134,24 @@ function isFileSource(value: unknown): value is { path: string } {
   );
 }
 
+interface Part {
+  readonly name: string;
+  readonly value: unknown;
+  readonly mediaType?: string;
+  readonly fileName?: string;
+}
+
 /** The shape of `MultipartFormDataOutput`, read without loading it (it is a server class). */
 interface OutputParts {
-  readonly parts: readonly {
-    readonly name: string;
-    readonly value: unknown;
-    readonly mediaType: string;
-    readonly fileName: string | undefined;
-  }[];
+  readonly parts: readonly Part[];
 }
 
 function isOutputParts(value: unknown): value is OutputParts {
   return typeof value === 'object' && Array.isArray((value as { parts?: unknown } | null)?.parts);
 }
 
-async function appendPart(
-  form: FormData,
-  name: string,
-  value: unknown,
-  mediaType: string | undefined,
-  fileName: string | undefined,
-  mapper: JsonMapper,
-  where: string,
-): Promise<void> {
+async function appendPart(form: FormData, part: Part, mapper: JsonMapper, where: string): Promise<void> {
+  const { name, value, mediaType, fileName } = part;
   const base = (path: string) => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
   const octets = { type: mediaType ?? 'application/octet-stream' };
   if (isFileSource(value))
@@ -175,11 +170,9 @@ async function appendPart(
 async function multipartBody(parts: Parts, mapper: JsonMapper, where: string): Promise<FormData> {
   const form = new FormData();
   const output = parts.body?.value;
-  if (isOutputParts(output))
-    for (const part of output.parts)
-      await appendPart(form, part.name, part.value, part.mediaType, part.fileName, mapper, where);
+  if (isOutputParts(output)) for (const part of output.parts) await appendPart(form, part, mapper, where);
   else if (output instanceof FormData) for (const [name, value] of output) form.append(name, value);
-  for (const [name, value] of parts.form) await appendPart(form, name, value, undefined, undefined, mapper, where);
+  for (const [name, value] of parts.form) await appendPart(form, { name, value }, mapper, where);
   return form;
 }
 
