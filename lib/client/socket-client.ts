@@ -76,18 +76,16 @@ export type SocketMessageOut<F> = F extends (...args: never[]) => infer R ? Clie
 const OPEN = 1;
 
 /** The global `WebSocket` (browsers, Node 22 and later), which sends no headers of its own. */
-function globalFactory(): WebSocketFactory {
-  return (url, headers) => {
-    const global = (globalThis as { WebSocket?: new (url: string) => ClientWebSocket }).WebSocket;
-    if (!global || headers)
-      throw new TypeError(
-        global
-          ? "A browser's WebSocket sends no headers: pass webSocket: nodeWebSocket (from 'rxrest', Node) to send them"
-          : "There is no global WebSocket here (Node before 22): pass webSocket: nodeWebSocket (from 'rxrest')",
-      );
-    return new global(url);
-  };
-}
+const globalWebSocket: WebSocketFactory = (url, headers) => {
+  const global = (globalThis as { WebSocket?: new (url: string) => ClientWebSocket }).WebSocket;
+  if (!global || headers)
+    throw new TypeError(
+      global
+        ? "A browser's WebSocket sends no headers: pass webSocket: nodeWebSocket (from 'rxrest', Node) to send them"
+        : "There is no global WebSocket here (Node before 22): pass webSocket: nodeWebSocket (from 'rxrest')",
+    );
+  return new global(url);
+};
 
 function encode(message: unknown): string | ArrayBufferLike | ArrayBufferView {
   if (typeof message === 'string') return message;
@@ -104,7 +102,7 @@ export class SocketClient<T> {
   private constructor(type: Function, options: SocketClientOptions) {
     this.#type = type;
     this.#options = options;
-    this.#factory = options.webSocket ?? globalFactory();
+    this.#factory = options.webSocket ?? globalWebSocket;
     this.#maxItemSize = answerLimits(options.limits).maxItemSize;
   }
 
