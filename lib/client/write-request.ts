@@ -104,8 +104,12 @@ function isBinary(value: unknown): value is Uint8Array | ArrayBuffer | Blob | Re
   return [Uint8Array, ArrayBuffer, Blob, ReadableStream].some((type) => value instanceof type);
 }
 
-/** The media type of the body: one of `@Consumes` that fits the value (text for a string), else by the value. */
+/**
+ * The media type of the body: one of `@Consumes` that fits the value (text for a string, a framing for items), else by
+ * the value.
+ */
 function bodyMediaType(consumes: readonly string[], value: unknown): string {
+  if (isItemSource(value)) return consumes.find((type) => ITEM_FRAMES.has(type)) ?? 'application/x-ndjson';
   const concrete = consumes.filter((type) => !type.includes('*'));
   const isText = (type: string) => type.startsWith('text/');
   if (typeof value === 'string') return concrete.find(isText) ?? concrete[0] ?? 'text/plain;charset=UTF-8';
@@ -191,13 +195,9 @@ async function writeBody(
     return new URLSearchParams(parts.form.map(([name, value]): [string, string] => [name, text(value)]));
   if (!parts.body || parts.body.value === undefined) return null;
   const { value } = parts.body;
-  if (isItemSource(value)) {
-    const mediaType = endpoint.consumes.find((type) => ITEM_FRAMES.has(type)) ?? 'application/x-ndjson';
-    headers.set('Content-Type', mediaType);
-    return itemStream(value, mediaType, writers.json);
-  }
   const mediaType = bodyMediaType(endpoint.consumes, value);
   headers.set('Content-Type', mediaType);
+  if (isItemSource(value)) return itemStream(value, mediaType, writers.json);
   const type = typeof value === 'object' && value !== null ? value.constructor : undefined;
   const writer = writers.writers.find((candidate) => candidate.isWriteable(type, mediaType, value));
   if (writer) {
