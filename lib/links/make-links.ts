@@ -29,11 +29,8 @@ export function entityClass(entity: object, declared: Function | undefined): Fun
   return typeof own === 'function' && own !== Object ? own : declared;
 }
 
-function toLink(target: LinkTarget, href: string): WebLink {
-  const link: { href: string; rel: string; title?: string; type?: string } = { href, rel: target.rel };
-  if (target.title !== undefined) link.title = target.title;
-  if (target.type !== undefined) link.type = target.type;
-  return link;
+function toLink({ rel, title, type }: LinkTarget, href: string): WebLink {
+  return { href, rel, ...(title !== undefined && { title }), ...(type !== undefined && { type }) };
 }
 
 /** Links to `targets`, absolute on `origin`; their variables are filled from `entity`, or left as `{name}`. */
