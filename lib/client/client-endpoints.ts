@@ -61,17 +61,6 @@ function isStreaming(mediaType: string): boolean {
   return base === 'text/event-stream' || base === 'application/json-seq' || NDJSON.has(base);
 }
 
-function joinPaths(...paths: (string | undefined)[]): string {
-  return paths
-    .flatMap((path) => (path ?? '').split('/'))
-    .filter((segment) => segment !== '')
-    .join('/');
-}
-
-function templateVariables(template: string): Set<string> {
-  return new Set([...template.matchAll(/\{\s*([\w.-]+)\s*(?::[^}]*)?\}/g)].map((match) => match[1]!));
-}
-
 /** A bean's decorated properties as the server reads them (a subclass's declaration wins), nested beans too. */
 function beanProperties(type: unknown): ClientBeanProperty[] {
   if (typeof type !== 'function') return [];
@@ -85,8 +74,11 @@ function beanProperties(type: unknown): ClientBeanProperty[] {
 }
 
 function describeMethod(type: Function, classMeta: ClassMeta, method: MethodMeta): ClientEndpoint {
-  const template = joinPaths(classMeta.path, method.path);
-  const variables = templateVariables(template);
+  const template = [classMeta.path, method.path]
+    .flatMap((path) => path?.split('/') ?? [])
+    .filter(Boolean)
+    .join('/');
+  const variables = new Set(Array.from(template.matchAll(/\{\s*([\w.-]+)\s*(?::[^}]*)?\}/g), (match) => match[1]));
   const { types, names, count } = declaredParameters(type, method);
   const params: ClientParam[] = [];
   for (let index = 0; index < count; index++) {

@@ -35,8 +35,7 @@ export async function exceptionFor(
   response: Response,
   limit = DEFAULT_LIMITS.maxBodySize,
 ): Promise<WebApplicationException> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
+  const headers = Object.fromEntries(response.headers);
   const text = await boundedText(response, limit).catch(() => '');
   let problem: ProblemDetails | undefined;
   if ((response.headers.get('content-type') ?? '').includes('json') && text) {

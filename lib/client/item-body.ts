@@ -12,17 +12,21 @@ interface Framing {
 
 const LINE: Framing = { frame: (json) => `${json}\n` };
 
-/** How each item of a streamed body is framed, by media type (NDJSON when `@Consumes` names none of these). */
-export const ITEM_FRAMES: Record<string, Framing> = {
-  'application/x-ndjson': LINE,
-  'application/jsonl': LINE,
-  'application/stream+json': LINE,
-  'application/json-seq': { frame: (json) => `\x1e${json}\n` },
-  'text/event-stream': {
-    frame: (json, item) => `data:${typeof item === 'string' ? item.replace(/\n/g, '\ndata:') : json}\n\n`,
-  },
-  'application/json': { start: '[', frame: (json, _item, first) => (first ? json : `,${json}`), end: ']' },
-};
+/**
+ * How each item of a streamed body is framed, by media type (NDJSON when `@Consumes` names none of these). A `Map`: a
+ * media type such as `constructor` must find nothing, not a member of `Object.prototype`.
+ */
+export const ITEM_FRAMES: ReadonlyMap<string, Framing> = new Map([
+  ['application/x-ndjson', LINE],
+  ['application/jsonl', LINE],
+  ['application/stream+json', LINE],
+  ['application/json-seq', { frame: (json) => `\x1e${json}\n` }],
+  [
+    'text/event-stream',
+    { frame: (json, item) => `data:${typeof item === 'string' ? item.replace(/\n/g, '\ndata:') : json}\n\n` },
+  ],
+  ['application/json', { start: '[', frame: (json, _item, first) => (first ? json : `,${json}`), end: ']' }],
+]);
 
 /** An Observable (or async iterable) body as a stream of framed items, pulled one item per chunk as fetch sends it. */
 export function itemStream(
@@ -30,7 +34,7 @@ export function itemStream(
   mediaType: string,
   mapper: JsonMapper,
 ): ReadableStream<Uint8Array> {
-  const framing = ITEM_FRAMES[mediaType] ?? ITEM_FRAMES['application/x-ndjson']!;
+  const framing = ITEM_FRAMES.get(mediaType) ?? LINE;
   const items = Symbol.asyncIterator in source ? source : multi(source as Observable<unknown>);
   const iterator = items[Symbol.asyncIterator]();
   const encoder = new TextEncoder();

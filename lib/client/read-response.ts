@@ -2,7 +2,7 @@
  * Reads a successful answer into the values a client method emits, by its `Content-Type`: SSE events, records, JSON
  * array items, one whole value or byte chunks. A registered reader for the type and media type comes first.
  */
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
 import type { JsonMapper } from '../json/json-mapper';
@@ -94,36 +94,37 @@ function records(
   }).then(() => parse(pending));
 }
 
-/** An SSE `data` field as an item: JSON for a JSON element type, or when it holds an object or array; else text. */
-function sseData(data: string, endpoint: ClientEndpoint, json: JsonMapper): unknown {
-  if (endpoint.elementType?.includes('json')) return json.readValue(data);
+/** An SSE event as the client emits it: its data JSON for a JSON element type, or when it holds an object or array. */
+export function clientEvent({ data, id, event }: EventSourceMessage, endpoint: ClientEndpoint, json: JsonMapper) {
   const first = data.trimStart()[0];
-  if (first === '{' || first === '[') return json.readValue(data);
-  return data;
+  const isJson = endpoint.elementType?.includes('json') || first === '{' || first === '[';
+  return { data: isJson ? json.readValue(data) : data, id, event };
 }
 
-/** Reads the SSE events of an answer as they arrive until it ends; stops when `reading` is closed. */
-export function readEvents(
+/**
+ * Hands the SSE events of an answer to `handlers` as they arrive until it ends; stops when `reading` is closed. An event
+ * past `maxItemSize`, or one `onEvent` throws on, ends the reading as the answer's fault.
+ */
+export function eachEvent(
   response: Response,
   reading: Subscriber<unknown>,
-  endpoint: ClientEndpoint,
-  { json, limits }: ResponseReaders,
-  handlers: { onEvent(event: ClientSseEvent): void; onRetry?(milliseconds: number): void },
+  maxItemSize: number,
+  handlers: { onEvent(event: EventSourceMessage): void; onRetry?(milliseconds: number): void },
 ): Promise<void> {
   let failure: unknown;
   const parser = createParser({
     // The lines of the event not dispatched yet are held: an event (or a line) that never ends is stopped here.
-    maxBufferSize: limits.maxItemSize,
-    onError: () => (failure ??= new ResponseTooLargeException('maxItemSize', limits.maxItemSize)),
+    maxBufferSize: maxItemSize,
+    onError: () => (failure ??= new ResponseTooLargeException('maxItemSize', maxItemSize)),
     onEvent: (event) => {
       if (failure !== undefined || reading.closed) return;
       try {
-        handlers.onEvent({ data: sseData(event.data, endpoint, json), id: event.id, event: event.event });
+        handlers.onEvent(event);
       } catch (error) {
         failure = error;
       }
     },
-    onRetry: (milliseconds) => handlers.onRetry?.(milliseconds),
+    onRetry: handlers.onRetry,
   });
   return eachText(response, reading, (text) => {
     parser.feed(text);
@@ -210,8 +211,9 @@ function read(
   const mediaType = mediaTypeOf(response);
   const readable = () => responseReaders.readers.some((reader) => reader.isReadable(endpoint.bindTo, mediaType));
   if (mediaType === 'text/event-stream') {
-    return readEvents(response, subscriber, endpoint, responseReaders, {
-      onEvent: (event) => {
+    return eachEvent(response, subscriber, responseReaders.limits.maxItemSize, {
+      onEvent: (message) => {
+        const event = clientEvent(message, endpoint, responseReaders.json);
         // The server's own word that the stream failed: an error, never an item.
         if (event.event === 'error' && !asEvents) throw new StreamEndedException('error', event.data);
         subscriber.next(asEvents ? event : event.data);

@@ -1,6 +1,5 @@
 /** `RestClient.create(Resource, { baseUrl })`: a cold Observable per endpoint method; unsubscribing aborts the call. */
 import { Observable } from 'rxjs/internal/Observable';
-import type { Subscriber } from 'rxjs';
 import { DefaultJsonMapper } from '../json/default-json-mapper';
 import { isJsonMapperCustomizer, type JsonMapper, type JsonMapperCustomizer } from '../json/json-mapper';
 import { answerLimits, type AnswerLimits } from './answer-limits';
@@ -136,13 +135,8 @@ async function send(
   const request = await writeRequest(endpoint, args, setup.baseUrl, { accept: call.accept, headers }, setup.writers);
   const { context, answer } = await filterRequest(setup, request);
   // A stream body needs half duplex: fetch sends it while the answer may already be coming.
-  const init: RequestInit & { duplex?: 'half' } = {
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-    signal,
-  };
-  if (request.body instanceof ReadableStream) init.duplex = 'half';
+  const duplex = request.body instanceof ReadableStream ? ('half' as const) : undefined;
+  const init = { method: request.method, headers: request.headers, body: request.body, signal, duplex };
   let response = answer ?? (await traced(setup, endpoint, request, init));
   const responseContext: ClientResponseContext = { status: response.status, headers: response.headers, response };
   for (const filter of setup.responseFilters) await filter.filter(context, responseContext);
@@ -214,20 +208,15 @@ function call(
     };
     return resumingCall(open, endpoint, setup.readers, options.reconnect ?? {}, asEvents);
   }
-  return new Observable<unknown>((subscriber: Subscriber<unknown>) => {
+  return new Observable<unknown>((subscriber) => {
     const aborter = new AbortController();
-    let inner: { unsubscribe(): void } | undefined;
+    // Subscribing the subscriber itself: unsubscribing it stops the reading too.
     send(setup, endpoint, args, options, aborter.signal).then(
-      (response) => {
-        if (subscriber.closed) return;
-        inner = readResponse(response, endpoint, setup.readers, asEvents).subscribe(subscriber);
-      },
+      (response) =>
+        subscriber.closed || readResponse(response, endpoint, setup.readers, asEvents).subscribe(subscriber),
       (error: unknown) => subscriber.error(error),
     );
-    return () => {
-      inner?.unsubscribe();
-      aborter.abort();
-    };
+    return () => aborter.abort();
   });
 }
 

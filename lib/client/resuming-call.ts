@@ -2,21 +2,23 @@
  * A call to a method that takes `Last-Event-ID`, as one Observable across reconnections: when its SSE answer ends
  * without an end event, drops, or answers 502/503/504, it asks again from the last event's id after the `retry:` delay.
  */
+import type { EventSourceMessage } from 'eventsource-parser';
 import { Observable } from 'rxjs/internal/Observable';
-import type { Subscriber, Subscription } from 'rxjs';
+import type { Subscriber } from 'rxjs';
 import { WebApplicationException } from '../errors/web-application-exception';
 import type { ClientEndpoint } from './client-endpoints';
 import { isNetworkFailure } from './network-failure';
 import {
+  clientEvent,
+  eachEvent,
   isEventStream,
-  readEvents,
   readResponse,
   StreamEndedException,
   type ClientSseEvent,
   type ResponseReaders,
 } from './read-response';
 import type { ReconnectOptions } from './write-request';
-import { MAX_TIMER_MS } from '../runtime/timers';
+import { DEFAULT_ATTEMPTS, reconnecting, type Progress } from './reconnect';
 
 /** Events after the last one received are gone: the server no longer holds them (trimmed, or its history was lost). */
 export class StreamResetException extends Error {
@@ -29,8 +31,6 @@ export class StreamResetException extends Error {
   }
 }
 
-const DEFAULT_ATTEMPTS = 5;
-const DEFAULT_DELAY_MS = 1000;
 /** The server, or a proxy before it, is restarting or overloaded. */
 const RETRIABLE_STATUSES = new Set([502, 503, 504]);
 
@@ -63,69 +63,6 @@ function deliver(event: ClientSseEvent, subscriber: Subscriber<unknown>, options
   }
 }
 
-class Resumption {
-  readonly #attempts: number;
-  #delay: number;
-  #lastEventId: string | undefined;
-  #failures = 0;
-  #aborter: AbortController | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #inner: Subscription | undefined;
-
-  constructor(
-    readonly subscriber: Subscriber<unknown>,
-    readonly open: OpenCall,
-    readonly endpoint: ClientEndpoint,
-    readonly readers: ResponseReaders,
-    readonly options: ReconnectOptions,
-    readonly asEvents: boolean,
-  ) {
-    this.#attempts = options.attempts ?? DEFAULT_ATTEMPTS;
-    this.#delay = options.delay ?? DEFAULT_DELAY_MS;
-  }
-
-  attempt = (): void => {
-    this.#aborter = new AbortController();
-    this.open(this.#aborter.signal, this.#lastEventId).then(this.#read, this.#again);
-  };
-
-  stop(): void {
-    clearTimeout(this.#timer);
-    this.#inner?.unsubscribe();
-    this.#aborter?.abort();
-  }
-
-  #again = (error: unknown, canRetry = retriable(error)): void => {
-    if (this.subscriber.closed) return;
-    if (!canRetry || ++this.#failures > this.#attempts) return this.subscriber.error(error);
-    this.#timer = setTimeout(this.attempt, this.#delay);
-  };
-
-  #read = (response: Response): void => {
-    const { subscriber, endpoint, readers, asEvents } = this;
-    if (subscriber.closed) return;
-    if (response.status === 204) return subscriber.complete();
-    // Not a stream after all (a proxy's page, say): read as any answer, once.
-    if (!isEventStream(response))
-      return void (this.#inner = readResponse(response, endpoint, readers, asEvents).subscribe(subscriber));
-    // A retry: past what a timer holds would be taken for 1 ms: a reconnection loop instead of a long wait.
-    const onRetry = (milliseconds: number) => (this.#delay = Math.min(milliseconds, MAX_TIMER_MS));
-    const handlers = { onEvent: this.#onEvent, onRetry };
-    readEvents(response, subscriber, endpoint, readers, handlers).then(this.#ended, this.#again);
-  };
-
-  #ended = (): void => {
-    const { where } = this.endpoint;
-    this.#again(new Error(`${where}: the stream ended ${this.#attempts + 1} times in a row without an event`), true);
-  };
-
-  #onEvent = (event: ClientSseEvent): void => {
-    this.#failures = 0;
-    if (event.id !== undefined) this.#lastEventId = event.id;
-    deliver(event, this.subscriber, this.options, this.asEvents);
-  };
-}
-
 export function resumingCall(
   open: OpenCall,
   endpoint: ClientEndpoint,
@@ -133,9 +70,21 @@ export function resumingCall(
   options: ReconnectOptions,
   asEvents: boolean,
 ): Observable<unknown> {
+  const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
   return new Observable<unknown>((subscriber) => {
-    const resumption = new Resumption(subscriber, open, endpoint, readers, options, asEvents);
-    resumption.attempt();
-    return () => resumption.stop();
+    const read = (response: Response, progress: Progress) => {
+      if (response.status === 204) return void subscriber.complete();
+      // Not a stream after all (a proxy's page, say): read as any answer, once.
+      if (!isEventStream(response))
+        return void readResponse(response, endpoint, readers, asEvents).subscribe(subscriber);
+      const onEvent = (message: EventSourceMessage) => {
+        progress.heard(message.id);
+        deliver(clientEvent(message, endpoint, readers.json), subscriber, options, asEvents);
+      };
+      return eachEvent(response, subscriber, readers.limits.maxItemSize, { onEvent, onRetry: progress.retry }).then(
+        () => new Error(`${endpoint.where}: the stream ended ${attempts + 1} times in a row without an event`),
+      );
+    };
+    return reconnecting(subscriber, { ...options, fromStart: true, retriable }, open, read);
   });
 }

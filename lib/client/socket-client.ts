@@ -11,6 +11,7 @@ import { readDesignType } from '../metadata/reflect-shim';
 import type { Multi } from '../streaming/multi';
 import type { ClientItem, MethodNames } from './client-types';
 import { pathSegment } from './path-segment';
+import { answerLimits, ResponseTooLargeException, type AnswerLimits } from './answer-limits';
 
 /** The part of the WHATWG `WebSocket` a socket client uses (the global one and `ws` both have it). */
 export interface ClientWebSocket {
@@ -34,6 +35,11 @@ export interface SocketClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** How sockets are made: the global `WebSocket` by default; `nodeWebSocket` (from `rxrest`) for `ws` in Node. */
   readonly webSocket?: WebSocketFactory;
+  /**
+   * The largest message taken, in characters (bytes for a binary one), 1 Mi by default: a larger one closes the socket
+   * with 1009 and fails the connection with a `ResponseTooLargeException`.
+   */
+  readonly limits?: Pick<AnswerLimits, 'maxItemSize'>;
 }
 
 export interface ConnectOptions<In> {
@@ -70,18 +76,16 @@ export type SocketMessageOut<F> = F extends (...args: never[]) => infer R ? Clie
 const OPEN = 1;
 
 /** The global `WebSocket` (browsers, Node 22 and later), which sends no headers of its own. */
-function globalFactory(): WebSocketFactory {
-  return (url, headers) => {
-    const global = (globalThis as { WebSocket?: new (url: string) => ClientWebSocket }).WebSocket;
-    if (!global || headers)
-      throw new TypeError(
-        global
-          ? "A browser's WebSocket sends no headers: pass webSocket: nodeWebSocket (from 'rxrest', Node) to send them"
-          : "There is no global WebSocket here (Node before 22): pass webSocket: nodeWebSocket (from 'rxrest')",
-      );
-    return new global(url);
-  };
-}
+const globalWebSocket: WebSocketFactory = (url, headers) => {
+  const global = (globalThis as { WebSocket?: new (url: string) => ClientWebSocket }).WebSocket;
+  if (!global || headers)
+    throw new TypeError(
+      global
+        ? "A browser's WebSocket sends no headers: pass webSocket: nodeWebSocket (from 'rxrest', Node) to send them"
+        : "There is no global WebSocket here (Node before 22): pass webSocket: nodeWebSocket (from 'rxrest')",
+    );
+  return new global(url);
+};
 
 function encode(message: unknown): string | ArrayBufferLike | ArrayBufferView {
   if (typeof message === 'string') return message;
@@ -93,11 +97,13 @@ export class SocketClient<T> {
   readonly #type: Function;
   readonly #options: SocketClientOptions;
   readonly #factory: WebSocketFactory;
+  readonly #maxItemSize: number;
 
   private constructor(type: Function, options: SocketClientOptions) {
     this.#type = type;
     this.#options = options;
-    this.#factory = options.webSocket ?? globalFactory();
+    this.#factory = options.webSocket ?? globalWebSocket;
+    this.#maxItemSize = answerLimits(options.limits).maxItemSize;
   }
 
   /** A client of the `@WebSocketEndpoint` class `type`; throws when it is none. */
@@ -127,13 +133,8 @@ export class SocketClient<T> {
 
   /** `send`'s messages go out once the socket is open. */
   #open(subscriber: Subscriber<unknown>, options: ConnectOptions<unknown>, text: boolean): TeardownLogic {
-    let socket: ClientWebSocket;
-    try {
-      socket = this.#factory(this.#url(options), this.#options.headers);
-    } catch (error) {
-      subscriber.error(error);
-      return undefined;
-    }
+    // What the factory or the URL throws, the Observable's subscribe turns into its error.
+    const socket = this.#factory(this.#url(options), this.#options.headers);
     socket.binaryType = 'arraybuffer';
     let sending: Subscription | undefined;
     socket.onopen = () => {
@@ -143,6 +144,11 @@ export class SocketClient<T> {
       });
     };
     socket.onmessage = ({ data }) => {
+      if ((data instanceof ArrayBuffer ? data.byteLength : String(data).length) > this.#maxItemSize) {
+        // A global WebSocket takes a message of any size: past the bound, the connection ends as a server ends one.
+        socket.close(1009, 'A message is too large');
+        return subscriber.error(new ResponseTooLargeException('maxItemSize', this.#maxItemSize));
+      }
       let message: unknown;
       try {
         message = this.#decode(data, text);

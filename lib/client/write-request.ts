@@ -5,6 +5,7 @@ import { ResponseHeaders } from '../response/response-headers';
 import type { ClientEndpoint, ClientParam } from './client-endpoints';
 import { isItemSource, ITEM_FRAMES, itemStream } from './item-body';
 import { pathSegment } from './path-segment';
+import type { Reconnect } from './reconnect';
 
 /** What one call may change: `accept` replaces the `Accept` from `@Produces`; `headers` are added. */
 export interface CallOptions {
@@ -18,11 +19,7 @@ export interface CallOptions {
  * How a call to a method taking `Last-Event-ID` goes on after its SSE answer ends or drops: it asks again with the last
  * event's id, after the server's `retry:` delay, until `event: done` or a 204.
  */
-export interface ReconnectOptions {
-  /** Reconnections in a row with no event between them before the call fails with the last error (default 5). */
-  readonly attempts?: number;
-  /** Milliseconds to wait before reconnecting when the server sent no `retry:` (default 1000). */
-  readonly delay?: number;
+export interface ReconnectOptions extends Reconnect {
   /**
    * Told when events were lost (`event: reset`); `oldestId` is the oldest the server holds (`undefined`: none).
    * Without it, a reset fails the call with a `StreamResetException`.
@@ -107,8 +104,12 @@ function isBinary(value: unknown): value is Uint8Array | ArrayBuffer | Blob | Re
   return [Uint8Array, ArrayBuffer, Blob, ReadableStream].some((type) => value instanceof type);
 }
 
-/** The media type of the body: one of `@Consumes` that fits the value (text for a string), else by the value. */
+/**
+ * The media type of the body: one of `@Consumes` that fits the value (text for a string, a framing for items), else by
+ * the value.
+ */
 function bodyMediaType(consumes: readonly string[], value: unknown): string {
+  if (isItemSource(value)) return consumes.find((type) => ITEM_FRAMES.has(type)) ?? 'application/x-ndjson';
   const concrete = consumes.filter((type) => !type.includes('*'));
   const isText = (type: string) => type.startsWith('text/');
   if (typeof value === 'string') return concrete.find(isText) ?? concrete[0] ?? 'text/plain;charset=UTF-8';
@@ -137,29 +138,24 @@ function isFileSource(value: unknown): value is { path: string } {
   );
 }
 
+interface Part {
+  readonly name: string;
+  readonly value: unknown;
+  readonly mediaType?: string;
+  readonly fileName?: string;
+}
+
 /** The shape of `MultipartFormDataOutput`, read without loading it (it is a server class). */
 interface OutputParts {
-  readonly parts: readonly {
-    readonly name: string;
-    readonly value: unknown;
-    readonly mediaType: string;
-    readonly fileName: string | undefined;
-  }[];
+  readonly parts: readonly Part[];
 }
 
 function isOutputParts(value: unknown): value is OutputParts {
   return typeof value === 'object' && Array.isArray((value as { parts?: unknown } | null)?.parts);
 }
 
-async function appendPart(
-  form: FormData,
-  name: string,
-  value: unknown,
-  mediaType: string | undefined,
-  fileName: string | undefined,
-  mapper: JsonMapper,
-  where: string,
-): Promise<void> {
+async function appendPart(form: FormData, part: Part, mapper: JsonMapper, where: string): Promise<void> {
+  const { name, value, mediaType, fileName } = part;
   const base = (path: string) => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
   const octets = { type: mediaType ?? 'application/octet-stream' };
   if (isFileSource(value))
@@ -178,11 +174,9 @@ async function appendPart(
 async function multipartBody(parts: Parts, mapper: JsonMapper, where: string): Promise<FormData> {
   const form = new FormData();
   const output = parts.body?.value;
-  if (isOutputParts(output))
-    for (const part of output.parts)
-      await appendPart(form, part.name, part.value, part.mediaType, part.fileName, mapper, where);
+  if (isOutputParts(output)) for (const part of output.parts) await appendPart(form, part, mapper, where);
   else if (output instanceof FormData) for (const [name, value] of output) form.append(name, value);
-  for (const [name, value] of parts.form) await appendPart(form, name, value, undefined, undefined, mapper, where);
+  for (const [name, value] of parts.form) await appendPart(form, { name, value }, mapper, where);
   return form;
 }
 
@@ -201,13 +195,9 @@ async function writeBody(
     return new URLSearchParams(parts.form.map(([name, value]): [string, string] => [name, text(value)]));
   if (!parts.body || parts.body.value === undefined) return null;
   const { value } = parts.body;
-  if (isItemSource(value)) {
-    const mediaType = endpoint.consumes.find((type) => ITEM_FRAMES[type] !== undefined) ?? 'application/x-ndjson';
-    headers.set('Content-Type', mediaType);
-    return itemStream(value, mediaType, writers.json);
-  }
   const mediaType = bodyMediaType(endpoint.consumes, value);
   headers.set('Content-Type', mediaType);
+  if (isItemSource(value)) return itemStream(value, mediaType, writers.json);
   const type = typeof value === 'object' && value !== null ? value.constructor : undefined;
   const writer = writers.writers.find((candidate) => candidate.isWriteable(type, mediaType, value));
   if (writer) {

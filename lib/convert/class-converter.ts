@@ -46,9 +46,6 @@ function isHttpError(error: unknown): boolean {
 export function classConverter(type: Function): Converter | undefined {
   const invalid = (raw: string) => `"${raw}" is not a valid ${type.name}`;
   if (type.length === 1) return guarded((raw) => new (type as new (raw: string) => unknown)(raw), invalid);
-  const valueOf = findStatic(type, 'valueOf');
-  if (valueOf) return guarded((raw) => valueOf.call(type, raw), invalid);
-  const fromString = findStatic(type, 'fromString');
-  if (fromString) return guarded((raw) => fromString.call(type, raw), invalid);
-  return undefined;
+  const factory = findStatic(type, 'valueOf') ?? findStatic(type, 'fromString');
+  return factory && guarded((raw) => factory.call(type, raw), invalid);
 }

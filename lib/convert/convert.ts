@@ -138,10 +138,8 @@ export function resolveType(
     collection ??= 'array';
   } else {
     const type = (hint as Function | EnumLike | undefined) ?? designType;
-    if (type === Array || type === Set) {
-      collection ??= type === Set ? 'set' : 'array';
-      element = undefined;
-    } else element = isUnknownDesignType(type) && !isEnumLike(type) ? undefined : (type as Function | EnumLike);
+    if (type === Array || type === Set) collection ??= type === Set ? 'set' : 'array';
+    else if (!isUnknownDesignType(type) || isEnumLike(type)) element = type as Function | EnumLike;
   }
   const resolved = elementConverter(element, options);
   if (!resolved) return undefined;

@@ -39,11 +39,7 @@ export abstract class WithHalLinks {
   }
 
   #put(links: readonly WebLink[]): void {
-    for (const link of links) {
-      const entry: { href: string; title?: string; type?: string } = { href: link.href };
-      if (link.title !== undefined) entry.title = link.title;
-      if (link.type !== undefined) entry.type = link.type;
-      this.#byRelation.set(link.rel, entry);
-    }
+    for (const { rel, href, title, type } of links)
+      this.#byRelation.set(rel, { href, ...(title !== undefined && { title }), ...(type !== undefined && { type }) });
   }
 }

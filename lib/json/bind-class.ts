@@ -22,11 +22,10 @@ interface FieldInfo {
 
 /** The static creator marked `@JsonCreator`, if any. */
 export function jsonCreator(type: Function): ((json: unknown) => unknown) | undefined {
-  for (const meta of classChain(type)) {
-    const name = meta.tags.get(JSON_CREATOR);
-    if (name) return (json) => (type as unknown as Record<string, (json: unknown) => unknown>)[name](json);
-  }
-  return undefined;
+  const name = classChain(type)
+    .map((meta) => meta.tags.get(JSON_CREATOR))
+    .find(Boolean);
+  return name ? (json) => (type as unknown as Record<string, (json: unknown) => unknown>)[name](json) : undefined;
 }
 
 /** The zod schema a class declares as `static schema` (its JSON is validated with it), if any. */
@@ -43,27 +42,20 @@ function mismatch(path: string, message: string): Error {
 }
 
 function fieldInfo(chain: readonly ClassMeta[], prototype: object, key: string): FieldInfo | undefined {
-  for (const meta of chain) {
-    const property = meta.properties.get(key);
-    if (!property) continue;
-    const declared = property.tags.get(JSON_PROPERTY)?.type;
-    const pattern = property.tags.get(JSON_FORMAT)?.pattern;
-    const design = readDesignType('design:type', prototype, key);
-    const hint =
-      declared ?? (typeof design === 'function' && design !== Object && design !== Array ? design : undefined);
-    if (Array.isArray(hint)) return { type: hint[0] as Function, array: true, pattern };
-    // A pattern only makes sense for dates: it types the field when metadata does not.
-    return { type: (hint as Function | undefined) ?? (pattern ? Date : undefined), array: false, pattern };
-  }
-  return undefined;
+  const property = chain.map((meta) => meta.properties.get(key)).find(Boolean);
+  if (!property) return undefined;
+  const declared = property.tags.get(JSON_PROPERTY)?.type;
+  const pattern = property.tags.get(JSON_FORMAT)?.pattern;
+  const design = readDesignType('design:type', prototype, key);
+  const hint = declared ?? (typeof design === 'function' && design !== Object && design !== Array ? design : undefined);
+  if (Array.isArray(hint)) return { type: hint[0] as Function, array: true, pattern };
+  // A pattern only makes sense for dates: it types the field when metadata does not.
+  return { type: (hint as Function | undefined) ?? (pattern ? Date : undefined), array: false, pattern };
 }
 
 function failsOnUnknown(chain: readonly ClassMeta[], fallback: boolean): boolean {
-  for (const meta of chain) {
-    const policy = meta.tags.get(JSON_IGNORE_PROPERTIES)?.ignoreUnknown;
-    if (policy !== undefined) return !policy;
-  }
-  return fallback;
+  const policy = chain.map((meta) => meta.tags.get(JSON_IGNORE_PROPERTIES)?.ignoreUnknown).find((p) => p !== undefined);
+  return policy === undefined ? fallback : !policy;
 }
 
 function bindDate(value: unknown, path: string, pattern?: string): Date {

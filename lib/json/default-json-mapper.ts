@@ -124,9 +124,7 @@ function mayHoldFormattedDate(value: unknown, depth: number): boolean {
 
 /** `holder`: what JSON.stringify hands a replacer as `this`, always an object or array. */
 function fieldFormat(holder: object, key: string): string | undefined {
-  for (const meta of classChain(holder.constructor)) {
-    const pattern = meta.properties.get(key)?.tags.get(JSON_FORMAT)?.pattern;
-    if (pattern) return pattern;
-  }
-  return undefined;
+  return classChain(holder.constructor)
+    .map((meta) => meta.properties.get(key)?.tags.get(JSON_FORMAT)?.pattern)
+    .find(Boolean);
 }

@@ -65,15 +65,7 @@ function linkTarget(unit: Unit, method: MethodMeta, applicationPath: string, pro
   } catch {
     return undefined;
   }
-  const { rel = method.name, title, type } = options;
-  return {
-    rel,
-    template,
-    variables,
-    entityType,
-    ...(title === undefined ? {} : { title }),
-    ...(type === undefined ? {} : { type }),
-  };
+  return { ...options, rel: options.rel ?? method.name, template, variables, entityType };
 }
 
 /** A target without an entity type, or no endpoint, is a problem; malformed templates are the endpoint compiler's. */

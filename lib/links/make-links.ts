@@ -5,19 +5,15 @@ import { classChain } from '../metadata/store';
 import { expandTemplate } from '../routing/expand-template';
 import type { LinkTarget } from './link-registry';
 
-const linkIds = new WeakMap<Function, string | null>();
+const linkIds = new WeakMap<Function, string | undefined>();
 
 /** The property marked `@RestLinkId` on `type` or a superclass (`undefined` when none). */
 export function linkIdProperty(type: Function): string | undefined {
-  let found = linkIds.get(type);
-  if (found === undefined) {
-    found = null;
-    for (const meta of classChain(type)) {
-      for (const property of meta.properties.values()) if (property.tags.has(REST_LINK_ID)) found ??= property.name;
-    }
-    linkIds.set(type, found);
+  if (!linkIds.has(type)) {
+    const properties = classChain(type).flatMap((meta) => [...meta.properties.values()]);
+    linkIds.set(type, properties.find((property) => property.tags.has(REST_LINK_ID))?.name);
   }
-  return found ?? undefined;
+  return linkIds.get(type);
 }
 
 /** The value of template variable `name` in `entity`: `{id}` from the `@RestLinkId` property when there is one. */
@@ -33,11 +29,8 @@ export function entityClass(entity: object, declared: Function | undefined): Fun
   return typeof own === 'function' && own !== Object ? own : declared;
 }
 
-function toLink(target: LinkTarget, href: string): WebLink {
-  const link: { href: string; rel: string; title?: string; type?: string } = { href, rel: target.rel };
-  if (target.title !== undefined) link.title = target.title;
-  if (target.type !== undefined) link.type = target.type;
-  return link;
+function toLink({ rel, title, type }: LinkTarget, href: string): WebLink {
+  return { href, rel, ...(title !== undefined && { title }), ...(type !== undefined && { type }) };
 }
 
 /** Links to `targets`, absolute on `origin`; their variables are filled from `entity`, or left as `{name}`. */

@@ -16,11 +16,6 @@ export function bindLinkContext(info: EndpointInfo, context: LinkContext): void 
   contexts.set(info, context);
 }
 
-/** An empty one before routing. */
-export function linkContextOf(ctx: RequestContext): LinkContext {
-  return (ctx.endpoint && contexts.get(ctx.endpoint)) ?? EMPTY;
-}
-
 /** Its URL's: the forwarded-origin and allowed-hosts steps have moved the URL onto the public origin before routing. */
 export function linkOrigin(ctx: RequestContext): string {
   return new URL(ctx.url).origin;
@@ -44,7 +39,9 @@ export class RestLinksProvider {
   }
 
   static of(ctx: RequestContext): RestLinksProvider {
-    return new RestLinksProvider(linkContextOf(ctx).registry, linkOrigin(ctx));
+    // Before routing there is no endpoint: an empty registry.
+    const context = (ctx.endpoint && contexts.get(ctx.endpoint)) ?? EMPTY;
+    return new RestLinksProvider(context.registry, linkOrigin(ctx));
   }
 
   /** The origin (`scheme://host[:port]`) links are made absolute with. */

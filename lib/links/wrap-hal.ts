@@ -34,10 +34,9 @@ export function wrapHal(
   if (!isHalMediaType(response.mediaType ?? negotiated) || !isWrappable(response)) return;
   const entity = response.entity as object;
   if (Array.isArray(entity)) {
-    if (!entity.every((item: unknown) => typeof item === 'object' && item !== null)) return;
-    const items = entity as object[];
-    const type = declared ?? (items.length > 0 ? entityClass(items[0], undefined) : undefined);
-    response.entity = hal.toHalCollectionWrapper(items, AUTOMATIC_COLLECTION_NAME, type ?? Object);
+    if (!entity.every((item: unknown): item is object => typeof item === 'object' && item !== null)) return;
+    const type = declared ?? (entity.length > 0 ? entityClass(entity[0], undefined) : undefined);
+    response.entity = hal.toHalCollectionWrapper(entity, AUTOMATIC_COLLECTION_NAME, type ?? Object);
   } else {
     response.entity = hal.toHalWrapper(entity, entityClass(entity, declared));
   }

@@ -47,6 +47,10 @@ class CallResource {
     return lastValueFrom(items.pipe(toArray()));
   }
 
+  @POST @Path('lines') @Consumes('application/x-ndjson') lines(@Body() items: Multi<number>) {
+    return lastValueFrom(items.pipe(toArray()));
+  }
+
   @POST @Path('csv') @Consumes('text/csv') csv(@Body() text: string): string {
     return `received ${JSON.stringify(text)}`;
   }
@@ -57,6 +61,26 @@ class CallResource {
 class CallContract {
   @PUT @Path('when') replace(): string {
     return '';
+  }
+}
+
+/** Item bodies of media types the client has no framing for: named like members of `Object.prototype`, or unknown. */
+@Path('calls/lines')
+class OddTypesContract {
+  @POST @Consumes('constructor') byConstructor(@Body() items: Multi<number>): number[] {
+    return [];
+  }
+
+  @POST @Consumes('__proto__') byProto(@Body() items: Multi<number>): number[] {
+    return [];
+  }
+
+  @POST @Consumes('toString') byToString(@Body() items: Multi<number>): number[] {
+    return [];
+  }
+
+  @POST @Consumes('application/x-unknown') byUnknown(@Body() items: Multi<number>): number[] {
+    return [];
   }
 }
 
@@ -104,6 +128,14 @@ describe('RestClient calls', () => {
       yield { n: 3 };
     };
     expect(await firstValueFrom(calls.events(sent()))).toEqual([{ data: 'two\nlines' }, { data: { n: 3 } }]);
+  });
+
+  it('sends an item body as NDJSON when @Consumes names a type like constructor or __proto__, as for any unknown type', async () => {
+    const calls = RestClient.create(OddTypesContract, { baseUrl: server.url });
+    expect(await firstValueFrom(calls.byUnknown(of(1, 2)))).toEqual([1, 2]);
+    expect(await firstValueFrom(calls.byConstructor(of(3, 4)))).toEqual([3, 4]);
+    expect(await firstValueFrom(calls.byProto(of(5, 6)))).toEqual([5, 6]);
+    expect(await firstValueFrom(calls.byToString(of(7, 8)))).toEqual([7, 8]);
   });
 
   it("writes a body with the application's own writer", async () => {

@@ -1,6 +1,6 @@
 // The socket client made from the endpoint class itself, over a real socket: typed messages in and out, path and
 // query parameters, upgrade headers, unsubscribing closes with 1000, and a close with another code is an error.
-import { firstValueFrom, lastValueFrom, of, take, toArray, type Observable } from 'rxjs';
+import { firstValueFrom, lastValueFrom, map, of, take, toArray, type Observable } from 'rxjs';
 import {
   HeaderParam,
   OnClose,
@@ -11,7 +11,7 @@ import {
   WebSocketEndpoint,
   nodeWebSocket,
 } from '../../lib';
-import { SocketClient, SocketClosedException } from '../../lib/client';
+import { ResponseTooLargeException, SocketClient, SocketClosedException } from '../../lib/client';
 import { buildApp, withServer } from '../support/app';
 import { until } from '../support/until';
 
@@ -51,6 +51,23 @@ class WordSocket {
   @OnOpen
   greet(): Observable<string> {
     return of('ready');
+  }
+}
+
+const sizedCloseCodes: (number | undefined)[] = [];
+
+/** Answers `text:N` with N characters, `bytes:N` with N bytes. */
+@WebSocketEndpoint('/ws/sized')
+class SizedSocket {
+  @OnTextMessage
+  sized(ask: string): string | Uint8Array {
+    const [kind, size] = ask.split(':');
+    return kind === 'bytes' ? new Uint8Array(Number(size)) : 'x'.repeat(Number(size));
+  }
+
+  @OnClose
+  closed(connection: WebSocketConnection): void {
+    sizedCloseCodes.push(connection.closeCode);
   }
 }
 
@@ -96,6 +113,32 @@ describe('SocketClient', () => {
       ).catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(SocketClosedException);
       expect((failed as SocketClosedException).code).toBe(1011);
+    });
+  });
+
+  it('closes with 1009 and fails with ResponseTooLargeException at a message past limits.maxItemSize (1 Mi by default)', async () => {
+    await withServer(buildApp([SizedSocket]), async (server) => {
+      const sizes = (limits?: { maxItemSize: number }) =>
+        SocketClient.create(SizedSocket, { baseUrl: server.url, webSocket: nodeWebSocket, limits });
+      const lengths = (asks: string[], limits?: { maxItemSize: number }) =>
+        lastValueFrom(
+          sizes(limits)
+            .connect('sized', { send: of(...asks) })
+            .pipe(
+              take(asks.length),
+              map((message) => (typeof message === 'string' ? message : (message as Uint8Array)).length),
+              toArray(),
+            ),
+        ).catch((error: unknown) => error);
+      expect(await lengths(['text:100', 'bytes:100'], { maxItemSize: 100 })).toEqual([100, 100]);
+      for (const ask of ['text:101', 'bytes:101']) {
+        const failed = await lengths(['text:1', ask], { maxItemSize: 100 });
+        expect(failed).toBeInstanceOf(ResponseTooLargeException);
+        expect((failed as ResponseTooLargeException).limit).toBe(100);
+      }
+      const byDefault = await lengths([`text:${1024 * 1024 + 1}`]);
+      expect((byDefault as ResponseTooLargeException).limit).toBe(1024 * 1024);
+      await until(() => (sizedCloseCodes.filter((code) => code === 1009).length === 3 ? true : undefined), '3 closes');
     });
   });
 
