@@ -199,10 +199,8 @@ function compileCompletions(
       const target = prompt !== undefined ? `the prompt ${prompt}` : `the resource template ${resourceTemplate}`;
       return void problems.add(where, `completes ${argument} of ${target}, which has no such argument`);
     }
-    const key =
-      prompt !== undefined
-        ? completionKey('ref/prompt', prompt, argument)
-        : completionKey('ref/resource', resourceTemplate!, argument);
+    const refType = prompt !== undefined ? 'ref/prompt' : 'ref/resource';
+    const key = completionKey(refType, prompt ?? resourceTemplate!, argument);
     return [key, compileMcpMethod(unit, meta.name, problems, false)];
   });
 }
