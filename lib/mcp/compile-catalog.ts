@@ -187,10 +187,9 @@ function completes(options: CompletionOptions, catalog: Omit<ServerCatalog, 'too
 
 function compileCompletions(
   unit: Unit,
-  context: McpBuildContext,
+  { problems }: McpBuildContext,
   catalog: Omit<ServerCatalog, 'tools' | 'completions'>,
 ): Map<string, McpMethod> {
-  const { problems } = context;
   return compileTagged(unit, problems, MCP_COMPLETION, (options, meta, where) => {
     const { prompt, resourceTemplate, argument } = options;
     if ((prompt === undefined) === (resourceTemplate === undefined))
