@@ -49,6 +49,11 @@ export function memberTag<T>(key: MetaKey<T>, value: T): ClassOrMethodDecorator 
   return (target, propertyKey) => memberMeta(target, propertyKey).tags.set(key, value);
 }
 
+/** A decorator factory recording its one argument under `key`, where `tag` says (`methodTag`, `memberTag`...). */
+export function tagFactory<T, D>(tag: (key: MetaKey<T>, value: T) => D, key: MetaKey<T>): (value: T) => D {
+  return (value) => tag(key, value);
+}
+
 /** A constructor's parameter when there is no property key; made with `kind` if new. */
 export function parameterMeta(
   target: object,

@@ -1,7 +1,7 @@
 /** MCP servers in the resource style: `@McpServer` on a class, `@Tool`, `@McpResource`, `@Prompt`, `@Completion`. */
 import type { ZodType } from 'zod';
 import { classMeta, metaKey } from '../metadata/store';
-import { methodTag } from './decorator-types';
+import { methodTag, tagFactory } from './decorator-types';
 
 export interface McpServerOptions {
   /** The name the server gives in `initialize` (`serverInfo.name`); the class's name when absent. */
@@ -104,14 +104,10 @@ export function McpServer(path: string, options: McpServerOptions = {}): (target
  * an Observable (`Multi`) whose notices (`progress()`, `log()`) are sent as they come and whose last other value is
  * the result: text for a string, `structuredContent` for an object, or a `CallToolResult` as it is.
  */
-export function Tool(options: ToolOptions): MethodDecorator {
-  return methodTag(MCP_TOOL, options);
-}
+export const Tool: (options: ToolOptions) => MethodDecorator = tagFactory(methodTag, MCP_TOOL);
 
 /** A resource the method reads: its contents as text, bytes, or `ResourceContents`, for a fixed URI or a template. */
-export function McpResource(options: McpResourceOptions): MethodDecorator {
-  return methodTag(MCP_RESOURCE, options);
-}
+export const McpResource: (options: McpResourceOptions) => MethodDecorator = tagFactory(methodTag, MCP_RESOURCE);
 
 /** A prompt: the method gets its arguments and returns the messages (or a text, as one user message). */
 export function Prompt(options: PromptOptions = {}): MethodDecorator {
@@ -122,6 +118,4 @@ export function Prompt(options: PromptOptions = {}): MethodDecorator {
  * Completes one argument of a prompt or one variable of a resource template: the method gets the text typed so far
  * and the other arguments, and returns the suggestions (at most 100 are sent).
  */
-export function Completion(options: CompletionOptions): MethodDecorator {
-  return methodTag(MCP_COMPLETION, options);
-}
+export const Completion: (options: CompletionOptions) => MethodDecorator = tagFactory(methodTag, MCP_COMPLETION);

@@ -1,6 +1,6 @@
 /** The `@PartType` decorator: the media type a multipart part is read or written as. It only records metadata. */
 import { metaKey } from '../metadata/store';
-import { paramTag, type ParamOrPropertyDecorator } from './decorator-types';
+import { paramTag, tagFactory, type ParamOrPropertyDecorator } from './decorator-types';
 
 export const PART_TYPE = metaKey<string>('part-type');
 
@@ -11,6 +11,4 @@ export const PART_TYPE = metaKey<string>('part-type');
  * @example
  * @POST upload(@RestForm() @PartType('application/json') person: Person) {}
  */
-export function PartType(mediaType: string): ParamOrPropertyDecorator {
-  return paramTag(PART_TYPE, mediaType);
-}
+export const PartType: (mediaType: string) => ParamOrPropertyDecorator = tagFactory(paramTag, PART_TYPE);

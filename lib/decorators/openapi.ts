@@ -1,7 +1,7 @@
 /** Decorators that describe endpoints in the OpenAPI document; they record metadata only. */
 import type { ZodType } from 'zod';
 import { metaKey, type MetaKey } from '../metadata/store';
-import { memberMeta, memberTag, type ClassOrMethodDecorator } from './decorator-types';
+import { memberMeta, memberTag, tagFactory, type ClassOrMethodDecorator } from './decorator-types';
 
 /** A response an endpoint documents: its status, what it means, and the zod schema of its body (of each item, for a stream). */
 export interface APIResponseOptions {
@@ -45,9 +45,10 @@ export function Tag(...names: string[]): ClassOrMethodDecorator {
 }
 
 /** The summary and description of an endpoint. */
-export function Operation(options: OperationOptions): ClassOrMethodDecorator {
-  return memberTag(OPENAPI_OPERATION, options);
-}
+export const Operation: (options: OperationOptions) => ClassOrMethodDecorator = tagFactory(
+  memberTag,
+  OPENAPI_OPERATION,
+);
 
 /**
  * A response the endpoint documents; repeatable. Without `status` it describes the endpoint's own

@@ -1,7 +1,7 @@
 /** Parameter decorators: where each argument of an endpoint comes from. They only record metadata. */
 import type { ZodType } from 'zod';
 import { metaKey, type ParamKind, type ParamMeta, Tags } from '../metadata/store';
-import { memberProperty, parameterMeta, paramTag, type ParamOrPropertyDecorator } from './decorator-types';
+import { memberProperty, parameterMeta, paramTag, tagFactory, type ParamOrPropertyDecorator } from './decorator-types';
 
 /** An enum given as its object (`{ type: Color }`); a merged `fromString` function is used when present. */
 export type EnumLike = Readonly<Record<string, string | number | Function>>;
@@ -139,9 +139,7 @@ export const BeanParam = unnamedFamily('bean');
  * @example
  * list(\@RestQuery() \@DefaultValue('10') limit: number) {}
  */
-export function DefaultValue(value: string): ParamOrPropertyDecorator {
-  return paramTag(DEFAULT_VALUE, value);
-}
+export const DefaultValue: (value: string) => ParamOrPropertyDecorator = tagFactory(paramTag, DEFAULT_VALUE);
 
 /**
  * Splits every value of a collection parameter on `separator`: `?name=a,b&name=c` with
@@ -150,9 +148,7 @@ export function DefaultValue(value: string): ParamOrPropertyDecorator {
  * @example
  * names(\@RestQuery({ type: [String] }) \@Separator(',') name: string[]) {}
  */
-export function Separator(separator: string): ParamOrPropertyDecorator {
-  return paramTag(SEPARATOR, separator);
-}
+export const Separator: (separator: string) => ParamOrPropertyDecorator = tagFactory(paramTag, SEPARATOR);
 
 let dateFormats = 0;
 

@@ -5,6 +5,7 @@ import {
   memberTag,
   methodTag,
   methodTags,
+  tagFactory,
   type ClassOrMethodDecorator,
   type MethodDecoratorFn,
 } from './decorator-types';
@@ -78,9 +79,7 @@ export function Provider(options: ProviderOptions = {}): (target: Function) => v
 }
 
 /** Orders providers and filters: lower runs first. */
-export function Priority(priority: number): ClassOrMethodDecorator {
-  return memberTag(PRIORITY, priority);
-}
+export const Priority: (priority: number) => ClassOrMethodDecorator = tagFactory(memberTag, PRIORITY);
 
 /** A decorator made by {@link NameBinding}: put it on filters and on the resources they apply to. */
 export type NameBindingDecorator = ClassOrMethodDecorator & { readonly bindingName: string };
@@ -101,9 +100,7 @@ export function NameBinding(name: string): NameBindingDecorator {
 }
 
 /** The status of a normal (non-`RestResponse`) result, e.g. 201. */
-export function ResponseStatus(status: number): MethodDecoratorFn {
-  return methodTag(RESPONSE_STATUS, status);
-}
+export const ResponseStatus: (status: number) => MethodDecoratorFn = tagFactory(methodTag, RESPONSE_STATUS);
 
 /** A static header added to normal (non-`RestResponse`) results; repeatable. */
 export function ResponseHeader(name: string, value: string): MethodDecoratorFn {

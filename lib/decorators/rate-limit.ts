@@ -1,6 +1,6 @@
 /** @RateLimit: how much one client may ask of an endpoint; it only records metadata. */
 import { metaKey } from '../metadata/store';
-import { memberTag, type ClassOrMethodDecorator } from './decorator-types';
+import { memberTag, tagFactory, type ClassOrMethodDecorator } from './decorator-types';
 
 export interface RateLimitOptions {
   /** Requests one client may make per `window`. */
@@ -21,6 +21,4 @@ export const RATE_LIMIT = metaKey<RateLimitOptions>('rate-limit');
  * \@GET @Path('search') @RateLimit({ requests: 100, window: '10s' })
  * search(\@RestQuery() q: string) { ... }
  */
-export function RateLimit(options: RateLimitOptions): ClassOrMethodDecorator {
-  return memberTag(RATE_LIMIT, options);
-}
+export const RateLimit: (options: RateLimitOptions) => ClassOrMethodDecorator = tagFactory(memberTag, RATE_LIMIT);

@@ -1,6 +1,6 @@
 /** The element type of a stream's items; apart from the stream buffer, so the REST client can read it without the server. */
 import { metaKey } from '../metadata/store';
-import { methodTag, type MethodDecoratorFn } from './decorator-types';
+import { methodTag, tagFactory, type MethodDecoratorFn } from './decorator-types';
 
 export const STREAM_ELEMENT_TYPE = metaKey<string>('stream-element-type');
 
@@ -11,6 +11,7 @@ export const STREAM_ELEMENT_TYPE = metaKey<string>('stream-element-type');
  * \@GET @Produces('text/event-stream') @RestStreamElementType('application/json')
  * events(): Multi<Event> { return multi(this.events$); }
  */
-export function RestStreamElementType(mediaType: string): MethodDecoratorFn {
-  return methodTag(STREAM_ELEMENT_TYPE, mediaType);
-}
+export const RestStreamElementType: (mediaType: string) => MethodDecoratorFn = tagFactory(
+  methodTag,
+  STREAM_ELEMENT_TYPE,
+);

@@ -187,10 +187,9 @@ function completes(options: CompletionOptions, catalog: Omit<ServerCatalog, 'too
 
 function compileCompletions(
   unit: Unit,
-  context: McpBuildContext,
+  { problems }: McpBuildContext,
   catalog: Omit<ServerCatalog, 'tools' | 'completions'>,
 ): Map<string, McpMethod> {
-  const { problems } = context;
   return compileTagged(unit, problems, MCP_COMPLETION, (options, meta, where) => {
     const { prompt, resourceTemplate, argument } = options;
     if ((prompt === undefined) === (resourceTemplate === undefined))
@@ -199,10 +198,8 @@ function compileCompletions(
       const target = prompt !== undefined ? `the prompt ${prompt}` : `the resource template ${resourceTemplate}`;
       return void problems.add(where, `completes ${argument} of ${target}, which has no such argument`);
     }
-    const key =
-      prompt !== undefined
-        ? completionKey('ref/prompt', prompt, argument)
-        : completionKey('ref/resource', resourceTemplate!, argument);
+    const refType = prompt !== undefined ? 'ref/prompt' : 'ref/resource';
+    const key = completionKey(refType, prompt ?? resourceTemplate!, argument);
     return [key, compileMcpMethod(unit, meta.name, problems, false)];
   });
 }

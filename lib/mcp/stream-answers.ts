@@ -9,7 +9,7 @@ import { finalize } from 'rxjs/internal/operators/finalize';
 import { takeUntil } from 'rxjs/internal/operators/takeUntil';
 import { tap } from 'rxjs/internal/operators/tap';
 import type { RequestContext } from '../context/request-context';
-import { settleToPromise, then } from '../context/settle';
+import { settleToPromise } from '../context/settle';
 import { settleResult, type ResultPlan } from '../pipeline/settle-result';
 import { multi, type Multi } from '../streaming/multi';
 import type { SseEvent } from '../streaming/sse-event';
@@ -84,15 +84,11 @@ export function answerStream(
   answers: StreamAnswers,
 ): Promise<RequestContext> {
   ctx.negotiated = 'text/event-stream';
-  return Promise.resolve(
-    settleToPromise(
-      then(settleResult(ctx, events, answers.plan), (settled) => {
-        settled.response!.headers.set(SESSION_HEADER, sessionId);
-        settled.response!.headers.set('cache-control', 'no-cache');
-        return settled;
-      }),
-    ),
-  );
+  return Promise.resolve(settleToPromise(settleResult(ctx, events, answers.plan))).then((settled) => {
+    settled.response!.headers.set(SESSION_HEADER, sessionId);
+    settled.response!.headers.set('cache-control', 'no-cache');
+    return settled;
+  });
 }
 
 export function answerOnStream(

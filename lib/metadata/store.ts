@@ -117,11 +117,8 @@ export function ownerOf(target: object): Function {
 /** Class metadata from the class and its superclasses, nearest first. */
 export function classChain(target: Function): ClassMeta[] {
   const chain: ClassMeta[] = [];
-  for (
-    let current: unknown = target;
-    typeof current === 'function' && current !== Function.prototype;
-    current = Object.getPrototypeOf(current)
-  ) {
+  // Past the last class, Function.prototype holds no metadata: Object.prototype ends the walk.
+  for (let current: unknown = target; typeof current === 'function'; current = Object.getPrototypeOf(current)) {
     const meta = classes.get(current as Function);
     if (meta) chain.push(meta);
   }
