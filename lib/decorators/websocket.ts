@@ -1,6 +1,6 @@
 /** WebSocket endpoints in the resource style: `@WebSocketEndpoint(path)` on a class, `@On...` on its methods. */
-import { classMeta, metaKey } from '../metadata/store';
-import { methodTag } from './decorator-types';
+import { metaKey } from '../metadata/store';
+import { memberTag, methodTag, tagFactory } from './decorator-types';
 
 export const SOCKET_PATH = metaKey<string>('websocket-path');
 
@@ -20,9 +20,7 @@ export const SOCKET_CALLBACK = metaKey<SocketCallbackKind>('websocket-callback')
  *   echo(message: string): string { return message; }
  * }
  */
-export function WebSocketEndpoint(path: string): (target: Function) => void {
-  return (target) => classMeta(target).tags.set(SOCKET_PATH, path);
-}
+export const WebSocketEndpoint: (path: string) => (target: Function) => void = tagFactory(memberTag, SOCKET_PATH);
 
 /** Called once the socket is open; what it returns (a value, a Promise, an Observable) is sent. */
 export const OnOpen: MethodDecorator = methodTag(SOCKET_CALLBACK, 'open');

@@ -92,18 +92,16 @@ export const openApiFeature = defineFeature({
     let info: OpenApiInfo | undefined;
     let made: OpenApiDocument | undefined;
     let answers: UnroutedAnswer[] | undefined;
+    const infoOnce = () => (info ??= infoOf(build.config, build.directory));
     // The facts exist only once every feature is built: the document (and its makers) is made on demand.
     const document = (): OpenApiDocument =>
       (made ??= (require('./openapi-document') as typeof import('./openapi-document')).openApiDocument(
         build.find(ENDPOINT_FACTS)?.() ?? [],
-        (info ??= infoOf(build.config, build.directory)),
+        infoOnce(),
         build.applicationPath,
         build.find(SECURITY)?.mechanisms,
       ));
     build.provide(OPENAPI, document);
-    return {
-      unrouted: () =>
-        (answers ??= openApiAnswers(build.config, document, (info ??= infoOf(build.config, build.directory)))),
-    };
+    return { unrouted: () => (answers ??= openApiAnswers(build.config, document, infoOnce())) };
   },
 });
