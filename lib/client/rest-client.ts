@@ -175,17 +175,14 @@ async function traced(
   });
   const headers = new Headers(init.headers);
   api.propagation.inject(api.trace.setSpan(api.context.active(), span), headers, headersSetter);
+  const fail = (type: string) => span.setStatus({ code: api.SpanStatusCode.ERROR }).setAttribute('error.type', type);
   try {
     const response = await setup.fetch(new Request(request.url, { ...init, headers }));
     span.setAttribute('http.response.status_code', response.status);
-    if (response.status >= 400) {
-      span.setStatus({ code: api.SpanStatusCode.ERROR });
-      span.setAttribute('error.type', String(response.status));
-    }
+    if (response.status >= 400) fail(String(response.status));
     return response;
   } catch (error) {
-    span.setStatus({ code: api.SpanStatusCode.ERROR });
-    span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
+    fail(error instanceof Error ? error.name : 'Error');
     return networkFailure(error);
   } finally {
     span.end();

@@ -91,12 +91,12 @@ function bindValue(
     return value;
   }
   if (type === BigInt) {
-    if (typeof value !== 'number' && typeof value !== 'string') throw mismatch(path, 'is not an integer');
     try {
-      return BigInt(value);
+      if (typeof value === 'number' || typeof value === 'string') return BigInt(value);
     } catch {
-      throw mismatch(path, 'is not an integer');
+      // A fraction, or text that is no integer, as a value of another kind.
     }
+    throw mismatch(path, 'is not an integer');
   }
   return bindObject(value, type, options, path);
 }

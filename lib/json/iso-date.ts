@@ -16,9 +16,7 @@ export function readIsoDate(text: string): Date | undefined {
   const year = Number(y);
   const month = Number(extendedMonth ?? basicMonth ?? 1);
   const day = Number(extendedDay ?? basicDay ?? 1);
-  const hours = Number(h ?? 0);
-  const minutes = Number(m ?? 0);
-  const seconds = Number(s ?? 0);
+  const [hours, minutes, seconds] = [h, m, s].map((part) => Number(part ?? 0));
   const millis = fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0;
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
   if (minutes > 59 || seconds > 59 || hours > 24 || (hours === 24 && (minutes > 0 || seconds > 0 || millis > 0)))

@@ -86,16 +86,12 @@ export function requestOrigin(
   const port = forwarded.port;
   if (port !== undefined && /^\d{1,5}$/.test(port)) {
     if (host === undefined) authority = own.hostname;
-    if (!/:\d+$/.test(authority)) authority = withPort(authority, scheme, port);
+    const isDefault = (scheme === 'http' && port === '80') || (scheme === 'https' && port === '443');
+    if (!isDefault && !/:\d+$/.test(authority)) authority = `${authority}:${port}`;
   }
   // The syntax above lets through what no URL holds (a port past 65535, bad punycode): ignored as malformed. Parsed,
   // the origin is the one the URL will print (a host in lower case, a default port dropped).
   const origin = `${scheme}://${authority}`;
   if (origin === own.origin) return origin;
   return URL.canParse(origin) ? new URL(origin).origin : own.origin;
-}
-
-function withPort(host: string, scheme: string, port: string): string {
-  const isDefault = (scheme === 'http' && port === '80') || (scheme === 'https' && port === '443');
-  return isDefault ? host : `${host}:${port}`;
 }
