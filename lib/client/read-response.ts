@@ -115,7 +115,11 @@ export function eachEvent(
   const parser = createParser({
     // The lines of the event not dispatched yet are held: an event (or a line) that never ends is stopped here.
     maxBufferSize: maxItemSize,
-    onError: () => (failure ??= new ResponseTooLargeException('maxItemSize', maxItemSize)),
+    // The parser also reports lines the format says to ignore (an unknown field, a retry that is no number).
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded')
+        failure ??= new ResponseTooLargeException('maxItemSize', maxItemSize);
+    },
     onEvent: (event) => {
       if (failure !== undefined || reading.closed) return;
       try {

@@ -39,6 +39,14 @@ class Hostile {
     throw new Error('a contract');
   }
 
+  @GET
+  @Path('odd-sse')
+  @Produces('text/event-stream')
+  @RestStreamElementType('application/json')
+  oddEvents(): Multi<string> {
+    throw new Error('a contract');
+  }
+
   @GET @Path('error') @Produces('application/json') failing(): string {
     throw new Error('a contract');
   }
@@ -76,6 +84,9 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
       return endless(res, 200, 'application/json', '["first","');
     case '/hostile/sse':
       return endless(res, 200, 'text/event-stream', 'data: "first"\n\ndata: "');
+    case '/hostile/odd-sse': // a field SSE does not know and a retry that is no number: both ignored by the format
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      return void res.end('foo: bar\nretry: soon\ndata: "first"\n\n: a comment\nvendor-field: 1\ndata: "second"\n\n');
     case '/hostile/error':
       return endless(res, 500, 'application/problem+json', '{"title":"');
     default:
@@ -140,6 +151,11 @@ describe('RestClient answer limits', () => {
     expect(error).toBeInstanceOf(ResponseTooLargeException);
     expect((error as Error).message).toBe(message);
     await until(() => closed.has(`/hostile/${path}`) || undefined, `the ${path} socket to close`, 5000);
+  });
+
+  it('reads past SSE lines the format ignores (an unknown field, a retry that is no number), well under maxItemSize', async () => {
+    const events = await within(lastValueFrom(small().oddEvents().pipe(toArray())), 'the odd SSE answer');
+    expect(events).toEqual(['first', 'second']);
   });
 
   it('makes the status exception of an error whose body never ends, without its body', async () => {
