@@ -1,4 +1,5 @@
 /** An operation's responses: its success answer, its `@APIResponse`s, its exception mappers', the framework's own. */
+import { z } from 'zod';
 import { OPENAPI_RESPONSES, type APIResponseOptions } from '../decorators/openapi';
 import { logging } from '../logging/logger';
 import { baseType } from '../http/streaming-types';
@@ -45,6 +46,11 @@ function describe(status: number, given: string | undefined): string {
   return given ?? DESCRIPTIONS[status] ?? (status < 300 ? 'Success' : 'See the Location header');
 }
 
+/** A zod schema, or a class (with a static one), as the server writes it; anything else JavaScript hands in: any value. */
+function documentedSchema(schema: unknown): JsonSchema {
+  return schema instanceof z.ZodType || typeof schema === 'function' ? typeSchema(schema, {}, 'output') : {};
+}
+
 function ownContent(facts: EndpointFacts, documented: APIResponseOptions | undefined): JsonSchema {
   if (documented?.schema !== undefined && !facts.streams && facts.returnType === Object) warnUntyped(facts);
   const produces = documented?.mediaType
@@ -52,7 +58,9 @@ function ownContent(facts: EndpointFacts, documented: APIResponseOptions | undef
     : facts.info.produces.length
       ? facts.info.produces
       : [defaultMediaType(facts.returnType)];
-  return content(produces, typeSchema(documented?.schema ?? facts.returnType, {}, 'output'), facts.streams);
+  const element =
+    documented?.schema !== undefined ? documentedSchema(documented.schema) : typeSchema(facts.returnType, {}, 'output');
+  return content(produces, element, facts.streams);
 }
 
 /** Without `@Produces`, as the writers do. */
@@ -67,7 +75,7 @@ function defaultMediaType(returned: unknown): string {
 /** A body only with a schema, or with a `text/*` type (text). */
 function otherContent(documented: APIResponseOptions): JsonSchema | undefined {
   const mediaType = documented.mediaType ?? 'application/json';
-  if (documented.schema !== undefined) return { [mediaType]: { schema: typeSchema(documented.schema, {}, 'output') } };
+  if (documented.schema !== undefined) return { [mediaType]: { schema: documentedSchema(documented.schema) } };
   if (baseType(mediaType).startsWith('text/')) return { [mediaType]: { schema: { type: 'string' } } };
   return undefined;
 }

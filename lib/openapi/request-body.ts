@@ -1,5 +1,6 @@
 /** The request body of an operation: a body parameter's schema per `@Consumes`, or the form its fields make up. */
 import { isJsonText } from '../http/media-type';
+import { classSchema } from '../json/bind-class';
 import { baseType } from '../http/streaming-types';
 import type { ParamFact } from './endpoint-facts';
 import { content } from './media-content';
@@ -18,6 +19,8 @@ function isFile(type: unknown): boolean {
 function fieldSchema(fact: ParamFact): JsonSchema {
   if (isFile(fact.type)) return { type: 'string', contentMediaType: 'application/octet-stream' };
   if (fact.partType === undefined || !isJsonText(fact.partType) || fact.schema) return paramSchema(fact);
+  const schema = classSchema(fact.type);
+  if (schema) return zodSchema(schema);
   const known = typeSchema(fact.type);
   return Object.keys(known).length ? known : { type: 'object' };
 }
