@@ -78,8 +78,10 @@ export function resumingCall(
       if (!isEventStream(response))
         return void readResponse(response, endpoint, readers, asEvents).subscribe(subscriber);
       const onEvent = (message: EventSourceMessage) => {
+        // Converted first: an event whose data cannot be read is not one the stream got past.
+        const event = clientEvent(message, endpoint, readers.json);
         progress.heard(message.id);
-        deliver(clientEvent(message, endpoint, readers.json), subscriber, options, asEvents);
+        deliver(event, subscriber, options, asEvents);
       };
       return eachEvent(response, subscriber, readers.limits.maxItemSize, { onEvent, onRetry: progress.retry }).then(
         () => new Error(`${endpoint.where}: the stream ended ${attempts + 1} times in a row without an event`),

@@ -1,6 +1,5 @@
 /** `@UnwrapException`: which wrapper exceptions are looked through to map their cause. */
-import { metaKey, type Class } from '../metadata/store';
-import { memberTag } from './decorator-types';
+import { classMeta, metaKey, type Class } from '../metadata/store';
 
 /** When a wrapper exception is unwrapped to find a mapper for its cause. */
 export type UnwrapStrategy = 'UNWRAP_IF_NO_MATCH' | 'UNWRAP_IF_NO_EXACT_MATCH' | 'ALWAYS';
@@ -34,6 +33,9 @@ export function UnwrapException(
   options: { value?: Class<unknown>[]; strategy?: UnwrapStrategy } | Class<unknown>[] = {},
 ): (target: Function) => void {
   const normalized = Array.isArray(options) ? { value: options } : options;
-  const strategy = normalized.strategy ?? 'UNWRAP_IF_NO_MATCH';
-  return memberTag(UNWRAP_EXCEPTION, { types: normalized.value ?? [], strategy });
+  return (target) =>
+    classMeta(target).tags.set(UNWRAP_EXCEPTION, {
+      types: normalized.value ?? [],
+      strategy: normalized.strategy ?? 'UNWRAP_IF_NO_MATCH',
+    });
 }

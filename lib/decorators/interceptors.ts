@@ -1,8 +1,8 @@
 /** Method interceptors: binding decorators and the interceptor classes that wrap an invocation. */
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import { metaKey } from '../metadata/store';
+import { classMeta, metaKey } from '../metadata/store';
 import { DEFAULT_PRIORITY } from './providers';
-import { memberMeta, memberTag, type ClassOrMethodDecorator } from './decorator-types';
+import { memberMeta, type ClassOrMethodDecorator } from './decorator-types';
 
 /** What an interceptor knows of the call it wraps. */
 export interface InvocationContext {
@@ -49,5 +49,6 @@ export function Interceptor(
     .filter((b): b is InterceptorBindingDecorator => typeof b === 'function')
     .map((b) => b.bindingName);
   const options = bindings.find((b): b is { priority: number } => typeof b !== 'function');
-  return memberTag(INTERCEPTOR, { bindings: names, priority: options?.priority ?? DEFAULT_PRIORITY });
+  return (target) =>
+    classMeta(target).tags.set(INTERCEPTOR, { bindings: names, priority: options?.priority ?? DEFAULT_PRIORITY });
 }

@@ -108,4 +108,6 @@ export function ResponseHeader(name: string, value: string): MethodDecoratorFn {
 }
 
 /** Makes a `ContainerRequestFilter` provider class run before routing. */
-export const PreMatching: (target: Function) => void = memberTag(PRE_MATCHING, true);
+export function PreMatching(target: Function): void {
+  classMeta(target).tags.set(PRE_MATCHING, true);
+}

@@ -1,6 +1,6 @@
 /** WebSocket endpoints in the resource style: `@WebSocketEndpoint(path)` on a class, `@On...` on its methods. */
-import { metaKey } from '../metadata/store';
-import { memberTag, methodTag, tagFactory } from './decorator-types';
+import { classMeta, metaKey } from '../metadata/store';
+import { methodTag } from './decorator-types';
 
 export const SOCKET_PATH = metaKey<string>('websocket-path');
 
@@ -20,7 +20,9 @@ export const SOCKET_CALLBACK = metaKey<SocketCallbackKind>('websocket-callback')
  *   echo(message: string): string { return message; }
  * }
  */
-export const WebSocketEndpoint: (path: string) => (target: Function) => void = tagFactory(memberTag, SOCKET_PATH);
+export function WebSocketEndpoint(path: string): (target: Function) => void {
+  return (target) => classMeta(target).tags.set(SOCKET_PATH, path);
+}
 
 /** Called once the socket is open; what it returns (a value, a Promise, an Observable) is sent. */
 export const OnOpen: MethodDecorator = methodTag(SOCKET_CALLBACK, 'open');
