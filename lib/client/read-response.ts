@@ -122,6 +122,9 @@ export function eachEvent(
     },
     onEvent: (event) => {
       if (failure !== undefined || reading.closed) return;
+      // The buffer limit holds only what waits across chunks: an event that came whole in one is measured here.
+      if (event.data.length > maxItemSize)
+        return void (failure = new ResponseTooLargeException('maxItemSize', maxItemSize));
       try {
         handlers.onEvent(event);
       } catch (error) {

@@ -158,6 +158,21 @@ describe('RestClient answer limits', () => {
     expect(events).toEqual(['first', 'second']);
   });
 
+  it('fails a call on an SSE event past maxItemSize that arrives whole in one chunk', async () => {
+    const event = `data: "${'a'.repeat(300 * 1024)}"\n\n`;
+    const client = RestClient.create(Hostile, {
+      baseUrl,
+      limits: { maxBodySize: 1024 * 1024, maxItemSize: 256 * 1024 },
+      fetch: async () =>
+        new Response(new TextEncoder().encode(`data: "first"\n\n${event}`), {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
+    });
+    const error = await failure(lastValueFrom(client.events().pipe(toArray())), 'the whole-chunk SSE event to fail');
+    expect(error).toBeInstanceOf(ResponseTooLargeException);
+    expect((error as Error).message).toBe('An item of the answer is larger than maxItemSize (262144 characters)');
+  });
+
   it('makes the status exception of an error whose body never ends, without its body', async () => {
     const error = await failure(firstValueFrom(small().failing()), 'the endless 500 to fail');
     expect(error).toBeInstanceOf(InternalServerErrorException);
