@@ -22,20 +22,38 @@ function malformed(detail: string, cause?: unknown): Error {
   return httpProblem('RXREST_MALFORMED_MULTIPART', detail, { cause });
 }
 
+function undecodable(name: string, charset: string): Error {
+  return httpProblem(
+    'RXREST_UNSUPPORTED_MEDIA_TYPE',
+    `The part "${name}" is in charset ${charset}, which the server cannot read: send it in UTF-8`,
+  );
+}
+
 /** The charset parameter of a part's Content-Type, else UTF-8 (RFC 7578 §4.5 leaves the default to the form). */
 function charsetOf(headers: PartHeaders): string {
   const match = /;\s*charset="?([^";\s]+)/i.exec(headers['content-type']?.[0] ?? '');
   return match ? match[1] : 'UTF-8';
 }
 
-/** busboy emits parts in the same order (skipping those without form-data disposition). */
+/**
+ * busboy emits parts in the same order (skipping those without form-data disposition). It also skips, without a word,
+ * a part it cannot read (a `filename*` in a charset it lacks, a delimiter followed by padding): the queue is then out
+ * of step, and the body is refused rather than give one part's headers to the next.
+ */
 class HeaderQueue {
   readonly #queue: PartHeaders[] = [];
+  #overtaken = false;
   push = (headers: PartHeaders): void => {
     if (/^\s*form-data/i.test(headers['content-disposition']?.[0] ?? '')) this.#queue.push(headers);
   };
   take(): PartHeaders {
-    return this.#queue.shift() ?? NO_HEADERS;
+    const headers = this.#queue.shift();
+    if (!headers) this.#overtaken = true;
+    return headers ?? NO_HEADERS;
+  }
+  /** Every part scanned was emitted, and no part emitted went unscanned. */
+  get inStep(): boolean {
+    return !this.#overtaken && this.#queue.length === 0;
   }
 }
 
@@ -92,9 +110,11 @@ class FormParts {
     );
   }
 
-  #field = (name: string, value: string, info: Busboy.FieldInfo): void => {
+  /** `value` is `undefined` when busboy cannot decode the part's charset. */
+  #field = (name: string, value: string | undefined, info: Busboy.FieldInfo): void => {
     const partHeaders = this.headers.take();
     const { maxFormAttributeSize } = this.settings;
+    if (value === undefined) return this.fail(undecodable(name, charsetOf(partHeaders)));
     if (info.valueTruncated || Buffer.byteLength(value) > maxFormAttributeSize) {
       const limit = `${maxFormAttributeSize} bytes (framework.http.limits.max-form-attribute-size)`;
       return this.fail(tooLarge(`The part "${name}" is larger than ${limit}`));
@@ -160,6 +180,7 @@ export async function parseMultipart(
     await nodeStreamPromises().pipeline(source, scanner, parser as unknown as Writable);
     const values = await Promise.all(parts.entries);
     if (parts.failure) throw parts.failure;
+    if (!parts.headers.inStep) throw malformed('The multipart/form-data body has a part that cannot be read');
     return values;
   } catch (error) {
     // Taken before discarding: discarding aborts the store, which would record "abandoned" as the reason.

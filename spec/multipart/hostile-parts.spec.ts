@@ -1,0 +1,130 @@
+// Multipart bodies a stranger crafts, sent over a real socket: each is answered, and the server goes on serving.
+import {
+  Consumes,
+  MultipartFormDataInput,
+  Path,
+  POST,
+  Produces,
+  resolveConfig,
+  RestApplication,
+  RestForm,
+  type RunningServer,
+} from '../../lib';
+import { listingOnce, tempDir } from '../support/temp-dir';
+
+@Path('form')
+class FormResource {
+  @POST
+  @Consumes('multipart/form-data')
+  @Produces('application/json')
+  one(@RestForm() note: string) {
+    return { note };
+  }
+
+  @POST
+  @Path('all')
+  @Consumes('multipart/form-data')
+  @Produces('application/json')
+  all(input: MultipartFormDataInput) {
+    return input.summaries();
+  }
+}
+
+const dir = tempDir('mp-hostile');
+const app = RestApplication.build({
+  classes: [FormResource],
+  config: resolveConfig({ overrides: { 'framework.http.body.uploads-directory': dir } }),
+});
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+});
+afterAll(() => server.close());
+afterEach(async () => expect(await listingOnce(dir)).toEqual([]));
+
+const BOUNDARY = 'XyZ';
+
+function part(headers: string, value: string | Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`--${BOUNDARY}\r\n${headers}\r\n\r\n`, 'latin1'), Buffer.from(value), CRLF]);
+}
+
+const CRLF = Buffer.from('\r\n');
+const END = Buffer.from(`--${BOUNDARY}--\r\n`);
+
+async function post(path: string, ...parts: Buffer[]): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${server.url}/form${path}`, {
+    method: 'POST',
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    body: Buffer.concat([...parts, END]),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const stillServes = async () =>
+  expect(await post('', part('Content-Disposition: form-data; name="note"', 'hi'))).toEqual({
+    status: 200,
+    body: { note: 'hi' },
+  });
+
+describe('multipart parts a stranger crafts', () => {
+  it('answers 415 for a text part in a charset it cannot decode, and goes on serving', async () => {
+    const cyrillic = Buffer.from([0xef, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]);
+    const disposition = 'Content-Disposition: form-data; name="note"';
+    for (const charset of ['windows-1251', 'x-made-up']) {
+      const res = await post('', part(`${disposition}\r\nContent-Type: text/plain; charset=${charset}`, cyrillic));
+      expect(res).toEqual({
+        status: 415,
+        body: expect.objectContaining({
+          code: 'RXREST_UNSUPPORTED_MEDIA_TYPE',
+          detail: `The part "note" is in charset ${charset}, which the server cannot read: send it in UTF-8`,
+        }),
+      });
+    }
+    await stillServes();
+  });
+
+  it('reads a text part in ISO-8859-1 as before', async () => {
+    const latin = Buffer.from('caf\u00e9', 'latin1');
+    const res = await post(
+      '',
+      part('Content-Disposition: form-data; name="note"\r\nContent-Type: text/plain; charset=ISO-8859-1', latin),
+    );
+    expect(res).toEqual({ status: 200, body: { note: 'caf\u00e9' } });
+  });
+
+  it('refuses a body with a part the parser skips, rather than give its headers to the next part', async () => {
+    const skipped = [
+      // A filename* in a charset the parser lacks.
+      part(`Content-Disposition: form-data; name="file"; filename*=x-made-up''%41\r\nX-Secret: 1`, 'x'),
+      // A delimiter followed by something other than CRLF.
+      Buffer.concat([
+        Buffer.from(`--${BOUNDARY}junk`),
+        part('Content-Disposition: form-data; name="a"', 'x').subarray(5),
+      ]),
+    ];
+    for (const first of skipped) {
+      const res = await post('/all', first, part('Content-Disposition: form-data; name="note"', 'hi'));
+      expect(res).toEqual({
+        status: 400,
+        body: expect.objectContaining({
+          code: 'RXREST_MALFORMED_MULTIPART',
+          detail: 'The multipart/form-data body has a part that cannot be read',
+        }),
+      });
+    }
+    await stillServes();
+  });
+
+  it('gives every part its own headers', async () => {
+    const res = await post(
+      '/all',
+      part('Content-Disposition: form-data; name="a"\r\nX-Part: a', '1'),
+      part('Content-Disposition: form-data; name="b"; filename="b.txt"\r\nX-Part: b', '2'),
+      part('Content-Disposition: form-data; name="c"\r\nX-Part: c', '3'),
+    );
+    expect(res.status).toBe(200);
+    const parts = res.body as Record<string, [{ headers: Record<string, string[]> }]>;
+    expect(['a', 'b', 'c'].map((name) => parts[name][0].headers['x-part'])).toEqual([['a'], ['b'], ['c']]);
+  });
+});
