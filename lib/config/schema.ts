@@ -13,7 +13,7 @@ import {
   readSetting,
   setting,
   size,
-  sizeAtLeast,
+  sizeWithin,
   text,
   type RawValue,
   type SettingValue,
@@ -24,6 +24,10 @@ export const MIN_STREAM_BUDGET = 16384;
 
 /** Said to a user whose stream budget is too small, most likely an item count from before budgets were bytes. */
 export const STREAM_BUDGET_MEANING = 'a byte budget such as 64M, no longer a count of items';
+
+/** busboy refuses a multipart part whose header block is larger, as malformed, whatever it is told. */
+const MAX_PART_HEADER_SIZE = 16384;
+const PART_HEADER_MEANING = 'the multipart parser reads no larger header block of a part';
 
 /** What a stream past its byte budget does with one more item. */
 export const OVERFLOW_POLICIES = ['fail', 'drop-oldest', 'drop-newest', 'latest'] as const;
@@ -65,7 +69,7 @@ export const frameworkSettings = {
     default: '15s',
     description: 'Interval of SSE keep-alive comments; 0 disables.',
   }),
-  'framework.rest.stream.buffer-size': setting(sizeAtLeast(MIN_STREAM_BUDGET, STREAM_BUDGET_MEANING), {
+  'framework.rest.stream.buffer-size': setting(sizeWithin(MIN_STREAM_BUDGET, Infinity, STREAM_BUDGET_MEANING), {
     default: '64M',
     description:
       'Byte budget of framed output an Observable result may get ahead of its client (counting what the socket holds); past it the overflow policy applies. Pulled sources never need it.',
@@ -74,7 +78,7 @@ export const frameworkSettings = {
     default: 'fail',
     description: 'What a stream past its byte budget does: fail, drop-oldest, drop-newest or latest (item by item).',
   }),
-  'framework.rest.stream.total-buffer-size': setting(sizeAtLeast(MIN_STREAM_BUDGET, STREAM_BUDGET_MEANING), {
+  'framework.rest.stream.total-buffer-size': setting(sizeWithin(MIN_STREAM_BUDGET, Infinity, STREAM_BUDGET_MEANING), {
     default: '128M',
     description:
       'Byte budget of all outgoing streams and WebSocket messages of the application together (counted as buffer-size is); past it, a stream holding more than its share (256K, or half the budget divided among the open streams) is treated as past its own budget.',
@@ -180,9 +184,9 @@ export const frameworkSettings = {
     default: '1000',
     description: 'Most non-file fields in one multipart request.',
   }),
-  'framework.http.limits.max-header-size': setting(size, {
-    default: '20K',
-    description: 'Largest header block of one multipart part.',
+  'framework.http.limits.max-header-size': setting(sizeWithin(0, MAX_PART_HEADER_SIZE, PART_HEADER_MEANING), {
+    default: '16K',
+    description: 'Largest header block of one multipart part (its empty line included); at most 16K.',
   }),
   'framework.http.limits.max-streams': setting(integer(0), {
     default: '10000',

@@ -92,15 +92,13 @@ const readSize = (value: string): number | undefined => attempt(() => parseSize(
 
 export const size: SettingType<number> = settingType(SIZE_FORMAT, readSize);
 
-/** A memory size of at least `min` bytes; `why` tells a user who is below it what the size means. */
-export function sizeAtLeast(min: number, why: string): SettingType<number> {
-  return settingType(
-    `a size of at least ${formatSize(min)} (bytes, or K, M, G... as powers of 1024): ${why}`,
-    (value) => {
-      const bytes = readSize(value);
-      return bytes !== undefined && bytes >= min ? bytes : undefined;
-    },
-  );
+/** A memory size from `min` to `max` bytes; `why` tells a user who is outside them what the size means. */
+export function sizeWithin(min: number, max: number, why: string): SettingType<number> {
+  const bound = max === Infinity ? `at least ${formatSize(min)}` : `at most ${formatSize(max)}`;
+  return settingType(`a size of ${bound} (bytes, or K, M, G... as powers of 1024): ${why}`, (value) => {
+    const bytes = readSize(value);
+    return bytes !== undefined && bytes >= min && bytes <= max ? bytes : undefined;
+  });
 }
 
 /** A count of processes: `auto` (one per CPU this process may use) or an integer of at least 1. */

@@ -18,6 +18,7 @@ export class ScanLimitError extends Error {
 }
 
 // Bytes, not a Buffer: this module is loaded where Buffer may be missing (multipart itself needs Node).
+const CRLF = new Uint8Array([13, 10]);
 const CRLF2 = new Uint8Array([13, 10, 13, 10]);
 
 export function scanningStream(scanner: PartHeaderScanner): Transform {
@@ -93,8 +94,8 @@ export class PartHeaderScanner {
       return Buffer.alloc(0);
     }
     const end = block.indexOf(CRLF2);
-    // Unfinished, the block so far counts; finished, the headers without the empty line.
-    if ((end < 0 ? block.length : end) > this.#maxHeaderSize)
+    // Unfinished, the block so far counts (the finished block is larger); finished, as busboy counts it.
+    if ((end < 0 ? block.length : busboyCount(block, end)) > this.#maxHeaderSize)
       throw new ScanLimitError('header', `A part's headers are larger than ${this.#maxHeaderSize} bytes`);
     if (end < 0) {
       this.#carry = Buffer.from(block);
@@ -106,6 +107,16 @@ export class PartHeaderScanner {
     // The CRLF ending the header block may also start an empty part's delimiter.
     return block.subarray(end + 2);
   }
+}
+
+/**
+ * The bytes busboy counts against its bound for a header block ending at `end` (the delimiter line's CRLF first): the
+ * header lines and the empty line, and the first byte of every line and of every value once more.
+ */
+function busboyCount(block: Buffer, end: number): number {
+  let lines = 1;
+  for (let at = block.indexOf(CRLF, 2); at >= 0 && at < end; at = block.indexOf(CRLF, at + 2)) lines++;
+  return end + 1 + 2 * lines;
 }
 
 /** The delimiter line's rest is transport padding; folded lines join the previous value. */

@@ -46,7 +46,7 @@ describe('readFrameworkSettings', () => {
       'framework.http.limits.max-form-attribute-size': 2048,
       'framework.http.limits.max-parts': 1000,
       'framework.http.limits.max-fields': 1000,
-      'framework.http.limits.max-header-size': 20 * 1024,
+      'framework.http.limits.max-header-size': 16 * 1024,
       'framework.http.body.uploads-directory': 'uploads',
       'framework.http.body.delete-uploaded-files-on-end': true,
       'framework.http.enable-compression': false,

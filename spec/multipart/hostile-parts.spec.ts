@@ -127,4 +127,33 @@ describe('multipart parts a stranger crafts', () => {
     const parts = res.body as Record<string, [{ headers: Record<string, string[]> }]>;
     expect(['a', 'b', 'c'].map((name) => parts[name][0].headers['x-part'])).toEqual([['a'], ['b'], ['c']]);
   });
+
+  it('reads a part whose header block is max-header-size (16K) as the parser counts it, and answers 413 past it', async () => {
+    // busboy counts the header lines, the empty line, and the first byte of every line and of every value once more.
+    const lines = (padding: number, extra: number) =>
+      [
+        'Content-Disposition: form-data; name="note"',
+        ...Array<string>(extra).fill('A: b'),
+        `X-Pad: ${'p'.repeat(padding)}`,
+      ].join('\r\n');
+    const countOf = (text: string) => text.length + 4 + 2 * text.split('\r\n').length - 1;
+    for (const extra of [0, 5]) {
+      const padding = 16384 - countOf(lines(0, extra));
+      expect(countOf(lines(padding, extra))).toBe(16384);
+      expect(await post('', part(lines(padding, extra), 'hi'))).toEqual({ status: 200, body: { note: 'hi' } });
+      expect(await post('', part(lines(padding + 1, extra), 'hi'))).toEqual({
+        status: 413,
+        body: expect.objectContaining({
+          code: 'RXREST_PART_TOO_LARGE',
+          detail: "A part's headers are larger than 16384 bytes",
+        }),
+      });
+    }
+  });
+
+  it('refuses a max-header-size the multipart parser cannot honour', () => {
+    expect(() => resolveConfig({ overrides: { 'framework.http.limits.max-header-size': '20K' } })).toThrow(
+      /max-header-size.*at most 16K/s,
+    );
+  });
 });

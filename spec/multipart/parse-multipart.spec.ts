@@ -146,7 +146,7 @@ describe('parseMultipart', () => {
       status: 413,
       body: expect.objectContaining({
         code: 'RXREST_PART_TOO_LARGE',
-        detail: "A part's headers are larger than 20480 bytes",
+        detail: "A part's headers are larger than 16384 bytes",
       }),
     });
   });
