@@ -4,6 +4,7 @@
  * each regex run on its candidate text alone, past {@link workLimit} no match. Knows nothing of requests.
  */
 import type { TemplatePart, TemplateRegex } from './segment-matcher';
+import { outsideClasses } from './slash-analysis';
 
 /** How many of a regex variable's possible ends one lookahead names when the regex's own order chooses among them. */
 const ENDS_PER_CHOICE = 32;
@@ -26,9 +27,9 @@ export function fitsMixedSegment(regex: string): boolean {
   return !/\\[bB]/.test(regex);
 }
 
-/** No anchor, lookaround, back-reference or word boundary, which look past its text (a `^` in a class counts). */
+/** No anchor, lookaround, back-reference or word boundary, which look past its text (a `^` negating a class is none). */
 export function fitsWholeTemplate(regex: string): boolean {
-  return !/[\^$]|\(\?[=!<]|\\[1-9bBk]/.test(regex);
+  return !/[\^$]|\(\?[=!<]|\\[1-9bBk]/.test(outsideClasses(regex));
 }
 
 export class MixedSegmentMatcher implements TemplateRegex {

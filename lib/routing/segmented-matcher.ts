@@ -4,12 +4,12 @@
  */
 import { fitsMixedSegment, MixedSegmentMatcher } from './mixed-segment-matcher';
 import { SegmentMatcher, sharesSegments, type TemplatePart, type TemplateRegex } from './segment-matcher';
-import { mayMatchSlash } from './slash-analysis';
+import { mayMatchSlash, outsideClasses } from './slash-analysis';
 import { escapeRegex } from './template-parser';
 
-/** No `/`, anchor, lookaround or back-reference. */
+/** No `/`, anchor, lookaround or back-reference (a `^` negating a class is none). */
 export function staysInSegment(regex: string): boolean {
-  return !mayMatchSlash(regex) && !/[\^$]|\(\?[=!<]/.test(regex);
+  return !mayMatchSlash(regex) && !/[\^$]|\(\?[=!<]/.test(outsideClasses(regex));
 }
 
 export class SegmentedMatcher implements TemplateRegex {

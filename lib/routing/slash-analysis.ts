@@ -33,8 +33,28 @@ function classEnd(regex: string, open: number): number {
   return -1;
 }
 
+/** `regex` with each character class as `[]`: a `^` or `$` left is an anchor, not a member. */
+export function outsideClasses(regex: string): string {
+  let outside = '';
+  for (let i = 0; i < regex.length; i++) {
+    if (regex[i] === '[') {
+      const end = classEnd(regex, i);
+      if (end === -1) return regex;
+      outside += '[]';
+      i = end;
+      continue;
+    }
+    // An escape is kept whole: `\[` opens no class.
+    const length = regex[i] === '\\' ? 2 : 1;
+    outside += regex.slice(i, i + length);
+    i += length - 1;
+  }
+  return outside;
+}
+
+/** A negated class (`[^/]`) may match `/` unless `/` is among what it excludes. */
 function classMayMatchSlash(members: string): boolean {
-  if (members.startsWith('^')) return true;
+  if (members.startsWith('^')) return !hasSlash(members.slice(1));
   for (let i = 0; i < members.length; i++) {
     const char = members[i] as string;
     if (char === '\\') {
@@ -49,6 +69,15 @@ function classMayMatchSlash(members: string): boolean {
       if (char.charCodeAt(0) <= SLASH && SLASH <= last.charCodeAt(0)) return true;
       i += 2;
     }
+  }
+  return false;
+}
+
+/** `/` or `\/` among a class's members (alone or ending a range, it is one of them). */
+function hasSlash(members: string): boolean {
+  for (let i = 0; i < members.length; i++) {
+    if (members[i] === '\\') i++;
+    if (members[i] === '/') return true;
   }
   return false;
 }

@@ -18,7 +18,19 @@ function seeded(seed: number): () => number {
 
 const PLAIN = '[^/]+?';
 const ALPHABET = ['a', '-', '.', 'b', '1'];
-const OWN = ['\\d+', '[ab]+', '[ab-]+', '[a-]+?', 'a*', '(b)?a', '(a|ab)(b?)', '[a1.-]*?', 'a|a-b', '(?:a-)+'];
+const OWN = [
+  '\\d+',
+  '[ab]+',
+  '[ab-]+',
+  '[a-]+?',
+  'a*',
+  '(b)?a',
+  '(a|ab)(b?)',
+  '[a1.-]*?',
+  'a|a-b',
+  '(?:a-)+',
+  '[^/.]+',
+];
 
 /** The one regular expression the template compiled to before: each variable a group, literals escaped. */
 function reference(parts: readonly TemplatePart[], regexes: readonly string[], trailingSlash = false): RegExp {

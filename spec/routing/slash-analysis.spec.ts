@@ -12,6 +12,10 @@ describe('mayMatchSlash', () => {
       '[!--]',
       '[]a]',
       'a\\.b',
+      '[^/]+',
+      '[^./]+',
+      '[^\\/]*',
+      '[^.-/]',
     ]) {
       expect([regex, mayMatchSlash(regex)]).toEqual([regex, false]);
     }
@@ -24,6 +28,8 @@ describe('mayMatchSlash', () => {
       'a/b',
       '\\/',
       '[^a]+',
+      '[^!-9]',
+      '[^\\x2F]',
       '[a/]',
       '[!-9]',
       '[ -~]+',
