@@ -1,6 +1,10 @@
+/** `{name}` in a path as the URL escapes it; a name holds no brace, so each search ends at the next one. */
+const VARIABLE = /%7B(?:(?!%7[BD])[^/])+%7D/gi;
+
 /**
  * An immutable-style builder: each call changes this builder and returns it; `build()` fills `{name}`
- * template variables from its arguments in order (percent-encoded) and returns an absolute `URL`.
+ * template variables from its arguments in order (percent-encoded) and returns an absolute `URL`; the escapes the path
+ * already holds (a request's `100%25`) are kept as they are.
  *
  * @example
  * uriInfo.absolutePathBuilder().path('{id}').queryParam('view', 'full').build(42); // http://host/fruits/42?view=full
@@ -39,7 +43,8 @@ export class UriBuilder {
   build(...values: readonly unknown[]): URL {
     const url = new URL(this.#url);
     let next = 0;
-    url.pathname = decodeURI(url.pathname).replace(/\{[^}/]+\}/g, (variable) =>
+    // Found as the URL holds them (`%7Bname%7D`): decoding the path first turned a request's `100%25` into `100%`.
+    url.pathname = url.pathname.replace(VARIABLE, (variable) =>
       next < values.length ? encodeURIComponent(String(values[next++])) : variable,
     );
     return url;
