@@ -186,7 +186,8 @@ export const frameworkSettings = {
   }),
   'framework.http.limits.max-header-size': setting(sizeWithin(0, MAX_PART_HEADER_SIZE, PART_HEADER_MEANING), {
     default: '16K',
-    description: 'Largest header block of one multipart part (its empty line included); at most 16K.',
+    description:
+      "Largest header block of one multipart part, as the parser counts it (its bytes and two more per line); at most 16K, the parser's own bound.",
   }),
   'framework.http.limits.max-streams': setting(integer(0), {
     default: '10000',
