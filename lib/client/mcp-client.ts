@@ -12,7 +12,6 @@ import { map } from 'rxjs/internal/operators/map';
 import { WebApplicationException } from '../errors/web-application-exception';
 import {
   answerServer,
-  McpClientError,
   mcpWire,
   openSession,
   type McpRequestHandler,
@@ -22,6 +21,7 @@ import {
   type SessionRef,
 } from './mcp-connection';
 import { mcpMessages } from './mcp-stream';
+import { McpClientError } from './mcp-client-error';
 import { answerLimits, type AnswerLimits } from './answer-limits';
 
 export { McpClientError, type McpRequestHandler };

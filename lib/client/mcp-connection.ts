@@ -8,18 +8,7 @@ import { mcpMessages, type McpReconnectOptions } from './mcp-stream';
 import { networkFailure } from './network-failure';
 import type { ResolvedLimits } from './answer-limits';
 import { messageOf } from '../errors/message-of';
-
-/** A JSON-RPC error the server answered with. */
-export class McpClientError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'McpClientError';
-  }
-}
+import { McpClientError } from './mcp-client-error';
 
 /** What a server request handler gets, and answers (a value, a Promise or an Observable's first value). */
 export type McpRequestHandler = (params: Record<string, unknown>) => ObservableInput<unknown>;
