@@ -12,7 +12,6 @@ import { map } from 'rxjs/internal/operators/map';
 import { WebApplicationException } from '../errors/web-application-exception';
 import {
   answerServer,
-  McpClientError,
   mcpWire,
   openSession,
   type McpRequestHandler,
@@ -21,7 +20,8 @@ import {
   type SessionOptions,
   type SessionRef,
 } from './mcp-connection';
-import { mcpMessages, type McpReconnectOptions } from './mcp-stream';
+import { mcpMessages } from './mcp-stream';
+import { McpClientError } from './mcp-client-error';
 import { answerLimits, type AnswerLimits } from './answer-limits';
 
 export { McpClientError, type McpRequestHandler };
@@ -31,7 +31,6 @@ export interface McpClientOptions extends SessionOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The `fetch` to use (the global one by default). */
   readonly fetch?: typeof fetch;
-  readonly reconnect?: McpReconnectOptions;
   /** How much of an answer the client holds at most (10 MiB whole, 1 Mi characters an event, by default). */
   readonly limits?: AnswerLimits;
 }
@@ -176,9 +175,10 @@ export class McpClient {
 
   /** The session: opened once, by `initialize` and `notifications/initialized`. */
   #connect(): Promise<SessionRef> {
-    return (this.#session ??= openSession(this.#wire, this.#options, ++this.#nextId).catch((error: unknown) => {
+    this.#session ??= openSession(this.#wire, this.#options, ++this.#nextId, this.#limits).catch((error: unknown) => {
       this.#session = undefined;
       throw error;
-    }));
+    });
+    return this.#session;
   }
 }

@@ -4,20 +4,11 @@ import { firstValueFrom } from 'rxjs/internal/firstValueFrom';
 import { from } from 'rxjs/internal/observable/from';
 import { filter } from 'rxjs/internal/operators/filter';
 import { take } from 'rxjs/internal/operators/take';
-import { mcpMessages } from './mcp-stream';
+import { mcpMessages, type McpReconnectOptions } from './mcp-stream';
+import { networkFailure } from './network-failure';
+import type { ResolvedLimits } from './answer-limits';
 import { messageOf } from '../errors/message-of';
-
-/** A JSON-RPC error the server answered with. */
-export class McpClientError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'McpClientError';
-  }
-}
+import { McpClientError } from './mcp-client-error';
 
 /** What a server request handler gets, and answers (a value, a Promise or an Observable's first value). */
 export type McpRequestHandler = (params: Record<string, unknown>) => ObservableInput<unknown>;
@@ -45,6 +36,8 @@ export interface McpWire {
 }
 
 export function mcpWire(url: string, fetchFn: typeof fetch, headers: Readonly<Record<string, string>> = {}): McpWire {
+  // Marked where it arises: only a network failure is asked again.
+  const send = (init: RequestInit) => fetchFn(url, init).catch(networkFailure);
   const headersOf = (session: SessionRef | undefined): Record<string, string> => ({
     ...headers,
     accept: 'application/json, text/event-stream',
@@ -53,14 +46,14 @@ export function mcpWire(url: string, fetchFn: typeof fetch, headers: Readonly<Re
   });
   return {
     post: (session, body, signal) =>
-      fetchFn(url, { method: 'POST', headers: headersOf(session), body: JSON.stringify(body), signal }),
+      send({ method: 'POST', headers: headersOf(session), body: JSON.stringify(body), signal }),
     resume: (session, lastEventId, signal) =>
-      fetchFn(url, {
+      send({
         method: 'GET',
         headers: { ...headersOf(session), accept: 'text/event-stream', 'last-event-id': lastEventId },
         signal,
       }),
-    end: (session) => fetchFn(url, { method: 'DELETE', headers: headersOf(session) }),
+    end: (session) => send({ method: 'DELETE', headers: headersOf(session) }),
   };
 }
 
@@ -71,10 +64,20 @@ export interface SessionOptions {
   readonly sampling?: McpRequestHandler;
   /** Answers the server's `elicitation/create` (the client then declares the `elicitation` capability). */
   readonly elicitation?: McpRequestHandler;
+  /** How a cut SSE answer (to `initialize` too) is resumed: 5 attempts in a row, 1 s apart unless the server says. */
+  readonly reconnect?: McpReconnectOptions;
 }
 
-/** Opens a session: `initialize` (answered as JSON or SSE, whichever the server chose), then `initialized`. */
-export async function openSession(wire: McpWire, options: SessionOptions, requestId: number): Promise<SessionRef> {
+/**
+ * Opens a session: `initialize` (answered as JSON or SSE, whichever the server chose; a cut SSE answer resumed as any
+ * call's, in the session the server named), then `initialized`.
+ */
+export async function openSession(
+  wire: McpWire,
+  options: SessionOptions,
+  requestId: number,
+  limits: ResolvedLimits,
+): Promise<SessionRef> {
   const capabilities = { ...(options.sampling && { sampling: {} }), ...(options.elicitation && { elicitation: {} }) };
   const clientInfo = options.clientInfo ?? { name: 'rxrest', version: '1' };
   const body = {
@@ -89,8 +92,10 @@ export async function openSession(wire: McpWire, options: SessionOptions, reques
     id = response.headers.get('mcp-session-id') ?? '';
     return response;
   };
-  // There is no session to resume in yet: a cut answer is a failure.
-  const answers = mcpMessages(post, () => Promise.reject(new Error('initialize was cut off'))) as Observable<Message>;
+  // The version asked for: the server has not said yet which it speaks.
+  const reopen = (lastEventId: string, signal: AbortSignal) =>
+    wire.resume({ id, version: LATEST_VERSION }, lastEventId, signal);
+  const answers = mcpMessages(post, reopen, options.reconnect, limits) as Observable<Message>;
   const answer = await firstValueFrom(answers.pipe(filter((message) => message.id === requestId)), {
     defaultValue: undefined,
   });

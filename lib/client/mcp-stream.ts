@@ -8,7 +8,7 @@ import type { Subscriber } from 'rxjs';
 import { eachEvent, isEventStream } from './read-response';
 import { boundedText, DEFAULT_LIMITS, type ResolvedLimits } from './answer-limits';
 import { parseJsonBody } from '../json/safe-json';
-import { answerFault, ResponseProcessingException } from './response-processing';
+import { answerFault } from './response-processing';
 import { reconnecting, type Progress, type Reconnect } from './reconnect';
 
 /** How an MCP call reconnects a cut SSE answer. */
@@ -55,8 +55,9 @@ async function readAnswer(
 }
 
 /**
- * The messages of a call: a cut call with an event id is resumed, but given up past `attempts` failures in a row, or
- * at an event that could not be read (resuming after its id would pass over it).
+ * The messages of a call: a cut call with an event id is resumed, but given up past `attempts` failures in a row, at
+ * an answer that would come again (any but a network failure or a 502/503/504), or at an event that could not be read
+ * (resuming after its id would pass over it).
  */
 export function mcpMessages(
   first: (signal: AbortSignal) => Promise<Response>,
@@ -64,15 +65,10 @@ export function mcpMessages(
   options: McpReconnectOptions = {},
   limits: ResolvedLimits = DEFAULT_LIMITS,
 ): Observable<unknown> {
-  const rules = {
-    ...options,
-    fromStart: false,
-    retriable: (error: unknown) => !(error instanceof ResponseProcessingException),
-  };
   return new Observable<unknown>((subscriber) =>
     reconnecting(
       subscriber,
-      rules,
+      { ...options, fromStart: false },
       (signal, lastEventId) => (lastEventId === undefined ? first(signal) : reopen(lastEventId, signal)),
       (response, progress) => readAnswer(response, subscriber, progress, limits),
     ),

@@ -1,12 +1,22 @@
 /**
- * The reconnection loop of a call whose SSE answer may be cut, shared by REST and MCP calls: each caller says which
- * errors are worth asking again and what counts as word from the server; the loop counts, waits and asks again.
+ * The reconnection loop of a call whose SSE answer may be cut, shared by REST and MCP calls: each caller says what
+ * counts as word from the server; the loop counts, waits and asks again when the network or a gateway failed.
  */
 import type { Subscriber } from 'rxjs';
 import { MAX_TIMER_MS } from '../runtime/timers';
+import { WebApplicationException } from '../errors/web-application-exception';
+import { isNetworkFailure } from './network-failure';
 
 export const DEFAULT_ATTEMPTS = 5;
 const DEFAULT_DELAY_MS = 1000;
+
+/** The server, or a proxy before it, is restarting or overloaded. */
+const RETRIABLE_STATUSES = new Set([502, 503, 504]);
+
+/** Only the network and a gateway are asked again: any other answer, or a fault of the client, would come again. */
+function retriable(error: unknown): boolean {
+  return error instanceof WebApplicationException ? RETRIABLE_STATUSES.has(error.status) : isNetworkFailure(error);
+}
 
 /** What the reader of one answer tells the loop. */
 export interface Progress {
@@ -27,14 +37,12 @@ export interface Reconnect {
 export interface ReconnectRules extends Reconnect {
   /** Whether a call cut before any event id is asked again from the start (else it fails). */
   readonly fromStart: boolean;
-  /** Whether an error is worth asking again (an answer that ended always is). */
-  readonly retriable: (error: unknown) => boolean;
 }
 
 /**
  * Opens the call, and opens it again from the last event's id after the server's `retry:` when `read` resolves with
- * the error of an answer that ended, or rejects with one `rules` take, until `attempts` failures in a row. `read`
- * resolves `undefined` once it has ended the call or handed it on. Returns the teardown.
+ * the error of an answer that ended, or rejects with a network failure or a 502/503/504, until `attempts` failures in
+ * a row. `read` resolves `undefined` once it has ended the call or handed it on. Returns the teardown.
  */
 export function reconnecting(
   subscriber: Subscriber<unknown>,
@@ -59,7 +67,7 @@ export function reconnecting(
   const again = (error: unknown, ended = false): void => {
     if (subscriber.closed) return;
     const resumable = rules.fromStart || lastEventId !== undefined;
-    if (!resumable || !(ended || rules.retriable(error)) || ++failures > attempts) return subscriber.error(error);
+    if (!resumable || !(ended || retriable(error)) || ++failures > attempts) return subscriber.error(error);
     timer = setTimeout(attempt, delay);
   };
   const attempt = (): void => {

@@ -5,9 +5,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs';
-import { WebApplicationException } from '../errors/web-application-exception';
 import type { ClientEndpoint } from './client-endpoints';
-import { isNetworkFailure } from './network-failure';
 import {
   clientEvent,
   eachEvent,
@@ -31,14 +29,7 @@ export class StreamResetException extends Error {
   }
 }
 
-/** The server, or a proxy before it, is restarting or overloaded. */
-const RETRIABLE_STATUSES = new Set([502, 503, 504]);
-
 export type OpenCall = (signal: AbortSignal, lastEventId: string | undefined) => Promise<Response>;
-
-function retriable(error: unknown): boolean {
-  return error instanceof WebApplicationException ? RETRIABLE_STATUSES.has(error.status) : isNetworkFailure(error);
-}
 
 function oldestOf(data: unknown): string | undefined {
   return data === 'none' || data === undefined ? undefined : String(data);
@@ -87,6 +78,6 @@ export function resumingCall(
         () => new Error(`${endpoint.where}: the stream ended ${attempts + 1} times in a row without an event`),
       );
     };
-    return reconnecting(subscriber, { ...options, fromStart: true, retriable }, open, read);
+    return reconnecting(subscriber, { ...options, fromStart: true }, open, read);
   });
 }

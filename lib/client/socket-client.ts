@@ -25,8 +25,15 @@ export interface ClientWebSocket {
   close(code?: number, reason?: string): void;
 }
 
-/** Makes a socket: the global `WebSocket`, or `ws` (which also takes `headers`). */
-export type WebSocketFactory = (url: string, headers: Readonly<Record<string, string>> | undefined) => ClientWebSocket;
+/**
+ * Makes a socket: the global `WebSocket`, or `ws` (which also takes `headers`, and refuses a message past `maxPayload`
+ * bytes before it is whole, closing with 1009 and erring with the code `WS_ERR_UNSUPPORTED_MESSAGE_LENGTH`).
+ */
+export type WebSocketFactory = (
+  url: string,
+  headers: Readonly<Record<string, string>> | undefined,
+  options?: { readonly maxPayload: number },
+) => ClientWebSocket;
 
 export interface SocketClientOptions {
   /** Where the application's paths start: `http://localhost:8080` (or `ws://...`); `https` becomes `wss`. */
@@ -133,8 +140,9 @@ export class SocketClient<T> {
 
   /** `send`'s messages go out once the socket is open. */
   #open(subscriber: Subscriber<unknown>, options: ConnectOptions<unknown>, text: boolean): TeardownLogic {
-    // What the factory or the URL throws, the Observable's subscribe turns into its error.
-    const socket = this.#factory(this.#url(options), this.#options.headers);
+    // What the factory or the URL throws, the Observable's subscribe turns into its error. A character takes at most
+    // 3 bytes of UTF-8 (one beyond the Basic Multilingual Plane takes 4, and counts 2).
+    const socket = this.#factory(this.#url(options), this.#options.headers, { maxPayload: 3 * this.#maxItemSize });
     socket.binaryType = 'arraybuffer';
     let sending: Subscription | undefined;
     socket.onopen = () => {
@@ -143,34 +151,41 @@ export class SocketClient<T> {
         error: (error: unknown) => subscriber.error(error),
       });
     };
-    socket.onmessage = ({ data }) => {
-      if ((data instanceof ArrayBuffer ? data.byteLength : String(data).length) > this.#maxItemSize) {
-        // A global WebSocket takes a message of any size: past the bound, the connection ends as a server ends one.
-        socket.close(1009, 'A message is too large');
-        return subscriber.error(new ResponseTooLargeException('maxItemSize', this.#maxItemSize));
-      }
-      let message: unknown;
-      try {
-        message = this.#decode(data, text);
-      } catch (error) {
-        // A poisoned message ends the connection as the server ends one (1007: data not of the message's type).
-        socket.close(1007, 'A message holds a forbidden key');
-        return subscriber.error(error);
-      }
-      subscriber.next(message);
-    };
+    socket.onmessage = ({ data }) => this.#receive(socket, subscriber, data, text);
     socket.onclose = ({ code, reason }) => {
       sending?.unsubscribe();
       if (code === 1000) subscriber.complete();
       else subscriber.error(new SocketClosedException(code, reason));
     };
-    socket.onerror = () => undefined;
+    // `ws` has refused a message past maxPayload while it came, and closes with 1009 itself.
+    socket.onerror = (event) => {
+      if ((event as { error?: { code?: unknown } }).error?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH')
+        subscriber.error(new ResponseTooLargeException('maxItemSize', this.#maxItemSize));
+    };
     return () => {
       sending?.unsubscribe();
       socket.onclose = null;
       socket.onmessage = null;
       if (socket.readyState <= OPEN) socket.close(1000);
     };
+  }
+
+  /** A message of the server, handed on. */
+  #receive(socket: ClientWebSocket, subscriber: Subscriber<unknown>, data: unknown, text: boolean): void {
+    if ((data instanceof ArrayBuffer ? data.byteLength : String(data).length) > this.#maxItemSize) {
+      // A global WebSocket takes a message of any size: past the bound, the connection ends as a server ends one.
+      socket.close(1009, 'A message is too large');
+      return subscriber.error(new ResponseTooLargeException('maxItemSize', this.#maxItemSize));
+    }
+    let message: unknown;
+    try {
+      message = this.#decode(data, text);
+    } catch (error) {
+      // A poisoned message ends the connection as the server ends one (1007: data not of the message's type).
+      socket.close(1007, 'A message holds a forbidden key');
+      return subscriber.error(error);
+    }
+    subscriber.next(message);
   }
 
   #decode(data: unknown, text: boolean): unknown {

@@ -1,4 +1,5 @@
 /** JSON-RPC 2.0 as MCP carries it: the message shapes, the error codes, and telling one kind of message from another. */
+import { McpClientError } from '../client/mcp-client-error';
 
 export type RequestId = string | number;
 export type JsonRpcParams = Readonly<Record<string, unknown>>;
@@ -33,16 +34,12 @@ export const TRANSPORT_ERROR = -32000;
 export const SESSION_NOT_FOUND = -32001;
 export const RESOURCE_NOT_FOUND = -32002;
 
-/** Answered as a JSON-RPC error object, never as an HTTP error. */
-export class McpProtocolError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'McpProtocolError';
-  }
+/**
+ * Answered as a JSON-RPC error object, never as an HTTP error. The client's error is its base, never an instance of it:
+ * an MCP server's error that a method met as a client is no answer of this server's.
+ */
+export class McpProtocolError extends McpClientError {
+  override name = 'McpProtocolError';
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

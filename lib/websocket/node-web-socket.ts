@@ -9,7 +9,10 @@ import type { ClientWebSocket, WebSocketFactory } from '../client/socket-client'
  * @example
  * const chat = SocketClient.create(ChatSocket, { baseUrl, headers: { authorization: `Bearer ${token}` }, webSocket: nodeWebSocket });
  */
-export const nodeWebSocket: WebSocketFactory = (url, headers) => {
+export const nodeWebSocket: WebSocketFactory = (url, headers, options) => {
   const { WebSocket } = loadPackage<typeof import('ws')>('ws');
-  return new WebSocket(url, { headers }) as unknown as ClientWebSocket;
+  // `ws` reads 0 as no bound and keeps the bound in 32 bits (1 byte still lets an empty message through); an
+  // undefined one would stand for no bound too, in place of its own 100 MiB.
+  const bound = options && { maxPayload: Math.min(Math.max(options.maxPayload, 1), 2 ** 31 - 1) };
+  return new WebSocket(url, { headers, ...bound }) as unknown as ClientWebSocket;
 };

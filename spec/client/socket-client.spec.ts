@@ -12,6 +12,7 @@ import {
   nodeWebSocket,
 } from '../../lib';
 import { ResponseTooLargeException, SocketClient, SocketClosedException } from '../../lib/client';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { buildApp, withServer } from '../support/app';
 import { until } from '../support/until';
 
@@ -68,6 +69,42 @@ class SizedSocket {
   @OnClose
   closed(connection: WebSocketConnection): void {
     sizedCloseCodes.push(connection.closeCode);
+  }
+}
+
+@WebSocketEndpoint('/ws/flood')
+class FloodSocket {
+  @OnTextMessage
+  take(text: string): string {
+    return text;
+  }
+}
+
+/**
+ * A hostile server: one text message of 50 fragments of 1 MiB, each sent once the last is written while the socket is
+ * open; the last waits 2 s for the client's close, as a deflated message's 49 MiB are sent long before they are read.
+ */
+async function floodOnce(perMessageDeflate: boolean): Promise<{ failed: unknown; sent: number; closeCode: number }> {
+  const server = new WebSocketServer({ port: 0, perMessageDeflate });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const fragment = 'x'.repeat(1024 * 1024);
+  let sent = 0;
+  const closed = new Promise<number>((resolve) =>
+    server.once('connection', async (socket: WebSocket) => {
+      socket.once('close', resolve);
+      const send = (fin: boolean) => new Promise((written) => socket.send(fragment, { fin }, written));
+      while (sent < 49 && socket.readyState === socket.OPEN) await send(++sent === 50);
+      if (socket.readyState === socket.OPEN) await new Promise((waited) => setTimeout(waited, 2000).unref());
+      if (socket.readyState === socket.OPEN) await send(++sent === 50);
+    }),
+  );
+  try {
+    const { port } = server.address() as { port: number };
+    const flood = SocketClient.create(FloodSocket, { baseUrl: `http://127.0.0.1:${port}`, webSocket: nodeWebSocket });
+    const failed = await firstValueFrom(flood.connect('take')).catch((error: unknown) => error);
+    return { failed, closeCode: await closed, sent };
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
   }
 }
 
@@ -140,6 +177,17 @@ describe('SocketClient', () => {
       expect((byDefault as ResponseTooLargeException).limit).toBe(1024 * 1024);
       await until(() => (sizedCloseCodes.filter((code) => code === 1009).length === 3 ? true : undefined), '3 closes');
     });
+  });
+
+  it('has nodeWebSocket refuse a message past the bound while it comes, not once 50 MiB are held (or inflated)', async () => {
+    for (const perMessageDeflate of [false, true]) {
+      const { failed, sent, closeCode } = await floodOnce(perMessageDeflate);
+      expect(failed).toBeInstanceOf(ResponseTooLargeException);
+      expect((failed as ResponseTooLargeException).limit).toBe(1024 * 1024);
+      expect(closeCode).toBe(1009);
+      // Refused past 3 MiB (a character of text is at most 3 bytes of UTF-8), before the message was whole.
+      expect(sent).toBeLessThan(50);
+    }
   });
 
   it('refuses a class that is no endpoint, a method it does not have, and a missing path parameter', async () => {
