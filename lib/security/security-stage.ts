@@ -1,8 +1,7 @@
 /** The security step: after routing, before the filters, so filters, method and mappers see the `SecurityContext`. */
 import type { Config } from '../config/config';
 import type { AccessRule } from '../decorators/security';
-import { problemDetails } from '../errors/problem-details';
-import { ForbiddenException, NotAuthorizedException } from '../errors/web-application-exception';
+import { httpProblem } from '../errors/http-problem';
 import { logging } from '../logging/logger';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
@@ -33,20 +32,15 @@ function unauthorized(
   mechanisms: readonly AuthenticationMechanism[],
   detail: string,
   refused?: AuthenticationMechanism,
-): NotAuthorizedException {
+) {
   // RFC 6750 §3.1: a refused token is `invalid_token`, and nothing more is said of why.
   const challenges = mechanisms.map((mechanism) =>
     mechanism === refused ? `${mechanism.challenge} error="invalid_token"` : mechanism.challenge,
   );
-  return new NotAuthorizedException(detail, {
-    headers: { 'www-authenticate': challenges.join(', ') },
-    problem: problemDetails('RXREST_UNAUTHORIZED', detail),
-  });
+  return httpProblem('RXREST_UNAUTHORIZED', detail, { headers: { 'www-authenticate': challenges.join(', ') } });
 }
 
-const FORBIDDEN_DETAIL = 'The caller may not use this endpoint';
-const forbidden = () =>
-  new ForbiddenException(FORBIDDEN_DETAIL, { problem: problemDetails('RXREST_FORBIDDEN', FORBIDDEN_DETAIL) });
+const forbidden = () => httpProblem('RXREST_FORBIDDEN', 'The caller may not use this endpoint');
 
 const BEARER_JWT: SecurityScheme = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' };
 
