@@ -6,6 +6,7 @@ import { logging } from '../logging/logger';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import type { StageResult } from '../context/stage';
+import { allows } from './access-answers';
 import { CredentialRefused, type AuthenticationMechanism, type SecurityScheme } from './authentication-mechanism';
 import { jwtMechanism, jwtSettings } from './jwt-mechanism';
 import { SecurityContext, setSecurityContext, type Identity } from './security-context';
@@ -40,8 +41,6 @@ function unauthorized(
   return httpProblem('RXREST_UNAUTHORIZED', detail, { headers: { 'www-authenticate': challenges.join(', ') } });
 }
 
-const forbidden = () => httpProblem('RXREST_FORBIDDEN', 'The caller may not use this endpoint');
-
 const BEARER_JWT: SecurityScheme = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' };
 
 /** Throws the 401 or 403 that answers a caller `rule` does not let in. */
@@ -50,13 +49,10 @@ function enforce(
   security: SecurityContext,
   mechanisms: readonly AuthenticationMechanism[],
 ): void {
-  if (rule === undefined || rule.kind === 'permit-all') return;
-  if (!security.userPrincipal) {
-    if (mechanisms.length === 0) throw forbidden();
-    throw unauthorized(mechanisms, 'This endpoint needs authentication');
-  }
-  if (rule.kind === 'deny-all' || (rule.kind === 'roles' && !rule.roles.some((role) => security.isUserInRole(role))))
-    throw forbidden();
+  if (allows(rule, security)) return;
+  if (security.userPrincipal || mechanisms.length === 0)
+    throw httpProblem('RXREST_FORBIDDEN', 'The caller may not use this endpoint');
+  throw unauthorized(mechanisms, 'This endpoint needs authentication');
 }
 
 /** A refused credential answers 401, or what the refusal counter answers once it is counted; other errors go on. */
