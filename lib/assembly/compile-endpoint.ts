@@ -139,6 +139,9 @@ function requestPart(
   return lane.wrap ? lane.wrap(compiled) : compiled;
 }
 
+/** A resource method's endpoint, with what the API description knows of it (read at build time only). */
+export type RestEndpoint = Endpoint & { readonly facts: EndpointFacts };
+
 /** The endpoint of `parts`, handled by `request` then the response filters bound to it, errors through its mappers. */
 export function endpointOf(
   parts: Omit<Endpoint, 'negotiate' | 'handle'>,
@@ -157,7 +160,7 @@ export function compileEndpoint(
   method: MethodMeta,
   httpMethod: string,
   context: EndpointContext,
-): Endpoint | undefined {
+): RestEndpoint | undefined {
   const d = declaration(unit, method, context);
   if (!d) return undefined;
   const { template, produces, consumes } = d;
@@ -174,6 +177,6 @@ export function compileEndpoint(
   const joined = context.joins({ unit, method, where: d.where, info, produces, streams, transport: 'answer' });
   const plan: InvokePlan = { defaults, streaming, blockedWarningMs: context.lanes.blockedWarningMs };
   const facts = endpointFacts(d, info, streams, defaults.status, context, joined);
-  const parts = { info, template, consumes, produces, readsBody: d.args.readsBody, facts };
-  return endpointOf(parts, requestPart(d, info, plan, context, joined), d.bindings, context);
+  const parts = { info, template, consumes, produces, readsBody: d.args.readsBody };
+  return { ...endpointOf(parts, requestPart(d, info, plan, context, joined), d.bindings, context), facts };
 }

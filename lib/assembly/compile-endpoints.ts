@@ -10,7 +10,7 @@ import { SECURITY } from '../security/security-feature';
 import { messageFraming } from '../websocket/message-framing';
 import { SOCKETS } from '../websocket/websocket-feature';
 import type { BuildScope } from './build-scope';
-import { compileEndpoint, type EndpointContext } from './compile-endpoint';
+import { compileEndpoint, type EndpointContext, type RestEndpoint } from './compile-endpoint';
 import { mappersFor } from './compile-mappers';
 import { applicable, requestSteps, responseSteps } from '../pipeline/filters';
 import { compileSocketEndpoint } from './compile-socket-endpoint';
@@ -33,8 +33,8 @@ export interface EndpointSummary {
 }
 
 /** The endpoints of one resource class; a method with several HTTP method decorators is a problem. */
-function compileResource(unit: Unit, context: EndpointContext): Endpoint[] {
-  const endpoints: Endpoint[] = [];
+function compileResource(unit: Unit, context: EndpointContext): RestEndpoint[] {
+  const endpoints: RestEndpoint[] = [];
   for (const method of unit.meta.methods.values()) {
     if (method.httpMethods.length > 1) {
       context.problems.add(

@@ -21,7 +21,6 @@ import { applicable, requestSteps } from '../pipeline/filters';
 import { endpointOf, type EndpointContext } from './compile-endpoint';
 import { checkPathName, methodParameters } from './compile-arguments';
 import type { Unit } from '../metadata/unit';
-import type { EndpointFacts } from '../openapi/endpoint-facts';
 
 type SocketContext = EndpointContext & {
   /** Made with the application's first socket endpoint. */
@@ -129,20 +128,6 @@ function compileHandlers(unit: Unit, template: PathTemplate, context: SocketCont
   };
 }
 
-/** What OpenAPI knows of a socket endpoint: a `GET` answered with 101, no parameters of its own. */
-function socketFacts(info: EndpointInfo, unit: Unit): EndpointFacts {
-  return {
-    info,
-    template: info.pathTemplate,
-    params: [],
-    returnType: undefined,
-    streams: false,
-    status: 101,
-    methodTags: new Tags(),
-    classTags: unit.meta.tags,
-  };
-}
-
 /** A `GET` at the socket class's path: its access rule, limits and filters, then the handshake (426 if no upgrade). */
 export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpoint | undefined {
   const { problems } = context;
@@ -170,6 +155,6 @@ export function compileSocketEndpoint(unit: Unit, context: SocketContext): Endpo
     ...requestSteps(applicable(context.filters.request, bindings)),
     acceptUpgrade(handlers, context.sockets),
   ];
-  const parts = { info, template, consumes: [], produces: [], readsBody: false, facts: socketFacts(info, unit) };
+  const parts = { info, template, consumes: [], produces: [], readsBody: false };
   return endpointOf(parts, compileStage(steps)!, bindings, context);
 }

@@ -9,13 +9,8 @@ import { jsonFormatsDeclared } from '../json/json-decorators';
 import { canLoadPackages, isInstalled } from '../runtime/load-package';
 import { runtimeName } from '../runtime/runtime-name';
 
-interface Built {
-  readonly feature: Feature;
-  readonly parts: FeatureParts;
-}
-
 export class JoinedFeatures {
-  readonly #built: Built[] = [];
+  readonly #built: { readonly feature: Feature; readonly parts: FeatureParts }[] = [];
   readonly #scope: BuildScope;
 
   /** Builds `features` in order; a repeated name is a build problem. */

@@ -97,13 +97,6 @@ export const RestApplication = {
   },
 };
 
-function routerOf(endpoints: readonly Endpoint[]): Router<Endpoint> {
-  const router = new Router<Endpoint>();
-  for (const endpoint of endpoints) router.add(endpoint.template, endpoint);
-  router.freeze();
-  return router;
-}
-
 /** Each phase of the pipeline from what joined it; the unrouted answers asked for once every feature started. */
 function assemblePipeline(
   scope: BuildScope,
@@ -111,9 +104,12 @@ function assemblePipeline(
   features: JoinedFeatures,
   endpoints: readonly Endpoint[],
 ): RequestPipeline {
+  const router = new Router<Endpoint>();
+  for (const endpoint of endpoints) router.add(endpoint.template, endpoint);
+  router.freeze();
   return new RequestPipeline({
     ...features.steps(),
-    router: routerOf(endpoints),
+    router,
     preMatching: compileStage(requestSteps(core.filters.preMatching)),
     mappers: mappersFor(core.mappers, undefined),
     responseFilters: compileStage(responseSteps(applicable(core.filters.response, new Set<string>()))),

@@ -40,10 +40,6 @@ export class EventRing {
     return this.#kept.length;
   }
 
-  get bytes(): number {
-    return this.#bytes;
-  }
-
   get oldest(): string | undefined {
     return this.#kept[0]?.event.id;
   }
@@ -88,11 +84,6 @@ export class EventRing {
     let old = 0;
     while (old < this.#kept.length && this.#kept[old]!.at < cutoff) old++;
     if (old > 0) this.#drop(old);
-  }
-
-  get(id: string): SseEvent | undefined {
-    const at = this.#indexOf(id);
-    return at < 0 ? undefined : this.#kept[at]!.event;
   }
 
   /** The events after the one with this id; undefined when that one is not held (never was, or was dropped). */

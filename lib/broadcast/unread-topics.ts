@@ -21,10 +21,6 @@ export class UnreadTopics<T extends UnreadTopic> {
   readonly #heap: Place<T>[] = [];
   readonly #places = new Map<T, Place<T>>();
 
-  get size(): number {
-    return this.#heap.length;
-  }
-
   oldest(): T | undefined {
     return this.#heap[0]?.topic;
   }

@@ -5,7 +5,6 @@ import { COMPRESSORS } from '../config/schema';
 import type { Transform } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
-const nodeStream = () => nodeBuiltin('node:stream', 'compression (framework.http.enable-compression)');
 const nodeZlib = () => nodeBuiltin('node:zlib', 'compression (framework.http.enable-compression)');
 
 /** A coding this module can apply: one of `framework.http.compressors`. */
@@ -39,7 +38,7 @@ export function compressBody(
   if (typeof body === 'string') return compressSync(Buffer.from(body, 'utf8'), coding, level);
   if (body instanceof Uint8Array) return compressSync(body, coding, level);
   const compressor = createCompressor(coding, level);
-  const { pipeline, Readable } = nodeStream();
+  const { pipeline, Readable } = nodeBuiltin('node:stream', 'compression (framework.http.enable-compression)');
   // Errors of either side end up on `compressor`, so the returned stream errors; nothing else to do here.
   pipeline(Readable.fromWeb(body as NodeReadableStream<Uint8Array>), compressor, () => undefined);
   return Readable.toWeb(compressor) as unknown as ReadableStream<Uint8Array>;

@@ -9,6 +9,7 @@ import type { DirectBody } from '../streaming/direct-body';
 import { compressBody, hasZlib, isSupportedCoding, type SupportedCoding } from './compress-body';
 import type { CompressionSettings } from './compression-settings';
 import { baseType } from '../http/media-type';
+import { varyWith } from '../http/vary';
 import type { ResponseHeaders } from '../response/response-headers';
 
 /** The matched method's {@link CompressionMode}; absent means "by media type". */
@@ -37,8 +38,9 @@ function offeredCodings(
 /** Every response that could have been compressed varies by Accept-Encoding (RFC 9110 §12.5.5). */
 function addVary(headers: HeaderView): void {
   const vary = headers.get('vary');
-  if (vary === undefined || vary === null || vary === '') headers.set('vary', 'Accept-Encoding');
-  else if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(vary)) headers.set('vary', `${vary}, Accept-Encoding`);
+  const wanted = varyWith(vary, 'Accept-Encoding');
+  // Unchanged, repeated Vary lines stay apart.
+  if (wanted !== vary) headers.set('vary', wanted);
 }
 
 /**

@@ -1,8 +1,7 @@
 /** CORS as `quarkus.http.cors.*` has it: an origin not allowed gets a 403 without CORS headers, so reads nothing. */
 import type { Config } from '../config/config';
 import { settingError } from '../config/config-error';
-import { problemDetails } from '../errors/problem-details';
-import { ForbiddenException } from '../errors/web-application-exception';
+import { httpProblem } from '../errors/http-problem';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import { ContextKey } from '../context/context-key';
@@ -52,8 +51,7 @@ export function originMatcher(origins: readonly string[]): (origin: string) => b
 }
 
 const CORS_ORIGIN = new ContextKey<string>('cors-origin');
-const refusal = (detail: string) => () =>
-  new ForbiddenException(detail, { problem: problemDetails('RXREST_FORBIDDEN', detail) });
+const refusal = (detail: string) => () => httpProblem('RXREST_FORBIDDEN', detail);
 const refused = refusal('The origin is not allowed');
 // The origin is allowed here: saying otherwise would send a developer looking at the wrong setting.
 const preflightRefused = refusal('The preflight asks for a method or header the CORS rules do not allow');

@@ -46,7 +46,6 @@ function stepsBefore(unit: Unit, where: string, context: McpBuildContext): (stre
 }
 
 function endpoint(
-  unit: Unit,
   template: PathTemplate,
   httpMethod: 'POST' | 'GET' | 'DELETE',
   steps: readonly Step[],
@@ -61,16 +60,6 @@ function endpoint(
     produces: [],
     negotiate: acceptNegotiator([]),
     readsBody: httpMethod === 'POST',
-    facts: {
-      info,
-      template: template.template,
-      params: [],
-      returnType: undefined,
-      streams: httpMethod !== 'DELETE',
-      status: undefined,
-      methodTags: new Tags(),
-      classTags: unit.meta.tags,
-    },
     handle: endpointHandler(info, compileStage(steps)!, compileStage(response), context.mappers),
   };
 }
@@ -133,7 +122,7 @@ export function compileMcpServer(
   return {
     runtime,
     endpoints: handlers.map(([method, last, streams]) =>
-      endpoint(unit, template, method, [...before(streams), ...filters.request, last], filters.response, server),
+      endpoint(template, method, [...before(streams), ...filters.request, last], filters.response, server),
     ),
   };
 }

@@ -61,13 +61,6 @@ export function compileMcpMethod(
   };
 }
 
-/** Whether `security` passes `rule`. */
-export function allows(rule: AccessRule | undefined, security: SecurityContext): boolean {
-  if (rule === undefined || rule.kind === 'permit-all') return true;
-  if (rule.kind === 'deny-all' || !security.userPrincipal) return false;
-  return rule.kind === 'authenticated' || rule.roles.some((role) => security.isUserInRole(role));
-}
-
 /** The method's own rule and limit (its class's apply to every request, before): the features' own steps. */
 export function methodGuard(unit: Unit, method: MethodMeta, where: string, context: McpBuildContext): MethodGuard {
   const info = { ...context.info, methodName: method.name };

@@ -4,7 +4,7 @@ import { Observable } from 'rxjs/internal/Observable';
 import { logging } from '../logging/logger';
 import type { SecurityContext } from '../security/security-context';
 import { servedOf, type CompiledTool, type ServerCatalog } from './compile-catalog';
-import { allows } from './compile-method';
+import { allows } from '../security/access-answers';
 import {
   errorMessage,
   INTERNAL_ERROR,

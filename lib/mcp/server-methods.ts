@@ -5,7 +5,7 @@ import type { RequestContext } from '../context/request-context';
 import { NotFoundException } from '../errors/web-application-exception';
 import type { SecurityContext } from '../security/security-context';
 import { completionKey, findResource, type Served, type ServerCatalog } from './compile-catalog';
-import { allows } from './compile-method';
+import { allows } from '../security/access-answers';
 import { describeViolations } from './input-binding';
 import { INVALID_PARAMS, McpProtocolError, RESOURCE_NOT_FOUND, type JsonRpcRequest } from './json-rpc';
 import type { McpSession } from './mcp-session';

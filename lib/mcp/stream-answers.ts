@@ -30,18 +30,11 @@ export interface StreamAnswers {
   readonly topics: () => BroadcastTopics;
 }
 
-interface HeldMessages {
-  readonly early: Promise<readonly JsonRpcResponse[] | undefined>;
-  /** What came so far, then the rest (one subscriber). */
-  readonly rest: Observable<JsonRpcMessage>;
-  cancel(): void;
-}
-
 /**
  * A POST's messages held from the start: `early` has the responses when all came by the next turn with nothing before
  * them (answered as plain JSON); otherwise what came so far, then the rest, go to the stream, nothing lost or doubled.
  */
-function holdMessages(source: Observable<JsonRpcMessage>): HeldMessages {
+function holdMessages(source: Observable<JsonRpcMessage>) {
   const buffered: JsonRpcMessage[] = [];
   let ended: { error: unknown } | 'complete' | undefined;
   let reader: Subscriber<JsonRpcMessage> | undefined;

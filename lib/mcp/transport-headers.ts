@@ -5,7 +5,7 @@ import { bestRange } from '../http/negotiate';
 import type { RequestContext } from '../context/request-context';
 import { settleToPromise } from '../context/settle';
 import type { StageResult } from '../context/stage';
-import { securityContext } from '../security/security-context';
+import { principalName } from '../security/security-context';
 import { SESSION_NOT_FOUND, TRANSPORT_ERROR } from './json-rpc';
 import type { McpSession } from './mcp-session';
 import type { Sessions } from './sessions';
@@ -63,10 +63,6 @@ export function refuseGetHeaders(ctx: RequestContext): RequestContext | undefine
   return refuse(ctx, 406, TRANSPORT_ERROR, 'Not Acceptable: Client must accept text/event-stream');
 }
 
-export function principalOf(ctx: RequestContext): string | undefined {
-  return securityContext(ctx).userPrincipal?.name;
-}
-
 /** A session is its opener's alone: another caller gets 404, and learns nothing of it. */
 export function withSession(
   ctx: RequestContext,
@@ -85,7 +81,7 @@ export function withSession(
     );
   const found = sessions.find(id);
   const go = (session: McpSession | undefined): StageResult<RequestContext> => {
-    if (!session || session.principal !== principalOf(ctx))
+    if (!session || session.principal !== principalName(ctx))
       return refuse(ctx, 404, SESSION_NOT_FOUND, 'Session not found');
     session.touch();
     return next(session);

@@ -7,7 +7,7 @@ import { isForbiddenProperty, parseJsonBody } from '../json/safe-json';
 import type { RequestContext } from '../context/request-context';
 import { settleToPromise, then, type StageFn } from '../context/settle';
 import type { StageResult } from '../context/stage';
-import { securityContext } from '../security/security-context';
+import { principalName, securityContext } from '../security/security-context';
 import { multi } from '../streaming/multi';
 import { readEventId, resumeCallStream, type StreamPosition } from './call-streams';
 import {
@@ -27,7 +27,7 @@ import type { McpSession } from './mcp-session';
 import { NOTICES_STREAM, sessionNotices } from './server-notices';
 import { answerOnStream, answerStream, type StreamAnswers } from './stream-answers';
 import { answerEmpty, answerJson, answerResponses, refuse } from './transport-answers';
-import { prefersStream, principalOf, refuseGetHeaders, refusePostHeaders, withSession } from './transport-headers';
+import { prefersStream, refuseGetHeaders, refusePostHeaders, withSession } from './transport-headers';
 
 /** Resolves once what the notifications and responses do is in the store, on its way to the instance concerned. */
 async function receiveMessages(session: McpSession, messages: readonly JsonRpcMessage[]): Promise<void> {
@@ -111,7 +111,7 @@ export class StreamableHttp {
     if (count > 1)
       return refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: Only one initialization request is allowed');
     return this.runtime
-      .initialize(request, principalOf(ctx))
+      .initialize(request, principalName(ctx))
       .then(({ session, response }) => answerJson(ctx, 200, response, session.id));
   }
 

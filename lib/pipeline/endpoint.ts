@@ -1,6 +1,5 @@
 /** A compiled endpoint: what routing selects on, and the request handling built for it once. */
 import type { AcceptRange } from '../http/accept';
-import type { EndpointFacts } from '../openapi/endpoint-facts';
 import type { MediaType } from '../http/media-type';
 import type { PathTemplate } from '../routing/path-template';
 import type { EndpointInfo, RequestContext } from '../context/request-context';
@@ -24,8 +23,6 @@ export interface Endpoint {
   readonly negotiate: (accept: readonly AcceptRange[]) => string | undefined;
   /** A missing `Content-Type` is then checked against `consumes`. */
   readonly readsBody: boolean;
-  /** For the API description; read at build time only. */
-  readonly facts: EndpointFacts;
   /** Request filters, the method and response filters, errors mapped; synchronous when every stage is. */
   readonly handle: (ctx: RequestContext) => StageResult<RequestContext>;
 }

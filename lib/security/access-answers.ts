@@ -1,8 +1,16 @@
 /** What an access rule can answer with: the one place security, the OpenAPI document and socket upgrades learn it. */
 import type { AccessRule } from '../decorators/security';
+import type { SecurityContext } from './security-context';
 
 export function needsCaller(rule: AccessRule | undefined): boolean {
   return rule !== undefined && rule.kind !== 'permit-all';
+}
+
+/** Whether `security` passes `rule`. */
+export function allows(rule: AccessRule | undefined, security: SecurityContext): boolean {
+  if (rule === undefined || rule.kind === 'permit-all') return true;
+  if (rule.kind === 'deny-all' || !security.userPrincipal) return false;
+  return rule.kind === 'authenticated' || rule.roles.some((role) => security.isUserInRole(role));
 }
 
 /**

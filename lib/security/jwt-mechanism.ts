@@ -13,7 +13,6 @@ import { WebApplicationException } from '../errors/web-application-exception';
 
 const log = logging.getLogger('rxrest.security');
 
-type Jose = typeof import('jose');
 type Verify = (token: string) => Promise<Record<string, unknown>>;
 
 type JwtSettings = NonNullable<ReturnType<typeof jwtSettings>>;
@@ -116,7 +115,7 @@ function verifierOf(settings: JwtSettings, directory: string): () => Verify {
   let verify: Verify | undefined;
   return () => {
     if (verify) return verify;
-    const jose = loadPackage<Jose>('jose');
+    const jose = loadPackage<typeof import('jose')>('jose');
     if (publicKey) return (verify = async (token) => (await jose.jwtVerify(token, publicKey, options)).payload);
     const keys = jwksKeys(jose, settings.jwksUrl!, settings.jwksRefreshMs, settings.jwksMaxStaleMs);
     return (verify = async (token) => (await jose.jwtVerify(token, keys, options)).payload);

@@ -1,12 +1,12 @@
 /** The security step: after routing, before the filters, so filters, method and mappers see the `SecurityContext`. */
 import type { Config } from '../config/config';
 import type { AccessRule } from '../decorators/security';
-import { problemDetails } from '../errors/problem-details';
-import { ForbiddenException, NotAuthorizedException } from '../errors/web-application-exception';
+import { httpProblem } from '../errors/http-problem';
 import { logging } from '../logging/logger';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import type { StageResult } from '../context/stage';
+import { allows } from './access-answers';
 import { CredentialRefused, type AuthenticationMechanism, type SecurityScheme } from './authentication-mechanism';
 import { jwtMechanism, jwtSettings } from './jwt-mechanism';
 import { SecurityContext, setSecurityContext, type Identity } from './security-context';
@@ -33,20 +33,13 @@ function unauthorized(
   mechanisms: readonly AuthenticationMechanism[],
   detail: string,
   refused?: AuthenticationMechanism,
-): NotAuthorizedException {
+) {
   // RFC 6750 §3.1: a refused token is `invalid_token`, and nothing more is said of why.
   const challenges = mechanisms.map((mechanism) =>
     mechanism === refused ? `${mechanism.challenge} error="invalid_token"` : mechanism.challenge,
   );
-  return new NotAuthorizedException(detail, {
-    headers: { 'www-authenticate': challenges.join(', ') },
-    problem: problemDetails('RXREST_UNAUTHORIZED', detail),
-  });
+  return httpProblem('RXREST_UNAUTHORIZED', detail, { headers: { 'www-authenticate': challenges.join(', ') } });
 }
-
-const FORBIDDEN_DETAIL = 'The caller may not use this endpoint';
-const forbidden = () =>
-  new ForbiddenException(FORBIDDEN_DETAIL, { problem: problemDetails('RXREST_FORBIDDEN', FORBIDDEN_DETAIL) });
 
 const BEARER_JWT: SecurityScheme = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' };
 
@@ -56,13 +49,10 @@ function enforce(
   security: SecurityContext,
   mechanisms: readonly AuthenticationMechanism[],
 ): void {
-  if (rule === undefined || rule.kind === 'permit-all') return;
-  if (!security.userPrincipal) {
-    if (mechanisms.length === 0) throw forbidden();
-    throw unauthorized(mechanisms, 'This endpoint needs authentication');
-  }
-  if (rule.kind === 'deny-all' || (rule.kind === 'roles' && !rule.roles.some((role) => security.isUserInRole(role))))
-    throw forbidden();
+  if (allows(rule, security)) return;
+  if (security.userPrincipal || mechanisms.length === 0)
+    throw httpProblem('RXREST_FORBIDDEN', 'The caller may not use this endpoint');
+  throw unauthorized(mechanisms, 'This endpoint needs authentication');
 }
 
 /** A refused credential answers 401, or what the refusal counter answers once it is counted; other errors go on. */

@@ -1,16 +1,13 @@
 /** The guard against cross-site WebSocket hijacking: an upgrade's `Origin` checked before anything else sees it. */
 import type { Config } from '../config/config';
 import { originMatcher } from '../cors/cors';
-import { problemDetails } from '../errors/problem-details';
-import { ForbiddenException } from '../errors/web-application-exception';
+import { httpProblem } from '../errors/http-problem';
 import { hostRules } from '../http/allowed-hosts';
 import { requestOrigin } from '../links/request-base-uri';
 import type { StageFn } from '../context/settle';
 import type { RequestContext } from '../context/request-context';
 import { peerOf, proxySettings } from '../rate-limit/client-address';
 import { upgradesToWebSocket } from './upgrades';
-
-const DETAIL = 'The origin may not open this WebSocket';
 
 /** The host (`name[:port]`, the scheme's default port left out) of an origin or URL; `undefined` for `null`. */
 function hostOf(origin: string): string | undefined {
@@ -48,6 +45,6 @@ export function upgradeOriginStep(config: Config): StageFn {
     if (origin === null || !asksForWebSocket(ctx) || allowed(origin)) return ctx;
     const host = hostOf(origin);
     if (host !== undefined && sameHost(ctx, host)) return ctx;
-    throw new ForbiddenException(DETAIL, { problem: problemDetails('RXREST_FORBIDDEN', DETAIL) });
+    throw httpProblem('RXREST_FORBIDDEN', 'The origin may not open this WebSocket');
   };
 }

@@ -150,7 +150,7 @@ describe('UnreadTopics', () => {
         model.set(topic, since);
       }
       const sorted = [...model].sort(([a, x], [b, y]) => x - y || a.made - b.made);
-      expect([step, index.oldest(), index.size]).toEqual([step, sorted[0]?.[0], model.size]);
+      expect([step, index.oldest()]).toEqual([step, sorted[0]?.[0]]);
     }
   });
 });
