@@ -1,6 +1,7 @@
 // McpClient against a hand-written MCP server over a real socket that answers the messages whose answers the client
-// does not read (notifications, its replies to the server's requests, the session's end) with bodies that never end:
-// the client lets go of each connection at once instead of holding it open until its answer is garbage collected.
+// does not read (notifications, its replies to the server's requests, the session's end, a request answered 202) with
+// bodies that never end: the client lets go of each connection at once instead of holding it open until its answer
+// is garbage collected.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { firstValueFrom } from 'rxjs';
@@ -10,9 +11,9 @@ import { until } from '../support/until';
 /** The endless answers still open, by the message they answer. */
 const open = new Map<string, number>();
 
-function endless(response: ServerResponse, what: string): void {
+function endless(response: ServerResponse, what: string, status = 200): void {
   open.set(what, (open.get(what) ?? 0) + 1);
-  response.writeHead(200, { 'content-type': 'text/plain' });
+  response.writeHead(status, { 'content-type': 'text/plain' });
   const timer = setInterval(() => response.write('x'.repeat(1024)), 20);
   response.on('close', () => {
     clearInterval(timer);
@@ -24,6 +25,8 @@ function answer(request: IncomingMessage, response: ServerResponse, body: string
   if (request.method === 'DELETE') return endless(response, 'DELETE');
   const message = JSON.parse(body) as { id?: number; method?: string; params?: { name?: string } };
   if (message.method === undefined || message.id === undefined) return endless(response, message.method ?? 'reply');
+  // A request answered 202 as a notification is, with a body all the same.
+  if (message.method === 'ping') return endless(response, 'ping', 202);
   if (message.method === 'tools/call') {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     // `hang` is never answered (until the client cancels it); `ask` asks the client for a sampling first.
@@ -60,7 +63,7 @@ afterAll(async () => {
 });
 
 describe('McpClient and the answers it does not read', () => {
-  it('lets go at once of the answers to its notifications, its replies and the end of the session', async () => {
+  it('lets go at once of the answers to its notifications, its replies, the end of the session and a 202', async () => {
     const client = new McpClient(url, {
       sampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'hi' } }),
     });
@@ -70,13 +73,10 @@ describe('McpClient and the answers it does not read', () => {
     await until(() => (open.has('reply') ? true : undefined), 'the reply to the sampling request');
     hanging.unsubscribe();
     await until(() => (open.has('notifications/cancelled') ? true : undefined), 'the cancellation');
+    await expect(firstValueFrom(client.request('ping'))).rejects.toThrow('No answer to ping');
     await client.close();
-    expect([...open.keys()].sort()).toEqual([
-      'DELETE',
-      'notifications/cancelled',
-      'notifications/initialized',
-      'reply',
-    ]);
+    const answered = ['DELETE', 'notifications/cancelled', 'notifications/initialized', 'ping', 'reply'];
+    expect([...open.keys()].sort()).toEqual(answered);
     await until(
       () => ([...open.values()].every((count) => count === 0) ? true : undefined),
       'every answer let go',
