@@ -155,7 +155,7 @@ export class McpClient {
         if (answered) return;
         const params = { requestId: request.id, reason: 'unsubscribed' };
         const cancelled = { jsonrpc: '2.0', method: 'notifications/cancelled', params };
-        void this.#session?.then((opened) => this.#wire.post(opened, cancelled)).catch(() => undefined);
+        void this.#session?.then((opened) => this.#wire.tell(opened, cancelled)).catch(() => undefined);
       };
     });
   }

@@ -31,13 +31,17 @@ export const LATEST_VERSION = '2025-11-25';
 
 export interface McpWire {
   post(session: SessionRef | undefined, body: unknown, signal?: AbortSignal): Promise<Response>;
+  /** Posts a message whose answer the client does not read (a notification, a reply to the server). */
+  tell(session: SessionRef, body: unknown): Promise<void>;
   resume(session: SessionRef, lastEventId: string, signal: AbortSignal): Promise<Response>;
-  end(session: SessionRef): Promise<Response>;
+  end(session: SessionRef): Promise<void>;
 }
 
 export function mcpWire(url: string, fetchFn: typeof fetch, headers: Readonly<Record<string, string>> = {}): McpWire {
   // Marked where it arises: only a network failure is asked again.
   const send = (init: RequestInit) => fetchFn(url, init).catch(networkFailure);
+  // An answer not read is let go at once: unread, it holds its connection open until it is garbage collected.
+  const discard = (response: Response) => void response.body?.cancel().catch(() => undefined);
   const headersOf = (session: SessionRef | undefined): Record<string, string> => ({
     ...headers,
     accept: 'application/json, text/event-stream',
@@ -47,13 +51,15 @@ export function mcpWire(url: string, fetchFn: typeof fetch, headers: Readonly<Re
   return {
     post: (session, body, signal) =>
       send({ method: 'POST', headers: headersOf(session), body: JSON.stringify(body), signal }),
+    tell: (session, body) =>
+      send({ method: 'POST', headers: headersOf(session), body: JSON.stringify(body) }).then(discard),
     resume: (session, lastEventId, signal) =>
       send({
         method: 'GET',
         headers: { ...headersOf(session), accept: 'text/event-stream', 'last-event-id': lastEventId },
         signal,
       }),
-    end: (session) => send({ method: 'DELETE', headers: headersOf(session) }),
+    end: (session) => send({ method: 'DELETE', headers: headersOf(session) }).then(discard),
   };
 }
 
@@ -103,7 +109,7 @@ export async function openSession(
   if (answer.error) throw new McpClientError(answer.error.code, answer.error.message, answer.error.data);
   const version = (answer.result as { protocolVersion?: string } | undefined)?.protocolVersion ?? LATEST_VERSION;
   const session = { id, version };
-  await wire.post(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  await wire.tell(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
   return session;
 }
 
@@ -116,7 +122,7 @@ export function answerServer(wire: McpWire, session: SessionRef, message: Messag
         ? options.elicitation
         : undefined;
   const reply = (body: Record<string, unknown>) =>
-    void wire.post(session, { jsonrpc: '2.0', id: message.id, ...body }).catch(() => undefined);
+    void wire.tell(session, { jsonrpc: '2.0', id: message.id, ...body }).catch(() => undefined);
   if (!handler) return reply({ error: { code: -32601, message: `Method not found: ${String(message.method)}` } });
   from(handler(message.params ?? {}))
     .pipe(take(1))

@@ -79,19 +79,28 @@ function records(
   separator: string,
   { json, limits }: ResponseReaders,
 ): Promise<void> {
-  let pending = '';
-  const parse = (record: string) => {
+  // The record not ended yet, in the pieces it came in: each chunk is searched, never what is held (a record sent a
+  // few bytes at a time would cost its length squared).
+  const pending: string[] = [];
+  let held = 0;
+  const parse = (last: string) => {
+    const record = pending.join('') + last;
+    pending.length = held = 0;
     if (record.length > limits.maxItemSize) throw new ResponseTooLargeException('maxItemSize', limits.maxItemSize);
     const trimmed = record.trim();
     if (trimmed) subscriber.next(json.readValue(trimmed));
   };
   return eachText(response, subscriber, (text) => {
-    const pieces = (pending + text).split(separator);
-    pending = pieces.pop()!;
-    for (const piece of pieces) parse(piece);
+    let start = 0;
+    for (let end = text.indexOf(separator); end >= 0; end = text.indexOf(separator, start)) {
+      parse(text.slice(start, end));
+      start = end + separator.length;
+    }
+    pending.push(text.slice(start));
     // A record that has not ended yet is held whole: it is bounded before it is complete.
-    if (pending.length > limits.maxItemSize) throw new ResponseTooLargeException('maxItemSize', limits.maxItemSize);
-  }).then(() => parse(pending));
+    if ((held += text.length - start) > limits.maxItemSize)
+      throw new ResponseTooLargeException('maxItemSize', limits.maxItemSize);
+  }).then(() => parse(''));
 }
 
 /** An SSE event as the client emits it: its data JSON for a JSON element type, or when it holds an object or array. */

@@ -80,6 +80,20 @@ describe('reading answers', () => {
     ).toEqual(tricky);
   });
 
+  it('reads a long record sent a few bytes at a time in time linear in its length, not its square', async () => {
+    // 900 K characters in 64-byte chunks: 14,400 reads, each of which searched all that was held took seconds.
+    const long = 'a'.repeat(900 * 1024);
+    for (const [body, type] of [
+      [`"${long}"\n`, 'application/x-ndjson'],
+      [`\x1e"${long}"\n`, 'application/json-seq'],
+    ] as const) {
+      const started = Date.now();
+      const items = await lastValueFrom(clientAnswering(body, type, 64).items().pipe(toArray()));
+      expect(items).toEqual([long]);
+      expect(Date.now() - started).toBeLessThan(2500);
+    }
+  });
+
   it('parses every SSE data field as JSON for a JSON element type, with ids and event names in events mode', async () => {
     const sse = ': comment\n\nid: 1\nevent: n\ndata: 1\n\nid: 2\ndata: 2\n\nretry: 1000\n\n';
     expect(await lastValueFrom(clientAnswering(sse, 'text/event-stream', 4).numbers().pipe(toArray()))).toEqual([1, 2]);
