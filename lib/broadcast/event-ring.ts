@@ -88,8 +88,9 @@ export class EventRing {
 
   /** The events after the one with this id; undefined when that one is not held (never was, or was dropped). */
   after(id: string): KeptEvent[] | undefined {
-    const at = this.#indexOf(id);
-    return at < 0 ? undefined : this.#kept.slice(at + 1);
+    for (let at = this.#kept.length - 1; at >= 0; at--)
+      if (this.#kept[at]!.event.id === id) return this.#kept.slice(at + 1);
+    return undefined;
   }
 
   all(): KeptEvent[] {
@@ -98,11 +99,6 @@ export class EventRing {
 
   clear(): void {
     this.#drop(this.#kept.length);
-  }
-
-  #indexOf(id: string): number {
-    for (let at = this.#kept.length - 1; at >= 0; at--) if (this.#kept[at]!.event.id === id) return at;
-    return -1;
   }
 
   #drop(count: number): void {
