@@ -113,13 +113,8 @@ export function http2Connections(server: NodeServer, idleMs: number): Connection
 }
 
 /** `insecure-requests=redirect`; a Host the server does not serve is refused rather than redirected to. */
-export function redirectServer(
-  tlsPort: () => number,
-  hosts: HostRules | undefined,
-  nosniff: boolean,
-  connectionsCheckingInterval?: number,
-): Server {
-  return nodeHttp().createServer({ connectionsCheckingInterval }, (request, response) => {
+export function redirectServer(tlsPort: () => number, hosts: HostRules | undefined, nosniff: boolean): Server {
+  return nodeHttp().createServer((request, response) => {
     const sent = hostOf(request);
     if (sent === null || (hosts?.allows && !hosts.allows(sent)))
       return refuse(response, 'RXREST_INVALID_HOST', 'The request is for a host this server does not serve', nosniff);
