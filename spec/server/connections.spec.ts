@@ -93,6 +93,21 @@ function listenTls(): ReturnType<typeof listen> {
 }
 
 describe('idle HTTP/2 sessions', () => {
+  it('are closed within two keep-alive timeouts when a header block never ends (slowloris over HTTP/2)', async () => {
+    // A GOAWAY went out, but the session waited for good for the rest of the block: nghttp2 has no timeout for it.
+    const server = await listen({ 'framework.http.h2c': true });
+    const headers = Buffer.from([0, 0, 4, 1, 0, 0, 0, 0, 1, 0x82, 0x86, 0x84, 0x41]);
+    const unfinished = await rawConnection(server, Buffer.concat([PREFACE, headers]));
+    try {
+      const started = Date.now();
+      await until(() => (unfinished.closed() ? true : undefined), 'the connection closed', 5_000);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      unfinished.socket.destroy();
+      await within(server.close(), 'the server to close', 5_000);
+    }
+  });
+
   it('are closed after framework.http.keep-alive-timeout on h2c: silent from the first byte, or after the preface', async () => {
     const server = await listen({ 'framework.http.h2c': true });
     const silent = await rawConnection(server);
