@@ -197,7 +197,10 @@ function certificateReload(tls: TlsSettings | undefined, tlsServer: NodeServer |
 }
 
 export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
-  const idleBodies = options.bodyIdleTimeout ? new IdleBodies(options.bodyIdleTimeout) : undefined;
+  // Node bounds a whole HTTP/1.1 request by `requestTimeout`, and an HTTP/2 one by nothing.
+  const http2Timeout = options.tls?.http2 || options.h2c ? options.requestTimeout : 0;
+  const bodyIdle = options.bodyIdleTimeout ?? 0;
+  const idleBodies = bodyIdle || http2Timeout ? new IdleBodies(bodyIdle, http2Timeout) : undefined;
   const own = { drainLimit: options.drainLimit, hosts: options.hosts, nosniff: options.nosniff ?? true, idleBodies };
   let tlsPort = 0;
   const created = createServers(serve, options, own, () => tlsPort);
