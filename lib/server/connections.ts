@@ -20,13 +20,28 @@ export function httpConnections(server: Server): Connections {
 }
 
 /**
+ * Node's nghttp2 ends a session flooded with resets (a GOAWAY), then reads its socket no more: such a session, closed,
+ * never finished, and destroyed it could still keep its socket (a file descriptor and the session's memory) for good.
+ */
+function destroySession(session: Http2Session, socket: Socket): void {
+  session.destroy();
+  socket.destroy();
+}
+
+/**
  * Node's HTTP/2 server has no keep-alive timeout: a connection that never sent a request (not even the h2c preface),
  * or whose requests were all answered, was held for good. A session carrying a stream, however silent, stays.
+ * One closed that has not ended another `idleMs` later is destroyed.
  */
-function closeWhenIdle(session: Http2Session, idleMs: number): void {
+function closeWhenIdle(session: Http2Session, socket: Socket, idleMs: number): void {
   let open = 0;
+  const close = () => {
+    if (open > 0) return;
+    session.close();
+    timer = setTimeout(() => destroySession(session, socket), idleMs).unref();
+  };
   // One timer for the session's life, restarted when the last open stream ends.
-  const timer = setTimeout(() => open === 0 && session.close(), idleMs).unref();
+  let timer = setTimeout(close, idleMs).unref();
   const ended = () => {
     if (--open === 0) timer.refresh();
   };
@@ -37,17 +52,11 @@ function closeWhenIdle(session: Http2Session, idleMs: number): void {
   session.once('close', () => clearTimeout(timer));
 }
 
-/** An HTTP/2 server has no `closeIdleConnections`; `idleMs` (the keep-alive timeout; 0: never) closes idle sessions. */
-export function http2Connections(server: NodeServer, idleMs: number): Connections {
-  const sessions = new Set<Http2Session>();
+/** HTTP/1.1 over the HTTP/2 TLS port (ALPN fallback), which Node's `closeIdleConnections` skips there. */
+function fallbackConnections(server: NodeServer): Connections {
   const active = new Map<Socket, number>();
-  server.on('session', (session: Http2Session) => {
-    sessions.add(session);
-    session.once('close', () => sessions.delete(session));
-    if (idleMs > 0) closeWhenIdle(session, idleMs);
-  });
-  // HTTP/1.1 over the same port (ALPN fallback): count each socket's requests in flight. The socket's close is
-  // listened to once, not per request: a keep-alive connection would pile up a listener for each.
+  // Count each socket's requests in flight. The socket's close is listened to once, not per request: a keep-alive
+  // connection would pile up a listener for each.
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (request.httpVersionMajor !== 1) return;
     const socket = request.socket;
@@ -59,32 +68,53 @@ export function http2Connections(server: NodeServer, idleMs: number): Connection
       if (left !== undefined) active.set(socket, left - 1);
     });
   });
-  const h1Sockets = new Set<Socket>();
+  const sockets = new Set<Socket>();
   server.on('secureConnection', (socket: Socket & { alpnProtocol?: string | false }) => {
     if (socket.alpnProtocol === 'h2') return;
-    h1Sockets.add(socket);
-    socket.once('close', () => h1Sockets.delete(socket));
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
   return {
     closeIdle() {
-      for (const session of sessions) if (!session.closed) session.close();
-      for (const socket of h1Sockets) if (!active.get(socket)) socket.destroy();
+      for (const socket of sockets) if (!active.get(socket)) socket.destroy();
     },
     closeAll() {
-      for (const session of sessions) session.destroy();
-      for (const socket of h1Sockets) socket.destroy();
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
+
+/** An HTTP/2 server has no `closeIdleConnections`; `idleMs` (the keep-alive timeout; 0: never) closes idle sessions. */
+export function http2Connections(server: NodeServer, idleMs: number): Connections {
+  const sessions = new Map<Http2Session, Socket>();
+  let opened: Http2Session | undefined;
+  server.on('session', (session: Http2Session) => (opened = session));
+  // Node's own listener, the first of either event, has just made the session of this HTTP/2 socket: `opened`.
+  const track = (socket: Socket) => {
+    const session = opened!;
+    opened = undefined;
+    sessions.set(session, socket);
+    session.once('close', () => sessions.delete(session));
+    if (idleMs > 0) closeWhenIdle(session, socket, idleMs);
+  };
+  server.on('connection', (socket: Socket) => opened && track(socket));
+  server.on('secureConnection', (socket: Socket) => opened && track(socket));
+  const fallback = fallbackConnections(server);
+  return {
+    closeIdle() {
+      for (const session of sessions.keys()) if (!session.closed) session.close();
+      fallback.closeIdle();
+    },
+    closeAll() {
+      for (const [session, socket] of sessions) destroySession(session, socket);
+      fallback.closeAll();
     },
   };
 }
 
 /** `insecure-requests=redirect`; a Host the server does not serve is refused rather than redirected to. */
-export function redirectServer(
-  tlsPort: () => number,
-  hosts: HostRules | undefined,
-  nosniff: boolean,
-  connectionsCheckingInterval?: number,
-): Server {
-  return nodeHttp().createServer({ connectionsCheckingInterval }, (request, response) => {
+export function redirectServer(tlsPort: () => number, hosts: HostRules | undefined, nosniff: boolean): Server {
+  return nodeHttp().createServer((request, response) => {
     const sent = hostOf(request);
     if (sent === null || (hosts?.allows && !hosts.allows(sent)))
       return refuse(response, 'RXREST_INVALID_HOST', 'The request is for a host this server does not serve', nosniff);

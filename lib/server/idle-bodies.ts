@@ -1,6 +1,8 @@
 /**
  * `framework.http.body-idle-timeout`: Node's `requestTimeout` bounds the whole request only, so a stalled upload kept
- * its partial file for minutes. One timer sweeps every body. Knows nothing of who reads a body or how.
+ * its partial file for minutes. And `framework.http.request-timeout` over HTTP/2, where Node bounds nothing: a body
+ * trickling a byte within each idle timeout held its stream for good. One timer sweeps every body. Knows nothing of
+ * who reads a body or how.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
@@ -20,6 +22,8 @@ export interface Watched {
   /** Bytes of the body (HTTP/2) or of the connection (HTTP/1.1) read at the last sweep that saw some arrive. */
   read: number;
   since: number;
+  readonly started: number;
+  /** HTTP/2 only. */
   received?: { bytes: number };
   /** -1 once let go. */
   index: number;
@@ -54,20 +58,28 @@ function bytesRead(watched: Watched): number {
 
 export class IdleBodies {
   readonly #timeoutMs: number;
+  readonly #http2TimeoutMs: number;
   /** In no order: each knows its place, so that letting one go is a swap, not a search. */
   readonly #bodies: Watched[] = [];
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(timeoutMs: number) {
+  /** Each 0 for none; `http2TimeoutMs` bounds a whole HTTP/2 request (Node bounds HTTP/1.1's itself). */
+  constructor(timeoutMs: number, http2TimeoutMs = 0) {
     this.#timeoutMs = timeoutMs;
+    this.#http2TimeoutMs = http2TimeoutMs;
   }
 
-  watch(incoming: Incoming, outgoing: Outgoing): Watched {
-    const watched: Watched = { incoming, outgoing, read: 0, since: Date.now(), index: this.#bodies.length };
-    if (!(incoming instanceof nodeHttp().IncomingMessage)) watched.received = countPushed(incoming);
+  /** `undefined` when no timeout applies to it. */
+  watch(incoming: Incoming, outgoing: Outgoing): Watched | undefined {
+    const http1 = incoming instanceof nodeHttp().IncomingMessage;
+    if (this.#timeoutMs === 0 && (http1 || this.#http2TimeoutMs === 0)) return undefined;
+    const now = Date.now();
+    const watched: Watched = { incoming, outgoing, read: 0, since: now, started: now, index: this.#bodies.length };
+    if (!http1) watched.received = countPushed(incoming);
     watched.read = bytesRead(watched);
     this.#bodies.push(watched);
-    this.#timer ??= setInterval(this.#sweep, Math.min(MAX_SWEEP_MS, Math.max(10, this.#timeoutMs / 4))).unref();
+    const shortest = Math.min(...[this.#timeoutMs, this.#http2TimeoutMs].filter((timeout) => timeout > 0));
+    this.#timer ??= setInterval(this.#sweep, Math.min(MAX_SWEEP_MS, Math.max(10, shortest / 4))).unref();
     return watched;
   }
 
@@ -100,21 +112,29 @@ export class IdleBodies {
         continue;
       }
       const read = bytesRead(watched);
-      // Bytes that arrived, or wait unread (the reader is slow, not the client): not idle.
-      if (read !== watched.read || unread(incoming) > 0) {
+      // Bytes that wait unread: the reader is slow, not the client.
+      const waiting = unread(incoming) > 0;
+      const { method, url } = incoming;
+      if (watched.received && !waiting && this.#http2TimeoutMs > 0 && now - watched.started >= this.#http2TimeoutMs) {
+        this.release(watched);
+        const seconds = this.#http2TimeoutMs / 1000;
+        const why = `The request body did not arrive whole within ${seconds} s`;
+        this.#expire(watched, why, `The body of ${method} ${url} did not arrive whole within ${seconds} s`);
+      } else if (read !== watched.read || waiting) {
         watched.read = read;
         watched.since = now;
-      } else if (now - watched.since >= this.#timeoutMs) {
+      } else if (this.#timeoutMs > 0 && now - watched.since >= this.#timeoutMs) {
         this.release(watched);
-        this.#expire(watched);
+        const seconds = this.#timeoutMs / 1000;
+        const why = `No byte of the request body arrived for ${seconds} s`;
+        this.#expire(watched, why, `No byte of the body of ${method} ${url} arrived for ${seconds} s`);
       }
     }
     if (this.#bodies.length === 0) this.close();
   };
 
-  #expire({ incoming, outgoing }: Watched): void {
-    const seconds = this.#timeoutMs / 1000;
-    log.debug(`No byte of the body of ${incoming.method} ${incoming.url} arrived for ${seconds} s: ended with 408`);
+  #expire({ incoming, outgoing }: Watched, why: string, logged: string): void {
+    log.debug(`${logged}: ended with 408`);
     if (outgoing instanceof nodeHttp().ServerResponse) {
       // The answer says `Connection: close` and the connection ends with it: the rest of the body never comes.
       if (!outgoing.headersSent) outgoing.shouldKeepAlive = false;
@@ -125,8 +145,6 @@ export class IdleBodies {
       const { stream } = outgoing;
       stream.once('finish', () => stream.close(nodeHttp2().constants.NGHTTP2_NO_ERROR));
     }
-    incoming.destroy(
-      httpProblem('RXREST_BODY_TIMEOUT', `No byte of the request body arrived for ${seconds} s; the request ends`),
-    );
+    incoming.destroy(httpProblem('RXREST_BODY_TIMEOUT', `${why}; the request ends`));
   }
 }

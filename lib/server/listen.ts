@@ -91,6 +91,9 @@ function createServers(serve: ServeNode, options: ListenOptions, own: ListenerOp
     const timed = server as Partial<Server>;
     if ('requestTimeout' in timed) timed.requestTimeout = options.requestTimeout;
     if ('headersTimeout' in timed) timed.headersTimeout = headersTimeoutOf(options);
+    // Read once listening. Node's HTTP/2 TLS server takes no option for it: its HTTP/1.1 connections' timeouts were
+    // checked every 30 s whatever they were.
+    if ('connectionsCheckingInterval' in timed) timed.connectionsCheckingInterval = checkingInterval(options);
     // The HTTP/2 TLS server has none of its own, but its HTTP/1.1 connections read it: without it they idled for good.
     if ('keepAliveTimeout' in timed || http2) timed.keepAliveTimeout = options.keepAliveTimeout;
     server.on('checkContinue', continueWithin(own.drainLimit, server));
@@ -105,11 +108,11 @@ function createServers(serve: ServeNode, options: ListenOptions, own: ListenerOp
     const IncomingMessage = webSocketUpgradesOnly();
     plainServer = options.h2c
       ? nodeHttp2().createServer({ settings: { maxConcurrentStreams: options.maxConcurrentStreams } }, listener)
-      : nodeHttp().createServer({ connectionsCheckingInterval: checkingInterval(options), IncomingMessage }, listener);
+      : nodeHttp().createServer({ IncomingMessage }, listener);
     if (!options.h2c) plainServer.on('upgrade', upgradeListener(listener));
     serving(plainServer.listen(options.port, options.host), options.h2c === true);
   } else if (tls.insecureRequests === 'redirect') {
-    const redirecting = redirectServer(tlsPort, own.hosts, own.nosniff, checkingInterval(options));
+    const redirecting = redirectServer(tlsPort, own.hosts, own.nosniff);
     plainServer = serving(redirecting.listen(options.port, options.host), false);
   }
   return { servers, tlsServer, plainServer };
@@ -127,10 +130,7 @@ function secureServer(serve: ServeNode, options: ListenOptions, own: ListenerOpt
         { ...secure, allowHTTP1: true, settings, Http1IncomingMessage: IncomingMessage },
         listener,
       )
-    : nodeHttps().createServer(
-        { ...secure, connectionsCheckingInterval: checkingInterval(options), IncomingMessage },
-        listener,
-      );
+    : nodeHttps().createServer({ ...secure, IncomingMessage }, listener);
   // WebSocket handshakes are HTTP/1.1 upgrades, also on the HTTP/2 port (a client without h2 there).
   server.on('upgrade', upgradeListener(listener));
   return server;
@@ -197,7 +197,10 @@ function certificateReload(tls: TlsSettings | undefined, tlsServer: NodeServer |
 }
 
 export async function listen(serve: ServeNode, options: ListenOptions): Promise<RunningServer> {
-  const idleBodies = options.bodyIdleTimeout ? new IdleBodies(options.bodyIdleTimeout) : undefined;
+  // Node bounds a whole HTTP/1.1 request by `requestTimeout`, and an HTTP/2 one by nothing.
+  const http2Timeout = options.tls?.http2 || options.h2c ? options.requestTimeout : 0;
+  const bodyIdle = options.bodyIdleTimeout ?? 0;
+  const idleBodies = bodyIdle || http2Timeout ? new IdleBodies(bodyIdle, http2Timeout) : undefined;
   const own = { drainLimit: options.drainLimit, hosts: options.hosts, nosniff: options.nosniff ?? true, idleBodies };
   let tlsPort = 0;
   const created = createServers(serve, options, own, () => tlsPort);

@@ -36,26 +36,30 @@ export interface ListenerOptions {
 function drainAfterAnswer(incoming: Incoming, outgoing: Outgoing, idleBodies?: IdleBodies, watched?: Watched): void {
   outgoing.once('finish', () => {
     if (watched) idleBodies!.release(watched);
-    if (incoming.readableEnded || incoming.destroyed) return;
+    // Nothing is left on the wire once the whole body has arrived, whoever holds what waits unread.
+    if (incoming.complete || incoming.destroyed) return;
     let read = 0;
     const stop = () => {
       clearTimeout(timer);
-      incoming.off('data', count);
+      incoming.off('readable', take);
     };
     const close = () => {
       stop();
       if (incoming instanceof nodeHttp().IncomingMessage) incoming.socket?.destroySoon();
       else incoming.destroy();
     };
-    const count = (chunk: Buffer) => {
-      read += chunk.length;
-      if (read > DRAIN_BYTES) close();
+    // Read, not resumed: a reader that stopped mid-body (an iterator that threw) may still listen for `readable`,
+    // which keeps a resumed stream paused and its `end` unseen; the connection was then cut, carrying the next request.
+    const take = () => {
+      for (let chunk: Buffer | null; (chunk = incoming.read() as Buffer | null) !== null;) {
+        read += chunk.length;
+        if (read > DRAIN_BYTES) return close();
+      }
     };
     const timer = setTimeout(close, DRAIN_MS);
     timer.unref();
-    incoming.on('data', count);
+    incoming.on('readable', take);
     incoming.once('end', stop);
-    incoming.resume();
   });
 }
 

@@ -5,7 +5,18 @@ import { readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Consumes, GET, GZIP, MultipartFormDataInput, Path, POST, Produces, type RunningServer } from '../../lib';
+import {
+  Body,
+  Consumes,
+  GET,
+  GZIP,
+  MultipartFormDataInput,
+  Path,
+  POST,
+  Produces,
+  type Multi,
+  type RunningServer,
+} from '../../lib';
 import { buildApp } from '../support/app';
 import { tempDir } from '../support/temp-dir';
 import { within } from '../support/until';
@@ -42,6 +53,17 @@ class LimitsResource {
   @Produces('text/plain')
   gzip(body: string): string {
     return String(body.length);
+  }
+
+  /** Iterated until a line fails: the iterator that threw is never returned, so the body is left to the server. */
+  @POST
+  @Path('lines')
+  @Consumes('application/x-ndjson')
+  @Produces('application/json')
+  async lines(@Body({ stream: true }) lines: Multi<{ n: number }>): Promise<{ lines: number }> {
+    let count = 0;
+    for await (const line of lines) count += line.n;
+    return { lines: count };
   }
 }
 
@@ -337,6 +359,45 @@ describe('requests that keep to the limits', () => {
       expect([status, headers.connection]).toEqual([200, 'keep-alive']);
     }
     socket.destroy();
+  });
+});
+
+describe('a body its reader stopped reading on a bad item', () => {
+  const bad = '{"n":1}\n{"n":1,"__proto__":{"p":1}}\n';
+  // The rest of the body, within the limits, sent after the answer to the bad line.
+  const rest = `${'{"n":1}\n'.repeat(4096)}`;
+  // The answer's drain waited for the body's `end`, which the abandoned reader withheld, and cut the connection 500 ms
+  // later whatever it carried by then: a client that reused it saw "other side closed" (undici) on its next request.
+  it.each([
+    ['sent whole', ''],
+    ['still sending the rest after the answer', rest],
+  ])('leaves the connection to the next requests, past the drain time: a body %s', async (_, tail) => {
+    const socket = await open();
+    socket.on('error', () => undefined);
+    let closedAt: number | undefined;
+    socket.once('end', () => (closedAt = Date.now()));
+    const refused = readAnswer(socket);
+    const length = bad.length + tail.length;
+    socket.write(
+      `POST /limits/lines HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/x-ndjson\r\ncontent-length: ${length}\r\n\r\n${bad}`,
+    );
+    const answer = await refused;
+    const answeredAt = Date.now();
+    if (tail) socket.write(tail);
+    expect([answer.status, (JSON.parse(answer.body) as { code: string }).code, answer.headers.connection]).toEqual([
+      400,
+      'RXREST_FORBIDDEN_PROPERTY',
+      'keep-alive',
+    ]);
+    await pause(800);
+    try {
+      expect(closedAt === undefined ? 'open' : `closed ${closedAt - answeredAt} ms after the 400`).toBe('open');
+      const next = readAnswer(socket);
+      socket.write('GET /limits/ping HTTP/1.1\r\nhost: localhost\r\n\r\n');
+      expect((await next).status).toBe(200);
+    } finally {
+      socket.destroy();
+    }
   });
 });
 

@@ -209,6 +209,41 @@ describe('framework.http.body-idle-timeout', () => {
     }
   });
 
+  it('ends an HTTP/2 body still trickling in after framework.http.request-timeout with 408, as Node does HTTP/1.1', async () => {
+    // Node bounds no HTTP/2 request: a byte within every idle timeout held a stream for as long as the client liked.
+    const h2 = await buildApp([BodyResource], {
+      'framework.http.h2c': true,
+      'framework.http.body-idle-timeout': '300ms',
+      'framework.http.request-timeout': '1s',
+    }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const session = http2Connect(h2.url);
+    const stream = session.request({ ':method': 'POST', ':path': '/bodies/json', 'content-type': 'application/json' });
+    const trickle = setInterval(() => stream.writable && stream.write(' '), 100);
+    try {
+      const started = Date.now();
+      const answer = await within(
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          let status = 0;
+          let body = '';
+          stream.setEncoding('utf8');
+          stream.on('response', (headers) => (status = Number(headers[':status'])));
+          stream.on('data', (chunk: string) => (body += chunk));
+          stream.on('close', () => resolve({ status, body }));
+          stream.on('error', reject);
+          stream.write('{"name":');
+        }),
+        'the trickling stream to end',
+        5_000,
+      );
+      expect([answer.status, (JSON.parse(answer.body) as { code: string }).code]).toEqual([408, 'RXREST_BODY_TIMEOUT']);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      clearInterval(trickle);
+      session.close();
+      await h2.close();
+    }
+  });
+
   it('hands every byte of an HTTP/2 body to a reader that starts late (watching it takes nothing from it)', async () => {
     const h2 = await buildApp([BodyResource], {
       'framework.http.h2c': true,

@@ -476,6 +476,37 @@ function https1(url: string, options: { ca?: Buffer } = {}): Promise<{ status: n
 }
 
 describe('TLS settings', () => {
+  it('answers 408 to HTTP/1.1 on the HTTP/2 TLS port soon after framework.http.headers-timeout, as on the others', async () => {
+    // Node's HTTP/2 server checks the timeouts of its HTTP/1.1 connections every 30 s whatever they are: a stalled head
+    // waited half a minute there, on the default TLS port, past a 1 s headers-timeout.
+    const server = await build({ 'framework.http.headers-timeout': '1s' }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
+    try {
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve) => {
+        let text = '';
+        const options = {
+          port: server.port,
+          host: '127.0.0.1',
+          ALPNProtocols: ['http/1.1'],
+          ca: readFileSync(certificate),
+        };
+        const socket = tlsConnect(options, () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n'));
+        const giveUp = setTimeout(() => socket.destroy(), 10_000);
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+        socket.on('error', () => undefined);
+        socket.on('close', () => (clearTimeout(giveUp), resolve(text)));
+      });
+      // Unenforced, it would wait for Node's 30 s check: 8 s leaves a loaded machine room and still tells them apart.
+      expect([answer.slice(0, 13), Date.now() - started < 8000]).toEqual(['HTTP/1.1 408 ', true]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('speaks only HTTP/1.1 on the TLS port with framework.http.http2=false', async () => {
     const server = await build({ 'framework.http.http2': 'false' }).listen({
       port: 0,
