@@ -82,7 +82,7 @@ export class FrameWriter implements Beating, TickFlushed {
 
   attach(sink: StreamSink, onClose: () => void): void {
     this.#sink = sink;
-    sink.onClose(onClose);
+    sink.onClose?.(onClose);
     this.observer?.opened();
     if (this.#closed) return;
     this.settings.heldBytes?.join();
@@ -96,7 +96,7 @@ export class FrameWriter implements Beating, TickFlushed {
     this.#heldBytes = 0;
     for (const chunk of held) this.#put(chunk);
     this.#flush();
-    if (!this.#wrote) sink.open();
+    if (!this.#wrote) sink.open?.();
     if (!this.#waiting) this.drained();
   }
 
@@ -109,7 +109,8 @@ export class FrameWriter implements Beating, TickFlushed {
     if (errorFrame === undefined) {
       this.#flush();
       this.close();
-      return this.#sink!.abort();
+      const sink = this.#sink!;
+      return sink.abort ? sink.abort() : sink.end();
     }
     // SSE clients get the events that came before the error.
     this.writeWaiting();

@@ -49,8 +49,6 @@ class Answer implements PumpEvents {
     readonly done: Done | undefined,
   ) {}
 
-  started(): void {}
-
   completed(): void {
     this.socket.answered(this);
   }
@@ -75,7 +73,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
   /** The callback of a told message, made with the first. */
   #written: (() => void) | undefined;
   /** Told once the socket closes, when the output ended with bytes still in it. */
-  #gone: (() => void) | null | undefined;
+  protected onGone: (() => void) | undefined;
 
   constructor(
     readonly port: SocketPort,
@@ -90,7 +88,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
   abstract override close(code?: number, reason?: string, end?: StreamEnd): void;
 
   /** Closes the socket once the output ended: its close frame follows what was written. */
-  abstract closeSocket(): void;
+  abstract end(): void;
 
   send(message: unknown): void {
     if (!this.isOpen) return;
@@ -131,31 +129,9 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
     return this.port.bufferedAmount;
   }
 
-  /** The head of a socket is its handshake, written already. */
-  open(): void {}
-
-  end(): void {
-    this.closeSocket();
-  }
-
-  abort(): void {
-    this.closeSocket();
-  }
-
-  /** The session closes the output when the socket closes. */
-  onClose(): void {}
-
-  /** Once the socket closed, it holds none of the bytes written (`gone`); `null` once it has. */
+  /** Once the socket closed (the session calls `onGone` then, after closing the output), it holds none of its bytes. */
   whenGone(callback: () => void): void {
-    if (this.#gone === null) callback();
-    else this.#gone = callback;
-  }
-
-  /** The socket closed: what it held is let go. */
-  protected gone(): void {
-    const gone = this.#gone;
-    this.#gone = null;
-    gone?.();
+    this.onGone = callback;
   }
 
   /** Calls `callback` and sends what it returns: a value, a Promise's value, or a stream's items (pushed or pulled). */

@@ -86,11 +86,11 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     this.#endInboxes();
     this.stopAnswers();
     this.output.endWhenIdle(end);
-    unref(setTimeout(() => this.closeSocket(), CLOSE_FLUSH_MS));
+    unref(setTimeout(() => this.end(), CLOSE_FLUSH_MS));
   }
 
   /** Closes the socket with what `close` said, once its last messages are written or the wait is over. */
-  closeSocket(): void {
+  end(): void {
     if (this.closeCode !== undefined || this.port.readyState !== SOCKET_OPEN) return;
     const { code, reason } = this.#closing ?? { code: 1011, reason: 'The endpoint failed' };
     // The peer's closing frame must be read: the socket reads again, and the messages are dropped.
@@ -179,7 +179,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     this.#cancelExpiry?.();
     this.#endInboxes();
     this.output.close();
-    this.gone();
+    this.onGone?.();
     this.stopAnswers();
     // What the upgrade request registered to run once it is over (a concurrent-stream slot) runs now.
     this.request.complete().catch((error: unknown) => log.error('A clean-up of a WebSocket upgrade failed', error));
