@@ -29,8 +29,7 @@ function reasonOf(text: string): string {
 /** What a session has of the server that holds it. */
 export interface SessionHost {
   readonly settings: SocketSettings;
-  /** Holds the session (pinged, closed at shutdown) while it is open. */
-  add(session: SocketSession): void;
+  /** The session closed: the server holds it no more (to ping it, or close it at shutdown). */
   remove(session: SocketSession): void;
 }
 
@@ -62,11 +61,10 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
 
   /** Listens to the socket and calls the endpoint's `@OnOpen`; messages then flow to its message methods. */
   start(): void {
-    const { handlers, host } = this;
-    host.add(this);
+    const { handlers } = this;
     this.lastActivity = Date.now();
     this.output.attach(this, () => undefined);
-    if (host.settings.endsOnExpiry)
+    if (this.host.settings.endsOnExpiry)
       this.#cancelExpiry = whenCredentialExpires(this.request, () => this.close(1008, 'The credential expired'));
     if (handlers.open) this.call(handlers.open, undefined, 'goes-on');
     // A method taking a Multi of every message is called once; when its answers complete, the socket closes (1000).
@@ -163,8 +161,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   }
 
   #inbox(kind: 'text' | 'binary', handler: MessageCallback): Inbox {
-    const inboxes = (this.#inboxes ??= {});
-    return (inboxes[kind] ??= new Inbox(handler, this));
+    return ((this.#inboxes ??= {})[kind] ??= new Inbox(handler, this));
   }
 
   #endInboxes(): void {
@@ -184,12 +181,10 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     // What the upgrade request registered to run once it is over (a concurrent-stream slot) runs now.
     this.request.complete().catch((error: unknown) => log.error('A clean-up of a WebSocket upgrade failed', error));
     const onClose = this.handlers.close;
-    if (!onClose) return;
-    try {
-      const result = callSocketMethod(this.handlers, onClose, this.request);
-      if (result instanceof Promise) result.catch((error: unknown) => log.error(`${onClose.where} failed`, error));
-    } catch (error) {
-      log.error(`${onClose.where} failed`, error);
-    }
+    // Async, so that a throw and a rejection are logged alike.
+    if (onClose)
+      (async () => callSocketMethod(this.handlers, onClose, this.request))().catch((error: unknown) =>
+        log.error(`${onClose.where} failed`, error),
+      );
   }
 }
