@@ -38,7 +38,7 @@ const KEEP_ALIVE = ':\n\n';
  * Writes one stream's frames, text batched until 16 KB or the tick's end (messages go alone). Writes before `attach`
  * (the commit) are held; then `ready` says whether the sink takes more, and `drained` when it does again.
  */
-export class FrameWriter implements Beating, TickFlushed {
+export abstract class FrameWriter implements Beating, TickFlushed {
   readonly #onError: (error: unknown) => void;
   #sink: StreamSink | undefined;
   #held: Frame[] | undefined;
@@ -214,9 +214,7 @@ export class FrameWriter implements Beating, TickFlushed {
   }
 
   /** Bytes of framed output waiting for the socket (`StreamOutput` holds them). */
-  protected waitingBytes(): number {
-    return 0;
-  }
+  protected abstract waitingBytes(): number;
 
   /** The stream is over: its bytes leave the total, those still in its socket once the connection lets them go. */
   #release(sink: StreamSink): void {
@@ -239,10 +237,10 @@ export class FrameWriter implements Beating, TickFlushed {
   }
 
   /** The sink takes more (and did not before, or was just attached). */
-  protected drained(): void {}
+  protected abstract drained(): void;
 
   /** Writes what waits for the client, whether or not the sink takes more: the stream ends now. */
-  protected writeWaiting(): void {}
+  protected abstract writeWaiting(): void;
 
   #flush(): void {
     if (this.#batch === '') return;

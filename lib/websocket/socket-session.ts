@@ -81,7 +81,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     this.#closing = { code, reason };
     if (this.#reading === 'yes') this.port.pause?.();
     this.#reading = 'stopped';
-    this.#endInboxes();
+    for (const inbox of Object.values(this.#inboxes ?? {})) inbox.end();
     this.stopAnswers();
     this.output.endWhenIdle(end);
     unref(setTimeout(() => this.end(), CLOSE_FLUSH_MS));
@@ -164,17 +164,12 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     return ((this.#inboxes ??= {})[kind] ??= new Inbox(handler, this));
   }
 
-  #endInboxes(): void {
-    this.#inboxes?.text?.end();
-    this.#inboxes?.binary?.end();
-  }
-
   closed(code: number, reason: string): void {
     this.closeCode = code;
     this.closeReason = reason;
     this.host.remove(this);
     this.#cancelExpiry?.();
-    this.#endInboxes();
+    for (const inbox of Object.values(this.#inboxes ?? {})) inbox.end();
     this.output.close();
     this.onGone?.();
     this.stopAnswers();
