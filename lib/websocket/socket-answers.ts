@@ -23,14 +23,6 @@ const log = logging.getLogger('rxrest.websocket');
 // A message framing never fails a written output (no batches): an answer fails, told to its `Answer`.
 const outputFailed = streamFailureLog(log, 'The messages of a WebSocket failed');
 
-/** How a socket's stream ended, by its close code (the table in docs/websockets.md, "Errors and close codes"). */
-export function endOf(code: number, error?: unknown): StreamEnd {
-  if (code === 1008) return 'expired';
-  if (code === 1001) return 'shutdown';
-  if (code === 1000 || code >= 3000) return 'complete';
-  return error instanceof StreamOverflowError ? 'overflow' : 'error';
-}
-
 /** What a failed answer costs: the socket goes on after `@OnError`; it ends; or the failure was `@OnError`'s own. */
 export type Stakes = 'goes-on' | 'fatal' | 'on-error';
 
@@ -90,13 +82,15 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
   /** Closes the socket once the output ended: its close frame follows what was written. */
   abstract end(): void;
 
-  send(message: unknown): void {
+  /** `WebSocketConnection.send`; a method's answer of one message goes with its stakes, `done` once in the output. */
+  send(message: unknown, stakes: Stakes = 'fatal', done?: Done): void {
     if (!this.isOpen) return;
     try {
       this.output.push(message);
     } catch (error) {
-      this.failed(error, 'fatal');
+      return this.failed(error, stakes, done);
     }
+    done?.(true);
   }
 
   /** A streamed answer is all in the output, or failed. */
@@ -166,22 +160,14 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
         (error: unknown) => this.failed(error, stakes, done),
       );
     // A method that answers nothing sends no message (and the socket's span counts none).
-    if (result !== undefined && this.isOpen) {
-      const source = toStreamSource(result, true);
-      if (source) {
-        const answer = new Answer(this, stakes, done);
-        answer.pump = pumpFor(source, this.output, answer);
-        if ((answer.next = this.#answers)) answer.next.previous = answer;
-        this.#answers = answer;
-        return answer.pump.start(false);
-      }
-      try {
-        this.output.push(result);
-      } catch (error) {
-        return this.failed(error, stakes, done);
-      }
-    }
-    done?.(true);
+    if (result === undefined || !this.isOpen) return done?.(true);
+    const source = toStreamSource(result, true);
+    if (!source) return this.send(result, stakes, done);
+    const answer = new Answer(this, stakes, done);
+    answer.pump = pumpFor(source, this.output, answer);
+    if ((answer.next = this.#answers)) answer.next.previous = answer;
+    this.#answers = answer;
+    answer.pump.start(false);
   }
 
   /**
@@ -205,7 +191,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
       if (entity !== undefined && entity !== null) this.send(entity);
     }
     if (unavailable) this.close(1013, error.problem?.detail ?? error.message);
-    else this.close(1011, 'The endpoint failed', endOf(1011, error));
+    else this.close(1011, 'The endpoint failed', error instanceof StreamOverflowError ? 'overflow' : 'error');
     return false;
   }
 

@@ -6,7 +6,7 @@ import { SOCKET_OPEN, type SocketListener, type SocketPort } from '../runtime/so
 import { whenCredentialExpires } from '../security/expiry-timer';
 import type { StreamEnd } from '../streaming/stream-observer';
 import { Inbox, type MessageTurns } from './inbox';
-import { endOf, SocketAnswers, type Done } from './socket-answers';
+import { SocketAnswers, type Done } from './socket-answers';
 import { callSocketMethod, type MessageCallback, type SocketHandlers } from './socket-handlers';
 import type { SocketSettings } from './socket-settings';
 import { CONNECTION } from './web-socket-connection';
@@ -24,6 +24,13 @@ function reasonOf(text: string): string {
   let cut = text.slice(0, 120);
   while (utf8Length(cut) > 120) cut = cut.slice(0, -1);
   return `${cut}...`;
+}
+
+/** How a socket's stream ended, by its close code (the table in docs/websockets.md, "Errors and close codes"). */
+function endOf(code: number): StreamEnd {
+  if (code === 1008) return 'expired';
+  if (code === 1001) return 'shutdown';
+  return code === 1000 || code >= 3000 ? 'complete' : 'error';
 }
 
 /** What a session has of the server that holds it. */
@@ -61,15 +68,14 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
 
   /** Listens to the socket and calls the endpoint's `@OnOpen`; messages then flow to its message methods. */
   start(): void {
-    const { handlers } = this;
     this.lastActivity = Date.now();
     this.output.attach(this, () => undefined);
     if (this.host.settings.endsOnExpiry)
       this.#cancelExpiry = whenCredentialExpires(this.request, () => this.close(1008, 'The credential expired'));
-    if (handlers.open) this.call(handlers.open, undefined, 'goes-on');
+    if (this.handlers.open) this.call(this.handlers.open, undefined, 'goes-on');
     // A method taking a Multi of every message is called once; when its answers complete, the socket closes (1000).
     for (const kind of ['text', 'binary'] as const) {
-      const handler = handlers[kind];
+      const handler = this.handlers[kind];
       if (handler?.takesAll)
         this.call(handler, this.#inbox(kind, handler).messages(), 'fatal', (goOn) => goOn && this.close(1000, ''));
     }
