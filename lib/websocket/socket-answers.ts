@@ -57,8 +57,8 @@ class Answer implements PumpEvents {
 export abstract class SocketAnswers extends WebSocketConnection implements StreamSink {
   /** Every message out: one stream under the budget, its span the socket's. */
   protected readonly output: StreamOutput;
-  /** When a message was last handed to the socket (the idle timeout counts them). */
-  protected lastActivity = 0;
+  /** When the socket opened, or last sent or got a message or ping (the idle timeout counts from it). */
+  protected lastActivity = Date.now();
   /** The latest of the answers being streamed now. */
   #answers: Answer | undefined;
   #ready: (() => void) | undefined;
@@ -108,11 +108,10 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
     this.lastActivity = Date.now();
     // A per-message callback costs (about 1.5 µs): only a message that may take the socket past its mark is told,
     // so one is always on its way when the output waits (a character is at most 3 bytes, a frame's head 14).
-    const { highWater } = port;
-    const told = port.bufferedAmount + 3 * chunk.length + 14 >= highWater;
+    const told = port.bufferedAmount + 3 * chunk.length + 14 >= port.highWater;
     port.cork?.();
     port.send(chunk, told ? (this.#written ??= () => this.#look()) : undefined);
-    return port.bufferedAmount < highWater;
+    return port.bufferedAmount < port.highWater;
   }
 
   onReady(callback: () => void): void {

@@ -68,7 +68,6 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
 
   /** Listens to the socket and calls the endpoint's `@OnOpen`; messages then flow to its message methods. */
   start(): void {
-    this.lastActivity = Date.now();
     this.output.attach(this, () => undefined);
     if (this.host.settings.endsOnExpiry)
       this.#cancelExpiry = whenCredentialExpires(this.request, () => this.close(1008, 'The credential expired'));
