@@ -79,7 +79,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
 
   abstract override close(code?: number, reason?: string, end?: StreamEnd): void;
 
-  /** Closes the socket once the output ended: its close frame follows what was written. */
+  /** Closes the socket once the output ended, or failed (it has no abort): its close frame follows what was written. */
   abstract end(): void;
 
   /** `WebSocketConnection.send`; a method's answer of one message goes with its stakes, `done` once in the output. */
