@@ -38,7 +38,7 @@ const KEEP_ALIVE = ':\n\n';
  * Writes one stream's frames, text batched until 16 KB or the tick's end (messages go alone). Writes before `attach`
  * (the commit) are held; then `ready` says whether the sink takes more, and `drained` when it does again.
  */
-export class FrameWriter implements Beating, TickFlushed {
+export abstract class FrameWriter implements Beating, TickFlushed {
   readonly #onError: (error: unknown) => void;
   #sink: StreamSink | undefined;
   #held: Frame[] | undefined;
@@ -82,7 +82,7 @@ export class FrameWriter implements Beating, TickFlushed {
 
   attach(sink: StreamSink, onClose: () => void): void {
     this.#sink = sink;
-    sink.onClose(onClose);
+    sink.onClose?.(onClose);
     this.observer?.opened();
     if (this.#closed) return;
     this.settings.heldBytes?.join();
@@ -96,7 +96,7 @@ export class FrameWriter implements Beating, TickFlushed {
     this.#heldBytes = 0;
     for (const chunk of held) this.#put(chunk);
     this.#flush();
-    if (!this.#wrote) sink.open();
+    if (!this.#wrote) sink.open?.();
     if (!this.#waiting) this.drained();
   }
 
@@ -109,7 +109,8 @@ export class FrameWriter implements Beating, TickFlushed {
     if (errorFrame === undefined) {
       this.#flush();
       this.close();
-      return this.#sink!.abort();
+      const sink = this.#sink!;
+      return sink.abort ? sink.abort() : sink.end();
     }
     // SSE clients get the events that came before the error.
     this.writeWaiting();
@@ -213,9 +214,7 @@ export class FrameWriter implements Beating, TickFlushed {
   }
 
   /** Bytes of framed output waiting for the socket (`StreamOutput` holds them). */
-  protected waitingBytes(): number {
-    return 0;
-  }
+  protected abstract waitingBytes(): number;
 
   /** The stream is over: its bytes leave the total, those still in its socket once the connection lets them go. */
   #release(sink: StreamSink): void {
@@ -238,10 +237,10 @@ export class FrameWriter implements Beating, TickFlushed {
   }
 
   /** The sink takes more (and did not before, or was just attached). */
-  protected drained(): void {}
+  protected abstract drained(): void;
 
   /** Writes what waits for the client, whether or not the sink takes more: the stream ends now. */
-  protected writeWaiting(): void {}
+  protected abstract writeWaiting(): void;
 
   #flush(): void {
     if (this.#batch === '') return;

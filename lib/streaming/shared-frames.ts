@@ -11,43 +11,39 @@ interface Framed {
 
 const encoder = new TextEncoder();
 
-/** Framing an item threw: the stream that sends it frames item by item and fails where its own framing fails. */
-const UNFRAMEABLE: unique symbol = Symbol('unframeable');
-
 /** A tick's items for a topic's streams, framed once per `shareKey`: a thousand SSE subscribers cost one framing. */
 export class SharedFrames {
-  readonly #framed = new Map<unknown, Framed | typeof UNFRAMEABLE>();
+  readonly #framed = new Map<unknown, Framed | null>();
 
   constructor(readonly items: readonly unknown[]) {}
 
   /** The items' frames under `framing`, joined by its separator; `undefined` when not to be made once for all. */
   textFor(framing: Framing): string | undefined {
-    const framed = this.#framedBy(framing);
-    return framed === UNFRAMEABLE ? undefined : framed.text;
+    return this.#framedBy(framing)?.text;
   }
 
   /** The same text as UTF-8, encoded once for all the sinks that may share a chunk. */
   bytesFor(framing: Framing): Uint8Array | undefined {
     const framed = this.#framedBy(framing);
-    if (framed === UNFRAMEABLE || framed.text === undefined) return undefined;
+    if (framed?.text === undefined) return undefined;
     return (framed.bytes ??= encoder.encode(framed.text));
   }
 
   /** Each item's frame under `framing`; `undefined` when framing one throws (the stream frames them itself). */
   framesFor(framing: Framing): readonly (Frame | undefined)[] | undefined {
-    const framed = this.#framedBy(framing);
-    return framed === UNFRAMEABLE ? undefined : framed.frames;
+    return this.#framedBy(framing)?.frames;
   }
 
-  #framedBy(framing: Framing): Framed | typeof UNFRAMEABLE {
+  #framedBy(framing: Framing): Framed | undefined {
     const key = framing.shareKey ?? framing;
     let framed = this.#framed.get(key);
     if (framed === undefined) this.#framed.set(key, (framed = frameAll(this.items, framing)));
-    return framed;
+    return framed ?? undefined;
   }
 }
 
-function frameAll(items: readonly unknown[], framing: Framing): Framed | typeof UNFRAMEABLE {
+/** `null` when framing an item threw: each stream then frames item by item and fails where its own framing fails. */
+function frameAll(items: readonly unknown[], framing: Framing): Framed | null {
   const frames: (Frame | undefined)[] = new Array<Frame | undefined>(items.length);
   let joinable = true;
   const frame1 = framing.frameShared ?? ((item: unknown) => framing.frame(item));
@@ -58,7 +54,7 @@ function frameAll(items: readonly unknown[], framing: Framing): Framed | typeof 
       if (typeof frame !== 'string') joinable = false;
     }
   } catch {
-    return UNFRAMEABLE;
+    return null;
   }
   return { frames, text: joinable && !framing.messages ? (frames as string[]).join(framing.separator) : undefined };
 }

@@ -4,8 +4,8 @@ import { streamHeaderOf } from './stream-header';
 
 /** What a pump tells whoever runs it: a stream response, or a WebSocket's answer. */
 export interface PumpEvents {
-  /** The first item came, or the end before any: the response may commit, with the header that item asked for. */
-  started(header: readonly [string, string] | undefined): void;
+  /** The first item came, or the end before any: a response may commit, with the header that item asked for. */
+  started?(header: readonly [string, string] | undefined): void;
   /** The source ended: all it sent is written or waits in the output. */
   completed(): void;
   /** The source failed, or what it sent did not fit the budget; the source is stopped already. */
@@ -42,7 +42,7 @@ export abstract class SourcePump {
   protected started(item?: unknown): void {
     if (this.#started) return;
     this.#started = true;
-    this.events.started(streamHeaderOf(item));
+    this.events.started?.(streamHeaderOf(item));
   }
 
   protected fail(error: unknown): void {

@@ -38,28 +38,24 @@ export function createPump(
   onError: (error: unknown) => void,
   observer?: StreamObserver,
 ): StreamPump {
-  const output = new StreamOutput(framing, settings, onError, observer);
-  // SSE commits at once; other framings wait for the first item, so an early failure still gets a real status.
-  return new StreamPump(source, output, framing.keepAlive, settings.openStreams);
+  return new StreamPump(source, new StreamOutput(framing, settings, onError, observer), settings.openStreams);
 }
 
 /**
  * One stream response. `prime()` starts the source and settles once the response may commit: with the first item or
- * the end, or at once when `eager` (SSE, so `EventSource.onopen` fires); an earlier error goes to the mappers.
+ * the end, or at once for SSE (`reconnects`: so `EventSource.onopen` fires); an earlier error goes to the mappers.
  */
 export class StreamPump implements OpenStream, PumpEvents, OutputOwner {
   readonly #output: StreamOutput;
   readonly #pump: SourcePump;
-  readonly #eager: boolean;
   readonly #streams: OpenStreams | undefined;
   #header: readonly [string, string] | undefined;
   #started = false;
   #primed: { resolve(): void; reject(error: unknown): void } | undefined;
   #failure: { readonly error: unknown } | undefined;
 
-  constructor(source: StreamSource, output: StreamOutput, eager: boolean, streams?: OpenStreams) {
+  constructor(source: StreamSource, output: StreamOutput, streams?: OpenStreams) {
     this.#output = output;
-    this.#eager = eager;
     this.#streams = streams;
     this.#pump = pumpFor(source, output, this);
     output.owner = this;
@@ -85,10 +81,10 @@ export class StreamPump implements OpenStream, PumpEvents, OutputOwner {
   }
 
   prime(): Promise<void> | undefined {
-    this.#pump.start(!this.#eager);
+    this.#pump.start(!this.reconnects);
     // Nothing is written before the commit: a failure up to here answers with a real status.
     if (this.#failure) throw this.#failure.error;
-    if (this.#started || this.#eager) return undefined;
+    if (this.#started || this.reconnects) return undefined;
     return new Promise<void>((resolve, reject) => (this.#primed = { resolve, reject }));
   }
 

@@ -12,13 +12,16 @@ export interface StreamSink {
   onReady(callback: () => void): void;
   /** Bytes written but not yet taken by the client's connection. */
   buffered(): number;
-  /** Sends the status line and headers now, before any body (an SSE stream with nothing to say yet). */
-  open(): void;
+  /**
+   * Sends the status line and headers now, before any body (an SSE stream with nothing to say yet); absent: there is
+   * no head to send early (a Web stream's Response is handed out at once, a socket's handshake is written).
+   */
+  open?(): void;
   end(): void;
-  /** Ends the body abnormally once what was written is out, so the client sees a truncated response. */
-  abort(): void;
-  /** Calls `callback` once, when the client goes away before the end. */
-  onClose(callback: () => void): void;
+  /** Ends the body abnormally once what was written is out, so the client sees a truncated response; absent: `end`. */
+  abort?(): void;
+  /** Calls `callback` once, when the client goes away before the end; absent: its owner closes the output itself. */
+  onClose?(callback: () => void): void;
   /** Calls `callback` once the connection holds none of the bytes written, after the end; absent: held none then. */
   whenGone?(callback: () => void): void;
 }

@@ -46,8 +46,6 @@ function sinkOf(channel: Channel): StreamSink {
     },
     onReady: (callback) => void (channel.ready = callback),
     buffered: () => HIGH_WATER_MARK - (controller.desiredSize ?? HIGH_WATER_MARK),
-    // The Response carrying the stream is handed out at once; there is no head to send early.
-    open: () => undefined,
     end() {
       if (channel.done) return;
       channel.done = true;

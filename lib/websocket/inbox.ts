@@ -21,6 +21,7 @@ export class Inbox {
   #items: Buffer[] = [];
   #head = 0;
   #ended = false;
+  /** Resolves the wait of `#take` (again, a no-op, until the next wait). */
   #waiter: (() => void) | undefined;
   /** A method taking each message is still sending its answers to an earlier one. */
   #busy = false;
@@ -36,13 +37,13 @@ export class Inbox {
     if (!this.handler.takesAll && !this.#busy && this.#head === this.#items.length) return this.#handle(data);
     this.#items.push(data);
     this.turns.held(data.length);
-    this.#wake();
+    this.#waiter?.();
   }
 
   /** No more messages come (the socket closed, or reads no more). */
   end(): void {
     this.#ended = true;
-    this.#wake();
+    this.#waiter?.();
   }
 
   /**
@@ -122,11 +123,5 @@ export class Inbox {
       await new Promise<void>((resolve) => (this.#waiter = resolve));
     }
     return this.#shift();
-  }
-
-  #wake(): void {
-    const waiter = this.#waiter;
-    this.#waiter = undefined;
-    waiter?.();
   }
 }

@@ -23,14 +23,6 @@ const log = logging.getLogger('rxrest.websocket');
 // A message framing never fails a written output (no batches): an answer fails, told to its `Answer`.
 const outputFailed = streamFailureLog(log, 'The messages of a WebSocket failed');
 
-/** How a socket's stream ended, by its close code (the table in docs/websockets.md, "Errors and close codes"). */
-export function endOf(code: number, error?: unknown): StreamEnd {
-  if (code === 1008) return 'expired';
-  if (code === 1001) return 'shutdown';
-  if (code === 1000 || code >= 3000) return 'complete';
-  return error instanceof StreamOverflowError ? 'overflow' : 'error';
-}
-
 /** What a failed answer costs: the socket goes on after `@OnError`; it ends; or the failure was `@OnError`'s own. */
 export type Stakes = 'goes-on' | 'fatal' | 'on-error';
 
@@ -49,8 +41,6 @@ class Answer implements PumpEvents {
     readonly done: Done | undefined,
   ) {}
 
-  started(): void {}
-
   completed(): void {
     this.socket.answered(this);
   }
@@ -67,15 +57,15 @@ class Answer implements PumpEvents {
 export abstract class SocketAnswers extends WebSocketConnection implements StreamSink {
   /** Every message out: one stream under the budget, its span the socket's. */
   protected readonly output: StreamOutput;
-  /** When a message was last handed to the socket (the idle timeout counts them). */
-  protected lastActivity = 0;
+  /** When the socket opened, or last sent or got a message or ping (the idle timeout counts from it). */
+  protected lastActivity = Date.now();
   /** The latest of the answers being streamed now. */
   #answers: Answer | undefined;
   #ready: (() => void) | undefined;
   /** The callback of a told message, made with the first. */
   #written: (() => void) | undefined;
   /** Told once the socket closes, when the output ended with bytes still in it. */
-  #gone: (() => void) | null | undefined;
+  protected onGone: (() => void) | undefined;
 
   constructor(
     readonly port: SocketPort,
@@ -89,16 +79,18 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
 
   abstract override close(code?: number, reason?: string, end?: StreamEnd): void;
 
-  /** Closes the socket once the output ended: its close frame follows what was written. */
-  abstract closeSocket(): void;
+  /** Closes the socket once the output ended, or failed (it has no abort): its close frame follows what was written. */
+  abstract end(): void;
 
-  send(message: unknown): void {
+  /** `WebSocketConnection.send`; a method's answer of one message goes with its stakes, `done` once in the output. */
+  send(message: unknown, stakes: Stakes = 'fatal', done?: Done): void {
     if (!this.isOpen) return;
     try {
       this.output.push(message);
     } catch (error) {
-      this.failed(error, 'fatal');
+      return this.failed(error, stakes, done);
     }
+    done?.(true);
   }
 
   /** A streamed answer is all in the output, or failed. */
@@ -116,11 +108,10 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
     this.lastActivity = Date.now();
     // A per-message callback costs (about 1.5 µs): only a message that may take the socket past its mark is told,
     // so one is always on its way when the output waits (a character is at most 3 bytes, a frame's head 14).
-    const { highWater } = port;
-    const told = port.bufferedAmount + 3 * chunk.length + 14 >= highWater;
+    const told = port.bufferedAmount + 3 * chunk.length + 14 >= port.highWater;
     port.cork?.();
     port.send(chunk, told ? (this.#written ??= () => this.#look()) : undefined);
-    return port.bufferedAmount < highWater;
+    return port.bufferedAmount < port.highWater;
   }
 
   onReady(callback: () => void): void {
@@ -131,31 +122,9 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
     return this.port.bufferedAmount;
   }
 
-  /** The head of a socket is its handshake, written already. */
-  open(): void {}
-
-  end(): void {
-    this.closeSocket();
-  }
-
-  abort(): void {
-    this.closeSocket();
-  }
-
-  /** The session closes the output when the socket closes. */
-  onClose(): void {}
-
-  /** Once the socket closed, it holds none of the bytes written (`gone`); `null` once it has. */
+  /** Once the socket closed (the session calls `onGone` then, after closing the output), it holds none of its bytes. */
   whenGone(callback: () => void): void {
-    if (this.#gone === null) callback();
-    else this.#gone = callback;
-  }
-
-  /** The socket closed: what it held is let go. */
-  protected gone(): void {
-    const gone = this.#gone;
-    this.#gone = null;
-    gone?.();
+    this.onGone = callback;
   }
 
   /** Calls `callback` and sends what it returns: a value, a Promise's value, or a stream's items (pushed or pulled). */
@@ -190,22 +159,14 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
         (error: unknown) => this.failed(error, stakes, done),
       );
     // A method that answers nothing sends no message (and the socket's span counts none).
-    if (result !== undefined && this.isOpen) {
-      const source = toStreamSource(result, true);
-      if (source) {
-        const answer = new Answer(this, stakes, done);
-        answer.pump = pumpFor(source, this.output, answer);
-        if ((answer.next = this.#answers)) answer.next.previous = answer;
-        this.#answers = answer;
-        return answer.pump.start(false);
-      }
-      try {
-        this.output.push(result);
-      } catch (error) {
-        return this.failed(error, stakes, done);
-      }
-    }
-    done?.(true);
+    if (result === undefined || !this.isOpen) return done?.(true);
+    const source = toStreamSource(result, true);
+    if (!source) return this.send(result, stakes, done);
+    const answer = new Answer(this, stakes, done);
+    answer.pump = pumpFor(source, this.output, answer);
+    if ((answer.next = this.#answers)) answer.next.previous = answer;
+    this.#answers = answer;
+    answer.pump.start(false);
   }
 
   /**
@@ -229,7 +190,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
       if (entity !== undefined && entity !== null) this.send(entity);
     }
     if (unavailable) this.close(1013, error.problem?.detail ?? error.message);
-    else this.close(1011, 'The endpoint failed', endOf(1011, error));
+    else this.close(1011, 'The endpoint failed', error instanceof StreamOverflowError ? 'overflow' : 'error');
     return false;
   }
 

@@ -114,11 +114,6 @@ export class SocketServer implements SessionHost {
     return upgraded.answer;
   }
 
-  add(session: SocketSession): void {
-    this.sessions.add(session);
-    if (this.sessions.size === 1) for (const { timer, member } of this.#timers) timer.join(member);
-  }
-
   remove(session: SocketSession): void {
     if (this.sessions.delete(session) && this.sessions.size === 0)
       for (const { timer, member } of this.#timers) timer.leave(member);
@@ -139,8 +134,13 @@ export class SocketServer implements SessionHost {
     this.#cutAt = undefined;
   }
 
-  /** Starts `session`; one whose handshake was in the pipeline when the shutdown began closes as those open then did. */
+  /**
+   * Holds (to ping it, or close it at shutdown) and starts `session`; one whose handshake was in the pipeline when the
+   * shutdown began closes as those open then did.
+   */
   #start(session: SocketSession): void {
+    this.sessions.add(session);
+    if (this.sessions.size === 1) for (const { timer, member } of this.#timers) timer.join(member);
     session.start();
     if (this.#cutAt === undefined) return;
     session.close(1001, SHUTTING_DOWN);

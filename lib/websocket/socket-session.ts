@@ -6,7 +6,7 @@ import { SOCKET_OPEN, type SocketListener, type SocketPort } from '../runtime/so
 import { whenCredentialExpires } from '../security/expiry-timer';
 import type { StreamEnd } from '../streaming/stream-observer';
 import { Inbox, type MessageTurns } from './inbox';
-import { endOf, SocketAnswers, type Done } from './socket-answers';
+import { SocketAnswers, type Done } from './socket-answers';
 import { callSocketMethod, type MessageCallback, type SocketHandlers } from './socket-handlers';
 import type { SocketSettings } from './socket-settings';
 import { CONNECTION } from './web-socket-connection';
@@ -26,11 +26,17 @@ function reasonOf(text: string): string {
   return `${cut}...`;
 }
 
+/** How a socket's stream ended, by its close code (the table in docs/websockets.md, "Errors and close codes"). */
+function endOf(code: number): StreamEnd {
+  if (code === 1008) return 'expired';
+  if (code === 1001) return 'shutdown';
+  return code === 1000 || code >= 3000 ? 'complete' : 'error';
+}
+
 /** What a session has of the server that holds it. */
 export interface SessionHost {
   readonly settings: SocketSettings;
-  /** Holds the session (pinged, closed at shutdown) while it is open. */
-  add(session: SocketSession): void;
+  /** The session closed: the server holds it no more (to ping it, or close it at shutdown). */
   remove(session: SocketSession): void;
 }
 
@@ -62,16 +68,13 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
 
   /** Listens to the socket and calls the endpoint's `@OnOpen`; messages then flow to its message methods. */
   start(): void {
-    const { handlers, host } = this;
-    host.add(this);
-    this.lastActivity = Date.now();
     this.output.attach(this, () => undefined);
-    if (host.settings.endsOnExpiry)
+    if (this.host.settings.endsOnExpiry)
       this.#cancelExpiry = whenCredentialExpires(this.request, () => this.close(1008, 'The credential expired'));
-    if (handlers.open) this.call(handlers.open, undefined, 'goes-on');
+    if (this.handlers.open) this.call(this.handlers.open, undefined, 'goes-on');
     // A method taking a Multi of every message is called once; when its answers complete, the socket closes (1000).
     for (const kind of ['text', 'binary'] as const) {
-      const handler = handlers[kind];
+      const handler = this.handlers[kind];
       if (handler?.takesAll)
         this.call(handler, this.#inbox(kind, handler).messages(), 'fatal', (goOn) => goOn && this.close(1000, ''));
     }
@@ -83,14 +86,14 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     this.#closing = { code, reason };
     if (this.#reading === 'yes') this.port.pause?.();
     this.#reading = 'stopped';
-    this.#endInboxes();
+    for (const inbox of Object.values(this.#inboxes ?? {})) inbox.end();
     this.stopAnswers();
     this.output.endWhenIdle(end);
-    unref(setTimeout(() => this.closeSocket(), CLOSE_FLUSH_MS));
+    unref(setTimeout(() => this.end(), CLOSE_FLUSH_MS));
   }
 
   /** Closes the socket with what `close` said, once its last messages are written or the wait is over. */
-  closeSocket(): void {
+  end(): void {
     if (this.closeCode !== undefined || this.port.readyState !== SOCKET_OPEN) return;
     const { code, reason } = this.#closing ?? { code: 1011, reason: 'The endpoint failed' };
     // The peer's closing frame must be read: the socket reads again, and the messages are dropped.
@@ -163,13 +166,7 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
   }
 
   #inbox(kind: 'text' | 'binary', handler: MessageCallback): Inbox {
-    const inboxes = (this.#inboxes ??= {});
-    return (inboxes[kind] ??= new Inbox(handler, this));
-  }
-
-  #endInboxes(): void {
-    this.#inboxes?.text?.end();
-    this.#inboxes?.binary?.end();
+    return ((this.#inboxes ??= {})[kind] ??= new Inbox(handler, this));
   }
 
   closed(code: number, reason: string): void {
@@ -177,19 +174,17 @@ export class SocketSession extends SocketAnswers implements SocketListener, Mess
     this.closeReason = reason;
     this.host.remove(this);
     this.#cancelExpiry?.();
-    this.#endInboxes();
+    for (const inbox of Object.values(this.#inboxes ?? {})) inbox.end();
     this.output.close();
-    this.gone();
+    this.onGone?.();
     this.stopAnswers();
     // What the upgrade request registered to run once it is over (a concurrent-stream slot) runs now.
     this.request.complete().catch((error: unknown) => log.error('A clean-up of a WebSocket upgrade failed', error));
     const onClose = this.handlers.close;
-    if (!onClose) return;
-    try {
-      const result = callSocketMethod(this.handlers, onClose, this.request);
-      if (result instanceof Promise) result.catch((error: unknown) => log.error(`${onClose.where} failed`, error));
-    } catch (error) {
-      log.error(`${onClose.where} failed`, error);
-    }
+    // Async, so that a throw and a rejection are logged alike.
+    if (onClose)
+      (async () => callSocketMethod(this.handlers, onClose, this.request))().catch((error: unknown) =>
+        log.error(`${onClose.where} failed`, error),
+      );
   }
 }
