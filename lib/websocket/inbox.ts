@@ -2,6 +2,12 @@
 import { Multi } from '../streaming/multi';
 import type { MessageCallback } from './socket-handlers';
 
+/**
+ * What a waiting message costs beyond its bytes (its Buffer and its queue slot, about 110 bytes measured): counted
+ * with them, so a flood of empty messages is paused as one of bytes is.
+ */
+const MESSAGE_COST = 128;
+
 /** What the method of a kind of message needs of the socket's session. */
 export interface MessageTurns {
   readonly isOpen: boolean;
@@ -36,7 +42,7 @@ export class Inbox {
     if (this.#ended) return;
     if (!this.handler.takesAll && !this.#busy && this.#head === this.#items.length) return this.#handle(data);
     this.#items.push(data);
-    this.turns.held(data.length);
+    this.turns.held(data.length + MESSAGE_COST);
     this.#waiter?.();
   }
 
@@ -112,7 +118,7 @@ export class Inbox {
       items.length = 0;
       this.#head = 0;
     }
-    this.turns.held(-data.length);
+    this.turns.held(-data.length - MESSAGE_COST);
     return data;
   }
 
