@@ -144,9 +144,14 @@ class FormParts {
         return new FormValue(name, '', item, info.mimeType, charsetOf(partHeaders), info.filename, partHeaders);
       });
     // A limit is the reason to report; a write stopped because the body stopped is only a consequence.
-    written.catch((error: unknown) =>
-      error instanceof Error && 'status' in error ? this.fail(error) : this.source.destroy(),
-    );
+    written.catch((error: unknown) => {
+      if (error instanceof Error && 'status' in error) return this.fail(error);
+      // The disk refused the file (full, not writable): the server's failure, not a malformed body of the client's.
+      // Read by its `syscall`, not `instanceof`: Node's own errors may come from another realm (a test's sandbox).
+      if (typeof (error as { syscall?: unknown } | null)?.syscall === 'string')
+        return this.fail(new Error('An upload could not be written', { cause: error }));
+      this.source.destroy();
+    });
     this.entries.push(written);
   };
 }
