@@ -169,15 +169,15 @@ class FormParts {
    * busboy's stream, whose backpressure stops the body when they grow.
    */
   #inTurn<T>(write: () => Promise<T>): Promise<T> {
-    const start = (): Promise<T> => {
-      this.#writing++;
-      return write().finally(() => {
-        this.#writing--;
-        this.#waiting.shift()?.();
-      });
-    };
-    if (this.#writing < FILES_AT_ONCE) return start();
-    return new Promise<void>((turn) => this.#waiting.push(turn)).then(start);
+    let turn = Promise.resolve();
+    if (this.#writing < FILES_AT_ONCE) this.#writing++;
+    else turn = new Promise<void>((go) => this.#waiting.push(go));
+    // A write done hands its place to the next one waiting, else gives it back.
+    return turn.then(write).finally(() => {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#writing--;
+    });
   }
 }
 
