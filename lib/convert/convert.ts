@@ -45,10 +45,16 @@ export function keepsText(convert: Converter): boolean {
   return convert === identity;
 }
 
+/** Digits with an optional sign, as `Number()` reads them (white space around). */
+const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+
 function numberConverter(raw: string): number {
   // Number() skips surrounding white space itself, but reads a blank string as 0: only a 0 needs the check.
   const value = Number(raw);
   if (Number.isNaN(value) || (value === 0 && raw.trim() === '')) throw new ConversionError(`"${raw}" is not a number`);
+  // Digits past 2^53 would be read as a neighbour (9007199254740993 as ...992, or Infinity): another id, another resource.
+  if (!Number.isSafeInteger(value) && INTEGER_TEXT.test(raw))
+    throw new ConversionError(`"${raw}" is past the integers a number holds exactly (use bigint)`);
   return value;
 }
 

@@ -77,11 +77,16 @@ function createParser(contentType: string, settings: MultipartSettings, fileLimi
   }
 }
 
+/** Files one body writes at once: a thousand empty file parts, 70 KB sent, held a thousand descriptors open at once. */
+const FILES_AT_ONCE = 4;
+
 /** The parts of one body, each a promise of its value, and the first failure, which stops the body and every write. */
 class FormParts {
   readonly entries: Promise<FormValue>[] = [];
   readonly headers = new HeaderQueue();
   failure: Error | undefined;
+  #writing = 0;
+  readonly #waiting: (() => void)[] = [];
 
   constructor(
     readonly source: Readable,
@@ -125,30 +130,55 @@ class FormParts {
 
   #file = (name: string, stream: Readable & { truncated?: boolean }, info: Busboy.FileInfo): void => {
     const partHeaders = this.headers.take();
-    const file = this.store.create();
-    if (!file) {
-      stream.resume();
-      return this.fail(malformed('The request was abandoned'));
-    }
     const tooLong = () => tooLarge(`The file part "${name}" is larger than ${this.fileLimit} bytes`);
     stream.once('limit', () => this.fail(tooLong()));
+    const written = this.#inTurn(() => this.#write(stream)).then(({ size, path }) => {
+      if (stream.truncated) throw tooLong();
+      const item = { size, path, isInMemory: false as const };
+      return new FormValue(name, '', item, info.mimeType, charsetOf(partHeaders), info.filename, partHeaders);
+    });
+    // A limit is the reason to report; a write stopped because the body stopped is only a consequence.
+    written.catch((error: unknown) => {
+      if (error instanceof Error && 'status' in error) return this.fail(error);
+      // The disk refused the file (full, not writable): the server's failure, not a malformed body of the client's.
+      // Read by its `syscall`, not `instanceof`: Node's own errors may come from another realm (a test's sandbox).
+      if (typeof (error as { syscall?: unknown } | null)?.syscall === 'string')
+        return this.fail(new Error('An upload could not be written', { cause: error }));
+      this.source.destroy();
+    });
+    this.entries.push(written);
+  };
+
+  /** One part's bytes to a file of the store, counted against the upload budget. */
+  async #write(stream: Readable): Promise<{ size: number; path: string }> {
+    const file = this.failure ? undefined : this.store.create();
+    if (!file) {
+      stream.resume();
+      throw this.failure ?? malformed('The request was abandoned');
+    }
     // Counted as busboy hands the bytes over, before they reach the disk: the budget is never passed, even briefly.
     stream.on('data', (chunk: Buffer) => {
       if (!this.store.hold(chunk.length)) this.fail(this.settings.uploads.refusal());
     });
-    const written = nodeStreamPromises()
-      .pipeline(stream, file.stream)
-      .then(() => {
-        if (stream.truncated) throw tooLong();
-        const item = { size: file.stream.bytesWritten, path: file.path, isInMemory: false as const };
-        return new FormValue(name, '', item, info.mimeType, charsetOf(partHeaders), info.filename, partHeaders);
-      });
-    // A limit is the reason to report; a write stopped because the body stopped is only a consequence.
-    written.catch((error: unknown) =>
-      error instanceof Error && 'status' in error ? this.fail(error) : this.source.destroy(),
-    );
-    this.entries.push(written);
-  };
+    await nodeStreamPromises().pipeline(stream, file.stream);
+    return { size: file.stream.bytesWritten, path: file.path };
+  }
+
+  /**
+   * Runs `write` once fewer than {@link FILES_AT_ONCE} files of this body are open: a part waiting keeps its bytes in
+   * busboy's stream, whose backpressure stops the body when they grow.
+   */
+  #inTurn<T>(write: () => Promise<T>): Promise<T> {
+    let turn = Promise.resolve();
+    if (this.#writing < FILES_AT_ONCE) this.#writing++;
+    else turn = new Promise<void>((go) => this.#waiting.push(go));
+    // A write done hands its place to the next one waiting, else gives it back.
+    return turn.then(write).finally(() => {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#writing--;
+    });
+  }
 }
 
 /**

@@ -5,23 +5,6 @@ import type { UploadBudget } from '../body/upload-budget';
 
 const node = <K extends BuiltinName>(name: K) => nodeBuiltin(name, 'multipart uploads to disk');
 
-const directories = new Map<string, Promise<unknown>>();
-
-/** Once per process (and again if creating it failed). */
-function ensureDirectory(directory: string): Promise<unknown> {
-  let made = directories.get(directory);
-  if (!made) {
-    made = node('node:fs/promises')
-      .mkdir(directory, { recursive: true })
-      .catch((error: unknown) => {
-        directories.delete(directory);
-        throw error;
-      });
-    directories.set(directory, made);
-  }
-  return made;
-}
-
 /**
  * Every file written for one request, and its bytes of the upload budget. `discard()` waits for every write stream to
  * close before unlinking, so a file opened late cannot survive it.
@@ -52,8 +35,9 @@ export class UploadStore {
     this.#held = 0;
   }
 
+  /** For every request: a folder removed since (a temp cleaner, an operator) is made again. */
   prepare(): Promise<unknown> {
-    return ensureDirectory(this.#directory);
+    return node('node:fs/promises').mkdir(this.#directory, { recursive: true });
   }
 
   /** `undefined` once the store has been discarded. */

@@ -50,7 +50,7 @@ function isInside(root: string, path: string): boolean {
 export class StaticFiles {
   readonly root: string;
   readonly #dotfiles: boolean;
-  #realRoot: Promise<string> | undefined;
+  #realRoot: string | undefined;
 
   /** Without `dotfiles`, a path with a segment starting with a dot (`.env`) is absent (404), as in serve-static. */
   constructor(directory: string, dotfiles = false) {
@@ -85,19 +85,28 @@ export class StaticFiles {
 
   async #find(candidate: string): Promise<{ path: string; size: number; mtime: Date } | undefined> {
     try {
-      const root = await (this.#realRoot ??= nodeFsPromises().realpath(this.root));
       let path = await nodeFsPromises().realpath(candidate);
-      if (!isInside(root, path)) return undefined;
+      if (!(await this.#isInside(path))) return undefined;
       let info = await nodeFsPromises().stat(path);
       if (info.isDirectory()) {
         // The index page may itself be a symbolic link, so its real path is checked like any file's.
         path = await nodeFsPromises().realpath(nodePath().join(path, 'index.html'));
-        if (!isInside(root, path)) return undefined;
+        if (!(await this.#isInside(path))) return undefined;
         info = await nodeFsPromises().stat(path);
       }
       return info.isFile() ? { path, size: info.size, mtime: info.mtime } : undefined;
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Against the directory's real path, read again when a path falls outside the one known: the directory may have
+   * been made after the first request, or be a symbolic link a deployment switched to another release.
+   */
+  async #isInside(path: string): Promise<boolean> {
+    if (this.#realRoot !== undefined && isInside(this.#realRoot, path)) return true;
+    this.#realRoot = await nodeFsPromises().realpath(this.root);
+    return isInside(this.#realRoot, path);
   }
 }

@@ -66,6 +66,11 @@ describe('resolveType', () => {
     expect(() => resolveType(undefined, Number)!.convert(' \t ')).toThrow('is not a number');
     expect(resolveType(undefined, Number)!.convert(' 0 ')).toBe(0);
     expect(resolveType(undefined, Number)!.convert(' 42\n')).toBe(42);
+    // Past 2^53 digits name a neighbour: refused rather than read as another id.
+    expect(resolveType(undefined, Number)!.convert('9007199254740991')).toBe(9007199254740991);
+    for (const text of ['9007199254740993', ' -9007199254740992 ', '1' + '0'.repeat(400)])
+      expect(() => resolveType(undefined, Number)!.convert(text)).toThrow('past the integers a number holds exactly');
+    expect(resolveType(undefined, Number)!.convert('1e300')).toBe(1e300);
     expect(() => resolveType(undefined, Boolean)!.convert('yes')).toThrow('is not a boolean');
   });
 

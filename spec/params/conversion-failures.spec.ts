@@ -6,6 +6,7 @@ import {
   Path,
   Provider,
   RestHeader,
+  RestPath,
   RestQuery,
   Separator,
   type ParamConverterProvider,
@@ -64,6 +65,9 @@ class Conversions {
   @GET @Path('big') big(@RestQuery() n: bigint) {
     return String(n);
   }
+  @GET @Path('items/{id}') item(@RestPath() id: number) {
+    return { id };
+  }
   @GET @Path('isbn') isbnQuery(@RestQuery() isbn: Isbn) {
     return isbn.digits;
   }
@@ -101,6 +105,15 @@ describe('parameter conversion', () => {
       404,
       'RXREST_PARAMETER_NOT_FOUND',
       'Invalid query parameter "n": "1.5" is not an integer',
+    ]);
+  });
+
+  it('answers 404 for a number parameter written past the integers a number holds exactly, not its neighbour', async () => {
+    expect(await (await call(app, '/conv/items/9007199254740991')).json()).toEqual({ id: 9007199254740991 });
+    expect(await problem('/conv/items/9007199254740993')).toEqual([
+      404,
+      'RXREST_PARAMETER_NOT_FOUND',
+      'Invalid path parameter "id": "9007199254740993" is past the integers a number holds exactly (use bigint)',
     ]);
   });
 
