@@ -82,8 +82,12 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
   /** Closes the socket once the output ended, or failed (it has no abort): its close frame follows what was written. */
   abstract end(): void;
 
-  /** `WebSocketConnection.send`; a method's answer of one message goes with its stakes, `done` once in the output. */
-  send(message: unknown, stakes: Stakes = 'fatal', done?: Done): void {
+  send(message: unknown): void {
+    this.#push(message, 'fatal');
+  }
+
+  /** Writes or holds one message; a method's answer goes with its stakes, `done` once in the output. */
+  #push(message: unknown, stakes: Stakes, done?: Done): void {
     if (!this.isOpen) return;
     try {
       this.output.push(message);
@@ -161,7 +165,7 @@ export abstract class SocketAnswers extends WebSocketConnection implements Strea
     // A method that answers nothing sends no message (and the socket's span counts none).
     if (result === undefined || !this.isOpen) return done?.(true);
     const source = toStreamSource(result, true);
-    if (!source) return this.send(result, stakes, done);
+    if (!source) return this.#push(result, stakes, done);
     const answer = new Answer(this, stakes, done);
     answer.pump = pumpFor(source, this.output, answer);
     if ((answer.next = this.#answers)) answer.next.previous = answer;
