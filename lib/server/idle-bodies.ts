@@ -23,18 +23,24 @@ export interface Watched {
   read: number;
   since: number;
   readonly started: number;
-  /** HTTP/2 only. */
-  received?: { bytes: number };
+  /** HTTP/2 only; `ended` once its END_STREAM came, read or not. */
+  received?: Received;
   /** -1 once let go. */
   index: number;
 }
 
+interface Received {
+  bytes: number;
+  ended: boolean;
+}
+
 /** Not a `data` listener, which would set the stream flowing before the request's reader is there. */
-function countPushed(incoming: Http2ServerRequest): { bytes: number } {
-  const received = { bytes: 0 };
+function countPushed(incoming: Http2ServerRequest): Received {
+  const received = { bytes: 0, ended: false };
   const push = incoming.push;
   incoming.push = function (this: Http2ServerRequest, chunk: unknown, encoding?: BufferEncoding): boolean {
     if (chunk instanceof Uint8Array) received.bytes += chunk.byteLength;
+    else if (chunk === null) received.ended = true;
     return push.call(this, chunk, encoding);
   };
   return received;
@@ -107,7 +113,8 @@ export class IdleBodies {
     for (let i = this.#bodies.length - 1; i >= 0; i--) {
       const watched = this.#bodies[i]!;
       const { incoming, outgoing } = watched;
-      if (incoming.complete || incoming.destroyed || outgoing.writableEnded) {
+      // An HTTP/2 request is `complete` only once read to its end: one whose end came is whole, read or not.
+      if (incoming.complete || watched.received?.ended || incoming.destroyed || outgoing.writableEnded) {
         this.release(watched);
         continue;
       }
@@ -145,6 +152,8 @@ export class IdleBodies {
       const { stream } = outgoing;
       stream.once('finish', () => stream.close(nodeHttp2().constants.NGHTTP2_NO_ERROR));
     }
+    // A body nobody reads has no listener for the error: the 408 is its answer, not the process's end.
+    incoming.on('error', () => undefined);
     incoming.destroy(httpProblem('RXREST_BODY_TIMEOUT', `${why}; the request ends`));
   }
 }

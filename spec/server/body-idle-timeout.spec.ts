@@ -1,6 +1,7 @@
 // A request body that stops arriving, over real sockets: no byte for framework.http.body-idle-timeout ends the
 // request with a 408 problem and the connection (HTTP/1.1) or stream (HTTP/2) after it, and a multipart upload keeps
 // no partial file; a body that arrives slowly but steadily, and a body nobody reads, are left alone.
+import { interval, map, type Observable } from 'rxjs';
 import { readdirSync } from 'node:fs';
 import { connect as http2Connect } from 'node:http2';
 import { connect, type Socket } from 'node:net';
@@ -11,6 +12,7 @@ import {
   FileUpload,
   POST,
   Path,
+  Produces,
   RestForm,
   resolveConfig,
   type RunningServer,
@@ -42,6 +44,14 @@ class BodyResource {
   async late(@Context() request: Request): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 200));
     return (await request.arrayBuffer()).byteLength;
+  }
+
+  /** Streams without reading its body: it may outlast the request timeout. */
+  @POST
+  @Path('ticks')
+  @Produces('text/event-stream')
+  ticks(): Observable<number> {
+    return interval(100).pipe(map((tick) => tick));
   }
 
   @POST
@@ -239,6 +249,56 @@ describe('framework.http.body-idle-timeout', () => {
       expect(Date.now() - started).toBeLessThan(3_000);
     } finally {
       clearInterval(trickle);
+      session.close();
+      await h2.close();
+    }
+  });
+
+  it('keeps serving an HTTP/2 stream that outlasts framework.http.request-timeout without reading its body', async () => {
+    // Ending a request nobody reads raised an error nothing listened for: the process died at the timeout.
+    const h2 = await buildApp([BodyResource], {
+      'framework.http.h2c': true,
+      'framework.http.body-idle-timeout': '0',
+      'framework.http.request-timeout': '500ms',
+    }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    const session = http2Connect(h2.url);
+    try {
+      const streams = [
+        { ended: true, ticks: 0 },
+        { ended: false, ticks: 0 },
+      ].map((state) => {
+        const stream = session.request({ ':method': 'POST', ':path': '/bodies/ticks', accept: 'text/event-stream' });
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (state.ticks += chunk.split('data:').length - 1));
+        stream.on('error', () => undefined);
+        // An empty body sent whole, and one whose end never comes.
+        if (state.ended) stream.end();
+        return { state, stream };
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const before = streams.map(({ state }) => state.ticks);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Both streams still flow past four timeouts, and the server answers a new request.
+      streams.forEach(({ state }, i) => expect(state.ticks).toBeGreaterThan(before[i]!));
+      const again = await within(
+        new Promise<string>((resolve, reject) => {
+          const stream = session.request({
+            ':method': 'POST',
+            ':path': '/bodies/json',
+            'content-type': 'application/json',
+          });
+          let body = '';
+          stream.setEncoding('utf8');
+          stream.on('data', (chunk: string) => (body += chunk));
+          stream.on('end', () => resolve(body));
+          stream.on('error', reject);
+          stream.end('{"name":"again"}');
+        }),
+        'an answer to a new request',
+      );
+      expect(JSON.parse(again)).toEqual({ name: 'again' });
+      for (const { stream } of streams) stream.close();
+    } finally {
       session.close();
       await h2.close();
     }
