@@ -45,16 +45,28 @@ export function keepsText(convert: Converter): boolean {
   return convert === identity;
 }
 
-/** Digits with an optional sign, as `Number()` reads them (white space around). */
-const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+/** Whether `value` is the integer `raw` names, where it names one (digits, `0x`/`0o`/`0b` digits, a `.0` fraction). */
+function holdsExactly(raw: string, value: number): boolean {
+  if (Number.isSafeInteger(value)) return true;
+  let named: bigint;
+  try {
+    named = BigInt(raw.trim().replace(/\.0*$/, ''));
+  } catch {
+    // No integer text (a fraction, an exponent): a number is the nearest double, as for any decimal.
+    return true;
+  }
+  return Number.isFinite(value) && named === BigInt(value);
+}
 
 function numberConverter(raw: string): number {
   // Number() skips surrounding white space itself, but reads a blank string as 0: only a 0 needs the check.
   const value = Number(raw);
   if (Number.isNaN(value) || (value === 0 && raw.trim() === '')) throw new ConversionError(`"${raw}" is not a number`);
   // Digits past 2^53 would be read as a neighbour (9007199254740993 as ...992, or Infinity): another id, another resource.
-  if (!Number.isSafeInteger(value) && INTEGER_TEXT.test(raw))
+  if (!holdsExactly(raw, value))
     throw new ConversionError(`"${raw}" is past the integers a number holds exactly (use bigint)`);
+  // An exponent past the largest double (1e400) is no number a method can use, unlike the text Infinity.
+  if (!Number.isFinite(value) && /\d/.test(raw)) throw new ConversionError(`"${raw}" is past the largest number`);
   return value;
 }
 

@@ -68,9 +68,21 @@ describe('resolveType', () => {
     expect(resolveType(undefined, Number)!.convert(' 42\n')).toBe(42);
     // Past 2^53 digits name a neighbour: refused rather than read as another id.
     expect(resolveType(undefined, Number)!.convert('9007199254740991')).toBe(9007199254740991);
-    for (const text of ['9007199254740993', ' -9007199254740992 ', '1' + '0'.repeat(400)])
+    for (const text of [
+      '9007199254740993',
+      ' -9007199254740993 ',
+      '0x20000000000001',
+      '9007199254740993.0',
+      '1' + '0'.repeat(400),
+    ])
       expect(() => resolveType(undefined, Number)!.convert(text)).toThrow('past the integers a number holds exactly');
+    // An integer a number holds exactly is read, however large; a fraction or an exponent as the nearest double.
+    expect(resolveType(undefined, Number)!.convert(' -9007199254740992 ')).toBe(-9007199254740992);
+    expect(resolveType(undefined, Number)!.convert('18446744073709551616')).toBe(2 ** 64);
     expect(resolveType(undefined, Number)!.convert('1e300')).toBe(1e300);
+    expect(resolveType(undefined, Number)!.convert('0.1')).toBe(0.1);
+    expect(resolveType(undefined, Number)!.convert('-Infinity')).toBe(-Infinity);
+    expect(() => resolveType(undefined, Number)!.convert('1e400')).toThrow('"1e400" is past the largest number');
     expect(() => resolveType(undefined, Boolean)!.convert('yes')).toThrow('is not a boolean');
   });
 
