@@ -119,6 +119,12 @@ function lineSplitter(separator: string, limits: ItemLimits): ItemSplitter {
   };
 }
 
+/**
+ * The most text fed to the SSE parser at once: it looks for `\r` and `\n` apart, each from a line's start to the end
+ * of what it was fed, so a chunk of lines ended by one alone would cost the square of the chunk's length.
+ */
+const SSE_SLICE = 1024;
+
 function sseSplitter(limits: ItemLimits): ItemSplitter {
   let index = 0;
   let buffered = 0;
@@ -143,7 +149,9 @@ function sseSplitter(limits: ItemLimits): ItemSplitter {
   return {
     push(text, emit) {
       buffered += text.length;
-      parser.feed(text);
+      let at = 0;
+      do parser.feed(text.slice(at, (at += SSE_SLICE)));
+      while (at < text.length);
       if (ready.length === 0 && buffered > limits.maxItemSize) throw tooLarge(limits, index);
       flush(emit);
     },
