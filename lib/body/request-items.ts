@@ -3,7 +3,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { baseType } from '../http/media-type';
 import { formatSize } from '../http/size';
 import { httpProblem } from '../errors/http-problem';
-import { JsonArrayItems } from '../json/json-array-items';
+import { HeldText, JsonArrayItems } from '../json/json-array-items';
 import { mayHoldForbiddenKey } from '../json/safe-json';
 
 /** How a body's items are delimited. */
@@ -69,8 +69,25 @@ function isBlank(piece: string): boolean {
   return piece.length === 0 || (piece.charCodeAt(0) <= 0x20 && piece.trim() === '');
 }
 
+/** The longest forbidden key less one character: what a chunk's test must see of the text before it. */
+const KEY_OVERLAP = 'constructor'.length - 1;
+
+/** Tests text chunk by chunk for poisoning keys, a key cut across two chunks (`__pro` + `to__`) included. */
+function forbiddenKeyTest(): (text: string) => boolean {
+  let tail = '';
+  return (text) => {
+    const found = mayHoldForbiddenKey(text) || mayHoldForbiddenKey(tail + text.slice(0, KEY_OVERLAP));
+    tail = text.length < KEY_OVERLAP ? (tail + text).slice(-KEY_OVERLAP) : text.slice(-KEY_OVERLAP);
+    return found;
+  };
+}
+
 function lineSplitter(separator: string, limits: ItemLimits): ItemSplitter {
-  let pending = '';
+  // Each chunk is searched and tested, never all that is held (an item sent a few bytes at a time would cost its
+  // length squared).
+  const held = new HeldText();
+  let heldSuspect = false;
+  const mayHoldKey = forbiddenKeyTest();
   let index = 0;
   let line = 1;
   const lines = separator === '\n';
@@ -79,25 +96,34 @@ function lineSplitter(separator: string, limits: ItemLimits): ItemSplitter {
     if (!isBlank(piece)) emit(piece, index++, lines ? line : undefined, undefined, suspect);
     if (lines) line++;
   };
+  const bound = (length: number) => {
+    if (length > limits.maxItemSize) throw tooLarge(limits, index, lines ? line : undefined);
+  };
   return {
     push(text, emit) {
-      const whole = pending + text;
-      // One test of everything split now instead of one per item.
-      const suspect = mayHoldForbiddenKey(whole);
-      const pieces = whole.split(separator);
-      pending = pieces.pop()!;
+      // One test of the chunk instead of one per item; the item held before it was tested with the chunks it came in.
+      const fresh = mayHoldKey(text);
+      const suspect = heldSuspect || fresh;
+      const pieces = text.split(separator);
+      const last = pieces.pop()!;
+      if (pieces.length) pieces[0] = held.take(pieces[0]);
       for (const piece of pieces) {
-        if (piece.length > limits.maxItemSize) throw tooLarge(limits, index, lines ? line : undefined);
+        bound(piece.length);
         take(piece, emit, suspect);
       }
-      if (pending.length > limits.maxItemSize) throw tooLarge(limits, index, lines ? line : undefined);
+      held.add(last);
+      heldSuspect = pieces.length ? fresh : suspect;
+      bound(held.length);
     },
-    end(emit) {
-      take(pending, emit);
-      pending = '';
-    },
+    end: (emit) => take(held.take(), emit),
   };
 }
+
+/**
+ * The most text fed to the SSE parser at once: it looks for `\r` and `\n` apart, each from a line's start to the end
+ * of what it was fed, so a chunk of lines ended by one alone would cost the square of the chunk's length.
+ */
+const SSE_SLICE = 1024;
 
 function sseSplitter(limits: ItemLimits): ItemSplitter {
   let index = 0;
@@ -123,7 +149,9 @@ function sseSplitter(limits: ItemLimits): ItemSplitter {
   return {
     push(text, emit) {
       buffered += text.length;
-      parser.feed(text);
+      let at = 0;
+      do parser.feed(text.slice(at, (at += SSE_SLICE)));
+      while (at < text.length);
       if (ready.length === 0 && buffered > limits.maxItemSize) throw tooLarge(limits, index);
       flush(emit);
     },

@@ -14,11 +14,38 @@ function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
+/**
+ * Text held in the pieces it came in and joined once, when it is taken: a copy of all held per piece would cost a text
+ * sent a few bytes at a time the square of its length.
+ */
+export class HeldText {
+  readonly #pieces: string[] = [];
+  #length = 0;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  add(piece: string): void {
+    if (piece) this.#pieces.push(piece);
+    this.#length += piece.length;
+  }
+
+  /** All held, followed by `last`; nothing is held after. */
+  take(last = ''): string {
+    const text = this.#length ? this.#pieces.join('') + last : last;
+    this.#pieces.length = this.#length = 0;
+    return text;
+  }
+}
+
 export class JsonArrayItems {
+  /** The whole body when it is not an array. */
   #text = '';
-  #at = 0;
-  /** -1: between items. */
-  #itemStart = -1;
+  /** The unfinished item, if one is. */
+  readonly #item = new HeldText();
+  /** The length of what came after the closing bracket (read no further). */
+  #after = 0;
   /** 1 inside the top-level array. */
   #depth = 0;
   #inString = false;
@@ -28,37 +55,30 @@ export class JsonArrayItems {
 
   /** `item` gets the text of every item completed by `chunk`, in order. */
   push(chunk: string, item: (text: string) => void): void {
-    this.#text += chunk;
-    if (this.#isArray === undefined) this.#detect();
-    if (this.#isArray === false) return;
-    if (this.#isArray) this.#scan(item);
-    // Keep only the unfinished item: memory stays the size of one item, not of the array.
-    const keepFrom = this.#itemStart >= 0 ? this.#itemStart : this.#at;
-    this.#text = this.#text.slice(keepFrom);
-    this.#at -= keepFrom;
-    if (this.#itemStart >= 0) this.#itemStart = 0;
+    if (this.#isArray === undefined) chunk = this.#detect(chunk);
+    if (this.#isArray === false) this.#text += chunk;
+    else if (this.#closed) this.#after += chunk.length;
+    else if (this.#isArray) this.#scan(chunk, item);
   }
 
-  #detect(): void {
-    const text = this.#text;
-    let index = this.#at;
-    while (index < text.length && isSpace(text.charCodeAt(index))) index++;
-    this.#at = index;
-    if (index === text.length) return;
-    this.#isArray = text.charCodeAt(index) === OPEN_BRACKET;
-    if (!this.#isArray) return;
+  /** What follows the opening bracket, or the chunk when the body is no array; white space before either is dropped. */
+  #detect(chunk: string): string {
+    let index = 0;
+    while (index < chunk.length && isSpace(chunk.charCodeAt(index))) index++;
+    if (index === chunk.length) return '';
+    this.#isArray = chunk.charCodeAt(index) === OPEN_BRACKET;
+    if (!this.#isArray) return chunk;
     this.#depth = 1;
-    this.#at = index + 1;
+    return chunk.slice(index + 1);
   }
 
-  /** Scans from `#at` to the end of the text or of the array; its state lives in locals while it runs (a hot loop). */
-  #scan(item: (text: string) => void): void {
-    const text = this.#text;
+  /** Scans one chunk to its end or the array's; its state lives in locals while it runs (a hot loop). */
+  #scan(text: string, item: (text: string) => void): void {
     let depth = this.#depth;
     let inString = this.#inString;
     let escaped = this.#escaped;
-    let start = this.#itemStart;
-    let index = this.#at;
+    let start = this.#item.length ? 0 : -1;
+    let index = 0;
     for (; index < text.length && !this.#closed; index++) {
       const code = text.charCodeAt(index);
       if (inString) {
@@ -76,17 +96,17 @@ export class JsonArrayItems {
       } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
         depth--;
         if (depth === 0) {
-          if (start >= 0) item(text.slice(start, index).trim());
+          if (start >= 0) item(this.#item.take(text.slice(start, index)).trim());
           start = -1;
           this.#closed = true;
         }
       } else if (code === COMMA && depth === 1) {
-        if (start >= 0) item(text.slice(start, index).trim());
+        if (start >= 0) item(this.#item.take(text.slice(start, index)).trim());
         start = -1;
       } else if (start < 0 && depth === 1 && !isSpace(code)) start = index;
     }
-    this.#at = index;
-    this.#itemStart = start;
+    if (start >= 0) this.#item.add(text.slice(start));
+    if (this.#closed) this.#after = text.length - index;
     this.#depth = depth;
     this.#inString = inString;
     this.#escaped = escaped;
@@ -94,11 +114,11 @@ export class JsonArrayItems {
 
   /** The item not yet complete, or the whole body so far when it is not an array. */
   get held(): number {
-    return this.#text.length;
+    return this.#isArray === false ? this.#text.length : this.#item.length + this.#after;
   }
 
   get pending(): number {
-    return this.#itemStart >= 0 ? this.#text.length : 0;
+    return this.#item.length;
   }
 
   /** The whole body when it was not an array (`undefined` for an array or an empty body). */
