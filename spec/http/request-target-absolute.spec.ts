@@ -100,6 +100,26 @@ describe('requestUrl over a real socket', () => {
     }
   });
 
+  it("redirects an absolute-form target's path onto HTTPS at its host, with insecure-requests=redirect", async () => {
+    const server = await buildApp([NoteResource], {
+      'framework.http.ssl.certificate.file': certificate,
+      'framework.http.ssl.certificate.key-file': key,
+      'framework.http.ssl-port': '0',
+      'framework.http.insecure-requests': 'redirect',
+      'framework.http.allowed-hosts': 'localhost, api.example.com',
+    }).listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      const moved = await ask(server.insecure!.port, 'GET http://api.example.com/notes?x=1');
+      expect([moved.status, headerOf(moved.head, 'location')]).toEqual([
+        308,
+        [`https://api.example.com:${server.port}/notes?x=1`],
+      ]);
+      expect((await ask(server.insecure!.port, 'GET http://evil.example/notes')).status).toBe(400);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers OPTIONS * with 200 and no content, another method with * 400, a Host not allowed 400', async () => {
     const server = await buildApp([NoteResource], { 'framework.http.allowed-hosts': 'localhost' }).listen({
       port: 0,
