@@ -27,12 +27,16 @@ export function needsNormalizing(host: string, target: string): boolean {
   return target.includes('/.') && DOT_SEGMENT.test(target);
 }
 
-/** Throws a {@link RequestTargetError} for a target in neither origin- nor absolute-form, or a `Host` not the URL's. */
+/**
+ * Throws a {@link RequestTargetError} for a target in neither origin- nor absolute-form, or a `Host` not the URL's.
+ * An absolute-form target names the host in place of `Host` (RFC 9112 §3.2.2), not the scheme: that is the
+ * connection's, so an `https://` target sent over plain HTTP never makes `https://` links (RFC 9110 §4.2.2, §7.4).
+ */
 export function requestUrl(scheme: 'http' | 'https', host: string, target: string): string {
   if (target.startsWith('http://') || target.startsWith('https://')) {
     refuseBackslash(target);
     try {
-      return new URL(target).href;
+      return new URL(scheme + target.slice(target.indexOf(':'))).href;
     } catch {
       throw new RequestTargetError('Invalid absolute URL');
     }

@@ -17,7 +17,8 @@ export function readIsoDate(text: string): Date | undefined {
   const month = Number(extendedMonth ?? basicMonth ?? 1);
   const day = Number(extendedDay ?? basicDay ?? 1);
   const [hours, minutes, seconds] = [h, m, s].map((part) => Number(part ?? 0));
-  const millis = fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0;
+  // Cut to milliseconds, never rounded: `.9999999999999999` read as a number is 1, a whole second more.
+  const millis = fraction ? Number(fraction.slice(0, 3).padEnd(3, '0')) : 0;
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
   if (minutes > 59 || seconds > 59 || hours > 24 || (hours === 24 && (minutes > 0 || seconds > 0 || millis > 0)))
     return undefined;

@@ -115,14 +115,20 @@ export function http2Connections(server: NodeServer, idleMs: number): Connection
 /** `insecure-requests=redirect`; a Host the server does not serve is refused rather than redirected to. */
 export function redirectServer(tlsPort: () => number, hosts: HostRules | undefined, nosniff: boolean): Server {
   return nodeHttp().createServer((request, response) => {
-    const sent = hostOf(request);
+    let sent = hostOf(request);
+    let target = request.url ?? '/';
+    // An absolute-form target names the host in place of `Host` (RFC 9112 §3.2.2); its path alone follows the origin.
+    if (sent !== null && /^https?:\/\//.test(target) && URL.canParse(target)) {
+      const absolute = new URL(target);
+      [sent, target] = [absolute.host, absolute.pathname + absolute.search];
+    }
     if (sent === null || (hosts?.allows && !hosts.allows(sent)))
       return refuse(response, 'RXREST_INVALID_HOST', 'The request is for a host this server does not serve', nosniff);
     const host = sent.replace(/:\d+$/, '');
     const port = tlsPort();
     const origin =
       hosts?.public?.scheme === 'https' ? hosts.public.origin : `https://${host}${port === 443 ? '' : `:${port}`}`;
-    const location = `${origin}${request.url ?? '/'}`;
+    const location = `${origin}${target}`;
     // 308 keeps the method and body: a POST is repeated as a POST.
     response.writeHead(308, { location, 'content-length': 0, ...(nosniff ? NOSNIFF : {}) }).end();
   });

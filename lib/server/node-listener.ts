@@ -98,6 +98,11 @@ export function nodeListener(serve: ServeNode, scheme: 'http' | 'https', options
     let url: string | undefined;
     let served = scheme;
     try {
+      // The asterisk form asks about the server as a whole (RFC 9110 §9.3.7): no route to find, nothing to send.
+      if (target === '*' && incoming.method === 'OPTIONS') {
+        if (hosts?.allows?.(host) === false) return refuse(outgoing, 'RXREST_INVALID_HOST', hostRefused, nosniff);
+        return void outgoing.writeHead(200, { 'content-length': '0' }).end();
+      }
       if (hosts === undefined) {
         if (needsNormalizing(host, target)) url = requestUrl(scheme, host, target);
       } else {

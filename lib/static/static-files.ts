@@ -62,7 +62,9 @@ export class StaticFiles {
   async respond(method: string, rawPath: string, headers: Headers): Promise<ResponseContext | undefined> {
     const segments = safeSegments(rawPath, this.#dotfiles);
     if (!segments) return undefined;
-    const found = await this.#find(nodePath().join(this.root, ...segments));
+    // `/page.html/` names a directory: a file there is absent (404), as in serve-static and nginx; served, its relative
+    // links would resolve below it.
+    const found = await this.#find(nodePath().join(this.root, ...segments), rawPath.endsWith('/'));
     if (!found) return undefined;
     if (method !== 'GET' && method !== 'HEAD') return readOnly(method, rawPath);
     const { path, size, mtime } = found;
@@ -83,11 +85,12 @@ export class StaticFiles {
     return response;
   }
 
-  async #find(candidate: string): Promise<{ path: string; size: number; mtime: Date } | undefined> {
+  async #find(candidate: string, directory: boolean): Promise<{ path: string; size: number; mtime: Date } | undefined> {
     try {
       let path = await nodeFsPromises().realpath(candidate);
       if (!(await this.#isInside(path))) return undefined;
       let info = await nodeFsPromises().stat(path);
+      if (directory && !info.isDirectory()) return undefined;
       if (info.isDirectory()) {
         // The index page may itself be a symbolic link, so its real path is checked like any file's.
         path = await nodeFsPromises().realpath(nodePath().join(path, 'index.html'));

@@ -83,7 +83,6 @@ describe('StaticFiles', () => {
 
   it('refuses symbolic links to files or directories outside, and follows those that stay inside', async () => {
     expect((await get('/escape.txt')).status).toBe(404);
-    expect((await get('/outside-dir/')).status).toBe(404);
     expect((await get('/outside-dir/index.html')).status).toBe(404);
     const alias = await get('/alias.txt');
     expect(alias.status).toBe(200);
@@ -101,6 +100,14 @@ describe('StaticFiles', () => {
 
   it('answers 404 for a file that does not exist', async () => {
     expect((await get('/missing.txt')).status).toBe(404);
+  });
+
+  it('answers 404 for a file named with a trailing slash, as serve-static and nginx do', async () => {
+    expect((await get('/index.html/')).status).toBe(404);
+    expect((await get('/data.txt/')).status).toBe(404);
+    expect((await get('/data.txt//')).status).toBe(404);
+    expect(await (await get('/')).text()).toBe('<h1>hi</h1>');
+    expect((await get('/data.txt')).status).toBe(200);
   });
 
   it('lets resource endpoints take precedence', async () => {

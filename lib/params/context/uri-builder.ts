@@ -1,3 +1,5 @@
+import { isStepSegment } from '../../routing/expand-template';
+
 /** `{name}` in a path as the URL escapes it; a name holds no brace, so each search ends at the next one. */
 const VARIABLE = /%7B(?:(?!%7[BD])[^/])+%7D/gi;
 
@@ -39,14 +41,20 @@ export class UriBuilder {
     return this;
   }
 
-  /** The URI, with `{name}` variables of the path filled by `values` in order of appearance. */
+  /**
+   * The URI, with `{name}` variables of the path filled by `values` in order of appearance. A value that would be a
+   * whole segment of `..`, `.` or nothing is used up but leaves its `{name}`: the URL would name another resource.
+   */
   build(...values: readonly unknown[]): URL {
     const url = new URL(this.#url);
     let next = 0;
     // Found as the URL holds them (`%7Bname%7D`): decoding the path first turned a request's `100%25` into `100%`.
-    url.pathname = url.pathname.replace(VARIABLE, (variable) =>
-      next < values.length ? encodeURIComponent(String(values[next++])) : variable,
-    );
+    url.pathname = url.pathname.replace(VARIABLE, (variable, offset: number, path: string) => {
+      if (next >= values.length) return variable;
+      const value = String(values[next++]);
+      const whole = path[offset - 1] === '/' && (path[offset + variable.length] ?? '/') === '/';
+      return whole && isStepSegment(value) ? variable : encodeURIComponent(value);
+    });
     return url;
   }
 
