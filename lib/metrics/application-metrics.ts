@@ -16,6 +16,12 @@ export interface MetricSources {
   readonly streamBytes: () => number;
 }
 
+/**
+ * The methods an unrouted request is labelled by (RFC 9110 §9.3, RFC 5789), any other `_OTHER` as OpenTelemetry
+ * names it: over HTTP/2, Deno, Bun or `app.fetch` a method is any token, and each would be a series kept for good.
+ */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
+
 function outcomeOf(status: number): string {
   if (status < 200) return 'INFORMATIONAL';
   if (status < 300) return 'SUCCESS';
@@ -27,7 +33,7 @@ export class ApplicationMetrics {
   readonly #prom = loadPackage<typeof import('prom-client')>('prom-client');
   readonly registry: Registry = new this.#prom.Registry();
   readonly #requests: Histogram<'method' | 'uri' | 'status' | 'outcome'>;
-  // One labelled child per endpoint (or unrouted method) and status, found by identity: no label hashing per request.
+  // One labelled child per endpoint (or unrouted method), method and status, found by identity: no label hashing per request.
   readonly #timers = new Map<object | string, Map<number, Timer>>();
   #defaults = false;
   /** In a cluster worker: the metrics of every worker, summed by the primary. */
@@ -71,13 +77,16 @@ export class ApplicationMetrics {
     const seconds = (performance.now() - started) / 1000;
     const status = !isDenoServeInfo(ctx.environment) && ctx.clientGone ? CLIENT_CLOSED : answered;
     const endpoint = ctx.endpoint;
-    const owner = endpoint ?? ctx.method;
+    const method = endpoint || KNOWN_METHODS.has(ctx.method) ? ctx.method : '_OTHER';
+    const owner = endpoint ?? method;
     let byStatus = this.#timers.get(owner);
     if (!byStatus) this.#timers.set(owner, (byStatus = new Map()));
-    let timer = byStatus.get(status);
+    // A HEAD a GET method answers is timed apart from the GETs, under its own label.
+    const key = endpoint && endpoint.httpMethod !== method ? -status : status;
+    let timer = byStatus.get(key);
     if (!timer) {
       const uri = endpoint?.pathTemplate ?? (status === 404 ? 'NOT_FOUND' : 'UNKNOWN');
-      byStatus.set(status, (timer = this.#requests.labels(ctx.method, uri, String(status), outcomeOf(status))));
+      byStatus.set(key, (timer = this.#requests.labels(method, uri, String(status), outcomeOf(status))));
     }
     timer.observe(seconds);
   };
