@@ -5,6 +5,7 @@ import type { RequestContext } from '../context/request-context';
 import type { UnroutedAnswer } from '../context/settle';
 import { isDenoServeInfo } from '../runtime/deno-serve';
 import { loadPackage } from '../runtime/load-package';
+import { knownMethod } from '../tracing/http-methods';
 import { clusterScrape } from './cluster-metrics';
 
 type Timer = { observe(seconds: number): void };
@@ -15,12 +16,6 @@ export interface MetricSources {
   readonly workerQueue: () => number;
   readonly streamBytes: () => number;
 }
-
-/**
- * The methods an unrouted request is labelled by (RFC 9110 §9.3, RFC 5789), any other `_OTHER` as OpenTelemetry
- * names it: over HTTP/2, Deno, Bun or `app.fetch` a method is any token, and each would be a series kept for good.
- */
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
 
 function outcomeOf(status: number): string {
   if (status < 200) return 'INFORMATIONAL';
@@ -77,7 +72,8 @@ export class ApplicationMetrics {
     const seconds = (performance.now() - started) / 1000;
     const status = !isDenoServeInfo(ctx.environment) && ctx.clientGone ? CLIENT_CLOSED : answered;
     const endpoint = ctx.endpoint;
-    const method = endpoint || KNOWN_METHODS.has(ctx.method) ? ctx.method : '_OTHER';
+    // A method no route matched may be any token (HTTP/2, Bun, Deno, app.fetch): each would be a series kept for good.
+    const method = endpoint ? ctx.method : knownMethod(ctx.method);
     const owner = endpoint ?? method;
     let byStatus = this.#timers.get(owner);
     if (!byStatus) this.#timers.set(owner, (byStatus = new Map()));
