@@ -43,13 +43,13 @@ describe('publish({ idempotencyKey })', () => {
     expect(await post('short')).toBe(await post('short'));
   });
 
-  it('keeps a stranger’s 12 KB keys at the cost of short ones: 1,000 of them hold less than 3 MB', async () => {
+  it('keeps a stranger’s 12 KB keys at the cost of short ones: 1,000 of them hold less than 5 MB (1.7 MB seen)', async () => {
     await post('warm-up');
     collect();
     const before = process.memoryUsage().heapUsed;
     for (let n = 0; n < 1000; n++) await post(`${n}-`.padEnd(12_000, 'x'));
     collect();
     // 14 MB before.
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(3_000_000);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(5_000_000);
   });
 });

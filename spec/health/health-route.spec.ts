@@ -151,7 +151,7 @@ describe('health checks', () => {
         });
       }
     }
-    const app = buildApp([HungPromise, HungObservable], { 'framework.health.timeout': '2s' });
+    const app = buildApp([HungPromise, HungObservable], { 'framework.health.timeout': '4s' });
     const server: RunningServer = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
     try {
       const probes = Array.from({ length: 50 }, () => fetch(`${server.url}/q/health/ready`));
@@ -159,8 +159,8 @@ describe('health checks', () => {
       expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 503));
       expect(await answers[49]!.json()).toMatchObject({
         checks: expect.arrayContaining([
-          { name: 'HungPromise', status: 'DOWN', data: { error: 'no answer within 2000 ms' } },
-          { name: 'HungObservable', status: 'DOWN', data: { error: 'no answer within 2000 ms' } },
+          { name: 'HungPromise', status: 'DOWN', data: { error: 'no answer within 4000 ms' } },
+          { name: 'HungObservable', status: 'DOWN', data: { error: 'no answer within 4000 ms' } },
         ]),
       });
       // 50 of each, every Observable still subscribed, before.
