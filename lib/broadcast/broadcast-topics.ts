@@ -9,6 +9,7 @@ import type { JsonMapper } from '../json/json-mapper';
 import { logging } from '../logging/logger';
 import type { Backplane, BackplaneListener, Outgoing } from './backplane';
 import { keeps, type Retention } from './event-ring';
+import { keptKey } from './recent-keys';
 import { HistoryBudget } from './history-budget';
 import { Topic, type TopicHost } from './topic';
 import { UnreadTopics } from './unread-topics';
@@ -110,7 +111,8 @@ export class BroadcastTopics implements TopicHost {
       let topic = this.#topics.get(name);
       if (!topic && !this.backplane.durable && keeps(this.retentionOf(replay))) topic = this.topic(name, replay);
       // A literal of one shape, not a spread of the caller's: a publish a thousand times a second allocates less.
-      const { data, event, idempotencyKey, trace } = outgoing;
+      const { data, event, trace } = outgoing;
+      const idempotencyKey = keptKey(outgoing.idempotencyKey);
       const retention = topic?.retention ?? this.retentionOf(replay);
       return this.backplane.publish(name, { data, event, idempotencyKey, trace, json, bytes }, retention);
     } catch (error) {

@@ -1,5 +1,19 @@
 /** The idempotency keys of recent publishes in this process, so that a repeated publish answers the first id. */
+import { maybeNodeBuiltin } from '../runtime/node-builtins';
 import type { Retention } from './event-ring';
+
+/** Longer keys are kept as their digest. */
+const LONGEST_KEPT = 64;
+
+/**
+ * `key` as the backplanes keep it: one past 64 characters as `#` and its SHA-256 (where there is node:crypto), so a
+ * stranger's 16 KB `Idempotency-Key` costs what a UUID does. Whole, it was kept for the topic's retention: 100,000 of
+ * them in memory (1.6 GB), any number in Redis.
+ */
+export function keptKey(key: string | undefined): string | undefined {
+  const nodeCrypto = key !== undefined && key.length > LONGEST_KEPT ? maybeNodeBuiltin('node:crypto') : undefined;
+  return nodeCrypto ? `#${nodeCrypto.createHash('sha256').update(key!).digest('base64url')}` : key;
+}
 
 /** Kept as long as the topic's events are, and at most this many in all. */
 const MAX_KEYS = 100_000;

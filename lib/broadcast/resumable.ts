@@ -54,6 +54,7 @@ class Producer implements ResumableStream {
     readonly key: string,
     readonly topics: BroadcastTopics,
     readonly graceMs: number,
+    readonly oversized: ((item: unknown) => unknown) | undefined,
   ) {
     this.ended = new Promise((resolve) => (this.#end = resolve));
   }
@@ -77,7 +78,7 @@ class Producer implements ResumableStream {
   }
 
   #take(notification: ObservableNotification<unknown>): Promise<void> {
-    if (notification.kind === 'N') return this.#store({ data: notification.value });
+    if (notification.kind === 'N') return this.#storeItem(notification.value);
     if (notification.kind === 'E')
       log.error(`resumable('${this.key}'): the source failed after ${this.#items} items`, notification.error);
     return this.#finish(notification.kind === 'C' ? 'done' : 'error');
@@ -108,6 +109,17 @@ class Producer implements ResumableStream {
   /** At shutdown: one attempt at storing the end. */
   stop(): Promise<void> {
     return this.#finish('cancelled', true);
+  }
+
+  /** An item past `framework.broadcast.max-event-size` is stored as what `oversized` makes of it (undefined: none). */
+  async #storeItem(item: unknown): Promise<void> {
+    try {
+      await this.#store({ data: item });
+    } catch (error) {
+      if (!this.oversized || !(error instanceof WebApplicationException && error.status === 413)) throw error;
+      const replaced = this.oversized(item);
+      if (replaced !== undefined) await this.#store({ data: replaced });
+    }
   }
 
   /** Publishes, trying again while the backplane answers 503 (Redis unreachable). */
@@ -155,12 +167,17 @@ export async function resumable<T>(
   return resumableIn(currentTopics(`resumable('${key}')`), applicationTopic(key), source, options);
 }
 
-/** @internal `resumable()` in the topics of a known application (the framework's own code never guesses which). */
+/**
+ * @internal `resumable()` in the topics of a known application (the framework's own code never guesses which);
+ * `oversized` makes what is stored instead of an item past `framework.broadcast.max-event-size` (else it fails the
+ * stream).
+ */
 export async function resumableIn<T>(
   topics: BroadcastTopics,
   key: string,
   source: ObservableInput<T>,
   options: ResumableOptions = {},
+  oversized?: (item: T) => unknown,
 ): Promise<ResumableStream> {
   const { grace } = options;
   const graceMs = typeof grace === 'string' ? parseDuration(grace) : (grace ?? DEFAULT_GRACE_MS);
@@ -173,7 +190,7 @@ export async function resumableIn<T>(
     throw new Error(`resumable('${key}'): a stream with this key is already running in this process`);
   // Held (or refused) before the stream is said to exist.
   const topic = topics.topic(key, undefined, true);
-  const producer = new Producer(key, topics, graceMs);
+  const producer = new Producer(key, topics, graceMs, oversized as ((item: unknown) => unknown) | undefined);
   topics.running(key, producer);
   try {
     await backplane.register(key, topic.retention);

@@ -1,5 +1,8 @@
 /** Answers `/q/health` and its `live`, `ready` and `started` parts by running the application's checks. */
 import { firstValueFrom } from 'rxjs/internal/firstValueFrom';
+import { from } from 'rxjs/internal/observable/from';
+import { of } from 'rxjs/internal/observable/of';
+import { timeout } from 'rxjs/internal/operators/timeout';
 import { isObservable } from 'rxjs/internal/util/isObservable';
 import { logging } from '../logging/logger';
 import { ResponseContext } from '../context/response-context';
@@ -26,35 +29,47 @@ const PARTS: Record<string, HealthKind | undefined> = {
 const SERVER_CHECK = 'rxrest';
 
 /** One check, bounded by `timeoutMs`: a failure or a time-out is DOWN, its detail only in the log. */
+/**
+ * One call of `registered`, DOWN past `timeoutMs`: an Observable check is then unsubscribed (a Promise cannot be
+ * stopped, but is no longer waited for).
+ */
 async function run(registered: RegisteredCheck, timeoutMs: number): Promise<HealthCheckResponse> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<HealthCheckResponse>((resolve) => {
-    timer = setTimeout(
-      () => resolve(new HealthCheckResponse(registered.name, 'DOWN', { error: `no answer within ${timeoutMs} ms` })),
-      timeoutMs,
-    );
-  });
+  const late = () =>
+    of(new HealthCheckResponse(registered.name, 'DOWN', { error: `no answer within ${timeoutMs} ms` }));
   try {
     const answer = registered.check.call();
-    return await Promise.race([isObservable(answer) ? firstValueFrom(answer) : Promise.resolve(answer), timeout]);
+    const answers = isObservable(answer) ? answer : from(Promise.resolve(answer));
+    return await firstValueFrom(answers.pipe(timeout({ first: timeoutMs, with: late })));
   } catch (error) {
     log.error(`The health check ${registered.name} failed`, error);
     return new HealthCheckResponse(registered.name, 'DOWN', { error: 'the check failed' });
-  } finally {
-    clearTimeout(timer);
   }
 }
 
+/**
+ * `run` for requests that come while a call of the check runs: they share its answer, so a flood of probes, or a
+ * check hung on its dependency, starts one call per `timeoutMs` at most, not one per request.
+ */
+function sharedRun(registered: RegisteredCheck, timeoutMs: number): () => Promise<HealthCheckResponse> {
+  let running: Promise<HealthCheckResponse> | undefined;
+  return () => {
+    if (running) return running;
+    const answer = (running = run(registered, timeoutMs));
+    void answer.then(() => (running = undefined));
+    return answer;
+  };
+}
+
+/** A check's kinds, and its call shared by the requests that come while it runs. */
+type SharedCheck = Pick<RegisteredCheck, 'kinds'> & { readonly run: () => Promise<HealthCheckResponse> };
+
 async function answerHealth(
   ctx: RequestContext,
-  checks: readonly RegisteredCheck[],
+  checks: readonly SharedCheck[],
   kind: HealthKind | undefined,
-  timeoutMs: number,
 ): Promise<RequestContext> {
   const answers = await Promise.all(
-    checks
-      .filter((registered) => kind === undefined || registered.kinds.includes(kind))
-      .map((registered) => run(registered, timeoutMs)),
+    checks.filter((check) => kind === undefined || check.kinds.includes(kind)).map((check) => check.run()),
   );
   const status = answers.every((answer) => answer.status === 'UP') ? 'UP' : 'DOWN';
   const body = {
@@ -86,11 +101,14 @@ export function healthAnswer(
           : HealthCheckResponse.up(SERVER_CHECK),
     },
   };
-  const all = [server, ...checks];
+  const all = [server, ...checks].map((registered) => ({
+    kinds: registered.kinds,
+    run: sharedRun(registered, timeoutMs),
+  }));
   return (ctx) => {
     const part = ctx.rawPath.startsWith(root) ? ctx.rawPath.slice(root.length).replace(/\/$/, '') : undefined;
     if (part === undefined || !Object.hasOwn(PARTS, part) || (ctx.method !== 'GET' && ctx.method !== 'HEAD'))
       return undefined;
-    return answerHealth(ctx, all, PARTS[part], timeoutMs);
+    return answerHealth(ctx, all, PARTS[part]);
   };
 }

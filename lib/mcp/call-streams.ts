@@ -16,7 +16,8 @@ import { resumeIn } from '../broadcast/resume';
 import { isEnd } from '../broadcast/topic-events';
 import { multi, type Multi } from '../streaming/multi';
 import { sseEvent, type SseEvent } from '../streaming/sse-event';
-import { errorMessage, INTERNAL_ERROR, isObject, type JsonRpcMessage, type RequestId } from './json-rpc';
+import { formatSize } from '../http/size';
+import { errorMessage, INTERNAL_ERROR, isObject, isResponse, type JsonRpcMessage, type RequestId } from './json-rpc';
 import { ENDED_KEPT_MS } from './session-store';
 
 /**
@@ -102,6 +103,16 @@ function clientEvents(
   );
 }
 
+/**
+ * What a call's stream stores instead of a message past `framework.broadcast.max-event-size`: a response becomes an
+ * error the client is told (it failed the whole stream as lost), a notification is dropped.
+ */
+function oversized(maxEventSize: number) {
+  const detail = `The response is larger than ${formatSize(maxEventSize)}, the most a call's stream holds (framework.broadcast.max-event-size)`;
+  return (item: StreamHead | JsonRpcMessage) =>
+    isHead(item) || !isResponse(item) ? undefined : errorMessage(item.id, INTERNAL_ERROR, detail);
+}
+
 /** Starts `messages` as the stream of a POST's `requests`; rejects with 503 when the store cannot take it. */
 export async function openCallStream(
   topics: BroadcastTopics,
@@ -113,7 +124,8 @@ export async function openCallStream(
   const streamId = crypto.randomUUID();
   const key = streamKey(sessionId, streamId);
   const head: StreamHead = { requests };
-  const running = await resumableIn(topics, key, concat(of(head), messages), { grace: options.graceMs });
+  const stored = concat(of<StreamHead | JsonRpcMessage>(head), messages);
+  const running = await resumableIn(topics, key, stored, { grace: options.graceMs }, oversized(topics.maxEventSize));
   // Kept for the grace, not the retention's hour (a stranger's calls by the thousand in Redis for that hour).
   void running.ended.then(() => topics.backplane.expire(key, Math.max(options.graceMs, ENDED_KEPT_MS)));
   const events = await resumeIn(topics, key);

@@ -24,8 +24,11 @@ function outcomeOf(response: JsonRpcResponse | undefined): 'success' | 'tool_err
   return (response.result as { isError?: unknown } | undefined)?.isError === true ? 'tool_error' : 'success';
 }
 
-/** A child of the HTTP request's span, and the context it is active in. */
-function startSpan(traced: Tracing, ctx: RequestContext, request: JsonRpcRequest, session: McpSession) {
+/**
+ * A child of the HTTP request's span, and the context it is active in: named by what the server serves (`labels`), as
+ * a made-up method, tool name or URI would name a span each; its attributes say what the client sent.
+ */
+function startSpan(traced: Tracing, { ctx, session }: RequestScope, request: JsonRpcRequest, labels: MetricLabels) {
   const { api, tracer } = traced;
   const named = request.params?.name ?? request.params?.uri;
   const target = typeof named === 'string' ? named : undefined;
@@ -40,7 +43,7 @@ function startSpan(traced: Tracing, ctx: RequestContext, request: JsonRpcRequest
     attributes['gen_ai.operation.name'] = 'execute_tool';
   } else if (target !== undefined) attributes['mcp.resource.uri'] = target;
   const parent = requestTrace(ctx)?.context ?? api.context.active();
-  const name = target === undefined ? request.method : `${request.method} ${target}`;
+  const name = labels.target === '' ? labels.method : `${labels.method} ${labels.target}`;
   const span = tracer.startSpan(name, { kind: api.SpanKind.SERVER, attributes }, parent);
   return { span, active: api.trace.setSpan(parent, span) };
 }
@@ -86,18 +89,19 @@ export class CallWatch {
   }
 
   /** `undefined` when the application neither traces nor measures. */
-  #start(request: JsonRpcRequest, { ctx, session }: RequestScope): Watch | undefined {
+  #start(request: JsonRpcRequest, scope: RequestScope): Watch | undefined {
     const histogram = this.#timer();
     const traced = tracing();
     if (!histogram && !traced) return undefined;
     const started = performance.now();
-    const span = traced && startSpan(traced, ctx, request, session);
+    const labels = this.#labels(request);
+    const span = traced && startSpan(traced, scope, request, labels);
     return {
       run: (work) => (span ? traced!.api.context.with(span.active, work) : work()),
       end: (response) => {
         if (span) endSpan(traced!, span.span, response);
         const seconds = (performance.now() - started) / 1000;
-        histogram?.observe({ ...this.#labels(request), outcome: outcomeOf(response) }, seconds);
+        histogram?.observe({ ...labels, outcome: outcomeOf(response) }, seconds);
       },
     };
   }

@@ -8,6 +8,8 @@ import type { RequestContext } from '../context/request-context';
 import { settleToPromise, then, type StageFn } from '../context/settle';
 import type { StageResult } from '../context/stage';
 import { principalName, securityContext } from '../security/security-context';
+import { formatSize } from '../http/size';
+import { utf8Length } from '../runtime/bytes';
 import { multi } from '../streaming/multi';
 import { readEventId, resumeCallStream, type StreamPosition } from './call-streams';
 import {
@@ -39,6 +41,19 @@ async function receiveMessages(session: McpSession, messages: readonly JsonRpcMe
       return isId(requestId) ? session.cancel(requestId, typeof reason === 'string' ? reason : undefined) : undefined;
     }),
   );
+}
+
+/**
+ * A call's stream stores the ids of a POST's requests in one event of the store, and each response beside its id in
+ * another: ids of more than a quarter of `framework.broadcast.max-event-size` together are refused before any runs (a
+ * 100 KB id got an empty stream, its call run unseen).
+ */
+function refuseLongIds(ctx: RequestContext, messages: readonly JsonRpcMessage[], maxEventSize: number) {
+  const ids = messages.map((message) => ('id' in message ? message.id : null));
+  const most = Math.floor(maxEventSize / 4);
+  if (utf8Length(JSON.stringify(ids)) <= most) return undefined;
+  const detail = `Invalid Request: request ids of more than ${formatSize(most)} together (a quarter of framework.broadcast.max-event-size)`;
+  return refuse(ctx, 400, INVALID_REQUEST, detail);
 }
 
 /** The Streamable HTTP transport of one server: its steps, each ending the request it is given. */
@@ -92,6 +107,8 @@ export class StreamableHttp {
       );
     const messages = readMessages(body);
     if (!messages) return refuse(ctx, 400, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
+    const longIds = refuseLongIds(ctx, messages, this.answers.topics().maxEventSize);
+    if (longIds) return longIds;
     const init = messages.find(
       (message): message is JsonRpcRequest => isRequest(message) && message.method === 'initialize',
     );

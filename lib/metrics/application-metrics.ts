@@ -5,6 +5,7 @@ import type { RequestContext } from '../context/request-context';
 import type { UnroutedAnswer } from '../context/settle';
 import { isDenoServeInfo } from '../runtime/deno-serve';
 import { loadPackage } from '../runtime/load-package';
+import { knownMethod } from '../tracing/http-methods';
 import { clusterScrape } from './cluster-metrics';
 
 type Timer = { observe(seconds: number): void };
@@ -27,7 +28,7 @@ export class ApplicationMetrics {
   readonly #prom = loadPackage<typeof import('prom-client')>('prom-client');
   readonly registry: Registry = new this.#prom.Registry();
   readonly #requests: Histogram<'method' | 'uri' | 'status' | 'outcome'>;
-  // One labelled child per endpoint (or unrouted method) and status, found by identity: no label hashing per request.
+  // One labelled child per endpoint (or unrouted method), method and status, found by identity: no label hashing per request.
   readonly #timers = new Map<object | string, Map<number, Timer>>();
   #defaults = false;
   /** In a cluster worker: the metrics of every worker, summed by the primary. */
@@ -71,13 +72,17 @@ export class ApplicationMetrics {
     const seconds = (performance.now() - started) / 1000;
     const status = !isDenoServeInfo(ctx.environment) && ctx.clientGone ? CLIENT_CLOSED : answered;
     const endpoint = ctx.endpoint;
-    const owner = endpoint ?? ctx.method;
+    // A method no route matched may be any token (HTTP/2, Bun, Deno, app.fetch): each would be a series kept for good.
+    const method = endpoint ? ctx.method : knownMethod(ctx.method);
+    const owner = endpoint ?? method;
     let byStatus = this.#timers.get(owner);
     if (!byStatus) this.#timers.set(owner, (byStatus = new Map()));
-    let timer = byStatus.get(status);
+    // A HEAD a GET method answers is timed apart from the GETs, under its own label.
+    const key = endpoint && endpoint.httpMethod !== method ? -status : status;
+    let timer = byStatus.get(key);
     if (!timer) {
       const uri = endpoint?.pathTemplate ?? (status === 404 ? 'NOT_FOUND' : 'UNKNOWN');
-      byStatus.set(status, (timer = this.#requests.labels(ctx.method, uri, String(status), outcomeOf(status))));
+      byStatus.set(key, (timer = this.#requests.labels(method, uri, String(status), outcomeOf(status))));
     }
     timer.observe(seconds);
   };

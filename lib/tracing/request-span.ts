@@ -1,6 +1,7 @@
 /** The server span of a request, ended when the head is written: the time to the first byte, also for a stream. */
 import type * as Api from '@opentelemetry/api';
 import type { RequestContext } from '../context/request-context';
+import { knownMethod } from './http-methods';
 import { headersGetter } from './open-telemetry';
 import { tracing, type Tracing } from './tracing';
 import { ContextKey } from '../context/context-key';
@@ -20,15 +21,16 @@ export function requestTrace(ctx: RequestContext): RequestTrace | undefined {
   return ctx.get(TRACE);
 }
 
-function startAttributes(ctx: RequestContext): Api.Attributes {
+function startAttributes(ctx: RequestContext, method: string): Api.Attributes {
   const url = new URL(ctx.url);
   const attributes: Api.Attributes = {
-    'http.request.method': ctx.method,
+    'http.request.method': method,
     'url.scheme': url.protocol.slice(0, -1),
     'url.path': url.pathname,
     'server.address': url.hostname,
     'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
   };
+  if (method !== ctx.method) attributes['http.request.method_original'] = ctx.method;
   if (url.search) attributes['url.query'] = url.search.slice(1);
   const agent = ctx.headers.get('user-agent');
   if (agent) attributes['user_agent.original'] = agent;
@@ -58,7 +60,10 @@ function finish(tracing: Tracing, ctx: RequestContext, span: Api.Span): void {
 function traceRequest<T>(tracing: Tracing, ctx: RequestContext, run: () => T | Promise<T>): T | Promise<T> {
   const { api, tracer } = tracing;
   const parent = api.propagation.extract(api.ROOT_CONTEXT, ctx.headers, headersGetter);
-  const span = tracer.startSpan(ctx.method, { kind: api.SpanKind.SERVER, attributes: startAttributes(ctx) }, parent);
+  // Named by a method no route matched, a client would name a span each (the conventions' `HTTP` for another).
+  const method = knownMethod(ctx.method);
+  const name = method === '_OTHER' ? 'HTTP' : method;
+  const span = tracer.startSpan(name, { kind: api.SpanKind.SERVER, attributes: startAttributes(ctx, method) }, parent);
   const context = api.trace.setSpan(parent, span);
   let ended = false;
   const headWritten = () => {

@@ -1,4 +1,4 @@
-import { of } from 'rxjs';
+import { Observable, of } from 'rxjs';
 import { HealthCheckResponse, Liveness, Readiness, Startup, type HealthCheck, type RunningServer } from '../../lib';
 import { buildSamples } from '../../samples/app';
 import { buildApp, call } from '../support/app';
@@ -130,6 +130,46 @@ describe('health checks', () => {
         { name: 'Slow', status: 'DOWN', data: { error: 'no answer within 50 ms' } },
       ],
     });
+  });
+
+  it('runs one call of a check for the probes that come while it runs, and unsubscribes one past the timeout', async () => {
+    const held = { promiseCalls: 0, observableCalls: 0, subscribed: 0 };
+    @Readiness
+    class HungPromise implements HealthCheck {
+      call(): Promise<HealthCheckResponse> {
+        held.promiseCalls++;
+        return new Promise(() => undefined);
+      }
+    }
+    @Readiness
+    class HungObservable implements HealthCheck {
+      call(): Observable<HealthCheckResponse> {
+        held.observableCalls++;
+        return new Observable(() => {
+          held.subscribed++;
+          return () => held.subscribed--;
+        });
+      }
+    }
+    const app = buildApp([HungPromise, HungObservable], { 'framework.health.timeout': '4s' });
+    const server: RunningServer = await app.listen({ port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      const probes = Array.from({ length: 50 }, () => fetch(`${server.url}/q/health/ready`));
+      const answers = await Promise.all(probes);
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 503));
+      expect(await answers[49]!.json()).toMatchObject({
+        checks: expect.arrayContaining([
+          { name: 'HungPromise', status: 'DOWN', data: { error: 'no answer within 4000 ms' } },
+          { name: 'HungObservable', status: 'DOWN', data: { error: 'no answer within 4000 ms' } },
+        ]),
+      });
+      // 50 of each, every Observable still subscribed, before.
+      expect(held).toEqual({ promiseCalls: 1, observableCalls: 1, subscribed: 0 });
+      expect((await fetch(`${server.url}/q/health/ready`)).status).toBe(503);
+      expect(held).toEqual({ promiseCalls: 2, observableCalls: 2, subscribed: 0 });
+    } finally {
+      await server.close();
+    }
   });
 
   it('refuses a check class without call() at build time, and moves or goes with the configuration', async () => {

@@ -6,7 +6,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { z } from 'zod';
 import { McpServer, Tool, ToolError } from '../../lib';
 import { buildApp, withServer } from '../support/app';
-import { connectClient } from '../support/mcp';
+import { connectClient, initializeRequest, mcpPostOver } from '../support/mcp';
 import { until } from '../support/until';
 
 const exporter = new InMemorySpanExporter();
@@ -61,4 +61,32 @@ it('traces each MCP request as a span under its HTTP request, with the tool runn
   const refused = spans.find(named('tools/call refuse'))!;
   expect(refused.status.code).toBe(SpanStatusCode.ERROR);
   expect(refused.attributes['error.type']).toBe('tool_error');
+});
+
+it('names a span by what the server serves: made-up methods, tool names and URIs name no span of their own', async () => {
+  exporter.reset();
+  await withServer(buildApp([Traced]), async (server) => {
+    const opened = await mcpPostOver(server.url, initializeRequest());
+    const headers = { 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+    await opened.text();
+    const answered = await mcpPostOver(
+      server.url,
+      [
+        { jsonrpc: '2.0', id: 1, method: 'made/up-1' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'no-tool-1', arguments: {} } },
+        { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'nowhere://1' } },
+      ],
+      headers,
+    );
+    expect(answered.status).toBe(200);
+    await answered.text();
+  });
+  const byId = (id: string) =>
+    exporter.getFinishedSpans().find((span) => span.attributes['jsonrpc.request.id'] === id)!;
+  await until(() => (['1', '2', '3'].every(byId) ? true : undefined), 'the spans');
+  expect([byId('1').name, byId('2').name, byId('3').name]).toEqual(['_OTHER', 'tools/call', 'resources/read']);
+  // What the client sent stays on the attributes.
+  expect(byId('1').attributes['mcp.method.name']).toBe('made/up-1');
+  expect(byId('2').attributes['gen_ai.tool.name']).toBe('no-tool-1');
+  expect(byId('3').attributes['mcp.resource.uri']).toBe('nowhere://1');
 });

@@ -1,3 +1,4 @@
+import { connect as http2Connect } from 'node:http2';
 import { Counter } from 'prom-client';
 import { interval, map } from 'rxjs';
 import { Blocking, GET, Path, Produces, RestPath, multi, type Multi, type RunningServer } from '../../lib';
@@ -136,6 +137,59 @@ describe('GET /q/metrics', () => {
     expect(
       (await call(buildApp([ItemResource], { ...ON, 'framework.metrics.path': '/metrics' }), '/metrics')).status,
     ).toBe(200);
+  });
+
+  it('counts a HEAD that a GET method answers under HEAD, apart from the GETs, whichever came first', async () => {
+    const app = buildApp([ItemResource], ON);
+    for (const method of ['HEAD', 'GET', 'GET']) {
+      expect((await app.fetch(new Request('http://localhost/items/7', { method }))).status).toBe(200);
+    }
+    const counts = samples(await (await call(app, '/q/metrics')).text(), 'http_server_requests_seconds_count');
+    expect(counts).toEqual(
+      expect.arrayContaining([
+        { labels: { method: 'HEAD', uri: '/items/{id}', status: '200', outcome: 'SUCCESS' }, value: 1 },
+        { labels: { method: 'GET', uri: '/items/{id}', status: '200', outcome: 'SUCCESS' }, value: 2 },
+      ]),
+    );
+  });
+
+  it('labels a method nobody serves as _OTHER, so made-up methods (any token over HTTP/2) make no series', async () => {
+    const server: RunningServer = await buildApp([ItemResource], { ...ON, 'framework.http.h2c': true }).listen({
+      port: 0,
+      host: '127.0.0.1',
+      handleSignals: false,
+    });
+    const session = http2Connect(server.url);
+    const ask = (method: string, path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const stream = session.request({ ':method': method, ':path': path }, { endStream: true });
+        let status = 0;
+        let body = '';
+        stream.setEncoding('utf8');
+        stream.on('response', (headers) => (status = Number(headers[':status'])));
+        stream.on('data', (chunk: string) => (body += chunk));
+        stream.on('end', () => resolve({ status, body }));
+        stream.on('error', reject);
+      });
+    try {
+      for (let i = 0; i < 50; i++) {
+        expect((await ask(`MADEUP${i}`, i % 2 ? '/items/7' : `/nothing/${i}`)).status).toBe(i % 2 ? 405 : 404);
+      }
+      expect((await ask('DELETE', '/nothing')).status).toBe(404);
+      const text = (await ask('GET', '/q/metrics')).body;
+      const methods = samples(text, 'http_server_requests_seconds_count').map(({ labels }) => labels.method);
+      expect(methods.some((method) => method?.startsWith('MADEUP'))).toBe(false);
+      expect(samples(text, 'http_server_requests_seconds_count')).toEqual(
+        expect.arrayContaining([
+          { labels: { method: '_OTHER', uri: 'NOT_FOUND', status: '404', outcome: 'CLIENT_ERROR' }, value: 25 },
+          { labels: { method: '_OTHER', uri: 'UNKNOWN', status: '405', outcome: 'CLIENT_ERROR' }, value: 25 },
+          { labels: { method: 'DELETE', uri: 'NOT_FOUND', status: '404', outcome: 'CLIENT_ERROR' }, value: 1 },
+        ]),
+      );
+    } finally {
+      session.close();
+      await server.close();
+    }
   });
 
   it('serves the same over a real socket', async () => {

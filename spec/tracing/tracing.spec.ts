@@ -3,6 +3,7 @@
 // conventions), the request's context inside the Observables a method returns, and streams traced the way operators
 // can use them: the request span ends at the head, a linked span covers the stream, its items and how it ended.
 import { request } from 'node:http';
+import { connect as http2Connect } from 'node:http2';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { trace } from '@opentelemetry/api';
@@ -165,6 +166,36 @@ describe('OpenTelemetry traces', () => {
         'user_agent.original': 'spec',
       });
       expect(span.status.code).toBe(0);
+    });
+  });
+
+  it('name a method no route matched HTTP, with http.request.method _OTHER: any token over HTTP/2 is no span name', async () => {
+    await withServer(buildApp([OrderResource], { 'framework.http.h2c': true }), async (server) => {
+      const session = http2Connect(server.url);
+      const ask = (method: string) =>
+        new Promise<number>((resolve, reject) => {
+          const stream = session.request({ ':method': method, ':path': '/nowhere' }, { endStream: true });
+          let status = 0;
+          stream.on('response', (headers) => (status = Number(headers[':status'])));
+          stream.on('end', () => resolve(status));
+          stream.on('error', reject);
+          stream.resume();
+        });
+      try {
+        expect([await ask('MADEUP7'), await ask('DELETE')]).toEqual([404, 404]);
+      } finally {
+        session.close();
+      }
+      await until(() => (spans().length === 2 ? true : undefined), 'two spans');
+      const [madeUp, known] = spans();
+      expect(madeUp!.name).toBe('HTTP');
+      expect(madeUp!.attributes).toMatchObject({
+        'http.request.method': '_OTHER',
+        'http.request.method_original': 'MADEUP7',
+      });
+      expect(known!.name).toBe('DELETE');
+      expect(known!.attributes['http.request.method']).toBe('DELETE');
+      expect(known!.attributes['http.request.method_original']).toBeUndefined();
     });
   });
 
