@@ -132,6 +132,9 @@ class FormParts {
     const partHeaders = this.headers.take();
     const tooLong = () => tooLarge(`The file part "${name}" is larger than ${this.fileLimit} bytes`);
     stream.once('limit', () => this.fail(tooLong()));
+    // Until its turn comes nothing reads the part: an error the parser ends it with when the body fails is the body's,
+    // reported there (unread, it would end the process).
+    stream.on('error', () => undefined);
     const written = this.#inTurn(() => this.#write(stream)).then(({ size, path }) => {
       if (stream.truncated) throw tooLong();
       const item = { size, path, isInMemory: false as const };

@@ -85,6 +85,33 @@ describe('multipart parts a stranger crafts', () => {
     await stillServes();
   });
 
+  it('goes on serving when a body fails while file parts wait their turn', async () => {
+    // The parts after the fourth wait for a file to write to; when the body failed, the parser ended the one it was on
+    // with an error nothing read, and the process died.
+    const file = (i: number) =>
+      part(`Content-Disposition: form-data; name="f${i}"; filename="f${i}"`, Buffer.alloc(200 * 1024, 97));
+    const parts = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(file);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent < parts.length) controller.enqueue(parts[sent++]);
+        else controller.error(new Error('the client went away'));
+      },
+    });
+    const answer = await app.fetch(
+      new Request('http://localhost/form/all', {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    // The client-closed status, as for any body that stops.
+    expect(answer.status).toBe(499);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await stillServes();
+  });
+
   it('reads a text part in ISO-8859-1 as before', async () => {
     const latin = Buffer.from('caf\u00e9', 'latin1');
     const res = await post(
