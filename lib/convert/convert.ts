@@ -47,7 +47,8 @@ export function keepsText(convert: Converter): boolean {
 
 /** Whether `value` is the integer `raw` names, where it names one (digits, `0x`/`0o`/`0b` digits, a `.0` fraction). */
 function holdsExactly(raw: string, value: number): boolean {
-  if (Number.isSafeInteger(value)) return true;
+  // A fraction, or an integer within 2^53, is the double it names (checked without a thrown BigInt: a hot path).
+  if (Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value))) return true;
   let named: bigint;
   try {
     named = BigInt(raw.trim().replace(/\.0*$/, ''));
