@@ -149,9 +149,11 @@ function sseSplitter(limits: ItemLimits): ItemSplitter {
   return {
     push(text, emit) {
       buffered += text.length;
-      let at = 0;
-      do parser.feed(text.slice(at, (at += SSE_SLICE)));
-      while (at < text.length);
+      if (text.includes('\r')) {
+        let at = 0;
+        do parser.feed(text.slice(at, (at += SSE_SLICE)));
+        while (at < text.length);
+      } else parser.feed(text);
       if (ready.length === 0 && buffered > limits.maxItemSize) throw tooLarge(limits, index);
       flush(emit);
     },

@@ -14,12 +14,17 @@ function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
+/** Small pieces joined into one once this many wait: a string per 2-byte piece costs some 17 times its text. */
+const PIECES_AT_ONCE = 256;
+
 /**
  * Text held in the pieces it came in and joined once, when it is taken: a copy of all held per piece would cost a text
- * sent a few bytes at a time the square of its length.
+ * sent a few bytes at a time the square of its length. The latest pieces are joined in batches, so memory stays near
+ * the text's own size.
  */
 export class HeldText {
   readonly #pieces: string[] = [];
+  readonly #recent: string[] = [];
   #length = 0;
 
   get length(): number {
@@ -27,14 +32,17 @@ export class HeldText {
   }
 
   add(piece: string): void {
-    if (piece) this.#pieces.push(piece);
+    if (!piece) return;
     this.#length += piece.length;
+    if (this.#recent.push(piece) < PIECES_AT_ONCE) return;
+    this.#pieces.push(this.#recent.join(''));
+    this.#recent.length = 0;
   }
 
   /** All held, followed by `last`; nothing is held after. */
   take(last = ''): string {
-    const text = this.#length ? this.#pieces.join('') + last : last;
-    this.#pieces.length = this.#length = 0;
+    const text = this.#length ? this.#pieces.join('') + this.#recent.join('') + last : last;
+    this.#pieces.length = this.#recent.length = this.#length = 0;
     return text;
   }
 }
