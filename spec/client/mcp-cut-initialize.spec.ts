@@ -2,10 +2,10 @@
 // priming event (an id, no data), as a 2025-11-25 server may: the client resumes it with GET and Last-Event-ID in the
 // session the server named, as any call's, and fails at once when the server refuses to resume (no five-second wait
 // for an answer that would come again), or when the answer is past the client's limits.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { firstValueFrom } from 'rxjs';
 import { McpClient, ResponseTooLargeException } from '../../lib/client';
+import { fakeMcpServer } from '../support/mcp-fake-server';
 
 const RESULT = {
   protocolVersion: '2025-11-25',
@@ -42,24 +42,7 @@ function answer(request: IncomingMessage, response: ServerResponse, body: string
   response.writeHead(200, { 'content-type': 'application/json' }).end(text);
 }
 
-let server: Server;
-let url: string;
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => answer(request, response, body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const endpoint = fakeMcpServer(answer);
 
 beforeEach(() => {
   resumes.length = 0;
@@ -69,7 +52,7 @@ beforeEach(() => {
 
 describe('McpClient opening a session whose initialize answer is cut', () => {
   it('resumes it with GET and Last-Event-ID in the session the server named, then calls', async () => {
-    const client = new McpClient(url);
+    const client = new McpClient(endpoint.url);
     await expect(firstValueFrom(client.listTools())).resolves.toEqual([]);
     expect(resumes).toEqual([{ session: 's1', lastEventId: 'p1' }]);
     await client.close();
@@ -80,7 +63,7 @@ describe('McpClient opening a session whose initialize answer is cut', () => {
     initializeAnswer = 'id: p1\ndata:\n\n';
     resumeStatus = 405;
     const started = Date.now();
-    const failed = await firstValueFrom(new McpClient(url).listTools()).catch((error: unknown) => error);
+    const failed = await firstValueFrom(new McpClient(endpoint.url).listTools()).catch((error: unknown) => error);
     expect(failed).toMatchObject({ status: 405 });
     expect(resumes).toEqual([{ session: 's1', lastEventId: 'p1' }]);
     expect(Date.now() - started).toBeLessThan(3000);
@@ -90,7 +73,7 @@ describe('McpClient opening a session whose initialize answer is cut', () => {
     // Any id: the answer is refused before it is read, after the priming event (a resume would come back to it).
     const large = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { ...RESULT, pad: 'x'.repeat(2000) } });
     initializeAnswer = `id: p1\nretry: 10\ndata:\n\nid: p2\ndata: ${large}\n\n`;
-    const client = new McpClient(url, { limits: { maxItemSize: 1000 } });
+    const client = new McpClient(endpoint.url, { limits: { maxItemSize: 1000 } });
     const failed = await firstValueFrom(client.listTools()).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(ResponseTooLargeException);
     expect(resumes).toEqual([]);

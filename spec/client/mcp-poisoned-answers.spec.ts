@@ -1,11 +1,11 @@
 // McpClient against a hand-written MCP server over a real socket whose answers carry prototype-poisoning keys (spelled
 // out or escaped, in a JSON answer or an SSE event): the call fails naming the key, as the REST and socket clients do,
 // and a poisoned event is never taken for a cut stream to resume past.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { firstValueFrom } from 'rxjs';
 import { McpClient, ResponseProcessingException } from '../../lib/client';
 import { within } from '../support/until';
+import { fakeMcpServer } from '../support/mcp-fake-server';
 
 /** The result each `tools/call` is answered with (raw JSON text, so a key can be spelled as the test needs). */
 let poisonedResult = '';
@@ -31,24 +31,7 @@ function answer(request: IncomingMessage, response: ServerResponse, body: string
   response.end(`id: e1\nretry: 10\ndata: ${text}\n\n`);
 }
 
-let server: Server;
-let url: string;
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => answer(request, response, body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const endpoint = fakeMcpServer(answer);
 
 describe('McpClient reading poisoned answers', () => {
   it.each([
@@ -61,7 +44,7 @@ describe('McpClient reading poisoned answers', () => {
     poisonedResult = result;
     asSse = sse;
     resumes = 0;
-    const client = new McpClient(url);
+    const client = new McpClient(endpoint.url);
     const error = await within(
       firstValueFrom(client.callTool('any')).then(
         (value) => value,

@@ -2,11 +2,11 @@
 // does not read (notifications, its replies to the server's requests, the session's end, a request answered 202) with
 // bodies that never end: the client lets go of each connection at once instead of holding it open until its answer
 // is garbage collected.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { firstValueFrom } from 'rxjs';
 import { McpClient } from '../../lib/client';
 import { until } from '../support/until';
+import { fakeMcpServer } from '../support/mcp-fake-server';
 
 /** The endless answers still open, by the message they answer. */
 const open = new Map<string, number>();
@@ -43,28 +43,11 @@ function answer(request: IncomingMessage, response: ServerResponse, body: string
   response.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
 }
 
-let server: Server;
-let url: string;
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => answer(request, response, body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const endpoint = fakeMcpServer(answer);
 
 describe('McpClient and the answers it does not read', () => {
   it('lets go at once of the answers to its notifications, its replies, the end of the session and a 202', async () => {
-    const client = new McpClient(url, {
+    const client = new McpClient(endpoint.url, {
       sampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'hi' } }),
     });
     await expect(firstValueFrom(client.listTools())).resolves.toEqual([]);
